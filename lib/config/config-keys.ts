@@ -1,0 +1,54 @@
+// Every server.conf key: its type, default and documentation. The default
+// conf/server.conf is generated from this table, and Config.get is typed by it.
+// Later capabilities add their keys here.
+import {
+  booleanType, durationType, hostPortType, intType, stringType,
+  type ValueType,
+} from './value-types.js';
+
+export interface KeySpec<T> {
+  readonly type: ValueType<T>;
+  readonly default: T;
+  readonly doc: string;
+  /** Secrets are never echoed in logs or errors. */
+  readonly secret?: boolean;
+}
+
+function key<T>(type: ValueType<T>, def: T, doc: string, secret = false): KeySpec<T> {
+  return { type, default: def, doc, secret };
+}
+
+export const CONFIG_KEYS = {
+  'http.net.bind.to': key(hostPortType, { host: '0.0.0.0', port: 9000 },
+    'Address and port of the main HTTP server (REST API). Port 0 picks a free port.'),
+  'http.user': key(stringType, '',
+    'User name for HTTP basic authentication on the main server. Authentication is on when http.user and http.password are both set.'),
+  'http.password': key(stringType, '',
+    'Password for HTTP basic authentication (everything after the first colon of the credential).', true),
+  'http.health.check.authentication.required': key(booleanType, true,
+    'Whether the health server (health, /lifecycle, /metrics) asks for the same basic credentials, when credentials are set.'),
+  'http.pessimistic.health.check.enabled': key(booleanType, false,
+    'With metrics.enabled, the health check answers 500 once svc_unhandled_errors_total is above zero.'),
+  'http.shutdown.grace.period': key(durationType, 10_000,
+    'On SIGINT/SIGTERM, how long in-flight requests may run before their connections are closed.'),
+  'http.debug.endpoints.enabled': key(booleanType, false,
+    'Serve /debug/fault and /debug/sleep on the main server. For tests only: never enable in production.'),
+  'http.min.enabled': key(booleanType, true,
+    'Whether the minimal health server (health check, /lifecycle, /metrics) runs.'),
+  'http.min.net.bind.to': key(hostPortType, { host: '0.0.0.0', port: 9003 },
+    'Address and port of the minimal health server.'),
+  'http.min.worker.count': key(intType(0, 64), 1,
+    'Threads for the health server. 1 or more: the health check and /lifecycle are answered by a worker thread, so they stay fast while the main event loop is busy; 0: served from the main event loop.'),
+  'metrics.enabled': key(booleanType, false,
+    'Serve Prometheus metrics at /metrics on the health server. When false, /metrics answers 404.'),
+  'query.timeout': key(durationType, 60_000,
+    'Default statement timeout; the Statement-Timeout request header overrides it.'),
+} as const satisfies Record<string, KeySpec<unknown>>;
+
+export type ConfigKey = keyof typeof CONFIG_KEYS;
+export type ConfigValue<K extends ConfigKey> = (typeof CONFIG_KEYS)[K] extends KeySpec<infer T> ? T : never;
+
+/** `SVC_HTTP_NET_BIND_TO` for `http.net.bind.to`. */
+export function envName(k: string): string {
+  return 'SVC_' + k.toUpperCase().replace(/\./g, '_');
+}

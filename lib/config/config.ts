@@ -1,0 +1,115 @@
+// Loads <root>/conf/server.conf (creating it with documented defaults on first
+// start), applies SVC_* environment overrides and validates every value into a
+// typed Config. A bad value stops startup with one line naming key and value.
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { SvcError, errorMessage } from '../errors/svc-error.js';
+import { CONFIG_KEYS, envName, type ConfigKey, type ConfigValue, type KeySpec } from './config-keys.js';
+import { parseProperties } from './properties.js';
+
+export class Config {
+  readonly #values: Map<string, unknown>;
+  /** Where each value came from: `default`, `server.conf:12` or `env SVC_...`. */
+  readonly #sources: Map<string, string>;
+
+  constructor(values: Map<string, unknown>, sources: Map<string, string>) {
+    this.#values = values;
+    this.#sources = sources;
+  }
+
+  get<K extends ConfigKey>(k: K): ConfigValue<K> {
+    return this.#values.get(k) as ConfigValue<K>;
+  }
+
+  /** Config with some values replaced; for tests and embedding. */
+  with(overrides: { [K in ConfigKey]?: ConfigValue<K> }): Config {
+    const values = new Map(this.#values);
+    const sources = new Map(this.#sources);
+    for (const [k, v] of Object.entries(overrides)) { values.set(k, v); sources.set(k, 'override'); }
+    return new Config(values, sources);
+  }
+
+  /** `key : value` lines for the startup advisory log; secrets masked. */
+  describe(): string[] {
+    return Object.entries(CONFIG_KEYS).map(([k, spec]) => {
+      const s = spec as KeySpec<unknown>;
+      const v = this.#values.get(k);
+      const shown = s.secret && v !== '' ? '****' : s.type.format(v);
+      return `${k} : ${shown} [${this.#sources.get(k) ?? 'default'}]`;
+    });
+  }
+
+  static defaults(): Config {
+    return new Config(new Map(Object.entries(CONFIG_KEYS).map(([k, s]) => [k, s.default])), new Map());
+  }
+}
+
+export interface LoadedConfig {
+  readonly config: Config;
+  /** Keys in server.conf that svcdb does not know (logged as advisory). */
+  readonly unknownKeys: readonly string[];
+  /** True when server.conf did not exist and was written with defaults. */
+  readonly created: boolean;
+  readonly path: string;
+}
+
+/** The text of a fresh server.conf: every key documented, commented out at its default. */
+export function defaultServerConf(): string {
+  const lines = [
+    '# svcdb server configuration (Java properties syntax).',
+    '# Every key can also be set by an environment variable SVC_<KEY>, upper-cased',
+    '# with dots as underscores (http.net.bind.to -> SVC_HTTP_NET_BIND_TO); it wins.',
+    '# Remove the leading # to change a value.',
+    '',
+  ];
+  for (const [k, spec] of Object.entries(CONFIG_KEYS)) {
+    const s = spec as KeySpec<unknown>;
+    lines.push(`# ${s.doc}`, `# type: ${s.type.name}`, `#${k}=${s.type.format(s.default)}`, '');
+  }
+  return lines.join('\n');
+}
+
+export function loadConfig(root: string, env: NodeJS.ProcessEnv = process.env): LoadedConfig {
+  const confDir = join(root, 'conf');
+  const path = join(confDir, 'server.conf');
+  let created = false;
+  let text: string;
+  try {
+    if (!existsSync(path)) {
+      mkdirSync(confDir, { recursive: true });
+      writeFileSync(path, defaultServerConf());
+      created = true;
+    }
+    text = readFileSync(path, 'utf8');
+  } catch (e) {
+    throw new SvcError('CONFIG', `cannot read server.conf [path=${path}]: ${errorMessage(e)}`, { cause: e });
+  }
+  const values = new Map<string, unknown>();
+  const sources = new Map<string, string>();
+  for (const [k, s] of Object.entries(CONFIG_KEYS)) values.set(k, s.default);
+
+  const unknownKeys: string[] = [];
+  for (const entry of parseProperties(text)) {
+    const spec = (CONFIG_KEYS as Record<string, KeySpec<unknown>>)[entry.key];
+    if (!spec) { unknownKeys.push(entry.key); continue; }
+    values.set(entry.key, parseValue(entry.key, spec, entry.value, `server.conf line ${entry.line}`));
+    sources.set(entry.key, `server.conf:${entry.line}`);
+  }
+  for (const [k, s] of Object.entries(CONFIG_KEYS)) {
+    const name = envName(k);
+    const v = env[name];
+    if (v === undefined) continue;
+    values.set(k, parseValue(k, s as KeySpec<unknown>, v, `environment variable ${name}`));
+    sources.set(k, `env ${name}`);
+  }
+  return { config: new Config(values, sources), unknownKeys, created, path };
+}
+
+function parseValue(k: string, spec: KeySpec<unknown>, raw: string, where: string): unknown {
+  try {
+    return spec.type.parse(raw);
+  } catch (e) {
+    const shown = spec.secret ? '****' : raw;
+    throw new SvcError('CONFIG', `invalid value ${k}=${shown} (${where}): ${errorMessage(e)}`);
+  }
+}

@@ -1,0 +1,49 @@
+// The one error type of svcdb: a code from the table below, the HTTP status the
+// code implies, and for SQL the zero-based character position of the fault.
+// lib/http/error-response.ts is the only place that turns it into a response.
+
+/** Every error code with the HTTP status it maps to. */
+export const ERROR_STATUS = {
+  BAD_REQUEST: 400,
+  SQL: 400,
+  UNAUTHORIZED: 401,
+  NOT_FOUND: 404,
+  METHOD_NOT_ALLOWED: 405,
+  URI_TOO_LONG: 414,
+  TIMEOUT: 408,
+  CONFIG: 500,
+  INTERNAL: 500,
+  UNAVAILABLE: 503,
+} as const satisfies Record<string, number>;
+
+export type ErrorCode = keyof typeof ERROR_STATUS;
+
+export interface SvcErrorOptions {
+  /** Zero-based offset in the SQL text (UTF-16 code units), for SQL errors. */
+  position?: number;
+  cause?: unknown;
+}
+
+export class SvcError extends Error {
+  readonly code: ErrorCode;
+  readonly status: number;
+  readonly position: number | undefined;
+
+  constructor(code: ErrorCode, message: string, options: SvcErrorOptions = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = 'SvcError';
+    this.code = code;
+    this.status = ERROR_STATUS[code];
+    this.position = options.position;
+  }
+}
+
+export function isSvcError(e: unknown): e is SvcError {
+  return e instanceof SvcError;
+}
+
+/** A readable message for anything thrown, without a stack. */
+export function errorMessage(e: unknown): string {
+  if (e instanceof Error) return e.message;
+  return String(e);
+}

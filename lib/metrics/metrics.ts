@@ -1,0 +1,49 @@
+// The server's Prometheus registry (prom-client) with every svc_ metric in one
+// place. One instance per server, so several servers can share a process.
+import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+
+export class Metrics {
+  readonly registry = new Registry();
+
+  /** Errors that reached the top of a request or the process without being handled. */
+  readonly unhandledErrors = new Counter({
+    name: 'svc_unhandled_errors_total',
+    help: 'Unhandled errors since the server started',
+    registers: [this.registry],
+  });
+
+  readonly httpRequests = new Counter({
+    name: 'svc_http_requests_total',
+    help: 'HTTP requests served, by server, endpoint, method and status',
+    labelNames: ['server', 'endpoint', 'method', 'status'] as const,
+    registers: [this.registry],
+  });
+
+  readonly httpDuration = new Histogram({
+    name: 'svc_http_request_duration_seconds',
+    help: 'HTTP request latency from request start to response end, by server and endpoint',
+    labelNames: ['server', 'endpoint'] as const,
+    buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
+    registers: [this.registry],
+  });
+
+  readonly alertsSent = new Counter({
+    name: 'svc_alerts_sent_total',
+    help: 'Critical-log alerts delivered to an alert manager',
+    registers: [this.registry],
+  });
+
+  readonly alertsFailed = new Counter({
+    name: 'svc_alerts_failed_total',
+    help: 'Critical-log alerts that could not be delivered to any target (or were dropped on overflow)',
+    registers: [this.registry],
+  });
+
+  constructor(options: { processMetrics?: boolean } = {}) {
+    if (options.processMetrics ?? true) collectDefaultMetrics({ register: this.registry, prefix: 'svc_' });
+  }
+
+  async exposition(): Promise<{ contentType: string; body: string }> {
+    return { contentType: this.registry.contentType, body: await this.registry.metrics() };
+  }
+}
