@@ -22,12 +22,15 @@ export interface SvcErrorOptions {
   /** Zero-based offset in the SQL text (UTF-16 code units), for SQL errors. */
   position?: number;
   cause?: unknown;
+  /** Response headers the condition requires (Allow for 405, WWW-Authenticate for 401). */
+  headers?: Readonly<Record<string, string>>;
 }
 
 export class SvcError extends Error {
   readonly code: ErrorCode;
   readonly status: number;
   readonly position: number | undefined;
+  readonly headers: Readonly<Record<string, string>>;
 
   constructor(code: ErrorCode, message: string, options: SvcErrorOptions = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
@@ -35,6 +38,7 @@ export class SvcError extends Error {
     this.code = code;
     this.status = ERROR_STATUS[code];
     this.position = options.position;
+    this.headers = options.headers ?? {};
   }
 }
 

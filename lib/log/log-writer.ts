@@ -38,6 +38,8 @@ export interface WriterContext {
   readonly logDir: string;
   readonly env: NodeJS.ProcessEnv;
   readonly version: string;
+  /** Clock in epoch microseconds; tests inject one to drive time-based rolling. */
+  readonly now?: () => number;
   /** Logs the writer's own problems (must not be a path back into the same writer). */
   /** Where delivery counters go (svc_alerts_*). */
   readonly metrics: Metrics;

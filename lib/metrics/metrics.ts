@@ -39,8 +39,29 @@ export class Metrics {
     registers: [this.registry],
   });
 
+  /**
+   * The unhandled-error count, shared with the health worker thread so that the
+   * pessimistic health check reads it without waiting for the main event loop.
+   */
+  readonly unhandledShared = new Int32Array(new SharedArrayBuffer(4));
+
+  #processMetrics = false;
+
   constructor(options: { processMetrics?: boolean } = {}) {
-    if (options.processMetrics ?? true) collectDefaultMetrics({ register: this.registry, prefix: 'svc_' });
+    if (options.processMetrics) this.enableProcessMetrics();
+  }
+
+  /** Adds the process metrics (CPU, memory, event loop lag, handles) as svc_process_* and svc_nodejs_*. */
+  enableProcessMetrics(): void {
+    if (this.#processMetrics) return;
+    this.#processMetrics = true;
+    collectDefaultMetrics({ register: this.registry, prefix: 'svc_' });
+  }
+
+  /** Counts an unhandled error (svc_unhandled_errors_total and the shared count). */
+  recordUnhandled(): void {
+    this.unhandledErrors.inc();
+    Atomics.add(this.unhandledShared, 0, 1);
   }
 
   async exposition(): Promise<{ contentType: string; body: string }> {

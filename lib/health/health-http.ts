@@ -1,0 +1,46 @@
+// The health server's node:http server, the same in the main event loop and in
+// the health worker thread; what differs is the backend that supplies state.
+import { createServer, type Server } from 'node:http';
+import type { HealthResponder, HealthSnapshot } from './health-responder.js';
+
+export interface HealthBackend {
+  snapshot(): HealthSnapshot;
+  /** The Prometheus exposition (from the main thread's registry). */
+  metrics(): Promise<{ contentType: string; body: string }>;
+  onRequest(endpoint: string, method: string, status: number, seconds: number): void;
+  onError(message: string): void;
+}
+
+export function createHealthHttpServer(responder: HealthResponder, backend: HealthBackend): Server {
+  const server = createServer({ keepAlive: true }, (req, res) => {
+    const started = process.hrtime.bigint();
+    const method = req.method ?? 'GET';
+    const answer = responder.answer(method, req.url ?? '/', req.headers.authorization, () => backend.snapshot());
+    const done = (): void => {
+      backend.onRequest(answer.endpoint, method, res.statusCode, Number(process.hrtime.bigint() - started) / 1e9);
+    };
+    const send = (status: number, contentType: string, body: string, headers: Record<string, string> = {}): void => {
+      // write() then end() without Content-Length: chunked, as SPEC.md shows.
+      res.writeHead(status, { ...headers, 'Content-Type': contentType });
+      if (method !== 'HEAD') res.write(body);
+      res.end();
+      done();
+    };
+    if (answer.kind === 'metrics') {
+      backend.metrics().then(
+        (m) => send(200, m.contentType, m.body),
+        (e: unknown) => {
+          backend.onError(`metrics scrape failed: ${e instanceof Error ? e.message : String(e)}`);
+          send(503, 'application/json', '{"error":"metrics unavailable"}');
+        },
+      );
+      return;
+    }
+    send(answer.status, answer.kind === 'json' ? 'application/json' : 'text/plain', answer.body, answer.headers);
+  });
+  server.on('clientError', (err: NodeJS.ErrnoException, socket) => {
+    backend.onError(`bad HTTP request on the health server: ${err.code ?? err.message}`);
+    socket.destroy();
+  });
+  return server;
+}

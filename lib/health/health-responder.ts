@@ -1,0 +1,69 @@
+// What the health server answers (SPEC.md "Health server"), as a function of
+// the request and a state snapshot, so the same rules serve in the main event
+// loop and in the health worker thread.
+import { BasicAuth, WWW_AUTHENTICATE } from '../http/basic-auth.js';
+import type { ComponentReport } from '../lifecycle/component-registry.js';
+import { nowMicros } from '../log/clock.js';
+
+export interface HealthSettings {
+  readonly user: string;
+  readonly password: string;
+  /** http.health.check.authentication.required */
+  readonly authRequired: boolean;
+  readonly metricsEnabled: boolean;
+  /** http.pessimistic.health.check.enabled */
+  readonly pessimistic: boolean;
+}
+
+export interface HealthSnapshot {
+  readonly components: readonly ComponentReport[];
+  readonly unhandledErrors: number;
+}
+
+export type HealthAnswer =
+  | { readonly kind: 'text' | 'json'; readonly status: number; readonly body: string; readonly headers?: Record<string, string>; readonly endpoint: string }
+  | { readonly kind: 'metrics'; readonly endpoint: string };
+
+export class HealthResponder {
+  readonly #settings: HealthSettings;
+  readonly #auth: BasicAuth | null;
+
+  constructor(settings: HealthSettings) {
+    this.#settings = settings;
+    this.#auth = settings.authRequired ? BasicAuth.fromConfig(settings.user, settings.password) : null;
+  }
+
+  answer(method: string, rawUrl: string, authorization: string | undefined, snapshot: () => HealthSnapshot): HealthAnswer {
+    const path = pathOf(rawUrl);
+    const endpoint = path === '/lifecycle' ? 'lifecycle' : path === '/metrics' ? 'metrics' : 'health';
+    if (method !== 'GET' && method !== 'HEAD') {
+      return { kind: 'json', status: 405, endpoint, headers: { Allow: 'GET, HEAD' }, body: JSON.stringify({ error: `method not allowed [method=${method}]` }) };
+    }
+    if (this.#auth && !this.#auth.check(authorization)) {
+      return { kind: 'json', status: 401, endpoint, headers: { 'WWW-Authenticate': WWW_AUTHENTICATE }, body: '{"error":"unauthorized"}' };
+    }
+    if (endpoint === 'lifecycle') {
+      const report = { capturedAtMicros: nowMicros(), components: snapshot().components };
+      return { kind: 'json', status: 200, endpoint, body: JSON.stringify(report) };
+    }
+    if (endpoint === 'metrics') {
+      if (!this.#settings.metricsEnabled) {
+        return { kind: 'json', status: 404, endpoint, body: '{"error":"metrics are disabled [metrics.enabled=false]"}' };
+      }
+      return { kind: 'metrics', endpoint };
+    }
+    // Every other path is the health check (SPEC.md: path segments are ignored).
+    if (this.#settings.metricsEnabled && this.#settings.pessimistic) {
+      const n = snapshot().unhandledErrors;
+      if (n > 0) return { kind: 'text', status: 500, endpoint, body: `Status: Unhealthy\nUnhandled errors: ${n}\n` };
+    }
+    return { kind: 'text', status: 200, endpoint, body: 'Status: Healthy' };
+  }
+}
+
+function pathOf(rawUrl: string): string {
+  const q = rawUrl.indexOf('?');
+  const p = q < 0 ? rawUrl : rawUrl.slice(0, q);
+  // Trailing slashes do not change the endpoint: /lifecycle/ is /lifecycle.
+  return p.length > 1 ? p.replace(/\/+$/, '') : p;
+}

@@ -1,0 +1,47 @@
+// Test-only routes, served when http.debug.endpoints.enabled=true: they force
+// the failures that operators' alerting and tests must see (an unhandled error,
+// a critical log line) and hold a request open (graceful shutdown).
+import { setTimeout as sleep } from 'node:timers/promises';
+import { SvcError } from '../errors/svc-error.js';
+import type { Route } from './router.js';
+
+export const debugRoutes: readonly Route[] = [
+  {
+    endpoint: 'debug.fault',
+    paths: ['/debug/fault'],
+    methods: {
+      GET: async (ctx) => {
+        const kind = ctx.url.searchParams.get('kind') ?? 'throw';
+        const message = ctx.url.searchParams.get('message') ?? 'forced fault';
+        switch (kind) {
+          case 'throw': throw new Error(message);
+          case 'reject': await Promise.resolve(); throw new Error(message);
+          case 'critical': {
+            ctx.log.critical(message);
+            ctx.res.writeHead(200, { 'Content-Type': 'application/json' }).end('{"logged":"critical"}');
+            return;
+          }
+          default: throw new SvcError('BAD_REQUEST', `invalid kind [kind=${kind}, expected throw, reject or critical]`);
+        }
+      },
+    },
+  },
+  {
+    endpoint: 'debug.sleep',
+    paths: ['/debug/sleep'],
+    methods: {
+      GET: async (ctx) => {
+        const ms = Number(ctx.url.searchParams.get('ms') ?? '1000');
+        if (!Number.isFinite(ms) || ms < 0 || ms > 600_000) throw new SvcError('BAD_REQUEST', 'invalid ms [expected 0..600000]');
+        ctx.res.writeHead(200, { 'Content-Type': 'text/plain' });
+        ctx.res.write('sleeping\n');
+        try {
+          await sleep(ms, undefined, { signal: ctx.signal });
+          ctx.res.end('done\n');
+        } catch {
+          ctx.res.end('aborted\n');
+        }
+      },
+    },
+  },
+];

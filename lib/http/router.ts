@@ -1,0 +1,57 @@
+// The routing table of the main server: exact paths (with aliases) to handlers
+// per method. Unknown path -> 404; known path, other method -> 405 with Allow.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { SvcError } from '../errors/svc-error.js';
+import type { Logger } from '../log/log-manager.js';
+
+export interface RequestContext {
+  readonly req: IncomingMessage;
+  readonly res: ServerResponse;
+  readonly url: URL;
+  /** Fires when the client goes away or the server shuts down. */
+  readonly signal: AbortSignal;
+  readonly log: Logger;
+}
+
+export type Handler = (ctx: RequestContext) => Promise<void> | void;
+
+export interface Route {
+  /** Name used in metrics and logs (`execute` for /exec, /execute and /api/v1/sql/execute). */
+  readonly endpoint: string;
+  readonly paths: readonly string[];
+  readonly methods: Readonly<Partial<Record<string, Handler>>>;
+}
+
+export interface Resolved {
+  readonly endpoint: string;
+  readonly handler: Handler;
+}
+
+export class Router {
+  readonly #byPath = new Map<string, Route>();
+
+  add(route: Route): this {
+    for (const p of route.paths) {
+      if (this.#byPath.has(p)) throw new Error(`route ${p} is defined twice`);
+      this.#byPath.set(p, route);
+    }
+    return this;
+  }
+
+  /** The handler for method and path, or an SvcError (404, 405) to send. */
+  resolve(method: string, path: string): Resolved | SvcError {
+    const route = this.#byPath.get(path);
+    if (!route) return new SvcError('NOT_FOUND', `not found [path=${path}]`);
+    const handler = route.methods[method] ?? (method === 'HEAD' ? route.methods.GET : undefined);
+    if (!handler) {
+      const allow = Object.keys(route.methods).join(', ');
+      return new SvcError('METHOD_NOT_ALLOWED', `method not allowed [method=${method}, allowed=${allow}]`, { headers: { Allow: allow } });
+    }
+    return { endpoint: route.endpoint, handler };
+  }
+
+  /** The endpoint name of a path, for metrics; `other` for unknown paths (bounded label set). */
+  endpointOf(path: string): string {
+    return this.#byPath.get(path)?.endpoint ?? 'other';
+  }
+}

@@ -1,0 +1,192 @@
+// The composition root: loads the configuration and logging, registers the
+// components in dependency order, starts them, and stops them in reverse.
+import { mkdirSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import { join, resolve } from 'node:path';
+import { Config, loadConfig } from './config/config.js';
+import { SvcError, errorMessage } from './errors/svc-error.js';
+import { HealthServer } from './health/health-server.js';
+import { BasicAuth } from './http/basic-auth.js';
+import { debugRoutes } from './http/debug-routes.js';
+import { urlOf } from './http/listen.js';
+import { MainServer } from './http/main-server.js';
+import { Router } from './http/router.js';
+import { ComponentRegistry } from './lifecycle/component-registry.js';
+import { loadLogConf } from './log/log-conf.js';
+import { LogManager, type Logger } from './log/log-manager.js';
+import { Metrics } from './metrics/metrics.js';
+import { VERSION } from './version.js';
+
+export interface ServerOptions {
+  /** Database root (`-d`): conf/, db/, log/ live here. */
+  readonly root: string;
+  /** `-Dout=<path>`: the log.conf to use instead of <root>/conf/log.conf. */
+  readonly logConf?: string;
+  /** `-Debug` (SVC_DEBUG=true in env does the same). */
+  readonly debug?: boolean;
+  /** `--service`: console lines go to log/service-<ts>.txt instead of standard output. */
+  readonly service?: boolean;
+  readonly env?: NodeJS.ProcessEnv;
+  /** Standard output; null for none. Default process.stdout. */
+  readonly stdout?: NodeJS.WritableStream | null;
+  /** Keep console lines in log/stdout-<ts>.txt (default true). */
+  readonly consoleFile?: boolean;
+}
+
+/** Component names, as /lifecycle reports them. */
+export const COMPONENTS = { metrics: 'metrics', health: 'http.min', main: 'http' } as const;
+
+export class SvcdbServer {
+  readonly root: string;
+  readonly config: Config;
+  readonly metrics: Metrics;
+  readonly logs: LogManager;
+  readonly registry: ComponentRegistry;
+  readonly #log: Logger;
+  readonly #main: MainServer;
+  readonly #health: HealthServer | null;
+  #stopping: Promise<void> | null = null;
+
+  private constructor(root: string, config: Config, metrics: Metrics, logs: LogManager) {
+    this.root = root;
+    this.config = config;
+    this.metrics = metrics;
+    this.logs = logs;
+    this.#log = logs.logger('server-main');
+    this.registry = new ComponentRegistry({
+      onTransition: (name, from, to, reason) => {
+        const line = `component ${name}: ${from} -> ${to}${reason ? ` (${reason})` : ''}`;
+        if (to === 'FAILED') this.#log.critical(line); else this.#log.info(line);
+      },
+      onNotStarted: (name, reason) => this.#log.error(`component ${name} not started: ${reason}`),
+    });
+
+    const router = new Router();
+    if (config.get('http.debug.endpoints.enabled')) for (const r of debugRoutes) router.add(r);
+    this.#main = new MainServer({
+      router,
+      auth: BasicAuth.fromConfig(config.get('http.user'), config.get('http.password')),
+      log: logs.logger('http-server'),
+      metrics,
+    });
+    this.#health = config.get('http.min.enabled')
+      ? new HealthServer({
+        bindTo: config.get('http.min.net.bind.to'),
+        workerCount: config.get('http.min.worker.count'),
+        settings: {
+          user: config.get('http.user'),
+          password: config.get('http.password'),
+          authRequired: config.get('http.health.check.authentication.required'),
+          metricsEnabled: config.get('metrics.enabled'),
+          pessimistic: config.get('http.pessimistic.health.check.enabled'),
+        },
+        registry: this.registry,
+        metrics,
+        log: logs.logger('http-min-server'),
+      })
+      : null;
+  }
+
+  /**
+   * Loads configuration and logging and starts every component. Throws an
+   * SvcError('CONFIG') with a one-line message for bad configuration, and an
+   * Error when a component cannot start (everything started is stopped again).
+   */
+  static async start(opts: ServerOptions): Promise<SvcdbServer> {
+    const env = opts.env ?? process.env;
+    const root = resolve(opts.root);
+    try {
+      for (const d of ['conf', 'db', 'log']) mkdirSync(join(root, d), { recursive: true });
+    } catch (e) {
+      throw new SvcError('CONFIG', `cannot create the root folder ${root}: ${errorMessage(e)}`);
+    }
+    const loaded = loadConfig(root, env);
+    const debug = opts.debug === true || env.SVC_DEBUG === 'true';
+    const metrics = new Metrics();
+    let logs: LogManager;
+    try {
+      const conf = loadLogConf(root, opts.logConf, env);
+      logs = new LogManager({
+        root, conf, debug, service: opts.service === true,
+        stdout: opts.stdout === undefined ? process.stdout : opts.stdout,
+        consoleFile: opts.consoleFile ?? true,
+        env, version: VERSION, metrics,
+      });
+      const server = new SvcdbServer(root, loaded.config, metrics, logs);
+      server.#announce(loaded.path, loaded.created, loaded.unknownKeys, conf.path, conf.overridden, debug);
+      await server.#startComponents();
+      return server;
+    } catch (e) {
+      throw e instanceof SvcError ? e : new SvcError('CONFIG', errorMessage(e), { cause: e });
+    }
+  }
+
+  get mainAddress(): AddressInfo { return this.#main.address; }
+  get healthAddress(): AddressInfo | null { return this.#health?.address ?? null; }
+
+  #announce(confPath: string, created: boolean, unknown: readonly string[], logConfPath: string, overridden: readonly string[], debug: boolean): void {
+    const log = this.#log;
+    log.advisory(`svcdb ${VERSION} on Node.js ${process.version}, pid ${process.pid}`);
+    log.advisory(`root: ${this.root}`);
+    log.advisory(`server.conf: ${confPath}${created ? ' (created with defaults)' : ''}`);
+    log.advisory(`log.conf: ${logConfPath}${overridden.length ? ` (overridden from the environment: ${overridden.join(', ')})` : ''}${debug ? ', debug on' : ''}`);
+    if (this.logs.consoleFilePath) log.advisory(`console log: ${this.logs.consoleFilePath}`);
+    for (const k of unknown) log.advisory(`unknown server.conf key ignored: ${k}`);
+    log.advisory('config:');
+    for (const line of this.config.describe()) log.advisory(` - ${line}`);
+  }
+
+  async #startComponents(): Promise<void> {
+    const { registry, config, metrics } = this;
+    registry.register({
+      name: COMPONENTS.metrics,
+      start: async () => { if (config.get('metrics.enabled')) metrics.enableProcessMetrics(); },
+      stop: async () => undefined,
+    });
+    const health = this.#health;
+    if (health) {
+      registry.register({
+        name: COMPONENTS.health,
+        softDependencies: [COMPONENTS.metrics],
+        start: async () => {
+          const a = await health.start();
+          this.#log.advisory(`health server listening on ${urlOf(a)} (${config.get('http.min.worker.count') > 0 ? 'worker thread' : 'main event loop'})`);
+        },
+        stop: () => health.stop(1000),
+      });
+    }
+    registry.register({
+      name: COMPONENTS.main,
+      softDependencies: [COMPONENTS.metrics],
+      start: async () => {
+        const a = await this.#main.start(config.get('http.net.bind.to'));
+        this.#log.advisory(`http server listening on ${urlOf(a)}${config.get('http.user') ? ' (basic authentication on)' : ''}`);
+      },
+      stop: () => this.#main.stop(config.get('http.shutdown.grace.period')),
+    });
+    const { failed, notStarted } = await registry.startAll();
+    if (failed.length > 0 || notStarted.length > 0) {
+      const why = failed.map((n) => `${n}: ${errorMessage(registry.failureOf(n))}`).join('; ');
+      await this.stop();
+      throw new Error(`cannot start ${[...failed, ...notStarted].join(', ')}${why ? ` (${why})` : ''}`);
+    }
+    this.#log.advisory('server is ready');
+  }
+
+  /** Counts and logs an error that escaped every handler; the server keeps running. */
+  recordUnhandled(what: string, err: unknown): void {
+    this.metrics.recordUnhandled();
+    this.#log.critical(`unhandled ${what}`, err);
+  }
+
+  /** Graceful stop: in-flight requests get the grace period, components stop in reverse order, logs flush. */
+  stop(reason = 'stop requested'): Promise<void> {
+    this.#stopping ??= (async () => {
+      this.#log.advisory(`stopping: ${reason}`);
+      await this.registry.stopAll();
+      this.#log.advisory('stopped');
+      await this.logs.close();
+    })();
+    return this.#stopping;
+  }
+}
