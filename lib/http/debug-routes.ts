@@ -1,6 +1,7 @@
 // Test-only routes, served when http.debug.endpoints.enabled=true: they force
 // the failures that operators' alerting and tests must see (an unhandled error,
-// a critical log line) and hold a request open (graceful shutdown).
+// a critical log line), hold a request open (graceful shutdown) or block the
+// event loop (health server independence).
 import { setTimeout as sleep } from 'node:timers/promises';
 import { SvcError } from '../errors/svc-error.js';
 import type { Route } from './router.js';
@@ -23,6 +24,24 @@ export const debugRoutes: readonly Route[] = [
           }
           default: throw new SvcError('BAD_REQUEST', `invalid kind [kind=${kind}, expected throw, reject or critical]`);
         }
+      },
+    },
+  },
+  {
+    // Blocks the main event loop, as a long synchronous computation would.
+    endpoint: 'debug.block',
+    paths: ['/debug/block'],
+    methods: {
+      GET: async (ctx) => {
+        const ms = Number(ctx.url.searchParams.get('ms') ?? '1000');
+        if (!Number.isFinite(ms) || ms < 0 || ms > 60_000) throw new SvcError('BAD_REQUEST', 'invalid ms [expected 0..60000]');
+        // Headers first, so a client knows the block has begun.
+        ctx.res.writeHead(200, { 'Content-Type': 'text/plain' });
+        ctx.res.write('blocking\n');
+        await new Promise((r) => setImmediate(r));
+        const until = Date.now() + ms;
+        while (Date.now() < until) { /* busy on purpose */ }
+        ctx.res.end('unblocked\n');
       },
     },
   },

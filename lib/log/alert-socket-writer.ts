@@ -184,12 +184,14 @@ export class AlertSocketWriter implements LogWriter {
         return;
       }
       const escapedMessage = escapeJsonString(record.message);
-      const bytes = this.template.literalLength + escapedMessage.length + 64;
+      // The date placeholders are rendered at send time; 64 bytes covers them.
+      const bytes = this.template.literalLength + Buffer.byteLength(escapedMessage) + 64;
       if (this.queue.length >= this.maxQueued || this.queuedBytes + bytes > this.outBufferSize) {
         this.ctx.metrics.alertsFailed.inc();
         if (this.droppedInRow++ === 0) {
-          this.ctx.report('error', `alert writer ${this.ctx.name}: queue full (${this.queue.length} alerts, ` +
-            `${this.queuedBytes} bytes), dropping alerts until it drains`);
+          this.ctx.report('error', `alert writer ${this.ctx.name}: queue full (${this.queue.length}/${this.maxQueued} alerts, ` +
+            `${this.queuedBytes}+${bytes}/${this.outBufferSize} bytes), ` +
+            'dropping alerts until it drains');
         }
         return;
       }
@@ -260,7 +262,7 @@ export class AlertSocketWriter implements LogWriter {
   }
 
   private async deliver(alert: Queued): Promise<void> {
-    const body = Buffer.from(this.template.render(alert.escapedMessage, nowMicros()), 'utf8');
+    const body = Buffer.from(this.template.render(alert.escapedMessage, (this.ctx.now ?? nowMicros)()), 'utf8');
     const n = this.targets.length;
     // Every target twice; a lone target three times, reconnectDelay apart.
     const maxAttempts = n === 1 ? 3 : 2 * n;

@@ -40,8 +40,8 @@ export interface WriterContext {
   readonly version: string;
   /** Clock in epoch microseconds; tests inject one to drive time-based rolling. */
   readonly now?: () => number;
-  /** Logs the writer's own problems (must not be a path back into the same writer). */
   /** Where delivery counters go (svc_alerts_*). */
   readonly metrics: Metrics;
+  /** Logs the writer's own problems (must not be a path back into the same writer). */
   readonly report: (level: 'error' | 'info', message: string) => void;
 }
