@@ -1,0 +1,87 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { loadConfig, defaultServerConf } from '../../lib/config/config.js';
+import { CONFIG_KEYS } from '../../lib/config/config-keys.js';
+import { durationType, hostPortType, sizeType } from '../../lib/config/value-types.js';
+import { parseProperties } from '../../lib/config/properties.js';
+import { SvcError } from '../../lib/errors/svc-error.js';
+
+function rootWith(conf?: string): string {
+  const root = mkdtempSync(join(tmpdir(), 'svcdb-conf-'));
+  if (conf !== undefined) {
+    mkdirSync(join(root, 'conf'));
+    writeFileSync(join(root, 'conf', 'server.conf'), conf);
+  }
+  return root;
+}
+
+test('creates server.conf with every key documented and commented out at its default', () => {
+  const root = rootWith();
+  const r = loadConfig(root, {});
+  assert.equal(r.created, true);
+  const text = readFileSync(join(root, 'conf', 'server.conf'), 'utf8');
+  assert.equal(text, defaultServerConf());
+  assert.deepEqual(parseProperties(text), [], 'every key is commented out');
+  for (const k of Object.keys(CONFIG_KEYS)) assert.ok(text.includes(`#${k}=`), k);
+  assert.deepEqual(r.config.get('http.net.bind.to'), { host: '0.0.0.0', port: 9000 });
+  assert.deepEqual(r.config.get('http.min.net.bind.to'), { host: '0.0.0.0', port: 9003 });
+  assert.equal(r.config.get('metrics.enabled'), false);
+  assert.equal(r.config.get('http.min.enabled'), true);
+  assert.equal(r.config.get('query.timeout'), 60_000);
+});
+
+test('reads values from server.conf and lets SVC_ environment variables win', () => {
+  const root = rootWith('http.net.bind.to=127.0.0.1:9100\nmetrics.enabled=true\nquery.timeout=5s\n');
+  const r = loadConfig(root, { SVC_HTTP_NET_BIND_TO: '127.0.0.1:9200', SVC_HTTP_USER: 'admin' });
+  assert.equal(r.created, false);
+  assert.deepEqual(r.config.get('http.net.bind.to'), { host: '127.0.0.1', port: 9200 });
+  assert.equal(r.config.get('metrics.enabled'), true);
+  assert.equal(r.config.get('query.timeout'), 5000);
+  assert.equal(r.config.get('http.user'), 'admin');
+  assert.ok(r.config.describe().some((l) => l === 'http.net.bind.to : 127.0.0.1:9200 [env SVC_HTTP_NET_BIND_TO]'));
+});
+
+test('reports unknown keys instead of failing', () => {
+  const r = loadConfig(rootWith('no.such.key=1\ncairo.whatever=2\n'), {});
+  assert.deepEqual(r.unknownKeys, ['no.such.key', 'cairo.whatever']);
+});
+
+test('stops on a bad value with one line naming key, value and where it came from', () => {
+  const cases: Array<[string, Record<string, string>, RegExp]> = [
+    ['http.net.bind.to=0.0.0.0:99999\n', {}, /^invalid value http\.net\.bind\.to=0\.0\.0\.0:99999 \(server\.conf line 1\): port out of range/],
+    ['metrics.enabled=yes\n', {}, /^invalid value metrics\.enabled=yes \(server\.conf line 1\): expected true or false$/],
+    ['', { SVC_HTTP_MIN_WORKER_COUNT: 'two' }, /^invalid value http\.min\.worker\.count=two \(environment variable SVC_HTTP_MIN_WORKER_COUNT\)/],
+    ['\n\nquery.timeout=soon\n', {}, /^invalid value query\.timeout=soon \(server\.conf line 3\)/],
+  ];
+  for (const [conf, env, re] of cases) {
+    assert.throws(() => loadConfig(rootWith(conf), env), (e: unknown) => {
+      assert.ok(e instanceof SvcError);
+      assert.equal(e.code, 'CONFIG');
+      assert.match(e.message, re);
+      assert.ok(!e.message.includes('\n'));
+      return true;
+    });
+  }
+});
+
+test('never echoes the password in errors or in the startup description', () => {
+  const r = loadConfig(rootWith('http.password=s3cret\n'), {});
+  assert.ok(r.config.describe().some((l) => l.startsWith('http.password : ****')));
+  assert.ok(!r.config.describe().join('\n').includes('s3cret'));
+});
+
+test('parses host:port, durations and sizes', () => {
+  assert.deepEqual(hostPortType.parse('[::1]:9000'), { host: '::1', port: 9000 });
+  assert.throws(() => hostPortType.parse('9000'));
+  assert.throws(() => hostPortType.parse('host:port'));
+  assert.equal(durationType.parse('250'), 250);
+  assert.equal(durationType.parse('1.5s'), 1500);
+  assert.equal(durationType.parse('2m'), 120_000);
+  assert.equal(sizeType.parse('4m'), 4 * 1024 * 1024);
+  assert.equal(sizeType.parse('1g'), 1024 ** 3);
+  assert.equal(sizeType.format(2 * 1024 * 1024), '2m');
+  assert.throws(() => sizeType.parse('lots'));
+});

@@ -1,0 +1,30 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { BasicAuth } from '../../lib/http/basic-auth.js';
+
+const b64 = (s: string): string => 'Basic ' + Buffer.from(s).toString('base64');
+
+test('is off unless both user and password are set', () => {
+  assert.equal(BasicAuth.fromConfig('', ''), null);
+  assert.equal(BasicAuth.fromConfig('admin', ''), null);
+  assert.equal(BasicAuth.fromConfig('', 'x'), null);
+  assert.ok(BasicAuth.fromConfig('admin', 'x'));
+});
+
+test('accepts the credential whose password is everything after the first colon', () => {
+  const a = new BasicAuth('admin', 'pa:ss:');
+  assert.equal(a.check(b64('admin:pa:ss:')), true);
+  assert.equal(a.check('basic ' + Buffer.from('admin:pa:ss:').toString('base64')), true, 'scheme is case-insensitive');
+  assert.equal(a.check(b64('admin:pa:ss')), false);
+  assert.equal(a.check(b64('admin:pa')), false);
+  assert.equal(a.check(b64('admi:npa:ss:')), false);
+  assert.equal(a.check(b64('adminpa:ss:')), false);
+  assert.equal(a.check(undefined), false);
+  assert.equal(a.check('Bearer abc'), false);
+  assert.equal(a.check('Basic'), false);
+  assert.equal(a.check(b64('admin:pa:ss:') + '\n'), true, 'trailing white space is ignored');
+});
+
+test('rejects a user name with a colon at construction', () => {
+  assert.throws(() => new BasicAuth('a:b', 'x'), /colon/);
+});
