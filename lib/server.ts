@@ -148,7 +148,8 @@ export class SvcdbServer {
       registry.register({
         name: COMPONENTS.health,
         softDependencies: [COMPONENTS.metrics],
-        start: async () => {
+        start: async (handle) => {
+          health.onFailure = (reason) => handle.fail(reason);
           const a = await health.start();
           this.#log.advisory(`health server listening on ${urlOf(a)} (${config.get('http.min.worker.count') > 0 ? 'worker thread' : 'main event loop'})`);
         },

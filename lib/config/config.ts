@@ -34,7 +34,7 @@ export class Config {
     return Object.entries(CONFIG_KEYS).map(([k, spec]) => {
       const s = spec as KeySpec<unknown>;
       const v = this.#values.get(k);
-      const shown = s.secret && v !== '' ? '****' : s.type.format(v);
+      const shown = v === '' ? '(empty)' : s.secret ? '****' : s.type.format(v);
       return `${k} : ${shown} [${this.#sources.get(k) ?? 'default'}]`;
     });
   }

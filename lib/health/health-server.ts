@@ -31,6 +31,9 @@ export class HealthServer {
   #worker: Worker | null = null;
   #unsubscribe: (() => void) | null = null;
   #address: AddressInfo | null = null;
+  #stopping = false;
+  /** Called when the worker thread dies after it started. */
+  onFailure: ((reason: string) => void) | null = null;
 
   constructor(opts: HealthServerOptions) {
     this.#opts = opts;
@@ -47,6 +50,7 @@ export class HealthServer {
   }
 
   async stop(graceMs: number): Promise<void> {
+    this.#stopping = true;
     this.#unsubscribe?.();
     if (this.#server) await closeGracefully(this.#server, graceMs, () => undefined);
     const w = this.#worker;
@@ -115,7 +119,13 @@ export class HealthServer {
         reject(e);
       });
       worker.on('exit', (code) => {
-        if (code !== 0) reject(new Error(`health worker exited with code ${code}`));
+        if (this.#stopping) return;
+        const reason = `health worker exited with code ${code}`;
+        reject(new Error(reason));
+        if (this.#address) {
+          log.critical(reason);
+          this.onFailure?.(reason);
+        }
       });
     });
   }

@@ -54,6 +54,8 @@ export interface ComponentHandle {
   setProgress(p: Progress | null): void;
   /** READY <-> DEGRADED while running. */
   setHealthy(healthy: boolean, reason?: string): void;
+  /** The component stopped working on its own (e.g. its thread died): -> FAILED. */
+  fail(reason: string): void;
 }
 
 export interface ComponentReport {
@@ -99,6 +101,10 @@ class Entry implements ComponentHandle {
     const to = healthy ? 'READY' : 'DEGRADED';
     if (this.state === to || (this.state !== 'READY' && this.state !== 'DEGRADED')) return;
     this.#registry.transition(this, to, reason);
+  }
+
+  fail(reason: string): void {
+    if (canTransition(this.state, 'FAILED')) this.#registry.transition(this, 'FAILED', reason);
   }
 }
 

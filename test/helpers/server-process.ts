@@ -82,7 +82,8 @@ export async function startServer(opts: StartOptions = {}): Promise<ServerProces
     stderr: () => err,
     waitForLine,
     async stop(signal = 'SIGTERM') {
-      if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+      // One signal only: a second one makes the server exit at once with code 1.
+      if (!child.killed && child.exitCode === null && child.signalCode === null) child.kill(signal);
       const code = await exited;
       if (!opts.root) rmSync(root, { recursive: true, force: true });
       return code;
