@@ -93,7 +93,7 @@ fi
 # Ports are hex in /proc/net (ss may be absent); state 0A is LISTEN.
 busy=$(awk 'BEGIN { m["2382"] = 9090; m["2385"] = 9093; m["238C"] = 9100 }
   $4 == "0A" { n = split($2, a, ":"); if (a[n] in m) print m[a[n]] }' /proc/net/tcp /proc/net/tcp6 2>/dev/null |
-  sort -u | tr '\n' ' ')
+  sort -u | tr '\n' ' ') || true # a missing /proc/net/tcp6 (IPv6 off) is no error
 [[ -n $busy ]] && echo "$me: warning: port(s) ${busy% } in use, though not by a daemon this install started" >&2
 
 for bin in "$prom_bin" "$am_bin"; do

@@ -1,7 +1,7 @@
 // Test helper: runs the real Prometheus (Debian package prometheus) in a temporary
 // folder, scraping the given targets, so e2e tests can check what it records.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { constants } from 'node:fs';
+import { constants, rmSync } from 'node:fs';
 import { access, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -50,6 +50,7 @@ export async function startPrometheus(opts: PrometheusOptions): Promise<Promethe
     throw new Error(`targets must be host:port, got ${JSON.stringify(opts.targets)}`);
   }
   if (!Number.isInteger(intervalMs) || intervalMs < 10) throw new Error(`bad scrapeIntervalMs ${intervalMs}`);
+  if (opts.metricsPath !== undefined && !opts.metricsPath.startsWith('/')) throw new Error(`metricsPath must start with /`);
   try {
     await access(binary, constants.X_OK);
   } catch (cause) {
@@ -95,14 +96,21 @@ async function launch(binary: string, dir: string, port: number, startTimeoutMs:
   child.stdout?.on('data', keep);
   child.stderr?.on('data', keep);
   const exited = exitOf(child);
-  // A crashed test must not leave Prometheus behind.
-  const killOnExit = (): void => void child.kill('SIGKILL');
+  // A test that forgets stop() or throws must neither hang on Prometheus nor leave it running.
+  // (A test process killed by a signal still orphans it.)
+  child.unref();
+  for (const pipe of [child.stdout, child.stderr]) (pipe as unknown as { unref?: () => void } | null)?.unref?.();
+  const killOnExit = (): void => {
+    child.kill('SIGKILL');
+    rmSync(dir, { recursive: true, force: true });
+  };
   process.once('exit', killOnExit);
 
   let stopping: Promise<void> | undefined;
   const stop = (): Promise<void> => {
     stopping ??= (async () => {
       if (child.exitCode === null && child.signalCode === null) {
+        child.ref(); // keep this process alive until the exit is seen
         child.kill('SIGTERM');
         const timer = setTimeout(() => child.kill('SIGKILL'), STOP_GRACE_MS);
         await exited;
@@ -117,6 +125,7 @@ async function launch(binary: string, dir: string, port: number, startTimeoutMs:
   const ready = await waitReady(url, exited, startTimeoutMs);
   if (ready !== true) {
     const portTaken = /address already in use/i.test(output);
+    child.ref();
     child.kill('SIGKILL');
     await exited;
     process.removeListener('exit', killOnExit);
