@@ -2,19 +2,13 @@
 // Alertmanager; with every alert target down the server stays healthy.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createServer } from 'node:net';
 import { request } from 'undici';
 import { startAlertmanager } from '../helpers/alertmanager.js';
 import { startServer } from '../helpers/server-process.js';
 import { VERSION } from '../../lib/version.js';
+import { freePort } from '../helpers/ports.js';
 
-async function closedPort(): Promise<number> {
-  const s = createServer();
-  await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
-  const port = (s.address() as { port: number }).port;
-  await new Promise<void>((r) => s.close(() => r()));
-  return port;
-}
+const closedPort = freePort;
 
 test('a forced critical error reaches a real Alertmanager with the substituted labels', async (t) => {
   const am = await startAlertmanager();

@@ -4,10 +4,10 @@
 import { spawn } from 'node:child_process';
 import { accessSync, constants } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { freePort } from './ports.js';
 
 export const ALERTMANAGER_BIN = '/usr/bin/prometheus-alertmanager';
 
@@ -31,19 +31,6 @@ const CONFIG = `route:
 receivers:
   - name: blackhole
 `;
-
-/** A port that was free a moment ago (Alertmanager must bind it itself). */
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((res, rej) => {
-    server.once('error', rej);
-    server.listen(0, '127.0.0.1', res);
-  });
-  const address = server.address();
-  await new Promise<void>((res) => server.close(() => res()));
-  if (address === null || typeof address === 'string') throw new Error('no port from listen(0)');
-  return address.port;
-}
 
 /** Starts Alertmanager and resolves once `/-/ready` answers 200. */
 export async function startAlertmanager(): Promise<RunningAlertmanager> {

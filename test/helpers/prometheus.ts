@@ -3,11 +3,11 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { constants, rmSync } from 'node:fs';
 import { access, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { request } from 'undici';
+import { freePort } from './ports.js';
 
 export interface PrometheusOptions {
   /** Scrape targets as host:port, all in one job named `svcdb`. */
@@ -186,14 +186,3 @@ async function getData(url: string): Promise<any> {
   return json.data;
 }
 
-/** A port that was free a moment ago: bind port 0, read it, close. */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
-    });
-  });
-}

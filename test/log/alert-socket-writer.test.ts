@@ -15,6 +15,7 @@ import { Level } from '../../lib/log/levels.js';
 import type { LogRecord, WriterContext } from '../../lib/log/log-writer.js';
 import { Metrics } from '../../lib/metrics/metrics.js';
 import { SvcError } from '../../lib/errors/svc-error.js';
+import { freePort } from '../helpers/ports.js';
 
 interface Harness {
   ctx: WriterContext;
@@ -113,14 +114,7 @@ async function startTarget(respond: (n: number) => Action = () => 200) {
   };
 }
 
-/** A loopback port with nothing listening on it. */
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((res) => server.listen(0, '127.0.0.1', res));
-  const port = (server.address() as { port: number }).port;
-  await new Promise<void>((res) => server.close(() => res()));
-  return port;
-}
+const closedPort = freePort;
 
 const first: AlertSocketWriterOptions = { random: () => 0 };
 
