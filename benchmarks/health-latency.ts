@@ -2,6 +2,7 @@
 // figure), while the main port is under autocannon load, and while the main event loop is blocked
 // repeatedly, with the health server in a worker thread and in the main event loop.
 import { fork, type ChildProcess } from 'node:child_process';
+import { rmSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -17,9 +18,12 @@ const LOAD_PATH = '/nope';
 const BLOCK_MS = 50;
 const BLOCK_EVERY_MS = 100;
 const SETTLE_MS = 500;
+/** Back-to-back probes before measuring: JIT warm-up on both sides (the idle p50 drifts down ~30% without it). */
+const WARMUP_MS = 1500;
 
-type Phase = 'idle' | 'load' | 'block';
-const PHASES: readonly Phase[] = ['idle', 'load', 'block'];
+/** idle-after repeats idle at the end, for half as long: the spread between the two is the noise floor. */
+type Phase = 'idle' | 'load' | 'block' | 'idle-after';
+const PHASES: readonly Phase[] = ['idle', 'load', 'block', 'idle-after'];
 const MODES = [
   { name: 'worker thread', workerCount: 1 },
   { name: 'main event loop', workerCount: 0 },
@@ -65,10 +69,9 @@ interface Row extends Latencies {
 // The load child: this same file run with --load-child, so that autocannon and
 // the block loop do not share an event loop with the latency measurer.
 
-async function runLoadChild(spec: LoadSpec): Promise<void> {
-  const send = (m: ChildMessage): void => { process.send?.(m); };
-  // The parent went away: stop at once rather than keep loading the server.
-  process.on('disconnect', () => process.exit(0));
+type DoneMessage = Extract<ChildMessage, { type: 'done' }>;
+
+async function runLoadChild(spec: LoadSpec, send: (m: ChildMessage) => void): Promise<DoneMessage> {
   if (spec.kind === 'load') {
     const result = await new Promise<autocannon.Result>((resolve, reject) => {
       const instance = autocannon(
@@ -77,8 +80,7 @@ async function runLoadChild(spec: LoadSpec): Promise<void> {
       );
       instance.on('start', () => send({ type: 'started' }));
     });
-    send({ type: 'done', requests: result.requests.total, seconds: result.duration, non2xx: result.non2xx, errors: result.errors });
-    return;
+    return { type: 'done', requests: result.requests.total, seconds: result.duration, non2xx: result.non2xx, errors: result.errors };
   }
   // Block loop: evenly spaced blocks (autocannon's rate limit sends each second's quota in a burst).
   const client = new Client(spec.url, { keepAliveTimeout: 60_000 });
@@ -101,7 +103,7 @@ async function runLoadChild(spec: LoadSpec): Promise<void> {
         errors++;
       }
     }
-    send({ type: 'done', requests, seconds: (performance.now() - started) / 1000, non2xx, errors });
+    return { type: 'done', requests, seconds: (performance.now() - started) / 1000, non2xx, errors };
   } finally {
     await client.close();
   }
@@ -110,8 +112,8 @@ async function runLoadChild(spec: LoadSpec): Promise<void> {
 // ---------------------------------------------------------------------------
 // The measurer.
 
-/** Sends GET / to the health server every PROBE_INTERVAL_MS until `stop` resolves. */
-async function probe(client: Client, stop: Promise<unknown>): Promise<Latencies> {
+/** Sends GET / to the health server every `intervalMs` (0: back to back) until `stop` resolves. */
+async function probe(client: Client, stop: Promise<unknown>, intervalMs = PROBE_INTERVAL_MS): Promise<Latencies> {
   const samples: number[] = [];
   let bad = 0;
   let skipped = 0;
@@ -128,11 +130,13 @@ async function probe(client: Client, stop: Promise<unknown>): Promise<Latencies>
       bad++;
     }
     samples.push(Number(process.hrtime.bigint() - t0) / 1e6);
-    next += PROBE_INTERVAL_MS;
+    next += intervalMs;
     const now = performance.now();
     // A slow answer does not make the probe burst afterwards: missed slots are skipped.
-    if (next < now) {
-      skipped += Math.floor((now - next) / PROBE_INTERVAL_MS) + 1;
+    if (intervalMs === 0) {
+      next = now;
+    } else if (next < now) {
+      skipped += Math.floor((now - next) / intervalMs) + 1;
       next = now;
     } else {
       await sleep(next - now);
@@ -151,12 +155,12 @@ function quantile(sorted: readonly number[], q: number): number {
 const children = new Set<ChildProcess>();
 const servers = new Set<ServerProcess>();
 
-function startLoadChild(spec: LoadSpec): { started: Promise<void>; done: Promise<Extract<ChildMessage, { type: 'done' }>> } {
+function startLoadChild(spec: LoadSpec): { started: Promise<void>; done: Promise<DoneMessage> } {
   const child = fork(fileURLToPath(import.meta.url), ['--load-child', JSON.stringify(spec)], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   children.add(child);
   let onStarted: () => void = () => undefined;
   const started = new Promise<void>((resolve) => { onStarted = resolve; });
-  const done = new Promise<Extract<ChildMessage, { type: 'done' }>>((resolve, reject) => {
+  const done = new Promise<DoneMessage>((resolve, reject) => {
     child.on('message', (m: ChildMessage) => {
       if (m.type === 'started') onStarted();
       else if (m.type === 'done') resolve(m);
@@ -183,13 +187,20 @@ async function stopServer(server: ServerProcess): Promise<void> {
   }
 }
 
+/** Last resort on a signal or a crash: kill what is still running and remove the servers' temporary roots. */
 function killAll(): void {
   for (const c of children) c.kill('SIGKILL');
-  for (const s of servers) s.child.kill('SIGKILL');
+  for (const s of servers) {
+    s.child.kill('SIGKILL');
+    rmSync(s.root, { recursive: true, force: true });
+  }
+  servers.clear();
 }
 
 async function measureMode(mode: (typeof MODES)[number], seconds: number): Promise<Row[]> {
+  // noWait, so that a server that never gets ready is still ours to stop.
   const server = await startServer({
+    noWait: true,
     env: {
       SVC_HTTP_MIN_WORKER_COUNT: String(mode.workerCount),
       SVC_HTTP_DEBUG_ENDPOINTS_ENABLED: 'true',
@@ -198,21 +209,26 @@ async function measureMode(mode: (typeof MODES)[number], seconds: number): Promi
     },
   });
   servers.add(server);
-  const client = new Client(server.healthUrl, { keepAliveTimeout: 60_000, pipelining: 1 });
+  let client: Client | null = null;
   const rows: Row[] = [];
   try {
-    // Warm up the connection and the JIT on both sides before measuring.
-    await probe(client, sleep(500));
+    await server.waitForLine(/ A server-main server is ready/);
+    const mainUrl = /http server listening on (http:\/\/\S+)/.exec(server.stdout())?.[1];
+    const healthUrl = /health server listening on (http:\/\/\S+)/.exec(server.stdout())?.[1];
+    if (mainUrl === undefined || healthUrl === undefined) throw new Error(`no listening addresses in the server's output:\n${server.stdout()}`);
+    client = new Client(healthUrl, { keepAliveTimeout: 60_000, pipelining: 1 });
+    await probe(client, sleep(WARMUP_MS), 0);
     let idle: Latencies | null = null;
     for (const phase of PHASES) {
       await sleep(SETTLE_MS);
       let lat: Latencies;
-      let main: Extract<ChildMessage, { type: 'done' }> | null = null;
-      if (phase === 'idle') {
-        lat = await probe(client, sleep(seconds * 1000));
-        idle = lat;
+      let main: DoneMessage | null = null;
+      if (phase === 'idle' || phase === 'idle-after') {
+        lat = await probe(client, sleep((phase === 'idle' ? seconds : Math.max(1, seconds / 2)) * 1000));
+        idle ??= lat;
       } else {
-        const load = startLoadChild({ kind: phase, url: server.mainUrl, seconds });
+        const load = startLoadChild({ kind: phase, url: mainUrl, seconds });
+        // The probe runs exactly while the child loads: from its 'started' to its report.
         await load.started;
         lat = await probe(client, load.done.catch(() => undefined));
         main = await load.done;
@@ -229,11 +245,16 @@ async function measureMode(mode: (typeof MODES)[number], seconds: number): Promi
       });
     }
   } finally {
-    await client.close().catch(() => undefined);
-    await stopServer(server);
+    try {
+      await client?.close();
+    } finally {
+      await stopServer(server);
+    }
   }
   return rows;
 }
+
+class UsageError extends Error {}
 
 function parseDuration(argv: readonly string[]): number {
   let seconds = 10;
@@ -242,10 +263,10 @@ function parseDuration(argv: readonly string[]): number {
     const v = a === '--duration' ? argv[++i] : a.startsWith('--duration=') ? a.slice(11) : undefined;
     if (a === '--duration' || a.startsWith('--duration=')) {
       const n = Number(v);
-      if (!Number.isFinite(n) || n < 1 || n > 60) throw new Error(`--duration needs seconds between 1 and 60 [got ${v}]`);
+      if (!Number.isFinite(n) || n < 1 || n > 60) throw new UsageError(`--duration needs seconds between 1 and 60 [got ${v}]`);
       seconds = n;
     } else {
-      throw new Error(`unknown argument ${a} (usage: health-latency [--duration <s>])`);
+      throw new UsageError(`unknown argument ${a} (usage: health-latency [--duration <s>])`);
     }
   }
   return seconds;
@@ -258,7 +279,7 @@ function printTable(rows: readonly Row[]): void {
   const head = ['health server', 'phase', 'probes', 'p50 ms', 'p99 ms', 'max ms', 'p50/idle', 'p99/idle', 'bad', 'main req/s'];
   const body = rows.map((r) => [
     r.mode, r.phase, String(r.requests), f1(r.p50Ms), f1(r.p99Ms), f1(r.maxMs),
-    r.phase === 'idle' ? '1.00x' : fx(r.p50Ratio), r.phase === 'idle' ? '1.00x' : fx(r.p99Ratio),
+    fx(r.p50Ratio), fx(r.p99Ratio),
     String(r.bad), r.mainReqPerSec === null ? '-' : r.mainReqPerSec.toFixed(0),
   ]);
   const widths = head.map((h, i) => Math.max(h.length, ...body.map((b) => (b[i] ?? '').length)));
@@ -271,9 +292,10 @@ function printTable(rows: readonly Row[]): void {
 async function main(): Promise<void> {
   const seconds = parseDuration(process.argv.slice(2));
   console.log(`health-latency: GET / on the health port, one request every ${PROBE_INTERVAL_MS} ms (sequential, keep-alive undici Client), ${seconds} s per phase`);
-  console.log(`  idle:  no other traffic (the peer figure each mode's loaded figures are divided by)`);
+  console.log(`  idle:  no other traffic (the peer figure each mode's other figures are divided by), after ${WARMUP_MS} ms of back-to-back warm-up probes`);
   console.log(`  load:  autocannon, ${LOAD_CONNECTIONS} connections on GET ${LOAD_PATH} of the main port, in a child process`);
   console.log(`  block: GET /debug/block?ms=${BLOCK_MS} every ${BLOCK_EVERY_MS} ms from a child process (main event loop busy ${Math.round((100 * BLOCK_MS) / BLOCK_EVERY_MS)}% of the time)`);
+  console.log(`  idle-after: idle again for ${Math.max(1, seconds / 2)} s at the end; its ratios show the run's noise floor`);
   console.log(`  machine: ${cpus().length} cores shared by the server, the load child and this measurer; Node ${process.version}; server stdout limited to A/C/E lines`);
   console.log('');
   const rows: Row[] = [];
@@ -299,12 +321,15 @@ async function main(): Promise<void> {
 const round = (n: number): number => Math.round(n * 1000) / 1000;
 
 if (process.argv[2] === '--load-child') {
-  runLoadChild(JSON.parse(process.argv[3] ?? '{}') as LoadSpec).then(
-    () => process.exit(0),
-    (e: unknown) => {
-      process.send?.({ type: 'failed', message: e instanceof Error ? e.message : String(e) } satisfies ChildMessage);
-      process.exit(1);
-    },
+  // The parent went away: stop at once rather than keep loading the server.
+  process.on('disconnect', () => process.exit(0));
+  // Exit only once the last message is handed over: process.send is asynchronous.
+  const sendThenExit = (m: ChildMessage, code: number): void => {
+    if (process.send) process.send(m, () => process.exit(code)); else process.exit(code);
+  };
+  runLoadChild(JSON.parse(process.argv[3] ?? '{}') as LoadSpec, (m) => process.send?.(m)).then(
+    (done) => sendThenExit(done, 0),
+    (e: unknown) => sendThenExit({ type: 'failed', message: e instanceof Error ? e.message : String(e) }, 1),
   );
 } else {
   const onSignal = (sig: NodeJS.Signals): void => {
@@ -317,7 +342,7 @@ if (process.argv[2] === '--load-child') {
   process.on('exit', killAll);
   main().catch((e: unknown) => {
     killAll();
-    console.error(e instanceof Error ? e.stack : String(e));
+    console.error(e instanceof UsageError ? `health-latency: ${e.message}` : e instanceof Error ? e.stack : String(e));
     process.exitCode = 1;
   });
 }

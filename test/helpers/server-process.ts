@@ -35,8 +35,14 @@ export interface StartOptions {
   readonly noWait?: boolean;
 }
 
+const roots = new Set<string>();
+// Temporary roots are removed when the test process ends, whatever happened.
+process.on('exit', () => { for (const r of roots) rmSync(r, { recursive: true, force: true }); });
+
 export function makeRoot(): string {
-  return mkdtempSync(join(tmpdir(), 'svcdb-test-'));
+  const root = mkdtempSync(join(tmpdir(), 'svcdb-test-'));
+  roots.add(root);
+  return root;
 }
 
 export async function startServer(opts: StartOptions = {}): Promise<ServerProcess> {
@@ -85,12 +91,18 @@ export async function startServer(opts: StartOptions = {}): Promise<ServerProces
       // One signal only: a second one makes the server exit at once with code 1.
       if (!child.killed && child.exitCode === null && child.signalCode === null) child.kill(signal);
       const code = await exited;
-      if (!opts.root) rmSync(root, { recursive: true, force: true });
+      if (!opts.root) { rmSync(root, { recursive: true, force: true }); roots.delete(root); }
       return code;
     },
   };
   if (opts.noWait) return proc;
-  await waitForLine(/ A server-main server is ready/);
+  try {
+    await waitForLine(/ A server-main server is ready/);
+  } catch (e) {
+    child.kill('SIGKILL');
+    await exited;
+    throw e;
+  }
   const main = /http server listening on (http:\/\/\S+)/.exec(out)?.[1] ?? '';
   const health = /health server listening on (http:\/\/\S+)/.exec(out)?.[1] ?? '';
   return { ...proc, mainUrl: main, healthUrl: health };
