@@ -38,7 +38,7 @@ export const CONFIG_KEYS = {
   'http.min.net.bind.to': key(hostPortType, { host: '0.0.0.0', port: 9003 },
     'Address and port of the minimal health server.'),
   'http.min.worker.count': key(intType(0, 64), 1,
-    'Threads for the health server. 1 or more: the health check and /lifecycle are answered by a worker thread, so they stay fast while the main event loop is busy; 0: served from the main event loop.'),
+    'Threads for the health server. 1 or more: one worker thread answers the health check and /lifecycle, so they stay fast while the main event loop is busy (values above 1 act as 1); 0: served from the main event loop.'),
   'metrics.enabled': key(booleanType, false,
     'Serve Prometheus metrics at /metrics on the health server. When false, /metrics answers 404.'),
   'query.timeout': key(durationType, 60_000,

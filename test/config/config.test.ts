@@ -85,3 +85,13 @@ test('parses host:port, durations and sizes', () => {
   assert.equal(sizeType.format(2 * 1024 * 1024), '2m');
   assert.throws(() => sizeType.parse('lots'));
 });
+
+test('an unreadable server.conf stops startup with one line naming the file', () => {
+  const root = rootWith();
+  mkdirSync(join(root, 'conf', 'server.conf'), { recursive: true }); // a folder where the file should be
+  assert.throws(() => loadConfig(root, {}), (e: unknown) => {
+    assert.ok(e instanceof SvcError);
+    assert.match(e.message, /^cannot read server\.conf \[path=.*server\.conf\]: EISDIR/);
+    return true;
+  });
+});

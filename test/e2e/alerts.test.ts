@@ -2,6 +2,7 @@
 // Alertmanager; with every alert target down the server stays healthy.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { fileURLToPath } from 'node:url';
 import { request } from 'undici';
 import { startAlertmanager } from '../helpers/alertmanager.js';
 import { startServer } from '../helpers/server-process.js';
@@ -35,6 +36,30 @@ test('a forced critical error reaches a real Alertmanager with the substituted l
   assert.equal(alert.labels.instance, 'db-3');
   assert.equal(alert.labels.namespace, 'GLOBAL', 'unset variables default to GLOBAL');
   assert.match(alert.annotations.message, new RegExp(`^unhandled error in GET /debug/fault: Error: ${marker}`));
+});
+
+test('a template file named by w.alert.location shapes the alert', async (t) => {
+  const am = await startAlertmanager();
+  t.after(() => am.stop());
+  const template = fileURLToPath(new URL('../../../fixtures/alert-template.json', import.meta.url));
+  const s = await startServer({
+    env: {
+      SVC_HTTP_DEBUG_ENDPOINTS_ENABLED: 'true',
+      SVC_LOG_WRITERS: 'stdout,alert',
+      SVC_LOG_W_ALERT_ALERTTARGETS: `127.0.0.1:${am.port}`,
+      SVC_LOG_W_ALERT_LOCATION: template,
+      INSTANCE_NAME: 'db-9',
+    },
+  });
+  t.after(() => s.stop());
+  const marker = `custom-template-${process.pid}-${Date.now()}`;
+  const r = await request(`${s.mainUrl}/debug/fault?kind=critical&message=${marker}`);
+  await r.body.dump();
+  const alert = await am.waitForAlert((a) => a.annotations?.message === marker, 10_000);
+  assert.equal(alert.labels.alertname, 'SvcdbCritical');
+  assert.equal(alert.labels.team, 'storage-oncall');
+  assert.equal(alert.labels.severity, 'page');
+  assert.equal(alert.annotations.description, `svcdb ${VERSION} on db-9`);
 });
 
 test('with every alert target down the server stays healthy and responsive, and counts the failures', async (t) => {
