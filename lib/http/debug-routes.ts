@@ -4,7 +4,14 @@
 // event loop (health server independence).
 import { setTimeout as sleep } from 'node:timers/promises';
 import { SvcError } from '../errors/svc-error.js';
-import type { Route } from './router.js';
+import type { RequestContext, Route } from './router.js';
+
+/** The `ms` parameter: milliseconds from 0 to `max`, default 1000. */
+function msParam(ctx: RequestContext, max: number): number {
+  const ms = Number(ctx.url.searchParams.get('ms') ?? '1000');
+  if (!Number.isFinite(ms) || ms < 0 || ms > max) throw new SvcError('BAD_REQUEST', `invalid ms [expected 0..${max}]`);
+  return ms;
+}
 
 export const debugRoutes: readonly Route[] = [
   {
@@ -33,8 +40,7 @@ export const debugRoutes: readonly Route[] = [
     paths: ['/debug/block'],
     methods: {
       GET: async (ctx) => {
-        const ms = Number(ctx.url.searchParams.get('ms') ?? '1000');
-        if (!Number.isFinite(ms) || ms < 0 || ms > 60_000) throw new SvcError('BAD_REQUEST', 'invalid ms [expected 0..60000]');
+        const ms = msParam(ctx, 60_000);
         // Headers first, so a client knows the block has begun.
         ctx.res.writeHead(200, { 'Content-Type': 'text/plain' });
         ctx.res.write('blocking\n');
@@ -50,8 +56,7 @@ export const debugRoutes: readonly Route[] = [
     paths: ['/debug/sleep'],
     methods: {
       GET: async (ctx) => {
-        const ms = Number(ctx.url.searchParams.get('ms') ?? '1000');
-        if (!Number.isFinite(ms) || ms < 0 || ms > 600_000) throw new SvcError('BAD_REQUEST', 'invalid ms [expected 0..600000]');
+        const ms = msParam(ctx, 600_000);
         ctx.res.writeHead(200, { 'Content-Type': 'text/plain' });
         ctx.res.write('sleeping\n');
         try {

@@ -4,6 +4,7 @@
 import type { FileSink } from './file-sink.js';
 import type { LogRecord, LogWriter, WriterContext } from './log-writer.js';
 import { Level } from './levels.js';
+import { LineBuffer } from './line-buffer.js';
 
 /** Where console lines go; shared by every console writer of a LogManager. */
 export interface Console {
@@ -14,32 +15,26 @@ export interface Console {
 export class ConsoleWriter implements LogWriter {
   readonly mask: number;
   readonly #console: Console;
-  #pending: string[] = [];
-  #scheduled = false;
+  readonly #stdout: LineBuffer | null;
 
   constructor(ctx: WriterContext, console: Console) {
     for (const k of ctx.props.keys()) throw new Error(`unknown property w.${ctx.name}.${k} for LogConsoleWriter`);
     this.mask = ctx.mask;
     this.#console = console;
+    const stream = console.stream;
+    this.#stdout = stream ? new LineBuffer((chunk) => stream.write(chunk)) : null;
   }
 
   write(record: LogRecord): void {
     const text = record.line + '\n';
-    this.#console.file?.write(text, record.level === Level.CRITICAL);
-    if (!this.#console.stream) return;
-    this.#pending.push(text);
-    if (record.level === Level.CRITICAL) this.flush();
-    else if (!this.#scheduled) {
-      this.#scheduled = true;
-      setImmediate(() => { this.#scheduled = false; this.flush(); }).unref();
-    }
+    const urgent = record.level === Level.CRITICAL;
+    this.#console.file?.write(text, urgent);
+    // The byte count only bounds buffering, so the string length serves.
+    this.#stdout?.add(text, text.length, urgent);
   }
 
   flush(): void {
-    if (this.#pending.length === 0 || !this.#console.stream) return;
-    const chunk = this.#pending.join('');
-    this.#pending = [];
-    this.#console.stream.write(chunk);
+    this.#stdout?.flush();
   }
 
   async close(): Promise<void> {

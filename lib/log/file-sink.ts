@@ -1,17 +1,13 @@
-// An append-only log file with a small write buffer: lines are collected and
-// written with one synchronous write per event-loop turn (or when the buffer
-// fills, or at once for critical lines), so a crash loses at most one turn.
+// An append-only log file written through a LineBuffer with synchronous writes:
+// lines reach the OS once per event-loop turn, critical lines at once.
 import { closeSync, fstatSync, mkdirSync, openSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
-
-const FLUSH_BYTES = 64 * 1024;
+import { LineBuffer } from './line-buffer.js';
 
 export class FileSink {
   readonly path: string;
   #fd: number;
-  #pending: string[] = [];
-  #pendingBytes = 0;
-  #scheduled = false;
+  readonly #buffer: LineBuffer;
   /** Bytes in the file plus bytes buffered. */
   size: number;
 
@@ -20,27 +16,30 @@ export class FileSink {
     mkdirSync(dirname(path), { recursive: true });
     this.#fd = openSync(path, 'a');
     this.size = fstatSync(this.#fd).size;
+    this.#buffer = new LineBuffer((chunk) => this.#writeOut(chunk));
   }
 
   /** Appends `text` (one or more whole lines). */
   write(text: string, urgent = false): void {
     if (this.#fd < 0) return;
     const bytes = Buffer.byteLength(text);
-    this.#pending.push(text);
-    this.#pendingBytes += bytes;
     this.size += bytes;
-    if (urgent || this.#pendingBytes >= FLUSH_BYTES) this.flush();
-    else if (!this.#scheduled) {
-      this.#scheduled = true;
-      setImmediate(() => { this.#scheduled = false; this.flush(); }).unref();
-    }
+    this.#buffer.add(text, bytes, urgent);
   }
 
   flush(): void {
-    if (this.#pending.length === 0 || this.#fd < 0) return;
-    const chunk = this.#pending.length === 1 ? this.#pending[0]! : this.#pending.join('');
-    this.#pending = [];
-    this.#pendingBytes = 0;
+    this.#buffer.flush();
+  }
+
+  close(): void {
+    if (this.#fd < 0) return;
+    this.flush();
+    closeSync(this.#fd);
+    this.#fd = -1;
+  }
+
+  #writeOut(chunk: string): void {
+    if (this.#fd < 0) return;
     try {
       const buf = Buffer.from(chunk);
       let off = 0;
@@ -49,12 +48,5 @@ export class FileSink {
       // The log cannot log its own failure; standard error is the last resort.
       process.stderr.write(`svcdb: cannot write log file ${this.path}: ${(e as Error).message}\n`);
     }
-  }
-
-  close(): void {
-    if (this.#fd < 0) return;
-    this.flush();
-    closeSync(this.#fd);
-    this.#fd = -1;
   }
 }

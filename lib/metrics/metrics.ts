@@ -5,8 +5,8 @@ import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client
 export class Metrics {
   readonly registry = new Registry();
 
-  /** Errors that reached the top of a request or the process without being handled. */
-  readonly unhandledErrors = new Counter({
+  /** Errors that reached the top of a request or the process without being handled; only via recordUnhandled(). */
+  readonly #unhandledErrors = new Counter({
     name: 'svc_unhandled_errors_total',
     help: 'Unhandled errors since the server started',
     registers: [this.registry],
@@ -60,7 +60,7 @@ export class Metrics {
 
   /** Counts an unhandled error (svc_unhandled_errors_total and the shared count). */
   recordUnhandled(): void {
-    this.unhandledErrors.inc();
+    this.#unhandledErrors.inc();
     Atomics.add(this.unhandledShared, 0, 1);
   }
 
