@@ -15,6 +15,7 @@ import { ComponentRegistry } from './lifecycle/component-registry.js';
 import { loadLogConf } from './log/log-conf.js';
 import { LogManager, type Logger } from './log/log-manager.js';
 import { Metrics } from './metrics/metrics.js';
+import { Catalog } from './storage/catalog.js';
 import { VERSION } from './version.js';
 
 export interface ServerOptions {
@@ -34,7 +35,7 @@ export interface ServerOptions {
 }
 
 /** Component names, as /lifecycle reports them. */
-export const COMPONENTS = { metrics: 'metrics', health: 'http.min', main: 'http' } as const;
+export const COMPONENTS = { metrics: 'metrics', health: 'http.min', storage: 'storage', main: 'http' } as const;
 
 export class SvcdbServer {
   readonly root: string;
@@ -42,6 +43,7 @@ export class SvcdbServer {
   readonly metrics: Metrics;
   readonly logs: LogManager;
   readonly registry: ComponentRegistry;
+  #catalog: Catalog | null = null;
   readonly #log: Logger;
   readonly #main: MainServer;
   readonly #health: HealthServer | null;
@@ -122,6 +124,12 @@ export class SvcdbServer {
   }
 
   get mainAddress(): AddressInfo { return this.#main.address; }
+
+  /** The tables; available once the storage component has started. */
+  get catalog(): Catalog {
+    if (!this.#catalog) throw new SvcError('UNAVAILABLE', 'storage is not open');
+    return this.#catalog;
+  }
   get healthAddress(): AddressInfo | null { return this.#health?.address ?? null; }
 
   #announce(confPath: string, created: boolean, unknown: readonly string[], logConfPath: string, overridden: readonly string[], debug: boolean): void {
@@ -157,7 +165,32 @@ export class SvcdbServer {
       });
     }
     registry.register({
+      name: COMPONENTS.storage,
+      // After the health server, so /lifecycle shows recovery progress.
+      softDependencies: health ? [COMPONENTS.health] : [],
+      start: async (handle) => {
+        const log = this.logs.logger('storage');
+        const db = join(this.root, 'db');
+        const catalog = Catalog.open(db, {
+          commitMode: config.get('cairo.commit.mode'),
+          writerWaitMs: config.get('cairo.writer.wait.timeout'),
+          readerCacheSize: config.get('cairo.reader.cache.size'),
+          maxUncommittedRows: config.get('cairo.max.uncommitted.rows'),
+          o3MaxLag: config.get('cairo.o3.max.lag') * 1000,
+          onProgress: (done, total, table) => handle.setProgress({ task: `opening table ${table}`, done, total, unit: 'tables' }),
+        });
+        handle.setProgress(null);
+        this.#catalog = catalog;
+        for (const r of catalog.recovered) log.info(`recovered table ${r.table}: removed ${r.removed.join(', ')}`);
+        for (const p of catalog.problems) log.critical(`cannot open table ${p.table}: ${p.error}`);
+        log.advisory(`storage: ${catalog.tables().length - catalog.problems.length} tables open in ${db}${catalog.problems.length ? `, ${catalog.problems.length} unusable` : ''}`);
+        return catalog.problems.length > 0 ? 'DEGRADED' : 'READY';
+      },
+      stop: async () => { this.#catalog?.close(); },
+    });
+    registry.register({
       name: COMPONENTS.main,
+      hardRequiredDependencies: [COMPONENTS.storage],
       softDependencies: [COMPONENTS.metrics],
       start: async () => {
         const a = await this.#main.start(config.get('http.net.bind.to'));

@@ -2,7 +2,7 @@
 // conf/server.conf is generated from this table, and Config.get is typed by it.
 // Later capabilities add their keys here.
 import {
-  booleanType, durationType, hostPortType, intType, stringType,
+  booleanType, durationType, enumType, hostPortType, intType, sizeType, stringType,
   type ValueType,
 } from './value-types.js';
 
@@ -43,6 +43,16 @@ export const CONFIG_KEYS = {
     'Serve Prometheus metrics at /metrics on the health server. When false, /metrics answers 404.'),
   'query.timeout': key(durationType, 60_000,
     'Default statement timeout; the Statement-Timeout request header overrides it.'),
+  'cairo.commit.mode': key(enumType(['nosync', 'async', 'sync'] as const), 'nosync',
+    'Durability of a commit: nosync hands data to the OS (SPEC.md consistency rule 4); async also starts an fsync without waiting; sync waits for fsync of the data and the transaction file.'),
+  'cairo.max.uncommitted.rows': key(intType(1, 2_147_483_647), 500_000,
+    'Default per-table number of uncommitted rows after which a writer commits by itself.'),
+  'cairo.o3.max.lag': key(durationType, 600_000,
+    'Default per-table out-of-order lag: at an automatic commit, out-of-order rows newer than the max timestamp minus this stay in memory to merge with later stragglers.'),
+  'cairo.reader.cache.size': key(sizeType, 256 * 1024 * 1024,
+    'Bytes of column data kept in memory for readers (an LRU of 64 KiB file chunks); larger tables still work.'),
+  'cairo.writer.wait.timeout': key(durationType, 5_000,
+    'How long a second writer of a table waits for the first before failing with table busy.'),
 } as const satisfies Record<string, KeySpec<unknown>>;
 
 export type ConfigKey = keyof typeof CONFIG_KEYS;

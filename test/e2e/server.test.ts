@@ -38,7 +38,9 @@ describe('a server with default settings', () => {
     assert.equal(r.headers['transfer-encoding'], 'chunked');
     const report = JSON.parse(r.body) as { capturedAtMicros: number; components: Array<Record<string, unknown>> };
     assert.ok(Math.abs(report.capturedAtMicros / 1000 - Date.now()) < 60_000);
-    assert.deepEqual(report.components.map((c) => c.name), ['metrics', 'http.min', 'http']);
+    assert.deepEqual(report.components.map((c) => c.name), ['metrics', 'http.min', 'storage', 'http']);
+    assert.deepEqual(report.components[3]!.hardRequiredDependencies, ['storage']);
+    assert.deepEqual(report.components[2]!.softDependencies, ['http.min']);
     for (const c of report.components) {
       assert.equal(c.state, 'READY');
       assert.equal(c.latestProgress, null);

@@ -1,0 +1,156 @@
+// Appends rows to one column's files in one partition folder, buffering writes
+// and tracking the logical end so rollback can truncate back (FORMAT.md).
+import { closeSync, existsSync, openSync } from 'node:fs';
+import { join } from 'node:path';
+import { TYPE_INFO, type TypeInfo } from './column-type.js';
+import { fixedBytes, nullVector, type ColumnVector } from './column-vector.js';
+import { auxEnd, auxFile, auxValue, dataFile } from './column-files.js';
+import { readAt, syncFd, truncateFd, writeAll, type CommitMode } from './io.js';
+import type { ColumnDef } from './table-state.js';
+
+const FLUSH_AT = 1 << 20;
+const TWO32 = 4294967296;
+
+class BufferedFile {
+  readonly path: string;
+  readonly fd: number;
+  /** Logical size: bytes written plus bytes buffered. */
+  size: number;
+  #pending: Uint8Array[] = [];
+  #pendingBytes = 0;
+
+  constructor(path: string, size: number) {
+    this.path = path;
+    this.fd = openSync(path, existsSync(path) ? 'r+' : 'w+');
+    this.size = size;
+  }
+
+  append(b: Uint8Array): void {
+    if (b.byteLength === 0) return;
+    // Copy: the caller's buffer may be reused or be a view into live data.
+    this.#pending.push(b.slice());
+    this.#pendingBytes += b.byteLength;
+    this.size += b.byteLength;
+    if (this.#pendingBytes >= FLUSH_AT) this.flush();
+  }
+
+  flush(): void {
+    if (this.#pendingBytes === 0) return;
+    const at = this.size - this.#pendingBytes;
+    const chunk = this.#pending.length === 1 ? this.#pending[0]! : Buffer.concat(this.#pending);
+    this.#pending = [];
+    this.#pendingBytes = 0;
+    writeAll(this.fd, this.path, chunk, at);
+  }
+
+  truncate(size: number): void {
+    this.#pending = [];
+    this.#pendingBytes = 0;
+    truncateFd(this.fd, size);
+    this.size = size;
+  }
+
+  close(): void {
+    closeSync(this.fd);
+  }
+}
+
+export class ColumnAppender {
+  readonly def: ColumnDef;
+  readonly #info: TypeInfo;
+  readonly #data: BufferedFile;
+  readonly #aux: BufferedFile | null;
+  /** var: where the next row's data starts. */
+  #dataEnd = 0;
+
+  /**
+   * Opens the column's files in `partPath` holding `rows` rows. When the files
+   * do not exist (a new partition, or a column added after the partition was
+   * written) they are created, NULL-filled for the existing rows.
+   */
+  constructor(partPath: string, def: ColumnDef, rows: number) {
+    this.def = def;
+    this.#info = TYPE_INFO[def.type];
+    const dataPath = join(partPath, dataFile(def));
+    const fresh = !existsSync(dataPath);
+    if (this.#info.layout === 'var') {
+      this.#data = new BufferedFile(dataPath, 0);
+      this.#aux = new BufferedFile(join(partPath, auxFile(def)), 0);
+      if (fresh) {
+        this.#aux.append(new Uint8Array(8)); // entry 0: row 0 starts at 0
+        if (rows > 0) this.append(nullVector(def.type, rows), 0, rows);
+      } else {
+        const last = new Int32Array(2);
+        readAt(this.#aux.fd, new Uint8Array(last.buffer), 0, 8, rows * 8);
+        this.#dataEnd = auxEnd(auxValue(last, 0));
+        this.#data.size = this.#dataEnd;
+        this.#aux.size = (rows + 1) * 8;
+      }
+    } else {
+      this.#aux = null;
+      this.#data = new BufferedFile(dataPath, fresh ? 0 : rows * this.#info.width);
+      if (fresh && rows > 0) this.append(nullVector(def.type, rows), 0, rows);
+    }
+  }
+
+  /** Appends rows [lo, hi) of `v` (SYMBOL keys must already be table keys). */
+  append(v: ColumnVector, lo: number, hi: number): void {
+    if (hi <= lo) return;
+    if (v.kind === 'symbol') {
+      this.#data.append(new Uint8Array(v.keys.buffer, v.keys.byteOffset + lo * 4, (hi - lo) * 4));
+    } else if (v.kind === 'fixed') {
+      const all = fixedBytes(v);
+      const w = this.#info.width;
+      this.#data.append(all.subarray(lo * w, hi * w));
+    } else {
+      const n = hi - lo;
+      const base = v.offsets[lo]!;
+      this.#data.append(v.bytes.subarray(base, v.offsets[hi]!));
+      const aux = new Int32Array(n * 2);
+      for (let i = 0; i < n; i++) {
+        const end = this.#dataEnd + (v.offsets[lo + i + 1]! - base);
+        const enc = v.nulls && v.nulls[lo + i] ? -end - 1 : end;
+        const hiWord = Math.floor(enc / TWO32);
+        aux[2 * i] = (enc - hiWord * TWO32) | 0;
+        aux[2 * i + 1] = hiWord | 0;
+      }
+      this.#dataEnd += v.offsets[hi]! - base;
+      this.#aux!.append(new Uint8Array(aux.buffer));
+    }
+  }
+
+  flush(): void {
+    this.#data.flush();
+    this.#aux?.flush();
+  }
+
+  sync(mode: CommitMode): void {
+    this.flush();
+    syncFd(this.#data.fd, mode);
+    if (this.#aux) syncFd(this.#aux.fd, mode);
+  }
+
+  /** Back to `rows` rows (rollback). */
+  truncate(rows: number): void {
+    if (this.#aux) {
+      this.#aux.flush();
+      const last = new Int32Array(2);
+      readAt(this.#aux.fd, new Uint8Array(last.buffer), 0, 8, rows * 8);
+      this.#dataEnd = auxEnd(auxValue(last, 0));
+      this.#aux.truncate((rows + 1) * 8);
+      this.#data.truncate(this.#dataEnd);
+    } else {
+      this.#data.truncate(rows * this.#info.width);
+    }
+  }
+
+  /** Writes what is buffered and closes the files. */
+  close(): void {
+    try {
+      this.flush();
+    } finally {
+      this.#data.close();
+      this.#aux?.close();
+    }
+  }
+}

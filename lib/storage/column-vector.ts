@@ -1,0 +1,200 @@
+// Column vectors: how column data travels in batches (typed arrays and byte
+// buffers, never boxed values) and how writer input is encoded into the
+// on-disk representation (FORMAT.md). The executor builds on these types.
+import { SvcError } from '../errors/svc-error.js';
+import { INT_NULL, TYPE_INFO, isInt64, type ColumnType } from './column-type.js';
+
+export type FixedArray = Uint8Array | Int8Array | Int16Array | Uint16Array | Int32Array | Float32Array | Float64Array;
+
+/**
+ * A fixed-width column: BOOLEAN Uint8Array (0/1), BYTE Int8Array, SHORT
+ * Int16Array, CHAR Uint16Array, INT and IPV4 Int32Array, FLOAT Float32Array,
+ * DOUBLE Float64Array, LONG/DATE/TIMESTAMP Float64Array of the values (exact
+ * below 2^53; NULL is -2^63) with `exact` holding the raw little-endian int64
+ * pairs for LONG, UUID and LONG256 Uint8Array of 16 and 32 bytes per row.
+ */
+export interface FixedVector {
+  readonly kind: 'fixed';
+  readonly type: ColumnType;
+  readonly data: FixedArray;
+  /** LONG: the stored int64 values as (lo, hi) int32 pairs, for the exact bigint path. */
+  readonly exact?: Int32Array;
+}
+
+/** SYMBOL: int32 keys (-1 NULL) into a dictionary. */
+export interface SymbolVector {
+  readonly kind: 'symbol';
+  readonly type: 'SYMBOL';
+  readonly keys: Int32Array;
+  readonly dict: readonly string[];
+}
+
+/** STRING, VARCHAR (UTF-8) and BINARY: row i is bytes[offsets[i], offsets[i+1]); nulls[i] = 1 for NULL. */
+export interface VarVector {
+  readonly kind: 'var';
+  readonly type: ColumnType;
+  readonly bytes: Uint8Array;
+  readonly offsets: Int32Array;
+  readonly nulls: Uint8Array | null;
+}
+
+export type ColumnVector = FixedVector | SymbolVector | VarVector;
+
+/** What a writer accepts for one column: a vector, or for convenience a typed array or strings. */
+export type ColumnInput = ColumnVector | FixedArray | BigInt64Array | readonly (string | null)[];
+
+const TWO32 = 4294967296;
+
+/** int64 pairs -> doubles (exact below 2^53). */
+export function int64ToF64(pairs: Int32Array): Float64Array {
+  const n = pairs.length >> 1;
+  const out = new Float64Array(n);
+  for (let i = 0, j = 0; i < n; i++, j += 2) out[i] = pairs[j + 1]! * TWO32 + (pairs[j]! >>> 0);
+  return out;
+}
+
+/** Doubles -> int64 pairs; NaN is NULL (-2^63). Values must be integers. */
+export function f64ToInt64(values: Float64Array): Int32Array {
+  const out = new Int32Array(values.length * 2);
+  for (let i = 0, j = 0; i < values.length; i++, j += 2) {
+    const v = values[i]!;
+    if (v !== v) { out[j] = 0; out[j + 1] = INT_NULL; continue; }
+    const hi = Math.floor(v / TWO32);
+    out[j] = (v - hi * TWO32) | 0;
+    out[j + 1] = hi | 0;
+  }
+  return out;
+}
+
+export function rowsOf(v: ColumnVector): number {
+  switch (v.kind) {
+    case 'fixed': return v.data.length / (TYPE_INFO[v.type].width > 8 ? TYPE_INFO[v.type].width : 1);
+    case 'symbol': return v.keys.length;
+    case 'var': return v.offsets.length - 1;
+  }
+}
+
+const encoder = new TextEncoder();
+
+/** Strings -> VarVector (UTF-8). */
+export function varFromStrings(type: ColumnType, values: readonly (string | null)[]): VarVector {
+  const parts: Uint8Array[] = [];
+  const offsets = new Int32Array(values.length + 1);
+  let nulls: Uint8Array | null = null;
+  let total = 0;
+  for (let i = 0; i < values.length; i++) {
+    const s = values[i];
+    if (s === null || s === undefined) {
+      nulls ??= new Uint8Array(values.length);
+      nulls[i] = 1;
+    } else {
+      const b = encoder.encode(s);
+      parts.push(b);
+      total += b.length;
+    }
+    offsets[i + 1] = total;
+  }
+  const bytes = new Uint8Array(total);
+  let at = 0;
+  for (const p of parts) { bytes.set(p, at); at += p.length; }
+  return { kind: 'var', type, bytes, offsets, nulls };
+}
+
+/** Strings -> SymbolVector with a local dictionary. */
+export function symbolsFromStrings(values: readonly (string | null)[]): SymbolVector {
+  const dict: string[] = [];
+  const index = new Map<string, number>();
+  const keys = new Int32Array(values.length);
+  for (let i = 0; i < values.length; i++) {
+    const s = values[i];
+    if (s === null || s === undefined) { keys[i] = -1; continue; }
+    let k = index.get(s);
+    if (k === undefined) { k = dict.length; dict.push(s); index.set(s, k); }
+    keys[i] = k;
+  }
+  return { kind: 'symbol', type: 'SYMBOL', keys, dict };
+}
+
+/** The typed array a fixed type is held in. */
+function expectedArray(type: ColumnType): string {
+  switch (type) {
+    case 'BOOLEAN': case 'UUID': case 'LONG256': return 'Uint8Array';
+    case 'BYTE': return 'Int8Array';
+    case 'SHORT': return 'Int16Array';
+    case 'CHAR': return 'Uint16Array';
+    case 'INT': case 'IPV4': return 'Int32Array';
+    case 'FLOAT': return 'Float32Array';
+    case 'DOUBLE': case 'LONG': case 'DATE': case 'TIMESTAMP': return 'Float64Array';
+    default: return 'none';
+  }
+}
+
+/** Turns any accepted input into a ColumnVector of `type` with `rows` rows, or throws naming the column. */
+export function toVector(column: string, type: ColumnType, input: ColumnInput, rows: number): ColumnVector {
+  const info = TYPE_INFO[type];
+  let v: ColumnVector;
+  if (Array.isArray(input)) {
+    const strings = input as readonly (string | null)[];
+    if (info.layout === 'symbol') v = symbolsFromStrings(strings);
+    else if (info.layout === 'var') v = varFromStrings(type, strings);
+    else throw new SvcError('BAD_REQUEST', `column ${column} of type ${type} cannot take strings`);
+  } else if (ArrayBuffer.isView(input)) {
+    if (input instanceof BigInt64Array) {
+      if (!isInt64(type)) throw new SvcError('BAD_REQUEST', `column ${column} of type ${type} cannot take a BigInt64Array`);
+      const exact = new Int32Array(input.buffer, input.byteOffset, input.length * 2);
+      v = { kind: 'fixed', type, data: int64ToF64(exact), exact };
+    } else {
+      if (input.constructor.name !== expectedArray(type)) {
+        throw new SvcError('BAD_REQUEST', `column ${column} of type ${type} takes a ${expectedArray(type)}, got a ${input.constructor.name}`);
+      }
+      v = { kind: 'fixed', type, data: input as FixedArray };
+    }
+  } else {
+    v = input as ColumnVector;
+    if (v.type !== type && !(info.layout === 'var' && v.kind === 'var')) {
+      throw new SvcError('BAD_REQUEST', `column ${column} of type ${type} got a ${v.type} vector`);
+    }
+  }
+  const n = rowsOf(v);
+  if (n !== rows) throw new SvcError('BAD_REQUEST', `column ${column} has ${n} rows, the batch has ${rows}`);
+  return v;
+}
+
+/** The on-disk bytes of a fixed vector (little-endian; int64 types as int64). Zero-copy where possible. */
+export function fixedBytes(v: FixedVector): Uint8Array {
+  if (isInt64(v.type)) {
+    const pairs = v.exact ?? f64ToInt64(v.data as Float64Array);
+    return new Uint8Array(pairs.buffer, pairs.byteOffset, pairs.byteLength);
+  }
+  return new Uint8Array(v.data.buffer, v.data.byteOffset, v.data.byteLength);
+}
+
+/** A NULL-filled vector of `rows` rows (for columns missing from an append or a partition). */
+export function nullVector(type: ColumnType, rows: number, dict: readonly string[] = []): ColumnVector {
+  const info = TYPE_INFO[type];
+  if (info.layout === 'symbol') return { kind: 'symbol', type: 'SYMBOL', keys: new Int32Array(rows).fill(-1), dict };
+  if (info.layout === 'var') return { kind: 'var', type, bytes: new Uint8Array(0), offsets: new Int32Array(rows + 1), nulls: new Uint8Array(rows).fill(1) };
+  switch (type) {
+    case 'BOOLEAN': return { kind: 'fixed', type, data: new Uint8Array(rows) };
+    case 'BYTE': return { kind: 'fixed', type, data: new Int8Array(rows) };
+    case 'SHORT': return { kind: 'fixed', type, data: new Int16Array(rows) };
+    case 'CHAR': return { kind: 'fixed', type, data: new Uint16Array(rows) };
+    case 'INT': return { kind: 'fixed', type, data: new Int32Array(rows).fill(INT_NULL) };
+    case 'IPV4': return { kind: 'fixed', type, data: new Int32Array(rows) };
+    case 'FLOAT': return { kind: 'fixed', type, data: new Float32Array(rows).fill(NaN) };
+    case 'DOUBLE': return { kind: 'fixed', type, data: new Float64Array(rows).fill(NaN) };
+    case 'LONG': case 'DATE': case 'TIMESTAMP': {
+      const exact = new Int32Array(rows * 2);
+      for (let j = 1; j < exact.length; j += 2) exact[j] = INT_NULL;
+      return { kind: 'fixed', type, data: new Float64Array(rows).fill(-9223372036854775808), exact: type === 'LONG' ? exact : undefined };
+    }
+    case 'UUID': case 'LONG256': {
+      // NULL is every 64-bit lane at -2^63, as in QuestDB.
+      const w = info.width;
+      const data = new Uint8Array(rows * w);
+      for (let i = 7; i < data.length; i += 8) data[i] = 0x80;
+      return { kind: 'fixed', type, data };
+    }
+    default: throw new Error(`no null vector for ${type}`);
+  }
+}

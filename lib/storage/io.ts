@@ -1,0 +1,89 @@
+// The storage layer's file operations: whole writes, positioned reads, fsync
+// per commit mode, atomic replace (write temp, rename). One place, so tests can
+// inject write failures (a full disk) and every write path sees them.
+import {
+  closeSync, fsyncSync, fsync as fsyncAsync, openSync, readSync, renameSync, writeSync, ftruncateSync, fstatSync,
+} from 'node:fs';
+import { dirname } from 'node:path';
+
+export const COMMIT_MODES = ['nosync', 'async', 'sync'] as const;
+export type CommitMode = (typeof COMMIT_MODES)[number];
+
+/** Test hook: called before every data write with the byte count; throw to fail the write. */
+let writeFault: ((path: string, bytes: number) => void) | null = null;
+
+export function setWriteFault(f: ((path: string, bytes: number) => void) | null): void {
+  writeFault = f;
+}
+
+/** An ENOSPC error like the one a full disk raises. */
+export function enospc(path: string): NodeJS.ErrnoException {
+  const e = new Error(`ENOSPC: no space left on device, write '${path}'`) as NodeJS.ErrnoException;
+  e.code = 'ENOSPC';
+  e.errno = -28;
+  return e;
+}
+
+/** Writes all of `buf` at `position` (or the current end with 'a' files). */
+export function writeAll(fd: number, path: string, buf: Uint8Array, position: number | null): void {
+  if (buf.byteLength === 0) return;
+  writeFault?.(path, buf.byteLength);
+  let off = 0;
+  while (off < buf.byteLength) {
+    const n = writeSync(fd, buf, off, buf.byteLength - off, position === null ? null : position + off);
+    off += n;
+  }
+}
+
+/** Reads `length` bytes at `position` into `into` at `offset`; returns the bytes read (short at EOF). */
+export function readAt(fd: number, into: Uint8Array, offset: number, length: number, position: number): number {
+  let done = 0;
+  while (done < length) {
+    const n = readSync(fd, into, offset + done, length - done, position + done);
+    if (n === 0) break;
+    done += n;
+  }
+  return done;
+}
+
+export function fileSize(fd: number): number {
+  return fstatSync(fd).size;
+}
+
+export function truncateFd(fd: number, size: number): void {
+  ftruncateSync(fd, size);
+}
+
+/** Makes `fd`'s data durable as the commit mode asks: sync waits, async does not, nosync skips. */
+export function syncFd(fd: number, mode: CommitMode): void {
+  if (mode === 'sync') fsyncSync(fd);
+}
+
+/** Same for a path: opens, fsyncs (sync) or schedules it (async), closes. */
+export function syncPath(path: string, mode: CommitMode): void {
+  if (mode === 'nosync') return;
+  const fd = openSync(path, 'r');
+  if (mode === 'sync') {
+    try { fsyncSync(fd); } finally { closeSync(fd); }
+  } else {
+    fsyncAsync(fd, () => closeSync(fd));
+  }
+}
+
+/**
+ * Replaces `path` atomically with `data`: writes `path.tmp`, flushes it per the
+ * commit mode, renames it over `path`, and (sync) flushes the folder so the
+ * rename itself is durable.
+ */
+export function atomicWrite(path: string, data: string | Uint8Array, mode: CommitMode): void {
+  const tmp = path + '.tmp';
+  const fd = openSync(tmp, 'w');
+  try {
+    writeAll(fd, tmp, typeof data === 'string' ? Buffer.from(data) : data, 0);
+    if (mode === 'sync') fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+  renameSync(tmp, path);
+  syncPath(dirname(path), mode);
+}

@@ -1,0 +1,144 @@
+// Out-of-order rows at commit: sorted by timestamp, grouped by partition, and
+// merged with each partition's rows into a new version of its folder, which
+// the commit then publishes (readers of the old version are unaffected).
+import { closeSync, mkdirSync, openSync, renameSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { ColumnAppender } from './column-appender.js';
+import { readColumn, type ByteSource } from './column-files.js';
+import type { ColumnVector } from './column-vector.js';
+import { readAt } from './io.js';
+import { partitionFloor, partitionName } from './partition-by.js';
+import type { PartWrite, TableWriter } from './table-writer.js';
+import { concatVectors, gatherVector } from './vector-ops.js';
+
+export interface O3Batch {
+  /** The whole appended batch, in meta column order. */
+  readonly vectors: ColumnVector[];
+  /** Its out-of-order rows. */
+  readonly idx: Int32Array;
+  readonly tsIndex: number;
+}
+
+export interface O3Rows {
+  batches: O3Batch[];
+  rows: number;
+}
+
+/** Direct reads for merges: the writer's own uncommitted rows are in the files, not in any cache. */
+const directSource: ByteSource = (file, pos, len) => {
+  const out = new Uint8Array(new ArrayBuffer(len));
+  const fd = openSync(file, 'r');
+  try {
+    if (readAt(fd, out, 0, len, pos) < len) throw new Error(`file ${file} is shorter than expected`);
+  } finally {
+    closeSync(fd);
+  }
+  return out;
+};
+
+/**
+ * Merges the buffered rows older than `lagFrom` into their partitions, writing
+ * folders `<name>.<newTxn>` and listing replaced folders in `garbage`. Returns
+ * the rows kept back (newer than `lagFrom`).
+ */
+export function mergeOutOfOrder(w: TableWriter, o3: O3Rows, lagFrom: number, newTxn: number, garbage: string[]): O3Rows {
+  const meta = w.meta;
+  const tsIndex = o3.batches[0]!.tsIndex;
+  // All buffered rows as one set of vectors.
+  let all: ColumnVector[] | null = null;
+  for (const b of o3.batches) {
+    const part = b.vectors.map((v) => gatherVector(v, b.idx));
+    all = all ? all.map((v, c) => concatVectors(v, part[c]!)) : part;
+  }
+  const cols = all!;
+  const ts = (cols[tsIndex] as { data: Float64Array }).data;
+  const n = ts.length;
+  const order = new Int32Array(n);
+  for (let i = 0; i < n; i++) order[i] = i;
+  order.sort((a, b) => ts[a]! - ts[b]! || a - b);
+
+  let cut = n;
+  while (cut > 0 && ts[order[cut - 1]!]! >= lagFrom) cut--;
+  const by = meta.timestampId < 0 ? 'NONE' : meta.partitionBy;
+  let g = 0;
+  while (g < cut) {
+    const floor = partitionFloor(by, ts[order[g]!]!);
+    let e = g + 1;
+    while (e < cut && partitionFloor(by, ts[order[e]!]!) === floor) e++;
+    mergeGroup(w, cols, tsIndex, order.subarray(g, e), floor, newTxn, garbage);
+    g = e;
+  }
+  if (cut === n) return { batches: [], rows: 0 };
+  const kept = order.slice(cut);
+  return { batches: [{ vectors: cols, idx: kept, tsIndex }], rows: kept.length };
+}
+
+function mergeGroup(
+  w: TableWriter, cols: ColumnVector[], tsIndex: number, group: Int32Array, floor: number, newTxn: number, garbage: string[],
+): void {
+  const table = w.table;
+  const meta = w.meta;
+  const name = partitionName(meta.timestampId < 0 ? 'NONE' : meta.partitionBy, floor);
+  let part: PartWrite | undefined = w.parts.get(name);
+  if (!part) {
+    const c = table.txn.partitions.find((p) => p.name === name);
+    part = c
+      ? { name, floor, dir: c.dir, isNew: false, rows: c.rows, committedRows: c.rows, minTs: c.minTs, maxTs: c.maxTs, appenders: new Map() }
+      : { name, floor, dir: '', isNew: true, rows: 0, committedRows: 0, minTs: 0, maxTs: 0, appenders: new Map() };
+    w.parts.set(name, part);
+  }
+  // The partition as it is now (committed plus uncommitted appends, flushed by the commit).
+  const oldPath = join(table.dir, part.dir);
+  const dictOf = (id: number): readonly string[] => table.dicts.get(id)?.values ?? [];
+  const existing = part.rows > 0
+    ? meta.columns.map((c) => readColumn(directSource, oldPath, part.rows, c, 0, part.rows, dictOf(c.id)))
+    : null;
+  const incoming = cols.map((v) => gatherVector(v, group));
+  const newTs = (incoming[tsIndex] as { data: Float64Array }).data;
+  const m = part.rows;
+  const take = new Int32Array(m + group.length);
+  if (existing) {
+    const oldTs = (existing[tsIndex] as { data: Float64Array }).data;
+    // Stable merge: on equal timestamps the rows already there come first.
+    let i = 0, j = 0, k = 0;
+    while (i < m && j < newTs.length) take[k++] = oldTs[i]! <= newTs[j]! ? i++ : m + j++;
+    while (i < m) take[k++] = i++;
+    while (j < newTs.length) take[k++] = m + j++;
+  } else {
+    for (let k = 0; k < take.length; k++) take[k] = k;
+  }
+
+  const finalDir = `${name}.${newTxn}`;
+  // A folder made in this same transaction already has the final name: build beside it, then swap.
+  const buildDir = part.dir === finalDir ? `${finalDir}.o3` : finalDir;
+  const buildPath = join(table.dir, buildDir);
+  rmSync(buildPath, { recursive: true, force: true });
+  mkdirSync(buildPath, { recursive: true });
+  const mode = table.options.commitMode;
+  let mergedTs: Float64Array | null = null;
+  for (let c = 0; c < meta.columns.length; c++) {
+    const merged = gatherVector(existing ? concatVectors(existing[c]!, incoming[c]!) : incoming[c]!, take);
+    if (c === tsIndex) mergedTs = (merged as { data: Float64Array }).data;
+    const a = new ColumnAppender(buildPath, meta.columns[c]!, 0);
+    try {
+      a.append(merged, 0, take.length);
+      a.sync(mode);
+    } finally {
+      a.close();
+    }
+  }
+  w.resetActive(part);
+  if (buildDir !== finalDir) {
+    rmSync(join(table.dir, finalDir), { recursive: true, force: true });
+    renameSync(buildPath, join(table.dir, finalDir));
+  } else if (!part.isNew) {
+    garbage.push(part.dir);
+  } else if (part.dir !== '') {
+    rmSync(oldPath, { recursive: true, force: true });
+  }
+  part.dir = finalDir;
+  part.isNew = true;
+  part.rows = take.length;
+  part.minTs = mergedTs![0]!;
+  part.maxTs = mergedTs![mergedTs!.length - 1]!;
+}

@@ -1,0 +1,138 @@
+// A reader of one table snapshot: only committed rows, a consistent view for
+// its whole life, column batches for row ranges, and timestamp intervals that
+// skip partitions outside them and binary-search the edges.
+import { join } from 'node:path';
+import { SvcError } from '../errors/svc-error.js';
+import { auxValue, columnAbsent, dataFile, readColumn, type ByteSource } from './column-files.js';
+import type { ColumnVector } from './column-vector.js';
+import { nameKey } from './names.js';
+import type { Snapshot, Table } from './table.js';
+import type { ColumnDef, PartitionState, TableMeta } from './table-state.js';
+
+/** Half-open [lo, hi) in epoch microseconds. */
+export type Interval = readonly [number, number];
+
+export interface RowRange {
+  readonly partition: PartitionState;
+  readonly lo: number;
+  readonly hi: number;
+}
+
+export interface Batch {
+  readonly rowCount: number;
+  /** In the order the scan asked for. */
+  readonly columns: readonly ColumnVector[];
+}
+
+export interface ScanOptions {
+  /** Column names (default: all, in table order). */
+  readonly columns?: readonly string[];
+  /** Sorted, non-overlapping intervals on the designated timestamp. */
+  readonly intervals?: readonly Interval[];
+  /** Rows per batch (default 8192). */
+  readonly batchRows?: number;
+  /** Scan newest first (batches and rows within them stay in ascending order). */
+  readonly backwards?: boolean;
+}
+
+export const DEFAULT_BATCH_ROWS = 8192;
+
+export class TableReader {
+  readonly table: Table;
+  readonly snapshot: Snapshot;
+  readonly #src: ByteSource;
+  readonly #absent = new Map<string, boolean>();
+  #closed = false;
+
+  constructor(table: Table) {
+    this.table = table;
+    this.snapshot = table.acquire();
+    const id = this.snapshot.meta.id;
+    this.#src = (file, pos, len, limit) => table.cache.read(id + file.slice(table.dir.length), file, pos, len, limit);
+  }
+
+  get meta(): TableMeta { return this.snapshot.meta; }
+  get partitions(): readonly PartitionState[] { return this.snapshot.txn.partitions; }
+  get rowCount(): number { return this.snapshot.txn.partitions.reduce((n, p) => n + p.rows, 0); }
+
+  column(name: string): ColumnDef {
+    const c = this.meta.columns.find((x) => nameKey(x.name) === nameKey(name));
+    if (!c) throw new SvcError('SQL', `Invalid column: ${name}`);
+    return c;
+  }
+
+  /** Row ranges of the partitions that intersect the intervals (all rows without intervals). */
+  ranges(intervals?: readonly Interval[]): RowRange[] {
+    const out: RowRange[] = [];
+    const parts = this.partitions;
+    if (!intervals || this.meta.timestampId < 0) {
+      for (const p of parts) if (p.rows > 0) out.push({ partition: p, lo: 0, hi: p.rows });
+      return out;
+    }
+    for (const p of parts) {
+      if (p.rows === 0) continue;
+      for (const [lo, hi] of intervals) {
+        if (hi <= p.minTs || lo > p.maxTs) continue; // the partition's files are never opened
+        const a = lo <= p.minTs ? 0 : this.#lowerBound(p, lo);
+        const b = hi > p.maxTs ? p.rows : this.#lowerBound(p, hi);
+        if (b > a) out.push({ partition: p, lo: a, hi: b });
+      }
+    }
+    return out;
+  }
+
+  /** First row of `p` whose timestamp is >= ts. */
+  #lowerBound(p: PartitionState, ts: number): number {
+    const c = this.meta.columns.find((x) => x.id === this.meta.timestampId)!;
+    const file = join(this.table.dir, p.dir, dataFile(c));
+    const limit = p.rows * 8;
+    let lo = 0, hi = p.rows;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      const b = this.#src(file, mid * 8, 8, limit);
+      const v = auxValue(new Int32Array(b.buffer, b.byteOffset, 2), 0);
+      if (v < ts) lo = mid + 1; else hi = mid;
+    }
+    return lo;
+  }
+
+  /** Rows [lo, hi) of one partition for the given columns. */
+  read(p: PartitionState, cols: readonly ColumnDef[], lo: number, hi: number): ColumnVector[] {
+    this.#check();
+    const path = join(this.table.dir, p.dir);
+    return cols.map((c) => {
+      const key = `${p.dir}/${c.id}`;
+      let absent = this.#absent.get(key);
+      if (absent === undefined) { absent = columnAbsent(path, c); this.#absent.set(key, absent); }
+      const dict = this.snapshot.dicts.get(c.id) ?? [];
+      return readColumn(this.#src, path, p.rows, c, lo, hi, dict, absent);
+    });
+  }
+
+  /** Column batches over the intervals (or everything). Batches start at multiples of batchRows within a partition. */
+  *scan(opts: ScanOptions = {}): Generator<Batch> {
+    const cols = opts.columns ? opts.columns.map((n) => this.column(n)) : this.meta.columns;
+    const size = opts.batchRows ?? DEFAULT_BATCH_ROWS;
+    const ranges = this.ranges(opts.intervals);
+    if (opts.backwards) ranges.reverse();
+    for (const r of ranges) {
+      const starts: number[] = [];
+      for (let s = r.lo; s < r.hi; s = (Math.floor(s / size) + 1) * size) starts.push(s);
+      if (opts.backwards) starts.reverse();
+      for (const s of starts) {
+        const e = Math.min(r.hi, (Math.floor(s / size) + 1) * size);
+        yield { rowCount: e - s, columns: this.read(r.partition, cols, s, e) };
+      }
+    }
+  }
+
+  close(): void {
+    if (this.#closed) return;
+    this.#closed = true;
+    this.table.release(this.snapshot);
+  }
+
+  #check(): void {
+    if (this.#closed) throw new Error('table reader is closed');
+  }
+}

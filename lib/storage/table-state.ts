@@ -1,0 +1,118 @@
+// The two metadata files of a table (FORMAT.md): `_meta.<version>` (columns,
+// designated timestamp, partitioning) and `_txn` (the committed state: meta
+// version, partitions with row counts, symbol dictionary sizes). Replacing
+// `_txn` atomically is the commit.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { SvcError } from '../errors/svc-error.js';
+import { COLUMN_TYPES, type ColumnType } from './column-type.js';
+import { atomicWrite, type CommitMode } from './io.js';
+import { PARTITION_BY, type PartitionBy } from './partition-by.js';
+
+export const FORMAT_VERSION = 1;
+
+export interface ColumnDef {
+  /** Stable id: names files, survives renames. */
+  readonly id: number;
+  readonly name: string;
+  readonly type: ColumnType;
+  /** Txn that added the column: partitions created before it may lack its files (NULL). */
+  readonly addedTxn: number;
+}
+
+export interface TableMeta {
+  readonly formatVersion: number;
+  /** Unique per table creation (caches key on it). */
+  readonly id: string;
+  readonly name: string;
+  readonly version: number;
+  readonly columns: readonly ColumnDef[];
+  /** Id of the designated timestamp column, or -1. */
+  readonly timestampId: number;
+  readonly partitionBy: PartitionBy;
+  readonly maxUncommittedRows: number;
+  /** Micros. */
+  readonly o3MaxLag: number;
+  readonly nextColumnId: number;
+}
+
+export interface PartitionState {
+  /** Partition name (2024-01-15, default). */
+  readonly name: string;
+  /** Folder: `<name>.<txn that wrote this version>`. */
+  readonly dir: string;
+  readonly rows: number;
+  /** Min and max designated timestamp (0 without one). */
+  readonly minTs: number;
+  readonly maxTs: number;
+}
+
+export interface SymbolState {
+  readonly count: number;
+  /** Bytes of the dictionary file holding `count` entries. */
+  readonly bytes: number;
+}
+
+export interface TxnState {
+  readonly txn: number;
+  readonly metaVersion: number;
+  /** In timestamp order. */
+  readonly partitions: readonly PartitionState[];
+  /** By column id (as a string key). */
+  readonly symbols: Readonly<Record<string, SymbolState>>;
+}
+
+export const TXN_FILE = '_txn';
+export const metaFile = (version: number): string => `_meta.${version}`;
+
+export function writeMeta(dir: string, meta: TableMeta, mode: CommitMode): void {
+  atomicWrite(join(dir, metaFile(meta.version)), JSON.stringify(meta, null, 1), mode);
+}
+
+export function writeTxn(dir: string, txn: TxnState, mode: CommitMode): void {
+  atomicWrite(join(dir, TXN_FILE), JSON.stringify(txn), mode);
+}
+
+export function readMeta(dir: string, version: number): TableMeta {
+  const path = join(dir, metaFile(version));
+  const m = readJson(path) as TableMeta;
+  const ok = m && m.formatVersion === FORMAT_VERSION && typeof m.id === 'string' && typeof m.name === 'string'
+    && Array.isArray(m.columns) && m.columns.every((c) => Number.isInteger(c.id) && typeof c.name === 'string' && (COLUMN_TYPES as readonly string[]).includes(c.type))
+    && (PARTITION_BY as readonly string[]).includes(m.partitionBy) && m.version === version;
+  if (!ok) throw corrupt(path, 'unexpected content');
+  return m;
+}
+
+export function readTxn(dir: string): TxnState {
+  const path = join(dir, TXN_FILE);
+  const t = readJson(path) as TxnState;
+  const ok = t && Number.isInteger(t.txn) && Number.isInteger(t.metaVersion) && Array.isArray(t.partitions)
+    && t.partitions.every((p) => typeof p.name === 'string' && typeof p.dir === 'string' && Number.isInteger(p.rows) && p.rows >= 0)
+    && typeof t.symbols === 'object' && t.symbols !== null;
+  if (!ok) throw corrupt(path, 'unexpected content');
+  return t;
+}
+
+function readJson(path: string): unknown {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (e) {
+    throw corrupt(path, (e as NodeJS.ErrnoException).code ?? String(e));
+  }
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw corrupt(path, 'not valid JSON (truncated or overwritten?)');
+  }
+}
+
+function corrupt(path: string, why: string): SvcError {
+  return new SvcError('INTERNAL', `cannot read table file ${path}: ${why}`);
+}
+
+/** The txn number a partition folder was written by (`2024-01-15.42` -> 42). */
+export function dirTxn(dir: string): number {
+  const i = dir.lastIndexOf('.');
+  return i < 0 ? -1 : Number(dir.slice(i + 1));
+}

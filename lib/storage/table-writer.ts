@@ -1,0 +1,397 @@
+// The single writer of a table: appends column batches past the committed
+// rows, buffers out-of-order rows, and commits (merge, then one atomic _txn
+// replace) or rolls back (truncate). DDL goes through it too, so every change
+// of a table is serialized by its writer lock.
+import { mkdirSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { SvcError } from '../errors/svc-error.js';
+import { LONG_NULL, TYPE_INFO, type ColumnType } from './column-type.js';
+import { toVector, nullVector, type ColumnInput, type ColumnVector, type SymbolVector } from './column-vector.js';
+import { ColumnAppender } from './column-appender.js';
+import { symbolFile } from './column-files.js';
+import { mergeOutOfOrder, type O3Rows } from './o3-merge.js';
+import { checkColumnName, nameKey } from './names.js';
+import { partitionCeil, partitionFloor, partitionName } from './partition-by.js';
+import { SymbolDict } from './symbol-dict.js';
+import type { Table } from './table.js';
+import type { ColumnDef, PartitionState, TableMeta, TxnState } from './table-state.js';
+
+export interface AppendBatch {
+  readonly rowCount: number;
+  /** By column name (any case); missing columns are NULL. */
+  readonly columns: Readonly<Record<string, ColumnInput>>;
+}
+
+/** A partition with uncommitted rows. */
+export interface PartWrite {
+  readonly name: string;
+  readonly floor: number;
+  dir: string;
+  /** The folder is not in the committed state (rollback deletes it). */
+  isNew: boolean;
+  rows: number;
+  committedRows: number;
+  minTs: number;
+  maxTs: number;
+  readonly appenders: Map<number, ColumnAppender>;
+}
+
+export class TableWriter {
+  readonly table: Table;
+  readonly #parts = new Map<string, PartWrite>();
+  #active: PartWrite | null = null;
+  #maxTs: number;
+  #o3: O3Rows = { batches: [], rows: 0 };
+  #inOrderRows = 0;
+  #closed = false;
+
+  /** Use Catalog.writer(): it takes the table's writer lock first. */
+  constructor(table: Table) {
+    this.table = table;
+    this.#maxTs = committedMaxTs(table.txn);
+  }
+
+  get meta(): TableMeta { return this.table.meta; }
+
+  /** Rows appended since the last commit (in order and out of order). */
+  get uncommittedRows(): number { return this.#inOrderRows + this.#o3.rows; }
+
+  /**
+   * Appends a batch. Rows at or after the table's max timestamp go to the end
+   * of their partition; older rows wait in memory and are merged at commit.
+   * Commits by itself once maxUncommittedRows rows are pending.
+   */
+  append(batch: AppendBatch): void {
+    this.#check();
+    const n = batch.rowCount;
+    if (n === 0) return;
+    const vectors = this.#vectors(batch);
+    try {
+      const tsId = this.meta.timestampId;
+      if (tsId < 0) {
+        this.#appendRange(this.#partFor(0), vectors, 0, n);
+      } else {
+        this.#appendTimestamped(vectors, this.meta.columns.findIndex((c) => c.id === tsId), n);
+      }
+    } catch (e) {
+      this.#failed(e);
+    }
+    if (this.uncommittedRows >= this.meta.maxUncommittedRows) {
+      this.commit({ keepLag: this.#o3.rows < this.meta.maxUncommittedRows });
+    }
+  }
+
+  /** Batch columns in meta order as vectors; SYMBOL keys interned into the table's dictionaries. */
+  #vectors(batch: AppendBatch): ColumnVector[] {
+    const byName = new Map<string, ColumnInput>();
+    for (const [k, v] of Object.entries(batch.columns)) byName.set(nameKey(k), v);
+    const cols = this.meta.columns;
+    for (const k of Object.keys(batch.columns)) {
+      if (!cols.some((c) => nameKey(c.name) === nameKey(k))) throw new SvcError('BAD_REQUEST', `Invalid column: ${k} [table=${this.meta.name}]`);
+    }
+    return cols.map((c) => {
+      const input = byName.get(nameKey(c.name));
+      const dict = this.#dict(c);
+      if (input === undefined) return nullVector(c.type, batch.rowCount, dict?.values ?? []);
+      const v = toVector(c.name, c.type, input, batch.rowCount);
+      return v.kind === 'symbol' ? this.#intern(v, dict!) : v;
+    });
+  }
+
+  #dict(c: ColumnDef): SymbolDict | undefined {
+    if (c.type !== 'SYMBOL') return undefined;
+    let d = this.table.dicts.get(c.id);
+    if (!d) {
+      d = SymbolDict.open(join(this.table.dir, symbolFile(c)), { count: 0, bytes: 0 });
+      this.table.dicts.set(c.id, d);
+    }
+    return d;
+  }
+
+  #intern(v: SymbolVector, dict: SymbolDict): SymbolVector {
+    const map = new Int32Array(v.dict.length).fill(-2);
+    const keys = new Int32Array(v.keys.length);
+    for (let i = 0; i < keys.length; i++) {
+      const k = v.keys[i]!;
+      if (k < 0) { keys[i] = -1; continue; }
+      let t = map[k]!;
+      if (t === -2) { t = dict.intern(v.dict[k]!); map[k] = t; }
+      keys[i] = t;
+    }
+    return { kind: 'symbol', type: 'SYMBOL', keys, dict: dict.values };
+  }
+
+  #appendTimestamped(vectors: ColumnVector[], tsIndex: number, n: number): void {
+    const tsv = vectors[tsIndex]!;
+    const ts = (tsv as { data: Float64Array }).data;
+    const by = this.meta.partitionBy;
+    let o3: number[] | null = null;
+    let i = 0;
+    while (i < n) {
+      const t = ts[i]!;
+      if (!(t > LONG_NULL)) { // NULL or NaN
+        throw new SvcError('BAD_REQUEST', `designated timestamp cannot be NULL [table=${this.meta.name}, column=${this.meta.columns[tsIndex]!.name}, row=${i}]`);
+      }
+      if (t < this.#maxTs) { (o3 ??= []).push(i); i++; continue; }
+      // A run of non-decreasing timestamps inside one partition is appended as is.
+      const floor = partitionFloor(by, t);
+      const ceil = partitionCeil(by, floor);
+      let j = i + 1;
+      while (j < n && ts[j]! >= ts[j - 1]! && ts[j]! < ceil) j++;
+      const part = this.#partFor(floor);
+      this.#appendRange(part, vectors, i, j);
+      if (part.rows === j - i) part.minTs = t;
+      part.maxTs = ts[j - 1]!;
+      this.#maxTs = ts[j - 1]!;
+      i = j;
+    }
+    if (o3) {
+      const idx = Int32Array.from(o3);
+      this.#o3.batches.push({ vectors, idx, tsIndex });
+      this.#o3.rows += idx.length;
+    }
+  }
+
+  #appendRange(part: PartWrite, vectors: ColumnVector[], lo: number, hi: number): void {
+    const cols = this.meta.columns;
+    for (let c = 0; c < cols.length; c++) this.#appender(part, cols[c]!).append(vectors[c]!, lo, hi);
+    part.rows += hi - lo;
+    this.#inOrderRows += hi - lo;
+  }
+
+  #appender(part: PartWrite, c: ColumnDef): ColumnAppender {
+    let a = part.appenders.get(c.id);
+    if (!a) {
+      a = new ColumnAppender(join(this.table.dir, part.dir), c, part.rows);
+      part.appenders.set(c.id, a);
+    }
+    return a;
+  }
+
+  /** The partition for in-order rows starting at `floor` (the last one, or a new one after it). */
+  #partFor(floor: number): PartWrite {
+    if (this.#active && this.#active.floor === floor) return this.#active;
+    const by = this.meta.partitionBy;
+    const name = partitionName(this.meta.timestampId < 0 ? 'NONE' : by, floor);
+    let part = this.#parts.get(name);
+    if (!part) {
+      const committed = this.table.txn.partitions.find((p) => p.name === name);
+      if (committed) {
+        part = { name, floor, dir: committed.dir, isNew: false, rows: committed.rows, committedRows: committed.rows, minTs: committed.minTs, maxTs: committed.maxTs, appenders: new Map() };
+      } else {
+        const dir = `${name}.${this.table.txn.txn + 1}`;
+        mkdirSync(join(this.table.dir, dir), { recursive: true });
+        part = { name, floor, dir, isNew: true, rows: 0, committedRows: 0, minTs: 0, maxTs: 0, appenders: new Map() };
+      }
+      this.#parts.set(name, part);
+    }
+    if (this.#active && this.#active !== part) this.#closeAppenders(this.#active);
+    this.#active = part;
+    return part;
+  }
+
+  /**
+   * Makes everything appended visible atomically. With `keepLag` (automatic
+   * commits), out-of-order rows newer than max timestamp - o3MaxLag stay
+   * buffered so later stragglers merge with them in one pass.
+   */
+  commit(opts: { keepLag?: boolean } = {}): void {
+    this.#check();
+    if (this.uncommittedRows === 0) return;
+    const mode = this.table.options.commitMode;
+    const newTxn = this.table.txn.txn + 1;
+    const garbage: string[] = [];
+    try {
+      for (const p of this.#parts.values()) for (const a of p.appenders.values()) a.sync(mode);
+      if (this.#o3.rows > 0) {
+        const lagFrom = opts.keepLag ? this.#maxTs - this.meta.o3MaxLag : Infinity;
+        const kept = mergeOutOfOrder(this, this.#o3, lagFrom, newTxn, garbage);
+        this.#o3 = kept;
+      }
+      for (const d of this.table.dicts.values()) d.flush(mode);
+      this.table.publish(this.meta, this.#nextTxn(newTxn), garbage);
+    } catch (e) {
+      this.#failed(e);
+    }
+    for (const p of this.#parts.values()) {
+      p.isNew = false;
+      p.committedRows = p.rows;
+      if (p !== this.#active) this.#closeAppenders(p);
+    }
+    this.#parts.clear();
+    if (this.#active) this.#parts.set(this.#active.name, this.#active);
+    this.#inOrderRows = 0;
+  }
+
+  /** Internal (o3-merge): the partitions with uncommitted changes. */
+  get parts(): Map<string, PartWrite> { return this.#parts; }
+
+  /** Internal (o3-merge): forgets the active partition's appenders after its folder was rewritten. */
+  resetActive(part: PartWrite): void {
+    this.#closeAppenders(part);
+  }
+
+  #nextTxn(txn: number): TxnState {
+    const byName = new Map<string, PartitionState>(this.table.txn.partitions.map((p) => [p.name, p]));
+    for (const p of this.#parts.values()) {
+      if (p.rows > 0) byName.set(p.name, { name: p.name, dir: p.dir, rows: p.rows, minTs: p.minTs, maxTs: p.maxTs });
+    }
+    const partitions = [...byName.values()].sort((a, b) => a.minTs - b.minTs);
+    const symbols: Record<string, { count: number; bytes: number }> = {};
+    for (const c of this.meta.columns) {
+      const d = this.table.dicts.get(c.id);
+      if (d) symbols[String(c.id)] = d.state();
+    }
+    return { txn, metaVersion: this.meta.version, partitions, symbols };
+  }
+
+  /** Drops everything appended since the last commit. */
+  rollback(): void {
+    if (this.#closed) return;
+    for (const p of this.#parts.values()) {
+      if (p.isNew) {
+        this.#closeAppenders(p);
+        rmSync(join(this.table.dir, p.dir), { recursive: true, force: true });
+      } else {
+        for (const a of p.appenders.values()) a.truncate(p.committedRows);
+        this.#closeAppenders(p);
+      }
+    }
+    this.#parts.clear();
+    this.#active = null;
+    this.#o3 = { batches: [], rows: 0 };
+    this.#inOrderRows = 0;
+    this.#maxTs = committedMaxTs(this.table.txn);
+    for (const [id, d] of this.table.dicts) {
+      const s = this.table.txn.symbols[String(id)] ?? { count: 0, bytes: 0 };
+      d.truncateTo(s);
+    }
+  }
+
+  /** Rolls back what is uncommitted and releases the writer lock. */
+  close(): void {
+    if (this.#closed) return;
+    try {
+      this.rollback();
+    } finally {
+      this.#closed = true;
+      this.table.unlockWriter();
+    }
+  }
+
+  #closeAppenders(p: PartWrite): void {
+    for (const a of p.appenders.values()) a.close();
+    p.appenders.clear();
+  }
+
+  #check(): void {
+    if (this.#closed) throw new Error('table writer is closed');
+    this.table.check();
+  }
+
+  /** A failed write leaves the table at its last commit: roll back, then report (disk full gets its own code). */
+  #failed(e: unknown): never {
+    try { this.rollback(); } catch { /* the original error matters more; recovery cleans up at next open */ }
+    if ((e as NodeJS.ErrnoException)?.code === 'ENOSPC') {
+      throw new SvcError('DISK_FULL', `disk full while writing table ${this.meta.name}; the table is at its last commit`, { cause: e });
+    }
+    throw e;
+  }
+
+  // ---- DDL: each commits pending rows first, then publishes a new meta version.
+
+  addColumn(name: string, type: ColumnType): void {
+    this.#check();
+    checkColumnName(name);
+    if (this.meta.columns.some((c) => nameKey(c.name) === nameKey(name))) {
+      throw new SvcError('BAD_REQUEST', `column already exists [table=${this.meta.name}, column=${name}]`);
+    }
+    this.commit();
+    const newTxn = this.table.txn.txn + 1;
+    const def: ColumnDef = { id: this.meta.nextColumnId, name, type, addedTxn: newTxn };
+    this.#publishMeta({ ...this.meta, columns: [...this.meta.columns, def], nextColumnId: def.id + 1 }, []);
+  }
+
+  dropColumn(name: string): void {
+    this.#check();
+    const c = this.#column(name);
+    if (c.id === this.meta.timestampId) throw new SvcError('BAD_REQUEST', `cannot drop the designated timestamp column [column=${c.name}]`);
+    this.commit();
+    this.#closeAllAppenders();
+    const garbage: string[] = [];
+    for (const p of this.table.txn.partitions) {
+      garbage.push(join(p.dir, `${c.id}.d`));
+      if (TYPE_INFO[c.type].layout === 'var') garbage.push(join(p.dir, `${c.id}.i`));
+    }
+    if (c.type === 'SYMBOL') {
+      this.table.dicts.get(c.id)?.close();
+      this.table.dicts.delete(c.id);
+      garbage.push(symbolFile(c));
+    }
+    this.#publishMeta({ ...this.meta, columns: this.meta.columns.filter((x) => x.id !== c.id) }, garbage);
+  }
+
+  renameColumn(from: string, to: string): void {
+    this.#check();
+    const c = this.#column(from);
+    checkColumnName(to);
+    if (nameKey(from) !== nameKey(to) && this.meta.columns.some((x) => nameKey(x.name) === nameKey(to))) {
+      throw new SvcError('BAD_REQUEST', `column already exists [table=${this.meta.name}, column=${to}]`);
+    }
+    this.commit();
+    this.#publishMeta({ ...this.meta, columns: this.meta.columns.map((x) => (x.id === c.id ? { ...x, name: to } : x)) }, []);
+  }
+
+  /** Removes every row; symbol dictionaries start again empty. */
+  truncate(): void {
+    this.#check();
+    this.rollback();
+    this.#closeAllAppenders();
+    const garbage = this.table.txn.partitions.map((p) => p.dir);
+    for (const d of this.table.dicts.values()) d.reset();
+    const symbols: Record<string, { count: number; bytes: number }> = {};
+    for (const id of this.table.dicts.keys()) symbols[String(id)] = { count: 0, bytes: 0 };
+    this.table.publish(this.meta, { txn: this.table.txn.txn + 1, metaVersion: this.meta.version, partitions: [], symbols }, garbage);
+    this.#maxTs = -Infinity;
+  }
+
+  dropPartition(name: string): void {
+    this.#check();
+    const p = this.table.txn.partitions.find((x) => x.name === name);
+    if (!p) throw new SvcError('BAD_REQUEST', `partition does not exist [table=${this.meta.name}, partition=${name}]`);
+    this.commit();
+    this.#closeAllAppenders();
+    const txn = this.table.txn;
+    this.table.publish(this.meta, { ...txn, txn: txn.txn + 1, partitions: txn.partitions.filter((x) => x !== p) }, [p.dir]);
+    this.#maxTs = committedMaxTs(this.table.txn);
+  }
+
+  /** maxUncommittedRows and o3MaxLag (micros). */
+  setParams(p: { maxUncommittedRows?: number; o3MaxLag?: number }): void {
+    this.#check();
+    this.#publishMeta({ ...this.meta, ...p }, []);
+  }
+
+  #publishMeta(meta: Omit<TableMeta, 'version'> & { version: number }, garbage: string[]): void {
+    const next = { ...meta, version: this.meta.version + 1 };
+    const txn = this.table.txn;
+    this.table.publish(next, { ...txn, txn: txn.txn + 1, metaVersion: next.version }, garbage);
+  }
+
+  #closeAllAppenders(): void {
+    for (const p of this.#parts.values()) this.#closeAppenders(p);
+    this.#parts.clear();
+    this.#active = null;
+  }
+
+  #column(name: string): ColumnDef {
+    const c = this.meta.columns.find((x) => nameKey(x.name) === nameKey(name));
+    if (!c) throw new SvcError('BAD_REQUEST', `Invalid column: ${name} [table=${this.meta.name}]`);
+    return c;
+  }
+}
+
+export function committedMaxTs(txn: TxnState): number {
+  const last = txn.partitions[txn.partitions.length - 1];
+  return last ? last.maxTs : -Infinity;
+}

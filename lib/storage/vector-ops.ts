@@ -1,0 +1,91 @@
+// Whole-vector operations the writer needs: concatenate two vectors of a
+// column, and gather rows by an index array (O3 sorting and merging).
+import { TYPE_INFO } from './column-type.js';
+import type { ColumnVector, FixedArray, FixedVector, VarVector } from './column-vector.js';
+
+function concatTyped<T extends FixedArray | Int32Array>(a: T, b: T): T {
+  const C = a.constructor as { new(n: number): T };
+  const out = new C(a.length + b.length);
+  out.set(a as never, 0);
+  out.set(b as never, a.length);
+  return out;
+}
+
+export function concatVectors(a: ColumnVector, b: ColumnVector): ColumnVector {
+  if (a.kind === 'fixed' && b.kind === 'fixed') {
+    const exact = a.exact && b.exact ? concatTyped(a.exact, b.exact) : undefined;
+    return { kind: 'fixed', type: a.type, data: concatTyped(a.data, b.data), exact };
+  }
+  if (a.kind === 'symbol' && b.kind === 'symbol') {
+    return { kind: 'symbol', type: 'SYMBOL', keys: concatTyped(a.keys, b.keys), dict: b.dict.length >= a.dict.length ? b.dict : a.dict };
+  }
+  if (a.kind === 'var' && b.kind === 'var') {
+    const na = a.offsets.length - 1, nb = b.offsets.length - 1;
+    const bytes = new Uint8Array(a.bytes.length + b.bytes.length);
+    bytes.set(a.bytes, 0);
+    bytes.set(b.bytes, a.bytes.length);
+    const offsets = new Int32Array(na + nb + 1);
+    offsets.set(a.offsets, 0);
+    for (let i = 1; i <= nb; i++) offsets[na + i] = b.offsets[i]! + a.bytes.length;
+    let nulls: Uint8Array | null = null;
+    if (a.nulls || b.nulls) {
+      nulls = new Uint8Array(na + nb);
+      if (a.nulls) nulls.set(a.nulls, 0);
+      if (b.nulls) nulls.set(b.nulls, na);
+    }
+    return { kind: 'var', type: a.type, bytes, offsets, nulls };
+  }
+  throw new Error(`cannot concatenate ${a.kind} and ${b.kind} vectors`);
+}
+
+/** Rows `idx[0], idx[1], ...` of `v`, in that order. */
+export function gatherVector(v: ColumnVector, idx: Int32Array): ColumnVector {
+  const n = idx.length;
+  if (v.kind === 'symbol') {
+    const keys = new Int32Array(n);
+    for (let i = 0; i < n; i++) keys[i] = v.keys[idx[i]!]!;
+    return { kind: 'symbol', type: 'SYMBOL', keys, dict: v.dict };
+  }
+  if (v.kind === 'fixed') return gatherFixed(v, idx);
+  return gatherVar(v, idx);
+}
+
+function gatherFixed(v: FixedVector, idx: Int32Array): FixedVector {
+  const n = idx.length;
+  const w = TYPE_INFO[v.type].width;
+  if (w > 8) {
+    const src = v.data as Uint8Array;
+    const out = new Uint8Array(n * w);
+    for (let i = 0; i < n; i++) out.set(src.subarray(idx[i]! * w, idx[i]! * w + w), i * w);
+    return { kind: 'fixed', type: v.type, data: out };
+  }
+  const C = v.data.constructor as { new(n: number): FixedArray };
+  const data = new C(n);
+  const src = v.data;
+  for (let i = 0; i < n; i++) data[i] = src[idx[i]!]!;
+  let exact: Int32Array | undefined;
+  if (v.exact) {
+    exact = new Int32Array(n * 2);
+    for (let i = 0; i < n; i++) { exact[2 * i] = v.exact[2 * idx[i]!]!; exact[2 * i + 1] = v.exact[2 * idx[i]! + 1]!; }
+  }
+  return { kind: 'fixed', type: v.type, data, exact };
+}
+
+function gatherVar(v: VarVector, idx: Int32Array): VarVector {
+  const n = idx.length;
+  let total = 0;
+  for (let i = 0; i < n; i++) total += v.offsets[idx[i]! + 1]! - v.offsets[idx[i]!]!;
+  const bytes = new Uint8Array(total);
+  const offsets = new Int32Array(n + 1);
+  let nulls: Uint8Array | null = null;
+  let at = 0;
+  for (let i = 0; i < n; i++) {
+    const r = idx[i]!;
+    const s = v.offsets[r]!, e = v.offsets[r + 1]!;
+    bytes.set(v.bytes.subarray(s, e), at);
+    at += e - s;
+    offsets[i + 1] = at;
+    if (v.nulls && v.nulls[r]) { nulls ??= new Uint8Array(n); nulls[i] = 1; }
+  }
+  return { kind: 'var', type: v.type, bytes, offsets, nulls };
+}
