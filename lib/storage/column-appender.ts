@@ -43,6 +43,13 @@ class BufferedFile {
     writeAll(this.fd, this.path, chunk, at);
   }
 
+  /** Forgets buffered bytes without writing them. */
+  drop(): void {
+    this.#pending = [];
+    this.size -= this.#pendingBytes;
+    this.#pendingBytes = 0;
+  }
+
   truncate(size: number): void {
     this.#pending = [];
     this.#pendingBytes = 0;
@@ -142,6 +149,14 @@ export class ColumnAppender {
     } else {
       this.#data.truncate(rows * this.#info.width);
     }
+  }
+
+  /** Closes the files, dropping what is buffered (the folder is being deleted). */
+  discard(): void {
+    this.#data.drop();
+    this.#aux?.drop();
+    this.#data.close();
+    this.#aux?.close();
   }
 
   /** Writes what is buffered and closes the files. */

@@ -245,16 +245,28 @@ export class TableWriter {
     return { txn, metaVersion: this.meta.version, partitions, symbols };
   }
 
-  /** Drops everything appended since the last commit. */
+  /**
+   * Drops everything appended since the last commit. Always finishes: every
+   * partition is handled even if one fails (the first error is rethrown), and
+   * anything left over is cleaned up by recovery at the next open.
+   */
   rollback(): void {
     if (this.#closed) return;
+    let first: unknown;
     for (const p of this.#parts.values()) {
-      if (p.isNew) {
-        this.#closeAppenders(p);
-        rmSync(join(this.table.dir, p.dir), { recursive: true, force: true });
-      } else {
-        for (const a of p.appenders.values()) a.truncate(p.committedRows);
-        this.#closeAppenders(p);
+      try {
+        if (p.isNew) {
+          for (const a of p.appenders.values()) a.discard();
+          p.appenders.clear();
+          rmSync(join(this.table.dir, p.dir), { recursive: true, force: true });
+        } else {
+          for (const a of p.appenders.values()) a.truncate(p.committedRows);
+          this.#closeAppenders(p);
+        }
+      } catch (e) {
+        first ??= e;
+        for (const a of p.appenders.values()) { try { a.discard(); } catch { /* already failing; recovery cuts the files */ } }
+        p.appenders.clear();
       }
     }
     this.#parts.clear();
@@ -263,9 +275,13 @@ export class TableWriter {
     this.#inOrderRows = 0;
     this.#maxTs = committedMaxTs(this.table.txn);
     for (const [id, d] of this.table.dicts) {
-      const s = this.table.txn.symbols[String(id)] ?? { count: 0, bytes: 0 };
-      d.truncateTo(s);
+      try {
+        d.truncateTo(this.table.txn.symbols[String(id)] ?? { count: 0, bytes: 0 });
+      } catch (e) {
+        first ??= e;
+      }
     }
+    if (first !== undefined) throw first;
   }
 
   /** Rolls back what is uncommitted and releases the writer lock. */
