@@ -183,7 +183,7 @@ export class SvcdbServer {
         this.#catalog = catalog;
         for (const r of catalog.recovered) log.info(`recovered table ${r.table}: removed ${r.removed.join(', ')}`);
         for (const p of catalog.problems) log.critical(`cannot open table ${p.table}: ${p.error}`);
-        log.advisory(`storage: ${catalog.tables().length - catalog.problems.length} tables open in ${db}${catalog.problems.length ? `, ${catalog.problems.length} unusable` : ''}`);
+        log.advisory(`database ${db}: ${catalog.tables().length - catalog.problems.length} tables open${catalog.problems.length ? `, ${catalog.problems.length} unusable` : ''}`);
         return catalog.problems.length > 0 ? 'DEGRADED' : 'READY';
       },
       stop: async () => { this.#catalog?.close(); },

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { TYPE_INFO, type TypeInfo } from './column-type.js';
 import { fixedBytes, nullVector, type ColumnVector } from './column-vector.js';
 import { auxEnd, auxFile, auxValue, dataFile } from './column-files.js';
-import { readAt, syncFd, truncateFd, writeAll, type CommitMode } from './io.js';
+import { readAt, syncFd, syncPath, truncateFd, writeAll, type CommitMode } from './io.js';
 import type { ColumnDef } from './table-state.js';
 
 const FLUSH_AT = 1 << 20;
@@ -131,10 +131,13 @@ export class ColumnAppender {
     this.#aux?.flush();
   }
 
+  /** Writes what is buffered; sync waits for fsync, async starts one on its own descriptor. */
   sync(mode: CommitMode): void {
     this.flush();
-    syncFd(this.#data.fd, mode);
-    if (this.#aux) syncFd(this.#aux.fd, mode);
+    for (const f of this.#aux ? [this.#data, this.#aux] : [this.#data]) {
+      if (mode === 'sync') syncFd(f.fd, mode);
+      else if (mode === 'async') syncPath(f.path, mode);
+    }
   }
 
   /** Back to `rows` rows (rollback). */

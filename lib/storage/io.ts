@@ -54,7 +54,7 @@ export function truncateFd(fd: number, size: number): void {
   ftruncateSync(fd, size);
 }
 
-/** Makes `fd`'s data durable as the commit mode asks: sync waits, async does not, nosync skips. */
+/** fsync of an open descriptor in sync mode (async callers use syncPath, which owns its descriptor). */
 export function syncFd(fd: number, mode: CommitMode): void {
   if (mode === 'sync') fsyncSync(fd);
 }

@@ -4,7 +4,7 @@
 // count, so appending in place never disturbs them.
 import { closeSync, openSync } from 'node:fs';
 import { SvcError } from '../errors/svc-error.js';
-import { fileSize, readAt, syncFd, truncateFd, writeAll, type CommitMode } from './io.js';
+import { fileSize, readAt, syncFd, syncPath, truncateFd, writeAll, type CommitMode } from './io.js';
 import type { SymbolState } from './table-state.js';
 
 const decoder = new TextDecoder('utf-8', { fatal: false });
@@ -85,7 +85,8 @@ export class SymbolDict {
       this.#pending = [];
       this.#pendingBytes = 0;
     }
-    syncFd(this.#fd, mode);
+    if (mode === 'sync') syncFd(this.#fd, mode);
+    else if (mode === 'async') syncPath(this.path, mode);
   }
 
   state(): SymbolState {

@@ -183,3 +183,29 @@ describe('basic authentication', () => {
     }
   });
 });
+
+describe('a server whose database holds a corrupt table', () => {
+  test('starts with the storage component DEGRADED, logs the table critical, and keeps serving', async () => {
+    const { makeRoot } = await import('../helpers/server-process.js');
+    const { Catalog } = await import('../../lib/storage/catalog.js');
+    const { writeFileSync } = await import('node:fs');
+    const root = makeRoot();
+    const c = Catalog.open(join(root, 'db'), { commitMode: 'nosync', writerWaitMs: 100, readerCacheSize: 1 << 20, maxUncommittedRows: 1000, o3MaxLag: 0 });
+    c.create({ name: 'good', columns: [{ name: 'x', type: 'INT' }] });
+    c.create({ name: 'bad', columns: [{ name: 'x', type: 'INT' }] });
+    c.close();
+    writeFileSync(join(root, 'db', 'bad', '_txn'), 'garbage');
+    const s = await startServer({ root });
+    try {
+      const r = await get(s.healthUrl + '/lifecycle');
+      const storage = (JSON.parse(r.body) as { components: Array<{ name: string; state: string }> }).components.find((x) => x.name === 'storage');
+      assert.equal(storage?.state, 'DEGRADED');
+      assert.match(s.stdout(), / C storage cannot open table bad: cannot read table file \S+_txn: not valid JSON/);
+      assert.match(s.stdout(), / A storage database \S+: 1 tables open, 1 unusable/);
+      assert.equal((await get(s.healthUrl + '/')).status, 200);
+      assert.equal((await get(s.mainUrl + '/nope')).status, 404);
+    } finally {
+      await s.stop();
+    }
+  });
+});

@@ -109,7 +109,9 @@ test('everything survives a reopen', async () => {
   w.renameColumn('px', 'price');
   w.close();
   c.close();
-  const c2 = openCatalog(dir);
+  const progress: string[] = [];
+  const c2 = openCatalog(dir, { onProgress: (done, total, t) => progress.push(`${done}/${total} ${t}`) });
+  assert.deepEqual(progress, ['1/1 Trades'], 'recovery reports progress per table');
   assert.deepEqual(c2.problems, []);
   assert.deepEqual(readAll(c2, 'trades'), [[0, 'a', 1, null], [DAY, 'b', 2, null], [2 * DAY, 'a', 3, null]]);
   const w2 = await c2.writer('trades');

@@ -4,6 +4,7 @@ import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { DAY, openCatalog, readAll, rows, tempDb } from './fixture.js';
 import { SvcError } from '../../lib/errors/svc-error.js';
+import type { ColumnVector } from '../../lib/storage/column-vector.js';
 
 const db = tempDb();
 after(() => db.remove());
@@ -39,6 +40,45 @@ test('stores every column type with its NULL and reads it back', async () => {
     [DAY + 3, true, 127, 32767, 0x263a, 2147483647, -(2 ** 53), -2, 1e300, 0, 'b', '', null, -1],
   ]);
   c.close();
+});
+
+test('stores UUID, LONG256 and BINARY values byte for byte, with NULLs', async () => {
+  const c = openCatalog(fresh());
+  c.create({ name: 't', columns: [{ name: 'u', type: 'UUID' }, { name: 'w', type: 'LONG256' }, { name: 'bin', type: 'BINARY' }] });
+  const w = await c.writer('t');
+  const u = new Uint8Array(32); u.fill(7, 0, 16); for (let i = 23; i < 32; i += 8) u[i] = 0x80;
+  const l256 = new Uint8Array(64); l256.fill(9, 0, 32);
+  const bin = { kind: 'var' as const, type: 'BINARY' as const, bytes: new Uint8Array([0, 255, 1]), offsets: new Int32Array([0, 3, 3]), nulls: new Uint8Array([0, 1]) };
+  w.append({ rowCount: 2, columns: { u, w: l256, bin } });
+  w.commit();
+  w.close();
+  const r = c.reader('t');
+  const [b] = [...r.scan()];
+  const [uv, wv, bv] = b!.columns as [ColumnVector, ColumnVector, ColumnVector];
+  assert.deepEqual(uv.kind === 'fixed' && [...uv.data], [...u]);
+  assert.deepEqual(wv.kind === 'fixed' && [...wv.data], [...l256]);
+  assert.ok(bv.kind === 'var');
+  assert.deepEqual([...bv.bytes], [0, 255, 1]);
+  assert.deepEqual([...bv.offsets], [0, 3, 3]);
+  assert.deepEqual([...(bv.nulls ?? [])], [0, 1]);
+  r.close();
+  c.close();
+});
+
+test('commits in every commit mode', async () => {
+  for (const commitMode of ['nosync', 'async', 'sync'] as const) {
+    const dir = fresh();
+    const c = openCatalog(dir, { commitMode });
+    c.create({ name: 't', columns: [{ name: 'ts', type: 'TIMESTAMP' }, { name: 's', type: 'SYMBOL' }, { name: 'v', type: 'VARCHAR' }], timestamp: 'ts', partitionBy: 'DAY' });
+    const w = await c.writer('t');
+    w.append({ rowCount: 2, columns: { ts: new Float64Array([DAY, 0]), s: ['a', 'b'], v: ['x', 'y'] } });
+    w.commit();
+    w.close();
+    c.close();
+    const c2 = openCatalog(dir);
+    assert.deepEqual(readAll(c2, 't'), [[0, 'b', 'y'], [DAY, 'a', 'x']], commitMode);
+    c2.close();
+  }
 });
 
 test('keeps LONG values beyond 2^53 exact through the bigint path', async () => {
