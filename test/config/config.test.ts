@@ -1,6 +1,6 @@
-import { test } from 'node:test';
+import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync, mkdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig, defaultServerConf } from '../../lib/config/config.js';
@@ -9,8 +9,16 @@ import { durationType, hostPortType, sizeType } from '../../lib/config/value-typ
 import { parseProperties } from '../../lib/config/properties.js';
 import { SvcError } from '../../lib/errors/svc-error.js';
 
+const made: string[] = [];
+after(() => { for (const d of made) rmSync(d, { recursive: true, force: true }); });
+function tmp(): string {
+  const d = mkdtempSync(join(tmpdir(), 'svcdb-conf-'));
+  made.push(d);
+  return d;
+}
+
 function rootWith(conf?: string): string {
-  const root = mkdtempSync(join(tmpdir(), 'svcdb-conf-'));
+  const root = tmp();
   if (conf !== undefined) {
     mkdirSync(join(root, 'conf'));
     writeFileSync(join(root, 'conf', 'server.conf'), conf);

@@ -1,6 +1,6 @@
-import { test } from 'node:test';
+import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, readdirSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { FileWriter, RollingFileWriter, nextRollMicros } from '../../lib/log/file-writer.js';
@@ -8,6 +8,14 @@ import { formatLine } from '../../lib/log/line-format.js';
 import { Level } from '../../lib/log/levels.js';
 import type { WriterContext } from '../../lib/log/log-writer.js';
 import { Metrics } from '../../lib/metrics/metrics.js';
+
+const made: string[] = [];
+after(() => { for (const d of made) rmSync(d, { recursive: true, force: true }); });
+function tmp(): string {
+  const d = mkdtempSync(join(tmpdir(), 'svcdb-fw-'));
+  made.push(d);
+  return d;
+}
 
 const US = (iso: string): number => Date.parse(iso) * 1000;
 
@@ -32,7 +40,7 @@ test('computes the start of the next minute, hour, day, month and year in UTC', 
 });
 
 test('a plain file writer appends to one file that grows', async () => {
-  const root = mkdtempSync(join(tmpdir(), 'svcdb-fw-'));
+  const root = tmp();
   for (let i = 0; i < 2; i++) {
     const w = new FileWriter(ctx(root, { location: 'plain.log' }, () => US('2024-01-01T00:00:00Z')));
     w.write(rec(US('2024-01-01T00:00:00Z'), `run ${i}`));
@@ -42,7 +50,7 @@ test('a plain file writer appends to one file that grows', async () => {
 });
 
 test('rolls to a new file when the period changes, named by the time of the roll', async () => {
-  const root = mkdtempSync(join(tmpdir(), 'svcdb-fw-'));
+  const root = tmp();
   let now = US('2024-01-01T23:59:58Z');
   const w = new RollingFileWriter(ctx(root, { location: '${log.dir}/svc-${date:yyyy-MM-dd}.log', rollEvery: 'day' }, () => now));
   w.write(rec(now, 'day one'));
@@ -56,7 +64,7 @@ test('rolls to a new file when the period changes, named by the time of the roll
 });
 
 test('rolls by size without losing or splitting a line', async () => {
-  const root = mkdtempSync(join(tmpdir(), 'svcdb-fw-'));
+  const root = tmp();
   const now = US('2024-01-01T00:00:00Z');
   const w = new RollingFileWriter(ctx(root, { location: 'r.log', rollSize: '1k' }, () => now));
   const written: string[] = [];

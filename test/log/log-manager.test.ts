@@ -1,12 +1,20 @@
-import { test } from 'node:test';
+import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, readdirSync, writeFileSync, existsSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, writeFileSync, existsSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { LogManager } from '../../lib/log/log-manager.js';
 import { DEFAULT_LOG_CONF, loadLogConf } from '../../lib/log/log-conf.js';
 import { Metrics } from '../../lib/metrics/metrics.js';
+
+const made: string[] = [];
+after(() => { for (const d of made) rmSync(d, { recursive: true, force: true }); });
+function tmp(): string {
+  const d = mkdtempSync(join(tmpdir(), 'svcdb-log-'));
+  made.push(d);
+  return d;
+}
 
 const LINE = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z [ACEID] \S+ .*$/;
 
@@ -18,7 +26,7 @@ interface Setup {
 }
 
 function setup(conf: string | null, opts: { env?: Record<string, string>; debug?: boolean; service?: boolean; consoleFile?: boolean } = {}): Setup {
-  const root = mkdtempSync(join(tmpdir(), 'svcdb-log-'));
+  const root = tmp();
   const env = opts.env ?? {};
   if (conf !== null) {
     writeFileSync(join(root, 'custom.conf'), conf);
@@ -35,7 +43,7 @@ function setup(conf: string | null, opts: { env?: Record<string, string>; debug?
 }
 
 test('creates conf/log.conf from the bundled default when it is missing, and reads it when present', () => {
-  const root = mkdtempSync(join(tmpdir(), 'svcdb-log-'));
+  const root = tmp();
   const first = loadLogConf(root, undefined, {});
   assert.equal(first.created, true);
   assert.equal(readFileSync(join(root, 'conf', 'log.conf'), 'utf8'), DEFAULT_LOG_CONF);
@@ -46,7 +54,7 @@ test('creates conf/log.conf from the bundled default when it is missing, and rea
 });
 
 test('-Dout names the log.conf to use and a missing one is an error', () => {
-  const root = mkdtempSync(join(tmpdir(), 'svcdb-log-'));
+  const root = tmp();
   assert.throws(() => loadLogConf(root, join(root, 'missing.conf'), {}), /cannot read log configuration -Dout=/);
   assert.equal(existsSync(join(root, 'conf', 'log.conf')), false, 'the default is not created when -Dout is given');
 });
@@ -70,7 +78,7 @@ test('a writer takes exactly the levels of its set', () => {
 });
 
 test('a logger goes to the writers of the longest scope its name starts with, and only to them', () => {
-  const root = mkdtempSync(join(tmpdir(), 'svcdb-log-'));
+  const root = tmp();
   const conf = [
     'writers=stdout,minfile,all',
     'w.stdout.class=io.svc.log.LogConsoleWriter',
