@@ -1,9 +1,9 @@
 // Appends rows to one column's files in one partition folder, buffering writes
 // and tracking the logical end so rollback can truncate back (FORMAT.md).
-import { closeSync, existsSync, openSync } from 'node:fs';
+import { closeSync, existsSync, openSync, renameSync } from 'node:fs';
 import { join } from 'node:path';
 import { TYPE_INFO, type TypeInfo } from './column-type.js';
-import { fixedBytes, nullVector, type ColumnVector } from './column-vector.js';
+import { fixedBytes, nullVector, type ColumnVector, type FixedVector } from './column-vector.js';
 import { auxEnd, auxFile, auxValue, dataFile } from './column-files.js';
 import { readAt, syncFd, syncPath, truncateFd, writeAll, type CommitMode } from './io.js';
 import type { ColumnDef } from './table-state.js';
@@ -62,6 +62,32 @@ class BufferedFile {
   }
 }
 
+/**
+ * Gives a partition that predates a column its files: `rows` NULLs, written to
+ * temporary names and renamed into place (the data file last, since its
+ * presence is what readers and recovery check), so a crash never leaves a
+ * partial fill that would read as a truncated file.
+ */
+function writeNullFill(partPath: string, def: ColumnDef, rows: number): void {
+  const info = TYPE_INFO[def.type];
+  const dataPath = join(partPath, dataFile(def));
+  const put = (path: string, bytes: Uint8Array): void => {
+    const fd = openSync(path + '.tmp', 'w');
+    try { writeAll(fd, path + '.tmp', bytes, 0); } finally { closeSync(fd); }
+    renameSync(path + '.tmp', path);
+  };
+  if (info.layout === 'var') {
+    // Entry 0 is 0; every row ends at 0 and is NULL (-0 - 1 = -1 in every byte).
+    const aux = new Uint8Array((rows + 1) * 8).fill(0xff);
+    aux.fill(0, 0, 8);
+    put(join(partPath, auxFile(def)), aux);
+    put(dataPath, new Uint8Array(0));
+    return;
+  }
+  const v = nullVector(def.type, rows);
+  put(dataPath, v.kind === 'symbol' ? new Uint8Array(v.keys.buffer) : fixedBytes(v as FixedVector));
+}
+
 export class ColumnAppender {
   readonly def: ColumnDef;
   readonly #info: TypeInfo;
@@ -79,13 +105,16 @@ export class ColumnAppender {
     this.def = def;
     this.#info = TYPE_INFO[def.type];
     const dataPath = join(partPath, dataFile(def));
-    const fresh = !existsSync(dataPath);
+    let fresh = !existsSync(dataPath);
+    if (fresh && rows > 0) {
+      writeNullFill(partPath, def, rows);
+      fresh = false;
+    }
     if (this.#info.layout === 'var') {
       this.#data = new BufferedFile(dataPath, 0);
       this.#aux = new BufferedFile(join(partPath, auxFile(def)), 0);
       if (fresh) {
         this.#aux.append(new Uint8Array(8)); // entry 0: row 0 starts at 0
-        if (rows > 0) this.append(nullVector(def.type, rows), 0, rows);
       } else {
         const last = new Int32Array(2);
         readAt(this.#aux.fd, new Uint8Array(last.buffer), 0, 8, rows * 8);
@@ -96,7 +125,6 @@ export class ColumnAppender {
     } else {
       this.#aux = null;
       this.#data = new BufferedFile(dataPath, fresh ? 0 : rows * this.#info.width);
-      if (fresh && rows > 0) this.append(nullVector(def.type, rows), 0, rows);
     }
   }
 

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { ColumnAppender } from './column-appender.js';
 import { readColumn, type ByteSource } from './column-files.js';
 import type { ColumnVector } from './column-vector.js';
-import { readAt } from './io.js';
+import { readAt, syncPath } from './io.js';
 import { partitionFloor, partitionName } from './partition-by.js';
 import type { PartWrite, TableWriter } from './table-writer.js';
 import { concatVectors, gatherVector } from './vector-ops.js';
@@ -127,6 +127,7 @@ function mergeGroup(
       a.close();
     }
   }
+  syncPath(buildPath, mode);
   w.resetActive(part);
   if (buildDir !== finalDir) {
     rmSync(join(table.dir, finalDir), { recursive: true, force: true });

@@ -27,7 +27,7 @@ export interface Batch {
 export interface ScanOptions {
   /** Column names (default: all, in table order). */
   readonly columns?: readonly string[];
-  /** Sorted, non-overlapping intervals on the designated timestamp. */
+  /** Sorted, non-overlapping intervals on the designated timestamp (ignored without one). */
   readonly intervals?: readonly Interval[];
   /** Rows per batch (default 8192). */
   readonly batchRows?: number;

@@ -13,6 +13,7 @@ import { mergeOutOfOrder, type O3Rows } from './o3-merge.js';
 import { checkColumnName, nameKey } from './names.js';
 import { partitionCeil, partitionFloor, partitionName } from './partition-by.js';
 import { SymbolDict } from './symbol-dict.js';
+import { syncPath } from './io.js';
 import type { Table } from './table.js';
 import type { ColumnDef, PartitionState, TableMeta, TxnState } from './table-state.js';
 
@@ -202,7 +203,10 @@ export class TableWriter {
     const newTxn = this.table.txn.txn + 1;
     const garbage: string[] = [];
     try {
-      for (const p of this.#parts.values()) for (const a of p.appenders.values()) a.sync(mode);
+      for (const p of this.#parts.values()) {
+        for (const a of p.appenders.values()) a.sync(mode);
+        if (p.isNew) syncPath(join(this.table.dir, p.dir), mode);
+      }
       if (this.#o3.rows > 0) {
         const lagFrom = opts.keepLag ? this.#maxTs - this.meta.o3MaxLag : Infinity;
         const kept = mergeOutOfOrder(this, this.#o3, lagFrom, newTxn, garbage);
@@ -339,12 +343,13 @@ export class TableWriter {
       garbage.push(join(p.dir, `${c.id}.d`));
       if (TYPE_INFO[c.type].layout === 'var') garbage.push(join(p.dir, `${c.id}.i`));
     }
+    if (c.type === 'SYMBOL') garbage.push(symbolFile(c));
+    this.#publishMeta({ ...this.meta, columns: this.meta.columns.filter((x) => x.id !== c.id) }, garbage);
+    // After the commit: a failed drop keeps the dictionary the column still uses.
     if (c.type === 'SYMBOL') {
       this.table.dicts.get(c.id)?.close();
       this.table.dicts.delete(c.id);
-      garbage.push(symbolFile(c));
     }
-    this.#publishMeta({ ...this.meta, columns: this.meta.columns.filter((x) => x.id !== c.id) }, garbage);
   }
 
   renameColumn(from: string, to: string): void {
@@ -364,18 +369,25 @@ export class TableWriter {
     this.rollback();
     this.#closeAllAppenders();
     const garbage = this.table.txn.partitions.map((p) => p.dir);
-    for (const d of this.table.dicts.values()) d.reset();
     const symbols: Record<string, { count: number; bytes: number }> = {};
     for (const id of this.table.dicts.keys()) symbols[String(id)] = { count: 0, bytes: 0 };
     this.table.publish(this.meta, { txn: this.table.txn.txn + 1, metaVersion: this.meta.version, partitions: [], symbols }, garbage);
+    // Only once the empty state is committed: a failure before this leaves the dictionaries intact.
+    for (const d of this.table.dicts.values()) d.reset();
     this.#maxTs = -Infinity;
   }
 
   dropPartition(name: string): void {
     this.#check();
-    const p = this.table.txn.partitions.find((x) => x.name === name);
-    if (!p) throw new SvcError('BAD_REQUEST', `partition does not exist [table=${this.meta.name}, partition=${name}]`);
+    if (this.meta.timestampId < 0 || this.meta.partitionBy === 'NONE') {
+      throw new SvcError('BAD_REQUEST', `table is not partitioned [table=${this.meta.name}]`);
+    }
+    const missing = (): SvcError => new SvcError('BAD_REQUEST', `partition does not exist [table=${this.meta.name}, partition=${name}]`);
+    if (!this.#parts.has(name) && !this.table.txn.partitions.some((x) => x.name === name)) throw missing();
+    // Commit first: it may rewrite the partition, so look it up afterwards.
     this.commit();
+    const p = this.table.txn.partitions.find((x) => x.name === name);
+    if (!p) throw missing();
     this.#closeAllAppenders();
     const txn = this.table.txn;
     this.table.publish(this.meta, { ...txn, txn: txn.txn + 1, partitions: txn.partitions.filter((x) => x !== p) }, [p.dir]);

@@ -1,0 +1,393 @@
+// The syntax tree of svcdb's SQL (QuestDB's dialect). Every node is a readonly
+// object with a string `kind` and `pos`, the zero-based UTF-16 offset in the
+// SQL text where the node starts (errors report it). Visitors switch on `kind`
+// and end in assertNever, so a new kind does not compile until every stage
+// handles it.
+
+export interface Node {
+  readonly kind: string;
+  readonly pos: number;
+}
+
+// ---------------------------------------------------------------- expressions
+
+export type LiteralType = 'INT' | 'LONG' | 'DOUBLE' | 'STRING' | 'BOOLEAN' | 'NULL' | 'CHAR';
+
+export interface Literal extends Node {
+  readonly kind: 'literal';
+  readonly type: LiteralType;
+  /** INT/LONG/DOUBLE: the number (LONG beyond 2^53 keeps `text`); STRING/CHAR: the unescaped text; BOOLEAN: true/false; NULL: null. */
+  readonly value: number | string | boolean | null;
+  /** The literal as written (for column names and exact LONGs). */
+  readonly text: string;
+}
+
+/** `name`, `t.name` or `"Quoted Name"`. */
+export interface ColumnRef extends Node {
+  readonly kind: 'column';
+  readonly table: string | null;
+  readonly name: string;
+}
+
+/** `*` as a function argument (count(*)). */
+export interface StarArg extends Node {
+  readonly kind: 'starArg';
+}
+
+export interface Unary extends Node {
+  readonly kind: 'unary';
+  /** '-', '+', 'NOT', '~' (bitwise not). */
+  readonly op: string;
+  readonly arg: Expr;
+}
+
+export interface Binary extends Node {
+  readonly kind: 'binary';
+  /**
+   * Upper case for words: 'OR' 'AND' '=' '!=' '<' '<=' '>' '>=' '+' '-' '*' '/' '%'
+   * '||' '&' '|' '^' '~' (regex match) '!~' 'LIKE' 'ILIKE' 'NOT LIKE' 'NOT ILIKE' 'WITHIN'.
+   * `pos` is the operator's offset (QuestDB reports type errors there); `left.pos` starts the expression.
+   */
+  readonly op: string;
+  readonly left: Expr;
+  readonly right: Expr;
+}
+
+export interface Call extends Node {
+  readonly kind: 'call';
+  /** Lower case. */
+  readonly name: string;
+  readonly args: readonly Expr[];
+  readonly distinct: boolean;
+  /** OVER (...) for window functions. */
+  readonly over: WindowSpec | null;
+}
+
+export interface WindowSpec extends Node {
+  readonly kind: 'window';
+  readonly partitionBy: readonly Expr[];
+  readonly orderBy: readonly OrderItem[];
+  readonly frame: WindowFrame | null;
+}
+
+export interface WindowFrame extends Node {
+  readonly kind: 'frame';
+  readonly unit: 'ROWS' | 'RANGE' | 'GROUPS';
+  readonly start: FrameBound;
+  readonly end: FrameBound;
+  readonly exclude: string | null;
+}
+
+export interface FrameBound {
+  readonly type: 'UNBOUNDED PRECEDING' | 'PRECEDING' | 'CURRENT ROW' | 'FOLLOWING' | 'UNBOUNDED FOLLOWING';
+  /** For n PRECEDING/FOLLOWING: the amount; with RANGE it may carry a unit (`'1' MINUTE`, `1 second`). */
+  readonly offset: Expr | null;
+  readonly unit: string | null;
+}
+
+/** CAST(x AS t) and x::t. */
+export interface Cast extends Node {
+  readonly kind: 'cast';
+  readonly expr: Expr;
+  readonly type: TypeName;
+}
+
+export interface TypeName extends Node {
+  readonly kind: 'typeName';
+  /** Upper case, e.g. TIMESTAMP, SYMBOL, VARCHAR, GEOHASH, DOUBLE[] (arrays keep the brackets). */
+  readonly name: string;
+  /** GEOHASH(5c), DECIMAL(10,2)... as written inside the parentheses. */
+  readonly params: string | null;
+}
+
+export interface Case extends Node {
+  readonly kind: 'case';
+  readonly operand: Expr | null;
+  readonly whens: ReadonlyArray<{ readonly when: Expr; readonly then: Expr }>;
+  readonly else: Expr | null;
+}
+
+/** `x [NOT] IN (a, b)`, `x IN (SELECT ...)`, and QuestDB's `ts IN '2024-01'` (a single string). */
+export interface In extends Node {
+  readonly kind: 'in';
+  readonly expr: Expr;
+  readonly list: readonly Expr[] | null;
+  readonly query: Query | null;
+  readonly not: boolean;
+}
+
+export interface Between extends Node {
+  readonly kind: 'between';
+  readonly expr: Expr;
+  readonly lo: Expr;
+  readonly hi: Expr;
+  readonly not: boolean;
+}
+
+export interface IsNull extends Node {
+  readonly kind: 'isNull';
+  readonly expr: Expr;
+  readonly not: boolean;
+}
+
+/** A parenthesized subquery used as a value. */
+export interface ScalarSubquery extends Node {
+  readonly kind: 'subquery';
+  readonly query: Query;
+}
+
+/** `$1` style bind variable (parsed; the REST API has none to bind). */
+export interface BindVar extends Node {
+  readonly kind: 'bindVar';
+  readonly name: string;
+}
+
+/** `ARRAY[...]` and `[...]` array literals. */
+export interface ArrayLiteral extends Node {
+  readonly kind: 'array';
+  readonly items: readonly Expr[];
+}
+
+/** `expr[i]` / `expr[i:j]` array access. */
+export interface Subscript extends Node {
+  readonly kind: 'subscript';
+  readonly expr: Expr;
+  readonly index: readonly Expr[];
+}
+
+export type Expr =
+  | Literal | ColumnRef | StarArg | Unary | Binary | Call | Cast | Case | In | Between | IsNull
+  | ScalarSubquery | BindVar | ArrayLiteral | Subscript;
+
+// ---------------------------------------------------------------- queries
+
+export type SelectItem =
+  | { readonly kind: 'star'; readonly pos: number; readonly table: string | null }
+  | { readonly kind: 'item'; readonly pos: number; readonly expr: Expr; readonly alias: string | null };
+
+export interface OrderItem {
+  readonly expr: Expr;
+  readonly desc: boolean;
+  readonly pos: number;
+}
+
+export interface TableRef extends Node {
+  readonly kind: 'tableRef';
+  readonly name: string;
+  readonly alias: string | null;
+}
+
+/** A table-valued function in FROM: long_sequence(10), tables(), table_columns('t'). */
+export interface FunctionRef extends Node {
+  readonly kind: 'functionRef';
+  readonly call: Call;
+  readonly alias: string | null;
+}
+
+export interface SubqueryRef extends Node {
+  readonly kind: 'subqueryRef';
+  readonly query: Query;
+  readonly alias: string | null;
+}
+
+export type JoinType = 'INNER' | 'LEFT' | 'RIGHT' | 'FULL' | 'CROSS' | 'ASOF' | 'LT' | 'SPLICE' | 'WINDOW';
+
+export interface Join extends Node {
+  readonly kind: 'join';
+  readonly type: JoinType;
+  readonly left: FromItem;
+  readonly right: FromItem;
+  readonly on: Expr | null;
+  readonly using: readonly string[] | null;
+  /** ASOF/LT JOIN ... TOLERANCE 1h. */
+  readonly tolerance: string | null;
+  /** WINDOW JOIN ... RANGE BETWEEN ...: kept as written. */
+  readonly range: WindowFrame | null;
+}
+
+export type FromItem = TableRef | FunctionRef | SubqueryRef | Join;
+
+export interface SampleBy {
+  readonly pos: number;
+  /** As written: '15m', '1h', '1d'. */
+  readonly interval: string;
+  readonly fill: readonly Expr[];
+  readonly from: Expr | null;
+  readonly to: Expr | null;
+  /** 'CALENDAR' (default) or 'FIRST OBSERVATION'. */
+  readonly align: 'CALENDAR' | 'FIRST OBSERVATION' | null;
+  readonly timeZone: Expr | null;
+  readonly offset: Expr | null;
+}
+
+export interface LatestOn {
+  readonly pos: number;
+  /** LATEST ON ts PARTITION BY a, b; null timestamp for the older LATEST BY a, b. */
+  readonly timestamp: ColumnRef | null;
+  readonly partitionBy: readonly ColumnRef[];
+}
+
+export interface Cte {
+  readonly name: string;
+  readonly pos: number;
+  readonly query: Query;
+}
+
+export interface Select extends Node {
+  readonly kind: 'select';
+  readonly with: readonly Cte[];
+  readonly distinct: boolean;
+  readonly columns: readonly SelectItem[];
+  readonly from: FromItem | null;
+  readonly where: Expr | null;
+  readonly latestOn: LatestOn | null;
+  readonly sampleBy: SampleBy | null;
+  readonly groupBy: readonly Expr[];
+  readonly having: Expr | null;
+  readonly orderBy: readonly OrderItem[];
+  /** LIMIT n -> {lo: n, hi: null}; LIMIT lo, hi -> both. */
+  readonly limit: { readonly lo: Expr; readonly hi: Expr | null } | null;
+  /** QuestDB's implicit SELECT: `trades` or `trades WHERE ...` with no SELECT keyword. */
+  readonly implicit: boolean;
+}
+
+export interface SetOp extends Node {
+  readonly kind: 'setOp';
+  readonly op: 'UNION' | 'EXCEPT' | 'INTERSECT';
+  readonly all: boolean;
+  readonly left: Query;
+  readonly right: Query;
+  readonly with: readonly Cte[];
+  readonly orderBy: readonly OrderItem[];
+  readonly limit: { readonly lo: Expr; readonly hi: Expr | null } | null;
+}
+
+export type Query = Select | SetOp;
+
+// ---------------------------------------------------------------- statements
+
+export interface ColumnDefAst extends Node {
+  readonly kind: 'columnDef';
+  readonly name: string;
+  readonly type: TypeName;
+  /** SYMBOL CAPACITY n, CACHE/NOCACHE, INDEX [CAPACITY n]: accepted, kept as written. */
+  readonly options: string | null;
+}
+
+export interface CreateTable extends Node {
+  readonly kind: 'createTable';
+  readonly name: string;
+  readonly namePos: number;
+  readonly ifNotExists: boolean;
+  /** Empty with AS SELECT. */
+  readonly columns: readonly ColumnDefAst[];
+  readonly asSelect: Query | null;
+  /** CREATE TABLE t AS (...), CAST(col AS type). */
+  readonly casts: ReadonlyArray<{ readonly column: string; readonly type: TypeName; readonly pos: number }>;
+  /** INDEX(col ...) clauses after AS SELECT: accepted. */
+  readonly timestamp: { readonly column: string; readonly pos: number } | null;
+  readonly partitionBy: { readonly unit: string; readonly pos: number } | null;
+  /** WAL / BYPASS WAL / null when not said. */
+  readonly wal: boolean | null;
+  readonly dedupKeys: readonly string[] | null;
+  /** WITH maxUncommittedRows=..., o3MaxLag=... and TTL, IN VOLUME, OWNED BY: kept as key/value text. */
+  readonly params: ReadonlyArray<{ readonly key: string; readonly value: string }>;
+  /** CREATE TABLE new (LIKE old). */
+  readonly like: string | null;
+}
+
+export interface DropTable extends Node {
+  readonly kind: 'dropTable';
+  readonly names: ReadonlyArray<{ readonly name: string; readonly pos: number }>;
+  readonly ifExists: boolean;
+  /** DROP ALL TABLES. */
+  readonly all: boolean;
+}
+
+export interface TruncateTable extends Node {
+  readonly kind: 'truncateTable';
+  readonly names: ReadonlyArray<{ readonly name: string; readonly pos: number }>;
+}
+
+export interface RenameTable extends Node {
+  readonly kind: 'renameTable';
+  readonly from: string;
+  readonly fromPos: number;
+  readonly to: string;
+  readonly toPos: number;
+}
+
+export type AlterAction =
+  | { readonly kind: 'addColumn'; readonly pos: number; readonly columns: readonly ColumnDefAst[]; readonly ifNotExists: boolean }
+  | { readonly kind: 'dropColumn'; readonly pos: number; readonly columns: ReadonlyArray<{ readonly name: string; readonly pos: number }> }
+  | { readonly kind: 'renameColumn'; readonly pos: number; readonly from: string; readonly fromPos: number; readonly to: string }
+  | { readonly kind: 'dropPartition'; readonly pos: number; readonly list: readonly Expr[]; readonly where: Expr | null }
+  | { readonly kind: 'setParam'; readonly pos: number; readonly params: ReadonlyArray<{ readonly key: string; readonly value: string }> }
+  /** Anything else ALTER TABLE can say in QuestDB (ALTER COLUMN ... TYPE, ADD INDEX, DEDUP, SET TYPE WAL, ...): kept as text. */
+  | { readonly kind: 'otherAlter'; readonly pos: number; readonly text: string };
+
+export interface AlterTable extends Node {
+  readonly kind: 'alterTable';
+  readonly name: string;
+  readonly namePos: number;
+  readonly action: AlterAction;
+}
+
+export interface Insert extends Node {
+  readonly kind: 'insert';
+  readonly table: string;
+  readonly tablePos: number;
+  readonly columns: ReadonlyArray<{ readonly name: string; readonly pos: number }> | null;
+  /** VALUES rows, or null with a SELECT. */
+  readonly values: ReadonlyArray<readonly Expr[]> | null;
+  readonly query: Query | null;
+  /** INSERT ATOMIC / BATCH n: accepted. */
+  readonly batch: number | null;
+}
+
+export interface Update extends Node {
+  readonly kind: 'update';
+  readonly table: string;
+  readonly tablePos: number;
+  readonly alias: string | null;
+  readonly set: ReadonlyArray<{ readonly column: string; readonly pos: number; readonly value: Expr }>;
+  readonly from: FromItem | null;
+  readonly where: Expr | null;
+}
+
+export interface Show extends Node {
+  readonly kind: 'show';
+  /** TABLES, COLUMNS, CREATE TABLE, PARTITIONS, or another SHOW word (kept for an "unsupported" answer). */
+  readonly what: string;
+  readonly table: string | null;
+  readonly tablePos: number;
+}
+
+export interface Explain extends Node {
+  readonly kind: 'explain';
+  readonly statement: Statement;
+}
+
+export interface QueryStatement extends Node {
+  readonly kind: 'query';
+  readonly query: Query;
+}
+
+/**
+ * A statement svcdb recognises but does not run (GRANT, CREATE USER, COPY,
+ * BACKUP, materialized views, ...): the executor answers with a clear
+ * "not supported" error at `pos`. Parsing stops at its first keyword(s).
+ */
+export interface Unsupported extends Node {
+  readonly kind: 'unsupported';
+  /** The leading keywords, e.g. 'GRANT', 'CREATE MATERIALIZED VIEW'. */
+  readonly what: string;
+}
+
+export type Statement =
+  | QueryStatement | CreateTable | DropTable | TruncateTable | RenameTable | AlterTable | Insert | Update
+  | Show | Explain | Unsupported;
+
+export function assertNever(x: never): never {
+  throw new Error(`unhandled node ${JSON.stringify(x)}`);
+}
