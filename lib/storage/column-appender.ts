@@ -2,22 +2,27 @@
 // and tracking the logical end so rollback can truncate back (FORMAT.md).
 import { closeSync, existsSync, openSync, renameSync } from 'node:fs';
 import { join } from 'node:path';
-import { TYPE_INFO, type TypeInfo } from './column-type.js';
-import { fixedBytes, nullVector, type ColumnVector, type FixedVector } from './column-vector.js';
+import { TYPE_INFO, isInt64, type TypeInfo } from './column-type.js';
+import { f64ToInt64, fixedBytes, nullVector, type ColumnVector, type FixedVector } from './column-vector.js';
 import { auxEnd, auxFile, auxValue, dataFile } from './column-files.js';
 import { readAt, syncFd, syncPath, truncateFd, writeAll, type CommitMode } from './io.js';
 import type { ColumnDef } from './table-state.js';
 
-const FLUSH_AT = 1 << 20;
+const STAGING = 1 << 20;
 const TWO32 = 4294967296;
 
+/**
+ * A file written through one reusable 1 MiB staging buffer: small appends are
+ * copied into it, appends of 1 MiB or more are written straight from the
+ * caller's memory (writeSync is done with it when it returns).
+ */
 class BufferedFile {
   readonly path: string;
   readonly fd: number;
-  /** Logical size: bytes written plus bytes buffered. */
+  /** Logical size: bytes written plus bytes staged. */
   size: number;
-  #pending: Uint8Array[] = [];
-  #pendingBytes = 0;
+  #stage: Uint8Array | null = null;
+  #staged = 0;
 
   constructor(path: string, size: number) {
     this.path = path;
@@ -26,33 +31,36 @@ class BufferedFile {
   }
 
   append(b: Uint8Array): void {
-    if (b.byteLength === 0) return;
-    // Copy: the caller's buffer may be reused or be a view into live data.
-    this.#pending.push(b.slice());
-    this.#pendingBytes += b.byteLength;
-    this.size += b.byteLength;
-    if (this.#pendingBytes >= FLUSH_AT) this.flush();
+    const n = b.byteLength;
+    if (n === 0) return;
+    if (n >= STAGING) {
+      this.flush();
+      writeAll(this.fd, this.path, b, this.size);
+      this.size += n;
+      return;
+    }
+    if (this.#staged + n > STAGING) this.flush();
+    this.#stage ??= new Uint8Array(STAGING);
+    this.#stage.set(b, this.#staged);
+    this.#staged += n;
+    this.size += n;
   }
 
   flush(): void {
-    if (this.#pendingBytes === 0) return;
-    const at = this.size - this.#pendingBytes;
-    const chunk = this.#pending.length === 1 ? this.#pending[0]! : Buffer.concat(this.#pending);
-    this.#pending = [];
-    this.#pendingBytes = 0;
-    writeAll(this.fd, this.path, chunk, at);
+    if (this.#staged === 0) return;
+    const n = this.#staged;
+    this.#staged = 0;
+    writeAll(this.fd, this.path, this.#stage!.subarray(0, n), this.size - n);
   }
 
-  /** Forgets buffered bytes without writing them. */
+  /** Forgets staged bytes without writing them. */
   drop(): void {
-    this.#pending = [];
-    this.size -= this.#pendingBytes;
-    this.#pendingBytes = 0;
+    this.size -= this.#staged;
+    this.#staged = 0;
   }
 
   truncate(size: number): void {
-    this.#pending = [];
-    this.#pendingBytes = 0;
+    this.#staged = 0;
     truncateFd(this.fd, size);
     this.size = size;
   }
@@ -60,6 +68,18 @@ class BufferedFile {
   close(): void {
     closeSync(this.fd);
   }
+}
+
+/** The on-disk bytes of rows [lo, hi) of a fixed vector; int64 types converted for those rows only. */
+function fixedRange(v: FixedVector, lo: number, hi: number): Uint8Array {
+  const w = TYPE_INFO[v.type].width;
+  if (isInt64(v.type)) {
+    if (v.exact) return new Uint8Array(v.exact.buffer, v.exact.byteOffset + lo * 8, (hi - lo) * 8);
+    const pairs = f64ToInt64((v.data as Float64Array).subarray(lo, hi));
+    return new Uint8Array(pairs.buffer, pairs.byteOffset, pairs.byteLength);
+  }
+  // Row r starts at byte r * width in every other fixed layout (UUID and LONG256 are byte arrays).
+  return new Uint8Array(v.data.buffer, v.data.byteOffset + lo * w, (hi - lo) * w);
 }
 
 /**
@@ -134,20 +154,25 @@ export class ColumnAppender {
     if (v.kind === 'symbol') {
       this.#data.append(new Uint8Array(v.keys.buffer, v.keys.byteOffset + lo * 4, (hi - lo) * 4));
     } else if (v.kind === 'fixed') {
-      const all = fixedBytes(v);
-      const w = this.#info.width;
-      this.#data.append(all.subarray(lo * w, hi * w));
+      this.#data.append(fixedRange(v, lo, hi));
     } else {
       const n = hi - lo;
       const base = v.offsets[lo]!;
       this.#data.append(v.bytes.subarray(base, v.offsets[hi]!));
       const aux = new Int32Array(n * 2);
+      const start = this.#dataEnd - base;
+      const nulls = v.nulls;
       for (let i = 0; i < n; i++) {
-        const end = this.#dataEnd + (v.offsets[lo + i + 1]! - base);
-        const enc = v.nulls && v.nulls[lo + i] ? -end - 1 : end;
-        const hiWord = Math.floor(enc / TWO32);
-        aux[2 * i] = (enc - hiWord * TWO32) | 0;
-        aux[2 * i + 1] = hiWord | 0;
+        const end = start + v.offsets[lo + i + 1]!;
+        const enc = nulls !== null && nulls[lo + i] === 1 ? -end - 1 : end;
+        if (enc >= -0x80000000 && enc <= 0x7fffffff) {
+          aux[2 * i] = enc;
+          aux[2 * i + 1] = enc < 0 ? -1 : 0;
+        } else {
+          const hiWord = Math.floor(enc / TWO32);
+          aux[2 * i] = (enc - hiWord * TWO32) | 0;
+          aux[2 * i + 1] = hiWord | 0;
+        }
       }
       this.#dataEnd += v.offsets[hi]! - base;
       this.#aux!.append(new Uint8Array(aux.buffer));

@@ -57,11 +57,12 @@ function fixedArray(c: ColumnDef, b: Uint8Array): FixedArray {
  * Rows [lo, hi) of column `c` in a partition folder (`partPath`) with
  * `partRows` committed rows. `dict` is the symbol dictionary for SYMBOL columns;
  * `absent` says the partition predates the column (callers that read many
- * batches compute it once).
+ * batches compute it once); `dataLimit` is a var column's committed data size.
  */
 export function readColumn(
   src: ByteSource, partPath: string, partRows: number, c: ColumnDef, lo: number, hi: number, dict: readonly string[],
   absent: boolean = columnAbsent(partPath, c),
+  dataLimit?: number,
 ): ColumnVector {
   const n = hi - lo;
   if (absent) return nullVector(c.type, n, dict);
@@ -86,8 +87,9 @@ export function readColumn(
   const pairs = new Int32Array(ab.buffer, ab.byteOffset, (n + 1) * 2);
   const start = auxEnd(auxValue(pairs, 0));
   const end = auxEnd(auxValue(pairs, n));
-  // Every byte below `end` is committed (hi <= partRows), so `end` bounds the read.
-  const bytes = end > start ? src(data, start, end - start, end) : new Uint8Array(0);
+  // Every byte below `end` is committed (hi <= partRows); `dataLimit` (the partition's
+  // committed data size, when the caller knows it) lets the cache keep whole chunks.
+  const bytes = end > start ? src(data, start, end - start, dataLimit ?? end) : new Uint8Array(0);
   const offsets = new Int32Array(n + 1);
   let nulls: Uint8Array | null = null;
   for (let i = 1; i <= n; i++) {

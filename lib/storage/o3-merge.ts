@@ -9,13 +9,13 @@ import type { ColumnVector } from './column-vector.js';
 import { readAt, syncPath } from './io.js';
 import { partitionFloor, partitionName } from './partition-by.js';
 import type { PartWrite, TableWriter } from './table-writer.js';
-import { concatVectors, gatherVector } from './vector-ops.js';
+import { concatMany, concatVectors, gatherVector } from './vector-ops.js';
 
 export interface O3Batch {
-  /** The whole appended batch, in meta column order. */
+  /** Late rows, in meta column order (copies, or a previous merge's kept rows). */
   readonly vectors: ColumnVector[];
-  /** Its out-of-order rows. */
-  readonly idx: Int32Array;
+  /** The rows of `vectors` to use, or null for all. */
+  readonly idx: Int32Array | null;
   readonly tsIndex: number;
 }
 
@@ -45,12 +45,8 @@ export function mergeOutOfOrder(w: TableWriter, o3: O3Rows, lagFrom: number, new
   const meta = w.meta;
   const tsIndex = o3.batches[0]!.tsIndex;
   // All buffered rows as one set of vectors.
-  let all: ColumnVector[] | null = null;
-  for (const b of o3.batches) {
-    const part = b.vectors.map((v) => gatherVector(v, b.idx));
-    all = all ? all.map((v, c) => concatVectors(v, part[c]!)) : part;
-  }
-  const cols = all!;
+  const parts = o3.batches.map((b) => (b.idx ? b.vectors.map((v) => gatherVector(v, b.idx!)) : b.vectors));
+  const cols = parts[0]!.map((_, c) => concatMany(parts.map((p) => p[c]!)));
   const ts = (cols[tsIndex] as { data: Float64Array }).data;
   const n = ts.length;
   const order = new Int32Array(n);

@@ -86,6 +86,11 @@ export class ReadCache {
     return c;
   }
 
+  /** Counts bytes a reader read from a file directly, around the cache. */
+  countDirect(bytes: number): void {
+    this.bytesRead += bytes;
+  }
+
   /** Forgets every chunk whose key starts with `prefix` (a dropped table or partition). */
   evict(prefix: string): void {
     for (const [k, c] of this.#chunks) {

@@ -3,7 +3,10 @@
 // skip partitions outside them and binary-search the edges.
 import { join } from 'node:path';
 import { SvcError } from '../errors/svc-error.js';
-import { auxValue, columnAbsent, dataFile, readColumn, type ByteSource } from './column-files.js';
+import { closeSync, openSync } from 'node:fs';
+import { TYPE_INFO } from './column-type.js';
+import { auxEnd, auxFile, auxValue, columnAbsent, dataFile, readColumn, type ByteSource } from './column-files.js';
+import { readAt } from './io.js';
 import type { ColumnVector } from './column-vector.js';
 import { nameKey } from './names.js';
 import type { Snapshot, Table } from './table.js';
@@ -42,6 +45,7 @@ export class TableReader {
   readonly snapshot: Snapshot;
   readonly #src: ByteSource;
   readonly #absent = new Map<string, boolean>();
+  readonly #dataEnds = new Map<string, number>();
   #closed = false;
 
   constructor(table: Table) {
@@ -81,19 +85,40 @@ export class TableReader {
     return out;
   }
 
-  /** First row of `p` whose timestamp is >= ts. */
+  /**
+   * First row of `p` whose timestamp is >= ts. Probes read 8 bytes each
+   * straight from the file: pulling a cache chunk per probe would read far more
+   * than the interval needs.
+   */
   #lowerBound(p: PartitionState, ts: number): number {
     const c = this.meta.columns.find((x) => x.id === this.meta.timestampId)!;
-    const file = join(this.table.dir, p.dir, dataFile(c));
-    const limit = p.rows * 8;
+    const fd = openSync(join(this.table.dir, p.dir, dataFile(c)), 'r');
+    const pair = new Int32Array(2);
+    const bytes = new Uint8Array(pair.buffer);
     let lo = 0, hi = p.rows;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      const b = this.#src(file, mid * 8, 8, limit);
-      const v = auxValue(new Int32Array(b.buffer, b.byteOffset, 2), 0);
-      if (v < ts) lo = mid + 1; else hi = mid;
+    try {
+      while (lo < hi) {
+        const mid = (lo + hi) >>> 1;
+        if (readAt(fd, bytes, 0, 8, mid * 8) < 8) throw new SvcError('INTERNAL', `timestamp file of partition ${p.dir} is shorter than its committed size`);
+        this.table.cache.countDirect(8);
+        if (auxValue(pair, 0) < ts) lo = mid + 1; else hi = mid;
+      }
+    } finally {
+      closeSync(fd);
     }
     return lo;
+  }
+
+  /** A var column's committed data size in partition `p` (the aux entry after its last row). */
+  #dataEnd(p: PartitionState, c: ColumnDef): number {
+    const key = `${p.dir}/${c.id}`;
+    let end = this.#dataEnds.get(key);
+    if (end === undefined) {
+      const b = this.#src(join(this.table.dir, p.dir, auxFile(c)), p.rows * 8, 8, (p.rows + 1) * 8);
+      end = auxEnd(auxValue(new Int32Array(b.slice().buffer), 0));
+      this.#dataEnds.set(key, end);
+    }
+    return end;
   }
 
   /** Rows [lo, hi) of one partition for the given columns. */
@@ -105,7 +130,8 @@ export class TableReader {
       let absent = this.#absent.get(key);
       if (absent === undefined) { absent = columnAbsent(path, c); this.#absent.set(key, absent); }
       const dict = this.snapshot.dicts.get(c.id) ?? [];
-      return readColumn(this.#src, path, p.rows, c, lo, hi, dict, absent);
+      const limit = !absent && TYPE_INFO[c.type].layout === 'var' ? this.#dataEnd(p, c) : undefined;
+      return readColumn(this.#src, path, p.rows, c, lo, hi, dict, absent, limit);
     });
   }
 

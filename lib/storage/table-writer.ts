@@ -10,6 +10,7 @@ import { toVector, nullVector, type ColumnInput, type ColumnVector, type SymbolV
 import { ColumnAppender } from './column-appender.js';
 import { symbolFile } from './column-files.js';
 import { mergeOutOfOrder, type O3Rows } from './o3-merge.js';
+import { gatherVector } from './vector-ops.js';
 import { checkColumnName, nameKey } from './names.js';
 import { partitionCeil, partitionFloor, partitionName } from './partition-by.js';
 import { SymbolDict } from './symbol-dict.js';
@@ -43,6 +44,7 @@ export class TableWriter {
   #active: PartWrite | null = null;
   #maxTs: number;
   #o3: O3Rows = { batches: [], rows: 0 };
+  readonly #symbolMaps = new WeakMap<readonly string[], { dict: SymbolDict; keys: Int32Array }>();
   #inOrderRows = 0;
   #closed = false;
 
@@ -109,47 +111,79 @@ export class TableWriter {
     return d;
   }
 
+  /**
+   * Input keys -> table keys. The mapping is remembered per input dictionary
+   * (an importer passes the same growing array batch after batch), so each
+   * distinct value is interned once.
+   */
   #intern(v: SymbolVector, dict: SymbolDict): SymbolVector {
-    const map = new Int32Array(v.dict.length).fill(-2);
+    let map = this.#symbolMaps.get(v.dict);
+    if (!map || map.dict !== dict) {
+      map = { dict, keys: new Int32Array(Math.max(16, v.dict.length)).fill(-2) };
+      this.#symbolMaps.set(v.dict, map);
+    } else if (map.keys.length < v.dict.length) {
+      const grown = new Int32Array(Math.max(v.dict.length, map.keys.length * 2)).fill(-2);
+      grown.set(map.keys);
+      map.keys = grown;
+    }
+    const m = map.keys;
     const keys = new Int32Array(v.keys.length);
     for (let i = 0; i < keys.length; i++) {
       const k = v.keys[i]!;
       if (k < 0) { keys[i] = -1; continue; }
-      let t = map[k]!;
-      if (t === -2) { t = dict.intern(v.dict[k]!); map[k] = t; }
+      let t = m[k]!;
+      if (t === -2) { t = dict.intern(v.dict[k]!); m[k] = t; }
       keys[i] = t;
     }
     return { kind: 'symbol', type: 'SYMBOL', keys, dict: dict.values };
   }
 
   #appendTimestamped(vectors: ColumnVector[], tsIndex: number, n: number): void {
-    const tsv = vectors[tsIndex]!;
-    const ts = (tsv as { data: Float64Array }).data;
-    const by = this.meta.partitionBy;
-    let o3: number[] | null = null;
-    let i = 0;
-    while (i < n) {
+    const ts = (vectors[tsIndex] as { data: Float64Array }).data;
+    // One pass: which rows are in order (>= the running max) and which are late.
+    let max = this.#maxTs;
+    let late = 0;
+    for (let i = 0; i < n; i++) {
       const t = ts[i]!;
       if (!(t > LONG_NULL)) { // NULL or NaN
         throw new SvcError('BAD_REQUEST', `designated timestamp cannot be NULL [table=${this.meta.name}, column=${this.meta.columns[tsIndex]!.name}, row=${i}]`);
       }
-      if (t < this.#maxTs) { (o3 ??= []).push(i); i++; continue; }
-      // A run of non-decreasing timestamps inside one partition is appended as is.
+      if (t < max) late++; else max = t;
+    }
+    if (late > 0) {
+      const inOrder = new Int32Array(n - late);
+      const o3 = new Int32Array(late);
+      max = this.#maxTs;
+      for (let i = 0, a = 0, b = 0; i < n; i++) {
+        const t = ts[i]!;
+        if (t < max) o3[b++] = i; else { inOrder[a++] = i; max = t; }
+      }
+      // Late rows are copied now: the caller may reuse its buffers after append returns.
+      this.#o3.batches.push({ vectors: vectors.map((v) => gatherVector(v, o3)), idx: null, tsIndex });
+      this.#o3.rows += late;
+      if (inOrder.length === 0) return;
+      vectors = vectors.map((v) => gatherVector(v, inOrder));
+      n = inOrder.length;
+    }
+    this.#appendSorted(vectors, (vectors[tsIndex] as { data: Float64Array }).data, n);
+  }
+
+  /** Appends rows whose timestamps are non-decreasing and >= the max, split only at partition boundaries. */
+  #appendSorted(vectors: ColumnVector[], ts: Float64Array, n: number): void {
+    const by = this.meta.partitionBy;
+    let i = 0;
+    while (i < n) {
+      const t = ts[i]!;
       const floor = partitionFloor(by, t);
       const ceil = partitionCeil(by, floor);
       let j = i + 1;
-      while (j < n && ts[j]! >= ts[j - 1]! && ts[j]! < ceil) j++;
+      while (j < n && ts[j]! < ceil) j++;
       const part = this.#partFor(floor);
       this.#appendRange(part, vectors, i, j);
       if (part.rows === j - i) part.minTs = t;
       part.maxTs = ts[j - 1]!;
       this.#maxTs = ts[j - 1]!;
       i = j;
-    }
-    if (o3) {
-      const idx = Int32Array.from(o3);
-      this.#o3.batches.push({ vectors, idx, tsIndex });
-      this.#o3.rows += idx.length;
     }
   }
 

@@ -38,6 +38,19 @@ export function concatVectors(a: ColumnVector, b: ColumnVector): ColumnVector {
   throw new Error(`cannot concatenate ${a.kind} and ${b.kind} vectors`);
 }
 
+/** Concatenates many vectors of one column in one pass per kind. */
+export function concatMany(vs: readonly ColumnVector[]): ColumnVector {
+  if (vs.length === 1) return vs[0]!;
+  // Pairwise concatenation in a balanced tree: each byte is copied log2(k) times at most.
+  let level = [...vs];
+  while (level.length > 1) {
+    const next: ColumnVector[] = [];
+    for (let i = 0; i < level.length; i += 2) next.push(i + 1 < level.length ? concatVectors(level[i]!, level[i + 1]!) : level[i]!);
+    level = next;
+  }
+  return level[0]!;
+}
+
 /** Rows `idx[0], idx[1], ...` of `v`, in that order. */
 export function gatherVector(v: ColumnVector, idx: Int32Array): ColumnVector {
   const n = idx.length;
@@ -79,11 +92,13 @@ function gatherVar(v: VarVector, idx: Int32Array): VarVector {
   const offsets = new Int32Array(n + 1);
   let nulls: Uint8Array | null = null;
   let at = 0;
+  const src = v.bytes;
   for (let i = 0; i < n; i++) {
     const r = idx[i]!;
     const s = v.offsets[r]!, e = v.offsets[r + 1]!;
-    bytes.set(v.bytes.subarray(s, e), at);
-    at += e - s;
+    // Short values are copied byte by byte: cheaper than a subarray object per row.
+    if (e - s <= 32) for (let k = s; k < e; k++) bytes[at++] = src[k]!;
+    else { bytes.set(src.subarray(s, e), at); at += e - s; }
     offsets[i + 1] = at;
     if (v.nulls && v.nulls[r]) { nulls ??= new Uint8Array(n); nulls[i] = 1; }
   }
