@@ -11,7 +11,11 @@ export interface Node {
 
 // ---------------------------------------------------------------- expressions
 
-export type LiteralType = 'INT' | 'LONG' | 'DOUBLE' | 'STRING' | 'BOOLEAN' | 'NULL' | 'CHAR';
+/**
+ * GEOHASH (`#u33d`, `##0101`, `#u33d/18`) and DECIMAL (`1.5m`) are parser extensions: their
+ * `value` is the text as written (GEOHASH) or the digits without the `m` suffix (DECIMAL).
+ */
+export type LiteralType = 'INT' | 'LONG' | 'DOUBLE' | 'STRING' | 'BOOLEAN' | 'NULL' | 'CHAR' | 'GEOHASH' | 'DECIMAL';
 
 export interface Literal extends Node {
   readonly kind: 'literal';
@@ -45,7 +49,9 @@ export interface Binary extends Node {
   readonly kind: 'binary';
   /**
    * Upper case for words: 'OR' 'AND' '=' '!=' '<' '<=' '>' '>=' '+' '-' '*' '/' '%'
-   * '||' '&' '|' '^' '~' (regex match) '!~' 'LIKE' 'ILIKE' 'NOT LIKE' 'NOT ILIKE' 'WITHIN'.
+   * '||' '&' '|' '^' '~' (regex match) '!~' 'LIKE' 'ILIKE' 'NOT LIKE' 'NOT ILIKE' 'WITHIN',
+   * and the IPv4 containment operators '<<' '>>' '<<=' '>>='.
+   * WITHIN's right side is an ArrayLiteral holding the parenthesized geohash list.
    * `pos` is the operator's offset (QuestDB reports type errors there); `left.pos` starts the expression.
    */
   readonly op: string;
@@ -61,10 +67,16 @@ export interface Call extends Node {
   readonly distinct: boolean;
   /** OVER (...) for window functions. */
   readonly over: WindowSpec | null;
+  /** `f(x) IGNORE NULLS OVER (...)` / `RESPECT NULLS`; absent or null when not said. */
+  readonly nulls?: 'IGNORE' | 'RESPECT' | null;
 }
 
 export interface WindowSpec extends Node {
   readonly kind: 'window';
+  /** `OVER w` (or `OVER (w ...)`): the named window from the SELECT's WINDOW clause this one refers to. */
+  readonly name?: string | null;
+  /** Extension: `ANCHOR DAILY '09:30'` as written after ANCHOR. */
+  readonly anchor?: string | null;
   readonly partitionBy: readonly Expr[];
   readonly orderBy: readonly OrderItem[];
   readonly frame: WindowFrame | null;
@@ -72,9 +84,11 @@ export interface WindowSpec extends Node {
 
 export interface WindowFrame extends Node {
   readonly kind: 'frame';
+  /** `CUMULATIVE` is parsed as ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW. */
   readonly unit: 'ROWS' | 'RANGE' | 'GROUPS';
   readonly start: FrameBound;
   readonly end: FrameBound;
+  /** EXCLUDE CURRENT ROW / NO OTHERS / GROUP / TIES, or PREVAILING / INCLUDE PREVAILING for WINDOW JOIN. */
   readonly exclude: string | null;
 }
 
@@ -139,6 +153,7 @@ export interface ScalarSubquery extends Node {
 /** `$1` style bind variable (parsed; the REST API has none to bind). */
 export interface BindVar extends Node {
   readonly kind: 'bindVar';
+  /** With its sigil: '$1', '$name'. (`@x` DECLARE variables make the statement Unsupported instead.) */
   readonly name: string;
 }
 
@@ -148,22 +163,31 @@ export interface ArrayLiteral extends Node {
   readonly items: readonly Expr[];
 }
 
-/** `expr[i]` / `expr[i:j]` array access. */
+/** `expr[i]` / `expr[i:j]` array access; `bids[1, 2]` has two indexes. */
 export interface Subscript extends Node {
   readonly kind: 'subscript';
   readonly expr: Expr;
+  /** A slice (`i:j`, `i:`) is a Slice node; it appears nowhere else. */
   readonly index: readonly Expr[];
+}
+
+/** Extension: `lo:hi` inside a subscript (`arr[2:3]`, `arr[2:]`); an omitted end is null. */
+export interface Slice extends Node {
+  readonly kind: 'slice';
+  readonly lo: Expr | null;
+  readonly hi: Expr | null;
 }
 
 export type Expr =
   | Literal | ColumnRef | StarArg | Unary | Binary | Call | Cast | Case | In | Between | IsNull
-  | ScalarSubquery | BindVar | ArrayLiteral | Subscript;
+  | ScalarSubquery | BindVar | ArrayLiteral | Subscript | Slice;
 
 // ---------------------------------------------------------------- queries
 
 export type SelectItem =
   | { readonly kind: 'star'; readonly pos: number; readonly table: string | null }
-  | { readonly kind: 'item'; readonly pos: number; readonly expr: Expr; readonly alias: string | null };
+  /** `end`: offset just past the expression (before any alias), for naming unaliased columns after their text. */
+  | { readonly kind: 'item'; readonly pos: number; readonly expr: Expr; readonly alias: string | null; readonly end?: number };
 
 export interface OrderItem {
   readonly expr: Expr;
@@ -171,10 +195,17 @@ export interface OrderItem {
   readonly pos: number;
 }
 
+/** `t TIMESTAMP(ts)`: a designated timestamp given in FROM (extension, on every from-source). */
+export interface TimestampDesignation {
+  readonly column: string;
+  readonly pos: number;
+}
+
 export interface TableRef extends Node {
   readonly kind: 'tableRef';
   readonly name: string;
   readonly alias: string | null;
+  readonly timestamp?: TimestampDesignation | null;
 }
 
 /** A table-valued function in FROM: long_sequence(10), tables(), table_columns('t'). */
@@ -182,15 +213,33 @@ export interface FunctionRef extends Node {
   readonly kind: 'functionRef';
   readonly call: Call;
   readonly alias: string | null;
+  readonly timestamp?: TimestampDesignation | null;
 }
 
 export interface SubqueryRef extends Node {
   readonly kind: 'subqueryRef';
   readonly query: Query;
   readonly alias: string | null;
+  readonly timestamp?: TimestampDesignation | null;
 }
 
-export type JoinType = 'INNER' | 'LEFT' | 'RIGHT' | 'FULL' | 'CROSS' | 'ASOF' | 'LT' | 'SPLICE' | 'WINDOW';
+/** Extension: `(SHOW PARAMETERS) WHERE ...` uses a SHOW statement as a row source. */
+export interface ShowRef extends Node {
+  readonly kind: 'showRef';
+  readonly show: Show;
+  readonly alias: string | null;
+}
+
+/** HORIZON is an extension (QuestDB's markout join). */
+export type JoinType = 'INNER' | 'LEFT' | 'RIGHT' | 'FULL' | 'CROSS' | 'ASOF' | 'LT' | 'SPLICE' | 'WINDOW' | 'HORIZON';
+
+/** HORIZON JOIN ... RANGE FROM a TO b STEP s AS h | LIST (a, b, ...) AS h; offsets as written (`1s`, `-5s`). */
+export interface Horizon {
+  readonly pos: number;
+  readonly range: { readonly from: string; readonly to: string; readonly step: string } | null;
+  readonly list: readonly string[] | null;
+  readonly alias: string | null;
+}
 
 export interface Join extends Node {
   readonly kind: 'join';
@@ -203,9 +252,10 @@ export interface Join extends Node {
   readonly tolerance: string | null;
   /** WINDOW JOIN ... RANGE BETWEEN ...: kept as written. */
   readonly range: WindowFrame | null;
+  readonly horizon?: Horizon | null;
 }
 
-export type FromItem = TableRef | FunctionRef | SubqueryRef | Join;
+export type FromItem = TableRef | FunctionRef | SubqueryRef | ShowRef | Join;
 
 export interface SampleBy {
   readonly pos: number;
@@ -249,6 +299,18 @@ export interface Select extends Node {
   readonly limit: { readonly lo: Expr; readonly hi: Expr | null } | null;
   /** QuestDB's implicit SELECT: `trades` or `trades WHERE ...` with no SELECT keyword. */
   readonly implicit: boolean;
+  /** Extension: the WINDOW clause, `WINDOW w AS (...), w2 AS (...)`. */
+  readonly windows?: ReadonlyArray<{ readonly name: string; readonly pos: number; readonly spec: WindowSpec }>;
+  /** Extension: `FROM t PIVOT (aggs FOR col IN (...) ... [GROUP BY ...])` applied to the FROM source. */
+  readonly pivot?: Pivot | null;
+}
+
+/** PIVOT (avg(price) [AS a], ... FOR symbol IN ('A', 'B') [side IN (...)] ... [GROUP BY side]). */
+export interface Pivot {
+  readonly pos: number;
+  readonly aggregates: ReadonlyArray<{ readonly expr: Expr; readonly alias: string | null; readonly pos: number }>;
+  readonly for: ReadonlyArray<{ readonly expr: Expr; readonly values: readonly Expr[] | null; readonly query: Query | null; readonly pos: number }>;
+  readonly groupBy: readonly Expr[];
 }
 
 export interface SetOp extends Node {
@@ -284,16 +346,23 @@ export interface CreateTable extends Node {
   readonly asSelect: Query | null;
   /** CREATE TABLE t AS (...), CAST(col AS type). */
   readonly casts: ReadonlyArray<{ readonly column: string; readonly type: TypeName; readonly pos: number }>;
-  /** INDEX(col ...) clauses after AS SELECT: accepted. */
+  /** TIMESTAMP(col): the designated timestamp. (INDEX(col ...) clauses: see `indexes`.) */
   readonly timestamp: { readonly column: string; readonly pos: number } | null;
   readonly partitionBy: { readonly unit: string; readonly pos: number } | null;
   /** WAL / BYPASS WAL / null when not said. */
   readonly wal: boolean | null;
   readonly dedupKeys: readonly string[] | null;
-  /** WITH maxUncommittedRows=..., o3MaxLag=... and TTL, IN VOLUME, OWNED BY: kept as key/value text. */
+  /**
+   * WITH maxUncommittedRows=..., o3MaxLag=... and TTL, IN VOLUME, OWNED BY: kept as key/value text.
+   * Keys: the WITH names as written; 'TTL' ('7 DAYS', '12h'), 'IN VOLUME', 'OWNED BY', 'STORAGE POLICY'
+   * (inside the parentheses), 'FORMAT' (upper case), and for CREATE ATOMIC / BATCH n [o3MaxLag x] TABLE:
+   * 'ATOMIC' (''), 'BATCH', 'BATCH O3MAXLAG'. Strings are unquoted.
+   */
   readonly params: ReadonlyArray<{ readonly key: string; readonly value: string }>;
   /** CREATE TABLE new (LIKE old). */
   readonly like: string | null;
+  /** Extension: the `, INDEX(col [CAPACITY n])` clauses. */
+  readonly indexes?: ReadonlyArray<{ readonly column: string; readonly pos: number; readonly capacity: number | null }>;
 }
 
 export interface DropTable extends Node {
@@ -307,6 +376,9 @@ export interface DropTable extends Node {
 export interface TruncateTable extends Node {
   readonly kind: 'truncateTable';
   readonly names: ReadonlyArray<{ readonly name: string; readonly pos: number }>;
+  /** Extensions: TRUNCATE TABLE IF EXISTS t; TRUNCATE TABLE t KEEP SYMBOL MAPS. */
+  readonly ifExists?: boolean;
+  readonly keepSymbolMaps?: boolean;
 }
 
 export interface RenameTable extends Node {
@@ -343,6 +415,10 @@ export interface Insert extends Node {
   readonly query: Query | null;
   /** INSERT ATOMIC / BATCH n: accepted. */
   readonly batch: number | null;
+  /** Extension: INSERT BATCH n o3MaxLag '1s': the lag as written (string unquoted). */
+  readonly o3MaxLag?: string | null;
+  /** Extension: `WITH x AS (...) INSERT INTO ...`: the CTEs the query may use. */
+  readonly with?: readonly Cte[];
 }
 
 export interface Update extends Node {
@@ -353,19 +429,28 @@ export interface Update extends Node {
   readonly set: ReadonlyArray<{ readonly column: string; readonly pos: number; readonly value: Expr }>;
   readonly from: FromItem | null;
   readonly where: Expr | null;
+  /** Extension: `WITH x AS (...) UPDATE ...`: the CTEs FROM may use. */
+  readonly with?: readonly Cte[];
 }
 
 export interface Show extends Node {
   readonly kind: 'show';
-  /** TABLES, COLUMNS, CREATE TABLE, PARTITIONS, or another SHOW word (kept for an "unsupported" answer). */
+  /**
+   * TABLES, COLUMNS, CREATE TABLE, PARTITIONS, or another SHOW word (kept for an "unsupported" answer),
+   * upper case; a few known phrases stay together ('CREATE VIEW', 'SERVICE ACCOUNT', 'TIME ZONE').
+   */
   readonly what: string;
+  /** The table (or, for other SHOW forms, a single trailing name such as a view or user). */
   readonly table: string | null;
+  /** The table's offset; without a table, the offset of the word after SHOW. */
   readonly tablePos: number;
 }
 
 export interface Explain extends Node {
   readonly kind: 'explain';
   readonly statement: Statement;
+  /** Extension: EXPLAIN (FORMAT JSON) ...: the format word upper-cased. */
+  readonly format?: string | null;
 }
 
 export interface QueryStatement extends Node {

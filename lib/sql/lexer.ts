@@ -8,7 +8,7 @@ import { SvcError } from '../errors/svc-error.js';
  * ident: a bare word (`up` holds it upper-cased for keyword checks);
  * qident: "quoted identifier" (text unescaped); string: 'literal' (text unescaped);
  * number: as written, including a suffix such as `1L`, `15m`, `1.5m`, `0x1F`;
- * bind: `$1` / `$name` (text without the `$`); geohash: `#u33d`, `##0101`, `#u33d/18` as written;
+ * bind: `$1` / `$name` / `@name` (QuestDB DECLARE variables), text with its sigil; geohash: `#u33d`, `##0101`, `#u33d/18` as written;
  * op: punctuation and operators (any other character becomes a one-character op);
  * eof: the end of the text.
  */
@@ -118,10 +118,10 @@ export function tokenize(text: string): Token[] {
       i = next;
       continue;
     }
-    if (c === 36 && i + 1 < n && (isDigit(text.charCodeAt(i + 1)) || isIdentStart(text.charCodeAt(i + 1)))) {
+    if ((c === 36 || c === 64) && i + 1 < n && (isDigit(text.charCodeAt(i + 1)) || isIdentStart(text.charCodeAt(i + 1)))) {
       i++;
       while (i < n && isIdentPart(text.charCodeAt(i))) i++;
-      const name = text.slice(start + 1, i);
+      const name = text.slice(start, i);
       out.push({ kind: 'bind', text: name, up: name, pos: start, end: i });
       continue;
     }

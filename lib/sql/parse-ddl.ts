@@ -1,0 +1,337 @@
+// DDL parsing: CREATE TABLE (columns, AS SELECT, LIKE, QuestDB table options),
+// DROP TABLE, TRUNCATE TABLE, RENAME TABLE and ALTER TABLE. Called from parser.ts.
+
+import type { AlterAction, AlterTable, ColumnDefAst, CreateTable, DropTable, RenameTable, TruncateTable, TypeName } from './ast.js';
+import { NO_STOPS, type Cursor, type Mutable } from './parse-cursor.js';
+import { parseExpr, parseExprList, parseTypeName } from './parse-expr.js';
+import { parseQuery } from './parse-query.js';
+import { positiveInt } from './parse-statement.js';
+
+type Param = { key: string; value: string };
+
+/** CREATE [ATOMIC | BATCH n [o3MaxLag x]] TABLE [IF NOT EXISTS] t (...) | AS (query) | (LIKE t), then table options. */
+export function parseCreateTable(c: Cursor): CreateTable {
+  const t = c.next();
+  const params: Param[] = [];
+  if (c.acceptKw('ATOMIC')) params.push({ key: 'ATOMIC', value: '' });
+  else if (c.acceptKw('BATCH')) {
+    params.push({ key: 'BATCH', value: String(positiveInt(c, 'batch size')) });
+    if (c.acceptKw('O3MAXLAG')) params.push({ key: 'BATCH O3MAXLAG', value: c.duration('o3MaxLag value') });
+  }
+  c.expectKw('TABLE');
+  const ifNotExists = acceptIfNotExists(c);
+  const name = c.name('table name');
+  const ct: Mutable<CreateTable> = {
+    kind: 'createTable', pos: t.pos, name: name.name, namePos: name.pos, ifNotExists, columns: [], asSelect: null,
+    casts: [], timestamp: null, partitionBy: null, wal: null, dedupKeys: null, params, like: null,
+  };
+  if (c.acceptKw('AS')) {
+    if (c.acceptOp('(')) {
+      ct.asSelect = parseQuery(c);
+      c.expectOp(')');
+    } else {
+      ct.asSelect = parseQuery(c);
+    }
+  } else if (c.isOp('(') && c.isKw('LIKE', c.peek())) {
+    c.i += 2;
+    ct.like = c.name('table name').name;
+    c.expectOp(')');
+  } else {
+    c.expectOp('(');
+    const cols: ColumnDefAst[] = [];
+    do {
+      cols.push(parseColumnDef(c));
+    } while (c.acceptOp(','));
+    c.expectOp(')');
+    ct.columns = cols;
+  }
+  const casts: Array<{ column: string; type: TypeName; pos: number }> = [];
+  const indexes: Array<{ column: string; pos: number; capacity: number | null }> = [];
+  while (c.acceptOp(',')) {
+    if (c.acceptKw('CAST')) {
+      c.expectOp('(');
+      const col = c.name('column name');
+      c.expectKw('AS');
+      casts.push({ column: col.name, pos: col.pos, type: parseTypeName(c) });
+      c.expectOp(')');
+    } else if (c.acceptKw('INDEX')) {
+      c.expectOp('(');
+      do {
+        const col = c.name('column name');
+        const capacity = c.acceptKw('CAPACITY') ? positiveInt(c, 'index capacity') : null;
+        indexes.push({ column: col.name, pos: col.pos, capacity });
+      } while (c.acceptOp(','));
+      c.expectOp(')');
+    } else {
+      throw c.expected("'cast' or 'index'");
+    }
+  }
+  ct.casts = casts;
+  if (indexes.length > 0) ct.indexes = indexes;
+  parseTableOptions(c, ct);
+  return ct;
+}
+
+function acceptIfNotExists(c: Cursor): boolean {
+  if (!c.isKw('IF')) return false;
+  c.next();
+  c.expectKw('NOT');
+  c.expectKw('EXISTS');
+  return true;
+}
+
+function acceptIfExists(c: Cursor): boolean {
+  if (!c.isKw('IF')) return false;
+  c.next();
+  c.expectKw('EXISTS');
+  return true;
+}
+
+/** `name TYPE [CAPACITY n] [CACHE|NOCACHE] [INDEX [TYPE ...] [CAPACITY n] [INCLUDE (...)]]`, options kept as written. */
+function parseColumnDef(c: Cursor): ColumnDefAst {
+  const name = c.name('column name');
+  const type = parseTypeName(c);
+  const optStart = c.tok.pos;
+  for (;;) {
+    const w = c.tok;
+    if (w.kind !== 'ident') break;
+    if (w.up === 'CAPACITY') {
+      c.next();
+      positiveInt(c, 'symbol capacity');
+    } else if (w.up === 'CACHE' || w.up === 'NOCACHE' || w.up === 'INDEX') {
+      c.next();
+    } else if (w.up === 'TYPE') {
+      c.next();
+      if (c.tok.kind !== 'ident') throw c.expected('index type');
+      while (c.tok.kind === 'ident' && !OPTION_WORDS.has(c.tok.up)) c.next();
+    } else if (w.up === 'INCLUDE') {
+      c.next();
+      c.expectOp('(');
+      do c.name('column name');
+      while (c.acceptOp(','));
+      c.expectOp(')');
+    } else {
+      break;
+    }
+  }
+  const options = c.tok.pos > optStart ? c.slice(optStart, c.prevEnd) : null;
+  return { kind: 'columnDef', pos: name.pos, name: name.name, type, options };
+}
+
+const OPTION_WORDS = new Set(['CAPACITY', 'CACHE', 'NOCACHE', 'INDEX', 'TYPE', 'INCLUDE']);
+
+/** TIMESTAMP(col), PARTITION BY, [BYPASS] WAL, WITH k=v, DEDUP UPSERT KEYS, TTL, IN VOLUME, OWNED BY, STORAGE POLICY, FORMAT. */
+function parseTableOptions(c: Cursor, ct: Mutable<CreateTable>): void {
+  const params = ct.params as Param[];
+  for (;;) {
+    const w = c.tok;
+    if (w.kind !== 'ident') return;
+    switch (w.up) {
+      case 'TIMESTAMP': {
+        c.next();
+        c.expectOp('(');
+        const col = c.name('column name');
+        c.expectOp(')');
+        ct.timestamp = { column: col.name, pos: col.pos };
+        break;
+      }
+      case 'PARTITION': {
+        c.next();
+        c.expectKw('BY');
+        const u = c.tok;
+        if (u.kind !== 'ident') throw c.expected('partition unit');
+        c.next();
+        ct.partitionBy = { unit: u.up, pos: u.pos };
+        break;
+      }
+      case 'WAL':
+        c.next();
+        ct.wal = true;
+        break;
+      case 'BYPASS':
+        c.next();
+        c.expectKw('WAL');
+        ct.wal = false;
+        break;
+      case 'WITH':
+        c.next();
+        do {
+          if (c.isKw('IN') && c.isKwAt(1, 'VOLUME')) break;
+          const key = c.name('parameter name');
+          c.expectOp('=');
+          params.push({ key: key.name, value: paramValue(c) });
+        } while (c.acceptOp(','));
+        break;
+      case 'DEDUP': {
+        c.next();
+        c.expectKw('UPSERT');
+        c.expectKw('KEYS');
+        ct.dedupKeys = nameList(c);
+        break;
+      }
+      case 'TTL':
+        c.next();
+        params.push({ key: 'TTL', value: ttlValue(c) });
+        break;
+      case 'IN':
+        c.next();
+        c.expectKw('VOLUME');
+        params.push({ key: 'IN VOLUME', value: c.name('volume name').name });
+        break;
+      case 'OWNED':
+        c.next();
+        c.expectKw('BY');
+        params.push({ key: 'OWNED BY', value: c.name('owner name').name });
+        break;
+      case 'STORAGE': {
+        c.next();
+        c.expectKw('POLICY');
+        const open = c.expectOp('(');
+        const end = c.skipUntil(NO_STOPS);
+        c.expectOp(')');
+        params.push({ key: 'STORAGE POLICY', value: c.slice(open.end, end).trim() });
+        break;
+      }
+      case 'FORMAT': {
+        c.next();
+        const f = c.tok;
+        if (f.kind !== 'ident') throw c.expected('storage format');
+        c.next();
+        params.push({ key: 'FORMAT', value: f.up });
+        break;
+      }
+      default:
+        return;
+    }
+  }
+}
+
+/** `(a, b, ...)` of names. */
+function nameList(c: Cursor): string[] {
+  c.expectOp('(');
+  const names = [c.name('column name').name];
+  while (c.acceptOp(',')) names.push(c.name('column name').name);
+  c.expectOp(')');
+  return names;
+}
+
+/** A parameter value as written: a number with its unit (`20s`), a word, or a 'string' (unquoted). */
+function paramValue(c: Cursor): string {
+  const t = c.tok;
+  if (t.kind === 'ident' || t.kind === 'qident') {
+    c.next();
+    return t.text;
+  }
+  return c.duration('parameter value');
+}
+
+/** `TTL 12h`, `TTL 7 DAYS`, `TTL 0`: kept as written. */
+function ttlValue(c: Cursor): string {
+  const start = c.tok.pos;
+  c.duration('ttl value');
+  if (c.tok.kind === 'ident' && TTL_UNITS.has(c.tok.up)) c.next();
+  return c.slice(start, c.prevEnd);
+}
+
+const TTL_UNITS = new Set(['HOUR', 'HOURS', 'DAY', 'DAYS', 'WEEK', 'WEEKS', 'MONTH', 'MONTHS', 'YEAR', 'YEARS']);
+
+/** DROP TABLE [IF EXISTS] a[, b] | DROP ALL TABLES. */
+export function parseDropTable(c: Cursor): DropTable {
+  const t = c.next();
+  if (c.acceptKw('ALL')) {
+    c.expectKw('TABLES');
+    return { kind: 'dropTable', pos: t.pos, names: [], ifExists: false, all: true };
+  }
+  c.expectKw('TABLE');
+  const ifExists = acceptIfExists(c);
+  return { kind: 'dropTable', pos: t.pos, names: tableNames(c), ifExists, all: false };
+}
+
+function tableNames(c: Cursor): Array<{ name: string; pos: number }> {
+  const names = [c.name('table name')];
+  while (c.acceptOp(',')) names.push(c.name('table name'));
+  return names;
+}
+
+/** TRUNCATE TABLE [IF EXISTS] a[, b] [KEEP SYMBOL MAPS]. */
+export function parseTruncate(c: Cursor): TruncateTable {
+  const t = c.next();
+  c.expectKw('TABLE');
+  const ifExists = acceptIfExists(c);
+  const names = tableNames(c);
+  let keepSymbolMaps = false;
+  if (c.acceptKw('KEEP')) {
+    c.expectKw('SYMBOL');
+    c.expectKw('MAPS');
+    keepSymbolMaps = true;
+  }
+  const node: Mutable<TruncateTable> = { kind: 'truncateTable', pos: t.pos, names };
+  if (ifExists) node.ifExists = true;
+  if (keepSymbolMaps) node.keepSymbolMaps = true;
+  return node;
+}
+
+/** RENAME TABLE a TO b. */
+export function parseRenameTable(c: Cursor): RenameTable {
+  const t = c.next();
+  c.expectKw('TABLE');
+  const from = c.name('table name');
+  c.expectKw('TO');
+  const to = c.name('table name');
+  return { kind: 'renameTable', pos: t.pos, from: from.name, fromPos: from.pos, to: to.name, toPos: to.pos };
+}
+
+/** ALTER TABLE t ADD COLUMN | DROP COLUMN | RENAME COLUMN | DROP PARTITION | SET PARAM | anything else (otherAlter). */
+export function parseAlterTable(c: Cursor): AlterTable {
+  const t = c.next();
+  c.expectKw('TABLE');
+  const name = c.name('table name');
+  return { kind: 'alterTable', pos: t.pos, name: name.name, namePos: name.pos, action: parseAlterAction(c) };
+}
+
+function parseAlterAction(c: Cursor): AlterAction {
+  const a = c.tok;
+  if (a.kind !== 'ident') throw c.expected('alter table action');
+  const second = c.peek();
+  if (a.up === 'ADD' && c.isKw('COLUMN', second)) {
+    c.i += 2;
+    const ifNotExists = acceptIfNotExists(c);
+    const columns = [parseColumnDef(c)];
+    while (c.acceptOp(',')) {
+      c.acceptKw('COLUMN');
+      columns.push(parseColumnDef(c));
+    }
+    return { kind: 'addColumn', pos: a.pos, columns, ifNotExists };
+  }
+  if (a.up === 'DROP' && c.isKw('COLUMN', second)) {
+    c.i += 2;
+    const columns = [c.name('column name')];
+    while (c.acceptOp(',')) columns.push(c.name('column name'));
+    return { kind: 'dropColumn', pos: a.pos, columns };
+  }
+  if (a.up === 'RENAME' && c.isKw('COLUMN', second)) {
+    c.i += 2;
+    const from = c.name('column name');
+    c.expectKw('TO');
+    const to = c.name('column name');
+    return { kind: 'renameColumn', pos: a.pos, from: from.name, fromPos: from.pos, to: to.name };
+  }
+  if (a.up === 'DROP' && c.isKw('PARTITION', second)) {
+    c.i += 2;
+    if (c.acceptKw('LIST')) return { kind: 'dropPartition', pos: a.pos, list: parseExprList(c), where: null };
+    if (c.acceptKw('WHERE')) return { kind: 'dropPartition', pos: a.pos, list: [], where: parseExpr(c) };
+    throw c.expected("'list' or 'where'");
+  }
+  if (a.up === 'SET' && c.isKw('PARAM', second)) {
+    c.i += 2;
+    const params: Param[] = [];
+    do {
+      const key = c.name('parameter name');
+      c.expectOp('=');
+      params.push({ key: key.name, value: paramValue(c) });
+    } while (c.acceptOp(','));
+    return { kind: 'setParam', pos: a.pos, params };
+  }
+  const end = c.skipUntil(NO_STOPS);
+  return { kind: 'otherAlter', pos: a.pos, text: c.slice(a.pos, end) };
+}

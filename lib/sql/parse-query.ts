@@ -1,0 +1,285 @@
+// Query parsing: WITH, set operations, SELECT and QuestDB's implicit SELECT
+// (`trades WHERE ...`), WHERE, LATEST ON, SAMPLE BY, GROUP BY, WINDOW, PIVOT, ORDER BY, LIMIT.
+
+import type { Cte, Expr, FromItem, LatestOn, Pivot, Query, SampleBy, Select, SelectItem, SetOp, WindowSpec } from './ast.js';
+import { UnsupportedSignal, type Cursor, type Mutable } from './parse-cursor.js';
+import { parseExpr, parseExprList, parseOrderList, P_BOR } from './parse-expr.js';
+import { parseFrom, parseFromRest } from './parse-from.js';
+import { parseWindowSpec } from './parse-window.js';
+
+/** True when the token `ahead` starts a query body: SELECT, WITH (or DECLARE, which is unsupported). */
+export function isQueryStart(c: Cursor, ahead: number): boolean {
+  const t = c.peek(ahead);
+  return t.kind === 'ident' && (t.up === 'SELECT' || t.up === 'WITH' || t.up === 'DECLARE');
+}
+
+/** A full query: [WITH ctes] operand {UNION|EXCEPT|INTERSECT [ALL] operand} (left-associative). */
+export function parseQuery(c: Cursor): Query {
+  return c.isKw('WITH') ? parseQueryWith(c, parseCtes(c)) : parseSetOps(c);
+}
+
+/** The query body after its already-parsed WITH clause. */
+export function parseQueryWith(c: Cursor, ctes: readonly Cte[]): Query {
+  const body = parseSetOps(c);
+  return { ...body, with: [...ctes, ...body.with] };
+}
+
+/** `WITH name AS (query), ...` (also ahead of INSERT and UPDATE). */
+export function parseCtes(c: Cursor): Cte[] {
+  c.expectKw('WITH');
+  const ctes: Cte[] = [];
+  do {
+    const { name, pos } = c.name('common table expression name');
+    c.expectKw('AS');
+    c.expectOp('(');
+    const query = parseQuery(c);
+    c.expectOp(')');
+    ctes.push({ name, pos, query });
+  } while (c.acceptOp(','));
+  return ctes;
+}
+
+function setOpWord(c: Cursor): 'UNION' | 'EXCEPT' | 'INTERSECT' | null {
+  const t = c.tok;
+  if (t.kind !== 'ident') return null;
+  return t.up === 'UNION' || t.up === 'EXCEPT' || t.up === 'INTERSECT' ? t.up : null;
+}
+
+function parseSetOps(c: Cursor): Query {
+  let { query: left } = parseOperand(c);
+  for (let op = setOpWord(c); op !== null; op = setOpWord(c)) {
+    const t = c.next();
+    const all = c.acceptKw('ALL');
+    if (!all) c.acceptKw('DISTINCT');
+    const { query: right, paren } = parseOperand(c);
+    let node: SetOp = { kind: 'setOp', pos: t.pos, op, all, left, right, with: [], orderBy: [], limit: null };
+    // ORDER BY / LIMIT after the last unparenthesized operand apply to the whole set operation.
+    if (!paren && setOpWord(c) === null && right.kind === 'select' && (right.orderBy.length > 0 || right.limit !== null)) {
+      node = { ...node, right: { ...right, orderBy: [], limit: null }, orderBy: right.orderBy, limit: right.limit };
+    }
+    left = node;
+  }
+  return left;
+}
+
+/** One operand of a set operation: SELECT ..., (query) [clauses], or an implicit select `table [clauses]`. */
+function parseOperand(c: Cursor): { query: Query; paren: boolean } {
+  const t = c.tok;
+  if (c.isOp('(')) {
+    if (c.isKw('SHOW', c.peek())) return { query: parseImplicit(c, t.pos), paren: false };
+    c.next();
+    const inner = parseQuery(c);
+    c.expectOp(')');
+    if (endsOperand(c)) return { query: inner, paren: true };
+    // `(query) WHERE ...`, `(query) TIMESTAMP(ts) LIMIT 10`: an implicit select over the subquery.
+    const from = parseFromRest(c, { kind: 'subqueryRef', pos: t.pos, query: inner, alias: null }, false);
+    return { query: parseClauses(c, implicitSelect(t.pos, from)), paren: false };
+  }
+  if (t.kind === 'ident') {
+    if (t.up === 'SELECT') return { query: parseSelect(c), paren: false };
+    if (t.up === 'WITH') return { query: parseQuery(c), paren: false };
+    if (t.up === 'DECLARE') throw new UnsupportedSignal('DECLARE', t.pos);
+  }
+  if (t.kind === 'ident' || t.kind === 'qident' || t.kind === 'string') return { query: parseImplicit(c, t.pos), paren: false };
+  throw c.expected('query');
+}
+
+function endsOperand(c: Cursor): boolean {
+  return c.atEnd() || c.isOp(')') || c.isOp(';') || setOpWord(c) !== null;
+}
+
+/** QuestDB's implicit select: `trades`, `trades WHERE ...`, `tables()`, `(SHOW PARAMETERS) WHERE ...`. */
+function parseImplicit(c: Cursor, pos: number): Select {
+  const from = parseFrom(c, true);
+  return parseClauses(c, implicitSelect(pos, from));
+}
+
+function implicitSelect(pos: number, from: FromItem): Mutable<Select> {
+  return { ...emptySelect(pos, true), columns: [{ kind: 'star', pos, table: null }], from };
+}
+
+function emptySelect(pos: number, implicit: boolean): Mutable<Select> {
+  return {
+    kind: 'select', pos, with: [], distinct: false, columns: [], from: null, where: null, latestOn: null,
+    sampleBy: null, groupBy: [], having: null, orderBy: [], limit: null, implicit,
+  };
+}
+
+function parseSelect(c: Cursor): Select {
+  const t = c.next();
+  const s = emptySelect(t.pos, false);
+  s.distinct = c.acceptKw('DISTINCT');
+  if (!s.distinct) c.acceptKw('ALL');
+  s.columns = parseSelectList(c);
+  if (c.acceptKw('FROM')) s.from = parseFrom(c, false);
+  return parseClauses(c, s);
+}
+
+function parseSelectList(c: Cursor): SelectItem[] {
+  const items: SelectItem[] = [];
+  do {
+    const t = c.tok;
+    if (c.isOp('*')) {
+      c.next();
+      items.push({ kind: 'star', pos: t.pos, table: null });
+      continue;
+    }
+    if ((t.kind === 'ident' || t.kind === 'qident') && c.isOp('.', c.peek()) && c.isOp('*', c.peek(2))) {
+      c.i += 3;
+      items.push({ kind: 'star', pos: t.pos, table: t.text });
+      continue;
+    }
+    if (c.isKw('FROM') || c.atEnd()) throw c.error('missing column name', t.pos);
+    const expr = parseExpr(c);
+    const end = c.prevEnd;
+    let alias: string | null = null;
+    if (c.acceptKw('AS')) alias = c.alias();
+    else if (c.isAliasWord() || c.tok.kind === 'qident') alias = c.next().text;
+    items.push({ kind: 'item', pos: t.pos, expr, alias, end });
+  } while (c.acceptOp(','));
+  return items;
+}
+
+/** WHERE / LATEST / SAMPLE BY / GROUP BY / HAVING / WINDOW / ORDER BY / LIMIT, in QuestDB's order. */
+function parseClauses(c: Cursor, s: Mutable<Select>): Select {
+  if (s.from !== null && c.isKw('PIVOT') && c.isOp('(', c.peek())) s.pivot = parsePivot(c);
+  if (c.isKw('LATEST')) s.latestOn = parseLatest(c);
+  if (c.acceptKw('WHERE')) s.where = parseExpr(c);
+  if (s.latestOn === null && c.isKw('LATEST')) s.latestOn = parseLatest(c);
+  if (c.isKw('SAMPLE')) s.sampleBy = parseSampleBy(c);
+  if (c.isKw('GROUP')) {
+    c.next();
+    c.expectKw('BY');
+    s.groupBy = parseExprList(c);
+  }
+  if (c.acceptKw('HAVING')) s.having = parseExpr(c);
+  if (c.isKw('WINDOW') && !c.isKw('JOIN', c.peek())) s.windows = parseWindows(c);
+  if (c.isKw('ORDER')) {
+    c.next();
+    c.expectKw('BY');
+    s.orderBy = parseOrderList(c);
+  }
+  if (c.acceptKw('LIMIT')) {
+    const lo = parseExpr(c);
+    s.limit = { lo, hi: c.acceptOp(',') ? parseExpr(c) : null };
+  }
+  return s;
+}
+
+function parseLatest(c: Cursor): LatestOn {
+  const t = c.next();
+  if (c.acceptKw('ON')) {
+    const timestamp = columnRef(c);
+    c.expectKw('PARTITION');
+    c.expectKw('BY');
+    return { pos: t.pos, timestamp, partitionBy: columnList(c) };
+  }
+  if (c.acceptKw('BY')) return { pos: t.pos, timestamp: null, partitionBy: columnList(c) };
+  throw c.expected("'on' or 'by'");
+}
+
+function columnRef(c: Cursor) {
+  const t = c.tok;
+  const e = parseExpr(c, P_BOR);
+  if (e.kind !== 'column') throw c.error('column name expected', t.pos);
+  return e;
+}
+
+function columnList(c: Cursor) {
+  const list = [columnRef(c)];
+  while (c.acceptOp(',')) list.push(columnRef(c));
+  return list;
+}
+
+const SAMPLE_WORDS: ReadonlySet<string> = new Set(['FROM', 'TO', 'FILL', 'ALIGN']);
+
+function parseSampleBy(c: Cursor): SampleBy {
+  const t = c.next();
+  c.expectKw('BY');
+  const u = c.tok;
+  // `SAMPLE BY 15m`; a bare unit word (`SAMPLE BY w`) is kept as written too.
+  const interval = u.kind === 'ident' && !SAMPLE_WORDS.has(u.up) ? c.next().text : c.duration('sample by interval');
+  const s: Mutable<SampleBy> = { pos: t.pos, interval, fill: [], from: null, to: null, align: null, timeZone: null, offset: null };
+  for (;;) {
+    if (s.from === null && c.isKw('FROM')) {
+      c.next();
+      s.from = parseExpr(c);
+      if (c.acceptKw('TO')) s.to = parseExpr(c);
+    } else if (s.from === null && c.isKw('TO')) {
+      c.next();
+      s.to = parseExpr(c);
+    } else if (s.fill.length === 0 && c.isKw('FILL')) {
+      c.next();
+      c.expectOp('(');
+      s.fill = parseExprList(c);
+      c.expectOp(')');
+    } else if (s.align === null && c.isKw('ALIGN')) {
+      c.next();
+      c.expectKw('TO');
+      if (c.acceptKw('FIRST')) {
+        c.expectKw('OBSERVATION');
+        s.align = 'FIRST OBSERVATION';
+      } else {
+        c.expectKw('CALENDAR');
+        s.align = 'CALENDAR';
+        if (c.isKw('TIME') && c.isKwAt(1, 'ZONE')) {
+          c.i += 2;
+          s.timeZone = parseExpr(c);
+        }
+        if (c.isKw('WITH') && c.isKwAt(1, 'OFFSET')) {
+          c.i += 2;
+          s.offset = parseExpr(c);
+        }
+      }
+    } else {
+      return s;
+    }
+  }
+}
+
+function parseWindows(c: Cursor): Array<{ name: string; pos: number; spec: WindowSpec }> {
+  c.next();
+  const list: Array<{ name: string; pos: number; spec: WindowSpec }> = [];
+  do {
+    const { name, pos } = c.name('window name');
+    c.expectKw('AS');
+    list.push({ name, pos, spec: parseWindowSpec(c) });
+  } while (c.acceptOp(','));
+  return list;
+}
+
+function parsePivot(c: Cursor): Pivot {
+  const t = c.next();
+  c.expectOp('(');
+  const aggregates: Array<Pivot['aggregates'][number]> = [];
+  do {
+    const pos = c.tok.pos;
+    const expr = parseExpr(c);
+    let alias: string | null = null;
+    if (c.acceptKw('AS')) alias = c.alias();
+    else if (c.isPlainWord() && !c.isKw('FOR')) alias = c.next().text;
+    aggregates.push({ expr, alias, pos });
+  } while (c.acceptOp(','));
+  c.expectKw('FOR');
+  const fors: Array<Pivot['for'][number]> = [];
+  do {
+    const pos = c.tok.pos;
+    const expr = parseExpr(c, P_BOR);
+    c.expectKw('IN');
+    c.expectOp('(');
+    if (isQueryStart(c, 0)) {
+      fors.push({ expr, values: null, query: parseQuery(c), pos });
+    } else {
+      fors.push({ expr, values: parseExprList(c), query: null, pos });
+    }
+    c.expectOp(')');
+    c.acceptOp(',');
+  } while (!c.isOp(')') && !c.isKw('GROUP'));
+  let groupBy: Expr[] = [];
+  if (c.acceptKw('GROUP')) {
+    c.expectKw('BY');
+    groupBy = parseExprList(c);
+  }
+  c.expectOp(')');
+  return { pos: t.pos, aggregates, for: fors, groupBy };
+}

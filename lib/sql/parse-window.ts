@@ -1,0 +1,99 @@
+// Window parsing: the OVER (...) specification of window functions, named windows,
+// and frames (ROWS/RANGE/GROUPS ... EXCLUDE), which WINDOW JOIN's RANGE reuses.
+
+import type { Expr, FrameBound, OrderItem, WindowFrame, WindowSpec } from './ast.js';
+import type { Cursor, Mutable } from './parse-cursor.js';
+import { parseExpr, parseExprList, parseOrderList, P_BOR } from './parse-expr.js';
+
+const FRAME_UNITS: ReadonlySet<string> = new Set(['ROWS', 'RANGE', 'GROUPS']);
+/** Words that open a window specification's parts, so they cannot be the name of a base window. */
+const SPEC_WORDS: ReadonlySet<string> = new Set(['PARTITION', 'ROWS', 'RANGE', 'GROUPS', 'CUMULATIVE', 'ANCHOR']);
+
+/** `( [name] [PARTITION BY ...] [ORDER BY ...] [frame] )`, the body of OVER and of WINDOW w AS. */
+export function parseWindowSpec(c: Cursor): WindowSpec {
+  const open = c.expectOp('(');
+  let name: string | null = null;
+  if (c.isPlainWord() && !SPEC_WORDS.has(c.tok.up)) {
+    name = c.next().text;
+  }
+  let partitionBy: Expr[] = [];
+  if (c.isKw('PARTITION')) {
+    c.next();
+    c.expectKw('BY');
+    partitionBy = parseExprList(c);
+  }
+  let orderBy: OrderItem[] = [];
+  if (c.isKw('ORDER')) {
+    c.next();
+    c.expectKw('BY');
+    orderBy = parseOrderList(c);
+  }
+  let frame: WindowFrame | null = null;
+  let anchor: string | null = null;
+  if (c.isKw('ANCHOR')) {
+    const a = c.next();
+    anchor = c.slice(a.end, c.skipUntil(FRAME_UNITS)).trim();
+    if (anchor === '') throw c.expected('anchor');
+  }
+  if (c.isKw('ROWS') || c.isKw('RANGE') || c.isKw('GROUPS')) frame = parseFrame(c);
+  else if (c.isKw('CUMULATIVE')) {
+    const t = c.next();
+    frame = {
+      kind: 'frame', pos: t.pos, unit: 'ROWS', exclude: null,
+      start: { type: 'UNBOUNDED PRECEDING', offset: null, unit: null },
+      end: { type: 'CURRENT ROW', offset: null, unit: null },
+    };
+  }
+  c.expectOp(')');
+  const spec: Mutable<WindowSpec> = { kind: 'window', pos: open.pos, partitionBy, orderBy, frame };
+  if (name !== null) spec.name = name;
+  if (anchor !== null) spec.anchor = anchor;
+  return spec;
+}
+
+/** ROWS|RANGE|GROUPS [BETWEEN] bound [AND bound] [EXCLUDE ...] (also WINDOW JOIN's RANGE ... [EXCLUDE|INCLUDE PREVAILING]). */
+export function parseFrame(c: Cursor): WindowFrame {
+  const t = c.next();
+  const unit = t.up as WindowFrame['unit'];
+  let start: FrameBound;
+  let end: FrameBound;
+  if (c.acceptKw('BETWEEN')) {
+    start = parseBound(c);
+    c.expectKw('AND');
+    end = parseBound(c);
+  } else {
+    start = parseBound(c);
+    end = { type: 'CURRENT ROW', offset: null, unit: null };
+  }
+  let exclude: string | null = null;
+  if (c.isKw('EXCLUDE') || (c.isKw('INCLUDE') && c.isKwAt(1, 'PREVAILING'))) {
+    const include = c.next().up === 'INCLUDE';
+    const w = c.tok;
+    if (include) exclude = (c.next(), 'INCLUDE PREVAILING');
+    else if (c.isKw('CURRENT')) exclude = (c.next(), c.expectKw('ROW'), 'CURRENT ROW');
+    else if (c.isKw('NO')) exclude = (c.next(), c.expectKw('OTHERS'), 'NO OTHERS');
+    else if (c.isKw('GROUP') || c.isKw('TIES') || c.isKw('PREVAILING')) exclude = c.next().up;
+    else throw c.error('CURRENT ROW, NO OTHERS, GROUP, TIES or PREVAILING expected', w.pos);
+  }
+  return { kind: 'frame', pos: t.pos, unit, start, end, exclude };
+}
+
+function parseBound(c: Cursor): FrameBound {
+  if (c.isKw('UNBOUNDED')) {
+    c.next();
+    if (c.acceptKw('PRECEDING')) return { type: 'UNBOUNDED PRECEDING', offset: null, unit: null };
+    if (c.acceptKw('FOLLOWING')) return { type: 'UNBOUNDED FOLLOWING', offset: null, unit: null };
+    throw c.expected("'preceding' or 'following'");
+  }
+  if (c.isKw('CURRENT')) {
+    c.next();
+    c.expectKw('ROW');
+    return { type: 'CURRENT ROW', offset: null, unit: null };
+  }
+  const offset = parseExpr(c, P_BOR);
+  let unit: string | null = null;
+  if (c.tok.kind === 'ident' && !c.isKw('PRECEDING') && !c.isKw('FOLLOWING')) unit = c.next().up;
+  if (c.acceptKw('PRECEDING')) return { type: 'PRECEDING', offset, unit };
+  if (c.acceptKw('FOLLOWING')) return { type: 'FOLLOWING', offset, unit };
+  throw c.expected("'preceding' or 'following'");
+}

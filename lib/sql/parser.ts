@@ -1,0 +1,151 @@
+// The SQL parser's entry points: parseStatement / parseScript turn QuestDB-dialect
+// SQL into the syntax tree of ast.ts (recursive descent; see parse-*.ts), for the binder.
+// Every failure is an SvcError('SQL') carrying the offending token's position.
+
+import type { Explain, Statement, Unsupported } from './ast.js';
+import { SvcError } from '../errors/svc-error.js';
+import { Cursor, UnsupportedSignal } from './parse-cursor.js';
+import { parseAlterTable, parseCreateTable, parseDropTable, parseRenameTable, parseTruncate } from './parse-ddl.js';
+import { parseCtes, parseQuery, parseQueryWith } from './parse-query.js';
+import { parseInsert, parseShow, parseUpdate } from './parse-statement.js';
+
+/** Statements QuestDB has that svcdb recognises but does not run: parsed as Unsupported. */
+const UNSUPPORTED = new Set([
+  'GRANT', 'REVOKE', 'COPY', 'BACKUP', 'CHECKPOINT', 'SNAPSHOT', 'REINDEX', 'VACUUM', 'CANCEL', 'REFRESH',
+  'DECLARE', 'COMPILE', 'ASSUME', 'EXIT', 'SWITCH', 'ADD', 'REMOVE', 'BEGIN', 'COMMIT', 'ROLLBACK', 'SET',
+  'RESET', 'DISCARD', 'DEALLOCATE', 'PREPARE', 'EXECUTE', 'LISTEN', 'UNLISTEN', 'CLOSE', 'FETCH', 'VALUES',
+  'RESUME', 'SUSPEND', 'LOCK', 'UNLOCK', 'MERGE', 'DELETE', 'CALL', 'DO',
+]);
+
+/** Words that continue the leading keywords of an Unsupported statement (`CREATE MATERIALIZED VIEW`). */
+const OBJECT_WORDS = new Set(['OR', 'REPLACE', 'MATERIALIZED', 'LIVE', 'VIEW', 'USER', 'GROUP', 'SERVICE', 'ACCOUNT', 'QUERY', 'ROLE']);
+
+/**
+ * Parses exactly one statement; a trailing `;` is allowed, anything after it is an error.
+ * @throws SvcError (code SQL) with the position of the offending token.
+ */
+export function parseStatement(text: string): Statement {
+  const c = new Cursor(text);
+  if (c.atEnd() || c.isOp(';')) throw new SvcError('SQL', 'empty statement', { position: c.tok.pos });
+  const stmt = parseOne(c);
+  c.acceptOp(';');
+  if (!c.atEnd()) throw c.unexpected();
+  return stmt;
+}
+
+/**
+ * Parses statements separated by `;` (empty statements are skipped).
+ * @throws SvcError (code SQL) at the first syntax error.
+ */
+export function parseScript(text: string): Statement[] {
+  const c = new Cursor(text);
+  const out: Statement[] = [];
+  for (;;) {
+    while (c.acceptOp(';'));
+    if (c.atEnd()) return out;
+    out.push(parseOne(c));
+    if (!c.atEnd() && !c.isOp(';')) throw c.unexpected();
+  }
+}
+
+/** One statement at the cursor, up to (not including) its `;`. Converts the internal signals into nodes or SvcErrors. */
+function parseOne(c: Cursor): Statement {
+  const start = c.i;
+  try {
+    return parseDispatch(c);
+  } catch (e) {
+    if (e instanceof UnsupportedSignal) {
+      c.i = start;
+      skipStatement(c);
+      return { kind: 'unsupported', pos: e.pos, what: e.what };
+    }
+    if (e instanceof RangeError) {
+      // Only pathological nesting (thousands of parentheses) exhausts the stack.
+      throw new SvcError('SQL', 'statement is too deeply nested', { position: c.tok.pos, cause: e });
+    }
+    throw e;
+  }
+}
+
+function parseDispatch(c: Cursor): Statement {
+  const t = c.tok;
+  if (t.kind === 'ident') {
+    const second = c.peek();
+    switch (t.up) {
+      case 'SELECT':
+        return { kind: 'query', pos: t.pos, query: parseQuery(c) };
+      case 'WITH': {
+        const ctes = parseCtes(c);
+        if (c.isKw('INSERT')) return { ...parseInsert(c), pos: t.pos, with: ctes };
+        if (c.isKw('UPDATE')) return { ...parseUpdate(c), pos: t.pos, with: ctes };
+        return { kind: 'query', pos: t.pos, query: parseQueryWith(c, ctes) };
+      }
+      case 'CREATE':
+        if (c.isKw('TABLE', second) || c.isKw('ATOMIC', second) || c.isKw('BATCH', second)) return parseCreateTable(c);
+        return unsupported(c);
+      case 'DROP':
+        if (c.isKw('TABLE', second) || (c.isKw('ALL', second) && c.isKwAt(2, 'TABLES'))) return parseDropTable(c);
+        return unsupported(c);
+      case 'ALTER':
+        if (c.isKw('TABLE', second)) return parseAlterTable(c);
+        return unsupported(c);
+      case 'TRUNCATE':
+        return parseTruncate(c);
+      case 'RENAME':
+        if (c.isKw('TABLE', second)) return parseRenameTable(c);
+        return unsupported(c);
+      case 'INSERT':
+        return parseInsert(c);
+      case 'UPDATE':
+        return parseUpdate(c);
+      case 'SHOW':
+        return parseShow(c);
+      case 'EXPLAIN':
+        return parseExplain(c);
+    }
+    if (UNSUPPORTED.has(t.up)) return unsupported(c);
+  }
+  if (t.kind === 'ident' || t.kind === 'qident' || t.kind === 'string' || c.isOp('(')) {
+    return { kind: 'query', pos: t.pos, query: parseQuery(c) };
+  }
+  throw c.unexpected();
+}
+
+function parseExplain(c: Cursor): Explain {
+  const t = c.next();
+  let format: string | null = null;
+  if (c.isOp('(') && c.isKw('FORMAT', c.peek())) {
+    c.i += 2;
+    const f = c.tok;
+    if (f.kind !== 'ident') throw c.expected('explain format');
+    c.next();
+    format = f.up;
+    c.expectOp(')');
+  }
+  if (c.atEnd() || c.isOp(';')) throw c.expected('statement');
+  const statement = parseOne(c);
+  return format === null ? { kind: 'explain', pos: t.pos, statement } : { kind: 'explain', pos: t.pos, statement, format };
+}
+
+/** The leading keywords become `what`; the rest of the statement is skipped unparsed. */
+function unsupported(c: Cursor): Unsupported {
+  const t = c.next();
+  const words = [t.up];
+  while (c.tok.kind === 'ident' && OBJECT_WORDS.has(c.tok.up)) words.push(c.next().up);
+  skipStatement(c);
+  return { kind: 'unsupported', pos: t.pos, what: words.join(' ') };
+}
+
+/** Skips to the `;` that ends the statement (at parenthesis depth 0) or the end of the text. */
+function skipStatement(c: Cursor): void {
+  let depth = 0;
+  while (!c.atEnd()) {
+    const t = c.tok;
+    if (t.kind === 'op') {
+      if (t.text === '(') depth++;
+      else if (t.text === ')' && depth > 0) depth--;
+      else if (t.text === ';' && depth === 0) return;
+    }
+    c.i++;
+  }
+}
