@@ -17,21 +17,36 @@ export function concatVectors(a: ColumnVector, b: ColumnVector): ColumnVector {
     return { kind: 'fixed', type: a.type, data: concatTyped(a.data, b.data), exact };
   }
   if (a.kind === 'symbol' && b.kind === 'symbol') {
-    return { kind: 'symbol', type: 'SYMBOL', keys: concatTyped(a.keys, b.keys), dict: b.dict.length >= a.dict.length ? b.dict : a.dict };
+    // Same dictionary (a table's, growing in place): keys carry over; otherwise b's keys are remapped.
+    if (a.dict === b.dict) return { kind: 'symbol', type: 'SYMBOL', keys: concatTyped(a.keys, b.keys), dict: a.dict };
+    const dict = [...a.dict];
+    const index = new Map(dict.map((v, i) => [v, i]));
+    const map = new Int32Array(b.dict.length);
+    b.dict.forEach((v, i) => {
+      let k = index.get(v);
+      if (k === undefined) { k = dict.length; dict.push(v); index.set(v, k); }
+      map[i] = k;
+    });
+    const keys = new Int32Array(a.keys.length + b.keys.length);
+    keys.set(a.keys, 0);
+    for (let i = 0; i < b.keys.length; i++) { const k = b.keys[i]!; keys[a.keys.length + i] = k < 0 ? -1 : map[k]!; }
+    return { kind: 'symbol', type: 'SYMBOL', keys, dict };
   }
   if (a.kind === 'var' && b.kind === 'var') {
+    // Only the bytes the rows use: a vector may be a prefix with slack after its last row.
     const na = a.offsets.length - 1, nb = b.offsets.length - 1;
-    const bytes = new Uint8Array(a.bytes.length + b.bytes.length);
-    bytes.set(a.bytes, 0);
-    bytes.set(b.bytes, a.bytes.length);
+    const aS = a.offsets[0]!, aE = a.offsets[na]!, bS = b.offsets[0]!, bE = b.offsets[nb]!;
+    const bytes = new Uint8Array(aE - aS + (bE - bS));
+    bytes.set(a.bytes.subarray(aS, aE), 0);
+    bytes.set(b.bytes.subarray(bS, bE), aE - aS);
     const offsets = new Int32Array(na + nb + 1);
-    offsets.set(a.offsets, 0);
-    for (let i = 1; i <= nb; i++) offsets[na + i] = b.offsets[i]! + a.bytes.length;
+    for (let i = 0; i <= na; i++) offsets[i] = a.offsets[i]! - aS;
+    for (let i = 1; i <= nb; i++) offsets[na + i] = b.offsets[i]! - bS + (aE - aS);
     let nulls: Uint8Array | null = null;
     if (a.nulls || b.nulls) {
       nulls = new Uint8Array(na + nb);
-      if (a.nulls) nulls.set(a.nulls, 0);
-      if (b.nulls) nulls.set(b.nulls, na);
+      if (a.nulls) nulls.set(a.nulls.subarray(0, na), 0);
+      if (b.nulls) nulls.set(b.nulls.subarray(0, nb), na);
     }
     return { kind: 'var', type: a.type, bytes, offsets, nulls };
   }

@@ -1,0 +1,72 @@
+// Hash aggregation: group ids per row from the key vectors (one group when
+// there are no keys; a key-indexed table for a single SYMBOL key; a Map for
+// others), aggregate states updated per batch, then one output batch stream.
+import type { Batch } from '../storage/table-reader.js';
+import type { ColumnVector } from '../storage/column-vector.js';
+import type { Plan } from '../sql/bound.js';
+import type { AggregateState } from '../sql/functions/registry.js';
+import { checkMemory, pace, type ExecContext } from './context.js';
+import { compileExpr } from './expr.js';
+import { fromValues, rowKey, valueAt, type Value } from './vectors.js';
+import { sliceBatches } from './batches.js';
+
+type AggregatePlan = Extract<Plan, { kind: 'aggregate' }>;
+
+export async function* runAggregate(plan: AggregatePlan, input: AsyncIterable<Batch>, cx: ExecContext): AsyncGenerator<Batch> {
+  const keyFns = plan.keys.map(compileExpr);
+  const argFns = plan.aggregates.map((a) => a.args.map(compileExpr));
+  const states: AggregateState[] = plan.aggregates.map((a) => a.fn.create());
+  const keyValues: Value[][] = plan.keys.map(() => []);
+  const groupOf = new Map<string, number>();
+  let groups = plan.keys.length === 0 ? 1 : 0;
+  // Single SYMBOL key: table keys map straight to groups while the dictionary stays the same.
+  let symDict: readonly string[] | null = null;
+  let symGroups = new Int32Array(0);
+
+  for await (const b of input) {
+    const n = b.rowCount;
+    const ids = new Int32Array(n);
+    if (plan.keys.length > 0) {
+      const keys = keyFns.map((f) => f(b));
+      const k0 = keys[0]!;
+      if (keys.length === 1 && k0.kind === 'symbol') {
+        if (k0.dict !== symDict) { symDict = k0.dict; symGroups = new Int32Array(Math.max(16, k0.dict.length + 1)).fill(-1); }
+        if (symGroups.length < k0.dict.length + 1) { const g = new Int32Array(k0.dict.length * 2 + 1).fill(-1); g.set(symGroups); symGroups = g; }
+        for (let i = 0; i < n; i++) {
+          const slot = k0.keys[i]! + 1; // NULL (-1) -> slot 0
+          let g = symGroups[slot]!;
+          if (g < 0) {
+            const key = rowKey(keys, i);
+            g = groupOf.get(key) ?? -1;
+            if (g < 0) { g = newGroup(keys, i, key); }
+            symGroups[slot] = g;
+          }
+          ids[i] = g;
+        }
+      } else {
+        for (let i = 0; i < n; i++) {
+          const key = rowKey(keys, i);
+          let g = groupOf.get(key);
+          if (g === undefined) g = newGroup(keys, i, key);
+          ids[i] = g;
+        }
+      }
+    }
+    for (let a = 0; a < states.length; a++) states[a]!.update(ids, argFns[a]!.map((f) => f(b)), n, groups);
+    checkMemory(cx, states.reduce((s, st) => s + st.bytes(), groups * 64), 'GROUP BY');
+    await pace(cx);
+  }
+
+  function newGroup(keys: ColumnVector[], i: number, key: string): number {
+    const g = groups++;
+    groupOf.set(key, g);
+    keys.forEach((k, j) => keyValues[j]!.push(valueAt(k, i)));
+    return g;
+  }
+
+  const columns = [
+    ...plan.keys.map((k, j) => fromValues(k.type, keyValues[j]!)),
+    ...states.map((s) => s.result(groups)),
+  ];
+  yield* sliceBatches({ rowCount: groups, columns });
+}

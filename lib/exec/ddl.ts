@@ -1,0 +1,153 @@
+// CREATE TABLE (also AS SELECT and LIKE), DROP, TRUNCATE, RENAME and ALTER
+// TABLE against the catalog. Everything that can be checked is checked when
+// the statement is compiled, so errors carry their position.
+import { SvcError } from '../errors/svc-error.js';
+import type { Catalog, CreateTableDef } from '../storage/catalog.js';
+import type { ColumnType } from '../storage/column-type.js';
+import { parsePartitionBy } from '../storage/partition-by.js';
+import type * as A from '../sql/ast.js';
+import { typeOf } from '../sql/bind-expr.js';
+import { bindQuery } from '../sql/binder.js';
+import type { ExecContext } from './context.js';
+import { appendQuery } from './insert.js';
+
+type Ddl = A.CreateTable | A.DropTable | A.TruncateTable | A.RenameTable | A.AlterTable;
+type Prepared = (cx: ExecContext) => Promise<{ rows: number }>;
+
+/** Storage errors (no position) become SQL errors at `pos`. */
+async function at<T>(pos: number, f: () => T | Promise<T>): Promise<T> {
+  try {
+    return await f();
+  } catch (e) {
+    if (e instanceof SvcError && e.position === undefined && e.status < 500) throw new SvcError('SQL', e.message, { position: pos });
+    throw e;
+  }
+}
+
+function durationMicros(text: string, pos: number): number {
+  const m = /^(\d+)\s*(us|ms|s|m|h|d)?$/i.exec(text.trim().replace(/^'|'$/g, ''));
+  if (!m) throw new SvcError('SQL', `invalid duration [value=${text}]`, { position: pos });
+  const unit = { us: 1, ms: 1e3, s: 1e6, m: 6e7, h: 3.6e9, d: 8.64e10 }[(m[2] ?? 'us').toLowerCase() as 'us'];
+  return Number(m[1]) * unit;
+}
+
+function params(list: ReadonlyArray<{ key: string; value: string }>, pos: number): { maxUncommittedRows?: number; o3MaxLag?: number } {
+  const out: { maxUncommittedRows?: number; o3MaxLag?: number } = {};
+  for (const p of list) {
+    const k = p.key.toLowerCase();
+    if (k === 'maxuncommittedrows') {
+      const n = Number(p.value);
+      if (!Number.isInteger(n) || n < 1) throw new SvcError('SQL', `invalid maxUncommittedRows [value=${p.value}]`, { position: pos });
+      out.maxUncommittedRows = n;
+    } else if (k === 'o3maxlag') out.o3MaxLag = durationMicros(p.value, pos);
+  }
+  return out;
+}
+
+export function runDdl(stmt: Ddl, catalog: Catalog): Prepared {
+  switch (stmt.kind) {
+    case 'createTable': return createTable(stmt, catalog);
+    case 'dropTable': return async () => {
+      const names = stmt.all ? catalog.tables().map((t) => ({ name: t.name, pos: stmt.pos })) : stmt.names;
+      for (const n of names) await at(n.pos, () => catalog.drop(n.name, { ifExists: stmt.ifExists }));
+      return { rows: 0 };
+    };
+    case 'truncateTable': return async () => {
+      for (const n of stmt.names) {
+        const w = await at(n.pos, () => catalog.writer(n.name));
+        try { w.truncate(); } finally { w.close(); }
+      }
+      return { rows: 0 };
+    };
+    case 'renameTable': return async () => {
+      if (!catalog.exists(stmt.from)) throw new SvcError('SQL', `table does not exist [table=${stmt.from}]`, { position: stmt.fromPos });
+      await at(stmt.toPos, () => catalog.rename(stmt.from, stmt.to));
+      return { rows: 0 };
+    };
+    case 'alterTable': return alterTable(stmt, catalog);
+  }
+}
+
+function createTable(stmt: A.CreateTable, catalog: Catalog): Prepared {
+  const exists = catalog.exists(stmt.name);
+  if (exists && !stmt.ifNotExists) throw new SvcError('SQL', `table already exists [table=${stmt.name}]`, { position: stmt.namePos });
+  let columns: Array<{ name: string; type: ColumnType }>;
+  const query = stmt.asSelect ? bindQuery(stmt.asSelect, { catalog }) : null;
+  if (stmt.like) {
+    if (!catalog.exists(stmt.like)) throw new SvcError('SQL', `table does not exist [table=${stmt.like}]`, { position: stmt.pos });
+    columns = catalog.get(stmt.like).meta.columns.map((c) => ({ name: c.name, type: c.type }));
+  } else if (query) {
+    columns = query.fields.map((f) => {
+      const cast = stmt.casts.find((c) => c.column.toLowerCase() === f.name.toLowerCase());
+      const type = cast ? typeOf(cast.type) : f.type;
+      if (type === 'NULL') throw new SvcError('SQL', `cannot create a column of type NULL [column=${f.name}]`, { position: stmt.pos });
+      return { name: f.name, type };
+    });
+    for (const c of stmt.casts) {
+      if (!columns.some((x) => x.name.toLowerCase() === c.column.toLowerCase())) throw new SvcError('SQL', `Invalid column: ${c.column}`, { position: c.pos });
+    }
+  } else {
+    columns = stmt.columns.map((c) => {
+      const t = typeOf(c.type);
+      if (t === 'NULL') throw new SvcError('SQL', 'invalid column type', { position: c.type.pos });
+      return { name: c.name, type: t };
+    });
+  }
+  let partitionBy;
+  if (stmt.partitionBy) {
+    partitionBy = parsePartitionBy(stmt.partitionBy.unit);
+    if (!partitionBy) throw new SvcError('SQL', `'NONE', 'HOUR', 'DAY', 'WEEK', 'MONTH' or 'YEAR' expected`, { position: stmt.partitionBy.pos });
+  }
+  if (stmt.timestamp) {
+    const c = columns.find((x) => x.name.toLowerCase() === stmt.timestamp!.column.toLowerCase());
+    if (!c) throw new SvcError('SQL', `invalid designated timestamp column [name=${stmt.timestamp.column}]`, { position: stmt.timestamp.pos });
+    if (c.type !== 'TIMESTAMP') throw new SvcError('SQL', `TIMESTAMP column expected [actual=${c.type}]`, { position: stmt.timestamp.pos });
+  }
+  const def: CreateTableDef = {
+    name: stmt.name, columns, timestamp: stmt.timestamp?.column, partitionBy, ...params(stmt.params, stmt.pos),
+  };
+  return async (cx) => {
+    if (exists) return { rows: 0 }; // IF NOT EXISTS
+    await at(stmt.namePos, () => catalog.create(def));
+    if (!query) return { rows: 0 };
+    try {
+      return { rows: await appendQuery(catalog, stmt.name, columns.map((c) => c.name), query, cx) };
+    } catch (e) {
+      await catalog.drop(stmt.name, { ifExists: true }); // CREATE TABLE AS SELECT is all or nothing
+      throw e;
+    }
+  };
+}
+
+function alterTable(stmt: A.AlterTable, catalog: Catalog): Prepared {
+  if (!catalog.exists(stmt.name)) throw new SvcError('SQL', `table does not exist [table=${stmt.name}]`, { position: stmt.namePos });
+  const a = stmt.action;
+  if (a.kind === 'otherAlter') throw new SvcError('SQL', `ALTER TABLE ${a.text.split(/\s+/).slice(0, 2).join(' ')} is not supported`, { position: a.pos });
+  if (a.kind === 'dropPartition' && a.where) throw new SvcError('SQL', 'DROP PARTITION WHERE is not supported yet', { position: a.where.pos });
+  const partitions = a.kind === 'dropPartition' ? a.list.map((e) => {
+    if (e.kind !== 'literal' || e.type !== 'STRING') throw new SvcError('SQL', 'partition name expected', { position: e.pos });
+    return { name: String(e.value), pos: e.pos };
+  }) : [];
+  const types = a.kind === 'addColumn' ? a.columns.map((c) => typeOf(c.type)) : [];
+  return async () => {
+    const w = await at(stmt.namePos, () => catalog.writer(stmt.name));
+    try {
+      switch (a.kind) {
+        case 'addColumn':
+          for (let i = 0; i < a.columns.length; i++) {
+            const c = a.columns[i]!;
+            if (a.ifNotExists && w.meta.columns.some((x) => x.name.toLowerCase() === c.name.toLowerCase())) continue;
+            await at(c.pos, () => w.addColumn(c.name, types[i] as ColumnType));
+          }
+          break;
+        case 'dropColumn': for (const c of a.columns) await at(c.pos, () => w.dropColumn(c.name)); break;
+        case 'renameColumn': await at(a.fromPos, () => w.renameColumn(a.from, a.to)); break;
+        case 'dropPartition': for (const p of partitions) await at(p.pos, () => w.dropPartition(p.name)); break;
+        case 'setParam': w.setParams(params(a.params, a.pos)); break;
+      }
+    } finally {
+      w.close();
+    }
+    return { rows: 0 };
+  };
+}

@@ -1,0 +1,39 @@
+// EXPLAIN: the operator tree, one line per node, children indented.
+import type { BoundExpr, Plan } from '../sql/bound.js';
+
+export function explainPlan(plan: Plan, depth = 0): string[] {
+  const pad = '    '.repeat(depth);
+  const head = pad + describe(plan);
+  const children: Plan[] = [];
+  switch (plan.kind) {
+    case 'filter': case 'project': case 'aggregate': case 'sort': case 'limit': case 'distinct': children.push(plan.input); break;
+    case 'join': case 'setOp': children.push(plan.left, plan.right); break;
+    default: break;
+  }
+  return [head, ...children.flatMap((c) => explainPlan(c, depth + 1))];
+}
+
+function describe(p: Plan): string {
+  switch (p.kind) {
+    case 'scan': return `DataFrame table: ${p.table}${p.intervals ? ` intervals: ${p.intervals.map(([a, b]) => `[${a}, ${b})`).join(', ')}` : ''}`;
+    case 'oneRow': return 'VirtualRecord (one row)';
+    case 'longSequence': return `long_sequence count: ${p.count}`;
+    case 'metadata': return `Metadata ${p.what}${p.table ? ` table: ${p.table}` : ''}`;
+    case 'filter': return `Filter filter: ${expr(p.predicate)}`;
+    case 'project': return `VirtualRecord functions: [${p.exprs.map(expr).join(',')}]`;
+    case 'aggregate': return `GroupBy keys: [${p.keys.map(expr).join(',')}] values: [${p.aggregates.map((a) => `${a.name}(${a.args.map(expr).join(',')})`).join(',')}]`;
+    case 'sort': return `Sort${p.limit !== null ? ` light lo: ${p.limit}` : ''} keys: [${p.keys.map((k) => `${k.index}${k.desc ? ' desc' : ''}`).join(', ')}]`;
+    case 'limit': return p.last !== null ? `Limit last: ${p.last}` : `Limit lo: ${p.lo} hi: ${p.hi}`;
+    case 'distinct': return 'Distinct';
+    case 'join': return `Hash ${p.type} Join keys: [${p.leftKeys.join(',')}] = [${p.rightKeys.join(',')}]${p.residual ? ` filter: ${expr(p.residual)}` : ''}`;
+    case 'setOp': return `${p.op}${p.all ? ' ALL' : ''}`;
+  }
+}
+
+function expr(e: BoundExpr): string {
+  switch (e.kind) {
+    case 'col': return `$${e.index}`;
+    case 'const': return typeof e.value === 'string' ? `'${e.value}'` : String(e.value);
+    case 'call': return /^[^a-z]/.test(e.name) && e.args.length === 2 ? `${expr(e.args[0]!)}${e.name}${expr(e.args[1]!)}` : `${e.name}(${e.args.map(expr).join(',')})`;
+  }
+}

@@ -1,0 +1,33 @@
+// Bound expressions compiled once per query into closures that compute a whole
+// batch: a column is returned as is, a constant is a cached repeated vector, a
+// call runs its kernel on the arguments' vectors.
+import type { ColumnVector } from '../storage/column-vector.js';
+import type { BoundExpr } from '../sql/bound.js';
+import { constantVector } from '../sql/functions/vec.js';
+import type { Batch } from '../storage/table-reader.js';
+import { prefix } from './vectors.js';
+
+export type CompiledExpr = (batch: Batch) => ColumnVector;
+
+export function compileExpr(e: BoundExpr): CompiledExpr {
+  switch (e.kind) {
+    case 'col': {
+      const i = e.index;
+      return (b) => b.columns[i]!;
+    }
+    case 'const': {
+      let cached: ColumnVector | null = null;
+      let size = 0;
+      return (b) => {
+        const n = b.rowCount;
+        if (!cached || size < n) { size = Math.max(n, 1024); cached = constantVector(e.type, e.value, size); }
+        return size === n ? cached : prefix(cached, n);
+      };
+    }
+    case 'call': {
+      const args = e.args.map(compileExpr);
+      const kernel = e.fn.kernel;
+      return (b) => kernel(args.map((a) => a(b)), b.rowCount);
+    }
+  }
+}

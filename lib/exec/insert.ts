@@ -1,0 +1,82 @@
+// INSERT INTO ... VALUES / SELECT: values are cast to the columns' types, the
+// rows appended through the table's writer and committed at the end (all or
+// nothing).
+import { SvcError } from '../errors/svc-error.js';
+import type { Catalog } from '../storage/catalog.js';
+import type { ColumnVector } from '../storage/column-vector.js';
+import { concatMany } from '../storage/vector-ops.js';
+import type * as A from '../sql/ast.js';
+import { bindExpr, castTo } from '../sql/bind-expr.js';
+import type { BoundExpr, Plan } from '../sql/bound.js';
+import { bindQuery } from '../sql/binder.js';
+import type { SqlType } from '../sql/sql-type.js';
+import { pace, type ExecContext } from './context.js';
+import { compileExpr } from './expr.js';
+import { run } from './operators.js';
+
+type Prepared = (cx: ExecContext) => Promise<{ rows: number }>;
+
+export function runInsert(stmt: A.Insert, catalog: Catalog): Prepared {
+  if (!catalog.exists(stmt.table)) throw new SvcError('SQL', `table does not exist [table=${stmt.table}]`, { position: stmt.tablePos });
+  const meta = catalog.get(stmt.table).meta;
+  const targets = stmt.columns
+    ? stmt.columns.map((c) => {
+      const d = meta.columns.find((x) => x.name.toLowerCase() === c.name.toLowerCase());
+      if (!d) throw new SvcError('SQL', `Invalid column: ${c.name}`, { position: c.pos });
+      return d;
+    })
+    : meta.columns;
+  const ts = meta.columns.find((c) => c.id === meta.timestampId);
+  if (ts && !targets.includes(ts)) throw new SvcError('SQL', `designated timestamp column must be set [column=${ts.name}]`, { position: stmt.tablePos });
+  const names = targets.map((c) => c.name);
+
+  if (stmt.query) {
+    const plan = bindQuery(stmt.query, { catalog });
+    if (plan.fields.length !== targets.length) {
+      throw new SvcError('SQL', `select clause must provide ${targets.length} columns, it provides ${plan.fields.length}`, { position: stmt.query.pos });
+    }
+    return async (cx) => ({ rows: await appendQuery(catalog, stmt.table, names, plan, cx) });
+  }
+  const rows = (stmt.values ?? []).map((row, r) => {
+    if (row.length !== targets.length) {
+      throw new SvcError('SQL', `row value count does not match column count [expected=${targets.length}, actual=${row.length}, tuple=${r + 1}]`, { position: row[0]?.pos ?? stmt.pos });
+    }
+    return row.map((e, i) => compileExpr(castTo(bindExpr(e, { scope: { fields: [] }, onAggregate: null }), targets[i]!.type, e.pos)));
+  });
+  return async () => {
+    const one = { rowCount: 1, columns: [] };
+    const columns: Record<string, ColumnVector> = {};
+    targets.forEach((t, i) => { columns[t.name] = concatMany(rows.map((r) => r[i]!(one))); });
+    const w = await catalog.writer(stmt.table);
+    try {
+      w.append({ rowCount: rows.length, columns });
+      w.commit();
+    } finally {
+      w.close();
+    }
+    return { rows: rows.length };
+  };
+}
+
+/** Runs `plan` and appends its rows to `table`'s columns `names` (cast to their types); one commit at the end. */
+export async function appendQuery(catalog: Catalog, table: string, names: readonly string[], plan: Plan, cx: ExecContext): Promise<number> {
+  const meta = catalog.get(table).meta;
+  const types: SqlType[] = names.map((n) => meta.columns.find((c) => c.name.toLowerCase() === n.toLowerCase())!.type);
+  const casts: BoundExpr[] = plan.fields.map((f, i) => castTo({ kind: 'col', index: i, type: f.type }, types[i]!, 0));
+  const fns = casts.map(compileExpr);
+  const w = await catalog.writer(table);
+  let rows = 0;
+  try {
+    for await (const b of run(plan, cx)) {
+      const columns: Record<string, ColumnVector> = {};
+      names.forEach((n, i) => { columns[n] = fns[i]!(b); });
+      w.append({ rowCount: b.rowCount, columns });
+      rows += b.rowCount;
+      await pace(cx);
+    }
+    w.commit();
+  } finally {
+    w.close(); // rolls back anything not committed
+  }
+  return rows;
+}

@@ -1,0 +1,212 @@
+// Binding expressions: names resolved against a scope, types checked and
+// implicit conversions applied (a string literal compared with a TIMESTAMP is
+// parsed once), operators and functions resolved to vectorized kernels.
+import { SvcError } from '../errors/svc-error.js';
+import type * as A from './ast.js';
+import type { BoundExpr } from './bound.js';
+import { parseTimestamp } from './functions/datetime.js';
+import { isAggregate, resolveScalar } from './functions/registry.js';
+import { commonType, isTemporal, isText, type SqlType } from './sql-type.js';
+
+export interface ScopeField {
+  /** Table name or alias the field can be qualified with. */
+  readonly table: string | null;
+  readonly name: string;
+  readonly type: SqlType;
+}
+
+export interface Scope {
+  readonly fields: readonly ScopeField[];
+}
+
+/** Called for aggregate calls; returns the bound reference that replaces them. */
+export type AggregateHook = (call: A.Call) => BoundExpr;
+
+export interface ExprContext {
+  readonly scope: Scope;
+  /** Aggregates allowed here (SELECT list, HAVING, ORDER BY of a grouped query). */
+  readonly onAggregate: AggregateHook | null;
+  /** An expression equal to a GROUP BY key binds to the key (post-aggregation scopes). */
+  readonly keyOf?: (e: A.Expr) => BoundExpr | null;
+}
+
+const OPS: Record<string, string> = {
+  '=': '=', '!=': '!=', '<>': '!=', '<': '<', '<=': '<=', '>': '>', '>=': '>=',
+  '+': '+', '-': '-', '*': '*', '/': '/', '%': '%', '||': '||', AND: 'and', OR: 'or',
+  LIKE: 'like', ILIKE: 'ilike', '~': '~', '!~': '!~',
+};
+
+export function resolveColumn(scope: Scope, ref: A.ColumnRef): { index: number; field: ScopeField } {
+  let hit = -1;
+  const name = ref.name.toLowerCase();
+  const table = ref.table?.toLowerCase() ?? null;
+  scope.fields.forEach((f, i) => {
+    if (f.name.toLowerCase() !== name) return;
+    if (table !== null && f.table?.toLowerCase() !== table) return;
+    if (hit >= 0) throw new SvcError('SQL', `Ambiguous column [name=${ref.name}]`, { position: ref.pos });
+    hit = i;
+  });
+  if (hit < 0) throw new SvcError('SQL', `Invalid column: ${ref.table ? `${ref.table}.` : ''}${ref.name}`, { position: ref.pos });
+  return { index: hit, field: scope.fields[hit]! };
+}
+
+export function call(name: string, args: BoundExpr[], pos: number): BoundExpr {
+  const fn = resolveScalar(name, args.map((a) => a.type), pos);
+  const cast = fn.argTypes ? args.map((a, i) => castTo(a, fn.argTypes![i]!, pos)) : args;
+  return { kind: 'call', name, fn, args: cast, type: fn.type };
+}
+
+/** `e` as type `t` (a cast call when the types differ; string literals to timestamps parsed now). */
+export function castTo(e: BoundExpr, t: SqlType, pos: number): BoundExpr {
+  if (e.type === t || t === 'NULL') return e;
+  if (e.kind === 'const' && e.value === null) return { kind: 'const', type: t, value: null };
+  if (e.kind === 'const' && typeof e.value === 'string' && (t === 'TIMESTAMP' || t === 'DATE')) {
+    const us = parseTimestamp(e.value);
+    if (us === null) throw new SvcError('SQL', `Invalid date [str=${e.value}]`, { position: pos });
+    return { kind: 'const', type: t, value: t === 'DATE' ? Math.floor(us / 1000) : us };
+  }
+  return call(`cast_${t}`, [e], pos);
+}
+
+export function bindExpr(e: A.Expr, cx: ExprContext): BoundExpr {
+  if (cx.keyOf) {
+    const k = cx.keyOf(e);
+    if (k) return k;
+  }
+  switch (e.kind) {
+    case 'literal': return literal(e);
+    case 'column': {
+      const { index, field } = resolveColumn(cx.scope, e);
+      return { kind: 'col', index, type: field.type };
+    }
+    case 'starArg': throw new SvcError('SQL', '\'*\' is only allowed as count(*)', { position: e.pos });
+    case 'unary': {
+      if (e.op === 'NOT') return call('not', [bindExpr(e.arg, cx)], e.pos);
+      if (e.op === '+') return bindExpr(e.arg, cx);
+      if (e.op === '-') {
+        if (e.arg.kind === 'literal' && typeof e.arg.value === 'number') return literal({ ...e.arg, value: -e.arg.value, text: `-${e.arg.text}` });
+        return call('neg', [bindExpr(e.arg, cx)], e.pos);
+      }
+      throw new SvcError('SQL', `unsupported operator ${e.op}`, { position: e.pos });
+    }
+    case 'binary': return binary(e, cx);
+    case 'call': return callExpr(e, cx);
+    case 'cast': return castTo(bindExpr(e.expr, cx), typeOf(e.type), e.type.pos);
+    case 'case': return caseExpr(e, cx);
+    case 'in': return inExpr(e, cx);
+    case 'between': {
+      const [x, lo, hi] = unify([bindExpr(e.expr, cx), bindExpr(e.lo, cx), bindExpr(e.hi, cx)], e.pos);
+      const b = call('between', [x!, lo!, hi!], e.pos);
+      return e.not ? call('not', [b], e.pos) : b;
+    }
+    case 'isNull': return call(e.not ? 'is_not_null' : 'is_null', [bindExpr(e.expr, cx)], e.pos);
+    case 'subquery': throw new SvcError('SQL', 'scalar subqueries are not supported yet', { position: e.pos });
+    case 'bindVar': throw new SvcError('SQL', `bind variables are not supported by the REST API [name=${e.name}]`, { position: e.pos });
+    case 'array': case 'subscript': throw new SvcError('SQL', 'arrays are not supported yet', { position: e.pos });
+    default: return unknownNode(e);
+  }
+}
+
+function unknownNode(e: { kind: string; pos: number }): never {
+  throw new SvcError('SQL', `unsupported expression [${e.kind}]`, { position: e.pos });
+}
+
+export function literal(e: A.Literal): BoundExpr {
+  switch (e.type) {
+    case 'INT': case 'LONG': case 'DOUBLE': return { kind: 'const', type: e.type, value: e.value as number };
+    case 'STRING': return { kind: 'const', type: 'STRING', value: e.value as string };
+    case 'CHAR': return { kind: 'const', type: 'CHAR', value: e.value as string };
+    case 'BOOLEAN': return { kind: 'const', type: 'BOOLEAN', value: e.value as boolean };
+    case 'NULL': return { kind: 'const', type: 'NULL', value: null };
+    default: throw new SvcError('SQL', `unsupported literal [${String(e.type)}]`, { position: e.pos });
+  }
+}
+
+export function typeOf(t: A.TypeName): SqlType {
+  const known: readonly string[] = ['BOOLEAN', 'BYTE', 'SHORT', 'CHAR', 'INT', 'LONG', 'FLOAT', 'DOUBLE', 'DATE', 'TIMESTAMP',
+    'SYMBOL', 'STRING', 'VARCHAR', 'UUID', 'IPV4', 'LONG256', 'BINARY'];
+  const alias: Record<string, string> = { INTEGER: 'INT', BIGINT: 'LONG', SMALLINT: 'SHORT', TINYINT: 'BYTE', REAL: 'FLOAT', 'DOUBLE PRECISION': 'DOUBLE', TEXT: 'STRING', BOOL: 'BOOLEAN', TIMESTAMPTZ: 'TIMESTAMP' };
+  const n = alias[t.name] ?? t.name;
+  if (!known.includes(n)) throw new SvcError('SQL', `unsupported type: ${t.name}`, { position: t.pos });
+  return n as SqlType;
+}
+
+function binary(e: A.Binary, cx: ExprContext): BoundExpr {
+  let op = e.op;
+  let negate = false;
+  if (op === 'NOT LIKE' || op === 'NOT ILIKE') { op = op.slice(4); negate = true; }
+  const name = OPS[op];
+  if (!name) throw new SvcError('SQL', `unsupported operator ${e.op}`, { position: e.pos });
+  let l = bindExpr(e.left, cx);
+  let r = bindExpr(e.right, cx);
+  // QuestDB: x = NULL means x IS NULL.
+  if ((name === '=' || name === '!=') && (isNullConst(l) || isNullConst(r))) {
+    return call(name === '=' ? 'is_null' : 'is_not_null', [isNullConst(l) ? r : l], e.pos);
+  }
+  if (['=', '!=', '<', '<=', '>', '>='].includes(name)) {
+    // A text constant against a timestamp is a timestamp.
+    if (isTemporal(l.type) && r.kind === 'const' && isText(r.type)) r = castTo(r, l.type, e.right.pos);
+    else if (isTemporal(r.type) && l.kind === 'const' && isText(l.type)) l = castTo(l, r.type, e.left.pos);
+  }
+  const b = call(name, [l, r], e.pos);
+  return negate ? call('not', [b], e.pos) : b;
+}
+
+function isNullConst(b: BoundExpr): boolean {
+  return b.kind === 'const' && b.value === null;
+}
+
+function callExpr(e: A.Call, cx: ExprContext): BoundExpr {
+  if (e.over) throw new SvcError('SQL', 'window functions are not supported yet', { position: e.pos });
+  if (isAggregate(e.name) || (e.name === 'count' && e.distinct)) {
+    if (!cx.onAggregate) throw new SvcError('SQL', `aggregate function ${e.name} is not allowed here`, { position: e.pos });
+    return cx.onAggregate(e);
+  }
+  if (e.name === 'extract' && e.args.length === 2) {
+    return call('extract', [bindExpr(e.args[0]!, cx), bindExpr(e.args[1]!, cx)], e.pos);
+  }
+  return call(e.name, e.args.map((a) => bindExpr(a, cx)), e.pos);
+}
+
+/** Casts every expression to their common type. */
+export function unify(es: BoundExpr[], pos: number): BoundExpr[] {
+  let t: SqlType = 'NULL';
+  for (const x of es) {
+    const c = commonType(t, x.type);
+    if (c === null) throw new SvcError('SQL', `inconvertible types: ${t} and ${x.type}`, { position: pos });
+    t = c;
+  }
+  return es.map((x) => castTo(x, t, pos));
+}
+
+function caseExpr(e: A.Case, cx: ExprContext): BoundExpr {
+  const conds = e.whens.map((w) => {
+    const c = bindExpr(w.when, cx);
+    if (!e.operand) return c;
+    const [a, b] = unify([bindExpr(e.operand, cx), c], w.when.pos);
+    return call('=', [a!, b!], w.when.pos);
+  });
+  const values = unify([...e.whens.map((w) => bindExpr(w.then, cx)), e.else ? bindExpr(e.else, cx) : { kind: 'const', type: 'NULL', value: null }], e.pos);
+  const args: BoundExpr[] = [];
+  conds.forEach((c, i) => args.push(c, values[i]!));
+  args.push(values[values.length - 1]!);
+  return call('case', args, e.pos);
+}
+
+function inExpr(e: A.In, cx: ExprContext): BoundExpr {
+  if (e.query) throw new SvcError('SQL', 'IN (SELECT ...) is not supported yet', { position: e.pos });
+  const x = bindExpr(e.expr, cx);
+  const list = (e.list ?? []).map((i) => bindExpr(i, cx));
+  // ts IN '2024-01' (one string: an interval) is the time-series clause; plain lists compare values.
+  if (isTemporal(x.type) && list.length === 1 && list[0]!.kind === 'const' && isText(list[0]!.type)) {
+    throw new SvcError('SQL', 'interval literals (ts IN \'2024-01\') are not supported yet', { position: e.list![0]!.pos });
+  }
+  const all = unify([x, ...list], e.pos);
+  const r = call('in_list', all, e.pos);
+  return e.not ? call('not', [r], e.pos) : r;
+}
+
+/** A stable text of an expression without positions, to match GROUP BY keys and ORDER BY items. */
+export function exprKey(e: A.Expr): string {
+  return JSON.stringify(e, (k, v: unknown) => (k === 'pos' ? undefined : typeof v === 'string' && k === 'name' ? v.toLowerCase() : v));
+}

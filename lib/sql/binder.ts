@@ -1,0 +1,374 @@
+// Binding a query: FROM sources, WHERE, grouping (explicit or QuestDB's
+// implicit GROUP BY), HAVING, the SELECT list, DISTINCT, ORDER BY, LIMIT and
+// set operations, into a logical plan with typed fields.
+import { SvcError } from '../errors/svc-error.js';
+import type { Catalog } from '../storage/catalog.js';
+import type * as A from './ast.js';
+import { bindExpr, castTo, exprKey, resolveColumn, unify, type ExprContext, type Scope, type ScopeField } from './bind-expr.js';
+import type { BoundAggregate, BoundExpr, Field, Plan } from './bound.js';
+import { isAggregate, resolveAggregate } from './functions/registry.js';
+import { COLUMNS_FIELDS, TABLES_FIELDS } from './metadata.js';
+import { commonType } from './sql-type.js';
+import { pushIntervals } from './intervals.js';
+
+export interface BindContext {
+  readonly catalog: Catalog;
+}
+
+interface Source {
+  readonly plan: Plan;
+  readonly scope: Scope;
+}
+
+export function bindQuery(q: A.Query, cx: BindContext, ctes: ReadonlyMap<string, A.Query> = new Map()): Plan {
+  const scoped = new Map(ctes);
+  for (const c of q.with) scoped.set(c.name.toLowerCase(), c.query);
+  if (q.kind === 'setOp') return bindSetOp(q, cx, scoped);
+  return bindSelect(q, cx, scoped);
+}
+
+function bindSetOp(q: A.SetOp, cx: BindContext, ctes: ReadonlyMap<string, A.Query>): Plan {
+  let left = bindQuery(q.left, cx, ctes);
+  let right = bindQuery(q.right, cx, ctes);
+  if (left.fields.length !== right.fields.length) {
+    throw new SvcError('SQL', `queries have different number of columns [left=${left.fields.length}, right=${right.fields.length}]`, { position: q.pos });
+  }
+  const types = left.fields.map((f, i) => {
+    const t = commonType(f.type, right.fields[i]!.type);
+    if (t === null) throw new SvcError('SQL', `column types do not match [column=${f.name}, left=${f.type}, right=${right.fields[i]!.type}]`, { position: q.pos });
+    return t;
+  });
+  const conform = (p: Plan): Plan => {
+    if (p.fields.every((f, i) => f.type === types[i])) return p;
+    const exprs = p.fields.map((f, i) => castTo({ kind: 'col', index: i, type: f.type }, types[i]!, q.pos));
+    return { kind: 'project', input: p, exprs, fields: p.fields.map((f, i) => ({ name: f.name, type: types[i]! })), timestamp: -1 };
+  };
+  left = conform(left);
+  right = conform(right);
+  let plan: Plan = { kind: 'setOp', op: q.op, all: q.all, left, right, fields: left.fields.map((f, i) => ({ name: f.name, type: types[i]! })), timestamp: -1 };
+  plan = orderAndLimit(plan, q.orderBy, q.limit);
+  return plan;
+}
+
+function bindFrom(f: A.FromItem, cx: BindContext, ctes: ReadonlyMap<string, A.Query>): Source {
+  switch (f.kind) {
+    case 'tableRef': {
+      const cte = ctes.get(f.name.toLowerCase());
+      if (cte) {
+        const plan = bindQuery(cte, cx, ctes);
+        return { plan, scope: { fields: plan.fields.map((x) => ({ table: f.alias ?? f.name, name: x.name, type: x.type })) } };
+      }
+      let table;
+      try {
+        table = cx.catalog.get(f.name);
+        table.check();
+      } catch (e) {
+        if (e instanceof SvcError) throw new SvcError(e.code === 'NOT_FOUND' ? 'SQL' : e.code, e.message, { position: f.pos });
+        throw e;
+      }
+      const meta = table.meta;
+      const fields: Field[] = meta.columns.map((c) => ({ name: c.name, type: c.type }));
+      const ts = meta.columns.findIndex((c) => c.id === meta.timestampId);
+      const plan: Plan = { kind: 'scan', table: meta.name, columns: fields.map((x) => x.name), intervals: null, fields, timestamp: ts };
+      return { plan, scope: { fields: fields.map((x) => ({ table: f.alias ?? meta.name, name: x.name, type: x.type })) } };
+    }
+    case 'functionRef': return bindTableFunction(f, cx);
+    case 'subqueryRef': {
+      const plan = bindQuery(f.query, cx, ctes);
+      return { plan, scope: { fields: plan.fields.map((x) => ({ table: f.alias, name: x.name, type: x.type })) } };
+    }
+    case 'join': return bindJoin(f, cx, ctes);
+    default: throw new SvcError('SQL', `unsupported FROM item [${(f as { kind: string }).kind}]`, { position: (f as { pos: number }).pos });
+  }
+}
+
+function constInt(e: A.Expr | undefined, what: string, pos: number): number {
+  if (!e || e.kind !== 'literal' || (e.type !== 'INT' && e.type !== 'LONG')) {
+    throw new SvcError('SQL', `${what} must be an integer constant`, { position: e?.pos ?? pos });
+  }
+  return e.value as number;
+}
+
+function bindTableFunction(f: A.FunctionRef, cx: BindContext): Source {
+  const name = f.call.name;
+  const alias = f.alias ?? name;
+  let plan: Plan;
+  switch (name) {
+    case 'long_sequence': {
+      const n = constInt(f.call.args[0], 'long_sequence count', f.pos);
+      if (n < 0) throw new SvcError('SQL', 'long_sequence count must not be negative', { position: f.call.args[0]!.pos });
+      plan = { kind: 'longSequence', count: n, fields: [{ name: 'x', type: 'LONG' }], timestamp: -1 };
+      break;
+    }
+    case 'tables': case 'all_tables':
+      plan = { kind: 'metadata', what: 'tables', table: null, fields: TABLES_FIELDS, timestamp: -1 };
+      break;
+    case 'table_columns': {
+      const a = f.call.args[0];
+      if (!a || a.kind !== 'literal' || a.type !== 'STRING') throw new SvcError('SQL', 'table_columns needs a table name string', { position: a?.pos ?? f.pos });
+      const t = String(a.value);
+      if (!cx.catalog.exists(t)) throw new SvcError('SQL', `table does not exist [table=${t}]`, { position: a.pos });
+      plan = { kind: 'metadata', what: 'columns', table: t, fields: COLUMNS_FIELDS, timestamp: -1 };
+      break;
+    }
+    default: throw new SvcError('SQL', `unknown function name: ${name}`, { position: f.call.pos });
+  }
+  return { plan, scope: { fields: plan.fields.map((x) => ({ table: alias, name: x.name, type: x.type })) } };
+}
+
+function bindJoin(j: A.Join, cx: BindContext, ctes: ReadonlyMap<string, A.Query>): Source {
+  if (j.type !== 'INNER' && j.type !== 'LEFT' && j.type !== 'CROSS') {
+    throw new SvcError('SQL', `${j.type} JOIN is not supported yet`, { position: j.pos });
+  }
+  const l = bindFrom(j.left, cx, ctes);
+  const r = bindFrom(j.right, cx, ctes);
+  const fields: ScopeField[] = [...l.scope.fields, ...r.scope.fields];
+  const scope: Scope = { fields };
+  const leftKeys: number[] = [];
+  const rightKeys: number[] = [];
+  let residual: BoundExpr | null = null;
+  const nl = l.scope.fields.length;
+  if (j.using) {
+    for (const name of j.using) {
+      leftKeys.push(resolveColumn(l.scope, { kind: 'column', pos: j.pos, table: null, name }).index);
+      rightKeys.push(resolveColumn(r.scope, { kind: 'column', pos: j.pos, table: null, name }).index);
+    }
+  } else if (j.on) {
+    const rest: A.Expr[] = [];
+    for (const c of conjuncts(j.on)) {
+      if (c.kind === 'binary' && c.op === '=' && c.left.kind === 'column' && c.right.kind === 'column') {
+        const a = resolveColumn(scope, c.left).index, b = resolveColumn(scope, c.right).index;
+        if (a < nl && b >= nl) { leftKeys.push(a); rightKeys.push(b - nl); continue; }
+        if (b < nl && a >= nl) { leftKeys.push(b); rightKeys.push(a - nl); continue; }
+      }
+      rest.push(c);
+    }
+    if (rest.length > 0) residual = bindExpr(rest.reduce((a, b) => ({ kind: 'binary', op: 'AND', left: a, right: b, pos: b.pos })), { scope, onAggregate: null });
+  } else if (j.type !== 'CROSS') {
+    throw new SvcError('SQL', 'join needs ON or USING', { position: j.pos });
+  }
+  const type = j.type === 'CROSS' || (leftKeys.length === 0 && !j.on) ? 'CROSS' : j.type;
+  const plan: Plan = {
+    kind: 'join', type, left: l.plan, right: r.plan, leftKeys, rightKeys, residual,
+    fields: fields.map((f) => ({ name: f.name, type: f.type })), timestamp: l.plan.timestamp,
+  };
+  return { plan, scope };
+}
+
+export function conjuncts(e: A.Expr): A.Expr[] {
+  return e.kind === 'binary' && e.op === 'AND' ? [...conjuncts(e.left), ...conjuncts(e.right)] : [e];
+}
+
+/** The output column name of an unaliased select item, as QuestDB names it. */
+function itemName(e: A.Expr): string {
+  switch (e.kind) {
+    case 'column': return e.name;
+    case 'literal': return e.text;
+    case 'call': return e.name;
+    case 'cast': return itemName(e.expr);
+    default: return 'column';
+  }
+}
+
+function uniqueNames(names: string[]): string[] {
+  const seen = new Map<string, number>();
+  return names.map((n) => {
+    const k = n.toLowerCase();
+    const c = seen.get(k);
+    if (c === undefined) { seen.set(k, 0); return n; }
+    let i = c + 1;
+    while (seen.has(`${k}${i}`)) i++;
+    seen.set(k, i);
+    seen.set(`${k}${i}`, 0);
+    return `${n}${i}`;
+  });
+}
+
+function bindSelect(q: A.Select, cx: BindContext, ctes: ReadonlyMap<string, A.Query>): Plan {
+  if (q.sampleBy) throw new SvcError('SQL', 'SAMPLE BY is not supported yet', { position: q.sampleBy.pos });
+  if (q.latestOn) throw new SvcError('SQL', 'LATEST ON is not supported yet', { position: q.latestOn.pos });
+  const src: Source = q.from ? bindFrom(q.from, cx, ctes) : { plan: { kind: 'oneRow', fields: [], timestamp: -1 }, scope: { fields: [] } };
+  let plan = src.plan;
+  const inScope = src.scope;
+
+  if (q.where) {
+    const predicate = bindExpr(q.where, { scope: inScope, onAggregate: null });
+    if (predicate.type !== 'BOOLEAN') throw new SvcError('SQL', 'boolean expression expected', { position: q.where.pos });
+    plan = pushIntervals(plan, predicate);
+  }
+
+  // Expand the select list.
+  const items: Array<{ expr: A.Expr; alias: string | null; pos: number }> = [];
+  for (const it of q.columns) {
+    if (it.kind === 'star') {
+      const t = it.table?.toLowerCase() ?? null;
+      const fs = inScope.fields.filter((f) => t === null || f.table?.toLowerCase() === t);
+      if (t !== null && fs.length === 0) throw new SvcError('SQL', `Invalid table name or alias: ${it.table}`, { position: it.pos });
+      for (const f of fs) items.push({ expr: { kind: 'column', pos: it.pos, table: f.table, name: f.name }, alias: null, pos: it.pos });
+    } else {
+      items.push({ expr: it.expr, alias: it.alias, pos: it.pos });
+    }
+  }
+  const names = uniqueNames(items.map((i) => i.alias ?? itemName(i.expr)));
+
+  const hasAgg = containsAggregate;
+  const grouped = q.groupBy.length > 0 || items.some((i) => hasAgg(i.expr)) || (q.having !== null);
+
+  let selectExprs: BoundExpr[];
+  let postScope: Scope;
+  let keyOf: ((e: A.Expr) => BoundExpr | null) | undefined;
+  if (grouped) {
+    // Keys: GROUP BY (by expression, select alias or position), else every select item without an aggregate.
+    const keyAsts: A.Expr[] = q.groupBy.length > 0
+      ? q.groupBy.map((g) => resolveGroupItem(g, items, names))
+      : items.filter((i) => !hasAgg(i.expr)).map((i) => i.expr);
+    const keys = keyAsts.map((k) => bindExpr(k, { scope: inScope, onAggregate: null }));
+    const keyIndex = new Map(keyAsts.map((k, i) => [exprKey(k), i]));
+    const aggregates: BoundAggregate[] = [];
+    const aggIndex = new Map<string, number>();
+    const onAggregate = (c: A.Call): BoundExpr => {
+      const key = exprKey(c);
+      let i = aggIndex.get(key);
+      if (i === undefined) {
+        const star = c.args.length === 1 && c.args[0]!.kind === 'starArg';
+        const args = star ? [] : c.args.map((a) => bindExpr(a, { scope: inScope, onAggregate: null }));
+        const name = c.name === 'count' && c.distinct ? 'count_distinct' : c.name;
+        const fn = resolveAggregate(name, args.map((a) => a.type), c.distinct && name !== 'count_distinct', c.pos);
+        i = aggregates.length;
+        aggregates.push({ name, fn, args, type: fn.type });
+        aggIndex.set(key, i);
+      }
+      return { kind: 'col', index: keys.length + i, type: aggregates[i]!.type };
+    };
+    keyOf = (e: A.Expr): BoundExpr | null => {
+      const i = keyIndex.get(exprKey(e));
+      return i === undefined ? null : { kind: 'col', index: i, type: keys[i]!.type };
+    };
+    // Bind select items and HAVING in the post-aggregation world: keys and aggregates only.
+    const keyFields: ScopeField[] = keys.map((k, i) => ({ table: null, name: `$key${i}`, type: k.type }));
+    postScope = { fields: keyFields };
+    const post: ExprContext = { scope: postScope, onAggregate, keyOf };
+    const bindPost = (e: A.Expr): BoundExpr => {
+      try {
+        return bindExpr(e, post);
+      } catch (err) {
+        if (err instanceof SvcError && /^Invalid column/.test(err.message)) {
+          throw new SvcError('SQL', `column must appear in GROUP BY clause or aggregate function [column=${err.message.replace('Invalid column: ', '')}]`, { position: err.position });
+        }
+        throw err;
+      }
+    };
+    selectExprs = items.map((i) => bindPost(i.expr));
+    const having = q.having ? bindPost(q.having) : null;
+    const aggFields: Field[] = [...keys.map((k, i) => ({ name: `$key${i}`, type: k.type })), ...aggregates.map((a) => ({ name: a.name, type: a.type }))];
+    plan = { kind: 'aggregate', input: plan, keys, aggregates, fields: aggFields, timestamp: -1 };
+    if (having) plan = { kind: 'filter', input: plan, predicate: having, fields: plan.fields, timestamp: -1 };
+    postScope = { fields: aggFields.map((f) => ({ table: null, name: f.name, type: f.type })) };
+  } else {
+    postScope = inScope;
+    selectExprs = items.map((i) => bindExpr(i.expr, { scope: inScope, onAggregate: null }));
+  }
+
+  // Projection, with hidden columns for ORDER BY expressions that are not selected.
+  const fields: Field[] = selectExprs.map((e, i) => ({ name: names[i]!, type: e.type }));
+  const exprs = [...selectExprs];
+  const order: Array<{ index: number; desc: boolean }> = [];
+  for (const o of q.orderBy) {
+    const idx = orderTarget(o.expr, items, names);
+    if (idx !== null) { order.push({ index: idx, desc: o.desc }); continue; }
+    if (q.distinct) throw new SvcError('SQL', 'ORDER BY items must appear in the select list with DISTINCT', { position: o.pos });
+    const e = bindExpr(o.expr, grouped ? { scope: postScope, onAggregate: null, keyOf } : { scope: inScope, onAggregate: null });
+    exprs.push(e);
+    order.push({ index: exprs.length - 1, desc: o.desc });
+  }
+  const tsIndex = plan.timestamp >= 0 ? selectExprs.findIndex((e) => e.kind === 'col' && e.index === plan.timestamp) : -1;
+  const projFields = [...fields, ...exprs.slice(fields.length).map((e, i) => ({ name: `$order${i}`, type: e.type }))];
+  plan = { kind: 'project', input: plan, exprs, fields: projFields, timestamp: tsIndex };
+  if (q.distinct) plan = { kind: 'distinct', input: plan, fields: plan.fields, timestamp: -1 };
+  if (order.length > 0) {
+    const limit = simpleLimit(q.limit);
+    plan = { kind: 'sort', input: plan, keys: order, limit, fields: plan.fields, timestamp: plan.timestamp };
+  }
+  plan = applyLimit(plan, q.limit);
+  if (projFields.length > fields.length) {
+    plan = { kind: 'project', input: plan, exprs: fields.map((f, i) => ({ kind: 'col', index: i, type: f.type })), fields, timestamp: tsIndex };
+  }
+  return plan;
+}
+
+function containsAggregate(e: A.Expr): boolean {
+  let found = false;
+  JSON.stringify(e, (_k, v: unknown) => {
+    if (v && typeof v === 'object' && (v as { kind?: string }).kind === 'call') {
+      const c = v as A.Call;
+      if (c.over === null && (isAggregate(c.name) || (c.name === 'count' && c.distinct))) found = true;
+    }
+    return v;
+  });
+  return found;
+}
+
+function resolveGroupItem(g: A.Expr, items: ReadonlyArray<{ expr: A.Expr; alias: string | null }>, names: string[]): A.Expr {
+  if (g.kind === 'literal' && g.type === 'INT') {
+    const i = (g.value as number) - 1;
+    if (i < 0 || i >= items.length) throw new SvcError('SQL', `GROUP BY position ${g.value} is not in select list`, { position: g.pos });
+    return items[i]!.expr;
+  }
+  if (g.kind === 'column' && g.table === null) {
+    const i = names.findIndex((n, k) => items[k]!.alias !== null && n.toLowerCase() === g.name.toLowerCase());
+    if (i >= 0) return items[i]!.expr;
+  }
+  return g;
+}
+
+/** The select-list position an ORDER BY item names (position, alias, or the same expression), or null. */
+function orderTarget(e: A.Expr, items: ReadonlyArray<{ expr: A.Expr }>, names: string[]): number | null {
+  if (e.kind === 'literal' && e.type === 'INT') {
+    const i = (e.value as number) - 1;
+    if (i < 0 || i >= items.length) throw new SvcError('SQL', `ORDER BY position ${e.value} is not in select list`, { position: e.pos });
+    return i;
+  }
+  if (e.kind === 'column' && e.table === null) {
+    const i = names.findIndex((n) => n.toLowerCase() === e.name.toLowerCase());
+    if (i >= 0) return i;
+  }
+  const k = exprKey(e);
+  const i = items.findIndex((it) => exprKey(it.expr) === k);
+  return i >= 0 ? i : null;
+}
+
+function limitBounds(limit: A.Select['limit']): { lo: number; hi: number; last: number | null } | null {
+  if (!limit) return null;
+  const a = constInt(limit.lo, 'LIMIT', limit.lo.pos);
+  if (limit.hi === null) return a >= 0 ? { lo: 0, hi: a, last: null } : { lo: 0, hi: Infinity, last: -a };
+  const b = constInt(limit.hi, 'LIMIT', limit.hi.pos);
+  if (a < 0 && b < 0) return { lo: 0, hi: Infinity, last: -a };
+  return { lo: Math.max(0, a), hi: Math.max(0, b), last: null };
+}
+
+function simpleLimit(limit: A.Select['limit']): number | null {
+  const b = limitBounds(limit);
+  return b && b.last === null && Number.isFinite(b.hi) ? b.hi : null;
+}
+
+function applyLimit(plan: Plan, limit: A.Select['limit']): Plan {
+  const b = limitBounds(limit);
+  if (!b) return plan;
+  return { kind: 'limit', input: plan, lo: b.lo, hi: b.hi, last: b.last, fields: plan.fields, timestamp: plan.timestamp };
+}
+
+/** ORDER BY (by column name or position) and LIMIT of a set operation. */
+function orderAndLimit(plan: Plan, orderBy: readonly A.OrderItem[], limit: A.Select['limit']): Plan {
+  const scope: ScopeField[] = plan.fields.map((f) => ({ table: null, name: f.name, type: f.type }));
+  if (orderBy.length > 0) {
+    const keys = orderBy.map((o) => {
+      if (o.expr.kind === 'literal' && o.expr.type === 'INT') return { index: (o.expr.value as number) - 1, desc: o.desc };
+      if (o.expr.kind === 'column') return { index: resolveColumn({ fields: scope }, o.expr).index, desc: o.desc };
+      throw new SvcError('SQL', 'ORDER BY of a set operation must name a column or position', { position: o.pos });
+    });
+    plan = { kind: 'sort', input: plan, keys, limit: simpleLimit(limit), fields: plan.fields, timestamp: -1 };
+  }
+  return applyLimit(plan, limit);
+}
+
+export { unify };

@@ -1,0 +1,53 @@
+// The bound form of a query: typed expressions over input column indexes and
+// a tree of logical plan nodes, each with its output fields. The binder makes
+// it from the syntax tree; the executor turns it into operators.
+import type { Interval } from '../storage/table-reader.js';
+import type { AggregateOverload, ScalarOverload } from './functions/registry.js';
+import type { SqlType } from './sql-type.js';
+
+export interface Field {
+  readonly name: string;
+  readonly type: SqlType;
+}
+
+export type BoundExpr =
+  | { readonly kind: 'col'; readonly index: number; readonly type: SqlType }
+  | { readonly kind: 'const'; readonly type: SqlType; readonly value: number | string | boolean | null }
+  | { readonly kind: 'call'; readonly name: string; readonly fn: ScalarOverload; readonly args: readonly BoundExpr[]; readonly type: SqlType };
+
+export interface BoundAggregate {
+  readonly name: string;
+  readonly fn: AggregateOverload;
+  readonly args: readonly BoundExpr[];
+  readonly type: SqlType;
+}
+
+export interface SortKey {
+  readonly index: number;
+  readonly desc: boolean;
+}
+
+interface PlanBase {
+  readonly fields: readonly Field[];
+  /** Index of the designated timestamp among `fields`, or -1. */
+  readonly timestamp: number;
+}
+
+export type Plan =
+  | PlanBase & { readonly kind: 'scan'; readonly table: string; readonly columns: readonly string[]; readonly intervals: readonly Interval[] | null }
+  /** One row with no columns (SELECT without FROM). */
+  | PlanBase & { readonly kind: 'oneRow' }
+  | PlanBase & { readonly kind: 'longSequence'; readonly count: number }
+  /** Rows computed at execution from the catalog (tables(), table_columns(), SHOW). */
+  | PlanBase & { readonly kind: 'metadata'; readonly what: 'tables' | 'columns' | 'createTable'; readonly table: string | null }
+  | PlanBase & { readonly kind: 'filter'; readonly input: Plan; readonly predicate: BoundExpr }
+  | PlanBase & { readonly kind: 'project'; readonly input: Plan; readonly exprs: readonly BoundExpr[] }
+  | PlanBase & { readonly kind: 'aggregate'; readonly input: Plan; readonly keys: readonly BoundExpr[]; readonly aggregates: readonly BoundAggregate[] }
+  | PlanBase & { readonly kind: 'sort'; readonly input: Plan; readonly keys: readonly SortKey[]; readonly limit: number | null }
+  /** Rows [lo, hi) counted from 0; `last` keeps the final `last` rows instead. */
+  | PlanBase & { readonly kind: 'limit'; readonly input: Plan; readonly lo: number; readonly hi: number; readonly last: number | null }
+  | PlanBase & { readonly kind: 'distinct'; readonly input: Plan }
+  | PlanBase & { readonly kind: 'join'; readonly type: 'INNER' | 'LEFT' | 'CROSS'; readonly left: Plan; readonly right: Plan; readonly leftKeys: readonly number[]; readonly rightKeys: readonly number[]; readonly residual: BoundExpr | null }
+  | PlanBase & { readonly kind: 'setOp'; readonly op: 'UNION' | 'EXCEPT' | 'INTERSECT'; readonly all: boolean; readonly left: Plan; readonly right: Plan };
+
+export type PlanKind = Plan['kind'];

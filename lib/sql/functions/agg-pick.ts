@@ -1,0 +1,133 @@
+// Aggregates that keep one of the input values per group: min, max (numbers,
+// temporals, CHAR, and text in code point order), first / last (the first or
+// last row's value in row order, NULL included, as QuestDB), first_not_null
+// and last_not_null. The result has the argument's type.
+import { symbolsFromStrings, type ColumnVector } from '../../storage/column-vector.js';
+import { registerAggregate, type AggregateState } from './registry.js';
+import { isNumeric, isTemporal, type SqlType } from '../sql-type.js';
+import { asDoubles, fromDoubles, textAt, textVector } from './vec.js';
+import { growF64, growI32, growU8 } from './agg-util.js';
+import { compareStrings } from './utf8.js';
+
+type Mode = 'min' | 'max' | 'first' | 'last' | 'first_not_null' | 'last_not_null';
+
+class NumberPick implements AggregateState {
+  private values = new Float64Array(0);
+  private has = new Uint8Array(0);
+
+  constructor(private readonly mode: Mode, private readonly type: SqlType) {}
+
+  private ensure(groups: number): void {
+    this.values = growF64(this.values, groups, NaN);
+    this.has = growU8(this.has, groups);
+  }
+
+  update(ids: Int32Array, args: readonly ColumnVector[], n: number, groups: number): void {
+    this.ensure(groups);
+    const x = asDoubles(args[0]!);
+    const values = this.values, has = this.has;
+    switch (this.mode) {
+      case 'min': for (let i = 0; i < n; i++) { const v = x[i]!, g = ids[i]!; if (v === v && (!has[g] || v < values[g]!)) { values[g] = v; has[g] = 1; } } break;
+      case 'max': for (let i = 0; i < n; i++) { const v = x[i]!, g = ids[i]!; if (v === v && (!has[g] || v > values[g]!)) { values[g] = v; has[g] = 1; } } break;
+      case 'first': for (let i = 0; i < n; i++) { const g = ids[i]!; if (!has[g]) { values[g] = x[i]!; has[g] = 1; } } break;
+      case 'last': for (let i = 0; i < n; i++) { const g = ids[i]!; values[g] = x[i]!; has[g] = 1; } break;
+      case 'first_not_null': for (let i = 0; i < n; i++) { const v = x[i]!, g = ids[i]!; if (v === v && !has[g]) { values[g] = v; has[g] = 1; } } break;
+      case 'last_not_null': for (let i = 0; i < n; i++) { const v = x[i]!; if (v === v) { const g = ids[i]!; values[g] = v; has[g] = 1; } } break;
+    }
+  }
+
+  result(groups: number): ColumnVector {
+    this.ensure(groups);
+    return fromDoubles(this.type, this.values.slice(0, groups));
+  }
+
+  bytes(): number {
+    return this.values.byteLength + this.has.byteLength;
+  }
+}
+
+class TextPick implements AggregateState {
+  private values: (string | null)[] = [];
+  private has = new Uint8Array(0);
+  /** Batch number in which a group was last visited (last / last_not_null walk rows backwards). */
+  private stamp = new Int32Array(0);
+  private batch = 0;
+  private chars = 0;
+
+  constructor(private readonly mode: Mode, private readonly type: SqlType) {}
+
+  private ensure(groups: number): void {
+    while (this.values.length < groups) this.values.push(null);
+    this.has = growU8(this.has, groups);
+    this.stamp = growI32(this.stamp, groups);
+  }
+
+  private set(g: number, s: string | null): void {
+    this.values[g] = s;
+    this.has[g] = 1;
+    if (s) this.chars += s.length;
+  }
+
+  update(ids: Int32Array, args: readonly ColumnVector[], n: number, groups: number): void {
+    this.ensure(groups);
+    const v = args[0]!;
+    const has = this.has;
+    const mode = this.mode;
+    // Symbols read their dictionary's strings (no decoding); other text is decoded only when needed.
+    const at = v.kind === 'symbol' ? (i: number): string | null => { const k = v.keys[i]!; return k < 0 ? null : v.dict[k]!; } : (i: number) => textAt(v, i);
+    if (mode === 'last' || mode === 'last_not_null') {
+      const b = ++this.batch;
+      for (let i = n - 1; i >= 0; i--) {
+        const g = ids[i]!;
+        if (this.stamp[g] === b) continue;
+        const s = at(i);
+        if (s === null && mode === 'last_not_null') continue;
+        this.stamp[g] = b;
+        this.set(g, s);
+      }
+      return;
+    }
+    for (let i = 0; i < n; i++) {
+      const g = ids[i]!;
+      if (mode === 'first') { if (!has[g]) this.set(g, at(i)); continue; }
+      if (mode === 'first_not_null' && has[g]) continue;
+      const s = at(i);
+      if (s === null) continue;
+      if (!has[g] || mode === 'first_not_null') { this.set(g, s); continue; }
+      const c = compareStrings(s, this.values[g]!);
+      if (mode === 'min' ? c < 0 : c > 0) this.set(g, s);
+    }
+  }
+
+  result(groups: number): ColumnVector {
+    this.ensure(groups);
+    const vals = this.values.slice(0, groups);
+    if (this.type === 'SYMBOL') return symbolsFromStrings(vals);
+    return textVector(this.type === 'VARCHAR' ? 'VARCHAR' : 'STRING', vals);
+  }
+
+  bytes(): number {
+    return this.values.length * 8 + this.chars * 2 + this.has.byteLength + this.stamp.byteLength;
+  }
+}
+
+const TEXT: readonly SqlType[] = ['STRING', 'VARCHAR', 'SYMBOL'];
+
+export function registerPickAggregates(): void {
+  const modes: Mode[] = ['min', 'max', 'first', 'last', 'first_not_null', 'last_not_null'];
+  for (const mode of modes) {
+    registerAggregate({
+      name: mode,
+      resolve(argTypes) {
+        const t = argTypes[0]!;
+        const ordered = mode === 'min' || mode === 'max';
+        const numberLike = isNumeric(t) || isTemporal(t) || t === 'CHAR' || (!ordered && (t === 'BOOLEAN' || t === 'IPV4'));
+        if (argTypes.length !== 1 || !(numberLike || TEXT.includes(t) || t === 'NULL')) {
+          return `there is no matching function \`${mode}\` with the argument types: (${argTypes.join(', ')})`;
+        }
+        const type: SqlType = t === 'NULL' ? 'DOUBLE' : t;
+        return { type, create: () => (TEXT.includes(type) ? new TextPick(mode, type) : new NumberPick(mode, type)) };
+      },
+    });
+  }
+}

@@ -1,0 +1,147 @@
+// Arithmetic operators `+ - * / %` and unary `neg` with QuestDB's widening
+// (BYTE/SHORT/INT -> INT, then LONG, FLOAT, DOUBLE), timestamp arithmetic,
+// NULL in -> NULL out, division or modulo by zero -> NULL.
+//
+// INT arithmetic wraps like Java int (an overflow to -2^31 reads as NULL, as
+// in QuestDB). LONG arithmetic runs on doubles, exact while |value| < 2^53;
+// results past +-2^63 wrap like Java long, with the precision a double has.
+import { INT_NULL, LONG_NULL } from '../../storage/column-type.js';
+import type { ColumnVector } from '../../storage/column-vector.js';
+import type { Kernel } from './registry.js';
+import { defineScalar, type Built, type Signature } from './signature.js';
+import { isIntegral, isNumeric, widerNumeric, type SqlType } from '../sql-type.js';
+import { asDoubles, fromDoubles } from './vec.js';
+
+type Op = '+' | '-' | '*' | '/' | '%';
+
+const TWO63 = 9223372036854775808;
+const TWO64 = 18446744073709551616;
+
+/** Doubles (NaN = NULL) computed for an integral or floating result -> the result vector. */
+function finish(type: SqlType, out: Float64Array): ColumnVector {
+  const n = out.length;
+  if (type === 'INT') {
+    const r = new Int32Array(n);
+    for (let i = 0; i < n; i++) { const x = out[i]!; r[i] = x !== x ? INT_NULL : x | 0; }
+    return { kind: 'fixed', type, data: r };
+  }
+  if (type === 'LONG' || type === 'TIMESTAMP' || type === 'DATE') {
+    for (let i = 0; i < n; i++) {
+      let x = out[i]!;
+      if (x !== x) { out[i] = LONG_NULL; continue; }
+      if (x >= TWO63 || x < -TWO63) x -= Math.round(x / TWO64) * TWO64;
+      out[i] = x === 0 ? 0 : x;
+    }
+    return { kind: 'fixed', type, data: out };
+  }
+  return fromDoubles(type, out);
+}
+
+function compute(op: Op, integral: boolean, intMul: boolean, a: Float64Array, b: Float64Array, n: number): Float64Array {
+  const out = new Float64Array(n);
+  switch (op) {
+    case '+': for (let i = 0; i < n; i++) out[i] = a[i]! + b[i]!; break;
+    case '-': for (let i = 0; i < n; i++) out[i] = a[i]! - b[i]!; break;
+    case '*':
+      if (intMul) for (let i = 0; i < n; i++) { const x = a[i]!, y = b[i]!; out[i] = x !== x || y !== y ? NaN : Math.imul(x, y); }
+      else for (let i = 0; i < n; i++) out[i] = a[i]! * b[i]!;
+      break;
+    case '/':
+      if (integral) for (let i = 0; i < n; i++) { const y = b[i]!; out[i] = y === 0 ? NaN : Math.trunc(a[i]! / y); }
+      else for (let i = 0; i < n; i++) { const y = b[i]!; out[i] = y === 0 ? NaN : a[i]! / y; }
+      break;
+    case '%': for (let i = 0; i < n; i++) out[i] = a[i]! % b[i]!; break;
+  }
+  return out;
+}
+
+/** INT op INT without converting through doubles (the common case). */
+function intFast(op: Op, a: Int32Array, b: Int32Array, n: number): Int32Array | null {
+  const out = new Int32Array(n);
+  switch (op) {
+    case '+': for (let i = 0; i < n; i++) { const x = a[i]!, y = b[i]!; out[i] = x === INT_NULL || y === INT_NULL ? INT_NULL : (x + y) | 0; } return out;
+    case '-': for (let i = 0; i < n; i++) { const x = a[i]!, y = b[i]!; out[i] = x === INT_NULL || y === INT_NULL ? INT_NULL : (x - y) | 0; } return out;
+    case '*': for (let i = 0; i < n; i++) { const x = a[i]!, y = b[i]!; out[i] = x === INT_NULL || y === INT_NULL ? INT_NULL : Math.imul(x, y); } return out;
+    default: return null;
+  }
+}
+
+/** `type` result of `op` over two numeric / temporal arguments. */
+export function arithmeticKernel(op: Op, type: SqlType): Kernel {
+  const integral = type === 'INT' || type === 'LONG' || type === 'TIMESTAMP' || type === 'DATE';
+  return (args, n) => {
+    const x = args[0]!, y = args[1]!;
+    if (type === 'INT' && x.kind === 'fixed' && y.kind === 'fixed' && x.type === 'INT' && y.type === 'INT') {
+      const r = intFast(op, x.data as Int32Array, y.data as Int32Array, n);
+      if (r) return { kind: 'fixed', type: 'INT', data: r };
+    }
+    return finish(type, compute(op, integral, type === 'INT', asDoubles(x), asDoubles(y), n));
+  };
+}
+
+function built(op: Op, type: SqlType): Built {
+  return { type, kernel: arithmeticKernel(op, type) };
+}
+
+/** Numeric op numeric: the wider type, NULL adopting the other side's. */
+const numericOrNull = (t: SqlType): SqlType | null => (isNumeric(t) || t === 'NULL' ? t : null);
+
+const numericSig = (op: Op): Signature => ({
+  args: [numericOrNull, numericOrNull],
+  build: (t) => {
+    const w = widerNumeric(t[0]!, t[1]!) ?? 'DOUBLE';
+    t[0] = t[0] === 'NULL' ? w : t[0]!;
+    t[1] = t[1] === 'NULL' ? w : t[1]!;
+    return built(op, w);
+  },
+});
+
+const temporal = (t: SqlType): SqlType | null => (t === 'TIMESTAMP' || t === 'DATE' ? t : null);
+const integralOrNull = (t: SqlType): SqlType | null => (isIntegral(t) || t === 'NULL' ? 'LONG' : null);
+const floating = (t: SqlType): SqlType | null => (t === 'FLOAT' || t === 'DOUBLE' ? 'DOUBLE' : null);
+
+/** TIMESTAMP/DATE plus or minus micros/millis keeps the type; with a DOUBLE it is plain arithmetic (DOUBLE). */
+function temporalSigs(op: '+' | '-'): Signature[] {
+  const sigs: Signature[] = [
+    { args: [temporal, integralOrNull], build: (t) => built(op, t[0]!) },
+    { args: [temporal, floating], build: (t) => { t[0] = 'DOUBLE'; return built(op, 'DOUBLE'); } },
+  ];
+  if (op === '+') {
+    sigs.push({ args: [integralOrNull, temporal], build: (t) => built(op, t[1]!) });
+    sigs.push({ args: [floating, temporal], build: (t) => { t[1] = 'DOUBLE'; return built(op, 'DOUBLE'); } });
+  } else {
+    // TIMESTAMP - TIMESTAMP is a LONG of micros; a DATE on either side is first widened to micros.
+    sigs.push({
+      args: [temporal, temporal],
+      build: (t) => {
+        if (t[0] !== t[1]) { t[0] = 'TIMESTAMP'; t[1] = 'TIMESTAMP'; }
+        return built(op, 'LONG');
+      },
+    });
+  }
+  return sigs;
+}
+
+function negKernel(type: SqlType): Kernel {
+  return (args, n) => {
+    const a = asDoubles(args[0]!);
+    const out = new Float64Array(n);
+    for (let i = 0; i < n; i++) out[i] = -a[i]!;
+    return finish(type, out);
+  };
+}
+
+export function registerArithmetic(): void {
+  defineScalar('+', [numericSig('+'), ...temporalSigs('+')]);
+  defineScalar('-', [numericSig('-'), ...temporalSigs('-')]);
+  defineScalar('*', [numericSig('*')]);
+  defineScalar('/', [numericSig('/')]);
+  defineScalar('%', [numericSig('%')]);
+  defineScalar('neg', [{
+    args: [(t) => (isNumeric(t) ? t : t === 'NULL' ? 'DOUBLE' : null)],
+    build: (t) => {
+      const type = widerNumeric(t[0]!, t[0]!) ?? 'DOUBLE';
+      return { type, kernel: negKernel(type) };
+    },
+  }]);
+}

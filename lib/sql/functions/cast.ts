@@ -1,0 +1,187 @@
+// Casts as scalar functions `cast_<TYPE>` (the binder's CAST, `::` and
+// implicit conversions). Numbers narrow by truncating bits; floating values
+// truncate toward zero and saturate (Java); text parses (invalid -> NULL) and
+// everything prints as QuestDB prints it.
+import { LONG_NULL, COLUMN_TYPES, type ColumnType } from '../../storage/column-type.js';
+import { f64ToInt64, type ColumnVector, type FixedVector } from '../../storage/column-vector.js';
+import { registerScalar, type Kernel } from './registry.js';
+import { isText, type SqlType } from '../sql-type.js';
+import { asDoubles, fromDoubles, textAt, textVector, texts } from './vec.js';
+import { nulls } from './rows.js';
+import { renderTexts } from './render.js';
+import { int64Pair } from './format.js';
+import {
+  parseBooleanText, parseDoubleText, parseIntText, parseIpv4Text, parseLongText, parseTimestampText, parseUuidText,
+} from './parse-text.js';
+
+const NUMBERISH: readonly SqlType[] = ['BOOLEAN', 'BYTE', 'SHORT', 'CHAR', 'INT', 'LONG', 'FLOAT', 'DOUBLE', 'DATE', 'TIMESTAMP'];
+const TWO63 = 9223372036854775808;
+
+/** Java's (long) of a double: truncation toward zero, saturating; NaN -> NULL. */
+function toLong(x: number): number {
+  if (x !== x) return NaN;
+  const t = Math.trunc(x);
+  return t >= TWO63 ? TWO63 - 1024 : t < -TWO63 ? -TWO63 : t;
+}
+
+/** Java's (int) of a double: truncation toward zero, saturating. */
+function toInt(x: number): number {
+  const t = Math.trunc(x);
+  return t >= 2147483647 ? 2147483647 : t <= -2147483648 ? -2147483648 : t;
+}
+
+/** Numbers (NaN = NULL) from a numeric source -> `to`, with Java's narrowing. */
+function numericTo(from: ColumnType, to: SqlType, v: FixedVector, n: number): ColumnVector {
+  const src = asDoubles(v);
+  const floating = from === 'FLOAT' || from === 'DOUBLE';
+  const out = new Float64Array(n);
+  if (from === 'DATE' && to === 'TIMESTAMP') { for (let i = 0; i < n; i++) out[i] = src[i]! * 1000; return fromDoubles(to, out); }
+  if (from === 'TIMESTAMP' && to === 'DATE') { for (let i = 0; i < n; i++) out[i] = Math.floor(src[i]! / 1000); return fromDoubles(to, out); }
+  // The low 32 bits of a LONG beyond 2^53 come from its exact int64 pair.
+  const lowBits = (i: number): number => (v.exact ? v.exact[2 * i]! : src[i]! | 0);
+  switch (to) {
+    case 'DOUBLE': return fromDoubles(to, from === 'DOUBLE' ? Float64Array.from(src) : src);
+    case 'FLOAT': return fromDoubles(to, src);
+    case 'LONG': case 'TIMESTAMP': case 'DATE':
+      for (let i = 0; i < n; i++) out[i] = floating ? toLong(src[i]!) : src[i]!;
+      return fromDoubles(to, out);
+    case 'INT': case 'IPV4':
+      for (let i = 0; i < n; i++) { const x = src[i]!; out[i] = x !== x ? NaN : floating ? toInt(x) : lowBits(i); }
+      // An INT NULL stays NULL; -2^31 reached by narrowing reads as NULL too, as in QuestDB.
+      return fromDoubles(to, out);
+    case 'SHORT': case 'BYTE': case 'CHAR': {
+      const shift = to === 'BYTE' ? 24 : 16;
+      for (let i = 0; i < n; i++) {
+        const x = src[i]!;
+        if (x !== x) { out[i] = 0; continue; }
+        const bits = floating ? toInt(x) : lowBits(i);
+        out[i] = to === 'CHAR' ? bits & 0xffff : (bits << shift) >> shift;
+      }
+      return fromDoubles(to, out);
+    }
+    case 'BOOLEAN':
+      for (let i = 0; i < n; i++) { const x = src[i]!; out[i] = x === x && x !== 0 ? 1 : 0; }
+      return fromDoubles(to, out);
+    default: throw new Error(`no numeric cast to ${to}`);
+  }
+}
+
+/** Per-row text -> number parse; symbols parse each dictionary entry once. */
+function parseRows(v: ColumnVector, n: number, parse: (s: string) => number): Float64Array {
+  const out = new Float64Array(n);
+  if (v.kind === 'symbol') {
+    const table = Float64Array.from(v.dict, parse);
+    for (let i = 0; i < n; i++) { const k = v.keys[i]!; out[i] = k < 0 ? NaN : table[k]!; }
+    return out;
+  }
+  for (let i = 0; i < n; i++) { const s = textAt(v, i); out[i] = s === null ? NaN : parse(s); }
+  return out;
+}
+
+function textTo(to: SqlType, v: ColumnVector, n: number): ColumnVector {
+  switch (to) {
+    case 'INT': return fromDoubles(to, parseRows(v, n, (s) => parseIntText(s) ?? NaN));
+    case 'SHORT': case 'BYTE': {
+      const shift = to === 'BYTE' ? 24 : 16;
+      return fromDoubles(to, parseRows(v, n, (s) => { const x = parseIntText(s); return x === null ? 0 : (x << shift) >> shift; }));
+    }
+    case 'LONG': {
+      const data = parseRows(v, n, (x) => { const b = parseLongText(x); return b === null ? NaN : Number(b); });
+      const out = fromDoubles(to, data);
+      // Values past 2^53 keep every digit: int64 pairs for the whole vector, exact where the text had more precision.
+      let exact: Int32Array | undefined;
+      for (let i = 0; i < n; i++) {
+        const x = out.data[i]!;
+        if (x === LONG_NULL || Math.abs(x) < 9007199254740992) continue;
+        exact ??= f64ToInt64(out.data as Float64Array);
+        int64Pair(parseLongText(textAt(v, i)!)!, exact, i);
+      }
+      return exact ? { ...out, exact } : out;
+    }
+    case 'FLOAT': case 'DOUBLE': return fromDoubles(to, parseRows(v, n, (s) => parseDoubleText(s) ?? NaN));
+    case 'TIMESTAMP': return fromDoubles(to, parseRows(v, n, (s) => parseTimestampText(s) ?? NaN));
+    case 'DATE': return fromDoubles(to, parseRows(v, n, (s) => { const us = parseTimestampText(s); return us === null ? NaN : Math.floor(us / 1000); }));
+    case 'BOOLEAN': return fromDoubles(to, parseRows(v, n, (s) => (parseBooleanText(s) ? 1 : 0)));
+    case 'CHAR': return fromDoubles(to, parseRows(v, n, (s) => (s.length === 0 ? NaN : s.charCodeAt(0))));
+    case 'IPV4': return fromDoubles(to, parseRows(v, n, (s) => parseIpv4Text(s) ?? NaN));
+    case 'UUID': {
+      const out = nulls('UUID', n) as FixedVector;
+      const bytes = out.data as Uint8Array;
+      // Invalid text leaves the row's NULL bytes in place (the parser validates before writing).
+      for (let i = 0; i < n; i++) { const t = textAt(v, i); if (t !== null) parseUuidText(t, bytes, i * 16); }
+      return out;
+    }
+    default: throw new Error(`no text cast to ${to}`);
+  }
+}
+
+/** Most entries one call site's symbol dictionary grows to before it starts a new one. */
+const MAX_DICT = 1 << 16;
+
+/**
+ * Text -> SYMBOL keeping one dictionary per call site across batches (it only
+ * grows, so earlier keys stay valid and GROUP BY sees one dictionary).
+ */
+function symbolKernel(textsOf: (args: readonly ColumnVector[], n: number) => (string | null)[]): Kernel {
+  let dict: string[] = [];
+  let index = new Map<string, number>();
+  return (args, n) => {
+    const values = textsOf(args, n);
+    if (dict.length + n > MAX_DICT) { dict = []; index = new Map(); }
+    const keys = new Int32Array(n);
+    for (let i = 0; i < n; i++) {
+      const s = values[i];
+      if (s === null || s === undefined) { keys[i] = -1; continue; }
+      let k = index.get(s);
+      if (k === undefined) { k = dict.length; dict.push(s); index.set(s, k); }
+      keys[i] = k;
+    }
+    return { kind: 'symbol', type: 'SYMBOL', keys, dict };
+  };
+}
+
+/** The kernel casting `from` to `to`, or null when QuestDB cannot cast it. */
+export function castKernel(from: SqlType, to: ColumnType): Kernel | null {
+  if (from === to) return (args) => args[0]!;
+  if (from === 'NULL') return (_args, n) => nulls(to, n);
+  if (to === 'STRING' || to === 'VARCHAR') {
+    if (from === 'BINARY' || from === 'LONG256') return null;
+    if (from === 'STRING' || from === 'VARCHAR') return (args) => ({ ...(args[0] as Extract<ColumnVector, { kind: 'var' }>), type: to });
+    return (args, n) => textVector(to, from === 'SYMBOL' || from === 'CHAR' ? texts(args[0]!).slice(0, n) : renderTexts(args[0]!, n));
+  }
+  if (to === 'SYMBOL') {
+    if (from === 'BINARY' || from === 'LONG256') return null;
+    return symbolKernel((args, n) => (isText(from) ? texts(args[0]!).slice(0, n) : renderTexts(args[0]!, n)));
+  }
+  const textSource = from === 'STRING' || from === 'VARCHAR' || from === 'SYMBOL';
+  if (textSource && (NUMBERISH.includes(to) || to === 'IPV4' || to === 'UUID')) return (args, n) => textTo(to, args[0]!, n);
+  if (NUMBERISH.includes(from) && NUMBERISH.includes(to)) {
+    return (args, n) => numericTo(from as ColumnType, to, args[0] as FixedVector, n);
+  }
+  if (from === 'INT' && to === 'IPV4') return (args, n) => numericTo('INT', 'IPV4', args[0] as FixedVector, n);
+  if (from === 'IPV4' && (to === 'INT' || to === 'LONG')) {
+    return (args, n) => {
+      const d = (args[0] as FixedVector).data;
+      const out = new Float64Array(n);
+      for (let i = 0; i < n; i++) { const x = d[i]!; out[i] = x === 0 ? NaN : to === 'LONG' ? x >>> 0 : x; }
+      return fromDoubles(to, out);
+    };
+  }
+  return null;
+}
+
+/** Registers cast_<TYPE> for every column type. */
+export function registerCasts(): void {
+  for (const to of COLUMN_TYPES) {
+    registerScalar({
+      name: `cast_${to.toLowerCase()}`,
+      resolve(argTypes) {
+        if (argTypes.length !== 1) return `there is no matching function \`cast\` with the argument types: (${argTypes.join(', ')})`;
+        const from = argTypes[0]!;
+        const kernel = castKernel(from, to);
+        if (!kernel) return `cannot cast ${from} to ${to}`;
+        return { type: to, kernel, deterministic: true };
+      },
+    });
+  }
+}

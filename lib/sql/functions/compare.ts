@@ -1,0 +1,254 @@
+// Comparison operators `= != < <= > >=`, `between` and `in_list` over numbers
+// (any mix, as doubles), temporals (DATE widened to micros), text (UTF-8 byte
+// order = code point order) and BOOLEAN. Ordering with a NULL is false;
+// `=` treats NULL = NULL as true (QuestDB), `!=` is its negation.
+import type { ColumnVector } from '../../storage/column-vector.js';
+import type { Kernel } from './registry.js';
+import { defineScalar, type Built, type Signature } from './signature.js';
+import { isNumeric, isTemporal, isText, type SqlType } from '../sql-type.js';
+import { asDoubles, boolVector, boolsOf } from './vec.js';
+import { compareRows, encodeDict, equalRows, uniformText, utf8Rows, type Utf8Rows } from './utf8.js';
+
+export type CmpOp = '=' | '!=' | '<' | '<=' | '>' | '>=';
+
+/** Numbers, temporals and NULL compare as doubles. */
+const numberLike = (t: SqlType): boolean => isNumeric(t) || isTemporal(t) || t === 'NULL' || t === 'IPV4';
+
+export function numericCompare(op: CmpOp, a: Float64Array, b: Float64Array, n: number): Uint8Array {
+  const out = new Uint8Array(n);
+  switch (op) {
+    case '=': for (let i = 0; i < n; i++) { const x = a[i]!, y = b[i]!; out[i] = x === y || (x !== x && y !== y) ? 1 : 0; } break;
+    case '!=': for (let i = 0; i < n; i++) { const x = a[i]!, y = b[i]!; out[i] = x === y || (x !== x && y !== y) ? 0 : 1; } break;
+    case '<': for (let i = 0; i < n; i++) out[i] = a[i]! < b[i]! ? 1 : 0; break;
+    case '<=': for (let i = 0; i < n; i++) out[i] = a[i]! <= b[i]! ? 1 : 0; break;
+    case '>': for (let i = 0; i < n; i++) out[i] = a[i]! > b[i]! ? 1 : 0; break;
+    case '>=': for (let i = 0; i < n; i++) out[i] = a[i]! >= b[i]! ? 1 : 0; break;
+  }
+  return out;
+}
+
+function holds(op: CmpOp, c: number): boolean {
+  switch (op) {
+    case '=': return c === 0;
+    case '!=': return c !== 0;
+    case '<': return c < 0;
+    case '<=': return c <= 0;
+    case '>': return c > 0;
+    case '>=': return c >= 0;
+  }
+}
+
+/** Symbol vs one constant: each dictionary entry compared once, then a key lookup per row. */
+function symbolVsConstant(op: CmpOp, sym: Extract<ColumnVector, { kind: 'symbol' }>, value: string | null, n: number, flipped: boolean): Uint8Array {
+  const out = new Uint8Array(n);
+  const eq = op === '=' || op === '!=';
+  if (value === null) {
+    // Only = / != are defined against NULL: NULL = NULL.
+    const want = op === '=' ? 1 : 0;
+    for (let i = 0; i < n; i++) out[i] = eq ? (sym.keys[i]! < 0 ? want : 1 - want) : 0;
+    return out;
+  }
+  const d = encodeDict(sym.dict);
+  const c = new TextEncoder().encode(value);
+  const cRows: Utf8Rows = { bytes: c, starts: Int32Array.of(0), ends: Int32Array.of(c.length), nulls: null };
+  const dRows: Utf8Rows = { bytes: d.bytes, starts: d.offsets.subarray(0, sym.dict.length), ends: d.offsets.subarray(1), nulls: null };
+  const table = new Uint8Array(sym.dict.length);
+  for (let k = 0; k < table.length; k++) {
+    const r = compareRows(dRows, k, cRows, 0);
+    table[k] = holds(op, flipped ? -r : r) ? 1 : 0;
+  }
+  const nullResult = op === '!=' ? 1 : 0;
+  for (let i = 0; i < n; i++) { const k = sym.keys[i]!; out[i] = k < 0 ? nullResult : table[k]!; }
+  return out;
+}
+
+export function textCompare(op: CmpOp, x: ColumnVector, y: ColumnVector, n: number): Uint8Array {
+  if (x.kind === 'symbol' && y.kind === 'symbol' && x.dict === y.dict && (op === '=' || op === '!=')) {
+    const out = new Uint8Array(n);
+    const want = op === '=' ? 1 : 0;
+    for (let i = 0; i < n; i++) out[i] = x.keys[i] === y.keys[i] ? want : 1 - want;
+    return out;
+  }
+  if (x.kind === 'symbol' && y.kind !== 'symbol') {
+    const c = uniformText(y, n);
+    if (c !== undefined) return symbolVsConstant(op, x, c, n, false);
+  } else if (y.kind === 'symbol' && x.kind !== 'symbol') {
+    const c = uniformText(x, n);
+    if (c !== undefined) return symbolVsConstant(op, y, c, n, true);
+  }
+  const a = utf8Rows(x, n), b = utf8Rows(y, n);
+  const out = new Uint8Array(n);
+  if (op === '=' || op === '!=') {
+    const want = op === '=' ? 1 : 0;
+    for (let i = 0; i < n; i++) out[i] = equalRows(a, i, b, i) ? want : 1 - want;
+    return out;
+  }
+  for (let i = 0; i < n; i++) {
+    if ((a.nulls && a.nulls[i]) || (b.nulls && b.nulls[i])) continue;
+    out[i] = holds(op, compareRows(a, i, b, i)) ? 1 : 0;
+  }
+  return out;
+}
+
+function boolCompare(op: CmpOp, x: ColumnVector, y: ColumnVector, n: number): Uint8Array {
+  const a = boolsOf(x), b = boolsOf(y);
+  const out = new Uint8Array(n);
+  for (let i = 0; i < n; i++) out[i] = holds(op, a[i]! - b[i]!) ? 1 : 0;
+  return out;
+}
+
+type Family = 'number' | 'text' | 'boolean';
+
+/** The family two types compare in and the types to cast them to, or null. */
+export function comparable(a: SqlType, b: SqlType, ordered: boolean): { family: Family; types: [SqlType, SqlType] } | null {
+  if (a === 'NULL' && b === 'NULL') return { family: 'number', types: ['DOUBLE', 'DOUBLE'] };
+  if (a === 'BOOLEAN' || b === 'BOOLEAN') {
+    if (ordered) return null;
+    const other = a === 'BOOLEAN' ? b : a;
+    if (other === 'BOOLEAN' || other === 'NULL' || (isText(other) && other !== 'CHAR')) return { family: 'boolean', types: ['BOOLEAN', 'BOOLEAN'] };
+    return null;
+  }
+  if (isText(a) && isText(b)) return { family: 'text', types: [a, b] };
+  if ((isText(a) && b === 'NULL') || (a === 'NULL' && isText(b))) return { family: 'text', types: [a === 'NULL' ? 'STRING' : a, b === 'NULL' ? 'STRING' : b] };
+  // A text against a number or a timestamp is read as that type.
+  if (isText(a) && a !== 'CHAR' && numberLike(b) && b !== 'NULL') return { family: 'number', types: [b, b] };
+  if (isText(b) && b !== 'CHAR' && numberLike(a) && a !== 'NULL') return { family: 'number', types: [a, a] };
+  if (numberLike(a) && numberLike(b)) {
+    if (isTemporal(a) && isTemporal(b) && a !== b) return { family: 'number', types: ['TIMESTAMP', 'TIMESTAMP'] };
+    return { family: 'number', types: [a === 'NULL' ? b : a, b === 'NULL' ? a : b] };
+  }
+  return null;
+}
+
+export function compareKernel(op: CmpOp, family: Family): Kernel {
+  switch (family) {
+    case 'number': return (args, n) => boolVector(numericCompare(op, asDoubles(args[0]!), asDoubles(args[1]!), n));
+    case 'text': return (args, n) => boolVector(textCompare(op, args[0]!, args[1]!, n));
+    case 'boolean': return (args, n) => boolVector(boolCompare(op, args[0]!, args[1]!, n));
+  }
+}
+
+function compareSig(op: CmpOp): Signature {
+  return {
+    args: [(t) => t, (t) => t],
+    build: (t): Built | string => {
+      const c = comparable(t[0]!, t[1]!, op !== '=' && op !== '!=');
+      if (!c) return `there is no matching operator \`${op}\` with the argument types: ${t[0]} ${op} ${t[1]}`;
+      t[0] = c.types[0];
+      t[1] = c.types[1];
+      return { type: 'BOOLEAN', kernel: compareKernel(op, c.family) };
+    },
+  };
+}
+
+/** x BETWEEN lo AND hi, inclusive; the bounds may come in either order (QuestDB); NULL anywhere -> false. */
+function betweenKernel(family: Family): Kernel {
+  return (args, n) => {
+    const out = new Uint8Array(n);
+    if (family === 'number') {
+      const x = asDoubles(args[0]!), lo = asDoubles(args[1]!), hi = asDoubles(args[2]!);
+      for (let i = 0; i < n; i++) {
+        const v = x[i]!, a = lo[i]!, b = hi[i]!;
+        out[i] = a <= b ? (v >= a && v <= b ? 1 : 0) : (v >= b && v <= a ? 1 : 0);
+      }
+    } else {
+      const x = utf8Rows(args[0]!, n), lo = utf8Rows(args[1]!, n), hi = utf8Rows(args[2]!, n);
+      const isNull = (r: Utf8Rows, i: number): boolean => r.nulls !== null && r.nulls[i] === 1;
+      for (let i = 0; i < n; i++) {
+        if (isNull(x, i) || isNull(lo, i) || isNull(hi, i)) continue;
+        const swap = compareRows(lo, i, hi, i) > 0;
+        const a = swap ? hi : lo, b = swap ? lo : hi;
+        out[i] = compareRows(x, i, a, i) >= 0 && compareRows(x, i, b, i) <= 0 ? 1 : 0;
+      }
+    }
+    return boolVector(out);
+  };
+}
+
+/** x IN (v1, v2, ...): all arguments share one type (the binder unifies them); NULL matches NULL. */
+function inListKernel(family: Family): Kernel {
+  return (args, n) => {
+    const x = args[0]!;
+    const list = args.slice(1);
+    const out = new Uint8Array(n);
+    if (family === 'text') {
+      if (x.kind === 'symbol') {
+        const consts = list.map((v) => uniformText(v, n));
+        if (consts.every((c) => c !== undefined)) {
+          const set = new Set(consts);
+          const table = Uint8Array.from(x.dict, (s) => (set.has(s) ? 1 : 0));
+          const nullHit = set.has(null) ? 1 : 0;
+          for (let i = 0; i < n; i++) { const k = x.keys[i]!; out[i] = k < 0 ? nullHit : table[k]!; }
+          return boolVector(out);
+        }
+      }
+      const xr = utf8Rows(x, n);
+      const lr = list.map((v) => utf8Rows(v, n));
+      for (let i = 0; i < n; i++) {
+        for (const r of lr) if (equalRows(xr, i, r, i)) { out[i] = 1; break; }
+      }
+      return boolVector(out);
+    }
+    if (family === 'boolean') {
+      const a = boolsOf(x);
+      const ls = list.map((v) => boolsOf(v));
+      for (let i = 0; i < n; i++) for (const l of ls) if (l[i] === a[i]) { out[i] = 1; break; }
+      return boolVector(out);
+    }
+    const a = asDoubles(x);
+    const ls = list.map((v) => asDoubles(v));
+    for (let i = 0; i < n; i++) {
+      const v = a[i]!;
+      for (const l of ls) { const w = l[i]!; if (v === w || (v !== v && w !== w)) { out[i] = 1; break; } }
+    }
+    return boolVector(out);
+  };
+}
+
+/** The family several values compare in, with `types` rewritten to what each is cast to; null if they do not mix. */
+function familyOf(types: SqlType[]): Family | null {
+  let family: Family | null = null;
+  for (let i = 1; i < types.length; i++) {
+    const c = comparable(types[0]!, types[i]!, false);
+    if (!c) return null;
+    if (family !== null && c.family !== family) return null;
+    family = c.family;
+  }
+  if (family === 'number') {
+    // One numeric or temporal scale for all: texts and NULLs read as it, DATE widened when a TIMESTAMP is present.
+    const hasTs = types.includes('TIMESTAMP');
+    const base = types.find((t) => t !== 'NULL' && !isText(t)) ?? 'DOUBLE';
+    for (let i = 0; i < types.length; i++) {
+      const t = types[i]!;
+      if (t === 'NULL' || isText(t)) types[i] = hasTs && base === 'DATE' ? 'TIMESTAMP' : base;
+      else if (t === 'DATE' && hasTs) types[i] = 'TIMESTAMP';
+    }
+  } else if (family === 'text') {
+    for (let i = 0; i < types.length; i++) if (types[i] === 'NULL') types[i] = 'STRING';
+  } else if (family === 'boolean') {
+    types.fill('BOOLEAN');
+  }
+  return family;
+}
+
+export function registerCompare(): void {
+  for (const op of ['=', '!=', '<', '<=', '>', '>='] as const) defineScalar(op, [compareSig(op)]);
+  defineScalar('between', [{
+    args: [(t) => t, (t) => t, (t) => t],
+    build: (t) => {
+      const f = familyOf(t);
+      if (!f || f === 'boolean') return `there is no matching function \`between\` with the argument types: (${t.join(', ')})`;
+      return { type: 'BOOLEAN', kernel: betweenKernel(f) };
+    },
+  }]);
+  defineScalar('in_list', [{
+    args: [(t) => t],
+    rest: (t) => t,
+    minRest: 1,
+    build: (t) => {
+      const f = familyOf(t);
+      if (!f) return `there is no matching function \`in\` with the argument types: (${t.join(', ')})`;
+      return { type: 'BOOLEAN', kernel: inListKernel(f) };
+    },
+  }]);
+}

@@ -1,0 +1,120 @@
+// Random text generators: rnd_symbol(list...) / rnd_symbol(count, minLen,
+// maxLen, nullRate), rnd_str(list...) / rnd_str(minLen, maxLen, nullRate) /
+// rnd_str(count, minLen, maxLen, nullRate), rnd_varchar(list...) /
+// rnd_varchar(minLen, maxLen, nullRate). Lists and sizes are constants.
+import { SvcError } from '../../errors/svc-error.js';
+import type { ColumnVector } from '../../storage/column-vector.js';
+import type { Kernel } from './registry.js';
+import { accept, defineScalar, type Signature } from './signature.js';
+import { textAt, textVector } from './vec.js';
+import { constArg, generator, newRng, type Rng } from './random.js';
+
+/** A random string of `len` characters: A-Z (rnd_str, rnd_symbol) or mixed scripts (rnd_varchar). */
+function randomString(rng: Rng, len: number, wide: boolean): string {
+  let s = '';
+  for (let k = 0; k < len; k++) {
+    if (!wide) { s += String.fromCharCode(65 + rng.below(26)); continue; }
+    const r = rng.below(10);
+    // Mostly ASCII, some Latin-1/Latin Extended and CJK, so UTF-8 widths of 1 to 3 bytes occur.
+    const c = r < 7 ? 33 + rng.below(94) : r < 9 ? 0xc0 + rng.below(0x190) : 0x4e00 + rng.below(0x5000);
+    s += String.fromCharCode(c);
+  }
+  return s;
+}
+
+interface Lengths { readonly min: number; readonly max: number; readonly rate: number }
+
+function lengthArgs(args: readonly ColumnVector[], at: number): Lengths {
+  const min = constArg(args[at]), max = constArg(args[at + 1]), rate = constArg(args[at + 2]);
+  if (min !== min || max !== max || min < 0 || min > max) throw new SvcError('SQL', 'invalid range');
+  if (rate !== rate || rate < 0) throw new SvcError('SQL', 'invalid null rate');
+  return { min, max, rate };
+}
+
+/** `count` distinct random strings (as distinct as the length range allows). */
+function dictionary(rng: Rng, count: number, l: Lengths, wide: boolean): string[] {
+  if (count !== count || count < 1) throw new SvcError('SQL', 'invalid symbol count');
+  const set = new Set<string>();
+  for (let tries = 0; set.size < count && tries < count * 20; tries++) set.add(randomString(rng, l.min + rng.below(l.max - l.min + 1), wide));
+  return [...set];
+}
+
+/** The constant list arguments (read once, from the first non-empty batch). */
+function listOf(args: readonly ColumnVector[]): (string | null)[] {
+  return args.map((a) => textAt(a, 0));
+}
+
+/** rnd_symbol: keys into a dictionary that stays the same object across batches. */
+function symbols(mode: 'list' | 'generated'): Signature {
+  return {
+    args: mode === 'generated' ? [accept.int, accept.int, accept.int, accept.int] : [],
+    rest: mode === 'list' ? accept.text : undefined,
+    minRest: 1,
+    build: () => generator('SYMBOL', () => {
+      const rng = newRng();
+      let dict: readonly string[] | null = null;
+      let listNulls: Int32Array | null = null;
+      let rate = 0;
+      const kernel: Kernel = (args, n) => {
+        const keys = new Int32Array(n);
+        if (n === 0) return { kind: 'symbol', type: 'SYMBOL', keys, dict: dict ?? [] };
+        if (!dict) {
+          if (mode === 'generated') {
+            const l = lengthArgs(args, 1);
+            rate = l.rate;
+            dict = dictionary(rng, constArg(args[0]), l, false);
+          } else {
+            // NULL list items are picked like the others and come out NULL.
+            const items = listOf(args);
+            const d: string[] = [];
+            listNulls = Int32Array.from(items, (s) => (s === null ? -1 : d.push(s) - 1));
+            dict = d;
+          }
+        }
+        const size = listNulls ? listNulls.length : dict.length;
+        for (let i = 0; i < n; i++) {
+          if (rng.isNull(rate) || size === 0) { keys[i] = -1; continue; }
+          const k = rng.below(size);
+          keys[i] = listNulls ? listNulls[k]! : k;
+        }
+        return { kind: 'symbol', type: 'SYMBOL', keys, dict };
+      };
+      return kernel;
+    }),
+  };
+}
+
+/** rnd_str / rnd_varchar: from a list, from a generated finite list, or fresh strings per row. */
+function strings(type: 'STRING' | 'VARCHAR', mode: 'list' | 'lengths' | 'generated'): Signature {
+  const args = mode === 'lengths' ? [accept.int, accept.int, accept.int] : mode === 'generated' ? [accept.int, accept.int, accept.int, accept.int] : [];
+  return {
+    args,
+    rest: mode === 'list' ? accept.text : undefined,
+    minRest: 1,
+    build: () => generator(type, () => {
+      const rng = newRng();
+      const wide = type === 'VARCHAR';
+      let list: (string | null)[] | null = null;
+      let l: Lengths | null = null;
+      return (a, n) => {
+        const out = new Array<string | null>(n);
+        if (n === 0) return textVector(type, out);
+        if (mode === 'list') list ??= listOf(a);
+        else if (mode === 'generated' && !list) { l = lengthArgs(a, 1); list = dictionary(rng, constArg(a[0]), l, wide); }
+        else l ??= lengthArgs(a, 0);
+        const rate = l ? l.rate : 0;
+        for (let i = 0; i < n; i++) {
+          if (rng.isNull(rate)) { out[i] = null; continue; }
+          out[i] = list ? list[rng.below(list.length)] ?? null : randomString(rng, l!.min + rng.below(l!.max - l!.min + 1), wide);
+        }
+        return textVector(type, out);
+      };
+    }),
+  };
+}
+
+export function registerRandomText(): void {
+  defineScalar('rnd_symbol', [symbols('generated'), symbols('list')]);
+  defineScalar('rnd_str', [strings('STRING', 'lengths'), strings('STRING', 'generated'), strings('STRING', 'list')]);
+  defineScalar('rnd_varchar', [strings('VARCHAR', 'lengths'), strings('VARCHAR', 'list')]);
+}

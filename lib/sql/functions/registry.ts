@@ -1,0 +1,83 @@
+// The function registry: scalar functions (operators included: '+', '=', ...)
+// and aggregates, each resolving an overload from argument types to a result
+// type and a vectorized kernel. The binder calls resolve(); executors call the
+// kernels on whole batches.
+import { SvcError } from '../../errors/svc-error.js';
+import type { ColumnVector } from '../../storage/column-vector.js';
+import type { SqlType } from '../sql-type.js';
+
+/** Computes a result vector of `n` rows from argument vectors of `n` rows. */
+export type Kernel = (args: readonly ColumnVector[], n: number) => ColumnVector;
+
+export interface ScalarOverload {
+  readonly type: SqlType;
+  readonly kernel: Kernel;
+  /** Types the binder must cast the arguments to first (same length as args), when they differ. */
+  readonly argTypes?: readonly SqlType[];
+  /** Result depends only on arguments (constant folding allowed). False for now(), rnd_*(). */
+  readonly deterministic?: boolean;
+}
+
+export interface ScalarFunction {
+  readonly name: string;
+  /** The overload for these argument types, or a message saying what is wrong. */
+  resolve(argTypes: readonly SqlType[]): ScalarOverload | string;
+}
+
+/** Grouped aggregate state over group ids (hash aggregation) or one group (ids all 0). */
+export interface AggregateState {
+  /** Adds rows: row i goes to group ids[i]. `groups` is the number of groups so far. */
+  update(ids: Int32Array, args: readonly ColumnVector[], n: number, groups: number): void;
+  /** One value per group 0..groups-1. */
+  result(groups: number): ColumnVector;
+  /** Bytes held, for the memory limit. */
+  bytes(): number;
+}
+
+export interface AggregateOverload {
+  readonly type: SqlType;
+  create(): AggregateState;
+}
+
+export interface AggregateFunction {
+  readonly name: string;
+  resolve(argTypes: readonly SqlType[], distinct: boolean): AggregateOverload | string;
+}
+
+const scalars = new Map<string, ScalarFunction>();
+const aggregates = new Map<string, AggregateFunction>();
+
+export function registerScalar(f: ScalarFunction): void {
+  if (scalars.has(f.name)) throw new Error(`function ${f.name} registered twice`);
+  scalars.set(f.name, f);
+}
+
+export function registerAggregate(f: AggregateFunction): void {
+  if (aggregates.has(f.name)) throw new Error(`aggregate ${f.name} registered twice`);
+  aggregates.set(f.name, f);
+}
+
+export function isAggregate(name: string): boolean {
+  return aggregates.has(name.toLowerCase());
+}
+
+export function hasScalar(name: string): boolean {
+  return scalars.has(name.toLowerCase());
+}
+
+/** Resolves a scalar call or throws the QuestDB-style error at `pos`. */
+export function resolveScalar(name: string, argTypes: readonly SqlType[], pos: number): ScalarOverload {
+  const f = scalars.get(name.toLowerCase());
+  if (!f) throw new SvcError('SQL', `unknown function name: ${name}(${argTypes.join(', ')})`, { position: pos });
+  const r = f.resolve(argTypes);
+  if (typeof r === 'string') throw new SvcError('SQL', r, { position: pos });
+  return r;
+}
+
+export function resolveAggregate(name: string, argTypes: readonly SqlType[], distinct: boolean, pos: number): AggregateOverload {
+  const f = aggregates.get(name.toLowerCase());
+  if (!f) throw new SvcError('SQL', `unknown function name: ${name}(${argTypes.join(', ')})`, { position: pos });
+  const r = f.resolve(argTypes, distinct);
+  if (typeof r === 'string') throw new SvcError('SQL', r, { position: pos });
+  return r;
+}

@@ -1,0 +1,52 @@
+// Any vector's rows as text, the way QuestDB prints values: DOUBLE like Java,
+// LONG exact, TIMESTAMP/DATE ISO, BOOLEAN true/false. Casts to text,
+// concatenation and `||` share it.
+import { INT_NULL, LONG_NULL } from '../../storage/column-type.js';
+import type { ColumnVector } from '../../storage/column-vector.js';
+import { formatDate, formatTimestamp } from './datetime.js';
+import { formatDouble, formatFloat, formatLong } from './format.js';
+import { textAt } from './vec.js';
+
+/** IPV4 as dotted quad (the int holds the address; 0 is NULL). */
+export function formatIpv4(x: number): string {
+  const u = x >>> 0;
+  return `${u >>> 24}.${(u >>> 16) & 255}.${(u >>> 8) & 255}.${u & 255}`;
+}
+
+/** UUID bytes (two little-endian longs: lo then hi) as the canonical 8-4-4-4-12 text. */
+function formatUuid(b: Uint8Array, at: number): string {
+  let hex = '';
+  for (let k = 15; k >= 0; k--) hex += b[at + k]!.toString(16).padStart(2, '0');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
+
+/** Row i as text, or null for NULL. */
+export function renderAt(v: ColumnVector, i: number): string | null {
+  if (v.kind !== 'fixed' || v.type === 'CHAR') return textAt(v, i);
+  const x = v.data[i]!;
+  switch (v.type) {
+    case 'BOOLEAN': return x ? 'true' : 'false';
+    case 'BYTE': case 'SHORT': return String(x);
+    case 'INT': return x === INT_NULL ? null : String(x);
+    case 'LONG': return x === LONG_NULL ? null : formatLong(x, v.exact, i);
+    case 'TIMESTAMP': return x === LONG_NULL ? null : formatTimestamp(x);
+    case 'DATE': return x === LONG_NULL ? null : formatDate(x);
+    case 'FLOAT': return x !== x ? null : formatFloat(x);
+    case 'DOUBLE': return x !== x ? null : formatDouble(x);
+    case 'IPV4': return x === 0 ? null : formatIpv4(x);
+    case 'UUID': {
+      const b = v.data as Uint8Array;
+      let isNull = true;
+      for (let k = 0; k < 16 && isNull; k++) isNull = b[i * 16 + k] === ((k & 7) === 7 ? 0x80 : 0);
+      return isNull ? null : formatUuid(b, i * 16);
+    }
+    default: throw new Error(`cannot render ${v.type} as text`);
+  }
+}
+
+/** Every row as text. */
+export function renderTexts(v: ColumnVector, n: number): (string | null)[] {
+  const out = new Array<string | null>(n);
+  for (let i = 0; i < n; i++) out[i] = renderAt(v, i);
+  return out;
+}

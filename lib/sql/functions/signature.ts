@@ -1,0 +1,98 @@
+// Overload matching for the function modules: what argument types a
+// signature accepts and what each is cast to, QuestDB's "no matching
+// function" messages, and a one-call registration of a scalar family.
+import { registerScalar, type Kernel, type ScalarOverload } from './registry.js';
+import { isIntegral, isNumeric, isText, type SqlType } from '../sql-type.js';
+
+/** The type an argument is cast to when a parameter accepts it, else null. */
+export type Accept = (t: SqlType) => SqlType | null;
+
+const NUMERIC_RANK: Record<string, number> = { BYTE: 0, SHORT: 1, INT: 2, LONG: 3, FLOAT: 4, DOUBLE: 5 };
+
+export const accept = {
+  /** Any numeric type as itself; NULL as DOUBLE. */
+  numeric: (t: SqlType): SqlType | null => (isNumeric(t) ? t : t === 'NULL' ? 'DOUBLE' : null),
+  double: (t: SqlType): SqlType | null => (isNumeric(t) || t === 'NULL' ? 'DOUBLE' : null),
+  int: (t: SqlType): SqlType | null => ((isIntegral(t) && t !== 'LONG') || t === 'NULL' ? 'INT' : null),
+  long: (t: SqlType): SqlType | null => (isIntegral(t) || t === 'NULL' ? 'LONG' : null),
+  /** TIMESTAMP, DATE (cast up to micros), ISO text (parsed) and NULL. */
+  timestamp: (t: SqlType): SqlType | null => (t === 'TIMESTAMP' || t === 'DATE' || t === 'NULL' || (isText(t) && t !== 'CHAR') ? 'TIMESTAMP' : null),
+  /** STRING, VARCHAR, SYMBOL, CHAR as themselves; NULL as STRING. */
+  text: (t: SqlType): SqlType | null => (isText(t) ? t : t === 'NULL' ? 'STRING' : null),
+  boolean: (t: SqlType): SqlType | null => (t === 'BOOLEAN' || t === 'NULL' ? 'BOOLEAN' : null),
+  /** Anything; NULL as STRING. */
+  any: (t: SqlType): SqlType | null => (t === 'NULL' ? 'STRING' : t),
+  /** Anything that prints as text (not BINARY or LONG256); NULL as STRING. */
+  printable: (t: SqlType): SqlType | null => (t === 'BINARY' || t === 'LONG256' ? null : t === 'NULL' ? 'STRING' : t),
+  exactly: (...types: SqlType[]) => (t: SqlType): SqlType | null => (types.includes(t) ? t : null),
+};
+
+/** The wider numeric type of two (no INT floor, unlike arithmetic). */
+export function widest(a: SqlType, b: SqlType): SqlType {
+  return (NUMERIC_RANK[a] ?? -1) >= (NUMERIC_RANK[b] ?? -1) ? a : b;
+}
+
+const OPERATORS = new Set(['+', '-', '*', '/', '%', '=', '!=', '<', '<=', '>', '>=', '||', '~', '!~', 'and', 'or', 'not', 'neg', 'like', 'ilike']);
+
+/** QuestDB's message for a call no overload accepts. */
+export function noMatch(name: string, argTypes: readonly SqlType[]): string {
+  if (OPERATORS.has(name)) {
+    const op = name === 'neg' ? '-' : name;
+    if (argTypes.length === 2) return `there is no matching operator \`${op}\` with the argument types: ${argTypes[0]} ${op} ${argTypes[1]}`;
+    if (argTypes.length === 1) return `there is no matching operator \`${op}\` with the argument type: ${argTypes[0]}`;
+  }
+  return `there is no matching function \`${name}\` with the argument types: (${argTypes.join(', ')})`;
+}
+
+/** What a signature builds from the types its arguments are cast to. */
+export interface Built {
+  readonly type: SqlType;
+  readonly kernel: Kernel;
+  readonly deterministic?: boolean;
+}
+
+export interface Signature {
+  /** One Accept per fixed parameter. */
+  readonly args: readonly Accept[];
+  /** Accepts any number of further arguments (variadic). */
+  readonly rest?: Accept;
+  /** Fewest further arguments with `rest` (default 0). */
+  readonly minRest?: number;
+  /** The overload for the cast-to types, or a message. */
+  readonly build: (types: SqlType[]) => Built | string;
+}
+
+/** The cast-to types when `sig` accepts `argTypes`, else null. */
+export function matchSignature(sig: Signature, argTypes: readonly SqlType[]): SqlType[] | null {
+  const fixed = sig.args.length;
+  if (argTypes.length < fixed) return null;
+  if (!sig.rest && argTypes.length !== fixed) return null;
+  if (sig.rest && argTypes.length - fixed < (sig.minRest ?? 0)) return null;
+  const out: SqlType[] = [];
+  for (let i = 0; i < argTypes.length; i++) {
+    const a = i < fixed ? sig.args[i]! : sig.rest!;
+    const t = a(argTypes[i]!);
+    if (t === null) return null;
+    out.push(t);
+  }
+  return out;
+}
+
+/** Resolves with the first signature that accepts the arguments. */
+export function resolveSignatures(name: string, sigs: readonly Signature[], argTypes: readonly SqlType[]): ScalarOverload | string {
+  for (const sig of sigs) {
+    const m = matchSignature(sig, argTypes);
+    if (!m) continue;
+    const b = sig.build(m);
+    if (typeof b === 'string') return b;
+    return { type: b.type, kernel: b.kernel, argTypes: m, deterministic: b.deterministic ?? true };
+  }
+  return noMatch(name, argTypes);
+}
+
+/** Registers `name` (and its aliases) resolving through `sigs`. */
+export function defineScalar(name: string | readonly string[], sigs: readonly Signature[]): void {
+  for (const n of typeof name === 'string' ? [name] : name) {
+    registerScalar({ name: n, resolve: (argTypes) => resolveSignatures(n, sigs, argTypes) });
+  }
+}

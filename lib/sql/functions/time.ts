@@ -1,0 +1,131 @@
+// Clock and calendar functions: now (fixed per call site, i.e. per
+// statement), systimestamp / sysdate (read per batch), today, to_timestamp,
+// to_date, to_str (QuestDB patterns), dateadd and datediff.
+import type { ColumnVector } from '../../storage/column-vector.js';
+import type { Kernel } from './registry.js';
+import { accept, defineScalar } from './signature.js';
+import { asDoubles, fromDoubles, textAt, textVector } from './vec.js';
+import { uniformText } from './utf8.js';
+import { dateFormat } from './date-format.js';
+import {
+  MICROS_PER_DAY, MICROS_PER_HOUR, MICROS_PER_MINUTE, MICROS_PER_SECOND, MICROS_PER_WEEK, addMonths, monthIndex,
+} from './datetime.js';
+
+/** Wall clock in epoch micros. */
+export function clockMicros(): number {
+  return Math.floor((performance.timeOrigin + performance.now()) * 1000);
+}
+
+/** The unit letter of each row of a CHAR or text argument (0 when it is not one character). */
+export function unitLetters(v: ColumnVector, n: number): Uint16Array {
+  if (v.kind === 'fixed' && v.type === 'CHAR') return v.data as Uint16Array;
+  const out = new Uint16Array(n);
+  const c = uniformText(v, n);
+  if (c !== undefined) return out.fill(c !== null && c.length === 1 ? c.charCodeAt(0) : 0);
+  for (let i = 0; i < n; i++) { const s = textAt(v, i); out[i] = s !== null && s.length === 1 ? s.charCodeAt(0) : 0; }
+  return out;
+}
+
+/** Micros in one fixed-size unit, or 0 for calendar units and unknown letters. */
+function unitMicros(u: number): number {
+  switch (String.fromCharCode(u)) {
+    case 'w': return MICROS_PER_WEEK;
+    case 'd': return MICROS_PER_DAY;
+    case 'h': return MICROS_PER_HOUR;
+    case 'm': return MICROS_PER_MINUTE;
+    case 's': return MICROS_PER_SECOND;
+    case 'T': return 1000;
+    case 'u': case 'U': return 1;
+    default: return 0;
+  }
+}
+
+const Y = 121, M = 77, N = 110; // 'y', 'M', 'n'
+
+/** ts + k units; NULL for NULL input or an unknown unit. */
+export function dateAdd(u: number, k: number, ts: number): number {
+  if (k !== k || ts !== ts) return NaN;
+  if (u === Y) return addMonths(ts, 12 * k);
+  if (u === M) return addMonths(ts, k);
+  if (u === N) return ts + Math.trunc(k / 1000);
+  const size = unitMicros(u);
+  return size === 0 ? NaN : ts + k * size;
+}
+
+/** Whole units between two timestamps, always non-negative; NaN for NULL or an unknown unit. */
+export function dateDiff(u: number, a: number, b: number): number {
+  if (a !== a || b !== b) return NaN;
+  const lo = Math.min(a, b), hi = Math.max(a, b);
+  if (u === Y || u === M) {
+    let months = monthIndex(hi) - monthIndex(lo);
+    if (addMonths(lo, months) > hi) months--;
+    return u === Y ? Math.floor(months / 12) : months;
+  }
+  if (u === N) return (hi - lo) * 1000;
+  const size = unitMicros(u);
+  return size === 0 ? NaN : Math.floor((hi - lo) / size);
+}
+
+const dateaddKernel: Kernel = (args, n) => {
+  const u = unitLetters(args[0]!, n), k = asDoubles(args[1]!), ts = asDoubles(args[2]!);
+  const out = new Float64Array(n);
+  for (let i = 0; i < n; i++) out[i] = dateAdd(u[i]!, k[i]!, ts[i]!);
+  return fromDoubles('TIMESTAMP', out);
+};
+
+const datediffKernel: Kernel = (args, n) => {
+  const u = unitLetters(args[0]!, n), a = asDoubles(args[1]!), b = asDoubles(args[2]!);
+  const out = new Float64Array(n);
+  for (let i = 0; i < n; i++) out[i] = dateDiff(u[i]!, a[i]!, b[i]!);
+  return fromDoubles('LONG', out);
+};
+
+/** to_timestamp / to_date: text parsed with a pattern (the last compiled pattern is reused). */
+function parseWith(type: 'TIMESTAMP' | 'DATE'): Kernel {
+  return (args, n) => {
+    const out = new Float64Array(n);
+    const constant = uniformText(args[1]!, n);
+    for (let i = 0; i < n; i++) {
+      const s = textAt(args[0]!, i);
+      const p = constant === undefined ? textAt(args[1]!, i) : constant;
+      const us = s === null || p === null ? null : dateFormat(p).parse(s);
+      out[i] = us === null ? NaN : type === 'DATE' ? Math.floor(us / 1000) : us;
+    }
+    return fromDoubles(type, out);
+  };
+}
+
+const toStrKernel: Kernel = (args, n) => {
+  const ts = args[0]!.kind === 'fixed' ? asDoubles(args[0]!) : new Float64Array(n).fill(NaN);
+  const constant = uniformText(args[1]!, n);
+  const out = new Array<string | null>(n);
+  for (let i = 0; i < n; i++) {
+    const p = constant === undefined ? textAt(args[1]!, i) : constant;
+    const x = ts[i]!;
+    out[i] = x !== x || p === null ? null : dateFormat(p).format(x);
+  }
+  return textVector('STRING', out);
+};
+
+function constantTime(type: 'TIMESTAMP' | 'DATE', value: () => number): Kernel {
+  return (_args, n) => fromDoubles(type, new Float64Array(n).fill(value()));
+}
+
+export function registerTime(): void {
+  // now() is read once when the call site is bound: one value for the whole statement.
+  defineScalar('now', [{ args: [], build: () => { const t = clockMicros(); return { type: 'TIMESTAMP', kernel: constantTime('TIMESTAMP', () => t), deterministic: false }; } }]);
+  defineScalar('systimestamp', [{ args: [], build: () => ({ type: 'TIMESTAMP', kernel: constantTime('TIMESTAMP', clockMicros), deterministic: false }) }]);
+  defineScalar('sysdate', [{ args: [], build: () => ({ type: 'DATE', kernel: constantTime('DATE', () => Math.floor(clockMicros() / 1000)), deterministic: false }) }]);
+  defineScalar('today', [{
+    args: [],
+    build: () => {
+      const t = Math.floor(clockMicros() / MICROS_PER_DAY) * MICROS_PER_DAY;
+      return { type: 'TIMESTAMP', kernel: constantTime('TIMESTAMP', () => t), deterministic: false };
+    },
+  }]);
+  defineScalar('to_timestamp', [{ args: [accept.text, accept.text], build: () => ({ type: 'TIMESTAMP', kernel: parseWith('TIMESTAMP') }) }]);
+  defineScalar('to_date', [{ args: [accept.text, accept.text], build: () => ({ type: 'DATE', kernel: parseWith('DATE') }) }]);
+  defineScalar('to_str', [{ args: [accept.timestamp, accept.text], build: () => ({ type: 'STRING', kernel: toStrKernel }) }]);
+  defineScalar('dateadd', [{ args: [accept.text, accept.long, accept.timestamp], build: () => ({ type: 'TIMESTAMP', kernel: dateaddKernel }) }]);
+  defineScalar('datediff', [{ args: [accept.text, accept.timestamp, accept.timestamp], build: () => ({ type: 'LONG', kernel: datediffKernel }) }]);
+}

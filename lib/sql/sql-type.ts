@@ -1,0 +1,46 @@
+// SQL value types: the storage column types plus NULL (the type of the NULL
+// literal), with QuestDB's implicit widening for arithmetic and comparison.
+import type { ColumnType } from '../storage/column-type.js';
+
+export type SqlType = ColumnType | 'NULL';
+
+const INTEGRAL: readonly SqlType[] = ['BYTE', 'SHORT', 'INT', 'LONG'];
+const NUMERIC_ORDER: readonly SqlType[] = ['BYTE', 'SHORT', 'INT', 'LONG', 'FLOAT', 'DOUBLE'];
+
+export function isIntegral(t: SqlType): boolean { return INTEGRAL.includes(t); }
+export function isNumeric(t: SqlType): boolean { return NUMERIC_ORDER.includes(t); }
+/** STRING, VARCHAR, SYMBOL and CHAR: values that read as text. */
+export function isText(t: SqlType): boolean { return t === 'STRING' || t === 'VARCHAR' || t === 'SYMBOL' || t === 'CHAR'; }
+export function isTemporal(t: SqlType): boolean { return t === 'TIMESTAMP' || t === 'DATE'; }
+
+/** The wider of two numeric types (INT + LONG -> LONG, LONG + DOUBLE -> DOUBLE); NULL adopts the other. */
+export function widerNumeric(a: SqlType, b: SqlType): SqlType | null {
+  if (a === 'NULL') return isNumeric(b) ? b : null;
+  if (b === 'NULL') return isNumeric(a) ? a : null;
+  const ia = NUMERIC_ORDER.indexOf(a), ib = NUMERIC_ORDER.indexOf(b);
+  if (ia < 0 || ib < 0) return null;
+  // Arithmetic on small integers happens in INT, as in QuestDB.
+  const w = NUMERIC_ORDER[Math.max(ia, ib, 2)]!;
+  return w;
+}
+
+/**
+ * The type two values are compared or combined in (CASE branches, UNION
+ * columns, coalesce), or null when they do not mix. Text types meet in
+ * STRING (VARCHAR when both are VARCHAR); a text literal meets a TIMESTAMP as
+ * TIMESTAMP (QuestDB parses the string).
+ */
+export function commonType(a: SqlType, b: SqlType): SqlType | null {
+  if (a === b) return a;
+  if (a === 'NULL') return b;
+  if (b === 'NULL') return a;
+  if (isNumeric(a) && isNumeric(b)) {
+    const ia = NUMERIC_ORDER.indexOf(a), ib = NUMERIC_ORDER.indexOf(b);
+    return NUMERIC_ORDER[Math.max(ia, ib)]!;
+  }
+  if (isText(a) && isText(b)) return a === 'VARCHAR' || b === 'VARCHAR' ? (a === b ? a : 'STRING') : 'STRING';
+  if (isTemporal(a) && isTemporal(b)) return 'TIMESTAMP';
+  if (isTemporal(a) && (isText(b) || isIntegral(b))) return a;
+  if (isTemporal(b) && (isText(a) || isIntegral(a))) return b;
+  return null;
+}
