@@ -10,6 +10,7 @@ import { isAggregate, resolveAggregate } from './functions/registry.js';
 import { COLUMNS_FIELDS, TABLES_FIELDS } from './metadata.js';
 import { commonType } from './sql-type.js';
 import { pushIntervals } from './intervals.js';
+import { pruneColumns } from './prune.js';
 
 export interface BindContext {
   readonly catalog: Catalog;
@@ -20,7 +21,12 @@ interface Source {
   readonly scope: Scope;
 }
 
-export function bindQuery(q: A.Query, cx: BindContext, ctes: ReadonlyMap<string, A.Query> = new Map()): Plan {
+/** Binds a query and prunes the columns its scans read. */
+export function bindQuery(q: A.Query, cx: BindContext): Plan {
+  return pruneColumns(bindQueryIn(q, cx, new Map()));
+}
+
+function bindQueryIn(q: A.Query, cx: BindContext, ctes: ReadonlyMap<string, A.Query>): Plan {
   const scoped = new Map(ctes);
   for (const c of q.with) scoped.set(c.name.toLowerCase(), c.query);
   if (q.kind === 'setOp') return bindSetOp(q, cx, scoped);
@@ -28,8 +34,8 @@ export function bindQuery(q: A.Query, cx: BindContext, ctes: ReadonlyMap<string,
 }
 
 function bindSetOp(q: A.SetOp, cx: BindContext, ctes: ReadonlyMap<string, A.Query>): Plan {
-  let left = bindQuery(q.left, cx, ctes);
-  let right = bindQuery(q.right, cx, ctes);
+  let left = bindQueryIn(q.left, cx, ctes);
+  let right = bindQueryIn(q.right, cx, ctes);
   if (left.fields.length !== right.fields.length) {
     throw new SvcError('SQL', `queries have different number of columns [left=${left.fields.length}, right=${right.fields.length}]`, { position: q.pos });
   }
@@ -55,7 +61,7 @@ function bindFrom(f: A.FromItem, cx: BindContext, ctes: ReadonlyMap<string, A.Qu
     case 'tableRef': {
       const cte = ctes.get(f.name.toLowerCase());
       if (cte) {
-        const plan = bindQuery(cte, cx, ctes);
+        const plan = bindQueryIn(cte, cx, ctes);
         return { plan, scope: { fields: plan.fields.map((x) => ({ table: f.alias ?? f.name, name: x.name, type: x.type })) } };
       }
       let table;
@@ -74,7 +80,7 @@ function bindFrom(f: A.FromItem, cx: BindContext, ctes: ReadonlyMap<string, A.Qu
     }
     case 'functionRef': return bindTableFunction(f, cx);
     case 'subqueryRef': {
-      const plan = bindQuery(f.query, cx, ctes);
+      const plan = bindQueryIn(f.query, cx, ctes);
       return { plan, scope: { fields: plan.fields.map((x) => ({ table: f.alias, name: x.name, type: x.type })) } };
     }
     case 'join': return bindJoin(f, cx, ctes);

@@ -1,0 +1,113 @@
+// SQL engine benchmark: the same 10M-row trades table in svcdb and in DuckDB
+// (one thread), the issue's queries timed in both in one run, and compile()
+// time of a typical 200-character query. Usage: node dist/benchmarks/sql.js [--rows N]
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir, cpus } from 'node:os';
+import { join } from 'node:path';
+import { DuckDBInstance } from '@duckdb/node-api';
+import { Catalog } from '../lib/storage/catalog.js';
+import { compile } from '../lib/exec/engine.js';
+
+const argRows = process.argv.indexOf('--rows');
+const ROWS = argRows > 0 ? Number(process.argv[argRows + 1]) : 10_000_000;
+const SYMBOLS = 100;
+const BASE_TS = Date.UTC(2024, 0, 1) * 1000;
+const STEP_US = 250_000; // ~29 days over 10M rows
+
+const QUERIES: Array<{ name: string; svcdb: string; duckdb: string }> = [
+  { name: 'sum(price)', svcdb: 'select sum(price) from trades', duckdb: 'select sum(price) from trades' },
+  { name: 'sym, avg(price), count() (implicit group by)', svcdb: 'select sym, avg(price), count() from trades', duckdb: 'select sym, avg(price), count(*) from trades group by sym' },
+  {
+    name: "filter sym and price, ORDER BY ts DESC LIMIT 10",
+    svcdb: "select * from trades where sym = 'S7' and price > 50 order by ts desc limit 10",
+    duckdb: "select * from trades where sym = 'S7' and price > 50 order by ts desc limit 10",
+  },
+  { name: 'count_distinct(sym)', svcdb: 'select count_distinct(sym) from trades', duckdb: 'select count(distinct sym) from trades' },
+];
+
+async function timeSvcdb(catalog: Catalog, sql: string): Promise<{ ms: number; rows: number }> {
+  const t0 = performance.now();
+  const s = compile(sql, { catalog });
+  let rows = 0;
+  if (s.kind === 'select') for await (const b of s.execute(new AbortController().signal)) rows += b.rowCount;
+  return { ms: performance.now() - t0, rows };
+}
+
+function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.floor(s.length / 2)]!;
+}
+
+async function main(): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), 'svcdb-bench-sql-'));
+  try {
+    console.log(`sql benchmark: ${ROWS.toLocaleString()} rows (ts, sym SYMBOL x${SYMBOLS}, price DOUBLE, amount DOUBLE), ${cpus().length} cores, Node ${process.version}`);
+    // svcdb table from the same formulas DuckDB uses below.
+    const catalog = Catalog.open(join(dir, 'db'), { commitMode: 'nosync', writerWaitMs: 1000, readerCacheSize: 2 * 1024 ** 3, maxUncommittedRows: 1_000_000, o3MaxLag: 0 });
+    catalog.create({ name: 'trades', columns: [{ name: 'ts', type: 'TIMESTAMP' }, { name: 'sym', type: 'SYMBOL' }, { name: 'price', type: 'DOUBLE' }, { name: 'amount', type: 'DOUBLE' }], timestamp: 'ts', partitionBy: 'DAY' });
+    const dict = Array.from({ length: SYMBOLS }, (_, i) => `S${i}`);
+    const w = await catalog.writer('trades');
+    const B = 500_000;
+    let t0 = performance.now();
+    for (let s = 0; s < ROWS; s += B) {
+      const n = Math.min(B, ROWS - s);
+      const ts = new Float64Array(n), keys = new Int32Array(n), price = new Float64Array(n), amount = new Float64Array(n);
+      for (let j = 0; j < n; j++) {
+        const i = s + j;
+        ts[j] = BASE_TS + i * STEP_US;
+        keys[j] = i % SYMBOLS;
+        price[j] = (i * 7919 % 10000) / 100;
+        amount[j] = (i * 104729 % 1000) / 10;
+      }
+      w.append({ rowCount: n, columns: { ts, sym: { kind: 'symbol', type: 'SYMBOL', keys, dict }, price, amount } });
+    }
+    w.commit();
+    w.close();
+    console.log(`  svcdb load ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+
+    const duck = await DuckDBInstance.create(':memory:', { threads: '1' });
+    const con = await duck.connect();
+    t0 = performance.now();
+    await con.run(`create table trades as select
+      make_timestamp(${BASE_TS}::BIGINT + i * ${STEP_US}) as ts,
+      'S' || (i % ${SYMBOLS})::VARCHAR as sym,
+      ((i * 7919) % 10000) / 100.0 as price,
+      ((i * 104729) % 1000) / 10.0 as amount
+      from range(${ROWS}) t(i)`);
+    console.log(`  duckdb load ${((performance.now() - t0) / 1000).toFixed(1)} s (1 thread)`);
+
+    console.log('\nquery                                              svcdb ms   duckdb ms   ratio   svcdb rows/s');
+    const results = [];
+    for (const q of QUERIES) {
+      const ours: number[] = [], theirs: number[] = [];
+      let rows = 0;
+      for (let r = 0; r < 5; r++) {
+        const a = await timeSvcdb(catalog, q.svcdb);
+        ours.push(a.ms);
+        rows = a.rows;
+        const tb = performance.now();
+        await con.runAndReadAll(q.duckdb);
+        theirs.push(performance.now() - tb);
+      }
+      const m = median(ours), d = median(theirs);
+      results.push({ query: q.name, svcdbMs: +m.toFixed(2), duckdbMs: +d.toFixed(2), ratio: +(m / d).toFixed(2), svcdbRowsPerSec: Math.round(ROWS / (m / 1000)), resultRows: rows });
+      console.log(`${q.name.padEnd(50)} ${m.toFixed(1).padStart(9)} ${d.toFixed(1).padStart(11)} ${(m / d).toFixed(2).padStart(7)}x ${(ROWS / (m / 1000) / 1e6).toFixed(0).padStart(9)}M`);
+    }
+
+    // compile() of a ~200-character query.
+    const text = "select sym, avg(price) as avg_price, max(amount) as max_amount, count() as n from trades where price > 10 and amount < 90 and sym in ('S1', 'S2', 'S3') order by avg_price desc limit 10";
+    for (let i = 0; i < 2000; i++) compile(text, { catalog });
+    const N = 20000;
+    const tc = performance.now();
+    for (let i = 0; i < N; i++) compile(text, { catalog });
+    const us = (performance.now() - tc) * 1000 / N;
+    console.log(`\ncompile() of a ${text.length}-character query: ${us.toFixed(1)} µs (target < 50 µs)`);
+    console.log(JSON.stringify({ benchmark: 'sql', rows: ROWS, results, compileMicros: +us.toFixed(2) }));
+    con.closeSync();
+    catalog.close();
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+await main();

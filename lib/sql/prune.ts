@@ -1,0 +1,77 @@
+// Column pruning: a table scan reads only the columns the plan above it uses
+// (DESIGN.md "Performance rules": scans read only the columns asked for).
+// Filters, projections and aggregates over a scan narrow it; other nodes keep
+// their inputs whole.
+import type { BoundExpr, Plan } from './bound.js';
+
+export function pruneColumns(plan: Plan): Plan {
+  return narrow(plan, null).plan;
+}
+
+interface Narrowed {
+  readonly plan: Plan;
+  /** Old output index -> new output index (-1 dropped); null when unchanged. */
+  readonly map: Int32Array | null;
+}
+
+function narrow(p: Plan, need: ReadonlySet<number> | null): Narrowed {
+  switch (p.kind) {
+    case 'scan': {
+      if (need === null || need.size === p.fields.length) return { plan: p, map: null };
+      const keep = [...need].sort((a, b) => a - b);
+      if (keep.length === 0 && p.fields.length > 0) keep.push(p.timestamp >= 0 ? p.timestamp : 0); // row counts need one column
+      const map = new Int32Array(p.fields.length).fill(-1);
+      keep.forEach((old, i) => { map[old] = i; });
+      return {
+        plan: { ...p, columns: keep.map((i) => p.columns[i]!), fields: keep.map((i) => p.fields[i]!), timestamp: p.timestamp >= 0 ? map[p.timestamp]! : -1 },
+        map,
+      };
+    }
+    case 'filter': {
+      const used = new Set(need ?? range(p.fields.length));
+      cols(p.predicate, used);
+      const inner = narrow(p.input, used);
+      return { plan: { ...p, input: inner.plan, predicate: remap(p.predicate, inner.map), fields: inner.plan.fields, timestamp: inner.plan.timestamp }, map: inner.map };
+    }
+    case 'project': {
+      const used = new Set<number>();
+      for (const e of p.exprs) cols(e, used);
+      const inner = narrow(p.input, used);
+      return { plan: { ...p, input: inner.plan, exprs: p.exprs.map((e) => remap(e, inner.map)) }, map: null };
+    }
+    case 'aggregate': {
+      const used = new Set<number>();
+      for (const k of p.keys) cols(k, used);
+      for (const a of p.aggregates) for (const x of a.args) cols(x, used);
+      const inner = narrow(p.input, used);
+      return {
+        plan: { ...p, input: inner.plan, keys: p.keys.map((k) => remap(k, inner.map)), aggregates: p.aggregates.map((a) => ({ ...a, args: a.args.map((x) => remap(x, inner.map)) })) },
+        map: null,
+      };
+    }
+    case 'sort': case 'limit': case 'distinct':
+      return { plan: { ...p, input: narrow(p.input, null).plan } as Plan, map: null };
+    case 'join':
+      return { plan: { ...p, left: narrow(p.left, null).plan, right: narrow(p.right, null).plan }, map: null };
+    case 'setOp':
+      return { plan: { ...p, left: narrow(p.left, null).plan, right: narrow(p.right, null).plan }, map: null };
+    default:
+      return { plan: p, map: null };
+  }
+}
+
+function range(n: number): number[] {
+  return Array.from({ length: n }, (_, i) => i);
+}
+
+function cols(e: BoundExpr, into: Set<number>): void {
+  if (e.kind === 'col') into.add(e.index);
+  else if (e.kind === 'call') for (const a of e.args) cols(a, into);
+}
+
+function remap(e: BoundExpr, map: Int32Array | null): BoundExpr {
+  if (map === null) return e;
+  if (e.kind === 'col') return { ...e, index: map[e.index]! };
+  if (e.kind === 'call') return { ...e, args: e.args.map((a) => remap(a, map)) };
+  return e;
+}
