@@ -15,6 +15,7 @@ import { runDdl } from './ddl.js';
 import { explainPlan } from './explain.js';
 import { runInsert } from './insert.js';
 import { run } from './operators.js';
+import { runUpdate } from './update.js';
 import { fromValues } from './vectors.js';
 
 export interface EngineOptions {
@@ -85,7 +86,10 @@ function compileStatement(stmt: A.Statement, opts: EngineOptions): CompiledState
       const prepared = runDdl(stmt, catalog);
       return { kind: 'ddl', execute: (signal) => prepared(context(opts, signal)) };
     }
-    case 'update': throw new SvcError('SQL', 'UPDATE is not supported yet', { position: stmt.pos });
+    case 'update': {
+      const prepared = runUpdate(stmt, catalog);
+      return { kind: 'update', execute: (signal) => prepared(context(opts, signal)) };
+    }
     case 'unsupported': throw new SvcError('SQL', `${stmt.what} is not supported`, { position: stmt.pos });
     default: throw new SvcError('SQL', `unsupported statement [${(stmt as { kind: string }).kind}]`, { position: (stmt as { pos: number }).pos });
   }

@@ -1,11 +1,12 @@
 // Column files of one partition (FORMAT.md): names, committed sizes, and
 // reading a row range into a ColumnVector through a byte source (the reader's
 // cache, or direct reads for the writer's merges).
-import { existsSync } from 'node:fs';
+import { closeSync, existsSync, openSync } from 'node:fs';
 import { join } from 'node:path';
 import { SvcError } from '../errors/svc-error.js';
 import { TYPE_INFO, isInt64 } from './column-type.js';
 import { int64ToF64, nullVector, type ColumnVector, type FixedArray } from './column-vector.js';
+import { readAt } from './io.js';
 import { dirTxn, type ColumnDef } from './table-state.js';
 
 export const dataFile = (c: ColumnDef): string => `${c.id}.d`;
@@ -14,6 +15,18 @@ export const symbolFile = (c: ColumnDef): string => `${c.id}.sym`;
 
 /** Reads bytes [pos, pos+len) of a file that has at least `limit` valid bytes. */
 export type ByteSource = (file: string, pos: number, len: number, limit: number) => Uint8Array;
+
+/** Uncached reads, for the writer (its own uncommitted rows are in the files, not in any cache). */
+export const directSource: ByteSource = (file, pos, len) => {
+  const out = new Uint8Array(new ArrayBuffer(len));
+  const fd = openSync(file, 'r');
+  try {
+    if (readAt(fd, out, 0, len, pos) < len) throw new SvcError('INTERNAL', `file ${file} is shorter than expected`);
+  } finally {
+    closeSync(fd);
+  }
+  return out;
+};
 
 const TWO32 = 4294967296;
 

@@ -1,12 +1,12 @@
 // Out-of-order rows at commit: sorted by timestamp, grouped by partition, and
 // merged with each partition's rows into a new version of its folder, which
 // the commit then publishes (readers of the old version are unaffected).
-import { closeSync, mkdirSync, openSync, renameSync, rmSync } from 'node:fs';
+import { mkdirSync, renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { ColumnAppender } from './column-appender.js';
-import { readColumn, type ByteSource } from './column-files.js';
+import { directSource, readColumn } from './column-files.js';
 import type { ColumnVector } from './column-vector.js';
-import { readAt, syncPath } from './io.js';
+import { syncPath } from './io.js';
 import { partitionFloor, partitionName } from './partition-by.js';
 import type { PartWrite, TableWriter } from './table-writer.js';
 import { concatMany, concatVectors, gatherVector } from './vector-ops.js';
@@ -24,17 +24,6 @@ export interface O3Rows {
   rows: number;
 }
 
-/** Direct reads for merges: the writer's own uncommitted rows are in the files, not in any cache. */
-const directSource: ByteSource = (file, pos, len) => {
-  const out = new Uint8Array(new ArrayBuffer(len));
-  const fd = openSync(file, 'r');
-  try {
-    if (readAt(fd, out, 0, len, pos) < len) throw new Error(`file ${file} is shorter than expected`);
-  } finally {
-    closeSync(fd);
-  }
-  return out;
-};
 
 /**
  * Merges the buffered rows older than `lagFrom` into their partitions, writing

@@ -8,7 +8,7 @@ import { SvcError } from '../errors/svc-error.js';
 import { LONG_NULL, TYPE_INFO, type ColumnType } from './column-type.js';
 import { toVector, nullVector, type ColumnInput, type ColumnVector, type SymbolVector } from './column-vector.js';
 import { ColumnAppender } from './column-appender.js';
-import { symbolFile } from './column-files.js';
+import { directSource, readColumn, symbolFile } from './column-files.js';
 import { mergeOutOfOrder, type O3Rows } from './o3-merge.js';
 import { gatherVector } from './vector-ops.js';
 import { checkColumnName, nameKey } from './names.js';
@@ -426,6 +426,50 @@ export class TableWriter {
     const txn = this.table.txn;
     this.table.publish(this.meta, { ...txn, txn: txn.txn + 1, partitions: txn.partitions.filter((x) => x !== p) }, [p.dir]);
     this.#maxTs = committedMaxTs(this.table.txn);
+  }
+
+  /**
+   * Rewrites partitions in one commit (UPDATE): `fn` gets each partition's
+   * rows (all columns, table order) and returns replacement vectors with the
+   * same row count, or null to keep the partition. Changed partitions are
+   * written as new versions; readers of the old ones are unaffected.
+   */
+  rewritePartitions(fn: (rows: { rowCount: number; columns: readonly ColumnVector[] }) => ColumnVector[] | null): void {
+    this.#check();
+    this.commit();
+    this.#closeAllAppenders();
+    const txn = this.table.txn;
+    const newTxn = txn.txn + 1;
+    const made: string[] = [];
+    const garbage: string[] = [];
+    const mode = this.table.options.commitMode;
+    try {
+      const partitions = txn.partitions.map((p) => {
+        const path = join(this.table.dir, p.dir);
+        const current = this.meta.columns.map((c) => readColumn(directSource, path, p.rows, c, 0, p.rows, this.#dict(c)?.values ?? []));
+        const next = fn({ rowCount: p.rows, columns: current });
+        if (next === null) return p;
+        const dir = `${p.name}.${newTxn}`;
+        const out = join(this.table.dir, dir);
+        mkdirSync(out, { recursive: true });
+        made.push(out);
+        this.meta.columns.forEach((c, i) => {
+          const v0 = toVector(c.name, c.type, next[i]!, p.rows);
+          const v = v0.kind === 'symbol' ? this.#intern(v0, this.#dict(c)!) : v0;
+          const a = new ColumnAppender(out, c, 0);
+          try { a.append(v, 0, p.rows); a.sync(mode); } finally { a.close(); }
+        });
+        garbage.push(p.dir);
+        return { ...p, dir };
+      });
+      for (const d of this.table.dicts.values()) d.flush(mode);
+      const symbols: Record<string, { count: number; bytes: number }> = {};
+      for (const [id, d] of this.table.dicts) symbols[String(id)] = d.state();
+      this.table.publish(this.meta, { ...txn, txn: newTxn, partitions, symbols }, garbage);
+    } catch (e) {
+      for (const m of made) rmSync(m, { recursive: true, force: true });
+      this.#failed(e);
+    }
   }
 
   /** maxUncommittedRows and o3MaxLag (micros). */

@@ -1,0 +1,79 @@
+// The compile() entry point beyond what golden files show: result kinds and
+// counts, EXPLAIN, cancellation through the signal, the memory limit, and that
+// scans read only the columns a query uses.
+import { after, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Catalog } from '../../lib/storage/catalog.js';
+import { compile, type CompiledStatement } from '../../lib/exec/engine.js';
+import { SvcError } from '../../lib/errors/svc-error.js';
+import { valueAt } from '../../lib/exec/vectors.js';
+
+const root = mkdtempSync(join(tmpdir(), 'svcdb-engine-'));
+const catalog = Catalog.open(join(root, 'db'), { commitMode: 'nosync', writerWaitMs: 100, readerCacheSize: 16 << 20, maxUncommittedRows: 1_000_000, o3MaxLag: 0 });
+after(() => { catalog.close(); rmSync(root, { recursive: true, force: true }); });
+const signal = new AbortController().signal;
+
+async function rows(s: CompiledStatement, sig = signal): Promise<unknown[][]> {
+  assert.equal(s.kind, 'select');
+  const out: unknown[][] = [];
+  if (s.kind === 'select') for await (const b of s.execute(sig)) for (let i = 0; i < b.rowCount; i++) out.push(b.columns.map((c) => valueAt(c, i)));
+  return out;
+}
+
+async function run(sql: string): Promise<number> {
+  const s = compile(sql, { catalog });
+  assert.notEqual(s.kind, 'select');
+  return s.kind === 'select' ? 0 : (await s.execute(signal)).rows;
+}
+
+test('reports the kind of each statement and the rows INSERT and UPDATE touched', async () => {
+  assert.equal(compile('CREATE TABLE k (ts TIMESTAMP, x INT) TIMESTAMP(ts)', { catalog }).kind, 'ddl');
+  await run('CREATE TABLE k (ts TIMESTAMP, x INT) TIMESTAMP(ts)');
+  assert.equal(await run("INSERT INTO k VALUES ('2024-01-01', 1), ('2024-01-02', 2), ('2024-01-03', 3)"), 3);
+  assert.equal(compile('UPDATE k SET x = 0 WHERE x > 1', { catalog }).kind, 'update');
+  assert.equal(await run('UPDATE k SET x = 0 WHERE x > 1'), 2);
+  assert.equal(await run('UPDATE k SET x = 5 WHERE x > 100'), 0);
+  assert.deepEqual(await rows(compile('SELECT x FROM k', { catalog })), [[1], [0], [0]]);
+});
+
+test('EXPLAIN shows the operator tree, with the pruned columns and pushed intervals', async () => {
+  await run('CREATE TABLE e (ts TIMESTAMP, a DOUBLE, b DOUBLE) TIMESTAMP(ts) PARTITION BY DAY');
+  const s = compile("EXPLAIN SELECT sum(a) FROM e WHERE ts >= '2024-01-02'", { catalog });
+  assert.ok(s.kind === 'select');
+  assert.deepEqual(s.fields, [{ name: 'QUERY PLAN', type: 'STRING' }]);
+  const lines = (await rows(s)).map((r) => r[0] as string);
+  assert.match(lines[0]!, /^VirtualRecord/);
+  assert.ok(lines.some((l) => /^ +GroupBy keys: \[\] values: \[sum\(\$1\)\]/.test(l)), lines.join('\n'));
+  assert.ok(lines.some((l) => /DataFrame table: e intervals: \[1704153600000000, Infinity\)/.test(l)), lines.join('\n'));
+  const plan = (compile('SELECT sum(a) FROM e', { catalog }) as { plan: unknown }).plan;
+  assert.match(JSON.stringify(plan), /"columns":\["a"\]/, 'the scan reads only column a');
+});
+
+test('an aborted signal stops a running query within a batch', async () => {
+  const c = new AbortController();
+  const s = compile('SELECT x FROM long_sequence(100000000)', { catalog });
+  assert.ok(s.kind === 'select');
+  let seen = 0;
+  await assert.rejects(async () => {
+    for await (const b of s.execute(c.signal)) {
+      seen += b.rowCount;
+      if (seen > 50_000) c.abort(new SvcError('TIMEOUT', 'timeout, query aborted'));
+    }
+  }, /timeout, query aborted/);
+  assert.ok(seen < 100_000, `stopped after ${seen} rows`);
+});
+
+test('a sort past the memory limit fails with a clear error instead of exhausting memory', async () => {
+  const s = compile('SELECT x FROM long_sequence(200000) ORDER BY x DESC', { catalog, memoryLimit: 100_000 });
+  await assert.rejects(() => rows(s), /ORDER BY needs more than the memory limit of 100000 bytes/);
+});
+
+test('syntax and binding errors carry positions', () => {
+  const cases: Array<[string, number]> = [['SELECT * FROM nope', 14], ['SELECT nope FROM long_sequence(1)', 7], ['SELECT 1 FROM long_sequence(1) WHERE', 36], ['SELECT sum(x) + FROM long_sequence(1)', 16]];
+  for (const [sql, pos] of cases) {
+    assert.throws(() => compile(sql, { catalog }), (e: unknown) => e instanceof SvcError && e.code === 'SQL' && e.position === pos, sql);
+  }
+});
