@@ -77,3 +77,14 @@ test('syntax and binding errors carry positions', () => {
     assert.throws(() => compile(sql, { catalog }), (e: unknown) => e instanceof SvcError && e.code === 'SQL' && e.position === pos, sql);
   }
 });
+
+test('ORDER BY with LIMIT keeps only the best rows while streaming, with the same answer as a full sort', async () => {
+  const q = (limit: string) => compile(`SELECT x % 1000 AS k, x FROM long_sequence(300000) ORDER BY k DESC, x ${limit}`, { catalog, memoryLimit: 64 << 20 });
+  const top = await rows(q('LIMIT 5'));
+  assert.deepEqual(top, [[999, 999], [999, 1999], [999, 2999], [999, 3999], [999, 4999]]);
+  const full = (await rows(q(''))).slice(0, 5);
+  assert.deepEqual(top, full);
+  // A limit far below the input fits in a memory budget a full sort would exceed.
+  const small = compile('SELECT x FROM long_sequence(2000000) ORDER BY x DESC LIMIT 3', { catalog, memoryLimit: 4 << 20 });
+  assert.deepEqual(await rows(small), [[2000000], [1999999], [1999998]]);
+});
