@@ -1,7 +1,6 @@
 // Counting and numeric aggregates over group ids: count(), count(x),
-// count_distinct, sum (integers -> LONG, floating -> DOUBLE), avg, ksum
-// (Kahan), nsum (Neumaier), and Welford variance / standard deviation.
-// NULLs are skipped; a group without values gives NULL (count gives 0).
+// count_distinct, sum, avg, ksum (Kahan), nsum (Neumaier) and Welford variance
+// and standard deviation. NULLs are skipped; empty groups give NULL (count 0).
 import type { ColumnVector } from '../../storage/column-vector.js';
 import { registerAggregate, type AggregateOverload, type AggregateState } from './registry.js';
 import { isIntegral, isNumeric, type SqlType } from '../sql-type.js';

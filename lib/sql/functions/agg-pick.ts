@@ -1,7 +1,6 @@
-// Aggregates that keep one of the input values per group: min, max (numbers,
-// temporals, CHAR, and text in code point order), first / last (the first or
-// last row's value in row order, NULL included, as QuestDB), first_not_null
-// and last_not_null. The result has the argument's type.
+// Aggregates keeping one input value per group, in the argument's type: min and
+// max (numbers, temporals, CHAR, text in code point order), first / last (row
+// order, NULL included, as QuestDB), first_not_null and last_not_null.
 import { symbolsFromStrings, type ColumnVector } from '../../storage/column-vector.js';
 import { registerAggregate, type AggregateState } from './registry.js';
 import { isNumeric, isTemporal, type SqlType } from '../sql-type.js';
@@ -53,6 +52,10 @@ class TextPick implements AggregateState {
   private stamp = new Int32Array(0);
   private batch = 0;
   private chars = 0;
+  /** Symbol min / max: the best key of each group in the current batch, and the dictionary's sort ranks. */
+  private best = new Int32Array(0);
+  private rank = new Int32Array(0);
+  private rankDict: readonly string[] | null = null;
 
   constructor(private readonly mode: Mode, private readonly type: SqlType) {}
 
@@ -60,6 +63,7 @@ class TextPick implements AggregateState {
     while (this.values.length < groups) this.values.push(null);
     this.has = growU8(this.has, groups);
     this.stamp = growI32(this.stamp, groups);
+    this.best = growI32(this.best, groups);
   }
 
   private set(g: number, s: string | null): void {
@@ -68,11 +72,37 @@ class TextPick implements AggregateState {
     if (s) this.chars += s.length;
   }
 
+  /** min / max over a symbol column: the best key per group by dictionary rank, then one string compare per group. */
+  private symbolExtreme(ids: Int32Array, v: Extract<ColumnVector, { kind: 'symbol' }>, n: number): void {
+    if (this.rankDict !== v.dict || this.rank.length !== v.dict.length) {
+      const order = Array.from(v.dict, (_, k) => k).sort((a, b) => compareStrings(v.dict[a]!, v.dict[b]!));
+      this.rank = new Int32Array(v.dict.length);
+      order.forEach((k, r) => { this.rank[k] = r; });
+      this.rankDict = v.dict;
+    }
+    const rank = this.rank, sign = this.mode === 'min' ? 1 : -1;
+    const b = ++this.batch;
+    const touched = new Int32Array(n);
+    let t = 0;
+    for (let i = 0; i < n; i++) {
+      const k = v.keys[i]!;
+      if (k < 0) continue;
+      const g = ids[i]!;
+      if (this.stamp[g] !== b) { this.stamp[g] = b; this.best[g] = k; touched[t++] = g; } else if ((rank[k]! - rank[this.best[g]!]!) * sign < 0) this.best[g] = k;
+    }
+    for (let j = 0; j < t; j++) {
+      const g = touched[j]!;
+      const s = v.dict[this.best[g]!]!;
+      if (!this.has[g] || compareStrings(s, this.values[g]!) * sign < 0) this.set(g, s);
+    }
+  }
+
   update(ids: Int32Array, args: readonly ColumnVector[], n: number, groups: number): void {
     this.ensure(groups);
     const v = args[0]!;
     const has = this.has;
     const mode = this.mode;
+    if (v.kind === 'symbol' && (mode === 'min' || mode === 'max')) { this.symbolExtreme(ids, v, n); return; }
     // Symbols read their dictionary's strings (no decoding); other text is decoded only when needed.
     const at = v.kind === 'symbol' ? (i: number): string | null => { const k = v.keys[i]!; return k < 0 ? null : v.dict[k]!; } : (i: number) => textAt(v, i);
     if (mode === 'last' || mode === 'last_not_null') {
@@ -107,7 +137,7 @@ class TextPick implements AggregateState {
   }
 
   bytes(): number {
-    return this.values.length * 8 + this.chars * 2 + this.has.byteLength + this.stamp.byteLength;
+    return this.values.length * 8 + this.chars * 2 + this.has.byteLength + this.stamp.byteLength + this.best.byteLength + this.rank.byteLength;
   }
 }
 

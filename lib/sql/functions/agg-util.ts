@@ -1,9 +1,10 @@
 // Building blocks of aggregate states: per-group typed arrays grown by
 // doubling, a typed-array hash set of (group, value) pairs, text interning,
 // and the DISTINCT wrapper that feeds an aggregate each group's new values once.
+import { Buffer } from 'node:buffer';
 import type { ColumnVector } from '../../storage/column-vector.js';
 import type { AggregateState } from './registry.js';
-import { asDoubles, textAt } from './vec.js';
+import { asDoubles, nullFlags, textAt, textVector } from './vec.js';
 import { gather } from './rows.js';
 
 /** `arr` with room for `need` entries (doubling), new slots set to `fill`. */
@@ -105,9 +106,16 @@ export class Interner {
 
 const TEXT_KINDS = new Set(['STRING', 'VARCHAR', 'SYMBOL', 'CHAR']);
 
-/** Values of one argument as distinct-able doubles: numbers as they are, text interned. */
+/** Values of one argument as distinct-able doubles: numbers as they are, text (and UUID / LONG256 bytes) interned. */
 export function distinctKeys(v: ColumnVector, n: number, interner: Interner): Float64Array {
-  return TEXT_KINDS.has(v.type) ? interner.keys(v, n) : asDoubles(v);
+  if (TEXT_KINDS.has(v.type)) return interner.keys(v, n);
+  if (v.kind === 'fixed' && (v.type === 'UUID' || v.type === 'LONG256')) {
+    const w = v.type === 'UUID' ? 16 : 32;
+    const isNull = nullFlags(v);
+    const hex = Array.from({ length: n }, (_, i) => (isNull[i] ? null : Buffer.from((v.data as Uint8Array).subarray(i * w, i * w + w)).toString('hex')));
+    return interner.keys(textVector('STRING', hex), n);
+  }
+  return asDoubles(v);
 }
 
 /** Passes each group's first occurrence of every non-NULL value to `inner` (DISTINCT aggregates). */

@@ -1,12 +1,8 @@
 // Arithmetic operators `+ - * / %` and unary `neg` with QuestDB's widening
 // (BYTE/SHORT/INT -> INT, then LONG, FLOAT, DOUBLE), timestamp arithmetic,
 // NULL in -> NULL out, division or modulo by zero -> NULL.
-//
-// INT arithmetic wraps like Java int (an overflow to -2^31 reads as NULL, as
-// in QuestDB). LONG arithmetic runs on doubles, exact while |value| < 2^53;
-// results past +-2^63 wrap like Java long, with the precision a double has.
 import { INT_NULL, LONG_NULL } from '../../storage/column-type.js';
-import type { ColumnVector } from '../../storage/column-vector.js';
+import type { ColumnVector, FixedVector } from '../../storage/column-vector.js';
 import type { Kernel } from './registry.js';
 import { defineScalar, type Built, type Signature } from './signature.js';
 import { isIntegral, isNumeric, widerNumeric, type SqlType } from '../sql-type.js';
@@ -16,6 +12,10 @@ type Op = '+' | '-' | '*' | '/' | '%';
 
 const TWO63 = 9223372036854775808;
 const TWO64 = 18446744073709551616;
+
+// INT arithmetic wraps like Java int (an overflow to -2^31 reads as NULL, as in
+// QuestDB). LONG arithmetic runs on doubles, exact while |value| < 2^53; results
+// past +-2^63 wrap like Java long, with the precision a double has.
 
 /** Doubles (NaN = NULL) computed for an integral or floating result -> the result vector. */
 function finish(type: SqlType, out: Float64Array): ColumnVector {
@@ -66,6 +66,23 @@ function intFast(op: Op, a: Int32Array, b: Int32Array, n: number): Int32Array | 
   }
 }
 
+function isInt64Vector(v: ColumnVector): v is FixedVector {
+  return v.kind === 'fixed' && (v.type === 'LONG' || v.type === 'TIMESTAMP' || v.type === 'DATE');
+}
+
+/** LONG-family + / - straight on the stored doubles (sentinels checked, no conversion passes). */
+function int64AddSub(minus: boolean, a: Float64Array, b: Float64Array, n: number): Float64Array {
+  const out = new Float64Array(n);
+  for (let i = 0; i < n; i++) {
+    const x = a[i]!, y = b[i]!;
+    if (x === LONG_NULL || y === LONG_NULL) { out[i] = LONG_NULL; continue; }
+    let r = minus ? x - y : x + y;
+    if (r >= TWO63 || r < -TWO63) r -= Math.round(r / TWO64) * TWO64;
+    out[i] = r === 0 ? 0 : r;
+  }
+  return out;
+}
+
 /** `type` result of `op` over two numeric / temporal arguments. */
 export function arithmeticKernel(op: Op, type: SqlType): Kernel {
   const integral = type === 'INT' || type === 'LONG' || type === 'TIMESTAMP' || type === 'DATE';
@@ -75,7 +92,13 @@ export function arithmeticKernel(op: Op, type: SqlType): Kernel {
       const r = intFast(op, x.data as Int32Array, y.data as Int32Array, n);
       if (r) return { kind: 'fixed', type: 'INT', data: r };
     }
-    return finish(type, compute(op, integral, type === 'INT', asDoubles(x), asDoubles(y), n));
+    if (integral && type !== 'INT' && (op === '+' || op === '-') && isInt64Vector(x) && isInt64Vector(y)) {
+      return { kind: 'fixed', type, data: int64AddSub(op === '-', x.data as Float64Array, y.data as Float64Array, n) };
+    }
+    let a = asDoubles(x), b = asDoubles(y);
+    // FLOAT arithmetic reads both operands as floats first (Java: an int operand is converted to float).
+    if (type === 'FLOAT') { a = a.map(Math.fround); b = b.map(Math.fround); }
+    return finish(type, compute(op, integral, type === 'INT', a, b, n));
   };
 }
 

@@ -1,7 +1,6 @@
-// Casts as scalar functions `cast_<TYPE>` (the binder's CAST, `::` and
-// implicit conversions). Numbers narrow by truncating bits; floating values
-// truncate toward zero and saturate (Java); text parses (invalid -> NULL) and
-// everything prints as QuestDB prints it.
+// Casts as scalar functions `cast_<type>` (CAST, `::`, implicit conversions):
+// integers narrow by truncating bits, floating values truncate toward zero and
+// saturate (Java), text parses (invalid -> NULL), values print as QuestDB's.
 import { LONG_NULL, COLUMN_TYPES, type ColumnType } from '../../storage/column-type.js';
 import { f64ToInt64, type ColumnVector, type FixedVector } from '../../storage/column-vector.js';
 import { registerScalar, type Kernel } from './registry.js';
@@ -92,9 +91,11 @@ function textTo(to: SqlType, v: ColumnVector, n: number): ColumnVector {
       let exact: Int32Array | undefined;
       for (let i = 0; i < n; i++) {
         const x = out.data[i]!;
-        if (x === LONG_NULL || Math.abs(x) < 9007199254740992) continue;
+        if (data[i] !== data[i] || Math.abs(x) < 9007199254740992) continue;
         exact ??= f64ToInt64(out.data as Float64Array);
         int64Pair(parseLongText(textAt(v, i)!)!, exact, i);
+        // -2^63 + 1 .. + 511 round to the NULL double: keep them distinguishable (the pair holds the value).
+        if (x === LONG_NULL) (out.data as Float64Array)[i] = -TWO63 + 1024;
       }
       return exact ? { ...out, exact } : out;
     }

@@ -1,18 +1,23 @@
-// Comparison operators `= != < <= > >=`, `between` and `in_list` over numbers
-// (any mix, as doubles), temporals (DATE widened to micros), text (UTF-8 byte
-// order = code point order) and BOOLEAN. Ordering with a NULL is false;
-// `=` treats NULL = NULL as true (QuestDB), `!=` is its negation.
+// Comparisons `= != < <= > >=`, `between`, `in_list` over numbers (as doubles),
+// temporals (DATE widened), text (UTF-8 byte = code point order) and BOOLEAN.
+// Ordering with NULL is false; `=` holds for NULL = NULL (QuestDB).
 import type { ColumnVector } from '../../storage/column-vector.js';
 import type { Kernel } from './registry.js';
 import { defineScalar, type Built, type Signature } from './signature.js';
 import { isNumeric, isTemporal, isText, type SqlType } from '../sql-type.js';
 import { asDoubles, boolVector, boolsOf } from './vec.js';
-import { compareRows, encodeDict, equalRows, uniformText, utf8Rows, type Utf8Rows } from './utf8.js';
+import { DictTables, compareRows, encodeDict, equalRows, uniformText, utf8Rows, type Utf8Rows } from './utf8.js';
 
 export type CmpOp = '=' | '!=' | '<' | '<=' | '>' | '>=';
 
 /** Numbers, temporals and NULL compare as doubles. */
 const numberLike = (t: SqlType): boolean => isNumeric(t) || isTemporal(t) || t === 'NULL' || t === 'IPV4';
+
+/** A numeric vector as doubles for comparison; IPV4 addresses compare unsigned. */
+function numbers(v: ColumnVector): Float64Array {
+  if (v.kind === 'fixed' && v.type === 'IPV4') return Float64Array.from(v.data as Int32Array, (x) => (x === 0 ? NaN : x >>> 0));
+  return asDoubles(v);
+}
 
 export function numericCompare(op: CmpOp, a: Float64Array, b: Float64Array, n: number): Uint8Array {
   const out = new Uint8Array(n);
@@ -38,8 +43,8 @@ function holds(op: CmpOp, c: number): boolean {
   }
 }
 
-/** Symbol vs one constant: each dictionary entry compared once, then a key lookup per row. */
-function symbolVsConstant(op: CmpOp, sym: Extract<ColumnVector, { kind: 'symbol' }>, value: string | null, n: number, flipped: boolean): Uint8Array {
+/** Symbol vs one constant: each dictionary entry compared once (cached per call site), then a key lookup per row. */
+function symbolVsConstant(op: CmpOp, sym: Extract<ColumnVector, { kind: 'symbol' }>, value: string | null, n: number, flipped: boolean, cache: DictTables): Uint8Array {
   const out = new Uint8Array(n);
   const eq = op === '=' || op === '!=';
   if (value === null) {
@@ -48,21 +53,24 @@ function symbolVsConstant(op: CmpOp, sym: Extract<ColumnVector, { kind: 'symbol'
     for (let i = 0; i < n; i++) out[i] = eq ? (sym.keys[i]! < 0 ? want : 1 - want) : 0;
     return out;
   }
-  const d = encodeDict(sym.dict);
-  const c = new TextEncoder().encode(value);
-  const cRows: Utf8Rows = { bytes: c, starts: Int32Array.of(0), ends: Int32Array.of(c.length), nulls: null };
-  const dRows: Utf8Rows = { bytes: d.bytes, starts: d.offsets.subarray(0, sym.dict.length), ends: d.offsets.subarray(1), nulls: null };
-  const table = new Uint8Array(sym.dict.length);
-  for (let k = 0; k < table.length; k++) {
-    const r = compareRows(dRows, k, cRows, 0);
-    table[k] = holds(op, flipped ? -r : r) ? 1 : 0;
-  }
+  const table = cache.get(sym.dict, `${flipped ? 1 : 0}${value}`, () => {
+    const d = encodeDict(sym.dict);
+    const c = new TextEncoder().encode(value);
+    const cRows: Utf8Rows = { bytes: c, starts: Int32Array.of(0), ends: Int32Array.of(c.length), nulls: null };
+    const dRows: Utf8Rows = { bytes: d.bytes, starts: d.offsets.subarray(0, sym.dict.length), ends: d.offsets.subarray(1), nulls: null };
+    const t = new Uint8Array(sym.dict.length);
+    for (let k = 0; k < t.length; k++) {
+      const r = compareRows(dRows, k, cRows, 0);
+      t[k] = holds(op, flipped ? -r : r) ? 1 : 0;
+    }
+    return t;
+  });
   const nullResult = op === '!=' ? 1 : 0;
   for (let i = 0; i < n; i++) { const k = sym.keys[i]!; out[i] = k < 0 ? nullResult : table[k]!; }
   return out;
 }
 
-export function textCompare(op: CmpOp, x: ColumnVector, y: ColumnVector, n: number): Uint8Array {
+export function textCompare(op: CmpOp, x: ColumnVector, y: ColumnVector, n: number, cache = new DictTables()): Uint8Array {
   if (x.kind === 'symbol' && y.kind === 'symbol' && x.dict === y.dict && (op === '=' || op === '!=')) {
     const out = new Uint8Array(n);
     const want = op === '=' ? 1 : 0;
@@ -71,16 +79,27 @@ export function textCompare(op: CmpOp, x: ColumnVector, y: ColumnVector, n: numb
   }
   if (x.kind === 'symbol' && y.kind !== 'symbol') {
     const c = uniformText(y, n);
-    if (c !== undefined) return symbolVsConstant(op, x, c, n, false);
+    if (c !== undefined) return symbolVsConstant(op, x, c, n, false, cache);
   } else if (y.kind === 'symbol' && x.kind !== 'symbol') {
     const c = uniformText(x, n);
-    if (c !== undefined) return symbolVsConstant(op, y, c, n, true);
+    if (c !== undefined) return symbolVsConstant(op, y, c, n, true, cache);
   }
   const a = utf8Rows(x, n), b = utf8Rows(y, n);
   const out = new Uint8Array(n);
   if (op === '=' || op === '!=') {
     const want = op === '=' ? 1 : 0;
-    for (let i = 0; i < n; i++) out[i] = equalRows(a, i, b, i) ? want : 1 - want;
+    if (a.nulls || b.nulls) {
+      for (let i = 0; i < n; i++) out[i] = equalRows(a, i, b, i) ? want : 1 - want;
+      return out;
+    }
+    // No NULLs: lengths first, then bytes, inline.
+    const ab = a.bytes, bb = b.bytes, as = a.starts, ae = a.ends, bs = b.starts, be = b.ends;
+    for (let i = 0; i < n; i++) {
+      const p = as[i]!, q = bs[i]!, len = ae[i]! - p;
+      let same = be[i]! - q === len;
+      for (let k = 0; same && k < len; k++) same = ab[p + k] === bb[q + k];
+      out[i] = same ? want : 1 - want;
+    }
     return out;
   }
   for (let i = 0; i < n; i++) {
@@ -122,8 +141,11 @@ export function comparable(a: SqlType, b: SqlType, ordered: boolean): { family: 
 
 export function compareKernel(op: CmpOp, family: Family): Kernel {
   switch (family) {
-    case 'number': return (args, n) => boolVector(numericCompare(op, asDoubles(args[0]!), asDoubles(args[1]!), n));
-    case 'text': return (args, n) => boolVector(textCompare(op, args[0]!, args[1]!, n));
+    case 'number': return (args, n) => boolVector(numericCompare(op, numbers(args[0]!), numbers(args[1]!), n));
+    case 'text': {
+      const cache = new DictTables();
+      return (args, n) => boolVector(textCompare(op, args[0]!, args[1]!, n, cache));
+    }
     case 'boolean': return (args, n) => boolVector(boolCompare(op, args[0]!, args[1]!, n));
   }
 }
@@ -146,7 +168,7 @@ function betweenKernel(family: Family): Kernel {
   return (args, n) => {
     const out = new Uint8Array(n);
     if (family === 'number') {
-      const x = asDoubles(args[0]!), lo = asDoubles(args[1]!), hi = asDoubles(args[2]!);
+      const x = numbers(args[0]!), lo = numbers(args[1]!), hi = numbers(args[2]!);
       for (let i = 0; i < n; i++) {
         const v = x[i]!, a = lo[i]!, b = hi[i]!;
         out[i] = a <= b ? (v >= a && v <= b ? 1 : 0) : (v >= b && v <= a ? 1 : 0);
@@ -167,6 +189,7 @@ function betweenKernel(family: Family): Kernel {
 
 /** x IN (v1, v2, ...): all arguments share one type (the binder unifies them); NULL matches NULL. */
 function inListKernel(family: Family): Kernel {
+  const cache = new DictTables();
   return (args, n) => {
     const x = args[0]!;
     const list = args.slice(1);
@@ -176,7 +199,7 @@ function inListKernel(family: Family): Kernel {
         const consts = list.map((v) => uniformText(v, n));
         if (consts.every((c) => c !== undefined)) {
           const set = new Set(consts);
-          const table = Uint8Array.from(x.dict, (s) => (set.has(s) ? 1 : 0));
+          const table = cache.get(x.dict, JSON.stringify(consts), () => Uint8Array.from(x.dict, (s) => (set.has(s) ? 1 : 0)));
           const nullHit = set.has(null) ? 1 : 0;
           for (let i = 0; i < n; i++) { const k = x.keys[i]!; out[i] = k < 0 ? nullHit : table[k]!; }
           return boolVector(out);
@@ -195,8 +218,8 @@ function inListKernel(family: Family): Kernel {
       for (let i = 0; i < n; i++) for (const l of ls) if (l[i] === a[i]) { out[i] = 1; break; }
       return boolVector(out);
     }
-    const a = asDoubles(x);
-    const ls = list.map((v) => asDoubles(v));
+    const a = numbers(x);
+    const ls = list.map((v) => numbers(v));
     for (let i = 0; i < n; i++) {
       const v = a[i]!;
       for (const l of ls) { const w = l[i]!; if (v === w || (v !== v && w !== w)) { out[i] = 1; break; } }

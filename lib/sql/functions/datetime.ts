@@ -32,6 +32,25 @@ export function newFields(): Float64Array { return new Float64Array(9); }
 export function splitMicros(us: number, out: Float64Array): void {
   const days = Math.floor(us / MICROS_PER_DAY);
   let rem = us - days * MICROS_PER_DAY;
+  // Consecutive rows of a time series mostly share a day: the calendar part is reused.
+  if (days !== cachedDay) civil(days);
+  out[F_YEAR] = cachedYear;
+  out[F_MONTH] = cachedMonth;
+  out[F_DAY] = cachedDate;
+  out[F_HOUR] = Math.floor(rem / MICROS_PER_HOUR);
+  rem -= out[F_HOUR]! * MICROS_PER_HOUR;
+  out[F_MINUTE] = Math.floor(rem / MICROS_PER_MINUTE);
+  rem -= out[F_MINUTE]! * MICROS_PER_MINUTE;
+  out[F_SECOND] = Math.floor(rem / MICROS_PER_SECOND);
+  out[F_MICRO] = rem - out[F_SECOND]! * MICROS_PER_SECOND;
+  out[F_DOW] = cachedDow;
+  out[F_DOY] = cachedDoy;
+}
+
+let cachedDay = NaN, cachedYear = 0, cachedMonth = 0, cachedDate = 0, cachedDow = 0, cachedDoy = 0;
+
+/** Calendar fields of a day number into the cache. */
+function civil(days: number): void {
   const z = days + 719468;
   const era = Math.floor(z / 146097);
   const doe = z - era * 146097;
@@ -41,18 +60,13 @@ export function splitMicros(us: number, out: Float64Array): void {
   const d = doyMar - Math.floor((153 * mp + 2) / 5) + 1;
   const m = mp < 10 ? mp + 3 : mp - 9;
   const y = yoe + era * 400 + (m <= 2 ? 1 : 0);
-  out[F_YEAR] = y;
-  out[F_MONTH] = m;
-  out[F_DAY] = d;
-  out[F_HOUR] = Math.floor(rem / MICROS_PER_HOUR);
-  rem -= out[F_HOUR]! * MICROS_PER_HOUR;
-  out[F_MINUTE] = Math.floor(rem / MICROS_PER_MINUTE);
-  rem -= out[F_MINUTE]! * MICROS_PER_MINUTE;
-  out[F_SECOND] = Math.floor(rem / MICROS_PER_SECOND);
-  out[F_MICRO] = rem - out[F_SECOND]! * MICROS_PER_SECOND;
+  cachedDay = days;
+  cachedYear = y;
+  cachedMonth = m;
+  cachedDate = d;
   // 1970-01-01 was a Thursday (ISO 4).
-  out[F_DOW] = ((((days + 3) % 7) + 7) % 7) + 1;
-  out[F_DOY] = days - daysFromCivil(y, 1, 1) + 1;
+  cachedDow = ((((days + 3) % 7) + 7) % 7) + 1;
+  cachedDoy = days - daysFromCivil(y, 1, 1) + 1;
 }
 
 export function isLeapYear(y: number): boolean {

@@ -45,6 +45,9 @@ function special(x: number): string | null {
 export function formatDouble(x: number): string {
   const s = special(x);
   if (s !== null) return s;
+  const a = x < 0 ? -x : x;
+  // Between 10^-3 and 10^7 JavaScript prints the same shortest digits without an exponent.
+  if (a >= 1e-3 && a < 1e7) return Number.isInteger(x) ? `${x}.0` : String(x);
   const e = x.toExponential();
   // Java always shows two significant digits at least; with one shortest digit it picks the closest
   // two-digit decimal (4.9E-324 rather than 5.0E-324), which only differs from d.0 near a rounding edge.

@@ -7,7 +7,7 @@ import type { Kernel } from './registry.js';
 import { accept, defineScalar } from './signature.js';
 import type { SqlType } from '../sql-type.js';
 import { boolVector, textAt, textVector } from './vec.js';
-import { uniformText } from './utf8.js';
+import { DictTables, uniformText } from './utf8.js';
 import { renderAt } from './render.js';
 
 /** A LIKE pattern as an anchored RegExp. */
@@ -49,6 +49,7 @@ function matcher(compile: (p: string) => RegExp, negate: boolean): Kernel {
     return lastRe;
   };
   const hit = negate ? 0 : 1;
+  const cache = new DictTables();
   return (args, n) => {
     const s = args[0]!, p = args[1]!;
     const out = new Uint8Array(n);
@@ -57,7 +58,7 @@ function matcher(compile: (p: string) => RegExp, negate: boolean): Kernel {
     if (constant !== undefined) {
       const r = re(constant);
       if (s.kind === 'symbol') {
-        const table = Uint8Array.from(s.dict, (v) => (r.test(v) ? hit : 1 - hit));
+        const table = cache.get(s.dict, constant, () => Uint8Array.from(s.dict, (v) => (r.test(v) ? hit : 1 - hit)));
         for (let i = 0; i < n; i++) { const k = s.keys[i]!; out[i] = k < 0 ? 0 : table[k]!; }
         return boolVector(out);
       }

@@ -1,7 +1,6 @@
-// Random text generators: rnd_symbol(list...) / rnd_symbol(count, minLen,
-// maxLen, nullRate), rnd_str(list...) / rnd_str(minLen, maxLen, nullRate) /
-// rnd_str(count, minLen, maxLen, nullRate), rnd_varchar(list...) /
-// rnd_varchar(minLen, maxLen, nullRate). Lists and sizes are constants.
+// Random text generators: rnd_symbol, rnd_str and rnd_varchar, each from a
+// list of constants, from generated lengths (min, max, nullRate) or from a
+// generated finite set (count, min, max, nullRate).
 import { SvcError } from '../../errors/svc-error.js';
 import type { ColumnVector } from '../../storage/column-vector.js';
 import type { Kernel } from './registry.js';

@@ -1,7 +1,6 @@
-// Random and sequence generators (rnd_int, rnd_double, rnd_symbol, rnd_str,
-// timestamp_sequence, ...). Each call site gets its own generator state when
-// it is bound, so values continue across batches; setRandomSeed makes runs
-// repeatable (tests). xoshiro128** over 32-bit lanes, typed-array fills.
+// Random and sequence generators (rnd_*, timestamp_sequence): each call site
+// gets its own state when bound, so values continue across batches;
+// setRandomSeed makes runs repeatable. xoshiro128**, typed-array fills.
 import { SvcError } from '../../errors/svc-error.js';
 import { INT_NULL } from '../../storage/column-type.js';
 import type { ColumnVector } from '../../storage/column-vector.js';

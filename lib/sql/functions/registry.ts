@@ -81,3 +81,13 @@ export function resolveAggregate(name: string, argTypes: readonly SqlType[], dis
   if (typeof r === 'string') throw new SvcError('SQL', r, { position: pos });
   return r;
 }
+
+/** Names of every registered scalar function (operators and casts included), sorted. */
+export function scalarNames(): string[] {
+  return [...scalars.keys()].sort();
+}
+
+/** Names of every registered aggregate, sorted. */
+export function aggregateNames(): string[] {
+  return [...aggregates.keys()].sort();
+}

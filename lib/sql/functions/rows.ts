@@ -2,7 +2,7 @@
 // sources (CASE, coalesce, nullif), gather rows by index (DISTINCT aggregates),
 // and NULL values per type. Symbol dictionaries are merged, bytes copied.
 import { INT_NULL, LONG_NULL } from '../../storage/column-type.js';
-import { f64ToInt64, type ColumnVector, type FixedArray, type FixedVector, type SymbolVector, type VarVector } from '../../storage/column-vector.js';
+import { f64ToInt64, nullVector, type ColumnVector, type FixedArray, type FixedVector, type SymbolVector, type VarVector } from '../../storage/column-vector.js';
 import type { SqlType } from '../sql-type.js';
 import { constantVector } from './vec.js';
 
@@ -18,7 +18,7 @@ export function nullValue(type: string): number {
 
 /** `n` NULLs of a SQL type (the NULL type is a DOUBLE NaN vector, as the executor builds it). */
 export function nulls(type: SqlType, n: number): ColumnVector {
-  return constantVector(type, null, n);
+  return type === 'NULL' ? constantVector(type, null, n) : nullVector(type, n);
 }
 
 type ArrayCtor = new (n: number) => FixedArray;

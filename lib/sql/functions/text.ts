@@ -1,7 +1,6 @@
-// Text functions: length, upper/lower, concat, substring, left, right,
-// strpos/position, replace, trim/ltrim/rtrim, split_part, starts_with,
-// regexp_replace, lpad/rpad. Positions and lengths count characters (code
-// points); results are VARCHAR for VARCHAR input, else STRING.
+// Text functions (length, upper, lower, concat, substring, left, right, strpos,
+// replace, trims, split_part, starts_with, regexp_replace, lpad, rpad). Counts
+// are in code points; VARCHAR input gives VARCHAR, other text STRING.
 import { INT_NULL } from '../../storage/column-type.js';
 import type { ColumnVector } from '../../storage/column-vector.js';
 import type { Kernel } from './registry.js';

@@ -1,7 +1,6 @@
-// Parts of timestamps: extract(part, ts), year, month, day, hour, minute,
-// second, millis, micros, day_of_week (1 = Monday), week_of_year, ...; and
-// rounding to units: timestamp_floor('5m', ts[, origin]), timestamp_ceil,
-// date_trunc('month', ts). DATE arguments are widened to micros first.
+// Parts of timestamps (extract, year .. second, day_of_week, ...) and rounding
+// to units (timestamp_floor('5m', ts[, origin]), timestamp_ceil, date_trunc).
+// DATE arguments are widened to micros first.
 import { SvcError } from '../../errors/svc-error.js';
 import type { Kernel } from './registry.js';
 import { accept, defineScalar } from './signature.js';

@@ -8,7 +8,7 @@ import { asDoubles, fromDoubles, textAt, textVector } from './vec.js';
 import { uniformText } from './utf8.js';
 import { dateFormat } from './date-format.js';
 import {
-  MICROS_PER_DAY, MICROS_PER_HOUR, MICROS_PER_MINUTE, MICROS_PER_SECOND, MICROS_PER_WEEK, addMonths, monthIndex,
+  MICROS_PER_DAY, MICROS_PER_HOUR, MICROS_PER_MINUTE, MICROS_PER_SECOND, MICROS_PER_WEEK, addMonths, monthIndex, monthStart,
 } from './datetime.js';
 
 /** Wall clock in epoch micros. */
@@ -57,8 +57,9 @@ export function dateDiff(u: number, a: number, b: number): number {
   if (a !== a || b !== b) return NaN;
   const lo = Math.min(a, b), hi = Math.max(a, b);
   if (u === Y || u === M) {
+    // Whole months: one fewer when the later day-of-month and time fall before the earlier's (Jan 31 -> Feb 29 is 0).
     let months = monthIndex(hi) - monthIndex(lo);
-    if (addMonths(lo, months) > hi) months--;
+    if (months > 0 && hi - monthStart(monthIndex(hi)) < lo - monthStart(monthIndex(lo))) months--;
     return u === Y ? Math.floor(months / 12) : months;
   }
   if (u === N) return (hi - lo) * 1000;

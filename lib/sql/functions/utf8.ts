@@ -1,6 +1,7 @@
 // Text rows as UTF-8 byte ranges, so comparisons need no decoding (byte order
 // is code point order): STRING/VARCHAR directly, SYMBOL through an encoded
 // dictionary, CHAR encoded per batch. Also constant detection for text.
+import { Buffer } from 'node:buffer';
 import type { ColumnVector } from '../../storage/column-vector.js';
 import { length, textVector, texts } from './vec.js';
 
@@ -13,6 +14,7 @@ export interface Utf8Rows {
 }
 
 const encoder = new TextEncoder();
+const decoder = new TextDecoder();
 
 interface EncodedDict { readonly size: number; readonly bytes: Uint8Array; readonly offsets: Int32Array }
 const dictCache = new WeakMap<readonly string[], EncodedDict>();
@@ -102,10 +104,19 @@ export function uniformText(v: ColumnVector, n: number): string | null | undefin
       return c === 0 ? null : String.fromCharCode(c);
     }
     case 'var': {
-      const r = utf8Rows(v, n);
-      for (let i = 1; i < n; i++) if (!equalRows(r, 0, r, i)) return undefined;
-      if (v.nulls && v.nulls[0]) return null;
-      return new TextDecoder().decode(v.bytes.subarray(v.offsets[0], v.offsets[1]));
+      const nl = v.nulls;
+      if (nl) {
+        const first = nl[0];
+        for (let i = 1; i < n; i++) if (nl[i] !== first) return undefined;
+        if (first) return null;
+      }
+      const off = v.offsets, b = v.bytes;
+      const base = off[0]!, len = off[1]! - base, end = off[n]!;
+      if (end - base !== n * len) return undefined;
+      for (let i = 2; i < n; i++) if (off[i] !== base + i * len) return undefined;
+      // Rows of equal length laid end to end are all equal iff the bytes repeat with period len (one memcmp).
+      if (len > 0 && n > 1 && Buffer.compare(b.subarray(base, end - len), b.subarray(base + len, end)) !== 0) return undefined;
+      return decoder.decode(b.subarray(base, base + len));
     }
   }
 }
@@ -132,4 +143,26 @@ export function codePointLength(s: string): number {
     if (c >= 0xd800 && c < 0xdc00 && k + 1 < s.length) { const d = s.charCodeAt(k + 1); if (d >= 0xdc00 && d < 0xe000) { n--; k++; } }
   }
   return n;
+}
+
+/**
+ * One call site's table over a symbol dictionary for one constant (a
+ * comparison result per entry, a LIKE match per entry): rebuilt only when the
+ * dictionary, its size or the constant changes, not once per batch.
+ */
+export class DictTables {
+  private dict: readonly string[] | null = null;
+  private size = -1;
+  private key = '';
+  private table: Uint8Array | null = null;
+
+  get(dict: readonly string[], key: string, build: () => Uint8Array): Uint8Array {
+    if (!this.table || dict !== this.dict || dict.length !== this.size || key !== this.key) {
+      this.table = build();
+      this.dict = dict;
+      this.size = dict.length;
+      this.key = key;
+    }
+    return this.table;
+  }
 }

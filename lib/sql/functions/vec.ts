@@ -66,6 +66,29 @@ export function textVector(type: 'STRING' | 'VARCHAR', values: readonly (string 
   const n = values.length;
   const offsets = new Int32Array(n + 1);
   let nulls: Uint8Array | null = null;
+  // Fast path: one encode of all values joined; when that is pure ASCII, offsets are character counts.
+  let joined = '';
+  for (let i = 0; i < n; i++) {
+    const s = values[i];
+    if (s === null || s === undefined) (nulls ??= new Uint8Array(n))[i] = 1;
+    else joined += s;
+    offsets[i + 1] = joined.length;
+  }
+  const all = encoder.encode(joined);
+  if (all.length === joined.length) return { kind: 'var', type, bytes: all, offsets, nulls };
+  if (!/[\uD800-\uDFFF]/.test(joined)) {
+    // No surrogates: a string's UTF-8 length follows from its characters, so the one encode still serves.
+    let total = 0;
+    for (let i = 0; i < n; i++) {
+      const s = values[i];
+      if (s !== null && s !== undefined) {
+        for (let k = 0; k < s.length; k++) { const c = s.charCodeAt(k); total += c < 0x80 ? 1 : c < 0x800 ? 2 : 3; }
+      }
+      offsets[i + 1] = total;
+    }
+    return { kind: 'var', type, bytes: all, offsets, nulls };
+  }
+  nulls = null;
   const parts: Uint8Array[] = [];
   let total = 0;
   for (let i = 0; i < n; i++) {

@@ -1,0 +1,94 @@
+// Text functions over STRING, VARCHAR, SYMBOL and CHAR: character counts and
+// positions in code points, NULL handling, QuestDB's documented edge cases.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { bools, call, chars, doubles, ints, resolveError, resultType, strs, syms, ts } from './helpers.js';
+
+const rep = (s: string | null, n: number): ReturnType<typeof strs> => strs(new Array(n).fill(s));
+const n = (x: number, k: number): ReturnType<typeof ints> => ints(new Array(k).fill(x));
+
+test('length counts characters, -1 for NULL (QuestDB)', () => {
+  assert.deepEqual(call('length', [strs(['AARON', '', null, 'é😀'])]), [5, 0, -1, 2]);
+  assert.deepEqual(call('length', [syms(['TOM', null])]), [3, -1]);
+  assert.deepEqual(call('length', [strs(['ab'], 'VARCHAR')]), [2]);
+  assert.deepEqual(call('length', [chars(['x', null])]), [1, -1]);
+  assert.equal(resultType('length', ['SYMBOL']), 'INT');
+});
+
+test('upper and lower convert letters, keep NULL and the text type', () => {
+  assert.deepEqual(call('upper', [strs(['questDB', null, 'straße'])]), ['QUESTDB', null, 'STRASSE']);
+  assert.deepEqual(call('lower', [syms(['QuestDB', 'ÉTÉ'])]), ['questdb', 'été']);
+  assert.deepEqual(call('to_uppercase', [strs(['a'])]), ['A']);
+  assert.deepEqual(call('to_lowercase', [strs(['MiX', null], 'VARCHAR')]), ['mix', null]);
+  assert.equal(resultType('upper', ['VARCHAR']), 'VARCHAR');
+  assert.equal(resultType('upper', ['SYMBOL']), 'STRING');
+});
+
+test('concat joins any number of values of any type, NULL as empty', () => {
+  assert.deepEqual(call('concat', [strs(['Tim', 'Anna']), rep(' ', 2), strs(['Thompson', null])]), ['Tim Thompson', 'Anna ']);
+  assert.deepEqual(call('concat', [strs(['p=']), ints([70867]), strs([',t=']), ts(['2020-01-01'])]), ['p=70867,t=2020-01-01T00:00:00.000000Z']);
+  assert.deepEqual(call('concat', [doubles([1.5]), bools([false])]), ['1.5false']);
+  assert.deepEqual(call('concat', [strs([null])]), ['']);
+  assert.equal(resultType('concat', ['STRING', 'VARCHAR', 'INT']), 'VARCHAR');
+  assert.match(resolveError('concat', []), /no matching function `concat`/);
+});
+
+test('substring is 1-based and follows QuestDB for starts before 1', () => {
+  const s = rep('Lorem ipsum dolor sit amet', 1);
+  assert.deepEqual(call('substring', [s, n(-5, 1), n(9, 1)]), ['Lor']);
+  assert.deepEqual(call('substring', [s, n(1, 1), n(5, 1)]), ['Lorem']);
+  assert.deepEqual(call('substring', [s, n(-3, 1), n(3, 1)]), ['']);
+  assert.deepEqual(call('substring', [s, n(-3, 1), n(2, 1)]), [null]);
+  assert.deepEqual(call('substring', [s, n(7, 1), n(-1, 1)]), [null]);
+  assert.deepEqual(call('substring', [s, n(23, 1), n(100, 1)]), ['amet']);
+  assert.deepEqual(call('substring', [s, n(100, 1), n(2, 1)]), ['']);
+  assert.deepEqual(call('substring', [s, n(7, 1)]), ['ipsum dolor sit amet']);
+  assert.deepEqual(call('substring', [strs(['a😀bc', null]), n(2, 2), n(2, 2)]), ['😀b', null]);
+  assert.deepEqual(call('substring', [strs(['abc']), ints([null]), n(1, 1)]), [null]);
+});
+
+test('left and right take characters from either end; negative counts drop them', () => {
+  assert.deepEqual(call('left', [strs(['Thompson', 'ab', null]), n(3, 3)]), ['Tho', 'ab', null]);
+  assert.deepEqual(call('right', [strs(['Thompson', 'ab']), n(2, 2)]), ['on', 'ab']);
+  assert.deepEqual(call('left', [strs(['Thompson']), n(-2, 1)]), ['Thomps']);
+  assert.deepEqual(call('right', [strs(['Thompson']), n(-2, 1)]), ['ompson']);
+  assert.deepEqual(call('right', [strs(['x😀']), n(1, 1)]), ['😀']);
+});
+
+test('strpos / position find 1-based character positions, 0 when absent', () => {
+  assert.deepEqual(call('strpos', [strs(['Tim Thompson', 'Anna Mason', null, '😀Thompson']), rep('Thompson', 4)]), [5, 0, null, 2]);
+  assert.deepEqual(call('position', [syms(['abc']), strs(['c'])]), [3]);
+  assert.deepEqual(call('strpos', [strs(['abc']), strs([''])]), [1]);
+});
+
+test('replace, trims, split_part and starts_with', () => {
+  assert.deepEqual(call('replace', [strs(['Hello World', 'aaa', null]), rep('World', 3), rep('QuestDB', 3)]), ['Hello QuestDB', 'aaa', null]);
+  assert.deepEqual(call('replace', [strs(['a.b.c']), strs(['.']), strs([''])]), ['abc']);
+  assert.deepEqual(call('replace', [strs(['abc']), strs(['']), strs(['x'])]), ['abc']);
+  assert.deepEqual(call('trim', [strs(['   QuestDB   ', '\t x \n', null])]), ['QuestDB', 'x', null]);
+  assert.deepEqual(call('ltrim', [strs(['   QuestDB   '])]), ['QuestDB   ']);
+  assert.deepEqual(call('rtrim', [strs(['Hello QuestDB   '])]), ['Hello QuestDB']);
+  assert.deepEqual(call('split_part', [strs(['Hello,QuestDB,SQL', 'a,b', 'a,b']), rep(',', 3), ints([2, 5, -1])]), ['QuestDB', '', 'b']);
+  assert.deepEqual(call('split_part', [strs(['a,b']), strs([',']), ints([0])]), [null]);
+  assert.deepEqual(call('starts_with', [strs(['Hello QuestDB', 'x', null]), rep('Hello', 3)]), [true, false, false]);
+});
+
+test('regexp_replace replaces every match, with group references', () => {
+  assert.deepEqual(call('regexp_replace', [strs(['a1b22c333', null]), rep('[0-9]+', 2), rep('#', 2)]), ['a#b#c#', null]);
+  assert.deepEqual(call('regexp_replace', [strs(['2024-01-15']), strs(['(\\d+)-(\\d+)-(\\d+)']), strs(['$3/$2/$1'])]), ['15/01/2024']);
+});
+
+test('lpad and rpad pad or cut to a length', () => {
+  assert.deepEqual(call('lpad', [strs(['QuestDB', 'toolongtext']), n(10, 2), rep('0', 2)]), ['000QuestDB', 'toolongtex']);
+  assert.deepEqual(call('rpad', [strs(['ab']), n(5, 1), strs(['xy'])]), ['abxyx']);
+  assert.deepEqual(call('lpad', [strs(['ab']), n(4, 1)]), ['  ab']);
+});
+
+test('handles empty batches and rejects wrong argument types', () => {
+  assert.deepEqual(call('upper', [strs([])], undefined, 0), []);
+  assert.deepEqual(call('length', [syms([])], undefined, 0), []);
+  assert.deepEqual(call('substring', [strs([]), ints([]), ints([])], undefined, 0), []);
+  assert.equal(resolveError('length', ['INT']), 'there is no matching function `length` with the argument types: (INT)');
+  assert.match(resolveError('left', ['STRING', 'STRING']), /no matching function `left`/);
+  assert.match(resolveError('upper', ['STRING', 'STRING']), /no matching function `upper`/);
+});
