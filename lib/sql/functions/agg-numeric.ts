@@ -54,6 +54,14 @@ class SumState extends GroupArrays {
     this.ensure(groups);
     const [sum, cnt, comp] = this.arrays as [Float64Array, Float64Array, Float64Array];
     const x = asDoubles(args[0]!);
+    if (groups === 1 && this.kind === 'plain') {
+      // No GROUP BY keys: one running sum in locals, no group ids.
+      let s = 0, c = 0;
+      for (let i = 0; i < n; i++) { const v = x[i]!; if (v === v) { s += v; c++; } }
+      sum[0]! += s;
+      cnt[0]! += c;
+      return;
+    }
     for (let i = 0; i < n; i++) {
       const v = x[i]!;
       if (v !== v) continue;
