@@ -145,9 +145,21 @@ async function* runJoin(plan: Extract<Plan, { kind: 'join' }>, cx: ExecContext):
     let joined = joinRows(b, right, Int32Array.from(li), Int32Array.from(ri), rightTypes);
     if (residual) {
       const mask = (residual(joined) as { data: Uint8Array }).data;
-      const keep: number[] = [];
-      for (let i = 0; i < joined.rowCount; i++) if (mask[i] || (plan.type === 'LEFT' && ri[i] === -1)) keep.push(i);
-      joined = gatherBatch(joined, Int32Array.from(keep));
+      const keepL: number[] = [];
+      const keepR: number[] = [];
+      // LEFT JOIN: a left row whose matches all fail the ON condition still appears once, with NULLs.
+      let i = 0;
+      while (i < joined.rowCount) {
+        let j = i;
+        let any = false;
+        while (j < joined.rowCount && li[j] === li[i]) {
+          if (mask[j] && ri[j]! >= 0) { keepL.push(li[j]!); keepR.push(ri[j]!); any = true; }
+          j++;
+        }
+        if (!any && plan.type === 'LEFT') { keepL.push(li[i]!); keepR.push(-1); }
+        i = j;
+      }
+      joined = joinRows(b, right, Int32Array.from(keepL), Int32Array.from(keepR), rightTypes);
     }
     if (joined.rowCount > 0) yield* sliceBatches(joined);
     await pace(cx);

@@ -22,8 +22,10 @@ function intervalsOf(e: BoundExpr, ts: number): Interval[] | null {
     if (c.kind !== 'call') continue;
     const [a, b] = c.args;
     if (c.name === 'between' && isTs(c.args[0], ts) && isConst(c.args[1]) && isConst(c.args[2])) {
-      lo = Math.max(lo, c.args[1].value as number);
-      hi = Math.min(hi, (c.args[2].value as number) + 1);
+      // BETWEEN takes its bounds in either order, as QuestDB does.
+      const a1 = c.args[1].value as number, a2 = c.args[2].value as number;
+      lo = Math.max(lo, Math.min(a1, a2));
+      hi = Math.min(hi, Math.max(a1, a2) + 1);
       bounded = true;
       continue;
     }
