@@ -7,6 +7,7 @@ import type { Plan } from '../sql/bound.js';
 import { asDoubles, texts } from '../sql/functions/vec.js';
 import { checkMemory, type ExecContext } from './context.js';
 import { collect, concatBatches, gatherBatch, sliceBatches } from './batches.js';
+import { valueAt } from './vectors.js';
 
 type SortPlan = Extract<Plan, { kind: 'sort' }>;
 
@@ -73,7 +74,7 @@ function comparable(v: ColumnVector): (a: number, b: number) => number {
       return x < y ? -1 : x > y ? 1 : 0;
     };
   }
-  const t = texts(v);
+  const t = v.kind === 'fixed' ? Array.from({ length: v.data.length / (v.type === 'UUID' ? 16 : v.type === 'LONG256' ? 32 : 1) }, (_, i) => valueAt(v, i) as string | null) : texts(v);
   return (a, b) => {
     const x = t[a], y = t[b];
     if (x === null || x === undefined) return y === null || y === undefined ? 0 : -1;

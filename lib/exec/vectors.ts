@@ -43,6 +43,20 @@ export function fromValues(type: SqlType, values: readonly Value[]): ColumnVecto
     case 'DOUBLE': case 'NULL': return { kind: 'fixed', type: 'DOUBLE', data: Float64Array.from(values, (x) => (x === null ? NaN : Number(x))) };
     case 'SYMBOL': return symbolsFromStrings(values.map((x) => (x === null ? null : String(x))));
     case 'STRING': case 'VARCHAR': return textVector(type, values.map((x) => (x === null ? null : String(x))));
+    case 'UUID': case 'LONG256': {
+      // Values are the hex text valueAt gives; NULL is every 64-bit lane at -2^63.
+      const w = type === 'UUID' ? 16 : 32;
+      const data = new Uint8Array(n * w);
+      values.forEach((x, i) => {
+        if (x === null) { for (let k = 7; k < w; k += 8) data[i * w + k] = 0x80; return; }
+        data.set(Buffer.from(String(x), 'hex').subarray(0, w), i * w);
+      });
+      return { kind: 'fixed', type, data };
+    }
+    case 'BINARY': {
+      const v = textVector('VARCHAR', values.map((x) => (x === null ? null : String(x))));
+      return { ...v, type: 'BINARY' };
+    }
     default: throw new Error(`cannot build a ${type} vector from values (${n})`);
   }
 }

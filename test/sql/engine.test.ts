@@ -88,3 +88,14 @@ test('ORDER BY with LIMIT keeps only the best rows while streaming, with the sam
   const small = compile('SELECT x FROM long_sequence(2000000) ORDER BY x DESC LIMIT 3', { catalog, memoryLimit: 4 << 20 });
   assert.deepEqual(await rows(small), [[2000000], [1999999], [1999998]]);
 });
+
+test('orders and groups by UUID columns (hex order) instead of failing', async () => {
+  await run('CREATE TABLE uu (id UUID, x INT)');
+  assert.equal(await run('INSERT INTO uu SELECT rnd_uuid4(), cast(x AS INT) FROM long_sequence(50)'), 50);
+  const sorted = (await rows(compile('SELECT id FROM uu ORDER BY id', { catalog }))).map((r) => r[0] as string);
+  assert.equal(sorted.length, 50);
+  assert.deepEqual(sorted, [...sorted].sort());
+  const grouped = await rows(compile('SELECT id, count() AS n FROM uu', { catalog }));
+  assert.equal(grouped.length, 50);
+  assert.ok(grouped.every((r) => /^[0-9a-f]{32}$/.test(r[0] as string) && r[1] === 1));
+});
