@@ -100,10 +100,8 @@ export function varFromStrings(type: ColumnType, values: readonly (string | null
   return { kind: 'var', type, bytes, offsets, nulls };
 }
 
-/** Strings -> SymbolVector with a local dictionary. */
-export function symbolsFromStrings(values: readonly (string | null)[]): SymbolVector {
-  const dict: string[] = [];
-  const index = new Map<string, number>();
+/** Keys of `values` in `dict` (NULL -1), adding new values to `dict` and `index`. */
+export function internStrings(values: readonly (string | null | undefined)[], dict: string[], index: Map<string, number>): Int32Array {
   const keys = new Int32Array(values.length);
   for (let i = 0; i < values.length; i++) {
     const s = values[i];
@@ -112,7 +110,13 @@ export function symbolsFromStrings(values: readonly (string | null)[]): SymbolVe
     if (k === undefined) { k = dict.length; dict.push(s); index.set(s, k); }
     keys[i] = k;
   }
-  return { kind: 'symbol', type: 'SYMBOL', keys, dict };
+  return keys;
+}
+
+/** Strings -> SymbolVector with a local dictionary. */
+export function symbolsFromStrings(values: readonly (string | null)[]): SymbolVector {
+  const dict: string[] = [];
+  return { kind: 'symbol', type: 'SYMBOL', keys: internStrings(values, dict, new Map()), dict };
 }
 
 /** The typed array a fixed type is held in. */

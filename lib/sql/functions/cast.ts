@@ -2,7 +2,7 @@
 // integers narrow by truncating bits, floating values truncate toward zero and
 // saturate (Java), text parses (invalid -> NULL), values print as QuestDB's.
 import { LONG_NULL, COLUMN_TYPES, type ColumnType } from '../../storage/column-type.js';
-import { f64ToInt64, type ColumnVector, type FixedVector } from '../../storage/column-vector.js';
+import { f64ToInt64, type ColumnVector, type FixedVector, internStrings } from '../../storage/column-vector.js';
 import { registerScalar, type Kernel } from './registry.js';
 import { isText, type SqlType } from '../sql-type.js';
 import { asDoubles, fromDoubles, textAt, textVector, texts } from './vec.js';
@@ -129,15 +129,7 @@ function symbolKernel(textsOf: (args: readonly ColumnVector[], n: number) => (st
   return (args, n) => {
     const values = textsOf(args, n);
     if (dict.length + n > MAX_DICT) { dict = []; index = new Map(); }
-    const keys = new Int32Array(n);
-    for (let i = 0; i < n; i++) {
-      const s = values[i];
-      if (s === null || s === undefined) { keys[i] = -1; continue; }
-      let k = index.get(s);
-      if (k === undefined) { k = dict.length; dict.push(s); index.set(s, k); }
-      keys[i] = k;
-    }
-    return { kind: 'symbol', type: 'SYMBOL', keys, dict };
+    return { kind: 'symbol', type: 'SYMBOL', keys: internStrings(values, dict, index), dict };
   };
 }
 
