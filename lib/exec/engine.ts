@@ -10,6 +10,7 @@ import { bindQuery } from '../sql/binder.js';
 import { COLUMNS_FIELDS, SHOW_CREATE_FIELDS, SHOW_TABLES_FIELDS } from '../sql/metadata.js';
 import { parseStatement } from '../sql/parser.js';
 import '../sql/functions/index.js';
+import { beginStatement } from '../sql/functions/time.js';
 import type { ExecContext } from './context.js';
 import { runDdl } from './ddl.js';
 import { explainPlan } from './explain.js';
@@ -43,6 +44,7 @@ export type CompiledStatement = SelectStatement | ChangeStatement;
 
 /** Parses and binds `text`. Throws SvcError('SQL', ..., {position}) for anything wrong with it. */
 export function compile(text: string, opts: EngineOptions): CompiledStatement {
+  beginStatement();
   const stmt = parseStatement(text);
   return compileStatement(stmt, opts);
 }

@@ -16,6 +16,13 @@ export function clockMicros(): number {
   return Math.floor((performance.timeOrigin + performance.now()) * 1000);
 }
 
+let statementMicros: number | null = null;
+
+/** Fixes now() for the statement being compiled (the engine calls it first). */
+export function beginStatement(micros: number = clockMicros()): void {
+  statementMicros = micros;
+}
+
 /** The unit letter of each row of a CHAR or text argument (0 when it is not one character). */
 export function unitLetters(v: ColumnVector, n: number): Uint16Array {
   if (v.kind === 'fixed' && v.type === 'CHAR') return v.data as Uint16Array;
@@ -113,8 +120,8 @@ function constantTime(type: 'TIMESTAMP' | 'DATE', value: () => number): Kernel {
 }
 
 export function registerTime(): void {
-  // now() is read once when the call site is bound: one value for the whole statement.
-  defineScalar('now', [{ args: [], build: () => { const t = clockMicros(); return { type: 'TIMESTAMP', kernel: constantTime('TIMESTAMP', () => t), deterministic: false }; } }]);
+  // now() is the statement's time (beginStatement), one value for every call site in it.
+  defineScalar('now', [{ args: [], build: () => { const t = statementMicros ?? clockMicros(); return { type: 'TIMESTAMP', kernel: constantTime('TIMESTAMP', () => t), deterministic: false }; } }]);
   defineScalar('systimestamp', [{ args: [], build: () => ({ type: 'TIMESTAMP', kernel: constantTime('TIMESTAMP', clockMicros), deterministic: false }) }]);
   defineScalar('sysdate', [{ args: [], build: () => ({ type: 'DATE', kernel: constantTime('DATE', () => Math.floor(clockMicros() / 1000)), deterministic: false }) }]);
   defineScalar('today', [{
