@@ -13,6 +13,7 @@ import type { SqlType } from '../sql/sql-type.js';
 import { pace, type ExecContext } from './context.js';
 import { compileExpr } from './expr.js';
 import { run } from './operators.js';
+import { valueAt } from './vectors.js';
 
 type Prepared = (cx: ExecContext) => Promise<{ rows: number }>;
 
@@ -41,7 +42,17 @@ export function runInsert(stmt: A.Insert, catalog: Catalog): Prepared {
     if (row.length !== targets.length) {
       throw new SvcError('SQL', `row value count does not match column count [expected=${targets.length}, actual=${row.length}, tuple=${r + 1}]`, { position: row[0]?.pos ?? stmt.pos });
     }
-    return row.map((e, i) => compileExpr(castTo(bindExpr(e, { scope: { fields: [] }, onAggregate: null }), targets[i]!.type, e.pos)));
+    return row.map((e, i) => {
+      const bound = bindExpr(e, { scope: { fields: [] }, onAggregate: null });
+      const fn = compileExpr(castTo(bound, targets[i]!.type, e.pos));
+      // A value that is not NULL must not become NULL on the way in (QuestDB: inconvertible value).
+      const one = { rowCount: 1, columns: [] };
+      if (valueAt(compileExpr(bound)(one), 0) !== null && valueAt(fn(one), 0) === null) {
+        const shown = e.kind === 'literal' ? e.text : 'value';
+        throw new SvcError('SQL', `inconvertible value: ${shown} [${bound.type} -> ${targets[i]!.type}]`, { position: e.pos });
+      }
+      return fn;
+    });
   });
   return async () => {
     const one = { rowCount: 1, columns: [] };
