@@ -21,14 +21,6 @@ export class Config {
     return this.#values.get(k) as ConfigValue<K>;
   }
 
-  /** Config with some values replaced; for tests and embedding. */
-  with(overrides: { [K in ConfigKey]?: ConfigValue<K> }): Config {
-    const values = new Map(this.#values);
-    const sources = new Map(this.#sources);
-    for (const [k, v] of Object.entries(overrides)) { values.set(k, v); sources.set(k, 'override'); }
-    return new Config(values, sources);
-  }
-
   /** `key : value` lines for the startup advisory log; secrets masked. */
   describe(): string[] {
     return Object.entries(CONFIG_KEYS).map(([k, spec]) => {

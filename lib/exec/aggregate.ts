@@ -5,6 +5,7 @@ import type { Batch } from '../storage/table-reader.js';
 import type { ColumnVector } from '../storage/column-vector.js';
 import type { Plan } from '../sql/bound.js';
 import type { AggregateState } from '../sql/functions/registry.js';
+import { asDoubles } from '../sql/functions/vec.js';
 import { checkMemory, pace, type ExecContext } from './context.js';
 import { compileExpr } from './expr.js';
 import { fromValues, rowKey, valueAt, type Value } from './vectors.js';
@@ -22,6 +23,8 @@ export async function* runAggregate(plan: AggregatePlan, input: AsyncIterable<Ba
   // Single SYMBOL key: table keys map straight to groups while the dictionary stays the same.
   let symDict: readonly string[] | null = null;
   let symGroups = new Int32Array(0);
+  const numGroups = new Map<number, number>();
+  let nullGroup = -1;
 
   for await (const b of input) {
     const n = b.rowCount;
@@ -40,6 +43,18 @@ export async function* runAggregate(plan: AggregatePlan, input: AsyncIterable<Ba
             g = groupOf.get(key) ?? -1;
             if (g < 0) { g = newGroup(keys, i, key); }
             symGroups[slot] = g;
+          }
+          ids[i] = g;
+        }
+      } else if (keys.length === 1 && k0.kind === 'fixed' && k0.type !== 'UUID' && k0.type !== 'LONG256') {
+        // One numeric, temporal or boolean key: its double is the hash key (NULL as NaN), no string per row.
+        const x = asDoubles(k0);
+        for (let i = 0; i < n; i++) {
+          const v = x[i]!;
+          let g = v === v ? numGroups.get(v) : nullGroup;
+          if (g === undefined || g < 0) {
+            g = newGroup(keys, i, rowKey(keys, i));
+            if (v === v) numGroups.set(v, g); else nullGroup = g;
           }
           ids[i] = g;
         }

@@ -1,4 +1,4 @@
-// Log levels as a bit set, their one-letter markers, and the mapping to and
+// Log levels as a bit set, their one-letter markers, and the mapping
 // from bunyan's numeric levels (bunyan is the logger front end).
 
 export const Level = {
@@ -13,7 +13,6 @@ export type LevelName = keyof typeof Level;
 
 /** The levels on by default (SPEC.md "Server log levels"): all but DEBUG. */
 export const DEFAULT_MASK = Level.ADVISORY | Level.CRITICAL | Level.ERROR | Level.INFO;
-export const ALL_MASK = DEFAULT_MASK | Level.DEBUG;
 
 export const MARKER: Record<LevelBit, string> = {
   [Level.DEBUG]: 'D',
@@ -23,15 +22,7 @@ export const MARKER: Record<LevelBit, string> = {
   [Level.ADVISORY]: 'A',
 };
 
-/** Our level -> bunyan level: fatal->C, error->E, warn->A, info->I, debug->D. */
-export const TO_BUNYAN: Record<LevelBit, number> = {
-  [Level.DEBUG]: 20,
-  [Level.INFO]: 30,
-  [Level.ADVISORY]: 40,
-  [Level.ERROR]: 50,
-  [Level.CRITICAL]: 60,
-};
-
+/** Bunyan level -> ours: fatal->C, error->E, warn->A, info->I, debug->D (Logger logs each of ours at the matching bunyan level). */
 export function fromBunyan(level: number): LevelBit {
   if (level >= 60) return Level.CRITICAL;
   if (level >= 50) return Level.ERROR;
