@@ -3,18 +3,36 @@
 import { closeSync, existsSync, openSync, renameSync } from 'node:fs';
 import { join } from 'node:path';
 import { TYPE_INFO, isInt64, type TypeInfo } from './column-type.js';
-import { f64ToInt64, fixedBytes, nullVector, type ColumnVector, type FixedVector } from './column-vector.js';
+import { f64ToInt64Into, fixedBytes, nullVector, type ColumnVector, type FixedVector } from './column-vector.js';
 import { auxEnd, auxFile, auxValue, dataFile } from './column-files.js';
 import { readAt, syncFd, syncPath, truncateFd, writeAll, type CommitMode } from './io.js';
 import type { ColumnDef } from './table-state.js';
 
-const STAGING = 1 << 20;
+/**
+ * Appends of at least this many bytes are written straight from the caller's
+ * memory (no copy); smaller ones collect in a stage of this size. Small, since
+ * every open file of every partition being written has one.
+ */
+const STAGING = 64 << 10;
 const TWO32 = 4294967296;
 
 /**
- * A file written through one reusable 1 MiB staging buffer: small appends are
- * copied into it, appends of 1 MiB or more are written straight from the
- * caller's memory (writeSync is done with it when it returns).
+ * One reusable conversion buffer for the whole process (int64 encoding of
+ * doubles, VARCHAR offsets): every use is synchronous and the bytes are
+ * written or staged before append() returns, so a new array per batch (fresh
+ * pages to fault in, garbage to collect) is never needed.
+ */
+let scratch = new Int32Array(0);
+
+function scratchInt32(n: number): Int32Array {
+  if (scratch.length < n) scratch = new Int32Array(Math.max(n, scratch.length * 2));
+  return scratch.length === n ? scratch : scratch.subarray(0, n);
+}
+
+/**
+ * A file written through one reusable staging buffer: small appends are
+ * copied into it, appends of STAGING bytes or more are written straight from
+ * the caller's memory (writeSync is done with it when it returns).
  */
 class BufferedFile {
   readonly path: string;
@@ -75,7 +93,7 @@ function fixedRange(v: FixedVector, lo: number, hi: number): Uint8Array {
   const w = TYPE_INFO[v.type].width;
   if (isInt64(v.type)) {
     if (v.exact) return new Uint8Array(v.exact.buffer, v.exact.byteOffset + lo * 8, (hi - lo) * 8);
-    const pairs = f64ToInt64((v.data as Float64Array).subarray(lo, hi));
+    const pairs = f64ToInt64Into((v.data as Float64Array).subarray(lo, hi), scratchInt32((hi - lo) * 2));
     return new Uint8Array(pairs.buffer, pairs.byteOffset, pairs.byteLength);
   }
   // Row r starts at byte r * width in every other fixed layout (UUID and LONG256 are byte arrays).
@@ -159,23 +177,32 @@ export class ColumnAppender {
       const n = hi - lo;
       const base = v.offsets[lo]!;
       this.#data.append(v.bytes.subarray(base, v.offsets[hi]!));
-      const aux = new Int32Array(n * 2);
+      const aux = scratchInt32(n * 2);
       const start = this.#dataEnd - base;
       const nulls = v.nulls;
-      for (let i = 0; i < n; i++) {
-        const end = start + v.offsets[lo + i + 1]!;
-        const enc = nulls !== null && nulls[lo + i] === 1 ? -end - 1 : end;
-        if (enc >= -0x80000000 && enc <= 0x7fffffff) {
-          aux[2 * i] = enc;
-          aux[2 * i + 1] = enc < 0 ? -1 : 0;
-        } else {
-          const hiWord = Math.floor(enc / TWO32);
-          aux[2 * i] = (enc - hiWord * TWO32) | 0;
-          aux[2 * i + 1] = hiWord | 0;
+      const offsets = v.offsets;
+      if (nulls === null && start + offsets[hi]! <= 0x7fffffff) {
+        // The common case (no NULLs, data file under 2 GiB): high words are all 0.
+        for (let i = 0, j = lo + 1; i < n; i++, j++) {
+          aux[2 * i] = start + offsets[j]!;
+          aux[2 * i + 1] = 0;
+        }
+      } else {
+        for (let i = 0; i < n; i++) {
+          const end = start + offsets[lo + i + 1]!;
+          const enc = nulls !== null && nulls[lo + i] === 1 ? -end - 1 : end;
+          if (enc >= -0x80000000 && enc <= 0x7fffffff) {
+            aux[2 * i] = enc;
+            aux[2 * i + 1] = enc < 0 ? -1 : 0;
+          } else {
+            const hiWord = Math.floor(enc / TWO32);
+            aux[2 * i] = (enc - hiWord * TWO32) | 0;
+            aux[2 * i + 1] = hiWord | 0;
+          }
         }
       }
       this.#dataEnd += v.offsets[hi]! - base;
-      this.#aux!.append(new Uint8Array(aux.buffer));
+      this.#aux!.append(new Uint8Array(aux.buffer, aux.byteOffset, n * 8));
     }
   }
 

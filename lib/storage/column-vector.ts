@@ -55,10 +55,16 @@ export function int64ToF64(pairs: Int32Array): Float64Array {
 
 /** Doubles -> int64 pairs; NaN is NULL (-2^63). Values must be integers. */
 export function f64ToInt64(values: Float64Array): Int32Array {
-  const out = new Int32Array(values.length * 2);
+  return f64ToInt64Into(values, new Int32Array(values.length * 2));
+}
+
+/** Doubles -> int64 pairs written into `out` (at least 2 * values.length long); returns `out`. */
+export function f64ToInt64Into(values: Float64Array, out: Int32Array): Int32Array {
   for (let i = 0, j = 0; i < values.length; i++, j += 2) {
     const v = values[i]!;
     if (v !== v) { out[j] = 0; out[j + 1] = INT_NULL; continue; }
+    // Within int32 the low word is the value and the high word its sign: no division needed.
+    if (v >= -0x80000000 && v <= 0x7fffffff) { out[j] = v; out[j + 1] = v < 0 ? -1 : 0; continue; }
     const hi = Math.floor(v / TWO32);
     out[j] = (v - hi * TWO32) | 0;
     out[j + 1] = hi | 0;

@@ -6,7 +6,7 @@ import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { SvcError } from '../errors/svc-error.js';
 import { LONG_NULL, TYPE_INFO, type ColumnType } from './column-type.js';
-import { toVector, nullVector, type ColumnInput, type ColumnVector, type SymbolVector } from './column-vector.js';
+import { f64ToInt64Into, toVector, nullVector, type ColumnInput, type ColumnVector, type FixedVector, type SymbolVector } from './column-vector.js';
 import { ColumnAppender } from './column-appender.js';
 import { directSource, readColumn, symbolFile } from './column-files.js';
 import { mergeOutOfOrder, type O3Rows } from './o3-merge.js';
@@ -22,6 +22,13 @@ export interface AppendBatch {
   readonly rowCount: number;
   /** By column name (any case); missing columns are NULL. */
   readonly columns: Readonly<Record<string, ColumnInput>>;
+}
+
+/** Input dictionary keys -> table keys (-2: not interned yet); keys below `identity` map to themselves. */
+interface SymbolMap {
+  readonly dict: SymbolDict;
+  keys: Int32Array;
+  identity: number;
 }
 
 /** A partition with uncommitted rows. */
@@ -44,7 +51,11 @@ export class TableWriter {
   #active: PartWrite | null = null;
   #maxTs: number;
   #o3: O3Rows = { batches: [], rows: 0 };
-  readonly #symbolMaps = new WeakMap<readonly string[], { dict: SymbolDict; keys: Int32Array }>();
+  readonly #symbolMaps = new WeakMap<readonly string[], SymbolMap>();
+  /** The int64 encoding of a batch's timestamps (used before append returns). */
+  #tsScratch = new Int32Array(0);
+  /** Per SYMBOL column: the reusable array interned keys are written to (used before append returns). */
+  readonly #keyScratch = new Map<SymbolDict, Int32Array>();
   #inOrderRows = 0;
   #closed = false;
 
@@ -119,36 +130,81 @@ export class TableWriter {
   #intern(v: SymbolVector, dict: SymbolDict): SymbolVector {
     let map = this.#symbolMaps.get(v.dict);
     if (!map || map.dict !== dict) {
-      map = { dict, keys: new Int32Array(Math.max(16, v.dict.length)).fill(-2) };
+      map = { dict, keys: new Int32Array(Math.max(16, v.dict.length)).fill(-2), identity: 0 };
       this.#symbolMaps.set(v.dict, map);
     } else if (map.keys.length < v.dict.length) {
       const grown = new Int32Array(Math.max(v.dict.length, map.keys.length * 2)).fill(-2);
       grown.set(map.keys);
       map.keys = grown;
     }
+    const src = v.keys;
+    const n = src.length;
+    // Fast path: every key is NULL (-1) or one already known to map to itself (an input dictionary
+    // built in the same order as the table's, as a single importer's is): the input keys are the
+    // table keys, written as they are.
+    let lo = 0, hi = -1;
+    for (let i = 0; i < n; i++) {
+      const k = src[i]!;
+      if (k < lo) lo = k;
+      if (k > hi) hi = k;
+    }
+    if (lo >= -1 && hi < map.identity) return { kind: 'symbol', type: 'SYMBOL', keys: src, dict: dict.values };
     const m = map.keys;
-    const keys = new Int32Array(v.keys.length);
-    for (let i = 0; i < keys.length; i++) {
-      const k = v.keys[i]!;
+    let buf = this.#keyScratch.get(dict);
+    if (!buf || buf.length < n) {
+      buf = new Int32Array(Math.max(n, (buf?.length ?? 0) * 2));
+      this.#keyScratch.set(dict, buf);
+    }
+    const keys = buf.length === n ? buf : buf.subarray(0, n);
+    for (let i = 0; i < n; i++) {
+      const k = src[i]!;
       if (k < 0) { keys[i] = -1; continue; }
       let t = m[k]!;
       if (t === -2) { t = dict.intern(v.dict[k]!); m[k] = t; }
       keys[i] = t;
     }
+    let id = map.identity;
+    while (id < m.length && m[id] === id) id++;
+    map.identity = id;
     return { kind: 'symbol', type: 'SYMBOL', keys, dict: dict.values };
+  }
+
+  #tsPairs(n: number): Int32Array {
+    if (this.#tsScratch.length < 2 * n) this.#tsScratch = new Int32Array(Math.max(2 * n, this.#tsScratch.length * 2));
+    return this.#tsScratch.length === 2 * n ? this.#tsScratch : this.#tsScratch.subarray(0, 2 * n);
   }
 
   #appendTimestamped(vectors: ColumnVector[], tsIndex: number, n: number): void {
     const ts = (vectors[tsIndex] as { data: Float64Array }).data;
-    // One pass: which rows are in order (>= the running max) and which are late.
+    // One pass: which rows are in order (>= the running max) and which are late, and the int64
+    // encoding of every row for when none is (the appenders then write it as it is). NaN compares
+    // false both ways and so counts as late; NULL (-2^63) is caught by the minimum.
     let max = this.#maxTs;
     let late = 0;
+    let min = Infinity;
+    const pairs = this.#tsPairs(n);
+    // t + 2^52 is exact for integers in [0, 2^52) (every timestamp up to 2112) and leaves t's low 32
+    // bits in the low word and its bits 32..51 under the exponent in the high word (masked below).
+    const asDouble = new Float64Array(pairs.buffer, pairs.byteOffset, n);
     for (let i = 0; i < n; i++) {
       const t = ts[i]!;
-      if (!(t > LONG_NULL)) { // NULL or NaN
-        throw new SvcError('BAD_REQUEST', `designated timestamp cannot be NULL [table=${this.meta.name}, column=${this.meta.columns[tsIndex]!.name}, row=${i}]`);
+      if (t >= max) max = t; else late++;
+      if (t < min) min = t;
+      asDouble[i] = t + TWO52;
+    }
+    if (min <= LONG_NULL || (late > 0 && hasNaN(ts, n))) {
+      const row = ts.findIndex((t) => !(t > LONG_NULL));
+      throw new SvcError('BAD_REQUEST', `designated timestamp cannot be NULL [table=${this.meta.name}, column=${this.meta.columns[tsIndex]!.name}, row=${row}]`);
+    }
+    if (late === 0) {
+      if (min >= 0 && max < TWO52) {
+        for (let j = 1; j < 2 * n; j += 2) pairs[j] = pairs[j]! & 0xfffff;
+      } else {
+        f64ToInt64Into(ts.subarray(0, n), pairs);
       }
-      if (t < max) late++; else max = t;
+      const v = vectors[tsIndex] as FixedVector;
+      vectors = vectors.slice();
+      vectors[tsIndex] = { kind: 'fixed', type: v.type, data: ts, exact: pairs };
     }
     if (late > 0) {
       const inOrder = new Int32Array(n - late);
@@ -176,8 +232,16 @@ export class TableWriter {
       const t = ts[i]!;
       const floor = partitionFloor(by, t);
       const ceil = partitionCeil(by, floor);
+      // Sorted input: binary search for the first row of the next partition.
       let j = i + 1;
-      while (j < n && ts[j]! < ceil) j++;
+      if (ts[n - 1]! < ceil) j = n;
+      else {
+        let hi = n - 1;
+        while (j < hi) {
+          const mid = (j + hi) >>> 1;
+          if (ts[mid]! < ceil) j = mid + 1; else hi = mid;
+        }
+      }
       const part = this.#partFor(floor);
       this.#appendRange(part, vectors, i, j);
       if (part.rows === j - i) part.minTs = t;
@@ -495,6 +559,13 @@ export class TableWriter {
     if (!c) throw new SvcError('BAD_REQUEST', `Invalid column: ${name} [table=${this.meta.name}]`);
     return c;
   }
+}
+
+const TWO52 = 4503599627370496;
+
+function hasNaN(a: Float64Array, n: number): boolean {
+  for (let i = 0; i < n; i++) if (a[i] !== a[i]) return true;
+  return false;
 }
 
 export function committedMaxTs(txn: TxnState): number {
