@@ -2,7 +2,7 @@
 // against raw sequential file writes, a warm full scan of one DOUBLE column against the same loop over
 // an in-memory array, and the bytes a cold interval read pulls from files against the rows it returns.
 import { execFileSync } from 'node:child_process';
-import { closeSync, mkdtempSync, openSync, readFileSync, readdirSync, rmSync, statSync, statfsSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, fsyncSync, mkdirSync, mkdtempSync, openSync, readFileSync, readdirSync, rmSync, statSync, statfsSync, unlinkSync, writeSync } from 'node:fs';
 import { cpus, freemem, loadavg, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -137,6 +137,9 @@ interface AppendResult {
   /** The peer (0 until appendVsRaw measures it) and mbPerSec / rawMbPerSec. */
   readonly rawMbPerSec: number;
   readonly ratio: number;
+  /** The second peer: the same files (folders, names, sizes) written raw, and mbPerSec / layoutMbPerSec. */
+  readonly layoutMbPerSec: number;
+  readonly layoutRatio: number;
 }
 
 /**
@@ -175,7 +178,7 @@ async function appendTable(catalog: Catalog, name: string, d: Data, rows: number
   return {
     rows: appended, seconds, rowsPerSec: appended / seconds, columnBytes, mbPerSec: columnBytes / MB / seconds,
     writeAmplification: w0 === null || w1 === null ? null : (w1 - w0) / columnBytes, partitions: t.txn.partitions.length,
-    rawMbPerSec: 0, ratio: 0,
+    rawMbPerSec: 0, ratio: 0, layoutMbPerSec: 0, layoutRatio: 0,
   };
 }
 
@@ -211,8 +214,12 @@ function estimatedColumnBytes(d: Data, rows: number): number {
   return rows * 36 + d.sideOffsets[rows]! + (1 << 20);
 }
 
-/** The physical limit: `bytes` written with RAW_CHUNK sequential writeSync calls to a new file in `dir`, then closed (no fsync). Median MB/s. */
-function rawWriteMbPerSec(dir: string, bytes: number, reps: number): number {
+/**
+ * The physical limit: `bytes` written with RAW_CHUNK sequential writeSync calls to a new file in `dir`,
+ * then closed; with `durable`, fsynced before the close (the disk's limit rather than the page cache's).
+ * Median MB/s.
+ */
+function rawWriteMbPerSec(dir: string, bytes: number, reps: number, durable = false): number {
   const chunk = new Uint8Array(RAW_CHUNK);
   const rnd = prng(3);
   for (let i = 0; i < chunk.length; i++) chunk[i] = rnd() * 256;
@@ -224,6 +231,7 @@ function rawWriteMbPerSec(dir: string, bytes: number, reps: number): number {
     const fd = openSync(path, 'w');
     try {
       for (let done = 0; done < bytes;) done += writeSync(fd, chunk, 0, Math.min(chunk.length, bytes - done));
+      if (durable) fsyncSync(fd);
     } finally {
       closeSync(fd);
     }
@@ -233,12 +241,68 @@ function rawWriteMbPerSec(dir: string, bytes: number, reps: number): number {
   return median(rates);
 }
 
-/** An append and its peer: the raw write of the same byte count right after it, each from a settled page cache. */
+/** One partition folder of a table as written: its row count and the sizes of its column files. */
+interface PartitionLayout {
+  readonly rows: number;
+  readonly files: readonly { readonly name: string; readonly bytes: number }[];
+}
+
+function tableLayout(catalog: Catalog, name: string): PartitionLayout[] {
+  const t = catalog.get(name);
+  return t.txn.partitions.map((p) => ({
+    rows: p.rows,
+    files: readdirSync(join(t.dir, p.dir)).filter((f) => /^\d+\.[di]$/.test(f)).map((f) => ({ name: f, bytes: statSync(join(t.dir, p.dir, f)).size })),
+  }));
+}
+
+/**
+ * The physical limit of the table's layout: the same folders and files, of the same sizes, created and
+ * written raw (each file in as many sequential writeSync calls as batches touched its partition, files
+ * taken in turn as an appender does), then closed, no fsync. Median MB/s.
+ */
+function layoutWriteMbPerSec(dir: string, layout: readonly PartitionLayout[], reps: number): number {
+  const bytes = layout.reduce((n, p) => n + p.files.reduce((m, f) => m + f.bytes, 0), 0);
+  const biggest = Math.max(...layout.flatMap((p) => p.files.map((f) => f.bytes)));
+  const source = new Uint8Array(biggest);
+  const rnd = prng(5);
+  for (let i = 0; i < source.length; i++) source[i] = rnd() * 256;
+  const rates: number[] = [];
+  for (let r = 0; r < reps; r++) {
+    const root = join(dir, 'raw-layout');
+    settle(dir, bytes);
+    const t0 = performance.now();
+    layout.forEach((p, i) => {
+      const folder = join(root, String(i));
+      mkdirSync(folder, { recursive: true });
+      const fds = p.files.map((f) => openSync(join(folder, f.name), 'w+'));
+      const chunks = Math.max(1, Math.ceil(p.rows / BATCH_ROWS));
+      try {
+        for (let c = 0; c < chunks; c++) {
+          p.files.forEach((f, k) => {
+            const lo = Math.floor((f.bytes * c) / chunks), hi = Math.floor((f.bytes * (c + 1)) / chunks);
+            for (let done = lo; done < hi;) done += writeSync(fds[k]!, source, done, hi - done, done);
+          });
+        }
+      } finally {
+        for (const fd of fds) closeSync(fd);
+      }
+    });
+    rates.push(bytes / MB / ((performance.now() - t0) / 1000));
+    rmSync(root, { recursive: true, force: true });
+  }
+  return median(rates);
+}
+
+/**
+ * An append and its peers, each from a settled page cache: the raw write of the same byte count to one
+ * file, and the same files raw (folders, names, sizes), right after it.
+ */
 async function appendVsRaw(catalog: Catalog, name: string, d: Data, rows: number, rawReps: number, budgetSeconds?: number): Promise<AppendResult> {
   settle(catalog.dir, estimatedColumnBytes(d, rows));
   const a = await appendTable(catalog, name, d, rows, budgetSeconds);
   const raw = rawWriteMbPerSec(catalog.dir, a.columnBytes, rawReps);
-  return { ...a, rawMbPerSec: raw, ratio: a.mbPerSec / raw };
+  const layout = layoutWriteMbPerSec(catalog.dir, tableLayout(catalog, name), rawReps);
+  return { ...a, rawMbPerSec: raw, ratio: a.mbPerSec / raw, layoutMbPerSec: layout, layoutRatio: a.mbPerSec / layout };
 }
 
 /** The loop both sides of the scan comparison run; accumulating across calls keeps the two sums bit-identical. */
@@ -391,7 +455,7 @@ async function run(root: string, rows: number): Promise<void> {
   console.log('');
 
   const inOrder: AppendResult[] = [];
-  let o3: AppendResult, scan: ScanResult;
+  let o3: AppendResult, scan: ScanResult, durable: AppendResult;
   let catalog = Catalog.open(dir, opts);
   try {
     // JIT warm-up on small tables in both modes, untimed.
@@ -408,6 +472,19 @@ async function run(root: string, rows: number): Promise<void> {
     }
     scan = warmScan(catalog, `trades_${IN_ORDER_REPS - 1}`, d);
     await catalog.drop(`trades_${IN_ORDER_REPS - 1}`);
+
+    // Durable: commitMode sync (fsync of data, _txn and folders at every commit) against a raw write
+    // of the same bytes with one fsync at the end, both reaching the disk.
+    const syncCatalog = Catalog.open(join(root, 'db-sync'), { ...opts, commitMode: 'sync' });
+    try {
+      settle(syncCatalog.dir, estimatedColumnBytes(d, rows));
+      const a = await appendTable(syncCatalog, 'trades_sync', d, rows);
+      const raw = rawWriteMbPerSec(syncCatalog.dir, a.columnBytes, 1, true);
+      durable = { ...a, rawMbPerSec: raw, ratio: a.mbPerSec / raw };
+      await syncCatalog.drop('trades_sync');
+    } finally {
+      syncCatalog.close();
+    }
 
     fillTimestamps(d.ts, APPEND_DAYS, O3_FRACTION);
     o3 = await appendVsRaw(catalog, 'trades_o3', d, rows, RAW_REPS, O3_BUDGET_S);
@@ -431,16 +508,20 @@ async function run(root: string, rows: number): Promise<void> {
   const inOrderMedian = {
     rows, seconds: med((a) => a.seconds), rowsPerSec: med((a) => a.rowsPerSec), columnBytes: med((a) => a.columnBytes), mbPerSec: med((a) => a.mbPerSec),
     rawMbPerSec: med((a) => a.rawMbPerSec), ratio: med((a) => a.ratio), writeAmplification: med((a) => a.writeAmplification ?? NaN), partitions: inOrder[0]!.partitions,
+    layoutMbPerSec: med((a) => a.layoutMbPerSec), layoutRatio: med((a) => a.layoutRatio),
   };
-  console.log('1. Append: MB/s = final column file bytes / time; peer = raw sequential writeSync of the same bytes to one file in the same folder, right after');
+  console.log('1. Append: MB/s = final column file bytes / time. Peers, right after: "raw" = sequential writeSync of the same byte count to one file');
+  console.log('   in the same folder; "layout" = the same folders and files (names, sizes) created and written raw, no per-row work');
   const appendRow = (label: string, a: AppendResult, target: string): string[] => [
-    label, n(a.rows), a.seconds.toFixed(2), mrows(a.rowsPerSec), a.mbPerSec.toFixed(1), a.rawMbPerSec.toFixed(0), a.ratio.toFixed(3), target,
+    label, n(a.rows), a.seconds.toFixed(2), mrows(a.rowsPerSec), a.mbPerSec.toFixed(1), a.rawMbPerSec.toFixed(0), a.ratio.toFixed(3),
+    a.layoutMbPerSec > 0 ? a.layoutMbPerSec.toFixed(0) : '-', a.layoutMbPerSec > 0 ? a.layoutRatio.toFixed(3) : '-', target,
     a.writeAmplification === null || Number.isNaN(a.writeAmplification) ? '-' : `${a.writeAmplification.toFixed(2)}x`, String(a.partitions),
   ];
-  printTable(['case', 'rows', 'time s', 'rows/s', 'MB/s', 'raw MB/s', 'ratio', 'target', 'written/stored', 'partitions'], [
+  printTable(['case', 'rows', 'time s', 'rows/s', 'MB/s', 'raw MB/s', 'ratio', 'layout MB/s', 'ratio', 'target', 'written/stored', 'partitions'], [
     ...inOrder.map((a, i) => appendRow(`in order, run ${i + 1}`, a, '')),
     appendRow(`in order, median of ${IN_ORDER_REPS}`, inOrderMedian, '>= 0.5'),
     appendRow(`${O3_FRACTION * 100}% out of order (1 h to 3 days back)`, o3, '-'),
+    appendRow('in order, commitMode sync; raw + fsync', durable, '-'),
   ]);
   console.log(`   ${(inOrderMedian.columnBytes / MB).toFixed(1)} MB of column files in order; written/stored = bytes passed to write() during the append / column file bytes (raw: median of ${RAW_REPS} for out of order)`);
   if (o3.rows < rows) console.log(`   PARTIAL: the out-of-order append hit its ${O3_BUDGET_S} s budget after ${n(o3.rows)} of ${n(rows)} rows; its figures are over those rows`);
@@ -462,11 +543,13 @@ async function run(root: string, rows: number): Promise<void> {
   const r3 = (x: number): number => Math.round(x * 1000) / 1000;
   const app = (a: Omit<AppendResult, 'writeAmplification'> & { writeAmplification: number | null }): object => ({
     rows: a.rows, seconds: r3(a.seconds), rowsPerSec: Math.round(a.rowsPerSec), columnBytes: a.columnBytes, mbPerSec: r3(a.mbPerSec), rawMbPerSec: r3(a.rawMbPerSec),
+    layoutMbPerSec: r3(a.layoutMbPerSec), ratioToLayout: r3(a.layoutRatio),
     ratioToRaw: r3(a.ratio), writeAmplification: a.writeAmplification === null || Number.isNaN(a.writeAmplification) ? null : r3(a.writeAmplification), partitions: a.partitions,
   });
   console.log(JSON.stringify({
     benchmark: 'storage', rows, machine: { ...machine, loadAvgEnd },
     appendInOrder: { ...app(inOrderMedian), runs: inOrder.map(app) },
+    appendDurable: app(durable),
     appendOutOfOrder: { ...app(o3), fraction: O3_FRACTION, partial: o3.rows < rows, budgetSeconds: O3_BUDGET_S },
     warmScan: { scanRowsPerSec: Math.round(scan.scanRowsPerSec), memoryRowsPerSec: Math.round(scan.memoryRowsPerSec), ratio: r3(scan.ratio), scanMs: scan.scanMs.map(r3), memoryMs: scan.memoryMs.map(r3) },
     coldInterval: { tableBytes, intervals: [whole, edges].map((x) => ({ ...x, rowFraction: r3(x.rowFraction * 100) / 100, byteFraction: r3(x.byteFraction * 100) / 100, ratio: r3(x.ratio), ms: r3(x.ms) })) },
