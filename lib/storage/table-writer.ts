@@ -176,28 +176,24 @@ export class TableWriter {
 
   #appendTimestamped(vectors: ColumnVector[], tsIndex: number, n: number): void {
     const ts = (vectors[tsIndex] as { data: Float64Array }).data;
-    // One pass: which rows are in order (>= the running max) and which are late, and the int64
-    // encoding of every row for when none is (the appenders then write it as it is). NaN compares
-    // false both ways and so counts as late; NULL (-2^63) is caught by the minimum.
-    let max = this.#maxTs;
-    let late = 0;
-    let min = Infinity;
+    // The common case in one branch-free pass: is the batch sorted from the table's max timestamp
+    // on (NaN fails the comparison), with every row's int64 encoding computed on the way so the
+    // appenders write it as it is. t + 2^52 is exact for integers in [0, 2^52) (every timestamp up
+    // to 2112) and leaves t's low 32 bits in the low word and bits 32..51 in the high word's low 20.
     const pairs = this.#tsPairs(n);
-    // t + 2^52 is exact for integers in [0, 2^52) (every timestamp up to 2112) and leaves t's low 32
-    // bits in the low word and its bits 32..51 under the exponent in the high word (masked below).
     const asDouble = new Float64Array(pairs.buffer, pairs.byteOffset, n);
+    let prev = this.#maxTs;
+    let unsorted = 0;
     for (let i = 0; i < n; i++) {
       const t = ts[i]!;
-      if (t >= max) max = t; else late++;
-      if (t < min) min = t;
+      unsorted |= t >= prev ? 0 : 1;
+      prev = t;
       asDouble[i] = t + TWO52;
     }
-    if (min <= LONG_NULL || (late > 0 && hasNaN(ts, n))) {
-      const row = ts.findIndex((t) => !(t > LONG_NULL));
-      throw new SvcError('BAD_REQUEST', `designated timestamp cannot be NULL [table=${this.meta.name}, column=${this.meta.columns[tsIndex]!.name}, row=${row}]`);
-    }
-    if (late === 0) {
-      if (min >= 0 && max < TWO52) {
+    let late = 0;
+    if (unsorted === 0) {
+      if (!(ts[0]! > LONG_NULL)) this.#nullTimestamp(tsIndex, 0);
+      if (ts[0]! >= 0 && ts[n - 1]! < TWO52) {
         for (let j = 1; j < 2 * n; j += 2) pairs[j] = pairs[j]! & 0xfffff;
       } else {
         f64ToInt64Into(ts.subarray(0, n), pairs);
@@ -205,11 +201,19 @@ export class TableWriter {
       const v = vectors[tsIndex] as FixedVector;
       vectors = vectors.slice();
       vectors[tsIndex] = { kind: 'fixed', type: v.type, data: ts, exact: pairs };
+    } else {
+      // Which rows are in order (>= the running max) and which are late; NULL and NaN are refused.
+      let max = this.#maxTs;
+      for (let i = 0; i < n; i++) {
+        const t = ts[i]!;
+        if (!(t > LONG_NULL)) this.#nullTimestamp(tsIndex, i);
+        if (t < max) late++; else max = t;
+      }
     }
     if (late > 0) {
       const inOrder = new Int32Array(n - late);
       const o3 = new Int32Array(late);
-      max = this.#maxTs;
+      let max = this.#maxTs;
       for (let i = 0, a = 0, b = 0; i < n; i++) {
         const t = ts[i]!;
         if (t < max) o3[b++] = i; else { inOrder[a++] = i; max = t; }
@@ -222,6 +226,10 @@ export class TableWriter {
       n = inOrder.length;
     }
     this.#appendSorted(vectors, (vectors[tsIndex] as { data: Float64Array }).data, n);
+  }
+
+  #nullTimestamp(tsIndex: number, row: number): never {
+    throw new SvcError('BAD_REQUEST', `designated timestamp cannot be NULL [table=${this.meta.name}, column=${this.meta.columns[tsIndex]!.name}, row=${row}]`);
   }
 
   /** Appends rows whose timestamps are non-decreasing and >= the max, split only at partition boundaries. */
@@ -562,11 +570,6 @@ export class TableWriter {
 }
 
 const TWO52 = 4503599627370496;
-
-function hasNaN(a: Float64Array, n: number): boolean {
-  for (let i = 0; i < n; i++) if (a[i] !== a[i]) return true;
-  return false;
-}
 
 export function committedMaxTs(txn: TxnState): number {
   const last = txn.partitions[txn.partitions.length - 1];
