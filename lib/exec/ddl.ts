@@ -87,9 +87,12 @@ function createTable(stmt: A.CreateTable, catalog: Catalog): Prepared {
       if (!columns.some((x) => x.name.toLowerCase() === c.column.toLowerCase())) throw new SvcError('SQL', `Invalid column: ${c.column}`, { position: c.pos });
     }
   } else {
+    const seen = new Set<string>();
     columns = stmt.columns.map((c) => {
       const t = typeOf(c.type);
       if (t === 'NULL') throw new SvcError('SQL', 'invalid column type', { position: c.type.pos });
+      if (seen.has(c.name.toLowerCase())) throw new SvcError('SQL', `Duplicate column [name=${c.name}]`, { position: c.pos });
+      seen.add(c.name.toLowerCase());
       return { name: c.name, type: t };
     });
   }
@@ -103,6 +106,10 @@ function createTable(stmt: A.CreateTable, catalog: Catalog): Prepared {
     if (!c) throw new SvcError('SQL', `invalid designated timestamp column [name=${stmt.timestamp.column}]`, { position: stmt.timestamp.pos });
     if (c.type !== 'TIMESTAMP') throw new SvcError('SQL', `TIMESTAMP column expected [actual=${c.type}]`, { position: stmt.timestamp.pos });
   }
+  if (stmt.wal === true && (partitionBy === undefined || partitionBy === 'NONE')) {
+    throw new SvcError('SQL', 'WAL Write Mode can only be used on partitioned tables', { position: stmt.namePos });
+  }
+  if (stmt.dedupKeys) checkDedupKeys(stmt, columns);
   const def: CreateTableDef = {
     name: stmt.name, columns, timestamp: stmt.timestamp?.column, partitionBy, ...params(stmt.params, stmt.pos),
   };
@@ -117,6 +124,24 @@ function createTable(stmt: A.CreateTable, catalog: Catalog): Prepared {
       throw e;
     }
   };
+}
+
+/**
+ * DEDUP UPSERT KEYS is validated as QuestDB does (existing columns, the designated timestamp among
+ * them, a WAL table) and then accepted without effect: svcdb does not deduplicate rows yet.
+ */
+function checkDedupKeys(stmt: A.CreateTable, columns: ReadonlyArray<{ name: string }>): void {
+  const keys = stmt.dedupKeys!;
+  for (const k of keys) {
+    if (!columns.some((c) => c.name.toLowerCase() === k.name.toLowerCase())) {
+      throw new SvcError('SQL', `deduplicate key column not found [column=${k.name}]`, { position: k.pos });
+    }
+  }
+  if (!stmt.timestamp) throw new SvcError('SQL', 'deduplication is possible only on tables with a designated timestamp', { position: keys[0]!.pos });
+  if (!keys.some((k) => k.name.toLowerCase() === stmt.timestamp!.column.toLowerCase())) {
+    throw new SvcError('SQL', `deduplicate key list must include dedicated timestamp column [column=${stmt.timestamp.column}]`, { position: keys[0]!.pos });
+  }
+  if (stmt.wal === false) throw new SvcError('SQL', 'deduplication is possible only on WAL tables', { position: keys[0]!.pos });
 }
 
 function alterTable(stmt: A.AlterTable, catalog: Catalog): Prepared {

@@ -351,7 +351,8 @@ export interface CreateTable extends Node {
   readonly partitionBy: { readonly unit: string; readonly pos: number } | null;
   /** WAL / BYPASS WAL / null when not said. */
   readonly wal: boolean | null;
-  readonly dedupKeys: readonly string[] | null;
+  /** DEDUP UPSERT KEYS(...): the columns with their positions. */
+  readonly dedupKeys: ReadonlyArray<{ readonly name: string; readonly pos: number }> | null;
   /**
    * WITH maxUncommittedRows=..., o3MaxLag=... and TTL, IN VOLUME, OWNED BY: kept as key/value text.
    * Keys: the WITH names as written; 'TTL' ('7 DAYS', '12h'), 'IN VOLUME', 'OWNED BY', 'STORAGE POLICY'

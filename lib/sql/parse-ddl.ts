@@ -166,7 +166,7 @@ function parseTableOptions(c: Cursor, ct: Mutable<CreateTable>): void {
         c.next();
         c.expectKw('UPSERT');
         c.expectKw('KEYS');
-        ct.dedupKeys = nameList(c);
+        ct.dedupKeys = namesWithPos(c);
         break;
       }
       case 'TTL':
@@ -207,10 +207,10 @@ function parseTableOptions(c: Cursor, ct: Mutable<CreateTable>): void {
 }
 
 /** `(a, b, ...)` of names. */
-function nameList(c: Cursor): string[] {
+function namesWithPos(c: Cursor): Array<{ name: string; pos: number }> {
   c.expectOp('(');
-  const names = [c.name('column name').name];
-  while (c.acceptOp(',')) names.push(c.name('column name').name);
+  const names = [c.name('column name')];
+  while (c.acceptOp(',')) names.push(c.name('column name'));
   c.expectOp(')');
   return names;
 }

@@ -1,7 +1,7 @@
 // Runs the SQL golden files in test/sql/golden/ through the one entry point,
 // compile(): `statement ok`, `statement error <position>` (the message under
 // `----` is a regular expression) and `query` records whose expected output
-// is a `name:TYPE | ...` header and one `a | b` line per row.
+// is a `name:TYPE | ...` header and one `a | b` line per row (newlines in values as \n).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
@@ -80,7 +80,8 @@ async function runFile(file: string): Promise<void> {
       if (s.kind !== 'select') continue;
       const got = [s.fields.map((f) => `${f.name}:${f.type}`).join(' | ')];
       for await (const b of s.execute(signal)) {
-        for (let i = 0; i < b.rowCount; i++) got.push(b.columns.map((c, k) => renderValue(valueAt(c, i), s.fields[k]!.type)).join(' | '));
+        // A value's newlines are written \n so a row stays one line of the file.
+        for (let i = 0; i < b.rowCount; i++) got.push(b.columns.map((c, k) => renderValue(valueAt(c, i), s.fields[k]!.type).replace(/\n/g, '\\n')).join(' | '));
       }
       assert.deepEqual(got, r.expected, where);
     }

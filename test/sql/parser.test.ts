@@ -439,7 +439,7 @@ test('parses CREATE TABLE with column options and every table option', () => {
       { kind: 'columnDef', name: 'a', type: typeName('DOUBLE[][]'), options: null },
       { kind: 'columnDef', name: 'ts', type: typeName('TIMESTAMP'), options: null },
     ],
-    timestamp: { column: 'ts' }, partitionBy: { unit: 'DAY' }, wal: false, dedupKeys: ['ts', 's'],
+    timestamp: { column: 'ts' }, partitionBy: { unit: 'DAY' }, wal: false, dedupKeys: [{ name: 'ts' }, { name: 's' }],
     params: [
       { key: 'maxUncommittedRows', value: '250000' }, { key: 'o3MaxLag', value: '600000000us' }, { key: 'IN VOLUME', value: 'v1' },
       { key: 'TTL', value: '7 DAYS' }, { key: 'OWNED BY', value: 'admin' }, { key: 'STORAGE POLICY', value: 'TO PARQUET 3d' },
