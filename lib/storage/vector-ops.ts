@@ -71,11 +71,40 @@ export function gatherVector(v: ColumnVector, idx: Int32Array): ColumnVector {
   const n = idx.length;
   if (v.kind === 'symbol') {
     const keys = new Int32Array(n);
-    for (let i = 0; i < n; i++) keys[i] = v.keys[idx[i]!]!;
+    gather32(v.keys, idx, keys);
     return { kind: 'symbol', type: 'SYMBOL', keys, dict: v.dict };
   }
   if (v.kind === 'fixed') return gatherFixed(v, idx);
   return gatherVar(v, idx);
+}
+
+// One gather loop per element width, each always called with the same array
+// types, so every loop stays monomorphic (one loop over the FixedArray union
+// runs several times slower). Values are copied as bit patterns: FLOAT through
+// an Int32Array view, int64 as two int32 words.
+
+function gather8(src: Float64Array, idx: Int32Array, out: Float64Array): void {
+  for (let i = 0; i < idx.length; i++) out[i] = src[idx[i]!]!;
+}
+
+function gather32(src: Int32Array, idx: Int32Array, out: Int32Array): void {
+  for (let i = 0; i < idx.length; i++) out[i] = src[idx[i]!]!;
+}
+
+function gather16(src: Uint16Array, idx: Int32Array, out: Uint16Array): void {
+  for (let i = 0; i < idx.length; i++) out[i] = src[idx[i]!]!;
+}
+
+function gather8Bit(src: Uint8Array, idx: Int32Array, out: Uint8Array): void {
+  for (let i = 0; i < idx.length; i++) out[i] = src[idx[i]!]!;
+}
+
+function gatherPairs(src: Int32Array, idx: Int32Array, out: Int32Array): void {
+  for (let i = 0; i < idx.length; i++) {
+    const r = 2 * idx[i]!;
+    out[2 * i] = src[r]!;
+    out[2 * i + 1] = src[r + 1]!;
+  }
 }
 
 function gatherFixed(v: FixedVector, idx: Int32Array): FixedVector {
@@ -90,32 +119,46 @@ function gatherFixed(v: FixedVector, idx: Int32Array): FixedVector {
   const C = v.data.constructor as { new(n: number): FixedArray };
   const data = new C(n);
   const src = v.data;
-  for (let i = 0; i < n; i++) data[i] = src[idx[i]!]!;
+  if (src instanceof Float64Array) gather8(src, idx, data as Float64Array);
+  else if (src.BYTES_PER_ELEMENT === 4) gather32(view(src, Int32Array), idx, view(data, Int32Array));
+  else if (src.BYTES_PER_ELEMENT === 2) gather16(view(src, Uint16Array), idx, view(data, Uint16Array));
+  else gather8Bit(view(src, Uint8Array), idx, view(data, Uint8Array));
   let exact: Int32Array | undefined;
   if (v.exact) {
     exact = new Int32Array(n * 2);
-    for (let i = 0; i < n; i++) { exact[2 * i] = v.exact[2 * idx[i]!]!; exact[2 * i + 1] = v.exact[2 * idx[i]! + 1]!; }
+    gatherPairs(v.exact, idx, exact);
   }
   return { kind: 'fixed', type: v.type, data, exact };
 }
 
+/** The same memory as another typed array of the same element width. */
+function view<T>(a: FixedArray, C: { new(b: ArrayBufferLike, off: number, len: number): T }): T {
+  return a.constructor === C ? (a as T) : new C(a.buffer, a.byteOffset, a.length);
+}
+
 function gatherVar(v: VarVector, idx: Int32Array): VarVector {
   const n = idx.length;
+  const offs = v.offsets;
+  const src = v.bytes;
+  const srcNulls = v.nulls;
   let total = 0;
-  for (let i = 0; i < n; i++) total += v.offsets[idx[i]! + 1]! - v.offsets[idx[i]!]!;
+  for (let i = 0; i < n; i++) { const r = idx[i]!; total += offs[r + 1]! - offs[r]!; }
   const bytes = new Uint8Array(total);
   const offsets = new Int32Array(n + 1);
-  let nulls: Uint8Array | null = null;
   let at = 0;
-  const src = v.bytes;
   for (let i = 0; i < n; i++) {
     const r = idx[i]!;
-    const s = v.offsets[r]!, e = v.offsets[r + 1]!;
+    const s = offs[r]!, e = offs[r + 1]!;
     // Short values are copied byte by byte: cheaper than a subarray object per row.
     if (e - s <= 32) for (let k = s; k < e; k++) bytes[at++] = src[k]!;
     else { bytes.set(src.subarray(s, e), at); at += e - s; }
     offsets[i + 1] = at;
-    if (v.nulls && v.nulls[r]) { nulls ??= new Uint8Array(n); nulls[i] = 1; }
+  }
+  let nulls: Uint8Array | null = null;
+  if (srcNulls !== null) {
+    for (let i = 0; i < n; i++) {
+      if (srcNulls[idx[i]!] === 1) { nulls ??= new Uint8Array(n); nulls[i] = 1; }
+    }
   }
   return { kind: 'var', type: v.type, bytes, offsets, nulls };
 }
