@@ -42,9 +42,10 @@ class BufferedFile {
   #stage: Uint8Array | null = null;
   #staged = 0;
 
-  constructor(path: string, size: number) {
+  /** `fd`: the file already open (created empty ahead of time, file-prep.ts). */
+  constructor(path: string, size: number, fd?: number) {
     this.path = path;
-    this.fd = openSync(path, existsSync(path) ? 'r+' : 'w+');
+    this.fd = fd ?? openSync(path, existsSync(path) ? 'r+' : 'w+');
     this.size = size;
   }
 
@@ -126,6 +127,12 @@ function writeNullFill(partPath: string, def: ColumnDef, rows: number): void {
   put(dataPath, v.kind === 'symbol' ? new Uint8Array(v.keys.buffer) : fixedBytes(v as FixedVector));
 }
 
+/** The files of a column in a partition folder, in the order ColumnAppender takes them pre-created. */
+export function columnFiles(partPath: string, def: ColumnDef): string[] {
+  const data = join(partPath, dataFile(def));
+  return TYPE_INFO[def.type].layout === 'var' ? [data, join(partPath, auxFile(def))] : [data];
+}
+
 export class ColumnAppender {
   readonly def: ColumnDef;
   readonly #info: TypeInfo;
@@ -137,20 +144,23 @@ export class ColumnAppender {
   /**
    * Opens the column's files in `partPath` holding `rows` rows. When the files
    * do not exist (a new partition, or a column added after the partition was
-   * written) they are created, NULL-filled for the existing rows.
+   * written) they are created, NULL-filled for the existing rows. `created`:
+   * the files of a new partition, already created empty and open (the data
+   * file's descriptor, then the aux file's; see columnFiles()).
    */
-  constructor(partPath: string, def: ColumnDef, rows: number) {
+  constructor(partPath: string, def: ColumnDef, rows: number, created?: readonly number[]) {
     this.def = def;
     this.#info = TYPE_INFO[def.type];
     const dataPath = join(partPath, dataFile(def));
-    let fresh = !existsSync(dataPath);
+    if (created !== undefined && rows !== 0) throw new Error('pre-created column files are for an empty partition');
+    let fresh = created !== undefined || !existsSync(dataPath);
     if (fresh && rows > 0) {
       writeNullFill(partPath, def, rows);
       fresh = false;
     }
     if (this.#info.layout === 'var') {
-      this.#data = new BufferedFile(dataPath, 0);
-      this.#aux = new BufferedFile(join(partPath, auxFile(def)), 0);
+      this.#data = new BufferedFile(dataPath, 0, created?.[0]);
+      this.#aux = new BufferedFile(join(partPath, auxFile(def)), 0, created?.[1]);
       if (fresh) {
         this.#aux.append(new Uint8Array(8)); // entry 0: row 0 starts at 0
       } else {
@@ -162,7 +172,7 @@ export class ColumnAppender {
       }
     } else {
       this.#aux = null;
-      this.#data = new BufferedFile(dataPath, fresh ? 0 : rows * this.#info.width);
+      this.#data = new BufferedFile(dataPath, fresh ? 0 : rows * this.#info.width, created?.[0]);
     }
   }
 

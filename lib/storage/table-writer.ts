@@ -2,17 +2,18 @@
 // rows, buffers out-of-order rows, and commits (merge, then one atomic _txn
 // replace) or rolls back (truncate). DDL goes through it too, so every change
 // of a table is serialized by its writer lock.
-import { mkdirSync, rmSync } from 'node:fs';
+import { closeSync, mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { SvcError } from '../errors/svc-error.js';
 import { LONG_NULL, TYPE_INFO, type ColumnType } from './column-type.js';
 import { f64ToInt64Into, toVector, nullVector, type ColumnInput, type ColumnVector, type FixedVector, type SymbolVector } from './column-vector.js';
-import { ColumnAppender } from './column-appender.js';
+import { ColumnAppender, columnFiles } from './column-appender.js';
+import { prepare, type PrepTicket } from './file-prep.js';
 import { directSource, readColumn, symbolFile } from './column-files.js';
 import { mergeOutOfOrder, type O3Rows } from './o3-merge.js';
 import { gatherVector } from './vector-ops.js';
 import { checkColumnName, nameKey } from './names.js';
-import { partitionCeil, partitionFloor, partitionName } from './partition-by.js';
+import { partitionCeil, partitionFloor, partitionName, type PartitionBy } from './partition-by.js';
 import { SymbolDict } from './symbol-dict.js';
 import { syncPath } from './io.js';
 import type { Table } from './table.js';
@@ -43,6 +44,17 @@ export interface PartWrite {
   minTs: number;
   maxTs: number;
   readonly appenders: Map<number, ColumnAppender>;
+  /** Column files created ahead of time (file-prep.ts), by column id, until their appenders take them. */
+  created?: Map<number, number[]>;
+}
+
+/** The folder and files of the partition after the active one, being created on the helper thread. */
+interface NextPartition {
+  readonly name: string;
+  readonly dir: string;
+  readonly ticket: PrepTicket;
+  /** Column ids in the order of the ticket's files. */
+  readonly columns: ReadonlyArray<{ readonly id: number; readonly files: number }>;
 }
 
 export class TableWriter {
@@ -58,6 +70,7 @@ export class TableWriter {
   readonly #keyScratch = new Map<SymbolDict, Int32Array>();
   #inOrderRows = 0;
   #closed = false;
+  #next: NextPartition | null = null;
 
   /** Use Catalog.writer(): it takes the table's writer lock first. */
   constructor(table: Table) {
@@ -269,7 +282,9 @@ export class TableWriter {
   #appender(part: PartWrite, c: ColumnDef): ColumnAppender {
     let a = part.appenders.get(c.id);
     if (!a) {
-      a = new ColumnAppender(join(this.table.dir, part.dir), c, part.rows);
+      const created = part.created?.get(c.id);
+      if (created !== undefined) part.created!.delete(c.id);
+      a = new ColumnAppender(join(this.table.dir, part.dir), c, part.rows, created);
       part.appenders.set(c.id, a);
     }
     return a;
@@ -286,15 +301,71 @@ export class TableWriter {
       if (committed) {
         part = { name, floor, dir: committed.dir, isNew: false, rows: committed.rows, committedRows: committed.rows, minTs: committed.minTs, maxTs: committed.maxTs, appenders: new Map() };
       } else {
-        const dir = `${name}.${this.table.txn.txn + 1}`;
-        mkdirSync(join(this.table.dir, dir), { recursive: true });
-        part = { name, floor, dir, isNew: true, rows: 0, committedRows: 0, minTs: 0, maxTs: 0, appenders: new Map() };
+        part = this.#newPartition(name, floor);
       }
       this.#parts.set(name, part);
     }
     if (this.#active && this.#active !== part) this.#closeAppenders(this.#active);
     this.#active = part;
+    if (by !== 'NONE' && this.meta.timestampId >= 0) this.#prepareNext(by, floor);
     return part;
+  }
+
+  /** A partition folder for in-order rows: the one prepared ahead of time if it is this one, else made now. */
+  #newPartition(name: string, floor: number): PartWrite {
+    const next = this.#next;
+    if (next !== null && next.name === name) {
+      this.#next = null;
+      this.table.preparedFiles = null;
+      const fds = next.ticket.take();
+      if (fds !== null) {
+        const created = new Map<number, number[]>();
+        let i = 0;
+        for (const c of next.columns) {
+          created.set(c.id, fds.slice(i, i + c.files));
+          i += c.files;
+        }
+        return { name, floor, dir: next.dir, isNew: true, rows: 0, committedRows: 0, minTs: 0, maxTs: 0, appenders: new Map(), created };
+      }
+      // Not done by the helper: made here instead, under the same name.
+      mkdirSync(join(this.table.dir, next.dir), { recursive: true });
+      return { name, floor, dir: next.dir, isNew: true, rows: 0, committedRows: 0, minTs: 0, maxTs: 0, appenders: new Map() };
+    }
+    this.#cancelNext();
+    const dir = `${name}.${this.table.txn.txn + 1}`;
+    mkdirSync(join(this.table.dir, dir), { recursive: true });
+    return { name, floor, dir, isNew: true, rows: 0, committedRows: 0, minTs: 0, maxTs: 0, appenders: new Map() };
+  }
+
+  /**
+   * Starts creating the folder and column files of the partition after
+   * `floor`, where in-order rows go next. Its folder is named after the
+   * transaction in progress now; it stays unpublished (and is removed by a
+   * rollback, a DDL change or recovery) until rows reach it.
+   */
+  #prepareNext(by: PartitionBy, floor: number): void {
+    const name = partitionName(by, partitionCeil(by, floor));
+    if (this.#next?.name === name) return;
+    this.#cancelNext();
+    if (this.#parts.has(name) || this.table.txn.partitions.some((p) => p.name === name)) return;
+    const dir = `${name}.${this.table.txn.txn + 1}`;
+    const path = join(this.table.dir, dir);
+    const files: string[] = [];
+    const columns = this.meta.columns.map((c) => {
+      const f = columnFiles(path, c);
+      files.push(...f);
+      return { id: c.id, files: f.length };
+    });
+    const ticket = prepare(path, files);
+    if (ticket !== null) this.#next = { name, dir, ticket, columns };
+    this.table.preparedFiles = ticket;
+  }
+
+  #cancelNext(): void {
+    const next = this.#next;
+    this.#next = null;
+    this.table.preparedFiles = null;
+    next?.ticket.cancel();
   }
 
   /**
@@ -363,8 +434,14 @@ export class TableWriter {
   rollback(): void {
     if (this.#closed) return;
     let first: unknown;
+    try {
+      this.#cancelNext();
+    } catch (e) {
+      first = e;
+    }
     for (const p of this.#parts.values()) {
       try {
+        this.#closeCreated(p);
         if (p.isNew) {
           for (const a of p.appenders.values()) a.discard();
           p.appenders.clear();
@@ -408,6 +485,14 @@ export class TableWriter {
   #closeAppenders(p: PartWrite): void {
     for (const a of p.appenders.values()) a.close();
     p.appenders.clear();
+    this.#closeCreated(p);
+  }
+
+  /** Closes pre-created files no appender took (their files stay, empty: valid for the partition's 0 rows). */
+  #closeCreated(p: PartWrite): void {
+    if (p.created === undefined) return;
+    for (const fds of p.created.values()) for (const fd of fds) closeSync(fd);
+    p.created = undefined;
   }
 
   #check(): void {
@@ -551,12 +636,15 @@ export class TableWriter {
   }
 
   #publishMeta(meta: Omit<TableMeta, 'version'> & { version: number }, garbage: string[]): void {
+    // A folder prepared for the old column list (and named before this transaction) must not be used.
+    this.#cancelNext();
     const next = { ...meta, version: this.meta.version + 1 };
     const txn = this.table.txn;
     this.table.publish(next, { ...txn, txn: txn.txn + 1, metaVersion: next.version }, garbage);
   }
 
   #closeAllAppenders(): void {
+    this.#cancelNext();
     for (const p of this.#parts.values()) this.#closeAppenders(p);
     this.#parts.clear();
     this.#active = null;

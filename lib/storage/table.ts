@@ -4,6 +4,7 @@
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { SvcError } from '../errors/svc-error.js';
+import type { PrepTicket } from './file-prep.js';
 import type { CommitMode } from './io.js';
 import type { ReadCache } from './read-cache.js';
 import type { SymbolDict } from './symbol-dict.js';
@@ -37,6 +38,8 @@ export class Table {
   #readers = new Map<number, number>();
   #garbage: Array<{ epoch: number; paths: string[] }> = [];
   #writerHeld = false;
+  /** The writer's request for the next partition's files (table-writer.ts), cancelled if the table closes first. */
+  preparedFiles: PrepTicket | null = null;
   #waiters: Array<() => void> = [];
 
   constructor(dir: string, meta: TableMeta, txn: TxnState, cache: ReadCache, options: TableOptions) {
@@ -151,6 +154,10 @@ export class Table {
   get writerHeld(): boolean { return this.#writerHeld; }
 
   close(): void {
+    // Files its writer had started creating ahead of time (a writer left open at shutdown).
+    const prep = this.preparedFiles;
+    this.preparedFiles = null;
+    prep?.cancel();
     for (const d of this.dicts.values()) d.close();
   }
 }

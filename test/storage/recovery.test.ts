@@ -24,6 +24,8 @@ test('an interrupted writer leaves the last commit: uncommitted bytes, folders a
   const dir = fresh();
   const { c, w } = await filled(dir);
   w.append({ rowCount: 3, columns: { ts: new Float64Array([DAY + 1, 5 * DAY, 2]), v: ['x', 'y', 'z'], s: ['new1', 'new2', 'a'] } });
+  // The next day's folder, created ahead of time by the helper thread, is on disk at the crash too.
+  assert.equal(c.get('t').preparedFiles?.waitDone(5000), true);
   // Simulate a crash: flush what the writer has, then drop everything without rollback or close.
   for (const p of (w as unknown as { parts: Map<string, { appenders: Map<number, { flush(): void }> }> }).parts.values()) {
     for (const a of p.appenders.values()) a.flush();
@@ -42,6 +44,7 @@ test('an interrupted writer leaves the last commit: uncommitted bytes, folders a
   assert.deepEqual(files, ['1970-01-01.1', '1970-01-02.1', '2.sym', '_meta.0', '_txn']);
   assert.equal(statSync(join(dir, 't', '1970-01-02.1', '1.d')).size, 3, 'uncommitted bytes cut off');
   assert.ok(c2.recovered.some((r) => r.table === 't' && r.removed.includes('1970-01-06.2')));
+  assert.ok(c2.recovered.some((r) => r.table === 't' && r.removed.includes('1970-01-07.2')), 'the prepared folder is removed');
   const w2 = await c2.writer('t');
   w2.append({ rowCount: 1, columns: { ts: new Float64Array([2 * DAY]), v: ['three'], s: ['c'] } });
   w2.commit();
