@@ -26,9 +26,12 @@ export async function* runAggregate(plan: AggregatePlan, input: AsyncIterable<Ba
   const numGroups = new Map<number, number>();
   let nullGroup = -1;
 
+  // Group ids of a batch's rows (all 0 without keys): one buffer, grown to the largest batch.
+  let idBuffer = new Int32Array(0);
   for await (const b of input) {
     const n = b.rowCount;
-    const ids = new Int32Array(n);
+    if (idBuffer.length < n) idBuffer = new Int32Array(n);
+    const ids = idBuffer.length === n ? idBuffer : idBuffer.subarray(0, n);
     if (plan.keys.length > 0) {
       const keys = keyFns.map((f) => f(b));
       const k0 = keys[0]!;

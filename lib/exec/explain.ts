@@ -6,7 +6,7 @@ export function explainPlan(plan: Plan, depth = 0): string[] {
   const head = pad + describe(plan);
   const children: Plan[] = [];
   switch (plan.kind) {
-    case 'filter': case 'project': case 'aggregate': case 'sort': case 'limit': case 'distinct': children.push(plan.input); break;
+    case 'filter': case 'project': case 'aggregate': case 'sort': case 'limit': case 'distinct': case 'reverse': children.push(plan.input); break;
     case 'join': case 'setOp': children.push(plan.left, plan.right); break;
     default: break;
   }
@@ -15,7 +15,7 @@ export function explainPlan(plan: Plan, depth = 0): string[] {
 
 function describe(p: Plan): string {
   switch (p.kind) {
-    case 'scan': return `DataFrame table: ${p.table}${p.intervals ? ` intervals: ${p.intervals.map(([a, b]) => `[${a}, ${b})`).join(', ')}` : ''}`;
+    case 'scan': return `DataFrame${p.backwards ? ' backward' : ''} table: ${p.table}${p.intervals ? ` intervals: ${p.intervals.map(([a, b]) => `[${a}, ${b})`).join(', ')}` : ''}`;
     case 'oneRow': return 'VirtualRecord (one row)';
     case 'longSequence': return `long_sequence count: ${p.count}`;
     case 'metadata': return `Metadata ${p.what}${p.table ? ` table: ${p.table}` : ''}`;
@@ -25,6 +25,7 @@ function describe(p: Plan): string {
     case 'sort': return `Sort${p.limit !== null ? ` light lo: ${p.limit}` : ''} keys: [${p.keys.map((k) => `${k.index}${k.desc ? ' desc' : ''}`).join(', ')}]`;
     case 'limit': return p.last !== null ? `Limit last: ${p.last}` : `Limit lo: ${p.lo} hi: ${p.hi}`;
     case 'distinct': return 'Distinct';
+    case 'reverse': return 'Reverse (designated timestamp descending)';
     case 'join': return `Hash ${p.type} Join keys: [${p.leftKeys.join(',')}] = [${p.rightKeys.join(',')}]${p.residual ? ` filter: ${expr(p.residual)}` : ''}`;
     case 'setOp': return `${p.op}${p.all ? ' ALL' : ''}`;
   }

@@ -27,6 +27,7 @@ export function run(plan: Plan, cx: ExecContext): AsyncGenerator<Batch> {
     case 'sort': return runSort(plan, run(plan.input, cx), cx);
     case 'limit': return runLimit(plan, cx);
     case 'distinct': return runDistinct(plan, cx);
+    case 'reverse': return runReverse(plan, cx);
     case 'join': return runJoin(plan, cx);
     case 'setOp': return runSetOp(plan, cx);
   }
@@ -35,7 +36,7 @@ export function run(plan: Plan, cx: ExecContext): AsyncGenerator<Batch> {
 async function* runScan(plan: Extract<Plan, { kind: 'scan' }>, cx: ExecContext): AsyncGenerator<Batch> {
   const reader = cx.catalog.reader(plan.table);
   try {
-    for (const b of reader.scan({ columns: plan.columns, intervals: plan.intervals ?? undefined })) {
+    for (const b of reader.scan({ columns: plan.columns, intervals: plan.intervals ?? undefined, backwards: plan.backwards === true })) {
       await pace(cx);
       yield b;
     }
@@ -99,6 +100,15 @@ async function* runLimit(plan: Extract<Plan, { kind: 'limit' }>, cx: ExecContext
     const from = Math.max(0, plan.lo - start), to = Math.min(b.rowCount, plan.hi - start);
     if (to > from) yield* sliceBatches(b, from, to);
     if (seen >= plan.hi) return; // stops the input too: its generators run their finally blocks
+  }
+}
+
+async function* runReverse(plan: Extract<Plan, { kind: 'reverse' }>, cx: ExecContext): AsyncGenerator<Batch> {
+  for await (const b of run(plan.input, cx)) {
+    const n = b.rowCount;
+    const idx = new Int32Array(n);
+    for (let i = 0; i < n; i++) idx[i] = n - 1 - i;
+    yield gatherBatch(b, idx);
   }
 }
 

@@ -11,6 +11,7 @@ import { COLUMNS_FIELDS, TABLES_FIELDS } from './metadata.js';
 import { commonType } from './sql-type.js';
 import { pushIntervals } from './intervals.js';
 import { pruneColumns } from './prune.js';
+import { useTimestampOrder } from './timestamp-order.js';
 
 export interface BindContext {
   readonly catalog: Catalog;
@@ -23,7 +24,7 @@ interface Source {
 
 /** Binds a query and prunes the columns its scans read. */
 export function bindQuery(q: A.Query, cx: BindContext): Plan {
-  return pruneColumns(bindQueryIn(q, cx, new Map()));
+  return useTimestampOrder(pruneColumns(bindQueryIn(q, cx, new Map())));
 }
 
 function bindQueryIn(q: A.Query, cx: BindContext, ctes: ReadonlyMap<string, A.Query>): Plan {

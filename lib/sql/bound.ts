@@ -34,7 +34,8 @@ interface PlanBase {
 }
 
 export type Plan =
-  | PlanBase & { readonly kind: 'scan'; readonly table: string; readonly columns: readonly string[]; readonly intervals: readonly Interval[] | null }
+  /** `backwards`: newest batches first (rows within a batch still ascending; a `reverse` node above flips them). */
+  | PlanBase & { readonly kind: 'scan'; readonly table: string; readonly columns: readonly string[]; readonly intervals: readonly Interval[] | null; readonly backwards?: boolean }
   /** One row with no columns (SELECT without FROM). */
   | PlanBase & { readonly kind: 'oneRow' }
   | PlanBase & { readonly kind: 'longSequence'; readonly count: number }
@@ -47,6 +48,8 @@ export type Plan =
   /** Rows [lo, hi) counted from 0; `last` keeps the final `last` rows instead. */
   | PlanBase & { readonly kind: 'limit'; readonly input: Plan; readonly lo: number; readonly hi: number; readonly last: number | null }
   | PlanBase & { readonly kind: 'distinct'; readonly input: Plan }
+  /** The rows of each batch in reverse order (over a backwards scan: descending designated timestamp). */
+  | PlanBase & { readonly kind: 'reverse'; readonly input: Plan }
   | PlanBase & { readonly kind: 'join'; readonly type: 'INNER' | 'LEFT' | 'CROSS'; readonly left: Plan; readonly right: Plan; readonly leftKeys: readonly number[]; readonly rightKeys: readonly number[]; readonly residual: BoundExpr | null }
   | PlanBase & { readonly kind: 'setOp'; readonly op: 'UNION' | 'EXCEPT' | 'INTERSECT'; readonly all: boolean; readonly left: Plan; readonly right: Plan };
 

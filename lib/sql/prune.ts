@@ -49,7 +49,7 @@ function narrow(p: Plan, need: ReadonlySet<number> | null): Narrowed {
         map: null,
       };
     }
-    case 'sort': case 'limit': case 'distinct':
+    case 'sort': case 'limit': case 'distinct': case 'reverse':
       return { plan: { ...p, input: narrow(p.input, null).plan } as Plan, map: null };
     case 'join':
       return { plan: { ...p, left: narrow(p.left, null).plan, right: narrow(p.right, null).plan }, map: null };
