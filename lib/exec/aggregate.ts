@@ -8,12 +8,14 @@ import type { AggregateState } from '../sql/functions/registry.js';
 import { asDoubles } from '../sql/functions/vec.js';
 import { checkMemory, pace, type ExecContext } from './context.js';
 import { compileExpr } from './expr.js';
+import { prepareSubqueries } from './subqueries.js';
 import { fromValues, rowKey, valueAt, type Value } from './vectors.js';
 import { sliceBatches } from './batches.js';
 
 type AggregatePlan = Extract<Plan, { kind: 'aggregate' }>;
 
 export async function* runAggregate(plan: AggregatePlan, input: AsyncIterable<Batch>, cx: ExecContext): AsyncGenerator<Batch> {
+  await prepareSubqueries([...plan.keys, ...plan.aggregates.flatMap((a) => a.args)], cx);
   const keyFns = plan.keys.map(compileExpr);
   const argFns = plan.aggregates.map((a) => a.args.map(compileExpr));
   const states: AggregateState[] = plan.aggregates.map((a) => a.fn.create());

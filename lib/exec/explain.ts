@@ -36,5 +36,7 @@ function expr(e: BoundExpr): string {
     case 'col': return `$${e.index}`;
     case 'const': return typeof e.value === 'string' ? `'${e.value}'` : String(e.value);
     case 'call': return /^[^a-z]/.test(e.name) && e.args.length === 2 ? `${expr(e.args[0]!)}${e.name}${expr(e.args[1]!)}` : `${e.name}(${e.args.map(expr).join(',')})`;
+    case 'subquery': return `(${explainPlan(e.plan).map((l) => l.trim()).join(' <- ')})`;
+    case 'inSubquery': return `${expr(e.expr)} in (${explainPlan(e.plan).map((l) => l.trim()).join(' <- ')})`;
   }
 }

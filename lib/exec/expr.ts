@@ -1,11 +1,13 @@
 // Bound expressions compiled once per query into closures that compute a whole
 // batch: a column is returned as is, a constant is a cached repeated vector, a
-// call runs its kernel on the arguments' vectors.
+// call runs its kernel on the arguments' vectors. Subqueries must have been
+// run first (prepareSubqueries in subqueries.ts).
 import type { ColumnVector } from '../storage/column-vector.js';
 import type { BoundExpr } from '../sql/bound.js';
 import { constantVector } from '../sql/functions/vec.js';
 import type { Batch } from '../storage/table-reader.js';
 import { prefix } from './vectors.js';
+import { inSubquery, scalarSubquery } from './subqueries.js';
 
 export type CompiledExpr = (batch: Batch) => ColumnVector;
 
@@ -28,6 +30,15 @@ export function compileExpr(e: BoundExpr): CompiledExpr {
       const args = e.args.map(compileExpr);
       const kernel = e.fn.kernel;
       return (b) => kernel(args.map((a) => a(b)), b.rowCount);
+    }
+    case 'subquery': {
+      const value = scalarSubquery(e);
+      return (b) => value(b.rowCount);
+    }
+    case 'inSubquery': {
+      const x = compileExpr(e.expr);
+      const test = inSubquery(e);
+      return (b) => test(x(b));
     }
   }
 }

@@ -9,6 +9,7 @@ import { runAggregate } from './aggregate.js';
 import { collect, concatBatches, gatherBatch, sliceBatches } from './batches.js';
 import { checkMemory, pace, type ExecContext } from './context.js';
 import { compileExpr } from './expr.js';
+import { prepareSubqueries } from './subqueries.js';
 import { metadataRows } from './metadata-rows.js';
 import { runSort } from './sort.js';
 import { fromValues, rowKey, valueAt } from './vectors.js';
@@ -57,6 +58,7 @@ async function* runLongSequence(count: number, cx: ExecContext): AsyncGenerator<
 }
 
 async function* runFilter(plan: Extract<Plan, { kind: 'filter' }>, cx: ExecContext): AsyncGenerator<Batch> {
+  await prepareSubqueries([plan.predicate], cx);
   const pred = compileExpr(plan.predicate);
   for await (const b of run(plan.input, cx)) {
     const mask = (pred(b) as { data: Uint8Array }).data;
@@ -71,6 +73,7 @@ async function* runFilter(plan: Extract<Plan, { kind: 'filter' }>, cx: ExecConte
 }
 
 async function* runProject(plan: Extract<Plan, { kind: 'project' }>, cx: ExecContext): AsyncGenerator<Batch> {
+  await prepareSubqueries(plan.exprs, cx);
   const fns = plan.exprs.map(compileExpr);
   for await (const b of run(plan.input, cx)) {
     yield { rowCount: b.rowCount, columns: fns.map((f) => f(b)) };
@@ -127,6 +130,7 @@ async function* runDistinct(plan: Extract<Plan, { kind: 'distinct' }>, cx: ExecC
 
 async function* runJoin(plan: Extract<Plan, { kind: 'join' }>, cx: ExecContext): AsyncGenerator<Batch> {
   const right = await collect(run(plan.right, cx), plan.right.fields.length, cx, 'JOIN');
+  await prepareSubqueries([plan.residual], cx);
   const residual = plan.residual ? compileExpr(plan.residual) : null;
   const rightTypes = plan.right.fields.map((f) => (f.type === 'NULL' ? 'DOUBLE' : f.type) as ColumnType);
   // Hash of the right side's keys -> row numbers.

@@ -8,6 +8,8 @@ import { bindExpr, call, castTo, type Scope } from '../sql/bind-expr.js';
 import type { BoundExpr } from '../sql/bound.js';
 import type { ExecContext } from './context.js';
 import { compileExpr } from './expr.js';
+import { prepareSubqueries } from './subqueries.js';
+import { subqueryBinder } from '../sql/binder.js';
 
 type Prepared = (cx: ExecContext) => Promise<{ rows: number }>;
 
@@ -15,7 +17,7 @@ export function runUpdate(stmt: A.Update, catalog: Catalog): Prepared {
   if (!catalog.exists(stmt.table)) throw new SvcError('SQL', `table does not exist [table=${stmt.table}]`, { position: stmt.tablePos });
   if (stmt.from) throw new SvcError('SQL', 'UPDATE ... FROM is not supported yet', { position: stmt.from.pos });
   const meta = catalog.get(stmt.table).meta;
-  const scope: Scope = { fields: meta.columns.map((c) => ({ table: stmt.alias ?? meta.name, name: c.name, type: c.type })) };
+  const scope: Scope = { fields: meta.columns.map((c) => ({ table: stmt.alias ?? meta.name, name: c.name, type: c.type })), subquery: subqueryBinder({ catalog }) };
   const where: BoundExpr | null = stmt.where ? bindExpr(stmt.where, { scope, onAggregate: null }) : null;
   if (where && where.type !== 'BOOLEAN') throw new SvcError('SQL', 'boolean expression expected', { position: stmt.where!.pos });
   // One expression per table column: unchanged columns pass through.
@@ -28,9 +30,11 @@ export function runUpdate(stmt: A.Update, catalog: Catalog): Prepared {
     const value = castTo(bindExpr(s.value, { scope, onAggregate: null }), c.type, s.value.pos);
     exprs[i] = where ? call('case', [where, value, exprs[i]!], s.pos) : value;
   }
-  const fns = exprs.map(compileExpr);
-  const mask = where ? compileExpr(where) : null;
-  return async () => {
+  return async (cx) => {
+    // Subqueries run before the writer is taken (they may read this very table).
+    await prepareSubqueries([...exprs, where], cx);
+    const fns = exprs.map(compileExpr);
+    const mask = where ? compileExpr(where) : null;
     const w = await catalog.writer(stmt.table);
     let updated = 0;
     try {

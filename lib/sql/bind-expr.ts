@@ -3,7 +3,7 @@
 // parsed once), operators and functions resolved to vectorized kernels.
 import { SvcError } from '../errors/svc-error.js';
 import type * as A from './ast.js';
-import type { BoundExpr } from './bound.js';
+import type { BoundExpr, Plan } from './bound.js';
 import { parseTimestamp } from './functions/datetime.js';
 import { isAggregate, resolveScalar } from './functions/registry.js';
 import { commonType, isTemporal, isText, type SqlType } from './sql-type.js';
@@ -17,6 +17,8 @@ export interface ScopeField {
 
 export interface Scope {
   readonly fields: readonly ScopeField[];
+  /** Binds an uncorrelated subquery in the statement's context (absent: subqueries are not allowed here). */
+  readonly subquery?: (q: A.Query) => Plan;
 }
 
 /** Called for aggregate calls; returns the bound reference that replaces them. */
@@ -100,7 +102,10 @@ export function bindExpr(e: A.Expr, cx: ExprContext): BoundExpr {
       return e.not ? call('not', [b], e.pos) : b;
     }
     case 'isNull': return call(e.not ? 'is_not_null' : 'is_null', [bindExpr(e.expr, cx)], e.pos);
-    case 'subquery': throw new SvcError('SQL', 'scalar subqueries are not supported yet', { position: e.pos });
+    case 'subquery': {
+      const plan = subqueryPlan(e.query, cx, e.pos);
+      return { kind: 'subquery', plan, type: plan.fields[0]!.type, pos: e.pos, result: { values: null, owner: null } };
+    }
     case 'bindVar': throw new SvcError('SQL', `bind variables are not supported by the REST API [name=${e.name}]`, { position: e.pos });
     case 'array': case 'subscript': throw new SvcError('SQL', 'arrays are not supported yet', { position: e.pos });
     default: return unknownNode(e);
@@ -193,8 +198,29 @@ function caseExpr(e: A.Case, cx: ExprContext): BoundExpr {
   return call('case', args, e.pos);
 }
 
+/** A subquery of one column, bound by the scope's binder. */
+function subqueryPlan(q: A.Query, cx: ExprContext, pos: number): Plan {
+  if (!cx.scope.subquery) throw new SvcError('SQL', 'subqueries are not supported here', { position: pos });
+  const plan = cx.scope.subquery(q);
+  if (plan.fields.length !== 1) throw new SvcError('SQL', `subquery must return exactly one column [columns=${plan.fields.length}]`, { position: pos });
+  return plan;
+}
+
 function inExpr(e: A.In, cx: ExprContext): BoundExpr {
-  if (e.query) throw new SvcError('SQL', 'IN (SELECT ...) is not supported yet', { position: e.pos });
+  if (e.query) {
+    let x = bindExpr(e.expr, cx);
+    let plan = subqueryPlan(e.query, cx, e.query.pos);
+    const inner = plan.fields[0]!;
+    const t = commonType(x.type, inner.type);
+    if (t === null) throw new SvcError('SQL', `inconvertible types: ${x.type} and ${inner.type}`, { position: e.pos });
+    x = castTo(x, t, e.pos);
+    if (inner.type !== t) {
+      const cast = castTo({ kind: 'col', index: 0, type: inner.type }, t, e.pos);
+      plan = { kind: 'project', input: plan, exprs: [cast], fields: [{ name: inner.name, type: t }], timestamp: -1 };
+    }
+    const r: BoundExpr = { kind: 'inSubquery', expr: x, plan, type: 'BOOLEAN', pos: e.pos, result: { values: null, owner: null } };
+    return e.not ? call('not', [r], e.pos) : r;
+  }
   const x = bindExpr(e.expr, cx);
   const list = (e.list ?? []).map((i) => bindExpr(i, cx));
   // ts IN '2024-01' (one string: an interval) is the time-series clause; plain lists compare values.

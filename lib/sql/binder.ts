@@ -27,6 +27,11 @@ export function bindQuery(q: A.Query, cx: BindContext): Plan {
   return useTimestampOrder(pruneColumns(bindQueryIn(q, cx, new Map())));
 }
 
+/** Binds subqueries of a statement that is not a query (UPDATE's SET and WHERE). */
+export function subqueryBinder(cx: BindContext): (q: A.Query) => Plan {
+  return (q) => bindQuery(q, cx);
+}
+
 function bindQueryIn(q: A.Query, cx: BindContext, ctes: ReadonlyMap<string, A.Query>): Plan {
   const scoped = new Map(ctes);
   for (const c of q.with) scoped.set(c.name.toLowerCase(), c.query);
@@ -130,7 +135,7 @@ function bindJoin(j: A.Join, cx: BindContext, ctes: ReadonlyMap<string, A.Query>
   const l = bindFrom(j.left, cx, ctes);
   const r = bindFrom(j.right, cx, ctes);
   const fields: ScopeField[] = [...l.scope.fields, ...r.scope.fields];
-  const scope: Scope = { fields };
+  const scope: Scope = { fields, subquery: (sq) => useTimestampOrder(pruneColumns(bindQueryIn(sq, cx, ctes))) };
   const leftKeys: number[] = [];
   const rightKeys: number[] = [];
   let residual: BoundExpr | null = null;
@@ -196,7 +201,9 @@ function bindSelect(q: A.Select, cx: BindContext, ctes: ReadonlyMap<string, A.Qu
   if (q.latestOn) throw new SvcError('SQL', 'LATEST ON is not supported yet', { position: q.latestOn.pos });
   const src: Source = q.from ? bindFrom(q.from, cx, ctes) : { plan: { kind: 'oneRow', fields: [], timestamp: -1 }, scope: { fields: [] } };
   let plan = src.plan;
-  const inScope = src.scope;
+  // Uncorrelated subqueries in this query's expressions see the same tables and CTEs.
+  const subquery = (sq: A.Query): Plan => useTimestampOrder(pruneColumns(bindQueryIn(sq, cx, ctes)));
+  const inScope: Scope = { ...src.scope, subquery };
 
   if (q.where) {
     const predicate = bindExpr(q.where, { scope: inScope, onAggregate: null });
@@ -253,7 +260,7 @@ function bindSelect(q: A.Select, cx: BindContext, ctes: ReadonlyMap<string, A.Qu
     };
     // Bind select items and HAVING in the post-aggregation world: keys and aggregates only.
     const keyFields: ScopeField[] = keys.map((k, i) => ({ table: null, name: `$key${i}`, type: k.type }));
-    postScope = { fields: keyFields };
+    postScope = { fields: keyFields, subquery };
     const post: ExprContext = { scope: postScope, onAggregate, keyOf };
     const bindPost = (e: A.Expr): BoundExpr => {
       try {
@@ -306,9 +313,15 @@ function bindSelect(q: A.Select, cx: BindContext, ctes: ReadonlyMap<string, A.Qu
 function containsAggregate(e: A.Expr): boolean {
   let found = false;
   JSON.stringify(e, (_k, v: unknown) => {
-    if (v && typeof v === 'object' && (v as { kind?: string }).kind === 'call') {
-      const c = v as A.Call;
-      if (c.over === null && (isAggregate(c.name) || (c.name === 'count' && c.distinct))) found = true;
+    if (v && typeof v === 'object') {
+      const kind = (v as { kind?: string }).kind;
+      // A subquery's aggregates are its own.
+      if (kind === 'subquery') return undefined;
+      if (kind === 'in' && (v as A.In).query !== null) return { ...(v as A.In), query: null };
+      if (kind === 'call') {
+        const c = v as A.Call;
+        if (c.over === null && (isAggregate(c.name) || (c.name === 'count' && c.distinct))) found = true;
+      }
     }
     return v;
   });

@@ -13,7 +13,17 @@ export interface Field {
 export type BoundExpr =
   | { readonly kind: 'col'; readonly index: number; readonly type: SqlType }
   | { readonly kind: 'const'; readonly type: SqlType; readonly value: number | string | boolean | null }
-  | { readonly kind: 'call'; readonly name: string; readonly fn: ScalarOverload; readonly args: readonly BoundExpr[]; readonly type: SqlType };
+  | { readonly kind: 'call'; readonly name: string; readonly fn: ScalarOverload; readonly args: readonly BoundExpr[]; readonly type: SqlType }
+  /** `(SELECT ...)` as a value: its one column's only row (NULL without rows), computed before the batches. */
+  | { readonly kind: 'subquery'; readonly plan: Plan; readonly type: SqlType; readonly pos: number; readonly result: SubqueryResult }
+  /** `expr IN (SELECT ...)`: membership in the subquery's one column (NULL matches NULL, as QuestDB's = does). */
+  | { readonly kind: 'inSubquery'; readonly expr: BoundExpr; readonly plan: Plan; readonly type: 'BOOLEAN'; readonly pos: number; readonly result: SubqueryResult };
+
+/** A subquery's values, filled by the executor once per execution (`owner`: the execution that computed them). */
+export interface SubqueryResult {
+  values: Array<number | string | boolean | null> | null;
+  owner: object | null;
+}
 
 export interface BoundAggregate {
   readonly name: string;

@@ -67,11 +67,13 @@ function range(n: number): number[] {
 function cols(e: BoundExpr, into: Set<number>): void {
   if (e.kind === 'col') into.add(e.index);
   else if (e.kind === 'call') for (const a of e.args) cols(a, into);
+  else if (e.kind === 'inSubquery') cols(e.expr, into); // the subquery's own plan was pruned when bound
 }
 
 function remap(e: BoundExpr, map: Int32Array | null): BoundExpr {
   if (map === null) return e;
   if (e.kind === 'col') return { ...e, index: map[e.index]! };
   if (e.kind === 'call') return { ...e, args: e.args.map((a) => remap(a, map)) };
+  if (e.kind === 'inSubquery') return { ...e, expr: remap(e.expr, map) };
   return e;
 }

@@ -1,0 +1,96 @@
+// Uncorrelated subqueries in expressions (`(SELECT ...)` as a value, `x IN
+// (SELECT ...)`): each runs once per execution, before the operator that uses
+// it compiles its expressions, and its values are kept with the bound node.
+// Membership tests compare numbers as doubles and text as strings; NULL
+// matches NULL, as QuestDB's = does.
+import { SvcError } from '../errors/svc-error.js';
+import type { ColumnVector } from '../storage/column-vector.js';
+import type { BoundExpr } from '../sql/bound.js';
+import { asDoubles, constantVector, boolVector } from '../sql/functions/vec.js';
+import { isNumeric, isTemporal } from '../sql/sql-type.js';
+import { collect } from './batches.js';
+import type { ExecContext } from './context.js';
+import { run } from './operators.js';
+import { valueAt, type Value } from './vectors.js';
+
+/** Runs the subqueries in `exprs` (nested ones first) that this execution has not run yet. */
+export async function prepareSubqueries(exprs: readonly (BoundExpr | null)[], cx: ExecContext): Promise<void> {
+  for (const e of exprs) if (e !== null) await prepare(e, cx);
+}
+
+async function prepare(e: BoundExpr, cx: ExecContext): Promise<void> {
+  switch (e.kind) {
+    case 'col': case 'const': return;
+    case 'call': for (const a of e.args) await prepare(a, cx); return;
+    case 'inSubquery': await prepare(e.expr, cx); break;
+    case 'subquery': break;
+  }
+  if (e.result.owner === cx) return;
+  const b = await collect(run(e.plan, cx), 1, cx, 'subquery');
+  if (e.kind === 'subquery' && b.rowCount > 1) {
+    throw new SvcError('SQL', `scalar subquery returned more than one row [rows=${b.rowCount}]`, { position: e.pos });
+  }
+  const values: Value[] = [];
+  for (let i = 0; i < b.rowCount; i++) values.push(valueAt(b.columns[0]!, i));
+  e.result.values = values;
+  e.result.owner = cx;
+}
+
+function valuesOf(e: { result: { values: Value[] | null }; pos: number }): Value[] {
+  if (e.result.values === null) throw new SvcError('INTERNAL', 'subquery was not run before its expression', { position: e.pos });
+  return e.result.values;
+}
+
+/** The scalar subquery's value as a constant vector of the batch's length. */
+export function scalarSubquery(e: Extract<BoundExpr, { kind: 'subquery' }>): (n: number) => ColumnVector {
+  let cached: ColumnVector | null = null;
+  let size = 0;
+  return (n) => {
+    if (cached === null || size < n) {
+      size = Math.max(n, 1024);
+      cached = constantVector(e.type, valuesOf(e)[0] ?? null, size);
+    }
+    return size === n ? cached : sliceConst(cached, n);
+  };
+}
+
+function sliceConst(v: ColumnVector, n: number): ColumnVector {
+  switch (v.kind) {
+    case 'fixed': return { ...v, data: v.data.subarray(0, n) };
+    case 'symbol': return { ...v, keys: v.keys.subarray(0, n) };
+    case 'var': return { ...v, offsets: v.offsets.subarray(0, n + 1), nulls: v.nulls?.subarray(0, n) ?? null };
+  }
+}
+
+/** A membership test of `x`'s rows in the subquery's values (a BOOLEAN vector). */
+export function inSubquery(e: Extract<BoundExpr, { kind: 'inSubquery' }>): (x: ColumnVector) => ColumnVector {
+  const t = e.expr.type;
+  const numeric = t === 'BOOLEAN' || (t !== 'CHAR' && t !== 'IPV4' && (isNumeric(t) || isTemporal(t)));
+  let nums: Set<number> | null = null;
+  let strs: Set<string> | null = null;
+  let hasNull = false;
+  return (x) => {
+    if (nums === null && strs === null) {
+      const values = valuesOf(e);
+      hasNull = values.includes(null);
+      if (numeric) nums = new Set(values.filter((v) => v !== null).map((v) => (typeof v === 'boolean' ? (v ? 1 : 0) : Number(v))));
+      else strs = new Set(values.filter((v) => v !== null).map(String));
+    }
+    const n = x.kind === 'var' ? x.offsets.length - 1 : x.kind === 'symbol' ? x.keys.length : (x.type === 'UUID' ? x.data.length / 16 : x.type === 'LONG256' ? x.data.length / 32 : x.data.length);
+    const out = new Uint8Array(n);
+    if (nums !== null) {
+      const d = asDoubles(x);
+      for (let i = 0; i < n; i++) { const v = d[i]!; out[i] = v !== v ? (hasNull ? 1 : 0) : nums.has(v) ? 1 : 0; }
+    } else if (x.kind === 'symbol') {
+      // Once per dictionary entry, not per row.
+      const hit = x.dict.map((s) => (strs!.has(s) ? 1 : 0));
+      for (let i = 0; i < n; i++) { const k = x.keys[i]!; out[i] = k < 0 ? (hasNull ? 1 : 0) : hit[k]!; }
+    } else {
+      for (let i = 0; i < n; i++) {
+        const v = valueAt(x, i);
+        out[i] = v === null ? (hasNull ? 1 : 0) : strs!.has(String(v)) ? 1 : 0;
+      }
+    }
+    return boolVector(out);
+  };
+}
