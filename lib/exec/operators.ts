@@ -180,7 +180,7 @@ async function* runJoin(plan: Extract<Plan, { kind: 'join' }>, cx: ExecContext):
   }
 }
 
-function joinRows(left: Batch, right: Batch, li: Int32Array, ri: Int32Array, rightTypes: ColumnType[]): Batch {
+export function joinRows(left: Batch, right: Batch, li: Int32Array, ri: Int32Array, rightTypes: ColumnType[]): Batch {
   const l = gatherBatch(left, li);
   const hasMissing = ri.some((r) => r < 0);
   const rcols: ColumnVector[] = rightTypes.map((t, c) => {

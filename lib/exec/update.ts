@@ -1,26 +1,65 @@
-// UPDATE t SET a = expr, ... [WHERE cond]: each partition's rows are read,
-// `a` becomes case(cond, expr, a), and partitions with matching rows are
-// rewritten as new versions in one commit. Returns the number of rows updated.
+// UPDATE t SET a = expr, ... [FROM src] [WHERE cond]: each partition's rows
+// are read, `a` becomes case(matched, expr, a), and partitions with matching
+// rows are rewritten as new versions in one commit. With FROM, a target row
+// takes its values from the first source row that satisfies WHERE (equalities
+// between a target and a source column are hash-join keys; NULL keys never
+// match); rows with no such source row keep theirs. Returns the rows updated.
 import { SvcError } from '../errors/svc-error.js';
 import type { Catalog } from '../storage/catalog.js';
+import type { ColumnType } from '../storage/column-type.js';
 import type * as A from '../sql/ast.js';
-import { bindExpr, call, castTo, type Scope } from '../sql/bind-expr.js';
-import type { BoundExpr } from '../sql/bound.js';
-import type { ExecContext } from './context.js';
-import { compileExpr } from './expr.js';
+import { bindExpr, call, castTo, resolveColumn, type Scope, type ScopeField } from '../sql/bind-expr.js';
+import type { BoundExpr, Plan } from '../sql/bound.js';
+import { bindFromItem, conjuncts, subqueryBinder } from '../sql/binder.js';
+import type { Batch } from '../storage/table-reader.js';
+import { collect } from './batches.js';
+import { checkMemory, type ExecContext } from './context.js';
+import { compileExpr, type CompiledExpr } from './expr.js';
+import { joinRows, run } from './operators.js';
 import { prepareSubqueries } from './subqueries.js';
-import { subqueryBinder } from '../sql/binder.js';
+import { rowKey, valueAt } from './vectors.js';
 
 type Prepared = (cx: ExecContext) => Promise<{ rows: number }>;
 
+interface FromSource {
+  readonly plan: Plan;
+  readonly types: ColumnType[];
+  /** Join keys: target column indexes and source column indexes (into the source's own fields). */
+  readonly targetKeys: number[];
+  readonly sourceKeys: number[];
+}
+
 export function runUpdate(stmt: A.Update, catalog: Catalog): Prepared {
   if (!catalog.exists(stmt.table)) throw new SvcError('SQL', `table does not exist [table=${stmt.table}]`, { position: stmt.tablePos });
-  if (stmt.from) throw new SvcError('SQL', 'UPDATE ... FROM is not supported yet', { position: stmt.from.pos });
   const meta = catalog.get(stmt.table).meta;
-  const scope: Scope = { fields: meta.columns.map((c) => ({ table: stmt.alias ?? meta.name, name: c.name, type: c.type })), subquery: subqueryBinder({ catalog }) };
-  const where: BoundExpr | null = stmt.where ? bindExpr(stmt.where, { scope, onAggregate: null }) : null;
-  if (where && where.type !== 'BOOLEAN') throw new SvcError('SQL', 'boolean expression expected', { position: stmt.where!.pos });
-  // One expression per table column: unchanged columns pass through.
+  const target: ScopeField[] = meta.columns.map((c) => ({ table: stmt.alias ?? meta.name, name: c.name, type: c.type }));
+  const nt = target.length;
+  const bound = stmt.from ? bindFromItem(stmt.from, { catalog }, stmt.with ?? []) : null;
+  const scope: Scope = { fields: [...target, ...(bound?.scope.fields ?? [])], subquery: subqueryBinder({ catalog }) };
+
+  let whereAst = stmt.where;
+  let from: FromSource | null = null;
+  if (bound) {
+    const targetKeys: number[] = [], sourceKeys: number[] = [];
+    const rest: A.Expr[] = [];
+    for (const c of stmt.where ? conjuncts(stmt.where) : []) {
+      if (c.kind === 'binary' && c.op === '=' && c.left.kind === 'column' && c.right.kind === 'column') {
+        const a = resolveColumn(scope, c.left).index, b = resolveColumn(scope, c.right).index;
+        if (a < nt && b >= nt) { targetKeys.push(a); sourceKeys.push(b - nt); continue; }
+        if (b < nt && a >= nt) { targetKeys.push(b); sourceKeys.push(a - nt); continue; }
+      }
+      rest.push(c);
+    }
+    whereAst = rest.length === 0 ? null : rest.reduce((l, r) => ({ kind: 'binary', op: 'AND', left: l, right: r, pos: r.pos }));
+    const types = bound.plan.fields.map((f) => (f.type === 'NULL' ? 'DOUBLE' : f.type) as ColumnType);
+    from = { plan: bound.plan, types, targetKeys, sourceKeys };
+  }
+  const where: BoundExpr | null = whereAst ? bindExpr(whereAst, { scope, onAggregate: null }) : null;
+  if (where && where.type !== 'BOOLEAN') throw new SvcError('SQL', 'boolean expression expected', { position: whereAst!.pos });
+
+  // One expression per table column over [target columns, source columns, matched]: unchanged columns pass through.
+  const matchedIndex = scope.fields.length;
+  const matched: BoundExpr = from ? { kind: 'col', index: matchedIndex, type: 'BOOLEAN' } : where ?? { kind: 'const', type: 'BOOLEAN', value: true };
   const exprs: BoundExpr[] = meta.columns.map((c, i) => ({ kind: 'col', index: i, type: c.type }));
   for (const s of stmt.set) {
     const i = meta.columns.findIndex((c) => c.name.toLowerCase() === s.column.toLowerCase());
@@ -28,30 +67,83 @@ export function runUpdate(stmt: A.Update, catalog: Catalog): Prepared {
     const c = meta.columns[i]!;
     if (c.id === meta.timestampId) throw new SvcError('SQL', 'Designated timestamp column cannot be updated', { position: s.pos });
     const value = castTo(bindExpr(s.value, { scope, onAggregate: null }), c.type, s.value.pos);
-    exprs[i] = where ? call('case', [where, value, exprs[i]!], s.pos) : value;
+    exprs[i] = from || where ? call('case', [matched, value, exprs[i]!], s.pos) : value;
   }
+
   return async (cx) => {
-    // Subqueries run before the writer is taken (they may read this very table).
+    // Subqueries and the FROM source run before the writer is taken (they may read this very table).
     await prepareSubqueries([...exprs, where], cx);
     const fns = exprs.map(compileExpr);
-    const mask = where ? compileExpr(where) : null;
+    const cond = where ? compileExpr(where) : null;
+    const source = from ? await collect(run(from.plan, cx), from.types.length, cx, 'UPDATE FROM') : null;
+    const pick = from && source ? matcher(from, source, cond, cx) : null;
     const w = await catalog.writer(stmt.table);
     let updated = 0;
     try {
       w.rewritePartitions((rows) => {
-        let n = rows.rowCount;
-        if (mask) {
-          const m = (mask(rows) as { data: Uint8Array }).data;
+        let input: Batch = rows;
+        let n: number;
+        if (pick) {
+          const chosen = pick(rows);
+          n = 0;
+          for (let i = 0; i < chosen.length; i++) if (chosen[i]! >= 0) n++;
+          if (n === 0) return null;
+          const all = new Int32Array(rows.rowCount);
+          for (let i = 0; i < all.length; i++) all[i] = i;
+          const joined = joinRows(rows, source!, all, chosen, from!.types);
+          const flags = new Uint8Array(rows.rowCount);
+          for (let i = 0; i < flags.length; i++) flags[i] = chosen[i]! >= 0 ? 1 : 0;
+          input = { rowCount: rows.rowCount, columns: [...joined.columns, { kind: 'fixed', type: 'BOOLEAN', data: flags }] };
+        } else if (cond) {
+          const m = (cond(rows) as { data: Uint8Array }).data;
           n = 0;
           for (let i = 0; i < rows.rowCount; i++) n += m[i]!;
+          if (n === 0) return null;
+        } else {
+          n = rows.rowCount;
         }
-        if (n === 0) return null;
         updated += n;
-        return fns.map((f) => f(rows));
+        return fns.map((f) => f(input));
       });
     } finally {
       w.close();
     }
     return { rows: updated };
+  };
+}
+
+/**
+ * For each row of a target batch, the first source row matching it (keys
+ * equal, then the remaining WHERE over the pair), or -1.
+ */
+function matcher(from: FromSource, source: Batch, cond: CompiledExpr | null, cx: ExecContext): (rows: Batch) => Int32Array {
+  const byKey = new Map<string, number[]>();
+  const every = Array.from({ length: source.rowCount }, (_, j) => j);
+  if (from.sourceKeys.length > 0) {
+    const cols = from.sourceKeys.map((k) => source.columns[k]!);
+    for (let j = 0; j < source.rowCount; j++) {
+      if (cols.some((c) => valueAt(c, j) === null)) continue;
+      const k = rowKey(cols, j);
+      const list = byKey.get(k);
+      if (list) list.push(j); else byKey.set(k, [j]);
+    }
+  }
+  return (rows) => {
+    const chosen = new Int32Array(rows.rowCount).fill(-1);
+    if (source.rowCount === 0) return chosen;
+    const keys = from.targetKeys.map((k) => rows.columns[k]!);
+    const li: number[] = [], ri: number[] = [];
+    for (let i = 0; i < rows.rowCount; i++) {
+      const candidates = keys.length === 0 ? every : keys.some((c) => valueAt(c, i) === null) ? undefined : byKey.get(rowKey(keys, i));
+      if (!candidates) continue;
+      if (!cond) { chosen[i] = candidates[0]!; continue; }
+      for (const j of candidates) { li.push(i); ri.push(j); }
+    }
+    if (!cond || li.length === 0) return chosen;
+    checkMemory(cx, li.length * 16, 'UPDATE FROM');
+    const pairs = joinRows(rows, source, Int32Array.from(li), Int32Array.from(ri), from.types);
+    const m = (cond(pairs) as { data: Uint8Array }).data;
+    for (let p = 0; p < li.length; p++) if (m[p] && chosen[li[p]!]! < 0) chosen[li[p]!] = ri[p]!;
+    return chosen;
   };
 }

@@ -27,6 +27,14 @@ export function bindQuery(q: A.Query, cx: BindContext): Plan {
   return useTimestampOrder(pruneColumns(bindQueryIn(q, cx, new Map())));
 }
 
+/** UPDATE ... FROM: the FROM item (table, subquery, join; `with`: the statement's CTEs) with every column kept. */
+export function bindFromItem(f: A.FromItem, cx: BindContext, withs: readonly A.Cte[]): { plan: Plan; scope: Scope } {
+  const ctes = new Map<string, A.Query>();
+  for (const c of withs) ctes.set(c.name.toLowerCase(), c.query);
+  const s = bindFrom(f, cx, ctes);
+  return { plan: useTimestampOrder(pruneColumns(s.plan)), scope: s.scope };
+}
+
 /** Binds subqueries of a statement that is not a query (UPDATE's SET and WHERE). */
 export function subqueryBinder(cx: BindContext): (q: A.Query) => Plan {
   return (q) => bindQuery(q, cx);
