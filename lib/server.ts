@@ -11,6 +11,7 @@ import { debugRoutes } from './http/debug-routes.js';
 import { urlOf } from './http/listen.js';
 import { MainServer } from './http/main-server.js';
 import { Router } from './http/router.js';
+import { sqlRoutes } from './http/sql-routes.js';
 import { ComponentRegistry } from './lifecycle/component-registry.js';
 import { loadLogConf } from './log/log-conf.js';
 import { LogManager, type Logger } from './log/log-manager.js';
@@ -64,6 +65,11 @@ export class SvcdbServer {
     });
 
     const router = new Router();
+    for (const r of sqlRoutes({
+      catalog: () => this.catalog,
+      queryTimeoutMs: config.get('query.timeout'),
+      memoryLimit: config.get('query.memory.limit'),
+    })) router.add(r);
     if (config.get('http.debug.endpoints.enabled')) for (const r of debugRoutes) router.add(r);
     this.#main = new MainServer({
       router,

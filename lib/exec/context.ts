@@ -34,7 +34,7 @@ function abortError(signal: AbortSignal): Error {
 /** Fails the query once `bytes` pass the memory limit. */
 export function checkMemory(cx: ExecContext, bytes: number, what: string): void {
   if (bytes > cx.memoryLimit) {
-    throw new SvcError('BAD_REQUEST', `${what} needs more than the memory limit of ${cx.memoryLimit} bytes [limit=sql.memory.limit]`);
+    throw new SvcError('BAD_REQUEST', `${what} needs more than the memory limit of ${cx.memoryLimit} bytes [limit=query.memory.limit]`);
   }
 }
 

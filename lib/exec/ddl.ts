@@ -118,7 +118,7 @@ function createTable(stmt: A.CreateTable, catalog: Catalog): Prepared {
     await at(stmt.namePos, () => catalog.create(def));
     if (!query) return { rows: 0 };
     try {
-      return { rows: await appendQuery(catalog, stmt.name, columns.map((c) => c.name), query, cx) };
+      return { rows: await appendQuery(catalog, stmt.name, columns.map((c) => c.name), query, cx, stmt.asSelect!.pos) };
     } catch (e) {
       await catalog.drop(stmt.name, { ifExists: true }); // CREATE TABLE AS SELECT is all or nothing
       throw e;

@@ -14,6 +14,7 @@ import { pace, type ExecContext } from './context.js';
 import { compileExpr } from './expr.js';
 import { run } from './operators.js';
 import { valueAt } from './vectors.js';
+import { nullFlags } from '../sql/functions/vec.js';
 
 type Prepared = (cx: ExecContext) => Promise<{ rows: number }>;
 
@@ -36,7 +37,8 @@ export function runInsert(stmt: A.Insert, catalog: Catalog): Prepared {
     if (plan.fields.length !== targets.length) {
       throw new SvcError('SQL', `select clause must provide ${targets.length} columns, it provides ${plan.fields.length}`, { position: stmt.query.pos });
     }
-    return async (cx) => ({ rows: await appendQuery(catalog, stmt.table, names, plan, cx) });
+    const pos = stmt.query.pos;
+    return async (cx) => ({ rows: await appendQuery(catalog, stmt.table, names, plan, cx, pos) });
   }
   const rows = (stmt.values ?? []).map((row, r) => {
     if (row.length !== targets.length) {
@@ -69,18 +71,26 @@ export function runInsert(stmt: A.Insert, catalog: Catalog): Prepared {
   };
 }
 
-/** Runs `plan` and appends its rows to `table`'s columns `names` (cast to their types); one commit at the end. */
-export async function appendQuery(catalog: Catalog, table: string, names: readonly string[], plan: Plan, cx: ExecContext): Promise<number> {
+/**
+ * Runs `plan` and appends its rows to `table`'s columns `names` (cast to their
+ * types); one commit at the end. A value the cast turns into NULL fails the
+ * statement (at `pos`, the query) and nothing is written.
+ */
+export async function appendQuery(catalog: Catalog, table: string, names: readonly string[], plan: Plan, cx: ExecContext, pos: number): Promise<number> {
   const meta = catalog.get(table).meta;
   const types: SqlType[] = names.map((n) => meta.columns.find((c) => c.name.toLowerCase() === n.toLowerCase())!.type);
-  const casts: BoundExpr[] = plan.fields.map((f, i) => castTo({ kind: 'col', index: i, type: f.type }, types[i]!, 0));
+  const casts: BoundExpr[] = plan.fields.map((f, i) => castTo({ kind: 'col', index: i, type: f.type }, types[i]!, pos));
   const fns = casts.map(compileExpr);
   const w = await catalog.writer(table);
   let rows = 0;
   try {
     for await (const b of run(plan, cx)) {
       const columns: Record<string, ColumnVector> = {};
-      names.forEach((n, i) => { columns[n] = fns[i]!(b); });
+      names.forEach((n, i) => {
+        const out = fns[i]!(b);
+        if (casts[i]!.kind !== 'col') checkConverted(b.columns[i]!, out, plan.fields[i]!.type, types[i]!, rows, pos);
+        columns[n] = out;
+      });
       w.append({ rowCount: b.rowCount, columns });
       rows += b.rowCount;
       await pace(cx);
@@ -90,4 +100,16 @@ export async function appendQuery(catalog: Catalog, table: string, names: readon
     w.close(); // rolls back anything not committed
   }
   return rows;
+}
+
+/** Fails when a cast turned a value that was not NULL into NULL (QuestDB: inconvertible value). */
+function checkConverted(input: ColumnVector, output: ColumnVector, from: SqlType, to: SqlType, before: number, pos: number): void {
+  if (from === 'NULL') return;
+  const was = nullFlags(input);
+  const now = nullFlags(output);
+  for (let i = 0; i < now.length; i++) {
+    if (now[i] && !was[i]) {
+      throw new SvcError('SQL', `inconvertible value: ${String(valueAt(input, i))} [${from} -> ${to}, row=${before + i + 1}]`, { position: pos });
+    }
+  }
 }

@@ -11,6 +11,10 @@ export interface RequestContext {
   /** Fires when the client goes away or the server shuts down. */
   readonly signal: AbortSignal;
   readonly log: Logger;
+  /** Rows and body bytes sent, for the request log line and metrics. */
+  readonly stats: { rows: number; bytes: number };
+  /** The SQL text to echo in an error body ({query, error, position}), set by the SQL handlers. */
+  errorQuery?: string;
 }
 
 export type Handler = (ctx: RequestContext) => Promise<void> | void;

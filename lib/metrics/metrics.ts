@@ -27,6 +27,27 @@ export class Metrics {
     registers: [this.registry],
   });
 
+  readonly httpRows = new Counter({
+    name: 'svc_http_rows_total',
+    help: 'Result rows sent by the main server (execute, exp) and rows written by its statements, by endpoint',
+    labelNames: ['endpoint'] as const,
+    registers: [this.registry],
+  });
+
+  readonly httpBytes = new Counter({
+    name: 'svc_http_response_bytes_total',
+    help: 'Response body bytes produced by the main server before compression, by endpoint',
+    labelNames: ['endpoint'] as const,
+    registers: [this.registry],
+  });
+
+  readonly httpErrors = new Counter({
+    name: 'svc_http_errors_total',
+    help: 'Main server requests answered with a 4xx or 5xx status or cut short, by endpoint',
+    labelNames: ['endpoint'] as const,
+    registers: [this.registry],
+  });
+
   readonly alertsSent = new Counter({
     name: 'svc_alerts_sent_total',
     help: 'Critical-log alerts delivered to an alert manager',

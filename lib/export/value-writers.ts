@@ -1,0 +1,214 @@
+// One writer per column type, chosen once per query, that appends row i of a
+// vector to a ChunkWriter as JSON or as a CSV field, the way QuestDB prints
+// values (QUESTDB-NOTES.md "Values"): DOUBLE like Java, LONG exact, TIMESTAMP
+// ISO with micros, DATE with millis, NULL as null / an empty field.
+import { INT_NULL, LONG_NULL } from '../storage/column-type.js';
+import type { ColumnVector } from '../storage/column-vector.js';
+import type { SqlType } from '../sql/sql-type.js';
+import { daysFromCivil } from '../sql/functions/datetime.js';
+import { formatDouble, formatFloat, formatLong } from '../sql/functions/format.js';
+import { renderAt } from '../sql/functions/render.js';
+import type { ChunkWriter } from './chunk-writer.js';
+
+export type ValueWriter = (w: ChunkWriter, v: ColumnVector, i: number) => void;
+
+const DAY_US = 86_400_000_000;
+/** Timestamps in [0001-01-01, 10000-01-01) take the fast path; others go through formatTimestamp. */
+const MIN_FAST_DAY = daysFromCivil(1, 1, 1);
+const MAX_FAST_DAY = daysFromCivil(10000, 1, 1);
+
+/** `YYYY-MM-DDT` of a day number since the epoch. */
+function civilFromDays(z: number): [number, number, number] {
+  // Howard Hinnant's days_from_civil inverse.
+  const zz = z + 719468;
+  const era = Math.floor(zz / 146097);
+  const doe = zz - era * 146097;
+  const yoe = Math.floor((doe - Math.floor(doe / 1460) + Math.floor(doe / 36524) - Math.floor(doe / 146096)) / 365);
+  const doy = doe - (365 * yoe + Math.floor(yoe / 4) - Math.floor(yoe / 100));
+  const mp = Math.floor((5 * doy + 2) / 153);
+  const d = doy - Math.floor((153 * mp + 2) / 5) + 1;
+  const m = mp < 10 ? mp + 3 : mp - 9;
+  return [yoe + era * 400 + (m <= 2 ? 1 : 0), m, d];
+}
+
+/**
+ * Writes ISO timestamps with the date part cached per day, so rows of the same
+ * day cost a copy of 11 bytes and the time-of-day digits.
+ */
+class TimestampText {
+  #day = NaN;
+  readonly #date = new Uint8Array(11);
+
+  write(w: ChunkWriter, us: number, fractionDigits: 6 | 3): void {
+    const day = Math.floor(us / DAY_US);
+    if (day < MIN_FAST_DAY || day >= MAX_FAST_DAY) {
+      const s = fallbackIso(us);
+      w.ascii(fractionDigits === 6 ? s : `${s.slice(0, s.length - 4)}Z`);
+      return;
+    }
+    if (day !== this.#day) {
+      const [y, m, d] = civilFromDays(day);
+      const t = `${String(y).padStart(4, '0')}-${String(m).padStart(2, '0')}-${String(d).padStart(2, '0')}T`;
+      for (let k = 0; k < 11; k++) this.#date[k] = t.charCodeAt(k);
+      this.#day = day;
+    }
+    w.bytes(this.#date);
+    let rest = us - day * DAY_US; // micros into the day
+    const h = Math.floor(rest / 3_600_000_000);
+    rest -= h * 3_600_000_000;
+    const mi = Math.floor(rest / 60_000_000);
+    rest -= mi * 60_000_000;
+    const s = Math.floor(rest / 1_000_000);
+    rest -= s * 1_000_000;
+    w.padded(h, 2); w.byte(58);
+    w.padded(mi, 2); w.byte(58);
+    w.padded(s, 2); w.byte(46);
+    if (fractionDigits === 6) w.padded(rest, 6); else w.padded(Math.floor(rest / 1000), 3);
+    w.byte(90);
+  }
+}
+
+let fallback: ((us: number) => string) | null = null;
+function fallbackIso(us: number): string {
+  fallback ??= (x) => renderAt({ kind: 'fixed', type: 'TIMESTAMP', data: new Float64Array([x]) }, 0) ?? '';
+  return fallback(us);
+}
+
+/** A DOUBLE as Java prints it; integers below 10^7 without a string. */
+function writeDouble(w: ChunkWriter, x: number): void {
+  if (x > -1e7 && x < 1e7 && Math.floor(x) === x && !(x === 0 && 1 / x < 0)) {
+    w.int(x);
+    w.byte(46); w.byte(48);
+    return;
+  }
+  w.ascii(formatDouble(x));
+}
+
+function writeLong(w: ChunkWriter, x: number, v: ColumnVector, i: number): void {
+  if (x > -9007199254740992 && x < 9007199254740992) w.int(x);
+  else w.ascii(formatLong(x, (v as { exact?: Int32Array }).exact, i));
+}
+
+/** Encoded dictionary entries per dictionary array, built as rows ask for them. */
+class DictCache {
+  readonly #byDict = new WeakMap<readonly string[], (Uint8Array | undefined)[]>();
+  constructor(private readonly encode: (s: string) => Uint8Array) {}
+
+  get(dict: readonly string[], key: number): Uint8Array {
+    let entries = this.#byDict.get(dict);
+    if (!entries) { entries = []; this.#byDict.set(dict, entries); }
+    let e = entries[key];
+    if (e === undefined) { e = this.encode(dict[key]!); entries[key] = e; }
+    return e;
+  }
+}
+
+const jsonQuoted = (s: string): Uint8Array => Buffer.from(JSON.stringify(s), 'utf8');
+const csvQuoted = (s: string): Uint8Array => Buffer.from(`"${s.replace(/"/g, '""')}"`, 'utf8');
+
+export interface JsonOptions {
+  /** LONG values as JSON strings. */
+  readonly quoteLargeNum: boolean;
+}
+
+/** The JSON writer of a column of `type`. */
+export function jsonValueWriter(type: SqlType, opts: JsonOptions): ValueWriter {
+  switch (type) {
+    case 'BOOLEAN': return (w, v, i) => w.ascii((v as { data: Uint8Array }).data[i] ? 'true' : 'false');
+    case 'BYTE': case 'SHORT': return (w, v, i) => w.int((v as { data: Int16Array }).data[i]!);
+    case 'INT': return (w, v, i) => {
+      const x = (v as { data: Int32Array }).data[i]!;
+      if (x === INT_NULL) w.ascii('null'); else w.int(x);
+    };
+    case 'LONG': return (w, v, i) => {
+      const x = (v as { data: Float64Array }).data[i]!;
+      if (x === LONG_NULL) { w.ascii('null'); return; }
+      if (opts.quoteLargeNum) { w.byte(34); writeLong(w, x, v, i); w.byte(34); } else writeLong(w, x, v, i);
+    };
+    case 'DOUBLE': case 'NULL': return (w, v, i) => {
+      const x = (v as { data: Float64Array }).data[i]!;
+      if (x !== x || x === Infinity || x === -Infinity) w.ascii('null'); else writeDouble(w, x);
+    };
+    case 'FLOAT': return (w, v, i) => {
+      const x = (v as { data: Float32Array }).data[i]!;
+      if (x !== x || x === Infinity || x === -Infinity) w.ascii('null'); else w.ascii(formatFloat(x));
+    };
+    case 'TIMESTAMP': case 'DATE': {
+      const ts = new TimestampText();
+      const date = type === 'DATE';
+      return (w, v, i) => {
+        const x = (v as { data: Float64Array }).data[i]!;
+        if (x === LONG_NULL) { w.ascii('null'); return; }
+        w.byte(34); ts.write(w, date ? x * 1000 : x, date ? 3 : 6); w.byte(34);
+      };
+    }
+    case 'SYMBOL': {
+      const cache = new DictCache(jsonQuoted);
+      return (w, v, i) => {
+        const s = v as { keys: Int32Array; dict: readonly string[] };
+        const k = s.keys[i]!;
+        if (k < 0) w.ascii('null'); else w.bytes(cache.get(s.dict, k));
+      };
+    }
+    case 'STRING': case 'VARCHAR': return (w, v, i) => {
+      const s = v as { bytes: Uint8Array; offsets: Int32Array; nulls: Uint8Array | null };
+      if (s.nulls !== null && s.nulls[i]) { w.ascii('null'); return; }
+      w.byte(34); w.jsonEscaped(s.bytes, s.offsets[i]!, s.offsets[i + 1]!); w.byte(34);
+    };
+    default: return (w, v, i) => {
+      // CHAR, IPV4, UUID, LONG256, BINARY: rare; their text form, quoted.
+      const t = renderAt(v, i);
+      if (t === null) w.ascii('null'); else w.utf8(JSON.stringify(t));
+    };
+  }
+}
+
+/** The CSV writer of a column of `type`: text and timestamps quoted, numbers and booleans bare, NULL empty. */
+export function csvValueWriter(type: SqlType): ValueWriter {
+  switch (type) {
+    case 'BOOLEAN': return (w, v, i) => w.ascii((v as { data: Uint8Array }).data[i] ? 'true' : 'false');
+    case 'BYTE': case 'SHORT': return (w, v, i) => w.int((v as { data: Int16Array }).data[i]!);
+    case 'INT': return (w, v, i) => {
+      const x = (v as { data: Int32Array }).data[i]!;
+      if (x !== INT_NULL) w.int(x);
+    };
+    case 'LONG': return (w, v, i) => {
+      const x = (v as { data: Float64Array }).data[i]!;
+      if (x !== LONG_NULL) writeLong(w, x, v, i);
+    };
+    case 'DOUBLE': case 'NULL': return (w, v, i) => {
+      const x = (v as { data: Float64Array }).data[i]!;
+      if (x === x && x !== Infinity && x !== -Infinity) writeDouble(w, x);
+    };
+    case 'FLOAT': return (w, v, i) => {
+      const x = (v as { data: Float32Array }).data[i]!;
+      if (x === x && x !== Infinity && x !== -Infinity) w.ascii(formatFloat(x));
+    };
+    case 'TIMESTAMP': case 'DATE': {
+      const ts = new TimestampText();
+      const date = type === 'DATE';
+      return (w, v, i) => {
+        const x = (v as { data: Float64Array }).data[i]!;
+        if (x === LONG_NULL) return;
+        w.byte(34); ts.write(w, date ? x * 1000 : x, date ? 3 : 6); w.byte(34);
+      };
+    }
+    case 'SYMBOL': {
+      const cache = new DictCache(csvQuoted);
+      return (w, v, i) => {
+        const s = v as { keys: Int32Array; dict: readonly string[] };
+        const k = s.keys[i]!;
+        if (k >= 0) w.bytes(cache.get(s.dict, k));
+      };
+    }
+    case 'STRING': case 'VARCHAR': return (w, v, i) => {
+      const s = v as { bytes: Uint8Array; offsets: Int32Array; nulls: Uint8Array | null };
+      if (s.nulls !== null && s.nulls[i]) return;
+      w.byte(34); w.csvEscaped(s.bytes, s.offsets[i]!, s.offsets[i + 1]!); w.byte(34);
+    };
+    default: return (w, v, i) => {
+      const t = renderAt(v, i);
+      if (t !== null) w.utf8(`"${t.replace(/"/g, '""')}"`);
+    };
+  }
+}

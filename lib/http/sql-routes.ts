@@ -1,0 +1,181 @@
+// The SQL endpoints of the main server (SPEC.md "Main server"): execute
+// (/api/v1/sql/execute, /execute, /exec), validate (/api/v1/sql/validate,
+// /validate) and CSV export (/exp). Each compiles through the one entry point
+// (lib/exec/engine.ts) and streams the result; the statement stops when the
+// client goes away or its timeout passes.
+import { SvcError, isSvcError } from '../errors/svc-error.js';
+import { compile, type CompiledStatement } from '../exec/engine.js';
+import { csvBody } from '../export/csv-response.js';
+import { jsonQueryBody } from '../export/json-response.js';
+import type { RowStats } from '../export/row-window.js';
+import type { Catalog } from '../storage/catalog.js';
+import { boolParam, limitParam, queryParam, timeoutHeader, timeoutSecondsParam } from './params.js';
+import type { RequestContext, Route } from './router.js';
+import { sendBody } from './stream-body.js';
+
+export interface SqlRouteOptions {
+  /** The open catalog (throws 503 while storage is not open). */
+  readonly catalog: () => Catalog;
+  /** Default statement timeout (query.timeout), ms. */
+  readonly queryTimeoutMs: number;
+  /** Bytes a sort or hash table of one query may hold (query.memory.limit). */
+  readonly memoryLimit: number;
+}
+
+const JSON_TYPE = 'application/json; charset=utf-8';
+
+/** A signal that fires when the request's does or `ms` pass, with QuestDB's timeout message. */
+function withTimeout(parent: AbortSignal, ms: number): { signal: AbortSignal; dispose(): void } {
+  const c = new AbortController();
+  const onParent = (): void => c.abort(parent.reason);
+  if (parent.aborted) c.abort(parent.reason); else parent.addEventListener('abort', onParent, { once: true });
+  const timer = setTimeout(() => c.abort(new SvcError('TIMEOUT', `timeout, query aborted [timeout=${ms}ms]`)), ms);
+  timer.unref();
+  return {
+    signal: c.signal,
+    dispose: () => { clearTimeout(timer); parent.removeEventListener('abort', onParent); },
+  };
+}
+
+/** Compile errors carry the query text so the error body can echo it. */
+class QueryError extends Error {
+  constructor(readonly query: string, readonly inner: unknown) { super(isSvcError(inner) ? inner.message : 'internal error'); }
+}
+
+function sendJson(ctx: RequestContext, body: unknown): void {
+  const text = JSON.stringify(body);
+  ctx.res.writeHead(200, { 'Content-Type': JSON_TYPE, 'Content-Length': Buffer.byteLength(text) });
+  ctx.res.end(text);
+  ctx.stats.bytes += Buffer.byteLength(text);
+}
+
+function compileFor(query: string, opts: SqlRouteOptions): { stmt: CompiledStatement; nanos: number } {
+  const t0 = process.hrtime.bigint();
+  try {
+    const stmt = compile(query, { catalog: opts.catalog(), memoryLimit: opts.memoryLimit });
+    return { stmt, nanos: Number(process.hrtime.bigint() - t0) };
+  } catch (e) {
+    throw new QueryError(query, e);
+  }
+}
+
+/** Failures after the response started are logged here (the body already states them, or was cut). */
+function logLate(ctx: RequestContext, what: string, e: unknown): void {
+  if (isSvcError(e) && e.status < 500) ctx.log.info(`${what}: ${e.message}`);
+  else ctx.log.critical(`${what} failed after the response started`, e);
+}
+
+async function execute(ctx: RequestContext, opts: SqlRouteOptions): Promise<void> {
+  const url = ctx.url;
+  const query = queryParam(url);
+  const flags = {
+    count: boolParam(url, 'count'), nm: boolParam(url, 'nm'), timings: boolParam(url, 'timings'),
+    explain: boolParam(url, 'explain'), quoteLargeNum: boolParam(url, 'quoteLargeNum'),
+  };
+  const window = limitParam(url, true);
+  const timeout = timeoutHeader(ctx.req.headers['statement-timeout'], 'Statement-Timeout') ?? opts.queryTimeoutMs;
+  const { stmt, nanos } = compileFor(query, opts);
+  const t = withTimeout(ctx.signal, timeout);
+  try {
+    if (stmt.kind !== 'select') {
+      let r: { rows: number };
+      try {
+        r = await stmt.execute(t.signal);
+      } catch (e) {
+        throw new QueryError(query, e);
+      }
+      ctx.stats.rows += r.rows;
+      if (stmt.kind === 'insert') sendJson(ctx, { dml: 'OK' });
+      else if (stmt.kind === 'update') sendJson(ctx, { ddl: 'OK', updated: r.rows });
+      else sendJson(ctx, { ddl: 'OK' });
+      return;
+    }
+    const stats: RowStats = { sent: 0, matched: 0 };
+    const body = jsonQueryBody(stmt, stmt.execute(t.signal), { query, ...flags, window, compileNanos: nanos }, stats);
+    try {
+      // The stream stops with the client; the timeout stops the query, whose error ends the body.
+      await sendBody(ctx, { 'Content-Type': JSON_TYPE }, counted(ctx, body), ctx.signal);
+    } catch (e) {
+      throw ctx.res.headersSent ? e : new QueryError(query, e);
+    } finally {
+      ctx.stats.rows += stats.sent;
+    }
+    if (stats.error !== undefined) logLate(ctx, 'query', stats.error);
+  } finally {
+    t.dispose();
+  }
+}
+
+function validate(ctx: RequestContext, opts: SqlRouteOptions): void {
+  const query = queryParam(ctx.url);
+  const { stmt } = compileFor(query, opts);
+  if (stmt.kind === 'select') {
+    sendJson(ctx, { query, columns: stmt.fields.map((f) => ({ name: f.name, type: f.type })), timestamp: stmt.timestamp });
+  } else {
+    sendJson(ctx, { query, queryType: stmt.kind.toUpperCase() });
+  }
+}
+
+/** `filename` (default questdb-query-<millis>.csv, as QuestDB names it), safe inside a quoted header value. */
+function fileName(url: URL): string {
+  const raw = url.searchParams.get('filename');
+  const name = raw === null || raw.trim() === '' ? `questdb-query-${Date.now()}` : raw.trim();
+  const safe = name.replace(/[^\w.\- ]/g, '_');
+  return safe.toLowerCase().endsWith('.csv') ? safe : `${safe}.csv`;
+}
+
+async function exportCsv(ctx: RequestContext, opts: SqlRouteOptions): Promise<void> {
+  const url = ctx.url;
+  const query = queryParam(url);
+  const fmt = (url.searchParams.get('fmt') ?? 'csv').toLowerCase();
+  if (fmt === 'parquet') throw new SvcError('BAD_REQUEST', 'fmt=parquet is not supported yet: Parquet export arrives with its own capability; use fmt=csv');
+  if (fmt !== 'csv') throw new SvcError('BAD_REQUEST', `invalid value for parameter fmt: ${fmt} [expected csv or parquet]`);
+  const nm = boolParam(url, 'nm');
+  const window = limitParam(url, false);
+  const timeout = timeoutSecondsParam(url) ?? opts.queryTimeoutMs;
+  const { stmt } = compileFor(query, opts);
+  if (stmt.kind !== 'select') throw new QueryError(query, new SvcError('SQL', '/exp exports the rows of a query; use /exec for other statements', { position: 0 }));
+  const t = withTimeout(ctx.signal, timeout);
+  const stats: RowStats = { sent: 0, matched: 0 };
+  try {
+    const headers = { 'Content-Type': 'text/csv; charset=utf-8', 'Content-Disposition': `attachment; filename="${fileName(url)}"` };
+    await sendBody(ctx, headers, counted(ctx, csvBody(stmt.fields, stmt.execute(t.signal), { nm, window }, stats)), ctx.signal);
+  } catch (e) {
+    throw ctx.res.headersSent ? e : new QueryError(query, e);
+  } finally {
+    ctx.stats.rows += stats.sent;
+    t.dispose();
+  }
+}
+
+/** Counts the body bytes (before compression) for the request log and metrics. */
+async function* counted(ctx: RequestContext, body: AsyncGenerator<Buffer>): AsyncGenerator<Buffer> {
+  for await (const chunk of body) {
+    ctx.stats.bytes += chunk.length;
+    yield chunk;
+  }
+}
+
+/** Wraps a handler so that compile and early execution errors answer {query, error, position}. */
+function sqlHandler(fn: (ctx: RequestContext, opts: SqlRouteOptions) => Promise<void> | void, opts: SqlRouteOptions) {
+  return async (ctx: RequestContext): Promise<void> => {
+    try {
+      await fn(ctx, opts);
+    } catch (e) {
+      if (e instanceof QueryError) {
+        ctx.errorQuery = e.query;
+        // A client that went away is not the query's error.
+        throw ctx.signal.aborted && !isSvcError(e.inner) ? ctx.signal.reason : e.inner;
+      }
+      throw ctx.signal.aborted && !isSvcError(e) ? ctx.signal.reason : e;
+    }
+  };
+}
+
+export function sqlRoutes(opts: SqlRouteOptions): Route[] {
+  return [
+    { endpoint: 'execute', paths: ['/api/v1/sql/execute', '/execute', '/exec'], methods: { GET: sqlHandler(execute, opts) } },
+    { endpoint: 'validate', paths: ['/api/v1/sql/validate', '/validate'], methods: { GET: sqlHandler(validate, opts) } },
+    { endpoint: 'exp', paths: ['/exp'], methods: { GET: sqlHandler(exportCsv, opts) } },
+  ];
+}

@@ -1,0 +1,273 @@
+// End-to-end: the REST API (execute, validate, exp) of the built server over
+// HTTP with undici: parameters and their bad values, every column type's JSON
+// and CSV rendering, errors with positions, limits, timeouts, gzip, 405/414.
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { gunzipSync } from 'node:zlib';
+import { request } from 'undici';
+import { startServer, type ServerProcess } from '../helpers/server-process.js';
+
+interface Reply {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  text: string;
+  json: () => Record<string, unknown>;
+}
+
+async function get(base: string, path: string, params: Record<string, string> = {}, headers: Record<string, string> = {}): Promise<Reply> {
+  const qs = new URLSearchParams(params).toString();
+  const r = await request(`${base}${path}${qs ? `?${qs}` : ''}`, { headers });
+  const buf = Buffer.from(await r.body.arrayBuffer());
+  const text = r.headers['content-encoding'] === 'gzip' ? gunzipSync(buf).toString('utf8') : buf.toString('utf8');
+  return { status: r.statusCode, headers: r.headers as Reply['headers'], text, json: () => JSON.parse(text) as Record<string, unknown> };
+}
+
+describe('REST API', () => {
+  let s: ServerProcess;
+  const exec = (query: string, params: Record<string, string> = {}, headers: Record<string, string> = {}): Promise<Reply> =>
+    get(s.mainUrl, '/exec', { query, ...params }, headers);
+  const ok = async (query: string): Promise<void> => {
+    const r = await exec(query);
+    assert.equal(r.status, 200, r.text);
+  };
+
+  before(async () => {
+    s = await startServer();
+    await ok('CREATE TABLE t (ts TIMESTAMP, sym SYMBOL, v VARCHAR, s STRING, d DOUBLE, f FLOAT, n LONG, i INT, sh SHORT, bt BYTE, b BOOLEAN, c CHAR, dt DATE) TIMESTAMP(ts) PARTITION BY DAY');
+    await ok(`INSERT INTO t VALUES
+      ('2024-01-01T00:00:00.123456Z', 'a', 'quote " back \\ tab\t nl\n ctl' || cast(1 as CHAR) || ' é 😀', 'x', 1.0, 1.5, 42, 7, 3, 1, true, 'q', '2024-01-01T10:00:00.123Z'),
+      ('2024-01-02T00:00:00.000000Z', null, null, null, null, null, null, null, 0, 0, false, null, null),
+      ('2024-01-03T12:30:00.000001Z', 'b', '', 'y', 0.30000000000000004, -0.25, -9007199254740991, -2147483647, -32768, -128, true, 'Z', '1969-12-31T23:59:59.999Z')`);
+  });
+  after(async () => { await s.stop(); });
+
+  test('execute answers the same on /api/v1/sql/execute, /execute and /exec', async () => {
+    const bodies = await Promise.all(['/api/v1/sql/execute', '/execute', '/exec'].map((p) => get(s.mainUrl, p, { query: 'select i, sym from t' })));
+    for (const r of bodies) {
+      assert.equal(r.status, 200);
+      assert.match(String(r.headers['content-type']), /^application\/json/);
+      assert.equal(r.text, bodies[0]!.text);
+    }
+  });
+
+  test('renders every column type, NULLs and escapes in JSON', async () => {
+    const r = await exec('select * from t');
+    assert.equal(r.status, 200);
+    const body = r.json();
+    assert.deepEqual(Object.keys(body), ['query', 'columns', 'timestamp', 'dataset']);
+    assert.deepEqual(body.columns, [
+      { name: 'ts', type: 'TIMESTAMP' }, { name: 'sym', type: 'SYMBOL' }, { name: 'v', type: 'VARCHAR' }, { name: 's', type: 'STRING' },
+      { name: 'd', type: 'DOUBLE' }, { name: 'f', type: 'FLOAT' }, { name: 'n', type: 'LONG' }, { name: 'i', type: 'INT' },
+      { name: 'sh', type: 'SHORT' }, { name: "bt", type: "BYTE" }, { name: 'b', type: 'BOOLEAN' }, { name: 'c', type: 'CHAR' }, { name: 'dt', type: 'DATE' },
+    ]);
+    assert.equal(body.timestamp, 0);
+    assert.deepEqual(body.dataset, [
+      ['2024-01-01T00:00:00.123456Z', 'a', 'quote " back \\ tab\t nl\n ctl\u0001 é 😀', 'x', 1, 1.5, 42, 7, 3, 1, true, 'q', '2024-01-01T10:00:00.123Z'],
+      ['2024-01-02T00:00:00.000000Z', null, null, null, null, null, null, null, 0, 0, false, null, null],
+      ['2024-01-03T12:30:00.000001Z', 'b', '', 'y', 0.30000000000000004, -0.25, -9007199254740991, -2147483647, -32768, -128, true, 'Z', '1969-12-31T23:59:59.999Z'],
+    ]);
+    // The raw text: doubles keep their decimal point, control characters are escaped.
+    assert.match(r.text, /,1\.0,1\.5,42,/);
+    assert.match(r.text, /ctl\\u0001 é 😀"/);
+    assert.match(r.text, /"quote \\" back \\\\ tab\\t nl\\n/);
+  });
+
+  test('prints doubles like Java, NaN and infinities as null, LONG quoted with quoteLargeNum', async () => {
+    const r = await exec("select 40000.0 a, 2.5e20 b, 1.0e-7 c, 0.1 + 0.2 d, 1 / 0.0 e, cast('NaN' as double) f, 123456789012345678L g");
+    assert.equal(r.status, 200, r.text);
+    assert.match(r.text, /"dataset":\[\[40000\.0,2\.5E20,1\.0E-7,0\.30000000000000004,null,null,123456789012345680\]\]/);
+    const q = await exec('select 42L x, cast(null as long) y', { quoteLargeNum: 'true' });
+    assert.match(q.text, /"dataset":\[\["42",null\]\]/);
+  });
+
+  test('DDL, INSERT and UPDATE answer ddl/dml OK; UPDATE counts its rows', async () => {
+    assert.deepEqual((await exec('CREATE TABLE u (x INT)')).json(), { ddl: 'OK' });
+    assert.deepEqual((await exec('INSERT INTO u VALUES (1), (2), (3)')).json(), { dml: 'OK' });
+    assert.deepEqual((await exec('UPDATE u SET x = 0 WHERE x > 1')).json(), { ddl: 'OK', updated: 2 });
+    assert.deepEqual((await exec('DROP TABLE u')).json(), { ddl: 'OK' });
+  });
+
+  test('answers a bad query with 400 {query, error, position}', async () => {
+    for (const [q, message, position] of [
+      ['select * from nope', /table does not exist \[table=nope\]/, 14],
+      ['select nope from long_sequence(1)', /Invalid column: nope/, 7],
+      ['select 1 +', /./, 10],
+    ] as const) {
+      const r = await exec(q);
+      assert.equal(r.status, 400);
+      const body = r.json();
+      assert.deepEqual(Object.keys(body), ['query', 'error', 'position']);
+      assert.equal(body.query, q);
+      assert.match(String(body.error), message);
+      assert.equal(body.position, position);
+    }
+  });
+
+  test('rejects bad parameter values with 400 naming the parameter', async () => {
+    for (const [name, value] of [["limit", "abc"], ["limit", "1,x"], ["count", "maybe"], ["nm", "yes"], ["timings", "1"], ["explain", "on"], ["quoteLargeNum", "nope"]] as const) {
+      const r = await exec('select 1', { [name]: value });
+      assert.equal(r.status, 400, `${name}=${value}`);
+      assert.match(String(r.json().error), new RegExp(`parameter ${name}`));
+    }
+    assert.equal((await get(s.mainUrl, '/exec')).status, 400);
+    const bad = await exec('select 1', {}, { 'statement-timeout': 'soon' });
+    assert.equal(bad.status, 400);
+    assert.match(String(bad.json().error), /Statement-Timeout/);
+  });
+
+  test('limit N, N,M (from 1) and -N; count gives every matched row; nm drops columns', async () => {
+    const xs = async (params: Record<string, string>): Promise<unknown> => (await exec('select x from long_sequence(10)', params)).json().dataset;
+    assert.deepEqual(await xs({ limit: '3' }), [[1], [2], [3]]);
+    assert.deepEqual(await xs({ limit: '2,5' }), [[2], [3], [4], [5]]);
+    assert.deepEqual(await xs({ limit: '-2' }), [[9], [10]]);
+    assert.deepEqual(await xs({ limit: '0' }), []);
+    const counted = (await exec('select x from long_sequence(100000)', { limit: '5', count: 'true' })).json();
+    assert.equal((counted.dataset as unknown[]).length, 5);
+    assert.equal(counted.count, 100000);
+    const nm = (await exec('select x from long_sequence(2)', { nm: 'true' })).json();
+    assert.deepEqual(Object.keys(nm), ['query', 'timestamp', 'dataset']);
+  });
+
+  test('adds timings and explain in SPEC.md order', async () => {
+    const body = (await exec('select x from long_sequence(3)', { count: 'true', timings: 'true', explain: 'true' })).json();
+    assert.deepEqual(Object.keys(body), ['query', 'columns', 'timestamp', 'dataset', 'count', 'timings', 'explain']);
+    const t = body.timings as Record<string, number>;
+    for (const k of ['compiler', 'execute', 'count']) assert.equal(typeof t[k], 'number');
+    assert.ok(t.compiler! > 0);
+    assert.deepEqual(body.explain, { jitCompiled: false });
+  });
+
+  test('answers POST and other methods with 405, Allow: GET and a JSON body', async () => {
+    for (const method of ['POST', 'PUT', 'DELETE'] as const) {
+      const r = await request(`${s.mainUrl}/exec?query=select%201`, { method });
+      assert.equal(r.statusCode, 405);
+      assert.equal(r.headers.allow, 'GET');
+      assert.match(String((await r.body.json() as { error: string }).error), /method not allowed/);
+    }
+  });
+
+  test('takes a 60 KiB URL and answers a longer one with 414 and a JSON error', async () => {
+    const list = Array.from({ length: 9000 }, (_, i) => i).join(',');
+    const long = `select count() c from long_sequence(10) where x in (${list})`;
+    assert.ok(encodeURIComponent(long).length > 40_000 && encodeURIComponent(long).length < 64 * 1024);
+    const r = await exec(long);
+    assert.equal(r.status, 200, r.text.slice(0, 200));
+    assert.deepEqual(r.json().dataset, [[10]]);
+    const huge = await exec(`select '${'x'.repeat(70 * 1024)}'`);
+    assert.equal(huge.status, 414);
+    assert.match(String(huge.json().error), /too long/);
+    const enormous = await exec(`select '${'x'.repeat(200 * 1024)}'`);
+    assert.equal(enormous.status, 414);
+    assert.equal((await exec('select 1')).status, 200, 'the server still answers');
+  });
+
+  test('compresses with gzip when the client accepts it', async () => {
+    const r = await exec('select x from long_sequence(5000)', {}, { 'accept-encoding': 'gzip' });
+    assert.equal(r.headers['content-encoding'], 'gzip');
+    assert.equal((r.json().dataset as unknown[]).length, 5000);
+    const plain = await exec('select x from long_sequence(5)', {}, { 'accept-encoding': 'gzip;q=0, identity' });
+    assert.equal(plain.headers['content-encoding'], undefined);
+  });
+
+  test('stops a statement at its Statement-Timeout with QuestDB\'s message', async () => {
+    const t0 = Date.now();
+    const r = await exec('select count() from long_sequence(2000000000)', {}, { 'statement-timeout': '300' });
+    assert.equal(r.status, 400);
+    assert.match(String(r.json().error), /timeout, query aborted/);
+    assert.ok(Date.now() - t0 < 10_000);
+    // Once rows have gone out, the body still ends as JSON stating the error.
+    const late = await exec('select x, rnd_str(20, 20, 0) s from long_sequence(2000000000)', {}, { 'statement-timeout': '400' });
+    assert.equal(late.status, 200);
+    const body = late.json();
+    assert.ok((body.dataset as unknown[]).length > 0);
+    assert.match(String(body.error), /timeout, query aborted/);
+    assert.equal(typeof body.errorPos, 'number');
+  });
+
+  test('validate compiles without running: columns for queries, the kind for other statements', async () => {
+    const v = await get(s.mainUrl, '/api/v1/sql/validate', { query: 'select ts, d from t' });
+    assert.equal(v.status, 200);
+    assert.deepEqual(v.json(), { query: 'select ts, d from t', columns: [{ name: 'ts', type: 'TIMESTAMP' }, { name: 'd', type: 'DOUBLE' }], timestamp: 0 });
+    const ddl = await get(s.mainUrl, '/validate', { query: 'CREATE TABLE never (x INT)' });
+    assert.deepEqual(ddl.json(), { query: 'CREATE TABLE never (x INT)', queryType: 'DDL' });
+    assert.equal((await exec("select count() from tables() where table_name = 'never'")).json().dataset?.toString(), '0');
+    const bad = await get(s.mainUrl, '/validate', { query: 'select nope from t' });
+    assert.equal(bad.status, 400);
+    assert.deepEqual(bad.json(), { query: 'select nope from t', error: 'Invalid column: nope', position: 7 });
+  });
+
+  describe('/exp', () => {
+    test('exports CSV: quoted header, quoted text and timestamps, bare numbers, empty NULLs', async () => {
+      const r = await get(s.mainUrl, '/exp', { query: 'select ts, sym, s, d, n, i, b, dt from t' });
+      assert.equal(r.status, 200);
+      assert.match(String(r.headers['content-type']), /^text\/csv/);
+      assert.match(String(r.headers['content-disposition']), /^attachment; filename="questdb-query-\d+\.csv"$/);
+      assert.equal(r.text, [
+        '"ts","sym","s","d","n","i","b","dt"',
+        '"2024-01-01T00:00:00.123456Z","a","x",1.0,42,7,true,"2024-01-01T10:00:00.123Z"',
+        '"2024-01-02T00:00:00.000000Z",,,,,,false,',
+        '"2024-01-03T12:30:00.000001Z","b","y",0.30000000000000004,-9007199254740991,-2147483647,true,"1969-12-31T23:59:59.999Z"',
+        '',
+      ].join('\n'));
+      const esc = await get(s.mainUrl, '/exp', { query: 'select v from t limit 1', nm: 'true' });
+      assert.equal(esc.text, '"quote "" back \\ tab\t nl\n ctl\u0001 é 😀"\n');
+    });
+
+    test('limit N, N,M ([N, M) from 0) and -N; filename; nm', async () => {
+      const csv = async (params: Record<string, string>): Promise<string> => (await get(s.mainUrl, '/exp', { query: 'select x from long_sequence(10)', nm: 'true', ...params })).text;
+      assert.equal(await csv({ limit: '3' }), '1\n2\n3\n');
+      assert.equal(await csv({ limit: '2,5' }), '3\n4\n5\n');
+      assert.equal(await csv({ limit: '-2' }), '9\n10\n');
+      const named = await get(s.mainUrl, '/exp', { query: 'select 1', filename: 'my data' });
+      assert.equal(named.headers['content-disposition'], 'attachment; filename="my data.csv"');
+    });
+
+    test('answers fmt=parquet (until its capability lands), a bad fmt and a bad query with 400 JSON', async () => {
+      const pq = await get(s.mainUrl, '/exp', { query: 'select 1', fmt: 'parquet' });
+      assert.equal(pq.status, 400);
+      assert.match(String(pq.json().error), /parquet/);
+      assert.equal((await get(s.mainUrl, '/exp', { query: 'select 1', fmt: 'xml' })).status, 400);
+      const bad = await get(s.mainUrl, '/exp', { query: 'select * from nope' });
+      assert.equal(bad.status, 400);
+      assert.deepEqual(bad.json(), { query: 'select * from nope', error: 'table does not exist [table=nope]', position: 14 });
+      const timeout = await get(s.mainUrl, '/exp', { query: 'select count() from long_sequence(2000000000)', timeout: '0.3' });
+      assert.equal(timeout.status, 400);
+      assert.match(String(timeout.json().error), /timeout/);
+    });
+  });
+
+  test('a client that goes away mid-stream stops the query; the server keeps serving', async () => {
+    const ac = new AbortController();
+    const r = await request(`${s.mainUrl}/exp?query=${encodeURIComponent('select x, rnd_str(30, 30, 0) from long_sequence(2000000000)')}`, { signal: ac.signal });
+    let got = 0;
+    try {
+      for await (const chunk of r.body) {
+        got += (chunk as Buffer).length;
+        if (got > 1_000_000) ac.abort();
+      }
+    } catch {
+      // aborted on purpose
+    }
+    assert.ok(got > 1_000_000);
+    // The handler ends (its log line says the response was cut) well before the full query could have run.
+    const line = await s.waitForLine(/GET \/exp 200 \(cut\)/, 10_000);
+    assert.match(line, /rows=\d+/);
+    assert.equal((await exec('select 1')).status, 200);
+  });
+});
+
+describe('REST API with basic authentication', () => {
+  let s: ServerProcess;
+  before(async () => { s = await startServer({ env: { SVC_HTTP_USER: 'admin', SVC_HTTP_PASSWORD: 'quest' } }); });
+  after(async () => { await s.stop(); });
+
+  test('asks for credentials on execute, validate and exp', async () => {
+    for (const path of ['/exec', '/validate', '/exp']) {
+      const r = await get(s.mainUrl, path, { query: 'select 1' });
+      assert.equal(r.status, 401);
+      assert.match(String(r.headers['www-authenticate']), /^Basic/);
+      const authed = await get(s.mainUrl, path, { query: 'select 1' }, { authorization: `Basic ${Buffer.from('admin:quest').toString('base64')}` });
+      assert.equal(authed.status, 200);
+    }
+  });
+});
