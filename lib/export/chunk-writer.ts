@@ -129,7 +129,7 @@ export class ChunkWriter {
         continue;
       }
       const n = utf8SequenceLength(src, i, to);
-      if (n === 0) { b[p++] = 0xef; b[p++] = 0xbf; b[p++] = 0xbd; i++; continue; }
+      if (n < 0) { b[p++] = 0xef; b[p++] = 0xbf; b[p++] = 0xbd; i -= n; continue; }
       for (let k = 0; k < n; k++) b[p++] = src[i + k]!;
       i += n;
     }
@@ -151,7 +151,7 @@ export class ChunkWriter {
         continue;
       }
       const n = utf8SequenceLength(src, i, to);
-      if (n === 0) { b[p++] = 0xef; b[p++] = 0xbf; b[p++] = 0xbd; i++; continue; }
+      if (n < 0) { b[p++] = 0xef; b[p++] = 0xbf; b[p++] = 0xbd; i -= n; continue; }
       for (let k = 0; k < n; k++) b[p++] = src[i + k]!;
       i += n;
     }
@@ -159,24 +159,24 @@ export class ChunkWriter {
   }
 }
 
-/** Length of the valid UTF-8 sequence starting at a lead byte >= 0x80, or 0 when it is not valid. */
+/**
+ * At a byte >= 0x80: the length of the valid UTF-8 sequence starting there, or
+ * minus the length of the invalid prefix to replace by one U+FFFD (the
+ * "maximal subpart" rule of the WHATWG decoder, so the output matches
+ * TextDecoder's).
+ */
 function utf8SequenceLength(s: Uint8Array, i: number, end: number): number {
   const c = s[i]!;
-  const cont = (k: number): boolean => i + k < end && (s[i + k]! & 0xc0) === 0x80;
-  if (c >= 0xc2 && c <= 0xdf) return cont(1) ? 2 : 0;
-  if (c >= 0xe0 && c <= 0xef) {
-    if (!cont(1) || !cont(2)) return 0;
-    const c1 = s[i + 1]!;
-    if (c === 0xe0 && c1 < 0xa0) return 0; // overlong
-    if (c === 0xed && c1 >= 0xa0) return 0; // surrogate
-    return 3;
+  let need: number, lo = 0x80, hi = 0xbf;
+  if (c >= 0xc2 && c <= 0xdf) need = 1;
+  else if (c >= 0xe0 && c <= 0xef) { need = 2; if (c === 0xe0) lo = 0xa0; else if (c === 0xed) hi = 0x9f; }
+  else if (c >= 0xf0 && c <= 0xf4) { need = 3; if (c === 0xf0) lo = 0x90; else if (c === 0xf4) hi = 0x8f; }
+  else return -1;
+  for (let k = 1; k <= need; k++) {
+    const b = i + k < end ? s[i + k]! : -1;
+    if (b < lo || b > hi) return -k;
+    lo = 0x80;
+    hi = 0xbf;
   }
-  if (c >= 0xf0 && c <= 0xf4) {
-    if (!cont(1) || !cont(2) || !cont(3)) return 0;
-    const c1 = s[i + 1]!;
-    if (c === 0xf0 && c1 < 0x90) return 0; // overlong
-    if (c === 0xf4 && c1 >= 0x90) return 0; // above U+10FFFF
-    return 4;
-  }
-  return 0;
+  return need + 1;
 }

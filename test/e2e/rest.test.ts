@@ -256,6 +256,44 @@ describe('REST API', () => {
   });
 });
 
+describe('REST API under a slow reader', () => {
+  let s: ServerProcess;
+  before(async () => { s = await startServer({ env: { SVC_METRICS_ENABLED: 'true' } }); });
+  after(async () => { await s.stop(); });
+
+  async function rss(): Promise<number> {
+    const text = await (await request(`${s.healthUrl}/metrics`)).body.text();
+    const m = /^svc_process_resident_memory_bytes (\d+)/m.exec(text);
+    assert.ok(m, 'process metrics are on');
+    return Number(m[1]);
+  }
+
+  test('a client that stops reading holds the query back: server memory stays bounded', async () => {
+    // Warm up the code paths so later growth is the response, not the JIT.
+    await (await request(`${s.mainUrl}/exp?query=${encodeURIComponent('select x, rnd_str(30, 30, 0) from long_sequence(200000)')}`)).body.text();
+    const before = await rss();
+    const ac = new AbortController();
+    // Tens of GB of CSV if it were all produced; the client reads nothing for 3 s.
+    const r = await request(`${s.mainUrl}/exp?query=${encodeURIComponent('select x, rnd_str(30, 30, 0) from long_sequence(2000000000)')}`, { signal: ac.signal });
+    assert.equal(r.statusCode, 200);
+    await new Promise((resolve) => setTimeout(resolve, 3000));
+    const during = await rss();
+    assert.ok(during - before < 64 * 1024 * 1024, `RSS grew by ${((during - before) / 2 ** 20).toFixed(1)} MiB while the client did not read`);
+    // Reading resumes the stream where it stopped.
+    let got = 0;
+    try {
+      for await (const chunk of r.body) {
+        got += (chunk as Buffer).length;
+        if (got > 5_000_000) ac.abort();
+      }
+    } catch {
+      // aborted on purpose
+    }
+    assert.ok(got > 5_000_000);
+    await s.waitForLine(/GET \/exp 200 \(cut\)/, 10_000);
+  });
+});
+
 describe('REST API with basic authentication', () => {
   let s: ServerProcess;
   before(async () => { s = await startServer({ env: { SVC_HTTP_USER: 'admin', SVC_HTTP_PASSWORD: 'quest' } }); });
