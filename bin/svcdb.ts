@@ -1,13 +1,16 @@
 #!/usr/bin/env node
-// The svcdb command line: `serve` runs the server; later capabilities add
-// `import`, `query` and `export`. Thin: parses arguments and calls lib/.
+// The svcdb command line: `serve` runs the server, `query` runs SQL against a
+// running one; later capabilities add `import` and `export`. Thin: parses
+// arguments and calls lib/ (or the server's HTTP API).
 import { SvcdbServer } from '../lib/server.js';
 import { VERSION } from '../lib/version.js';
+import { textTable, type JsonResult } from '../lib/export/text-table.js';
 
 const HELP = `svcdb ${VERSION}: a time-series SQL database server (QuestDB dialect and HTTP API)
 
 Usage:
   svcdb serve [-d <root>] [--service] [-Dout=<log.conf>] [-Debug]
+  svcdb query "<sql>" [--host <url>] [--format table|csv|json] [--user <user:password>]
   svcdb --version
   svcdb --help
 
@@ -18,6 +21,11 @@ serve        Starts the server. REST API on port 9000, health server on 9003.
                  instead of standard output.
   -Dout=<path>   Use this log.conf instead of <root>/conf/log.conf.
   -Debug         Debug logging on every writer (also SVC_DEBUG=true).
+
+query        Runs one SQL statement on a running server and prints the result.
+  --host <url>   Server address (default http://127.0.0.1:9000; host:port works too).
+  --format f     table (aligned, the default), csv (as /exp writes it) or json (/exec's body).
+  --user u:p     Basic authentication credentials (also SVCDB_AUTH=u:p).
 
 Every server.conf key can be set by an environment variable: SVC_ + the key
 upper-cased with dots as underscores (SVC_HTTP_NET_BIND_TO=127.0.0.1:9000).
@@ -81,6 +89,73 @@ async function serve(args: ServeArgs): Promise<void> {
   process.on('exit', () => server.logs.flush());
 }
 
+interface QueryArgs {
+  sql: string;
+  host: string;
+  format: 'table' | 'csv' | 'json';
+  auth: string | undefined;
+}
+
+function parseQuery(args: string[]): QueryArgs {
+  const out: Partial<QueryArgs> = { host: 'http://127.0.0.1:9000', format: 'table', auth: process.env.SVCDB_AUTH };
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i] ?? '';
+    const value = (): string => {
+      const v = args[++i];
+      if (v === undefined) fail(`${a} needs a value`);
+      return v;
+    };
+    if (a === '--host') out.host = value();
+    else if (a === '--format') {
+      const f = value();
+      if (f !== 'table' && f !== 'csv' && f !== 'json') fail(`--format must be table, csv or json [got ${f}]`);
+      out.format = f;
+    } else if (a === '--user') out.auth = value();
+    else if (a.startsWith('--')) fail(`unknown argument for query: ${a} (see svcdb --help)`);
+    else if (out.sql === undefined) out.sql = a;
+    else fail('query takes one SQL text (quote it)');
+  }
+  if (out.sql === undefined || out.sql.trim() === '') fail('query needs the SQL text: svcdb query "select 1"');
+  if (!/^https?:\/\//.test(out.host!)) out.host = `http://${out.host!}`;
+  return out as QueryArgs;
+}
+
+async function query(q: QueryArgs): Promise<void> {
+  const path = q.format === 'csv' ? '/exp' : '/exec';
+  const url = `${q.host.replace(/\/+$/, '')}${path}?query=${encodeURIComponent(q.sql)}`;
+  const headers: Record<string, string> = {};
+  if (q.auth) headers.authorization = `Basic ${Buffer.from(q.auth).toString('base64')}`;
+  let res: Response;
+  try {
+    res = await fetch(url, { headers });
+  } catch (e) {
+    fail(`cannot reach ${q.host}: ${e instanceof Error && e.cause instanceof Error ? e.cause.message : String(e)}`);
+  }
+  if (!res.ok) {
+    const text = await res.text();
+    let body: { error?: string; position?: number } = {};
+    try { body = JSON.parse(text) as typeof body; } catch { body = { error: text || res.statusText }; }
+    if (body.position !== undefined) {
+      process.stderr.write(`${q.sql}\n${' '.repeat(Math.max(0, body.position))}^\n`);
+      fail(`${body.error} [position=${body.position}]`);
+    }
+    fail(`${res.status} ${body.error ?? res.statusText}`);
+  }
+  if (q.format !== 'table') {
+    // Streamed through as the server sends it.
+    for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) process.stdout.write(chunk);
+    if (q.format === 'json') process.stdout.write('\n');
+    return;
+  }
+  const body = await res.json() as Partial<JsonResult> & { ddl?: string; dml?: string; updated?: number; error?: string };
+  if (body.error !== undefined) fail(body.error);
+  if (body.dataset === undefined) {
+    process.stdout.write(body.updated !== undefined ? `OK (${body.updated} rows updated)\n` : 'OK\n');
+    return;
+  }
+  process.stdout.write(textTable(body as JsonResult));
+}
+
 async function main(argv: string[]): Promise<void> {
   const [cmd, ...rest] = argv;
   switch (cmd) {
@@ -92,6 +167,8 @@ async function main(argv: string[]): Promise<void> {
       return;
     case 'serve':
       return serve(parseServe(rest));
+    case 'query':
+      return query(parseQuery(rest));
     default:
       fail(`unknown command ${cmd} (see svcdb --help)`);
   }

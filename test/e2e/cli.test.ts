@@ -161,3 +161,35 @@ test('http.min.enabled=false runs without a health server', async () => {
     await s.stop();
   }
 });
+
+test('svcdb query prints a table, CSV or JSON from a running server, and errors with their position', async () => {
+  const s = await startServer({ env: { SVC_HTTP_USER: 'u', SVC_HTTP_PASSWORD: 'p:w' } });
+  try {
+    const host = s.mainUrl;
+    const q = (args: string[]): Promise<{ code: number; stdout: string; stderr: string }> => runCli(['query', ...args, '--host', host, '--user', 'u:p:w']);
+    assert.equal((await q(['create table cq (ts timestamp, s symbol, d double) timestamp(ts)'])).stdout, 'OK\n');
+    await q(["insert into cq values ('2024-01-01', 'a', 1.5), ('2024-01-02', null, -20.25)"]);
+    const table = await q(['select s, d from cq']);
+    assert.equal(table.code, 0, table.stderr);
+    assert.equal(table.stdout, 's    |      d\n-----+-------\na    |    1.5\nnull | -20.25\n(2 rows)\n');
+    const csv = await q(['select s, d from cq', '--format', 'csv']);
+    assert.equal(csv.stdout, '"s","d"\n"a",1.5\n,-20.25\n');
+    const json = await q(['select d from cq limit 1', '--format', 'json']);
+    assert.deepEqual(JSON.parse(json.stdout).dataset, [[1.5]]);
+    assert.equal((await q(["update cq set d = 0 where s = 'a'"])).stdout, 'OK (1 rows updated)\n');
+    const bad = await q(['select nope from cq']);
+    assert.equal(bad.code, 1);
+    assert.equal(bad.stderr, 'select nope from cq\n       ^\nsvcdb: Invalid column: nope [position=7]\n');
+    const unauthorized = await runCli(['query', 'select 1', '--host', host]);
+    assert.equal(unauthorized.code, 1);
+    assert.match(unauthorized.stderr, /^svcdb: 401 unauthorized\n$/);
+    const usage = await runCli(['query']);
+    assert.equal(usage.code, 1);
+    assert.match(usage.stderr, /query needs the SQL text/);
+  } finally {
+    await s.stop();
+  }
+  const gone = await runCli(['query', 'select 1', '--host', s.mainUrl]);
+  assert.equal(gone.code, 1);
+  assert.match(gone.stderr, /^svcdb: cannot reach/);
+});
