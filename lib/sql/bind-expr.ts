@@ -118,7 +118,13 @@ function unknownNode(e: { kind: string; pos: number }): never {
 
 export function literal(e: A.Literal): BoundExpr {
   switch (e.type) {
-    case 'INT': case 'LONG': case 'DOUBLE': return { kind: 'const', type: e.type, value: e.value as number };
+    case 'LONG': {
+      // Past 2^53 a double cannot hold every digit: the text goes through the exact text -> LONG cast.
+      const digits = e.text.replace(/[_lL]/g, '');
+      if (!Number.isSafeInteger(e.value) && /^-?\d+$/.test(digits)) return call('cast_LONG', [{ kind: 'const', type: 'STRING', value: digits }], e.pos);
+      return { kind: 'const', type: 'LONG', value: e.value as number };
+    }
+    case 'INT': case 'DOUBLE': return { kind: 'const', type: e.type, value: e.value as number };
     case 'STRING': return { kind: 'const', type: 'STRING', value: e.value as string };
     case 'CHAR': return { kind: 'const', type: 'CHAR', value: e.value as string };
     case 'BOOLEAN': return { kind: 'const', type: 'BOOLEAN', value: e.value as boolean };

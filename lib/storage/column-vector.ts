@@ -50,6 +50,10 @@ export function int64ToF64(pairs: Int32Array): Float64Array {
   const n = pairs.length >> 1;
   const out = new Float64Array(n);
   for (let i = 0, j = 0; i < n; i++, j += 2) out[i] = pairs[j + 1]! * TWO32 + (pairs[j]! >>> 0);
+  // Values just above -2^63 round to the NULL sentinel's double: they keep the nearest double above it.
+  for (let i = 0, j = 0; i < n; i++, j += 2) {
+    if (out[i] === -9223372036854775808 && pairs[j] !== 0) out[i] = -9223372036854774784;
+  }
   return out;
 }
 

@@ -1,7 +1,7 @@
 // Whole-vector operations the writer needs: concatenate two vectors of a
 // column, and gather rows by an index array (O3 sorting and merging).
 import { TYPE_INFO } from './column-type.js';
-import type { ColumnVector, FixedArray, FixedVector, VarVector } from './column-vector.js';
+import { f64ToInt64, type ColumnVector, type FixedArray, type FixedVector, type VarVector } from './column-vector.js';
 
 function concatTyped<T extends FixedArray | Int32Array>(a: T, b: T): T {
   const C = a.constructor as { new(n: number): T };
@@ -13,7 +13,9 @@ function concatTyped<T extends FixedArray | Int32Array>(a: T, b: T): T {
 
 export function concatVectors(a: ColumnVector, b: ColumnVector): ColumnVector {
   if (a.kind === 'fixed' && b.kind === 'fixed') {
-    const exact = a.exact && b.exact ? concatTyped(a.exact, b.exact) : undefined;
+    // Exact int64 pairs survive when either side has them (the other side's come from its doubles).
+    const pairs = (v: FixedVector): Int32Array => v.exact ?? f64ToInt64(v.data as Float64Array);
+    const exact = a.exact || b.exact ? concatTyped(pairs(a), pairs(b)) : undefined;
     return { kind: 'fixed', type: a.type, data: concatTyped(a.data, b.data), exact };
   }
   if (a.kind === 'symbol' && b.kind === 'symbol') {

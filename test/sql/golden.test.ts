@@ -13,6 +13,8 @@ import { compile } from '../../lib/exec/engine.js';
 import { SvcError } from '../../lib/errors/svc-error.js';
 import { renderValue } from './render.js';
 import { valueAt } from '../../lib/exec/vectors.js';
+import { renderAt } from '../../lib/sql/functions/render.js';
+import type { ColumnVector } from '../../lib/storage/column-vector.js';
 
 const DIR = fileURLToPath(new URL('../../../test/sql/golden/', import.meta.url));
 
@@ -81,7 +83,10 @@ async function runFile(file: string): Promise<void> {
       const got = [s.fields.map((f) => `${f.name}:${f.type}`).join(' | ')];
       for await (const b of s.execute(signal)) {
         // A value's newlines are written \n so a row stays one line of the file.
-        for (let i = 0; i < b.rowCount; i++) got.push(b.columns.map((c, k) => renderValue(valueAt(c, i), s.fields[k]!.type).replace(/\n/g, '\\n')).join(' | '));
+        // LONG through renderAt, which reads the exact int64 of values past 2^53.
+        const cell = (c: ColumnVector, k: number, i: number): string =>
+          c.kind === 'fixed' && c.type === 'LONG' ? renderAt(c, i) ?? 'null' : renderValue(valueAt(c, i), s.fields[k]!.type);
+        for (let i = 0; i < b.rowCount; i++) got.push(b.columns.map((c, k) => cell(c, k, i).replace(/\n/g, '\\n')).join(' | '));
       }
       assert.deepEqual(got, r.expected, where);
     }

@@ -1,6 +1,6 @@
 // Renders values as the golden files and QuestDB's text outputs show them:
 // DOUBLE like Java (1.0, 1.0E-7), TIMESTAMP ISO with micros, DATE with millis.
-import { formatDouble } from '../../lib/sql/functions/format.js';
+import { formatDouble, formatLong } from '../../lib/sql/functions/format.js';
 import { formatDate, formatTimestamp } from '../../lib/sql/functions/datetime.js';
 import type { Value } from '../../lib/exec/vectors.js';
 import type { SqlType } from '../../lib/sql/sql-type.js';
@@ -8,6 +8,7 @@ import type { SqlType } from '../../lib/sql/sql-type.js';
 export function renderValue(v: Value, type: SqlType): string {
   if (v === null) return 'null';
   switch (type) {
+    case 'LONG': return formatLong(v as number);
     case 'DOUBLE': case 'FLOAT': return formatDouble(v as number);
     case 'TIMESTAMP': return formatTimestamp(v as number);
     case 'DATE': return formatDate(v as number);

@@ -83,11 +83,56 @@ function int64AddSub(minus: boolean, a: Float64Array, b: Float64Array, n: number
   return out;
 }
 
+const MIN64 = -(2n ** 63n);
+
+/**
+ * LONG op LONG when an operand carries exact int64 pairs (a value past 2^53):
+ * BigInt per row, wrapping like Java long; -2^63 (and division by zero) is
+ * NULL. Slow, but only values that doubles cannot hold take it.
+ */
+function exactLong(op: Op, x: ColumnVector, y: ColumnVector, n: number): FixedVector {
+  const read = (v: ColumnVector): ((i: number) => bigint | null) => {
+    const ex = (v as FixedVector).exact;
+    if (ex) {
+      return (i) => {
+        const r = BigInt.asIntN(64, (BigInt(ex[2 * i + 1]!) << 32n) | BigInt(ex[2 * i]! >>> 0));
+        return r === MIN64 ? null : r;
+      };
+    }
+    const d = asDoubles(v);
+    return (i) => { const x = d[i]!; return x !== x ? null : BigInt(x); };
+  };
+  const a = read(x), b = read(y);
+  const data = new Float64Array(n);
+  const exact = new Int32Array(2 * n);
+  for (let i = 0; i < n; i++) {
+    const p = a(i), q = b(i);
+    let r: bigint | null = null;
+    if (p !== null && q !== null) {
+      switch (op) {
+        case '+': r = BigInt.asIntN(64, p + q); break;
+        case '-': r = BigInt.asIntN(64, p - q); break;
+        case '*': r = BigInt.asIntN(64, p * q); break;
+        case '/': r = q === 0n ? null : BigInt.asIntN(64, p / q); break;
+        case '%': r = q === 0n ? null : p % q; break;
+      }
+    }
+    if (r === null || r === MIN64) { data[i] = LONG_NULL; exact[2 * i + 1] = INT_NULL; continue; }
+    const d = Number(r);
+    // A value that rounds to the NULL sentinel's double keeps the nearest double above it.
+    data[i] = d === LONG_NULL ? -9223372036854774784 : d;
+    exact[2 * i] = Number(r & 0xffffffffn) | 0;
+    exact[2 * i + 1] = Number(BigInt.asIntN(32, r >> 32n));
+  }
+  return { kind: 'fixed', type: 'LONG', data, exact };
+}
+
 /** `type` result of `op` over two numeric / temporal arguments. */
 export function arithmeticKernel(op: Op, type: SqlType): Kernel {
   const integral = type === 'INT' || type === 'LONG' || type === 'TIMESTAMP' || type === 'DATE';
   return (args, n) => {
     const x = args[0]!, y = args[1]!;
+    if (type === 'LONG' && ((x as FixedVector).exact !== undefined || (y as FixedVector).exact !== undefined)) return exactLong(op, x, y, n);
     if (type === 'INT' && x.kind === 'fixed' && y.kind === 'fixed' && x.type === 'INT' && y.type === 'INT') {
       const r = intFast(op, x.data as Int32Array, y.data as Int32Array, n);
       if (r) return { kind: 'fixed', type: 'INT', data: r };
