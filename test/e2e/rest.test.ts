@@ -75,7 +75,7 @@ describe('REST API', () => {
   test('prints doubles like Java, NaN and infinities as null, LONG quoted with quoteLargeNum', async () => {
     const r = await exec("select 40000.0 a, 2.5e20 b, 1.0e-7 c, 0.1 + 0.2 d, 1 / 0.0 e, cast('NaN' as double) f, 123456789012345678L g");
     assert.equal(r.status, 200, r.text);
-    assert.match(r.text, /"dataset":\[\[40000\.0,2\.5E20,1\.0E-7,0\.30000000000000004,null,null,123456789012345680\]\]/);
+    assert.match(r.text, /"dataset":\[\[40000\.0,2\.5E20,1\.0E-7,0\.30000000000000004,null,null,123456789012345678\]\]/);
     const q = await exec('select 42L x, cast(null as long) y', { quoteLargeNum: 'true' });
     assert.match(q.text, /"dataset":\[\["42",null\]\]/);
   });
