@@ -1,11 +1,13 @@
 // Bound expressions compiled once per query into closures that compute a whole
 // batch: a column is returned as is, a constant is a cached repeated vector, a
-// call runs its kernel on the arguments' vectors. Subqueries must have been
-// run first (prepareSubqueries in subqueries.ts).
+// call runs its kernel on the arguments' vectors (an error a kernel raises
+// without a position gets the call's). Subqueries must have been run first
+// (prepareSubqueries in subqueries.ts).
 import type { ColumnVector } from '../storage/column-vector.js';
 import type { BoundExpr } from '../sql/bound.js';
 import { constantVector } from '../sql/functions/vec.js';
 import type { Batch } from '../storage/table-reader.js';
+import { isSvcError, SvcError } from '../errors/svc-error.js';
 import { prefix } from './vectors.js';
 import { inSubquery, scalarSubquery } from './subqueries.js';
 
@@ -29,7 +31,14 @@ export function compileExpr(e: BoundExpr): CompiledExpr {
     case 'call': {
       const args = e.args.map(compileExpr);
       const kernel = e.fn.kernel;
-      return (b) => kernel(args.map((a) => a(b)), b.rowCount);
+      const pos = e.pos;
+      return (b) => {
+        try {
+          return kernel(args.map((a) => a(b)), b.rowCount);
+        } catch (err) {
+          throw atCall(err, pos);
+        }
+      };
     }
     case 'subquery': {
       const value = scalarSubquery(e);
@@ -41,4 +50,10 @@ export function compileExpr(e: BoundExpr): CompiledExpr {
       return (b) => test(x(b));
     }
   }
+}
+
+/** A kernel's SQL error without a position, placed at the call that raised it (other errors pass through). */
+function atCall(err: unknown, pos: number): unknown {
+  if (isSvcError(err) && err.position === undefined) return new SvcError(err.code, err.message, { position: pos, cause: err });
+  return err;
 }

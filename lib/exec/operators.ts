@@ -214,13 +214,20 @@ async function* runSetOp(plan: Extract<Plan, { kind: 'setOp' }>, cx: ExecContext
     for (let i = 0; i < b.rowCount; i++) { const k = rowKey(b.columns, i); rightRows.set(k, (rightRows.get(k) ?? 0) + 1); }
   }
   const emitted = new Set<string>();
+  const intersect = plan.op === 'INTERSECT';
   for await (const b of run(plan.left, cx)) {
     const keep: number[] = [];
     for (let i = 0; i < b.rowCount; i++) {
       const k = rowKey(b.columns, i);
-      const inRight = rightRows.has(k);
-      if ((plan.op === 'INTERSECT') !== inRight) continue;
-      if (!plan.all) { if (emitted.has(k)) continue; emitted.add(k); }
+      if (plan.all) {
+        // Bag semantics: each right row cancels (EXCEPT ALL) or matches (INTERSECT ALL) one left row.
+        const left = rightRows.get(k) ?? 0;
+        if (left > 0) rightRows.set(k, left - 1);
+        if (intersect === left > 0) keep.push(i);
+        continue;
+      }
+      if (intersect !== rightRows.has(k) || emitted.has(k)) continue;
+      emitted.add(k);
       keep.push(i);
     }
     if (keep.length) yield gatherBatch(b, Int32Array.from(keep));

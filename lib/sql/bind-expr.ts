@@ -5,7 +5,8 @@ import { SvcError } from '../errors/svc-error.js';
 import type * as A from './ast.js';
 import type { BoundExpr, Plan } from './bound.js';
 import { parseTimestamp } from './functions/datetime.js';
-import { isAggregate, resolveScalar } from './functions/registry.js';
+import { isAggregate, resolveScalar, type BindArg } from './functions/registry.js';
+import { constValue } from './const-value.js';
 import { commonType, isTemporal, isText, type SqlType } from './sql-type.js';
 
 export interface ScopeField {
@@ -52,10 +53,26 @@ export function resolveColumn(scope: Scope, ref: A.ColumnRef): { index: number; 
   return { index: hit, field: scope.fields[hit]! };
 }
 
-export function call(name: string, args: BoundExpr[], pos: number): BoundExpr {
-  const fn = resolveScalar(name, args.map((a) => a.type), pos);
-  const cast = fn.argTypes ? args.map((a, i) => castTo(a, fn.argTypes![i]!, pos)) : args;
-  return { kind: 'call', name, fn, args: cast, type: fn.type };
+/**
+ * A call of `name` at `pos`: resolved by argument types, arguments cast to the
+ * overload's types (a failed conversion is reported at the argument,
+ * `argPos[i]`), constant arguments checked by the function's bind hook.
+ */
+export function call(name: string, args: BoundExpr[], pos: number, argPos?: readonly number[]): BoundExpr {
+  let fn = resolveScalar(name, args.map((a) => a.type), pos);
+  const at = (i: number): number => argPos?.[i] ?? pos;
+  const cast = fn.argTypes ? args.map((a, i) => castTo(a, fn.argTypes![i]!, at(i))) : args;
+  if (fn.bind) {
+    const bindArgs: BindArg[] = cast.map((a, i) => ({ type: a.type, value: constValue(a), pos: at(i) }));
+    const r = fn.bind(bindArgs, pos);
+    if (r) fn = { ...fn, type: r.type ?? fn.type, kernel: r.kernel ?? fn.kernel };
+  }
+  return { kind: 'call', name, fn, args: cast, type: fn.type, pos };
+}
+
+/** Offsets of call arguments (QuestDB's: an operator's offset for an operation). */
+function positions(es: readonly A.Expr[]): number[] {
+  return es.map((x) => x.pos);
 }
 
 /** `e` as type `t` (a cast call when the types differ; string literals to timestamps parsed now). */
@@ -97,8 +114,9 @@ export function bindExpr(e: A.Expr, cx: ExprContext): BoundExpr {
     case 'case': return caseExpr(e, cx);
     case 'in': return inExpr(e, cx);
     case 'between': {
-      const [x, lo, hi] = unify([bindExpr(e.expr, cx), bindExpr(e.lo, cx), bindExpr(e.hi, cx)], e.pos);
-      const b = call('between', [x!, lo!, hi!], e.pos);
+      const at = positions([e.expr, e.lo, e.hi]);
+      const [x, lo, hi] = unify([bindExpr(e.expr, cx), bindExpr(e.lo, cx), bindExpr(e.hi, cx)], e.pos, at);
+      const b = call('between', [x!, lo!, hi!], e.pos, at);
       return e.not ? call('not', [b], e.pos) : b;
     }
     case 'isNull': return call(e.not ? 'is_not_null' : 'is_null', [bindExpr(e.expr, cx)], e.pos);
@@ -159,7 +177,7 @@ function binary(e: A.Binary, cx: ExprContext): BoundExpr {
     if (isTemporal(l.type) && r.kind === 'const' && isText(r.type)) r = castTo(r, l.type, e.right.pos);
     else if (isTemporal(r.type) && l.kind === 'const' && isText(l.type)) l = castTo(l, r.type, e.left.pos);
   }
-  const b = call(name, [l, r], e.pos);
+  const b = call(name, [l, r], e.pos, [e.left.pos, e.right.pos]);
   return negate ? call('not', [b], e.pos) : b;
 }
 
@@ -173,31 +191,42 @@ function callExpr(e: A.Call, cx: ExprContext): BoundExpr {
     if (!cx.onAggregate) throw new SvcError('SQL', `aggregate function ${e.name} is not allowed here`, { position: e.pos });
     return cx.onAggregate(e);
   }
-  if (e.name === 'extract' && e.args.length === 2) {
-    return call('extract', [bindExpr(e.args[0]!, cx), bindExpr(e.args[1]!, cx)], e.pos);
-  }
-  return call(e.name, e.args.map((a) => bindExpr(a, cx)), e.pos);
+  const at = positions(e.args);
+  let args = e.args.map((a) => bindExpr(a, cx));
+  // coalesce takes its arguments' common type, text constants meeting a timestamp as timestamps (like CASE).
+  if (e.name === 'coalesce' && args.length >= 2) args = unify(args, e.pos, at);
+  return call(e.name, args, e.pos, at);
 }
 
-/** Casts every expression to their common type. */
-export function unify(es: BoundExpr[], pos: number): BoundExpr[] {
+/**
+ * Casts every expression to their common type (commonType). A text constant
+ * next to a TIMESTAMP or DATE is parsed as one; a text column is not
+ * converted. A mismatch is reported at the expression that does not fit
+ * (`at[i]`, else `pos`).
+ */
+export function unify(es: BoundExpr[], pos: number, at?: readonly number[]): BoundExpr[] {
+  const where = (i: number): number => at?.[i] ?? pos;
+  const temporal = es.some((x) => isTemporal(x.type));
   let t: SqlType = 'NULL';
-  for (const x of es) {
+  es.forEach((x, i) => {
+    if (temporal && x.kind === 'const' && isText(x.type)) return;
     const c = commonType(t, x.type);
-    if (c === null) throw new SvcError('SQL', `inconvertible types: ${t} and ${x.type}`, { position: pos });
+    if (c === null) throw new SvcError('SQL', `inconvertible types: ${t} and ${x.type}`, { position: where(i) });
     t = c;
-  }
-  return es.map((x) => castTo(x, t, pos));
+  });
+  return es.map((x, i) => castTo(x, t, where(i)));
 }
 
 function caseExpr(e: A.Case, cx: ExprContext): BoundExpr {
   const conds = e.whens.map((w) => {
     const c = bindExpr(w.when, cx);
     if (!e.operand) return c;
-    const [a, b] = unify([bindExpr(e.operand, cx), c], w.when.pos);
-    return call('=', [a!, b!], w.when.pos);
+    const at = [e.operand.pos, w.when.pos];
+    const [a, b] = unify([bindExpr(e.operand, cx), c], w.when.pos, at);
+    return call('=', [a!, b!], w.when.pos, at);
   });
-  const values = unify([...e.whens.map((w) => bindExpr(w.then, cx)), e.else ? bindExpr(e.else, cx) : { kind: 'const', type: 'NULL', value: null }], e.pos);
+  const valuePos = [...e.whens.map((w) => w.then.pos), e.else ? e.else.pos : e.pos];
+  const values = unify([...e.whens.map((w) => bindExpr(w.then, cx)), e.else ? bindExpr(e.else, cx) : { kind: 'const', type: 'NULL', value: null }], e.pos, valuePos);
   const args: BoundExpr[] = [];
   conds.forEach((c, i) => args.push(c, values[i]!));
   args.push(values[values.length - 1]!);
@@ -233,8 +262,9 @@ function inExpr(e: A.In, cx: ExprContext): BoundExpr {
   if (isTemporal(x.type) && list.length === 1 && list[0]!.kind === 'const' && isText(list[0]!.type)) {
     throw new SvcError('SQL', 'interval literals (ts IN \'2024-01\') are not supported yet', { position: e.list![0]!.pos });
   }
-  const all = unify([x, ...list], e.pos);
-  const r = call('in_list', all, e.pos);
+  const at = positions([e.expr, ...(e.list ?? [])]);
+  const all = unify([x, ...list], e.pos, at);
+  const r = call('in_list', all, e.pos, at);
   return e.not ? call('not', [r], e.pos) : r;
 }
 

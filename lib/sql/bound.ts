@@ -13,7 +13,8 @@ export interface Field {
 export type BoundExpr =
   | { readonly kind: 'col'; readonly index: number; readonly type: SqlType }
   | { readonly kind: 'const'; readonly type: SqlType; readonly value: number | string | boolean | null }
-  | { readonly kind: 'call'; readonly name: string; readonly fn: ScalarOverload; readonly args: readonly BoundExpr[]; readonly type: SqlType }
+  /** `pos`: the call's offset in the SQL text, for errors its kernel raises at run time. */
+  | { readonly kind: 'call'; readonly name: string; readonly fn: ScalarOverload; readonly args: readonly BoundExpr[]; readonly type: SqlType; readonly pos: number }
   /** `(SELECT ...)` as a value: its one column's only row (NULL without rows), computed before the batches. */
   | { readonly kind: 'subquery'; readonly plan: Plan; readonly type: SqlType; readonly pos: number; readonly result: SubqueryResult }
   /** `expr IN (SELECT ...)`: membership in the subquery's one column (NULL matches NULL, as QuestDB's = does). */

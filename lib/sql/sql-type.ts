@@ -25,10 +25,13 @@ export function widerNumeric(a: SqlType, b: SqlType): SqlType | null {
 }
 
 /**
- * The type two values are compared or combined in (CASE branches, UNION
- * columns, coalesce), or null when they do not mix. Text types meet in
- * STRING (VARCHAR when both are VARCHAR); a text literal meets a TIMESTAMP as
- * TIMESTAMP (QuestDB parses the string).
+ * The type two values are combined in (CASE branches, UNION columns,
+ * coalesce, IN lists), or null when they do not mix, after QuestDB's CASE
+ * rules: numbers widen; text types meet in VARCHAR when either is VARCHAR,
+ * else STRING (SYMBOL with SYMBOL stays SYMBOL); TIMESTAMP with DATE is
+ * TIMESTAMP; UUID takes STRING and VARCHAR. A TIMESTAMP does not mix with a
+ * number or a text column (the binder parses text constants next to one:
+ * unify in bind-expr.ts).
  */
 export function commonType(a: SqlType, b: SqlType): SqlType | null {
   if (a === b) return a;
@@ -38,9 +41,8 @@ export function commonType(a: SqlType, b: SqlType): SqlType | null {
     const ia = NUMERIC_ORDER.indexOf(a), ib = NUMERIC_ORDER.indexOf(b);
     return NUMERIC_ORDER[Math.max(ia, ib)]!;
   }
-  if (isText(a) && isText(b)) return a === 'VARCHAR' || b === 'VARCHAR' ? (a === b ? a : 'STRING') : 'STRING';
+  if (isText(a) && isText(b)) return a === 'VARCHAR' || b === 'VARCHAR' ? 'VARCHAR' : 'STRING';
   if (isTemporal(a) && isTemporal(b)) return 'TIMESTAMP';
-  if (isTemporal(a) && (isText(b) || isIntegral(b))) return a;
-  if (isTemporal(b) && (isText(a) || isIntegral(a))) return b;
+  if ((a === 'UUID' && (b === 'STRING' || b === 'VARCHAR')) || (b === 'UUID' && (a === 'STRING' || a === 'VARCHAR'))) return 'UUID';
   return null;
 }

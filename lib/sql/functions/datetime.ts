@@ -250,13 +250,16 @@ export function parseFloorUnit(text: string): FloorUnit | null {
   }
 }
 
-/** Floors `us` to a multiple of `unit` counted from `origin` (the epoch, or Monday for weeks, by default). */
+/** Floors `us` to a multiple of `unit` counted from `origin` (the epoch, or Monday for weeks, by default; months from the origin's day and time). */
 export function floorTo(us: number, unit: FloorUnit, origin: number | null = null): number {
   if (unit.kind === 'fixed') {
     const o = origin ?? unit.origin;
     return Math.floor((us - o) / unit.micros) * unit.micros + o;
   }
-  const base = origin === null ? 0 : monthIndex(origin);
-  const idx = monthIndex(us) - base;
-  return monthStart(Math.floor(idx / unit.months) * unit.months + base);
+  if (origin === null) return monthStart(Math.floor(monthIndex(us) / unit.months) * unit.months);
+  // From an origin: the latest origin + k months (k a multiple of the stride; days clamped to the month's end) not after us.
+  let k = Math.floor((monthIndex(us) - monthIndex(origin)) / unit.months) * unit.months;
+  let t = addMonths(origin, k);
+  while (t > us) { k -= unit.months; t = addMonths(origin, k); }
+  return t;
 }

@@ -104,6 +104,7 @@ const coalesceSig: Signature = {
   rest: (t) => t,
   minRest: 1,
   build: (t) => {
+    if (t.length < 2) return 'coalesce can be used with 2 or more arguments';
     const type = common(t);
     if (type === null) return `inconvertible types in coalesce: ${t.join(', ')}`;
     t.fill(type);

@@ -1,9 +1,10 @@
 // Pattern operators: `like` / `ilike` (% any run, _ one character, \ escapes),
 // `~` / `!~` (JavaScript RegExp, searched anywhere in the text like Java's
-// find()), and `||` concatenation (NULL reads as empty, as in QuestDB).
+// find(); a leading Java inline flag group such as (?i) becomes RegExp flags),
+// and `||` concatenation (NULL reads as empty, as in QuestDB).
 import { SvcError } from '../../errors/svc-error.js';
 import type { ColumnVector } from '../../storage/column-vector.js';
-import type { Kernel } from './registry.js';
+import { argError, type BindHook, type Kernel } from './registry.js';
 import { accept, defineScalar } from './signature.js';
 import type { SqlType } from '../sql-type.js';
 import { boolVector, textAt, textVector } from './vec.js';
@@ -27,17 +28,44 @@ function escapeRegExp(c: string): string {
   return /[\\^$.*+?()[\]{}|/-]/.test(c) ? `\\${c}` : c;
 }
 
-/** A regex operand compiled with Unicode semantics when it is valid that way, else plain. */
+/** Java's leading inline flags that JavaScript has as RegExp flags: (?i) case-insensitive, (?m) multiline, (?s) dot-all. */
+const INLINE_FLAGS = /^\(\?([ims]+)\)/;
+
+/**
+ * A regex operand (Java syntax as QuestDB takes it) as a RegExp: a leading
+ * (?ims) group becomes flags; Unicode semantics when the pattern is valid that
+ * way, else plain. Throws an SvcError (without a position) when it is invalid.
+ */
 export function compileRegExp(pattern: string, flags = ''): RegExp {
+  let source = pattern;
+  const inline = INLINE_FLAGS.exec(pattern);
+  if (inline) {
+    source = pattern.slice(inline[0].length);
+    for (const f of inline[1]!) if (!flags.includes(f)) flags += f;
+  }
   try {
-    return new RegExp(pattern, `${flags}u`);
+    return new RegExp(source, `${flags}u`);
   } catch {
     try {
-      return new RegExp(pattern, flags);
+      return new RegExp(source, flags);
     } catch (e) {
       throw new SvcError('SQL', `invalid regular expression: ${pattern} (${(e as Error).message})`);
     }
   }
+}
+
+/** Bind hook: a constant pattern (argument `at`) must compile; NULL is rejected as QuestDB does. */
+export function checkPattern(at: number): BindHook {
+  return (args) => {
+    const p = args[at]!;
+    if (p.value === undefined) return;
+    if (p.value === null) throw argError('NULL regex', p.pos);
+    try {
+      compileRegExp(String(p.value));
+    } catch (e) {
+      throw argError((e as Error).message, p.pos);
+    }
+  };
 }
 
 /** Matches text rows against pattern rows; the last compiled pattern is kept (patterns are nearly always constant). */
@@ -93,11 +121,11 @@ export function concatKernel(type: 'STRING' | 'VARCHAR'): Kernel {
 
 export function registerPattern(): void {
   const text2 = [accept.text, accept.text];
-  const boolOf = (kernel: () => Kernel) => [{ args: text2, build: () => ({ type: 'BOOLEAN' as const, kernel: kernel() }) }];
+  const boolOf = (kernel: () => Kernel, bind?: BindHook) => [{ args: text2, build: () => ({ type: 'BOOLEAN' as const, kernel: kernel(), bind }) }];
   defineScalar('like', boolOf(() => matcher((p) => likeToRegExp(p, false), false)));
   defineScalar('ilike', boolOf(() => matcher((p) => likeToRegExp(p, true), false)));
-  defineScalar('~', boolOf(() => matcher((p) => compileRegExp(p), false)));
-  defineScalar('!~', boolOf(() => matcher((p) => compileRegExp(p), true)));
+  defineScalar('~', boolOf(() => matcher((p) => compileRegExp(p), false), checkPattern(1)));
+  defineScalar('!~', boolOf(() => matcher((p) => compileRegExp(p), true), checkPattern(1)));
   defineScalar('||', [{
     args: [accept.printable, accept.printable],
     build: (t) => {

@@ -3,10 +3,10 @@
 // generated finite set (count, min, max, nullRate).
 import { SvcError } from '../../errors/svc-error.js';
 import type { ColumnVector } from '../../storage/column-vector.js';
-import type { Kernel } from './registry.js';
+import { argError, type BindArg, type Kernel } from './registry.js';
 import { accept, defineScalar, type Signature } from './signature.js';
 import { textAt, textVector } from './vec.js';
-import { constArg, generator, newRng, type Rng } from './random.js';
+import { checkRate, constArg, constantArgs, generator, newRng, numberArg, type Rng } from './random.js';
 
 /** A random string of `len` characters: A-Z (rnd_str, rnd_symbol) or mixed scripts (rnd_varchar). */
 function randomString(rng: Rng, len: number, wide: boolean): string {
@@ -28,6 +28,25 @@ function lengthArgs(args: readonly ColumnVector[], at: number): Lengths {
   if (min !== min || max !== max || min < 0 || min > max) throw new SvcError('SQL', 'invalid range');
   if (rate !== rate || rate < 0) throw new SvcError('SQL', 'invalid null rate');
   return { min, max, rate };
+}
+
+/** Bind-time checks of (min, max, rate) from argument `at`: the range at the call, the rate at its argument. */
+function checkLengths(args: readonly BindArg[], pos: number, at: number): void {
+  const min = numberArg(args[at]), max = numberArg(args[at + 1]);
+  if (min !== min || max !== max || min < 0 || min > max) throw argError('invalid range', pos);
+  checkRate(args[at + 2]!, 'invalid null rate');
+}
+
+/** Bind hook of the three modes: list items are constants; lengths and generated sets are checked. */
+function checkMode(mode: 'list' | 'lengths' | 'generated') {
+  return constantArgs((args, pos) => {
+    if (mode === 'lengths') checkLengths(args, pos, 0);
+    if (mode === 'generated') {
+      const count = numberArg(args[0]);
+      if (count !== count || count < 1) throw argError('invalid symbol count', args[0]!.pos);
+      checkLengths(args, pos, 1);
+    }
+  });
 }
 
 /** `count` distinct random strings (as distinct as the length range allows). */
@@ -79,7 +98,7 @@ function symbols(mode: 'list' | 'generated'): Signature {
         return { kind: 'symbol', type: 'SYMBOL', keys, dict };
       };
       return kernel;
-    }),
+    }, checkMode(mode)),
   };
 }
 
@@ -108,7 +127,7 @@ function strings(type: 'STRING' | 'VARCHAR', mode: 'list' | 'lengths' | 'generat
         }
         return textVector(type, out);
       };
-    }),
+    }, checkMode(mode)),
   };
 }
 

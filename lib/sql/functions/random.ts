@@ -1,10 +1,11 @@
 // Random and sequence generators (rnd_*, timestamp_sequence): each call site
 // gets its own state when bound, so values continue across batches;
 // setRandomSeed makes runs repeatable. xoshiro128**, typed-array fills.
+// rnd_* arguments are constants, checked when the call is bound.
 import { SvcError } from '../../errors/svc-error.js';
 import { INT_NULL } from '../../storage/column-type.js';
 import type { ColumnVector } from '../../storage/column-vector.js';
-import type { Kernel } from './registry.js';
+import { argError, type BindArg, type BindHook, type Kernel } from './registry.js';
 import { accept, defineScalar, type Built, type Signature } from './signature.js';
 import { asDoubles, boolVector, fromDoubles } from './vec.js';
 
@@ -83,11 +84,37 @@ export function constArg(v: ColumnVector | undefined): number {
 }
 
 /** A generator built per call site: `make` runs at bind time and returns the kernel holding the state. */
-export function generator(type: Built['type'], make: () => Kernel): Built {
-  return { type, kernel: make(), deterministic: false };
+export function generator(type: Built['type'], make: () => Kernel, bind?: BindHook): Built {
+  return { type, kernel: make(), deterministic: false, bind };
 }
 
-/** lo, hi and rate (constants) checked as QuestDB does. */
+/** Bind hook: every argument is a constant (an error at the first that is not), then `check` looks at them. */
+export function constantArgs(check?: (args: readonly BindArg[], pos: number) => void): BindHook {
+  return (args, pos) => {
+    for (const a of args) if (a.value === undefined) throw argError('constant expected', a.pos);
+    check?.(args, pos);
+  };
+}
+
+/** A constant argument as a number (NaN for NULL or text). */
+export function numberArg(a: BindArg | undefined): number {
+  return a && typeof a.value === 'number' ? a.value : NaN;
+}
+
+/** lo <= hi (an error at the call) and a rate >= 0 (an error at the rate), as QuestDB checks them. */
+function checkRange(args: readonly BindArg[], pos: number): void {
+  const lo = numberArg(args[0]), hi = numberArg(args[1]);
+  if (lo !== lo || hi !== hi || lo > hi) throw argError('invalid range', pos);
+  if (args.length > 2) checkRate(args[2]!, 'invalid NaN rate');
+}
+
+/** A NULL rate (1 in rate rows NULL) must be a number >= 0. */
+export function checkRate(a: BindArg, message: string): void {
+  const rate = numberArg(a);
+  if (rate !== rate || rate < 0) throw argError(message, a.pos);
+}
+
+/** lo, hi and rate (constants, checked at bind) read from the argument vectors. */
 export function rangeArgs(args: readonly ColumnVector[], at = 0): { lo: number; hi: number; rate: number } {
   const lo = constArg(args[at]), hi = constArg(args[at + 1]), rate = args.length > at + 2 ? constArg(args[at + 2]) : 0;
   if (lo !== lo || hi !== hi || lo > hi) throw new SvcError('SQL', 'invalid range');
@@ -111,7 +138,7 @@ function ranged(type: 'INT' | 'LONG' | 'TIMESTAMP' | 'DATE' | 'BYTE' | 'SHORT'):
         for (let i = 0; i < n; i++) out[i] = rng.isNull(rate) ? NaN : lo + rng.below(span);
         return fromDoubles(type, out);
       };
-    }),
+    }, constantArgs(checkRange)),
   };
 }
 
@@ -164,7 +191,7 @@ function unit(type: 'DOUBLE' | 'FLOAT', withRate: boolean): Signature {
         for (let i = 0; i < n; i++) out[i] = rng.isNull(rate) ? NaN : type === 'FLOAT' ? (rng.nextInt() >>> 8) / 16777216 : rng.nextDouble();
         return fromDoubles(type, out);
       };
-    }),
+    }, withRate ? constantArgs((args) => checkRate(args[0]!, 'invalid NaN rate')) : undefined),
   };
 }
 

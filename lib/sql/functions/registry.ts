@@ -9,6 +9,36 @@ import type { SqlType } from '../sql-type.js';
 /** Computes a result vector of `n` rows from argument vectors of `n` rows. */
 export type Kernel = (args: readonly ColumnVector[], n: number) => ColumnVector;
 
+/** A constant argument's value at bind time: numbers (BOOLEAN as 0/1), text, or null for NULL. */
+export type ConstValue = number | string | boolean | null;
+
+/** An argument as a bind hook sees it (after the implicit casts). */
+export interface BindArg {
+  readonly type: SqlType;
+  /** The value when the argument is constant (a literal or a deterministic expression of literals), else undefined. */
+  readonly value: ConstValue | undefined;
+  /** Offset of the argument in the SQL text, for errors. */
+  readonly pos: number;
+}
+
+/** What a bind hook may specialise once the constant arguments are known. */
+export interface BindResult {
+  readonly type?: SqlType;
+  readonly kernel?: Kernel;
+}
+
+/**
+ * Checks a call's constant arguments when it is bound, throwing an SvcError at
+ * the offending argument's position (or the call's, `pos`), and may return a
+ * result type and kernel chosen for those constants.
+ */
+export type BindHook = (args: readonly BindArg[], pos: number) => BindResult | void;
+
+/** The SQL error of a bad argument, at `position`. */
+export function argError(message: string, position: number): SvcError {
+  return new SvcError('SQL', message, { position });
+}
+
 export interface ScalarOverload {
   readonly type: SqlType;
   readonly kernel: Kernel;
@@ -16,6 +46,8 @@ export interface ScalarOverload {
   readonly argTypes?: readonly SqlType[];
   /** Result depends only on arguments (constant folding allowed). False for now(), rnd_*(). */
   readonly deterministic?: boolean;
+  /** Bind-time checks of constant arguments (see BindHook). */
+  readonly bind?: BindHook;
 }
 
 export interface ScalarFunction {

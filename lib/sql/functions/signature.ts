@@ -1,7 +1,7 @@
 // Overload matching for the function modules: what argument types a
 // signature accepts and what each is cast to, QuestDB's "no matching
 // function" messages, and a one-call registration of a scalar family.
-import { registerScalar, type Kernel, type ScalarOverload } from './registry.js';
+import { registerScalar, type BindHook, type Kernel, type ScalarOverload } from './registry.js';
 import { isIntegral, isNumeric, isText, type SqlType } from '../sql-type.js';
 
 /** The type an argument is cast to when a parameter accepts it, else null. */
@@ -49,6 +49,7 @@ export interface Built {
   readonly type: SqlType;
   readonly kernel: Kernel;
   readonly deterministic?: boolean;
+  readonly bind?: BindHook;
 }
 
 export interface Signature {
@@ -85,7 +86,7 @@ export function resolveSignatures(name: string, sigs: readonly Signature[], argT
     if (!m) continue;
     const b = sig.build(m);
     if (typeof b === 'string') return b;
-    return { type: b.type, kernel: b.kernel, argTypes: m, deterministic: b.deterministic ?? true };
+    return { type: b.type, kernel: b.kernel, argTypes: m, deterministic: b.deterministic ?? true, bind: b.bind };
   }
   return noMatch(name, argTypes);
 }

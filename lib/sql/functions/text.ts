@@ -1,14 +1,16 @@
 // Text functions (length, upper, lower, concat, substring, left, right, strpos,
 // replace, trims, split_part, starts_with, regexp_replace, lpad, rpad). Counts
-// are in code points; VARCHAR input gives VARCHAR, other text STRING.
+// are in code points, except length(STRING | SYMBOL), which counts UTF-16 code
+// units as QuestDB's STRING does; VARCHAR input gives VARCHAR, other text STRING.
+import { SvcError } from '../../errors/svc-error.js';
 import { INT_NULL } from '../../storage/column-type.js';
 import type { ColumnVector } from '../../storage/column-vector.js';
-import type { Kernel } from './registry.js';
+import { argError, type BindHook, type Kernel } from './registry.js';
 import { accept, defineScalar, type Signature } from './signature.js';
 import type { SqlType } from '../sql-type.js';
 import { asDoubles, boolVector, intVector, textAt, textVector } from './vec.js';
 import { codePointLength } from './utf8.js';
-import { compileRegExp, concatKernel, textResult } from './pattern.js';
+import { checkPattern, compileRegExp, concatKernel, textResult } from './pattern.js';
 
 const SURROGATE = /[\uD800-\uDFFF]/;
 
@@ -39,20 +41,32 @@ function textFn(type: 'STRING' | 'VARCHAR', fn: (s: string, nums: readonly numbe
 }
 
 /** Signature of a text-returning function: `layout` lists text ('t') and integer ('n') parameters. */
-function textSig(layout: readonly ('t' | 'n')[], fn: (s: string, nums: readonly number[], texts: readonly (string | null)[]) => string | null): Signature {
+function textSig(layout: readonly ('t' | 'n')[], fn: (s: string, nums: readonly number[], texts: readonly (string | null)[]) => string | null,
+  bind?: BindHook): Signature {
   return {
     args: layout.map((k) => (k === 't' ? accept.text : accept.int)),
     build: (t) => {
       const type = textResult(t[0] === 'VARCHAR' ? ['VARCHAR'] : []);
-      return { type, kernel: textFn(type, fn, layout) };
+      return { type, kernel: textFn(type, fn, layout), bind };
     },
+  };
+}
+
+const NEGATIVE_LENGTH = 'negative substring length is not allowed';
+const ZERO_FIELD = 'field position must not be zero';
+
+/** Bind hook: a constant integer argument `at` must pass `ok` (NULL passes: the result is NULL). */
+function checkInt(at: number, ok: (x: number) => boolean, message: string): BindHook {
+  return (args) => {
+    const a = args[at]!;
+    if (typeof a.value === 'number' && !ok(a.value)) throw argError(message, a.pos);
   };
 }
 
 /** substring(s, start[, len]) with 1-based start; a start before 1 shortens the result (QuestDB / PostgreSQL). */
 function substring(s: string, start: number, len: number | undefined): string | null {
   if (len === undefined) return cpSlice(s, Math.max(start, 1) - 1);
-  if (len < 0) return null;
+  if (len < 0) throw new SvcError('SQL', NEGATIVE_LENGTH);
   if (start >= 1) return cpSlice(s, start - 1, len);
   const end = start + len; // exclusive, 1-based
   if (end < 0) return null;
@@ -74,7 +88,7 @@ const trimStart = (s: string): string => s.replace(/^[\u0000-\u0020]+/, '');
 const trimEnd = (s: string): string => s.replace(/[\u0000-\u0020]+$/, '');
 
 function splitPart(s: string, delim: string, k: number): string | null {
-  if (k === 0) return null;
+  if (k === 0) throw new SvcError('SQL', ZERO_FIELD);
   const parts = delim === '' ? [s] : s.split(delim);
   const idx = k > 0 ? k - 1 : parts.length + k;
   return idx >= 0 && idx < parts.length ? parts[idx]! : '';
@@ -91,15 +105,19 @@ function pad(s: string, len: number, fill: string, atStart: boolean): string | n
   return atStart ? p + s : s + p;
 }
 
+/** UTF-16 code units, as a Java String's length (QuestDB's STRING and SYMBOL). */
+const utf16Length = (s: string): number => s.length;
+
+/** length: code points for VARCHAR (UTF-8 text), UTF-16 code units for the other text types; NULL is -1 (QuestDB). */
 const lengthKernel: Kernel = (args, n) => {
   const v = args[0]!;
   const out = new Int32Array(n);
+  const count = v.type === 'VARCHAR' ? codePointLength : utf16Length;
   if (v.kind === 'symbol') {
-    const table = Int32Array.from(v.dict, codePointLength);
+    const table = Int32Array.from(v.dict, count);
     for (let i = 0; i < n; i++) { const k = v.keys[i]!; out[i] = k < 0 ? -1 : table[k]!; }
   } else {
-    // QuestDB: length of NULL is -1.
-    for (let i = 0; i < n; i++) { const s = textAt(v, i); out[i] = s === null ? -1 : codePointLength(s); }
+    for (let i = 0; i < n; i++) { const s = textAt(v, i); out[i] = s === null ? -1 : count(s); }
   }
   return intVector(out);
 };
@@ -150,7 +168,7 @@ export function registerText(): void {
     },
   }]);
   defineScalar('substring', [
-    textSig(['t', 'n', 'n'], (s, x) => substring(s, x[1]!, x[2]!)),
+    textSig(['t', 'n', 'n'], (s, x) => substring(s, x[1]!, x[2]!), checkInt(2, (len) => len >= 0, NEGATIVE_LENGTH)),
     textSig(['t', 'n'], (s, x) => substring(s, x[1]!, undefined)),
   ]);
   defineScalar('left', [textSig(['t', 'n'], (s, x) => left(s, x[1]!))]);
@@ -160,13 +178,13 @@ export function registerText(): void {
   defineScalar('trim', [textSig(['t'], (s) => trimEnd(trimStart(s)))]);
   defineScalar('ltrim', [textSig(['t'], trimStart)]);
   defineScalar('rtrim', [textSig(['t'], trimEnd)]);
-  defineScalar('split_part', [textSig(['t', 't', 'n'], (s, x, t) => splitPart(s, t[1]!, x[2]!))]);
+  defineScalar('split_part', [textSig(['t', 't', 'n'], (s, x, t) => splitPart(s, t[1]!, x[2]!), checkInt(2, (k) => k !== 0, ZERO_FIELD))]);
   defineScalar('starts_with', [{ args: [accept.text, accept.text], build: () => ({ type: 'BOOLEAN', kernel: startsWithKernel }) }]);
   defineScalar('regexp_replace', [{
     args: [accept.text, accept.text, accept.text],
     build: (t) => {
       const type = textResult(t[0] === 'VARCHAR' ? ['VARCHAR'] : []);
-      return { type, kernel: regexpReplaceKernel(type) };
+      return { type, kernel: regexpReplaceKernel(type), bind: checkPattern(1) };
     },
   }]);
   defineScalar('lpad', [textSig(['t', 'n', 't'], (s, x, t) => pad(s, x[1]!, t[2]!, true)), textSig(['t', 'n'], (s, x) => pad(s, x[1]!, ' ', true))]);

@@ -1,8 +1,9 @@
 // Parts of timestamps (extract, year .. second, day_of_week, ...) and rounding
-// to units (timestamp_floor('5m', ts[, origin]), timestamp_ceil, date_trunc).
-// DATE arguments are widened to micros first.
+// to units (timestamp_floor('5m', ts[, offset]), timestamp_ceil, date_trunc).
+// DATE arguments are widened to micros first. Constant parts and units are
+// checked when the call is bound (errors at the argument).
 import { SvcError } from '../../errors/svc-error.js';
-import type { Kernel } from './registry.js';
+import { argError, type BindHook, type Kernel } from './registry.js';
 import { accept, defineScalar } from './signature.js';
 import { asDoubles, fromDoubles, textAt } from './vec.js';
 import { uniformText } from './utf8.js';
@@ -36,8 +37,16 @@ const PARTS: Record<string, Part> = {
   epoch: (_f, us) => Math.floor(us / 1_000_000),
 };
 
-/** The INT value of `part` for each timestamp. */
-function partKernel(part: Part): Kernel {
+/** A table entry by name, never an Object.prototype member ('constructor'). */
+function own<T>(table: Record<string, T>, name: string): T | undefined {
+  return Object.hasOwn(table, name) ? table[name] : undefined;
+}
+
+/** Parts QuestDB returns as LONG (the others are INT). */
+const LONG_PARTS = new Set(['epoch', 'milliseconds', 'microseconds']);
+
+/** The INT (or LONG) value of `part` for each timestamp. */
+function partKernel(part: Part, type: 'INT' | 'LONG' = 'INT'): Kernel {
   const f = newFields();
   return (args, n) => {
     const ts = asDoubles(args[args.length - 1]!);
@@ -48,15 +57,35 @@ function partKernel(part: Part): Kernel {
       splitMicros(us, f);
       out[i] = part(f, us);
     }
-    return fromDoubles('INT', out);
+    return fromDoubles(type, out);
+  };
+}
+
+/** extract's part is a constant (the parser makes it a literal): the part's kernel and type, or an error at it. */
+const bindExtract: BindHook = (args) => {
+  const p = args[0]!;
+  if (p.value === undefined) throw argError('extract part must be a constant', p.pos);
+  const name = String(p.value).toLowerCase();
+  const part = p.value === null ? undefined : own(PARTS, name);
+  if (!part) throw argError(`unsupported part '${String(p.value)}'`, p.pos);
+  const type = LONG_PARTS.has(name) ? 'LONG' : 'INT';
+  return { type, kernel: partKernel(part, type) };
+};
+
+/** A constant unit argument (index `at`) must parse; non-constant units are checked per row when they run. */
+function checkUnit(valid: (s: string) => boolean, at = 0): BindHook {
+  return (args) => {
+    const u = args[at]!;
+    if (u.value === undefined) return;
+    if (u.value === null || !valid(String(u.value))) throw argError(`invalid unit '${String(u.value)}'`, u.pos);
   };
 }
 
 const extractKernel: Kernel = (args, n) => {
   const name = uniformText(args[0]!, n);
   const one = (p: string | null): Part => {
-    const part = p === null ? undefined : PARTS[p.toLowerCase()];
-    if (!part) throw new SvcError('SQL', `unsupported extract part: ${p}`);
+    const part = p === null ? undefined : own(PARTS, p.toLowerCase());
+    if (!part) throw new SvcError('SQL', `unsupported part '${p}'`);
     return part;
   };
   if (name !== undefined) return partKernel(one(name))(args, n);
@@ -75,7 +104,7 @@ const extractKernel: Kernel = (args, n) => {
 
 /** A unit argument read once per batch (it is a constant in practice), per row otherwise. */
 function unitsOf(args: Parameters<Kernel>[0], n: number, parse: (s: string) => FloorUnit | null): (i: number) => FloorUnit {
-  const bad = (s: string | null): never => { throw new SvcError('SQL', `invalid unit: ${s}`); };
+  const bad = (s: string | null): never => { throw new SvcError('SQL', `invalid unit '${s}'`); };
   const c = uniformText(args[0]!, n);
   if (c !== undefined) {
     const u = c === null ? null : parse(c);
@@ -93,8 +122,9 @@ const floorKernel: Kernel = (args, n) => {
   const unit = unitsOf(args, n, parseFloorUnit);
   for (let i = 0; i < n; i++) {
     const us = ts[i]!;
-    const o = origin ? origin[i]! : null;
-    out[i] = us !== us || o !== o ? NaN : floorTo(us, unit(i), o);
+    // A NULL offset floors from the default origin (QuestDB reads it as 0).
+    const o = origin ? origin[i]! : NaN;
+    out[i] = us !== us ? NaN : floorTo(us, unit(i), o === o ? o : null);
   }
   return fromDoubles('TIMESTAMP', out);
 };
@@ -145,8 +175,8 @@ const truncKernel: Kernel = (args, n) => {
     const us = ts[i]!;
     if (us !== us) { out[i] = NaN; continue; }
     const unit = name !== undefined ? name : textAt(args[0]!, i);
-    const fn = unit === null ? undefined : TRUNC[unit.toLowerCase()];
-    if (!fn) throw new SvcError('SQL', `invalid unit: ${unit}`);
+    const fn = unit === null ? undefined : own(TRUNC, unit.toLowerCase());
+    if (!fn) throw new SvcError('SQL', `invalid unit '${unit}'`);
     splitMicros(us, f);
     out[i] = fn(f, us);
   }
@@ -154,7 +184,7 @@ const truncKernel: Kernel = (args, n) => {
 };
 
 export function registerTimeParts(): void {
-  defineScalar('extract', [{ args: [accept.text, accept.timestamp], build: () => ({ type: 'INT', kernel: extractKernel }) }]);
+  defineScalar('extract', [{ args: [accept.text, accept.timestamp], build: () => ({ type: 'INT', kernel: extractKernel, bind: bindExtract }) }]);
   const simple: Record<string, Part> = {
     year: PARTS.year!, month: PARTS.month!, day: PARTS.day!, hour: PARTS.hour!, minute: PARTS.minute!, second: PARTS.second!,
     millis: (f) => Math.floor(f[F_MICRO]! / 1000),
@@ -180,10 +210,12 @@ export function registerTimeParts(): void {
       },
     }),
   }]);
+  const floorUnit = checkUnit((s) => parseFloorUnit(s) !== null);
   defineScalar('timestamp_floor', [
-    { args: [accept.text, accept.timestamp], build: () => ({ type: 'TIMESTAMP', kernel: floorKernel }) },
-    { args: [accept.text, accept.timestamp, accept.timestamp], build: () => ({ type: 'TIMESTAMP', kernel: floorKernel }) },
+    { args: [accept.text, accept.timestamp], build: () => ({ type: 'TIMESTAMP', kernel: floorKernel, bind: floorUnit }) },
+    { args: [accept.text, accept.timestamp, accept.timestamp], build: () => ({ type: 'TIMESTAMP', kernel: floorKernel, bind: floorUnit }) },
   ]);
-  defineScalar('timestamp_ceil', [{ args: [accept.text, accept.timestamp], build: () => ({ type: 'TIMESTAMP', kernel: ceilKernel }) }]);
-  defineScalar('date_trunc', [{ args: [accept.text, accept.timestamp], build: () => ({ type: 'TIMESTAMP', kernel: truncKernel }) }]);
+  defineScalar('timestamp_ceil', [{ args: [accept.text, accept.timestamp], build: () => ({ type: 'TIMESTAMP', kernel: ceilKernel, bind: floorUnit }) }]);
+  const truncUnit = checkUnit((s) => own(TRUNC, s.toLowerCase()) !== undefined);
+  defineScalar('date_trunc', [{ args: [accept.text, accept.timestamp], build: () => ({ type: 'TIMESTAMP', kernel: truncKernel, bind: truncUnit }) }]);
 }

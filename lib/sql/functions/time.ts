@@ -2,7 +2,7 @@
 // statement), systimestamp / sysdate (read per batch), today, to_timestamp,
 // to_date, to_str (QuestDB patterns), dateadd and datediff.
 import type { ColumnVector } from '../../storage/column-vector.js';
-import type { Kernel } from './registry.js';
+import { argError, type BindHook, type Kernel } from './registry.js';
 import { accept, defineScalar } from './signature.js';
 import { asDoubles, fromDoubles, textAt, textVector } from './vec.js';
 import { uniformText } from './utf8.js';
@@ -48,6 +48,20 @@ function unitMicros(u: number): number {
 }
 
 const Y = 121, M = 77, N = 110; // 'y', 'M', 'n'
+
+/** The unit letters dateadd and datediff take. */
+const UNITS = 'yMwdhmsTuUn';
+
+/**
+ * A constant unit must be one of UNITS (an error at it when bound); a unit that
+ * varies per row and is unknown gives NULL for that row.
+ */
+const checkDateUnit: BindHook = (args) => {
+  const u = args[0]!;
+  if (u.value === undefined) return;
+  const s = u.value === null ? null : String(u.value);
+  if (s === null || s.length !== 1 || !UNITS.includes(s)) throw argError(`invalid unit '${String(s)}'`, u.pos);
+};
 
 /** ts + k units; NULL for NULL input or an unknown unit. */
 export function dateAdd(u: number, k: number, ts: number): number {
@@ -134,6 +148,6 @@ export function registerTime(): void {
   defineScalar('to_timestamp', [{ args: [accept.text, accept.text], build: () => ({ type: 'TIMESTAMP', kernel: parseWith('TIMESTAMP') }) }]);
   defineScalar('to_date', [{ args: [accept.text, accept.text], build: () => ({ type: 'DATE', kernel: parseWith('DATE') }) }]);
   defineScalar('to_str', [{ args: [accept.timestamp, accept.text], build: () => ({ type: 'STRING', kernel: toStrKernel }) }]);
-  defineScalar('dateadd', [{ args: [accept.text, accept.long, accept.timestamp], build: () => ({ type: 'TIMESTAMP', kernel: dateaddKernel }) }]);
-  defineScalar('datediff', [{ args: [accept.text, accept.timestamp, accept.timestamp], build: () => ({ type: 'LONG', kernel: datediffKernel }) }]);
+  defineScalar('dateadd', [{ args: [accept.text, accept.long, accept.timestamp], build: () => ({ type: 'TIMESTAMP', kernel: dateaddKernel, bind: checkDateUnit }) }]);
+  defineScalar('datediff', [{ args: [accept.text, accept.timestamp, accept.timestamp], build: () => ({ type: 'LONG', kernel: datediffKernel, bind: checkDateUnit }) }]);
 }

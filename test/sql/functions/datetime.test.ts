@@ -76,6 +76,12 @@ test('floors to fixed units from the epoch, weeks from Monday, months and years 
   assert.equal(f('y', '2024-05-31T23:59:59Z'), '2024-01-01T00:00:00.000000Z');
   assert.equal(f('T', '2024-05-31T23:59:59.123456Z'), '2024-05-31T23:59:59.123000Z');
   assert.equal(f('5d', '2018-01-01T00:00:00Z', iso('2018-01-01T00:00:00Z')), '2018-01-01T00:00:00.000000Z');
+  // Months from an origin keep its day and time of day; days past a month's end clamp to it.
+  assert.equal(f('M', '2024-03-20T00:00:00Z', iso('2024-01-15T10:00:00Z')), '2024-03-15T10:00:00.000000Z');
+  assert.equal(f('M', '2024-03-15T09:59:59Z', iso('2024-01-15T10:00:00Z')), '2024-02-15T10:00:00.000000Z');
+  assert.equal(f('2M', '2024-03-30T00:00:00Z', iso('2024-01-31T00:00:00Z')), '2024-01-31T00:00:00.000000Z');
+  assert.equal(f('y', '2024-03-20T00:00:00Z', iso('2020-06-01T00:00:00Z')), '2023-06-01T00:00:00.000000Z');
+  assert.equal(f('M', '2023-12-20T00:00:00Z', iso('2024-01-15T00:00:00Z')), '2023-12-15T00:00:00.000000Z');
   assert.equal(parseFloorUnit('x'), null);
   assert.equal(parseFloorUnit('0d'), null);
 });

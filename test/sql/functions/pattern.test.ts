@@ -48,6 +48,17 @@ test('~ finds a regular expression anywhere; !~ is its negation; NULL is false f
   assert.throws(() => call('~', [strs(['a']), rep('(', 1)]), /invalid regular expression/);
 });
 
+test('a leading Java inline flag group becomes RegExp flags', () => {
+  const s = strs(['ABC', 'a\nb', 'x']);
+  assert.deepEqual(call('~', [s, rep('(?i)^abc$', 3)]), [true, false, false]);
+  assert.deepEqual(call('~', [s, rep('^abc$', 3)]), [false, false, false]);
+  assert.deepEqual(call('~', [s, rep('(?s)a.b', 3)]), [false, true, false]);
+  assert.deepEqual(call('~', [s, rep('(?m)^b$', 3)]), [false, true, false]);
+  assert.deepEqual(call('~', [s, rep('(?is)A.B', 3)]), [false, true, false]);
+  assert.deepEqual(call('regexp_replace', [strs(['Hello hello']), strs(['(?i)h']), strs(['j'])]), ['jello jello']);
+  assert.throws(() => call('~', [s, rep('a(?i)b', 3)]), /invalid regular expression/);
+});
+
 test('|| concatenates any types, printing numbers like QuestDB and NULL as empty', () => {
   assert.deepEqual(call('||', [strs(['a', null, null]), strs(['b', 'c', null])]), ['ab', 'c', '']);
   assert.deepEqual(call('||', [strs(['x=']), doubles([1])]), ['x=1.0']);
