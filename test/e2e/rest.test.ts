@@ -268,6 +268,16 @@ describe('REST API under a slow reader', () => {
     return Number(m[1]);
   }
 
+  test('counts rows, body bytes and errors per endpoint in the metrics', async () => {
+    await (await request(`${s.mainUrl}/exec?query=${encodeURIComponent('select x from long_sequence(7)')}`)).body.text();
+    await (await request(`${s.mainUrl}/exec?query=${encodeURIComponent('select nope')}`)).body.text();
+    const text = await (await request(`${s.healthUrl}/metrics`)).body.text();
+    assert.match(text, /^svc_http_rows_total\{endpoint="execute"\} ([7-9]|\d\d+)$/m);
+    assert.match(text, /^svc_http_response_bytes_total\{endpoint="execute"\} \d+$/m);
+    assert.match(text, /^svc_http_errors_total\{endpoint="execute"\} [1-9]\d*$/m);
+    assert.match(text, /^svc_http_requests_total\{server="main",endpoint="execute",method="GET",status="400"\} 1$/m);
+  });
+
   test('a client that stops reading holds the query back: server memory stays bounded', async () => {
     // Warm up the code paths so later growth is the response, not the JIT.
     await (await request(`${s.mainUrl}/exp?query=${encodeURIComponent('select x, rnd_str(30, 30, 0) from long_sequence(200000)')}`)).body.text();
