@@ -12,6 +12,7 @@ import { urlOf } from './http/listen.js';
 import { MainServer } from './http/main-server.js';
 import { Router } from './http/router.js';
 import { sqlRoutes } from './http/sql-routes.js';
+import { importRoutes } from './http/imp-route.js';
 import { ComponentRegistry } from './lifecycle/component-registry.js';
 import { loadLogConf } from './log/log-conf.js';
 import { LogManager, type Logger } from './log/log-manager.js';
@@ -70,6 +71,7 @@ export class SvcdbServer {
       queryTimeoutMs: config.get('query.timeout'),
       memoryLimit: config.get('query.memory.limit'),
     })) router.add(r);
+    for (const r of importRoutes({ catalog: () => this.catalog, analysisLines: config.get('http.text.analysis.max.lines') })) router.add(r);
     if (config.get('http.debug.endpoints.enabled')) for (const r of debugRoutes) router.add(r);
     this.#main = new MainServer({
       router,

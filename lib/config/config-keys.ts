@@ -45,6 +45,8 @@ export const CONFIG_KEYS = {
     'Default statement timeout; the Statement-Timeout request header overrides it.'),
   'query.memory.limit': key(sizeType, 1024 * 1024 * 1024,
     'Bytes one query may hold in sorts, hash aggregation, joins and DISTINCT; past it the query fails with a clear error instead of exhausting the process.'),
+  'http.text.analysis.max.lines': key(intType(2, 1_000_000), 1000,
+    'Lines at the start of an imported file that delimiter, header and type detection look at.'),
   'cairo.commit.mode': key(enumType(['nosync', 'async', 'sync'] as const), 'nosync',
     'Durability of a commit: nosync hands data to the OS (SPEC.md consistency rule 4); async also starts an fsync without waiting; sync waits for fsync of the data and the transaction file.'),
   'cairo.max.uncommitted.rows': key(intType(1, 2_147_483_647), 500_000,

@@ -46,6 +46,7 @@ export interface TableProblem {
 
 const LOCK = '.lock';
 const TRASH = '.trash';
+const STAGING = '.staging-';
 
 export class Catalog {
   readonly dir: string;
@@ -71,6 +72,8 @@ export class Catalog {
     const c = new Catalog(dir, options);
     try {
       rmSync(join(dir, TRASH), { recursive: true, force: true });
+      // Tables an import was building when the process stopped: never published, so garbage.
+      for (const n of readdirSync(dir)) if (n.startsWith(STAGING)) rmSync(join(dir, n), { recursive: true, force: true });
       const names = readdirSync(dir).filter((n) => !n.startsWith('.') && statSync(join(dir, n)).isDirectory());
       names.forEach((name, i) => {
         c.#openTable(name);
@@ -129,6 +132,53 @@ export class Catalog {
       if (opts.ifNotExists) return this.get(def.name);
       throw new SvcError('BAD_REQUEST', `table already exists [table=${def.name}]`);
     }
+    const t = this.#make(def, def.name);
+    this.#tables.set(nameKey(def.name), t);
+    return t;
+  }
+
+  /**
+   * A new table that no lookup or query sees until publishStaged() gives it
+   * its name (an import builds a table there, committing as it goes, and
+   * readers see all of it or nothing). Its folder is `.staging-<uuid>`; one
+   * left behind by a crash is removed at the next open.
+   */
+  createStaged(def: CreateTableDef): Table {
+    this.#check();
+    checkTableName(def.name);
+    return this.#make(def, `${STAGING}${randomUUID()}`);
+  }
+
+  /** The writer of a staged table (not reachable by name). */
+  async stagedWriter(t: Table): Promise<TableWriter> {
+    this.#check();
+    await t.lockWriter();
+    return new TableWriter(t);
+  }
+
+  /**
+   * Gives a staged table its name in one rename. With `replace`, a table of
+   * that name is dropped first (an import with overwrite=true).
+   */
+  async publishStaged(t: Table, opts: { replace?: boolean } = {}): Promise<void> {
+    this.#check();
+    if (this.exists(t.name)) {
+      if (!opts.replace) throw new SvcError('BAD_REQUEST', `table already exists [table=${t.name}]`);
+      await this.drop(t.name);
+    }
+    const path = join(this.dir, t.name);
+    renameSync(t.dir, path);
+    t.dir = path;
+    this.#tables.set(nameKey(t.name), t);
+  }
+
+  /** Removes a staged table and everything written to it. */
+  discardStaged(t: Table): void {
+    t.close();
+    rmSync(t.dir, { recursive: true, force: true });
+  }
+
+  #make(def: CreateTableDef, folder: string): Table {
     if (def.columns.length === 0) throw new SvcError('BAD_REQUEST', `a table needs at least one column [table=${def.name}]`);
     const seen = new Set<string>();
     const columns: ColumnDef[] = def.columns.map((c, id) => {
@@ -153,7 +203,7 @@ export class Catalog {
       maxUncommittedRows: def.maxUncommittedRows ?? this.options.maxUncommittedRows,
       o3MaxLag: def.o3MaxLag ?? this.options.o3MaxLag, nextColumnId: columns.length,
     };
-    const path = join(this.dir, def.name);
+    const path = join(this.dir, folder);
     const txn = { txn: 0, metaVersion: 0, partitions: [], symbols: {} };
     try {
       mkdirSync(path);
@@ -164,9 +214,7 @@ export class Catalog {
       if ((e as NodeJS.ErrnoException).code === 'EEXIST') throw new SvcError('BAD_REQUEST', `table already exists [table=${def.name}]`);
       throw e;
     }
-    const t = new Table(path, meta, txn, this.cache, { commitMode: this.options.commitMode, writerWaitMs: this.options.writerWaitMs });
-    this.#tables.set(nameKey(def.name), t);
-    return t;
+    return new Table(path, meta, txn, this.cache, { commitMode: this.options.commitMode, writerWaitMs: this.options.writerWaitMs });
   }
 
   /** Drops a table once its writer is free; readers already open finish on their snapshot. */

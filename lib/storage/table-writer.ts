@@ -70,6 +70,12 @@ export class TableWriter {
   readonly #keyScratch = new Map<SymbolDict, Int32Array>();
   #inOrderRows = 0;
   #closed = false;
+  /**
+   * Commit by itself past maxUncommittedRows (the default). An import into an
+   * existing table turns it off so that readers see none of its rows before
+   * the end; its rows in order go to the files meanwhile, late rows wait in memory.
+   */
+  autoCommit = true;
   #next: NextPartition | null = null;
 
   /** Use Catalog.writer(): it takes the table's writer lock first. */
@@ -82,6 +88,9 @@ export class TableWriter {
 
   /** Rows appended since the last commit (in order and out of order). */
   get uncommittedRows(): number { return this.#inOrderRows + this.#o3.rows; }
+
+  /** Out-of-order rows waiting in memory for the next commit. */
+  get pendingLateRows(): number { return this.#o3.rows; }
 
   /**
    * Appends a batch. Rows at or after the table's max timestamp go to the end
@@ -103,7 +112,7 @@ export class TableWriter {
     } catch (e) {
       this.#failed(e);
     }
-    if (this.uncommittedRows >= this.meta.maxUncommittedRows) {
+    if (this.autoCommit && this.uncommittedRows >= this.meta.maxUncommittedRows) {
       this.commit({ keepLag: this.#o3.rows < this.meta.maxUncommittedRows });
     }
   }

@@ -1,0 +1,227 @@
+// POST /imp (SPEC.md "POST /imp"): a multipart upload streamed through busboy
+// into the importer, part by part, with backpressure all the way to the
+// socket. The `schema` part (JSON) must come before `data`. The data may be
+// gzip-compressed (detected by its magic bytes or a .gz file name, or the
+// whole request with Content-Encoding: gzip). A client that goes away rolls
+// the import back; request-level problems answer {"status": message}.
+import busboy from 'busboy';
+import type { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { createGunzip } from 'node:zlib';
+import { isSvcError } from '../errors/svc-error.js';
+import { importError, Importer, parseColumnType, type Atomicity, type ImportOptions, type SchemaEntry } from '../ingest/importer.js';
+import { importJson, importText } from '../ingest/import-report.js';
+import { sanitizeName, tableNameFromFile } from '../ingest/import-names.js';
+import type { Catalog } from '../storage/catalog.js';
+import { parsePartitionBy } from '../storage/partition-by.js';
+import { durationType } from '../config/value-types.js';
+import { boolParam } from './params.js';
+import type { RequestContext, Route } from './router.js';
+
+export interface ImportRouteOptions {
+  readonly catalog: () => Catalog;
+  /** http.text.analysis.max.lines */
+  readonly analysisLines: number;
+}
+
+interface Params {
+  readonly json: boolean;
+  readonly name: string | null;
+  readonly opts: Omit<ImportOptions, 'table' | 'location' | 'schema'>;
+}
+
+function param(url: URL, name: string): string | null {
+  const v = url.searchParams.get(name);
+  return v === null || v === '' ? null : v;
+}
+
+function parseParams(url: URL, analysisLines: number): Params {
+  const atomicityText = param(url, 'atomicity') ?? 'skipCol';
+  const atomicity = ({ skipcol: 'skipCol', skiprow: 'skipRow', abort: 'abort' } as Record<string, Atomicity>)[atomicityText.toLowerCase()];
+  if (!atomicity) throw importError(`invalid value for parameter atomicity: ${atomicityText} [expected skipCol, skipRow or abort]`);
+  const fmt = (param(url, 'fmt') ?? 'tabular').toLowerCase();
+  if (fmt !== 'tabular' && fmt !== 'json') throw importError(`invalid value for parameter fmt: ${fmt} [expected tabular or json]`);
+  const d = param(url, 'delimiter');
+  let delimiter: number | null = null;
+  if (d !== null) {
+    const text = d === '\\t' || d.toLowerCase() === 'tab' ? '\t' : d;
+    if (text.length !== 1 || text.charCodeAt(0) > 127 || /[\r\n"]/.test(text)) throw importError(`invalid value for parameter delimiter: ${JSON.stringify(d)} [expected one ASCII character]`);
+    delimiter = text.charCodeAt(0);
+  }
+  const pb = param(url, 'partitionBy');
+  const partitionBy = pb === null ? null : parsePartitionBy(pb) ?? null;
+  if (pb !== null && partitionBy === null) throw importError(`invalid value for parameter partitionBy: ${pb} [expected NONE, HOUR, DAY, WEEK, MONTH or YEAR]`);
+  const mur = param(url, 'maxUncommittedRows');
+  if (mur !== null && (!/^\d+$/.test(mur) || Number(mur) < 1)) throw importError(`invalid value for parameter maxUncommittedRows: ${mur} [expected a positive integer]`);
+  const lag = param(url, 'o3MaxLag');
+  let o3MaxLag: number | undefined;
+  if (lag !== null) {
+    // A bare number is microseconds (QuestDB); a duration with a unit (10s, 5m) works too.
+    if (/^\d+$/.test(lag)) o3MaxLag = Number(lag);
+    else {
+      try { o3MaxLag = durationType.parse(lag) * 1000; } catch { throw importError(`invalid value for parameter o3MaxLag: ${lag} [expected microseconds or a duration such as 10s]`); }
+    }
+  }
+  const wrap = (name: string, def: boolean): boolean => {
+    try { return boolParam(url, name, def); } catch (e) { throw importError(isSvcError(e) ? e.message : String(e)); }
+  };
+  return {
+    json: fmt === 'json',
+    name: param(url, 'name'),
+    opts: {
+      atomicity, delimiter, partitionBy, timestamp: param(url, 'timestamp'), analysisLines,
+      forceHeader: wrap('forceHeader', false), overwrite: wrap('overwrite', false), create: wrap('create', true), skipLev: wrap('skipLev', false),
+      maxUncommittedRows: mur === null ? undefined : Number(mur), o3MaxLag,
+    },
+  };
+}
+
+/** The `schema` part: [{name, type, pattern?}, ...]. */
+export function parseSchema(text: string): SchemaEntry[] {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch {
+    throw importError('the schema part is not valid JSON: expected [{"name": ..., "type": ..., "pattern": ...}, ...]');
+  }
+  const list = Array.isArray(raw) ? raw : (raw as { columns?: unknown })?.columns;
+  if (!Array.isArray(list)) throw importError('the schema part must be a JSON array of {"name", "type", "pattern"} objects');
+  return list.map((e: unknown, i) => {
+    const o = e as { name?: unknown; type?: unknown; pattern?: unknown };
+    if (typeof o?.name !== 'string' || typeof o.type !== 'string') throw importError(`schema entry ${i} needs string "name" and "type"`);
+    const type = parseColumnType(o.type);
+    if (type === null) throw importError(`schema entry ${o.name}: unknown type ${o.type}`);
+    if (o.pattern !== undefined && typeof o.pattern !== 'string') throw importError(`schema entry ${o.name}: "pattern" must be a string`);
+    return { name: sanitizeName(o.name, o.name), type, pattern: o.pattern as string | undefined };
+  });
+}
+
+/** The part's bytes, gunzipped when they start with gzip's magic bytes or the file is named .gz. */
+async function* dataChunks(stream: Readable, fileName: string): AsyncGenerator<Uint8Array> {
+  const it = stream[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
+  const first = await it.next();
+  if (first.done) return;
+  const gz = /\.gz$/i.test(fileName) || (first.value.length >= 2 && first.value[0] === 0x1f && first.value[1] === 0x8b);
+  if (!gz) {
+    yield first.value;
+    for (let r = await it.next(); !r.done; r = await it.next()) yield r.value;
+    return;
+  }
+  const gunzip = createGunzip();
+  const feed = (async (): Promise<void> => {
+    try {
+      if (!gunzip.write(first.value)) await new Promise((r) => gunzip.once('drain', r));
+      for (let r = await it.next(); !r.done; r = await it.next()) {
+        if (!gunzip.write(r.value)) await new Promise((res) => gunzip.once('drain', res));
+      }
+      gunzip.end();
+    } catch (e) {
+      gunzip.destroy(e as Error);
+    }
+  })();
+  try {
+    for await (const c of gunzip) yield c as Buffer;
+  } catch (e) {
+    throw importError(`the data part is not valid gzip: ${(e as Error).message}`);
+  } finally {
+    await feed;
+  }
+}
+
+async function handleImport(ctx: RequestContext, o: ImportRouteOptions): Promise<void> {
+  let json = false;
+  try {
+    const p = parseParams(ctx.url, o.analysisLines);
+    json = p.json;
+    const result = await runUpload(ctx, o, p);
+    const body = json ? importJson(result) : importText(result);
+    ctx.stats.rows += result.rowsImported;
+    ctx.stats.bytes += Buffer.byteLength(body);
+    ctx.res.writeHead(200, { 'Content-Type': json ? 'application/json; charset=utf-8' : 'text/plain; charset=utf-8', 'Content-Length': Buffer.byteLength(body) });
+    ctx.res.end(body);
+  } catch (e) {
+    if (ctx.signal.aborted && !isSvcError(e)) throw ctx.signal.reason;
+    if (!isSvcError(e) || e.status >= 500 || ctx.res.headersSent) throw e;
+    ctx.log.info(`import failed: ${e.message}`);
+    const body = json ? JSON.stringify({ status: e.message }) : `${e.message}\n`;
+    ctx.res.writeHead(e.status, { 'Content-Type': json ? 'application/json; charset=utf-8' : 'text/plain; charset=utf-8', 'Content-Length': Buffer.byteLength(body), Connection: 'close' });
+    ctx.res.end(body);
+  }
+}
+
+function runUpload(ctx: RequestContext, o: ImportRouteOptions, p: Params): Promise<Awaited<ReturnType<Importer['finish']>>> {
+  const type = ctx.req.headers['content-type'] ?? '';
+  if (!/^multipart\/form-data/i.test(type)) throw importError('expected a multipart/form-data upload with a "data" part');
+  return new Promise((resolve, reject) => {
+    let bb: busboy.Busboy;
+    try {
+      bb = busboy({ headers: ctx.req.headers, limits: { fieldSize: 1 << 20, files: 4 } });
+    } catch (e) {
+      reject(importError(`malformed multipart request: ${(e as Error).message}`));
+      return;
+    }
+    let schema: SchemaEntry[] = [];
+    let importing: Promise<Awaited<ReturnType<Importer['finish']>>> | null = null;
+    let failed: unknown = null;
+    // The first failure answers at once (with Connection: close, so the rest of a large upload is not read).
+    const fail = (e: unknown): void => {
+      if (failed !== null) return;
+      failed = e;
+      reject(e);
+    };
+    bb.on('field', (name, value) => {
+      if (name !== 'schema') return;
+      if (importing) { fail(importError('the schema part must come before the data part')); return; }
+      try { schema = parseSchema(value); } catch (e) { fail(e); }
+    });
+    bb.on('file', (name, stream, info) => {
+      if (failed !== null) { stream.resume(); return; }
+      if (name === 'schema') {
+        const parts: Buffer[] = [];
+        stream.on('data', (c: Buffer) => parts.push(c));
+        stream.on('end', () => {
+          if (importing) { fail(importError('the schema part must come before the data part')); return; }
+          try { schema = parseSchema(Buffer.concat(parts).toString('utf8')); } catch (e) { fail(e); }
+        });
+        return;
+      }
+      if (name !== 'data' || importing) { stream.resume(); return; }
+      const location = info.filename ?? 'data';
+      const table = p.name !== null ? sanitizeName(p.name, 'import') : tableNameFromFile(location);
+      const importer = new Importer(o.catalog(), { ...p.opts, table, location, schema });
+      importing = (async () => {
+        try {
+          for await (const chunk of dataChunks(stream, location)) {
+            if (ctx.signal.aborted) throw ctx.signal.reason;
+            await importer.push(chunk);
+          }
+          if (ctx.signal.aborted) throw ctx.signal.reason;
+          return await importer.finish();
+        } catch (e) {
+          importer.abort();
+          stream.resume();
+          throw e;
+        }
+      })();
+      importing.catch(fail);
+    });
+    bb.on('error', (e) => fail(importError(`malformed multipart request: ${(e as Error).message}`)));
+    bb.on('close', () => {
+      if (failed !== null) { reject(failed); return; }
+      if (!importing) { reject(importError('the upload has no "data" part')); return; }
+      importing.then(resolve, reject);
+    });
+    const encoding = String(ctx.req.headers['content-encoding'] ?? '').toLowerCase();
+    const done = encoding === 'gzip' ? pipeline(ctx.req, createGunzip(), bb) : pipeline(ctx.req, bb);
+    done.catch((e: unknown) => {
+      if (ctx.signal.aborted) { fail(ctx.signal.reason); if (!importing) reject(ctx.signal.reason); return; }
+      fail(importError(`the upload failed: ${(e as Error).message}`));
+      if (!importing) reject(failed);
+    });
+  });
+}
+
+export function importRoutes(o: ImportRouteOptions): Route[] {
+  return [{ endpoint: 'imp', paths: ['/imp'], methods: { POST: (ctx) => handleImport(ctx, o) } }];
+}
+

@@ -1,0 +1,458 @@
+// Typed column builders for the import: a field's bytes become a value in a
+// reusable typed array (numbers, timestamps and text without a string per
+// field), or are refused (the importer then applies the atomicity rule). A
+// batch is handed to the table writer, which copies it, and the builder
+// starts over in the same memory.
+import type { ColumnType } from '../storage/column-type.js';
+import { INT_NULL, LONG_NULL } from '../storage/column-type.js';
+import type { ColumnInput } from '../storage/column-vector.js';
+import { daysFromCivil } from '../sql/functions/datetime.js';
+import { dateFormat } from '../sql/functions/date-format.js';
+import { parseDoubleText, parseIpv4Text, parseLongText, parseTimestampText, parseUuidText } from '../sql/functions/parse-text.js';
+import { int64Pair } from '../sql/functions/format.js';
+
+export interface ColumnBuilder {
+  readonly type: ColumnType;
+  /** Adds the value in `buf[start, end)`; false when it does not convert (nothing was added). */
+  add(buf: Uint8Array, start: number, end: number, quoted: boolean): boolean;
+  addNull(): void;
+  /** Removes the last value (a row rejected after this column took its field). */
+  pop(): void;
+  readonly length: number;
+  /** The values as writer input (views valid until the next add), then empty again. */
+  take(): ColumnInput;
+}
+
+const decoder = new TextDecoder();
+const latin1 = (b: Uint8Array, s: number, e: number): string => {
+  let out = '';
+  for (let i = s; i < e; i++) out += String.fromCharCode(b[i]!);
+  return out;
+};
+const isAscii = (b: Uint8Array, s: number, e: number): boolean => {
+  for (let i = s; i < e; i++) if (b[i]! >= 0x80) return false;
+  return true;
+};
+/** A field as a JS string (UTF-8). */
+export const fieldText = (b: Uint8Array, s: number, e: number): string => (isAscii(b, s, e) ? latin1(b, s, e) : decoder.decode(b.subarray(s, e)));
+
+const POW10 = Array.from({ length: 23 }, (_, i) => 10 ** i);
+
+/**
+ * A decimal number from bytes: `[+-]digits[.digits][(e|E)[+-]digits]`. Exact
+ * (one rounding) when the digits fit 2^53 and the power of ten is at most 22
+ * (Clinger's fast path); other forms go through Number() on the text.
+ */
+export function parseDoubleBytes(b: Uint8Array, s: number, e: number): number | null {
+  let i = s;
+  let neg = false;
+  if (i < e && (b[i] === 45 || b[i] === 43)) { neg = b[i] === 45; i++; }
+  let m = 0;
+  let digits = 0;
+  let scale = 0;
+  let any = false;
+  while (i < e && b[i]! >= 48 && b[i]! <= 57) { m = m * 10 + (b[i]! - 48); digits++; i++; any = true; }
+  if (i < e && b[i] === 46) {
+    i++;
+    while (i < e && b[i]! >= 48 && b[i]! <= 57) { m = m * 10 + (b[i]! - 48); digits++; scale--; i++; any = true; }
+  }
+  if (!any) return slowDouble(b, s, e);
+  if (i < e && (b[i] === 101 || b[i] === 69)) {
+    i++;
+    let eneg = false;
+    if (i < e && (b[i] === 45 || b[i] === 43)) { eneg = b[i] === 45; i++; }
+    let x = 0;
+    let ed = 0;
+    while (i < e && b[i]! >= 48 && b[i]! <= 57 && ed < 6) { x = x * 10 + (b[i]! - 48); i++; ed++; }
+    if (ed === 0) return null;
+    scale += eneg ? -x : x;
+  }
+  if (i !== e) return slowDouble(b, s, e);
+  if (digits > 15 || scale > 22 || scale < -22) return slowDouble(b, s, e);
+  const v = scale >= 0 ? m * POW10[scale]! : m / POW10[-scale]!;
+  return neg ? -v : v;
+}
+
+function slowDouble(b: Uint8Array, s: number, e: number): number | null {
+  const v = parseDoubleText(latin1(b, s, e));
+  return v === null || v !== v ? null : v;
+}
+
+/** An integer from bytes with an optional sign; null when not all digits or past `max` in magnitude. */
+function parseIntBytes(b: Uint8Array, s: number, e: number, max: number): number | null {
+  let i = s;
+  let neg = false;
+  if (i < e && (b[i] === 45 || b[i] === 43)) { neg = b[i] === 45; i++; }
+  if (i === e || e - i > 16) return null;
+  let v = 0;
+  for (; i < e; i++) {
+    const d = b[i]! - 48;
+    if (d < 0 || d > 9) return null;
+    v = v * 10 + d;
+  }
+  if (v > max) return null;
+  return neg ? -v : v;
+}
+
+const DAY_US = 86_400_000_000;
+
+/**
+ * ISO-8601 timestamps from bytes on the fast path: `yyyy-MM-dd`, then `T` or a
+ * space and `HH:mm:ss`, an optional fraction of 1-9 digits (micros kept) and
+ * an optional `Z`. The day number is cached while consecutive rows share a
+ * date. Anything else (offsets, partial times) goes through the full parser.
+ */
+export class TimestampParser {
+  #dateKey = -1;
+  #day = 0;
+
+  parse(b: Uint8Array, s: number, e: number): number | null {
+    const n = e - s;
+    if (n >= 19 && b[s + 4] === 45 && b[s + 7] === 45 && (b[s + 10] === 84 || b[s + 10] === 32) && b[s + 13] === 58 && b[s + 16] === 58) {
+      const d = (k: number): number => b[s + k]! - 48;
+      const two = (k: number): number => { const x = d(k), y = d(k + 1); return x >= 0 && x <= 9 && y >= 0 && y <= 9 ? x * 10 + y : -1; };
+      const y1 = two(0), y2 = two(2), mo = two(5), dd = two(8), hh = two(11), mi = two(14), ss = two(17);
+      if (y1 >= 0 && y2 >= 0 && mo >= 1 && mo <= 12 && dd >= 1 && dd <= 31 && hh >= 0 && hh <= 23 && mi >= 0 && mi <= 59 && ss >= 0 && ss <= 59) {
+        let i = s + 19;
+        let micros = 0;
+        if (i < e && b[i] === 46) {
+          i++;
+          let k = 0;
+          while (i < e && b[i]! >= 48 && b[i]! <= 57) { if (k < 6) micros = micros * 10 + (b[i]! - 48); k++; i++; }
+          if (k === 0 || k > 9) return this.#slow(b, s, e);
+          for (; k < 6; k++) micros *= 10;
+        }
+        if (i < e && (b[i] === 90 || b[i] === 122)) i++;
+        if (i === e) {
+          const key = ((y1 * 100 + y2) * 100 + mo) * 100 + dd;
+          if (key !== this.#dateKey) {
+            const year = y1 * 100 + y2;
+            if (dd > daysInMonth(year, mo)) return null;
+            this.#day = daysFromCivil(year, mo, dd);
+            this.#dateKey = key;
+          }
+          return this.#day * DAY_US + ((hh * 60 + mi) * 60 + ss) * 1_000_000 + micros;
+        }
+      }
+    }
+    return this.#slow(b, s, e);
+  }
+
+  #slow(b: Uint8Array, s: number, e: number): number | null {
+    const text = latin1(b, s, e);
+    // A bare integer is not a timestamp here (detection relies on that); columns of epoch values use a pattern.
+    if (/^[+-]?\d+$/.test(text)) return null;
+    return parseTimestampText(text);
+  }
+}
+
+function daysInMonth(y: number, m: number): number {
+  if (m === 2) return (y % 4 === 0 && y % 100 !== 0) || y % 400 === 0 ? 29 : 28;
+  return m === 4 || m === 6 || m === 9 || m === 11 ? 30 : 31;
+}
+
+/** Timestamp text with a schema pattern: QuestDB pattern letters, or `millis` / `micros` for epoch numbers. */
+export function patternParser(pattern: string): (b: Uint8Array, s: number, e: number) => number | null {
+  const p = pattern.trim().toLowerCase();
+  if (p === 'millis' || p === 'micros' || p === 'seconds') {
+    const scale = p === 'millis' ? 1000 : p === 'micros' ? 1 : 1_000_000;
+    return (b, s, e) => {
+      const v = parseIntBytes(b, s, e, 9007199254740991);
+      return v === null ? null : v * scale;
+    };
+  }
+  const f = dateFormat(pattern);
+  return (b, s, e) => f.parse(fieldText(b, s, e));
+}
+
+/** A growable typed array with a length. */
+class Grow<T extends Float64Array | Int32Array | Int16Array | Int8Array | Uint8Array | Uint16Array | Float32Array> {
+  data: T;
+  length = 0;
+  constructor(readonly make: (n: number) => T, capacity: number) { this.data = make(capacity); }
+  ensure(extra: number): void {
+    if (this.length + extra <= this.data.length) return;
+    const bigger = this.make(Math.max(this.data.length * 2, this.length + extra));
+    bigger.set(this.data.subarray(0, this.length) as never);
+    this.data = bigger;
+  }
+  view(): T { return this.data.subarray(0, this.length) as T; }
+}
+
+const CAPACITY = 1 << 16;
+
+abstract class FixedBuilder<T extends Float64Array | Int32Array | Int16Array | Int8Array | Uint8Array | Uint16Array | Float32Array> implements ColumnBuilder {
+  protected readonly g: Grow<T>;
+  constructor(readonly type: ColumnType, make: (n: number) => T, readonly nullValue: number, width = 1) {
+    this.g = new Grow(make, CAPACITY * width);
+  }
+  get length(): number { return this.g.length; }
+  abstract add(buf: Uint8Array, start: number, end: number, quoted: boolean): boolean;
+  addNull(): void { this.put(this.nullValue); }
+  protected put(v: number): void {
+    this.g.ensure(1);
+    this.g.data[this.g.length++] = v;
+  }
+  pop(): void { this.g.length--; }
+  take(): ColumnInput {
+    const v = this.g.view();
+    this.g.length = 0;
+    return v;
+  }
+}
+
+class DoubleBuilder extends FixedBuilder<Float64Array> {
+  constructor() { super('DOUBLE', (n) => new Float64Array(n), NaN); }
+  add(b: Uint8Array, s: number, e: number): boolean {
+    const v = parseDoubleBytes(b, s, e);
+    if (v === null) return false;
+    this.put(v);
+    return true;
+  }
+}
+
+class FloatBuilder extends FixedBuilder<Float32Array> {
+  constructor() { super('FLOAT', (n) => new Float32Array(n), NaN); }
+  add(b: Uint8Array, s: number, e: number): boolean {
+    const v = parseDoubleBytes(b, s, e);
+    if (v === null) return false;
+    this.put(v);
+    return true;
+  }
+}
+
+class IntBuilder extends FixedBuilder<Int32Array> {
+  constructor() { super('INT', (n) => new Int32Array(n), INT_NULL); }
+  add(b: Uint8Array, s: number, e: number): boolean {
+    const v = parseIntBytes(b, s, e, 2147483647);
+    if (v === null) return false;
+    this.put(v);
+    return true;
+  }
+}
+
+class SmallIntBuilder extends FixedBuilder<Int16Array | Int8Array> {
+  readonly #max: number;
+  constructor(type: 'SHORT' | 'BYTE') {
+    super(type, (n) => (type === 'SHORT' ? new Int16Array(n) : new Int8Array(n)), 0);
+    this.#max = type === 'SHORT' ? 32767 : 127;
+  }
+  add(b: Uint8Array, s: number, e: number): boolean {
+    const v = parseIntBytes(b, s, e, this.#max + 1);
+    if (v === null || v > this.#max) return false;
+    this.put(v);
+    return true;
+  }
+}
+
+class BooleanBuilder extends FixedBuilder<Uint8Array> {
+  constructor() { super('BOOLEAN', (n) => new Uint8Array(n), 0); }
+  add(b: Uint8Array, s: number, e: number): boolean {
+    const n = e - s;
+    if (n === 4 && (b[s]! | 32) === 116 && (b[s + 1]! | 32) === 114 && (b[s + 2]! | 32) === 117 && (b[s + 3]! | 32) === 101) { this.put(1); return true; }
+    if (n === 5 && (b[s]! | 32) === 102 && (b[s + 1]! | 32) === 97 && (b[s + 2]! | 32) === 108 && (b[s + 3]! | 32) === 115 && (b[s + 4]! | 32) === 101) { this.put(0); return true; }
+    return false;
+  }
+}
+
+class CharBuilder extends FixedBuilder<Uint16Array> {
+  constructor() { super('CHAR', (n) => new Uint16Array(n), 0); }
+  add(b: Uint8Array, s: number, e: number): boolean {
+    const t = fieldText(b, s, e);
+    if (t.length !== 1) return false;
+    this.put(t.charCodeAt(0));
+    return true;
+  }
+}
+
+class Ipv4Builder extends FixedBuilder<Int32Array> {
+  constructor() { super('IPV4', (n) => new Int32Array(n), 0); }
+  add(b: Uint8Array, s: number, e: number): boolean {
+    const v = parseIpv4Text(latin1(b, s, e));
+    if (v === null) return false;
+    this.put(v);
+    return true;
+  }
+}
+
+/** LONG, TIMESTAMP and DATE: doubles, with exact int64 pairs once a LONG passes 2^53. */
+class Int64Builder extends FixedBuilder<Float64Array> {
+  #exact: Grow<Int32Array> | null = null;
+  readonly #parse: (b: Uint8Array, s: number, e: number) => number | null;
+  constructor(type: 'LONG' | 'TIMESTAMP' | 'DATE', pattern: string | undefined) {
+    super(type, (n) => new Float64Array(n), LONG_NULL);
+    if (pattern !== undefined) {
+      const p = patternParser(pattern);
+      this.#parse = type === 'DATE' ? (b, s, e) => { const v = p(b, s, e); return v === null ? null : Math.floor(v / 1000); } : p;
+    } else if (type === 'LONG') {
+      this.#parse = (b, s, e) => this.#long(b, s, e);
+    } else {
+      const ts = new TimestampParser();
+      this.#parse = type === 'DATE' ? (b, s, e) => { const v = ts.parse(b, s, e); return v === null ? null : Math.floor(v / 1000); } : (b, s, e) => ts.parse(b, s, e);
+    }
+  }
+  #long(b: Uint8Array, s: number, e: number): number | null {
+    const v = parseIntBytes(b, s, e, 9007199254740991);
+    if (v !== null) return v;
+    const big = parseLongText(latin1(b, s, e));
+    if (big === null) return null;
+    this.#exactPair(big);
+    return Number(big);
+  }
+  #exactPair(big: bigint): void {
+    if (this.#exact === null) {
+      this.#exact = new Grow((n) => new Int32Array(n), CAPACITY * 2);
+      // Earlier rows of this batch get their pairs from their doubles.
+      for (let i = 0; i < this.g.length; i++) this.#pushPair(this.g.data[i]!);
+    }
+    this.#exact.ensure(2);
+    int64Pair(big, this.#exact.data, this.#exact.length / 2);
+    this.#exact.length += 2;
+    this.#pendingExact = true;
+  }
+  #pendingExact = false;
+  #pushPair(x: number): void {
+    const ex = this.#exact!;
+    ex.ensure(2);
+    int64Pair(x === LONG_NULL ? -(2n ** 63n) : BigInt(x), ex.data, ex.length / 2);
+    ex.length += 2;
+  }
+  override put(v: number): void {
+    super.put(v);
+    if (this.#exact !== null) {
+      if (this.#pendingExact) this.#pendingExact = false;
+      else this.#pushPair(v);
+    }
+  }
+  override pop(): void {
+    super.pop();
+    if (this.#exact !== null) this.#exact.length -= 2;
+  }
+  add(b: Uint8Array, s: number, e: number): boolean {
+    const v = this.#parse(b, s, e);
+    if (v === null || v === LONG_NULL) { this.#pendingExact = false; if (this.#exact) this.#exact.length = Math.min(this.#exact.length, this.g.length * 2); return false; }
+    this.put(v);
+    return true;
+  }
+  override take(): ColumnInput {
+    if (this.#exact === null) return super.take();
+    const pairs = this.#exact.view();
+    const out = new BigInt64Array(pairs.buffer, pairs.byteOffset, pairs.length / 2);
+    this.g.length = 0;
+    this.#exact.length = 0;
+    return out;
+  }
+}
+
+class UuidBuilder implements ColumnBuilder {
+  readonly type = 'UUID';
+  readonly #g = new Grow((n) => new Uint8Array(n), CAPACITY * 16);
+  get length(): number { return this.#g.length / 16; }
+  add(b: Uint8Array, s: number, e: number): boolean {
+    this.#g.ensure(16);
+    if (!parseUuidText(latin1(b, s, e), this.#g.data, this.#g.length)) return false;
+    this.#g.length += 16;
+    return true;
+  }
+  addNull(): void {
+    this.#g.ensure(16);
+    this.#g.data.fill(0, this.#g.length, this.#g.length + 16);
+    this.#g.data[this.#g.length + 7] = 0x80;
+    this.#g.data[this.#g.length + 15] = 0x80;
+    this.#g.length += 16;
+  }
+  pop(): void { this.#g.length -= 16; }
+  take(): ColumnInput {
+    const v = this.#g.view();
+    this.#g.length = 0;
+    return v;
+  }
+}
+
+/** STRING, VARCHAR and BINARY: the field's bytes as they are, NULL for an unquoted empty field. */
+class TextBuilder implements ColumnBuilder {
+  readonly #bytes = new Grow((n) => new Uint8Array(n), CAPACITY * 16);
+  readonly #offsets = new Grow((n) => new Int32Array(n), CAPACITY + 1);
+  readonly #nulls = new Grow((n) => new Uint8Array(n), CAPACITY);
+  #anyNull = false;
+  constructor(readonly type: ColumnType) { this.#offsets.length = 1; }
+  get length(): number { return this.#nulls.length; }
+  add(b: Uint8Array, s: number, e: number): boolean {
+    const n = e - s;
+    this.#bytes.ensure(n);
+    this.#bytes.data.set(b.subarray(s, e), this.#bytes.length);
+    this.#bytes.length += n;
+    this.#end(0);
+    return true;
+  }
+  addNull(): void {
+    this.#anyNull = true;
+    this.#end(1);
+  }
+  #end(isNull: number): void {
+    this.#offsets.ensure(1);
+    this.#offsets.data[this.#offsets.length++] = this.#bytes.length;
+    this.#nulls.ensure(1);
+    this.#nulls.data[this.#nulls.length++] = isNull;
+  }
+  pop(): void {
+    this.#offsets.length--;
+    this.#nulls.length--;
+    this.#bytes.length = this.#offsets.data[this.#offsets.length - 1]!;
+  }
+  take(): ColumnInput {
+    const v = { kind: 'var' as const, type: this.type, bytes: this.#bytes.view(), offsets: this.#offsets.view(), nulls: this.#anyNull ? this.#nulls.view() : null };
+    this.#bytes.length = 0;
+    this.#offsets.length = 1;
+    this.#nulls.length = 0;
+    this.#anyNull = false;
+    return v;
+  }
+}
+
+/** SYMBOL: keys into one dictionary for the whole import (the writer maps it to the table's once per value). */
+class SymbolBuilder implements ColumnBuilder {
+  readonly type = 'SYMBOL';
+  readonly #dict: string[] = [];
+  readonly #index = new Map<string, number>();
+  readonly #keys = new Grow((n) => new Int32Array(n), CAPACITY);
+  get length(): number { return this.#keys.length; }
+  add(b: Uint8Array, s: number, e: number): boolean {
+    const t = fieldText(b, s, e);
+    let k = this.#index.get(t);
+    if (k === undefined) { k = this.#dict.length; this.#dict.push(t); this.#index.set(t, k); }
+    this.#keys.ensure(1);
+    this.#keys.data[this.#keys.length++] = k;
+    return true;
+  }
+  addNull(): void {
+    this.#keys.ensure(1);
+    this.#keys.data[this.#keys.length++] = -1;
+  }
+  pop(): void { this.#keys.length--; }
+  take(): ColumnInput {
+    const v = { kind: 'symbol' as const, type: 'SYMBOL' as const, keys: this.#keys.view(), dict: this.#dict };
+    this.#keys.length = 0;
+    return v;
+  }
+}
+
+/** Column types a file can be imported into. */
+export const IMPORTABLE: readonly ColumnType[] = ['BOOLEAN', 'BYTE', 'SHORT', 'CHAR', 'INT', 'LONG', 'FLOAT', 'DOUBLE', 'DATE', 'TIMESTAMP', 'SYMBOL', 'STRING', 'VARCHAR', 'UUID', 'IPV4', 'BINARY'];
+
+export function columnBuilder(type: ColumnType, pattern?: string): ColumnBuilder {
+  switch (type) {
+    case 'BOOLEAN': return new BooleanBuilder();
+    case 'BYTE': case 'SHORT': return new SmallIntBuilder(type);
+    case 'CHAR': return new CharBuilder();
+    case 'INT': return new IntBuilder();
+    case 'LONG': case 'TIMESTAMP': case 'DATE': return new Int64Builder(type, pattern);
+    case 'FLOAT': return new FloatBuilder();
+    case 'DOUBLE': return new DoubleBuilder();
+    case 'SYMBOL': return new SymbolBuilder();
+    case 'STRING': case 'VARCHAR': case 'BINARY': return new TextBuilder(type);
+    case 'UUID': return new UuidBuilder();
+    case 'IPV4': return new Ipv4Builder();
+    default: throw new Error(`a file cannot be imported into a ${type} column`);
+  }
+}

@@ -1,0 +1,32 @@
+// The /imp answers: QuestDB's tabular text (Location, Partition by and
+// Timestamp with the Pattern, Locale and Errors headings; Rows handled and
+// Rows imported; one line per column with index, name, type and errors),
+// columns fitted to their content; and the JSON forms (fmt=json).
+import type { ImportResult } from './importer.js';
+
+export function importText(r: ImportResult): string {
+  const rows: Array<[string, string, string, string, string]> = [
+    ['Location:', r.location, 'Pattern', 'Locale', 'Errors'],
+    ['Partition by', r.partitionBy, '', '', ''],
+    ['Timestamp', r.timestamp ?? 'NONE', '', '', ''],
+  ];
+  const totals: Array<[string, string, string, string, string]> = [
+    ['Rows handled', String(r.rowsImported + r.rowsRejected), '', '', ''],
+    ['Rows imported', String(r.rowsImported), '', '', ''],
+  ];
+  const cols: Array<[string, string, string, string, string]> = r.columns.map((c, i) => [String(i), c.name, c.type, '', String(c.errors)]);
+  const all = [...rows, ...totals, ...cols];
+  const w = [0, 1, 2, 3, 4].map((k) => Math.max(...all.map((row) => row[k]!.length)));
+  const line = (row: readonly string[]): string =>
+    `| ${row[0]!.padStart(w[0]!)} | ${row[1]!.padEnd(w[1]!)} | ${row[2]!.padEnd(w[2]!)} | ${row[3]!.padEnd(w[3]!)} | ${row[4]!.padStart(w[4]!)} |`;
+  const rule = `+${w.map((x) => '-'.repeat(x + 2)).join('+')}+`;
+  return [rule, ...rows.map(line), rule, ...totals.map(line), rule, ...cols.map(line), rule, ''].join('\n');
+}
+
+export function importJson(r: ImportResult): string {
+  return JSON.stringify({
+    status: r.status, location: r.location, rowsRejected: r.rowsRejected, rowsImported: r.rowsImported, header: r.header,
+    partitionBy: r.partitionBy, timestamp: r.timestamp,
+    columns: r.columns.map((c) => ({ name: c.name, type: c.type, size: c.size, errors: c.errors })),
+  });
+}
