@@ -11,6 +11,9 @@ const HELP = `svcdb ${VERSION}: a time-series SQL database server (QuestDB diale
 Usage:
   svcdb serve [-d <root>] [--service] [-Dout=<log.conf>] [-Debug]
   svcdb query "<sql>" [--host <url>] [--format table|csv|json] [--user <user:password>]
+  svcdb import <file|-> [--table t] [--timestamp ts] [--partition-by DAY] [--delimiter ,]
+               [--schema schema.json] [--atomicity skipCol|skipRow|abort] [--force-header]
+               [--overwrite] [--skip-lev] [--format text|json] [-d <root>]
   svcdb --version
   svcdb --help
 
@@ -26,6 +29,15 @@ query        Runs one SQL statement on a running server and prints the result.
   --host <url>   Server address (default http://127.0.0.1:9000; host:port works too).
   --format f     table (aligned, the default), csv (as /exp writes it) or json (/exec's body).
   --user u:p     Basic authentication credentials (also SVCDB_AUTH=u:p).
+
+import       Imports a CSV (or TAB/pipe/semicolon separated) file into a table of the
+             database at -d <root> (default ./svcdb-data), with no server running on it:
+             the same detection, conversion and rules as POST /imp. '-' reads standard
+             input; .gz files are decompressed. A progress bar shows on a terminal.
+  --table t      Target table (default: the file name without its extension).
+  --schema f     A JSON file: [{"name": "ts", "type": "TIMESTAMP", "pattern": "yyyy-MM-dd HH:mm:ss"}, ...].
+  Other options as the /imp parameters (timestamp, partitionBy, delimiter, atomicity,
+  forceHeader, overwrite, skipLev); --format json prints /imp's fmt=json answer.
 
 Every server.conf key can be set by an environment variable: SVC_ + the key
 upper-cased with dots as underscores (SVC_HTTP_NET_BIND_TO=127.0.0.1:9000).
@@ -156,6 +168,15 @@ async function query(q: QueryArgs): Promise<void> {
   process.stdout.write(textTable(body as JsonResult));
 }
 
+async function importCommand(args: string[]): Promise<void> {
+  const { runImportCli } = await import('../lib/ingest/import-cli.js');
+  try {
+    process.exitCode = await runImportCli(args, { stdout: process.stdout, stderr: process.stderr, stdin: process.stdin });
+  } catch (e) {
+    fail(e instanceof Error ? e.message : String(e));
+  }
+}
+
 async function main(argv: string[]): Promise<void> {
   const [cmd, ...rest] = argv;
   switch (cmd) {
@@ -169,6 +190,8 @@ async function main(argv: string[]): Promise<void> {
       return serve(parseServe(rest));
     case 'query':
       return query(parseQuery(rest));
+    case 'import':
+      return importCommand(rest);
     default:
       fail(`unknown command ${cmd} (see svcdb --help)`);
   }

@@ -5,11 +5,12 @@
 // whole request with Content-Encoding: gzip). A client that goes away rolls
 // the import back; request-level problems answer {"status": message}.
 import busboy from 'busboy';
-import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { createGunzip } from 'node:zlib';
+import { maybeGunzip } from '../ingest/gunzip.js';
 import { isSvcError } from '../errors/svc-error.js';
-import { importError, Importer, parseColumnType, type Atomicity, type ImportOptions, type SchemaEntry } from '../ingest/importer.js';
+import { importError, Importer, type Atomicity, type ImportOptions, type SchemaEntry } from '../ingest/importer.js';
+import { parseSchema } from '../ingest/schema.js';
 import { importJson, importText } from '../ingest/import-report.js';
 import { sanitizeName, tableNameFromFile } from '../ingest/import-names.js';
 import type { Catalog } from '../storage/catalog.js';
@@ -76,57 +77,6 @@ function parseParams(url: URL, analysisLines: number): Params {
   };
 }
 
-/** The `schema` part: [{name, type, pattern?}, ...]. */
-export function parseSchema(text: string): SchemaEntry[] {
-  let raw: unknown;
-  try {
-    raw = JSON.parse(text);
-  } catch {
-    throw importError('the schema part is not valid JSON: expected [{"name": ..., "type": ..., "pattern": ...}, ...]');
-  }
-  const list = Array.isArray(raw) ? raw : (raw as { columns?: unknown })?.columns;
-  if (!Array.isArray(list)) throw importError('the schema part must be a JSON array of {"name", "type", "pattern"} objects');
-  return list.map((e: unknown, i) => {
-    const o = e as { name?: unknown; type?: unknown; pattern?: unknown };
-    if (typeof o?.name !== 'string' || typeof o.type !== 'string') throw importError(`schema entry ${i} needs string "name" and "type"`);
-    const type = parseColumnType(o.type);
-    if (type === null) throw importError(`schema entry ${o.name}: unknown type ${o.type}`);
-    if (o.pattern !== undefined && typeof o.pattern !== 'string') throw importError(`schema entry ${o.name}: "pattern" must be a string`);
-    return { name: sanitizeName(o.name, o.name), type, pattern: o.pattern as string | undefined };
-  });
-}
-
-/** The part's bytes, gunzipped when they start with gzip's magic bytes or the file is named .gz. */
-async function* dataChunks(stream: Readable, fileName: string): AsyncGenerator<Uint8Array> {
-  const it = stream[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
-  const first = await it.next();
-  if (first.done) return;
-  const gz = /\.gz$/i.test(fileName) || (first.value.length >= 2 && first.value[0] === 0x1f && first.value[1] === 0x8b);
-  if (!gz) {
-    yield first.value;
-    for (let r = await it.next(); !r.done; r = await it.next()) yield r.value;
-    return;
-  }
-  const gunzip = createGunzip();
-  const feed = (async (): Promise<void> => {
-    try {
-      if (!gunzip.write(first.value)) await new Promise((r) => gunzip.once('drain', r));
-      for (let r = await it.next(); !r.done; r = await it.next()) {
-        if (!gunzip.write(r.value)) await new Promise((res) => gunzip.once('drain', res));
-      }
-      gunzip.end();
-    } catch (e) {
-      gunzip.destroy(e as Error);
-    }
-  })();
-  try {
-    for await (const c of gunzip) yield c as Buffer;
-  } catch (e) {
-    throw importError(`the data part is not valid gzip: ${(e as Error).message}`);
-  } finally {
-    await feed;
-  }
-}
 
 async function handleImport(ctx: RequestContext, o: ImportRouteOptions): Promise<void> {
   let json = false;
@@ -191,7 +141,7 @@ function runUpload(ctx: RequestContext, o: ImportRouteOptions, p: Params): Promi
       const importer = new Importer(o.catalog(), { ...p.opts, table, location, schema });
       importing = (async () => {
         try {
-          for await (const chunk of dataChunks(stream, location)) {
+          for await (const chunk of maybeGunzip(stream, location)) {
             if (ctx.signal.aborted) throw ctx.signal.reason;
             await importer.push(chunk);
           }
