@@ -8,7 +8,7 @@ import busboy from 'busboy';
 import { pipeline } from 'node:stream/promises';
 import { createGunzip } from 'node:zlib';
 import { maybeGunzip } from '../ingest/gunzip.js';
-import { isSvcError } from '../errors/svc-error.js';
+import { SvcError, isSvcError } from '../errors/svc-error.js';
 import { importError, Importer, type Atomicity, type ImportOptions, type SchemaEntry } from '../ingest/importer.js';
 import { parseSchema } from '../ingest/schema.js';
 import { importJson, importText } from '../ingest/import-report.js';
@@ -79,7 +79,8 @@ function parseParams(url: URL, analysisLines: number): Params {
 
 
 async function handleImport(ctx: RequestContext, o: ImportRouteOptions): Promise<void> {
-  let json = false;
+  // The answer's format first, so that even a bad parameter is answered in it.
+  let json = (ctx.url.searchParams.get('fmt') ?? '').toLowerCase() === 'json';
   try {
     const p = parseParams(ctx.url, o.analysisLines);
     json = p.json;
@@ -90,13 +91,39 @@ async function handleImport(ctx: RequestContext, o: ImportRouteOptions): Promise
     ctx.res.writeHead(200, { 'Content-Type': json ? 'application/json; charset=utf-8' : 'text/plain; charset=utf-8', 'Content-Length': Buffer.byteLength(body) });
     ctx.res.end(body);
   } catch (e) {
-    if (ctx.signal.aborted && !isSvcError(e)) throw ctx.signal.reason;
     if (!isSvcError(e) || e.status >= 500 || ctx.res.headersSent) throw e;
     ctx.log.info(`import failed: ${e.message}`);
+    await settle(ctx, 4 << 20, 1000);
     const body = json ? JSON.stringify({ status: e.message }) : `${e.message}\n`;
     ctx.res.writeHead(e.status, { 'Content-Type': json ? 'application/json; charset=utf-8' : 'text/plain; charset=utf-8', 'Content-Length': Buffer.byteLength(body), Connection: 'close' });
     ctx.res.end(body);
   }
+}
+
+/**
+ * Lets a client that is still sending finish (reading and dropping at most
+ * `maxBytes` for `maxMs`), so that it reads the answer instead of failing its
+ * write; past that the connection is closed after the answer.
+ */
+function settle(ctx: RequestContext, maxBytes: number, maxMs: number): Promise<void> {
+  const req = ctx.req;
+  if (req.complete || req.destroyed) return Promise.resolve();
+  return new Promise((resolve) => {
+    let seen = 0;
+    const done = (): void => {
+      clearTimeout(timer);
+      req.off('data', onData);
+      req.off('end', done);
+      req.off('close', done);
+      resolve();
+    };
+    const onData = (c: Buffer): void => { seen += c.length; if (seen > maxBytes) done(); };
+    const timer = setTimeout(done, maxMs);
+    req.on('data', onData);
+    req.once('end', done);
+    req.once('close', done);
+    req.resume();
+  });
 }
 
 function runUpload(ctx: RequestContext, o: ImportRouteOptions, p: Params): Promise<Awaited<ReturnType<Importer['finish']>>> {
@@ -142,10 +169,10 @@ function runUpload(ctx: RequestContext, o: ImportRouteOptions, p: Params): Promi
       importing = (async () => {
         try {
           for await (const chunk of maybeGunzip(stream, location)) {
-            if (ctx.signal.aborted) throw ctx.signal.reason;
+            if (gone()) throw disconnected();
             await importer.push(chunk);
           }
-          if (ctx.signal.aborted) throw ctx.signal.reason;
+          if (gone()) throw disconnected();
           return await importer.finish();
         } catch (e) {
           importer.abort();
@@ -155,7 +182,9 @@ function runUpload(ctx: RequestContext, o: ImportRouteOptions, p: Params): Promi
       })();
       importing.catch(fail);
     });
-    bb.on('error', (e) => fail(importError(`malformed multipart request: ${(e as Error).message}`)));
+    const gone = (): boolean => ctx.signal.aborted || (ctx.req.destroyed && !ctx.req.complete);
+    const disconnected = (): SvcError => new SvcError('BAD_REQUEST', 'client disconnected during the upload; nothing was imported');
+    bb.on('error', (e) => fail(gone() ? disconnected() : importError(`malformed multipart request: ${(e as Error).message}`)));
     bb.on('close', () => {
       if (failed !== null) { reject(failed); return; }
       if (!importing) { reject(importError('the upload has no "data" part')); return; }
@@ -163,11 +192,7 @@ function runUpload(ctx: RequestContext, o: ImportRouteOptions, p: Params): Promi
     });
     const encoding = String(ctx.req.headers['content-encoding'] ?? '').toLowerCase();
     const done = encoding === 'gzip' ? pipeline(ctx.req, createGunzip(), bb) : pipeline(ctx.req, bb);
-    done.catch((e: unknown) => {
-      if (ctx.signal.aborted) { fail(ctx.signal.reason); if (!importing) reject(ctx.signal.reason); return; }
-      fail(importError(`the upload failed: ${(e as Error).message}`));
-      if (!importing) reject(failed);
-    });
+    done.catch((e: unknown) => fail(gone() ? disconnected() : importError(`the upload failed: ${(e as Error).message}`)));
   });
 }
 

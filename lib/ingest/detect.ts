@@ -29,7 +29,11 @@ export function sampleLines(bytes: Uint8Array, delimiter: number, maxLines: numb
   return { lines };
 }
 
-/** The delimiter whose field counts agree best over the sampled lines (at least two fields); null when none splits them. */
+/**
+ * The delimiter whose field counts agree best over the sampled lines (at
+ * least two fields); a comma for a one-column file of two lines or more; null
+ * for a single line.
+ */
 export function detectDelimiter(bytes: Uint8Array, maxLines: number, complete: boolean): number | null {
   let best: { d: number; score: number } | null = null;
   for (const d of DELIMITERS) {
@@ -43,7 +47,9 @@ export function detectDelimiter(bytes: Uint8Array, maxLines: number, complete: b
     const score = hits / lines.length + mode * 1e-6;
     if (best === null || score > best.score + 1e-9) best = { d, score };
   }
-  return best?.d ?? null;
+  if (best !== null) return best.d;
+  // No candidate splits the lines: one column of values, if there are lines to tell.
+  return sampleLines(bytes, DELIMITERS[0], maxLines, complete).lines.length >= 2 ? DELIMITERS[0] : null;
 }
 
 /** What one value looks like, from narrow to wide. */

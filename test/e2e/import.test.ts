@@ -1,0 +1,327 @@
+// End-to-end: CSV import through POST /imp of the built server (multipart
+// uploads as curl sends them), then queries that check what was stored:
+// detection, atomicity, appends, names, schema, gzip, round trip through
+// /exp, request-level errors, a client that disconnects mid-upload, and the
+// svcdb import command.
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { connect } from 'node:net';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { gzipSync } from 'node:zlib';
+import { FormData, request } from 'undici';
+import { CLI, makeRoot, startServer, type ServerProcess } from '../helpers/server-process.js';
+
+const fixture = (name: string): string => fileURLToPath(new URL(`../../../fixtures/import/${name}`, import.meta.url));
+const run = promisify(execFile);
+
+interface ImportReply { status: number; text: string; json: () => Record<string, unknown> }
+
+describe('CSV import over HTTP', () => {
+  let s: ServerProcess;
+  before(async () => { s = await startServer(); });
+  after(async () => { await s.stop(); });
+
+  async function upload(data: Uint8Array | string, fileName: string, params: Record<string, string> = {}, schema?: string, headers: Record<string, string> = {}): Promise<ImportReply> {
+    const form = new FormData();
+    if (schema !== undefined) form.append('schema', schema);
+    form.append('data', new Blob([typeof data === 'string' ? data : new Uint8Array(data)]), fileName);
+    const r = await request(`${s.mainUrl}/imp?${new URLSearchParams(params)}`, { method: 'POST', body: form, headers });
+    const text = await r.body.text();
+    return { status: r.statusCode, text, json: () => JSON.parse(text) as Record<string, unknown> };
+  }
+  const file = (name: string): Buffer => readFileSync(fixture(name));
+  async function query(sql: string): Promise<{ columns: Array<{ name: string; type: string }>; dataset: unknown[][] }> {
+    const r = await request(`${s.mainUrl}/exec?query=${encodeURIComponent(sql)}`);
+    const body = await r.body.json() as { columns: Array<{ name: string; type: string }>; dataset: unknown[][]; error?: string };
+    assert.equal(r.statusCode, 200, body.error);
+    return body;
+  }
+
+  test('detects a comma-separated file with a header: types, timestamps in several forms, NULLs, quoting', async () => {
+    const r = await upload(file('types-header.csv'), 'types-header.csv', { fmt: 'json', timestamp: 'ts', partitionBy: 'DAY' });
+    assert.equal(r.status, 200, r.text);
+    const body = r.json();
+    assert.equal(body.status, 'OK');
+    assert.equal(body.location, 'types-header.csv');
+    assert.equal(body.rowsImported, 4);
+    assert.equal(body.rowsRejected, 0);
+    assert.equal(body.header, true);
+    assert.deepEqual(body.columns, [
+      { name: 'ts', type: 'TIMESTAMP', size: 8, errors: 0 }, { name: 'sym', type: 'VARCHAR', size: 0, errors: 0 },
+      { name: 'price', type: 'DOUBLE', size: 8, errors: 0 }, { name: 'qty', type: 'LONG', size: 8, errors: 0 },
+      { name: 'ok', type: 'BOOLEAN', size: 1, errors: 0 }, { name: 'note', type: 'VARCHAR', size: 0, errors: 0 },
+    ]);
+    const q = await query('select * from typesheader');
+    assert.deepEqual(q.dataset, [
+      ['2024-01-01T00:00:00.000000Z', 'AAPL', 101.5, 10, true, 'first'],
+      ['2024-01-01T00:00:01.000000Z', 'MSFT', 202.25, 5, false, 'second'],
+      ['2024-01-02T10:00:00.000000Z', 'AAPL', null, 7, true, null],
+      ['2024-01-02T23:00:00.500000Z', 'GOOG', 1000, 3000000000, false, 'quoted, with comma'],
+    ]);
+    assert.deepEqual((await query("select count() c from typesheader where ts >= '2024-01-01' and ts < '2024-01-02'")).dataset, [[2]]);
+  });
+
+  test('detects TAB, pipe and semicolon delimiters; names columns f0, f1... without a header', async () => {
+    const tab = await upload(file('tab-no-header.tsv'), 'tab-no-header.tsv', { fmt: 'json' });
+    assert.equal(tab.status, 200, tab.text);
+    assert.equal(tab.json().header, false);
+    assert.deepEqual((tab.json().columns as Array<{ name: string; type: string }>).map((c) => `${c.name}:${c.type}`), ['f0:TIMESTAMP', 'f1:INT', 'f2:VARCHAR']);
+    assert.deepEqual((await query('select f1, f2 from tabnoheader')).dataset, [[1, 'x'], [2, 'y'], [3, 'z']]);
+    assert.equal((await upload(file('pipe.psv'), 'pipe.psv', { fmt: 'json' })).status, 200);
+    assert.deepEqual((await query('select * from pipe')).dataset, [[1, 2.5, 'p'], [2, 3.5, 'q']]);
+    assert.equal((await upload(file('semicolon.csv'), 'semicolon.csv', { fmt: 'json' })).status, 200);
+    assert.deepEqual((await query('select * from semicolon')).dataset, [[1, 'x'], [2, 'y']]);
+  });
+
+  test('reads RFC 4180 quoting with CRLF and a BOM: quoted newlines, doubled quotes, "" as empty text, bare empty as NULL', async () => {
+    const r = await upload(file('quoted-crlf-bom.csv'), 'q.csv', { fmt: 'json', name: 'quoted' });
+    assert.equal(r.status, 200, r.text);
+    assert.deepEqual((await query('select * from quoted')).dataset, [[1, 'line one\r\nline two'], [2, 'say "hi"'], [3, 'a,b'], [4, ''], [5, null]]);
+  });
+
+  test('ragged lines: a short line gets NULLs, a long line is rejected unless skipLev keeps it', async () => {
+    const r = await upload(file('ragged.csv'), 'ragged.csv', { fmt: 'json' });
+    assert.equal(r.json().rowsImported, 3);
+    assert.equal(r.json().rowsRejected, 1);
+    assert.deepEqual((await query('select * from ragged')).dataset, [[1, 2, 3], [4, 5, null], [10, 11, 12]]);
+    const lev = await upload(file('ragged.csv'), 'ragged.csv', { fmt: 'json', name: 'ragged_lev', skipLev: 'true' });
+    assert.equal(lev.json().rowsImported, 4);
+    assert.deepEqual((await query('select * from ragged_lev')).dataset, [[1, 2, 3], [4, 5, null], [6, 7, 8], [10, 11, 12]]);
+  });
+
+  test('atomicity: skipCol stores NULL and counts, skipRow drops the row, abort imports nothing', async () => {
+    const schema = JSON.stringify([{ name: 'n', type: 'INT' }, { name: 'd', type: 'DOUBLE' }, { name: 't', type: 'TIMESTAMP' }]);
+    const col = await upload(file('bad-values.csv'), 'bad.csv', { fmt: 'json', name: 'bad_col' }, schema);
+    assert.equal(col.status, 200, col.text);
+    assert.deepEqual((col.json().columns as Array<{ errors: number }>).map((c) => c.errors), [1, 1, 1]);
+    assert.equal(col.json().rowsImported, 4);
+    assert.deepEqual((await query('select * from bad_col')).dataset, [
+      [1, 1.5, '2024-01-01T00:00:00.000000Z'], [null, 2.5, '2024-01-02T00:00:00.000000Z'], [3, null, '2024-01-03T00:00:00.000000Z'], [4, 4.5, null],
+    ]);
+    const row = await upload(file('bad-values.csv'), 'bad.csv', { fmt: 'json', name: 'bad_row', atomicity: 'skipRow' }, schema);
+    assert.equal(row.json().rowsImported, 1);
+    assert.equal(row.json().rowsRejected, 3);
+    assert.deepEqual((await query('select n from bad_row')).dataset, [[1]]);
+    const abort = await upload(file('bad-values.csv'), 'bad.csv', { fmt: 'json', name: 'bad_abort', atomicity: 'abort' }, schema);
+    assert.equal(abort.status, 400);
+    assert.match(String(abort.json().status), /cannot convert a value to INT \[column=n, line=3, atomicity=abort\]/);
+    assert.deepEqual((await query("select count() from tables() where table_name = 'bad_abort'")).dataset, [[0]]);
+  });
+
+  test('rows whose designated timestamp is missing or unparseable are rejected, never stored', async () => {
+    const r = await upload(file('bad-values.csv'), 'bad.csv', { fmt: 'json', name: 'bad_ts', timestamp: 't' }, JSON.stringify([{ name: 't', type: 'TIMESTAMP' }]));
+    assert.equal(r.status, 200, r.text);
+    assert.equal(r.json().rowsRejected, 1);
+    assert.deepEqual((await query('select count() c, min(t) from bad_ts')).dataset, [[3, '2024-01-01T00:00:00.000000Z']]);
+  });
+
+  test('dates in dd/MM/yyyy and MM/dd/yyyy are timestamps when the day tells them apart', async () => {
+    await upload(file('dates-dmy.csv'), 'dates-dmy.csv');
+    assert.deepEqual((await query('select * from datesdmy')).dataset, [
+      ['2023-12-25T00:00:00.000000Z', 1], ['2024-02-01T00:00:00.000000Z', 2], ['2024-02-13T00:00:00.000000Z', 3],
+    ]);
+    await upload(file('dates-mdy.csv'), 'dates-mdy.csv');
+    assert.deepEqual((await query('select day from datesmdy')).dataset, [['2023-12-25T00:00:00.000000Z'], ['2024-02-01T00:00:00.000000Z']]);
+  });
+
+  test('a schema part sets types and timestamp patterns; it must come before the data', async () => {
+    const csv = 'when,v,s\n2024/01/15 10:30,7,a\n2024/01/16 11:00,8,b\n';
+    const schema = JSON.stringify([{ name: 'when', type: 'TIMESTAMP', pattern: 'yyyy/MM/dd HH:mm' }, { name: 'v', type: 'SHORT' }, { name: 's', type: 'SYMBOL' }]);
+    const r = await upload(csv, 'sch.csv', { fmt: 'json', timestamp: 'when' }, schema);
+    assert.equal(r.status, 200, r.text);
+    const q = await query('select * from sch');
+    assert.deepEqual(q.columns.map((c) => c.type), ['TIMESTAMP', 'SHORT', 'SYMBOL']);
+    assert.deepEqual(q.dataset, [['2024-01-15T10:30:00.000000Z', 7, 'a'], ['2024-01-16T11:00:00.000000Z', 8, 'b']]);
+    // Data first, schema after: refused.
+    const form = new FormData();
+    form.append('data', new Blob([csv]), 'late.csv');
+    form.append('schema', schema);
+    const late = await request(`${s.mainUrl}/imp?fmt=json`, { method: 'POST', body: form });
+    assert.equal(late.statusCode, 400);
+    assert.match(String((await late.body.json() as { status: string }).status), /schema part must come before the data/);
+    const bad = await upload(csv, 'x.csv', { fmt: 'json' }, '[{"name": "v", "type": "NOPE"}]');
+    assert.equal(bad.status, 400);
+    assert.match(String(bad.json().status), /unknown type NOPE/);
+  });
+
+  test('appends to an existing table converting to its types, out of order rows merged; overwrite replaces; create=false refuses', async () => {
+    await query('create table app (ts timestamp, v double, s symbol) timestamp(ts) partition by day');
+    await query("insert into app values ('2024-01-05T00:00:00Z', 1.0, 'a')");
+    const more = 's,ts,v\nb,2024-01-06T00:00:00Z,2\nc,2024-01-04T00:00:00Z,3\n';
+    const r = await upload(more, 'more.csv', { fmt: 'json', name: 'app' });
+    assert.equal(r.status, 200, r.text);
+    assert.deepEqual((r.json().columns as Array<{ name: string; type: string }>).map((c) => `${c.name}:${c.type}`), ['s:SYMBOL', 'ts:TIMESTAMP', 'v:DOUBLE']);
+    assert.deepEqual((await query('select * from app')).dataset, [
+      ['2024-01-04T00:00:00.000000Z', 3, 'c'], ['2024-01-05T00:00:00.000000Z', 1, 'a'], ['2024-01-06T00:00:00.000000Z', 2, 'b'],
+    ]);
+    const wrong = await upload('nope,v\n1,2\n', 'w.csv', { fmt: 'json', name: 'app' });
+    assert.equal(wrong.status, 400);
+    assert.match(String(wrong.json().status), /no column nope/);
+    const over = await upload('x,y\n1,2\n', 'o.csv', { fmt: 'json', name: 'app', overwrite: 'true' });
+    assert.equal(over.status, 200, over.text);
+    assert.deepEqual((await query('select * from app')).dataset, [[1, 2]]);
+    const missing = await upload('x\n1\n2\n', 'm.csv', { fmt: 'json', name: 'nothing_here', create: 'false' });
+    assert.equal(missing.status, 400);
+    assert.equal(missing.json().status, 'table does not exist [table=nothing_here]');
+  });
+
+  test('names: from the file name, or the name parameter, with SPEC.md characters removed', async () => {
+    const r = await upload('a b,c-d,(e)\n1,2,3\n4,5,6\n', 'my data.v2.csv', { fmt: 'json' });
+    assert.equal(r.status, 200, r.text);
+    assert.deepEqual((r.json().columns as Array<{ name: string }>).map((c) => c.name), ['ab', 'cd', 'e']);
+    assert.deepEqual((await query('select * from mydatav2')).dataset, [[1, 2, 3], [4, 5, 6]]);
+    await upload('a\n1\n2\n', 'x.csv', { name: 'named: one?' });
+    assert.deepEqual((await query('select * from namedone')).dataset, [[1], [2]]);
+  });
+
+  test('request-level problems answer {"status": message}: bad parameters, empty, header-only, one line, no delimiter', async () => {
+    for (const [params, message] of [
+      [{ atomicity: 'sometimes' }, /parameter atomicity/], [{ partitionBy: 'WEEKLY' }, /parameter partitionBy/],
+      [{ forceHeader: 'maybe' }, /parameter forceHeader/], [{ delimiter: 'ab' }, /parameter delimiter/],
+      [{ maxUncommittedRows: '-1' }, /parameter maxUncommittedRows/], [{ partitionBy: 'DAY' }, /needs a designated timestamp/],
+      [{ timestamp: 'nope' }, /timestamp column does not exist/],
+    ] as const) {
+      const r = await upload('a,b\n1,2\n3,4\n', 'p.csv', { fmt: 'json', ...params });
+      assert.equal(r.status, 400, JSON.stringify(params));
+      assert.match(String(r.json().status), message);
+    }
+    assert.match(String((await upload(file('empty.csv'), 'empty.csv', { fmt: 'json' })).json().status), /empty file/);
+    assert.match(String((await upload(file('header-only.csv'), 'header-only.csv', { fmt: 'json' })).json().status), /./);
+    const one = await upload(file('one-line.txt'), 'one-line.txt', { fmt: 'json' });
+    assert.equal(one.status, 400);
+    assert.match(String(one.json().status), /not enough lines \[table=oneline\]/);
+    const text = await upload(file('empty.csv'), 'empty.csv');
+    assert.equal(text.status, 400);
+    assert.match(text.text, /empty file/);
+    for (const name of ['empty', 'headeronly', 'oneline']) {
+      assert.deepEqual((await query(`select count() from tables() where table_name = '${name}'`)).dataset, [[0]], name);
+    }
+  });
+
+  test('binary garbage and a Latin-1 file give a clear result, never a crash; the JSON stays valid', async () => {
+    const g = await upload(file('garbage.bin'), 'garbage.bin', { fmt: 'json' });
+    assert.ok(g.status === 200 || g.status === 400, g.text);
+    if (g.status === 200) assert.ok(Number(g.json().rowsImported) >= 0);
+    const l = await upload(file('latin1.csv'), 'latin1.csv', { fmt: 'json' });
+    assert.equal(l.status, 200, l.text);
+    assert.deepEqual((await query('select * from latin1')).dataset, [['Jos\ufffd', 'K\ufffdln'], ['Anna', 'M\ufffdnchen']]);
+    assert.equal((await query('select 1')).dataset.length, 1);
+  });
+
+  test('gzip: a .gz part, a gzip part under another name, and a gzip-encoded request', async () => {
+    const csv = 'a,b\n1,x\n2,y\n';
+    assert.equal((await upload(gzipSync(csv), 'gz1.csv.gz')).status, 200);
+    assert.deepEqual((await query('select * from gz1')).dataset, [[1, 'x'], [2, 'y']]);
+    assert.equal((await upload(gzipSync(csv), 'gz2.csv')).status, 200);
+    assert.deepEqual((await query('select * from gz2')).dataset, [[1, 'x'], [2, 'y']]);
+    const form = new globalThis.FormData();
+    form.append('data', new Blob([csv]), 'gz3.csv');
+    const encoded = new Response(form);
+    const raw = Buffer.from(await encoded.arrayBuffer());
+    const r = await request(`${s.mainUrl}/imp`, { method: 'POST', body: gzipSync(raw), headers: { 'content-type': encoded.headers.get('content-type')!, 'content-encoding': 'gzip' } });
+    assert.equal(r.statusCode, 200, await r.body.text());
+    assert.deepEqual((await query('select * from gz3')).dataset, [[1, 'x'], [2, 'y']]);
+    assert.equal((await upload(Buffer.from('not gzip at all'), 'fake.csv.gz', { fmt: 'json' })).status, 400);
+  });
+
+  test('a file exported by /exp imports back into an identical table', async () => {
+    await query('create table src (ts timestamp, s symbol, v varchar, d double, n long, i int, b boolean) timestamp(ts) partition by day');
+    await query(`insert into src values ('2024-01-01T00:00:00.123456Z', 'a', 'x, "y"', 1.5, 9007199254740993, 7, true),
+      ('2024-01-02T00:00:00.000000Z', null, null, null, null, null, false), ('2024-01-03T12:00:00.000001Z', 'b', '', -0.25, -5, -7, true)`);
+    const exp = await request(`${s.mainUrl}/exp?query=${encodeURIComponent('select * from src')}`);
+    const csv = await exp.body.text();
+    const schema = JSON.stringify([{ name: 's', type: 'SYMBOL' }, { name: 'i', type: 'INT' }]);
+    const r = await upload(csv, 'src2.csv', { fmt: 'json', timestamp: 'ts', partitionBy: 'DAY' }, schema);
+    assert.equal(r.status, 200, r.text);
+    assert.deepEqual((await query('select * from src2')).dataset, (await query('select * from src')).dataset);
+    const again = await request(`${s.mainUrl}/exp?query=${encodeURIComponent('select * from src2')}`);
+    assert.equal(await again.body.text(), csv);
+  });
+
+  test('a client that disconnects mid-upload leaves nothing visible; the table name stays usable', async () => {
+    const boundary = 'xBOUNDARYx';
+    const head = `--${boundary}\r\nContent-Disposition: form-data; name="data"; filename="cut.csv"\r\nContent-Type: text/csv\r\n\r\n`;
+    const rows = Array.from({ length: 200_000 }, (_, i) => `2024-01-01T00:00:${String(i % 60).padStart(2, '0')}Z,${i}`).join('\n');
+    const url = new URL(s.mainUrl);
+    await new Promise<void>((resolve, reject) => {
+      const sock = connect(Number(url.port), url.hostname, () => {
+        sock.write(`POST /imp?name=cut HTTP/1.1\r\nHost: x\r\nContent-Type: multipart/form-data; boundary=${boundary}\r\nContent-Length: 100000000\r\n\r\n`);
+        sock.write(head + 'ts,n\n' + rows, () => setTimeout(() => { sock.destroy(); resolve(); }, 200));
+      });
+      sock.on('error', reject);
+    });
+    await s.waitForLine(/POST \/imp \d+ \(cut\)|client disconnected/, 10_000);
+    assert.deepEqual((await query("select count() from tables() where table_name = 'cut'")).dataset, [[0]]);
+    const again = await upload('a\n1\n2\n', 'cut.csv', { fmt: 'json' });
+    assert.equal(again.status, 200, again.text);
+    assert.deepEqual((await query('select * from cut')).dataset, [[1], [2]]);
+  });
+
+  test('the tabular answer lists location, partitioning, timestamp, row counts and every column', async () => {
+    const r = await upload('ts,v\n2024-01-01T00:00:00Z,1\n2024-01-02T00:00:00Z,x\n', 'tab.csv', { timestamp: 'ts', partitionBy: 'DAY' }, JSON.stringify([{ name: 'v', type: 'INT' }]));
+    assert.equal(r.status, 200);
+    assert.match(r.text, /^\+-+\+/);
+    assert.match(r.text, /\|\s+Location: \| tab\.csv\s+\| Pattern\s+\| Locale \| Errors \|/);
+    assert.match(r.text, /\|\s+Partition by \| DAY\s+\|/);
+    assert.match(r.text, /\|\s+Timestamp \| ts\s+\|/);
+    assert.match(r.text, /\|\s+Rows handled \| 2\s+\|/);
+    assert.match(r.text, /\|\s+Rows imported \| 2\s+\|/);
+    assert.match(r.text, /\|\s+1 \| v\s+\| INT\s+\|\s+\|\s+1 \|/);
+  });
+});
+
+describe('svcdb import', () => {
+  async function cli(args: string[], input?: string): Promise<{ code: number; stdout: string; stderr: string }> {
+    try {
+      const p = run(process.execPath, [CLI, 'import', ...args], { timeout: 30_000 });
+      if (input !== undefined) { p.child.stdin!.end(input); }
+      const r = await p;
+      return { code: 0, stdout: r.stdout, stderr: r.stderr };
+    } catch (e) {
+      const x = e as { code: number; stdout: string; stderr: string };
+      return { code: x.code, stdout: x.stdout, stderr: x.stderr };
+    }
+  }
+
+  test('imports a file, standard input and a .gz file into a root; a server then sees the tables', async () => {
+    const root = makeRoot();
+    const r = await cli([fixture('types-header.csv'), '-d', root, '--table', 'trades', '--timestamp', 'ts', '--partition-by', 'DAY']);
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stdout, /Rows imported \| 4/);
+    const j = await cli(['-', '-d', root, '--table', 'piped', '--format', 'json'], 'a,b\n1,2\n3,4\n');
+    assert.equal(j.code, 0, j.stderr);
+    assert.equal(JSON.parse(j.stdout).rowsImported, 2);
+    const gz = join(root, 'x.csv.gz');
+    writeFileSync(gz, gzipSync('a,b\n5,6\n7,8\n'));
+    const g = await cli([gz, '-d', root, '--format', 'json']);
+    assert.equal(g.code, 0, g.stderr);
+    assert.equal(JSON.parse(g.stdout).location, gz);
+    const s = await startServer({ root });
+    try {
+      const q = async (sql: string): Promise<unknown> => ((await (await request(`${s.mainUrl}/exec?query=${encodeURIComponent(sql)}`)).body.json()) as { dataset: unknown }).dataset;
+      assert.deepEqual(await q('select count() from trades'), [[4]]);
+      assert.deepEqual(await q('select * from piped'), [[1, 2], [3, 4]]);
+      assert.deepEqual(await q('select * from x'), [[5, 6], [7, 8]]);
+      // While the server holds the root, the command refuses and says how to import through it.
+      const busy = await cli([fixture('pipe.psv'), '-d', root]);
+      assert.equal(busy.code, 1);
+      assert.match(busy.stderr, /in use by process \d+: stop the server, or import through it: curl -F data=@/);
+    } finally {
+      await s.stop();
+    }
+  });
+
+  test('reports usage errors and import errors with exit code 1', async () => {
+    const root = makeRoot();
+    assert.match((await cli([])).stderr, /import needs a file/);
+    assert.match((await cli(['x.csv', '--atomicity', 'never', '-d', root])).stderr, /--atomicity must be/);
+    assert.match((await cli(['/no/such/file.csv', '-d', root])).stderr, /cannot read \/no\/such\/file\.csv: ENOENT/);
+    const e = await cli([fixture('empty.csv'), '-d', root]);
+    assert.equal(e.code, 1);
+    assert.match(e.stderr, /empty file/);
+  });
+});
