@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
+import { Readable } from 'node:stream';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
@@ -271,6 +272,52 @@ describe('CSV import over HTTP', () => {
     assert.match(r.text, /\|\s+Rows handled \| 2\s+\|/);
     assert.match(r.text, /\|\s+Rows imported \| 2\s+\|/);
     assert.match(r.text, /\|\s+1 \| v\s+\| INT\s+\|\s+\|\s+1 \|/);
+  });
+});
+
+describe('CSV import of a large streamed upload', () => {
+  let s: ServerProcess;
+  before(async () => { s = await startServer({ env: { SVC_METRICS_ENABLED: 'true' } }); });
+  after(async () => { await s.stop(); });
+
+  async function rss(): Promise<number> {
+    const text = await (await request(`${s.healthUrl}/metrics`)).body.text();
+    return Number(/^svc_process_resident_memory_bytes (\d+)/m.exec(text)![1]);
+  }
+
+  test('imports ~300 MB streamed from the client in bounded server memory, with 1 MiB fields', async () => {
+    const boundary = 'bOuNdArY42';
+    const rows = 4_000_000;
+    const big = 'x'.repeat(1 << 20);
+    async function* body(): AsyncGenerator<Buffer> {
+      yield Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="data"; filename="big.csv"\r\nContent-Type: text/csv\r\n\r\nts,n,s,d\n`);
+      const t0 = Date.UTC(2024, 0, 1) * 1000;
+      const lines: string[] = [];
+      for (let i = 0; i < rows; i++) {
+        const us = t0 + i * 1000;
+        const s2 = i === 10 ? `"${big}"` : i % 3 === 0 ? 'alpha' : 'beta';
+        lines.push(`${new Date(Math.floor(us / 1000)).toISOString().slice(0, 19)}.${String(us % 1_000_000).padStart(6, '0')}Z,${i},${s2},${(i % 1000) / 8}`);
+        if (lines.length === 20_000) { yield Buffer.from(lines.join('\n') + '\n'); lines.length = 0; }
+      }
+      if (lines.length > 0) yield Buffer.from(lines.join('\n') + '\n');
+      yield Buffer.from(`\r\n--${boundary}--\r\n`);
+    }
+    const before = await rss();
+    let peak = before;
+    const sampler = setInterval(() => { rss().then((v) => { peak = Math.max(peak, v); }, () => undefined); }, 100);
+    try {
+      const r = await request(`${s.mainUrl}/imp?name=big&timestamp=ts&partitionBy=DAY&fmt=json`, {
+        method: 'POST', body: Readable.from(body()), headers: { 'content-type': `multipart/form-data; boundary=${boundary}` }, bodyTimeout: 120_000, headersTimeout: 120_000,
+      });
+      const text = await r.body.text();
+      assert.equal(r.statusCode, 200, text);
+      assert.equal(JSON.parse(text).rowsImported, rows);
+    } finally {
+      clearInterval(sampler);
+    }
+    assert.ok(peak - before < 200 * 1024 * 1024, `server RSS grew by ${((peak - before) / 2 ** 20).toFixed(0)} MiB during a ~300 MB upload`);
+    const q = await (await request(`${s.mainUrl}/exec?query=${encodeURIComponent('select count() c, sum(n) s, max(length(s)) m from big')}`)).body.json() as { dataset: unknown[][] };
+    assert.deepEqual(q.dataset, [[rows, (rows - 1) * rows / 2, 1 << 20]]);
   });
 });
 
