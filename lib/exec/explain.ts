@@ -1,5 +1,6 @@
 // EXPLAIN: the operator tree, one line per node, children indented.
 import type { BoundExpr, Plan } from '../sql/bound.js';
+import { formatTimestamp } from '../sql/functions/datetime.js';
 
 export function explainPlan(plan: Plan, depth = 0): string[] {
   const pad = '    '.repeat(depth);
@@ -15,7 +16,7 @@ export function explainPlan(plan: Plan, depth = 0): string[] {
 
 function describe(p: Plan): string {
   switch (p.kind) {
-    case 'scan': return `DataFrame${p.backwards ? ' backward' : ''} table: ${p.table}${p.intervals ? ` intervals: ${p.intervals.map(([a, b]) => `[${a}, ${b})`).join(', ')}` : ''}`;
+    case 'scan': return `DataFrame${p.backwards ? ' backward' : ''} table: ${p.table}${p.intervals ? ` intervals: [${p.intervals.map(([a, b]) => `("${bound(a)}","${bound(b - 1)}")`).join(',')}]` : ''}`;
     case 'oneRow': return 'VirtualRecord (one row)';
     case 'longSequence': return `long_sequence count: ${p.count}`;
     case 'metadata': return `Metadata ${p.what}${p.table ? ` table: ${p.table}` : ''}`;
@@ -39,4 +40,9 @@ function expr(e: BoundExpr): string {
     case 'subquery': return `(${explainPlan(e.plan).map((l) => l.trim()).join(' <- ')})`;
     case 'inSubquery': return `${expr(e.expr)} in (${explainPlan(e.plan).map((l) => l.trim()).join(' <- ')})`;
   }
+}
+
+/** An interval end as QuestDB prints it: ISO micros, MIN/MAX when open. */
+function bound(us: number): string {
+  return us === -Infinity ? 'MIN' : us >= Infinity - 1 || us === Infinity ? 'MAX' : formatTimestamp(us);
 }

@@ -5,7 +5,11 @@ import { SvcError } from '../errors/svc-error.js';
 import type * as A from './ast.js';
 import type { BoundExpr, Plan } from './bound.js';
 import { parseTimestamp } from './functions/datetime.js';
-import { isAggregate, resolveScalar, type BindArg } from './functions/registry.js';
+import { isAggregate, resolveScalar, type BindArg, type Kernel } from './functions/registry.js';
+import { statementNow } from './functions/time.js';
+import { merge, parseIntervalLiteral } from './interval-literal.js';
+import { LONG_NULL } from '../storage/column-type.js';
+import type { Interval } from '../storage/table-reader.js';
 import { constValue } from './const-value.js';
 import { commonType, isTemporal, isText, type SqlType } from './sql-type.js';
 
@@ -258,9 +262,12 @@ function inExpr(e: A.In, cx: ExprContext): BoundExpr {
   }
   const x = bindExpr(e.expr, cx);
   const list = (e.list ?? []).map((i) => bindExpr(i, cx));
-  // ts IN '2024-01' (one string: an interval) is the time-series clause; plain lists compare values.
-  if (isTemporal(x.type) && list.length === 1 && list[0]!.kind === 'const' && isText(list[0]!.type)) {
-    throw new SvcError('SQL', 'interval literals (ts IN \'2024-01\') are not supported yet', { position: e.list![0]!.pos });
+  // ts IN '2024-01' (strings against a timestamp: interval literals) is the time-series clause.
+  if (isTemporal(x.type) && list.length > 0 && list.every((i) => i.kind === 'const' && isText(i.type) && i.value !== null)) {
+    const now = statementNow();
+    const intervals = merge(list.flatMap((i, k) => parseIntervalLiteral(String((i as { value: unknown }).value), now, e.list![k]!.pos)));
+    const r = inIntervals(x.type === 'DATE' ? call('cast_TIMESTAMP', [x], e.pos) : x, intervals, e.pos);
+    return e.not ? call('not', [r], e.pos) : r;
   }
   const at = positions([e.expr, ...(e.list ?? [])]);
   const all = unify([x, ...list], e.pos, at);
@@ -271,4 +278,24 @@ function inExpr(e: A.In, cx: ExprContext): BoundExpr {
 /** A stable text of an expression without positions, to match GROUP BY keys and ORDER BY items. */
 export function exprKey(e: A.Expr): string {
   return JSON.stringify(e, (k, v: unknown) => (k === 'pos' ? undefined : typeof v === 'string' && k === 'name' ? v.toLowerCase() : v));
+}
+
+/** `x IN <intervals>`: a binary search per row over the sorted intervals (NULL is outside every interval). */
+function inIntervals(x: BoundExpr, intervals: readonly Interval[], pos: number): BoundExpr {
+  const los = Float64Array.from(intervals, (i) => i[0]);
+  const his = Float64Array.from(intervals, (i) => i[1]);
+  const kernel: Kernel = (args, n) => {
+    const d = (args[0] as { data: Float64Array }).data;
+    const out = new Uint8Array(n);
+    const k = los.length;
+    for (let r = 0; r < n; r++) {
+      const t = d[r]!;
+      // The last interval starting at or before t.
+      let lo = 0, hi = k;
+      while (lo < hi) { const mid = (lo + hi) >>> 1; if (los[mid]! <= t) lo = mid + 1; else hi = mid; }
+      out[r] = lo > 0 && t < his[lo - 1]! && t !== LONG_NULL ? 1 : 0;
+    }
+    return { kind: 'fixed', type: 'BOOLEAN', data: out };
+  };
+  return { kind: 'call', name: 'in_intervals', fn: { type: 'BOOLEAN', kernel }, args: [x], type: 'BOOLEAN', pos, intervals };
 }

@@ -1,9 +1,11 @@
 // Pushing conditions on the designated timestamp into the table scan as
 // intervals, so partitions outside them are never opened (DESIGN.md
 // "Performance rules"). The full predicate still runs as a filter; intervals
-// only prune. The time-series issue extends this (ts IN '2024-01', ...).
+// only prune. Interval literals (ts IN '2024-01'), comparisons, BETWEEN,
+// NOT IN and OR of such conditions combine into one sorted interval list.
 import type { BoundExpr, Plan } from './bound.js';
 import type { Interval } from '../storage/table-reader.js';
+import { complement, intersect, merge } from './interval-literal.js';
 
 /** Filter over `plan`, with intervals pushed into a direct table scan where the predicate bounds the timestamp. */
 export function pushIntervals(plan: Plan, predicate: BoundExpr): Plan {
@@ -16,34 +18,47 @@ export function pushIntervals(plan: Plan, predicate: BoundExpr): Plan {
 }
 
 function intervalsOf(e: BoundExpr, ts: number): Interval[] | null {
-  let lo = -Infinity, hi = Infinity;
-  let bounded = false;
+  let acc: Interval[] | null = null;
   for (const c of andTerms(e)) {
-    if (c.kind !== 'call') continue;
-    const [a, b] = c.args;
-    if (c.name === 'between' && isTs(c.args[0], ts) && isConst(c.args[1]) && isConst(c.args[2])) {
-      // BETWEEN takes its bounds in either order, as QuestDB does.
-      const a1 = c.args[1].value as number, a2 = c.args[2].value as number;
-      lo = Math.max(lo, Math.min(a1, a2));
-      hi = Math.min(hi, Math.max(a1, a2) + 1);
-      bounded = true;
-      continue;
-    }
-    if (!a || !b) continue;
-    let op = c.name, col = a, k = b;
-    if (isConst(a) && isTs(b, ts)) { col = b; k = a; op = flip(op); }
-    if (!isTs(col, ts) || !isConst(k) || typeof k.value !== 'number') continue;
-    const v = k.value;
-    switch (op) {
-      case '=': lo = Math.max(lo, v); hi = Math.min(hi, v + 1); bounded = true; break;
-      case '>': lo = Math.max(lo, v + 1); bounded = true; break;
-      case '>=': lo = Math.max(lo, v); bounded = true; break;
-      case '<': hi = Math.min(hi, v); bounded = true; break;
-      case '<=': hi = Math.min(hi, v + 1); bounded = true; break;
-    }
+    const iv = termIntervals(c, ts);
+    if (iv !== null) acc = acc === null ? iv : intersect(acc, iv);
   }
-  if (!bounded) return null;
-  return hi > lo ? [[lo, hi]] : [[0, 0]];
+  return acc;
+}
+
+/** The timestamp intervals one condition keeps (sorted, merged), or null when it does not bound the timestamp. */
+function termIntervals(c: BoundExpr, ts: number): Interval[] | null {
+  if (c.kind !== 'call') return null;
+  if (c.name === 'in_intervals' && isTs(c.args[0], ts) && c.intervals) return [...c.intervals];
+  if (c.name === 'not' && c.args[0]?.kind === 'call') {
+    const inner = c.args[0];
+    if (inner.name === 'in_intervals' && isTs(inner.args[0], ts) && inner.intervals) return complement(inner.intervals);
+    return null;
+  }
+  if (c.name === 'or') {
+    const a = termIntervals(c.args[0]!, ts), b = termIntervals(c.args[1]!, ts);
+    return a !== null && b !== null ? merge([...a, ...b]) : null;
+  }
+  if (c.name === 'and') return intervalsOf(c, ts);
+  const [a, b] = c.args;
+  if (c.name === 'between' && isTs(c.args[0], ts) && isConst(c.args[1]) && isConst(c.args[2])) {
+    // BETWEEN takes its bounds in either order, as QuestDB does.
+    const a1 = c.args[1].value as number, a2 = c.args[2].value as number;
+    return [[Math.min(a1, a2), Math.max(a1, a2) + 1]];
+  }
+  if (!a || !b) return null;
+  let op = c.name, col = a, k = b;
+  if (isConst(a) && isTs(b, ts)) { col = b; k = a; op = flip(op); }
+  if (!isTs(col, ts) || !isConst(k) || typeof k.value !== 'number') return null;
+  const v = k.value;
+  switch (op) {
+    case '=': return [[v, v + 1]];
+    case '>': return [[v + 1, Infinity]];
+    case '>=': return [[v, Infinity]];
+    case '<': return [[-Infinity, v]];
+    case '<=': return [[-Infinity, v + 1]];
+    default: return null;
+  }
 }
 
 function andTerms(e: BoundExpr): BoundExpr[] {

@@ -23,6 +23,11 @@ export function beginStatement(micros: number = clockMicros()): void {
   statementMicros = micros;
 }
 
+/** now() of the statement being compiled (the clock when none is). */
+export function statementNow(): number {
+  return statementMicros ?? clockMicros();
+}
+
 /** The unit letter of each row of a CHAR or text argument (0 when it is not one character). */
 export function unitLetters(v: ColumnVector, n: number): Uint16Array {
   if (v.kind === 'fixed' && v.type === 'CHAR') return v.data as Uint16Array;

@@ -1,0 +1,323 @@
+// Interval literals on the designated timestamp (`ts IN '...'`, QuestDB's
+// TICK syntax, the commonly used part): partial ISO dates meaning their whole
+// period ('2024', '2024-01', '2024-01-15T10'), a duration (';1h30m'), the
+// older repeating form ('2024-01-15T09:00;1h;1d;5': duration, period, count),
+// bracket expansion ('2024-01-[10,15..17]', 'T[09:00,14:30]'), date lists
+// ('[2024-01-15,2024-03-20]T09:30'), date variables with arithmetic and
+// ranges ('$today', '$now - 2h..$now'), time zones ('@Europe/London',
+// '@+02:00') and day filters ('#workday', '#weekend', '#Mon,Fri').
+// The result is sorted, merged, half-open [lo, hi) micros intervals.
+import { SvcError } from '../errors/svc-error.js';
+import type { Interval } from '../storage/table-reader.js';
+import { addMonths, daysFromCivil } from './functions/datetime.js';
+
+const US = { u: 1, T: 1000, s: 1_000_000, m: 60_000_000, h: 3_600_000_000, d: 86_400_000_000, w: 604_800_000_000 } as const;
+const DAY = US.d;
+
+class LiteralError extends Error {
+  constructor(message: string, readonly at: number) { super(message); }
+}
+
+/** Parses `text`; errors carry `pos` (the literal's position) + 1 + the offset inside the text. */
+export function parseIntervalLiteral(text: string, nowMicros: number, pos: number): Interval[] {
+  try {
+    return merge(parse(text, nowMicros));
+  } catch (e) {
+    if (e instanceof LiteralError) throw new SvcError('SQL', `Invalid interval [${e.message}]: '${text}'`, { position: pos + 1 + e.at });
+    throw e;
+  }
+}
+
+function parse(text: string, now: number): Interval[] {
+  const parts = splitTop(text, ';');
+  const main = parts[0]!.trim();
+  const duration = parts.length > 1 ? parseDuration(parts[1]!.trim(), text.indexOf(';')) : null;
+  let out: Interval[];
+  const range = splitTop(main, '..');
+  if (range.length === 2) {
+    const a = point(range[0]!.trim(), now, 0);
+    const b = point(range[1]!.trim(), now, main.indexOf('..') + 2);
+    // A range runs from the first point's start to the end of the second (a day variable: its whole day).
+    out = [[a.start, Math.max(a.start, b.end)]];
+  } else if (range.length > 2) {
+    throw new LiteralError('more than one ".." range', main.lastIndexOf('..'));
+  } else {
+    out = expand(main).map((el) => element(el.text, now, el.at));
+    out = out.filter((x) => x[1] > x[0] || x[0] === x[1]);
+  }
+  if (duration !== null) {
+    out = out.map(([lo]) => [lo, addDuration(lo, duration)] as Interval);
+  }
+  if (parts.length === 4) {
+    // The older repeating form: start;duration;period;count.
+    const period = parseDuration(parts[2]!.trim(), text.indexOf(';', text.indexOf(';') + 1));
+    const count = Number(parts[3]!.trim());
+    if (!Number.isInteger(count) || count < 1 || count > 100_000) throw new LiteralError('repeat count must be an integer from 1', text.lastIndexOf(';') + 1);
+    const reps: Interval[] = [];
+    for (const [lo, hi] of out) {
+      for (let k = 0; k < count; k++) {
+        const start = addDuration(lo, scale(period, k));
+        reps.push([start, start + (hi - lo)]);
+      }
+    }
+    out = reps;
+  } else if (parts.length !== 1 && parts.length !== 2) {
+    throw new LiteralError('expected date;duration or date;duration;period;count', text.indexOf(';'));
+  }
+  return out;
+}
+
+// ---- durations: '1h30m', '90s', '1M', '2y', '500T' (units y M w d h m s T u)
+
+interface Duration { readonly months: number; readonly micros: number }
+
+function parseDuration(s: string, at: number): Duration {
+  const re = /(\d+)\s*(y|M|w|d|h|m|s|T|u|n)/gy;
+  let months = 0, micros = 0, consumed = 0;
+  for (let m = re.exec(s); m !== null; m = re.exec(s)) {
+    const n = Number(m[1]);
+    switch (m[2]) {
+      case 'y': months += 12 * n; break;
+      case 'M': months += n; break;
+      case 'n': micros += Math.floor(n / 1000); break;
+      default: micros += n * US[m[2] as keyof typeof US];
+    }
+    consumed = re.lastIndex;
+  }
+  if (s.length === 0 || consumed !== s.length) throw new LiteralError(`invalid duration '${s}' (e.g. 1h30m, 15m, 2d)`, at + 1);
+  return { months, micros };
+}
+
+function scale(d: Duration, k: number): Duration { return { months: d.months * k, micros: d.micros * k }; }
+
+function addDuration(us: number, d: Duration): number {
+  return (d.months !== 0 ? addMonths(us, d.months) : us) + d.micros;
+}
+
+// ---- bracket expansion and lists
+
+/** Top-level split (outside brackets). */
+function splitTop(s: string, sep: string): string[] {
+  const out: string[] = [];
+  let depth = 0, last = 0;
+  for (let i = 0; i < s.length; i++) {
+    const c = s[i];
+    if (c === '[') depth++;
+    else if (c === ']') depth--;
+    else if (depth === 0 && s.startsWith(sep, i)) { out.push(s.slice(last, i)); last = i + sep.length; i += sep.length - 1; }
+  }
+  out.push(s.slice(last));
+  return out;
+}
+
+/** Every element text a (possibly bracketed) date expression stands for. */
+function expand(s: string): Array<{ text: string; at: number }> {
+  // A date list: '[d1, d2]suffix' where entries are dates or variables.
+  if (s.startsWith('[')) {
+    const close = matching(s, 0);
+    const inner = s.slice(1, close);
+    if (/[$-]/.test(inner) || /^\s*\d{4}/.test(inner)) {
+      const suffix = s.slice(close + 1);
+      return splitTop(inner, ',').flatMap((e) => expand(e.trim() + suffix).map((x) => ({ text: x.text, at: x.at + 1 })));
+    }
+  }
+  const open = s.indexOf('[');
+  if (open < 0) return [{ text: s, at: 0 }];
+  const close = matching(s, open);
+  const inner = s.slice(open + 1, close);
+  const before = s.slice(0, open), after = s.slice(close + 1);
+  const values: string[] = [];
+  for (const item of inner.split(',').map((x) => x.trim())) {
+    if (item.includes(':')) { values.push(item); continue; } // a time list entry: a whole time
+    const r = /^(\d+)\s*\.\.\s*(\d+)$/.exec(item);
+    if (r) {
+      const a = Number(r[1]), b = Number(r[2]);
+      if (b < a || b - a > 10_000) throw new LiteralError(`invalid range [${item}]`, open + 1);
+      for (let v = a; v <= b; v++) values.push(String(v).padStart(r[1]!.length, '0'));
+    } else if (/^\d+$/.test(item)) {
+      values.push(item.padStart(2, '0'));
+    } else {
+      throw new LiteralError(`invalid bracket value '${item}'`, open + 1);
+    }
+  }
+  return values.flatMap((v) => expand(before + v + after));
+}
+
+function matching(s: string, open: number): number {
+  let depth = 0;
+  for (let i = open; i < s.length; i++) {
+    if (s[i] === '[') depth++;
+    else if (s[i] === ']' && --depth === 0) return i;
+  }
+  throw new LiteralError('unclosed [', open);
+}
+
+// ---- one element: date[Ttime][@zone][#filter]
+
+const DAYS: Record<string, number> = { mon: 1, tue: 2, wed: 3, thu: 4, fri: 5, sat: 6, sun: 7 };
+
+function element(text: string, now: number, at: number): Interval {
+  let s = text;
+  let filter: Set<number> | null = null;
+  const hash = s.indexOf('#');
+  if (hash >= 0) {
+    filter = dayFilter(s.slice(hash + 1), at + hash + 1);
+    s = s.slice(0, hash);
+  }
+  let zone: string | null = null;
+  const atSign = s.indexOf('@');
+  if (atSign >= 0) {
+    zone = s.slice(atSign + 1).trim();
+    s = s.slice(0, atSign);
+  }
+  const p = point(s.trim(), now, at);
+  let { start, end } = p;
+  if (zone !== null) {
+    const shiftStart = zoneOffset(zone, start, at + atSign + 1);
+    const shiftEnd = zoneOffset(zone, end, at + atSign + 1);
+    start -= shiftStart;
+    end -= shiftEnd;
+  }
+  if (filter !== null) {
+    const dow = ((Math.floor(p.start / DAY) % 7) + 7 + 3) % 7 + 1; // 1970-01-01 was a Thursday (4)
+    if (!filter.has(dow)) return [0, 0];
+  }
+  return [start, end];
+}
+
+function dayFilter(s: string, at: number): Set<number> {
+  const t = s.trim().toLowerCase();
+  if (t === 'workday' || t === 'wd') return new Set([1, 2, 3, 4, 5]);
+  if (t === 'weekend') return new Set([6, 7]);
+  const days = new Set<number>();
+  for (const d of t.split(',')) {
+    const k = DAYS[d.trim().slice(0, 3)];
+    if (k === undefined) throw new LiteralError(`unknown day filter '${d.trim()}'`, at);
+    days.add(k);
+  }
+  return days;
+}
+
+/** The zone's offset from UTC in micros at about `localMicros`. */
+function zoneOffset(zone: string, localMicros: number, at: number): number {
+  const z = zone.toUpperCase();
+  if (z === 'UTC' || z === 'GMT' || z === 'Z') return 0;
+  const m = /^([+-])(\d{2}):?(\d{2})?$/.exec(zone);
+  if (m) return (m[1] === '-' ? -1 : 1) * (Number(m[2]) * US.h + Number(m[3] ?? 0) * US.m);
+  try {
+    // Local wall time -> offset: the offset at the UTC instant of the same wall time, corrected once.
+    const guess = ianaOffset(zone, localMicros);
+    return ianaOffset(zone, localMicros - guess);
+  } catch {
+    throw new LiteralError(`unknown time zone '${zone}'`, at);
+  }
+}
+
+const formatters = new Map<string, Intl.DateTimeFormat>();
+
+/** Offset of an IANA zone from UTC at a UTC instant, in micros (DST-correct, from the runtime's tz data). */
+export function ianaOffset(zone: string, utcMicros: number): number {
+  let f = formatters.get(zone);
+  if (!f) {
+    f = new Intl.DateTimeFormat('en-US', { timeZone: zone, hourCycle: 'h23', year: 'numeric', month: 'numeric', day: 'numeric', hour: 'numeric', minute: 'numeric', second: 'numeric' });
+    formatters.set(zone, f);
+  }
+  const ms = Math.floor(utcMicros / 1000);
+  const parts: Record<string, number> = {};
+  for (const p of f.formatToParts(new Date(ms))) if (p.type !== 'literal') parts[p.type] = Number(p.value);
+  const wall = Date.UTC(parts.year!, parts.month! - 1, parts.day!, parts.hour!, parts.minute!, parts.second!);
+  return (wall - (ms - (((ms % 1000) + 1000) % 1000))) * 1000;
+}
+
+// ---- points: a literal partial date (its period) or a date variable
+
+interface Point { readonly start: number; readonly end: number }
+
+function point(s: string, now: number, at: number): Point {
+  if (s.startsWith('$')) return variable(s, now, at);
+  const m = /^(\d{4})(?:-(\d{2})(?:-(\d{2})(?:[T ](\d{2})(?::(\d{2})(?::(\d{2})(?:\.(\d{1,6})\d*)?)?)?)?)?)?Z?$/.exec(s);
+  if (!m) throw new LiteralError(`not a date: '${s}'`, at);
+  const y = Number(m[1]), mo = m[2] ? Number(m[2]) : 1, d = m[3] ? Number(m[3]) : 1;
+  const h = m[4] ? Number(m[4]) : 0, mi = m[5] ? Number(m[5]) : 0, sec = m[6] ? Number(m[6]) : 0;
+  if (mo < 1 || mo > 12 || d < 1 || d > 31 || h > 23 || mi > 59 || sec > 59) throw new LiteralError(`date out of range: '${s}'`, at);
+  const frac = m[7] ?? '';
+  const start = daysFromCivil(y, mo, d) * DAY + h * US.h + mi * US.m + sec * US.s + (frac ? Number(frac.padEnd(6, '0')) : 0);
+  let end: number;
+  if (frac) end = start + 10 ** (6 - frac.length);
+  else if (m[6]) end = start + US.s;
+  else if (m[5]) end = start + US.m;
+  else if (m[4]) end = start + US.h;
+  else if (m[3]) end = start + DAY;
+  else if (m[2]) end = addMonths(start, 1);
+  else end = addMonths(start, 12);
+  return { start, end };
+}
+
+function variable(s: string, now: number, at: number): Point {
+  const m = /^\$(today|yesterday|tomorrow|now)\s*(?:([+-])\s*(\d+)\s*(bd|y|M|w|d|h|m|s|T|u))?$/i.exec(s);
+  if (!m) throw new LiteralError(`unknown date variable '${s}' ($now, $today, $yesterday, $tomorrow with + or - amounts)`, at);
+  const v = m[1]!.toLowerCase();
+  const today = Math.floor(now / DAY) * DAY;
+  let start: number, len: number;
+  switch (v) {
+    case 'now': start = now; len = 1; break;
+    case 'today': start = today; len = DAY; break;
+    case 'yesterday': start = today - DAY; len = DAY; break;
+    default: start = today + DAY; len = DAY;
+  }
+  if (m[2]) {
+    const n = Number(m[3]) * (m[2] === '-' ? -1 : 1);
+    const unit = m[4]!;
+    if (unit === 'bd') {
+      let left = Math.abs(n);
+      const step = n < 0 ? -DAY : DAY;
+      while (left > 0) {
+        start += step;
+        const dow = ((Math.floor(start / DAY) % 7) + 7 + 3) % 7 + 1;
+        if (dow <= 5) left--;
+      }
+    } else if (unit === 'M' || unit === 'y') {
+      start = addMonths(start, unit === 'y' ? 12 * n : n);
+    } else {
+      start += n * US[unit as keyof typeof US];
+    }
+  }
+  return { start, end: start + len };
+}
+
+/** Sorted, overlapping or touching intervals merged; empty ones dropped. */
+export function merge(list: readonly Interval[]): Interval[] {
+  const xs = list.filter(([a, b]) => b > a).sort((p, q) => p[0] - q[0]);
+  const out: Array<[number, number]> = [];
+  for (const [a, b] of xs) {
+    const last = out[out.length - 1];
+    if (last && a <= last[1]) last[1] = Math.max(last[1], b);
+    else out.push([a, b]);
+  }
+  return out;
+}
+
+/** The intervals common to both lists (each sorted and merged). */
+export function intersect(a: readonly Interval[], b: readonly Interval[]): Interval[] {
+  const out: Interval[] = [];
+  let i = 0, j = 0;
+  while (i < a.length && j < b.length) {
+    const lo = Math.max(a[i]![0], b[j]![0]);
+    const hi = Math.min(a[i]![1], b[j]![1]);
+    if (hi > lo) out.push([lo, hi]);
+    if (a[i]![1] < b[j]![1]) i++; else j++;
+  }
+  return out;
+}
+
+/** Everything outside the (sorted, merged) intervals. */
+export function complement(a: readonly Interval[]): Interval[] {
+  const out: Interval[] = [];
+  let lo = -Infinity;
+  for (const [x, y] of a) {
+    if (x > lo) out.push([lo, x]);
+    lo = y;
+  }
+  if (lo < Infinity) out.push([lo, Infinity]);
+  return out;
+}
