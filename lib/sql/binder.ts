@@ -206,7 +206,6 @@ function uniqueNames(names: string[]): string[] {
 
 function bindSelect(q: A.Select, cx: BindContext, ctes: ReadonlyMap<string, A.Query>): Plan {
   if (q.sampleBy) throw new SvcError('SQL', 'SAMPLE BY is not supported yet', { position: q.sampleBy.pos });
-  if (q.latestOn) throw new SvcError('SQL', 'LATEST ON is not supported yet', { position: q.latestOn.pos });
   const src: Source = q.from ? bindFrom(q.from, cx, ctes) : { plan: { kind: 'oneRow', fields: [], timestamp: -1 }, scope: { fields: [] } };
   let plan = src.plan;
   // Uncorrelated subqueries in this query's expressions see the same tables and CTEs.
@@ -218,6 +217,7 @@ function bindSelect(q: A.Select, cx: BindContext, ctes: ReadonlyMap<string, A.Qu
     if (predicate.type !== 'BOOLEAN') throw new SvcError('SQL', 'boolean expression expected', { position: q.where.pos });
     plan = pushIntervals(plan, predicate);
   }
+  if (q.latestOn) plan = bindLatestOn(q.latestOn, plan, inScope);
 
   // Expand the select list.
   const items: Array<{ expr: A.Expr; alias: string | null; pos: number }> = [];
@@ -316,6 +316,26 @@ function bindSelect(q: A.Select, cx: BindContext, ctes: ReadonlyMap<string, A.Qu
     plan = { kind: 'project', input: plan, exprs: fields.map((f, i) => ({ kind: 'col', index: i, type: f.type })), fields, timestamp: tsIndex };
   }
   return plan;
+}
+
+/**
+ * LATEST ON ts PARTITION BY k1, k2 (or LATEST BY k1, k2 on the designated
+ * timestamp): for every key, the row with the newest timestamp among the rows
+ * WHERE kept. Over a table in timestamp order the scan runs newest first.
+ */
+function bindLatestOn(l: A.LatestOn, plan: Plan, scope: Scope): Plan {
+  if (l.partitionBy.length === 0) throw new SvcError('SQL', 'LATEST ON needs PARTITION BY columns', { position: l.pos });
+  let ts: number;
+  if (l.timestamp) {
+    ts = resolveColumn(scope, l.timestamp).index;
+    const t = scope.fields[ts]!.type;
+    if (t !== 'TIMESTAMP') throw new SvcError('SQL', `LATEST ON needs a TIMESTAMP column [column=${l.timestamp.name}, type=${t}]`, { position: l.timestamp.pos });
+  } else {
+    ts = plan.timestamp;
+    if (ts < 0) throw new SvcError('SQL', 'LATEST BY needs a designated timestamp; use LATEST ON ts PARTITION BY ...', { position: l.pos });
+  }
+  const keys = l.partitionBy.map((k) => resolveColumn(scope, k).index);
+  return { kind: 'latestBy', input: plan, keys, ts, fields: plan.fields, timestamp: plan.timestamp };
 }
 
 function containsAggregate(e: A.Expr): boolean {

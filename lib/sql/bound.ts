@@ -60,6 +60,8 @@ export type Plan =
   /** Rows [lo, hi) counted from 0; `last` keeps the final `last` rows instead. */
   | PlanBase & { readonly kind: 'limit'; readonly input: Plan; readonly lo: number; readonly hi: number; readonly last: number | null }
   | PlanBase & { readonly kind: 'distinct'; readonly input: Plan }
+  /** LATEST ON: per distinct `keys` tuple, the row with the greatest `ts`; output in `ts` order. */
+  | PlanBase & { readonly kind: 'latestBy'; readonly input: Plan; readonly keys: readonly number[]; readonly ts: number }
   /** The rows of each batch in reverse order (over a backwards scan: descending designated timestamp). */
   | PlanBase & { readonly kind: 'reverse'; readonly input: Plan }
   | PlanBase & { readonly kind: 'join'; readonly type: 'INNER' | 'LEFT' | 'CROSS'; readonly left: Plan; readonly right: Plan; readonly leftKeys: readonly number[]; readonly rightKeys: readonly number[]; readonly residual: BoundExpr | null }

@@ -49,6 +49,15 @@ function narrow(p: Plan, need: ReadonlySet<number> | null): Narrowed {
         map: null,
       };
     }
+    case 'latestBy': {
+      const used = new Set(need ?? range(p.fields.length));
+      for (const k of p.keys) used.add(k);
+      used.add(p.ts);
+      const inner = narrow(p.input, used);
+      const m = inner.map;
+      const at = (i: number): number => (m === null ? i : m[i]!);
+      return { plan: { ...p, input: inner.plan, keys: p.keys.map(at), ts: at(p.ts), fields: inner.plan.fields, timestamp: inner.plan.timestamp }, map: m };
+    }
     case 'sort': case 'limit': case 'distinct': case 'reverse':
       return { plan: { ...p, input: narrow(p.input, null).plan } as Plan, map: null };
     case 'join':

@@ -16,6 +16,11 @@ export function useTimestampOrder(plan: Plan): Plan {
       }
       return { ...plan, input };
     }
+    case 'latestBy': {
+      // Newest rows first when the input is the table in timestamp order: the operator can stop early.
+      const input = useTimestampOrder(plan.input);
+      return inTimestampOrder(input, plan.ts) ? { ...plan, input: backwards(input) } : { ...plan, input };
+    }
     case 'filter': case 'project': case 'aggregate': case 'limit': case 'distinct': case 'reverse':
       return { ...plan, input: useTimestampOrder(plan.input) } as Plan;
     case 'join': case 'setOp':
