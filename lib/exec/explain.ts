@@ -7,7 +7,7 @@ export function explainPlan(plan: Plan, depth = 0): string[] {
   const head = pad + describe(plan);
   const children: Plan[] = [];
   switch (plan.kind) {
-    case 'filter': case 'project': case 'aggregate': case 'sort': case 'limit': case 'distinct': case 'reverse': case 'latestBy': children.push(plan.input); break;
+    case 'filter': case 'project': case 'aggregate': case 'sort': case 'limit': case 'distinct': case 'reverse': case 'latestBy': case 'sampleFill': children.push(plan.input); break;
     case 'join': case 'setOp': children.push(plan.left, plan.right); break;
     default: break;
   }
@@ -27,6 +27,7 @@ function describe(p: Plan): string {
     case 'limit': return p.last !== null ? `Limit last: ${p.last}` : `Limit lo: ${p.lo} hi: ${p.hi}`;
     case 'distinct': return 'Distinct';
     case 'reverse': return 'Reverse (designated timestamp descending)';
+    case 'sampleFill': return `SampleByFill fill: [${p.fills.map((f) => (f.kind === 'const' ? String(f.value) : f.kind)).join(',')}]`;
     case 'latestBy': return `LatestBy keys: [${p.keys.map((k) => `$${k}`).join(',')}] timestamp: $${p.ts}`;
     case 'join': return `Hash ${p.type} Join keys: [${p.leftKeys.join(',')}] = [${p.rightKeys.join(',')}]${p.residual ? ` filter: ${expr(p.residual)}` : ''}`;
     case 'setOp': return `${p.op}${p.all ? ' ALL' : ''}`;

@@ -12,6 +12,7 @@ import { commonType } from './sql-type.js';
 import { pushIntervals } from './intervals.js';
 import { pruneColumns } from './prune.js';
 import { useTimestampOrder } from './timestamp-order.js';
+import { bindSampleBy, sampleFill, type SampleSetup } from './bind-sample-by.js';
 
 export interface BindContext {
   readonly catalog: Catalog;
@@ -205,12 +206,11 @@ function uniqueNames(names: string[]): string[] {
 }
 
 function bindSelect(q: A.Select, cx: BindContext, ctes: ReadonlyMap<string, A.Query>): Plan {
-  if (q.sampleBy) throw new SvcError('SQL', 'SAMPLE BY is not supported yet', { position: q.sampleBy.pos });
   const src: Source = q.from ? bindFrom(q.from, cx, ctes) : { plan: { kind: 'oneRow', fields: [], timestamp: -1 }, scope: { fields: [] } };
   let plan = src.plan;
   // Uncorrelated subqueries in this query's expressions see the same tables and CTEs.
   const subquery = (sq: A.Query): Plan => useTimestampOrder(pruneColumns(bindQueryIn(sq, cx, ctes)));
-  const inScope: Scope = { ...src.scope, subquery };
+  let inScope: Scope = { ...src.scope, subquery };
 
   if (q.where) {
     const predicate = bindExpr(q.where, { scope: inScope, onAggregate: null });
@@ -218,6 +218,12 @@ function bindSelect(q: A.Select, cx: BindContext, ctes: ReadonlyMap<string, A.Qu
     plan = pushIntervals(plan, predicate);
   }
   if (q.latestOn) plan = bindLatestOn(q.latestOn, plan, inScope);
+  let sampling: SampleSetup | null = null;
+  if (q.sampleBy) {
+    sampling = bindSampleBy(q.sampleBy, plan, inScope);
+    plan = sampling.plan;
+    inScope = sampling.scope;
+  }
 
   // Expand the select list.
   const items: Array<{ expr: A.Expr; alias: string | null; pos: number }> = [];
@@ -245,6 +251,10 @@ function bindSelect(q: A.Select, cx: BindContext, ctes: ReadonlyMap<string, A.Qu
       ? q.groupBy.map((g) => resolveGroupItem(g, items, names))
       : items.filter((i) => !hasAgg(i.expr)).map((i) => i.expr);
     const keys = keyAsts.map((k) => bindExpr(k, { scope: inScope, onAggregate: null }));
+    // SAMPLE BY groups by bucket even when the timestamp is not selected (a hidden key).
+    if (sampling && !keys.some((k) => k.kind === 'col' && k.index === sampling!.bucketField)) {
+      keys.push({ kind: 'col', index: sampling.bucketField, type: 'TIMESTAMP' });
+    }
     const keyIndex = new Map(keyAsts.map((k, i) => [exprKey(k), i]));
     const aggregates: BoundAggregate[] = [];
     const aggIndex = new Map<string, number>();
@@ -284,9 +294,11 @@ function bindSelect(q: A.Select, cx: BindContext, ctes: ReadonlyMap<string, A.Qu
     const having = q.having ? bindPost(q.having) : null;
     const aggFields: Field[] = [...keys.map((k, i) => ({ name: `$key${i}`, type: k.type })), ...aggregates.map((a) => ({ name: a.name, type: a.type }))];
     plan = { kind: 'aggregate', input: plan, keys, aggregates, fields: aggFields, timestamp: -1 };
+    if (sampling) plan = sampleFill(sampling, plan, keys);
     if (having) plan = { kind: 'filter', input: plan, predicate: having, fields: plan.fields, timestamp: -1 };
     postScope = { fields: aggFields.map((f) => ({ table: null, name: f.name, type: f.type })) };
   } else {
+    if (q.sampleBy) throw new SvcError('SQL', 'SAMPLE BY needs aggregate functions in the select list', { position: q.sampleBy.pos });
     postScope = inScope;
     selectExprs = items.map((i) => bindExpr(i.expr, { scope: inScope, onAggregate: null }));
   }

@@ -4,6 +4,7 @@
 import type { Interval } from '../storage/table-reader.js';
 import type { AggregateOverload, ScalarOverload } from './functions/registry.js';
 import type { SqlType } from './sql-type.js';
+import type { Buckets } from './sample-by.js';
 
 export interface Field {
   readonly name: string;
@@ -60,6 +61,14 @@ export type Plan =
   /** Rows [lo, hi) counted from 0; `last` keeps the final `last` rows instead. */
   | PlanBase & { readonly kind: 'limit'; readonly input: Plan; readonly lo: number; readonly hi: number; readonly last: number | null }
   | PlanBase & { readonly kind: 'distinct'; readonly input: Plan }
+  /**
+   * SAMPLE BY ... FILL: the aggregation's rows plus, per key, one row for every bucket without data
+   * (between FROM/TO or the first and last bucket), its aggregates filled per `fills`.
+   */
+  | PlanBase & {
+    readonly kind: 'sampleFill'; readonly input: Plan; readonly bucket: number; readonly keys: readonly number[];
+    readonly fills: readonly FillSpec[]; readonly buckets: Buckets; readonly from: number | null; readonly to: number | null;
+  }
   /** LATEST ON: per distinct `keys` tuple, the row with the greatest `ts`; output in `ts` order. */
   | PlanBase & { readonly kind: 'latestBy'; readonly input: Plan; readonly keys: readonly number[]; readonly ts: number }
   /** The rows of each batch in reverse order (over a backwards scan: descending designated timestamp). */
@@ -68,3 +77,8 @@ export type Plan =
   | PlanBase & { readonly kind: 'setOp'; readonly op: 'UNION' | 'EXCEPT' | 'INTERSECT'; readonly all: boolean; readonly left: Plan; readonly right: Plan };
 
 export type PlanKind = Plan['kind'];
+
+/** How SAMPLE BY fills an aggregate in a bucket without rows. */
+export type FillSpec =
+  | { readonly kind: 'none' | 'null' | 'prev' | 'linear' }
+  | { readonly kind: 'const'; readonly value: number | string | boolean | null };

@@ -34,10 +34,21 @@ function narrow(p: Plan, need: ReadonlySet<number> | null): Narrowed {
       return { plan: { ...p, input: inner.plan, predicate: remap(p.predicate, inner.map), fields: inner.plan.fields, timestamp: inner.plan.timestamp }, map: inner.map };
     }
     case 'project': {
+      // Only the outputs the parent needs are computed (and only their inputs read).
+      const keep = need === null ? range(p.exprs.length) : [...need].sort((a, b) => a - b);
+      const exprs = keep.map((i) => p.exprs[i]!);
       const used = new Set<number>();
-      for (const e of p.exprs) cols(e, used);
+      for (const e of exprs) cols(e, used);
       const inner = narrow(p.input, used);
-      return { plan: { ...p, input: inner.plan, exprs: p.exprs.map((e) => remap(e, inner.map)) }, map: null };
+      let map: Int32Array | null = null;
+      if (keep.length !== p.exprs.length) {
+        map = new Int32Array(p.exprs.length).fill(-1);
+        keep.forEach((old, i) => { map![old] = i; });
+      }
+      return {
+        plan: { ...p, input: inner.plan, exprs: exprs.map((e) => remap(e, inner.map)), fields: keep.map((i) => p.fields[i]!), timestamp: map === null ? p.timestamp : p.timestamp >= 0 ? map[p.timestamp]! : -1 },
+        map,
+      };
     }
     case 'aggregate': {
       const used = new Set<number>();
@@ -58,7 +69,7 @@ function narrow(p: Plan, need: ReadonlySet<number> | null): Narrowed {
       const at = (i: number): number => (m === null ? i : m[i]!);
       return { plan: { ...p, input: inner.plan, keys: p.keys.map(at), ts: at(p.ts), fields: inner.plan.fields, timestamp: inner.plan.timestamp }, map: m };
     }
-    case 'sort': case 'limit': case 'distinct': case 'reverse':
+    case 'sort': case 'limit': case 'distinct': case 'reverse': case 'sampleFill':
       return { plan: { ...p, input: narrow(p.input, null).plan } as Plan, map: null };
     case 'join':
       return { plan: { ...p, left: narrow(p.left, null).plan, right: narrow(p.right, null).plan }, map: null };
