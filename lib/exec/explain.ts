@@ -8,7 +8,7 @@ export function explainPlan(plan: Plan, depth = 0): string[] {
   const children: Plan[] = [];
   switch (plan.kind) {
     case 'filter': case 'project': case 'aggregate': case 'sort': case 'limit': case 'distinct': case 'reverse': case 'latestBy': case 'sampleFill': children.push(plan.input); break;
-    case 'join': case 'setOp': children.push(plan.left, plan.right); break;
+    case 'join': case 'setOp': case 'asofJoin': children.push(plan.left, plan.right); break;
     default: break;
   }
   return [head, ...children.flatMap((c) => explainPlan(c, depth + 1))];
@@ -28,6 +28,7 @@ function describe(p: Plan): string {
     case 'distinct': return 'Distinct';
     case 'reverse': return 'Reverse (designated timestamp descending)';
     case 'sampleFill': return `SampleByFill fill: [${p.fills.map((f) => (f.kind === 'const' ? String(f.value) : f.kind)).join(',')}]`;
+    case 'asofJoin': return `${p.strict ? 'Lt' : 'AsOf'} Join keys: [${p.leftKeys.join(',')}] = [${p.rightKeys.join(',')}]${p.tolerance !== null ? ` tolerance: ${p.tolerance}us` : ''}`;
     case 'latestBy': return `LatestBy keys: [${p.keys.map((k) => `$${k}`).join(',')}] timestamp: $${p.ts}`;
     case 'join': return `Hash ${p.type} Join keys: [${p.leftKeys.join(',')}] = [${p.rightKeys.join(',')}]${p.residual ? ` filter: ${expr(p.residual)}` : ''}`;
     case 'setOp': return `${p.op}${p.all ? ' ALL' : ''}`;

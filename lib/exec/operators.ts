@@ -7,6 +7,7 @@ import type { Batch } from '../storage/table-reader.js';
 import type { Plan } from '../sql/bound.js';
 import { runAggregate } from './aggregate.js';
 import { runLatestBy } from './latest-by.js';
+import { runAsofJoin } from './asof-join.js';
 import { runSampleFill } from './sample-fill.js';
 import { collect, concatBatches, gatherBatch, sliceBatches } from './batches.js';
 import { checkMemory, pace, type ExecContext } from './context.js';
@@ -32,6 +33,7 @@ export function run(plan: Plan, cx: ExecContext): AsyncGenerator<Batch> {
     case 'distinct': return runDistinct(plan, cx);
     case 'reverse': return runReverse(plan, cx);
     case 'latestBy': return runLatestBy(plan, run(plan.input, cx), cx);
+    case 'asofJoin': return runAsofJoin(plan, run(plan.left, cx), run(plan.right, cx)[Symbol.asyncIterator](), cx);
     case 'sampleFill': return runSampleFill(plan, run(plan.input, cx), cx);
     case 'join': return runJoin(plan, cx);
     case 'setOp': return runSetOp(plan, cx);

@@ -69,6 +69,13 @@ export type Plan =
     readonly kind: 'sampleFill'; readonly input: Plan; readonly bucket: number; readonly keys: readonly number[];
     readonly fills: readonly FillSpec[]; readonly buckets: Buckets; readonly from: number | null; readonly to: number | null;
   }
+  /** ASOF JOIN (LT JOIN when `strict`): each left row with the latest right row at or before it, per key. */
+  | PlanBase & {
+    readonly kind: 'asofJoin'; readonly strict: boolean; readonly left: Plan; readonly right: Plan;
+    readonly leftKeys: readonly number[]; readonly rightKeys: readonly number[]; readonly leftTs: number; readonly rightTs: number;
+    /** Micros a matched right row may be older than the left row, or null. */
+    readonly tolerance: number | null;
+  }
   /** LATEST ON: per distinct `keys` tuple, the row with the greatest `ts`; output in `ts` order. */
   | PlanBase & { readonly kind: 'latestBy'; readonly input: Plan; readonly keys: readonly number[]; readonly ts: number }
   /** The rows of each batch in reverse order (over a backwards scan: descending designated timestamp). */

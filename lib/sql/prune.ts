@@ -71,8 +71,8 @@ function narrow(p: Plan, need: ReadonlySet<number> | null): Narrowed {
     }
     case 'sort': case 'limit': case 'distinct': case 'reverse': case 'sampleFill':
       return { plan: { ...p, input: narrow(p.input, null).plan } as Plan, map: null };
-    case 'join':
-      return { plan: { ...p, left: narrow(p.left, null).plan, right: narrow(p.right, null).plan }, map: null };
+    case 'join': case 'asofJoin':
+      return { plan: { ...p, left: narrow(p.left, null).plan, right: narrow(p.right, null).plan } as Plan, map: null };
     case 'setOp':
       return { plan: { ...p, left: narrow(p.left, null).plan, right: narrow(p.right, null).plan }, map: null };
     default:

@@ -23,8 +23,8 @@ export function useTimestampOrder(plan: Plan): Plan {
     }
     case 'filter': case 'project': case 'aggregate': case 'limit': case 'distinct': case 'reverse': case 'sampleFill':
       return { ...plan, input: useTimestampOrder(plan.input) } as Plan;
-    case 'join': case 'setOp':
-      return { ...plan, left: useTimestampOrder(plan.left), right: useTimestampOrder(plan.right) };
+    case 'join': case 'setOp': case 'asofJoin':
+      return { ...plan, left: useTimestampOrder(plan.left), right: useTimestampOrder(plan.right) } as Plan;
     default:
       return plan;
   }

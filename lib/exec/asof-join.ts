@@ -1,0 +1,69 @@
+// ASOF / LT JOIN as a streaming merge over two timestamp-ordered inputs: the
+// right side is read only as far as the current left row's timestamp, and the
+// newest right row seen per key is remembered (a reference to its batch, so
+// nothing is copied). Memory: one remembered row per key plus their batches.
+import type { Plan } from '../sql/bound.js';
+import type { SqlType } from '../sql/sql-type.js';
+import type { Batch } from '../storage/table-reader.js';
+import { gatherBatch } from './batches.js';
+import { checkMemory, pace, type ExecContext } from './context.js';
+import { fromValues, rowKey, valueAt } from './vectors.js';
+
+type AsofPlan = Extract<Plan, { kind: 'asofJoin' }>;
+
+export async function* runAsofJoin(plan: AsofPlan, left: AsyncIterable<Batch>, right: AsyncIterator<Batch>, cx: ExecContext): AsyncGenerator<Batch> {
+  const rightTypes = plan.right.fields.map((f) => (f.type === 'NULL' ? 'DOUBLE' : f.type) as SqlType);
+  const last = new Map<string, [Batch, number]>();
+  let rb: Batch | null = null;
+  let ri = 0;
+  let rightDone = false;
+  const keyOf = (cols: readonly Batch['columns'][number][], i: number): string => (cols.length === 0 ? '' : rowKey(cols, i));
+  try {
+    for await (const b of left) {
+      const lts = (b.columns[plan.leftTs] as { data: Float64Array }).data;
+      const lkeys = plan.leftKeys.map((k) => b.columns[k]!);
+      const matchBatch: (Batch | null)[] = new Array(b.rowCount).fill(null);
+      const matchRow = new Int32Array(b.rowCount).fill(-1);
+      for (let i = 0; i < b.rowCount; i++) {
+        const t = lts[i]!;
+        // Take in every right row at or before t (before t for LT).
+        for (;;) {
+          if (rb === null || ri >= rb.rowCount) {
+            if (rightDone) break;
+            const r = await right.next();
+            if (r.done) { rightDone = true; break; }
+            rb = r.value;
+            ri = 0;
+            checkMemory(cx, last.size * 64, 'ASOF JOIN');
+            continue;
+          }
+          const rt = (rb.columns[plan.rightTs] as { data: Float64Array }).data[ri]!;
+          if (plan.strict ? rt >= t : rt > t) break;
+          last.set(keyOf(plan.rightKeys.map((k) => rb!.columns[k]!), ri), [rb, ri]);
+          ri++;
+        }
+        const m = last.get(keyOf(lkeys, i));
+        if (m === undefined) continue;
+        if (plan.tolerance !== null) {
+          const mt = (m[0].columns[plan.rightTs] as { data: Float64Array }).data[m[1]]!;
+          if (t - mt > plan.tolerance) continue;
+        }
+        matchBatch[i] = m[0];
+        matchRow[i] = m[1];
+      }
+      yield { rowCount: b.rowCount, columns: [...b.columns, ...rightColumns(matchBatch, matchRow, rightTypes)] };
+      await pace(cx);
+    }
+  } finally {
+    await right.return?.(undefined);
+  }
+}
+
+/** The matched right rows as vectors (NULL where there is no match). */
+function rightColumns(batches: readonly (Batch | null)[], rows: Int32Array, types: readonly SqlType[]): Batch['columns'] {
+  const n = rows.length;
+  // The common case: all matches in one right batch, no misses: a gather.
+  const first = batches[0] ?? null;
+  if (first !== null && batches.every((x) => x === first)) return gatherBatch(first, rows).columns;
+  return types.map((t, c) => fromValues(t, Array.from({ length: n }, (_, i) => (batches[i] ? valueAt(batches[i]!.columns[c]!, rows[i]!) : null))));
+}
