@@ -3,6 +3,7 @@
 // register functions; this file is the one place that calls them.
 import { registerNumericAggregates } from './agg-numeric.js';
 import { registerPickAggregates } from './agg-pick.js';
+import { registerFinanceAggregates } from './agg-finance.js';
 import { registerArithmetic } from './arithmetic.js';
 import { registerCasts } from './cast.js';
 import { registerCompare } from './compare.js';
@@ -28,3 +29,4 @@ registerRandom();
 registerRandomText();
 registerNumericAggregates();
 registerPickAggregates();
+registerFinanceAggregates();
