@@ -4,6 +4,7 @@
 import { registerNumericAggregates } from './agg-numeric.js';
 import { registerPickAggregates } from './agg-pick.js';
 import { registerFinanceAggregates } from './agg-finance.js';
+import { registerTimeZone } from './time-zone.js';
 import { registerArithmetic } from './arithmetic.js';
 import { registerCasts } from './cast.js';
 import { registerCompare } from './compare.js';
@@ -30,3 +31,4 @@ registerRandomText();
 registerNumericAggregates();
 registerPickAggregates();
 registerFinanceAggregates();
+registerTimeZone();
