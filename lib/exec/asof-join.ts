@@ -12,6 +12,7 @@ import { fromValues, rowKey, valueAt } from './vectors.js';
 type AsofPlan = Extract<Plan, { kind: 'asofJoin' }>;
 
 export async function* runAsofJoin(plan: AsofPlan, left: AsyncIterable<Batch>, right: AsyncIterator<Batch>, cx: ExecContext): AsyncGenerator<Batch> {
+  if (plan.splice) { yield* runSplice(plan, left[Symbol.asyncIterator](), right, cx); return; }
   const rightTypes = plan.right.fields.map((f) => (f.type === 'NULL' ? 'DOUBLE' : f.type) as SqlType);
   const last = new Map<string, [Batch, number]>();
   let rb: Batch | null = null;
@@ -66,4 +67,64 @@ function rightColumns(batches: readonly (Batch | null)[], rows: Int32Array, type
   const first = batches[0] ?? null;
   if (first !== null && batches.every((x) => x === first)) return gatherBatch(first, rows).columns;
   return types.map((t, c) => fromValues(t, Array.from({ length: n }, (_, i) => (batches[i] ? valueAt(batches[i]!.columns[c]!, rows[i]!) : null))));
+}
+
+/** A cursor over the rows of a batch stream. */
+class Rows {
+  b: Batch | null = null;
+  i = 0;
+  done = false;
+  constructor(private readonly it: AsyncIterator<Batch>, private readonly ts: number) {}
+  /** The current row's timestamp (Infinity at the end), pulling batches as needed. */
+  async peek(): Promise<number> {
+    while (!this.done && (this.b === null || this.i >= this.b.rowCount)) {
+      const r = await this.it.next();
+      if (r.done) this.done = true; else { this.b = r.value; this.i = 0; }
+    }
+    return this.done ? Infinity : (this.b!.columns[this.ts] as { data: Float64Array }).data[this.i]!;
+  }
+}
+
+/**
+ * SPLICE JOIN: both sides merged by timestamp (left first on ties); each row
+ * of either side comes out with the latest row of the other side for its key
+ * at or before it (NULLs when there is none).
+ */
+async function* runSplice(plan: AsofPlan, leftIt: AsyncIterator<Batch>, rightIt: AsyncIterator<Batch>, cx: ExecContext): AsyncGenerator<Batch> {
+  const L = new Rows(leftIt, plan.leftTs), R = new Rows(rightIt, plan.rightTs);
+  const lastL = new Map<string, [Batch, number]>(), lastR = new Map<string, [Batch, number]>();
+  const types = plan.fields.map((f) => (f.type === 'NULL' ? 'DOUBLE' : f.type) as SqlType);
+  const nl = plan.left.fields.length;
+  const out: Array<[Batch | null, number, Batch | null, number]> = [];
+  const flush = (): Batch => {
+    const columns = types.map((t, c) => fromValues(t, out.map(([lb, li, rb, ri]) => (c < nl ? (lb ? valueAt(lb.columns[c]!, li) : null) : (rb ? valueAt(rb.columns[c - nl]!, ri) : null)))));
+    const b = { rowCount: out.length, columns };
+    out.length = 0;
+    return b;
+  };
+  const key = (b: Batch, keys: readonly number[], i: number): string => (keys.length === 0 ? '' : rowKey(keys.map((k) => b.columns[k]!), i));
+  try {
+    for (;;) {
+      const lt = await L.peek(), rt = await R.peek();
+      if (lt === Infinity && rt === Infinity) break;
+      if (lt <= rt) {
+        const k = key(L.b!, plan.leftKeys, L.i);
+        lastL.set(k, [L.b!, L.i]);
+        const m = lastR.get(k);
+        out.push([L.b!, L.i, m?.[0] ?? null, m?.[1] ?? 0]);
+        L.i++;
+      } else {
+        const k = key(R.b!, plan.rightKeys, R.i);
+        lastR.set(k, [R.b!, R.i]);
+        const m = lastL.get(k);
+        out.push([m?.[0] ?? null, m?.[1] ?? 0, R.b!, R.i]);
+        R.i++;
+      }
+      if (out.length >= 8192) { checkMemory(cx, (lastL.size + lastR.size) * 64, 'SPLICE JOIN'); yield flush(); await pace(cx); }
+    }
+    if (out.length > 0) yield flush();
+  } finally {
+    await leftIt.return?.(undefined);
+    await rightIt.return?.(undefined);
+  }
 }

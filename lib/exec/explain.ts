@@ -28,7 +28,7 @@ function describe(p: Plan): string {
     case 'distinct': return 'Distinct';
     case 'reverse': return 'Reverse (designated timestamp descending)';
     case 'sampleFill': return `SampleByFill fill: [${p.fills.map((f) => (f.kind === 'const' ? String(f.value) : f.kind)).join(',')}]`;
-    case 'asofJoin': return `${p.strict ? 'Lt' : 'AsOf'} Join keys: [${p.leftKeys.join(',')}] = [${p.rightKeys.join(',')}]${p.tolerance !== null ? ` tolerance: ${p.tolerance}us` : ''}`;
+    case 'asofJoin': return `${p.splice ? 'Splice' : p.strict ? 'Lt' : 'AsOf'} Join keys: [${p.leftKeys.join(',')}] = [${p.rightKeys.join(',')}]${p.tolerance !== null ? ` tolerance: ${p.tolerance}us` : ''}`;
     case 'latestBy': return `LatestBy keys: [${p.keys.map((k) => `$${k}`).join(',')}] timestamp: $${p.ts}`;
     case 'join': return `Hash ${p.type} Join keys: [${p.leftKeys.join(',')}] = [${p.rightKeys.join(',')}]${p.residual ? ` filter: ${expr(p.residual)}` : ''}`;
     case 'setOp': return `${p.op}${p.all ? ' ALL' : ''}`;

@@ -2,7 +2,9 @@
 // row of the latest timestamp at or before its own (strictly before for LT),
 // among right rows with the same key when the join names keys (`ON (sym)`,
 // `ON a.sym = b.sym`, `USING`); TOLERANCE bounds how old that row may be.
-// Left rows without one get NULLs. Both sides need a designated timestamp.
+// Left rows without one get NULLs. SPLICE JOIN is the full version: a row for
+// every row of either side, with the other side's latest row at or before it.
+// Both sides need a designated timestamp.
 import { SvcError } from '../errors/svc-error.js';
 import type * as A from './ast.js';
 import { resolveColumn, type Scope, type ScopeField } from './bind-expr.js';
@@ -42,13 +44,13 @@ export function bindAsofJoin(j: A.Join, l: Source, r: Source): Source {
     }
   }
   let tolerance: number | null = null;
-  if (j.tolerance !== null) {
+  if (j.tolerance !== null && j.type !== 'SPLICE') {
     const { n, unit } = parseSampleInterval(j.tolerance, j.pos);
     if (unit === 'M' || unit === 'y') throw new SvcError('SQL', `${what} TOLERANCE takes a fixed duration (U, T, s, m, h, d, w) [${j.tolerance}]`, { position: j.pos });
     tolerance = n * UNIT_US[unit]!;
   }
   const plan: Plan = {
-    kind: 'asofJoin', strict: j.type === 'LT', left: l.plan, right: r.plan, leftKeys, rightKeys, tolerance,
+    kind: 'asofJoin', strict: j.type === 'LT', splice: j.type === 'SPLICE', left: l.plan, right: r.plan, leftKeys, rightKeys, tolerance,
     leftTs: l.plan.timestamp, rightTs: r.plan.timestamp,
     fields: fields.map((f) => ({ name: f.name, type: f.type })), timestamp: l.plan.timestamp,
   };

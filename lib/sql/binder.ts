@@ -139,7 +139,7 @@ function bindTableFunction(f: A.FunctionRef, cx: BindContext): Source {
 }
 
 function bindJoin(j: A.Join, cx: BindContext, ctes: ReadonlyMap<string, A.Query>): Source {
-  if (j.type === 'ASOF' || j.type === 'LT') return bindAsofJoin(j, bindFrom(j.left, cx, ctes), bindFrom(j.right, cx, ctes));
+  if (j.type === 'ASOF' || j.type === 'LT' || j.type === 'SPLICE') return bindAsofJoin(j, bindFrom(j.left, cx, ctes), bindFrom(j.right, cx, ctes));
   if (j.type !== 'INNER' && j.type !== 'LEFT' && j.type !== 'CROSS') {
     throw new SvcError('SQL', `${j.type} JOIN is not supported yet`, { position: j.pos });
   }

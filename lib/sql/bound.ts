@@ -69,9 +69,9 @@ export type Plan =
     readonly kind: 'sampleFill'; readonly input: Plan; readonly bucket: number; readonly keys: readonly number[];
     readonly fills: readonly FillSpec[]; readonly buckets: Buckets; readonly from: number | null; readonly to: number | null;
   }
-  /** ASOF JOIN (LT JOIN when `strict`): each left row with the latest right row at or before it, per key. */
+  /** ASOF JOIN (LT JOIN when `strict`): each left row with the latest right row at or before it, per key; SPLICE: rows of both sides. */
   | PlanBase & {
-    readonly kind: 'asofJoin'; readonly strict: boolean; readonly left: Plan; readonly right: Plan;
+    readonly kind: 'asofJoin'; readonly strict: boolean; readonly splice: boolean; readonly left: Plan; readonly right: Plan;
     readonly leftKeys: readonly number[]; readonly rightKeys: readonly number[]; readonly leftTs: number; readonly rightTs: number;
     /** Micros a matched right row may be older than the left row, or null. */
     readonly tolerance: number | null;
