@@ -140,10 +140,18 @@ export class Importer {
     this.#tokenizer!.end(this.#sink);
     this.#flush();
     const t = this.#target!;
-    this.#done = true;
     t.writer.commit();
+    this.#done = true;
     t.writer.close();
-    if (t.staged) await this.#catalog.publishStaged(t.staged, { replace: this.#opts.overwrite });
+    if (t.staged) {
+      try {
+        await this.#catalog.publishStaged(t.staged, { replace: this.#opts.overwrite });
+      } catch (e) {
+        // Someone created the table meanwhile (without overwrite): nothing of this import stays.
+        this.#catalog.discardStaged(t.staged);
+        throw e;
+      }
+    }
     return {
       status: 'OK', location: this.#opts.location, rowsRejected: this.#rejected, rowsImported: this.#imported, header: t.header,
       partitionBy: t.partitionBy, timestamp: t.timestamp,

@@ -315,7 +315,8 @@ describe('CSV import of a large streamed upload', () => {
     } finally {
       clearInterval(sampler);
     }
-    assert.ok(peak - before < 200 * 1024 * 1024, `server RSS grew by ${((peak - before) / 2 ** 20).toFixed(0)} MiB during a ~300 MB upload`);
+    // Buffering the upload would grow it by more than the upload (~300 MB); the importer holds one batch.
+    assert.ok(peak - before < 256 * 1024 * 1024, `server RSS grew by ${((peak - before) / 2 ** 20).toFixed(0)} MiB during a ~300 MB upload`);
     const q = await (await request(`${s.mainUrl}/exec?query=${encodeURIComponent('select count() c, sum(n) s, max(length(s)) m from big')}`)).body.json() as { dataset: unknown[][] };
     assert.deepEqual(q.dataset, [[rows, (rows - 1) * rows / 2, 1 << 20]]);
   });
