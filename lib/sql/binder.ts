@@ -12,6 +12,7 @@ import { commonType } from './sql-type.js';
 import { pushIntervals } from './intervals.js';
 import { pruneColumns } from './prune.js';
 import { useTimestampOrder } from './timestamp-order.js';
+import { checkWindowPlacement, WindowBinder } from './bind-window.js';
 
 export interface BindContext {
   readonly catalog: Catalog;
@@ -212,6 +213,8 @@ function bindSelect(q: A.Select, cx: BindContext, ctes: ReadonlyMap<string, A.Qu
   // Uncorrelated subqueries in this query's expressions see the same tables and CTEs.
   const subquery = (sq: A.Query): Plan => useTimestampOrder(pruneColumns(bindQueryIn(sq, cx, ctes)));
   const inScope: Scope = { ...src.scope, subquery };
+  checkWindowPlacement(q);
+  const windows = new WindowBinder(inScope, q.windows);
 
   if (q.where) {
     const predicate = bindExpr(q.where, { scope: inScope, onAggregate: null });
@@ -288,7 +291,7 @@ function bindSelect(q: A.Select, cx: BindContext, ctes: ReadonlyMap<string, A.Qu
     postScope = { fields: aggFields.map((f) => ({ table: null, name: f.name, type: f.type })) };
   } else {
     postScope = inScope;
-    selectExprs = items.map((i) => bindExpr(i.expr, { scope: inScope, onAggregate: null }));
+    selectExprs = items.map((i) => bindExpr(i.expr, { scope: inScope, onAggregate: null, onWindow: windows.hook }));
   }
 
   // Projection, with hidden columns for ORDER BY expressions that are not selected.
@@ -299,10 +302,11 @@ function bindSelect(q: A.Select, cx: BindContext, ctes: ReadonlyMap<string, A.Qu
     const idx = orderTarget(o.expr, items, names);
     if (idx !== null) { order.push({ index: idx, desc: o.desc }); continue; }
     if (q.distinct) throw new SvcError('SQL', 'ORDER BY items must appear in the select list with DISTINCT', { position: o.pos });
-    const e = bindExpr(o.expr, grouped ? { scope: postScope, onAggregate: null, keyOf } : { scope: inScope, onAggregate: null });
+    const e = bindExpr(o.expr, grouped ? { scope: postScope, onAggregate: null, keyOf } : { scope: inScope, onAggregate: null, onWindow: windows.hook });
     exprs.push(e);
     order.push({ index: exprs.length - 1, desc: o.desc });
   }
+  plan = windows.apply(plan);
   const tsIndex = plan.timestamp >= 0 ? selectExprs.findIndex((e) => e.kind === 'col' && e.index === plan.timestamp) : -1;
   const projFields = [...fields, ...exprs.slice(fields.length).map((e, i) => ({ name: `$order${i}`, type: e.type }))];
   plan = { kind: 'project', input: plan, exprs, fields: projFields, timestamp: tsIndex };

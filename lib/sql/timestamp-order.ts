@@ -16,7 +16,7 @@ export function useTimestampOrder(plan: Plan): Plan {
       }
       return { ...plan, input };
     }
-    case 'filter': case 'project': case 'aggregate': case 'limit': case 'distinct': case 'reverse':
+    case 'filter': case 'project': case 'aggregate': case 'window': case 'limit': case 'distinct': case 'reverse':
       return { ...plan, input: useTimestampOrder(plan.input) } as Plan;
     case 'join': case 'setOp':
       return { ...plan, left: useTimestampOrder(plan.left), right: useTimestampOrder(plan.right) };
