@@ -10,7 +10,7 @@ import type { BoundExpr, BoundFrame, BoundWindow, Plan } from './bound.js';
 import { constValue } from './const-value.js';
 import { hasScalar, isAggregate } from './functions/registry.js';
 import { isNumeric, isTemporal, type SqlType } from './sql-type.js';
-import { windowFunction } from './window-functions.js';
+import { windowFunction, windowValueType } from './window-functions.js';
 
 const AGGREGATION = 'Window function is not allowed in context of aggregation. Use sub-query.';
 
@@ -140,15 +140,17 @@ export class WindowBinder {
     let offset = 1;
     if (isOffset) {
       if (args.length >= 2) offset = offsetArg(args[1]!, c.args[1]!.pos);
-      let value = args[0]!;
-      if (value.type === 'NULL') value = castTo(value, 'DOUBLE', c.args[0]!.pos);
       if (args.length === 3) {
-        const [v, d] = unify([value, args[2]!], c.pos, [c.args[0]!.pos, c.args[2]!.pos]);
-        args = [v!, d!];
-        type = v!.type;
+        // The default takes the value's type (both their common one), then as the value does.
+        const [v, d] = unify([args[0]!, args[2]!], c.pos, [c.args[0]!.pos, c.args[2]!.pos]);
+        type = windowValueType(v!.type);
+        args = [castTo(v!, type, c.args[0]!.pos), castTo(d!, type, c.args[2]!.pos)];
       } else {
-        args = [value];
+        args = [castTo(args[0]!, type, c.args[0]!.pos)];
       }
+    } else if (def.name !== 'count' && def.name !== 'sum' && def.name !== 'avg') {
+      // The value in the result's type (min(int) is a LONG); sum / avg / count read any number as is.
+      args = args.map((a, i) => castTo(a, type, c.args[i]!.pos));
     } else {
       args = args.map((a, i) => (a.type === 'NULL' ? castTo(a, 'DOUBLE', c.args[i]!.pos) : a));
     }

@@ -1,7 +1,7 @@
 // The window functions: which names run with OVER (...), which only do, which
 // ignore the frame, which take IGNORE NULLS, and the result type for argument
 // types (QuestDB's: ranking LONG, sum/avg DOUBLE, count LONG, the rest the
-// argument's type). The binder (bind-window.ts) checks calls against this.
+// argument's type with integers as LONG and FLOAT as DOUBLE). The binder (bind-window.ts) checks calls against this.
 import type { WindowFunctionName } from './bound.js';
 import { noMatch } from './functions/signature.js';
 import { isNumeric, isTemporal, type SqlType } from './sql-type.js';
@@ -20,8 +20,15 @@ export interface WindowFunctionDef {
 
 const mismatch = (name: string, ts: readonly SqlType[]): { error: string } => ({ error: noMatch(name, ts) });
 
-/** NULL-typed arguments (a bare NULL literal) compute as DOUBLE, as the executor builds them. */
-const concrete = (t: SqlType): SqlType => (t === 'NULL' ? 'DOUBLE' : t);
+/**
+ * The type a value keeps through lag, lead, first_value, last_value, min and
+ * max: QuestDB computes integers as LONG and FLOAT as DOUBLE (its window
+ * functions exist for LONG, DOUBLE, TIMESTAMP, DATE, ...); other types stay.
+ * A bare NULL computes as DOUBLE.
+ */
+export const windowValueType = (t: SqlType): SqlType =>
+  t === 'NULL' || t === 'FLOAT' ? 'DOUBLE' : t === 'BYTE' || t === 'SHORT' || t === 'INT' ? 'LONG' : t;
+const concrete = windowValueType;
 
 function ranking(name: WindowFunctionName): WindowFunctionDef {
   return { name, windowOnly: true, usesFrame: false, nulls: false, resolve: (ts) => (ts.length === 0 ? 'LONG' : mismatch(name, ts)) };
