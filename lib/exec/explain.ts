@@ -34,11 +34,11 @@ function describe(p: Plan): string {
 
 /** `fn(args) over (partition by [..] order by [..] rows|range between .. and ..)`. */
 function windowText(w: BoundWindow): string {
-  const args = w.fn === 'lag' || w.fn === 'lead' ? [expr(w.args[0]!), String(w.offset), w.args[1] ? expr(w.args[1]) : 'NULL'] : w.args.map(expr);
+  const args = w.fn === 'lag' || w.fn === 'lead' ? [expr(w.args[0]!), String(w.offset), w.args[1] ? expr(w.args[1]) : 'NULL'] : w.fn === 'ntile' ? [String(w.offset)] : w.args.map(expr);
   const parts: string[] = [];
   if (w.partitionBy.length > 0) parts.push(`partition by [${w.partitionBy.map(expr).join(',')}]`);
   if (w.orderBy.length > 0) parts.push(`order by [${w.orderBy.map((o) => `${expr(o.expr)}${o.desc ? ' desc' : ''}`).join(',')}]`);
-  if (w.fn !== 'row_number' && w.fn !== 'rank' && w.fn !== 'dense_rank' && w.fn !== 'lag' && w.fn !== 'lead') parts.push(frameText(w.frame));
+  if (!['row_number', 'rank', 'dense_rank', 'percent_rank', 'cume_dist', 'ntile', 'lag', 'lead'].includes(w.fn)) parts.push(frameText(w.frame));
   return `${w.fn}(${args.join(',')})${w.ignoreNulls ? ' ignore nulls' : ''} over (${parts.join(' ')})`;
 }
 

@@ -136,9 +136,7 @@ function partitionIds(cols: readonly ColumnVector[], n: number): { ids: Int32Arr
 function compute(f: BoundWindow, o: Ordering, b: Batch, n: number): ColumnVector {
   const args = f.args.map((e) => compileExpr(e)(b));
   switch (f.fn) {
-    case 'row_number': return ranks(o, n, 'row_number');
-    case 'rank': return ranks(o, n, 'rank');
-    case 'dense_rank': return ranks(o, n, 'dense_rank');
+    case 'row_number': case 'rank': case 'dense_rank': case 'percent_rank': case 'cume_dist': case 'ntile': return ranks(o, n, f.fn, f.offset);
     case 'lag': case 'lead': return pick(f.type, args[0]!, args[1] ?? null, offsetSources(f, o, args[0]!, n));
     case 'first_value': case 'last_value': return pick(f.type, args[0]!, null, valueSources(f, o, b, args[0]!, n));
     case 'count': return counts(f, o, b, args[0] ?? null, n);
@@ -147,18 +145,40 @@ function compute(f: BoundWindow, o: Ordering, b: Batch, n: number): ColumnVector
   }
 }
 
-function ranks(o: Ordering, n: number, kind: 'row_number' | 'rank' | 'dense_rank'): ColumnVector {
+/**
+ * Ranking within each partition of m rows: row_number; rank (first peer's
+ * row number) and dense_rank; percent_rank (rank - 1) / (m - 1), 0 for one
+ * row; cume_dist (last peer's row number) / m; ntile(buckets), the first
+ * m % buckets buckets one row larger.
+ */
+function ranks(o: Ordering, n: number, kind: BoundWindow['fn'], buckets: number): ColumnVector {
   const { perm, starts, peers } = o;
   const out = new Float64Array(n);
   for (let k = 0; k + 1 < starts.length; k++) {
-    const s = starts[k]!, e = starts[k + 1]!;
-    let rank = 1, dense = 1;
+    const s = starts[k]!, e = starts[k + 1]!, m = e - s;
+    const size = Math.floor(m / buckets), big = m % buckets, threshold = big * (size + 1);
+    let rank = 1, dense = 1, groupEnd = s;
     for (let p = s; p < e; p++) {
       if (p > s && !peers(perm[p - 1]!, perm[p]!)) { rank = p - s + 1; dense++; }
-      out[perm[p]!] = kind === 'row_number' ? p - s + 1 : kind === 'rank' ? rank : dense;
+      let v: number;
+      switch (kind) {
+        case 'row_number': v = p - s + 1; break;
+        case 'rank': v = rank; break;
+        case 'dense_rank': v = dense; break;
+        case 'percent_rank': v = m === 1 ? 0 : (rank - 1) / (m - 1); break;
+        case 'cume_dist':
+          if (groupEnd <= p) { groupEnd = p + 1; while (groupEnd < e && peers(perm[p]!, perm[groupEnd]!)) groupEnd++; }
+          v = (groupEnd - s) / m;
+          break;
+        default: { // ntile
+          const i = p - s;
+          v = i < threshold ? Math.floor(i / (size + 1)) + 1 : Math.floor((i - threshold) / size) + 1 + big;
+        }
+      }
+      out[perm[p]!] = v;
     }
   }
-  return longVector('LONG', out);
+  return kind === 'percent_rank' || kind === 'cume_dist' ? fromDoubles('DOUBLE', out) : longVector('LONG', out);
 }
 
 /** Row i of the result: row src[i] of `value`, or where src[i] < 0 row i of `dflt` (NULL without one). */

@@ -138,7 +138,11 @@ export class WindowBinder {
     if (typeof resolved !== 'string') throw new SvcError('SQL', resolved.error, { position: c.pos });
     let type = resolved;
     let offset = 1;
-    if (isOffset) {
+    if (def.rejectsFrame) rejectFrame(def.name, spec.frame);
+    if (def.name === 'ntile') {
+      offset = bucketCount(args[0]!, c.args[0]!.pos);
+      args = [];
+    } else if (isOffset) {
       if (args.length >= 2) offset = offsetArg(args[1]!, c.args[1]!.pos);
       if (args.length === 3) {
         // The default takes the value's type (both their common one), then as the value does.
@@ -161,6 +165,22 @@ export class WindowBinder {
       : { unit: 'ROWS', start: -Infinity, end: Infinity };
     return { fn: def.name, args, partitionBy, orderBy, frame, offset, ignoreNulls: c.nulls === 'IGNORE', type, pos: c.pos };
   }
+}
+
+/** cume_dist and ntile work on whole partitions: a frame or EXCLUDE clause is an error (QuestDB's messages). */
+function rejectFrame(name: string, f: A.WindowFrame | null): void {
+  if (f === null) return;
+  if (f.exclude !== null && f.exclude !== 'NO OTHERS') throw new SvcError('SQL', `${name}() does not support EXCLUDE clause`, { position: f.excludePos ?? f.pos });
+  throw new SvcError('SQL', `${name}() does not support framing; remove the frame clause`, { position: f.start.pos });
+}
+
+/** ntile's bucket count: a constant positive integer. */
+function bucketCount(e: BoundExpr, pos: number): number {
+  const v = constValue(e);
+  if (v === undefined) throw new SvcError('SQL', 'ntile() bucket count must be a constant', { position: pos });
+  if (v === null) throw new SvcError('SQL', 'ntile() bucket count cannot be NULL', { position: pos });
+  if (typeof v !== 'number' || v <= 0 || v > 2147483647) throw new SvcError('SQL', 'ntile() bucket count must be a positive integer', { position: pos });
+  return v;
 }
 
 /** lag / lead's offset: a constant non-negative integer. */

@@ -39,7 +39,7 @@ export interface SortKey {
 }
 
 /** The window functions the executor computes (lib/exec/window.ts). */
-export type WindowFunctionName = 'row_number' | 'rank' | 'dense_rank' | 'lag' | 'lead' | 'first_value' | 'last_value' | 'sum' | 'avg' | 'min' | 'max' | 'count';
+export type WindowFunctionName = 'row_number' | 'rank' | 'dense_rank' | 'percent_rank' | 'cume_dist' | 'ntile' | 'lag' | 'lead' | 'first_value' | 'last_value' | 'sum' | 'avg' | 'min' | 'max' | 'count';
 
 /**
  * A resolved frame: bounds relative to the current row, -Infinity for
@@ -63,7 +63,7 @@ export interface BoundWindow {
   readonly orderBy: ReadonlyArray<{ readonly expr: BoundExpr; readonly desc: boolean }>;
   /** Defaults applied (whole partition without ORDER BY, RANGE UNBOUNDED PRECEDING .. CURRENT ROW with it). */
   readonly frame: BoundFrame;
-  /** lag / lead: rows back or ahead. */
+  /** lag / lead: rows back or ahead; ntile: the number of buckets. */
   readonly offset: number;
   readonly ignoreNulls: boolean;
   readonly type: SqlType;

@@ -1,10 +1,11 @@
 // The window functions: which names run with OVER (...), which only do, which
 // ignore the frame, which take IGNORE NULLS, and the result type for argument
-// types (QuestDB's: ranking LONG, sum/avg DOUBLE, count LONG, the rest the
+// types (QuestDB's: ranking LONG, percent_rank and cume_dist DOUBLE, sum/avg
+// DOUBLE, count LONG, the rest the
 // argument's type with integers as LONG and FLOAT as DOUBLE). The binder (bind-window.ts) checks calls against this.
 import type { WindowFunctionName } from './bound.js';
 import { noMatch } from './functions/signature.js';
-import { isNumeric, isTemporal, type SqlType } from './sql-type.js';
+import { isIntegral, isNumeric, isTemporal, type SqlType } from './sql-type.js';
 
 export interface WindowFunctionDef {
   readonly name: WindowFunctionName;
@@ -14,6 +15,8 @@ export interface WindowFunctionDef {
   readonly usesFrame: boolean;
   /** Accepts IGNORE NULLS / RESPECT NULLS. */
   readonly nulls: boolean;
+  /** A frame clause or EXCLUDE is an error (cume_dist, ntile), not just ignored. */
+  readonly rejectsFrame?: boolean;
   /** The result type, or QuestDB's message when the arguments do not fit. */
   resolve(argTypes: readonly SqlType[]): SqlType | { readonly error: string };
 }
@@ -30,9 +33,15 @@ export const windowValueType = (t: SqlType): SqlType =>
   t === 'NULL' || t === 'FLOAT' ? 'DOUBLE' : t === 'BYTE' || t === 'SHORT' || t === 'INT' ? 'LONG' : t;
 const concrete = windowValueType;
 
-function ranking(name: WindowFunctionName): WindowFunctionDef {
-  return { name, windowOnly: true, usesFrame: false, nulls: false, resolve: (ts) => (ts.length === 0 ? 'LONG' : mismatch(name, ts)) };
+function ranking(name: WindowFunctionName, type: SqlType = 'LONG', rejectsFrame = false): WindowFunctionDef {
+  return { name, windowOnly: true, usesFrame: false, nulls: false, rejectsFrame, resolve: (ts) => (ts.length === 0 ? type : mismatch(name, ts)) };
 }
+
+/** ntile(n): n buckets, a constant positive integer checked by the binder. */
+const NTILE: WindowFunctionDef = {
+  name: 'ntile', windowOnly: true, usesFrame: false, nulls: false, rejectsFrame: true,
+  resolve: (ts) => (ts.length === 1 && (isIntegral(ts[0]!) || ts[0] === 'NULL') ? 'LONG' : mismatch('ntile', ts)),
+};
 
 function offset(name: WindowFunctionName): WindowFunctionDef {
   // The offset and default are checked by the binder (constant, non-negative; default unified with the value).
@@ -63,6 +72,7 @@ const COUNT: WindowFunctionDef = {
 
 const DEFS: ReadonlyMap<string, WindowFunctionDef> = new Map([
   ranking('row_number'), ranking('rank'), ranking('dense_rank'),
+  ranking('percent_rank', 'DOUBLE'), ranking('cume_dist', 'DOUBLE', true), NTILE,
   offset('lag'), offset('lead'),
   value('first_value'), value('last_value'),
   aggregate('sum', isNumeric, () => 'DOUBLE'),

@@ -100,7 +100,7 @@ const boundSql = (x: number, unit: string): string =>
   x === -Infinity ? 'UNBOUNDED PRECEDING' : x === Infinity ? 'UNBOUNDED FOLLOWING' : x === 0 ? 'CURRENT ROW' : `${Math.abs(x) / (unit === 'MINUTE' ? 60e6 : unit === 'SECOND' ? 1e6 : 1)}${unit ? ` ${unit}` : ''} ${x < 0 ? 'PRECEDING' : 'FOLLOWING'}`;
 
 function randomSpec(): Spec {
-  const fn = pickOne(['row_number', 'rank', 'dense_rank', 'lag', 'lead', 'first_value', 'last_value', 'sum', 'avg', 'min', 'max', 'count']);
+  const fn = pickOne(['row_number', 'rank', 'dense_rank', 'percent_rank', 'cume_dist', 'ntile', 'lag', 'lead', 'first_value', 'last_value', 'sum', 'avg', 'min', 'max', 'count']);
   const partition = pickOne<Col[]>([[], ['k'], ['g'], ['k', 'g']]);
   const order = pickOne<Array<[Col, boolean]>>([[], [['ts', false]], [['ts', true]], [['x', false]], [['x', true]], [['g', false], ['x', true]], [['k', false]]]);
   let arg: Col | null = null;
@@ -108,13 +108,14 @@ function randomSpec(): Spec {
   else if (['lag', 'lead', 'first_value', 'last_value'].includes(fn)) arg = pickOne<Col>(['x', 'g', 'k']);
   else if (fn === 'count') arg = pickOne<Col | null>([null, 'x', 'k']);
   let offset: number | null = null, dflt: number | null = null;
+  if (fn === 'ntile') offset = 1 + int(7);
   if (fn === 'lag' || fn === 'lead') {
     if (rand() < 0.7) offset = int(4);
     if (arg !== 'k' && rand() < 0.4) { offset ??= 1; dflt = int(100); }
   }
   const ignoreNulls = ['lag', 'lead', 'first_value', 'last_value'].includes(fn) && rand() < 0.4;
   let frame: Spec['frame'] = null;
-  if (rand() < 0.75) {
+  if (rand() < 0.75 && fn !== 'cume_dist' && fn !== 'ntile') {
     const single = order.length === 1 && (order[0]![0] === 'ts' || order[0]![0] === 'x');
     const useRange = rand() < 0.5;
     if (useRange && single) {
@@ -150,8 +151,8 @@ function randomBounds(off: () => number): [number, number] {
 }
 
 function sqlOf(s: Spec): string {
-  const args: string[] = s.fn === 'count' && s.arg === null ? ['*'] : s.arg ? [s.arg] : [];
-  if (s.offset !== null) args.push(String(s.offset));
+  const args: string[] = s.fn === 'count' && s.arg === null ? ['*'] : s.arg ? [s.arg] : s.fn === 'ntile' ? [String(s.offset)] : [];
+  if (s.offset !== null && s.fn !== 'ntile') args.push(String(s.offset));
   if (s.dflt !== null) args.push(String(s.dflt));
   const parts: string[] = [];
   if (s.partition.length) parts.push(`PARTITION BY ${s.partition.join(', ')}`);
@@ -193,6 +194,21 @@ function reference(s: Spec): V[] {
       const i = idx[p]!;
       switch (s.fn) {
         case 'row_number': out[i] = p + 1; continue;
+        case 'percent_rank': case 'cume_dist': {
+          let first = p, last = p;
+          while (first > 0 && peers(idx[first - 1]!, i)) first--;
+          while (last + 1 < m && peers(idx[last + 1]!, i)) last++;
+          out[i] = s.fn === 'cume_dist' ? (last + 1) / m : m === 1 ? 0 : first / (m - 1);
+          continue;
+        }
+        case 'ntile': {
+          // Bucket b (0-based) holds floor(m / n) rows, one more for the first m % n buckets.
+          const nb = s.offset!;
+          let b = 0, acc = 0;
+          while (acc + Math.floor(m / nb) + (b < m % nb ? 1 : 0) <= p) { acc += Math.floor(m / nb) + (b < m % nb ? 1 : 0); b++; }
+          out[i] = b + 1;
+          continue;
+        }
         case 'rank': case 'dense_rank': {
           let first = p;
           while (first > 0 && peers(idx[first - 1]!, i)) first--;
