@@ -15,7 +15,7 @@ import { valueAt } from '../../lib/exec/vectors.js';
 import { INT_NULL } from '../../lib/storage/column-type.js';
 
 const SEED = Number(process.env.SVCDB_WINDOW_SEED ?? 20240612);
-const QUERIES = Number(process.env.SVCDB_WINDOW_QUERIES ?? 120);
+const QUERIES = Number(process.env.SVCDB_WINDOW_QUERIES ?? 100);
 const ROWS = 3_000;
 
 type V = number | string | null;
