@@ -1,5 +1,5 @@
 // EXPLAIN: the operator tree, one line per node, children indented.
-import type { BoundExpr, Plan } from '../sql/bound.js';
+import type { BoundExpr, BoundFrame, BoundWindow, Plan } from '../sql/bound.js';
 import { formatTimestamp } from '../sql/functions/datetime.js';
 
 export function explainPlan(plan: Plan, depth = 0): string[] {
@@ -7,7 +7,7 @@ export function explainPlan(plan: Plan, depth = 0): string[] {
   const head = pad + describe(plan);
   const children: Plan[] = [];
   switch (plan.kind) {
-    case 'filter': case 'project': case 'aggregate': case 'sort': case 'limit': case 'distinct': case 'reverse': case 'latestBy': case 'sampleFill': children.push(plan.input); break;
+    case 'filter': case 'project': case 'aggregate': case 'window': case 'sort': case 'limit': case 'distinct': case 'reverse': case 'latestBy': case 'sampleFill': children.push(plan.input); break;
     case 'join': case 'setOp': case 'asofJoin': children.push(plan.left, plan.right); break;
     default: break;
   }
@@ -23,6 +23,7 @@ function describe(p: Plan): string {
     case 'filter': return `Filter filter: ${expr(p.predicate)}`;
     case 'project': return `VirtualRecord functions: [${p.exprs.map(expr).join(',')}]`;
     case 'aggregate': return `GroupBy keys: [${p.keys.map(expr).join(',')}] values: [${p.aggregates.map((a) => `${a.name}(${a.args.map(expr).join(',')})`).join(',')}]`;
+    case 'window': return `Window functions: [${p.functions.map(windowText).join(', ')}]`;
     case 'sort': return `Sort${p.limit !== null ? ` light lo: ${p.limit}` : ''} keys: [${p.keys.map((k) => `${k.index}${k.desc ? ' desc' : ''}`).join(', ')}]`;
     case 'limit': return p.last !== null ? `Limit last: ${p.last}` : `Limit lo: ${p.lo} hi: ${p.hi}`;
     case 'distinct': return 'Distinct';
@@ -33,6 +34,26 @@ function describe(p: Plan): string {
     case 'join': return `Hash ${p.type} Join keys: [${p.leftKeys.join(',')}] = [${p.rightKeys.join(',')}]${p.residual ? ` filter: ${expr(p.residual)}` : ''}`;
     case 'setOp': return `${p.op}${p.all ? ' ALL' : ''}`;
   }
+}
+
+/** `fn(args) over (partition by [..] order by [..] rows|range between .. and ..)`. */
+function windowText(w: BoundWindow): string {
+  const args = w.fn === 'lag' || w.fn === 'lead' ? [expr(w.args[0]!), String(w.offset), w.args[1] ? expr(w.args[1]) : 'NULL'] : w.fn === 'ntile' ? [String(w.offset)] : w.args.map(expr);
+  const parts: string[] = [];
+  if (w.partitionBy.length > 0) parts.push(`partition by [${w.partitionBy.map(expr).join(',')}]`);
+  if (w.orderBy.length > 0) parts.push(`order by [${w.orderBy.map((o) => `${expr(o.expr)}${o.desc ? ' desc' : ''}`).join(',')}]`);
+  if (!['row_number', 'rank', 'dense_rank', 'percent_rank', 'cume_dist', 'ntile', 'lag', 'lead'].includes(w.fn)) parts.push(frameText(w.frame));
+  return `${w.fn}(${args.join(',')})${w.ignoreNulls ? ' ignore nulls' : ''} over (${parts.join(' ')})`;
+}
+
+function frameText(f: BoundFrame): string {
+  const bound = (x: number): string => (x === -Infinity ? 'unbounded preceding' : x === Infinity ? 'unbounded following' : x === 0 ? 'current row' : x < 0 ? `${-x} preceding` : `${x} following`);
+  return `${f.unit.toLowerCase()} between ${bound(f.start)} and ${bound(f.end)}`;
+}
+
+/** An expression as EXPLAIN prints it ($n for input column n). */
+export function exprText(e: BoundExpr): string {
+  return expr(e);
 }
 
 function expr(e: BoundExpr): string {

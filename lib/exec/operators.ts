@@ -15,6 +15,7 @@ import { compileExpr } from './expr.js';
 import { prepareSubqueries } from './subqueries.js';
 import { metadataRows } from './metadata-rows.js';
 import { runSort } from './sort.js';
+import { runWindow } from './window.js';
 import { fromValues, rowKey, valueAt } from './vectors.js';
 import { nullVector } from '../storage/column-vector.js';
 import type { ColumnType } from '../storage/column-type.js';
@@ -28,6 +29,7 @@ export function run(plan: Plan, cx: ExecContext): AsyncGenerator<Batch> {
     case 'filter': return runFilter(plan, cx);
     case 'project': return runProject(plan, cx);
     case 'aggregate': return runAggregate(plan, run(plan.input, cx), cx);
+    case 'window': return runWindow(plan, run(plan.input, cx), cx);
     case 'sort': return runSort(plan, run(plan.input, cx), cx);
     case 'limit': return runLimit(plan, cx);
     case 'distinct': return runDistinct(plan, cx);

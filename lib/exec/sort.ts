@@ -64,7 +64,7 @@ async function topN(plan: SortPlan, input: AsyncIterable<Batch>, cx: ExecContext
 }
 
 /** A comparator of two rows of a column; NULL sorts before every value. */
-function comparable(v: ColumnVector): (a: number, b: number) => number {
+export function comparable(v: ColumnVector): (a: number, b: number) => number {
   if (v.kind === 'fixed' && v.type !== 'CHAR' && v.type !== 'UUID' && v.type !== 'LONG256') {
     const d = asDoubles(v);
     return (a, b) => {

@@ -69,12 +69,16 @@ export interface Call extends Node {
   readonly over: WindowSpec | null;
   /** `f(x) IGNORE NULLS OVER (...)` / `RESPECT NULLS`; absent or null when not said. */
   readonly nulls?: 'IGNORE' | 'RESPECT' | null;
+  /** Offset of IGNORE / RESPECT when `nulls` is said. */
+  readonly nullsPos?: number;
 }
 
 export interface WindowSpec extends Node {
   readonly kind: 'window';
   /** `OVER w` (or `OVER (w ...)`): the named window from the SELECT's WINDOW clause this one refers to. */
   readonly name?: string | null;
+  /** Offset of `name`. */
+  readonly namePos?: number;
   /** Extension: `ANCHOR DAILY '09:30'` as written after ANCHOR. */
   readonly anchor?: string | null;
   readonly partitionBy: readonly Expr[];
@@ -90,10 +94,14 @@ export interface WindowFrame extends Node {
   readonly end: FrameBound;
   /** EXCLUDE CURRENT ROW / NO OTHERS / GROUP / TIES, or PREVAILING / INCLUDE PREVAILING for WINDOW JOIN. */
   readonly exclude: string | null;
+  /** Offset of the word after EXCLUDE / INCLUDE when `exclude` is said. */
+  readonly excludePos?: number;
 }
 
 export interface FrameBound {
   readonly type: 'UNBOUNDED PRECEDING' | 'PRECEDING' | 'CURRENT ROW' | 'FOLLOWING' | 'UNBOUNDED FOLLOWING';
+  /** Offset of the bound's last word (PRECEDING, FOLLOWING or ROW), where QuestDB reports a wrong bound; for an implied CURRENT ROW, the frame's. */
+  readonly pos: number;
   /** For n PRECEDING/FOLLOWING: the amount; with RANGE it may carry a unit (`'1' MINUTE`, `1 second`). */
   readonly offset: Expr | null;
   readonly unit: string | null;

@@ -11,6 +11,7 @@ import { merge, parseIntervalLiteral } from './interval-literal.js';
 import { LONG_NULL } from '../storage/column-type.js';
 import type { Interval } from '../storage/table-reader.js';
 import { constValue } from './const-value.js';
+import { isWindowOnly } from './window-functions.js';
 import { commonType, isTemporal, isText, type SqlType } from './sql-type.js';
 
 export interface ScopeField {
@@ -29,12 +30,19 @@ export interface Scope {
 /** Called for aggregate calls; returns the bound reference that replaces them. */
 export type AggregateHook = (call: A.Call) => BoundExpr;
 
+/** Called for window function calls (`f(...) OVER (...)`); returns the bound reference that replaces them. */
+export type WindowHook = (call: A.Call) => BoundExpr;
+
 export interface ExprContext {
   readonly scope: Scope;
   /** Aggregates allowed here (SELECT list, HAVING, ORDER BY of a grouped query). */
   readonly onAggregate: AggregateHook | null;
   /** An expression equal to a GROUP BY key binds to the key (post-aggregation scopes). */
   readonly keyOf?: (e: A.Expr) => BoundExpr | null;
+  /** Window functions allowed here (SELECT list and ORDER BY of a query without grouping). */
+  readonly onWindow?: WindowHook | null;
+  /** Without onWindow: the message for a window function here (default: not allowed here). */
+  readonly windowError?: string;
 }
 
 const OPS: Record<string, string> = {
@@ -190,7 +198,11 @@ function isNullConst(b: BoundExpr): boolean {
 }
 
 function callExpr(e: A.Call, cx: ExprContext): BoundExpr {
-  if (e.over) throw new SvcError('SQL', 'window functions are not supported yet', { position: e.pos });
+  if (e.over) {
+    if (!cx.onWindow) throw new SvcError('SQL', cx.windowError ?? 'window function is not allowed here', { position: e.pos });
+    return cx.onWindow(e);
+  }
+  if (isWindowOnly(e.name)) throw new SvcError('SQL', 'window function called in non-window context, make sure to add OVER clause', { position: e.pos });
   if (isAggregate(e.name) || (e.name === 'count' && e.distinct)) {
     if (!cx.onAggregate) throw new SvcError('SQL', `aggregate function ${e.name} is not allowed here`, { position: e.pos });
     return cx.onAggregate(e);
@@ -277,7 +289,7 @@ function inExpr(e: A.In, cx: ExprContext): BoundExpr {
 
 /** A stable text of an expression without positions, to match GROUP BY keys and ORDER BY items. */
 export function exprKey(e: A.Expr): string {
-  return JSON.stringify(e, (k, v: unknown) => (k === 'pos' ? undefined : typeof v === 'string' && k === 'name' ? v.toLowerCase() : v));
+  return JSON.stringify(e, (k, v: unknown) => (k === 'pos' || (k.endsWith('Pos') && typeof v === 'number') ? undefined : typeof v === 'string' && k === 'name' ? v.toLowerCase() : v));
 }
 
 /** `x IN <intervals>`: a binary search per row over the sorted intervals (NULL is outside every interval). */

@@ -14,6 +14,7 @@ import { pruneColumns } from './prune.js';
 import { useTimestampOrder } from './timestamp-order.js';
 import { bindSampleBy, sampleFill, type SampleSetup } from './bind-sample-by.js';
 import { bindAsofJoin } from './bind-asof-join.js';
+import { checkWindowPlacement, WindowBinder } from './bind-window.js';
 
 export interface BindContext {
   readonly catalog: Catalog;
@@ -213,6 +214,8 @@ function bindSelect(q: A.Select, cx: BindContext, ctes: ReadonlyMap<string, A.Qu
   // Uncorrelated subqueries in this query's expressions see the same tables and CTEs.
   const subquery = (sq: A.Query): Plan => useTimestampOrder(pruneColumns(bindQueryIn(sq, cx, ctes)));
   let inScope: Scope = { ...src.scope, subquery };
+  checkWindowPlacement(q);
+  const windows = new WindowBinder(inScope, q.windows);
 
   if (q.where) {
     const predicate = bindExpr(q.where, { scope: inScope, onAggregate: null });
@@ -302,7 +305,7 @@ function bindSelect(q: A.Select, cx: BindContext, ctes: ReadonlyMap<string, A.Qu
   } else {
     if (q.sampleBy) throw new SvcError('SQL', 'SAMPLE BY needs aggregate functions in the select list', { position: q.sampleBy.pos });
     postScope = inScope;
-    selectExprs = items.map((i) => bindExpr(i.expr, { scope: inScope, onAggregate: null }));
+    selectExprs = items.map((i) => bindExpr(i.expr, { scope: inScope, onAggregate: null, onWindow: windows.hook }));
   }
 
   // Projection, with hidden columns for ORDER BY expressions that are not selected.
@@ -313,10 +316,11 @@ function bindSelect(q: A.Select, cx: BindContext, ctes: ReadonlyMap<string, A.Qu
     const idx = orderTarget(o.expr, items, names);
     if (idx !== null) { order.push({ index: idx, desc: o.desc }); continue; }
     if (q.distinct) throw new SvcError('SQL', 'ORDER BY items must appear in the select list with DISTINCT', { position: o.pos });
-    const e = bindExpr(o.expr, grouped ? { scope: postScope, onAggregate: null, keyOf } : { scope: inScope, onAggregate: null });
+    const e = bindExpr(o.expr, grouped ? { scope: postScope, onAggregate: null, keyOf } : { scope: inScope, onAggregate: null, onWindow: windows.hook });
     exprs.push(e);
     order.push({ index: exprs.length - 1, desc: o.desc });
   }
+  plan = windows.apply(plan);
   const tsIndex = plan.timestamp >= 0 ? selectExprs.findIndex((e) => e.kind === 'col' && e.index === plan.timestamp) : -1;
   const projFields = [...fields, ...exprs.slice(fields.length).map((e, i) => ({ name: `$order${i}`, type: e.type }))];
   plan = { kind: 'project', input: plan, exprs, fields: projFields, timestamp: tsIndex };

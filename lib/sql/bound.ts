@@ -40,6 +40,39 @@ export interface SortKey {
   readonly desc: boolean;
 }
 
+/** The window functions the executor computes (lib/exec/window.ts). */
+export type WindowFunctionName = 'row_number' | 'rank' | 'dense_rank' | 'percent_rank' | 'cume_dist' | 'ntile' | 'lag' | 'lead' | 'first_value' | 'last_value' | 'sum' | 'avg' | 'min' | 'max' | 'count';
+
+/**
+ * A resolved frame: bounds relative to the current row, -Infinity for
+ * UNBOUNDED PRECEDING, -n for n PRECEDING, 0 for CURRENT ROW, n for n
+ * FOLLOWING, Infinity for UNBOUNDED FOLLOWING. ROWS counts rows; RANGE
+ * compares the one ORDER BY value (micros for a TIMESTAMP, millis for a DATE),
+ * or with bounds of 0 and infinities only, peers (rows equal on every ORDER BY key).
+ */
+export interface BoundFrame {
+  readonly unit: 'ROWS' | 'RANGE';
+  readonly start: number;
+  readonly end: number;
+}
+
+/** One window function call: `fn(args) OVER (PARTITION BY ... ORDER BY ... frame)` over the input's columns. */
+export interface BoundWindow {
+  readonly fn: WindowFunctionName;
+  /** The value (lag/lead/first_value/last_value/aggregates; none for count(*) and ranking) and lag/lead's default. */
+  readonly args: readonly BoundExpr[];
+  readonly partitionBy: readonly BoundExpr[];
+  readonly orderBy: ReadonlyArray<{ readonly expr: BoundExpr; readonly desc: boolean }>;
+  /** Defaults applied (whole partition without ORDER BY, RANGE UNBOUNDED PRECEDING .. CURRENT ROW with it). */
+  readonly frame: BoundFrame;
+  /** lag / lead: rows back or ahead; ntile: the number of buckets. */
+  readonly offset: number;
+  readonly ignoreNulls: boolean;
+  readonly type: SqlType;
+  /** The call's offset in the SQL text. */
+  readonly pos: number;
+}
+
 interface PlanBase {
   readonly fields: readonly Field[];
   /** Index of the designated timestamp among `fields`, or -1. */
@@ -57,6 +90,8 @@ export type Plan =
   | PlanBase & { readonly kind: 'filter'; readonly input: Plan; readonly predicate: BoundExpr }
   | PlanBase & { readonly kind: 'project'; readonly input: Plan; readonly exprs: readonly BoundExpr[] }
   | PlanBase & { readonly kind: 'aggregate'; readonly input: Plan; readonly keys: readonly BoundExpr[]; readonly aggregates: readonly BoundAggregate[] }
+  /** The input's rows in their order, each with one more column per window function (after WHERE / GROUP BY, before ORDER BY / LIMIT). */
+  | PlanBase & { readonly kind: 'window'; readonly input: Plan; readonly functions: readonly BoundWindow[] }
   | PlanBase & { readonly kind: 'sort'; readonly input: Plan; readonly keys: readonly SortKey[]; readonly limit: number | null }
   /** Rows [lo, hi) counted from 0; `last` keeps the final `last` rows instead. */
   | PlanBase & { readonly kind: 'limit'; readonly input: Plan; readonly lo: number; readonly hi: number; readonly last: number | null }

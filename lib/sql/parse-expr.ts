@@ -287,7 +287,9 @@ export function parseCall(c: Cursor, prefix = '', pos?: number): Call {
   }
   c.expectOp(')');
   let nulls: 'IGNORE' | 'RESPECT' | null = null;
+  let nullsPos = -1;
   if ((c.isKw('IGNORE') || c.isKw('RESPECT')) && c.isKwAt(1, 'NULLS')) {
+    nullsPos = c.tok.pos;
     nulls = c.next().up as 'IGNORE' | 'RESPECT';
     c.next();
     if (!c.isKw('OVER')) throw c.expected("'over'");
@@ -296,11 +298,14 @@ export function parseCall(c: Cursor, prefix = '', pos?: number): Call {
   if (c.isKw('OVER')) {
     const overTok = c.next();
     if (c.isOp('(')) over = parseWindowSpec(c);
-    else over = { kind: 'window', pos: overTok.pos, name: c.name('window name').name, partitionBy: [], orderBy: [], frame: null };
+    else {
+      const w = c.name('window name');
+      over = { kind: 'window', pos: overTok.pos, name: w.name, namePos: w.pos, partitionBy: [], orderBy: [], frame: null };
+    }
   }
   const name = (prefix + nameTok.text).toLowerCase();
   const call: Call = { kind: 'call', pos: pos ?? nameTok.pos, name, args, distinct, over };
-  return nulls === null ? call : { ...call, nulls };
+  return nulls === null ? call : { ...call, nulls, nullsPos };
 }
 
 /** `expr [ASC|DESC], ...` for ORDER BY. */

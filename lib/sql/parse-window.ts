@@ -13,7 +13,9 @@ const SPEC_WORDS: ReadonlySet<string> = new Set(['PARTITION', 'ROWS', 'RANGE', '
 export function parseWindowSpec(c: Cursor): WindowSpec {
   const open = c.expectOp('(');
   let name: string | null = null;
+  let namePos = -1;
   if (c.isPlainWord() && !SPEC_WORDS.has(c.tok.up)) {
+    namePos = c.tok.pos;
     name = c.next().text;
   }
   let partitionBy: Expr[] = [];
@@ -40,13 +42,13 @@ export function parseWindowSpec(c: Cursor): WindowSpec {
     const t = c.next();
     frame = {
       kind: 'frame', pos: t.pos, unit: 'ROWS', exclude: null,
-      start: { type: 'UNBOUNDED PRECEDING', offset: null, unit: null },
-      end: { type: 'CURRENT ROW', offset: null, unit: null },
+      start: { type: 'UNBOUNDED PRECEDING', offset: null, unit: null, pos: t.pos },
+      end: { type: 'CURRENT ROW', offset: null, unit: null, pos: t.pos },
     };
   }
   c.expectOp(')');
   const spec: Mutable<WindowSpec> = { kind: 'window', pos: open.pos, partitionBy, orderBy, frame };
-  if (name !== null) spec.name = name;
+  if (name !== null) { spec.name = name; spec.namePos = namePos; }
   if (anchor !== null) spec.anchor = anchor;
   return spec;
 }
@@ -63,37 +65,42 @@ export function parseFrame(c: Cursor): WindowFrame {
     end = parseBound(c);
   } else {
     start = parseBound(c);
-    end = { type: 'CURRENT ROW', offset: null, unit: null };
+    end = { type: 'CURRENT ROW', offset: null, unit: null, pos: t.pos };
   }
   let exclude: string | null = null;
+  let excludePos = -1;
   if (c.isKw('EXCLUDE') || (c.isKw('INCLUDE') && c.isKwAt(1, 'PREVAILING'))) {
     const include = c.next().up === 'INCLUDE';
     const w = c.tok;
+    excludePos = w.pos;
     if (include) exclude = (c.next(), 'INCLUDE PREVAILING');
     else if (c.isKw('CURRENT')) exclude = (c.next(), c.expectKw('ROW'), 'CURRENT ROW');
     else if (c.isKw('NO')) exclude = (c.next(), c.expectKw('OTHERS'), 'NO OTHERS');
     else if (c.isKw('GROUP') || c.isKw('TIES') || c.isKw('PREVAILING')) exclude = c.next().up;
     else throw c.error('CURRENT ROW, NO OTHERS, GROUP, TIES or PREVAILING expected', w.pos);
   }
-  return { kind: 'frame', pos: t.pos, unit, start, end, exclude };
+  return exclude === null ? { kind: 'frame', pos: t.pos, unit, start, end, exclude } : { kind: 'frame', pos: t.pos, unit, start, end, exclude, excludePos };
 }
 
 function parseBound(c: Cursor): FrameBound {
   if (c.isKw('UNBOUNDED')) {
     c.next();
-    if (c.acceptKw('PRECEDING')) return { type: 'UNBOUNDED PRECEDING', offset: null, unit: null };
-    if (c.acceptKw('FOLLOWING')) return { type: 'UNBOUNDED FOLLOWING', offset: null, unit: null };
+    const pos = c.tok.pos;
+    if (c.acceptKw('PRECEDING')) return { type: 'UNBOUNDED PRECEDING', offset: null, unit: null, pos };
+    if (c.acceptKw('FOLLOWING')) return { type: 'UNBOUNDED FOLLOWING', offset: null, unit: null, pos };
     throw c.expected("'preceding' or 'following'");
   }
   if (c.isKw('CURRENT')) {
     c.next();
+    const pos = c.tok.pos;
     c.expectKw('ROW');
-    return { type: 'CURRENT ROW', offset: null, unit: null };
+    return { type: 'CURRENT ROW', offset: null, unit: null, pos };
   }
   const offset = parseExpr(c, P_BOR);
   let unit: string | null = null;
   if (c.tok.kind === 'ident' && !c.isKw('PRECEDING') && !c.isKw('FOLLOWING')) unit = c.next().up;
-  if (c.acceptKw('PRECEDING')) return { type: 'PRECEDING', offset, unit };
-  if (c.acceptKw('FOLLOWING')) return { type: 'FOLLOWING', offset, unit };
+  const pos = c.tok.pos;
+  if (c.acceptKw('PRECEDING')) return { type: 'PRECEDING', offset, unit, pos };
+  if (c.acceptKw('FOLLOWING')) return { type: 'FOLLOWING', offset, unit, pos };
   throw c.expected("'preceding' or 'following'");
 }

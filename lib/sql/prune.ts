@@ -69,6 +69,27 @@ function narrow(p: Plan, need: ReadonlySet<number> | null): Narrowed {
       const at = (i: number): number => (m === null ? i : m[i]!);
       return { plan: { ...p, input: inner.plan, keys: p.keys.map(at), ts: at(p.ts), fields: inner.plan.fields, timestamp: inner.plan.timestamp }, map: m };
     }
+    case 'window': {
+      // Input columns asked for above and those the functions read; the function columns follow the input's.
+      const width = p.input.fields.length;
+      const used = new Set<number>();
+      for (let i = 0; i < width; i++) if (need === null || need.has(i)) used.add(i);
+      for (const f of p.functions) for (const e of [...f.args, ...f.partitionBy, ...f.orderBy.map((o) => o.expr)]) cols(e, used);
+      const inner = narrow(p.input, used);
+      if (inner.map === null) return { plan: { ...p, input: inner.plan }, map: null };
+      const m = inner.map;
+      const newWidth = inner.plan.fields.length;
+      const map = new Int32Array(p.fields.length);
+      for (let i = 0; i < p.fields.length; i++) map[i] = i < width ? m[i]! : newWidth + (i - width);
+      const functions = p.functions.map((f) => ({
+        ...f,
+        args: f.args.map((e) => remap(e, m)),
+        partitionBy: f.partitionBy.map((e) => remap(e, m)),
+        orderBy: f.orderBy.map((o) => ({ expr: remap(o.expr, m), desc: o.desc })),
+      }));
+      const fields = [...inner.plan.fields, ...p.fields.slice(width)];
+      return { plan: { ...p, input: inner.plan, functions, fields, timestamp: inner.plan.timestamp }, map };
+    }
     case 'sort': case 'limit': case 'distinct': case 'reverse': case 'sampleFill':
       return { plan: { ...p, input: narrow(p.input, null).plan } as Plan, map: null };
     case 'join': case 'asofJoin':

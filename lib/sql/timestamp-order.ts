@@ -21,7 +21,7 @@ export function useTimestampOrder(plan: Plan): Plan {
       const input = useTimestampOrder(plan.input);
       return inTimestampOrder(input, plan.ts) ? { ...plan, input: backwards(input) } : { ...plan, input };
     }
-    case 'filter': case 'project': case 'aggregate': case 'limit': case 'distinct': case 'reverse': case 'sampleFill':
+    case 'filter': case 'project': case 'aggregate': case 'window': case 'limit': case 'distinct': case 'reverse': case 'sampleFill':
       return { ...plan, input: useTimestampOrder(plan.input) } as Plan;
     case 'join': case 'setOp': case 'asofJoin':
       return { ...plan, left: useTimestampOrder(plan.left), right: useTimestampOrder(plan.right) } as Plan;

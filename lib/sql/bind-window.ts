@@ -1,0 +1,261 @@
+// Binding window functions: `f(args) OVER (PARTITION BY ... ORDER BY ... frame)`
+// and named windows (WINDOW w AS (...)) in a query's SELECT list and ORDER BY.
+// Each distinct call becomes one column of a 'window' plan node placed between
+// WHERE and the projection; the call itself binds to a reference to that
+// column. Frames are checked here with QuestDB's messages and positions.
+import { SvcError } from '../errors/svc-error.js';
+import type * as A from './ast.js';
+import { bindExpr, castTo, exprKey, unify, type ExprContext, type Scope } from './bind-expr.js';
+import type { BoundExpr, BoundFrame, BoundWindow, Plan } from './bound.js';
+import { constValue } from './const-value.js';
+import { hasScalar, isAggregate } from './functions/registry.js';
+import { isNumeric, isTemporal, type SqlType } from './sql-type.js';
+import { windowFunction, windowValueType } from './window-functions.js';
+
+const AGGREGATION = 'Window function is not allowed in context of aggregation. Use sub-query.';
+
+/**
+ * Rejects window functions where they cannot run, before anything is bound:
+ * in WHERE, GROUP BY and HAVING, and anywhere in a query that aggregates
+ * (GROUP BY, HAVING, SAMPLE BY or an aggregate in the SELECT list), as QuestDB
+ * does; such a query can compute its windows in an outer query.
+ */
+export function checkWindowPlacement(q: A.Select): void {
+  const clause = (e: A.Expr | null, name: string): void => {
+    const w = e === null ? null : firstWindow(e);
+    if (w) throw new SvcError('SQL', `window function is not allowed in ${name} clause`, { position: w.pos });
+  };
+  clause(q.where, 'WHERE');
+  for (const g of q.groupBy) clause(g, 'GROUP BY');
+  clause(q.having, 'HAVING');
+  const exprs: A.Expr[] = [];
+  for (const c of q.columns) if (c.kind === 'item') exprs.push(c.expr);
+  const grouped = q.groupBy.length > 0 || q.having !== null || q.sampleBy !== null || exprs.some(hasAggregate);
+  if (!grouped) return;
+  for (const e of [...exprs, ...q.orderBy.map((o) => o.expr)]) {
+    const w = firstWindow(e);
+    if (w) throw new SvcError('SQL', AGGREGATION, { position: w.pos });
+  }
+}
+
+/** Visits the nodes of an expression, outermost first in text order, without entering subqueries. */
+function visit(e: unknown, f: (node: A.Expr) => boolean): boolean {
+  if (Array.isArray(e)) return e.some((x) => visit(x, f));
+  if (e === null || typeof e !== 'object') return false;
+  const kind = (e as { kind?: unknown }).kind;
+  if (kind === 'subquery') return false;
+  if (typeof kind === 'string' && f(e as A.Expr)) return true;
+  for (const [k, v] of Object.entries(e)) if (k !== 'query' && visit(v, f)) return true;
+  return false;
+}
+
+function firstWindow(e: A.Expr): A.Call | null {
+  let found: A.Call | null = null;
+  visit(e, (n) => (n.kind === 'call' && n.over !== null ? ((found = n), true) : false));
+  return found;
+}
+
+function hasAggregate(e: A.Expr): boolean {
+  return visit(e, (n) => n.kind === 'call' && n.over === null && (isAggregate(n.name) || (n.name === 'count' && n.distinct)));
+}
+
+/** Time units of RANGE offsets, in microseconds. */
+const UNIT_MICROS: Record<string, number> = {
+  MICROSECOND: 1, MICROSECONDS: 1, MILLISECOND: 1e3, MILLISECONDS: 1e3, SECOND: 1e6, SECONDS: 1e6,
+  MINUTE: 6e7, MINUTES: 6e7, HOUR: 3.6e9, HOURS: 3.6e9, DAY: 8.64e10, DAYS: 8.64e10,
+};
+
+/**
+ * Binds the window function calls of one SELECT. `hook` goes into the
+ * expression context of the SELECT list and ORDER BY; `apply` puts the
+ * 'window' node over the plan the calls were bound against (its fields are
+ * `scope`'s), before the projection.
+ */
+export class WindowBinder {
+  private readonly functions: BoundWindow[] = [];
+  private readonly byKey = new Map<string, number>();
+  private readonly named = new Map<string, A.WindowSpec>();
+
+  constructor(private readonly scope: Scope, windows: A.Select['windows']) {
+    // A named window may build on one defined before it (QuestDB's rule; no cycles possible).
+    for (const w of windows ?? []) {
+      if (w.spec.name) this.resolve(w.spec);
+      this.named.set(w.name.toLowerCase(), w.spec);
+    }
+  }
+
+  readonly hook = (c: A.Call): BoundExpr => {
+    const key = exprKey(c);
+    let i = this.byKey.get(key);
+    if (i === undefined) {
+      i = this.functions.length;
+      this.functions.push(this.bindCall(c));
+      this.byKey.set(key, i);
+    }
+    return { kind: 'col', index: this.scope.fields.length + i, type: this.functions[i]!.type };
+  };
+
+  /** `plan` with a window node over it when calls were bound, else `plan`. */
+  apply(plan: Plan): Plan {
+    if (this.functions.length === 0) return plan;
+    if (plan.fields.length !== this.scope.fields.length) throw new SvcError('INTERNAL', 'window functions bound against another plan');
+    const fields = [...plan.fields, ...this.functions.map((f, i) => ({ name: `$window${i}`, type: f.type }))];
+    return { kind: 'window', input: plan, functions: this.functions, fields, timestamp: plan.timestamp };
+  }
+
+  /** The spec with a named base window's parts filled in. */
+  private resolve(spec: A.WindowSpec): A.WindowSpec {
+    if (spec.anchor) throw new SvcError('SQL', 'ANCHOR is not supported', { position: spec.pos });
+    if (!spec.name) return spec;
+    const named = this.named.get(spec.name.toLowerCase());
+    if (!named) throw new SvcError('SQL', `window '${spec.name}' is not defined`, { position: spec.namePos ?? spec.pos });
+    const base = this.resolve(named);
+    return {
+      kind: 'window', pos: spec.pos,
+      partitionBy: spec.partitionBy.length > 0 ? spec.partitionBy : base.partitionBy,
+      orderBy: spec.orderBy.length > 0 ? spec.orderBy : base.orderBy,
+      frame: spec.frame ?? base.frame,
+    };
+  }
+
+  private bindCall(c: A.Call): BoundWindow {
+    const spec = this.resolve(c.over!);
+    const inScope = (windowError: string): ExprContext => ({ scope: this.scope, onAggregate: null, windowError });
+    const argCx = inScope('window function is not allowed in window function arguments');
+    const star = c.args.length === 1 && c.args[0]!.kind === 'starArg';
+    const def = windowFunction(c.name);
+    if (!def) {
+      if (isAggregate(c.name) || hasScalar(c.name)) throw new SvcError('SQL', 'non-window function called in window context', { position: c.pos });
+      const types = star ? [] : c.args.map((a) => bindExpr(a, argCx).type);
+      throw new SvcError('SQL', `unknown function name: ${c.name}(${types.join(', ')})`, { position: c.pos });
+    }
+    if (c.distinct) throw new SvcError('SQL', 'DISTINCT is not supported in window functions', { position: c.pos });
+    if (c.nulls && !def.nulls) throw new SvcError('SQL', 'RESPECT/IGNORE NULLS is not supported for current window function', { position: c.nullsPos ?? c.pos });
+    const isOffset = def.name === 'lag' || def.name === 'lead';
+    if (isOffset && c.args.length > 3) throw new SvcError('SQL', 'too many arguments', { position: c.args[3]!.pos });
+    let args = star && def.name === 'count' ? [] : c.args.map((a) => bindExpr(a, argCx));
+    const resolved = def.resolve(args.map((a) => a.type));
+    if (typeof resolved !== 'string') throw new SvcError('SQL', resolved.error, { position: c.pos });
+    let type = resolved;
+    let offset = 1;
+    if (def.rejectsFrame) rejectFrame(def.name, spec.frame);
+    if (def.name === 'ntile') {
+      offset = bucketCount(args[0]!, c.args[0]!.pos);
+      args = [];
+    } else if (isOffset) {
+      if (args.length >= 2) offset = offsetArg(args[1]!, c.args[1]!.pos);
+      if (args.length === 3) {
+        // The default takes the value's type (both their common one), then as the value does.
+        const [v, d] = unify([args[0]!, args[2]!], c.pos, [c.args[0]!.pos, c.args[2]!.pos]);
+        type = windowValueType(v!.type);
+        args = [castTo(v!, type, c.args[0]!.pos), castTo(d!, type, c.args[2]!.pos)];
+      } else {
+        args = [castTo(args[0]!, type, c.args[0]!.pos)];
+      }
+    } else if (def.name !== 'count' && def.name !== 'sum' && def.name !== 'avg') {
+      // The value in the result's type (min(int) is a LONG); sum / avg / count read any number as is.
+      args = args.map((a, i) => castTo(a, type, c.args[i]!.pos));
+    } else {
+      args = args.map((a, i) => (a.type === 'NULL' ? castTo(a, 'DOUBLE', c.args[i]!.pos) : a));
+    }
+    const partitionBy = spec.partitionBy.map((e) => bindExpr(e, inScope('window function is not allowed in PARTITION BY clause')));
+    const orderBy = spec.orderBy.map((o) => ({ expr: bindExpr(o.expr, inScope('window function is not allowed in ORDER BY clause of a window')), desc: o.desc }));
+    const frame: BoundFrame = def.usesFrame
+      ? bindFrame(spec, orderBy.map((o) => o.expr.type), this.scope)
+      : { unit: 'ROWS', start: -Infinity, end: Infinity };
+    return { fn: def.name, args, partitionBy, orderBy, frame, offset, ignoreNulls: c.nulls === 'IGNORE', type, pos: c.pos };
+  }
+}
+
+/** cume_dist and ntile work on whole partitions: a frame or EXCLUDE clause is an error (QuestDB's messages). */
+function rejectFrame(name: string, f: A.WindowFrame | null): void {
+  if (f === null) return;
+  if (f.exclude !== null && f.exclude !== 'NO OTHERS') throw new SvcError('SQL', `${name}() does not support EXCLUDE clause`, { position: f.excludePos ?? f.pos });
+  throw new SvcError('SQL', `${name}() does not support framing; remove the frame clause`, { position: f.start.pos });
+}
+
+/** ntile's bucket count: a constant positive integer. */
+function bucketCount(e: BoundExpr, pos: number): number {
+  const v = constValue(e);
+  if (v === undefined) throw new SvcError('SQL', 'ntile() bucket count must be a constant', { position: pos });
+  if (v === null) throw new SvcError('SQL', 'ntile() bucket count cannot be NULL', { position: pos });
+  if (typeof v !== 'number' || v <= 0 || v > 2147483647) throw new SvcError('SQL', 'ntile() bucket count must be a positive integer', { position: pos });
+  return v;
+}
+
+/** lag / lead's offset: a constant non-negative integer. */
+function offsetArg(e: BoundExpr, pos: number): number {
+  const v = constValue(e);
+  if (v === undefined) throw new SvcError('SQL', 'offset must be a constant', { position: pos });
+  if (typeof v !== 'number' || !Number.isInteger(v) || v < 0) throw new SvcError('SQL', 'offset must be a positive integer', { position: pos });
+  return v;
+}
+
+/**
+ * The frame of `spec` with the defaults: without ORDER BY the whole
+ * partition, with it RANGE UNBOUNDED PRECEDING .. CURRENT ROW (peers
+ * included). Bounds are checked in QuestDB's order with its messages.
+ */
+function bindFrame(spec: A.WindowSpec, orderTypes: readonly SqlType[], scope: Scope): BoundFrame {
+  const f = spec.frame;
+  if (f === null) return spec.orderBy.length === 0 ? { unit: 'ROWS', start: -Infinity, end: Infinity } : { unit: 'RANGE', start: -Infinity, end: 0 };
+  if (f.unit === 'GROUPS') throw new SvcError('SQL', 'GROUPS frames are not supported', { position: f.pos });
+  if (f.start.type === 'UNBOUNDED FOLLOWING') throw new SvcError('SQL', 'frame start cannot be UNBOUNDED FOLLOWING, use UNBOUNDED PRECEDING', { position: f.start.pos });
+  if (f.end.type === 'UNBOUNDED PRECEDING') throw new SvcError('SQL', 'frame end cannot be UNBOUNDED PRECEDING, use UNBOUNDED FOLLOWING', { position: f.end.pos });
+  const hasOffset = f.start.offset !== null || f.end.offset !== null;
+  let keyType: SqlType | null = null;
+  if (f.unit === 'RANGE' && hasOffset) {
+    if (spec.orderBy.length !== 1) throw new SvcError('SQL', 'RANGE with an offset needs exactly one ORDER BY expression', { position: f.pos });
+    keyType = orderTypes[0]!;
+    if (!isNumeric(keyType) && !isTemporal(keyType)) {
+      throw new SvcError('SQL', `RANGE with an offset needs a numeric or timestamp ORDER BY expression, not ${keyType}`, { position: spec.orderBy[0]!.pos });
+    }
+  }
+  const start = boundValue(f.start, f.unit, keyType, scope);
+  let end = boundValue(f.end, f.unit, keyType, scope);
+  if (f.start.type === 'CURRENT ROW' && f.end.type === 'PRECEDING') {
+    throw new SvcError('SQL', 'start row is CURRENT, end row not must be PRECEDING', { position: f.end.pos });
+  }
+  if (start > end) throw new SvcError('SQL', 'start of window must be lower than end of window', { position: f.start.offset?.pos ?? f.start.pos });
+  const excludePos = f.excludePos ?? f.pos;
+  if (f.exclude === 'CURRENT ROW') {
+    // As QuestDB: a frame ending at the current row then ends one row before it.
+    if (f.unit !== 'ROWS' || end !== 0) throw new SvcError('SQL', 'EXCLUDE CURRENT ROW is supported only for ROWS frames ending at CURRENT ROW', { position: excludePos });
+    end = -1;
+    if (start > end) throw new SvcError('SQL', 'end of window is higher than start of window due to exclusion mode', { position: excludePos });
+  } else if (f.exclude !== null && f.exclude !== 'NO OTHERS') {
+    throw new SvcError('SQL', `EXCLUDE ${f.exclude} is not supported`, { position: excludePos });
+  }
+  return { unit: f.unit, start, end };
+}
+
+/** A bound as a signed distance (see BoundFrame), in rows or in the ORDER BY value's units. */
+function boundValue(b: A.FrameBound, unit: 'ROWS' | 'RANGE', keyType: SqlType | null, scope: Scope): number {
+  switch (b.type) {
+    case 'UNBOUNDED PRECEDING': return -Infinity;
+    case 'UNBOUNDED FOLLOWING': return Infinity;
+    case 'CURRENT ROW': return 0;
+    default: break;
+  }
+  const e = b.offset!;
+  const v = constValue(bindExpr(e, { scope, onAggregate: null, windowError: 'window function is not allowed in a frame' }));
+  if (v === undefined) throw new SvcError('SQL', 'constant expression expected', { position: e.pos });
+  const n = typeof v === 'string' && v.trim() !== '' ? Number(v) : v;
+  if (typeof n !== 'number' || Number.isNaN(n)) throw new SvcError('SQL', 'integer expression expected', { position: e.pos });
+  if (n < 0) throw new SvcError('SQL', 'non-negative integer expression expected', { position: e.pos });
+  let size = n;
+  if (b.unit !== null) {
+    const micros = UNIT_MICROS[b.unit];
+    if (micros === undefined) throw new SvcError('SQL', `unsupported time unit [unit=${b.unit}]`, { position: e.pos });
+    if (unit !== 'RANGE' || keyType === null || !isTemporal(keyType)) {
+      throw new SvcError('SQL', 'a time unit needs a RANGE frame ordered by a TIMESTAMP or DATE', { position: e.pos });
+    }
+    size = n * micros;
+  }
+  // DATE values are milliseconds.
+  if (keyType === 'DATE' && b.unit !== null) size /= 1000;
+  if ((unit === 'ROWS' || keyType === 'TIMESTAMP') && !Number.isInteger(size)) {
+    throw new SvcError('SQL', 'integer expression expected', { position: e.pos });
+  }
+  return b.type === 'PRECEDING' ? -size : size;
+}
