@@ -107,7 +107,11 @@ function bloomOf(values: ChunkValues, distinct: number, fpp: number): Buffer {
   return Buffer.concat([header.copy(), bits]);
 }
 
-/** Row ranges of the data pages: [rowFrom, rowTo, valueFrom, valueTo]. */
+/**
+ * Row ranges of the data pages: [rowFrom, rowTo, valueFrom, valueTo]. A page
+ * closes once its values (plus about a bit per row of definition levels when
+ * the chunk has NULLs) reach `pageSize`.
+ */
 function pageRanges(v: ChunkValues, costOf: (k: number) => number, fixedCost: number | null, pageSize: number): number[][] {
   const ranges: number[][] = [];
   const rows = v.rows;
@@ -116,8 +120,10 @@ function pageRanges(v: ChunkValues, costOf: (k: number) => number, fixedCost: nu
     for (let r = 0; r < rows; r += per) ranges.push([r, Math.min(rows, r + per), r, Math.min(rows, r + per)]);
     return ranges;
   }
+  const levelCost = v.hasNulls ? 1 / 8 : 0;
   let r0 = 0, v0 = 0, k = 0, bytes = 0;
   for (let r = 0; r < rows; r++) {
+    bytes += levelCost;
     if (!v.hasNulls || v.defined[r] === 1) { bytes += fixedCost ?? costOf(k); k++; }
     if (bytes >= pageSize) { ranges.push([r0, r + 1, v0, k]); r0 = r + 1; v0 = k; bytes = 0; }
   }
