@@ -6,6 +6,7 @@ import { BloomFilter, bloomFilterBytes } from './bloom-filter.js';
 import { ByteBuilder } from './byte-builder.js';
 import type { PageCodec } from './codecs.js';
 import type { ChunkValues } from './column-values.js';
+import { deltaValues, encodeDelta } from './delta.js';
 import { buildDictionary, type Dictionary } from './dictionary.js';
 import { Codec, Encoding, writeBloomFilterHeader, writePageHeader, type ColumnChunkMeta, type PageHeader } from './format.js';
 import { bitWidth, encodeDefLevels, encodeHybrid } from './rle.js';
@@ -160,7 +161,10 @@ export function encodeChunk(spec: ColumnSpec, v: ChunkValues, opts: ChunkOptions
     width = bitWidth(dictionary.size - 1);
   }
   const dataPageOffset = total;
-  const valueEncoding = dictionary === null ? Encoding.PLAIN : opts.version === 1 ? Encoding.PLAIN_DICTIONARY : Encoding.RLE_DICTIONARY;
+  // v2 pages: integers without a dictionary are delta-encoded (timestamps above all).
+  const delta = dictionary === null && opts.version === 2 && (v.kind === 'i32' || v.kind === 'i64') ? deltaValues(v) : null;
+  const valueEncoding = dictionary !== null ? (opts.version === 1 ? Encoding.PLAIN_DICTIONARY : Encoding.RLE_DICTIONARY)
+    : delta !== null ? Encoding.DELTA_BINARY_PACKED : Encoding.PLAIN;
   encodings.add(valueEncoding);
 
   const fixedCost = dictionary !== null ? width / 8 : v.kind === 'bool' ? 1 / 8 : v.kind === 'bytes' ? null : spec.width;
@@ -171,6 +175,8 @@ export function encodeChunk(spec: ColumnSpec, v: ChunkValues, opts: ChunkOptions
       if (dictionary !== null) {
         out.byte(width);
         encodeHybrid(out, dictionary.indices, v0, v1, width);
+      } else if (delta !== null) {
+        encodeDelta(out, delta, v0, v1);
       } else {
         writePlain(out, v, v0, v1);
       }
@@ -188,7 +194,7 @@ export function encodeChunk(spec: ColumnSpec, v: ChunkValues, opts: ChunkOptions
     } else {
       levels.reset();
       if (optional) encodeDefLevels(levels, v.hasNulls ? v.defined : null, r0, r1);
-      let raw = dictionary === null ? plainView(v, v0, v1) : null;
+      let raw = dictionary === null && delta === null ? plainView(v, v0, v1) : null;
       if (raw === null) { page.reset(); writeValues(page); raw = page.view8(); }
       const compressed = opts.codec.name !== 'UNCOMPRESSED';
       const body = opts.codec.compress(raw);

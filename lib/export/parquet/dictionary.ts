@@ -37,27 +37,43 @@ function tableSize(n: number): number {
   return s;
 }
 
-/** Dictionary of a fixed-width chunk, or null when it would exceed the limits. */
+let scratchTable = new Int32Array(1 << 12);
+let scratchWords = new Int32Array(1 << 12);
+
+/** Whether the chunk's values strictly increase (timestamps, sequences): then all are distinct and a dictionary is useless. */
+function strictlyIncreasing(v: ChunkValues): boolean {
+  const n = v.count;
+  if (n < 2) return false;
+  switch (v.kind) {
+    case 'i32': { const a = v.i32; for (let i = 1; i < n; i++) if (a[i]! <= a[i - 1]!) return false; return true; }
+    case 'f32': case 'f64': { const a = v.kind === 'f32' ? v.f32 : v.f64; for (let i = 1; i < n; i++) if (!(a[i]! > a[i - 1]!)) return false; return true; }
+    case 'i64': {
+      const a = v.i64;
+      for (let i = 1; i < n; i++) {
+        const h = a[2 * i + 1]!, ph = a[2 * i - 1]!;
+        if (h < ph || (h === ph && (a[2 * i]! >>> 0) <= (a[2 * i - 2]! >>> 0))) return false;
+      }
+      return true;
+    }
+    default: return false;
+  }
+}
+
+/** Dictionary of a fixed-width chunk, or null when it would exceed the limits. Hash table and entries are reused scratch. */
 function fixedDictionary(v: ChunkValues, maxEntries: number, maxBytes: number): Dictionary | null {
+  if (strictlyIncreasing(v)) return null;
   const { words, wpv } = wordsOf(v);
   const n = v.count;
   const limit = Math.min(maxEntries, Math.floor(maxBytes / (wpv * 4)));
-  let cap = tableSize(Math.min(n, 4096));
+  let cap = tableSize(Math.min(n, limit));
   let mask = cap - 1;
-  let table = new Int32Array(cap);
-  const distinct = new ChunkValues(v.kind, v.width, Math.min(n, limit) + 1);
-  const { words: dw } = wordsOf(distinct);
+  if (scratchTable.length < cap) scratchTable = new Int32Array(cap);
+  let table = scratchTable;
+  table.fill(0, 0, cap);
+  if (scratchWords.length < (limit + 1) * wpv) scratchWords = new Int32Array((limit + 1) * wpv);
+  const dw = scratchWords;
   const indices = indicesFor(n);
   let size = 0;
-  const rehash = (): void => {
-    cap *= 2; mask = cap - 1;
-    table = new Int32Array(cap);
-    for (let e = 0; e < size; e++) {
-      let s = hashWords(dw, e * wpv, wpv) & mask;
-      while (table[s] !== 0) s = (s + 1) & mask;
-      table[s] = e + 1;
-    }
-  };
   for (let i = 0; i < n; i++) {
     const at = i * wpv;
     let s = hashWords(words, at, wpv) & mask;
@@ -76,10 +92,22 @@ function fixedDictionary(v: ChunkValues, maxEntries: number, maxBytes: number): 
       found = size++;
       for (let k = 0; k < wpv; k++) dw[found * wpv + k] = words[at + k]!;
       table[s] = found + 1;
-      if (size * 2 > cap) rehash();
+      if (size * 2 > cap) {
+        cap *= 2; mask = cap - 1;
+        if (scratchTable.length < cap) scratchTable = new Int32Array(cap);
+        table = scratchTable;
+        table.fill(0, 0, cap);
+        for (let e = 0; e < size; e++) {
+          let t = hashWords(dw, e * wpv, wpv) & mask;
+          while (table[t] !== 0) t = (t + 1) & mask;
+          table[t] = e + 1;
+        }
+      }
     }
     indices[i] = found;
   }
+  const distinct = new ChunkValues(v.kind, v.width, size);
+  wordsOf(distinct).words.set(dw.subarray(0, size * wpv));
   distinct.rows = distinct.count = size;
   return { values: distinct, indices, size };
 }
