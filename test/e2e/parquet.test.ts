@@ -176,6 +176,9 @@ describe('Parquet export (/exp?fmt=parquet)', () => {
     assert.deepEqual(await duckRows(`select count(*)::int n from '${f}'`), [{ n: 0 }]);
     assert.deepEqual(await duckRows(`select count(*)::int n from parquet_metadata('${f}')`), [{ n: 0 }]);
     await roundTrip('select x, x * 2.5 y, cast(x as int) z from long_sequence(5)');
+    // Mixed symbol and text inputs under one column, and a NULL-typed column.
+    await roundTrip('select sym from t union all select s from t union all select v from t');
+    await roundTrip('select sym, null n from t');
   });
 
   test('multi-row-group results: row groups of row_group_size rows, pages near data_page_size, limit honoured', async () => {

@@ -78,8 +78,26 @@ function gatherBool(out: ChunkValues, v: ColumnVector, from: number, to: number)
   out.rows += to - from; out.count = c;
 }
 
-/** STRING, VARCHAR, BINARY. */
+/** STRING, VARCHAR, BINARY (a SYMBOL vector under a text field gives its strings). */
 function gatherVar(out: ChunkValues, v: ColumnVector, from: number, to: number): void {
+  if (v.kind === 'symbol') {
+    out.reserve(to - from);
+    const def = out.defined, offs = out.offsets;
+    let r = out.rows, c = out.count;
+    offs[c] = out.byteLength;
+    for (let i = from; i < to; i++, r++) {
+      const k = v.keys[i]!;
+      if (k < 0) { def[r] = 0; out.hasNulls = true; continue; }
+      def[r] = 1;
+      const b = utf8.encode(v.dict[k] ?? '');
+      out.reserveBytes(b.length);
+      out.bytes.set(b, out.byteLength);
+      out.byteLength += b.length;
+      offs[++c] = out.byteLength;
+    }
+    out.rows = r; out.count = c;
+    return;
+  }
   if (v.kind !== 'var') { gatherNull(out, v, from, to); return; }
   const { bytes, offsets, nulls } = v;
   out.reserve(to - from);
@@ -143,7 +161,28 @@ function gatherFixedReversed(width: number) {
 /** Per chunk: symbol key -> chunk dictionary index, for each table dictionary seen. */
 const REMAPS = new WeakMap<ChunkValues, { dict: readonly string[]; map: Int32Array; touched: number[] }[]>();
 
+const TEXT_KEYS = new WeakMap<ChunkValues, Map<string, number>>();
+const utf8Decoder = new TextDecoder();
+
+/** A text vector under a SYMBOL field: its values interned into the chunk dictionary. */
+function gatherSymbolFromText(out: ChunkValues, v: ColumnVector & { kind: 'var' }, from: number, to: number): void {
+  let keys = TEXT_KEYS.get(out);
+  if (keys === undefined || out.dict.length === 0) { keys = new Map(); TEXT_KEYS.set(out, keys); }
+  out.reserve(to - from);
+  let r = out.rows, c = out.count;
+  for (let i = from; i < to; i++, r++) {
+    if (v.nulls !== null && v.nulls[i] === 1) { out.defined[r] = 0; out.hasNulls = true; continue; }
+    out.defined[r] = 1;
+    const text = utf8Decoder.decode(v.bytes.subarray(v.offsets[i]!, v.offsets[i + 1]!));
+    let idx = keys.get(text);
+    if (idx === undefined) { idx = out.dict.length; const b = utf8.encode(text); out.dict.push(b); out.dictBytes += b.length; keys.set(text, idx); }
+    out.i32[c++] = idx;
+  }
+  out.rows = r; out.count = c;
+}
+
 function gatherSymbol(out: ChunkValues, v: ColumnVector, from: number, to: number): void {
+  if (v.kind === 'var') { gatherSymbolFromText(out, v, from, to); return; }
   if (v.kind !== 'symbol') { gatherNull(out, v, from, to); return; }
   let remaps = REMAPS.get(out);
   if (remaps === undefined) { remaps = []; REMAPS.set(out, remaps); }
