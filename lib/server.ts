@@ -69,6 +69,7 @@ export class SvcdbServer {
     for (const r of sqlRoutes({
       catalog: () => this.catalog,
       queryTimeoutMs: config.get('query.timeout'),
+      exportTimeoutMs: config.get('http.export.timeout'),
       memoryLimit: config.get('query.memory.limit'),
     })) router.add(r);
     for (const r of importRoutes({ catalog: () => this.catalog, analysisLines: config.get('http.text.analysis.max.lines') })) router.add(r);

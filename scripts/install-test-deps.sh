@@ -1,7 +1,24 @@
 #!/usr/bin/env bash
 # Makes sure the real programs the e2e tests drive are installed (Debian packages
-# prometheus and prometheus-alertmanager). Run by `npm test` (pretest) and CI; silent no-op when present.
+# prometheus and prometheus-alertmanager) and the DuckDB package the Parquet tests read
+# with. Run by `npm test` (pretest) and CI; silent no-op when present.
 set -euo pipefail
+
+# @duckdb/node-api, which the Parquet tests read exported files back with: it cannot be a saved
+# devDependency (its per-platform packages make npm 11's lock check fail `npm ci`), so it is
+# installed here without saving when it does not load. Quiet and idempotent; runs as the caller.
+duckdb_pkg=@duckdb/node-api@1.5.6-r.1
+repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+if [[ -z ${SVCDB_VIA_SUDO:-} ]] &&
+  ! (cd "$repo" && node -e "import('@duckdb/node-api').then(() => {}, () => process.exit(1))") >/dev/null 2>&1; then
+  duck_log=$(mktemp /tmp/svcdb-install-duckdb.XXXXXX.log)
+  if (cd "$repo" && npm install --no-save --no-audit --no-fund "$duckdb_pkg") >"$duck_log" 2>&1; then
+    rm -f "$duck_log"
+  else
+    tail -n 20 "$duck_log" >&2
+    echo "install-test-deps: could not install $duckdb_pkg (the Parquet tests will fail); log: $duck_log" >&2
+  fi
+fi
 
 # Overrides exist only to test this script without uninstalling anything.
 prom_bin=${SVCDB_PROMETHEUS_BIN:-/usr/bin/prometheus}

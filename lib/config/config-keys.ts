@@ -43,6 +43,8 @@ export const CONFIG_KEYS = {
     'Serve Prometheus metrics at /metrics on the health server. When false, /metrics answers 404.'),
   'query.timeout': key(durationType, 60_000,
     'Default statement timeout; the Statement-Timeout request header overrides it.'),
+  'http.export.timeout': key(durationType, 300_000,
+    'Default timeout of a Parquet export (/exp?fmt=parquet); its timeout parameter overrides it. CSV exports use query.timeout.'),
   'query.memory.limit': key(sizeType, 1024 * 1024 * 1024,
     'Bytes one query may hold in sorts, hash aggregation, joins and DISTINCT; past it the query fails with a clear error instead of exhausting the process.'),
   'http.text.analysis.max.lines': key(intType(2, 1_000_000), 1000,

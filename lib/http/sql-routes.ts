@@ -7,6 +7,8 @@ import { SvcError, isSvcError } from '../errors/svc-error.js';
 import { compile, type CompiledStatement } from '../exec/engine.js';
 import { csvBody } from '../export/csv-response.js';
 import { jsonQueryBody } from '../export/json-response.js';
+import { parseParquetOptions } from '../export/parquet/options.js';
+import { parquetBody, planParquet, sourceTable } from '../export/parquet/parquet-writer.js';
 import type { RowStats } from '../export/row-window.js';
 import type { Catalog } from '../storage/catalog.js';
 import { boolParam, limitParam, queryParam, timeoutHeader, timeoutSecondsParam } from './params.js';
@@ -18,6 +20,8 @@ export interface SqlRouteOptions {
   readonly catalog: () => Catalog;
   /** Default statement timeout (query.timeout), ms. */
   readonly queryTimeoutMs: number;
+  /** Default timeout of a Parquet export (http.export.timeout), ms; query.timeout when absent. */
+  readonly exportTimeoutMs?: number;
   /** Bytes a sort or hash table of one query may hold (query.memory.limit). */
   readonly memoryLimit: number;
 }
@@ -116,19 +120,45 @@ function validate(ctx: RequestContext, opts: SqlRouteOptions): void {
   }
 }
 
-/** `filename` (default questdb-query-<millis>.csv, as QuestDB names it), safe inside a quoted header value. */
-function fileName(url: URL): string {
+/** `filename` (default questdb-query-<millis>.<ext>, as QuestDB names it), safe inside a quoted header value. */
+function fileName(url: URL, ext = 'csv'): string {
   const raw = url.searchParams.get('filename');
   const name = raw === null || raw.trim() === '' ? `questdb-query-${Date.now()}` : raw.trim();
   const safe = name.replace(/[^\w.\- ]/g, '_');
-  return safe.toLowerCase().endsWith('.csv') ? safe : `${safe}.csv`;
+  return safe.toLowerCase().endsWith(`.${ext}`) ? safe : `${safe}.${ext}`;
+}
+
+/**
+ * /exp?fmt=parquet: every Parquet parameter is checked (400 naming it) and the
+ * codec loaded before the query runs; the file streams row group by row group.
+ */
+async function exportParquet(ctx: RequestContext, opts: SqlRouteOptions, query: string): Promise<void> {
+  const url = ctx.url;
+  const options = parseParquetOptions(url.searchParams);
+  boolParam(url, 'nm'); // validated like CSV's; a Parquet file has no header row to omit
+  const window = limitParam(url, false);
+  const timeout = timeoutSecondsParam(url) ?? opts.exportTimeoutMs ?? opts.queryTimeoutMs;
+  const { stmt } = compileFor(query, opts);
+  if (stmt.kind !== 'select') throw new QueryError(query, new SvcError('SQL', '/exp exports the rows of a query; use /exec for other statements', { position: 0 }));
+  const plan = planParquet(stmt.fields, stmt.timestamp, sourceTable(stmt.plan), options);
+  const t = withTimeout(ctx.signal, timeout);
+  const stats: RowStats = { sent: 0, matched: 0 };
+  try {
+    const headers = { 'Content-Type': 'application/vnd.apache.parquet', 'Content-Disposition': `attachment; filename="${fileName(url, 'parquet')}"` };
+    await sendBody(ctx, headers, counted(ctx, parquetBody(plan, stmt.execute(t.signal), window, stats)), ctx.signal);
+  } catch (e) {
+    throw ctx.res.headersSent ? e : new QueryError(query, e);
+  } finally {
+    ctx.stats.rows += stats.sent;
+    t.dispose();
+  }
 }
 
 async function exportCsv(ctx: RequestContext, opts: SqlRouteOptions): Promise<void> {
   const url = ctx.url;
   const query = queryParam(url);
   const fmt = (url.searchParams.get('fmt') ?? 'csv').toLowerCase();
-  if (fmt === 'parquet') throw new SvcError('BAD_REQUEST', 'fmt=parquet is not supported yet: Parquet export arrives with its own capability; use fmt=csv');
+  if (fmt === 'parquet') return exportParquet(ctx, opts, query);
   if (fmt !== 'csv') throw new SvcError('BAD_REQUEST', `invalid value for parameter fmt: ${fmt} [expected csv or parquet]`);
   const nm = boolParam(url, 'nm');
   const window = limitParam(url, false);

@@ -1,0 +1,225 @@
+// Encodes one column chunk of a row group: an optional dictionary page, then
+// data pages of about data_page_size bytes (v1: levels and values compressed
+// together; v2: levels uncompressed, values compressed), the chunk's
+// statistics and its bloom filter. Pure: ChunkValues in, buffers out.
+import { BloomFilter, bloomFilterBytes } from './bloom-filter.js';
+import { ByteBuilder } from './byte-builder.js';
+import type { PageCodec } from './codecs.js';
+import type { ChunkValues } from './column-values.js';
+import { deltaValues, encodeDelta } from './delta.js';
+import { buildDictionary, type Dictionary } from './dictionary.js';
+import { Codec, Encoding, writeBloomFilterHeader, writePageHeader, type ColumnChunkMeta, type PageHeader } from './format.js';
+import { bitWidth, encodeDefLevels, encodeHybrid } from './rle.js';
+import type { ColumnSpec } from './schema.js';
+import { chunkStatistics } from './statistics.js';
+
+export interface ChunkOptions {
+  readonly version: 1 | 2;
+  readonly codec: PageCodec;
+  readonly dataPageSize: number;
+  readonly statistics: boolean;
+  /** False-positive rate of the chunk's bloom filter, or null for none. */
+  readonly bloomFpp: number | null;
+}
+
+export interface EncodedChunk {
+  /** Page headers and pages, in file order (fresh buffers, safe to hand to a socket). */
+  readonly parts: Buffer[];
+  readonly byteLength: number;
+  /** Offsets are relative to the chunk's first byte until the writer places it. */
+  readonly meta: ColumnChunkMeta;
+  /** Bloom filter header + bitset, written by the file writer after the row group. */
+  readonly bloom: Buffer | null;
+}
+
+/** Dictionaries larger than this (PLAIN bytes) fall back to PLAIN pages, as parquet-mr's default. */
+export const MAX_DICTIONARY_BYTES = 1024 * 1024;
+
+const levels = new ByteBuilder(1 << 16);
+const page = new ByteBuilder(1 << 20);
+const header = new ByteBuilder(256);
+
+/** Bytes of values [v0, v1) as a view of the gathered arrays (fixed widths), or null. */
+function plainView(v: ChunkValues, v0: number, v1: number): Uint8Array | null {
+  switch (v.kind) {
+    case 'i32': return new Uint8Array(v.i32.buffer, v.i32.byteOffset + v0 * 4, (v1 - v0) * 4);
+    case 'i64': return new Uint8Array(v.i64.buffer, v.i64.byteOffset + v0 * 8, (v1 - v0) * 8);
+    case 'f32': return new Uint8Array(v.f32.buffer, v.f32.byteOffset + v0 * 4, (v1 - v0) * 4);
+    case 'f64': return new Uint8Array(v.f64.buffer, v.f64.byteOffset + v0 * 8, (v1 - v0) * 8);
+    case 'fixed': return v.bytes.subarray(v0 * v.width, v1 * v.width);
+    default: return null;
+  }
+}
+
+/** Appends values [v0, v1) PLAIN-encoded. */
+export function writePlain(out: ByteBuilder, v: ChunkValues, v0: number, v1: number): void {
+  const view = plainView(v, v0, v1);
+  if (view !== null) { out.bytes(view); return; }
+  if (v.kind === 'bool') {
+    const n = v1 - v0;
+    out.ensure((n + 7) >> 3);
+    const buf = out.buf;
+    let at = out.length;
+    for (let i = 0; i < n; i += 8) {
+      let byte = 0;
+      for (let k = 0; k < 8 && i + k < n; k++) byte |= (v.i32[v0 + i + k]! & 1) << k;
+      buf[at++] = byte;
+    }
+    out.length = at;
+    return;
+  }
+  // Byte arrays: 4-byte little-endian length, then the bytes.
+  const o = v.offsets;
+  out.ensure((v1 - v0) * 4 + o[v1]! - o[v0]!);
+  const buf = out.buf, b = v.bytes;
+  let at = out.length;
+  for (let k = v0; k < v1; k++) {
+    const s = o[k]!, e = o[k + 1]!, n = e - s;
+    buf[at] = n & 0xff; buf[at + 1] = (n >>> 8) & 0xff; buf[at + 2] = (n >>> 16) & 0xff; buf[at + 3] = n >>> 24;
+    at += 4;
+    buf.set(b.subarray(s, e), at);
+    at += n;
+  }
+  out.length = at;
+}
+
+/** Plain bytes of value k (for bloom filter hashing). */
+function valueBytes(v: ChunkValues, k: number, out: { b: Uint8Array; s: number; e: number }): void {
+  switch (v.kind) {
+    case 'i32': out.b = new Uint8Array(v.i32.buffer); out.s = v.i32.byteOffset + k * 4; out.e = out.s + 4; return;
+    case 'f32': out.b = new Uint8Array(v.f32.buffer); out.s = v.f32.byteOffset + k * 4; out.e = out.s + 4; return;
+    case 'i64': out.b = new Uint8Array(v.i64.buffer); out.s = v.i64.byteOffset + k * 8; out.e = out.s + 8; return;
+    case 'f64': out.b = new Uint8Array(v.f64.buffer); out.s = v.f64.byteOffset + k * 8; out.e = out.s + 8; return;
+    case 'fixed': out.b = v.bytes; out.s = k * v.width; out.e = out.s + v.width; return;
+    default: out.b = v.bytes; out.s = v.offsets[k]!; out.e = v.offsets[k + 1]!;
+  }
+}
+
+function bloomOf(values: ChunkValues, distinct: number, fpp: number): Buffer {
+  const bf = new BloomFilter(bloomFilterBytes(distinct, fpp));
+  const ref = { b: values.bytes, s: 0, e: 0 };
+  for (let k = 0; k < values.count; k++) {
+    valueBytes(values, k, ref);
+    bf.insert(ref.b, ref.s, ref.e);
+  }
+  const bits = bf.bytes();
+  header.reset();
+  writeBloomFilterHeader(header, bits.length);
+  return Buffer.concat([header.copy(), bits]);
+}
+
+/**
+ * Row ranges of the data pages: [rowFrom, rowTo, valueFrom, valueTo]. A page
+ * closes once its values (plus about a bit per row of definition levels when
+ * the chunk has NULLs) reach `pageSize`.
+ */
+function pageRanges(v: ChunkValues, costOf: (k: number) => number, fixedCost: number | null, pageSize: number): number[][] {
+  const ranges: number[][] = [];
+  const rows = v.rows;
+  if (!v.hasNulls && fixedCost !== null) {
+    const per = Math.max(1, Math.floor(pageSize / Math.max(fixedCost, 1e-9)));
+    for (let r = 0; r < rows; r += per) ranges.push([r, Math.min(rows, r + per), r, Math.min(rows, r + per)]);
+    return ranges;
+  }
+  const levelCost = v.hasNulls ? 1 / 8 : 0;
+  let r0 = 0, v0 = 0, k = 0, bytes = 0;
+  for (let r = 0; r < rows; r++) {
+    bytes += levelCost;
+    if (!v.hasNulls || v.defined[r] === 1) { bytes += fixedCost ?? costOf(k); k++; }
+    if (bytes >= pageSize) { ranges.push([r0, r + 1, v0, k]); r0 = r + 1; v0 = k; bytes = 0; }
+  }
+  if (r0 < rows || ranges.length === 0) ranges.push([r0, rows, v0, k]);
+  return ranges;
+}
+
+/** Encodes the chunk; `spec` says what the column is, `v` holds its rows. */
+export function encodeChunk(spec: ColumnSpec, v: ChunkValues, opts: ChunkOptions): EncodedChunk {
+  const parts: Buffer[] = [];
+  let total = 0, uncompressedTotal = 0;
+  const push = (h: PageHeader, body: Buffer[], bodyUncompressed: number): void => {
+    header.reset();
+    writePageHeader(header, h);
+    const hb = header.copy();
+    parts.push(hb, ...body);
+    total += hb.length + body.reduce((s, b) => s + b.length, 0);
+    uncompressedTotal += hb.length + bodyUncompressed;
+  };
+  const nulls = v.rows - v.count;
+  const dictionary: Dictionary | null = buildDictionary(v, Math.max(1, Math.floor(v.count / 2)), MAX_DICTIONARY_BYTES);
+  const encodings = new Set<number>([Encoding.RLE]);
+
+  let dictionaryPageOffset: number | undefined;
+  let width = 0;
+  if (dictionary !== null) {
+    page.reset();
+    writePlain(page, dictionary.values, 0, dictionary.size);
+    const body = opts.codec.compress(page.view8());
+    const enc = opts.version === 1 ? Encoding.PLAIN_DICTIONARY : Encoding.PLAIN;
+    encodings.add(enc);
+    dictionaryPageOffset = 0;
+    push({ type: 'dict', uncompressed: page.length, compressed: body.length, numValues: dictionary.size, encoding: enc }, [body], page.length);
+    width = bitWidth(dictionary.size - 1);
+  }
+  const dataPageOffset = total;
+  // v2 pages: integers without a dictionary are delta-encoded (timestamps above all).
+  const delta = dictionary === null && opts.version === 2 && (v.kind === 'i32' || v.kind === 'i64') ? deltaValues(v) : null;
+  const valueEncoding = dictionary !== null ? (opts.version === 1 ? Encoding.PLAIN_DICTIONARY : Encoding.RLE_DICTIONARY)
+    : delta !== null ? Encoding.DELTA_BINARY_PACKED : Encoding.PLAIN;
+  encodings.add(valueEncoding);
+
+  const fixedCost = dictionary !== null ? width / 8 : v.kind === 'bool' ? 1 / 8 : v.kind === 'bytes' ? null : spec.width;
+  const costOf = (k: number): number => 4 + v.offsets[k + 1]! - v.offsets[k]!;
+  const optional = spec.schema.optional;
+  for (const [r0, r1, v0, v1] of pageRanges(v, costOf, fixedCost, opts.dataPageSize) as [number, number, number, number][]) {
+    const writeValues = (out: ByteBuilder): void => {
+      if (dictionary !== null) {
+        out.byte(width);
+        encodeHybrid(out, dictionary.indices, v0, v1, width);
+      } else if (delta !== null) {
+        encodeDelta(out, delta, v0, v1);
+      } else {
+        writePlain(out, v, v0, v1);
+      }
+    };
+    if (opts.version === 1) {
+      page.reset();
+      if (optional) {
+        page.i32le(0);
+        encodeDefLevels(page, v.hasNulls ? v.defined : null, r0, r1);
+        page.setI32le(0, page.length - 4);
+      }
+      writeValues(page);
+      const body = opts.codec.compress(page.view8());
+      push({ type: 'v1', uncompressed: page.length, compressed: body.length, numValues: r1 - r0, encoding: valueEncoding }, [body], page.length);
+    } else {
+      levels.reset();
+      if (optional) encodeDefLevels(levels, v.hasNulls ? v.defined : null, r0, r1);
+      let raw = dictionary === null && delta === null ? plainView(v, v0, v1) : null;
+      if (raw === null) { page.reset(); writeValues(page); raw = page.view8(); }
+      const compressed = opts.codec.name !== 'UNCOMPRESSED';
+      const body = opts.codec.compress(raw);
+      const lv = levels.copy();
+      push({
+        type: 'v2', uncompressed: lv.length + raw.length, compressed: lv.length + body.length, numValues: r1 - r0, numNulls: (r1 - r0) - (v1 - v0),
+        numRows: r1 - r0, encoding: valueEncoding, defLevelsLength: lv.length, compressedValues: compressed,
+      }, [lv, body], lv.length + raw.length);
+    }
+  }
+
+  const statsOf = dictionary !== null ? dictionary.values : v;
+  const statistics = opts.statistics ? chunkStatistics(statsOf, spec.order, nulls, dictionary?.size) : undefined;
+  const bloom = opts.bloomFpp === null ? null : bloomOf(statsOf, dictionary?.size ?? v.count, opts.bloomFpp);
+  const meta: ColumnChunkMeta = {
+    type: spec.schema.physical,
+    encodings: [...encodings].sort((a, b) => a - b),
+    path: spec.schema.name,
+    codec: Codec[opts.codec.name],
+    numValues: v.rows,
+    totalUncompressed: uncompressedTotal,
+    totalCompressed: total,
+    dataPageOffset,
+    dictionaryPageOffset,
+    statistics,
+  };
+  return { parts, byteLength: total, meta, bloom };
+}

@@ -1,0 +1,80 @@
+// One column of one row group, gathered from the query's batches into
+// contiguous typed arrays in Parquet's physical representation: a defined
+// flag per row (NULL sentinels become 0) and the non-NULL values packed. The
+// arrays are reused from one row group to the next.
+
+/** How the non-NULL values are held. */
+export type ValueKind = 'bool' | 'i32' | 'i64' | 'f32' | 'f64' | 'bytes' | 'fixed' | 'symbol';
+
+export class ChunkValues {
+  rows = 0;
+  /** Non-NULL values. */
+  count = 0;
+  hasNulls = false;
+  /** Per row: 1 defined, 0 NULL (valid when hasNulls). */
+  defined: Uint8Array;
+  /** bool (0/1) and i32 values; symbol: indices into `dict`. */
+  i32: Int32Array;
+  /** i64 values as (lo, hi) pairs. */
+  i64: Int32Array;
+  f32: Float32Array;
+  f64: Float64Array;
+  /** bytes: value k is bytes[offsets[k], offsets[k + 1]); fixed: value k is bytes[k * width, (k + 1) * width). */
+  bytes: Uint8Array;
+  offsets: Int32Array;
+  byteLength = 0;
+  /** symbol: the chunk's dictionary (UTF-8), in first-seen order. */
+  dict: Uint8Array[] = [];
+  dictBytes = 0;
+
+  constructor(readonly kind: ValueKind, readonly width = 0, capacity = 1024) {
+    const cap = Math.max(16, capacity);
+    this.defined = new Uint8Array(cap);
+    this.i32 = new Int32Array(kind === 'bool' || kind === 'i32' || kind === 'symbol' ? cap : 0);
+    this.i64 = new Int32Array(kind === 'i64' ? cap * 2 : 0);
+    this.f32 = new Float32Array(kind === 'f32' ? cap : 0);
+    this.f64 = new Float64Array(kind === 'f64' ? cap : 0);
+    this.bytes = new Uint8Array(kind === 'bytes' ? cap * 8 : kind === 'fixed' ? cap * width : 0);
+    this.offsets = new Int32Array(kind === 'bytes' ? cap + 1 : 0);
+  }
+
+  reset(): void {
+    this.rows = 0;
+    this.count = 0;
+    this.hasNulls = false;
+    this.byteLength = 0;
+    this.dict = [];
+    this.dictBytes = 0;
+  }
+
+  /** Room for `n` more rows (and values). */
+  reserve(n: number): void {
+    const need = this.rows + n;
+    if (need <= this.defined.length) return;
+    let cap = this.defined.length * 2;
+    while (cap < need) cap *= 2;
+    this.defined = grow(this.defined, cap);
+    if (this.i32.length > 0) this.i32 = grow(this.i32, cap);
+    if (this.i64.length > 0) this.i64 = grow(this.i64, cap * 2);
+    if (this.f32.length > 0) this.f32 = grow(this.f32, cap);
+    if (this.f64.length > 0) this.f64 = grow(this.f64, cap);
+    if (this.kind === 'fixed') this.bytes = grow(this.bytes, cap * this.width);
+    if (this.offsets.length > 0) this.offsets = grow(this.offsets, cap + 1);
+  }
+
+  /** Room for `n` more bytes of byte-array values. */
+  reserveBytes(n: number): void {
+    const need = this.byteLength + n;
+    if (need <= this.bytes.length) return;
+    let cap = Math.max(1024, this.bytes.length * 2);
+    while (cap < need) cap *= 2;
+    this.bytes = grow(this.bytes, cap);
+  }
+}
+
+type Growable = Uint8Array | Int32Array | Float32Array | Float64Array;
+function grow<T extends Growable>(a: T, cap: number): T {
+  const b = new (a.constructor as new (n: number) => T)(cap);
+  b.set(a as never);
+  return b;
+}

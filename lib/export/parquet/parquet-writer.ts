@@ -1,0 +1,154 @@
+// The /exp Parquet body: a pure async generator of Buffer chunks over the
+// query's batches. Rows are gathered into one row group at a time (at most
+// row_group_size rows, never two partition_by periods of the designated
+// timestamp), each column chunk is encoded and yielded as soon as it is done,
+// bloom filters follow their row group, and the footer ends the file. Memory
+// is bounded by one row group whatever the result size.
+import { SvcError } from '../../errors/svc-error.js';
+import type { Field, Plan } from '../../sql/bound.js';
+import { partitionCeil, partitionFloor, type PartitionBy } from '../../storage/partition-by.js';
+import type { Batch } from '../../storage/table-reader.js';
+import { VERSION } from '../../version.js';
+import { windowRows, type RowStats, type RowWindow } from '../row-window.js';
+import { pageCodec, type PageCodec } from './codecs.js';
+import { encodeChunk, type ChunkOptions } from './column-chunk.js';
+import { ChunkValues } from './column-values.js';
+import { writeFileMetaData, type ColumnChunkMeta, type RowGroupMeta } from './format.js';
+import type { ParquetOptions } from './options.js';
+import { columnSpec, type ColumnSpec } from './schema.js';
+
+const MAGIC = Buffer.from('PAR1', 'latin1');
+
+/** What a query's export needs, checked against its columns before any byte is sent. */
+export interface ParquetPlan {
+  readonly fields: readonly Field[];
+  readonly specs: readonly ColumnSpec[];
+  /** Per column: gets a bloom filter. */
+  readonly bloom: readonly boolean[];
+  /** Designated timestamp column, or -1. */
+  readonly timestamp: number;
+  /** Effective partitioning: NONE without a designated timestamp. */
+  readonly partitionBy: PartitionBy;
+  readonly codec: PageCodec;
+  readonly options: ParquetOptions;
+  readonly keyValues: ReadonlyArray<readonly [string, string]>;
+}
+
+/** The single table a plan reads, or null (several tables, or none). */
+export function sourceTable(plan: Plan): string | null {
+  const tables = new Set<string>();
+  const walk = (p: Plan): void => {
+    switch (p.kind) {
+      case 'scan': tables.add(p.table); return;
+      case 'oneRow': case 'longSequence': case 'metadata': return;
+      case 'join': case 'setOp': walk(p.left); walk(p.right); return;
+      default: walk(p.input);
+    }
+  };
+  walk(plan);
+  return tables.size === 1 ? [...tables][0]! : null;
+}
+
+/** Checks the options against the result's columns (400 naming the parameter) and loads the codec. */
+export function planParquet(fields: readonly Field[], timestamp: number, table: string | null, options: ParquetOptions): ParquetPlan {
+  const specs = fields.map(columnSpec);
+  const bloom = fields.map(() => false);
+  for (const name of options.bloomColumns) {
+    const i = fields.findIndex((f) => f.name.toLowerCase() === name.toLowerCase());
+    if (i < 0) throw new SvcError('BAD_REQUEST', `invalid value for parameter bloom_filter_columns: ${name} is not a column of the result`);
+    if (fields[i]!.type === 'BOOLEAN') throw new SvcError('BAD_REQUEST', `invalid value for parameter bloom_filter_columns: ${name} is BOOLEAN, which has no bloom filter`);
+    bloom[i] = true;
+  }
+  const codec = pageCodec(options.codec, options.level);
+  const keyValues: [string, string][] = [];
+  if (table !== null) keyValues.push(['svcdb.table_name', table]);
+  if (timestamp >= 0) keyValues.push(['svcdb.designated_timestamp', fields[timestamp]!.name]);
+  keyValues.push(['svcdb.column_types', JSON.stringify(fields.map((f) => f.type))]);
+  return {
+    fields, specs, bloom, timestamp, codec, options, keyValues,
+    partitionBy: timestamp >= 0 ? options.partitionBy : 'NONE',
+  };
+}
+
+function placed(m: ColumnChunkMeta, at: number): ColumnChunkMeta {
+  return { ...m, dataPageOffset: m.dataPageOffset + at, dictionaryPageOffset: m.dictionaryPageOffset === undefined ? undefined : m.dictionaryPageOffset + at };
+}
+
+/** The Parquet file of `rows`, in chunks; `stats` counts the rows sent. */
+export async function* parquetBody(plan: ParquetPlan, rows: AsyncIterable<Batch>, window: RowWindow | null, stats: RowStats): AsyncGenerator<Buffer> {
+  const { specs, options } = plan;
+  const rgSize = options.rowGroupSize;
+  const cols = specs.map((s) => new ChunkValues(s.kind, s.width, Math.min(rgSize, 1 << 16)));
+  const chunkOpts: ChunkOptions[] = specs.map((_, c) => ({
+    version: options.version, codec: plan.codec, dataPageSize: options.dataPageSize, statistics: options.statistics,
+    bloomFpp: plan.bloom[c] ? options.bloomFpp : null,
+  }));
+  const rowGroups: RowGroupMeta[] = [];
+  let pos = 0;
+  let totalRows = 0;
+  let pending: Buffer | null = MAGIC; // the magic goes out with the first row group: errors before it still get a 400
+
+  function* flush(): Generator<Buffer> {
+    const n = cols[0]?.rows ?? 0;
+    if (n === 0 && specs.length > 0) return;
+    if (pending !== null) { pos += pending.length; }
+    const start = pos;
+    const metas: ColumnChunkMeta[] = [];
+    const blooms: (Buffer | null)[] = [];
+    let uncompressed = 0;
+    for (let c = 0; c < specs.length; c++) {
+      const enc = encodeChunk(specs[c]!, cols[c]!, chunkOpts[c]!);
+      metas.push(placed(enc.meta, pos));
+      blooms.push(enc.bloom);
+      uncompressed += enc.meta.totalUncompressed;
+      pos += enc.byteLength;
+      const parts = pending === null ? enc.parts : [pending, ...enc.parts];
+      pending = null;
+      yield Buffer.concat(parts);
+      cols[c]!.reset();
+    }
+    // Bloom filters after their row group (the spec allows them between row groups): memory stays per row group.
+    const bloomParts: Buffer[] = [];
+    blooms.forEach((b, c) => {
+      if (b === null) return;
+      metas[c]!.bloomOffset = pos;
+      metas[c]!.bloomLength = b.length;
+      pos += b.length;
+      bloomParts.push(b);
+    });
+    if (bloomParts.length > 0) yield Buffer.concat(bloomParts);
+    rowGroups.push({ columns: metas, numRows: n, totalByteSize: uncompressed, totalCompressed: metas.reduce((s, m) => s + m.totalCompressed, 0), fileOffset: start });
+    totalRows += n;
+  }
+
+  const part = plan.partitionBy;
+  const tsCol = plan.timestamp;
+  let periodFrom = 0, periodTo = Infinity;
+  for await (const [b, from, to] of windowRows(rows, window, false, stats)) {
+    let i = from;
+    while (i < to) {
+      const have = cols[0]?.rows ?? 0;
+      let end = Math.min(to, i + (rgSize - have));
+      let boundary = false;
+      if (part !== 'NONE') {
+        const ts = (b.columns[tsCol] as { data: Float64Array }).data;
+        if (have === 0) { periodFrom = partitionFloor(part, ts[i]!); periodTo = partitionCeil(part, periodFrom); }
+        let j = i;
+        while (j < end) { const t = ts[j]!; if (t < periodFrom || t >= periodTo) break; j++; }
+        if (j < end) { end = j; boundary = true; }
+      }
+      if (end > i) for (let c = 0; c < specs.length; c++) specs[c]!.gather(cols[c]!, b.columns[c]!, i, end);
+      i = end;
+      if ((cols[0]?.rows ?? 0) >= rgSize || boundary) yield* flush();
+    }
+  }
+  yield* flush();
+  const footer = writeFileMetaData({
+    version: options.version, columns: specs.map((s) => s.schema), numRows: totalRows, rowGroups,
+    keyValues: plan.keyValues, createdBy: `svcdb version ${VERSION}`,
+  });
+  const tail = Buffer.alloc(8);
+  tail.writeInt32LE(footer.length, 0);
+  MAGIC.copy(tail, 4);
+  yield Buffer.concat(pending === null ? [footer, tail] : [pending, footer, tail]);
+}

@@ -1,0 +1,249 @@
+// svcdb column types -> Parquet columns (the issue's mapping): the schema
+// element of each result column and the gatherer that copies its vectors'
+// rows into ChunkValues, turning NULL sentinels into undefined rows.
+import { SvcError } from '../../errors/svc-error.js';
+import type { Field } from '../../sql/bound.js';
+import { INT_NULL, LONG_NULL } from '../../storage/column-type.js';
+import type { ColumnVector } from '../../storage/column-vector.js';
+import { ChunkValues, type ValueKind } from './column-values.js';
+import { ConvertedType, type ColumnSchema } from './format.js';
+
+/** How min/max compare (the column's sort order). */
+export type SortOrder = 'signed' | 'unsigned' | 'float' | 'bytes' | 'bool';
+
+export interface ColumnSpec {
+  readonly schema: ColumnSchema;
+  readonly kind: ValueKind;
+  /** Bytes per value of fixed kinds (PLAIN width). */
+  readonly width: number;
+  readonly order: SortOrder;
+  /** Copies rows [from, to) of `v` into `out`. */
+  readonly gather: (out: ChunkValues, v: ColumnVector, from: number, to: number) => void;
+}
+
+const TWO32 = 4294967296;
+const utf8 = new TextEncoder();
+
+function gatherI32(nullValue: number | null) {
+  return (out: ChunkValues, v: ColumnVector, from: number, to: number): void => {
+    const d = (v as { data: ArrayLike<number> }).data;
+    out.reserve(to - from);
+    const vals = out.i32, def = out.defined;
+    let r = out.rows, c = out.count;
+    for (let i = from; i < to; i++, r++) {
+      const x = d[i]!;
+      if (x === nullValue) { def[r] = 0; out.hasNulls = true; } else { def[r] = 1; vals[c++] = x; }
+    }
+    out.rows = r; out.count = c;
+  };
+}
+
+function gatherFloat(out: ChunkValues, v: ColumnVector, from: number, to: number): void {
+  const d = (v as { data: Float32Array | Float64Array }).data;
+  out.reserve(to - from);
+  const vals = out.kind === 'f32' ? out.f32 : out.f64, def = out.defined;
+  let r = out.rows, c = out.count;
+  for (let i = from; i < to; i++, r++) {
+    const x = d[i]!;
+    if (x !== x) { def[r] = 0; out.hasNulls = true; } else { def[r] = 1; vals[c++] = x; }
+  }
+  out.rows = r; out.count = c;
+}
+
+/** LONG, DATE, TIMESTAMP: doubles (exact pairs for LONG when the vector has them) -> int64 pairs. */
+function gatherI64(out: ChunkValues, v: ColumnVector, from: number, to: number): void {
+  const fv = v as { data: Float64Array; exact?: Int32Array };
+  const d = fv.data, exact = fv.exact;
+  out.reserve(to - from);
+  const vals = out.i64, def = out.defined;
+  let r = out.rows, c = out.count;
+  for (let i = from; i < to; i++, r++) {
+    const x = d[i]!;
+    if (x === LONG_NULL && (exact === undefined || (exact[2 * i] === 0 && exact[2 * i + 1] === INT_NULL))) { def[r] = 0; out.hasNulls = true; continue; }
+    def[r] = 1;
+    if (exact !== undefined) { vals[2 * c] = exact[2 * i]!; vals[2 * c + 1] = exact[2 * i + 1]!; }
+    else if (x >= 0 && x < TWO32) { vals[2 * c] = x | 0; vals[2 * c + 1] = 0; }
+    else { const hi = Math.floor(x / TWO32); vals[2 * c] = (x - hi * TWO32) | 0; vals[2 * c + 1] = hi | 0; }
+    c++;
+  }
+  out.rows = r; out.count = c;
+}
+
+function gatherBool(out: ChunkValues, v: ColumnVector, from: number, to: number): void {
+  const d = (v as { data: Uint8Array }).data;
+  out.reserve(to - from);
+  const vals = out.i32;
+  let c = out.count;
+  for (let i = from; i < to; i++) vals[c++] = d[i]! ? 1 : 0;
+  out.rows += to - from; out.count = c;
+}
+
+/** STRING, VARCHAR, BINARY (a SYMBOL vector under a text field gives its strings). */
+function gatherVar(out: ChunkValues, v: ColumnVector, from: number, to: number): void {
+  if (v.kind === 'symbol') {
+    out.reserve(to - from);
+    const def = out.defined, offs = out.offsets;
+    let r = out.rows, c = out.count;
+    offs[c] = out.byteLength;
+    for (let i = from; i < to; i++, r++) {
+      const k = v.keys[i]!;
+      if (k < 0) { def[r] = 0; out.hasNulls = true; continue; }
+      def[r] = 1;
+      const b = utf8.encode(v.dict[k] ?? '');
+      out.reserveBytes(b.length);
+      out.bytes.set(b, out.byteLength);
+      out.byteLength += b.length;
+      offs[++c] = out.byteLength;
+    }
+    out.rows = r; out.count = c;
+    return;
+  }
+  if (v.kind !== 'var') { gatherNull(out, v, from, to); return; }
+  const { bytes, offsets, nulls } = v;
+  out.reserve(to - from);
+  out.reserveBytes(offsets[to]! - offsets[from]!);
+  const def = out.defined, offs = out.offsets;
+  let r = out.rows, c = out.count, at = out.byteLength;
+  offs[c] = at;
+  for (let i = from; i < to; i++, r++) {
+    if (nulls !== null && nulls[i] === 1) { def[r] = 0; out.hasNulls = true; continue; }
+    def[r] = 1;
+    const s = offsets[i]!, e = offsets[i + 1]!;
+    out.bytes.set(bytes.subarray(s, e), at);
+    at += e - s;
+    offs[++c] = at;
+  }
+  out.rows = r; out.count = c; out.byteLength = at;
+}
+
+/** CHAR: one UTF-16 code unit (0 is NULL) -> UTF-8. */
+function gatherChar(out: ChunkValues, v: ColumnVector, from: number, to: number): void {
+  const d = (v as { data: Uint16Array }).data;
+  out.reserve(to - from);
+  out.reserveBytes(3 * (to - from));
+  const def = out.defined, offs = out.offsets, b = out.bytes;
+  let r = out.rows, c = out.count, at = out.byteLength;
+  offs[c] = at;
+  for (let i = from; i < to; i++, r++) {
+    let u = d[i]!;
+    if (u === 0) { def[r] = 0; out.hasNulls = true; continue; }
+    def[r] = 1;
+    if (u >= 0xd800 && u <= 0xdfff) u = 0xfffd; // a lone surrogate is not text
+    if (u < 0x80) b[at++] = u;
+    else if (u < 0x800) { b[at++] = 0xc0 | (u >> 6); b[at++] = 0x80 | (u & 63); }
+    else { b[at++] = 0xe0 | (u >> 12); b[at++] = 0x80 | ((u >> 6) & 63); b[at++] = 0x80 | (u & 63); }
+    offs[++c] = at;
+  }
+  out.rows = r; out.count = c; out.byteLength = at;
+}
+
+/** UUID and LONG256: little-endian 64-bit lanes -> one big-endian number; NULL when every lane is -2^63. */
+function gatherFixedReversed(width: number) {
+  return (out: ChunkValues, v: ColumnVector, from: number, to: number): void => {
+    const d = (v as { data: Uint8Array }).data;
+    out.reserve(to - from);
+    const def = out.defined, b = out.bytes;
+    let r = out.rows, c = out.count;
+    for (let i = from; i < to; i++, r++) {
+      const at = i * width;
+      let isNull = true;
+      for (let k = 0; k < width && isNull; k++) isNull = d[at + k] === ((k & 7) === 7 ? 0x80 : 0);
+      if (isNull) { def[r] = 0; out.hasNulls = true; continue; }
+      def[r] = 1;
+      const o = c * width;
+      for (let k = 0; k < width; k++) b[o + k] = d[at + width - 1 - k]!;
+      c++;
+    }
+    out.rows = r; out.count = c;
+  };
+}
+
+/** Per chunk: symbol key -> chunk dictionary index, for each table dictionary seen. */
+const REMAPS = new WeakMap<ChunkValues, { dict: readonly string[]; map: Int32Array; touched: number[] }[]>();
+
+const TEXT_KEYS = new WeakMap<ChunkValues, Map<string, number>>();
+const utf8Decoder = new TextDecoder();
+
+/** A text vector under a SYMBOL field: its values interned into the chunk dictionary. */
+function gatherSymbolFromText(out: ChunkValues, v: ColumnVector & { kind: 'var' }, from: number, to: number): void {
+  let keys = TEXT_KEYS.get(out);
+  if (keys === undefined || out.dict.length === 0) { keys = new Map(); TEXT_KEYS.set(out, keys); }
+  out.reserve(to - from);
+  let r = out.rows, c = out.count;
+  for (let i = from; i < to; i++, r++) {
+    if (v.nulls !== null && v.nulls[i] === 1) { out.defined[r] = 0; out.hasNulls = true; continue; }
+    out.defined[r] = 1;
+    const text = utf8Decoder.decode(v.bytes.subarray(v.offsets[i]!, v.offsets[i + 1]!));
+    let idx = keys.get(text);
+    if (idx === undefined) { idx = out.dict.length; const b = utf8.encode(text); out.dict.push(b); out.dictBytes += b.length; keys.set(text, idx); }
+    out.i32[c++] = idx;
+  }
+  out.rows = r; out.count = c;
+}
+
+function gatherSymbol(out: ChunkValues, v: ColumnVector, from: number, to: number): void {
+  if (v.kind === 'var') { gatherSymbolFromText(out, v, from, to); return; }
+  if (v.kind !== 'symbol') { gatherNull(out, v, from, to); return; }
+  let remaps = REMAPS.get(out);
+  if (remaps === undefined) { remaps = []; REMAPS.set(out, remaps); }
+  // A new chunk (reset dictionary): forget the previous chunk's indices.
+  if (out.dict.length === 0) for (const m of remaps) { for (const k of m.touched) m.map[k] = -1; m.touched.length = 0; }
+  let m = remaps.find((x) => x.dict === v.dict);
+  if (m === undefined) { m = { dict: v.dict, map: new Int32Array(v.dict.length).fill(-1), touched: [] }; remaps.push(m); }
+  if (m.map.length < v.dict.length) { const g = new Int32Array(v.dict.length).fill(-1); g.set(m.map); m.map = g; }
+  out.reserve(to - from);
+  const keys = v.keys, def = out.defined, vals = out.i32, map = m.map;
+  let r = out.rows, c = out.count;
+  for (let i = from; i < to; i++, r++) {
+    const k = keys[i]!;
+    if (k < 0) { def[r] = 0; out.hasNulls = true; continue; }
+    def[r] = 1;
+    let idx = map[k]!;
+    if (idx < 0) {
+      const s = utf8.encode(v.dict[k] ?? '');
+      idx = out.dict.length;
+      out.dict.push(s);
+      out.dictBytes += s.length;
+      map[k] = idx;
+      m.touched.push(k);
+    }
+    vals[c++] = idx;
+  }
+  out.rows = r; out.count = c;
+}
+
+function gatherNull(out: ChunkValues, _v: ColumnVector, from: number, to: number): void {
+  out.reserve(to - from);
+  out.defined.fill(0, out.rows, out.rows + to - from);
+  if (to > from) out.hasNulls = true;
+  out.rows += to - from;
+  if (out.kind === 'bytes') out.offsets[out.count] = out.byteLength;
+}
+
+const STRING = { kind: 'STRING' } as const;
+
+/** The Parquet column of a result field. */
+export function columnSpec(f: Field): ColumnSpec {
+  const name = f.name;
+  const opt = (physical: ColumnSchema['physical'], extra: Partial<ColumnSchema> = {}): ColumnSchema => ({ name, physical, optional: true, ...extra });
+  switch (f.type) {
+    case 'BOOLEAN': return { schema: { name, physical: 'BOOLEAN', optional: false }, kind: 'bool', width: 0, order: 'bool', gather: gatherBool };
+    case 'BYTE': return { schema: { name, physical: 'INT32', optional: false, logical: { kind: 'INTEGER', bitWidth: 8, signed: true }, converted: ConvertedType.INT_8 }, kind: 'i32', width: 4, order: 'signed', gather: gatherI32(null) };
+    case 'SHORT': return { schema: { name, physical: 'INT32', optional: false, logical: { kind: 'INTEGER', bitWidth: 16, signed: true }, converted: ConvertedType.INT_16 }, kind: 'i32', width: 4, order: 'signed', gather: gatherI32(null) };
+    case 'INT': return { schema: opt('INT32', { logical: { kind: 'INTEGER', bitWidth: 32, signed: true }, converted: ConvertedType.INT_32 }), kind: 'i32', width: 4, order: 'signed', gather: gatherI32(INT_NULL) };
+    case 'IPV4': return { schema: opt('INT32', { logical: { kind: 'INTEGER', bitWidth: 32, signed: false }, converted: ConvertedType.UINT_32 }), kind: 'i32', width: 4, order: 'unsigned', gather: gatherI32(0) };
+    case 'LONG': return { schema: opt('INT64', { logical: { kind: 'INTEGER', bitWidth: 64, signed: true }, converted: ConvertedType.INT_64 }), kind: 'i64', width: 8, order: 'signed', gather: gatherI64 };
+    case 'TIMESTAMP': return { schema: opt('INT64', { logical: { kind: 'TIMESTAMP', unit: 'MICROS' }, converted: ConvertedType.TIMESTAMP_MICROS }), kind: 'i64', width: 8, order: 'signed', gather: gatherI64 };
+    case 'DATE': return { schema: opt('INT64', { logical: { kind: 'TIMESTAMP', unit: 'MILLIS' }, converted: ConvertedType.TIMESTAMP_MILLIS }), kind: 'i64', width: 8, order: 'signed', gather: gatherI64 };
+    case 'FLOAT': return { schema: opt('FLOAT'), kind: 'f32', width: 4, order: 'float', gather: gatherFloat };
+    case 'DOUBLE': return { schema: opt('DOUBLE'), kind: 'f64', width: 8, order: 'float', gather: gatherFloat };
+    case 'SYMBOL': return { schema: opt('BYTE_ARRAY', { logical: STRING, converted: ConvertedType.UTF8 }), kind: 'symbol', width: 0, order: 'bytes', gather: gatherSymbol };
+    case 'STRING': case 'VARCHAR': return { schema: opt('BYTE_ARRAY', { logical: STRING, converted: ConvertedType.UTF8 }), kind: 'bytes', width: 0, order: 'bytes', gather: gatherVar };
+    case 'CHAR': return { schema: opt('BYTE_ARRAY', { logical: STRING, converted: ConvertedType.UTF8 }), kind: 'bytes', width: 0, order: 'bytes', gather: gatherChar };
+    case 'BINARY': return { schema: opt('BYTE_ARRAY'), kind: 'bytes', width: 0, order: 'bytes', gather: gatherVar };
+    case 'UUID': return { schema: opt('FIXED_LEN_BYTE_ARRAY', { typeLength: 16, logical: { kind: 'UUID' } }), kind: 'fixed', width: 16, order: 'bytes', gather: gatherFixedReversed(16) };
+    case 'LONG256': return { schema: opt('FIXED_LEN_BYTE_ARRAY', { typeLength: 32 }), kind: 'fixed', width: 32, order: 'bytes', gather: gatherFixedReversed(32) };
+    case 'NULL': return { schema: opt('BYTE_ARRAY', { logical: STRING, converted: ConvertedType.UTF8 }), kind: 'bytes', width: 0, order: 'bytes', gather: gatherNull };
+    default: throw new SvcError('BAD_REQUEST', `column ${name} of type ${String(f.type)} cannot be exported to Parquet`);
+  }
+}

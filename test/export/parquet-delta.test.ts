@@ -1,0 +1,72 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { ByteBuilder } from '../../lib/export/parquet/byte-builder.js';
+import { ChunkValues } from '../../lib/export/parquet/column-values.js';
+import { deltaValues, encodeDelta } from '../../lib/export/parquet/delta.js';
+
+/** A reference DELTA_BINARY_PACKED decoder (parquet-format Encodings.md), in BigInt. */
+function decodeDelta(b: Uint8Array): bigint[] {
+  let p = 0;
+  const uv = (): bigint => { let v = 0n, s = 0n, x; do { x = b[p++]!; v |= BigInt(x & 0x7f) << s; s += 7n; } while (x & 0x80); return v; };
+  const zz = (): bigint => { const u = uv(); return (u >> 1n) ^ -(u & 1n); };
+  const block = Number(uv()), minis = Number(uv()), total = Number(uv());
+  const first = zz();
+  if (total === 0) { assert.equal(p, b.length); return []; }
+  const out: bigint[] = [first];
+  const per = block / minis;
+  while (out.length < total) {
+    const min = zz();
+    const widths = Array.from({ length: minis }, () => b[p++]!);
+    for (let k = 0; k < minis && out.length < total; k++) {
+      const w = widths[k]!;
+      const start = p;
+      for (let i = 0; i < per; i++) {
+        let d = 0n;
+        for (let j = 0; j < w; j++) { const bit = i * w + j; if (b[start + (bit >> 3)]! & (1 << (bit & 7))) d |= 1n << BigInt(j); }
+        if (out.length < total) out.push(out[out.length - 1]! + min + d);
+      }
+      p = start + (per * w) / 8;
+    }
+  }
+  assert.equal(p, b.length);
+  return out;
+}
+
+function i64Chunk(values: bigint[]): ChunkValues {
+  const v = new ChunkValues('i64', 8, values.length);
+  const view = new BigInt64Array(v.i64.buffer);
+  values.forEach((x, i) => { view[i] = x; });
+  v.rows = v.count = values.length;
+  return v;
+}
+
+test('round-trips regular steps, jitter, negatives, big values and lengths around the block size', () => {
+  let seed = 3;
+  const rnd = (): number => { seed = (Math.imul(seed, 1103515245) + 12345) >>> 0; return seed / 4294967296; };
+  const cases: bigint[][] = [
+    [], [5n], Array.from({ length: 1000 }, (_, i) => 1_704_067_200_000_000n + BigInt(i) * 250_000n),
+    Array.from({ length: 129 }, () => BigInt(Math.floor(rnd() * 2 ** 40)) - 2n ** 39n),
+    Array.from({ length: 300 }, (_, i) => BigInt(i % 7 === 0 ? -(2 ** 50) : 2 ** 50) + BigInt(i)),
+    Array.from({ length: 257 }, (_, i) => 7_000_000_000_000_000n + BigInt(Math.floor(rnd() * 1000) * i)),
+  ];
+  for (const values of cases) {
+    const dv = deltaValues(i64Chunk(values));
+    assert.ok(dv !== null);
+    const out = new ByteBuilder(16);
+    encodeDelta(out, dv, 0, values.length);
+    assert.deepEqual(decodeDelta(out.view8()), values);
+  }
+});
+
+test('a regular timestamp column takes a few bytes per 128 rows', () => {
+  const values = Array.from({ length: 128_001 }, (_, i) => 1_704_067_200_000_000n + BigInt(i) * 250_000n);
+  const out = new ByteBuilder(16);
+  encodeDelta(out, deltaValues(i64Chunk(values))!, 0, values.length);
+  assert.ok(out.length < 10 * 1001, `${out.length} bytes`);
+});
+
+test('values outside the exact double range are left to PLAIN', () => {
+  assert.equal(deltaValues(i64Chunk([0n, 9_223_372_036_854_775_807n])), null);
+  assert.equal(deltaValues(i64Chunk([-(2n ** 60n), 0n])), null);
+  assert.equal(deltaValues(i64Chunk([2n ** 52n - 1n, -(2n ** 52n) + 1n])), null);
+});
