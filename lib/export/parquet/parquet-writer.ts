@@ -41,7 +41,7 @@ export function sourceTable(plan: Plan): string | null {
     switch (p.kind) {
       case 'scan': tables.add(p.table); return;
       case 'oneRow': case 'longSequence': case 'metadata': return;
-      case 'join': case 'setOp': walk(p.left); walk(p.right); return;
+      case 'join': case 'setOp': case 'asofJoin': walk(p.left); walk(p.right); return;
       default: walk(p.input);
     }
   };
