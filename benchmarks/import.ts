@@ -165,7 +165,33 @@ function procCpu(pid: number): number | null {
   return (Number(f[11]) + Number(f[12])) / CLK_TCK;
 }
 
+/**
+ * A window over which to tell how much CPU other processes took: busy CPU seconds of the whole machine
+ * (/proc/stat, all cores) and this process's own CPU, at its start.
+ */
+interface Window { readonly busy: number; readonly self: NodeJS.CpuUsage }
+
+function machineBusySeconds(): number {
+  // cpu  user nice system idle iowait irq softirq steal ...
+  const f = (readFileSync('/proc/stat', 'utf8').split('\n')[0] ?? '').trim().split(/\s+/).slice(1, 9).map(Number);
+  return (f.reduce((a, b) => a + b, 0) - f[3]! - f[4]!) / CLK_TCK;
+}
+function openWindow(): Window {
+  return { busy: machineBusySeconds(), self: process.cpuUsage() };
+}
+/** CPU seconds used in the window by processes other than this one and the importer (whose CPU is given). */
+function othersCpu(w: Window, importerCpu: number | null): number | null {
+  if (importerCpu === null) return null;
+  const self = process.cpuUsage(w.self);
+  return Math.max(0, machineBusySeconds() - w.busy - importerCpu - (self.user + self.system) / 1e6);
+}
+
 interface Run {
+  /**
+   * CPU seconds other processes (other people's tests, say) used during the timed window: the part of
+   * the machine's 2 cores the import could not have. Null when the importer's CPU is unknown.
+   */
+  readonly othersCpuSeconds: number | null;
   readonly seconds: number;
   /**
    * CPU seconds (user + system) of the importing process during the import (null: not measured);
@@ -227,6 +253,7 @@ async function runHttp(tmp: string, r: number, file: string, warmFile: string): 
     await postImport(server.mainUrl, warmFile, 'warmup');
     const before = procMem(pid);
     const cpuBefore = procCpu(pid);
+    const window = openWindow();
     const { ms, answer } = await postImport(server.mainUrl, file, `trades_${r}`);
     const cpuAfter = procCpu(pid);
     const after = procMem(pid);
@@ -234,7 +261,7 @@ async function runHttp(tmp: string, r: number, file: string, warmFile: string): 
     const code = await server.stop();
     if (code !== 0) throw new Error(`the server exited with code ${code}: ${server.stderr()}`);
     return {
-      seconds: ms / 1000, cpuSeconds: cpuAfter - cpuBefore, rows: answer.rowsImported, peakRssMib: after.hwmKb / 1024, startRssMib: before.rssKb / 1024,
+      seconds: ms / 1000, cpuSeconds: cpuAfter - cpuBefore, othersCpuSeconds: othersCpu(window, cpuAfter - cpuBefore), rows: answer.rowsImported, peakRssMib: after.hwmKb / 1024, startRssMib: before.rssKb / 1024,
       columns: answer.columns.map((c) => `${c.name} ${c.type}`).join(', '),
     };
   } finally {
@@ -268,13 +295,15 @@ async function runCli(tmp: string, r: number, file: string): Promise<Run> {
   const timeFile = join(tmp, `cli-time-${r}`);
   const removeRoot = onCleanup(`svcdb import root (run ${r + 1})`, () => rmTree(root));
   try {
+    const window = openWindow();
     const t0 = performance.now();
     const child = spawn(TIME, ['-f', '%M %U %S', '-o', timeFile, process.execPath, CLI, 'import', file, '-d', root, '--table', 'trades', '--timestamp', 'timestamp', '--partition-by', 'DAY', '--format', 'json'], { stdio: ['ignore', 'pipe', 'pipe'], detached: true });
     const { out } = await waitFor(child, 'svcdb import', true);
     const seconds = (performance.now() - t0) / 1000;
     const answer = JSON.parse(out) as { rowsImported: number };
     const [maxRssKb, user, sys] = (readFileSync(timeFile, 'utf8').trim().split('\n').pop() ?? '').split(' ').map(Number) as [number, number, number];
-    return { seconds, cpuSeconds: user + sys, rows: answer.rowsImported, peakRssMib: maxRssKb / 1024, startRssMib: null };
+    // /usr/bin/time's own CPU is a millisecond or two: counted as others'.
+    return { seconds, cpuSeconds: user + sys, othersCpuSeconds: othersCpu(window, user + sys), rows: answer.rowsImported, peakRssMib: maxRssKb / 1024, startRssMib: null };
   } finally {
     removeRoot();
   }
@@ -288,7 +317,7 @@ interface DuckConnection {
   runAndReadAll(sql: string): Promise<DuckReader>;
   closeSync(): void;
 }
-interface DuckChildResult { ms: number; cpuMs: number; rows: number; maxRssKb: number; startRssKb: number; columns: string; version: string }
+interface DuckChildResult { ms: number; cpuMs: number; othersCpuSeconds: number | null; rows: number; maxRssKb: number; startRssKb: number; columns: string; version: string }
 
 /** In a forked child (fresh in-memory database, so its peak RSS is this run's alone): one timed CREATE TABLE AS read_csv. */
 async function duckdbChild(file: string): Promise<void> {
@@ -300,16 +329,19 @@ async function duckdbChild(file: string): Promise<void> {
   await con.run('SET threads=1');
   const version = String((await con.runAndReadAll('select version()')).getRows()[0]?.[0]);
   const startRssKb = process.memoryUsage().rss / 1024;
+  const window = openWindow();
   const cpu0 = process.cpuUsage();
   const t0 = performance.now();
   await con.run(`CREATE TABLE t AS SELECT * FROM read_csv('${file.replace(/'/g, "''")}')`);
   const ms = performance.now() - t0;
   const cpu = process.cpuUsage(cpu0);
+  // The child's own CPU is the importer's; othersCpu subtracts it as "self".
+  const othersCpuSeconds = othersCpu(window, 0);
   const maxRssKb = process.resourceUsage().maxRSS;
   const rows = Number((await con.runAndReadAll('select count(*) from t')).getRows()[0]?.[0]);
   const columns = (await con.runAndReadAll('describe t')).getRows().map((row) => `${String(row[0])} ${String(row[1])}`).join(', ');
   con.closeSync();
-  const result: DuckChildResult = { ms, cpuMs: (cpu.user + cpu.system) / 1000, rows, maxRssKb, startRssKb, columns, version };
+  const result: DuckChildResult = { ms, cpuMs: (cpu.user + cpu.system) / 1000, othersCpuSeconds, rows, maxRssKb, startRssKb, columns, version };
   await new Promise<void>((resolve, reject) => process.send!(result, (e: Error | null) => (e ? reject(e) : resolve())));
 }
 
@@ -320,7 +352,7 @@ async function runDuckdb(file: string): Promise<Run & { columns: string; version
   await waitFor(child, 'DuckDB child');
   if (result === null) throw new Error('the DuckDB child sent no result');
   const r: DuckChildResult = result;
-  return { seconds: r.ms / 1000, cpuSeconds: r.cpuMs / 1000, rows: r.rows, peakRssMib: r.maxRssKb / 1024, startRssMib: r.startRssKb / 1024, columns: r.columns, version: r.version };
+  return { seconds: r.ms / 1000, cpuSeconds: r.cpuMs / 1000, othersCpuSeconds: r.othersCpuSeconds, rows: r.rows, peakRssMib: r.maxRssKb / 1024, startRssMib: r.startRssKb / 1024, columns: r.columns, version: r.version };
 }
 
 // ---- PostgreSQL ------------------------------------------------------------------------------
@@ -440,6 +472,7 @@ async function runPostgres(pg: Pg, file: string): Promise<Run> {
   execFileSync(PSQL, psqlArgs(pg, ['DROP TABLE IF EXISTS t', 'CREATE TABLE t (timestamp timestamptz, symbol text, price double precision, amount double precision, side text)', 'CHECKPOINT']), { stdio: ['ignore', 'pipe', 'pipe'] });
   const postmaster = Number(readFileSync(join(pg.dataDir, 'postmaster.pid'), 'utf8').split('\n')[0]);
   const sampler = sampleNewChildren(postmaster, new Set(childrenOf(postmaster)));
+  const window = openWindow();
   const child = spawn(PSQL, psqlArgs(pg, ['\\timing on', `COPY t FROM '${file.replace(/'/g, "''")}' WITH (FORMAT csv, HEADER true)`]), { stdio: ['ignore', 'pipe', 'pipe'] });
   let sampled: ReturnType<ReturnType<typeof sampleNewChildren>['stop']> = { peakKb: null, cpuSeconds: null };
   let out: string;
@@ -451,7 +484,8 @@ async function runPostgres(pg: Pg, file: string): Promise<Run> {
   const ms = Number(/Time: ([\d.]+) ms/.exec(out)?.[1]);
   const rows = Number(/COPY (\d+)/.exec(out)?.[1] ?? NaN);
   if (!Number.isFinite(ms)) throw new Error(`no timing in psql's output: ${out}`);
-  return { seconds: ms / 1000, cpuSeconds: sampled.cpuSeconds, rows, peakRssMib: sampled.peakKb === null ? null : sampled.peakKb / 1024, startRssMib: null };
+  // The window also holds psql's start and connection (a few ms), counted as others'.
+  return { seconds: ms / 1000, cpuSeconds: sampled.cpuSeconds, othersCpuSeconds: othersCpu(window, sampled.cpuSeconds), rows, peakRssMib: sampled.peakKb === null ? null : sampled.peakKb / 1024, startRssMib: null };
 }
 
 // ---- report ----------------------------------------------------------------------------------
@@ -500,7 +534,10 @@ async function run(tmp: string, rows: number): Promise<void> {
     duckColumns = d.columns;
     duckVersion = d.version;
     if (typeof pg !== 'string') pgPeer.runs.push(await runPostgres(pg, file));
-    const last = peers.filter((p) => p.runs.length > r).map((p) => `${p.key} ${p.runs[r]!.seconds.toFixed(2)} s`);
+    const last = peers.filter((p) => p.runs.length > r).map((p) => {
+      const x = p.runs[r]!;
+      return `${p.key} ${x.seconds.toFixed(2)} s (others ${x.othersCpuSeconds === null ? '-' : x.othersCpuSeconds.toFixed(2)} CPU s)`;
+    });
     console.log(`  round ${r + 1}: ${last.join(', ')}; load average ${loadavg().map((x) => x.toFixed(2)).join(' ')}`);
   }
   for (const p of peers) for (const x of p.runs) if (x.rows !== rows) throw new Error(`${p.name} imported ${x.rows} rows, expected ${rows}`);
@@ -511,7 +548,8 @@ async function run(tmp: string, rows: number): Promise<void> {
     const rss = p.runs.map((x) => x.peakRssMib).filter((x): x is number => x !== null);
     const start = p.runs.map((x) => x.startRssMib).filter((x): x is number => x !== null);
     const cpu = p.runs.map((x) => x.cpuSeconds).filter((x): x is number => x !== null);
-    return { peer: p, seconds: s, cpuSeconds: cpu.length === p.runs.length ? median(cpu) : null, mbPerSec: bytes / MB / s, rowsPerSec: rows / s, peakRssMib: rss.length ? Math.max(...rss) : null, startRssMib: start.length ? Math.max(...start) : null };
+    const others = p.runs.map((x) => (x.othersCpuSeconds === null ? null : x.othersCpuSeconds / (x.seconds * cpus().length))).filter((x): x is number => x !== null);
+    return { peer: p, seconds: s, cpuSeconds: cpu.length === p.runs.length ? median(cpu) : null, othersShare: others.length === p.runs.length ? median(others) : null, mbPerSec: bytes / MB / s, rowsPerSec: rows / s, peakRssMib: rss.length ? Math.max(...rss) : null, startRssMib: start.length ? Math.max(...start) : null };
   });
   const httpSeconds = stats[0]!.seconds;
   const duckStats = stats.find((s) => s.peer === duck)!;
@@ -532,8 +570,9 @@ async function run(tmp: string, rows: number): Promise<void> {
     return '(reference)';
   };
   console.log('');
-  printTable(['peer', 'time s', 'CPU s', 'MB/s', 'rows/s', 'peak RSS MiB', 'svcdb HTTP / peer', 'runs s', 'target'], stats.map((s) => [
-    s.peer.name, s.seconds.toFixed(2), s.cpuSeconds === null ? '-' : s.cpuSeconds.toFixed(2), s.mbPerSec.toFixed(1), n(Math.round(s.rowsPerSec)),
+  printTable(['peer', 'time s', 'CPU s', 'others %', 'MB/s', 'rows/s', 'peak RSS MiB', 'svcdb HTTP / peer', 'runs s', 'target'], stats.map((s) => [
+    s.peer.name, s.seconds.toFixed(2), s.cpuSeconds === null ? '-' : s.cpuSeconds.toFixed(2),
+    s.othersShare === null ? '-' : (s.othersShare * 100).toFixed(0), s.mbPerSec.toFixed(1), n(Math.round(s.rowsPerSec)),
     s.peakRssMib === null ? '-' : `${s.peakRssMib.toFixed(0)} (${s.peer.rssNote})`, (httpSeconds / s.seconds).toFixed(2),
     s.peer.runs.map((x) => x.seconds.toFixed(2)).join(' '), targetText(s.peer),
   ]));
@@ -545,6 +584,9 @@ async function run(tmp: string, rows: number): Promise<void> {
   console.log('  CPU s: user + system CPU of the importing process, all its threads (server, CLI child, DuckDB child, PostgreSQL backend sampled');
   console.log('    every 50 ms), median; above time s when helper threads work in parallel;');
   console.log('    time s well above CPU s means the import waited (for a core on a busy machine, for the disk, or for the client)');
+  console.log(`  others %: CPU used by other processes during the timed window (/proc/stat busy time less the importer's and this process's),`);
+  console.log(`    as a share of the ${cpus().length} cores' capacity over that window, median of runs: the interference each figure had (it also holds`);
+  console.log('    kernel writeback of the import\'s own files and, for PostgreSQL, its WAL writer and checkpointer)');
   console.log(`  DuckDB ${duckVersion}: CREATE TABLE t AS SELECT * FROM read_csv(file) in a fresh child per run (in-memory database, SET threads=1);`);
   console.log(`    RSS before the query ${duckStats.startRssMib?.toFixed(0) ?? '-'} MiB (Node + DuckDB loaded)`);
   if (typeof pg !== 'string') console.log(`  ${pg.version}: COPY t FROM '<file>' (server-side read) into a new table, default settings (fsync on), psql \\timing; RSS: peak of the backend, sampled`);
@@ -557,8 +599,8 @@ async function run(tmp: string, rows: number): Promise<void> {
     peers: Object.fromEntries(peers.map((p) => {
       const s = stats.find((x) => x.peer === p);
       return [p.key, s === undefined ? { run: false, reason: p.note } : {
-        run: true, seconds: r3(s.seconds), cpuSeconds: r3(s.cpuSeconds), mbPerSec: r3(s.mbPerSec), rowsPerSec: Math.round(s.rowsPerSec), peakRssMib: r3(s.peakRssMib),
-        svcdbHttpOverPeer: r3(httpSeconds / s.seconds), runs: p.runs.map((x) => ({ seconds: r3(x.seconds), cpuSeconds: r3(x.cpuSeconds), peakRssMib: r3(x.peakRssMib) })),
+        run: true, seconds: r3(s.seconds), cpuSeconds: r3(s.cpuSeconds), othersCpuShare: r3(s.othersShare), mbPerSec: r3(s.mbPerSec), rowsPerSec: Math.round(s.rowsPerSec), peakRssMib: r3(s.peakRssMib),
+        svcdbHttpOverPeer: r3(httpSeconds / s.seconds), runs: p.runs.map((x) => ({ seconds: r3(x.seconds), cpuSeconds: r3(x.cpuSeconds), othersCpuSeconds: r3(x.othersCpuSeconds), peakRssMib: r3(x.peakRssMib) })),
       }];
     })),
     targets: Object.fromEntries(Object.entries(targets).map(([k, v]) => [k, { ...v, value: r3(v.value) }])),
