@@ -1,4 +1,4 @@
-// CSV import benchmark: one ~110 MB trades CSV (2M rows) imported in the same run by svcdb over HTTP
+// CSV import benchmark: one 115 MB trades CSV (2M rows) imported in the same run by svcdb over HTTP
 // (POST /imp to the server as a child process), by `svcdb import` (a child process), by DuckDB's
 // read_csv (one thread, in memory) and by PostgreSQL's COPY when installed. Usage: npm run bench:import
 // (installs @duckdb/node-api without saving it), or node dist/benchmarks/import.js [--rows N].
