@@ -13,6 +13,8 @@ import { rowKey } from './vectors.js';
 
 type LatestPlan = Extract<Plan, { kind: 'latestBy' }>;
 
+const EMPTY: Batch = { rowCount: 0, columns: [] };
+
 /** Whether `p` reads its table newest batch first (a backwards scan under filters and projections). */
 function newestFirst(p: Plan): boolean {
   switch (p.kind) {
@@ -22,12 +24,37 @@ function newestFirst(p: Plan): boolean {
   }
 }
 
+/** The table and column behind output `index` of `p` when it is a column passed up from a scan. */
+function sourceColumn(p: Plan, index: number): { table: string; column: string } | null {
+  switch (p.kind) {
+    case 'scan': return p.columns[index] !== undefined ? { table: p.table, column: p.columns[index]! } : null;
+    case 'filter': return sourceColumn(p.input, index);
+    case 'project': {
+      const e = p.exprs[index];
+      return e !== undefined && e.kind === 'col' ? sourceColumn(p.input, e.index) : null;
+    }
+    default: return null;
+  }
+}
+
+/** Whether the table's committed state says the symbol column never holds NULL (false when unknown). */
+function symbolHasNoNulls(plan: LatestPlan, cx: ExecContext): boolean {
+  const src = plan.keys.length === 1 ? sourceColumn(plan.input, plan.keys[0]!) : null;
+  if (src === null || !cx.catalog.exists(src.table)) return false;
+  const t = cx.catalog.get(src.table);
+  const c = t.meta.columns.find((x) => x.name.toLowerCase() === src.column.toLowerCase());
+  return c !== undefined && c.type === 'SYMBOL' && t.txn.symbols[String(c.id)]?.nulls === false;
+}
+
 export async function* runLatestBy(plan: LatestPlan, input: AsyncIterable<Batch>, cx: ExecContext): AsyncGenerator<Batch> {
   const ordered = newestFirst(plan.input);
+  if (ordered && plan.keys.length === 1) {
+    yield* latestBySymbol(plan, input, cx, symbolHasNoNulls(plan, cx));
+    return;
+  }
   const batches: Batch[] = [];
   /** Per key: the winning row as [batch number, row, ts]. */
   const best = new Map<string | number, [number, number, number]>();
-  let symbolDict: readonly string[] | null = null;
   const oneSymbol = plan.keys.length === 1;
   for await (const b of input) {
     const n = b.rowCount;
@@ -38,7 +65,6 @@ export async function* runLatestBy(plan: LatestPlan, input: AsyncIterable<Batch>
     const keyCols = plan.keys.map((k) => b.columns[k]!);
     const k0 = keyCols[0]!;
     const sym = oneSymbol && k0.kind === 'symbol' ? k0 : null;
-    if (sym) symbolDict = sym.dict;
     // Newest first within the batch too when the scan runs backwards (rows in a batch stay ascending).
     for (let j = 0; j < n; j++) {
       const i = ordered ? n - 1 - j : j;
@@ -54,13 +80,82 @@ export async function* runLatestBy(plan: LatestPlan, input: AsyncIterable<Batch>
     }
     if (used) batches.push(b); else batches.push({ rowCount: 0, columns: [] });
     checkMemory(cx, best.size * 64, 'LATEST ON');
-    // Every value of the symbol and NULL found: older rows cannot change anything. (Without a NULL
-    // row so far, an older one may still hold the NULL key's newest row, so the scan goes on.)
-    if (ordered && sym && symbolDict !== null && best.size === symbolDict.length + 1 && best.has(-1)) break;
     await pace(cx);
   }
   if (best.size === 0) return;
   const winners = [...best.values()].sort((a, b) => a[2] - b[2] || a[0] - b[0] || a[1] - b[1]);
+  const parts: Batch[] = [];
+  let i = 0;
+  while (i < winners.length) {
+    let j = i;
+    const idx: number[] = [];
+    while (j < winners.length && winners[j]![0] === winners[i]![0]) idx.push(winners[j++]![1]);
+    parts.push(gatherBatch(batches[winners[i]![0]]!, Int32Array.from(idx)));
+    i = j;
+  }
+  yield concatBatches(parts, plan.fields.length);
+}
+
+/**
+ * One key over a newest-first scan: the first row seen per key wins. A SYMBOL
+ * key is tracked in arrays indexed by key; the scan stops once every value of
+ * the dictionary has been seen, and NULL too unless the table's committed
+ * state says the column never holds NULL. Other key types fall back to a Map.
+ */
+async function* latestBySymbol(plan: LatestPlan, input: AsyncIterable<Batch>, cx: ExecContext, noNulls: boolean): AsyncGenerator<Batch> {
+  const batches: Batch[] = [];
+  let dict: readonly string[] | null = null;
+  let bestBatch = new Int32Array(0), bestRow = new Int32Array(0);
+  let found = 0;
+  const other = new Map<string, [number, number]>();
+  for await (const b of input) {
+    const n = b.rowCount;
+    if (n === 0) continue;
+    const bn = batches.length;
+    batches.push(b);
+    const before = found + other.size;
+    const k0 = b.columns[plan.keys[0]!]!;
+    if (k0.kind === 'symbol' && (dict === null || dict === k0.dict) && other.size === 0) {
+      if (dict === null) {
+        dict = k0.dict;
+        // Slot 0 is NULL; key k is slot k + 1.
+        bestBatch = new Int32Array(dict.length + 1).fill(-1);
+        bestRow = new Int32Array(dict.length + 1);
+      }
+      const keys = k0.keys;
+      for (let i = n - 1; i >= 0; i--) {
+        const slot = keys[i]! + 1;
+        if (bestBatch[slot]! < 0) { bestBatch[slot] = bn; bestRow[slot] = i; found++; }
+      }
+      if (found === before) batches[bn] = EMPTY; // nothing of it is kept: let it go
+      const needed = dict.length + (noNulls ? 0 : 1);
+      const nullSeen = bestBatch[0]! >= 0 ? 1 : 0;
+      if (found - (noNulls ? nullSeen : 0) >= needed) break;
+    } else {
+      // Not one dictionary: every row through a Map (no early stop).
+      if (dict !== null && other.size === 0) {
+        for (let s = 0; s < bestBatch.length; s++) {
+          if (bestBatch[s]! >= 0) other.set(rowKey([batches[bestBatch[s]!]!.columns[plan.keys[0]!]!], bestRow[s]!), [bestBatch[s]!, bestRow[s]!]);
+        }
+        dict = null;
+      }
+      const cols = [k0];
+      for (let i = n - 1; i >= 0; i--) {
+        const key = rowKey(cols, i);
+        if (!other.has(key)) other.set(key, [bn, i]);
+      }
+      checkMemory(cx, other.size * 64, 'LATEST ON');
+      if (found + other.size === before) batches[bn] = EMPTY;
+    }
+    await pace(cx);
+  }
+  const winners: Array<[number, number]> = [];
+  if (other.size > 0) winners.push(...other.values());
+  else for (let s = 0; s < bestBatch.length; s++) if (bestBatch[s]! >= 0) winners.push([bestBatch[s]!, bestRow[s]!]);
+  if (winners.length === 0) return;
+  const tsOf = (w: [number, number]): number => (batches[w[0]]!.columns[plan.ts] as { data: Float64Array }).data[w[1]]!;
+  // Oldest first; on equal timestamps the row stored earlier first (later batch numbers are older).
+  winners.sort((a, b) => tsOf(a) - tsOf(b) || b[0] - a[0] || a[1] - b[1]);
   const parts: Batch[] = [];
   let i = 0;
   while (i < winners.length) {

@@ -380,8 +380,12 @@ class TextBuilder implements ColumnBuilder {
   add(b: Uint8Array, s: number, e: number): boolean {
     const n = e - s;
     this.#bytes.ensure(n);
-    this.#bytes.data.set(b.subarray(s, e), this.#bytes.length);
-    this.#bytes.length += n;
+    const d = this.#bytes.data;
+    let at = this.#bytes.length;
+    // Short values (most text fields) byte by byte: a subarray + set per field costs more than the copy.
+    if (n <= 32) for (let i = s; i < e; i++) d[at++] = b[i]!;
+    else { d.set(b.subarray(s, e), at); at += n; }
+    this.#bytes.length = at;
     this.#end(0);
     return true;
   }

@@ -51,6 +51,12 @@ export interface SymbolState {
   readonly count: number;
   /** Bytes of the dictionary file holding `count` entries. */
   readonly bytes: number;
+  /**
+   * Whether any committed row holds NULL in the column: known since the
+   * column's first commit (absent for tables written before it was tracked:
+   * then unknown, read as possibly).
+   */
+  readonly nulls?: boolean;
 }
 
 export interface TxnState {

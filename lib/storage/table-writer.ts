@@ -17,7 +17,7 @@ import { partitionCeil, partitionFloor, partitionName, type PartitionBy } from '
 import { SymbolDict } from './symbol-dict.js';
 import { syncPath } from './io.js';
 import type { Table } from './table.js';
-import type { ColumnDef, PartitionState, TableMeta, TxnState } from './table-state.js';
+import type { ColumnDef, PartitionState, SymbolState, TableMeta, TxnState } from './table-state.js';
 
 export interface AppendBatch {
   readonly rowCount: number;
@@ -128,7 +128,10 @@ export class TableWriter {
     return cols.map((c) => {
       const input = byName.get(nameKey(c.name));
       const dict = this.#dict(c);
-      if (input === undefined) return nullVector(c.type, batch.rowCount, dict?.values ?? []);
+      if (input === undefined) {
+        if (dict) this.#symbolNulls.add(dict);
+        return nullVector(c.type, batch.rowCount, dict?.values ?? []);
+      }
       const v = toVector(c.name, c.type, input, batch.rowCount);
       return v.kind === 'symbol' ? this.#intern(v, dict!) : v;
     });
@@ -150,6 +153,25 @@ export class TableWriter {
    * distinct value is interned once.
    */
   #intern(v: SymbolVector, dict: SymbolDict): SymbolVector {
+    this.#internKeys(v, dict);
+    const out = this.#lastInterned!;
+    // A NULL key among the rows: the committed state will say the column holds NULLs.
+    if (!this.#symbolNulls.has(dict)) {
+      const k = out.keys;
+      for (let i = 0; i < k.length; i++) if (k[i]! < 0) { this.#symbolNulls.add(dict); break; }
+    }
+    return out;
+  }
+
+  #lastInterned: SymbolVector | null = null;
+  /** Dictionaries of columns that got a NULL since the last commit. */
+  readonly #symbolNulls = new Set<SymbolDict>();
+
+  #internKeys(v: SymbolVector, dict: SymbolDict): void {
+    this.#lastInterned = this.#internRaw(v, dict);
+  }
+
+  #internRaw(v: SymbolVector, dict: SymbolDict): SymbolVector {
     let map = this.#symbolMaps.get(v.dict);
     if (!map || map.dict !== dict) {
       map = { dict, keys: new Int32Array(Math.max(16, v.dict.length)).fill(-2), identity: 0 };
@@ -411,6 +433,7 @@ export class TableWriter {
     this.#parts.clear();
     if (this.#active) this.#parts.set(this.#active.name, this.#active);
     this.#inOrderRows = 0;
+    this.#symbolNulls.clear();
   }
 
   /** Internal (o3-merge): the partitions with uncommitted changes. */
@@ -427,12 +450,22 @@ export class TableWriter {
       if (p.rows > 0) byName.set(p.name, { name: p.name, dir: p.dir, rows: p.rows, minTs: p.minTs, maxTs: p.maxTs });
     }
     const partitions = [...byName.values()].sort((a, b) => a.minTs - b.minTs);
-    const symbols: Record<string, { count: number; bytes: number }> = {};
+    return { txn, metaVersion: this.meta.version, partitions, symbols: this.#symbolStates() };
+  }
+
+  /** The dictionaries' committed sizes, and whether each column holds NULLs. */
+  #symbolStates(): Record<string, SymbolState> {
+    const symbols: Record<string, SymbolState> = {};
     for (const c of this.meta.columns) {
       const d = this.table.dicts.get(c.id);
-      if (d) symbols[String(c.id)] = d.state();
+      if (!d) continue;
+      const prev = this.table.txn.symbols[String(c.id)];
+      // Known from the column's first commit on; unknown (absent) stays unknown.
+      const known = prev === undefined || prev.nulls !== undefined;
+      const nulls = (prev?.nulls ?? false) || this.#symbolNulls.has(d);
+      symbols[String(c.id)] = known ? { ...d.state(), nulls } : d.state();
     }
-    return { txn, metaVersion: this.meta.version, partitions, symbols };
+    return symbols;
   }
 
   /**
@@ -469,6 +502,7 @@ export class TableWriter {
     this.#active = null;
     this.#o3 = { batches: [], rows: 0 };
     this.#inOrderRows = 0;
+    this.#symbolNulls.clear();
     this.#maxTs = committedMaxTs(this.table.txn);
     for (const [id, d] of this.table.dicts) {
       try {
@@ -569,8 +603,8 @@ export class TableWriter {
     this.rollback();
     this.#closeAllAppenders();
     const garbage = this.table.txn.partitions.map((p) => p.dir);
-    const symbols: Record<string, { count: number; bytes: number }> = {};
-    for (const id of this.table.dicts.keys()) symbols[String(id)] = { count: 0, bytes: 0 };
+    const symbols: Record<string, SymbolState> = {};
+    for (const id of this.table.dicts.keys()) symbols[String(id)] = { count: 0, bytes: 0, nulls: false };
     this.table.publish(this.meta, { txn: this.table.txn.txn + 1, metaVersion: this.meta.version, partitions: [], symbols }, garbage);
     // Only once the empty state is committed: a failure before this leaves the dictionaries intact.
     for (const d of this.table.dicts.values()) d.reset();
@@ -629,8 +663,8 @@ export class TableWriter {
         return { ...p, dir };
       });
       for (const d of this.table.dicts.values()) d.flush(mode);
-      const symbols: Record<string, { count: number; bytes: number }> = {};
-      for (const [id, d] of this.table.dicts) symbols[String(id)] = d.state();
+      const symbols = this.#symbolStates();
+      this.#symbolNulls.clear();
       this.table.publish(this.meta, { ...txn, txn: newTxn, partitions, symbols }, garbage);
     } catch (e) {
       for (const m of made) rmSync(m, { recursive: true, force: true });

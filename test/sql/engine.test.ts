@@ -130,3 +130,38 @@ test('an interval literal opens only the matching partitions: about its share of
     c.close();
   }
 });
+
+test('the committed state knows whether a symbol column holds NULL; LATEST ON then stops once every symbol was seen', async () => {
+  const dir = join(root, 'latest');
+  let c = Catalog.open(dir, { commitMode: 'nosync', writerWaitMs: 100, readerCacheSize: 64 << 20, maxUncommittedRows: 1_000_000, o3MaxLag: 0 });
+  const exec = async (sql: string): Promise<unknown[][]> => {
+    const s = compile(sql, { catalog: c });
+    if (s.kind !== 'select') { await s.execute(signal); return []; }
+    const out: unknown[][] = [];
+    for await (const b of s.execute(signal)) for (let i = 0; i < b.rowCount; i++) out.push(b.columns.map((v) => valueAt(v, i)));
+    return out;
+  };
+  const nulls = (): unknown => {
+    const t = c.get('lt');
+    const id = t.meta.columns.find((x) => x.name === 's')!.id;
+    return t.txn.symbols[String(id)]?.nulls;
+  };
+  await exec('CREATE TABLE lt (ts TIMESTAMP, s SYMBOL, x LONG) TIMESTAMP(ts) PARTITION BY DAY');
+  // 30 days; every one of 5 symbols appears every day.
+  await exec("INSERT INTO lt SELECT timestamp_sequence('2024-01-01T00:00:00.000000Z', 86400000000L / 100), CASE WHEN x % 5 = 0 THEN 'a' WHEN x % 5 = 1 THEN 'b' WHEN x % 5 = 2 THEN 'c' WHEN x % 5 = 3 THEN 'd' ELSE 'e' END, x FROM long_sequence(3000)");
+  assert.equal(nulls(), false);
+  c.close();
+  c = Catalog.open(dir, { commitMode: 'nosync', writerWaitMs: 100, readerCacheSize: 64 << 20, maxUncommittedRows: 1_000_000, o3MaxLag: 0 });
+  const before = c.cache.bytesRead;
+  const rows = await exec('SELECT s, x FROM lt LATEST ON ts PARTITION BY s');
+  assert.deepEqual(rows, [['b', 2996], ['c', 2997], ['d', 2998], ['e', 2999], ['a', 3000]]);
+  // Only the newest day was read (one 64 KiB chunk per column at most), not 30 days.
+  assert.ok(c.cache.bytesRead - before <= 3 * 65536, `read ${c.cache.bytesRead - before} bytes`);
+  // A NULL symbol committed: sticky from then on; LATEST ON must now look for the NULL key too.
+  await exec("INSERT INTO lt VALUES ('2024-01-01T00:30:00Z', null, -1)");
+  assert.equal(nulls(), true);
+  assert.deepEqual((await exec('SELECT s, x FROM lt LATEST ON ts PARTITION BY s'))[0], [null, -1]);
+  await exec('TRUNCATE TABLE lt');
+  assert.equal(nulls(), false);
+  c.close();
+});
