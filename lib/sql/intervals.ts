@@ -1,20 +1,40 @@
 // Pushing conditions on the designated timestamp into the table scan as
 // intervals, so partitions outside them are never opened (DESIGN.md
-// "Performance rules"). The full predicate still runs as a filter; intervals
-// only prune. Interval literals (ts IN '2024-01'), comparisons, BETWEEN,
-// NOT IN and OR of such conditions combine into one sorted interval list.
+// "Performance rules"). Interval literals (ts IN '2024-01'), comparisons,
+// BETWEEN, NOT IN and OR of such conditions combine into one sorted interval
+// list; the other conditions stay in a filter.
 import type { BoundExpr, Plan } from './bound.js';
 import type { Interval } from '../storage/table-reader.js';
 import { complement, intersect, merge } from './interval-literal.js';
 
-/** Filter over `plan`, with intervals pushed into a direct table scan where the predicate bounds the timestamp. */
+/**
+ * Filter over `plan`, with intervals pushed into a direct table scan where the
+ * predicate bounds the timestamp. The scan returns exactly the rows inside its
+ * intervals, so the conditions they came from leave the filter (which goes
+ * when nothing else remains).
+ */
 export function pushIntervals(plan: Plan, predicate: BoundExpr): Plan {
-  let input = plan;
-  if (plan.kind === 'scan' && plan.timestamp >= 0) {
-    const iv = intervalsOf(predicate, plan.timestamp);
-    if (iv) input = { ...plan, intervals: iv };
+  const filter = (input: Plan, p: BoundExpr): Plan => ({ kind: 'filter', input, predicate: p, fields: plan.fields, timestamp: plan.timestamp });
+  if (plan.kind !== 'scan' || plan.timestamp < 0) return filter(plan, predicate);
+  const terms = andTerms(predicate);
+  let acc: Interval[] | null = null;
+  const rest: BoundExpr[] = [];
+  for (const c of terms) {
+    const iv = termIntervals(c, plan.timestamp);
+    if (iv === null) rest.push(c);
+    else acc = acc === null ? iv : intersect(acc, iv);
   }
-  return { kind: 'filter', input, predicate, fields: plan.fields, timestamp: plan.timestamp };
+  if (acc === null) return filter(plan, predicate);
+  const scan: Plan = { ...plan, intervals: plan.intervals ? intersect(plan.intervals, acc) : acc };
+  if (rest.length === 0) return scan;
+  if (rest.length === terms.length) return filter(scan, predicate);
+  // Several terms, so the predicate has an AND node whose kernel the remaining ones reuse.
+  const and = findAnd(predicate)!;
+  return filter(scan, rest.reduce((a, b) => ({ ...and, args: [a, b] })));
+}
+
+function findAnd(e: BoundExpr): (BoundExpr & { kind: 'call' }) | null {
+  return e.kind === 'call' && e.name === 'and' ? e : null;
 }
 
 function intervalsOf(e: BoundExpr, ts: number): Interval[] | null {
