@@ -96,6 +96,13 @@ function parseIntBytes(b: Uint8Array, s: number, e: number, max: number): number
 
 const DAY_US = 86_400_000_000;
 
+/** Two ASCII digits at `i` as a number, or -1. */
+function two(b: Uint8Array, i: number): number {
+  const x = b[i]! - 48;
+  const y = b[i + 1]! - 48;
+  return x >= 0 && x <= 9 && y >= 0 && y <= 9 ? x * 10 + y : -1;
+}
+
 /**
  * ISO-8601 timestamps from bytes on the fast path: `yyyy-MM-dd`, then `T` or a
  * space and `HH:mm:ss`, an optional fraction of 1-9 digits (micros kept) and
@@ -109,9 +116,7 @@ export class TimestampParser {
   parse(b: Uint8Array, s: number, e: number): number | null {
     const n = e - s;
     if (n >= 19 && b[s + 4] === 45 && b[s + 7] === 45 && (b[s + 10] === 84 || b[s + 10] === 32) && b[s + 13] === 58 && b[s + 16] === 58) {
-      const d = (k: number): number => b[s + k]! - 48;
-      const two = (k: number): number => { const x = d(k), y = d(k + 1); return x >= 0 && x <= 9 && y >= 0 && y <= 9 ? x * 10 + y : -1; };
-      const y1 = two(0), y2 = two(2), mo = two(5), dd = two(8), hh = two(11), mi = two(14), ss = two(17);
+      const y1 = two(b, s), y2 = two(b, s + 2), mo = two(b, s + 5), dd = two(b, s + 8), hh = two(b, s + 11), mi = two(b, s + 14), ss = two(b, s + 17);
       if (y1 >= 0 && y2 >= 0 && mo >= 1 && mo <= 12 && dd >= 1 && dd <= 31 && hh >= 0 && hh <= 23 && mi >= 0 && mi <= 59 && ss >= 0 && ss <= 59) {
         let i = s + 19;
         let micros = 0;
