@@ -33,6 +33,8 @@ export interface StartOptions {
   readonly root?: string;
   /** Resolve as soon as the process runs, without waiting for "server is ready". */
   readonly noWait?: boolean;
+  /** Node options before the script, e.g. `--cpu-prof` (which NODE_OPTIONS does not allow). */
+  readonly execArgv?: readonly string[];
 }
 
 const roots = new Set<string>();
@@ -58,7 +60,7 @@ export async function startServer(opts: StartOptions = {}): Promise<ServerProces
     SVC_HTTP_MIN_NET_BIND_TO: '127.0.0.1:0',
     ...opts.env,
   };
-  const child = spawn(process.execPath, [CLI, 'serve', '-d', root, ...(opts.args ?? [])], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [...(opts.execArgv ?? []), CLI, 'serve', '-d', root, ...(opts.args ?? [])], { env, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   let err = '';
   const waiters: Array<{ re: RegExp; resolve: (l: string) => void }> = [];
