@@ -62,6 +62,14 @@ export class ChunkWriter {
   bytes(src: Uint8Array, from = 0, to = src.length): void {
     const n = to - from;
     this.ensure(n);
+    if (n <= 48) {
+      // Short values (a cached date, a symbol, a short string) by hand: subarray() would allocate a view per value.
+      const b = this.buf;
+      let p = this.pos;
+      for (let i = from; i < to; i++) b[p++] = src[i]!;
+      this.pos = p;
+      return;
+    }
     this.buf.set(src.subarray(from, to), this.pos);
     this.pos += n;
   }

@@ -37,33 +37,39 @@ function civilFromDays(z: number): [number, number, number] {
  */
 class TimestampText {
   #day = NaN;
-  readonly #date = new Uint8Array(11);
+  /** The second (since the epoch) whose `YYYY-MM-DDTHH:MM:SS.` is in #prefix. */
+  #second = NaN;
+  readonly #prefix = new Uint8Array(20);
 
   write(w: ChunkWriter, us: number, fractionDigits: 6 | 3): void {
-    const day = Math.floor(us / DAY_US);
-    if (day < MIN_FAST_DAY || day >= MAX_FAST_DAY) {
-      const s = fallbackIso(us);
-      w.ascii(fractionDigits === 6 ? s : `${s.slice(0, s.length - 4)}Z`);
-      return;
+    const second = Math.floor(us / 1_000_000);
+    const micros = us - second * 1_000_000;
+    if (second !== this.#second) {
+      const day = Math.floor(us / DAY_US);
+      if (day < MIN_FAST_DAY || day >= MAX_FAST_DAY) {
+        const s = fallbackIso(us);
+        w.ascii(fractionDigits === 6 ? s : `${s.slice(0, s.length - 4)}Z`);
+        return;
+      }
+      const p = this.#prefix;
+      if (day !== this.#day) {
+        const [y, m, d] = civilFromDays(day);
+        const t = `${String(y).padStart(4, '0')}-${String(m).padStart(2, '0')}-${String(d).padStart(2, '0')}T`;
+        for (let k = 0; k < 11; k++) p[k] = t.charCodeAt(k);
+        this.#day = day;
+      }
+      let rest = second - day * 86_400; // seconds into the day
+      const h = Math.floor(rest / 3600);
+      rest -= h * 3600;
+      const mi = Math.floor(rest / 60);
+      rest -= mi * 60;
+      p[11] = 48 + Math.floor(h / 10); p[12] = 48 + (h % 10); p[13] = 58;
+      p[14] = 48 + Math.floor(mi / 10); p[15] = 48 + (mi % 10); p[16] = 58;
+      p[17] = 48 + Math.floor(rest / 10); p[18] = 48 + (rest % 10); p[19] = 46;
+      this.#second = second;
     }
-    if (day !== this.#day) {
-      const [y, m, d] = civilFromDays(day);
-      const t = `${String(y).padStart(4, '0')}-${String(m).padStart(2, '0')}-${String(d).padStart(2, '0')}T`;
-      for (let k = 0; k < 11; k++) this.#date[k] = t.charCodeAt(k);
-      this.#day = day;
-    }
-    w.bytes(this.#date);
-    let rest = us - day * DAY_US; // micros into the day
-    const h = Math.floor(rest / 3_600_000_000);
-    rest -= h * 3_600_000_000;
-    const mi = Math.floor(rest / 60_000_000);
-    rest -= mi * 60_000_000;
-    const s = Math.floor(rest / 1_000_000);
-    rest -= s * 1_000_000;
-    w.padded(h, 2); w.byte(58);
-    w.padded(mi, 2); w.byte(58);
-    w.padded(s, 2); w.byte(46);
-    if (fractionDigits === 6) w.padded(rest, 6); else w.padded(Math.floor(rest / 1000), 3);
+    w.bytes(this.#prefix);
+    if (fractionDigits === 6) w.padded(micros, 6); else w.padded(Math.floor(micros / 1000), 3);
     w.byte(90);
   }
 }
