@@ -26,9 +26,11 @@ const MIN_GZIP = 1024;
 
 export async function sendBody(
   ctx: RequestContext, headers: Record<string, string>, body: AsyncGenerator<Buffer>, signal: AbortSignal,
+  opts: { compressible?: boolean } = {},
 ): Promise<void> {
   const first = await body.next();
-  const gzip = acceptsGzip(ctx.req);
+  // A body compressed already (Parquet pages) would only grow and cost CPU.
+  const gzip = opts.compressible !== false && acceptsGzip(ctx.req);
   const h: Record<string, string> = { ...headers, Vary: 'Accept-Encoding' };
   const second = first.done ? first : await body.next();
   if (second.done) {

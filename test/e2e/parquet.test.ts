@@ -181,6 +181,20 @@ describe('Parquet export (/exp?fmt=parquet)', () => {
     await roundTrip('select sym, null n from t');
   });
 
+
+  test('a client that accepts gzip still gets the Parquet file as it is (its pages are compressed already)', async () => {
+    const url = `${s.mainUrl}/exp?${new URLSearchParams({ query: 'select * from t', fmt: 'parquet' })}`;
+    const r = await request(url, { headers: { 'accept-encoding': 'gzip' } });
+    const body = Buffer.from(await r.body.arrayBuffer());
+    assert.equal(r.statusCode, 200);
+    assert.equal(r.headers['content-encoding'], undefined);
+    assert.equal(body.subarray(0, 4).toString('latin1'), 'PAR1');
+    assert.equal(body.subarray(body.length - 4).toString('latin1'), 'PAR1');
+    // A CSV export (past 1 KiB) to the same client is compressed.
+    const c = await request(`${s.mainUrl}/exp?${new URLSearchParams({ query: 'select x, x * 2 y from long_sequence(2000)' })}`, { headers: { 'accept-encoding': 'gzip' } });
+    await c.body.arrayBuffer();
+    assert.equal(c.headers['content-encoding'], 'gzip');
+  });
   test('multi-row-group results: row groups of row_group_size rows, pages near data_page_size, limit honoured', async () => {
     const f = await roundTrip('select * from big', { row_group_size: '3000', data_page_size: '4096' });
     const groups = await duckRows(`select row_group_id::int g, row_group_num_rows::int n from parquet_metadata('${f}') where path_in_schema = 'ts' order by 1`);

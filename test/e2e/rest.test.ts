@@ -169,6 +169,25 @@ describe('REST API', () => {
     assert.equal(plain.headers['content-encoding'], undefined);
   });
 
+  test('sends a one-chunk body with Content-Length, a longer one chunked, both gzip-able', async () => {
+    const small = await exec('select 1');
+    assert.equal(small.headers['content-length'], String(Buffer.byteLength(small.text)));
+    assert.deepEqual(small.json().dataset, [[1]]);
+    // Under 1 KiB a one-chunk body goes out as it is, whatever the client accepts.
+    const tiny = await exec('select 1', {}, { 'accept-encoding': 'gzip' });
+    assert.equal(tiny.headers['content-encoding'], undefined);
+    // Past 64 KiB: several chunks, streamed.
+    for (const enc of ['identity', 'gzip']) {
+      const big = await exec('select x from long_sequence(20000)', {}, { 'accept-encoding': enc });
+      assert.equal(big.headers['content-length'], undefined);
+      assert.equal(big.headers['transfer-encoding'], 'chunked');
+      assert.equal(big.headers['content-encoding'], enc === 'gzip' ? 'gzip' : undefined);
+      const rows = big.json().dataset as number[][];
+      assert.equal(rows.length, 20000);
+      assert.deepEqual(rows[19999], [20000]);
+    }
+  });
+
   test('stops a statement at its Statement-Timeout with QuestDB\'s message', async () => {
     const t0 = Date.now();
     const r = await exec('select count() from long_sequence(2000000000)', {}, { 'statement-timeout': '300' });
