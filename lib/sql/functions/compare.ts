@@ -1,7 +1,7 @@
 // Comparisons `= != < <= > >=`, `between`, `in_list` over numbers (as doubles),
 // temporals (DATE widened), text (UTF-8 byte = code point order) and BOOLEAN.
 // Ordering with NULL is false; `=` holds for NULL = NULL (QuestDB).
-import type { ColumnVector } from '../../storage/column-vector.js';
+import type { ColumnVector, FixedVector } from '../../storage/column-vector.js';
 import type { Kernel } from './registry.js';
 import { defineScalar, type Built, type Signature } from './signature.js';
 import { isNumeric, isTemporal, isText, type SqlType } from '../sql-type.js';
@@ -116,7 +116,7 @@ function boolCompare(op: CmpOp, x: ColumnVector, y: ColumnVector, n: number): Ui
   return out;
 }
 
-type Family = 'number' | 'text' | 'boolean';
+type Family = 'number' | 'text' | 'boolean' | 'bytes';
 
 /** The family two types compare in and the types to cast them to, or null. */
 export function comparable(a: SqlType, b: SqlType, ordered: boolean): { family: Family; types: [SqlType, SqlType] } | null {
@@ -126,6 +126,13 @@ export function comparable(a: SqlType, b: SqlType, ordered: boolean): { family: 
     const other = a === 'BOOLEAN' ? b : a;
     if (other === 'BOOLEAN' || other === 'NULL' || (isText(other) && other !== 'CHAR')) return { family: 'boolean', types: ['BOOLEAN', 'BOOLEAN'] };
     return null;
+  }
+  // UUID and LONG256 compare for equality by their bytes (NULL equals NULL, as for numbers); text is read as the type.
+  for (const wide of ['UUID', 'LONG256'] as const) {
+    if (a !== wide && b !== wide) continue;
+    const other = a === wide ? b : a;
+    if (ordered || !(other === wide || other === 'NULL' || (isText(other) && other !== 'CHAR' && wide === 'UUID'))) return null;
+    return { family: 'bytes', types: [wide, wide] };
   }
   if (isText(a) && isText(b)) return { family: 'text', types: [a, b] };
   if ((isText(a) && b === 'NULL') || (a === 'NULL' && isText(b))) return { family: 'text', types: [a === 'NULL' ? 'STRING' : a, b === 'NULL' ? 'STRING' : b] };
@@ -147,7 +154,22 @@ export function compareKernel(op: CmpOp, family: Family): Kernel {
       return (args, n) => boolVector(textCompare(op, args[0]!, args[1]!, n, cache));
     }
     case 'boolean': return (args, n) => boolVector(boolCompare(op, args[0]!, args[1]!, n));
+    case 'bytes': return (args, n) => boolVector(bytesCompare(op, args[0]!, args[1]!, n));
   }
+}
+
+/** = or != over fixed-width byte rows (UUID: 16 bytes, LONG256: 32). */
+function bytesCompare(op: CmpOp, x: ColumnVector, y: ColumnVector, n: number): Uint8Array {
+  const a = (x as FixedVector).data as Uint8Array, b = (y as FixedVector).data as Uint8Array;
+  const w = x.type === 'LONG256' ? 32 : 16;
+  const want = op === '=' ? 1 : 0;
+  const out = new Uint8Array(n);
+  for (let i = 0; i < n; i++) {
+    let same = true;
+    for (let k = i * w, e = k + w; same && k < e; k++) same = a[k] === b[k];
+    out[i] = same ? want : 1 - want;
+  }
+  return out;
 }
 
 function compareSig(op: CmpOp): Signature {
@@ -237,6 +259,7 @@ function familyOf(types: SqlType[]): Family | null {
     if (family !== null && c.family !== family) return null;
     family = c.family;
   }
+  if (family === 'bytes') return null; // UUID / LONG256 lists: not supported yet (a clear error, not a wrong answer)
   if (family === 'number') {
     // One numeric or temporal scale for all: texts and NULLs read as it, DATE widened when a TIMESTAMP is present.
     const hasTs = types.includes('TIMESTAMP');

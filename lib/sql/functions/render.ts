@@ -20,6 +20,14 @@ function formatUuid(b: Uint8Array, at: number): string {
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }
 
+/** LONG256 bytes (four little-endian longs, least significant first) as 0x and hex digits without leading zeros. */
+function formatLong256(b: Uint8Array, at: number): string {
+  let hex = '';
+  for (let k = 31; k >= 0; k--) hex += b[at + k]!.toString(16).padStart(2, '0');
+  const digits = hex.replace(/^0+/, '');
+  return `0x${digits === '' ? '0' : digits}`;
+}
+
 /** Row i as text, or null for NULL. */
 export function renderAt(v: ColumnVector, i: number): string | null {
   if (v.kind !== 'fixed' || v.type === 'CHAR') return textAt(v, i);
@@ -39,6 +47,12 @@ export function renderAt(v: ColumnVector, i: number): string | null {
       let isNull = true;
       for (let k = 0; k < 16 && isNull; k++) isNull = b[i * 16 + k] === ((k & 7) === 7 ? 0x80 : 0);
       return isNull ? null : formatUuid(b, i * 16);
+    }
+    case 'LONG256': {
+      const b = v.data as Uint8Array;
+      let isNull = true;
+      for (let k = 0; k < 32 && isNull; k++) isNull = b[i * 32 + k] === ((k & 7) === 7 ? 0x80 : 0);
+      return isNull ? null : formatLong256(b, i * 32);
     }
     default: throw new Error(`cannot render ${v.type} as text`);
   }

@@ -1,8 +1,9 @@
 // Helpers for function kernels: reading any vector as numbers or text,
 // building result vectors, constants repeated to a batch length. Kernels work
 // on whole vectors; these keep their loops short.
-import { INT_NULL, LONG_NULL, type ColumnType } from '../../storage/column-type.js';
-import type { ColumnVector, FixedVector, VarVector } from '../../storage/column-vector.js';
+import { INT_NULL, LONG_NULL, TYPE_INFO, type ColumnType } from '../../storage/column-type.js';
+import { nullVector, type ColumnVector, type FixedVector, type VarVector } from '../../storage/column-vector.js';
+import { parseUuidText } from './parse-text.js';
 import type { SqlType } from '../sql-type.js';
 
 const decoder = new TextDecoder();
@@ -123,6 +124,16 @@ export function constantVector(type: SqlType, value: number | string | boolean |
       const offsets = new Int32Array(n + 1);
       for (let i = 0; i < n; i++) { bytes.set(b, i * b.length); offsets[i + 1] = (i + 1) * b.length; }
       return { kind: 'var', type: t, bytes, offsets, nulls: null };
+    }
+    case 'UUID': case 'LONG256': {
+      const v = nullVector(t, n);
+      if (value === null) return v;
+      const data = (v as FixedVector).data as Uint8Array;
+      const w = TYPE_INFO[t].width;
+      const one = new Uint8Array(w);
+      if (t !== 'UUID' || !parseUuidText(String(value), one, 0)) throw new Error(`no constant vector for ${t} from ${typeof value}`);
+      for (let i = 0; i < n; i++) data.set(one, i * w);
+      return v;
     }
     default: throw new Error(`no constant vector for ${t}`);
   }
