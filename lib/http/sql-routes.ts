@@ -6,6 +6,7 @@
 import { SvcError, isSvcError } from '../errors/svc-error.js';
 import { compile, type CompiledStatement } from '../exec/engine.js';
 import { csvBody } from '../export/csv-response.js';
+import { sharedFormatPool } from '../export/format-pool.js';
 import { jsonQueryBody } from '../export/json-response.js';
 import { parseParquetOptions } from '../export/parquet/options.js';
 import { parquetBody, planParquet, sourceTable } from '../export/parquet/parquet-writer.js';
@@ -169,7 +170,7 @@ async function exportCsv(ctx: RequestContext, opts: SqlRouteOptions): Promise<vo
   const stats: RowStats = { sent: 0, matched: 0 };
   try {
     const headers = { 'Content-Type': 'text/csv; charset=utf-8', 'Content-Disposition': `attachment; filename="${fileName(url)}"` };
-    await sendBody(ctx, headers, counted(ctx, csvBody(stmt.fields, stmt.execute(t.signal), { nm, window }, stats)), ctx.signal);
+    await sendBody(ctx, headers, counted(ctx, csvBody(stmt.fields, stmt.execute(t.signal), { nm, window, pool: sharedFormatPool() }, stats)), ctx.signal);
   } catch (e) {
     throw ctx.res.headersSent ? e : new QueryError(query, e);
   } finally {
