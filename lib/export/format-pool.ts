@@ -1,4 +1,4 @@
-// CSV rows formatted on a helper thread. Turning values into text is most of
+// CSV and JSON rows formatted on a helper thread. Turning values into text is most of
 // an export's CPU (a DOUBLE's shortest digits alone ~110 ns), and the main
 // thread has one core: whole batches are handed to one helper thread while
 // the main thread formats the next, and their bytes go out in order. Rows of
@@ -8,9 +8,13 @@ import { Worker } from 'node:worker_threads';
 import { availableParallelism } from 'node:os';
 import type { SqlType } from '../sql/sql-type.js';
 import type { ColumnVector } from '../storage/column-vector.js';
+import type { RowFormat } from './row-slices.js';
 
 export interface FormatRequest {
   readonly id: number;
+  readonly format: RowFormat;
+  /** The result's first row is the slice's first (JSON: no comma before it). */
+  readonly first: boolean;
   readonly types: readonly SqlType[];
   readonly columns: readonly ColumnVector[];
   readonly rows: number;
@@ -70,8 +74,8 @@ export class FormatPool {
 
   get usable(): boolean { return !this.#failed; }
 
-  /** CSV lines (each ending in \n) of rows [from, to) of `columns`. */
-  csv(types: readonly SqlType[], columns: readonly ColumnVector[], from: number, to: number): Promise<Buffer> {
+  /** Rows [from, to) of `columns` in `format` (row-slices.ts writeRows). */
+  format(format: RowFormat, types: readonly SqlType[], columns: readonly ColumnVector[], from: number, to: number, first: boolean): Promise<Buffer> {
     const w = this.#thread();
     if (w === null) return Promise.reject(new Error('no format thread'));
     const transfer: ArrayBuffer[] = [];
@@ -80,7 +84,7 @@ export class FormatPool {
     return new Promise<Buffer>((resolve, reject) => {
       this.#waiting.set(id, { resolve, reject });
       if (this.#waiting.size === 1) w.ref();
-      w.postMessage({ id, types, columns: sliced, rows: to - from } satisfies FormatRequest, transfer);
+      w.postMessage({ id, format, first, types, columns: sliced, rows: to - from } satisfies FormatRequest, transfer);
     });
   }
 

@@ -1,35 +1,28 @@
 // The helper thread of format-pool.ts: formats the rows it is sent with the
-// same value writers as the main thread and sends the bytes back.
+// same row writer as the main thread and sends the bytes back.
 import { parentPort } from 'node:worker_threads';
 import { ChunkWriter } from './chunk-writer.js';
-import { csvValueWriter, type ValueWriter } from './value-writers.js';
+import { rowWriters, writeRows } from './row-slices.js';
+import type { ValueWriter } from './value-writers.js';
 import type { FormatReply, FormatRequest } from './format-pool.js';
 
-const writersByTypes = new Map<string, ValueWriter[]>();
+const writersByKey = new Map<string, ValueWriter[]>();
 let bytesPerRow = 64;
 
 parentPort!.on('message', (m: FormatRequest) => {
   let reply: FormatReply;
   const transfer: ArrayBuffer[] = [];
   try {
-    const key = m.types.join(',');
-    let writers = writersByTypes.get(key);
+    const key = `${JSON.stringify(m.format)}:${m.types.join(',')}`;
+    let writers = writersByKey.get(key);
     if (!writers) {
-      writers = m.types.map((t) => csvValueWriter(t));
-      writersByTypes.set(key, writers);
+      writers = rowWriters(m.format, m.types);
+      if (writersByKey.size >= 64) writersByKey.clear(); // many different results over time: start over
+      writersByKey.set(key, writers);
     }
     const w = new ChunkWriter();
     w.ensure(Math.ceil(m.rows * bytesPerRow * 1.25)); // no regrowth copies
-
-    const cols = m.columns;
-    const width = writers.length;
-    for (let i = 0; i < m.rows; i++) {
-      for (let c = 0; c < width; c++) {
-        if (c > 0) w.byte(44);
-        writers[c]!(w, cols[c]!, i);
-      }
-      w.byte(10);
-    }
+    writeRows(w, m.format, writers, m.columns, 0, m.rows, m.first, false);
     const bytes = w.take();
     if (m.rows > 0) bytesPerRow = bytes.length / m.rows;
     transfer.push(bytes.buffer as ArrayBuffer);

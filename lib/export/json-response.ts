@@ -9,7 +9,8 @@ import type { SelectStatement } from '../exec/engine.js';
 import type { Batch } from '../storage/table-reader.js';
 import { ChunkWriter } from './chunk-writer.js';
 import { windowRows, type RowStats, type RowWindow } from './row-window.js';
-import { jsonValueWriter } from './value-writers.js';
+import type { FormatPool } from './format-pool.js';
+import { formatSlices } from './row-slices.js';
 
 export interface JsonResponseOptions {
   readonly query: string;
@@ -23,6 +24,8 @@ export interface JsonResponseOptions {
   readonly window: RowWindow | null;
   /** Time compile() took, for timings. */
   readonly compileNanos: number;
+  /** A helper thread that formats large slices alongside this one (null: all here). */
+  readonly pool?: FormatPool | null;
 }
 
 export async function* jsonQueryBody(
@@ -34,23 +37,13 @@ export async function* jsonQueryBody(
     w.utf8(`"columns":${JSON.stringify(stmt.fields.map((f) => ({ name: f.name, type: f.type })))},`);
   }
   w.ascii(`"timestamp":${stmt.timestamp},"dataset":[`);
-  const writers = stmt.fields.map((f) => jsonValueWriter(f.type, { quoteLargeNum: opts.quoteLargeNum }));
-  const width = writers.length;
   const started = process.hrtime.bigint();
-  let first = true;
   let streamed = false;
   try {
-    for await (const [b, from, to] of windowRows(rows, opts.window, opts.count, stats)) {
-      const cols = b.columns;
-      for (let i = from; i < to; i++) {
-        if (first) { w.byte(91); first = false; } else { w.byte(44); w.byte(91); }
-        for (let c = 0; c < width; c++) {
-          if (c > 0) w.byte(44);
-          writers[c]!(w, cols[c]!, i);
-        }
-        w.byte(93);
-        if (w.full) { streamed = true; yield w.take(); }
-      }
+    const slices = windowRows(rows, opts.window, opts.count, stats);
+    for await (const chunk of formatSlices(slices, { kind: 'json', quoteLargeNum: opts.quoteLargeNum }, stmt.fields.map((f) => f.type), w, opts.pool ?? null)) {
+      streamed = true;
+      yield chunk;
     }
   } catch (e) {
     if (!streamed) throw e;

@@ -96,7 +96,7 @@ async function execute(ctx: RequestContext, opts: SqlRouteOptions): Promise<void
       return;
     }
     const stats: RowStats = { sent: 0, matched: 0 };
-    const body = jsonQueryBody(stmt, stmt.execute(t.signal), { query, ...flags, window, compileNanos: nanos }, stats);
+    const body = jsonQueryBody(stmt, stmt.execute(t.signal), { query, ...flags, window, compileNanos: nanos, pool: sharedFormatPool() }, stats);
     try {
       // The stream stops with the client; the timeout stops the query, whose error ends the body.
       await sendBody(ctx, { 'Content-Type': JSON_TYPE }, counted(ctx, body), ctx.signal);

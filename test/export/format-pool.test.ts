@@ -1,6 +1,7 @@
-// CSV export with the helper thread (lib/export/format-pool.ts) against the
-// same export formatted on one thread: identical bytes for every column type,
-// NULLs, symbols, long strings, windows that cut batches, and small results.
+// CSV and JSON exports with the helper thread (lib/export/format-pool.ts)
+// against the same export formatted on one thread: identical bytes for every
+// column type, NULLs, symbols, long strings, windows that cut batches, and
+// small results.
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -9,6 +10,7 @@ import { join } from 'node:path';
 import { Catalog } from '../../lib/storage/catalog.js';
 import { compile } from '../../lib/exec/engine.js';
 import { csvBody } from '../../lib/export/csv-response.js';
+import { jsonQueryBody } from '../../lib/export/json-response.js';
 import { FormatPool, sliceVector } from '../../lib/export/format-pool.js';
 import type { RowWindow } from '../../lib/export/row-window.js';
 
@@ -25,6 +27,15 @@ async function exportCsv(sql: string, withPool: boolean, window: RowWindow | nul
   const parts: Buffer[] = [];
   for await (const b of csvBody(s.fields, s.execute(signal), { nm: false, window, pool: withPool ? pool : null }, { sent: 0, matched: 0 })) parts.push(b);
   return Buffer.concat(parts);
+}
+
+async function exportJson(sql: string, withPool: boolean, window: RowWindow | null = null, quoteLargeNum = false): Promise<string> {
+  const s = compile(sql, { catalog });
+  if (s.kind !== 'select') return '';
+  const opts = { query: sql, nm: false, count: true, timings: false, explain: false, quoteLargeNum, window, compileNanos: 0, pool: withPool ? pool : null };
+  const parts: Buffer[] = [];
+  for await (const b of jsonQueryBody(s, s.execute(signal), opts, { sent: 0, matched: 0 })) parts.push(b);
+  return Buffer.concat(parts).toString('utf8');
 }
 
 async function ddl(sql: string): Promise<void> {
@@ -54,6 +65,19 @@ test('the helper thread writes the same bytes as one thread, for every type and 
   // A filter and expressions: batches of uneven sizes.
   const q = "SELECT ts, sym, d * 2 x, concat(v, s) vs FROM big WHERE i > -500 OR sym = 'x'";
   assert.ok((await exportCsv(q, true)).equals(await exportCsv(q, false)));
+});
+
+test('JSON: the helper thread writes the same body as one thread, and it parses', async () => {
+  for (const win of [null, { lo: 7, hi: 33_333, last: null }, { lo: 0, hi: Infinity, last: 8193 }]) {
+    for (const quote of [false, true]) {
+      const one = await exportJson('SELECT * FROM big', false, win, quote);
+      const two = await exportJson('SELECT * FROM big', true, win, quote);
+      assert.equal(two, one, `window ${JSON.stringify(win)} quoteLargeNum ${quote}`);
+      const parsed = JSON.parse(two) as { dataset: unknown[][]; count: number };
+      assert.equal(parsed.count, 60000);
+      assert.equal(parsed.dataset.length, win === null ? 60000 : win.last ?? win.hi - win.lo);
+    }
+  }
 });
 
 test('slices copy just their rows: var offsets rebased, symbols with the entries they use', () => {
