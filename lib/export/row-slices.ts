@@ -54,9 +54,9 @@ export function writeRows(
 /** Slices smaller than this are formatted here: a round trip to the helper would cost more than it saves. */
 const MIN_HELPER_ROWS = 2048;
 /** Slices the helper holds at once. */
-const HELPER_DEPTH = 2;
+const HELPER_DEPTH = 4;
 /** Formatted slices kept waiting for an earlier one (bounds memory to a few batches). */
-const MAX_QUEUED = 6;
+const MAX_QUEUED = 8;
 
 interface Slot {
   bytes: Buffer | null;
