@@ -22,6 +22,9 @@ export interface FormatRequest {
 
 export type FormatReply = { readonly id: number; readonly bytes: Uint8Array } | { readonly id: number; readonly error: string };
 
+/** Dictionaries up to this many entries are sent whole; larger ones just with the entries a slice uses. */
+const WHOLE_DICT = 1024;
+
 /** Rows [from, to) of a vector as a vector of its own (copied), with the arrays to transfer. */
 export function sliceVector(v: ColumnVector, from: number, to: number, transfer: ArrayBuffer[]): ColumnVector {
   switch (v.kind) {
@@ -34,6 +37,12 @@ export function sliceVector(v: ColumnVector, from: number, to: number, transfer:
       return exact ? { kind: 'fixed', type: v.type, data, exact } : { kind: 'fixed', type: v.type, data };
     }
     case 'symbol': {
+      if (v.dict.length <= WHOLE_DICT) {
+        // A small dictionary goes whole (cheaper to clone than to remap every key).
+        const keys = v.keys.slice(from, to);
+        transfer.push(keys.buffer);
+        return { kind: 'symbol', type: 'SYMBOL', keys, dict: v.dict };
+      }
       const keys = new Int32Array(to - from);
       const dict: string[] = [];
       const local = new Map<number, number>();

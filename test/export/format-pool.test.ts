@@ -45,7 +45,7 @@ async function ddl(sql: string): Promise<void> {
 
 test('the helper thread writes the same bytes as one thread, for every type and NULLs', async () => {
   await ddl(`CREATE TABLE big AS (SELECT timestamp_sequence('2024-01-01T00:00:00.000001Z', 1_000_003) ts,
-    rnd_symbol(300, 1, 8, 5) sym, rnd_double(3) d, rnd_float(3) f, rnd_long(-9223372036854775807, 9223372036854775807, 4) l,
+    rnd_symbol(300, 1, 8, 5) sym, rnd_symbol(3000, 4, 6, 2) sym2, rnd_double(3) d, rnd_float(3) f, rnd_long(-9223372036854775807, 9223372036854775807, 4) l,
     rnd_int(-1000, 1000, 3) i, rnd_short() sh, rnd_byte() bt, rnd_boolean() b, rnd_char() c,
     rnd_varchar('a', 'quote " in', 'é😀', null) v, rnd_str(0, 40, 4) s, rnd_date(to_date('2000', 'yyyy'), to_date('2030', 'yyyy'), 2) dt,
     rnd_uuid4() u, cast(rnd_int(0, 100000, 2) AS IPV4) ip
@@ -80,13 +80,16 @@ test('JSON: the helper thread writes the same body as one thread, and it parses'
   }
 });
 
-test('slices copy just their rows: var offsets rebased, symbols with the entries they use', () => {
+test('slices copy just their rows: var offsets rebased, large dictionaries cut to the entries used', () => {
   const t: ArrayBuffer[] = [];
   const v = sliceVector({ kind: 'var', type: 'VARCHAR', bytes: new TextEncoder().encode('aabbbc'), offsets: Int32Array.from([0, 2, 5, 5, 6]), nulls: Uint8Array.from([0, 0, 1, 0]) }, 1, 4, t);
   assert.deepEqual(v.kind === 'var' ? [new TextDecoder().decode(v.bytes), [...v.offsets], [...v.nulls!]] : null, ['bbbc', [0, 3, 3, 4], [0, 1, 0]]);
-  const s = sliceVector({ kind: 'symbol', type: 'SYMBOL', keys: Int32Array.from([3, -1, 7, 3]), dict: ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h'] }, 1, 4, t);
-  assert.deepEqual(s.kind === 'symbol' ? [[...s.keys], s.dict] : null, [[-1, 0, 1], ['h', 'd']]);
-  assert.equal(t.length, 4);
+  const small = sliceVector({ kind: 'symbol', type: 'SYMBOL', keys: Int32Array.from([3, -1, 7, 3]), dict: ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h'] }, 1, 4, t);
+  assert.deepEqual(small.kind === 'symbol' ? [[...small.keys], small.dict.length] : null, [[-1, 7, 3], 8]);
+  const dict = Array.from({ length: 5000 }, (_, i) => `s${i}`);
+  const s = sliceVector({ kind: 'symbol', type: 'SYMBOL', keys: Int32Array.from([3, -1, 4999, 3]), dict }, 1, 4, t);
+  assert.deepEqual(s.kind === 'symbol' ? [[...s.keys], s.dict] : null, [[-1, 0, 1], ['s4999', 's3']]);
+  assert.equal(t.length, 5);
 });
 
 test('with the helper closed every row is formatted on this thread, in order', async () => {
