@@ -5,7 +5,7 @@
 import { INT_NULL, LONG_NULL } from '../storage/column-type.js';
 import type { ColumnVector } from '../storage/column-vector.js';
 import type { SqlType } from '../sql/sql-type.js';
-import { daysFromCivil } from '../sql/functions/datetime.js';
+import { F_DAY, F_HOUR, F_MINUTE, F_MONTH, F_SECOND, F_YEAR, daysFromCivil, formatDate, formatTimestamp, newFields, splitMicros } from '../sql/functions/datetime.js';
 import { formatDouble, formatFloat, formatLong } from '../sql/functions/format.js';
 import { renderAt } from '../sql/functions/render.js';
 import type { ChunkWriter } from './chunk-writer.js';
@@ -17,29 +17,15 @@ const DAY_US = 86_400_000_000;
 const MIN_FAST_DAY = daysFromCivil(1, 1, 1);
 const MAX_FAST_DAY = daysFromCivil(10000, 1, 1);
 
-/** `YYYY-MM-DDT` of a day number since the epoch. */
-function civilFromDays(z: number): [number, number, number] {
-  // Howard Hinnant's days_from_civil inverse.
-  const zz = z + 719468;
-  const era = Math.floor(zz / 146097);
-  const doe = zz - era * 146097;
-  const yoe = Math.floor((doe - Math.floor(doe / 1460) + Math.floor(doe / 36524) - Math.floor(doe / 146096)) / 365);
-  const doy = doe - (365 * yoe + Math.floor(yoe / 4) - Math.floor(yoe / 100));
-  const mp = Math.floor((5 * doy + 2) / 153);
-  const d = doy - Math.floor((153 * mp + 2) / 5) + 1;
-  const m = mp < 10 ? mp + 3 : mp - 9;
-  return [yoe + era * 400 + (m <= 2 ? 1 : 0), m, d];
-}
-
 /**
- * Writes ISO timestamps with the date part cached per day, so rows of the same
- * day cost a copy of 11 bytes and the time-of-day digits.
+ * Writes ISO timestamps with the text up to the second cached, so rows of the
+ * same second cost a copy of 20 bytes and the fraction digits.
  */
 class TimestampText {
-  #day = NaN;
   /** The second (since the epoch) whose `YYYY-MM-DDTHH:MM:SS.` is in #prefix. */
   #second = NaN;
   readonly #prefix = new Uint8Array(20);
+  readonly #fields = newFields();
 
   write(w: ChunkWriter, us: number, fractionDigits: 6 | 3): void {
     const second = Math.floor(us / 1_000_000);
@@ -47,25 +33,14 @@ class TimestampText {
     if (second !== this.#second) {
       const day = Math.floor(us / DAY_US);
       if (day < MIN_FAST_DAY || day >= MAX_FAST_DAY) {
-        const s = fallbackIso(us);
-        w.ascii(fractionDigits === 6 ? s : `${s.slice(0, s.length - 4)}Z`);
+        w.ascii(fractionDigits === 6 ? formatTimestamp(us) : formatDate(us / 1000));
         return;
       }
+      const f = this.#fields;
+      splitMicros(second * 1_000_000, f);
       const p = this.#prefix;
-      if (day !== this.#day) {
-        const [y, m, d] = civilFromDays(day);
-        const t = `${String(y).padStart(4, '0')}-${String(m).padStart(2, '0')}-${String(d).padStart(2, '0')}T`;
-        for (let k = 0; k < 11; k++) p[k] = t.charCodeAt(k);
-        this.#day = day;
-      }
-      let rest = second - day * 86_400; // seconds into the day
-      const h = Math.floor(rest / 3600);
-      rest -= h * 3600;
-      const mi = Math.floor(rest / 60);
-      rest -= mi * 60;
-      p[11] = 48 + Math.floor(h / 10); p[12] = 48 + (h % 10); p[13] = 58;
-      p[14] = 48 + Math.floor(mi / 10); p[15] = 48 + (mi % 10); p[16] = 58;
-      p[17] = 48 + Math.floor(rest / 10); p[18] = 48 + (rest % 10); p[19] = 46;
+      digits(p, 0, f[F_YEAR]!, 4); p[4] = 45; digits(p, 5, f[F_MONTH]!, 2); p[7] = 45; digits(p, 8, f[F_DAY]!, 2); p[10] = 84;
+      digits(p, 11, f[F_HOUR]!, 2); p[13] = 58; digits(p, 14, f[F_MINUTE]!, 2); p[16] = 58; digits(p, 17, f[F_SECOND]!, 2); p[19] = 46;
       this.#second = second;
     }
     w.bytes(this.#prefix);
@@ -74,10 +49,13 @@ class TimestampText {
   }
 }
 
-let fallback: ((us: number) => string) | null = null;
-function fallbackIso(us: number): string {
-  fallback ??= (x) => renderAt({ kind: 'fixed', type: 'TIMESTAMP', data: new Float64Array([x]) }, 0) ?? '';
-  return fallback(us);
+/** `n` as `width` zero-padded ASCII digits at p[at]. */
+function digits(p: Uint8Array, at: number, n: number, width: number): void {
+  for (let k = at + width - 1; k >= at; k--) {
+    const q = Math.floor(n / 10);
+    p[k] = 48 + (n - q * 10);
+    n = q;
+  }
 }
 
 /** A DOUBLE as Java prints it; integers below 10^7 without a string. */
