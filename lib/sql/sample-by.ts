@@ -6,7 +6,7 @@
 // OBSERVATION counts strides from the first row (or FROM).
 import { SvcError } from '../errors/svc-error.js';
 import { monthIndex, monthStart } from './functions/datetime.js';
-import { ianaOffset } from './interval-literal.js';
+import { fixedZone, ianaOffset } from './interval-literal.js';
 
 export type SampleUnit = 'U' | 'T' | 's' | 'm' | 'h' | 'd' | 'w' | 'M' | 'y';
 
@@ -49,15 +49,6 @@ export function checkZone(zone: string, pos: number): void {
   } catch {
     throw new SvcError('SQL', `Invalid TIME ZONE [${zone}]`, { position: pos });
   }
-}
-
-function fixedZone(zone: string): number | null {
-  const z = zone.trim().toUpperCase();
-  if (z === 'UTC' || z === 'GMT' || z === 'Z') return 0;
-  const m = /^(?:UTC|GMT)?([+-])(\d{1,2}):?(\d{2})?$/.exec(z);
-  if (!m) return null;
-  const us = (Number(m[2]) * 60 + Number(m[3] ?? 0)) * 60_000_000;
-  return m[1] === '-' ? -us : us;
 }
 
 /** Bucket arithmetic for one SAMPLE BY; `origin` is set by the first observation when aligned to it. */

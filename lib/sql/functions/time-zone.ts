@@ -3,23 +3,13 @@
 // zone back to UTC. Zones are IANA names (DST-correct, from the runtime's
 // time zone data) or fixed offsets ('+02:00', 'UTC').
 import { LONG_NULL } from '../../storage/column-type.js';
-import { ianaOffset } from '../interval-literal.js';
+import { fixedZone, ianaOffset } from '../interval-literal.js';
 import { argError, type BindHook, type Kernel } from './registry.js';
 import { accept, defineScalar } from './signature.js';
 import { uniformText } from './utf8.js';
 
-/** Micros of a fixed zone ('UTC', '+02:00', '-0530'), or null for an IANA name. */
-function fixed(zone: string): number | null {
-  const z = zone.trim().toUpperCase();
-  if (z === 'UTC' || z === 'GMT' || z === 'Z') return 0;
-  const m = /^(?:UTC|GMT)?([+-])(\d{1,2}):?(\d{2})?$/.exec(z);
-  if (!m) return null;
-  const us = (Number(m[2]) * 60 + Number(m[3] ?? 0)) * 60_000_000;
-  return m[1] === '-' ? -us : us;
-}
-
 function offsetAt(zone: string): (utc: number) => number {
-  const f = fixed(zone);
+  const f = fixedZone(zone);
   if (f !== null) return () => f;
   ianaOffset(zone, 0); // throws for an unknown zone
   return (utc) => ianaOffset(zone, utc);
