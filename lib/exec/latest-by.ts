@@ -84,16 +84,7 @@ export async function* runLatestBy(plan: LatestPlan, input: AsyncIterable<Batch>
   }
   if (best.size === 0) return;
   const winners = [...best.values()].sort((a, b) => a[2] - b[2] || a[0] - b[0] || a[1] - b[1]);
-  const parts: Batch[] = [];
-  let i = 0;
-  while (i < winners.length) {
-    let j = i;
-    const idx: number[] = [];
-    while (j < winners.length && winners[j]![0] === winners[i]![0]) idx.push(winners[j++]![1]);
-    parts.push(gatherBatch(batches[winners[i]![0]]!, Int32Array.from(idx)));
-    i = j;
-  }
-  yield concatBatches(parts, plan.fields.length);
+  yield gatherWinners(batches, winners, plan.fields.length);
 }
 
 /**
@@ -156,6 +147,11 @@ async function* latestBySymbol(plan: LatestPlan, input: AsyncIterable<Batch>, cx
   const tsOf = (w: [number, number]): number => (batches[w[0]]!.columns[plan.ts] as { data: Float64Array }).data[w[1]]!;
   // Oldest first; on equal timestamps the row stored earlier first (later batch numbers are older).
   winners.sort((a, b) => tsOf(a) - tsOf(b) || b[0] - a[0] || a[1] - b[1]);
+  yield gatherWinners(batches, winners, plan.fields.length);
+}
+
+/** The winning rows ([batch, row] in output order) as one batch: runs from the same batch gathered together. */
+function gatherWinners(batches: readonly Batch[], winners: readonly (readonly [number, number, ...number[]])[], width: number): Batch {
   const parts: Batch[] = [];
   let i = 0;
   while (i < winners.length) {
@@ -165,5 +161,5 @@ async function* latestBySymbol(plan: LatestPlan, input: AsyncIterable<Batch>, cx
     parts.push(gatherBatch(batches[winners[i]![0]]!, Int32Array.from(idx)));
     i = j;
   }
-  yield concatBatches(parts, plan.fields.length);
+  return concatBatches(parts, width);
 }
