@@ -9,6 +9,7 @@ import { parse } from 'csv-parse';
 import { parse as parseSync } from 'csv-parse/sync';
 import type { Options } from 'csv-parse';
 import { CsvTokenizer, type FieldSink } from '../lib/ingest/csv-tokenizer.js';
+import { mulberry32 } from '../test/helpers/prng.js';
 
 const TARGET_BYTES = 100e6;
 const CHUNK = 64 * 1024;
@@ -31,16 +32,7 @@ const CSV_PARSE_OPTIONS: Options = {
   record_delimiter: ['\r\n', '\n', '\r'],
 };
 
-/** mulberry32: a small deterministic PRNG so every run tokenizes the same bytes. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+const prng = mulberry32;
 
 /**
  * timestamp,symbol,price,amount,side with ISO microsecond timestamps; the symbol is quoted in 20%

@@ -12,6 +12,7 @@ import { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { request } from 'undici';
 import { CLI, startServer, type ServerProcess } from '../test/helpers/server-process.js';
+import { mulberry32 } from '../test/helpers/prng.js';
 
 const REPS = 3;
 const MB = 1e6;
@@ -85,16 +86,7 @@ function parseRows(argv: readonly string[]): number {
   return rows;
 }
 
-/** mulberry32: a small deterministic PRNG so every run imports the same bytes. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+const prng = mulberry32;
 
 /**
  * Writes `timestamp,symbol,price,amount,side` with increasing ISO microsecond timestamps ending in Z,

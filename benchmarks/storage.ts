@@ -9,6 +9,7 @@ import { performance } from 'node:perf_hooks';
 import { Catalog, type CatalogOptions } from '../lib/storage/catalog.js';
 import type { AppendBatch } from '../lib/storage/table-writer.js';
 import type { Interval } from '../lib/storage/table-reader.js';
+import { mulberry32 } from '../test/helpers/prng.js';
 
 const DAY_US = 86_400_000_000;
 const HOUR_US = 3_600_000_000;
@@ -60,16 +61,7 @@ function parseRows(argv: readonly string[]): number {
   return rows;
 }
 
-/** mulberry32: a small deterministic PRNG so every run appends the same data. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+const prng = mulberry32;
 
 function makeData(rows: number): Data {
   const rnd = prng(42);

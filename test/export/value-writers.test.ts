@@ -10,16 +10,9 @@ import type { ColumnVector } from '../../lib/storage/column-vector.js';
 import { formatDouble, formatFloat } from '../../lib/sql/functions/format.js';
 import { formatDate, formatTimestamp } from '../../lib/sql/functions/datetime.js';
 import type { SqlType } from '../../lib/sql/sql-type.js';
+import { mulberry32 } from '../helpers/prng.js';
 
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+const rng = mulberry32;
 
 /** Every row of `v` written by `write`, one string per row. */
 function rows(write: ValueWriter, v: ColumnVector, n: number): string[] {

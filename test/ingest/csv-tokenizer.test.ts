@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { parse } from 'csv-parse/sync';
 import type { CastingContext, Options } from 'csv-parse/sync';
 import { CsvTokenizer, type FieldSink } from '../../lib/ingest/csv-tokenizer.js';
+import { mulberry32 } from '../helpers/prng.js';
 
 /** A field as [quoted, content decoded as UTF-8]. */
 type Field = [boolean, string];
@@ -62,16 +63,7 @@ function lineBreaks(bytes: Uint8Array): number {
 /** Chunks of `size` bytes covering `len` bytes. */
 const everySize = (len: number, size: number): number[] => Array.from({ length: Math.ceil(len / size) }, () => size);
 
-/** mulberry32: a small seeded PRNG. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+const rng = mulberry32;
 
 const SEED = Number(process.env['SVCDB_TOK_SEED'] ?? 20240611);
 assert.ok(Number.isInteger(SEED), `SVCDB_TOK_SEED must be an integer [got ${process.env['SVCDB_TOK_SEED']}]`);

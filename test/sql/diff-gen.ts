@@ -4,18 +4,9 @@
 // built from the reference's nodes (reference.ts) so both sides read one tree.
 import * as R from './reference.js';
 import type { Agg, Expr, RType, Row, Val } from './reference.js';
+import { mulberry32 } from '../helpers/prng.js';
 
-/** mulberry32: small, fast, and the same sequence for the same seed everywhere. */
-export function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+export const rng = mulberry32;
 
 export interface Column {
   readonly name: string;

@@ -13,6 +13,7 @@ import { Catalog } from '../../lib/storage/catalog.js';
 import { compile } from '../../lib/exec/engine.js';
 import { valueAt } from '../../lib/exec/vectors.js';
 import { INT_NULL } from '../../lib/storage/column-type.js';
+import { mulberry32 } from '../helpers/prng.js';
 
 const SEED = Number(process.env.SVCDB_WINDOW_SEED ?? 20240612);
 const QUERIES = Number(process.env.SVCDB_WINDOW_QUERIES ?? 100);
@@ -28,17 +29,7 @@ const catalog = Catalog.open(join(root, 'db'), { commitMode: 'nosync', writerWai
 const signal = new AbortController().signal;
 let rows: Row[] = [];
 
-/** mulberry32 */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+const rng = mulberry32;
 
 const rand = rng(SEED);
 const int = (n: number): number => Math.floor(rand() * n);

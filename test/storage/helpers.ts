@@ -17,16 +17,9 @@ export const LONG_NULL = -9223372036854775808;
 
 // ---- randomness
 
-/** mulberry32: a tiny 32-bit PRNG, good enough for test data and reproducible from its seed. */
-export function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { mulberry32 } from '../helpers/prng.js';
+
+export { mulberry32 };
 
 export class Rng {
   readonly #next: () => number;
