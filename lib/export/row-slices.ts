@@ -27,25 +27,17 @@ export function writeRows(
   from: number, to: number, first: boolean, chunked: boolean,
 ): number {
   const width = writers.length;
-  if (format.kind === 'csv') {
-    for (let i = from; i < to; i++) {
-      for (let c = 0; c < width; c++) {
-        if (c > 0) w.byte(44);
-        writers[c]!(w, cols[c]!, i);
-      }
-      w.byte(10);
-      if (chunked && w.full) return i + 1;
-    }
-    return to;
-  }
+  const json = format.kind === 'json';
   for (let i = from; i < to; i++) {
-    if (i > from || !first) w.byte(44);
-    w.byte(91);
+    if (json) {
+      if (i > from || !first) w.byte(44);
+      w.byte(91);
+    }
     for (let c = 0; c < width; c++) {
       if (c > 0) w.byte(44);
       writers[c]!(w, cols[c]!, i);
     }
-    w.byte(93);
+    w.byte(json ? 93 : 10);
     if (chunked && w.full) return i + 1;
   }
   return to;
