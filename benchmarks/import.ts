@@ -13,6 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { request } from 'undici';
 import { CLI, startServer, type ServerProcess } from '../test/helpers/server-process.js';
 import { mulberry32 } from '../test/helpers/prng.js';
+import { duckdbConnection } from './duckdb.js';
 
 const REPS = 3;
 const MB = 1e6;
@@ -313,11 +314,7 @@ interface DuckChildResult { ms: number; cpuMs: number; othersCpuSeconds: number 
 
 /** In a forked child (fresh in-memory database, so its peak RSS is this run's alone): one timed CREATE TABLE AS read_csv. */
 async function duckdbChild(file: string): Promise<void> {
-  // Loaded at run time so the project builds without DuckDB installed.
-  const duckdbModule = '@duckdb/node-api';
-  const { DuckDBInstance } = (await import(duckdbModule)) as { DuckDBInstance: { create(path: string, opts: Record<string, string>): Promise<{ connect(): Promise<DuckConnection> }> } };
-  const duck = await DuckDBInstance.create(':memory:', { threads: '1' });
-  const con = await duck.connect();
+  const con = await duckdbConnection<DuckConnection>();
   await con.run('SET threads=1');
   const version = String((await con.runAndReadAll('select version()')).getRows()[0]?.[0]);
   const startRssKb = process.memoryUsage().rss / 1024;

@@ -17,6 +17,7 @@ import { compile } from '../lib/exec/engine.js';
 import { parseParquetOptions } from '../lib/export/parquet/options.js';
 import { parquetBody, planParquet, sourceTable } from '../lib/export/parquet/parquet-writer.js';
 import { Catalog } from '../lib/storage/catalog.js';
+import { duckdbConnection } from './duckdb.js';
 
 const arg = (name: string, def: string): string => { const i = process.argv.indexOf(name); return i > 0 ? process.argv[i + 1]! : def; };
 const ROWS = Number(arg('--rows', '10000000'));
@@ -70,9 +71,7 @@ interface DuckConnection { run(sql: string): Promise<unknown> }
 
 /** Child: DuckDB (one thread) builds the same table in memory and times COPY ... TO parquet. */
 async function duckExport(codec: string, out: string): Promise<Result> {
-  const duckdbModule = '@duckdb/node-api';
-  const { DuckDBInstance } = (await import(duckdbModule)) as { DuckDBInstance: { create(path: string, opts: Record<string, string>): Promise<{ connect(): Promise<DuckConnection> }> } };
-  const duck = await (await DuckDBInstance.create(':memory:', { threads: '1' })).connect();
+  const duck = await duckdbConnection<DuckConnection>();
   await duck.run(`create table trades as select make_timestamp(${BASE_TS}::bigint + i * ${STEP_US}) ts, 'S' || (i % ${SYMBOLS}) sym, ((i * 7919) % 10000) / 100.0 price, ((i * 104729) % 1000) / 10.0 amount from range(${ROWS}) t(i)`);
   const t0 = performance.now();
   await duck.run(`copy (select * from trades) to '${out}' (format parquet, compression ${codec})`);

@@ -16,6 +16,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import autocannon from 'autocannon';
 import { Client } from 'undici';
 import { startServer, type ServerProcess } from '../test/helpers/server-process.js';
+import { duckdbConnection } from './duckdb.js';
 
 /**
  * Other developers' tests share this machine, so each timed run records the CPU other processes used
@@ -325,11 +326,7 @@ interface DuckConnection {
 
 /** The CSV peer: the rows svcdb exported, read into DuckDB (in memory, one thread), then COPY t TO csv timed. */
 async function duckdbPeer(csvFile: string, dir: string, rows: number): Promise<{ loadMs: number; copyMs: ReadonlyArray<Timed<number>>; bytes: number; version: string }> {
-  // Loaded at run time so the project builds without DuckDB installed.
-  const duckdbModule = '@duckdb/node-api';
-  const { DuckDBInstance } = (await import(duckdbModule)) as { DuckDBInstance: { create(path: string, opts: Record<string, string>): Promise<{ connect(): Promise<DuckConnection> }> } };
-  const duck = await DuckDBInstance.create(':memory:', { threads: '1' });
-  const con = await duck.connect();
+  const con = await duckdbConnection<DuckConnection>();
   try {
     const version = String((await con.runAndReadAll('select version()')).getRows()[0]?.[0]);
     const t0 = performance.now();

@@ -8,6 +8,7 @@ import { tmpdir, cpus } from 'node:os';
 import { join } from 'node:path';
 import { Catalog } from '../lib/storage/catalog.js';
 import { compile } from '../lib/exec/engine.js';
+import { duckdbConnection } from './duckdb.js';
 
 const argRows = process.argv.indexOf('--rows');
 const ROWS = argRows > 0 ? Number(process.argv[argRows + 1]) : 10_000_000;
@@ -72,11 +73,7 @@ async function main(): Promise<void> {
     w.close();
     console.log(`  svcdb load ${((performance.now() - t0) / 1000).toFixed(1)} s`);
 
-    // Loaded at run time so the project builds without DuckDB installed.
-    const duckdbModule = '@duckdb/node-api';
-    const { DuckDBInstance } = (await import(duckdbModule)) as { DuckDBInstance: { create(path: string, opts: Record<string, string>): Promise<{ connect(): Promise<DuckConnection> }> } };
-    const duck = await DuckDBInstance.create(':memory:', { threads: '1' });
-    const con = await duck.connect();
+    const con = await duckdbConnection<DuckConnection>();
     t0 = performance.now();
     await con.run(`create table trades as select
       make_timestamp(${BASE_TS}::BIGINT + i * ${STEP_US}) as ts,

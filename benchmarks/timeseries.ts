@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import { Catalog } from '../lib/storage/catalog.js';
 import { compile } from '../lib/exec/engine.js';
 import { valueAt, type Value } from '../lib/exec/vectors.js';
+import { duckdbConnection } from './duckdb.js';
 
 function arg(name: string): string | undefined {
   const i = process.argv.indexOf(name);
@@ -226,11 +227,7 @@ async function main(): Promise<void> {
     }, QUOTE_OFFSET_US);
     console.log(`  svcdb load ${((performance.now() - t0) / 1000).toFixed(1)} s`);
 
-    // Loaded at run time so the project builds without DuckDB installed.
-    const duckdbModule = '@duckdb/node-api';
-    const { DuckDBInstance } = (await import(duckdbModule)) as { DuckDBInstance: { create(path: string, opts: Record<string, string>): Promise<{ connect(): Promise<DuckConnection> }> } };
-    const duck = await DuckDBInstance.create(':memory:', { threads: '1' });
-    const con = await duck.connect();
+    const con = await duckdbConnection<DuckConnection>();
     t0 = performance.now();
     await con.run(DUCK_TRADES('trades', ROWS, true));
     await con.run(DUCK_TRADES('trades1m', JOIN_ROWS, false));
