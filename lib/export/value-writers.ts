@@ -7,6 +7,7 @@ import type { ColumnVector } from '../storage/column-vector.js';
 import type { SqlType } from '../sql/sql-type.js';
 import { F_DAY, F_HOUR, F_MINUTE, F_MONTH, F_SECOND, F_YEAR, daysFromCivil, formatDate, formatTimestamp, newFields, splitMicros } from '../sql/functions/datetime.js';
 import { formatDouble, formatFloat, formatLong } from '../sql/functions/format.js';
+import { SHORTEST_DOUBLE_BYTES, writeShortestDouble } from './shortest-double.js';
 import { renderAt } from '../sql/functions/render.js';
 import type { ChunkWriter } from './chunk-writer.js';
 
@@ -58,14 +59,20 @@ function digits(p: Uint8Array, at: number, n: number, width: number): void {
   }
 }
 
-/** A DOUBLE as Java prints it; integers below 10^7 without a string. */
+/**
+ * A DOUBLE as Java prints it: integers below 10^7 and the plain range 10^-3 <= |x| < 10^7 straight into
+ * the buffer, other magnitudes (exponent layout) through formatDouble's string.
+ */
 function writeDouble(w: ChunkWriter, x: number): void {
   if (x > -1e7 && x < 1e7 && Math.floor(x) === x && !(x === 0 && 1 / x < 0)) {
     w.int(x);
     w.byte(46); w.byte(48);
     return;
   }
-  w.ascii(formatDouble(x));
+  w.ensure(SHORTEST_DOUBLE_BYTES);
+  const end = writeShortestDouble(w.buf, w.pos, x);
+  if (end >= 0) w.pos = end;
+  else w.ascii(formatDouble(x));
 }
 
 function writeLong(w: ChunkWriter, x: number, v: ColumnVector, i: number): void {
