@@ -1,0 +1,243 @@
+// CSV bytes in (any chunking), typed column batches out: the part of an import
+// that does not know about tables. The start of the file is held until
+// detection (delimiter, header, types) can decide; schema entries override
+// what was detected; the owner then says which types the columns convert to
+// (an existing table's, for an append) and every chunk is tokenized straight
+// into typed column builders, handed over in batches. The row rules are
+// /imp's: atomicity (skipCol, skipRow, abort), short lines padded with NULL,
+// long lines rejected unless skipLev, a row without its timestamp rejected.
+// Used by the Importer (POST /imp, `svcdb import`) and by the library's
+// csvToBatches operator.
+import { SvcError } from '../errors/svc-error.js';
+import type { ColumnType } from '../storage/column-type.js';
+import type { ColumnInput } from '../storage/column-vector.js';
+import { columnBuilder, type ColumnBuilder } from './column-builders.js';
+import { CsvTokenizer, type FieldSink } from './csv-tokenizer.js';
+import { detectColumns, detectDelimiter, sampleLines } from './detect.js';
+import { columnNames } from './import-names.js';
+
+export type Atomicity = 'skipCol' | 'skipRow' | 'abort';
+
+export interface SchemaEntry {
+  readonly name: string;
+  readonly type: ColumnType;
+  readonly pattern?: string;
+}
+
+export interface CsvBatcherOptions {
+  /** Names the data in messages (`[table=label]`). */
+  readonly label: string;
+  readonly atomicity: Atomicity;
+  /** Delimiter byte, or null to detect. */
+  readonly delimiter: number | null;
+  readonly forceHeader: boolean;
+  readonly skipLev: boolean;
+  /** Types (and date patterns) by column name, over detection. */
+  readonly schema: readonly SchemaEntry[];
+  /** Lines detection looks at (http.text.analysis.max.lines). */
+  readonly analysisLines: number;
+  /** Rows per batch (default 65,536). */
+  readonly batchRows?: number;
+}
+
+/** What detection found, schema entries applied. */
+export interface CsvLayout {
+  readonly header: boolean;
+  /** Sanitized names (generated f0, f1... without a header). */
+  readonly names: string[];
+  readonly types: ColumnType[];
+  readonly patterns: (string | undefined)[];
+}
+
+/** What each file column converts to. */
+export interface CsvTarget {
+  readonly types: readonly ColumnType[];
+  readonly patterns: readonly (string | undefined)[];
+  /** Names for messages about a column. */
+  readonly names: readonly string[];
+  /** File column whose empty or bad value rejects the row (the designated timestamp), or -1. */
+  readonly tsColumn: number;
+}
+
+export interface CsvBatchSink {
+  /** Called once, after detection: the types rows convert to (may throw to refuse the file). */
+  prepare(layout: CsvLayout): Promise<CsvTarget> | CsvTarget;
+  /** A batch of accepted rows, one input per file column; views valid until the call returns. */
+  batch(rowCount: number, columns: ColumnInput[]): void;
+}
+
+/** Rows per batch by default. */
+export const CSV_BATCH_ROWS = 1 << 16;
+/** Detection waits for this many bytes at most before deciding (or the end of the file). */
+const SAMPLE_BYTES = 1 << 20;
+
+/** A problem with the input as a whole (/imp answers it as {"status": message}). */
+export function importError(message: string): SvcError {
+  return new SvcError('BAD_REQUEST', message);
+}
+
+export class CsvBatcher {
+  readonly #opts: CsvBatcherOptions;
+  readonly #sink: CsvBatchSink;
+  readonly #batchRows: number;
+  #head: Uint8Array[] = [];
+  #headBytes = 0;
+  #tokenizer: CsvTokenizer | null = null;
+  #builders: ColumnBuilder[] | null = null;
+  #target: CsvTarget | null = null;
+  #header = false;
+  #started = false;
+  // Row state.
+  #field = 0;
+  #rowBad = false;
+  #skipHeader = false;
+  #accepted = 0;
+  #rejected = 0;
+  #pending = 0;
+  /** Values that did not convert, per file column. */
+  errors: number[] = [];
+  /** Bytes consumed. */
+  bytes = 0;
+
+  constructor(opts: CsvBatcherOptions, sink: CsvBatchSink) {
+    this.#opts = opts;
+    this.#sink = sink;
+    this.#batchRows = opts.batchRows ?? CSV_BATCH_ROWS;
+  }
+
+  get rowsAccepted(): number { return this.#accepted; }
+  get rowsRejected(): number { return this.#rejected; }
+  /** Whether the first line was a header (known once detection ran). */
+  get header(): boolean { return this.#header; }
+
+  /** Feeds the next bytes. */
+  async push(chunk: Uint8Array): Promise<void> {
+    this.bytes += chunk.length;
+    if (!this.#started) {
+      this.#head.push(chunk);
+      this.#headBytes += chunk.length;
+      if (this.#headBytes < SAMPLE_BYTES && countNewlines(this.#head) <= this.#opts.analysisLines) return;
+      await this.#start(false);
+      return;
+    }
+    this.#tokenizer!.push(chunk, this.#fields);
+  }
+
+  /** End of the input: the last rows are handed over. */
+  async finish(): Promise<void> {
+    if (!this.#started) await this.#start(true);
+    this.#tokenizer!.end(this.#fields);
+    this.#flush();
+  }
+
+  async #start(complete: boolean): Promise<void> {
+    this.#started = true;
+    const o = this.#opts;
+    const head = concat(this.#head);
+    this.#head = [];
+    if (head.length === 0) throw importError(`empty file [table=${o.label}]`);
+    let delimiter = o.delimiter;
+    if (delimiter === null) {
+      delimiter = detectDelimiter(head, o.analysisLines, complete);
+      if (delimiter === null) {
+        const lines = sampleLines(head, 0x2c, 3, complete).lines.length;
+        throw importError(lines < 2
+          ? `not enough lines [table=${o.label}]: a delimiter cannot be detected from one line; set the delimiter parameter`
+          : `cannot detect the delimiter [table=${o.label}]: no comma, tab, pipe or semicolon splits the lines consistently; set the delimiter parameter`);
+      }
+    }
+    const sample = sampleLines(head, delimiter, o.analysisLines, complete);
+    if (sample.lines.length === 0) throw importError(`no rows in the file [table=${o.label}]`);
+    const d = detectColumns(sample, o.forceHeader);
+    if (d.header && sample.lines.length === 1 && complete) throw importError(`the file has a header and no rows [table=${o.label}]`);
+    const names = columnNames(d.names, d.columns.length);
+    const types = d.columns.map((c) => c.type);
+    const patterns = d.columns.map((c) => c.pattern);
+    // Schema entries override detection by (sanitized) name, case-insensitively.
+    for (const s of o.schema) {
+      const i = names.findIndex((n) => n.toLowerCase() === s.name.toLowerCase());
+      if (i < 0) throw importError(`schema column does not exist in the file [column=${s.name}]`);
+      types[i] = s.type;
+      patterns[i] = s.pattern;
+    }
+    this.#header = d.header;
+    const target = await this.#sink.prepare({ header: d.header, names, types, patterns });
+    this.#target = target;
+    this.#builders = target.types.map((t, i) => columnBuilder(t, target.patterns[i]));
+    this.errors = target.types.map(() => 0);
+    this.#skipHeader = d.header;
+    this.#tokenizer = new CsvTokenizer({ delimiter });
+    this.#tokenizer.push(head, this.#fields);
+  }
+
+  readonly #fields: FieldSink = {
+    field: (buf, start, end, quoted) => {
+      const c = this.#field++;
+      if (this.#skipHeader) return;
+      const builders = this.#builders!;
+      if (c >= builders.length) {
+        if (!this.#opts.skipLev) this.#rowBad = true; // a line with extra values is rejected (skipLev keeps it)
+        return;
+      }
+      const b = builders[c]!;
+      const ts = this.#target!.tsColumn;
+      if (start === end && (!quoted || (b.type !== 'VARCHAR' && b.type !== 'STRING'))) {
+        b.addNull();
+        if (c === ts) this.#rowBad = true;
+        return;
+      }
+      if (b.add(buf, start, end, quoted)) return;
+      this.errors[c]!++;
+      b.addNull();
+      if (c === ts) { this.#rowBad = true; return; }
+      if (this.#opts.atomicity === 'skipRow') this.#rowBad = true;
+      else if (this.#opts.atomicity === 'abort') {
+        const line = this.#tokenizer?.line ?? 0;
+        throw importError(`cannot convert a value to ${b.type} [column=${this.#target!.names[c]}, line=${line}, atomicity=abort]; nothing was imported`);
+      }
+    },
+    endRow: () => {
+      const builders = this.#builders!;
+      const fields = this.#field;
+      this.#field = 0;
+      if (this.#skipHeader) { this.#skipHeader = false; return; }
+      const n = builders.length;
+      const ts = this.#target!.tsColumn;
+      // A short line: the missing values are NULL (never borrowed from another line).
+      for (let c = Math.min(fields, n); c < n; c++) {
+        builders[c]!.addNull();
+        if (c === ts) this.#rowBad = true;
+      }
+      if (this.#rowBad) {
+        this.#rowBad = false;
+        for (const b of builders) b.pop();
+        this.#rejected++;
+        if (this.#opts.atomicity === 'abort') throw importError(`line ${this.#tokenizer?.line ?? 0} cannot be imported [atomicity=abort]; nothing was imported`);
+        return;
+      }
+      this.#accepted++;
+      if (++this.#pending >= this.#batchRows) this.#flush();
+    },
+  };
+
+  #flush(): void {
+    if (this.#pending === 0) return;
+    const rows = this.#pending;
+    this.#pending = 0;
+    this.#sink.batch(rows, this.#builders!.map((b) => b.take()));
+  }
+}
+
+function concat(parts: readonly Uint8Array[]): Uint8Array {
+  if (parts.length === 1) return parts[0]!;
+  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+  let at = 0;
+  for (const p of parts) { out.set(p, at); at += p.length; }
+  return out;
+}
+
+function countNewlines(parts: readonly Uint8Array[]): number {
+  let n = 0;
+  for (const p of parts) for (let i = 0; i < p.length; i++) if (p[i] === 10) n++;
+  return n;
+}
