@@ -17,7 +17,7 @@ import { ComponentRegistry } from './lifecycle/component-registry.js';
 import { loadLogConf } from './log/log-conf.js';
 import { LogManager, type Logger } from './log/log-manager.js';
 import { Metrics } from './metrics/metrics.js';
-import { Catalog } from './storage/catalog.js';
+import { Catalog, catalogOptions } from './storage/catalog.js';
 import { VERSION } from './version.js';
 
 export interface ServerOptions {
@@ -181,11 +181,7 @@ export class SvcdbServer {
         const log = this.logs.logger('storage');
         const db = join(this.root, 'db');
         const catalog = Catalog.open(db, {
-          commitMode: config.get('cairo.commit.mode'),
-          writerWaitMs: config.get('cairo.writer.wait.timeout'),
-          readerCacheSize: config.get('cairo.reader.cache.size'),
-          maxUncommittedRows: config.get('cairo.max.uncommitted.rows'),
-          o3MaxLag: config.get('cairo.o3.max.lag') * 1000,
+          ...catalogOptions(config),
           onProgress: (done, total, table) => handle.setProgress({ task: `opening table ${table}`, done, total, unit: 'tables' }),
         });
         handle.setProgress(null);

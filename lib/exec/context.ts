@@ -4,12 +4,15 @@
 import { setImmediate as yieldNow } from 'node:timers/promises';
 import { SvcError } from '../errors/svc-error.js';
 import type { Catalog } from '../storage/catalog.js';
+import type { Batch } from '../storage/table-reader.js';
 
 export interface ExecContext {
   readonly catalog: Catalog;
   readonly signal: AbortSignal;
   /** Bytes a sort or hash table may hold before the query fails. */
   readonly memoryLimit: number;
+  /** Batches for the plan's `input` nodes, by name (the library's stream operators). */
+  readonly inputs?: ReadonlyMap<string, AsyncIterable<Batch>>;
 }
 
 const YIELD_EVERY_MS = 8;

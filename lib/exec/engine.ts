@@ -6,7 +6,7 @@ import type { Catalog } from '../storage/catalog.js';
 import type { Batch } from '../storage/table-reader.js';
 import type * as A from '../sql/ast.js';
 import type { Field, Plan } from '../sql/bound.js';
-import { bindQuery } from '../sql/binder.js';
+import { bindQuery, type BindContext } from '../sql/binder.js';
 import { COLUMNS_FIELDS, SHOW_CREATE_FIELDS, SHOW_TABLES_FIELDS } from '../sql/metadata.js';
 import { parseStatement } from '../sql/parser.js';
 import '../sql/functions/index.js';
@@ -23,6 +23,8 @@ export interface EngineOptions {
   readonly catalog: Catalog;
   /** Bytes a sort or hash table may hold (default 1 GiB). */
   readonly memoryLimit?: number;
+  /** Named batch inputs FROM may read (the library's where() and select()); see BindContext. */
+  readonly inputs?: BindContext['inputs'];
 }
 
 export interface SelectStatement {
@@ -60,7 +62,7 @@ function select(plan: Plan, opts: EngineOptions): SelectStatement {
 function compileStatement(stmt: A.Statement, opts: EngineOptions): CompiledStatement {
   const catalog = opts.catalog;
   switch (stmt.kind) {
-    case 'query': return select(bindQuery(stmt.query, { catalog }), opts);
+    case 'query': return select(bindQuery(stmt.query, { catalog, inputs: opts.inputs }), opts);
     case 'explain': {
       const inner = compileStatement(stmt.statement, opts);
       const lines = inner.kind === 'select' ? explainPlan(inner.plan) : [`${inner.kind.toUpperCase()}`];

@@ -17,6 +17,7 @@ export function explainPlan(plan: Plan, depth = 0): string[] {
 function describe(p: Plan): string {
   switch (p.kind) {
     case 'scan': return `DataFrame${p.backwards ? ' backward' : ''} table: ${p.table}${p.intervals ? ` intervals: [${p.intervals.map(([a, b]) => `("${bound(a)}","${bound(b - 1)}")`).join(',')}]` : ''}`;
+    case 'input': return `Input name: ${p.name}`;
     case 'oneRow': return 'VirtualRecord (one row)';
     case 'longSequence': return `long_sequence count: ${p.count}`;
     case 'metadata': return `Metadata ${p.what}${p.table ? ` table: ${p.table}` : ''}`;

@@ -23,6 +23,11 @@ import type { ColumnType } from '../storage/column-type.js';
 export function run(plan: Plan, cx: ExecContext): AsyncGenerator<Batch> {
   switch (plan.kind) {
     case 'scan': return runScan(plan, cx);
+    case 'input': {
+      const input = cx.inputs?.get(plan.name);
+      if (!input) throw new Error(`no batches were handed in for input ${plan.name}`);
+      return (async function* () { yield* input; })();
+    }
     case 'oneRow': return (async function* () { yield { rowCount: 1, columns: [] }; })();
     case 'longSequence': return runLongSequence(plan.count, cx);
     case 'metadata': return (async function* () { yield* sliceBatches(metadataRows(plan, cx.catalog)); })();

@@ -29,7 +29,7 @@ export interface JsonResponseOptions {
 }
 
 export async function* jsonQueryBody(
-  stmt: SelectStatement, rows: AsyncIterable<Batch>, opts: JsonResponseOptions, stats: RowStats,
+  stmt: Pick<SelectStatement, 'fields' | 'timestamp'>, rows: AsyncIterable<Batch>, opts: JsonResponseOptions, stats: RowStats,
 ): AsyncGenerator<Buffer> {
   const w = new ChunkWriter();
   w.utf8(`{"query":${JSON.stringify(opts.query)},`);

@@ -10,11 +10,24 @@ import type { ChunkWriter } from './chunk-writer.js';
 import type { FormatPool } from './format-pool.js';
 import { csvValueWriter, jsonValueWriter, type ValueWriter } from './value-writers.js';
 
-/** How rows are written: CSV lines, or JSON arrays separated by commas. */
-export type RowFormat = { readonly kind: 'csv' } | { readonly kind: 'json'; readonly quoteLargeNum: boolean };
+/**
+ * How rows are written: CSV lines, JSON arrays separated by commas, or JSON
+ * lines (one object per line; `keys[c]` is column c's `"name":` with the comma
+ * before it for c > 0, as UTF-8). JSON lines are never sent to the helper thread.
+ */
+export type RowFormat =
+  | { readonly kind: 'csv' }
+  | { readonly kind: 'json'; readonly quoteLargeNum: boolean }
+  | { readonly kind: 'jsonl'; readonly keys: readonly Uint8Array[] };
+
+/** The keys of a JSON-lines RowFormat for these column names. */
+export function jsonLineKeys(names: readonly string[]): Uint8Array[] {
+  const enc = new TextEncoder();
+  return names.map((n, c) => enc.encode(`${c > 0 ? ',' : ''}${JSON.stringify(n)}:`));
+}
 
 export function rowWriters(format: RowFormat, types: readonly SqlType[]): ValueWriter[] {
-  return types.map((t) => (format.kind === 'csv' ? csvValueWriter(t) : jsonValueWriter(t, { quoteLargeNum: format.quoteLargeNum })));
+  return types.map((t) => (format.kind === 'csv' ? csvValueWriter(t) : jsonValueWriter(t, { quoteLargeNum: format.kind === 'json' && format.quoteLargeNum })));
 }
 
 /**
@@ -27,6 +40,20 @@ export function writeRows(
   from: number, to: number, first: boolean, chunked: boolean,
 ): number {
   const width = writers.length;
+  if (format.kind === 'jsonl') {
+    const keys = format.keys;
+    for (let i = from; i < to; i++) {
+      w.byte(123);
+      for (let c = 0; c < width; c++) {
+        w.bytes(keys[c]!);
+        writers[c]!(w, cols[c]!, i);
+      }
+      w.byte(125);
+      w.byte(10);
+      if (chunked && w.full) return i + 1;
+    }
+    return to;
+  }
   const json = format.kind === 'json';
   for (let i = from; i < to; i++) {
     if (json) {
@@ -74,7 +101,7 @@ export async function* formatSlices(
       const cols = b.columns;
       const isFirst = first;
       first = false;
-      if (pool !== null && pool.usable && to - from >= MIN_HELPER_ROWS) {
+      if (pool !== null && pool.usable && format.kind !== 'jsonl' && to - from >= MIN_HELPER_ROWS) {
         if (w.pos > 0) queue.push({ bytes: w.take(), done: null });
         if (inHelper < HELPER_DEPTH) {
           inHelper++;

@@ -9,14 +9,12 @@ import { pipeline } from 'node:stream/promises';
 import { createGunzip } from 'node:zlib';
 import { maybeGunzip } from '../ingest/gunzip.js';
 import { SvcError, isSvcError } from '../errors/svc-error.js';
-import { importError, Importer, type Atomicity, type ImportOptions, type SchemaEntry } from '../ingest/importer.js';
+import { importError, Importer, type SchemaEntry } from '../ingest/importer.js';
+import { parseImportParams, type ImportParams } from '../ingest/import-params.js';
 import { parseSchema } from '../ingest/schema.js';
 import { importJson, importText } from '../ingest/import-report.js';
 import { sanitizeName, tableNameFromFile } from '../ingest/import-names.js';
 import type { Catalog } from '../storage/catalog.js';
-import { parsePartitionBy } from '../storage/partition-by.js';
-import { durationType } from '../config/value-types.js';
-import { boolParam } from './params.js';
 import type { RequestContext, Route } from './router.js';
 
 export interface ImportRouteOptions {
@@ -25,64 +23,11 @@ export interface ImportRouteOptions {
   readonly analysisLines: number;
 }
 
-interface Params {
-  readonly json: boolean;
-  readonly name: string | null;
-  readonly opts: Omit<ImportOptions, 'table' | 'location' | 'schema'>;
-}
-
-function param(url: URL, name: string): string | null {
-  const v = url.searchParams.get(name);
-  return v === null || v === '' ? null : v;
-}
-
-function parseParams(url: URL, analysisLines: number): Params {
-  const atomicityText = param(url, 'atomicity') ?? 'skipCol';
-  const atomicity = ({ skipcol: 'skipCol', skiprow: 'skipRow', abort: 'abort' } as Record<string, Atomicity>)[atomicityText.toLowerCase()];
-  if (!atomicity) throw importError(`invalid value for parameter atomicity: ${atomicityText} [expected skipCol, skipRow or abort]`);
-  const fmt = (param(url, 'fmt') ?? 'tabular').toLowerCase();
-  if (fmt !== 'tabular' && fmt !== 'json') throw importError(`invalid value for parameter fmt: ${fmt} [expected tabular or json]`);
-  const d = param(url, 'delimiter');
-  let delimiter: number | null = null;
-  if (d !== null) {
-    const text = d === '\\t' || d.toLowerCase() === 'tab' ? '\t' : d;
-    if (text.length !== 1 || text.charCodeAt(0) > 127 || /[\r\n"]/.test(text)) throw importError(`invalid value for parameter delimiter: ${JSON.stringify(d)} [expected one ASCII character]`);
-    delimiter = text.charCodeAt(0);
-  }
-  const pb = param(url, 'partitionBy');
-  const partitionBy = pb === null ? null : parsePartitionBy(pb) ?? null;
-  if (pb !== null && partitionBy === null) throw importError(`invalid value for parameter partitionBy: ${pb} [expected NONE, HOUR, DAY, WEEK, MONTH or YEAR]`);
-  const mur = param(url, 'maxUncommittedRows');
-  if (mur !== null && (!/^\d+$/.test(mur) || Number(mur) < 1)) throw importError(`invalid value for parameter maxUncommittedRows: ${mur} [expected a positive integer]`);
-  const lag = param(url, 'o3MaxLag');
-  let o3MaxLag: number | undefined;
-  if (lag !== null) {
-    // A bare number is microseconds (QuestDB); a duration with a unit (10s, 5m) works too.
-    if (/^\d+$/.test(lag)) o3MaxLag = Number(lag);
-    else {
-      try { o3MaxLag = durationType.parse(lag) * 1000; } catch { throw importError(`invalid value for parameter o3MaxLag: ${lag} [expected microseconds or a duration such as 10s]`); }
-    }
-  }
-  const wrap = (name: string, def: boolean): boolean => {
-    try { return boolParam(url, name, def); } catch (e) { throw importError(isSvcError(e) ? e.message : String(e)); }
-  };
-  return {
-    json: fmt === 'json',
-    name: param(url, 'name'),
-    opts: {
-      atomicity, delimiter, partitionBy, timestamp: param(url, 'timestamp'), analysisLines,
-      forceHeader: wrap('forceHeader', false), overwrite: wrap('overwrite', false), create: wrap('create', true), skipLev: wrap('skipLev', false),
-      maxUncommittedRows: mur === null ? undefined : Number(mur), o3MaxLag,
-    },
-  };
-}
-
-
 async function handleImport(ctx: RequestContext, o: ImportRouteOptions): Promise<void> {
   // The answer's format first, so that even a bad parameter is answered in it.
   let json = (ctx.url.searchParams.get('fmt') ?? '').toLowerCase() === 'json';
   try {
-    const p = parseParams(ctx.url, o.analysisLines);
+    const p = parseImportParams(ctx.url.searchParams, o.analysisLines);
     json = p.json;
     const result = await runUpload(ctx, o, p);
     const body = json ? importJson(result) : importText(result);
@@ -126,7 +71,7 @@ function settle(ctx: RequestContext, maxBytes: number, maxMs: number): Promise<v
   });
 }
 
-function runUpload(ctx: RequestContext, o: ImportRouteOptions, p: Params): Promise<Awaited<ReturnType<Importer['finish']>>> {
+function runUpload(ctx: RequestContext, o: ImportRouteOptions, p: ImportParams): Promise<Awaited<ReturnType<Importer['finish']>>> {
   const type = ctx.req.headers['content-type'] ?? '';
   if (!/^multipart\/form-data/i.test(type)) throw importError('expected a multipart/form-data upload with a "data" part');
   return new Promise((resolve, reject) => {

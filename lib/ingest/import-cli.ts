@@ -8,7 +8,7 @@ import type { Readable, Writable } from 'node:stream';
 import cliProgress from 'cli-progress';
 import { loadConfig } from '../config/config.js';
 import { isSvcError } from '../errors/svc-error.js';
-import { Catalog } from '../storage/catalog.js';
+import { Catalog, catalogOptions } from '../storage/catalog.js';
 import { parsePartitionBy } from '../storage/partition-by.js';
 import { maybeGunzip } from './gunzip.js';
 import { sanitizeName, tableNameFromFile } from './import-names.js';
@@ -111,13 +111,7 @@ export async function runImportCli(argv: readonly string[], io: CliStreams): Pro
   const { config } = loadConfig(args.root);
   let catalog: Catalog;
   try {
-    catalog = Catalog.open(join(args.root, 'db'), {
-      commitMode: config.get('cairo.commit.mode'),
-      writerWaitMs: config.get('cairo.writer.wait.timeout'),
-      readerCacheSize: config.get('cairo.reader.cache.size'),
-      maxUncommittedRows: config.get('cairo.max.uncommitted.rows'),
-      o3MaxLag: config.get('cairo.o3.max.lag') * 1000,
-    });
+    catalog = Catalog.open(join(args.root, 'db'), catalogOptions(config));
   } catch (e) {
     if (isSvcError(e) && e.code === 'UNAVAILABLE') {
       io.stderr.write(`svcdb: ${e.message}: stop the server, or import through it: curl -F data=@${fromStdin ? 'file.csv' : args.file} 'http://localhost:9000/imp?name=${table}'\n`);

@@ -18,6 +18,8 @@ import { checkWindowPlacement, WindowBinder } from './bind-window.js';
 
 export interface BindContext {
   readonly catalog: Catalog;
+  /** Named batch inputs FROM may read instead of a table (the library's stream operators), by lower-case name. */
+  readonly inputs?: ReadonlyMap<string, { readonly fields: readonly Field[]; readonly timestamp: number }>;
 }
 
 interface Source {
@@ -80,6 +82,11 @@ function bindFrom(f: A.FromItem, cx: BindContext, ctes: ReadonlyMap<string, A.Qu
       if (cte) {
         const plan = bindQueryIn(cte, cx, ctes);
         return { plan, scope: { fields: plan.fields.map((x) => ({ table: f.alias ?? f.name, name: x.name, type: x.type })) } };
+      }
+      const input = cx.inputs?.get(f.name.toLowerCase());
+      if (input) {
+        const plan: Plan = { kind: 'input', name: f.name.toLowerCase(), fields: input.fields, timestamp: input.timestamp };
+        return { plan, scope: { fields: input.fields.map((x) => ({ table: f.alias ?? f.name, name: x.name, type: x.type })) } };
       }
       let table;
       try {

@@ -4,6 +4,7 @@
 import { closeSync, existsSync, mkdirSync, openSync, readFileSync, readdirSync, renameSync, rmSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
+import type { Config } from '../config/config.js';
 import { SvcError, errorMessage } from '../errors/svc-error.js';
 import type { ColumnType } from './column-type.js';
 import type { CommitMode } from './io.js';
@@ -27,6 +28,17 @@ export interface CatalogOptions {
   readonly o3MaxLag: number;
   /** Called after each table is opened, for the storage component's progress. */
   readonly onProgress?: (done: number, total: number, table: string) => void;
+}
+
+/** The catalog options server.conf sets (the server, `svcdb import` and the embedded database use the same). */
+export function catalogOptions(config: Config): CatalogOptions {
+  return {
+    commitMode: config.get('cairo.commit.mode'),
+    writerWaitMs: config.get('cairo.writer.wait.timeout'),
+    readerCacheSize: config.get('cairo.reader.cache.size'),
+    maxUncommittedRows: config.get('cairo.max.uncommitted.rows'),
+    o3MaxLag: config.get('cairo.o3.max.lag') * 1000,
+  };
 }
 
 export interface CreateTableDef {

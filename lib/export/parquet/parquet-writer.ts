@@ -40,7 +40,7 @@ export function sourceTable(plan: Plan): string | null {
   const walk = (p: Plan): void => {
     switch (p.kind) {
       case 'scan': tables.add(p.table); return;
-      case 'oneRow': case 'longSequence': case 'metadata': return;
+      case 'oneRow': case 'longSequence': case 'metadata': case 'input': return;
       case 'join': case 'setOp': case 'asofJoin': walk(p.left); walk(p.right); return;
       default: walk(p.input);
     }

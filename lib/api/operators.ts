@@ -1,0 +1,344 @@
+// The library's stream operators: the pieces the server composes, as Node
+// streams usable in stream.pipeline (or stream-chain) with backpressure.
+// Each is a Duplex made from an async generator over its input (high-water
+// mark of one object each side), so a slow consumer stops the producer.
+//
+//   bytes -> csvToBatches -> RecordBatch -> where / select -> RecordBatch
+//         -> batchesToCsv | batchesToJson | batchesToJsonLines | batchesToParquet -> bytes
+//
+// The writers are the /exp and /exec writers; csvToBatches is /imp's
+// detection, tokenizer and row rules (CsvBatcher); where() and select() are
+// the SQL engine's binder and filter/project operators over the batches.
+import { Duplex } from 'node:stream';
+import { SvcError } from '../errors/svc-error.js';
+import { compile } from '../exec/engine.js';
+import type { Catalog } from '../storage/catalog.js';
+import { run } from '../exec/operators.js';
+import { csvBody } from '../export/csv-response.js';
+import { jsonQueryBody } from '../export/json-response.js';
+import { parquetBody, planParquet } from '../export/parquet/parquet-writer.js';
+import { parseParquetOptions } from '../export/parquet/options.js';
+import { ChunkWriter } from '../export/chunk-writer.js';
+import { formatSlices, jsonLineKeys } from '../export/row-slices.js';
+import type { RowStats } from '../export/row-window.js';
+import { CsvBatcher, type CsvLayout } from '../ingest/csv-batcher.js';
+import { maybeGunzip } from '../ingest/gunzip.js';
+import { parseImportParams } from '../ingest/import-params.js';
+import { parseSchema } from '../ingest/schema.js';
+import type { Field, Plan } from '../sql/bound.js';
+import { toVector } from '../storage/column-vector.js';
+import type { ColumnType } from '../storage/column-type.js';
+import type { Batch } from '../storage/table-reader.js';
+import { emptyBatch, ownVector, type RecordBatch } from './record-batch.js';
+
+// ---------------------------------------------------------------------------
+// Shared plumbing
+
+/** Progress of a writer: rows written and bytes produced so far. */
+export interface Progress {
+  readonly rows: number;
+  readonly bytes: number;
+}
+
+export interface WriterOptions {
+  /** Called after each chunk of output with the totals so far. */
+  readonly onProgress?: (p: Progress) => void;
+}
+
+/** Options for the writers, as /exp and /imp take them: scalars, turned into URL parameters. */
+type ParamValue = string | number | boolean | readonly string[] | undefined;
+
+function toParams(options: object, skip: readonly string[]): URLSearchParams {
+  const p = new URLSearchParams();
+  for (const [k, v] of Object.entries(options) as Array<[string, ParamValue]>) {
+    if (v === undefined || skip.includes(k)) continue;
+    p.set(k, Array.isArray(v) ? v.join(',') : String(v));
+  }
+  return p;
+}
+
+/** The first batch (for the schema) and then every batch again, as one stream. */
+async function schemaAndBatches(source: AsyncIterable<RecordBatch>): Promise<{ first: RecordBatch | null; all: AsyncIterable<Batch> }> {
+  const it = source[Symbol.asyncIterator]();
+  const r = await it.next();
+  if (r.done) return { first: null, all: (async function* () { /* empty */ })() };
+  const first = checkBatch(r.value);
+  return {
+    first,
+    all: (async function* () {
+      yield first;
+      for (let n = await it.next(); !n.done; n = await it.next()) {
+        const b = checkBatch(n.value);
+        if (b.fields.length !== first.fields.length || b.fields.some((f, i) => f.type !== first.fields[i]!.type)) {
+          throw new SvcError('BAD_REQUEST', 'the batches of one stream must all have the same columns');
+        }
+        yield b;
+      }
+    })(),
+  };
+}
+
+function checkBatch(b: unknown): RecordBatch {
+  const r = b as RecordBatch;
+  if (r === null || typeof r !== 'object' || !Array.isArray(r.fields) || !Array.isArray(r.columns) || typeof r.rowCount !== 'number') {
+    throw new SvcError('BAD_REQUEST', 'expected RecordBatch objects ({fields, timestamp, rowCount, columns}), as csvToBatches and Database.query produce');
+  }
+  return r;
+}
+
+/** A byte writer: fields from the first batch, then the body generator's chunks, with progress. */
+function byteWriter(
+  options: WriterOptions,
+  body: (first: RecordBatch | null, batches: AsyncIterable<Batch>, stats: RowStats) => AsyncIterable<Buffer>,
+): Duplex {
+  return Duplex.from(async function* (source: AsyncIterable<RecordBatch>) {
+    const { first, all } = await schemaAndBatches(source);
+    const stats: RowStats = { sent: 0, matched: 0 };
+    let bytes = 0;
+    for await (const chunk of body(first, all, stats)) {
+      if (chunk.length === 0) continue;
+      bytes += chunk.length;
+      yield chunk;
+      options.onProgress?.({ rows: stats.sent, bytes });
+    }
+  });
+}
+
+// ---------------------------------------------------------------------------
+// CSV in
+
+export interface CsvToBatchesOptions {
+  /** One character; detected when absent (comma, tab, pipe, semicolon). */
+  readonly delimiter?: string;
+  /** The first line is a header (detected when absent). */
+  readonly forceHeader?: boolean;
+  /** Types (and date patterns) by column name, over detection: [{name, type, pattern?}]. */
+  readonly schema?: ReadonlyArray<{ readonly name: string; readonly type: string; readonly pattern?: string }>;
+  /** What a value that does not convert does: skipCol (NULL, default), skipRow, abort. */
+  readonly atomicity?: 'skipCol' | 'skipRow' | 'abort';
+  /** Keep lines with extra values (their extras are dropped) instead of rejecting them. */
+  readonly skipLev?: boolean;
+  /** A TIMESTAMP column that becomes the batches' designated timestamp; rows without it are rejected. */
+  readonly timestamp?: string;
+  /** Lines detection looks at (default 1000). */
+  readonly analysisLines?: number;
+  /** Rows per batch (default 65,536). */
+  readonly batchRows?: number;
+  /** Names the input in messages (default "csv"); a name ending in .gz also means gzip. */
+  readonly name?: string;
+}
+
+/** What csvToBatches read, once its input ended (as /imp reports it). */
+export interface CsvResult {
+  readonly rowsAccepted: number;
+  readonly rowsRejected: number;
+  readonly header: boolean;
+  readonly columns: ReadonlyArray<{ readonly name: string; readonly type: string; readonly errors: number }>;
+}
+
+export interface CsvToBatchesStream extends Duplex {
+  /** Set when the input has been read to its end. */
+  readonly result: CsvResult | null;
+}
+
+const CSV_OPTION_KEYS = ['delimiter', 'forceHeader', 'schema', 'atomicity', 'skipLev', 'timestamp', 'analysisLines', 'batchRows', 'name'];
+
+/**
+ * CSV bytes (gzip too) -> RecordBatches: delimiter, header and types detected
+ * as /imp does, schema entries over detection, /imp's row rules.
+ */
+export function csvToBatches(options: CsvToBatchesOptions = {}): CsvToBatchesStream {
+  for (const k of Object.keys(options)) {
+    if (!CSV_OPTION_KEYS.includes(k)) throw new SvcError('BAD_REQUEST', `unknown csvToBatches option: ${k} [expected one of ${CSV_OPTION_KEYS.join(', ')}]`);
+  }
+  const analysisLines = options.analysisLines ?? 1000;
+  if (!Number.isInteger(analysisLines) || analysisLines < 2) throw new SvcError('BAD_REQUEST', `invalid value for option analysisLines: ${analysisLines} [expected an integer of at least 2]`);
+  const batchRows = options.batchRows ?? 1 << 16;
+  if (!Number.isInteger(batchRows) || batchRows < 1) throw new SvcError('BAD_REQUEST', `invalid value for option batchRows: ${batchRows} [expected a positive integer]`);
+  // The same parser (and messages) as /imp's parameters.
+  const p = parseImportParams(toParams(options, ['schema', 'analysisLines', 'batchRows', 'name']), analysisLines).opts;
+  const schema = options.schema ? parseSchema(JSON.stringify(options.schema)) : [];
+  const label = options.name ?? 'csv';
+  const state: { result: CsvResult | null } = { result: null };
+
+  const stream = Duplex.from(async function* (source: AsyncIterable<Uint8Array | string>) {
+    let fields: Field[] = [];
+    let types: ColumnType[] = [];
+    let ts = -1;
+    const ready: RecordBatch[] = [];
+    const batcher = new CsvBatcher({
+      label, atomicity: p.atomicity, delimiter: p.delimiter, forceHeader: p.forceHeader, skipLev: p.skipLev, schema, analysisLines, batchRows,
+    }, {
+      prepare: (layout: CsvLayout) => {
+        types = layout.types;
+        fields = layout.names.map((name, i) => ({ name, type: layout.types[i]! }));
+        if (p.timestamp !== null) {
+          ts = layout.names.findIndex((n) => n.toLowerCase() === p.timestamp!.toLowerCase());
+          if (ts < 0) throw new SvcError('BAD_REQUEST', `timestamp column does not exist in the file [column=${p.timestamp}]`);
+          if (layout.types[ts] !== 'TIMESTAMP') {
+            throw new SvcError('BAD_REQUEST', `timestamp column must be a TIMESTAMP [column=${layout.names[ts]}, detected=${layout.types[ts]}]; give its type and pattern in the schema option`);
+          }
+        }
+        return { types: layout.types, patterns: layout.patterns, names: layout.names, tsColumn: ts };
+      },
+      batch: (rows, inputs) => {
+        const columns = inputs.map((input, i) => ownVector(toVector(fields[i]!.name, types[i]!, input, rows), rows));
+        ready.push({ fields, timestamp: ts, rowCount: rows, columns });
+      },
+    });
+    async function* bytes(): AsyncGenerator<Uint8Array> {
+      for await (const c of source) yield typeof c === 'string' ? Buffer.from(c) : c;
+    }
+    for await (const chunk of maybeGunzip(bytes(), label)) {
+      await batcher.push(chunk);
+      while (ready.length > 0) yield ready.shift()!;
+    }
+    await batcher.finish();
+    while (ready.length > 0) yield ready.shift()!;
+    state.result = {
+      rowsAccepted: batcher.rowsAccepted, rowsRejected: batcher.rowsRejected, header: batcher.header,
+      columns: fields.map((f, i) => ({ name: f.name, type: f.type, errors: batcher.errors[i] ?? 0 })),
+    };
+  });
+  Object.defineProperty(stream, 'result', { get: () => state.result, enumerable: true });
+  return stream as CsvToBatchesStream;
+}
+
+// ---------------------------------------------------------------------------
+// Transforms
+
+/** The input's name inside where() and select(): not a name a user would pick. */
+const INPUT = 'batches';
+
+/** Tables are not reachable from a transform: it sees only its batches' columns. */
+const NO_TABLES = {
+  exists: () => false,
+  get: (name: string): never => {
+    throw new SvcError('NOT_FOUND', `table does not exist [table=${name}]: where() and select() see only the columns of their batches`);
+  },
+} as unknown as Catalog;
+
+/** Plan nodes that work on each batch on its own. */
+const PER_BATCH = new Set<Plan['kind']>(['input', 'filter', 'project']);
+
+function checkPerBatch(plan: Plan, what: string): void {
+  if (!PER_BATCH.has(plan.kind)) {
+    throw new SvcError('SQL', `${what} works on each batch on its own, so ${plan.kind === 'aggregate' ? 'aggregate functions' : `'${plan.kind}'`} cannot be used here; load the rows into a table and query it`, { position: 0 });
+  }
+  if (plan.kind === 'filter' || plan.kind === 'project') checkPerBatch(plan.input, what);
+}
+
+/**
+ * A per-batch SQL transform: `prefix + text` compiled against the batches'
+ * columns (again when the columns change); errors point into `text`.
+ */
+function sqlTransform(what: string, prefix: string, text: string): Duplex {
+  if (typeof text !== 'string' || text.trim() === '') throw new SvcError('BAD_REQUEST', `${what} needs a SQL expression string`);
+  let compiled: { fields: readonly Field[]; plan: Plan } | null = null;
+  const compileFor = (b: RecordBatch): { fields: readonly Field[]; plan: Plan } => {
+    if (compiled !== null && compiled.fields === b.fields) return compiled;
+    const inputs = new Map([[INPUT, { fields: b.fields, timestamp: b.timestamp }]]);
+    let plan: Plan;
+    try {
+      const stmt = compile(prefix + text, { catalog: NO_TABLES, inputs });
+      if (stmt.kind !== 'select') throw new SvcError('SQL', `${what} takes an expression, not a statement`, { position: 0 });
+      plan = stmt.plan;
+      checkPerBatch(plan, what);
+    } catch (e) {
+      if (e instanceof SvcError && e.position !== undefined) {
+        throw new SvcError(e.code, `${what}: ${e.message}`, { position: Math.max(0, e.position - prefix.length) });
+      }
+      throw e;
+    }
+    compiled = { fields: b.fields, plan };
+    return compiled;
+  };
+  return Duplex.from(async function* (source: AsyncIterable<RecordBatch>, opts?: { signal?: AbortSignal }) {
+    const signal = opts?.signal ?? new AbortController().signal;
+    for await (const item of source) {
+      const b = checkBatch(item);
+      const { plan } = compileFor(b);
+      const one = (async function* () { yield b as Batch; })();
+      const cx = { catalog: NO_TABLES, signal, memoryLimit: 1024 ** 3, inputs: new Map([[INPUT, one]]) };
+      let rows = 0;
+      for await (const out of run(plan, cx)) {
+        if (out.rowCount === 0) continue;
+        rows += out.rowCount;
+        yield { fields: plan.fields, timestamp: plan.timestamp, rowCount: out.rowCount, columns: out.columns };
+      }
+      // A batch with no rows left still carries the columns downstream (a writer needs them for an empty result).
+      if (rows === 0) yield emptyBatch(plan.fields, plan.timestamp);
+    }
+  });
+}
+
+/** Keeps the rows for which `condition` (a SQL boolean expression over the batches' columns) is true. */
+export function where(condition: string): Duplex {
+  return sqlTransform('where()', `SELECT * FROM ${INPUT} WHERE `, condition);
+}
+
+/** Computes a SQL select list over each batch: `select("ts, price * 2 AS p, upper(sym) s")`. */
+export function select(list: string): Duplex {
+  return sqlTransform('select()', 'SELECT ', `${list} FROM ${INPUT}`);
+}
+
+// ---------------------------------------------------------------------------
+// Writers
+
+export interface BatchesToCsvOptions extends WriterOptions {
+  /** Write the quoted header line (default true). */
+  readonly header?: boolean;
+}
+
+/** RecordBatches -> CSV as /exp writes it (quoted header, quoted text and timestamps, NULL empty). */
+export function batchesToCsv(options: BatchesToCsvOptions = {}): Duplex {
+  return byteWriter(options, (first, all, stats) => csvBody(first?.fields ?? [], all, { nm: options.header === false, window: null, pool: null }, stats));
+}
+
+export interface BatchesToJsonOptions extends WriterOptions {
+  /** The "query" member (default ""). */
+  readonly query?: string;
+  /** LONG values as strings (default false). */
+  readonly quoteLargeNum?: boolean;
+}
+
+/** RecordBatches -> the /exec JSON document: {query, columns, timestamp, dataset, count}. */
+export function batchesToJson(options: BatchesToJsonOptions = {}): Duplex {
+  return byteWriter(options, (first, all, stats) => jsonQueryBody(
+    { fields: first?.fields ?? [], timestamp: first?.timestamp ?? -1 }, all,
+    { query: options.query ?? '', nm: false, count: true, timings: false, explain: false, quoteLargeNum: options.quoteLargeNum === true, window: null, compileNanos: 0, pool: null },
+    stats,
+  ));
+}
+
+/** RecordBatches -> JSON lines: one object per row, keys the column names, values as /exec prints them. */
+export function batchesToJsonLines(options: WriterOptions = {}): Duplex {
+  return byteWriter(options, async function* (first, all, stats) {
+    if (first === null) return;
+    const w = new ChunkWriter();
+    const format = { kind: 'jsonl', keys: jsonLineKeys(first.fields.map((f) => f.name)) } as const;
+    async function* slices(): AsyncGenerator<readonly [Batch, number, number]> {
+      for await (const b of all) {
+        stats.sent += b.rowCount;
+        yield [b, 0, b.rowCount] as const;
+      }
+    }
+    yield* formatSlices(slices(), format, first.fields.map((f) => f.type), w, null);
+    yield w.take();
+  });
+}
+
+export interface BatchesToParquetOptions extends WriterOptions {
+  /** The /exp Parquet parameters, by their names: compression_codec, compression_level, row_group_size,
+   * data_page_size, statistics_enabled, parquet_version, partition_by, bloom_filter_columns, bloom_filter_fpp. */
+  readonly [parameter: string]: ParamValue | ((p: Progress) => void);
+}
+
+/** RecordBatches -> a Parquet file, written as /exp?fmt=parquet writes it; bad options throw naming the parameter. */
+export function batchesToParquet(options: BatchesToParquetOptions = {}): Duplex {
+  const parquet = parseParquetOptions(toParams(options, ['onProgress']));
+  return byteWriter(options, (first, all, stats) => {
+    if (first === null) throw new SvcError('BAD_REQUEST', 'batchesToParquet got no batches: a Parquet file needs the columns of at least one batch');
+    return parquetBody(planParquet(first.fields, first.timestamp, null, parquet), all, null, stats);
+  });
+}
