@@ -69,6 +69,17 @@ function closer(a: number, b: number, lo: number): number {
 /** The most bytes writeShortestDouble writes: a sign, "0.00" and 17 digits. */
 export const SHORTEST_DOUBLE_BYTES = 24;
 
+/** The 8 digits of n (< 10^8), two at a time, as characters at digits[at + 1 .. at + 8]. */
+function pairsInto(n: number, at: number): void {
+  for (let i = at + 8; i > at; i -= 2) {
+    const q = (n / 100) | 0;
+    const pair = (n - q * 100) << 1;
+    digits[i] = PAIRS[pair + 1]!;
+    digits[i - 1] = PAIRS[pair]!;
+    n = q;
+  }
+}
+
 /**
  * Writes x at out[pos] in Java's plain layout (`123.456`, `0.00125`, `42.0`) and returns the position
  * after it, or -1 (nothing written) when |x| is outside [10^-3, 10^7) or not finite. `out` must have
@@ -148,22 +159,11 @@ export function writeShortestDouble(out: Uint8Array, pos: number, x: number): nu
   if (b < 0) { b = (b + 1000000000) | 0; tp = (tp - 1) | 0; } else if (b >= 1000000000) { b = (b - 1000000000) | 0; tp = (tp + 1) | 0; }
   if (tp >= 100000000) { tp = 10000000; e10++; } // rounded up to 10^17: the digits become 1000...
 
-  // The 17 digit characters, two at a time, and the last nonzero one.
-  for (let i = 16; i >= 9; i -= 2) {
-    const q = (b / 100) | 0;
-    const pair = (b - q * 100) << 1;
-    digits[i] = PAIRS[pair + 1]!;
-    digits[i - 1] = PAIRS[pair]!;
-    b = q;
-  }
-  digits[8] = 48 + b;
-  for (let i = 7; i >= 0; i -= 2) {
-    const q = (tp / 100) | 0;
-    const pair = (tp - q * 100) << 1;
-    digits[i] = PAIRS[pair + 1]!;
-    digits[i - 1] = PAIRS[pair]!;
-    tp = q;
-  }
+  // The 17 digit characters (top: 8, b: 9) and the last nonzero one.
+  const head = (b / 100000000) | 0;
+  digits[8] = 48 + head;
+  pairsInto(b - head * 100000000, 8);
+  pairsInto(tp, -1);
   let last = 16;
   while (last > 0 && digits[last] === 48) last--;
 

@@ -1,8 +1,8 @@
 // The package as npm ships it: `npm pack` of this checkout, installed into an
-// empty folder (with stream-chain, as a user of the example would), then
-// examples/csv-to-parquet.mjs copied there and run against the installed
-// package, and a TypeScript file type-checked against its declarations
-// through the exports map. Dependencies come from npm's cache when they are
+// empty folder (with stream-chain, as a user of the example would); its CLI
+// answers --version, examples/csv-to-parquet.mjs copied there runs against
+// the installed package, and a TypeScript file type-checks against its
+// declarations through the exports map. Dependencies come from npm's cache when they are
 // there (npm ci filled it), else from the registry.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -34,6 +34,10 @@ test('npm pack -> install into an empty folder -> an example runs and the types 
   writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'etl-app', private: true, type: 'module' }));
   await npm(['install', '--prefer-offline', '--no-save', tarball, 'stream-chain@^4.4.1'], app);
   assert.ok(existsSync(join(app, 'node_modules/svcdb/package.json')));
+  // The CLI ships in the same package.
+  const version = JSON.parse(readFileSync(repo('package.json'), 'utf8')) as { version: string };
+  const cli = await run(join(app, 'node_modules/.bin/svcdb'), ['--version'], { cwd: app });
+  assert.match(cli.stdout, new RegExp(version.version.replace(/\./g, '\\.')));
 
   // The example, as a user would copy it into their project.
   copyFileSync(repo('examples/csv-to-parquet.mjs'), join(app, 'etl.mjs'));
