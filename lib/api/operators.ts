@@ -20,6 +20,7 @@ import { parquetBody, planParquet } from '../export/parquet/parquet-writer.js';
 import { parseParquetOptions } from '../export/parquet/options.js';
 import { ChunkWriter } from '../export/chunk-writer.js';
 import { formatSlices, jsonLineKeys } from '../export/row-slices.js';
+import { sharedFormatPool, sliceVector } from '../export/format-pool.js';
 import type { RowStats } from '../export/row-window.js';
 import { CsvBatcher, type CsvLayout } from '../ingest/csv-batcher.js';
 import { maybeGunzip } from '../ingest/gunzip.js';
@@ -29,7 +30,7 @@ import type { Field, Plan } from '../sql/bound.js';
 import { toVector } from '../storage/column-vector.js';
 import type { ColumnType } from '../storage/column-type.js';
 import type { Batch } from '../storage/table-reader.js';
-import { emptyBatch, ownVector, type RecordBatch } from './record-batch.js';
+import { emptyBatch, type RecordBatch } from './record-batch.js';
 
 // ---------------------------------------------------------------------------
 // Shared plumbing
@@ -182,7 +183,7 @@ export function csvToBatches(options: CsvToBatchesOptions = {}): CsvToBatchesStr
         return { types: layout.types, patterns: layout.patterns, names: layout.names, tsColumn: ts };
       },
       batch: (rows, inputs) => {
-        const columns = inputs.map((input, i) => ownVector(toVector(fields[i]!.name, types[i]!, input, rows), rows));
+        const columns = inputs.map((input, i) => sliceVector(toVector(fields[i]!.name, types[i]!, input, rows), 0, rows, []));
         ready.push({ fields, timestamp: ts, rowCount: rows, columns });
       },
     });
@@ -339,6 +340,6 @@ export function batchesToParquet(options: BatchesToParquetOptions = {}): Duplex 
   const parquet = parseParquetOptions(toParams(options, ['onProgress']));
   return byteWriter(options, (first, all, stats) => {
     if (first === null) throw new SvcError('BAD_REQUEST', 'batchesToParquet got no batches: a Parquet file needs the columns of at least one batch');
-    return parquetBody(planParquet(first.fields, first.timestamp, null, parquet), all, null, stats);
+    return parquetBody(planParquet(first.fields, first.timestamp, null, parquet), all, null, stats, sharedFormatPool());
   });
 }

@@ -65,20 +65,3 @@ export function batchRows(b: RecordBatch): Row[] {
   }
   return rows;
 }
-
-/** A copy of `v` that owns its memory (builders hand out views of buffers they reuse). */
-export function ownVector(v: ColumnVector, rows: number): ColumnVector {
-  switch (v.kind) {
-    case 'fixed': {
-      const w = v.type === 'UUID' ? 16 : v.type === 'LONG256' ? 32 : 1;
-      return { kind: 'fixed', type: v.type, data: v.data.slice(0, rows * w), exact: v.exact?.slice(0, rows * 2) };
-    }
-    case 'symbol': return { kind: 'symbol', type: 'SYMBOL', keys: v.keys.slice(0, rows), dict: v.dict.slice() };
-    case 'var': {
-      const offsets = v.offsets.slice(0, rows + 1);
-      const start = offsets[0]!;
-      if (start !== 0) for (let i = 0; i <= rows; i++) offsets[i]! -= start;
-      return { kind: 'var', type: v.type, bytes: v.bytes.slice(start, start + offsets[rows]!), offsets, nulls: v.nulls?.slice(0, rows) ?? null };
-    }
-  }
-}

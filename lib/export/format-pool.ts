@@ -1,16 +1,30 @@
-// CSV and JSON rows formatted on a helper thread. Turning values into text is most of
-// an export's CPU (a DOUBLE's shortest digits alone ~110 ns), and the main
-// thread has one core: whole batches are handed to one helper thread while
-// the main thread formats the next, and their bytes go out in order. Rows of
-// a batch are copied into transferable arrays (only the rows in the window;
-// symbols with just the dictionary entries they use).
+// The export helper thread. CSV and JSON rows: turning values into text is
+// most of an export's CPU, and the main thread has one core: whole batches are
+// handed to one helper thread while the main thread formats the next, and
+// their bytes go out in order. Rows of a batch are copied into transferable
+// arrays (only the rows in the window; symbols with just the dictionary
+// entries they use). Parquet pages: compressed there while the main thread
+// encodes the next row group (ZSTD at level 9 is most of a Parquet export).
 import { Worker } from 'node:worker_threads';
 import { availableParallelism } from 'node:os';
 import type { SqlType } from '../sql/sql-type.js';
 import type { ColumnVector } from '../storage/column-vector.js';
 import type { RowFormat } from './row-slices.js';
+import type { CodecName } from './parquet/format.js';
+
+export type HelperRequest = FormatRequest | CompressRequest;
+
+export interface CompressRequest {
+  readonly kind: 'compress';
+  readonly id: number;
+  readonly codec: CodecName;
+  readonly level: number | null;
+  /** Transferred: the caller gives it up. */
+  readonly data: Uint8Array;
+}
 
 export interface FormatRequest {
+  readonly kind: 'format';
   readonly id: number;
   readonly format: RowFormat;
   /** The result's first row is the slice's first (JSON: no comma before it). */
@@ -89,11 +103,22 @@ export class FormatPool {
     if (w === null) return Promise.reject(new Error('no format thread'));
     const transfer: ArrayBuffer[] = [];
     const sliced = columns.map((c) => sliceVector(c, from, to, transfer));
-    const id = this.#next++;
+    return this.#send(w, { kind: 'format', id: this.#next++, format, first, types, columns: sliced, rows: to - from }, transfer);
+  }
+
+  /** `data` compressed with `codec` (codecs.ts pageCodec) on the helper thread; `data` is copied before this returns. */
+  compress(codec: CodecName, level: number | null, data: Uint8Array): Promise<Buffer> {
+    const w = this.#thread();
+    if (w === null) return Promise.reject(new Error('no helper thread'));
+    const owned = data.slice();
+    return this.#send(w, { kind: 'compress', id: this.#next++, codec, level, data: owned }, [owned.buffer as ArrayBuffer]);
+  }
+
+  #send(w: Worker, request: HelperRequest, transfer: ArrayBuffer[]): Promise<Buffer> {
     return new Promise<Buffer>((resolve, reject) => {
-      this.#waiting.set(id, { resolve, reject });
+      this.#waiting.set(request.id, { resolve, reject });
       if (this.#waiting.size === 1) w.ref();
-      w.postMessage({ id, format, first, types, columns: sliced, rows: to - from } satisfies FormatRequest, transfer);
+      w.postMessage(request, transfer);
     });
   }
 

@@ -1,17 +1,40 @@
 // The helper thread of format-pool.ts: formats the rows it is sent with the
-// same row writer as the main thread and sends the bytes back.
+// same row writer as the main thread, or compresses a Parquet page with the
+// same codec, and sends the bytes back.
 import { parentPort } from 'node:worker_threads';
 import { ChunkWriter } from './chunk-writer.js';
 import { rowWriters, writeRows } from './row-slices.js';
 import type { ValueWriter } from './value-writers.js';
-import type { FormatReply, FormatRequest } from './format-pool.js';
+import type { FormatReply, HelperRequest } from './format-pool.js';
+import { pageCodec, type PageCodec } from './parquet/codecs.js';
 
 const writersByKey = new Map<string, ValueWriter[]>();
 let bytesPerRow = 64;
 
-parentPort!.on('message', (m: FormatRequest) => {
+const codecs = new Map<string, PageCodec>();
+
+function compress(m: Extract<HelperRequest, { kind: 'compress' }>): Buffer {
+  const key = `${m.codec}:${m.level}`;
+  let c = codecs.get(key);
+  if (!c) { c = pageCodec(m.codec, m.level); codecs.set(key, c); }
+  return c.compress(m.data);
+}
+
+parentPort!.on('message', (m: HelperRequest) => {
   let reply: FormatReply;
   const transfer: ArrayBuffer[] = [];
+  if (m.kind === 'compress') {
+    try {
+      // A copy of its own: a codec's buffer may live in memory that cannot be transferred.
+      const own = new Uint8Array(compress(m));
+      reply = { id: m.id, bytes: own };
+      transfer.push(own.buffer as ArrayBuffer);
+    } catch (e) {
+      reply = { id: m.id, error: e instanceof Error ? e.message : String(e) };
+    }
+    parentPort!.postMessage(reply, transfer);
+    return;
+  }
   try {
     const key = `${JSON.stringify(m.format)}:${m.types.join(',')}`;
     let writers = writersByKey.get(key);

@@ -146,7 +146,7 @@ async function exportParquet(ctx: RequestContext, opts: SqlRouteOptions, query: 
   const stats: RowStats = { sent: 0, matched: 0 };
   try {
     const headers = { 'Content-Type': 'application/vnd.apache.parquet', 'Content-Disposition': `attachment; filename="${fileName(url, 'parquet')}"` };
-    await sendBody(ctx, headers, counted(ctx, parquetBody(plan, stmt.execute(t.signal), window, stats)), ctx.signal, { compressible: false });
+    await sendBody(ctx, headers, counted(ctx, parquetBody(plan, stmt.execute(t.signal), window, stats, sharedFormatPool())), ctx.signal, { compressible: false });
   } catch (e) {
     throw ctx.res.headersSent ? e : new QueryError(query, e);
   } finally {

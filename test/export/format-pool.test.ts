@@ -1,7 +1,8 @@
-// CSV and JSON exports with the helper thread (lib/export/format-pool.ts)
-// against the same export formatted on one thread: identical bytes for every
-// column type, NULLs, symbols, long strings, windows that cut batches, and
-// small results.
+// CSV, JSON and Parquet exports with the helper thread
+// (lib/export/format-pool.ts) against the same export done on one thread:
+// identical bytes for every column type, NULLs, symbols, long strings,
+// windows that cut batches, small results, and every Parquet codec whose
+// pages the helper compresses.
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -13,6 +14,9 @@ import { csvBody } from '../../lib/export/csv-response.js';
 import { jsonQueryBody } from '../../lib/export/json-response.js';
 import { FormatPool, sliceVector } from '../../lib/export/format-pool.js';
 import type { RowWindow } from '../../lib/export/row-window.js';
+import { parquetBody, planParquet } from '../../lib/export/parquet/parquet-writer.js';
+import { PARQUET_DEFAULTS } from '../../lib/export/parquet/options.js';
+import type { CodecName } from '../../lib/export/parquet/format.js';
 
 const root = mkdtempSync(join(tmpdir(), 'svcdb-csv-pool-'));
 const catalog = Catalog.open(join(root, 'db'), { commitMode: 'nosync', writerWaitMs: 100, readerCacheSize: 16 << 20, maxUncommittedRows: 1_000_000, o3MaxLag: 0 });
@@ -101,4 +105,25 @@ test('with the helper closed every row is formatted on this thread, in order', a
   for await (const b of csvBody(s.fields, s.execute(signal), { nm: true, window: null, pool: broken }, { sent: 0, matched: 0 })) parts.push(b);
   const plain = await exportCsv('SELECT * FROM big', false);
   assert.ok(Buffer.concat(parts).equals(plain.subarray(plain.indexOf(10) + 1)));
+});
+
+test('Parquet: pages compressed on the helper thread give the same file, for every codec', async () => {
+  const s = compile('SELECT * FROM big', { catalog });
+  if (s.kind !== 'select') return;
+  const codecs: CodecName[] = ['ZSTD', 'GZIP', 'BROTLI', 'LZO', 'SNAPPY', 'UNCOMPRESSED'];
+  for (const codec of codecs) {
+    for (const version of [1, 2] as const) {
+      const options = { ...PARQUET_DEFAULTS, codec, version, rowGroupSize: 7_000, bloomColumns: ['sym'] };
+      const file = async (withPool: boolean): Promise<Buffer> => {
+        const plan = planParquet(s.fields, s.timestamp, 'big', options);
+        const parts: Buffer[] = [];
+        for await (const b of parquetBody(plan, s.execute(signal), null, { sent: 0, matched: 0 }, withPool ? pool : null)) parts.push(b);
+        return Buffer.concat(parts);
+      };
+      const one = await file(false);
+      const two = await file(true);
+      assert.ok(one.length > 100_000);
+      assert.ok(two.equals(one), `${codec} v${version}: the files differ`);
+    }
+  }
 });

@@ -5,6 +5,7 @@
 import { BloomFilter, bloomFilterBytes } from './bloom-filter.js';
 import { ByteBuilder } from './byte-builder.js';
 import type { PageCodec } from './codecs.js';
+import type { CodecName } from './format.js';
 import type { ChunkValues } from './column-values.js';
 import { deltaValues, encodeDelta } from './delta.js';
 import { buildDictionary, type Dictionary } from './dictionary.js';
@@ -132,35 +133,47 @@ function pageRanges(v: ChunkValues, costOf: (k: number) => number, fixedCost: nu
   return ranges;
 }
 
-/** Encodes the chunk; `spec` says what the column is, `v` holds its rows. */
-export function encodeChunk(spec: ColumnSpec, v: ChunkValues, opts: ChunkOptions): EncodedChunk {
-  const parts: Buffer[] = [];
-  let total = 0, uncompressedTotal = 0;
-  const push = (h: PageHeader, body: Buffer[], bodyUncompressed: number): void => {
-    header.reset();
-    writePageHeader(header, h);
-    const hb = header.copy();
-    parts.push(hb, ...body);
-    total += hb.length + body.reduce((s, b) => s + b.length, 0);
-    uncompressedTotal += hb.length + bodyUncompressed;
-  };
+/**
+ * Compresses a page body. `raw` is valid only during the call (a view of reused memory): the
+ * function compresses it at once or copies it before returning a promise.
+ */
+export type PageCompressor = (raw: Uint8Array) => Buffer | Promise<Buffer>;
+
+/** A page whose compressed body may still be on its way: the header without the compressed size. */
+interface PlannedPage {
+  /** The header; `compressed` is filled in from the compressed body (plus `prefix` for v2). */
+  readonly header: PageHeader;
+  /** v2: the definition levels, stored uncompressed before the body. */
+  readonly prefix: Buffer | null;
+  readonly body: Buffer | Promise<Buffer>;
+}
+
+/** A chunk encoded, its pages' bodies compressed or being compressed (on a helper thread). */
+export interface ChunkPlan {
+  readonly pages: readonly PlannedPage[];
+  readonly hasDictionary: boolean;
+  readonly meta: Omit<ColumnChunkMeta, 'totalUncompressed' | 'totalCompressed' | 'dataPageOffset' | 'dictionaryPageOffset'>;
+  readonly bloom: Buffer | null;
+}
+
+/** Encodes the chunk and hands each page body to `compress`; `spec` says what the column is, `v` holds its rows. */
+export function planChunk(
+  spec: ColumnSpec, v: ChunkValues, opts: Omit<ChunkOptions, 'codec'> & { readonly codecName: CodecName }, compress: PageCompressor,
+): ChunkPlan {
+  const pages: PlannedPage[] = [];
   const nulls = v.rows - v.count;
   const dictionary: Dictionary | null = buildDictionary(v, Math.max(1, Math.floor(v.count / 2)), MAX_DICTIONARY_BYTES);
   const encodings = new Set<number>([Encoding.RLE]);
 
-  let dictionaryPageOffset: number | undefined;
   let width = 0;
   if (dictionary !== null) {
     page.reset();
     writePlain(page, dictionary.values, 0, dictionary.size);
-    const body = opts.codec.compress(page.view8());
     const enc = opts.version === 1 ? Encoding.PLAIN_DICTIONARY : Encoding.PLAIN;
     encodings.add(enc);
-    dictionaryPageOffset = 0;
-    push({ type: 'dict', uncompressed: page.length, compressed: body.length, numValues: dictionary.size, encoding: enc }, [body], page.length);
+    pages.push({ header: { type: 'dict', uncompressed: page.length, compressed: 0, numValues: dictionary.size, encoding: enc }, prefix: null, body: compress(page.view8()) });
     width = bitWidth(dictionary.size - 1);
   }
-  const dataPageOffset = total;
   // v2 pages: integers without a dictionary are delta-encoded (timestamps above all).
   const delta = dictionary === null && opts.version === 2 && (v.kind === 'i32' || v.kind === 'i64') ? deltaValues(v) : null;
   const valueEncoding = dictionary !== null ? (opts.version === 1 ? Encoding.PLAIN_DICTIONARY : Encoding.RLE_DICTIONARY)
@@ -181,45 +194,74 @@ export function encodeChunk(spec: ColumnSpec, v: ChunkValues, opts: ChunkOptions
         writePlain(out, v, v0, v1);
       }
     };
+    page.reset();
     if (opts.version === 1) {
-      page.reset();
       if (optional) {
         page.i32le(0);
         encodeDefLevels(page, v.hasNulls ? v.defined : null, r0, r1);
         page.setI32le(0, page.length - 4);
       }
       writeValues(page);
-      const body = opts.codec.compress(page.view8());
-      push({ type: 'v1', uncompressed: page.length, compressed: body.length, numValues: r1 - r0, encoding: valueEncoding }, [body], page.length);
+      pages.push({ header: { type: 'v1', uncompressed: page.length, compressed: 0, numValues: r1 - r0, encoding: valueEncoding }, prefix: null, body: compress(page.view8()) });
     } else {
       levels.reset();
       if (optional) encodeDefLevels(levels, v.hasNulls ? v.defined : null, r0, r1);
       let raw = dictionary === null && delta === null ? plainView(v, v0, v1) : null;
-      if (raw === null) { page.reset(); writeValues(page); raw = page.view8(); }
-      const compressed = opts.codec.name !== 'UNCOMPRESSED';
-      const body = opts.codec.compress(raw);
+      if (raw === null) { writeValues(page); raw = page.view8(); }
       const lv = levels.copy();
-      push({
-        type: 'v2', uncompressed: lv.length + raw.length, compressed: lv.length + body.length, numValues: r1 - r0, numNulls: (r1 - r0) - (v1 - v0),
-        numRows: r1 - r0, encoding: valueEncoding, defLevelsLength: lv.length, compressedValues: compressed,
-      }, [lv, body], lv.length + raw.length);
+      pages.push({
+        header: {
+          type: 'v2', uncompressed: lv.length + raw.length, compressed: 0, numValues: r1 - r0, numNulls: (r1 - r0) - (v1 - v0),
+          numRows: r1 - r0, encoding: valueEncoding, defLevelsLength: lv.length, compressedValues: opts.codecName !== 'UNCOMPRESSED',
+        },
+        prefix: lv,
+        body: compress(raw),
+      });
     }
   }
 
   const statsOf = dictionary !== null ? dictionary.values : v;
-  const statistics = opts.statistics ? chunkStatistics(statsOf, spec.order, nulls, dictionary?.size) : undefined;
-  const bloom = opts.bloomFpp === null ? null : bloomOf(statsOf, dictionary?.size ?? v.count, opts.bloomFpp);
-  const meta: ColumnChunkMeta = {
-    type: spec.schema.physical,
-    encodings: [...encodings].sort((a, b) => a - b),
-    path: spec.schema.name,
-    codec: Codec[opts.codec.name],
-    numValues: v.rows,
-    totalUncompressed: uncompressedTotal,
-    totalCompressed: total,
-    dataPageOffset,
-    dictionaryPageOffset,
-    statistics,
+  return {
+    pages,
+    hasDictionary: dictionary !== null,
+    meta: {
+      type: spec.schema.physical,
+      encodings: [...encodings].sort((a, b) => a - b),
+      path: spec.schema.name,
+      codec: Codec[opts.codecName],
+      numValues: v.rows,
+      statistics: opts.statistics ? chunkStatistics(statsOf, spec.order, nulls, dictionary?.size) : undefined,
+    },
+    bloom: opts.bloomFpp === null ? null : bloomOf(statsOf, dictionary?.size ?? v.count, opts.bloomFpp),
   };
-  return { parts, byteLength: total, meta, bloom };
+}
+
+/** The chunk's bytes and metadata, from its plan and its pages' compressed bodies (awaited, in page order). */
+export function finishChunk(plan: ChunkPlan, bodies: readonly Buffer[]): EncodedChunk {
+  const parts: Buffer[] = [];
+  let total = 0, uncompressedTotal = 0, dataPageOffset = 0;
+  plan.pages.forEach((p, i) => {
+    const body = bodies[i]!;
+    const prefix = p.prefix?.length ?? 0;
+    header.reset();
+    writePageHeader(header, { ...p.header, compressed: prefix + body.length });
+    const hb = header.copy();
+    if (p.prefix !== null) parts.push(hb, p.prefix, body);
+    else parts.push(hb, body);
+    total += hb.length + prefix + body.length;
+    uncompressedTotal += hb.length + p.header.uncompressed;
+    if (i === 0 && plan.hasDictionary) dataPageOffset = total;
+  });
+  return {
+    parts,
+    byteLength: total,
+    meta: { ...plan.meta, totalUncompressed: uncompressedTotal, totalCompressed: total, dataPageOffset, dictionaryPageOffset: plan.hasDictionary ? 0 : undefined },
+    bloom: plan.bloom,
+  };
+}
+
+/** Encodes the chunk with its pages compressed here; `spec` says what the column is, `v` holds its rows. */
+export function encodeChunk(spec: ColumnSpec, v: ChunkValues, opts: ChunkOptions): EncodedChunk {
+  const plan = planChunk(spec, v, { ...opts, codecName: opts.codec.name }, (raw) => opts.codec.compress(raw));
+  return finishChunk(plan, plan.pages.map((p) => p.body as Buffer));
 }

@@ -1,9 +1,10 @@
-// The /exp Parquet body: a pure async generator of Buffer chunks over the
-// query's batches. Rows are gathered into one row group at a time (at most
+// The /exp Parquet body: an async generator of Buffer chunks over the query's
+// batches. Rows are gathered into one row group at a time (at most
 // row_group_size rows, never two partition_by periods of the designated
-// timestamp), each column chunk is encoded and yielded as soon as it is done,
-// bloom filters follow their row group, and the footer ends the file. Memory
-// is bounded by one row group whatever the result size.
+// timestamp), encoded, their pages compressed (on the helper thread when
+// there is one, while the next row group is gathered), yielded in order,
+// bloom filters after their row group, and the footer ends the file. Memory
+// is bounded by two row groups whatever the result size.
 import { SvcError } from '../../errors/svc-error.js';
 import type { Field, Plan } from '../../sql/bound.js';
 import { partitionCeil, partitionFloor, type PartitionBy } from '../../storage/partition-by.js';
@@ -11,13 +12,19 @@ import type { Batch } from '../../storage/table-reader.js';
 import { VERSION } from '../../version.js';
 import { windowRows, type RowStats, type RowWindow } from '../row-window.js';
 import { pageCodec, type PageCodec } from './codecs.js';
-import { encodeChunk, type ChunkOptions } from './column-chunk.js';
+import { finishChunk, planChunk, type ChunkPlan } from './column-chunk.js';
+import type { FormatPool } from '../format-pool.js';
 import { ChunkValues } from './column-values.js';
 import { writeFileMetaData, type ColumnChunkMeta, type RowGroupMeta } from './format.js';
 import type { ParquetOptions } from './options.js';
 import { columnSpec, type ColumnSpec } from './schema.js';
 
 const MAGIC = Buffer.from('PAR1', 'latin1');
+/**
+ * Codecs whose pages go to the helper thread: the slow ones. SNAPPY and the LZ4s compress at GB/s,
+ * so handing their pages over (a copy each way, and starting the thread) costs more than it saves.
+ */
+const OFFLOADED: ReadonlySet<string> = new Set(['ZSTD', 'GZIP', 'BROTLI', 'LZO']);
 
 /** What a query's export needs, checked against its columns before any byte is sent. */
 export interface ParquetPlan {
@@ -74,30 +81,52 @@ function placed(m: ColumnChunkMeta, at: number): ColumnChunkMeta {
   return { ...m, dataPageOffset: m.dataPageOffset + at, dictionaryPageOffset: m.dictionaryPageOffset === undefined ? undefined : m.dictionaryPageOffset + at };
 }
 
-/** The Parquet file of `rows`, in chunks; `stats` counts the rows sent. */
-export async function* parquetBody(plan: ParquetPlan, rows: AsyncIterable<Batch>, window: RowWindow | null, stats: RowStats): AsyncGenerator<Buffer> {
+/**
+ * The Parquet file of `rows`, in chunks; `stats` counts the rows sent. With a
+ * helper thread (`pool`), a row group's pages are compressed there while this
+ * thread gathers and encodes the next one; the bytes go out in order.
+ */
+export async function* parquetBody(
+  plan: ParquetPlan, rows: AsyncIterable<Batch>, window: RowWindow | null, stats: RowStats, pool: FormatPool | null = null,
+): AsyncGenerator<Buffer> {
   const { specs, options } = plan;
   const rgSize = options.rowGroupSize;
   const cols = specs.map((s) => new ChunkValues(s.kind, s.width, Math.min(rgSize, 1 << 16)));
-  const chunkOpts: ChunkOptions[] = specs.map((_, c) => ({
-    version: options.version, codec: plan.codec, dataPageSize: options.dataPageSize, statistics: options.statistics,
+  const chunkOpts = specs.map((_, c) => ({
+    version: options.version, codecName: plan.codec.name, dataPageSize: options.dataPageSize, statistics: options.statistics,
     bloomFpp: plan.bloom[c] ? options.bloomFpp : null,
   }));
+  const offload = pool !== null && OFFLOADED.has(plan.codec.name);
+  // pool.compress copies the page before it returns, as planChunk needs.
+  const compress = (raw: Uint8Array): Buffer | Promise<Buffer> =>
+    offload && pool.usable ? pool.compress(plan.codec.name, options.level, raw) : plan.codec.compress(raw);
   const rowGroups: RowGroupMeta[] = [];
   let pos = 0;
   let totalRows = 0;
   let pending: Buffer | null = MAGIC; // the magic goes out with the first row group: errors before it still get a 400
 
-  function* flush(): Generator<Buffer> {
+  interface RowGroupWork { readonly rows: number; readonly chunks: readonly ChunkPlan[]; readonly bodies: Promise<Buffer[][]> }
+
+  /** The gathered rows encoded up to compression, which starts now; the gatherers are free again. */
+  function encode(): RowGroupWork | null {
     const n = cols[0]?.rows ?? 0;
-    if (n === 0 && specs.length > 0) return;
+    if (n === 0 && specs.length > 0) return null;
+    const chunks = specs.map((s, c) => planChunk(s, cols[c]!, chunkOpts[c]!, compress));
+    for (const c of cols) c.reset();
+    const bodies = Promise.all(chunks.map((ch) => Promise.all(ch.pages.map((p) => p.body))));
+    bodies.catch(() => undefined); // awaited in order later; a failure surfaces there
+    return { rows: n, chunks, bodies };
+  }
+
+  /** A row group's bytes, its bloom filters after it, in file order. */
+  function* emit(work: RowGroupWork, bodies: Buffer[][]): Generator<Buffer> {
     if (pending !== null) { pos += pending.length; }
     const start = pos;
     const metas: ColumnChunkMeta[] = [];
     const blooms: (Buffer | null)[] = [];
     let uncompressed = 0;
     for (let c = 0; c < specs.length; c++) {
-      const enc = encodeChunk(specs[c]!, cols[c]!, chunkOpts[c]!);
+      const enc = finishChunk(work.chunks[c]!, bodies[c]!);
       metas.push(placed(enc.meta, pos));
       blooms.push(enc.bloom);
       uncompressed += enc.meta.totalUncompressed;
@@ -105,7 +134,6 @@ export async function* parquetBody(plan: ParquetPlan, rows: AsyncIterable<Batch>
       const parts = pending === null ? enc.parts : [pending, ...enc.parts];
       pending = null;
       yield Buffer.concat(parts);
-      cols[c]!.reset();
     }
     // Bloom filters after their row group (the spec allows them between row groups): memory stays per row group.
     const bloomParts: Buffer[] = [];
@@ -117,8 +145,16 @@ export async function* parquetBody(plan: ParquetPlan, rows: AsyncIterable<Batch>
       bloomParts.push(b);
     });
     if (bloomParts.length > 0) yield Buffer.concat(bloomParts);
-    rowGroups.push({ columns: metas, numRows: n, totalByteSize: uncompressed, totalCompressed: metas.reduce((s, m) => s + m.totalCompressed, 0), fileOffset: start });
-    totalRows += n;
+    rowGroups.push({ columns: metas, numRows: work.rows, totalByteSize: uncompressed, totalCompressed: metas.reduce((s, m) => s + m.totalCompressed, 0), fileOffset: start });
+    totalRows += work.rows;
+  }
+
+  // At most one row group compresses while the next is gathered.
+  let inFlight: RowGroupWork | null = null;
+  async function* flush(): AsyncGenerator<Buffer> {
+    const next = encode();
+    if (inFlight !== null) yield* emit(inFlight, await inFlight.bodies);
+    inFlight = next;
   }
 
   const part = plan.partitionBy;
@@ -142,7 +178,9 @@ export async function* parquetBody(plan: ParquetPlan, rows: AsyncIterable<Batch>
       if ((cols[0]?.rows ?? 0) >= rgSize || boundary) yield* flush();
     }
   }
-  yield* flush();
+  const last = encode();
+  if (inFlight !== null) yield* emit(inFlight, await (inFlight as RowGroupWork).bodies);
+  if (last !== null) yield* emit(last, await last.bodies);
   const footer = writeFileMetaData({
     version: options.version, columns: specs.map((s) => s.schema), numRows: totalRows, rowGroups,
     keyValues: plan.keyValues, createdBy: `svcdb version ${VERSION}`,
