@@ -16,6 +16,7 @@ import { fileURLToPath } from 'node:url';
 import { compile } from '../lib/exec/engine.js';
 import { parseParquetOptions } from '../lib/export/parquet/options.js';
 import { parquetBody, planParquet, sourceTable } from '../lib/export/parquet/parquet-writer.js';
+import { sharedFormatPool } from '../lib/export/format-pool.js';
 import { Catalog } from '../lib/storage/catalog.js';
 import { duckdbConnection } from './duckdb.js';
 
@@ -61,7 +62,7 @@ async function svcdbExport(dir: string, codec: string, out: string): Promise<Res
   if (stmt.kind !== 'select') throw new Error('not a select');
   const options = parseParquetOptions(new URLSearchParams({ compression_codec: codec, parquet_version: VERSION }));
   const plan = planParquet(stmt.fields, stmt.timestamp, sourceTable(stmt.plan), options);
-  const body = parquetBody(plan, stmt.execute(new AbortController().signal), null, { sent: 0, matched: 0 });
+  const body = parquetBody(plan, stmt.execute(new AbortController().signal), null, { sent: 0, matched: 0 }, sharedFormatPool());
   await pipeline(Readable.from(body, { highWaterMark: 2 }), createWriteStream(out));
   const ms = performance.now() - t0;
   return { ms, bytes: statSync(out).size, rssMiB: process.resourceUsage().maxRSS / 1024 };

@@ -17,7 +17,7 @@ import { run } from '../exec/operators.js';
 import { csvBody } from '../export/csv-response.js';
 import { jsonQueryBody } from '../export/json-response.js';
 import { parquetBody, planParquet } from '../export/parquet/parquet-writer.js';
-import { parseParquetOptions } from '../export/parquet/options.js';
+import { PARQUET_PARAMETERS, parseParquetOptions } from '../export/parquet/options.js';
 import { ChunkWriter } from '../export/chunk-writer.js';
 import { formatSlices, jsonLineKeys } from '../export/row-slices.js';
 import { sharedFormatPool, sliceVector } from '../export/format-pool.js';
@@ -337,6 +337,11 @@ export interface BatchesToParquetOptions extends WriterOptions {
 
 /** RecordBatches -> a Parquet file, written as /exp?fmt=parquet writes it; bad options throw naming the parameter. */
 export function batchesToParquet(options: BatchesToParquetOptions = {}): Duplex {
+  for (const k of Object.keys(options)) {
+    if (k !== 'onProgress' && !PARQUET_PARAMETERS.includes(k)) {
+      throw new SvcError('BAD_REQUEST', `unknown batchesToParquet option: ${k} [expected onProgress or one of ${PARQUET_PARAMETERS.join(', ')}]`);
+    }
+  }
   const parquet = parseParquetOptions(toParams(options, ['onProgress']));
   return byteWriter(options, (first, all, stats) => {
     if (first === null) throw new SvcError('BAD_REQUEST', 'batchesToParquet got no batches: a Parquet file needs the columns of at least one batch');

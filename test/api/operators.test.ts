@@ -177,6 +177,7 @@ test('batchesToParquet writes what hyparquet reads back, with the /exp options; 
   ]);
   assert.throws(() => batchesToParquet({ compression_codec: 'zip' }), /invalid value for parameter compression_codec: zip/);
   assert.throws(() => batchesToParquet({ row_group_size: 0 }), /invalid value for parameter row_group_size: 0/);
+  assert.throws(() => batchesToParquet({ compression: 'zstd' }), /unknown batchesToParquet option: compression \[expected onProgress or one of partition_by, compression_codec/);
   await assert.rejects(pipeline(Readable.from([]), batchesToParquet(), collector().sink), /batchesToParquet got no batches/);
   await assert.rejects(run('not a batch' as string, batchesToCsv()), /expected RecordBatch objects/);
 });

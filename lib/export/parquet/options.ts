@@ -27,6 +27,12 @@ export const PARQUET_DEFAULTS: ParquetOptions = {
   statistics: true, version: 2, rawArrayEncoding: false, bloomColumns: [], bloomFpp: 0.01,
 };
 
+/** The parameter names parseParquetOptions reads (the library checks its option objects against them). */
+export const PARQUET_PARAMETERS: readonly string[] = [
+  'partition_by', 'compression_codec', 'compression_level', 'row_group_size', 'data_page_size', 'statistics_enabled',
+  'parquet_version', 'raw_array_encoding', 'bloom_filter_columns', 'bloom_filter_fpp',
+];
+
 /** Row groups and pages: limits that keep one row group's memory sane. */
 export const ROW_GROUP_SIZE_RANGE = { min: 1, max: 10_000_000 };
 export const DATA_PAGE_SIZE_RANGE = { min: 1024, max: 256 * 1024 * 1024 };
