@@ -3,7 +3,7 @@
 // snapshots; every operator checks the abort signal between batches.
 import { SvcError } from '../errors/svc-error.js';
 import type { ColumnVector } from '../storage/column-vector.js';
-import type { Batch } from '../storage/table-reader.js';
+import { DEFAULT_BATCH_ROWS, type Batch } from '../storage/table-reader.js';
 import type { Plan } from '../sql/bound.js';
 import { runAggregate } from './aggregate.js';
 import { runLatestBy } from './latest-by.js';
@@ -50,7 +50,7 @@ export function run(plan: Plan, cx: ExecContext): AsyncGenerator<Batch> {
 async function* runScan(plan: Extract<Plan, { kind: 'scan' }>, cx: ExecContext): AsyncGenerator<Batch> {
   const reader = cx.catalog.reader(plan.table);
   try {
-    for (const b of reader.scan({ columns: plan.columns, intervals: plan.intervals ?? undefined, backwards: plan.backwards === true })) {
+    for (const b of reader.scan({ columns: plan.columns, intervals: plan.intervals ?? undefined, backwards: plan.backwards === true, batchRows: plan.batchRows })) {
       await pace(cx);
       yield b;
     }
@@ -93,6 +93,18 @@ async function* runProject(plan: Extract<Plan, { kind: 'project' }>, cx: ExecCon
   }
 }
 
+/**
+ * The input reading batches of at most `rows` rows from its scan when only projections lie between
+ * them: a LIMIT of a few rows then reads a few rows of each column, not a whole batch.
+ */
+function smallBatches(p: Plan, rows: number): Plan {
+  switch (p.kind) {
+    case 'scan': return { ...p, batchRows: Math.max(1, rows) };
+    case 'project': return { ...p, input: smallBatches(p.input, rows) };
+    default: return p;
+  }
+}
+
 async function* runLimit(plan: Extract<Plan, { kind: 'limit' }>, cx: ExecContext): AsyncGenerator<Batch> {
   if (plan.last !== null) {
     // Keep only the batches that can hold the last rows.
@@ -109,7 +121,8 @@ async function* runLimit(plan: Extract<Plan, { kind: 'limit' }>, cx: ExecContext
   }
   let seen = 0;
   if (plan.hi <= plan.lo) return;
-  for await (const b of run(plan.input, cx)) {
+  const input = plan.hi < DEFAULT_BATCH_ROWS ? smallBatches(plan.input, plan.hi) : plan.input;
+  for await (const b of run(input, cx)) {
     const start = seen, end = seen + b.rowCount;
     seen = end;
     if (end <= plan.lo) continue;

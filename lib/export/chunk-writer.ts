@@ -8,6 +8,9 @@
 export const CHUNK = 64 * 1024;
 
 const HEX = new TextEncoder().encode('0123456789abcdef');
+/** The first buffer's size; it doubles as it fills. */
+const FIRST = 2048;
+const EMPTY = Buffer.alloc(0);
 
 export class ChunkWriter {
   buf: Buffer;
@@ -16,7 +19,9 @@ export class ChunkWriter {
   written = 0;
 
   constructor() {
-    this.buf = Buffer.allocUnsafe(CHUNK + 1024);
+    // Small first: most responses (a point query, select 1, DDL) are a few hundred bytes. Not from
+    // Buffer's shared pool: a taken chunk may be transferred to or from the helper thread whole.
+    this.buf = Buffer.allocUnsafeSlow(FIRST);
   }
 
   get full(): boolean { return this.pos >= CHUNK; }
@@ -25,7 +30,7 @@ export class ChunkWriter {
   take(): Buffer {
     const out = this.buf.subarray(0, this.pos);
     this.written += this.pos;
-    this.buf = Buffer.allocUnsafe(CHUNK + 1024);
+    this.buf = EMPTY; // the next chunk's buffer comes with the next write (none after the last take)
     this.pos = 0;
     return out;
   }
@@ -33,7 +38,9 @@ export class ChunkWriter {
   /** Room for `n` more bytes (a buffer of its own size when one value is larger than a chunk). */
   ensure(n: number): void {
     if (this.pos + n <= this.buf.length) return;
-    const bigger = Buffer.allocUnsafe(Math.max(this.buf.length * 2, this.pos + n + 1024));
+    // After a take the stream is a long one: a whole chunk's buffer at once.
+    const least = this.buf === EMPTY ? CHUNK + 1024 : 0;
+    const bigger = Buffer.allocUnsafe(Math.max(this.buf.length * 2, this.pos + n + 1024, least));
     this.buf.copy(bigger, 0, 0, this.pos);
     this.buf = bigger;
   }

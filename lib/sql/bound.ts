@@ -81,7 +81,8 @@ interface PlanBase {
 
 export type Plan =
   /** `backwards`: newest batches first (rows within a batch still ascending; a `reverse` node above flips them). */
-  | PlanBase & { readonly kind: 'scan'; readonly table: string; readonly columns: readonly string[]; readonly intervals: readonly Interval[] | null; readonly backwards?: boolean }
+  /** `batchRows`: rows per batch when fewer than the default will do (set under a LIMIT at execution). */
+  | PlanBase & { readonly kind: 'scan'; readonly table: string; readonly columns: readonly string[]; readonly intervals: readonly Interval[] | null; readonly backwards?: boolean; readonly batchRows?: number }
   /** Batches handed in by the caller under a name (the library's where() / select() operators; never a table). */
   | PlanBase & { readonly kind: 'input'; readonly name: string }
   /** One row with no columns (SELECT without FROM). */

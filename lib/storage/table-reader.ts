@@ -39,6 +39,8 @@ export interface ScanOptions {
 }
 
 export const DEFAULT_BATCH_ROWS = 8192;
+/** Entries of Table.columnFilesSeen before it starts over. */
+const SEEN_LIMIT = 100_000;
 
 export class TableReader {
   readonly table: Table;
@@ -128,7 +130,16 @@ export class TableReader {
     return cols.map((c) => {
       const key = `${p.dir}/${c.id}`;
       let absent = this.#absent.get(key);
-      if (absent === undefined) { absent = columnAbsent(path, c); this.#absent.set(key, absent); }
+      if (absent === undefined) {
+        const seen = this.table.columnFilesSeen;
+        const file = `${path}/${c.id}`;
+        absent = seen.has(file) ? false : columnAbsent(path, c);
+        if (!absent) {
+          if (seen.size >= SEEN_LIMIT) seen.clear(); // rewritten partitions leave stale entries: start over now and then
+          seen.add(file);
+        }
+        this.#absent.set(key, absent);
+      }
       const dict = this.snapshot.dicts.get(c.id) ?? [];
       const limit = !absent && TYPE_INFO[c.type].layout === 'var' ? this.#dataEnd(p, c) : undefined;
       return readColumn(this.#src, path, p.rows, c, lo, hi, dict, absent, limit);
@@ -142,12 +153,20 @@ export class TableReader {
     const ranges = this.ranges(opts.intervals);
     if (opts.backwards) ranges.reverse();
     for (const r of ranges) {
-      const starts: number[] = [];
-      for (let s = r.lo; s < r.hi; s = (Math.floor(s / size) + 1) * size) starts.push(s);
-      if (opts.backwards) starts.reverse();
-      for (const s of starts) {
-        const e = Math.min(r.hi, (Math.floor(s / size) + 1) * size);
+      if (r.hi <= r.lo) continue;
+      if (!opts.backwards) {
+        for (let s = r.lo; s < r.hi;) {
+          const e = Math.min(r.hi, (Math.floor(s / size) + 1) * size);
+          yield { rowCount: e - s, columns: this.read(r.partition, cols, s, e) };
+          s = e;
+        }
+        continue;
+      }
+      // Newest first: the same aligned batches, last one first (computed as they go: a small batchRows makes many).
+      for (let e = r.hi; e > r.lo;) {
+        const s = Math.max(r.lo, Math.floor((e - 1) / size) * size);
         yield { rowCount: e - s, columns: this.read(r.partition, cols, s, e) };
+        e = s;
       }
     }
   }

@@ -38,6 +38,12 @@ export class Table {
   #readers = new Map<number, number>();
   #garbage: Array<{ epoch: number; paths: string[] }> = [];
   #writerHeld = false;
+  /**
+   * Column files known to exist (`<partition path>/<column id>`), so readers skip the check on every
+   * query: a committed partition's files stay until the partition does. Absence is not remembered
+   * (a partition older than a column gets its files when rows are appended to it).
+   */
+  readonly columnFilesSeen = new Set<string>();
   /** The writer's request for the next partition's files (table-writer.ts), cancelled if the table closes first. */
   preparedFiles: PrepTicket | null = null;
   #waiters: Array<() => void> = [];
