@@ -36,6 +36,7 @@ export interface QueryStream extends Readable {
   readonly timestamp: number;
   /** The rows one by one as plain objects (reads this stream). */
   rows(): AsyncGenerator<Row>;
+  [Symbol.asyncIterator](): AsyncIterableIterator<RecordBatch>;
 }
 
 export interface ExecuteResult {
@@ -75,8 +76,8 @@ export class Database {
   readonly #catalog: Catalog;
   readonly #memoryLimit: number;
   readonly #analysisLines: number;
-  /** Queries and imports still running, stopped by close(). */
-  readonly #running = new Set<AbortController>();
+  /** Queries and imports still running, stopped by close(); each with the way to let go of the caller's signal. */
+  readonly #running = new Map<AbortController, () => void>();
   #closed = false;
 
   private constructor(root: string, catalog: Catalog, memoryLimit: number, analysisLines: number) {
@@ -112,7 +113,7 @@ export class Database {
     const ac = this.#track(options.signal);
     const batches = this.#batches(stmt, ac);
     const stream = Readable.from(batches, { objectMode: true, highWaterMark: 1 }) as QueryStream;
-    stream.once('close', () => { ac.abort(); this.#running.delete(ac); });
+    stream.once('close', () => { ac.abort(); this.#untrack(ac); });
     Object.defineProperties(stream, {
       fields: { value: stmt.fields, enumerable: true },
       timestamp: { value: stmt.timestamp, enumerable: true },
@@ -134,7 +135,7 @@ export class Database {
         yield { fields: stmt.fields, timestamp: stmt.timestamp, rowCount: b.rowCount, columns: b.columns };
       }
     } finally {
-      this.#running.delete(ac);
+      this.#untrack(ac);
     }
     // An empty result still tells a writer downstream its columns.
     if (!any) yield emptyBatch(stmt.fields, stmt.timestamp);
@@ -150,7 +151,7 @@ export class Database {
       const r = await stmt.execute(ac.signal);
       return { kind: stmt.kind, rows: r.rows };
     } finally {
-      this.#running.delete(ac);
+      this.#untrack(ac);
     }
   }
 
@@ -192,7 +193,7 @@ export class Database {
       if ((e as NodeJS.ErrnoException).code === 'ENOENT') throw new SvcError('BAD_REQUEST', `cannot read ${location}: no such file`);
       throw e;
     } finally {
-      this.#running.delete(ac);
+      this.#untrack(ac);
     }
   }
 
@@ -200,8 +201,10 @@ export class Database {
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
-    for (const ac of this.#running) ac.abort(new SvcError('UNAVAILABLE', 'the database was closed'));
-    this.#running.clear();
+    for (const ac of [...this.#running.keys()]) {
+      ac.abort(new SvcError('UNAVAILABLE', 'the database was closed'));
+      this.#untrack(ac);
+    }
     // Let aborted queries and imports unwind (they check between batches) before the tables close.
     await new Promise((resolve) => setImmediate(resolve));
     this.#catalog.close();
@@ -211,14 +214,27 @@ export class Database {
     if (this.#closed) throw new SvcError('UNAVAILABLE', `the database ${this.root} is closed`);
   }
 
+  /** An AbortController for one operation, aborted with the caller's signal (listened to only while it runs). */
   #track(signal: AbortSignal | undefined): AbortController {
     const ac = new AbortController();
+    let release = (): void => undefined;
     if (signal) {
       if (signal.aborted) ac.abort(signal.reason);
-      else signal.addEventListener('abort', () => ac.abort(signal.reason), { once: true });
+      else {
+        const onAbort = (): void => ac.abort(signal.reason);
+        signal.addEventListener('abort', onAbort, { once: true });
+        release = () => signal.removeEventListener('abort', onAbort);
+      }
     }
-    this.#running.add(ac);
+    this.#running.set(ac, release);
     return ac;
+  }
+
+  #untrack(ac: AbortController): void {
+    const release = this.#running.get(ac);
+    if (release === undefined) return;
+    this.#running.delete(ac);
+    release();
   }
 }
 

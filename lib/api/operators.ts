@@ -1,7 +1,7 @@
 // The library's stream operators: the pieces the server composes, as Node
 // streams usable in stream.pipeline (or stream-chain) with backpressure.
-// Each is a Duplex made from an async generator over its input (high-water
-// mark of one object each side), so a slow consumer stops the producer.
+// Each is a GeneratorStage (a Duplex running an async generator over its
+// input, one object waiting each side), so a slow consumer stops the producer.
 //
 //   bytes -> csvToBatches -> RecordBatch -> where / select -> RecordBatch
 //         -> batchesToCsv | batchesToJson | batchesToJsonLines | batchesToParquet -> bytes
@@ -9,7 +9,7 @@
 // The writers are the /exp and /exec writers; csvToBatches is /imp's
 // detection, tokenizer and row rules (CsvBatcher); where() and select() are
 // the SQL engine's binder and filter/project operators over the batches.
-import { Duplex } from 'node:stream';
+import type { Duplex } from 'node:stream';
 import { SvcError } from '../errors/svc-error.js';
 import { compile } from '../exec/engine.js';
 import type { Catalog } from '../storage/catalog.js';
@@ -26,11 +26,13 @@ import { CsvBatcher, type CsvLayout } from '../ingest/csv-batcher.js';
 import { maybeGunzip } from '../ingest/gunzip.js';
 import { parseImportParams } from '../ingest/import-params.js';
 import { parseSchema } from '../ingest/schema.js';
-import type { Field, Plan } from '../sql/bound.js';
+import type { BoundExpr, Field, Plan } from '../sql/bound.js';
+import { parseStatement } from '../sql/parser.js';
 import { toVector } from '../storage/column-vector.js';
 import type { ColumnType } from '../storage/column-type.js';
 import type { Batch } from '../storage/table-reader.js';
 import { emptyBatch, type RecordBatch } from './record-batch.js';
+import { GeneratorStage } from './generator-stage.js';
 
 // ---------------------------------------------------------------------------
 // Shared plumbing
@@ -56,6 +58,13 @@ function toParams(options: object, skip: readonly string[]): URLSearchParams {
     p.set(k, Array.isArray(v) ? v.join(',') : String(v));
   }
   return p;
+}
+
+/** Refuses option names `what` does not know (a typo would otherwise be ignored silently). */
+function checkKeys(what: string, options: object, known: readonly string[]): void {
+  for (const k of Object.keys(options)) {
+    if (!known.includes(k)) throw new SvcError('BAD_REQUEST', `unknown ${what} option: ${k} [expected one of ${known.join(', ')}]`);
+  }
 }
 
 /** The first batch (for the schema) and then every batch again, as one stream. */
@@ -90,9 +99,9 @@ function checkBatch(b: unknown): RecordBatch {
 /** A byte writer: fields from the first batch, then the body generator's chunks, with progress. */
 function byteWriter(
   options: WriterOptions,
-  body: (first: RecordBatch | null, batches: AsyncIterable<Batch>, stats: RowStats) => AsyncIterable<Buffer>,
+  body: (first: RecordBatch | null, batches: AsyncIterable<Batch>, stats: RowStats) => AsyncIterable<Buffer> | Iterable<Buffer>,
 ): Duplex {
-  return Duplex.from(async function* (source: AsyncIterable<RecordBatch>) {
+  return new GeneratorStage(async function* (source: AsyncIterable<RecordBatch>) {
     const { first, all } = await schemaAndBatches(source);
     const stats: RowStats = { sent: 0, matched: 0 };
     let bytes = 0;
@@ -102,7 +111,7 @@ function byteWriter(
       yield chunk;
       options.onProgress?.({ rows: stats.sent, bytes });
     }
-  });
+  }, { writableObjectMode: true, readableObjectMode: false });
 }
 
 // ---------------------------------------------------------------------------
@@ -149,9 +158,7 @@ const CSV_OPTION_KEYS = ['delimiter', 'forceHeader', 'schema', 'atomicity', 'ski
  * as /imp does, schema entries over detection, /imp's row rules.
  */
 export function csvToBatches(options: CsvToBatchesOptions = {}): CsvToBatchesStream {
-  for (const k of Object.keys(options)) {
-    if (!CSV_OPTION_KEYS.includes(k)) throw new SvcError('BAD_REQUEST', `unknown csvToBatches option: ${k} [expected one of ${CSV_OPTION_KEYS.join(', ')}]`);
-  }
+  checkKeys('csvToBatches', options, CSV_OPTION_KEYS);
   const analysisLines = options.analysisLines ?? 1000;
   if (!Number.isInteger(analysisLines) || analysisLines < 2) throw new SvcError('BAD_REQUEST', `invalid value for option analysisLines: ${analysisLines} [expected an integer of at least 2]`);
   const batchRows = options.batchRows ?? 1 << 16;
@@ -162,13 +169,14 @@ export function csvToBatches(options: CsvToBatchesOptions = {}): CsvToBatchesStr
   const label = options.name ?? 'csv';
   const state: { result: CsvResult | null } = { result: null };
 
-  const stream = Duplex.from(async function* (source: AsyncIterable<Uint8Array | string>) {
+  const stream = new GeneratorStage(async function* (source: AsyncIterable<Uint8Array | string>) {
     let fields: Field[] = [];
     let types: ColumnType[] = [];
     let ts = -1;
     const ready: RecordBatch[] = [];
     const batcher = new CsvBatcher({
       label, atomicity: p.atomicity, delimiter: p.delimiter, forceHeader: p.forceHeader, skipLev: p.skipLev, schema, analysisLines, batchRows,
+      abortNote: '; the stream stops here (the batches before this line were passed on)',
     }, {
       prepare: (layout: CsvLayout) => {
         types = layout.types;
@@ -200,9 +208,9 @@ export function csvToBatches(options: CsvToBatchesOptions = {}): CsvToBatchesStr
       rowsAccepted: batcher.rowsAccepted, rowsRejected: batcher.rowsRejected, header: batcher.header,
       columns: fields.map((f, i) => ({ name: f.name, type: f.type, errors: batcher.errors[i] ?? 0 })),
     };
-  });
+  }, { writableObjectMode: false, readableObjectMode: true });
   Object.defineProperty(stream, 'result', { get: () => state.result, enumerable: true });
-  return stream as CsvToBatchesStream;
+  return stream as unknown as CsvToBatchesStream;
 }
 
 // ---------------------------------------------------------------------------
@@ -226,7 +234,41 @@ function checkPerBatch(plan: Plan, what: string): void {
   if (!PER_BATCH.has(plan.kind)) {
     throw new SvcError('SQL', `${what} works on each batch on its own, so ${plan.kind === 'aggregate' ? 'aggregate functions' : `'${plan.kind}'`} cannot be used here; load the rows into a table and query it`, { position: 0 });
   }
+  const exprs = plan.kind === 'filter' ? [plan.predicate] : plan.kind === 'project' ? plan.exprs : [];
+  for (const e of exprs) {
+    const sub = subqueryIn(e);
+    if (sub !== null) throw new SvcError('SQL', `${what} works on each batch on its own, so subqueries cannot be used here; load the rows into a table and query it`, { position: sub });
+  }
   if (plan.kind === 'filter' || plan.kind === 'project') checkPerBatch(plan.input, what);
+}
+
+/** The position of a subquery inside `e`, or null. */
+function subqueryIn(e: BoundExpr): number | null {
+  switch (e.kind) {
+    case 'subquery': case 'inSubquery': return e.pos;
+    case 'call': {
+      for (const a of e.args) { const p = subqueryIn(a); if (p !== null) return p; }
+      return null;
+    }
+    default: return null;
+  }
+}
+
+/** `prefix + text` parsed (errors with positions into `text`): syntax errors show when the operator is made. */
+function parseFor(what: string, prefix: string, text: string): void {
+  try {
+    parseStatement(prefix + text);
+  } catch (e) {
+    throw placeIn(what, prefix, e);
+  }
+}
+
+/** An error of the SQL svcdb wrapped around the user's text, moved to a position in that text. */
+function placeIn(what: string, prefix: string, e: unknown): unknown {
+  if (e instanceof SvcError && e.position !== undefined) {
+    return new SvcError(e.code, `${what}: ${e.message}`, { position: Math.max(0, e.position - prefix.length) });
+  }
+  return e;
 }
 
 /**
@@ -235,6 +277,7 @@ function checkPerBatch(plan: Plan, what: string): void {
  */
 function sqlTransform(what: string, prefix: string, text: string): Duplex {
   if (typeof text !== 'string' || text.trim() === '') throw new SvcError('BAD_REQUEST', `${what} needs a SQL expression string`);
+  parseFor(what, prefix, text);
   let compiled: { fields: readonly Field[]; plan: Plan } | null = null;
   const compileFor = (b: RecordBatch): { fields: readonly Field[]; plan: Plan } => {
     if (compiled !== null && compiled.fields === b.fields) return compiled;
@@ -246,16 +289,12 @@ function sqlTransform(what: string, prefix: string, text: string): Duplex {
       plan = stmt.plan;
       checkPerBatch(plan, what);
     } catch (e) {
-      if (e instanceof SvcError && e.position !== undefined) {
-        throw new SvcError(e.code, `${what}: ${e.message}`, { position: Math.max(0, e.position - prefix.length) });
-      }
-      throw e;
+      throw placeIn(what, prefix, e);
     }
     compiled = { fields: b.fields, plan };
     return compiled;
   };
-  return Duplex.from(async function* (source: AsyncIterable<RecordBatch>, opts?: { signal?: AbortSignal }) {
-    const signal = opts?.signal ?? new AbortController().signal;
+  return new GeneratorStage(async function* (source: AsyncIterable<RecordBatch>, signal: AbortSignal) {
     for await (const item of source) {
       const b = checkBatch(item);
       const { plan } = compileFor(b);
@@ -270,7 +309,7 @@ function sqlTransform(what: string, prefix: string, text: string): Duplex {
       // A batch with no rows left still carries the columns downstream (a writer needs them for an empty result).
       if (rows === 0) yield emptyBatch(plan.fields, plan.timestamp);
     }
-  });
+  }, { writableObjectMode: true, readableObjectMode: true });
 }
 
 /** Keeps the rows for which `condition` (a SQL boolean expression over the batches' columns) is true. */
@@ -293,7 +332,9 @@ export interface BatchesToCsvOptions extends WriterOptions {
 
 /** RecordBatches -> CSV as /exp writes it (quoted header, quoted text and timestamps, NULL empty). */
 export function batchesToCsv(options: BatchesToCsvOptions = {}): Duplex {
-  return byteWriter(options, (first, all, stats) => csvBody(first?.fields ?? [], all, { nm: options.header === false, window: null, pool: null }, stats));
+  checkKeys('batchesToCsv', options, ['header', 'onProgress']);
+  return byteWriter(options, (first, all, stats) =>
+    first === null ? [] : csvBody(first.fields, all, { nm: options.header === false, window: null, pool: null }, stats));
 }
 
 export interface BatchesToJsonOptions extends WriterOptions {
@@ -305,6 +346,7 @@ export interface BatchesToJsonOptions extends WriterOptions {
 
 /** RecordBatches -> the /exec JSON document: {query, columns, timestamp, dataset, count}. */
 export function batchesToJson(options: BatchesToJsonOptions = {}): Duplex {
+  checkKeys('batchesToJson', options, ['query', 'quoteLargeNum', 'onProgress']);
   return byteWriter(options, (first, all, stats) => jsonQueryBody(
     { fields: first?.fields ?? [], timestamp: first?.timestamp ?? -1 }, all,
     { query: options.query ?? '', nm: false, count: true, timings: false, explain: false, quoteLargeNum: options.quoteLargeNum === true, window: null, compileNanos: 0, pool: null },
@@ -314,6 +356,7 @@ export function batchesToJson(options: BatchesToJsonOptions = {}): Duplex {
 
 /** RecordBatches -> JSON lines: one object per row, keys the column names, values as /exec prints them. */
 export function batchesToJsonLines(options: WriterOptions = {}): Duplex {
+  checkKeys('batchesToJsonLines', options, ['onProgress']);
   return byteWriter(options, async function* (first, all, stats) {
     if (first === null) return;
     const w = new ChunkWriter();
@@ -329,19 +372,26 @@ export function batchesToJsonLines(options: WriterOptions = {}): Duplex {
   });
 }
 
+/** The /exp Parquet parameters, by their names (README "Parquet export" has their meanings and defaults). */
 export interface BatchesToParquetOptions extends WriterOptions {
-  /** The /exp Parquet parameters, by their names: compression_codec, compression_level, row_group_size,
-   * data_page_size, statistics_enabled, parquet_version, partition_by, bloom_filter_columns, bloom_filter_fpp. */
-  readonly [parameter: string]: ParamValue | ((p: Progress) => void);
+  /** UNCOMPRESSED, SNAPPY, GZIP, LZO, BROTLI, LZ4, ZSTD (default), LZ4_RAW; any case. */
+  readonly compression_codec?: string;
+  readonly compression_level?: number | string;
+  readonly row_group_size?: number | string;
+  readonly data_page_size?: number | string;
+  readonly statistics_enabled?: boolean | string;
+  readonly parquet_version?: 1 | 2 | '1' | '2';
+  /** NONE, HOUR, DAY, WEEK, MONTH, YEAR: row groups never span two periods of the designated timestamp. */
+  readonly partition_by?: string;
+  readonly raw_array_encoding?: boolean | string;
+  /** Column names (an array or a comma-separated string). */
+  readonly bloom_filter_columns?: string | readonly string[];
+  readonly bloom_filter_fpp?: number | string;
 }
 
 /** RecordBatches -> a Parquet file, written as /exp?fmt=parquet writes it; bad options throw naming the parameter. */
 export function batchesToParquet(options: BatchesToParquetOptions = {}): Duplex {
-  for (const k of Object.keys(options)) {
-    if (k !== 'onProgress' && !PARQUET_PARAMETERS.includes(k)) {
-      throw new SvcError('BAD_REQUEST', `unknown batchesToParquet option: ${k} [expected onProgress or one of ${PARQUET_PARAMETERS.join(', ')}]`);
-    }
-  }
+  checkKeys('batchesToParquet', options, ['onProgress', ...PARQUET_PARAMETERS]);
   const parquet = parseParquetOptions(toParams(options, ['onProgress']));
   return byteWriter(options, (first, all, stats) => {
     if (first === null) throw new SvcError('BAD_REQUEST', 'batchesToParquet got no batches: a Parquet file needs the columns of at least one batch');

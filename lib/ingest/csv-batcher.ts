@@ -38,6 +38,8 @@ export interface CsvBatcherOptions {
   readonly analysisLines: number;
   /** Rows per batch (default 65,536). */
   readonly batchRows?: number;
+  /** Ends the message of an atomicity=abort failure (default: "; nothing was imported"). */
+  readonly abortNote?: string;
 }
 
 /** What detection found, schema entries applied. */
@@ -193,7 +195,7 @@ export class CsvBatcher {
       if (this.#opts.atomicity === 'skipRow') this.#rowBad = true;
       else if (this.#opts.atomicity === 'abort') {
         const line = this.#tokenizer?.line ?? 0;
-        throw importError(`cannot convert a value to ${b.type} [column=${this.#target!.names[c]}, line=${line}, atomicity=abort]; nothing was imported`);
+        throw importError(`cannot convert a value to ${b.type} [column=${this.#target!.names[c]}, line=${line}, atomicity=abort]${this.#opts.abortNote ?? '; nothing was imported'}`);
       }
     },
     endRow: () => {
@@ -212,7 +214,7 @@ export class CsvBatcher {
         this.#rowBad = false;
         for (const b of builders) b.pop();
         this.#rejected++;
-        if (this.#opts.atomicity === 'abort') throw importError(`line ${this.#tokenizer?.line ?? 0} cannot be imported [atomicity=abort]; nothing was imported`);
+        if (this.#opts.atomicity === 'abort') throw importError(`line ${this.#tokenizer?.line ?? 0} cannot be imported [atomicity=abort]${this.#opts.abortNote ?? '; nothing was imported'}`);
         return;
       }
       this.#accepted++;

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { Readable, Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { gzipSync } from 'node:zlib';
+import { getEventListeners } from 'node:events';
 import { request } from 'undici';
 import { batchesToCsv, openDatabase, type Database, type RecordBatch, type Row } from 'svcdb';
 import { makeRoot, startServer } from '../helpers/server-process.js';
@@ -105,6 +106,11 @@ describe('openDatabase', () => {
       }
     })(), /enough|aborted/);
     assert.ok(rows < 3_000_000, `the query ran to the end (${rows} rows) after the abort`);
+    // A signal shared by many operations is let go of by each when it ends.
+    const shared = new AbortController();
+    for (let i = 0; i < 20; i++) await all(db.query('SELECT count() FROM big', { signal: shared.signal }).rows());
+    await db.execute('CREATE TABLE tiny (a INT)', { signal: shared.signal });
+    assert.equal(getEventListeners(shared.signal, 'abort').length, 0);
     // Leaving the loop early (break) stops the query too; later queries work.
     for await (const _ of db.query('SELECT x FROM big')) break;
     assert.deepEqual(await all(db.query('SELECT count() FROM big').rows()), [{ count: 3_000_000 }]);

@@ -114,18 +114,27 @@ test('where() and select() run SQL over each batch; errors point into the expres
     '',
   ].join('\n'));
 
-  // Positions are offsets into the caller's text, not into the SQL svcdb wraps it in.
-  await assert.rejects(run(CSV, csvToBatches(), where('price > > 1'), batchesToCsv()), (e: Error & { position?: number }) => {
+  // Positions are offsets into the caller's text, not into the SQL svcdb wraps it in. Syntax errors
+  // show when the operator is made; names and types when the first batch says what the columns are.
+  assert.throws(() => where('price > > 1'), (e: Error & { position?: number }) => {
     assert.match(e.message, /^where\(\): /);
     assert.equal(e.position, 8);
     return true;
   });
+  assert.throws(() => select('ts,, price'), (e: Error & { position?: number }) => e.position === 3);
   await assert.rejects(run(CSV, csvToBatches(), select('ts, nosuch'), batchesToCsv()), (e: Error & { position?: number }) => {
     assert.match(e.message, /Invalid column: nosuch/);
     assert.equal(e.position, 4);
     return true;
   });
   await assert.rejects(run(CSV, csvToBatches(), select('sum(price)'), batchesToCsv()), /select\(\) works on each batch on its own, so aggregate functions cannot be used here/);
+  // Subqueries would need the whole input (or a table): refused, pointing at the subquery.
+  await assert.rejects(run(CSV, csvToBatches(), where('price > (SELECT min(price) FROM batches)'), batchesToCsv()), (e: Error & { position?: number }) => {
+    assert.match(e.message, /subqueries cannot be used here/);
+    assert.equal(e.position, 8);
+    return true;
+  });
+  await assert.rejects(run(CSV, csvToBatches(), select('ts, price IN (SELECT x FROM long_sequence(3))'), batchesToCsv()), /subqueries cannot be used here/);
   await assert.rejects(run(CSV, csvToBatches(), where('price IN (SELECT x FROM other)'), batchesToCsv()), /table does not exist \[table=other\]/);
   assert.throws(() => where(''), /where\(\) needs a SQL expression string/);
 
@@ -135,6 +144,12 @@ test('where() and select() run SQL over each batch; errors point into the expres
 
 test('the writers: CSV without header, QuestDB-style JSON, JSON lines, with progress', async () => {
   assert.equal(await run('a,b\n1,x\n', csvToBatches(), batchesToCsv({ header: false })), '1,"x"\n');
+  const none = collector();
+  await pipeline(Readable.from([]), batchesToCsv(), none.sink);
+  assert.equal(none.bytes().length, 0, 'no batches, no columns: nothing to write');
+  assert.throws(() => batchesToCsv({ headr: false } as never), /unknown batchesToCsv option: headr \[expected one of header, onProgress\]/);
+  assert.throws(() => batchesToJson({ quoteLargeNums: true } as never), /unknown batchesToJson option: quoteLargeNums/);
+  assert.throws(() => batchesToJsonLines({ progress: () => undefined } as never), /unknown batchesToJsonLines option: progress/);
   const json = JSON.parse(await run(CSV, csvToBatches({ timestamp: 'ts' }), where('qty <= 2'), batchesToJson({ query: 'trades' })));
   assert.deepEqual(json, {
     query: 'trades',
@@ -177,9 +192,23 @@ test('batchesToParquet writes what hyparquet reads back, with the /exp options; 
   ]);
   assert.throws(() => batchesToParquet({ compression_codec: 'zip' }), /invalid value for parameter compression_codec: zip/);
   assert.throws(() => batchesToParquet({ row_group_size: 0 }), /invalid value for parameter row_group_size: 0/);
-  assert.throws(() => batchesToParquet({ compression: 'zstd' }), /unknown batchesToParquet option: compression \[expected onProgress or one of partition_by, compression_codec/);
+  assert.throws(() => batchesToParquet({ compression: 'zstd' } as never), /unknown batchesToParquet option: compression \[expected one of onProgress, partition_by, compression_codec/);
   await assert.rejects(pipeline(Readable.from([]), batchesToParquet(), collector().sink), /batchesToParquet got no batches/);
   await assert.rejects(run('not a batch' as string, batchesToCsv()), /expected RecordBatch objects/);
+});
+
+test('a stage that fails at the end of its input fails the whole pipeline (no hang)', { timeout: 10_000 }, async () => {
+  const cases: Array<[string, () => Promise<unknown>, RegExp]> = [
+    ['empty input', () => run(Buffer.alloc(0), csvToBatches(), where('a > 1'), batchesToCsv()), /empty file \[table=csv\]/],
+    ['header only', () => run('a,b\n', csvToBatches({ delimiter: ',', forceHeader: true }), select('a'), batchesToParquet()), /the file has a header and no rows/],
+    ['abort on the last line', () => run('a,b\n1,x\nq,y\n', csvToBatches({ atomicity: 'abort', schema: [{ name: 'a', type: 'INT' }] }), where('a > 0'), batchesToJsonLines()),
+      /cannot convert a value to INT \[column=a, line=3, atomicity=abort\]; the stream stops here/],
+    ['timestamp column missing in a small file', () => run(CSV, csvToBatches({ timestamp: 'tss' }), where('qty > 1'), batchesToParquet({ compression_codec: 'zstd' })), /timestamp column does not exist/],
+    ['not gzip', () => run(CSV, csvToBatches({ name: 'x.csv.gz' }), batchesToCsv()), /not valid gzip/],
+  ];
+  for (const [name, go, error] of cases) await assert.rejects(go(), error, name);
+  // stream-chain composes the same stages; the failure reaches its pipeline too.
+  await assert.rejects(pipeline(Readable.from([CSV]), chain([csvToBatches({ timestamp: 'tss' }), where('qty > 1'), batchesToCsv()]), collector().sink), /timestamp column does not exist/);
 });
 
 test('backpressure: a stalled consumer stops csvToBatches from reading on', async () => {
