@@ -234,6 +234,21 @@ function inListKernel(family: Family): Kernel {
       }
       return boolVector(out);
     }
+    if (family === 'bytes') {
+      // Row i of x against row i of each list value, byte by byte (NULL is one byte pattern, so NULL matches NULL).
+      const w = x.type === 'LONG256' ? 32 : 16;
+      const a = (x as FixedVector).data as Uint8Array;
+      const ls = list.map((v) => (v as FixedVector).data as Uint8Array);
+      for (let i = 0; i < n; i++) {
+        const at = i * w;
+        for (const l of ls) {
+          let same = true;
+          for (let k = 0; same && k < w; k++) same = a[at + k] === l[at + k];
+          if (same) { out[i] = 1; break; }
+        }
+      }
+      return boolVector(out);
+    }
     if (family === 'boolean') {
       const a = boolsOf(x);
       const ls = list.map((v) => boolsOf(v));
@@ -259,7 +274,6 @@ function familyOf(types: SqlType[]): Family | null {
     if (family !== null && c.family !== family) return null;
     family = c.family;
   }
-  if (family === 'bytes') return null; // UUID / LONG256 lists: not supported yet (a clear error, not a wrong answer)
   if (family === 'number') {
     // One numeric or temporal scale for all: texts and NULLs read as it, DATE widened when a TIMESTAMP is present.
     const hasTs = types.includes('TIMESTAMP');
@@ -273,6 +287,9 @@ function familyOf(types: SqlType[]): Family | null {
     for (let i = 0; i < types.length; i++) if (types[i] === 'NULL') types[i] = 'STRING';
   } else if (family === 'boolean') {
     types.fill('BOOLEAN');
+  } else if (family === 'bytes') {
+    // UUID (texts and NULLs read as UUIDs) or LONG256 (NULLs).
+    types.fill(types.includes('LONG256') ? 'LONG256' : 'UUID');
   }
   return family;
 }
@@ -282,8 +299,9 @@ export function registerCompare(): void {
   defineScalar('between', [{
     args: [(t) => t, (t) => t, (t) => t],
     build: (t) => {
+      const given = t.join(', ');
       const f = familyOf(t);
-      if (!f || f === 'boolean') return `there is no matching function \`between\` with the argument types: (${t.join(', ')})`;
+      if (!f || f === 'boolean' || f === 'bytes') return `there is no matching function \`between\` with the argument types: (${given})`;
       return { type: 'BOOLEAN', kernel: betweenKernel(f) };
     },
   }]);
