@@ -102,15 +102,25 @@ function gatherVar(out: ChunkValues, v: ColumnVector, from: number, to: number):
   const { bytes, offsets, nulls } = v;
   out.reserve(to - from);
   out.reserveBytes(offsets[to]! - offsets[from]!);
-  const def = out.defined, offs = out.offsets;
+  const def = out.defined, offs = out.offsets, dst = out.bytes;
   let r = out.rows, c = out.count, at = out.byteLength;
   offs[c] = at;
+  if (nulls === null) {
+    // No NULLs: the values are one contiguous run; copy it at once and shift the offsets.
+    const base = offsets[from]!;
+    dst.set(bytes.subarray(base, offsets[to]!), at);
+    def.fill(1, r, r + (to - from));
+    for (let i = from; i < to; i++) offs[++c] = at + offsets[i + 1]! - base;
+    out.rows = r + (to - from); out.count = c; out.byteLength = at + offsets[to]! - base;
+    return;
+  }
   for (let i = from; i < to; i++, r++) {
-    if (nulls !== null && nulls[i] === 1) { def[r] = 0; out.hasNulls = true; continue; }
+    if (nulls[i] === 1) { def[r] = 0; out.hasNulls = true; continue; }
     def[r] = 1;
     const s = offsets[i]!, e = offsets[i + 1]!;
-    out.bytes.set(bytes.subarray(s, e), at);
-    at += e - s;
+    // Short values by hand: subarray() would allocate a view per value.
+    if (e - s <= 32) for (let k = s; k < e; k++) dst[at++] = bytes[k]!;
+    else { dst.set(bytes.subarray(s, e), at); at += e - s; }
     offs[++c] = at;
   }
   out.rows = r; out.count = c; out.byteLength = at;
