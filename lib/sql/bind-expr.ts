@@ -6,7 +6,7 @@ import type * as A from './ast.js';
 import type { BoundExpr, Plan } from './bound.js';
 import { parseTimestamp } from './functions/datetime.js';
 import { isAggregate, resolveScalar, type BindArg, type Kernel } from './functions/registry.js';
-import { statementNow } from './functions/time.js';
+import { dayInterval, statementNow, type DayName } from './functions/time.js';
 import { merge, parseIntervalLiteral } from './interval-literal.js';
 import { LONG_NULL } from '../storage/column-type.js';
 import type { Interval } from '../storage/table-reader.js';
@@ -273,6 +273,18 @@ function inExpr(e: A.In, cx: ExprContext): BoundExpr {
     return e.not ? call('not', [r], e.pos) : r;
   }
   const x = bindExpr(e.expr, cx);
+  // ts IN today() / yesterday() / tomorrow() [with a time zone]: QuestDB's day intervals.
+  const day = dayCall(e.list);
+  if (isTemporal(x.type) && day !== null) {
+    let interval: [number, number];
+    try {
+      interval = dayInterval(day.which, day.zone, statementNow());
+    } catch {
+      throw new SvcError('SQL', `invalid timezone [${day.zone}]`, { position: day.zonePos });
+    }
+    const r = inIntervals(x.type === 'DATE' ? call('cast_TIMESTAMP', [x], e.pos) : x, [interval], e.pos);
+    return e.not ? call('not', [r], e.pos) : r;
+  }
   const list = (e.list ?? []).map((i) => bindExpr(i, cx));
   // ts IN '2024-01' (strings against a timestamp: interval literals) is the time-series clause.
   if (isTemporal(x.type) && list.length > 0 && list.every((i) => i.kind === 'const' && isText(i.type) && i.value !== null)) {
@@ -285,6 +297,17 @@ function inExpr(e: A.In, cx: ExprContext): BoundExpr {
   const all = unify([x, ...list], e.pos, at);
   const r = call('in_list', all, e.pos, at);
   return e.not ? call('not', [r], e.pos) : r;
+}
+
+/** An IN list that is one call of today(), yesterday() or tomorrow() (a constant zone or none), or null. */
+function dayCall(list: readonly A.Expr[] | null | undefined): { which: DayName; zone: string | null; zonePos: number } | null {
+  if (!list || list.length !== 1) return null;
+  const c = list[0]!;
+  if (c.kind !== 'call' || (c.name !== 'today' && c.name !== 'yesterday' && c.name !== 'tomorrow') || c.args.length > 1) return null;
+  const z = c.args[0];
+  if (z === undefined) return { which: c.name, zone: null, zonePos: c.pos };
+  if (z.kind !== 'literal' || z.type !== 'STRING' || z.value === null) return null;
+  return { which: c.name, zone: String(z.value), zonePos: z.pos };
 }
 
 /** A stable text of an expression without positions, to match GROUP BY keys and ORDER BY items. */

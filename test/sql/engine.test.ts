@@ -167,3 +167,33 @@ test('the committed state knows whether a symbol column holds NULL; LATEST ON th
   assert.equal(nulls(), false);
   c.close();
 });
+
+test('ts IN today() / yesterday() / tomorrow() is the day interval (UTC or a zone), pushed into the scan', async () => {
+  await run("CREATE TABLE days AS (SELECT dateadd('m', -x::int * 37, now()) ts, x FROM long_sequence(300)) TIMESTAMP(ts) PARTITION BY DAY");
+  const count = async (where: string): Promise<number> => Number((await rows(compile(`SELECT count() FROM days WHERE ${where}`, { catalog })))[0]![0]);
+  // The same rows as the explicit bounds, for each day and a zone.
+  const [today, tomorrow, yesterday] = (await rows(compile('SELECT today(), tomorrow(), yesterday()', { catalog })))[0] as number[];
+  assert.equal(tomorrow! - today!, 86_400_000_000);
+  assert.equal(today! - yesterday!, 86_400_000_000);
+  assert.equal(await count('ts IN today()'), await count(`ts >= ${today} AND ts < ${tomorrow}`));
+  assert.equal(await count('ts IN yesterday()'), await count(`ts >= ${yesterday} AND ts < ${today}`));
+  assert.equal(await count('ts IN tomorrow()'), 0);
+  assert.equal(await count('ts NOT IN today()') + await count('ts IN today()'), 300);
+  const startPlus5 = ((await rows(compile("SELECT today('+05:00')", { catalog })))[0] as number[])[0]!;
+  assert.equal(await count("ts IN today('+05:00')"), await count(`ts >= ${startPlus5} AND ts < ${startPlus5 + 86_400_000_000}`));
+  const plan = (await rows(compile('EXPLAIN SELECT x FROM days WHERE ts IN today()', { catalog }))).map((r) => String(r[0])).join('\n');
+  assert.match(plan, /DataFrame table: days intervals: \[\("\d{4}-\d\d-\d\dT00:00:00.000000Z","\d{4}-\d\d-\d\dT23:59:59.999999Z"\)\]/);
+  assert.throws(() => compile("SELECT x FROM days WHERE ts IN today('Nowhere/Zone')", { catalog }), (e: SvcError) => e.message === 'invalid timezone [Nowhere/Zone]' && e.position === 37);
+});
+
+test('dayInterval: local days of a zone, 23 and 25 hours long across DST changes', async () => {
+  const { dayInterval } = await import('../../lib/sql/functions/time.js');
+  const at = (iso: string): number => Date.parse(iso) * 1000;
+  const iso = ([a, b]: [number, number]): string[] => [new Date(a / 1000).toISOString(), new Date(b / 1000).toISOString()];
+  assert.deepEqual(iso(dayInterval('today', null, at('2024-06-15T23:30:00Z'))), ['2024-06-15T00:00:00.000Z', '2024-06-16T00:00:00.000Z']);
+  // 23:30 UTC is already the 16th in London (BST).
+  assert.deepEqual(iso(dayInterval('today', 'Europe/London', at('2024-06-15T23:30:00Z'))), ['2024-06-15T23:00:00.000Z', '2024-06-16T23:00:00.000Z']);
+  assert.deepEqual(iso(dayInterval('yesterday', '+05:00', at('2024-06-15T12:00:00Z'))), ['2024-06-13T19:00:00.000Z', '2024-06-14T19:00:00.000Z']);
+  assert.deepEqual(iso(dayInterval('today', 'Europe/London', at('2024-03-31T12:00:00Z'))), ['2024-03-31T00:00:00.000Z', '2024-03-31T23:00:00.000Z']);
+  assert.deepEqual(iso(dayInterval('tomorrow', 'Europe/London', at('2024-10-26T12:00:00Z'))), ['2024-10-26T23:00:00.000Z', '2024-10-28T00:00:00.000Z']);
+});

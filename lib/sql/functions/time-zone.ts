@@ -8,7 +8,8 @@ import { argError, type BindHook, type Kernel } from './registry.js';
 import { accept, defineScalar } from './signature.js';
 import { uniformText } from './utf8.js';
 
-function offsetAt(zone: string): (utc: number) => number {
+/** The zone's offset from UTC (micros) as a function of the UTC instant; throws for an unknown zone. */
+export function offsetAt(zone: string): (utc: number) => number {
   const f = fixedZone(zone);
   if (f !== null) return () => f;
   ianaOffset(zone, 0); // throws for an unknown zone

@@ -7,6 +7,7 @@ import { accept, defineScalar } from './signature.js';
 import { asDoubles, fromDoubles, textAt, textVector } from './vec.js';
 import { uniformText } from './utf8.js';
 import { dateFormat } from './date-format.js';
+import { offsetAt } from './time-zone.js';
 import {
   MICROS_PER_DAY, MICROS_PER_HOUR, MICROS_PER_MINUTE, MICROS_PER_SECOND, MICROS_PER_WEEK, addMonths, monthIndex, monthStart,
 } from './datetime.js';
@@ -138,18 +139,63 @@ function constantTime(type: 'TIMESTAMP' | 'DATE', value: () => number): Kernel {
   return (_args, n) => fromDoubles(type, new Float64Array(n).fill(value()));
 }
 
+export type DayName = 'today' | 'yesterday' | 'tomorrow';
+
+/**
+ * The [start, end) micros of today, yesterday or tomorrow as days of `zone`
+ * (UTC without one) around `now`: QuestDB's today(), yesterday(), tomorrow()
+ * intervals. Throws for an unknown zone.
+ */
+export function dayInterval(which: DayName, zone: string | null, now: number): [number, number] {
+  const shift = which === 'yesterday' ? -1 : which === 'tomorrow' ? 1 : 0;
+  if (zone === null) {
+    const start = (Math.floor(now / MICROS_PER_DAY) + shift) * MICROS_PER_DAY;
+    return [start, start + MICROS_PER_DAY];
+  }
+  const off = offsetAt(zone);
+  const localStart = (Math.floor((now + off(now)) / MICROS_PER_DAY) + shift) * MICROS_PER_DAY;
+  // Wall clock -> UTC: the offset at the UTC instant near that wall time, corrected once (DST days are 23 or 25 hours).
+  const toUtc = (wall: number): number => wall - off(wall - off(wall));
+  return [toUtc(localStart), toUtc(localStart + MICROS_PER_DAY)];
+}
+
+function dayStart(which: DayName): Kernel {
+  return (args, n) => {
+    const zone = args.length > 0 ? uniformText(args[0]!, n) : null;
+    if (zone === undefined) throw argError(`${which}() takes a constant time zone`, 0);
+    let start: number;
+    try {
+      start = dayInterval(which, zone, clockMicros())[0];
+    } catch {
+      throw argError(`invalid timezone [${zone}]`, 0);
+    }
+    return { kind: 'fixed', type: 'TIMESTAMP', data: new Float64Array(n).fill(start) };
+  };
+}
+
+const checkDayZone: BindHook = (args) => {
+  const z = args[0];
+  if (z === undefined || z.value === undefined || z.value === null) return;
+  try {
+    offsetAt(String(z.value));
+  } catch {
+    throw argError(`invalid timezone [${String(z.value)}]`, z.pos);
+  }
+};
+
 export function registerTime(): void {
   // now() is the statement's time (beginStatement), one value for every call site in it.
   defineScalar('now', [{ args: [], build: () => { const t = statementMicros ?? clockMicros(); return { type: 'TIMESTAMP', kernel: constantTime('TIMESTAMP', () => t), deterministic: false }; } }]);
   defineScalar('systimestamp', [{ args: [], build: () => ({ type: 'TIMESTAMP', kernel: constantTime('TIMESTAMP', clockMicros), deterministic: false }) }]);
   defineScalar('sysdate', [{ args: [], build: () => ({ type: 'DATE', kernel: constantTime('DATE', () => Math.floor(clockMicros() / 1000)), deterministic: false }) }]);
-  defineScalar('today', [{
-    args: [],
-    build: () => {
-      const t = Math.floor(clockMicros() / MICROS_PER_DAY) * MICROS_PER_DAY;
-      return { type: 'TIMESTAMP', kernel: constantTime('TIMESTAMP', () => t), deterministic: false };
-    },
-  }]);
+  // In a SELECT list: the day's first microsecond (QuestDB shows the day's interval); `ts IN today()` is
+  // bound as that interval (bind-expr.ts).
+  for (const which of ['today', 'yesterday', 'tomorrow'] as const) {
+    defineScalar(which, [
+      { args: [], build: () => ({ type: 'TIMESTAMP', kernel: dayStart(which), deterministic: false }) },
+      { args: [accept.text], build: () => ({ type: 'TIMESTAMP', kernel: dayStart(which), deterministic: false, bind: checkDayZone }) },
+    ]);
+  }
   defineScalar('to_timestamp', [{ args: [accept.text, accept.text], build: () => ({ type: 'TIMESTAMP', kernel: parseWith('TIMESTAMP') }) }]);
   defineScalar('to_date', [{ args: [accept.text, accept.text], build: () => ({ type: 'DATE', kernel: parseWith('DATE') }) }]);
   defineScalar('to_str', [{ args: [accept.timestamp, accept.text], build: () => ({ type: 'STRING', kernel: toStrKernel }) }]);

@@ -16,7 +16,7 @@ test('registers operators, casts, scalars, generators and aggregates', () => {
   for (const n of ['+', '-', '*', '/', '%', 'neg', '=', '!=', '<', '<=', '>', '>=', 'and', 'or', 'not', '||', 'like', 'ilike', '~', '!~',
     'is_null', 'is_not_null', 'in_list', 'between', 'case', 'coalesce', 'nullif', 'abs', 'round', 'floor', 'ceil', 'ceiling', 'sqrt',
     'power', 'pow', 'ln', 'log', 'exp', 'sign', 'length', 'upper', 'lower', 'concat', 'substring', 'left', 'right', 'strpos', 'position',
-    'replace', 'trim', 'ltrim', 'rtrim', 'split_part', 'starts_with', 'regexp_replace', 'now', 'systimestamp', 'today', 'to_timestamp',
+    'replace', 'trim', 'ltrim', 'rtrim', 'split_part', 'starts_with', 'regexp_replace', 'now', 'systimestamp', 'today', 'yesterday', 'tomorrow', 'to_timestamp',
     'to_str', 'dateadd', 'datediff', 'extract', 'year', 'month', 'day', 'hour', 'minute', 'second', 'day_of_week', 'timestamp_floor',
     'rnd_int', 'rnd_long', 'rnd_double', 'rnd_float', 'rnd_boolean', 'rnd_char', 'rnd_symbol', 'rnd_str', 'rnd_varchar',
     'rnd_timestamp', 'timestamp_sequence']) {

@@ -28,6 +28,11 @@ test('now() is fixed when the call site is bound; systimestamp() and sysdate() r
   const today = values(resolveScalar('today', [], 0).kernel([], 1))[0] as number;
   assert.equal(formatTimestamp(today).slice(10), 'T00:00:00.000000Z');
   assert.ok(Date.now() * 1000 - today < 86_400_000_000);
+  // yesterday() and tomorrow() are the neighbouring days' first microseconds.
+  const yesterday = values(resolveScalar('yesterday', [], 0).kernel([], 1))[0] as number;
+  const tomorrow = values(resolveScalar('tomorrow', [], 0).kernel([], 1))[0] as number;
+  assert.equal(today - yesterday, 86_400_000_000);
+  assert.equal(tomorrow - today, 86_400_000_000);
   assert.deepEqual(values(now.kernel([], 0)), []);
 });
 
