@@ -285,6 +285,13 @@ function inExpr(e: A.In, cx: ExprContext): BoundExpr {
     const r = inIntervals(x.type === 'DATE' ? call('cast_TIMESTAMP', [x], e.pos) : x, [interval], e.pos);
     return e.not ? call('not', [r], e.pos) : r;
   }
+  if (isTemporal(x.type)) {
+    // Any other use of a day interval in the list would compare with its first microsecond only: refused.
+    const other = (e.list ?? []).find((i) => i.kind === 'call' && (i.name === 'today' || i.name === 'yesterday' || i.name === 'tomorrow'));
+    if (other !== undefined) {
+      throw new SvcError('SQL', `${(other as A.Call).name}() is an interval only alone in an IN list and with a constant time zone: ts IN ${(other as A.Call).name}(['zone']); combine others with OR`, { position: other.pos });
+    }
+  }
   const list = (e.list ?? []).map((i) => bindExpr(i, cx));
   // ts IN '2024-01' (strings against a timestamp: interval literals) is the time-series clause.
   if (isTemporal(x.type) && list.length > 0 && list.every((i) => i.kind === 'const' && isText(i.type) && i.value !== null)) {

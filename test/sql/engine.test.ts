@@ -184,6 +184,9 @@ test('ts IN today() / yesterday() / tomorrow() is the day interval (UTC or a zon
   const plan = (await rows(compile('EXPLAIN SELECT x FROM days WHERE ts IN today()', { catalog }))).map((r) => String(r[0])).join('\n');
   assert.match(plan, /DataFrame table: days intervals: \[\("\d{4}-\d\d-\d\dT00:00:00.000000Z","\d{4}-\d\d-\d\dT23:59:59.999999Z"\)\]/);
   assert.throws(() => compile("SELECT x FROM days WHERE ts IN today('Nowhere/Zone')", { catalog }), (e: SvcError) => e.message === 'invalid timezone [Nowhere/Zone]' && e.position === 37);
+  // Mixed into a list, or with a zone that is not a constant, it would be one timestamp: refused at the call.
+  assert.throws(() => compile("SELECT x FROM days WHERE ts IN (today(), '2024-01')", { catalog }), (e: SvcError) => /today\(\) is an interval only alone in an IN list/.test(e.message) && e.position === 32);
+  assert.throws(() => compile('SELECT x FROM days WHERE ts IN yesterday(cast(x AS STRING))', { catalog }), (e: SvcError) => /yesterday\(\) is an interval only alone/.test(e.message) && e.position === 31);
 });
 
 test('dayInterval: local days of a zone, 23 and 25 hours long across DST changes', async () => {
@@ -196,4 +199,29 @@ test('dayInterval: local days of a zone, 23 and 25 hours long across DST changes
   assert.deepEqual(iso(dayInterval('yesterday', '+05:00', at('2024-06-15T12:00:00Z'))), ['2024-06-13T19:00:00.000Z', '2024-06-14T19:00:00.000Z']);
   assert.deepEqual(iso(dayInterval('today', 'Europe/London', at('2024-03-31T12:00:00Z'))), ['2024-03-31T00:00:00.000Z', '2024-03-31T23:00:00.000Z']);
   assert.deepEqual(iso(dayInterval('tomorrow', 'Europe/London', at('2024-10-26T12:00:00Z'))), ['2024-10-26T23:00:00.000Z', '2024-10-28T00:00:00.000Z']);
+  // Zones whose clocks change at local midnight: a day that starts in a gap starts at the change; one
+  // whose midnight happens twice starts at the first (now is always inside today).
+  assert.deepEqual(iso(dayInterval('today', 'Atlantic/Azores', at('2025-03-30T00:30:00Z'))), ['2025-03-29T01:00:00.000Z', '2025-03-30T01:00:00.000Z']);
+  assert.deepEqual(iso(dayInterval('tomorrow', 'Atlantic/Azores', at('2025-03-30T00:30:00Z'))), ['2025-03-30T01:00:00.000Z', '2025-03-31T00:00:00.000Z']);
+  assert.deepEqual(iso(dayInterval('today', 'America/Santiago', at('2016-08-14T03:30:00Z'))), ['2016-08-13T04:00:00.000Z', '2016-08-14T04:00:00.000Z']);
+  assert.deepEqual(iso(dayInterval('today', 'Asia/Gaza', at('2015-10-22T21:30:00Z'))), ['2015-10-22T21:00:00.000Z', '2015-10-23T22:00:00.000Z']);
+  // Around every clock change of ten years, in zones east and west of UTC (several changing at midnight), every half
+  // hour: now is in today, today's end is tomorrow's start, and a day is 22 to 26 hours.
+  const { offsetAt } = await import('../../lib/sql/functions/time-zone.js');
+  const DAY = 86_400_000_000;
+  for (const zone of ['Atlantic/Azores', 'America/Santiago', 'America/Havana', 'Asia/Gaza', 'Europe/London', 'America/New_York', 'Australia/Lord_Howe', 'Asia/Tehran']) {
+    const off = offsetAt(zone);
+    let changes = 0;
+    for (let d = at('2015-01-01T00:00:00Z'); d < at('2025-01-01T00:00:00Z'); d += DAY) {
+      if (off(d) === off(d + DAY)) continue;
+      changes++;
+      for (let t = d - DAY; t < d + 3 * DAY; t += DAY / 48) {
+        const [s, e] = dayInterval('today', zone, t);
+        assert.ok(s <= t && t < e, `${zone} at ${new Date(t / 1000).toISOString()}: now is outside today ${iso([s, e]).join('..')}`);
+        assert.equal(dayInterval('tomorrow', zone, t)[0], e, `${zone} at ${new Date(t / 1000).toISOString()}`);
+        assert.ok(e - s >= 22 * 3_600_000_000 && e - s <= 26 * 3_600_000_000);
+      }
+    }
+    assert.ok(changes >= 10 || zone === 'Asia/Tehran', `${zone}: ${changes} clock changes found`);
+  }
 });

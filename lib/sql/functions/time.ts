@@ -154,9 +154,25 @@ export function dayInterval(which: DayName, zone: string | null, now: number): [
   }
   const off = offsetAt(zone);
   const localStart = (Math.floor((now + off(now)) / MICROS_PER_DAY) + shift) * MICROS_PER_DAY;
-  // Wall clock -> UTC: the offset at the UTC instant near that wall time, corrected once (DST days are 23 or 25 hours).
-  const toUtc = (wall: number): number => wall - off(wall - off(wall));
-  return [toUtc(localStart), toUtc(localStart + MICROS_PER_DAY)];
+  return [wallToUtc(localStart, off), wallToUtc(localStart + MICROS_PER_DAY, off)];
+}
+
+/**
+ * The UTC instant of a zone's wall-clock time, where clocks change at that
+ * time too: the offsets a day before and after are the two candidates. A wall
+ * time that exists twice (clocks went back) is its earlier instant; one that
+ * does not exist (clocks went forward) is the instant of the change.
+ */
+function wallToUtc(wall: number, off: (utc: number) => number): number {
+  const before = off(wall - MICROS_PER_DAY);
+  const after = off(wall + MICROS_PER_DAY);
+  const early = wall - before;
+  const late = wall - after;
+  const earlyHolds = off(early) === before;
+  const lateHolds = off(late) === after;
+  if (earlyHolds && lateHolds) return Math.min(early, late);
+  if (lateHolds) return late;
+  return early; // also the gap: wall - (offset before the change) is the change itself
 }
 
 function dayStart(which: DayName): Kernel {
@@ -165,7 +181,7 @@ function dayStart(which: DayName): Kernel {
     if (zone === undefined) throw argError(`${which}() takes a constant time zone`, 0);
     let start: number;
     try {
-      start = dayInterval(which, zone, clockMicros())[0];
+      start = dayInterval(which, zone, statementNow())[0];
     } catch {
       throw argError(`invalid timezone [${zone}]`, 0);
     }
