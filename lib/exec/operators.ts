@@ -94,13 +94,14 @@ async function* runProject(plan: Extract<Plan, { kind: 'project' }>, cx: ExecCon
 }
 
 /**
- * The input reading batches of at most `rows` rows from its scan when only projections lie between
- * them: a LIMIT of a few rows then reads a few rows of each column, not a whole batch.
+ * The input reading batches of at most `rows` rows from its scan when only projections (or the
+ * reversal of a newest-first scan: ORDER BY ts DESC) lie between them: a LIMIT of a few rows then
+ * reads a few rows of each column, not a whole batch.
  */
 function smallBatches(p: Plan, rows: number): Plan {
   switch (p.kind) {
     case 'scan': return { ...p, batchRows: Math.max(1, rows) };
-    case 'project': return { ...p, input: smallBatches(p.input, rows) };
+    case 'project': case 'reverse': return { ...p, input: smallBatches(p.input, rows) };
     default: return p;
   }
 }
