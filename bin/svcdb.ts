@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // The svcdb command line: `serve` runs the server, `query` runs SQL against a
-// running one; later capabilities add `import` and `export`. Thin: parses
-// arguments and calls lib/ (or the server's HTTP API).
+// running one, `import` and `export` work on a database folder no server is
+// running on. Thin: parses arguments and calls lib/ (or the server's HTTP API).
 import { SvcdbServer } from '../lib/server.js';
 import { VERSION } from '../lib/version.js';
 import { textTable, type JsonResult } from '../lib/export/text-table.js';
@@ -14,6 +14,8 @@ Usage:
   svcdb import <file|-> [--table t] [--timestamp ts] [--partition-by DAY] [--delimiter ,]
                [--schema schema.json] [--atomicity skipCol|skipRow|abort] [--force-header]
                [--overwrite] [--skip-lev] [--format text|json] [-d <root>]
+  svcdb export "<sql>" [-o <file>] [--format csv|json|jsonl|parquet] [--no-header]
+               [--compression_codec zstd] [--<other /exp Parquet parameter> <value>] [-d <root>]
   svcdb --version
   svcdb --help
 
@@ -38,6 +40,15 @@ import       Imports a CSV (or TAB/pipe/semicolon separated) file into a table o
   --schema f     A JSON file: [{"name": "ts", "type": "TIMESTAMP", "pattern": "yyyy-MM-dd HH:mm:ss"}, ...].
   Other options as the /imp parameters (timestamp, partitionBy, delimiter, atomicity,
   forceHeader, overwrite, skipLev); --format json prints /imp's fmt=json answer.
+
+export       Runs a query on the database at -d <root> (default ./svcdb-data), with no server
+             running on it, and writes the result as /exp and /exec write it: to standard
+             output, or with -o into a file (a line on standard error then says how much).
+  --format f     csv (default), json (/exec's document), jsonl (one object per row) or
+                 parquet (needs -o); without it, an -o name ending in .parquet, .json or
+                 .jsonl picks the format.
+  --no-header    CSV without the header line.
+  Parquet: the /exp parameters as options, e.g. --compression_codec snappy --row_group_size 50000.
 
 Every server.conf key can be set by an environment variable: SVC_ + the key
 upper-cased with dots as underscores (SVC_HTTP_NET_BIND_TO=127.0.0.1:9000).
@@ -177,6 +188,15 @@ async function importCommand(args: string[]): Promise<void> {
   }
 }
 
+async function exportCommand(args: string[]): Promise<void> {
+  const { runExportCli } = await import('../lib/api/export-cli.js');
+  try {
+    process.exitCode = await runExportCli(args, { stdout: process.stdout, stderr: process.stderr });
+  } catch (e) {
+    fail(e instanceof Error ? e.message : String(e));
+  }
+}
+
 async function main(argv: string[]): Promise<void> {
   const [cmd, ...rest] = argv;
   switch (cmd) {
@@ -192,6 +212,8 @@ async function main(argv: string[]): Promise<void> {
       return query(parseQuery(rest));
     case 'import':
       return importCommand(rest);
+    case 'export':
+      return exportCommand(rest);
     default:
       fail(`unknown command ${cmd} (see svcdb --help)`);
   }

@@ -1,0 +1,117 @@
+// `svcdb export`: a query of a database folder (no server running on it) to
+// CSV, JSON, JSON lines or Parquet, on standard output or into a file, through
+// the library's embedded database and writers (the same bytes as /exp and
+// /exec write). With -o, one line on standard error says what was written.
+import { createWriteStream } from 'node:fs';
+import type { Writable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { isSvcError } from '../errors/svc-error.js';
+import { PARQUET_PARAMETERS } from '../export/parquet/options.js';
+import { openDatabase } from './database.js';
+import { batchesToCsv, batchesToJson, batchesToJsonLines, batchesToParquet, type Progress } from './operators.js';
+
+export interface ExportStreams {
+  readonly stdout: Writable;
+  readonly stderr: Writable;
+}
+
+const FORMATS = ['csv', 'json', 'jsonl', 'parquet'] as const;
+type Format = (typeof FORMATS)[number];
+
+class UsageError extends Error {}
+
+interface ExportArgs {
+  sql: string;
+  root: string;
+  format: Format;
+  out: string | null;
+  header: boolean;
+  parquet: Record<string, string>;
+}
+
+function parseArgs(args: readonly string[]): ExportArgs {
+  const a: ExportArgs = { sql: '', root: './svcdb-data', format: 'csv', out: null, header: true, parquet: {} };
+  let sql: string | null = null;
+  let formatGiven = false;
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i]!;
+    const value = (): string => {
+      const v = args[++i];
+      if (v === undefined) throw new UsageError(`${arg} needs a value`);
+      return v;
+    };
+    if (arg === '-d' || arg === '--root') a.root = value();
+    else if (arg === '-o' || arg === '--output') a.out = value();
+    else if (arg === '--format') {
+      const f = value();
+      if (!(FORMATS as readonly string[]).includes(f)) throw new UsageError(`--format must be one of ${FORMATS.join(', ')} [got ${f}]`);
+      a.format = f as Format;
+      formatGiven = true;
+    } else if (arg === '--no-header') a.header = false;
+    else if (arg.startsWith('--')) {
+      // The /exp Parquet parameters: --compression_codec zstd or --compression_codec=zstd (dashes work too).
+      const eq = arg.indexOf('=');
+      const name = (eq < 0 ? arg.slice(2) : arg.slice(2, eq)).replace(/-/g, '_');
+      if (!PARQUET_PARAMETERS.includes(name)) throw new UsageError(`unknown argument for export: ${arg} (see svcdb --help)`);
+      a.parquet[name] = eq < 0 ? value() : arg.slice(eq + 1);
+    } else if (sql === null) sql = arg;
+    else throw new UsageError('export takes one SQL text (quote it)');
+  }
+  if (sql === null || sql.trim() === '') throw new UsageError('export needs the SQL text: svcdb export "select * from trades" -o trades.csv');
+  a.sql = sql;
+  // The file name's extension picks the format when --format does not.
+  if (!formatGiven && a.out !== null) {
+    const ext = /\.([a-z]+)$/i.exec(a.out)?.[1]?.toLowerCase();
+    if (ext === 'parquet' || ext === 'json' || ext === 'jsonl') a.format = ext;
+    else if (ext === 'ndjson') a.format = 'jsonl';
+  }
+  if (Object.keys(a.parquet).length > 0 && a.format !== 'parquet') throw new UsageError(`Parquet options need --format parquet (or an -o file ending in .parquet) [format=${a.format}]`);
+  if (a.format === 'parquet' && a.out === null) throw new UsageError('Parquet goes to a file: add -o <file>.parquet');
+  return a;
+}
+
+/** Runs the command; returns the exit code. */
+export async function runExportCli(argv: readonly string[], io: ExportStreams): Promise<number> {
+  let args: ExportArgs;
+  try {
+    args = parseArgs(argv);
+  } catch (e) {
+    if (e instanceof UsageError) { io.stderr.write(`svcdb: ${e.message}\n`); return 1; }
+    throw e;
+  }
+  let progress: Progress = { rows: 0, bytes: 0 };
+  const onProgress = (p: Progress): void => { progress = p; };
+  try {
+    const writer = args.format === 'csv' ? batchesToCsv({ header: args.header, onProgress })
+      : args.format === 'json' ? batchesToJson({ query: args.sql, onProgress })
+        : args.format === 'jsonl' ? batchesToJsonLines({ onProgress })
+          : batchesToParquet({ ...args.parquet, onProgress });
+    const db = openDatabase(args.root);
+    try {
+      const rows = db.query(args.sql);
+      if (args.out === null) {
+        await pipeline(rows, writer, io.stdout, { end: false });
+        if (args.format === 'json') io.stdout.write('\n');
+      } else {
+        await pipeline(rows, writer, createWriteStream(args.out));
+        io.stderr.write(`exported ${progress.rows} rows, ${progress.bytes} bytes of ${args.format} to ${args.out}\n`);
+      }
+    } finally {
+      await db.close();
+    }
+    return 0;
+  } catch (e) {
+    // The reader went away (`svcdb export ... | head`): not an error.
+    if ((e as NodeJS.ErrnoException).code === 'EPIPE' || (e as NodeJS.ErrnoException).code === 'ERR_STREAM_PREMATURE_CLOSE') return 0;
+    if (isSvcError(e) && e.status < 500) {
+      if (e.position !== undefined && e.code === 'SQL') io.stderr.write(`${args.sql}\n${' '.repeat(Math.max(0, e.position))}^\n`);
+      io.stderr.write(`svcdb: ${e.message}${e.position !== undefined && e.code === 'SQL' ? ` [position=${e.position}]` : ''}\n`);
+      return 1;
+    }
+    if ((e as NodeJS.ErrnoException).code !== undefined && (e as NodeJS.ErrnoException).syscall !== undefined) {
+      io.stderr.write(`svcdb: ${(e as Error).message}\n`);
+      return 1;
+    }
+    throw e;
+  }
+}
