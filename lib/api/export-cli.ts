@@ -6,6 +6,7 @@ import { createWriteStream } from 'node:fs';
 import type { Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { isSvcError } from '../errors/svc-error.js';
+import { ArgList, parseArgsOrReport, UsageError } from '../errors/usage-error.js';
 import { PARQUET_PARAMETERS } from '../export/parquet/options.js';
 import { openDatabase } from './database.js';
 import { batchesToCsv, batchesToJson, batchesToJsonLines, batchesToParquet, type Progress } from './operators.js';
@@ -17,8 +18,6 @@ export interface ExportStreams {
 
 const FORMATS = ['csv', 'json', 'jsonl', 'parquet'] as const;
 type Format = (typeof FORMATS)[number];
-
-class UsageError extends Error {}
 
 interface ExportArgs {
   sql: string;
@@ -33,13 +32,10 @@ function parseArgs(args: readonly string[]): ExportArgs {
   const a: ExportArgs = { sql: '', root: './svcdb-data', format: 'csv', out: null, header: true, parquet: {} };
   let sql: string | null = null;
   let formatGiven = false;
-  for (let i = 0; i < args.length; i++) {
-    const arg = args[i]!;
-    const value = (): string => {
-      const v = args[++i];
-      if (v === undefined) throw new UsageError(`${arg} needs a value`);
-      return v;
-    };
+  const list = new ArgList(args);
+  for (let arg = list.next(); arg !== undefined; arg = list.next()) {
+    const flag = arg;
+    const value = (): string => list.value(flag);
     if (arg === '-d' || arg === '--root') a.root = value();
     else if (arg === '-o' || arg === '--output') a.out = value();
     else if (arg === '--format') {
@@ -72,13 +68,8 @@ function parseArgs(args: readonly string[]): ExportArgs {
 
 /** Runs the command; returns the exit code. */
 export async function runExportCli(argv: readonly string[], io: ExportStreams): Promise<number> {
-  let args: ExportArgs;
-  try {
-    args = parseArgs(argv);
-  } catch (e) {
-    if (e instanceof UsageError) { io.stderr.write(`svcdb: ${e.message}\n`); return 1; }
-    throw e;
-  }
+  const args = parseArgsOrReport(() => parseArgs(argv), io.stderr);
+  if (args === null) return 1;
   let progress: Progress = { rows: 0, bytes: 0 };
   const onProgress = (p: Progress): void => { progress = p; };
   try {

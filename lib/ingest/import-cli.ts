@@ -8,6 +8,7 @@ import type { Readable, Writable } from 'node:stream';
 import cliProgress from 'cli-progress';
 import { loadConfig } from '../config/config.js';
 import { isSvcError } from '../errors/svc-error.js';
+import { ArgList, parseArgsOrReport, UsageError } from '../errors/usage-error.js';
 import { Catalog, catalogOptions } from '../storage/catalog.js';
 import { parsePartitionBy } from '../storage/partition-by.js';
 import { maybeGunzip } from './gunzip.js';
@@ -22,7 +23,6 @@ export interface CliStreams {
   readonly stdin: Readable;
 }
 
-class UsageError extends Error {}
 
 interface CliArgs {
   file: string;
@@ -40,13 +40,10 @@ function parseArgs(args: readonly string[]): CliArgs {
     opts: { atomicity: 'skipCol', delimiter: null, forceHeader: false, overwrite: false, create: true, partitionBy: null, timestamp: null, skipLev: false },
   };
   const o = a.opts as { -readonly [K in keyof CliArgs['opts']]: CliArgs['opts'][K] };
-  for (let i = 0; i < args.length; i++) {
-    const arg = args[i]!;
-    const value = (): string => {
-      const v = args[++i];
-      if (v === undefined) throw new UsageError(`${arg} needs a value`);
-      return v;
-    };
+  const list = new ArgList(args);
+  for (let arg = list.next(); arg !== undefined; arg = list.next()) {
+    const flag = arg;
+    const value = (): string => list.value(flag);
     switch (arg) {
       case '-d': case '--root': a.root = value(); break;
       case '--table': case '--name': a.table = value(); break;
@@ -96,13 +93,8 @@ function parseArgs(args: readonly string[]): CliArgs {
 
 /** Runs the command; returns the exit code. */
 export async function runImportCli(argv: readonly string[], io: CliStreams): Promise<number> {
-  let args: CliArgs;
-  try {
-    args = parseArgs(argv);
-  } catch (e) {
-    if (e instanceof UsageError) { io.stderr.write(`svcdb: ${e.message}\n`); return 1; }
-    throw e;
-  }
+  const args = parseArgsOrReport(() => parseArgs(argv), io.stderr);
+  if (args === null) return 1;
   const fromStdin = args.file === '-';
   const total = fromStdin ? 0 : fileSize(args.file);
   const table = args.table !== null ? sanitizeName(args.table, 'import') : fromStdin ? null : tableNameFromFile(args.file);
