@@ -7,9 +7,10 @@ import { cpus, loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { parse } from 'csv-parse';
 import { parse as parseSync } from 'csv-parse/sync';
-import type { Options } from 'csv-parse';
+import { csvParseOptions } from '../test/helpers/csv-parse-options.js';
 import { CsvTokenizer, type FieldSink } from '../lib/ingest/csv-tokenizer.js';
 import { mulberry32 } from '../test/helpers/prng.js';
+import { median } from './stats.js';
 
 const TARGET_BYTES = 100e6;
 const CHUNK = 64 * 1024;
@@ -17,20 +18,8 @@ const REPS = 3;
 const MB = 1e6;
 const SYMBOLS = ['BTC-USD', 'ETH-USD', 'SOL-USD', 'DOGE-USD', 'XRP-USDT', 'ADA-EUR', 'AVAX-BTC', 'LTC-USD'];
 
-/**
- * The options under which csv-parse tokenizes as ours does (the differential test's, without its
- * cast function that returns the quoted flag).
- */
-const CSV_PARSE_OPTIONS: Options = {
-  delimiter: ',',
-  quote: '"',
-  escape: '"',
-  bom: true,
-  relax_quotes: true,
-  relax_column_count: true,
-  skip_empty_lines: true,
-  record_delimiter: ['\r\n', '\n', '\r'],
-};
+/** csv-parse set up to tokenize as ours does (the differential test's options, without its cast function). */
+const CSV_PARSE_OPTIONS = csvParseOptions(',');
 
 const prng = mulberry32;
 
@@ -68,11 +57,6 @@ function makeCsv(): { bytes: Buffer; rows: number; fields: number } {
   return { bytes: Buffer.from(blocks.join(''), 'latin1'), rows, fields: rows * 5 };
 }
 
-function median(xs: readonly number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
-}
 
 /** Counts fields, rows and field bytes: the least a consumer can do. */
 class CountingSink implements FieldSink {

@@ -9,6 +9,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import autocannon from 'autocannon';
 import { Client } from 'undici';
 import { startServer, type ServerProcess } from '../test/helpers/server-process.js';
+import { probeHealth, type Latencies } from './stats.js';
 
 /** Pace of the health probe: one request every PROBE_INTERVAL_MS, never two in flight. */
 const PROBE_INTERVAL_MS = 5;
@@ -41,17 +42,6 @@ type ChildMessage =
   | { readonly type: 'started' }
   | { readonly type: 'done'; readonly requests: number; readonly seconds: number; readonly non2xx: number; readonly errors: number }
   | { readonly type: 'failed'; readonly message: string };
-
-interface Latencies {
-  readonly requests: number;
-  readonly p50Ms: number;
-  readonly p99Ms: number;
-  readonly maxMs: number;
-  /** Health answers other than 200, and failed requests. */
-  readonly bad: number;
-  /** Probe slots skipped because the previous request was still running. */
-  readonly skipped: number;
-}
 
 interface Row extends Latencies {
   readonly mode: string;
@@ -111,46 +101,6 @@ async function runLoadChild(spec: LoadSpec, send: (m: ChildMessage) => void): Pr
 
 // ---------------------------------------------------------------------------
 // The measurer.
-
-/** Sends GET / to the health server every `intervalMs` (0: back to back) until `stop` resolves. */
-async function probe(client: Client, stop: Promise<unknown>, intervalMs = PROBE_INTERVAL_MS): Promise<Latencies> {
-  const samples: number[] = [];
-  let bad = 0;
-  let skipped = 0;
-  let stopped = false;
-  void stop.finally(() => { stopped = true; });
-  let next = performance.now();
-  while (!stopped) {
-    const t0 = process.hrtime.bigint();
-    try {
-      const res = await client.request({ method: 'GET', path: '/' });
-      await res.body.text();
-      if (res.statusCode !== 200) bad++;
-    } catch {
-      bad++;
-    }
-    samples.push(Number(process.hrtime.bigint() - t0) / 1e6);
-    next += intervalMs;
-    const now = performance.now();
-    // A slow answer does not make the probe burst afterwards: missed slots are skipped.
-    if (intervalMs === 0) {
-      next = now;
-    } else if (next < now) {
-      skipped += Math.floor((now - next) / intervalMs) + 1;
-      next = now;
-    } else {
-      await sleep(next - now);
-    }
-  }
-  samples.sort((a, b) => a - b);
-  return { requests: samples.length, p50Ms: quantile(samples, 0.5), p99Ms: quantile(samples, 0.99), maxMs: samples.at(-1) ?? NaN, bad, skipped };
-}
-
-/** Nearest-rank quantile of sorted values. */
-function quantile(sorted: readonly number[], q: number): number {
-  if (sorted.length === 0) return NaN;
-  return sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)] ?? NaN;
-}
 
 const children = new Set<ChildProcess>();
 const servers = new Set<ServerProcess>();
@@ -217,20 +167,20 @@ async function measureMode(mode: (typeof MODES)[number], seconds: number): Promi
     const healthUrl = /health server listening on (http:\/\/\S+)/.exec(server.stdout())?.[1];
     if (mainUrl === undefined || healthUrl === undefined) throw new Error(`no listening addresses in the server's output:\n${server.stdout()}`);
     client = new Client(healthUrl, { keepAliveTimeout: 60_000, pipelining: 1 });
-    await probe(client, sleep(WARMUP_MS), 0);
+    await probeHealth(client, sleep(WARMUP_MS), 0);
     let idle: Latencies | null = null;
     for (const phase of PHASES) {
       await sleep(SETTLE_MS);
       let lat: Latencies;
       let main: DoneMessage | null = null;
       if (phase === 'idle' || phase === 'idle-after') {
-        lat = await probe(client, sleep((phase === 'idle' ? seconds : Math.max(1, seconds / 2)) * 1000));
+        lat = await probeHealth(client, sleep((phase === 'idle' ? seconds : Math.max(1, seconds / 2)) * 1000), PROBE_INTERVAL_MS);
         idle ??= lat;
       } else {
         const load = startLoadChild({ kind: phase, url: mainUrl, seconds });
         // The probe runs exactly while the child loads: from its 'started' to its report.
         await load.started;
-        lat = await probe(client, load.done.catch(() => undefined));
+        lat = await probeHealth(client, load.done.catch(() => undefined), PROBE_INTERVAL_MS);
         main = await load.done;
       }
       const base = idle ?? lat;

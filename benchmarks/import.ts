@@ -14,6 +14,7 @@ import { request } from 'undici';
 import { CLI, startServer, type ServerProcess } from '../test/helpers/server-process.js';
 import { duckdbConnection } from './duckdb.js';
 import { MEAN_STEP_US, SYMBOLS, writeCsv } from './trades-csv.js';
+import { median } from './stats.js';
 
 const REPS = 3;
 const MB = 1e6;
@@ -82,11 +83,6 @@ function parseRows(argv: readonly string[]): number {
   return rows;
 }
 
-function median(xs: readonly number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
-}
 
 /** VmHWM and VmRSS of a live process in KiB (Linux /proc), or null when it is gone. */
 function procMem(pid: number): { hwmKb: number; rssKb: number } | null {

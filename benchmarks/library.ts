@@ -15,6 +15,7 @@ import { parquetMetadata } from 'hyparquet';
 import { batchesToParquet, csvToBatches } from '../lib/index.js';
 import { duckdbConnection } from './duckdb.js';
 import { writeCsv } from './trades-csv.js';
+import { median } from './stats.js';
 
 const MB = 1e6;
 const MIB = 2 ** 20;
@@ -73,11 +74,6 @@ function runChild(peer: Peer, codec: Codec, csv: string, out: string): Promise<R
   });
 }
 
-const median = (xs: readonly number[]): number => {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
-};
 
 function args(argv: readonly string[]): { rows: number; runs: number } {
   let rows = 2_000_000;

@@ -19,13 +19,11 @@ import { parquetBody, planParquet, sourceTable } from '../lib/export/parquet/par
 import { sharedFormatPool } from '../lib/export/format-pool.js';
 import { Catalog } from '../lib/storage/catalog.js';
 import { duckdbConnection } from './duckdb.js';
+import { duckdbTradesTable, SYMBOLS, writeTradesTable } from './trades-table.js';
 
 const arg = (name: string, def: string): string => { const i = process.argv.indexOf(name); return i > 0 ? process.argv[i + 1]! : def; };
 const ROWS = Number(arg('--rows', '10000000'));
 const VERSION = arg('--version', '2');
-const SYMBOLS = 100;
-const BASE_TS = Date.UTC(2024, 0, 1) * 1000;
-const STEP_US = 250_000;
 // The exporting child keeps a 64 MiB reader cache, so its peak RSS is mostly the export's own.
 const catalogOpts = { commitMode: 'nosync' as const, writerWaitMs: 1000, readerCacheSize: 64 * 1024 ** 2, maxUncommittedRows: 1_000_000, o3MaxLag: 0 };
 
@@ -33,24 +31,7 @@ interface Result { ms: number; bytes: number; rssMiB: number }
 
 async function load(dir: string): Promise<void> {
   const catalog = Catalog.open(join(dir, 'db'), { ...catalogOpts, readerCacheSize: 2 * 1024 ** 3 });
-  catalog.create({ name: 'trades', columns: [{ name: 'ts', type: 'TIMESTAMP' }, { name: 'sym', type: 'SYMBOL' }, { name: 'price', type: 'DOUBLE' }, { name: 'amount', type: 'DOUBLE' }], timestamp: 'ts', partitionBy: 'DAY' });
-  const dict = Array.from({ length: SYMBOLS }, (_, i) => `S${i}`);
-  const w = await catalog.writer('trades');
-  const B = 500_000;
-  for (let s = 0; s < ROWS; s += B) {
-    const n = Math.min(B, ROWS - s);
-    const ts = new Float64Array(n), keys = new Int32Array(n), price = new Float64Array(n), amount = new Float64Array(n);
-    for (let j = 0; j < n; j++) {
-      const i = s + j;
-      ts[j] = BASE_TS + i * STEP_US;
-      keys[j] = i % SYMBOLS;
-      price[j] = (i * 7919 % 10000) / 100;
-      amount[j] = (i * 104729 % 1000) / 10;
-    }
-    w.append({ rowCount: n, columns: { ts, sym: { kind: 'symbol', type: 'SYMBOL', keys, dict }, price, amount } });
-  }
-  w.commit();
-  w.close();
+  await writeTradesTable(catalog, ROWS);
   catalog.close();
 }
 
@@ -73,7 +54,7 @@ interface DuckConnection { run(sql: string): Promise<unknown> }
 /** Child: DuckDB (one thread) builds the same table in memory and times COPY ... TO parquet. */
 async function duckExport(codec: string, out: string): Promise<Result> {
   const duck = await duckdbConnection<DuckConnection>();
-  await duck.run(`create table trades as select make_timestamp(${BASE_TS}::bigint + i * ${STEP_US}) ts, 'S' || (i % ${SYMBOLS}) sym, ((i * 7919) % 10000) / 100.0 price, ((i * 104729) % 1000) / 10.0 amount from range(${ROWS}) t(i)`);
+  await duck.run(duckdbTradesTable(ROWS));
   const t0 = performance.now();
   await duck.run(`copy (select * from trades) to '${out}' (format parquet, compression ${codec})`);
   const ms = performance.now() - t0;

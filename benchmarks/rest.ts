@@ -17,6 +17,7 @@ import autocannon from 'autocannon';
 import { Client } from 'undici';
 import { startServer, type ServerProcess } from '../test/helpers/server-process.js';
 import { duckdbConnection } from './duckdb.js';
+import { median, probeHealth } from './stats.js';
 
 /**
  * Other developers' tests share this machine, so each timed run records the CPU other processes used
@@ -279,45 +280,6 @@ async function exec(client: Client, sql: string): Promise<unknown> {
   return JSON.parse(text) as unknown;
 }
 
-interface Latencies { readonly probes: number; readonly p50Ms: number; readonly p99Ms: number; readonly maxMs: number; readonly bad: number }
-
-/** GET / on the health port every `intervalMs` (0: back to back), never two in flight, until `stop` settles. */
-async function probe(client: Client, stop: Promise<unknown>, intervalMs = PROBE_INTERVAL_MS): Promise<Latencies> {
-  const samples: number[] = [];
-  let bad = 0;
-  let stopped = false;
-  void stop.finally(() => { stopped = true; });
-  let next = performance.now();
-  while (!stopped) {
-    const t0 = process.hrtime.bigint();
-    try {
-      const res = await client.request({ method: 'GET', path: '/' });
-      await res.body.text();
-      if (res.statusCode !== 200) bad++;
-    } catch {
-      bad++;
-    }
-    samples.push(Number(process.hrtime.bigint() - t0) / 1e6);
-    next += intervalMs;
-    const now = performance.now();
-    // Late answers skip the missed slots rather than make the probe burst.
-    if (intervalMs === 0 || next < now) next = now; else await sleep(next - now);
-  }
-  samples.sort((a, b) => a - b);
-  return { probes: samples.length, p50Ms: quantile(samples, 0.5), p99Ms: quantile(samples, 0.99), maxMs: samples.at(-1) ?? NaN, bad };
-}
-
-/** Nearest-rank quantile of sorted values. */
-function quantile(sorted: readonly number[], q: number): number {
-  if (sorted.length === 0) return NaN;
-  return sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)] ?? NaN;
-}
-
-function median(xs: readonly number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.floor(s.length / 2)] ?? NaN;
-}
-
 interface DuckConnection {
   run(sql: string): Promise<unknown>;
   runAndReadAll(sql: string): Promise<{ getRows(): unknown[][] }>;
@@ -449,13 +411,13 @@ async function main(): Promise<void> {
     });
 
     // 6. Health latency: idle peer, then during a full /exp export run by a child.
-    await probe(health, sleep(1000), 0);
-    const healthIdle = await onceMoreIfBusy('health idle', () => probe(health, sleep(IDLE_PROBE_MS)));
+    await probeHealth(health, sleep(1000), 0);
+    const healthIdle = await onceMoreIfBusy('health idle', () => probeHealth(health, sleep(IDLE_PROBE_MS), PROBE_INTERVAL_MS));
     let exportUnderProbeMs = 0;
     const healthBusy = await onceMoreIfBusy('health during /exp', async () => {
       const exp = startChild({ kind: 'export', url: mainUrl + csvPath });
       await exp.first;
-      const lat = await probe(health, exp.done.catch(() => undefined));
+      const lat = await probeHealth(health, exp.done.catch(() => undefined), PROBE_INTERVAL_MS);
       const r = await exp.done;
       if (r.type !== 'exported' || r.status !== 200) throw new Error('the export under the health probe failed');
       exportUnderProbeMs = r.ms;
@@ -514,7 +476,7 @@ async function main(): Promise<void> {
       ['CSV vs DuckDB COPY (1 thread)', `${(csvMs / 1000).toFixed(2)} s`, `${(duckMs / 1000).toFixed(2)} s, ${mrows(duckRps)} rows/s, ${(duck.bytes / duckMs / 1000).toFixed(0)} MB/s of ${(duck.bytes / MB).toFixed(0)} MB`, `${csvRatio.toFixed(2)}x`, `<= ${TARGET.csvVsDuckdb}x`, verdict(csvRatio <= TARGET.csvVsDuckdb)],
       ['select 1 (autocannon)', `${rps(cannonSelect1).toFixed(0)} req/s, p50 ${c1.p50Ms} ms, p99 ${c1.p99Ms} ms${busyNote(cannonSelect1)}`, `node:http: ${rps(cannonPeer).toFixed(0)} req/s, p99 ${cp.p99Ms} ms${busyNote(cannonPeer)}`, `${(rps(cannonSelect1) / rps(cannonPeer)).toFixed(2)}x`, `>= ${TARGET.select1ReqPerSec} req/s`, verdict(rps(cannonSelect1) >= TARGET.select1ReqPerSec)],
       [`${POINT_QUERY} (autocannon)`, `${rps(cannonPoint).toFixed(0)} req/s, p50 ${cq.p50Ms} ms, p99 ${cq.p99Ms} ms${busyNote(cannonPoint)}`, '', `${(rps(cannonPoint) / rps(cannonSelect1)).toFixed(2)}x of select 1`, '', ''],
-      ['health GET / during /exp', `p50 ${hb.p50Ms.toFixed(2)}, p99 ${hb.p99Ms.toFixed(2)}, max ${hb.maxMs.toFixed(1)} ms (${hb.probes} probes)${busyNote(healthBusy)}`, `idle: p50 ${hi.p50Ms.toFixed(2)}, p99 ${hi.p99Ms.toFixed(2)}, max ${hi.maxMs.toFixed(1)} ms${busyNote(healthIdle)}`, `${(hb.p99Ms / hi.p99Ms).toFixed(2)}x p99`, `p99 < ${TARGET.healthP99Ms} ms`, verdict(hb.p99Ms < TARGET.healthP99Ms)],
+      ['health GET / during /exp', `p50 ${hb.p50Ms.toFixed(2)}, p99 ${hb.p99Ms.toFixed(2)}, max ${hb.maxMs.toFixed(1)} ms (${hb.requests} probes)${busyNote(healthBusy)}`, `idle: p50 ${hi.p50Ms.toFixed(2)}, p99 ${hi.p99Ms.toFixed(2)}, max ${hi.maxMs.toFixed(1)} ms${busyNote(healthIdle)}`, `${(hb.p99Ms / hi.p99Ms).toFixed(2)}x p99`, `p99 < ${TARGET.healthP99Ms} ms`, verdict(hb.p99Ms < TARGET.healthP99Ms)],
     ], 3);
     console.log('');
     const errs = [c1, cp, cq].reduce((n, c) => n + c.errors + c.non2xx, 0) + hi.bad + hb.bad;
@@ -531,7 +493,7 @@ async function main(): Promise<void> {
       duckdbCopy: { version: duck.version, medianSeconds: round(duckMs / 1000), rowsPerSec: Math.round(duckRps), bytes: duck.bytes, medianOfCleanRuns: duckSel.clean, runs: runsJson(duck.copyMs), csvRatio: round(csvRatio), target: TARGET.csvVsDuckdb },
       select1: { reqPerSec: Math.round(rps(cannonSelect1)), p50Ms: c1.p50Ms, p99Ms: c1.p99Ms, othersPct: Math.round(cannonSelect1.othersPct), peerReqPerSec: Math.round(rps(cannonPeer)), peerP99Ms: cp.p99Ms, peerOthersPct: Math.round(cannonPeer.othersPct), target: TARGET.select1ReqPerSec },
       pointQuery: { reqPerSec: Math.round(rps(cannonPoint)), p50Ms: cq.p50Ms, p99Ms: cq.p99Ms, othersPct: Math.round(cannonPoint.othersPct) },
-      healthDuringExport: { p50Ms: round(hb.p50Ms), p99Ms: round(hb.p99Ms), maxMs: round(hb.maxMs), probes: hb.probes, othersPct: Math.round(healthBusy.othersPct), idleP50Ms: round(hi.p50Ms), idleP99Ms: round(hi.p99Ms), target: TARGET.healthP99Ms },
+      healthDuringExport: { p50Ms: round(hb.p50Ms), p99Ms: round(hb.p99Ms), maxMs: round(hb.maxMs), probes: hb.requests, othersPct: Math.round(healthBusy.othersPct), idleP50Ms: round(hi.p50Ms), idleP99Ms: round(hi.p99Ms), target: TARGET.healthP99Ms },
       errors: errs,
     }));
   } finally {

@@ -9,12 +9,11 @@ import { join } from 'node:path';
 import { Catalog } from '../lib/storage/catalog.js';
 import { compile } from '../lib/exec/engine.js';
 import { duckdbConnection } from './duckdb.js';
+import { duckdbTradesTable, SYMBOLS, writeTradesTable } from './trades-table.js';
+import { median } from './stats.js';
 
 const argRows = process.argv.indexOf('--rows');
 const ROWS = argRows > 0 ? Number(process.argv[argRows + 1]) : 10_000_000;
-const SYMBOLS = 100;
-const BASE_TS = Date.UTC(2024, 0, 1) * 1000;
-const STEP_US = 250_000; // ~29 days over 10M rows
 
 const QUERIES: Array<{ name: string; svcdb: string; duckdb: string }> = [
   { name: 'sum(price)', svcdb: 'select sum(price) from trades', duckdb: 'select sum(price) from trades' },
@@ -41,10 +40,6 @@ interface DuckConnection {
   closeSync(): void;
 }
 
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.floor(s.length / 2)]!;
-}
 
 async function main(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'svcdb-bench-sql-'));
@@ -52,35 +47,13 @@ async function main(): Promise<void> {
     console.log(`sql benchmark: ${ROWS.toLocaleString()} rows (ts, sym SYMBOL x${SYMBOLS}, price DOUBLE, amount DOUBLE), ${cpus().length} cores, Node ${process.version}`);
     // svcdb table from the same formulas DuckDB uses below.
     const catalog = Catalog.open(join(dir, 'db'), { commitMode: 'nosync', writerWaitMs: 1000, readerCacheSize: 2 * 1024 ** 3, maxUncommittedRows: 1_000_000, o3MaxLag: 0 });
-    catalog.create({ name: 'trades', columns: [{ name: 'ts', type: 'TIMESTAMP' }, { name: 'sym', type: 'SYMBOL' }, { name: 'price', type: 'DOUBLE' }, { name: 'amount', type: 'DOUBLE' }], timestamp: 'ts', partitionBy: 'DAY' });
-    const dict = Array.from({ length: SYMBOLS }, (_, i) => `S${i}`);
-    const w = await catalog.writer('trades');
-    const B = 500_000;
     let t0 = performance.now();
-    for (let s = 0; s < ROWS; s += B) {
-      const n = Math.min(B, ROWS - s);
-      const ts = new Float64Array(n), keys = new Int32Array(n), price = new Float64Array(n), amount = new Float64Array(n);
-      for (let j = 0; j < n; j++) {
-        const i = s + j;
-        ts[j] = BASE_TS + i * STEP_US;
-        keys[j] = i % SYMBOLS;
-        price[j] = (i * 7919 % 10000) / 100;
-        amount[j] = (i * 104729 % 1000) / 10;
-      }
-      w.append({ rowCount: n, columns: { ts, sym: { kind: 'symbol', type: 'SYMBOL', keys, dict }, price, amount } });
-    }
-    w.commit();
-    w.close();
+    await writeTradesTable(catalog, ROWS);
     console.log(`  svcdb load ${((performance.now() - t0) / 1000).toFixed(1)} s`);
 
     const con = await duckdbConnection<DuckConnection>();
     t0 = performance.now();
-    await con.run(`create table trades as select
-      make_timestamp(${BASE_TS}::BIGINT + i * ${STEP_US}) as ts,
-      'S' || (i % ${SYMBOLS})::VARCHAR as sym,
-      ((i * 7919) % 10000) / 100.0 as price,
-      ((i * 104729) % 1000) / 10.0 as amount
-      from range(${ROWS}) t(i)`);
+    await con.run(duckdbTradesTable(ROWS));
     console.log(`  duckdb load ${((performance.now() - t0) / 1000).toFixed(1)} s (1 thread)`);
 
     console.log('\nquery                                              svcdb ms   duckdb ms   ratio   svcdb rows/s');

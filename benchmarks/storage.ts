@@ -10,6 +10,7 @@ import { Catalog, type CatalogOptions } from '../lib/storage/catalog.js';
 import type { AppendBatch } from '../lib/storage/table-writer.js';
 import type { Interval } from '../lib/storage/table-reader.js';
 import { mulberry32 } from '../test/helpers/prng.js';
+import { median } from './stats.js';
 
 const DAY_US = 86_400_000_000;
 const HOUR_US = 3_600_000_000;
@@ -408,11 +409,6 @@ function lowerBound(a: Float64Array, v: number): number {
   return lo;
 }
 
-function median(xs: readonly number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
-}
 
 const peakRssMb = (): number => Math.round((process.resourceUsage().maxRSS * 1024) / 2 ** 20);
 const mrows = (n: number): string => `${(n / 1e6).toFixed(2)} M rows/s`;

@@ -14,6 +14,7 @@ import { Catalog } from '../lib/storage/catalog.js';
 import { compile } from '../lib/exec/engine.js';
 import { valueAt, type Value } from '../lib/exec/vectors.js';
 import { duckdbConnection } from './duckdb.js';
+import { median } from './stats.js';
 
 function arg(name: string): string | undefined {
   const i = process.argv.indexOf(name);
@@ -180,10 +181,6 @@ function compareResults(ours: Value[][], theirs: Value[][]): string | null {
   return bad === 0 ? null : `${bad.toLocaleString()} of ${a.length.toLocaleString()} rows differ; first at ${first}`;
 }
 
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.floor(s.length / 2)]!;
-}
 
 const load = (): string => loadavg().map((x) => x.toFixed(2)).join(' ');
 

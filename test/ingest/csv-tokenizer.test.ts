@@ -5,6 +5,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { parse } from 'csv-parse/sync';
 import type { CastingContext, Options } from 'csv-parse/sync';
+import { csvParseOptions } from '../helpers/csv-parse-options.js';
 import { CsvTokenizer, type FieldSink } from '../../lib/ingest/csv-tokenizer.js';
 import { mulberry32 } from '../helpers/prng.js';
 
@@ -237,17 +238,7 @@ test('gives identical fields at random split points', () => {
 const DELIMITERS = [',', '\t', '|', ';'] as const;
 
 function csvParseRows(input: Uint8Array, delimiter: string): Rows {
-  const options: Options = {
-    delimiter,
-    quote: '"',
-    escape: '"',
-    bom: true,
-    relax_quotes: true,
-    relax_column_count: true,
-    skip_empty_lines: true,
-    record_delimiter: ['\r\n', '\n', '\r'],
-    cast: (value: string, ctx: CastingContext) => [ctx.quoting, value],
-  };
+  const options: Options = { ...csvParseOptions(delimiter), cast: (value: string, ctx: CastingContext) => [ctx.quoting, value] };
   return parse(Buffer.from(input.buffer, input.byteOffset, input.length), options) as unknown as Rows;
 }
 

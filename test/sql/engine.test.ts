@@ -23,6 +23,13 @@ async function rows(s: CompiledStatement, sig = signal): Promise<unknown[][]> {
   return out;
 }
 
+/** Runs any statement on catalog `c`: a query's rows, or none. */
+async function execOn(c: Catalog, sql: string): Promise<unknown[][]> {
+  const s = compile(sql, { catalog: c });
+  if (s.kind !== 'select') { await s.execute(signal); return []; }
+  return rows(s);
+}
+
 async function run(sql: string): Promise<number> {
   const s = compile(sql, { catalog });
   assert.notEqual(s.kind, 'select');
@@ -105,13 +112,7 @@ test('orders and groups by UUID columns (hex order) instead of failing', async (
 test('an interval literal opens only the matching partitions: about its share of the bytes is read', async () => {
   const dir = join(root, 'pruning');
   let c = Catalog.open(dir, { commitMode: 'nosync', writerWaitMs: 100, readerCacheSize: 64 << 20, maxUncommittedRows: 1_000_000, o3MaxLag: 0 });
-  const exec = async (sql: string): Promise<unknown[][]> => {
-    const s = compile(sql, { catalog: c });
-    if (s.kind !== 'select') { await s.execute(signal); return []; }
-    const out: unknown[][] = [];
-    for await (const b of s.execute(signal)) for (let i = 0; i < b.rowCount; i++) out.push(b.columns.map((v) => valueAt(v, i)));
-    return out;
-  };
+  const exec = (sql: string): Promise<unknown[][]> => execOn(c, sql);
   await exec('CREATE TABLE p (ts TIMESTAMP, x LONG, d DOUBLE) TIMESTAMP(ts) PARTITION BY DAY');
   // 30 days, 2,000 rows a day.
   await exec("INSERT INTO p SELECT timestamp_sequence('2024-01-01T00:00:00.000000Z', 43200000L), x, x / 3.0 FROM long_sequence(60000)");
@@ -136,13 +137,7 @@ test('an interval literal opens only the matching partitions: about its share of
 test('the committed state knows whether a symbol column holds NULL; LATEST ON then stops once every symbol was seen', async () => {
   const dir = join(root, 'latest');
   let c = Catalog.open(dir, { commitMode: 'nosync', writerWaitMs: 100, readerCacheSize: 64 << 20, maxUncommittedRows: 1_000_000, o3MaxLag: 0 });
-  const exec = async (sql: string): Promise<unknown[][]> => {
-    const s = compile(sql, { catalog: c });
-    if (s.kind !== 'select') { await s.execute(signal); return []; }
-    const out: unknown[][] = [];
-    for await (const b of s.execute(signal)) for (let i = 0; i < b.rowCount; i++) out.push(b.columns.map((v) => valueAt(v, i)));
-    return out;
-  };
+  const exec = (sql: string): Promise<unknown[][]> => execOn(c, sql);
   const nulls = (): unknown => {
     const t = c.get('lt');
     const id = t.meta.columns.find((x) => x.name === 's')!.id;
