@@ -35,6 +35,11 @@ export interface StartOptions {
   readonly noWait?: boolean;
   /** Node options before the script, e.g. `--cpu-prof` (which NODE_OPTIONS does not allow). */
   readonly execArgv?: readonly string[];
+  /**
+   * An address-space cap in bytes (`ulimit -v`): a request that blows up memory then kills the
+   * server (which the test sees) instead of exhausting the machine. An idle server maps ~1.7 GB.
+   */
+  readonly addressSpaceLimit?: number;
 }
 
 const roots = new Set<string>();
@@ -60,7 +65,12 @@ export async function startServer(opts: StartOptions = {}): Promise<ServerProces
     SVC_HTTP_MIN_NET_BIND_TO: '127.0.0.1:0',
     ...opts.env,
   };
-  const child = spawn(process.execPath, [...(opts.execArgv ?? []), CLI, 'serve', '-d', root, ...(opts.args ?? [])], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const argv = [...(opts.execArgv ?? []), CLI, 'serve', '-d', root, ...(opts.args ?? [])];
+  const child = opts.addressSpaceLimit === undefined
+    ? spawn(process.execPath, argv, { env, stdio: ['ignore', 'pipe', 'pipe'] })
+    // The shell sets the cap and execs node in its place, so child.pid is the server's.
+    : spawn('/bin/sh', ['-c', 'ulimit -v "$0" && exec "$@"', String(Math.floor(opts.addressSpaceLimit / 1024)), process.execPath, ...argv],
+      { env, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   let err = '';
   const waiters: Array<{ re: RegExp; resolve: (l: string) => void }> = [];
