@@ -174,7 +174,11 @@ function bindJoin(j: A.Join, cx: BindContext, ctes: ReadonlyMap<string, A.Query>
       }
       rest.push(c);
     }
-    if (rest.length > 0) residual = bindExpr(rest.reduce((a, b) => ({ kind: 'binary', op: 'AND', left: a, right: b, pos: b.pos })), { scope, onAggregate: null });
+    if (rest.length > 0) {
+      residual = bindExpr(rest.reduce((a, b) => ({ kind: 'binary', op: 'AND', left: a, right: b, pos: b.pos })), { scope, onAggregate: null });
+      // As WHERE: ON a.sym or ON a.k is not a condition (it used to join every pair, or fail inside the join).
+      if (residual.type !== 'BOOLEAN') throw new SvcError('SQL', 'boolean expression expected', { position: rest[0]!.pos });
+    }
   } else if (j.type !== 'CROSS') {
     throw new SvcError('SQL', 'join needs ON or USING', { position: j.pos });
   }
