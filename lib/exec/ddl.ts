@@ -83,9 +83,10 @@ export function runDdl(stmt: Ddl, catalog: Catalog): Prepared {
 }
 
 function createTable(stmt: A.CreateTable, catalog: Catalog): Prepared {
-  checkName(checkTableName, stmt.name, stmt.namePos);
   const exists = catalog.exists(stmt.name);
   if (exists && !stmt.ifNotExists) throw new SvcError('SQL', `table already exists [table=${stmt.name}]`, { position: stmt.namePos });
+  // (A table an older version made with a longer name exists: IF NOT EXISTS leaves it alone.)
+  if (!exists) checkName(checkTableName, stmt.name, stmt.namePos);
   let columns: Array<{ name: string; type: ColumnType }>;
   const query = stmt.asSelect ? bindQuery(stmt.asSelect, { catalog }) : null;
   if (stmt.like) {

@@ -7,7 +7,7 @@ import { basename, join } from 'node:path';
 import type { Config } from '../config/config.js';
 import { SvcError, errorMessage } from '../errors/svc-error.js';
 import type { ColumnType } from './column-type.js';
-import { atomicWrite, diskFullError, makeDir, movePath, type CommitMode } from './io.js';
+import { atomicWrite, diskFullError, makeDir, movePath, syncPath, type CommitMode } from './io.js';
 import { checkColumnName, checkTableName, nameKey } from './names.js';
 import type { PartitionBy } from './partition-by.js';
 import { ReadCache } from './read-cache.js';
@@ -204,6 +204,7 @@ export class Catalog {
       throw e;
     }
     this.#tables.set(nameKey(def.name), t);
+    this.#syncDir();
     return t;
   }
 
@@ -238,6 +239,7 @@ export class Catalog {
     if (!old) {
       this.#place(t);
       this.#tables.set(key, t);
+      this.#syncDir();
       return;
     }
     if (!opts.replace) throw new SvcError('BAD_REQUEST', `table already exists [table=${t.name}]`);
@@ -249,6 +251,7 @@ export class Catalog {
     } finally {
       if (locked) old.unlockWriter();
     }
+    this.#syncDir();
   }
 
   /** Removes a staged table and everything written to it. */
@@ -361,6 +364,11 @@ export class Catalog {
     return existsSync(path) && !existsSync(back) ? { path, back } : null;
   }
 
+  /** With cairo.commit.mode=sync, makes the renames in <root>/db durable (done: the catalog already shows them). */
+  #syncDir(): void {
+    syncPath(this.dir, this.options.commitMode);
+  }
+
   #trashReady(): void {
     const trash = join(this.dir, TRASH);
     if (!existsSync(trash)) makeDir(trash);
@@ -408,6 +416,7 @@ export class Catalog {
     } finally {
       if (locked) t.unlockWriter();
     }
+    this.#syncDir();
   }
 
   /** Renames the table's folder, then records the name in its metadata; a failure of the second undoes the first. */
@@ -456,6 +465,7 @@ export class Catalog {
     } finally {
       if (locked) t.unlockWriter();
     }
+    this.#syncDir();
   }
 
   /** The table's single writer; waits up to cairo.writer.wait.timeout, then `table busy`. Close it when done. */

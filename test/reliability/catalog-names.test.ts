@@ -136,9 +136,13 @@ test('item 6: a long-named table created, filled, dropped and created again lose
   }
   const create = `create table ${q(LEGACY)} (x int)`;
   const again = await exec(s, create);
-  assert.equal(again.status, 400, again.text);
-  if (drop.status !== 200) assert.equal(await count(LEGACY), 4, 'the table and its rows are still there');
-  refused(again, create.indexOf('"'), /^table name is too long: 240 bytes of UTF-8, at most 127/);
+  if (drop.status === 200) {
+    refused(again, create.indexOf('"'), /^table name is too long: 240 bytes of UTF-8, at most 127/);
+  } else {
+    refused(again, create.indexOf('"'), /already exists/);
+    assert.equal(await count(LEGACY), 4, 'the table and its rows are still there');
+  }
+  assert.equal(drop.status, 200, 'DROP of a table with a long name works');
   // What is decided now: names up to 127 bytes of UTF-8 work, longer ones are refused.
   for (const name of names) assert.equal(await count(name), Buffer.byteLength(name) <= 127 ? 0 : null, name);
   assert.equal(await count('keep'), 3);
