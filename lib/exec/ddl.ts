@@ -4,12 +4,13 @@
 import { SvcError } from '../errors/svc-error.js';
 import type { Catalog, CreateTableDef } from '../storage/catalog.js';
 import type { ColumnType } from '../storage/column-type.js';
+import { checkColumnName, checkTableName } from '../storage/names.js';
 import { parsePartitionBy } from '../storage/partition-by.js';
 import type * as A from '../sql/ast.js';
 import { typeOf } from '../sql/bind-expr.js';
 import { bindQuery } from '../sql/binder.js';
 import type { ExecContext } from './context.js';
-import { appendQuery } from './insert.js';
+import { appendRows } from './insert.js';
 
 type Ddl = A.CreateTable | A.DropTable | A.TruncateTable | A.RenameTable | A.AlterTable;
 type Prepared = (cx: ExecContext) => Promise<{ rows: number }>;
@@ -20,6 +21,16 @@ async function at<T>(pos: number, f: () => T | Promise<T>): Promise<T> {
     return await f();
   } catch (e) {
     if (e instanceof SvcError && e.position === undefined && e.status < 500) throw new SvcError('SQL', e.message, { position: pos });
+    throw e;
+  }
+}
+
+/** A name check (storage/names.ts) as a SQL error at the name's position. */
+function checkName(check: (name: string) => void, name: string, pos: number): void {
+  try {
+    check(name);
+  } catch (e) {
+    if (e instanceof SvcError) throw new SvcError('SQL', e.message, { position: pos });
     throw e;
   }
 }
@@ -59,11 +70,14 @@ export function runDdl(stmt: Ddl, catalog: Catalog): Prepared {
       }
       return { rows: 0 };
     };
-    case 'renameTable': return async () => {
-      if (!catalog.exists(stmt.from)) throw new SvcError('SQL', `table does not exist [table=${stmt.from}]`, { position: stmt.fromPos });
-      await at(stmt.toPos, () => catalog.rename(stmt.from, stmt.to));
-      return { rows: 0 };
-    };
+    case 'renameTable': {
+      checkName(checkTableName, stmt.to, stmt.toPos);
+      return async () => {
+        if (!catalog.exists(stmt.from)) throw new SvcError('SQL', `table does not exist [table=${stmt.from}]`, { position: stmt.fromPos });
+        await at(stmt.toPos, () => catalog.rename(stmt.from, stmt.to));
+        return { rows: 0 };
+      };
+    }
     case 'alterTable': return alterTable(stmt, catalog);
   }
 }
@@ -71,13 +85,19 @@ export function runDdl(stmt: Ddl, catalog: Catalog): Prepared {
 function createTable(stmt: A.CreateTable, catalog: Catalog): Prepared {
   const exists = catalog.exists(stmt.name);
   if (exists && !stmt.ifNotExists) throw new SvcError('SQL', `table already exists [table=${stmt.name}]`, { position: stmt.namePos });
+  // (A table an older version made with a longer name exists: IF NOT EXISTS leaves it alone.)
+  if (!exists) checkName(checkTableName, stmt.name, stmt.namePos);
   let columns: Array<{ name: string; type: ColumnType }>;
   const query = stmt.asSelect ? bindQuery(stmt.asSelect, { catalog }) : null;
   if (stmt.like) {
     if (!catalog.exists(stmt.like)) throw new SvcError('SQL', `table does not exist [table=${stmt.like}]`, { position: stmt.pos });
     columns = catalog.get(stmt.like).meta.columns.map((c) => ({ name: c.name, type: c.type }));
   } else if (query) {
-    columns = query.fields.map((f) => {
+    // The select list's items name the columns; with `*` among them, the query's position stands in.
+    const items = stmt.asSelect!.kind === 'select' ? stmt.asSelect!.columns : [];
+    const itemPos = items.length === query.fields.length && items.every((i) => i.kind === 'item') ? items.map((i) => i.pos) : null;
+    columns = query.fields.map((f, i) => {
+      checkName(checkColumnName, f.name, itemPos?.[i] ?? stmt.asSelect!.pos);
       const cast = stmt.casts.find((c) => c.column.toLowerCase() === f.name.toLowerCase());
       const type = cast ? typeOf(cast.type) : f.type;
       if (type === 'NULL') throw new SvcError('SQL', `cannot create a column of type NULL [column=${f.name}]`, { position: stmt.pos });
@@ -89,6 +109,7 @@ function createTable(stmt: A.CreateTable, catalog: Catalog): Prepared {
   } else {
     const seen = new Set<string>();
     columns = stmt.columns.map((c) => {
+      checkName(checkColumnName, c.name, c.pos);
       const t = typeOf(c.type);
       if (t === 'NULL') throw new SvcError('SQL', 'invalid column type', { position: c.type.pos });
       if (seen.has(c.name.toLowerCase())) throw new SvcError('SQL', `Duplicate column [name=${c.name}]`, { position: c.pos });
@@ -115,12 +136,26 @@ function createTable(stmt: A.CreateTable, catalog: Catalog): Prepared {
   };
   return async (cx) => {
     if (exists) return { rows: 0 }; // IF NOT EXISTS
-    await at(stmt.namePos, () => catalog.create(def));
-    if (!query) return { rows: 0 };
+    if (!query) {
+      await at(stmt.namePos, () => catalog.create(def));
+      return { rows: 0 };
+    }
+    // CREATE TABLE AS SELECT is all or nothing: the table is built staged, unseen, and takes its
+    // name with all its rows at the end; a failure removes only the staged folder.
+    const staged = await at(stmt.namePos, () => catalog.createStaged(def));
     try {
-      return { rows: await appendQuery(catalog, stmt.name, columns.map((c) => c.name), query, cx, stmt.asSelect!.pos) };
+      const w = await catalog.stagedWriter(staged);
+      let rows: number;
+      try {
+        rows = await appendRows(w, columns.map((c) => c.name), query, cx, stmt.asSelect!.pos);
+      } finally {
+        w.close();
+      }
+      await at(stmt.namePos, () => catalog.publishStaged(staged));
+      return { rows };
     } catch (e) {
-      await catalog.drop(stmt.name, { ifExists: true }); // CREATE TABLE AS SELECT is all or nothing
+      catalog.discardStaged(staged);
+      if (stmt.ifNotExists && catalog.exists(stmt.name)) return { rows: 0 }; // created meanwhile
       throw e;
     }
   };
@@ -153,6 +188,8 @@ function alterTable(stmt: A.AlterTable, catalog: Catalog): Prepared {
     if (e.kind !== 'literal' || e.type !== 'STRING') throw new SvcError('SQL', 'partition name expected', { position: e.pos });
     return { name: String(e.value), pos: e.pos };
   }) : [];
+  if (a.kind === 'addColumn') for (const c of a.columns) checkName(checkColumnName, c.name, c.pos);
+  if (a.kind === 'renameColumn') checkName(checkColumnName, a.to, a.toPos);
   const types = a.kind === 'addColumn' ? a.columns.map((c) => typeOf(c.type)) : [];
   return async () => {
     const w = await at(stmt.namePos, () => catalog.writer(stmt.name));

@@ -4,6 +4,7 @@
 import { SvcError } from '../errors/svc-error.js';
 import type { Catalog } from '../storage/catalog.js';
 import type { ColumnVector } from '../storage/column-vector.js';
+import type { TableWriter } from '../storage/table-writer.js';
 import { concatMany } from '../storage/vector-ops.js';
 import type * as A from '../sql/ast.js';
 import { bindExpr, castTo } from '../sql/bind-expr.js';
@@ -77,28 +78,33 @@ export function runInsert(stmt: A.Insert, catalog: Catalog): Prepared {
  * statement (at `pos`, the query) and nothing is written.
  */
 export async function appendQuery(catalog: Catalog, table: string, names: readonly string[], plan: Plan, cx: ExecContext, pos: number): Promise<number> {
-  const meta = catalog.get(table).meta;
-  const types: SqlType[] = names.map((n) => meta.columns.find((c) => c.name.toLowerCase() === n.toLowerCase())!.type);
-  const casts: BoundExpr[] = plan.fields.map((f, i) => castTo({ kind: 'col', index: i, type: f.type }, types[i]!, pos));
-  const fns = casts.map(compileExpr);
   const w = await catalog.writer(table);
-  let rows = 0;
   try {
-    for await (const b of run(plan, cx)) {
-      const columns: Record<string, ColumnVector> = {};
-      names.forEach((n, i) => {
-        const out = fns[i]!(b);
-        if (casts[i]!.kind !== 'col') checkConverted(b.columns[i]!, out, plan.fields[i]!.type, types[i]!, rows, pos);
-        columns[n] = out;
-      });
-      w.append({ rowCount: b.rowCount, columns });
-      rows += b.rowCount;
-      await pace(cx);
-    }
-    w.commit();
+    return await appendRows(w, names, plan, cx, pos);
   } finally {
     w.close(); // rolls back anything not committed
   }
+}
+
+/** appendQuery into a writer the caller holds (and closes), e.g. a staged table's (CREATE TABLE AS SELECT). */
+export async function appendRows(w: TableWriter, names: readonly string[], plan: Plan, cx: ExecContext, pos: number): Promise<number> {
+  const meta = w.meta;
+  const types: SqlType[] = names.map((n) => meta.columns.find((c) => c.name.toLowerCase() === n.toLowerCase())!.type);
+  const casts: BoundExpr[] = plan.fields.map((f, i) => castTo({ kind: 'col', index: i, type: f.type }, types[i]!, pos));
+  const fns = casts.map(compileExpr);
+  let rows = 0;
+  for await (const b of run(plan, cx)) {
+    const columns: Record<string, ColumnVector> = {};
+    names.forEach((n, i) => {
+      const out = fns[i]!(b);
+      if (casts[i]!.kind !== 'col') checkConverted(b.columns[i]!, out, plan.fields[i]!.type, types[i]!, rows, pos);
+      columns[n] = out;
+    });
+    w.append({ rowCount: b.rowCount, columns });
+    rows += b.rowCount;
+    await pace(cx);
+  }
+  w.commit();
   return rows;
 }
 

@@ -1,9 +1,10 @@
 // Test-only routes, served when http.debug.endpoints.enabled=true: they force
 // the failures that operators' alerting and tests must see (an unhandled error,
-// a critical log line), hold a request open (graceful shutdown) or block the
-// event loop (health server independence).
+// a critical log line, a full disk), hold a request open (graceful shutdown) or
+// block the event loop (health server independence).
 import { setTimeout as sleep } from 'node:timers/promises';
 import { SvcError } from '../errors/svc-error.js';
+import { enospc, setFsFault, setWriteFault } from '../storage/io.js';
 import type { RequestContext, Route } from './router.js';
 
 /** The `ms` parameter: milliseconds from 0 to `max`, default 1000. */
@@ -29,7 +30,21 @@ export const debugRoutes: readonly Route[] = [
             ctx.res.writeHead(200, { 'Content-Type': 'application/json' }).end('{"logged":"critical"}');
             return;
           }
-          default: throw new SvcError('BAD_REQUEST', `invalid kind [kind=${kind}, expected throw, reject or critical]`);
+          case 'disk-full': {
+            // Until kind=disk-ok, every storage write and folder creation fails as on a full disk
+            // (renames still work, as they mostly do there).
+            setWriteFault((path) => { throw enospc(path); });
+            setFsFault((op, path) => { if (op === 'mkdir') throw enospc(path, 'mkdir'); });
+            ctx.res.writeHead(200, { 'Content-Type': 'application/json' }).end('{"disk":"full"}');
+            return;
+          }
+          case 'disk-ok': {
+            setWriteFault(null);
+            setFsFault(null);
+            ctx.res.writeHead(200, { 'Content-Type': 'application/json' }).end('{"disk":"ok"}');
+            return;
+          }
+          default: throw new SvcError('BAD_REQUEST', `invalid kind [kind=${kind}, expected throw, reject, critical, disk-full or disk-ok]`);
         }
       },
     },

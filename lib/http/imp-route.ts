@@ -77,7 +77,8 @@ function runUpload(ctx: RequestContext, o: ImportRouteOptions, p: ImportParams):
   return new Promise((resolve, reject) => {
     let bb: busboy.Busboy;
     try {
-      bb = busboy({ headers: ctx.req.headers, limits: { fieldSize: 1 << 20, files: 4 } });
+      // File names are UTF-8 (curl, browsers); busboy's default would read them as Latin-1.
+      bb = busboy({ headers: ctx.req.headers, limits: { fieldSize: 1 << 20, files: 4 }, defParamCharset: 'utf8' });
     } catch (e) {
       reject(importError(`malformed multipart request: ${(e as Error).message}`));
       return;

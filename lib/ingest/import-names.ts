@@ -1,15 +1,27 @@
-// Table and column names from a file: the characters SPEC.md lists are
-// removed (white space . ? , : \ / \0 ( ) + - * ~ %, and quotes and control
-// characters, which names may not hold either). `_` stays, unlike SPEC.md's
-// list: it is how real headers separate words (trip_distance), QuestDB
-// accepts it, and removing it would merge words. Files without a header get
-// QuestDB's generated names f0, f1, ...
-const REMOVED = /[\s.?,:\\/\0()+\-*~%'"\x00-\x1f\x7f\uFEFF]/gu;
+// Table and column names from a file: the characters names may not hold
+// (storage/names.ts: SPEC.md's white space . ? , : \ / \0 ( ) + - * ~ %,
+// quotes, control, format and bidi characters) are removed. `_` stays, unlike
+// SPEC.md's list: it is how real headers separate words (trip_distance),
+// QuestDB accepts it, and removing it would merge words. Names are not
+// shortened: one longer than names may be is refused when the table is
+// created, as QuestDB refuses it (`name` at once, before the upload is read).
+// Files without a header get QuestDB's generated names f0, f1, ...
+import { REFUSED_IN_COLUMN_NAMES, checkTableName } from '../storage/names.js';
 
-/** A name made valid; `fallback` when nothing is left. */
+/** Column names refuse every character table names do, and `-`. */
+const REMOVED = new RegExp(REFUSED_IN_COLUMN_NAMES, 'gu');
+
+/** A name without the characters names may not hold; `fallback` when nothing is left. */
 export function sanitizeName(raw: string, fallback: string): string {
-  const s = raw.replace(REMOVED, '').slice(0, 127);
+  const s = raw.replace(REMOVED, '');
   return s === '' ? fallback : s;
+}
+
+/** The `name` parameter made a table name, or a 400 saying why it cannot be one (too long). */
+export function importTableName(raw: string): string {
+  const name = sanitizeName(raw, 'import');
+  checkTableName(name);
+  return name;
 }
 
 /** The table name from a file name: without its folders and its .csv/.tsv/.txt (and .gz) extension. */
@@ -22,9 +34,15 @@ export function tableNameFromFile(file: string): string {
 export function columnNames(header: readonly string[] | null, count: number): string[] {
   const names = Array.from({ length: count }, (_, i) => (header && i < header.length ? sanitizeName(header[i]!, `f${i}`) : `f${i}`));
   const seen = new Set<string>();
+  // The next number to try per name: a header of many equal names stays linear.
+  const next = new Map<string, number>();
   return names.map((n) => {
     let candidate = n;
-    for (let k = 2; seen.has(candidate.toLowerCase()); k++) candidate = `${n}${k}`;
+    if (seen.has(n.toLowerCase())) {
+      let k = next.get(n.toLowerCase()) ?? 2;
+      do candidate = `${n}${k++}`; while (seen.has(candidate.toLowerCase()));
+      next.set(n.toLowerCase(), k);
+    }
     seen.add(candidate.toLowerCase());
     return candidate;
   });

@@ -3,6 +3,7 @@
 // messages (a bad value is a 400 naming the parameter).
 import { durationType } from '../config/value-types.js';
 import { parsePartitionBy } from '../storage/partition-by.js';
+import { importTableName } from './import-names.js';
 import { importError, type Atomicity, type ImportOptions } from './importer.js';
 
 export interface ImportParams {
@@ -18,6 +19,9 @@ function param(params: URLSearchParams, name: string): string | null {
 
 /** The /imp parameters (also the library's importCsv options), validated: a bad value is a 400 naming it. */
 export function parseImportParams(url: URLSearchParams, analysisLines: number): ImportParams {
+  // Before the upload is read: a name that cannot name a table is refused at once.
+  const nameParam = param(url, 'name');
+  const name = nameParam === null ? null : importTableName(nameParam);
   const atomicityText = param(url, 'atomicity') ?? 'skipCol';
   const atomicity = ({ skipcol: 'skipCol', skiprow: 'skipRow', abort: 'abort' } as Record<string, Atomicity>)[atomicityText.toLowerCase()];
   if (!atomicity) throw importError(`invalid value for parameter atomicity: ${atomicityText} [expected skipCol, skipRow or abort]`);
@@ -54,7 +58,7 @@ export function parseImportParams(url: URLSearchParams, analysisLines: number): 
   };
   return {
     json: fmt === 'json',
-    name: param(url, 'name'),
+    name,
     opts: {
       atomicity, delimiter, partitionBy, timestamp: param(url, 'timestamp'), analysisLines,
       forceHeader: wrap('forceHeader', false), overwrite: wrap('overwrite', false), create: wrap('create', true), skipLev: wrap('skipLev', false),

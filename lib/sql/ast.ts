@@ -401,7 +401,7 @@ export interface RenameTable extends Node {
 export type AlterAction =
   | { readonly kind: 'addColumn'; readonly pos: number; readonly columns: readonly ColumnDefAst[]; readonly ifNotExists: boolean }
   | { readonly kind: 'dropColumn'; readonly pos: number; readonly columns: ReadonlyArray<{ readonly name: string; readonly pos: number }> }
-  | { readonly kind: 'renameColumn'; readonly pos: number; readonly from: string; readonly fromPos: number; readonly to: string }
+  | { readonly kind: 'renameColumn'; readonly pos: number; readonly from: string; readonly fromPos: number; readonly to: string; readonly toPos: number }
   | { readonly kind: 'dropPartition'; readonly pos: number; readonly list: readonly Expr[]; readonly where: Expr | null }
   | { readonly kind: 'setParam'; readonly pos: number; readonly params: ReadonlyArray<{ readonly key: string; readonly value: string }> }
   /** Anything else ALTER TABLE can say in QuestDB (ALTER COLUMN ... TYPE, ADD INDEX, DEDUP, SET TYPE WAL, ...): kept as text. */

@@ -314,7 +314,7 @@ function parseAlterAction(c: Cursor): AlterAction {
     const from = c.name('column name');
     c.expectKw('TO');
     const to = c.name('column name');
-    return { kind: 'renameColumn', pos: a.pos, from: from.name, fromPos: from.pos, to: to.name };
+    return { kind: 'renameColumn', pos: a.pos, from: from.name, fromPos: from.pos, to: to.name, toPos: to.pos };
   }
   if (a.up === 'DROP' && c.isKw('PARTITION', second)) {
     c.i += 2;

@@ -1,13 +1,13 @@
 // The tables under <root>/db: opening (with recovery) at startup, lookup by
 // case-insensitive name, create, drop, rename, and the writer and reader
 // factories. Holds <root>/db/.lock so two processes never share a root.
-import { closeSync, existsSync, mkdirSync, openSync, readFileSync, readdirSync, renameSync, rmSync, statSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, readdirSync, rmSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import { randomUUID } from 'node:crypto';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import type { Config } from '../config/config.js';
 import { SvcError, errorMessage } from '../errors/svc-error.js';
 import type { ColumnType } from './column-type.js';
-import type { CommitMode } from './io.js';
+import { atomicWrite, diskFullError, makeDir, movePath, syncPath, type CommitMode } from './io.js';
 import { checkColumnName, checkTableName, nameKey } from './names.js';
 import type { PartitionBy } from './partition-by.js';
 import { ReadCache } from './read-cache.js';
@@ -59,7 +59,26 @@ export interface TableProblem {
 const LOCK = '.lock';
 const TRASH = '.trash';
 const STAGING = '.staging-';
+/**
+ * Written into a staged table's folder before it replaces a table (an import
+ * with overwrite=true): the replaced table's folder name and where it waits in
+ * .trash, so a failure or crash between the two renames can be undone.
+ */
+const REPLACES = '_replaces';
 
+/*
+ * The rules every operation here keeps (issue 15):
+ * - it removes only folders and files it created itself in that same
+ *   operation (a table is built in `.staging-<uuid>` and renamed into place;
+ *   a dropped one is renamed to `.trash/<uuid>`): a folder it did not make,
+ *   such as one of the table's name it finds on disk, is never removed;
+ * - the disk changes first, by one rename where it can; the in-memory catalog
+ *   follows only once that succeeded; a failure midway is undone, so the
+ *   operation happened or nothing changed;
+ * - a full disk is a 507 saying so (diskFullError).
+ * At open, `.staging-*` and `.trash` are emptied (both are only ever made
+ * here), after putting back a table an interrupted overwrite had moved aside.
+ */
 export class Catalog {
   readonly dir: string;
   readonly options: CatalogOptions;
@@ -83,9 +102,7 @@ export class Catalog {
     takeLock(dir);
     const c = new Catalog(dir, options);
     try {
-      rmSync(join(dir, TRASH), { recursive: true, force: true });
-      // Tables an import was building when the process stopped: never published, so garbage.
-      for (const n of readdirSync(dir)) if (n.startsWith(STAGING)) rmSync(join(dir, n), { recursive: true, force: true });
+      c.#cleanUp();
       const names = readdirSync(dir).filter((n) => !n.startsWith('.') && statSync(join(dir, n)).isDirectory());
       names.forEach((name, i) => {
         c.#openTable(name);
@@ -98,13 +115,46 @@ export class Catalog {
     return c;
   }
 
+  /** Undoes interrupted overwrites, then empties what earlier runs left in `.staging-*` and `.trash`. */
+  #cleanUp(): void {
+    let keepTrash = false;
+    for (const n of readdirSync(this.dir)) {
+      if (!n.startsWith(STAGING)) continue;
+      const staged = join(this.dir, n);
+      const held = this.#heldByOverwrite(staged);
+      if (held) {
+        try {
+          movePath(held.path, held.back);
+        } catch {
+          // Still held: the record and .trash stay for the next open to try again.
+          keepTrash = true;
+          continue;
+        }
+      }
+      // Tables an import or CREATE was building when the process stopped: never published, so garbage.
+      rmSync(staged, { recursive: true, force: true });
+    }
+    const trash = join(this.dir, TRASH);
+    if (!keepTrash) rmSync(trash, { recursive: true, force: true });
+    // Made now, while there is likely space, so that DROP TABLE on a full disk needs only a rename.
+    try { makeDir(trash); } catch { /* made again by the first drop */ }
+  }
+
   #openTable(name: string): void {
     const path = join(this.dir, name);
     const tableOptions = { commitMode: this.options.commitMode, writerWaitMs: this.options.writerWaitMs };
+    const twin = this.#tables.get(nameKey(name));
+    if (twin) {
+      this.problems.push({ table: name, error: `not opened: the folder of table ${twin.name} has the same name in another case` });
+      return;
+    }
     try {
       const r = recoverTable(path);
       if (!r) { this.recovered.push({ table: name, removed: ['(interrupted CREATE TABLE)'] }); return; }
-      const t = new Table(path, r.meta, r.txn, this.cache, tableOptions);
+      // The folder's name is the table's: a crash between RENAME TABLE's folder rename and its
+      // metadata write leaves the old name in _meta (the next metadata write stores the new one).
+      const meta = r.meta.name === name ? r.meta : { ...r.meta, name };
+      const t = new Table(path, meta, r.txn, this.cache, tableOptions);
       for (const [id, d] of r.dicts) t.dicts.set(id, d);
       this.#tables.set(nameKey(name), t);
       if (r.removed.length > 0) this.recovered.push({ table: name, removed: r.removed });
@@ -137,28 +187,37 @@ export class Catalog {
     return t;
   }
 
+  /** A new table, built aside and renamed into place: it exists whole or not at all. */
   create(def: CreateTableDef, opts: { ifNotExists?: boolean } = {}): Table {
     this.#check();
     checkTableName(def.name);
-    if (this.exists(def.name)) {
-      if (opts.ifNotExists) return this.get(def.name);
+    const existing = this.#tables.get(nameKey(def.name));
+    if (existing) {
+      if (opts.ifNotExists) return existing;
       throw new SvcError('BAD_REQUEST', `table already exists [table=${def.name}]`);
     }
-    const t = this.#make(def, def.name);
+    const t = this.#make(def);
+    try {
+      this.#place(t);
+    } catch (e) {
+      this.discardStaged(t);
+      throw e;
+    }
     this.#tables.set(nameKey(def.name), t);
+    this.#syncDir();
     return t;
   }
 
   /**
    * A new table that no lookup or query sees until publishStaged() gives it
-   * its name (an import builds a table there, committing as it goes, and
-   * readers see all of it or nothing). Its folder is `.staging-<uuid>`; one
-   * left behind by a crash is removed at the next open.
+   * its name (an import or CREATE TABLE AS SELECT builds a table there,
+   * committing as it goes, and readers see all of it or nothing). Its folder
+   * is `.staging-<uuid>`; one left behind by a crash is removed at the next open.
    */
   createStaged(def: CreateTableDef): Table {
     this.#check();
     checkTableName(def.name);
-    return this.#make(def, `${STAGING}${randomUUID()}`);
+    return this.#make(def);
   }
 
   /** The writer of a staged table (not reachable by name). */
@@ -170,27 +229,43 @@ export class Catalog {
 
   /**
    * Gives a staged table its name in one rename. With `replace`, a table of
-   * that name is dropped first (an import with overwrite=true).
+   * that name is replaced (an import with overwrite=true): it is moved to
+   * .trash first and put back if the second rename fails.
    */
   async publishStaged(t: Table, opts: { replace?: boolean } = {}): Promise<void> {
     this.#check();
-    if (this.exists(t.name)) {
-      if (!opts.replace) throw new SvcError('BAD_REQUEST', `table already exists [table=${t.name}]`);
-      await this.drop(t.name);
+    const key = nameKey(t.name);
+    const old = this.#tables.get(key);
+    if (!old) {
+      this.#place(t);
+      this.#tables.set(key, t);
+      this.#syncDir();
+      return;
     }
-    const path = join(this.dir, t.name);
-    renameSync(t.dir, path);
-    t.dir = path;
-    this.#tables.set(nameKey(t.name), t);
+    if (!opts.replace) throw new SvcError('BAD_REQUEST', `table already exists [table=${t.name}]`);
+    const locked = await this.#lockCurrent(old, key);
+    if (locked === 'gone') return this.publishStaged(t, opts);
+    try {
+      this.#replace(old, t);
+      this.#tables.set(key, t);
+    } finally {
+      if (locked) old.unlockWriter();
+    }
+    this.#syncDir();
   }
 
   /** Removes a staged table and everything written to it. */
   discardStaged(t: Table): void {
     t.close();
+    // Only a staged folder: a published table is never removed through here.
+    if (!basename(t.dir).startsWith(STAGING)) throw new Error(`not a staged table: ${t.dir}`);
+    // The record of a replaced table still held in .trash stays for the next open, which puts it back.
+    if (this.#heldByOverwrite(t.dir)) return;
     rmSync(t.dir, { recursive: true, force: true });
   }
 
-  #make(def: CreateTableDef, folder: string): Table {
+  /** Validates the definition, then writes the table's files into a new `.staging-<uuid>` folder. */
+  #make(def: CreateTableDef): Table {
     if (def.columns.length === 0) throw new SvcError('BAD_REQUEST', `a table needs at least one column [table=${def.name}]`);
     const seen = new Set<string>();
     const columns: ColumnDef[] = def.columns.map((c, id) => {
@@ -215,61 +290,192 @@ export class Catalog {
       maxUncommittedRows: def.maxUncommittedRows ?? this.options.maxUncommittedRows,
       o3MaxLag: def.o3MaxLag ?? this.options.o3MaxLag, nextColumnId: columns.length,
     };
-    const path = join(this.dir, folder);
+    const path = join(this.dir, `${STAGING}${randomUUID()}`);
     const txn = { txn: 0, metaVersion: 0, partitions: [], symbols: {} };
+    let made = false;
     try {
-      mkdirSync(path);
+      makeDir(path);
+      made = true;
       writeMeta(path, meta, this.options.commitMode);
-      writeTxn(path, txn, this.options.commitMode); // the table exists once _txn does
+      writeTxn(path, txn, this.options.commitMode);
     } catch (e) {
-      rmSync(path, { recursive: true, force: true });
-      if ((e as NodeJS.ErrnoException).code === 'EEXIST') throw new SvcError('BAD_REQUEST', `table already exists [table=${def.name}]`);
-      throw e;
+      // Everything in the folder was written just now; if removing it fails, the next open does.
+      if (made) try { rmSync(path, { recursive: true, force: true }); } catch { /* the write's error is the one to report */ }
+      throw diskFullError(e, `while creating table ${def.name}; nothing was created`);
     }
     return new Table(path, meta, txn, this.cache, { commitMode: this.options.commitMode, writerWaitMs: this.options.writerWaitMs });
+  }
+
+  /** Renames a staged table's folder to the table's name, which must be free on disk too. */
+  #place(t: Table): void {
+    const path = join(this.dir, t.name);
+    if (existsSync(path)) {
+      // Not a table this catalog opened (a copy made while running, a folder of an older version):
+      // not ours to replace.
+      throw new SvcError('BAD_REQUEST', `table already exists [table=${t.name}]: the database folder has a folder of that name that is not an open table (restart to open it, or remove it)`);
+    }
+    try {
+      movePath(t.dir, path);
+    } catch (e) {
+      throw diskFullError(e, `while creating table ${t.name}; nothing was created`);
+    }
+    t.dir = path;
+  }
+
+  /** `fresh` (staged) takes the place of `old` (writer held): two renames, the first undone if the second fails. */
+  #replace(old: Table, fresh: Table): void {
+    const trashName = randomUUID();
+    const held = join(this.dir, TRASH, trashName);
+    const folder = old.dir;
+    try {
+      atomicWrite(join(fresh.dir, REPLACES), JSON.stringify({ folder: basename(folder), trash: trashName }), this.options.commitMode);
+      this.#trashReady();
+      movePath(folder, held);
+    } catch (e) {
+      throw diskFullError(e, `while replacing table ${old.name}; the table is unchanged`);
+    }
+    try {
+      this.#place(fresh);
+    } catch (e) {
+      try {
+        movePath(held, folder);
+      } catch {
+        // Served from where it is held until the next open puts it back (the staged folder keeps the record).
+        old.dir = held;
+      }
+      throw e;
+    }
+    old.markDropped(held);
+    try { unlinkSync(join(fresh.dir, REPLACES)); } catch { /* recovery removes it at the next open */ }
+  }
+
+  /** Where the table an interrupted overwrite moved aside waits, if it still does and its folder name is free. */
+  #heldByOverwrite(staged: string): { path: string; back: string } | null {
+    let r: { folder?: unknown; trash?: unknown };
+    try {
+      r = JSON.parse(readFileSync(join(staged, REPLACES), 'utf8')) as typeof r;
+    } catch {
+      return null; // no record (or a half-written one: then nothing was moved yet)
+    }
+    if (typeof r.folder !== 'string' || typeof r.trash !== 'string' || !/^[0-9a-f-]{36}$/.test(r.trash)
+      || r.folder === '' || r.folder.startsWith('.') || /[\\/]/.test(r.folder)) return null;
+    const path = join(this.dir, TRASH, r.trash);
+    const back = join(this.dir, r.folder);
+    return existsSync(path) && !existsSync(back) ? { path, back } : null;
+  }
+
+  /** With cairo.commit.mode=sync, makes the renames in <root>/db durable (done: the catalog already shows them). */
+  #syncDir(): void {
+    syncPath(this.dir, this.options.commitMode);
+  }
+
+  #trashReady(): void {
+    const trash = join(this.dir, TRASH);
+    if (!existsSync(trash)) makeDir(trash);
+  }
+
+  /**
+   * Takes the writer slot of the table the catalog holds under `key`: true when taken, false for
+   * a broken table (no writer to take), 'gone' when the table was renamed or dropped meanwhile.
+   */
+  async #lockCurrent(t: Table, key: string): Promise<boolean | 'gone'> {
+    if (t.error) return false;
+    try {
+      await t.lockWriter();
+    } catch (e) {
+      if (t.dropped) return 'gone';
+      throw e;
+    }
+    if (this.#tables.get(key) === t) return true;
+    t.unlockWriter();
+    return 'gone';
   }
 
   /** Drops a table once its writer is free; readers already open finish on their snapshot. */
   async drop(name: string, opts: { ifExists?: boolean } = {}): Promise<void> {
     this.#check();
-    const t = this.#tables.get(nameKey(name));
+    const key = nameKey(name);
+    const t = this.#tables.get(key);
     if (!t) {
       if (opts.ifExists) return;
       throw new SvcError('NOT_FOUND', `table does not exist [table=${name}]`);
     }
-    if (!t.error) await t.lockWriter();
-    this.#tables.delete(nameKey(name));
-    const trash = join(this.dir, TRASH, `${t.name}.${randomUUID()}`);
-    mkdirSync(join(this.dir, TRASH), { recursive: true });
-    renameSync(t.dir, trash);
-    t.markDropped(trash);
-    t.unlockWriter();
+    const locked = await this.#lockCurrent(t, key);
+    if (locked === 'gone') return this.drop(name, opts);
+    try {
+      // A name-free place in .trash: the rename cannot fail for the table's name's length.
+      const trash = join(this.dir, TRASH, randomUUID());
+      try {
+        this.#trashReady();
+        movePath(t.dir, trash);
+      } catch (e) {
+        throw diskFullError(e, `while dropping table ${t.name}; the table is unchanged`);
+      }
+      this.#tables.delete(key);
+      t.markDropped(trash);
+    } finally {
+      if (locked) t.unlockWriter();
+    }
+    this.#syncDir();
   }
 
+  /** Renames the table's folder, then records the name in its metadata; a failure of the second undoes the first. */
   async rename(from: string, to: string): Promise<void> {
     this.#check();
     checkTableName(to);
+    const fromKey = nameKey(from);
+    const toKey = nameKey(to);
     const t = this.get(from);
-    if (nameKey(from) !== nameKey(to) && this.exists(to)) throw new SvcError('BAD_REQUEST', `table already exists [table=${to}]`);
-    await t.lockWriter();
+    if (fromKey !== toKey && this.exists(to)) throw new SvcError('BAD_REQUEST', `table already exists [table=${to}]`);
+    const locked = await this.#lockCurrent(t, fromKey);
+    if (locked === 'gone') return this.rename(from, to);
+    if (!locked) t.check(); // a broken table: its error
     try {
+      if (fromKey !== toKey && this.exists(to)) throw new SvcError('BAD_REQUEST', `table already exists [table=${to}]`);
       const path = join(this.dir, to);
-      renameSync(t.dir, path);
+      const oldDir = t.dir;
+      // Changing only the case names the same table: on a case-insensitive file system the folder "exists".
+      if (fromKey !== toKey && existsSync(path)) {
+        throw new SvcError('BAD_REQUEST', `table already exists [table=${to}]: the database folder has a folder of that name that is not an open table (restart to open it, or remove it)`);
+      }
+      try {
+        movePath(oldDir, path);
+      } catch (e) {
+        throw diskFullError(e, `while renaming table ${t.name}; the table is unchanged`);
+      }
       t.dir = path;
       const meta = { ...t.meta, name: to, version: t.meta.version + 1 };
-      t.publish(meta, { ...t.txn, txn: t.txn.txn + 1, metaVersion: meta.version }, []);
-      this.#tables.delete(nameKey(from));
-      this.#tables.set(nameKey(to), t);
+      try {
+        t.publish(meta, { ...t.txn, txn: t.txn.txn + 1, metaVersion: meta.version }, []);
+      } catch (e) {
+        try {
+          movePath(path, oldDir);
+          t.dir = oldDir;
+        } catch {
+          // The folder keeps its new name, which is the table's name from now on (and at the next
+          // open): the catalog follows the disk.
+          t.meta = { ...t.meta, name: to };
+          this.#tables.delete(fromKey);
+          this.#tables.set(toKey, t);
+        }
+        throw e;
+      }
+      this.#tables.delete(fromKey);
+      this.#tables.set(toKey, t);
     } finally {
-      t.unlockWriter();
+      if (locked) t.unlockWriter();
     }
+    this.#syncDir();
   }
 
   /** The table's single writer; waits up to cairo.writer.wait.timeout, then `table busy`. Close it when done. */
   async writer(name: string): Promise<TableWriter> {
     this.#check();
+    const key = nameKey(name);
     const t = this.get(name);
-    await t.lockWriter();
+    const locked = await this.#lockCurrent(t, key);
+    if (locked === 'gone') return this.writer(name);
+    if (!locked) t.check();
     return new TableWriter(t);
   }
 

@@ -1,10 +1,12 @@
 // The storage layer's file operations: whole writes, positioned reads, fsync
-// per commit mode, atomic replace (write temp, rename). One place, so tests can
-// inject write failures (a full disk) and every write path sees them.
+// per commit mode, atomic replace (write temp, rename), the catalog's folder
+// creations and renames, and disk-full errors. One place, so tests can inject
+// failures (a full disk) and every path sees them.
 import {
-  closeSync, fsyncSync, fsync as fsyncAsync, openSync, readSync, renameSync, writeSync, ftruncateSync, fstatSync,
+  closeSync, fsyncSync, fsync as fsyncAsync, mkdirSync, openSync, readSync, renameSync, rmSync, writeSync, ftruncateSync, fstatSync,
 } from 'node:fs';
 import { dirname } from 'node:path';
+import { SvcError } from '../errors/svc-error.js';
 
 export const COMMIT_MODES = ['nosync', 'async', 'sync'] as const;
 export type CommitMode = (typeof COMMIT_MODES)[number];
@@ -16,12 +18,46 @@ export function setWriteFault(f: ((path: string, bytes: number) => void) | null)
   writeFault = f;
 }
 
+/** Test hook: called before every folder creation and rename made through makeDir and movePath; throw to fail it. */
+let fsFault: ((op: 'mkdir' | 'rename', path: string) => void) | null = null;
+
+export function setFsFault(f: ((op: 'mkdir' | 'rename', path: string) => void) | null): void {
+  fsFault = f;
+}
+
 /** An ENOSPC error like the one a full disk raises. */
-export function enospc(path: string): NodeJS.ErrnoException {
-  const e = new Error(`ENOSPC: no space left on device, write '${path}'`) as NodeJS.ErrnoException;
+export function enospc(path: string, syscall = 'write'): NodeJS.ErrnoException {
+  const e = new Error(`ENOSPC: no space left on device, ${syscall} '${path}'`) as NodeJS.ErrnoException;
   e.code = 'ENOSPC';
   e.errno = -28;
   return e;
+}
+
+/** Whether `e` says the disk (or the user's quota on it) is full. */
+export function isDiskFull(e: unknown): boolean {
+  const code = (e as NodeJS.ErrnoException | null)?.code;
+  return code === 'ENOSPC' || code === 'EDQUOT' || (e instanceof SvcError && e.code === 'DISK_FULL');
+}
+
+/**
+ * A disk-full failure as the 507 a client gets (`disk full <doing>`), or `e`
+ * unchanged when it is something else.
+ */
+export function diskFullError(e: unknown, doing: string): unknown {
+  if (e instanceof SvcError || !isDiskFull(e)) return e;
+  return new SvcError('DISK_FULL', `disk full ${doing}`, { cause: e });
+}
+
+/** Creates one folder (its parent must exist); EEXIST when something has that name. */
+export function makeDir(path: string): void {
+  fsFault?.('mkdir', path);
+  mkdirSync(path);
+}
+
+/** rename(2): atomic; a folder only ever replaces an empty folder. */
+export function movePath(from: string, to: string): void {
+  fsFault?.('rename', to);
+  renameSync(from, to);
 }
 
 /** Writes all of `buf` at `position` (or the current end with 'a' files). */
@@ -79,11 +115,18 @@ export function atomicWrite(path: string, data: string | Uint8Array, mode: Commi
   const tmp = path + '.tmp';
   const fd = openSync(tmp, 'w');
   try {
-    writeAll(fd, tmp, typeof data === 'string' ? Buffer.from(data) : data, 0);
-    if (mode === 'sync') fsyncSync(fd);
-  } finally {
-    closeSync(fd);
+    try {
+      writeAll(fd, tmp, typeof data === 'string' ? Buffer.from(data) : data, 0);
+      if (mode === 'sync') fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+    movePath(tmp, path);
+  } catch (e) {
+    // `path` is untouched; the half-written temp file was made here, so it goes too
+    // (if even that fails, recovery removes it at the next open).
+    try { rmSync(tmp, { force: true }); } catch { /* the write's error is the one to report */ }
+    throw e;
   }
-  renameSync(tmp, path);
   syncPath(dirname(path), mode);
 }

@@ -19,7 +19,19 @@ export interface Recovered {
   readonly removed: string[];
 }
 
-/** Null when the folder is an interrupted CREATE TABLE (and has been removed). */
+/**
+ * The names svcdb writes in a table folder (FORMAT.md): _txn and its temp file, _meta.<v> and
+ * theirs, symbol dictionaries, an overwrite's record (catalog.ts); partition folders
+ * `<partition>.<txn>` and their out-of-order build folders `.o3`; column files and their temp files.
+ */
+const TABLE_FILE = /^(_txn(\.tmp)?|_meta\.\d+(\.tmp)?|\d+\.sym|_replaces(\.tmp)?)$/;
+const PARTITION_DIR = /^(default|[-\d]{4,}(-\d{2}(-\d{2}(T\d{2})?)?|-W\d{2})?)\.\d+(\.o3)?$/;
+const COLUMN_FILE = /^\d+\.[di](\.tmp)?$/;
+
+/**
+ * Null when the folder is an interrupted CREATE TABLE of an earlier version (only `_meta.*` and
+ * `_txn.tmp`, so no rows), which is removed. CREATE TABLE now builds in a staging folder.
+ */
 export function recoverTable(dir: string): Recovered | null {
   const removed: string[] = [];
   if (!existsSync(join(dir, TXN_FILE))) {
@@ -38,7 +50,8 @@ export function recoverTable(dir: string): Recovered | null {
   for (const e of readdirSync(dir)) {
     const isDir = statSync(join(dir, e)).isDirectory();
     const keep = e === TXN_FILE || e === metaFile(meta.version) || keepSymbols.has(e) || (isDir && keepDirs.has(e));
-    if (!keep) {
+    // Only what svcdb itself writes into a table folder is garbage; anything else is not ours to remove.
+    if (!keep && (isDir ? PARTITION_DIR.test(e) : TABLE_FILE.test(e))) {
       rmSync(join(dir, e), { recursive: true, force: true });
       removed.push(e);
     }
@@ -89,7 +102,7 @@ function recoverPartition(dir: string, p: PartitionState, columns: readonly Colu
     }
   }
   for (const f of readdirSync(path)) {
-    if (!known.has(f)) { rmSync(join(path, f), { force: true }); removed.push(`${p.dir}/${f}`); }
+    if (!known.has(f) && COLUMN_FILE.test(f)) { rmSync(join(path, f), { force: true }); removed.push(`${p.dir}/${f}`); }
   }
   return removed;
 }

@@ -15,7 +15,7 @@ import { gatherVector } from './vector-ops.js';
 import { checkColumnName, nameKey } from './names.js';
 import { partitionCeil, partitionFloor, partitionName, type PartitionBy } from './partition-by.js';
 import { SymbolDict } from './symbol-dict.js';
-import { syncPath } from './io.js';
+import { diskFullError, syncPath } from './io.js';
 import type { Table } from './table.js';
 import type { ColumnDef, PartitionState, SymbolState, TableMeta, TxnState } from './table-state.js';
 
@@ -546,10 +546,7 @@ export class TableWriter {
   /** A failed write leaves the table at its last commit: roll back, then report (disk full gets its own code). */
   #failed(e: unknown): never {
     try { this.rollback(); } catch { /* the original error matters more; recovery cleans up at next open */ }
-    if ((e as NodeJS.ErrnoException)?.code === 'ENOSPC') {
-      throw new SvcError('DISK_FULL', `disk full while writing table ${this.meta.name}; the table is at its last commit`, { cause: e });
-    }
-    throw e;
+    throw diskFullError(e, `while writing table ${this.meta.name}; the table is at its last commit`);
   }
 
   // ---- DDL: each commits pending rows first, then publishes a new meta version.

@@ -5,10 +5,10 @@ import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { SvcError } from '../errors/svc-error.js';
 import type { PrepTicket } from './file-prep.js';
-import type { CommitMode } from './io.js';
+import { diskFullError, type CommitMode } from './io.js';
 import type { ReadCache } from './read-cache.js';
 import type { SymbolDict } from './symbol-dict.js';
-import { writeMeta, writeTxn, type TableMeta, type TxnState } from './table-state.js';
+import { metaFile, readTxn, writeMeta, writeTxn, type TableMeta, type TxnState } from './table-state.js';
 
 /** What a reader sees: fixed for its lifetime. */
 export interface Snapshot {
@@ -92,8 +92,12 @@ export class Table {
   #removeDropped(): void {
     if (this.activeReaders > 0) return;
     this.close();
-    rmSync(this.dir, { recursive: true, force: true });
     this.cache.evict(`${this.meta.id}/`);
+    try {
+      rmSync(this.dir, { recursive: true, force: true });
+    } catch {
+      // The drop itself is done (the folder is in .trash): the next open empties .trash.
+    }
   }
 
   get activeReaders(): number {
@@ -108,8 +112,14 @@ export class Table {
    * to the table folder) once no reader of an older state remains.
    */
   publish(meta: TableMeta, txn: TxnState, garbage: string[]): void {
-    if (meta.version !== this.meta.version) writeMeta(this.dir, meta, this.options.commitMode);
-    writeTxn(this.dir, txn, this.options.commitMode);
+    const newMeta = meta.version !== this.meta.version;
+    try {
+      if (newMeta) writeMeta(this.dir, meta, this.options.commitMode);
+      writeTxn(this.dir, txn, this.options.commitMode);
+    } catch (e) {
+      if (newMeta) this.#removeUnusedMeta(meta.version);
+      throw diskFullError(e, `while committing table ${this.meta.name}; the table is at its last commit`);
+    }
     const oldMeta = this.meta.version;
     this.meta = meta;
     this.txn = txn;
@@ -117,6 +127,15 @@ export class Table {
     if (meta.version !== oldMeta) garbage.push(`_meta.${oldMeta}`);
     if (garbage.length > 0) this.#garbage.push({ epoch: this.#epoch, paths: garbage });
     this.collect();
+  }
+
+  /** A _meta.<version> just written for a commit that failed: removed unless the _txn on disk uses it. */
+  #removeUnusedMeta(version: number): void {
+    try {
+      if (readTxn(this.dir).metaVersion !== version) rmSync(join(this.dir, metaFile(version)), { force: true });
+    } catch {
+      // Never referenced by a _txn: recovery removes it at the next open, or the next publish of that version replaces it.
+    }
   }
 
   /** Deletes retired files no reader can still see. */
