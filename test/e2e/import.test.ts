@@ -6,7 +6,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { Readable } from 'node:stream';
 import { join } from 'node:path';
@@ -374,5 +374,16 @@ describe('svcdb import', () => {
     const e = await cli([fixture('empty.csv'), '-d', root]);
     assert.equal(e.code, 1);
     assert.match(e.stderr, /empty file/);
+  });
+
+  test("keeps to server.conf's import limits: a file past one exits 1 naming it and imports nothing", async () => {
+    const root = makeRoot();
+    mkdirSync(join(root, 'conf'), { recursive: true });
+    writeFileSync(join(root, 'conf', 'server.conf'), 'import.max.columns=3\n');
+    const wide = await cli(['-', '-d', root, '--table', 'wide'], 'a,b,c,d\n1,2,3,4\n');
+    assert.equal(wide.code, 1);
+    assert.match(wide.stderr, /the file has 4 columns, more than the limit of 3 \[limit=import\.max\.columns, table=wide\]/);
+    const ok = await cli(['-', '-d', root, '--table', 'narrow', '--format', 'json'], 'a,b,c\n1,2,3\n');
+    assert.equal(ok.code, 0, ok.stderr);
   });
 });
