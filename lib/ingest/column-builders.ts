@@ -182,14 +182,14 @@ export function patternParser(pattern: string): (b: Uint8Array, s: number, e: nu
  * end of the row).
  */
 export class BuilderMemory {
-  /** Set when a text builder holds more than `batchBytes`; cleared by the batcher when it hands the batch over. */
-  full = false;
   constructor(
     readonly budget: MemoryBudget | null,
     /** Rows the arrays have room for at first (they double from there as rows come). */
     readonly initialRows: number,
     /** Text bytes past which a batch is handed over before its row count is reached. */
     readonly batchBytes: number,
+    /** Called when a text builder holds more than batchBytes (the batcher ends the batch with the row). */
+    readonly full: () => void = () => undefined,
   ) {}
 
   charge(bytes: number): void {
@@ -434,7 +434,7 @@ class TextBuilder implements ColumnBuilder {
     else { d.set(b.subarray(s, e), at); at += n; }
     this.#bytes.length = at;
     // Long values make a batch big before its row count is reached: hand it over early.
-    if (at > this.#mem.batchBytes) this.#mem.full = true;
+    if (at > this.#mem.batchBytes) this.#mem.full();
     this.#end(0);
     return true;
   }

@@ -110,6 +110,8 @@ export class CsvBatcher {
   readonly #limits: ImportLimits;
   readonly #budget: MemoryBudget;
   #batchRows: number;
+  /** The batch ends when #pending reaches this: #batchRows, or 0 once its text outgrew BATCH_BYTES. */
+  #rowLimit: number;
   #memory: BuilderMemory | null = null;
   #head: Uint8Array[] = [];
   #headBytes = 0;
@@ -140,6 +142,7 @@ export class CsvBatcher {
     this.#limits = opts.limits ?? DEFAULT_IMPORT_LIMITS;
     this.#budget = opts.budget ?? importBudget(this.#limits);
     this.#batchRows = opts.batchRows ?? CSV_BATCH_ROWS;
+    this.#rowLimit = this.#batchRows;
   }
 
   /** The budget everything this batcher holds is charged to. */
@@ -276,7 +279,9 @@ export class CsvBatcher {
       rowBytes += TEXT_ROW_BYTES + (n > 0 ? Math.ceil(bytes / n) : 0);
     });
     this.#batchRows = Math.max(1, Math.min(this.#batchRows, Math.floor(BATCH_BYTES / Math.max(rowBytes, 1))));
-    this.#memory = new BuilderMemory(this.#budget, Math.min(this.#batchRows, INITIAL_ROWS), textColumns > 0 ? Math.ceil(BATCH_BYTES / textColumns) : Infinity);
+    this.#rowLimit = this.#batchRows;
+    this.#memory = new BuilderMemory(this.#budget, Math.min(this.#batchRows, INITIAL_ROWS), textColumns > 0 ? Math.ceil(BATCH_BYTES / textColumns) : Infinity,
+      () => { this.#rowLimit = 0; });
   }
 
   readonly #fields: FieldSink = {
@@ -325,12 +330,12 @@ export class CsvBatcher {
         return;
       }
       this.#accepted++;
-      if (++this.#pending >= this.#batchRows || this.#memory!.full) this.#flush();
+      if (++this.#pending >= this.#rowLimit) this.#flush();
     },
   };
 
   #flush(): void {
-    this.#memory!.full = false;
+    this.#rowLimit = this.#batchRows;
     if (this.#pending === 0) return;
     const rows = this.#pending;
     this.#pending = 0;
