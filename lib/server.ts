@@ -13,6 +13,7 @@ import { MainServer } from './http/main-server.js';
 import { Router } from './http/router.js';
 import { sqlRoutes } from './http/sql-routes.js';
 import { importRoutes } from './http/imp-route.js';
+import { importLimitsFromConfig } from './ingest/import-limits.js';
 import { ComponentRegistry } from './lifecycle/component-registry.js';
 import { loadLogConf } from './log/log-conf.js';
 import { LogManager, type Logger } from './log/log-manager.js';
@@ -72,7 +73,7 @@ export class SvcdbServer {
       exportTimeoutMs: config.get('http.export.timeout'),
       memoryLimit: config.get('query.memory.limit'),
     })) router.add(r);
-    for (const r of importRoutes({ catalog: () => this.catalog, analysisLines: config.get('http.text.analysis.max.lines') })) router.add(r);
+    for (const r of importRoutes({ catalog: () => this.catalog, analysisLines: config.get('http.text.analysis.max.lines'), limits: importLimitsFromConfig(config) })) router.add(r);
     if (config.get('http.debug.endpoints.enabled')) for (const r of debugRoutes) router.add(r);
     this.#main = new MainServer({
       router,

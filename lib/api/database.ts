@@ -9,6 +9,7 @@ import { loadConfig } from '../config/config.js';
 import { SvcError, isSvcError } from '../errors/svc-error.js';
 import { compile, type SelectStatement } from '../exec/engine.js';
 import { maybeGunzip } from '../ingest/gunzip.js';
+import { importLimitsFromConfig, type ImportLimits } from '../ingest/import-limits.js';
 import { parseImportParams } from '../ingest/import-params.js';
 import { sanitizeName, tableNameFromFile } from '../ingest/import-names.js';
 import { Importer, type ImportResult } from '../ingest/importer.js';
@@ -76,15 +77,17 @@ export class Database {
   readonly #catalog: Catalog;
   readonly #memoryLimit: number;
   readonly #analysisLines: number;
+  readonly #importLimits: ImportLimits;
   /** Queries and imports still running, stopped by close(); each with the way to let go of the caller's signal. */
   readonly #running = new Map<AbortController, () => void>();
   #closed = false;
 
-  private constructor(root: string, catalog: Catalog, memoryLimit: number, analysisLines: number) {
+  private constructor(root: string, catalog: Catalog, memoryLimit: number, analysisLines: number, importLimits: ImportLimits) {
     this.root = root;
     this.#catalog = catalog;
     this.#memoryLimit = memoryLimit;
     this.#analysisLines = analysisLines;
+    this.#importLimits = importLimits;
   }
 
   /** Opens (creating if needed) the database folder `root`: its server.conf and its tables under db/. */
@@ -99,7 +102,7 @@ export class Database {
       }
       throw e;
     }
-    return new Database(root, catalog, options.memoryLimit ?? config.get('query.memory.limit'), config.get('http.text.analysis.max.lines'));
+    return new Database(root, catalog, options.memoryLimit ?? config.get('query.memory.limit'), config.get('http.text.analysis.max.lines'), importLimitsFromConfig(config));
   }
 
   /** Tables that could not be opened (each fails with its error when used). */
@@ -157,7 +160,9 @@ export class Database {
 
   /**
    * Imports CSV (gzip too) into a table as POST /imp does, with the same
-   * options and the same result; all of it becomes visible at the end, or none.
+   * options, limits (server.conf's import.memory.limit, import.max.columns,
+   * http.text.roll.buffer.limit) and result; all of it becomes visible at the
+   * end, or none.
    */
   async importCsv(source: CsvSource, options: ImportCsvOptions = {}): Promise<ImportResult> {
     this.#open();
@@ -181,7 +186,7 @@ export class Database {
       ? createReadStream(source, { highWaterMark: 1 << 20 })
       : source instanceof Uint8Array ? Readable.from([source]) : source;
     const ac = this.#track(options.signal);
-    const importer = new Importer(this.#catalog, { ...p.opts, table, location, schema });
+    const importer = new Importer(this.#catalog, { ...p.opts, table, location, schema, limits: this.#importLimits });
     try {
       for await (const chunk of maybeGunzip(toBytes(bytes), location)) {
         if (ac.signal.aborted) throw new SvcError('BAD_REQUEST', 'the import was stopped; nothing was imported');

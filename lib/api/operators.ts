@@ -24,6 +24,7 @@ import { sharedFormatPool, sliceVector } from '../export/format-pool.js';
 import type { RowStats } from '../export/row-window.js';
 import { CsvBatcher, type CsvLayout } from '../ingest/csv-batcher.js';
 import { maybeGunzip } from '../ingest/gunzip.js';
+import { DEFAULT_IMPORT_LIMITS, type ImportLimits } from '../ingest/import-limits.js';
 import { parseImportParams } from '../ingest/import-params.js';
 import { parseSchema } from '../ingest/schema.js';
 import type { BoundExpr, Field, Plan } from '../sql/bound.js';
@@ -132,10 +133,16 @@ export interface CsvToBatchesOptions {
   readonly timestamp?: string;
   /** Lines detection looks at (default 1000). */
   readonly analysisLines?: number;
-  /** Rows per batch (default 65,536). */
+  /** Rows per batch at most (default 65,536; fewer when rows are wide). */
   readonly batchRows?: number;
   /** Names the input in messages (default "csv"); a name ending in .gz also means gzip. */
   readonly name?: string;
+  /** Bytes the stage may hold: builders, the lines detection waits for, SYMBOL dictionaries (default 1 GiB, as import.memory.limit). */
+  readonly memoryLimit?: number;
+  /** Columns the input may have (default 2048, as import.max.columns). */
+  readonly maxColumns?: number;
+  /** The longest line held for detection, and value held across chunks (default 4 MiB, as http.text.roll.buffer.limit). */
+  readonly maxLineBytes?: number;
 }
 
 /** What csvToBatches read, once its input ended (as /imp reports it). */
@@ -151,7 +158,7 @@ export interface CsvToBatchesStream extends Duplex {
   readonly result: CsvResult | null;
 }
 
-const CSV_OPTION_KEYS = ['delimiter', 'forceHeader', 'schema', 'atomicity', 'skipLev', 'timestamp', 'analysisLines', 'batchRows', 'name'];
+const CSV_OPTION_KEYS = ['delimiter', 'forceHeader', 'schema', 'atomicity', 'skipLev', 'timestamp', 'analysisLines', 'batchRows', 'name', 'memoryLimit', 'maxColumns', 'maxLineBytes'];
 
 /**
  * CSV bytes (gzip too) -> RecordBatches: delimiter, header and types detected
@@ -163,8 +170,18 @@ export function csvToBatches(options: CsvToBatchesOptions = {}): CsvToBatchesStr
   if (!Number.isInteger(analysisLines) || analysisLines < 2) throw new SvcError('BAD_REQUEST', `invalid value for option analysisLines: ${analysisLines} [expected an integer of at least 2]`);
   const batchRows = options.batchRows ?? 1 << 16;
   if (!Number.isInteger(batchRows) || batchRows < 1) throw new SvcError('BAD_REQUEST', `invalid value for option batchRows: ${batchRows} [expected a positive integer]`);
+  const limit = (name: 'memoryLimit' | 'maxColumns' | 'maxLineBytes', def: number): number => {
+    const v = options[name] ?? def;
+    if (!Number.isInteger(v) || v < 1) throw new SvcError('BAD_REQUEST', `invalid value for option ${name}: ${v} [expected a positive integer]`);
+    return v;
+  };
+  const limits: ImportLimits = {
+    memory: limit('memoryLimit', DEFAULT_IMPORT_LIMITS.memory), maxColumns: limit('maxColumns', DEFAULT_IMPORT_LIMITS.maxColumns),
+    lineBytes: limit('maxLineBytes', DEFAULT_IMPORT_LIMITS.lineBytes),
+    keys: { memory: 'memoryLimit option', maxColumns: 'maxColumns option', lineBytes: 'maxLineBytes option' },
+  };
   // The same parser (and messages) as /imp's parameters.
-  const p = parseImportParams(toParams(options, ['schema', 'analysisLines', 'batchRows', 'name']), analysisLines).opts;
+  const p = parseImportParams(toParams(options, ['schema', 'analysisLines', 'batchRows', 'name', 'memoryLimit', 'maxColumns', 'maxLineBytes']), analysisLines).opts;
   const schema = options.schema ? parseSchema(JSON.stringify(options.schema)) : [];
   const label = options.name ?? 'csv';
   const state: { result: CsvResult | null } = { result: null };
@@ -176,7 +193,7 @@ export function csvToBatches(options: CsvToBatchesOptions = {}): CsvToBatchesStr
     const ready: RecordBatch[] = [];
     const batcher = new CsvBatcher({
       label, atomicity: p.atomicity, delimiter: p.delimiter, forceHeader: p.forceHeader, skipLev: p.skipLev, schema, analysisLines, batchRows,
-      abortNote: '; the stream stops here (the batches before this line were passed on)',
+      abortNote: '; the stream stops here (the batches before this line were passed on)', limits,
     }, {
       prepare: (layout: CsvLayout) => {
         types = layout.types;

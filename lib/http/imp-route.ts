@@ -1,15 +1,20 @@
 // POST /imp (SPEC.md "POST /imp"): a multipart upload streamed through busboy
 // into the importer, part by part, with backpressure all the way to the
-// socket. The `schema` part (JSON) must come before `data`. The data may be
-// gzip-compressed (detected by its magic bytes or a .gz file name, or the
-// whole request with Content-Encoding: gzip). A client that goes away rolls
-// the import back; request-level problems answer {"status": message}.
+// socket. The `schema` part (JSON) applies when it comes before `data`; one
+// that comes after is not applied and the answer says so (QuestDB accepts
+// it too). The data may be gzip-compressed (detected by its magic bytes or a
+// .gz file name, or the whole request with Content-Encoding: gzip). The import
+// is published only once the whole body has been read and parsed without
+// error: a malformed part after the data, a body cut short or a client that
+// goes away leave nothing visible. Request-level problems answer
+// {"status": message}.
 import busboy from 'busboy';
 import { pipeline } from 'node:stream/promises';
 import { createGunzip } from 'node:zlib';
 import { maybeGunzip } from '../ingest/gunzip.js';
 import { SvcError, isSvcError } from '../errors/svc-error.js';
-import { importError, Importer, type SchemaEntry } from '../ingest/importer.js';
+import { importError, Importer, type ImportResult, type SchemaEntry } from '../ingest/importer.js';
+import { DEFAULT_IMPORT_LIMITS, type ImportLimits } from '../ingest/import-limits.js';
 import { parseImportParams, type ImportParams } from '../ingest/import-params.js';
 import { parseSchema } from '../ingest/schema.js';
 import { importJson, importText } from '../ingest/import-report.js';
@@ -21,7 +26,16 @@ export interface ImportRouteOptions {
   readonly catalog: () => Catalog;
   /** http.text.analysis.max.lines */
   readonly analysisLines: number;
+  /** import.memory.limit, import.max.columns, http.text.roll.buffer.limit (default: their defaults). */
+  readonly limits?: ImportLimits;
 }
+
+/** The largest schema part (a field or a file part). */
+const SCHEMA_BYTES = 1 << 20;
+/** File parts read; further ones are skipped (only the first `data` part is imported). */
+const MAX_FILES = 4;
+/** What the answer says about a schema part that came after the data part. */
+export const LATE_SCHEMA_NOTE = 'the schema part came after the data part, so it was not applied; send it before the data part';
 
 async function handleImport(ctx: RequestContext, o: ImportRouteOptions): Promise<void> {
   // The answer's format first, so that even a bad parameter is answered in it.
@@ -71,39 +85,51 @@ function settle(ctx: RequestContext, maxBytes: number, maxMs: number): Promise<v
   });
 }
 
-function runUpload(ctx: RequestContext, o: ImportRouteOptions, p: ImportParams): Promise<Awaited<ReturnType<Importer['finish']>>> {
+function runUpload(ctx: RequestContext, o: ImportRouteOptions, p: ImportParams): Promise<ImportResult> {
   const type = ctx.req.headers['content-type'] ?? '';
   if (!/^multipart\/form-data/i.test(type)) throw importError('expected a multipart/form-data upload with a "data" part');
   return new Promise((resolve, reject) => {
     let bb: busboy.Busboy;
     try {
       // File names are UTF-8 (curl, browsers); busboy's default would read them as Latin-1.
-      bb = busboy({ headers: ctx.req.headers, limits: { fieldSize: 1 << 20, files: 4 }, defParamCharset: 'utf8' });
+      bb = busboy({ headers: ctx.req.headers, limits: { fieldSize: SCHEMA_BYTES, files: MAX_FILES }, defParamCharset: 'utf8' });
     } catch (e) {
       reject(importError(`malformed multipart request: ${(e as Error).message}`));
       return;
     }
     let schema: SchemaEntry[] = [];
-    let importing: Promise<Awaited<ReturnType<Importer['finish']>>> | null = null;
+    let importer: Importer | null = null;
+    /** The data part read to its end, written out of sight (complete()); published at the end of the body. */
+    let importing: Promise<ImportResult> | null = null;
+    let lateSchema = false;
     let failed: unknown = null;
-    // The first failure answers at once (with Connection: close, so the rest of a large upload is not read).
+    // The first failure undoes the import and answers at once (with Connection: close, so the rest of a large upload is not read).
     const fail = (e: unknown): void => {
       if (failed !== null) return;
       failed = e;
+      importer?.abort();
       reject(e);
     };
-    bb.on('field', (name, value) => {
-      if (name !== 'schema') return;
-      if (importing) { fail(importError('the schema part must come before the data part')); return; }
+    const schemaTooLarge = (): SvcError => importError(`the schema part is larger than ${SCHEMA_BYTES} bytes`);
+    bb.on('field', (name, value, info) => {
+      if (name !== 'schema' || failed !== null) return;
+      if (importing) { lateSchema = true; return; }
+      if (info.valueTruncated) { fail(schemaTooLarge()); return; }
       try { schema = parseSchema(value); } catch (e) { fail(e); }
     });
     bb.on('file', (name, stream, info) => {
       if (failed !== null) { stream.resume(); return; }
       if (name === 'schema') {
+        if (importing) { lateSchema = true; stream.resume(); return; }
         const parts: Buffer[] = [];
-        stream.on('data', (c: Buffer) => parts.push(c));
+        let size = 0;
+        stream.on('data', (c: Buffer) => {
+          size += c.length;
+          if (size > SCHEMA_BYTES) { fail(schemaTooLarge()); return; } // the rest is read and dropped
+          parts.push(c);
+        });
         stream.on('end', () => {
-          if (importing) { fail(importError('the schema part must come before the data part')); return; }
+          if (failed !== null) return;
           try { schema = parseSchema(Buffer.concat(parts).toString('utf8')); } catch (e) { fail(e); }
         });
         return;
@@ -111,17 +137,22 @@ function runUpload(ctx: RequestContext, o: ImportRouteOptions, p: ImportParams):
       if (name !== 'data' || importing) { stream.resume(); return; }
       const location = info.filename ?? 'data';
       const table = p.name !== null ? sanitizeName(p.name, 'import') : tableNameFromFile(location);
-      const importer = new Importer(o.catalog(), { ...p.opts, table, location, schema });
+      const imp = new Importer(o.catalog(), { ...p.opts, table, location, schema, limits: o.limits ?? DEFAULT_IMPORT_LIMITS });
+      importer = imp;
+      // Not destroyed when the import stops early: the rest of the part is then read and dropped (stream.resume()),
+      // so that busboy goes on to the end of the body and the client gets to read the answer.
+      const source: AsyncIterable<Buffer> = { [Symbol.asyncIterator]: () => stream.iterator({ destroyOnReturn: false }) };
       importing = (async () => {
         try {
-          for await (const chunk of maybeGunzip(stream, location)) {
+          for await (const chunk of maybeGunzip(source, location)) {
+            if (failed !== null) throw failed;
             if (gone()) throw disconnected();
-            await importer.push(chunk);
+            await imp.push(chunk);
           }
           if (gone()) throw disconnected();
-          return await importer.finish();
+          return await imp.complete();
         } catch (e) {
-          importer.abort();
+          imp.abort();
           stream.resume();
           throw e;
         }
@@ -131,14 +162,21 @@ function runUpload(ctx: RequestContext, o: ImportRouteOptions, p: ImportParams):
     const gone = (): boolean => ctx.signal.aborted || (ctx.req.destroyed && !ctx.req.complete);
     const disconnected = (): SvcError => new SvcError('BAD_REQUEST', 'client disconnected during the upload; nothing was imported');
     bb.on('error', (e) => fail(gone() ? disconnected() : importError(`malformed multipart request: ${(e as Error).message}`)));
-    bb.on('close', () => {
-      if (failed !== null) { reject(failed); return; }
-      if (!importing) { reject(importError('the upload has no "data" part')); return; }
-      importing.then(resolve, reject);
-    });
     const encoding = String(ctx.req.headers['content-encoding'] ?? '').toLowerCase();
     const done = encoding === 'gzip' ? pipeline(ctx.req, createGunzip(), bb) : pipeline(ctx.req, bb);
     done.catch((e: unknown) => fail(gone() ? disconnected() : importError(`the upload failed: ${(e as Error).message}`)));
+    bb.on('close', () => {
+      if (failed !== null) { reject(failed); return; }
+      if (!importing || !importer) { fail(importError('the upload has no "data" part')); return; }
+      const imp = importer;
+      // Published only now: the body was read to its end (done) and every part parsed without error.
+      Promise.all([importing, done]).then(async ([result]) => {
+        if (failed !== null) throw failed;
+        if (gone()) throw disconnected();
+        await imp.publish();
+        return lateSchema ? { ...result, notes: [...(result.notes ?? []), LATE_SCHEMA_NOTE] } : result;
+      }).then(resolve, fail);
+    });
   });
 }
 

@@ -2,7 +2,9 @@
 // reusable typed array (numbers, timestamps and text without a string per
 // field), or are refused (the importer then applies the atomicity rule). A
 // batch is handed to the table writer, which copies it, and the builder
-// starts over in the same memory.
+// starts over in the same memory. The arrays start small and grow, each
+// growth charged to the import's memory budget (BuilderMemory).
+import type { MemoryBudget } from '../limits/memory-budget.js';
 import type { ColumnType } from '../storage/column-type.js';
 import { INT_NULL, LONG_NULL } from '../storage/column-type.js';
 import type { ColumnInput } from '../storage/column-vector.js';
@@ -24,7 +26,9 @@ export interface ColumnBuilder {
 }
 
 const decoder = new TextDecoder();
+/** Bytes as Latin-1 text: short ones by hand (cheaper than a Buffer view), long ones natively (a string per byte would bury the GC). */
 const latin1 = (b: Uint8Array, s: number, e: number): string => {
+  if (e - s > 64) return Buffer.from(b.buffer, b.byteOffset + s, e - s).toString('latin1');
   let out = '';
   for (let i = s; i < e; i++) out += String.fromCharCode(b[i]!);
   return out;
@@ -170,26 +174,56 @@ export function patternParser(pattern: string): (b: Uint8Array, s: number, e: nu
   return (b, s, e) => f.parse(fieldText(b, s, e));
 }
 
-/** A growable typed array with a length. */
+/**
+ * What the builders of one import share: the budget their arrays are charged
+ * to, the rows they start with room for (a wide file's batches are short, so
+ * its builders never allocate more than a batch needs), and the signal that
+ * text outgrew a batch's bytes (the batcher then hands the batch over at the
+ * end of the row).
+ */
+export class BuilderMemory {
+  constructor(
+    readonly budget: MemoryBudget | null,
+    /** Rows the arrays have room for at first (they double from there as rows come). */
+    readonly initialRows: number,
+    /** Text bytes past which a batch is handed over before its row count is reached. */
+    readonly batchBytes: number,
+    /** Called when a text builder holds more than batchBytes (the batcher ends the batch with the row). */
+    readonly full: () => void = () => undefined,
+  ) {}
+
+  charge(bytes: number): void {
+    this.budget?.charge(bytes, "the import's column builders");
+  }
+}
+
+/** Builders that are not part of an import (tests): no budget, 64k rows. */
+const UNBOUNDED = new BuilderMemory(null, 1 << 16, Infinity);
+
+/** A growable typed array with a length; every allocation is charged first. */
 class Grow<T extends Float64Array | Int32Array | Int16Array | Int8Array | Uint8Array | Uint16Array | Float32Array> {
   data: T;
   length = 0;
-  constructor(readonly make: (n: number) => T, capacity: number) { this.data = make(capacity); }
+  constructor(readonly make: (n: number) => T, capacity: number, readonly mem: BuilderMemory) {
+    const data = make(0);
+    mem.charge(capacity * data.BYTES_PER_ELEMENT);
+    this.data = make(capacity);
+  }
   ensure(extra: number): void {
     if (this.length + extra <= this.data.length) return;
-    const bigger = this.make(Math.max(this.data.length * 2, this.length + extra));
+    const n = Math.max(this.data.length * 2, this.length + extra);
+    this.mem.charge((n - this.data.length) * this.data.BYTES_PER_ELEMENT);
+    const bigger = this.make(n);
     bigger.set(this.data.subarray(0, this.length) as never);
     this.data = bigger;
   }
   view(): T { return this.data.subarray(0, this.length) as T; }
 }
 
-const CAPACITY = 1 << 16;
-
 abstract class FixedBuilder<T extends Float64Array | Int32Array | Int16Array | Int8Array | Uint8Array | Uint16Array | Float32Array> implements ColumnBuilder {
   protected readonly g: Grow<T>;
-  constructor(readonly type: ColumnType, make: (n: number) => T, readonly nullValue: number, width = 1) {
-    this.g = new Grow(make, CAPACITY * width);
+  constructor(readonly type: ColumnType, make: (n: number) => T, readonly nullValue: number, protected readonly mem: BuilderMemory) {
+    this.g = new Grow(make, mem.initialRows, mem);
   }
   get length(): number { return this.g.length; }
   abstract add(buf: Uint8Array, start: number, end: number, quoted: boolean): boolean;
@@ -207,7 +241,7 @@ abstract class FixedBuilder<T extends Float64Array | Int32Array | Int16Array | I
 }
 
 class DoubleBuilder extends FixedBuilder<Float64Array> {
-  constructor() { super('DOUBLE', (n) => new Float64Array(n), NaN); }
+  constructor(mem: BuilderMemory) { super('DOUBLE', (n) => new Float64Array(n), NaN, mem); }
   add(b: Uint8Array, s: number, e: number): boolean {
     const v = parseDoubleBytes(b, s, e);
     if (v === null) return false;
@@ -217,7 +251,7 @@ class DoubleBuilder extends FixedBuilder<Float64Array> {
 }
 
 class FloatBuilder extends FixedBuilder<Float32Array> {
-  constructor() { super('FLOAT', (n) => new Float32Array(n), NaN); }
+  constructor(mem: BuilderMemory) { super('FLOAT', (n) => new Float32Array(n), NaN, mem); }
   add(b: Uint8Array, s: number, e: number): boolean {
     const v = parseDoubleBytes(b, s, e);
     if (v === null) return false;
@@ -227,7 +261,7 @@ class FloatBuilder extends FixedBuilder<Float32Array> {
 }
 
 class IntBuilder extends FixedBuilder<Int32Array> {
-  constructor() { super('INT', (n) => new Int32Array(n), INT_NULL); }
+  constructor(mem: BuilderMemory) { super('INT', (n) => new Int32Array(n), INT_NULL, mem); }
   add(b: Uint8Array, s: number, e: number): boolean {
     const v = parseIntBytes(b, s, e, 2147483647);
     if (v === null) return false;
@@ -238,8 +272,8 @@ class IntBuilder extends FixedBuilder<Int32Array> {
 
 class SmallIntBuilder extends FixedBuilder<Int16Array | Int8Array> {
   readonly #max: number;
-  constructor(type: 'SHORT' | 'BYTE') {
-    super(type, (n) => (type === 'SHORT' ? new Int16Array(n) : new Int8Array(n)), 0);
+  constructor(type: 'SHORT' | 'BYTE', mem: BuilderMemory) {
+    super(type, (n) => (type === 'SHORT' ? new Int16Array(n) : new Int8Array(n)), 0, mem);
     this.#max = type === 'SHORT' ? 32767 : 127;
   }
   add(b: Uint8Array, s: number, e: number): boolean {
@@ -251,7 +285,7 @@ class SmallIntBuilder extends FixedBuilder<Int16Array | Int8Array> {
 }
 
 class BooleanBuilder extends FixedBuilder<Uint8Array> {
-  constructor() { super('BOOLEAN', (n) => new Uint8Array(n), 0); }
+  constructor(mem: BuilderMemory) { super('BOOLEAN', (n) => new Uint8Array(n), 0, mem); }
   add(b: Uint8Array, s: number, e: number): boolean {
     const n = e - s;
     if (n === 4 && (b[s]! | 32) === 116 && (b[s + 1]! | 32) === 114 && (b[s + 2]! | 32) === 117 && (b[s + 3]! | 32) === 101) { this.put(1); return true; }
@@ -261,7 +295,7 @@ class BooleanBuilder extends FixedBuilder<Uint8Array> {
 }
 
 class CharBuilder extends FixedBuilder<Uint16Array> {
-  constructor() { super('CHAR', (n) => new Uint16Array(n), 0); }
+  constructor(mem: BuilderMemory) { super('CHAR', (n) => new Uint16Array(n), 0, mem); }
   add(b: Uint8Array, s: number, e: number): boolean {
     const t = fieldText(b, s, e);
     if (t.length !== 1) return false;
@@ -271,7 +305,7 @@ class CharBuilder extends FixedBuilder<Uint16Array> {
 }
 
 class Ipv4Builder extends FixedBuilder<Int32Array> {
-  constructor() { super('IPV4', (n) => new Int32Array(n), 0); }
+  constructor(mem: BuilderMemory) { super('IPV4', (n) => new Int32Array(n), 0, mem); }
   add(b: Uint8Array, s: number, e: number): boolean {
     const v = parseIpv4Text(latin1(b, s, e));
     if (v === null) return false;
@@ -284,8 +318,8 @@ class Ipv4Builder extends FixedBuilder<Int32Array> {
 class Int64Builder extends FixedBuilder<Float64Array> {
   #exact: Grow<Int32Array> | null = null;
   readonly #parse: (b: Uint8Array, s: number, e: number) => number | null;
-  constructor(type: 'LONG' | 'TIMESTAMP' | 'DATE', pattern: string | undefined) {
-    super(type, (n) => new Float64Array(n), LONG_NULL);
+  constructor(type: 'LONG' | 'TIMESTAMP' | 'DATE', pattern: string | undefined, mem: BuilderMemory) {
+    super(type, (n) => new Float64Array(n), LONG_NULL, mem);
     if (pattern !== undefined) {
       const p = patternParser(pattern);
       this.#parse = type === 'DATE' ? (b, s, e) => { const v = p(b, s, e); return v === null ? null : Math.floor(v / 1000); } : p;
@@ -306,7 +340,7 @@ class Int64Builder extends FixedBuilder<Float64Array> {
   }
   #exactPair(big: bigint): void {
     if (this.#exact === null) {
-      this.#exact = new Grow((n) => new Int32Array(n), CAPACITY * 2);
+      this.#exact = new Grow((n) => new Int32Array(n), Math.max(this.g.data.length, 1) * 2, this.mem);
       // Earlier rows of this batch get their pairs from their doubles.
       for (let i = 0; i < this.g.length; i++) this.#pushPair(this.g.data[i]!);
     }
@@ -351,7 +385,8 @@ class Int64Builder extends FixedBuilder<Float64Array> {
 
 class UuidBuilder implements ColumnBuilder {
   readonly type = 'UUID';
-  readonly #g = new Grow((n) => new Uint8Array(n), CAPACITY * 16);
+  readonly #g: Grow<Uint8Array>;
+  constructor(mem: BuilderMemory) { this.#g = new Grow((n) => new Uint8Array(n), mem.initialRows * 16, mem); }
   get length(): number { return this.#g.length / 16; }
   add(b: Uint8Array, s: number, e: number): boolean {
     this.#g.ensure(16);
@@ -376,11 +411,18 @@ class UuidBuilder implements ColumnBuilder {
 
 /** STRING, VARCHAR and BINARY: the field's bytes as they are, NULL for an unquoted empty field. */
 class TextBuilder implements ColumnBuilder {
-  readonly #bytes = new Grow((n) => new Uint8Array(n), CAPACITY * 16);
-  readonly #offsets = new Grow((n) => new Int32Array(n), CAPACITY + 1);
-  readonly #nulls = new Grow((n) => new Uint8Array(n), CAPACITY);
+  readonly #bytes: Grow<Uint8Array>;
+  readonly #offsets: Grow<Int32Array>;
+  readonly #nulls: Grow<Uint8Array>;
+  readonly #mem: BuilderMemory;
   #anyNull = false;
-  constructor(readonly type: ColumnType) { this.#offsets.length = 1; }
+  constructor(readonly type: ColumnType, mem: BuilderMemory) {
+    this.#mem = mem;
+    this.#bytes = new Grow((n) => new Uint8Array(n), mem.initialRows * 16, mem);
+    this.#offsets = new Grow((n) => new Int32Array(n), mem.initialRows + 1, mem);
+    this.#nulls = new Grow((n) => new Uint8Array(n), mem.initialRows, mem);
+    this.#offsets.length = 1;
+  }
   get length(): number { return this.#nulls.length; }
   add(b: Uint8Array, s: number, e: number): boolean {
     const n = e - s;
@@ -391,6 +433,8 @@ class TextBuilder implements ColumnBuilder {
     if (n <= 32) for (let i = s; i < e; i++) d[at++] = b[i]!;
     else { d.set(b.subarray(s, e), at); at += n; }
     this.#bytes.length = at;
+    // Long values make a batch big before its row count is reached: hand it over early.
+    if (at > this.#mem.batchBytes) this.#mem.full();
     this.#end(0);
     return true;
   }
@@ -424,12 +468,21 @@ class SymbolBuilder implements ColumnBuilder {
   readonly type = 'SYMBOL';
   readonly #dict: string[] = [];
   readonly #index = new Map<string, number>();
-  readonly #keys = new Grow((n) => new Int32Array(n), CAPACITY);
+  readonly #keys: Grow<Int32Array>;
+  readonly #mem: BuilderMemory;
+  constructor(mem: BuilderMemory) {
+    this.#mem = mem;
+    this.#keys = new Grow((n) => new Int32Array(n), mem.initialRows, mem);
+  }
   get length(): number { return this.#keys.length; }
   add(b: Uint8Array, s: number, e: number): boolean {
     const t = fieldText(b, s, e);
     let k = this.#index.get(t);
-    if (k === undefined) { k = this.#dict.length; this.#dict.push(t); this.#index.set(t, k); }
+    if (k === undefined) {
+      // The dictionary lives for the whole import (and the table's copy with it): each new value is charged.
+      this.#mem.budget?.charge(SYMBOL_ENTRY_BYTES + 2 * t.length, "the import's SYMBOL dictionaries");
+      k = this.#dict.length; this.#dict.push(t); this.#index.set(t, k);
+    }
     this.#keys.ensure(1);
     this.#keys.data[this.#keys.length++] = k;
     return true;
@@ -446,22 +499,29 @@ class SymbolBuilder implements ColumnBuilder {
   }
 }
 
+/**
+ * What one new SYMBOL value costs beyond its characters, here and in the table
+ * writer's mapping: string headers, the Map entry, the array slot.
+ */
+const SYMBOL_ENTRY_BYTES = 96;
+
 /** Column types a file can be imported into. */
 export const IMPORTABLE: readonly ColumnType[] = ['BOOLEAN', 'BYTE', 'SHORT', 'CHAR', 'INT', 'LONG', 'FLOAT', 'DOUBLE', 'DATE', 'TIMESTAMP', 'SYMBOL', 'STRING', 'VARCHAR', 'UUID', 'IPV4', 'BINARY'];
 
-export function columnBuilder(type: ColumnType, pattern?: string): ColumnBuilder {
+/** A builder for `type`; its arrays are charged to `mem`'s budget. */
+export function columnBuilder(type: ColumnType, pattern?: string, mem: BuilderMemory = UNBOUNDED): ColumnBuilder {
   switch (type) {
-    case 'BOOLEAN': return new BooleanBuilder();
-    case 'BYTE': case 'SHORT': return new SmallIntBuilder(type);
-    case 'CHAR': return new CharBuilder();
-    case 'INT': return new IntBuilder();
-    case 'LONG': case 'TIMESTAMP': case 'DATE': return new Int64Builder(type, pattern);
-    case 'FLOAT': return new FloatBuilder();
-    case 'DOUBLE': return new DoubleBuilder();
-    case 'SYMBOL': return new SymbolBuilder();
-    case 'STRING': case 'VARCHAR': case 'BINARY': return new TextBuilder(type);
-    case 'UUID': return new UuidBuilder();
-    case 'IPV4': return new Ipv4Builder();
+    case 'BOOLEAN': return new BooleanBuilder(mem);
+    case 'BYTE': case 'SHORT': return new SmallIntBuilder(type, mem);
+    case 'CHAR': return new CharBuilder(mem);
+    case 'INT': return new IntBuilder(mem);
+    case 'LONG': case 'TIMESTAMP': case 'DATE': return new Int64Builder(type, pattern, mem);
+    case 'FLOAT': return new FloatBuilder(mem);
+    case 'DOUBLE': return new DoubleBuilder(mem);
+    case 'SYMBOL': return new SymbolBuilder(mem);
+    case 'STRING': case 'VARCHAR': case 'BINARY': return new TextBuilder(type, mem);
+    case 'UUID': return new UuidBuilder(mem);
+    case 'IPV4': return new Ipv4Builder(mem);
     default: throw new Error(`a file cannot be imported into a ${type} column`);
   }
 }

@@ -7,13 +7,18 @@
 // /imp's: atomicity (skipCol, skipRow, abort), short lines padded with NULL,
 // long lines rejected unless skipLev, a row without its timestamp rejected.
 // Used by the Importer (POST /imp, `svcdb import`) and by the library's
-// csvToBatches operator.
+// csvToBatches operator. What it holds is charged to the import's budget
+// (import-limits.ts): the start of the file while detection waits, the
+// sample's text, the builders (batches are shorter for wide rows), the
+// tokenizer's buffer.
 import { SvcError } from '../errors/svc-error.js';
-import type { ColumnType } from '../storage/column-type.js';
+import type { MemoryBudget } from '../limits/memory-budget.js';
+import { TYPE_INFO, type ColumnType } from '../storage/column-type.js';
 import type { ColumnInput } from '../storage/column-vector.js';
-import { columnBuilder, type ColumnBuilder } from './column-builders.js';
+import { BuilderMemory, columnBuilder, type ColumnBuilder } from './column-builders.js';
 import { CsvTokenizer, type FieldSink } from './csv-tokenizer.js';
-import { detectColumns, detectDelimiter, sampleLines } from './detect.js';
+import { detectColumns, detectDelimiter, sampleLines, type Sample } from './detect.js';
+import { DEFAULT_IMPORT_LIMITS, importBudget, lineTooLong, tooManyColumns, type ImportLimits } from './import-limits.js';
 import { columnNames } from './import-names.js';
 
 export type Atomicity = 'skipCol' | 'skipRow' | 'abort';
@@ -36,10 +41,14 @@ export interface CsvBatcherOptions {
   readonly schema: readonly SchemaEntry[];
   /** Lines detection looks at (http.text.analysis.max.lines). */
   readonly analysisLines: number;
-  /** Rows per batch (default 65,536). */
+  /** Rows per batch at most (default 65,536; fewer when rows are wide). */
   readonly batchRows?: number;
   /** Ends the message of an atomicity=abort failure (default: "; nothing was imported"). */
   readonly abortNote?: string;
+  /** Memory, column and line limits (default: server.conf's defaults). */
+  readonly limits?: ImportLimits;
+  /** The import's budget (default: a new one of limits.memory); its owner releases it. */
+  readonly budget?: MemoryBudget;
 }
 
 /** What detection found, schema entries applied. */
@@ -70,8 +79,25 @@ export interface CsvBatchSink {
 
 /** Rows per batch by default. */
 export const CSV_BATCH_ROWS = 1 << 16;
-/** Detection waits for this many bytes at most before deciding (or the end of the file). */
+/**
+ * Detection waits for http.text.analysis.max.lines lines, but once it holds
+ * this many bytes it decides as soon as it has MIN_SAMPLE_LINES complete lines
+ * (each at most the line limit; all of it within the budget).
+ */
 const SAMPLE_BYTES = 1 << 20;
+const MIN_SAMPLE_LINES = 2;
+/**
+ * What detection's sample costs per byte of the start of the file beyond the
+ * bytes themselves: a copy in one piece, the fields as JS strings (two bytes
+ * a character) and the arrays holding them.
+ */
+const SAMPLE_COST_PER_BYTE = 4;
+/** A batch's size in bytes that sets its row count (wide rows, fewer rows) and, for text, hands it over early. */
+const BATCH_BYTES = 8 << 20;
+/** Rows the builders have room for at first (they grow as rows come, up to the batch's rows). */
+const INITIAL_ROWS = 1024;
+/** What a text value is taken to cost when the sample has none: offsets, NULL flag and a few bytes. */
+const TEXT_ROW_BYTES = 16;
 
 /** A problem with the input as a whole (/imp answers it as {"status": message}). */
 export function importError(message: string): SvcError {
@@ -81,9 +107,18 @@ export function importError(message: string): SvcError {
 export class CsvBatcher {
   readonly #opts: CsvBatcherOptions;
   readonly #sink: CsvBatchSink;
-  readonly #batchRows: number;
+  readonly #limits: ImportLimits;
+  readonly #budget: MemoryBudget;
+  #batchRows: number;
+  /** The batch ends when #pending reaches this: #batchRows, or 0 once its text outgrew BATCH_BYTES. */
+  #rowLimit: number;
+  #memory: BuilderMemory | null = null;
   #head: Uint8Array[] = [];
   #headBytes = 0;
+  /** Complete lines in the head, the bytes of the line in progress, and whether the last byte was a \r. */
+  #headLines = 0;
+  #lineRun = 0;
+  #prevCR = false;
   #tokenizer: CsvTokenizer | null = null;
   #builders: ColumnBuilder[] | null = null;
   #target: CsvTarget | null = null;
@@ -104,8 +139,14 @@ export class CsvBatcher {
   constructor(opts: CsvBatcherOptions, sink: CsvBatchSink) {
     this.#opts = opts;
     this.#sink = sink;
+    this.#limits = opts.limits ?? DEFAULT_IMPORT_LIMITS;
+    this.#budget = opts.budget ?? importBudget(this.#limits);
     this.#batchRows = opts.batchRows ?? CSV_BATCH_ROWS;
+    this.#rowLimit = this.#batchRows;
   }
+
+  /** The budget everything this batcher holds is charged to. */
+  get budget(): MemoryBudget { return this.#budget; }
 
   get rowsAccepted(): number { return this.#accepted; }
   get rowsRejected(): number { return this.#rejected; }
@@ -116,13 +157,42 @@ export class CsvBatcher {
   async push(chunk: Uint8Array): Promise<void> {
     this.bytes += chunk.length;
     if (!this.#started) {
+      this.#budget.charge(chunk.length, 'the start of the file held for detection');
       this.#head.push(chunk);
       this.#headBytes += chunk.length;
-      if (this.#headBytes < SAMPLE_BYTES && countNewlines(this.#head) <= this.#opts.analysisLines) return;
+      this.#scanHead(chunk);
+      const lines = this.#headLines;
+      if (lines <= this.#opts.analysisLines && (this.#headBytes < SAMPLE_BYTES || lines < MIN_SAMPLE_LINES)) return;
       await this.#start(false);
       return;
     }
     this.#tokenizer!.push(chunk, this.#fields);
+  }
+
+  /** Counts the lines of the held start of the file (\n, \r\n or \r) and refuses one longer than the line limit. */
+  #scanHead(chunk: Uint8Array): void {
+    const limit = this.#limits.lineBytes;
+    let lines = this.#headLines;
+    let run = this.#lineRun;
+    let prevCR = this.#prevCR;
+    for (let i = 0; i < chunk.length; i++) {
+      const b = chunk[i]!;
+      if (b === 10) {
+        if (!prevCR) lines++; // the \n of a \r\n was counted at its \r
+        run = 0;
+        prevCR = false;
+      } else if (b === 13) {
+        lines++;
+        run = 0;
+        prevCR = true;
+      } else {
+        prevCR = false;
+        if (++run > limit) throw lineTooLong(this.#limits, `line ${lines + 1}`, lines + 1);
+      }
+    }
+    this.#headLines = lines;
+    this.#lineRun = run;
+    this.#prevCR = prevCR;
   }
 
   /** End of the input: the last rows are handed over. */
@@ -134,6 +204,17 @@ export class CsvBatcher {
 
   async #start(complete: boolean): Promise<void> {
     this.#started = true;
+    // The head's own bytes were charged as they came; its copy and its text while detection runs.
+    const sampleCost = this.#headBytes * SAMPLE_COST_PER_BYTE;
+    this.#budget.charge(sampleCost, "detection's sample of the start of the file");
+    try {
+      await this.#detectAndStart(complete);
+    } finally {
+      this.#budget.release(sampleCost + this.#headBytes);
+    }
+  }
+
+  async #detectAndStart(complete: boolean): Promise<void> {
     const o = this.#opts;
     const head = concat(this.#head);
     this.#head = [];
@@ -151,25 +232,56 @@ export class CsvBatcher {
     const sample = sampleLines(head, delimiter, o.analysisLines, complete);
     if (sample.lines.length === 0) throw importError(`no rows in the file [table=${o.label}]`);
     const d = detectColumns(sample, o.forceHeader);
+    // Before anything is sized by the column count: a wide file is refused here, having held a few lines.
+    if (d.columns.length > this.#limits.maxColumns) throw tooManyColumns(this.#limits, d.columns.length, o.label);
     if (d.header && sample.lines.length === 1 && complete) throw importError(`the file has a header and no rows [table=${o.label}]`);
     const names = columnNames(d.names, d.columns.length);
     const types = d.columns.map((c) => c.type);
     const patterns = d.columns.map((c) => c.pattern);
     // Schema entries override detection by (sanitized) name, case-insensitively.
+    const byName = new Map<string, number>();
+    names.forEach((n, i) => { if (!byName.has(n.toLowerCase())) byName.set(n.toLowerCase(), i); });
     for (const s of o.schema) {
-      const i = names.findIndex((n) => n.toLowerCase() === s.name.toLowerCase());
-      if (i < 0) throw importError(`schema column does not exist in the file [column=${s.name}]`);
+      const i = byName.get(s.name.toLowerCase());
+      if (i === undefined) throw importError(`schema column does not exist in the file [column=${s.name}]`);
       types[i] = s.type;
       patterns[i] = s.pattern;
     }
     this.#header = d.header;
     const target = await this.#sink.prepare({ header: d.header, names, types, patterns });
     this.#target = target;
-    this.#builders = target.types.map((t, i) => columnBuilder(t, target.patterns[i]));
+    this.#sizeBatches(target.types, sample, d.header);
+    this.#builders = target.types.map((t, i) => columnBuilder(t, target.patterns[i], this.#memory!));
     this.errors = target.types.map(() => 0);
     this.#skipHeader = d.header;
-    this.#tokenizer = new CsvTokenizer({ delimiter });
+    this.#tokenizer = new CsvTokenizer({
+      delimiter, maxField: this.#limits.lineBytes, budget: this.#budget,
+      fieldTooLong: (line) => lineTooLong(this.#limits, `a value on line ${line}`, line),
+    });
     this.#tokenizer.push(head, this.#fields);
+  }
+
+  /**
+   * Rows per batch from the width of a row (fixed widths, text as long as in
+   * the sample), so that a batch is about BATCH_BYTES: a file of thousands of
+   * columns gets short batches instead of 65,536 rows of room per column.
+   */
+  #sizeBatches(types: readonly ColumnType[], sample: Sample, header: boolean): void {
+    let rowBytes = 0;
+    let textColumns = 0;
+    types.forEach((t, c) => {
+      const info = TYPE_INFO[t];
+      if (info.layout !== 'var') { rowBytes += info.width; return; }
+      textColumns++;
+      let bytes = 0;
+      let n = 0;
+      for (let l = header ? 1 : 0; l < sample.lines.length; l++) { bytes += sample.lines[l]![c]?.length ?? 0; n++; }
+      rowBytes += TEXT_ROW_BYTES + (n > 0 ? Math.ceil(bytes / n) : 0);
+    });
+    this.#batchRows = Math.max(1, Math.min(this.#batchRows, Math.floor(BATCH_BYTES / Math.max(rowBytes, 1))));
+    this.#rowLimit = this.#batchRows;
+    this.#memory = new BuilderMemory(this.#budget, Math.min(this.#batchRows, INITIAL_ROWS), textColumns > 0 ? Math.ceil(BATCH_BYTES / textColumns) : Infinity,
+      () => { this.#rowLimit = 0; });
   }
 
   readonly #fields: FieldSink = {
@@ -218,11 +330,12 @@ export class CsvBatcher {
         return;
       }
       this.#accepted++;
-      if (++this.#pending >= this.#batchRows) this.#flush();
+      if (++this.#pending >= this.#rowLimit) this.#flush();
     },
   };
 
   #flush(): void {
+    this.#rowLimit = this.#batchRows;
     if (this.#pending === 0) return;
     const rows = this.#pending;
     this.#pending = 0;
@@ -238,8 +351,3 @@ function concat(parts: readonly Uint8Array[]): Uint8Array {
   return out;
 }
 
-function countNewlines(parts: readonly Uint8Array[]): number {
-  let n = 0;
-  for (const p of parts) for (let i = 0; i < p.length; i++) if (p[i] === 10) n++;
-  return n;
-}

@@ -28,7 +28,10 @@
 // Fast path: a field that lies wholly in one chunk and has no `""` is passed as a view into the
 // chunk. Only a field that spans chunks or contains `""` goes through one reused, growable scratch
 // buffer, whose byte 0 is kept free so the lenient case above can put its leading `"` there.
+// That buffer is the one thing the tokenizer holds that grows with the input (a quoted field never
+// closed, a line without a delimiter): `maxField` bounds it and `budget` is charged for it.
 import { SvcError } from '../errors/svc-error.js';
+import type { MemoryBudget } from '../limits/memory-budget.js';
 
 /** Receives fields and row ends. `buf[start, end)` is the field's content with quotes removed and "" unescaped; valid only during the call (it may be a scratch buffer). */
 export interface FieldSink {
@@ -40,6 +43,12 @@ export interface FieldSink {
 export interface TokenizerOptions {
   /** Field delimiter byte, e.g. 0x2c (,), 0x09 (TAB), 0x7c (|), 0x3b (;). */
   readonly delimiter: number;
+  /** The longest field held across chunks (default: unbounded); a longer one throws `fieldTooLong(line)`. */
+  readonly maxField?: number;
+  /** The error for a field longer than maxField, given the line it is on. */
+  readonly fieldTooLong?: (line: number) => Error;
+  /** Charged for the scratch buffer's growth. */
+  readonly budget?: MemoryBudget;
 }
 
 const LF = 0x0a;
@@ -77,6 +86,10 @@ export class CsvTokenizer {
   private prevByte = 0;
   private lineNo = 1;
   private byteCount = 0;
+  /** sEnd may not pass this (maxField + the free byte 0). */
+  private readonly scratchLimit: number;
+  private readonly fieldTooLong: (line: number) => Error;
+  private readonly budget: MemoryBudget | null;
 
   constructor(opts: TokenizerOptions) {
     const d = opts.delimiter;
@@ -84,6 +97,10 @@ export class CsvTokenizer {
       throw new SvcError('BAD_REQUEST', `invalid CSV delimiter [byte=${String(d)}]: an ASCII character other than NUL, ", \\r and \\n`);
     }
     this.delim = d;
+    this.scratchLimit = (opts.maxField ?? Infinity) + 1;
+    this.fieldTooLong = opts.fieldTooLong ?? ((line) => new SvcError('BAD_REQUEST', `a value is longer than ${opts.maxField} bytes [line=${line}]`));
+    this.budget = opts.budget ?? null;
+    this.budget?.charge(this.scratch.length, "the CSV parser's buffer");
   }
 
   /** 1-based number of the line the tokenizer is in (counting physical lines, for error messages). */
@@ -174,13 +191,7 @@ export class CsvTokenizer {
     const len = to - from;
     if (len <= 0) return;
     const need = this.sEnd + len;
-    if (need > this.scratch.length) {
-      let size = this.scratch.length * 2;
-      while (size < need) size *= 2;
-      const grown = new Uint8Array(size);
-      grown.set(this.scratch.subarray(0, this.sEnd));
-      this.scratch = grown;
-    }
+    if (need > this.scratch.length) this.grow(need);
     const dst = this.scratch;
     if (len <= 64) {
       // Short runs (between "" escapes, the tail of a field) by hand: subarray() would allocate a view.
@@ -192,12 +203,21 @@ export class CsvTokenizer {
   }
 
   private appendByte(b: number): void {
-    if (this.sEnd === this.scratch.length) {
-      const grown = new Uint8Array(this.scratch.length * 2);
-      grown.set(this.scratch);
-      this.scratch = grown;
-    }
+    if (this.sEnd === this.scratch.length) this.grow(this.sEnd + 1);
     this.scratch[this.sEnd++] = b;
+  }
+
+  /** Doubles the scratch buffer until `need` bytes fit: within maxField, charged to the budget. */
+  private grow(need: number): void {
+    if (need > this.scratchLimit) throw this.fieldTooLong(this.lineNo);
+    let size = this.scratch.length * 2;
+    while (size < need) size *= 2;
+    // Not past the limit by more than the doubling needs (a limit of 4 MiB holds a 4 MiB field, not 8 MiB of room).
+    size = Math.min(size, Math.max(need, this.scratchLimit));
+    this.budget?.charge(size - this.scratch.length, "the CSV parser's buffer");
+    const grown = new Uint8Array(size);
+    grown.set(this.scratch.subarray(0, this.sEnd));
+    this.scratch = grown;
   }
 
   private resetScratch(): void {

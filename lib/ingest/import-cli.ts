@@ -13,6 +13,7 @@ import { Catalog, catalogOptions } from '../storage/catalog.js';
 import { parsePartitionBy } from '../storage/partition-by.js';
 import { maybeGunzip } from './gunzip.js';
 import { sanitizeName, tableNameFromFile } from './import-names.js';
+import { importLimitsFromConfig } from './import-limits.js';
 import { importJson, importText } from './import-report.js';
 import { Importer, type Atomicity, type ImportOptions } from './importer.js';
 import { parseSchema } from './schema.js';
@@ -30,7 +31,7 @@ interface CliArgs {
   table: string | null;
   json: boolean;
   schemaFile: string | null;
-  opts: Omit<ImportOptions, 'table' | 'location' | 'schema' | 'analysisLines'>;
+  opts: Omit<ImportOptions, 'table' | 'location' | 'schema' | 'analysisLines' | 'limits'>;
 }
 
 function parseArgs(args: readonly string[]): CliArgs {
@@ -113,6 +114,7 @@ export async function runImportCli(argv: readonly string[], io: CliStreams): Pro
   }
   const importer = new Importer(catalog, {
     ...args.opts, table, location: fromStdin ? 'stdin' : args.file, schema, analysisLines: config.get('http.text.analysis.max.lines'),
+    limits: importLimitsFromConfig(config),
   });
   const bar = io.stderr.isTTY ? progressBar(io.stderr, total) : null;
   const started = performance.now();

@@ -1,7 +1,9 @@
 // The /imp answers: QuestDB's tabular text (Location, Partition by and
 // Timestamp with the Pattern, Locale and Errors headings; Rows handled and
 // Rows imported; one line per column with index, name, type and errors),
-// columns fitted to their content; and the JSON forms (fmt=json).
+// columns fitted to their content; and the JSON forms (fmt=json). Notes (a
+// schema part that came too late) follow the table as lines of their own, and
+// are a "notes" array in the JSON only when there are some.
 import type { ImportResult } from './importer.js';
 
 export function importText(r: ImportResult): string {
@@ -20,7 +22,8 @@ export function importText(r: ImportResult): string {
   const line = (row: readonly string[]): string =>
     `| ${row[0]!.padStart(w[0]!)} | ${row[1]!.padEnd(w[1]!)} | ${row[2]!.padEnd(w[2]!)} | ${row[3]!.padEnd(w[3]!)} | ${row[4]!.padStart(w[4]!)} |`;
   const rule = `+${w.map((x) => '-'.repeat(x + 2)).join('+')}+`;
-  return [rule, ...rows.map(line), rule, ...totals.map(line), rule, ...cols.map(line), rule, ''].join('\n');
+  const notes = (r.notes ?? []).map((n) => `Note: ${n}`);
+  return [rule, ...rows.map(line), rule, ...totals.map(line), rule, ...cols.map(line), rule, ...notes, ''].join('\n');
 }
 
 export function importJson(r: ImportResult): string {
@@ -28,5 +31,6 @@ export function importJson(r: ImportResult): string {
     status: r.status, location: r.location, rowsRejected: r.rowsRejected, rowsImported: r.rowsImported, header: r.header,
     partitionBy: r.partitionBy, timestamp: r.timestamp,
     columns: r.columns.map((c) => ({ name: c.name, type: c.type, size: c.size, errors: c.errors })),
+    ...(r.notes && r.notes.length > 0 ? { notes: r.notes } : {}),
   });
 }

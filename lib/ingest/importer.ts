@@ -4,8 +4,13 @@
 // A new table (or overwrite=true) is built as a staged table and published at
 // the end in one rename; an existing table gets its rows with automatic
 // commits off, committed once at the end. Either way, readers see all of the
-// import or none of it, and abort() undoes it.
+// import or none of it: complete() writes everything out of sight, publish()
+// makes it visible in one step, abort() undoes it at any point before. What
+// the import holds is charged to one budget (import-limits.ts), the writer's
+// buffers and the out-of-order rows held for the commit included.
+import type { MemoryBudget } from '../limits/memory-budget.js';
 import type { Catalog } from '../storage/catalog.js';
+import { STAGING } from '../storage/column-appender.js';
 import { COLUMN_TYPES, TYPE_INFO, type ColumnType } from '../storage/column-type.js';
 import type { ColumnInput } from '../storage/column-vector.js';
 import type { PartitionBy } from '../storage/partition-by.js';
@@ -13,6 +18,7 @@ import type { Table } from '../storage/table.js';
 import type { TableWriter } from '../storage/table-writer.js';
 import { IMPORTABLE } from './column-builders.js';
 import { CsvBatcher, importError, type Atomicity, type CsvLayout, type CsvTarget, type SchemaEntry } from './csv-batcher.js';
+import { DEFAULT_IMPORT_LIMITS, importBudget, type ImportLimits } from './import-limits.js';
 
 export { importError, type Atomicity, type SchemaEntry };
 
@@ -36,6 +42,8 @@ export interface ImportOptions {
   readonly schema: readonly SchemaEntry[];
   /** Lines detection looks at (http.text.analysis.max.lines). */
   readonly analysisLines: number;
+  /** Memory, column and line limits (default: server.conf's defaults). */
+  readonly limits?: ImportLimits;
 }
 
 export interface ImportColumnReport {
@@ -54,6 +62,8 @@ export interface ImportResult {
   readonly partitionBy: PartitionBy;
   readonly timestamp: string | null;
   readonly columns: readonly ImportColumnReport[];
+  /** Things the caller should know that did not stop the import (a schema part that came too late). */
+  readonly notes?: readonly string[];
 }
 
 /** Out-of-order rows an import into an existing table may hold back until its single commit, per maxUncommittedRows. */
@@ -69,19 +79,27 @@ interface Target {
   readonly timestamp: string | null;
 }
 
+type State = 'open' | 'completed' | 'published' | 'aborted';
+
 export class Importer {
   readonly #catalog: Catalog;
   readonly #opts: ImportOptions;
   readonly #batcher: CsvBatcher;
+  readonly #budget: MemoryBudget;
   #target: Target | null = null;
-  #done = false;
+  #state: State = 'open';
+  /** Out-of-order rows the writer holds, and the bytes charged for them. */
+  #lateRows = 0;
+  #lateBytes = 0;
 
   constructor(catalog: Catalog, opts: ImportOptions) {
     this.#catalog = catalog;
     this.#opts = opts;
+    const limits = opts.limits ?? DEFAULT_IMPORT_LIMITS;
+    this.#budget = importBudget(limits);
     this.#batcher = new CsvBatcher({
       label: opts.table, atomicity: opts.atomicity, delimiter: opts.delimiter, forceHeader: opts.forceHeader,
-      skipLev: opts.skipLev, schema: opts.schema, analysisLines: opts.analysisLines,
+      skipLev: opts.skipLev, schema: opts.schema, analysisLines: opts.analysisLines, limits, budget: this.#budget,
     }, {
       prepare: (layout) => this.#prepare(layout),
       batch: (rows, columns) => this.#append(rows, columns),
@@ -92,29 +110,32 @@ export class Importer {
   get rowsRejected(): number { return this.#batcher.rowsRejected; }
   /** Bytes consumed so far, for progress. */
   get bytes(): number { return this.#batcher.bytes; }
+  /** What the import holds now, and the most it held (bytes charged to its budget). */
+  get memory(): { readonly used: number; readonly peak: number } { return { used: this.#budget.used, peak: this.#budget.peak }; }
 
   /** Feeds the next bytes of the file. */
   async push(chunk: Uint8Array): Promise<void> {
-    if (this.#done) throw new Error('import already finished');
+    this.#checkOpen();
     await this.#batcher.push(chunk);
   }
 
-  /** End of the file: the last rows are written and the import becomes visible. */
-  async finish(): Promise<ImportResult> {
+  /**
+   * End of the file: the last rows are written and committed out of sight
+   * (a staged table, or an append's rows still uncommitted). Nothing is
+   * visible until publish(); abort() still undoes all of it.
+   */
+  async complete(): Promise<ImportResult> {
+    this.#checkOpen();
     await this.#batcher.finish();
+    this.#checkOpen();
     const t = this.#target!;
-    t.writer.commit();
-    this.#done = true;
-    t.writer.close();
     if (t.staged) {
-      try {
-        await this.#catalog.publishStaged(t.staged, { replace: this.#opts.overwrite });
-      } catch (e) {
-        // Someone created the table meanwhile (without overwrite): nothing of this import stays.
-        this.#catalog.discardStaged(t.staged);
-        throw e;
-      }
+      t.writer.commit();
+      t.writer.close();
     }
+    this.#state = 'completed';
+    // The builders and held lines are done with; an append's late rows wait in the writer for publish().
+    this.#budget.release(this.#budget.used - this.#lateBytes);
     const errors = this.#batcher.errors;
     return {
       status: 'OK', location: this.#opts.location, rowsRejected: this.rowsRejected, rowsImported: this.rowsImported, header: this.#batcher.header,
@@ -123,17 +144,60 @@ export class Importer {
     };
   }
 
-  /** Undoes everything this import wrote (client gone, error). Safe to call at any point, more than once. */
+  /** Makes a completed import visible, all of it in one step. */
+  async publish(): Promise<void> {
+    if (this.#state !== 'completed') throw new Error(`cannot publish an import that is ${this.#state}`);
+    const t = this.#target!;
+    this.#state = 'published';
+    this.#budget.releaseAll();
+    if (!t.staged) {
+      try {
+        t.writer.commit();
+      } finally {
+        t.writer.close();
+      }
+      return;
+    }
+    try {
+      await this.#catalog.publishStaged(t.staged, { replace: this.#opts.overwrite });
+    } catch (e) {
+      // Someone created the table meanwhile (without overwrite): nothing of this import stays.
+      this.#catalog.discardStaged(t.staged);
+      throw e;
+    }
+  }
+
+  /** complete() then publish(): the file imported and visible. */
+  async finish(): Promise<ImportResult> {
+    const r = await this.complete();
+    await this.publish();
+    return r;
+  }
+
+  /**
+   * Undoes everything this import wrote (client gone, error, a request that
+   * did not end well). Safe to call at any point before publish(), more than
+   * once, and while a push() is still running (that push then fails).
+   */
   abort(): void {
-    if (this.#done) return;
-    this.#done = true;
+    if (this.#state === 'aborted' || this.#state === 'published') return;
+    this.#state = 'aborted';
+    this.#budget.releaseAll();
     const t = this.#target;
     if (!t) return;
+    this.#release(t);
+  }
+
+  #release(t: Target): void {
     try {
-      t.writer.close(); // rolls back what is uncommitted
+      t.writer.close(); // rolls back what is uncommitted (nothing once a staged table's writer was closed)
     } finally {
       if (t.staged) this.#catalog.discardStaged(t.staged);
     }
+  }
+
+  #checkOpen(): void {
+    if (this.#state !== 'open') throw importError(this.#state === 'aborted' ? 'the import was stopped; nothing was imported' : 'the import has already finished');
   }
 
   async #prepare(layout: CsvLayout): Promise<CsvTarget> {
@@ -142,6 +206,25 @@ export class Importer {
     if (exists && !o.overwrite) return this.#prepareAppend(layout);
     if (!exists && !o.create) throw importError(`table does not exist [table=${o.table}]`);
     return this.#prepareNew(layout);
+  }
+
+  /**
+   * Charges the table writer's buffers: one staging buffer per open column
+   * file (storage's STAGING; the active partition's files are open).
+   */
+  #chargeWriter(types: readonly ColumnType[]): void {
+    let files = 0;
+    for (const t of types) files += TYPE_INFO[t].layout === 'var' ? 2 : 1;
+    this.#budget.charge(files * STAGING, "the table writer's buffers (64 KiB per column file)");
+  }
+
+  /** The target, unless abort() came while the writer was being opened: then it is released and the import fails. */
+  #adopt(target: Target): void {
+    if (this.#state === 'aborted') {
+      this.#release(target);
+      this.#checkOpen();
+    }
+    this.#target = target;
   }
 
   async #prepareNew({ names, types, patterns }: CsvLayout): Promise<CsvTarget> {
@@ -157,6 +240,7 @@ export class Importer {
     const partitionBy = o.partitionBy ?? 'NONE';
     if (partitionBy !== 'NONE' && ts < 0) throw importError(`partitionBy ${partitionBy} needs a designated timestamp: set the timestamp parameter [table=${o.table}]`);
     for (const t of types) if (!IMPORTABLE.includes(t)) throw importError(`a file cannot be imported into a ${t} column`);
+    this.#chargeWriter(types);
     const staged = this.#catalog.createStaged({
       name: o.table, columns: names.map((name, i) => ({ name, type: types[i]! })), timestamp: ts >= 0 ? names[ts] : undefined, partitionBy,
       maxUncommittedRows: o.maxUncommittedRows, o3MaxLag: o.o3MaxLag,
@@ -168,10 +252,10 @@ export class Importer {
       this.#catalog.discardStaged(staged);
       throw e;
     }
-    this.#target = {
+    this.#adopt({
       names, writer, staged, report: names.map((name, i) => reportColumn(name, types[i]!)),
       partitionBy, timestamp: ts >= 0 ? names[ts]! : null,
-    };
+    });
     return { types, patterns, names, tsColumn: ts };
   }
 
@@ -185,17 +269,19 @@ export class Importer {
     const ts = tsDef ? cols.findIndex((c) => c === tsDef) : -1;
     if (tsDef && ts < 0) throw importError(`the file has no column for the designated timestamp [table=${meta.name}, column=${tsDef.name}]`);
     for (const c of cols) if (!IMPORTABLE.includes(c!.type)) throw importError(`a file cannot be imported into a ${c!.type} column [column=${c!.name}]`);
+    this.#chargeWriter(meta.columns.map((c) => c.type));
     const writer = await this.#catalog.writer(o.table);
     writer.autoCommit = false;
     const tableNames = cols.map((c) => c!.name);
-    this.#target = {
+    this.#adopt({
       names: tableNames, writer, staged: null, report: cols.map((c) => reportColumn(c!.name, c!.type)),
       partitionBy: meta.partitionBy, timestamp: tsDef?.name ?? null,
-    };
+    });
     return { types: cols.map((c) => c!.type), patterns, names: tableNames, tsColumn: ts };
   }
 
   #append(rowCount: number, inputs: ColumnInput[]): void {
+    this.#checkOpen();
     const t = this.#target!;
     const columns: Record<string, ColumnInput> = {};
     inputs.forEach((input, i) => { columns[t.names[i]!] = input; });
@@ -204,7 +290,45 @@ export class Importer {
     if (!t.staged && t.writer.pendingLateRows > limit) {
       throw importError(`more than ${limit} rows are older than the table's newest row; an import into an existing table holds them in memory until it commits [table=${t.writer.meta.name}]; import into a new table, or sort the file`);
     }
+    this.#chargeLateRows(t, rowCount, inputs);
   }
+
+  /**
+   * Out-of-order rows wait in the writer's memory until a commit merges them:
+   * charged at this batch's bytes per row. A staged table commits early (out
+   * of sight) rather than outgrow the budget; an append cannot, and fails.
+   */
+  #chargeLateRows(t: Target, rowCount: number, inputs: readonly ColumnInput[]): void {
+    const late = t.writer.pendingLateRows;
+    if (late === this.#lateRows) return;
+    let bytes = this.#lateBytes;
+    if (late > this.#lateRows) bytes += Math.ceil((late - this.#lateRows) * inputBytes(inputs) / rowCount);
+    else bytes = this.#lateRows > 0 ? Math.ceil(bytes * late / this.#lateRows) : 0; // an automatic commit merged some
+    const what = t.staged ? 'out-of-order rows held until they are merged' : "rows older than the table's newest, held until the import's single commit (import into a new table, or sort the file)";
+    if (t.staged && bytes > this.#lateBytes && this.#budget.used + bytes - this.#lateBytes > this.#budget.limit) {
+      t.writer.commit(); // the staged table is invisible: merging now only makes the merge happen earlier
+      bytes = 0;
+    }
+    this.#budget.resize(this.#lateBytes, bytes, what);
+    this.#lateBytes = bytes;
+    this.#lateRows = t.writer.pendingLateRows;
+  }
+}
+
+/** Bytes of a batch's column inputs. */
+function inputBytes(inputs: readonly ColumnInput[]): number {
+  let n = 0;
+  for (const v of inputs) {
+    if (ArrayBuffer.isView(v)) n += v.byteLength;
+    else if (Array.isArray(v)) n += v.length * 8; // not from the builders; a pointer each at least
+    else {
+      const c = v as Exclude<ColumnInput, readonly unknown[] | ArrayBufferView>;
+      if (c.kind === 'var') n += c.bytes.byteLength + c.offsets.byteLength + (c.nulls?.byteLength ?? 0);
+      else if (c.kind === 'symbol') n += c.keys.byteLength;
+      else n += c.data.byteLength + (c.exact?.byteLength ?? 0);
+    }
+  }
+  return n;
 }
 
 function reportColumn(name: string, type: ColumnType): ImportColumnReport {

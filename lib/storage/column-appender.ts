@@ -13,7 +13,7 @@ import type { ColumnDef } from './table-state.js';
  * memory (no copy); smaller ones collect in a stage of this size. Small, since
  * every open file of every partition being written has one.
  */
-const STAGING = 64 << 10;
+export const STAGING = 64 << 10;
 const TWO32 = 4294967296;
 
 /**

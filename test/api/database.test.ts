@@ -5,7 +5,7 @@
 // (both ways) and against a second openDatabase.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Readable, Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -92,6 +92,25 @@ describe('openDatabase', () => {
     await assert.rejects(db.importCsv(Buffer.from('a,b\n1,2\n'), { name: 'streamed' }), /the table has no column a, b/);
     // A failed import leaves nothing behind.
     assert.deepEqual(await all(db.query("SELECT count() FROM tables() WHERE table_name = 'x'").rows()), [{ count: 0 }]);
+  });
+
+  test("importCsv keeps to server.conf's import limits and leaves nothing when past one", async () => {
+    const limited = makeRoot();
+    mkdirSync(join(limited, 'conf'), { recursive: true });
+    writeFileSync(join(limited, 'conf', 'server.conf'), 'import.max.columns=4\nimport.memory.limit=4m\nhttp.text.roll.buffer.limit=1k\n');
+    const small = openDatabase(limited);
+    try {
+      await assert.rejects(small.importCsv(Buffer.from('a,b,c,d,e\n1,2,3,4,5\n'), { name: 'wide' }), /the file has 5 columns, more than the limit of 4 \[limit=import\.max\.columns/);
+      await assert.rejects(small.importCsv(Buffer.from(`a,b\n1,2\n3,"${'x'.repeat(5000)}`), { name: 'long' }), /longer than the limit of 1024 bytes \[limit=http\.text\.roll\.buffer\.limit/);
+      await small.execute('CREATE TABLE late (ts TIMESTAMP, v DOUBLE) TIMESTAMP(ts) PARTITION BY DAY');
+      await small.execute("INSERT INTO late VALUES ('2030-01-01T00:00:00Z', 1)");
+      const rows = Array.from({ length: 200_000 }, (_, i) => `${new Date(Date.UTC(2024, 0, 1) + i * 1000).toISOString()},${i}`).join('\n');
+      await assert.rejects(small.importCsv(Buffer.from(`ts,v\n${rows}\n`), { name: 'late' }), /needs more than the memory limit of 4194304 bytes \[limit=import\.memory\.limit/);
+      assert.deepEqual(await all(small.query("SELECT count() FROM tables() WHERE table_name IN ('wide', 'long')").rows()), [{ count: 0 }]);
+      assert.deepEqual(await all(small.query('SELECT count() FROM late').rows()), [{ count: 1 }]);
+    } finally {
+      await small.close();
+    }
   });
 
   test('an aborted query stops; a closed database refuses', async () => {

@@ -105,6 +105,22 @@ test('csvToBatches refuses bad options and bad input clearly', async () => {
   await assert.rejects(batchesOf(CSV, csvToBatches({ timestamp: 'nope' })), /timestamp column does not exist in the file \[column=nope\]/);
 });
 
+test("csvToBatches holds what /imp may hold: maxColumns, maxLineBytes and memoryLimit, named in their errors", async () => {
+  const wide = `${Array.from({ length: 12 }, (_, i) => `c${i}`).join(',')}\n${Array.from({ length: 12 }, (_, i) => i).join(',')}\n`;
+  await assert.rejects(batchesOf(wide, csvToBatches({ maxColumns: 10 })), /the file has 12 columns, more than the limit of 10 \[limit=maxColumns option/);
+  assert.equal(rowsOf(await batchesOf(wide, csvToBatches({ maxColumns: 12 }))).length, 1);
+  await assert.rejects(batchesOf(`${'x'.repeat(5000)},1\ny,2\n`, csvToBatches({ maxLineBytes: 4096 })), /line 1 is longer than the limit of 4096 bytes \[limit=maxLineBytes option/);
+  const many = `a,b\n${Array.from({ length: 100_000 }, (_, i) => `${i},${i}`).join('\n')}\n`;
+  await assert.rejects(batchesOf(many, csvToBatches({ memoryLimit: 256 * 1024 })), /needs more than the memory limit of 262144 bytes \[limit=memoryLimit option/);
+  assert.throws(() => csvToBatches({ memoryLimit: 0 }), /invalid value for option memoryLimit: 0/);
+  // A wide row makes short batches (about 8 MiB each), whatever batchRows says.
+  const cols = 1000;
+  const rows = Array.from({ length: 1500 }, (_, r) => Array.from({ length: cols }, (_, c) => `${r}.${c}`).join(','));
+  const bs = await batchesOf(`${Array.from({ length: cols }, (_, c) => `c${c}`).join(',')}\n${rows.join('\n')}\n`, csvToBatches());
+  assert.ok(bs.length > 1 && bs.every((b) => b.rowCount <= 1048), bs.map((b) => b.rowCount).join(' '));
+  assert.equal(bs.reduce((n, b) => n + b.rowCount, 0), 1500);
+});
+
 test('where() and select() run SQL over each batch; errors point into the expression', async () => {
   const out = await run(CSV, csvToBatches({ timestamp: 'ts' }), where("price > 10 AND sym = 'AAA'"), select('ts, sym, price * 2 AS p, upper(sym) s, qty + 1'), batchesToCsv());
   assert.equal(out, [

@@ -6,7 +6,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { Readable } from 'node:stream';
 import { join } from 'node:path';
@@ -129,7 +129,7 @@ describe('CSV import over HTTP', () => {
     assert.deepEqual((await query('select day from datesmdy')).dataset, [['2023-12-25T00:00:00.000000Z'], ['2024-02-01T00:00:00.000000Z']]);
   });
 
-  test('a schema part sets types and timestamp patterns; it must come before the data', async () => {
+  test('a schema part sets types and timestamp patterns; one after the data is not applied and the answer says so', async () => {
     const csv = 'when,v,s\n2024/01/15 10:30,7,a\n2024/01/16 11:00,8,b\n';
     const schema = JSON.stringify([{ name: 'when', type: 'TIMESTAMP', pattern: 'yyyy/MM/dd HH:mm' }, { name: 'v', type: 'SHORT' }, { name: 's', type: 'SYMBOL' }]);
     const r = await upload(csv, 'sch.csv', { fmt: 'json', timestamp: 'when' }, schema);
@@ -137,13 +137,16 @@ describe('CSV import over HTTP', () => {
     const q = await query('select * from sch');
     assert.deepEqual(q.columns.map((c) => c.type), ['TIMESTAMP', 'SHORT', 'SYMBOL']);
     assert.deepEqual(q.dataset, [['2024-01-15T10:30:00.000000Z', 7, 'a'], ['2024-01-16T11:00:00.000000Z', 8, 'b']]);
-    // Data first, schema after: refused.
+    // Data first, schema after: imported as detected, with a note (QuestDB accepts this order too).
     const form = new FormData();
     form.append('data', new Blob([csv]), 'late.csv');
     form.append('schema', schema);
     const late = await request(`${s.mainUrl}/imp?fmt=json`, { method: 'POST', body: form });
-    assert.equal(late.statusCode, 400);
-    assert.match(String((await late.body.json() as { status: string }).status), /schema part must come before the data/);
+    const lateBody = await late.body.json() as { status: string; notes?: string[] };
+    assert.equal(late.statusCode, 200);
+    assert.equal(lateBody.status, 'OK');
+    assert.match(String(lateBody.notes), /schema part came after the data part, so it was not applied/);
+    assert.deepEqual((await query('select * from late')).columns.map((c) => c.type), ['VARCHAR', 'INT', 'VARCHAR']);
     const bad = await upload(csv, 'x.csv', { fmt: 'json' }, '[{"name": "v", "type": "NOPE"}]');
     assert.equal(bad.status, 400);
     assert.match(String(bad.json().status), /unknown type NOPE/);
@@ -371,5 +374,16 @@ describe('svcdb import', () => {
     const e = await cli([fixture('empty.csv'), '-d', root]);
     assert.equal(e.code, 1);
     assert.match(e.stderr, /empty file/);
+  });
+
+  test("keeps to server.conf's import limits: a file past one exits 1 naming it and imports nothing", async () => {
+    const root = makeRoot();
+    mkdirSync(join(root, 'conf'), { recursive: true });
+    writeFileSync(join(root, 'conf', 'server.conf'), 'import.max.columns=3\n');
+    const wide = await cli(['-', '-d', root, '--table', 'wide'], 'a,b,c,d\n1,2,3,4\n');
+    assert.equal(wide.code, 1);
+    assert.match(wide.stderr, /the file has 4 columns, more than the limit of 3 \[limit=import\.max\.columns, table=wide\]/);
+    const ok = await cli(['-', '-d', root, '--table', 'narrow', '--format', 'json'], 'a,b,c\n1,2,3\n');
+    assert.equal(ok.code, 0, ok.stderr);
   });
 });

@@ -327,3 +327,22 @@ test('agrees with csv-parse on adversarial inputs', () => {
     for (const text of adversarial) differential(delimiter === ',' ? text : text.replaceAll(',', delimiter), delimiter, rnd, 'adversarial');
   }
 });
+
+test('a field held across chunks longer than maxField throws the given error with its line; the budget is charged for the buffer', async () => {
+  const { MemoryBudget } = await import('../../lib/limits/memory-budget.js');
+  const budget = new MemoryBudget(1 << 20, 'test.limit');
+  const t = new CsvTokenizer({ delimiter: COMMA, maxField: 5000, budget, fieldTooLong: (line) => new Error(`too long on line ${line}`) });
+  const sink = new Collector();
+  t.push(bytesOf('a,b\n"'), sink);
+  t.push(bytesOf('x'.repeat(4000)), sink);
+  assert.ok(budget.used >= 4000, `charged ${budget.used}`);
+  assert.throws(() => t.push(bytesOf('y'.repeat(2000)), sink), /too long on line 2/);
+  // A field of exactly maxField bytes fits.
+  const u = new CsvTokenizer({ delimiter: COMMA, maxField: 5000 });
+  const ok = new Collector();
+  u.push(bytesOf('"'), ok);
+  u.push(bytesOf('z'.repeat(5000)), ok);
+  u.push(bytesOf('"\n'), ok);
+  u.end(ok);
+  assert.equal(ok.done()[0]![0]![1].length, 5000);
+});
