@@ -49,7 +49,7 @@ export class TextTable {
 
   /** The header line and the rule. */
   head(): string {
-    return `${this.#names.map((h, i) => this.#pad(h, i)).join(' | ')}\n${this.#widths.map((w) => '-'.repeat(w)).join('-+-')}\n`;
+    return `${this.#names.map((h, i) => this.#pad(h, i)).join(' | ').trimEnd()}\n${this.#widths.map((w) => '-'.repeat(w)).join('-+-')}\n`;
   }
 
   line(cells: readonly Cell[]): string {

@@ -58,7 +58,19 @@ interface HeadTap {
   lineEnd: number;
   /** The response of the request being served, if any. */
   res: ServerResponse | null;
+  /** A refusal was sent: what the client still sends is read and dropped (lingering close). */
+  answered: boolean;
+  dropped: number;
 }
+
+/**
+ * After a refusal the connection stays open this long, reading and dropping up
+ * to LINGER_BYTES, so a client still sending its request reads the answer
+ * instead of a reset (closing with unread input makes the kernel send RST,
+ * which can discard the answer before the client reads it).
+ */
+const LINGER_MS = 2000;
+const LINGER_BYTES = 4 * 1024 * 1024;
 
 /**
  * Installs the limits' answers on a node:http server created with
@@ -68,11 +80,16 @@ interface HeadTap {
 export function guardRequestHeads(server: Server, limits: HeadLimits, onBadRequest: (message: string) => void): void {
   const taps = new WeakMap<Socket, HeadTap>();
   server.on('connection', (socket: Socket) => {
-    const tap: HeadTap = { inHead: true, seen: 0, lineEnd: -1, res: null };
+    const tap: HeadTap = { inHead: true, seen: 0, lineEnd: -1, res: null, answered: false, dropped: 0 };
     taps.set(socket, tap);
     // Runs after the parser has taken the chunk (its listener came first), so
     // at an overflow the tap holds the head's earlier chunks.
     socket.on('data', (chunk: Buffer) => {
+      if (tap.answered) {
+        tap.dropped += chunk.length;
+        if (tap.dropped > LINGER_BYTES) socket.destroy();
+        return;
+      }
       if (!tap.inHead || tap.lineEnd >= 0) return;
       const lf = chunk.indexOf(10);
       if (lf >= 0) tap.lineEnd = tap.seen + lf;
@@ -95,7 +112,9 @@ export function guardRequestHeads(server: Server, limits: HeadLimits, onBadReque
   });
   server.on('clientError', (err: NodeJS.ErrnoException & { bytesParsed?: number; rawPacket?: Buffer }, socket: Socket) => {
     const tap = taps.get(socket);
-    if (err.code === 'ECONNRESET' || err.code === 'EPIPE' || !socket.writable || tap?.res?.headersSent === true) {
+    // The parser stays in its error state and reports each further chunk: the refusal was sent once already.
+    if (tap?.answered) return;
+    if (!tap || err.code === 'ECONNRESET' || err.code === 'EPIPE' || !socket.writable || tap.res?.headersSent === true) {
       // Nothing to answer to, or a response is already under way: a status line now would corrupt it.
       socket.destroy();
       return;
@@ -105,6 +124,10 @@ export function guardRequestHeads(server: Server, limits: HeadLimits, onBadReque
     const body = JSON.stringify({ error: e.message });
     socket.end(`HTTP/1.1 ${e.status} ${REASONS[e.status] ?? 'Bad Request'}\r\nConnection: close\r\n`
       + `Content-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
+    tap.answered = true;
+    const timer = setTimeout(() => socket.destroy(), LINGER_MS);
+    timer.unref();
+    socket.once('close', () => clearTimeout(timer));
   });
 }
 
