@@ -2,9 +2,10 @@
 // The svcdb command line: `serve` runs the server, `query` runs SQL against a
 // running one, `import` and `export` work on a database folder no server is
 // running on. Thin: parses arguments and calls lib/ (or the server's HTTP API).
+import { once } from 'node:events';
 import { SvcdbServer } from '../lib/server.js';
 import { VERSION } from '../lib/version.js';
-import { textTable, type JsonResult } from '../lib/export/text-table.js';
+import { printTable } from '../lib/export/text-table.js';
 
 const HELP = `svcdb ${VERSION}: a time-series SQL database server (QuestDB dialect and HTTP API)
 
@@ -164,19 +165,36 @@ async function query(q: QueryArgs): Promise<void> {
     }
     fail(`${res.status} ${body.error ?? res.statusText}`);
   }
+  // A reader that stops early (`| head`) ends the command quietly.
+  process.stdout.on('error', (e: NodeJS.ErrnoException) => {
+    if (e.code === 'EPIPE') process.exit(0);
+    fail(`cannot write the result: ${e.message}`);
+  });
+  const body = res.body as unknown as AsyncIterable<Uint8Array>;
   if (q.format !== 'table') {
     // Streamed through as the server sends it.
-    for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) process.stdout.write(chunk);
+    for await (const chunk of body) {
+      if (!process.stdout.write(chunk)) await once(process.stdout, 'drain');
+    }
     if (q.format === 'json') process.stdout.write('\n');
     return;
   }
-  const body = await res.json() as Partial<JsonResult> & { ddl?: string; dml?: string; updated?: number; error?: string };
-  if (body.error !== undefined) fail(body.error);
-  if (body.dataset === undefined) {
-    process.stdout.write(body.updated !== undefined ? `OK (${body.updated} rows updated)\n` : 'OK\n');
-    return;
+  // Ctrl-C runs the exit handlers, which remove the table's spool file.
+  process.once('SIGINT', () => process.exit(130));
+  let printed: Awaited<ReturnType<typeof printTable>>;
+  try {
+    printed = await printTable(body, process.stdout);
+  } catch (e) {
+    fail(`cannot read the answer of ${q.host}: ${e instanceof Error ? e.message : String(e)}`);
   }
-  process.stdout.write(textTable(body as JsonResult));
+  const { members, rows } = printed;
+  // An error after rows went out (a timeout, say) ends the document; no partial table is printed.
+  const error = members.get('error');
+  if (error !== undefined) fail(String(error));
+  if (rows === null) {
+    const updated = members.get('updated');
+    process.stdout.write(updated !== undefined ? `OK (${updated} rows updated)\n` : 'OK\n');
+  }
 }
 
 async function importCommand(args: string[]): Promise<void> {

@@ -5,6 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { join, resolve } from 'node:path';
 import { Config, loadConfig } from './config/config.js';
 import { SvcError, errorMessage } from './errors/svc-error.js';
+import { healthAuthOf, type HealthSettings } from './health/health-responder.js';
 import { HealthServer } from './health/health-server.js';
 import { BasicAuth } from './http/basic-auth.js';
 import { debugRoutes } from './http/debug-routes.js';
@@ -50,6 +51,9 @@ export class SvcdbServer {
   readonly #log: Logger;
   readonly #main: MainServer;
   readonly #health: HealthServer | null;
+  /** Whether each server actually checks credentials, for the start-up lines (which must tell the truth). */
+  readonly #mainAuth: boolean;
+  readonly #healthAuth: boolean;
   #stopping: Promise<void> | null = null;
 
   private constructor(root: string, config: Config, metrics: Metrics, logs: LogManager) {
@@ -75,23 +79,27 @@ export class SvcdbServer {
     })) router.add(r);
     for (const r of importRoutes({ catalog: () => this.catalog, analysisLines: config.get('http.text.analysis.max.lines'), limits: importLimitsFromConfig(config) })) router.add(r);
     if (config.get('http.debug.endpoints.enabled')) for (const r of debugRoutes) router.add(r);
+    const auth = BasicAuth.fromConfig(config.get('http.user'), config.get('http.password'));
+    this.#mainAuth = auth !== null;
     this.#main = new MainServer({
       router,
-      auth: BasicAuth.fromConfig(config.get('http.user'), config.get('http.password')),
+      auth,
       log: logs.logger('http-server'),
       metrics,
     });
+    const healthSettings: HealthSettings = {
+      user: config.get('http.user'),
+      password: config.get('http.password'),
+      authRequired: config.get('http.health.check.authentication.required'),
+      metricsEnabled: config.get('metrics.enabled'),
+      pessimistic: config.get('http.pessimistic.health.check.enabled'),
+    };
+    this.#healthAuth = healthAuthOf(healthSettings) !== null;
     this.#health = config.get('http.min.enabled')
       ? new HealthServer({
         bindTo: config.get('http.min.net.bind.to'),
         workerCount: config.get('http.min.worker.count'),
-        settings: {
-          user: config.get('http.user'),
-          password: config.get('http.password'),
-          authRequired: config.get('http.health.check.authentication.required'),
-          metricsEnabled: config.get('metrics.enabled'),
-          pessimistic: config.get('http.pessimistic.health.check.enabled'),
-        },
+        settings: healthSettings,
         registry: this.registry,
         metrics,
         log: logs.logger('http-min-server'),
@@ -169,7 +177,8 @@ export class SvcdbServer {
         start: async (handle) => {
           health.onFailure = (reason) => handle.fail(reason);
           const a = await health.start();
-          this.#log.advisory(`health server listening on ${urlOf(a)} (${config.get('http.min.worker.count') > 0 ? 'worker thread' : 'main event loop'})`);
+          const where = config.get('http.min.worker.count') > 0 ? 'worker thread' : 'main event loop';
+          this.#log.advisory(`health server listening on ${urlOf(a)} (${where}${this.#healthAuth ? ', basic authentication on' : ''})`);
         },
         stop: () => health.stop(1000),
       });
@@ -200,7 +209,10 @@ export class SvcdbServer {
       softDependencies: [COMPONENTS.metrics],
       start: async () => {
         const a = await this.#main.start(config.get('http.net.bind.to'));
-        this.#log.advisory(`http server listening on ${urlOf(a)}${config.get('http.user') ? ' (basic authentication on)' : ''}`);
+        this.#log.advisory(`http server listening on ${urlOf(a)}${this.#mainAuth ? ' (basic authentication on)' : ''}`);
+        if (config.get('http.debug.endpoints.enabled')) {
+          this.#log.advisory(`debug endpoints on: ${debugRoutes.flatMap((r) => r.paths).join(', ')} (http.debug.endpoints.enabled; for tests only)`);
+        }
       },
       stop: () => this.#main.stop(config.get('http.shutdown.grace.period')),
     });

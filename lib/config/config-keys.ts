@@ -2,7 +2,7 @@
 // conf/server.conf is generated from this table, and Config.get is typed by it.
 // Later capabilities add their keys here.
 import {
-  booleanType, durationType, enumType, hostPortType, intType, sizeType, stringType,
+  basicUserType, booleanType, durationType, enumType, hostPortType, intType, sizeType, stringType,
   type ValueType,
 } from './value-types.js';
 
@@ -21,12 +21,12 @@ function key<T>(type: ValueType<T>, def: T, doc: string, secret = false): KeySpe
 export const CONFIG_KEYS = {
   'http.net.bind.to': key(hostPortType, { host: '0.0.0.0', port: 9000 },
     'Address and port of the main HTTP server (REST API). Port 0 picks a free port.'),
-  'http.user': key(stringType, '',
-    'User name for HTTP basic authentication on the main server. Authentication is on when http.user and http.password are both set.'),
+  'http.user': key(basicUserType, '',
+    'User name for HTTP basic authentication on the main server (no colon). Set both http.user and http.password to turn authentication on; one without the other stops startup.'),
   'http.password': key(stringType, '',
-    'Password for HTTP basic authentication (everything after the first colon of the credential).', true),
+    'Password for HTTP basic authentication (everything after the first colon of the credential). Needs http.user.', true),
   'http.health.check.authentication.required': key(booleanType, true,
-    'Whether the health server (health, /lifecycle, /metrics) asks for the same basic credentials, when credentials are set.'),
+    'Whether the health server (health, /lifecycle, /metrics) asks for the same basic credentials, when credentials are set. Set to true explicitly without credentials, it stops startup.'),
   'http.pessimistic.health.check.enabled': key(booleanType, false,
     'With metrics.enabled, the health check answers 500 once svc_unhandled_errors_total is above zero.'),
   'http.shutdown.grace.period': key(durationType, 10_000,

@@ -1,6 +1,7 @@
 // Loads <root>/conf/server.conf (creating it with documented defaults on first
 // start), applies SVC_* environment overrides and validates every value into a
-// typed Config. A bad value stops startup with one line naming key and value.
+// typed Config. A bad value stops startup with one line naming key and value,
+// and so does a combination that would half-enable a security feature.
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { SvcError, errorMessage } from '../errors/svc-error.js';
@@ -80,12 +81,16 @@ export function loadConfig(root: string, env: NodeJS.ProcessEnv = process.env): 
   const sources = new Map<string, string>();
   for (const [k, s] of Object.entries(CONFIG_KEYS)) values.set(k, s.default);
 
+  /** Where a value was set, as error messages say it; absent for defaults. */
+  const where = new Map<string, string>();
+
   const unknownKeys: string[] = [];
   for (const entry of parseProperties(text)) {
     const spec = (CONFIG_KEYS as Record<string, KeySpec<unknown>>)[entry.key];
     if (!spec) { unknownKeys.push(entry.key); continue; }
     values.set(entry.key, parseValue(entry.key, spec, entry.value, `server.conf line ${entry.line}`));
     sources.set(entry.key, `server.conf:${entry.line}`);
+    where.set(entry.key, `server.conf line ${entry.line}`);
   }
   for (const [k, s] of Object.entries(CONFIG_KEYS)) {
     const name = envName(k);
@@ -93,8 +98,35 @@ export function loadConfig(root: string, env: NodeJS.ProcessEnv = process.env): 
     if (v === undefined) continue;
     values.set(k, parseValue(k, s as KeySpec<unknown>, v, `environment variable ${name}`));
     sources.set(k, `env ${name}`);
+    where.set(k, `environment variable ${name}`);
   }
+  checkSecurity(values, where);
   return { config: new Config(values, sources), unknownKeys, created, path };
+}
+
+/**
+ * Settings that would turn a security feature half on refuse to start rather
+ * than run open while the operator believes otherwise: a user without a
+ * password (or the reverse) would leave basic authentication off, and health
+ * authentication explicitly required without credentials would guard nothing.
+ */
+function checkSecurity(values: ReadonlyMap<string, unknown>, where: ReadonlyMap<string, string>): void {
+  const user = values.get('http.user') as string;
+  const password = values.get('http.password') as string;
+  const refuse = (k: ConfigKey, reason: string): never => {
+    const spec = CONFIG_KEYS[k] as KeySpec<unknown>;
+    const shown = spec.secret ? '****' : spec.type.format(values.get(k));
+    throw new SvcError('CONFIG', `invalid value ${k}=${shown} (${where.get(k) ?? 'default'}): ${reason}`);
+  };
+  if (user !== '' && password === '') {
+    refuse('http.user', 'http.password is empty, so basic authentication would be off; set http.password too, or leave http.user empty');
+  }
+  if (password !== '' && user === '') {
+    refuse('http.password', 'http.user is empty, so basic authentication would be off; set http.user too, or leave http.password empty');
+  }
+  if (user === '' && values.get('http.health.check.authentication.required') === true && where.has('http.health.check.authentication.required')) {
+    refuse('http.health.check.authentication.required', 'no credentials are set (http.user, http.password), so the health server would be open; set them, or set this to false');
+  }
 }
 
 function parseValue(k: string, spec: KeySpec<unknown>, raw: string, where: string): unknown {

@@ -20,6 +20,16 @@ export const stringType: ValueType<string> = {
   format: (v) => v,
 };
 
+/** A user name of HTTP basic authentication: the credential's colon ends it, so none inside. */
+export const basicUserType: ValueType<string> = {
+  name: 'string without a colon',
+  parse(t) {
+    if (t.includes(':')) throw new Error('a user name cannot contain a colon (the credential is user:password)');
+    return t;
+  },
+  format: (v) => v,
+};
+
 export const booleanType: ValueType<boolean> = {
   name: 'boolean',
   parse(t) {

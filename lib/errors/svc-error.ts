@@ -10,6 +10,7 @@ export const ERROR_STATUS = {
   NOT_FOUND: 404,
   METHOD_NOT_ALLOWED: 405,
   URI_TOO_LONG: 414,
+  HEADERS_TOO_LARGE: 431,
   /** A statement that ran past its timeout: a failed query, as QuestDB answers it. */
   TIMEOUT: 400,
   TABLE_BUSY: 409,

@@ -141,7 +141,8 @@ async function* latestBySymbol(plan: LatestPlan, input: AsyncIterable<Batch>, cx
     await pace(cx);
   }
   const winners: Array<[number, number]> = [];
-  if (other.size > 0) winners.push(...other.values());
+  // A loop, not push(...): one argument per key would overflow the stack on many keys.
+  if (other.size > 0) for (const w of other.values()) winners.push(w);
   else for (let s = 0; s < bestBatch.length; s++) if (bestBatch[s]! >= 0) winners.push([bestBatch[s]!, bestRow[s]!]);
   if (winners.length === 0) return;
   const tsOf = (w: [number, number]): number => (batches[w[0]]!.columns[plan.ts] as { data: Float64Array }).data[w[1]]!;

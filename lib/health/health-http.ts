@@ -1,7 +1,11 @@
 // The health server's node:http server, the same in the main event loop and in
 // the health worker thread; what differs is the backend that supplies state.
 import { createServer, type Server } from 'node:http';
+import { checkHead, guardRequestHeads, parserLimit, type HeadLimits } from '../http/request-head.js';
 import type { HealthResponder, HealthSnapshot } from './health-responder.js';
+
+/** The health server ignores paths and needs few headers: small limits (414, 431 past them). */
+export const HEALTH_HEAD_LIMITS: HeadLimits = { maxUrl: 8 * 1024, maxHeaders: 16 * 1024 };
 
 export interface HealthBackend {
   snapshot(): HealthSnapshot;
@@ -9,13 +13,19 @@ export interface HealthBackend {
   metrics(): Promise<{ contentType: string; body: string }>;
   onRequest(endpoint: string, method: string, status: number, seconds: number): void;
   onError(message: string): void;
+  /** A client's malformed or oversize request (an info line: not the server's fault). */
+  onBadRequest(message: string): void;
 }
 
 export function createHealthHttpServer(responder: HealthResponder, backend: HealthBackend): Server {
-  const server = createServer({ keepAlive: true }, (req, res) => {
+  const server = createServer({ keepAlive: true, maxHeaderSize: parserLimit(HEALTH_HEAD_LIMITS) }, (req, res) => {
     const started = process.hrtime.bigint();
     const method = req.method ?? 'GET';
-    const answer = responder.answer(method, req.url ?? '/', req.headers.authorization, () => backend.snapshot());
+    const tooLarge = checkHead(req, HEALTH_HEAD_LIMITS);
+    if (tooLarge) backend.onBadRequest(`${method} -> ${tooLarge.status} ${tooLarge.message}`);
+    const answer = tooLarge
+      ? { kind: 'json' as const, status: tooLarge.status, endpoint: 'health', body: JSON.stringify({ error: tooLarge.message }), headers: { Connection: 'close' } }
+      : responder.answer(method, req.url ?? '/', req.headers.authorization, () => backend.snapshot());
     const done = (): void => {
       backend.onRequest(answer.endpoint, method, res.statusCode, Number(process.hrtime.bigint() - started) / 1e9);
     };
@@ -38,9 +48,6 @@ export function createHealthHttpServer(responder: HealthResponder, backend: Heal
     }
     send(answer.status, answer.kind === 'json' ? 'application/json' : 'text/plain', answer.body, answer.headers);
   });
-  server.on('clientError', (err: NodeJS.ErrnoException, socket) => {
-    backend.onError(`bad HTTP request on the health server: ${err.code ?? err.message}`);
-    socket.destroy();
-  });
+  guardRequestHeads(server, HEALTH_HEAD_LIMITS, (message) => backend.onBadRequest(message));
   return server;
 }

@@ -24,13 +24,18 @@ export type HealthAnswer =
   | { readonly kind: 'text' | 'json'; readonly status: number; readonly body: string; readonly headers?: Record<string, string>; readonly endpoint: string }
   | { readonly kind: 'metrics'; readonly endpoint: string };
 
+/** The credentials the health server checks: the main server's, unless its authentication is not required. */
+export function healthAuthOf(settings: HealthSettings): BasicAuth | null {
+  return settings.authRequired ? BasicAuth.fromConfig(settings.user, settings.password) : null;
+}
+
 export class HealthResponder {
   readonly #settings: HealthSettings;
   readonly #auth: BasicAuth | null;
 
   constructor(settings: HealthSettings) {
     this.#settings = settings;
-    this.#auth = settings.authRequired ? BasicAuth.fromConfig(settings.user, settings.password) : null;
+    this.#auth = healthAuthOf(settings);
   }
 
   answer(method: string, rawUrl: string, authorization: string | undefined, snapshot: () => HealthSnapshot): HealthAnswer {

@@ -76,6 +76,7 @@ export class HealthServer {
       metrics: () => metrics.exposition(),
       onRequest: (e, m, s, t) => this.#onRequest(e, m, s, t),
       onError: (message) => log.error(message),
+      onBadRequest: (message) => log.info(message),
     };
     this.#server = createHealthHttpServer(new HealthResponder(this.#opts.settings), backend);
     return listen(this.#server, this.#opts.bindTo);

@@ -40,6 +40,7 @@ const server = createHealthHttpServer(new HealthResponder(data.settings), {
   }),
   onRequest: (endpoint, method, status, seconds) => post({ type: 'request', endpoint, method, status, seconds }),
   onError: (message) => post({ type: 'log', level: 'error', message }),
+  onBadRequest: (message) => post({ type: 'log', level: 'info', message }),
 });
 
 port.on('message', (m: ToWorker) => {

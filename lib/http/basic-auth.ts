@@ -7,9 +7,14 @@ export class BasicAuth {
   readonly #user: Buffer;
   readonly #password: Buffer;
 
-  /** Null when authentication is off (user or password not set). */
+  /**
+   * Null when authentication is off (neither set). One without the other is
+   * refused, never read as "off": the configuration loader already stops on it.
+   */
   static fromConfig(user: string, password: string): BasicAuth | null {
-    return user !== '' && password !== '' ? new BasicAuth(user, password) : null;
+    if (user === '' && password === '') return null;
+    if (user === '' || password === '') throw new Error('basic authentication needs both http.user and http.password');
+    return new BasicAuth(user, password);
   }
 
   constructor(user: string, password: string) {

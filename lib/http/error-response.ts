@@ -1,8 +1,15 @@
 // The one place that turns an error into an HTTP response (STYLE.md "Errors"):
 // SvcError -> its status and the SPEC.md body ({query, error, position} for
-// SQL); anything else is an internal error -> 500, counted and logged critical.
+// SQL). What an error counts as follows from its class (errorClass): a client
+// mistake (4xx) is logged at info; a condition of the machine or of the
+// server's state (507 disk full, 503 unavailable) at error level and in
+// svc_environment_errors_total; only an internal error (500: a bug, or any
+// error that is not an SvcError) is logged critical and counted in
+// svc_unhandled_errors_total, which the pessimistic health check watches.
+// A full disk is an environment condition wherever it was hit, so an ENOSPC
+// that no layer turned into an SvcError still answers 507.
 import type { ServerResponse } from 'node:http';
-import { SvcError, isSvcError } from '../errors/svc-error.js';
+import { SvcError, errorMessage, isSvcError } from '../errors/svc-error.js';
 import type { Logger } from '../log/log-manager.js';
 import type { Metrics } from '../metrics/metrics.js';
 
@@ -16,17 +23,54 @@ export interface ErrorContext {
   readonly query?: string;
 }
 
+export type ErrorClass = 'client' | 'environment' | 'internal';
+
+/** A file system error of the machine as the SvcError it stands for; anything else unchanged. */
+export function asSvcError(err: unknown): unknown {
+  if (isSvcError(err)) return err;
+  const code = (err as NodeJS.ErrnoException | null)?.code;
+  if (code === 'ENOSPC' || code === 'EDQUOT') return new SvcError('DISK_FULL', `disk full [${code}]`, { cause: err });
+  return err;
+}
+
+/** client: 4xx; environment: an SvcError with a 5xx other than 500 (507, 503); internal: everything else. */
+export function errorClass(err: unknown): ErrorClass {
+  err = asSvcError(err);
+  if (!isSvcError(err)) return 'internal';
+  if (err.status < 500) return 'client';
+  return err.status === 500 ? 'internal' : 'environment';
+}
+
+/**
+ * Logs and counts an error by its class and returns the SvcError to answer
+ * with (an internal error's details stay in the log: the client sees
+ * "internal error"). For failures after a response started, too.
+ */
+export function reportError(log: Logger, metrics: Metrics, what: string, err: unknown): SvcError {
+  err = asSvcError(err);
+  switch (errorClass(err)) {
+    case 'client': {
+      const e = err as SvcError;
+      log.info(`${what} -> ${e.status} ${e.message}`);
+      return e;
+    }
+    case 'environment': {
+      const e = err as SvcError;
+      metrics.environmentErrors.inc({ code: e.code });
+      const cause = e.cause === undefined ? '' : ` (${errorMessage(e.cause)})`;
+      log.error(`${what} -> ${e.status} ${e.message}${cause}`);
+      return e;
+    }
+    case 'internal':
+      metrics.recordUnhandled();
+      log.critical(`unhandled error in ${what}`, err);
+      return isSvcError(err) ? err : new SvcError('INTERNAL', 'internal error', { cause: err });
+  }
+}
+
 export function sendError(ctx: ErrorContext, err: unknown): void {
   const { res } = ctx;
-  let e: SvcError;
-  if (isSvcError(err) && err.status < 500) {
-    e = err;
-    ctx.log.info(`${ctx.what} -> ${e.status} ${e.message}`);
-  } else {
-    e = isSvcError(err) ? err : new SvcError('INTERNAL', 'internal error', { cause: err });
-    ctx.metrics.recordUnhandled();
-    ctx.log.critical(`unhandled error in ${ctx.what}`, err);
-  }
+  const e = reportError(ctx.log, ctx.metrics, ctx.what, err);
   if (res.headersSent) {
     // Too late for a status: cut the connection so the client sees a broken body, not a valid one.
     res.destroy();

@@ -10,6 +10,7 @@ import type { Metrics } from '../metrics/metrics.js';
 import { WWW_AUTHENTICATE, type BasicAuth } from './basic-auth.js';
 import { sendError } from './error-response.js';
 import { closeGracefully, listen } from './listen.js';
+import { checkHead, guardRequestHeads, parserLimit, type HeadLimits } from './request-head.js';
 import type { RequestContext, Router } from './router.js';
 
 export interface MainServerOptions {
@@ -19,8 +20,11 @@ export interface MainServerOptions {
   readonly metrics: Metrics;
 }
 
-/** Longest URL (path and query string) accepted; longer gets 414. */
-export const MAX_URL = 64 * 1024;
+/**
+ * The request head: a URL (path and query string) may hold a long query, up to
+ * 64 KiB of it; header fields get Node's usual 16 KiB. Past them: 414, 431.
+ */
+export const HEAD_LIMITS: HeadLimits = { maxUrl: 64 * 1024, maxHeaders: 16 * 1024 };
 
 export class MainServer {
   readonly #opts: MainServerOptions;
@@ -31,19 +35,9 @@ export class MainServer {
 
   constructor(opts: MainServerOptions) {
     this.#opts = opts;
-    // The request line may hold a long query: up to MAX_URL bytes of it plus ordinary headers fit.
-    this.#server = createServer({ keepAlive: true, maxHeaderSize: MAX_URL + 16 * 1024 }, (req, res) => { void this.#handle(req, res); });
-    // Requests with malformed HTTP get a 400 from Node; count them, never crash.
-    this.#server.on('clientError', (err: NodeJS.ErrnoException, socket) => {
-      opts.log.info(`bad HTTP request: ${err.code ?? err.message}`);
-      if (!socket.writable) { socket.destroy(); return; }
-      if (err.code === 'HPE_HEADER_OVERFLOW') {
-        const body = JSON.stringify({ error: `request line or headers too long [max=${MAX_URL} bytes of URL]` });
-        socket.end(`HTTP/1.1 414 URI Too Long\r\nConnection: close\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
-        return;
-      }
-      socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
-    });
+    this.#server = createServer({ keepAlive: true, maxHeaderSize: parserLimit(HEAD_LIMITS) }, (req, res) => { void this.#handle(req, res); });
+    // Malformed or oversize HTTP: a status and a JSON error from request-head.ts, logged at info, never counted as unhandled.
+    guardRequestHeads(this.#server, HEAD_LIMITS, (message) => opts.log.info(message));
   }
 
   get address(): AddressInfo {
@@ -77,13 +71,14 @@ export class MainServer {
     const stats = { rows: 0, bytes: 0 };
     let ctx: RequestContext | null = null;
     try {
-      const url = new URL(req.url ?? '/', 'http://localhost');
+      const tooLarge = checkHead(req, HEAD_LIMITS);
+      if (tooLarge) throw tooLarge;
+      const url = requestUrl(req);
       path = url.pathname;
       endpoint = router.endpointOf(path);
       if (auth && !auth.check(req.headers.authorization)) {
         throw new SvcError('UNAUTHORIZED', 'unauthorized', { headers: { 'WWW-Authenticate': WWW_AUTHENTICATE } });
       }
-      if ((req.url ?? '').length > MAX_URL) throw new SvcError('URI_TOO_LONG', `URL too long [length=${(req.url ?? '').length}, max=${MAX_URL}]`);
       const resolved = router.resolve(method, path);
       if (resolved instanceof SvcError) throw resolved;
       ctx = { req, res, url, signal: controller.signal, log, stats };
@@ -102,5 +97,14 @@ export class MainServer {
       if (res.statusCode >= 400 || !res.writableFinished) metrics.httpErrors.inc({ endpoint });
       log.info(`${method} ${path} ${status}${res.writableFinished ? '' : ' (cut)'} rows=${stats.rows} bytes=${stats.bytes} ${(seconds * 1000).toFixed(1)}ms`);
     }
+  }
+}
+
+/** The request target as a URL; one the URL parser refuses (`//[`) is the client's mistake: 400. */
+function requestUrl(req: IncomingMessage): URL {
+  try {
+    return new URL(req.url ?? '/', 'http://localhost');
+  } catch {
+    throw new SvcError('BAD_REQUEST', 'malformed request target');
   }
 }

@@ -1,5 +1,8 @@
 // The routing table of the main server: exact paths (with aliases) to handlers
 // per method. Unknown path -> 404; known path, other method -> 405 with Allow.
+// HEAD is not GET without a body here: every route of the main server runs a
+// statement or an import, so a HEAD would execute it (a `curl -I` creating a
+// table); a route answers HEAD only if it registers a HEAD handler itself.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { SvcError } from '../errors/svc-error.js';
 import type { Logger } from '../log/log-manager.js';
@@ -46,7 +49,7 @@ export class Router {
   resolve(method: string, path: string): Resolved | SvcError {
     const route = this.#byPath.get(path);
     if (!route) return new SvcError('NOT_FOUND', `not found [path=${path}]`);
-    const handler = route.methods[method] ?? (method === 'HEAD' ? route.methods.GET : undefined);
+    const handler = Object.hasOwn(route.methods, method) ? route.methods[method] : undefined;
     if (!handler) {
       const allow = Object.keys(route.methods).join(', ');
       return new SvcError('METHOD_NOT_ALLOWED', `method not allowed [method=${method}, allowed=${allow}]`, { headers: { Allow: allow } });

@@ -18,7 +18,8 @@ export function importText(r: ImportResult): string {
   ];
   const cols: Array<[string, string, string, string, string]> = r.columns.map((c, i) => [String(i), c.name, c.type, '', String(c.errors)]);
   const all = [...rows, ...totals, ...cols];
-  const w = [0, 1, 2, 3, 4].map((k) => Math.max(...all.map((row) => row[k]!.length)));
+  // reduce, not Math.max(...): one row per column, and a file may have 100,000 columns.
+  const w = [0, 1, 2, 3, 4].map((k) => all.reduce((m, row) => Math.max(m, row[k]!.length), 0));
   const line = (row: readonly string[]): string =>
     `| ${row[0]!.padStart(w[0]!)} | ${row[1]!.padEnd(w[1]!)} | ${row[2]!.padEnd(w[2]!)} | ${row[3]!.padEnd(w[3]!)} | ${row[4]!.padStart(w[4]!)} |`;
   const rule = `+${w.map((x) => '-'.repeat(x + 2)).join('+')}+`;

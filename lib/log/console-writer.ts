@@ -12,6 +12,10 @@ export interface Console {
   readonly file: FileSink | null;
 }
 
+/** Standard outputs that failed (EPIPE: the reader went away), and those watched for it. */
+const broken = new WeakSet<object>();
+const watched = new WeakSet<object>();
+
 export class ConsoleWriter implements LogWriter {
   readonly mask: number;
   readonly #console: Console;
@@ -22,7 +26,13 @@ export class ConsoleWriter implements LogWriter {
     this.mask = ctx.mask;
     this.#console = console;
     const stream = console.stream;
-    this.#stdout = stream ? new LineBuffer((chunk) => stream.write(chunk)) : null;
+    // A standard output that fails takes no more lines (the console file keeps them): unwatched, each
+    // failed write is an uncaught exception, logged critical to the same closed output, without end.
+    if (stream && !watched.has(stream)) {
+      watched.add(stream);
+      stream.on('error', () => broken.add(stream));
+    }
+    this.#stdout = stream ? new LineBuffer((chunk) => { if (!broken.has(stream)) stream.write(chunk); }) : null;
   }
 
   write(record: LogRecord): void {

@@ -12,6 +12,14 @@ export class Metrics {
     registers: [this.registry],
   });
 
+  /** Requests failed by a condition of the machine or of the server's state, not a bug nor the client (507 disk full, 503 unavailable). */
+  readonly environmentErrors = new Counter({
+    name: 'svc_environment_errors_total',
+    help: 'Requests that failed for a condition of the machine or of the server (disk full, unavailable), by error code',
+    labelNames: ['code'] as const,
+    registers: [this.registry],
+  });
+
   readonly httpRequests = new Counter({
     name: 'svc_http_requests_total',
     help: 'HTTP requests served, by server, endpoint, method and status',

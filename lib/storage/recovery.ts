@@ -56,7 +56,8 @@ export function recoverTable(dir: string): Recovered | null {
       removed.push(e);
     }
   }
-  for (const p of txn.partitions) removed.push(...recoverPartition(dir, p, meta.columns));
+  // Loops, not push(...): a table of many columns removes many files.
+  for (const p of txn.partitions) for (const f of recoverPartition(dir, p, meta.columns)) removed.push(f);
   const dicts = new Map<number, SymbolDict>();
   try {
     for (const c of meta.columns) {

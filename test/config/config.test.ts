@@ -43,7 +43,7 @@ test('creates server.conf with every key documented and commented out at its def
 
 test('reads values from server.conf and lets SVC_ environment variables win', () => {
   const root = rootWith('http.net.bind.to=127.0.0.1:9100\nmetrics.enabled=true\nquery.timeout=5s\n');
-  const r = loadConfig(root, { SVC_HTTP_NET_BIND_TO: '127.0.0.1:9200', SVC_HTTP_USER: 'admin' });
+  const r = loadConfig(root, { SVC_HTTP_NET_BIND_TO: '127.0.0.1:9200', SVC_HTTP_USER: 'admin', SVC_HTTP_PASSWORD: 'pw' });
   assert.equal(r.created, false);
   assert.deepEqual(r.config.get('http.net.bind.to'), { host: '127.0.0.1', port: 9200 });
   assert.equal(r.config.get('metrics.enabled'), true);
@@ -76,9 +76,40 @@ test('stops on a bad value with one line naming key, value and where it came fro
 });
 
 test('never echoes the password in errors or in the startup description', () => {
-  const r = loadConfig(rootWith('http.password=s3cret\n'), {});
+  const r = loadConfig(rootWith('http.user=admin\nhttp.password=s3cret\n'), {});
   assert.ok(r.config.describe().some((l) => l.startsWith('http.password : ****')));
   assert.ok(!r.config.describe().join('\n').includes('s3cret'));
+});
+
+test('refuses settings that would half-enable authentication, with one line naming key and source', () => {
+  const cases: Array<[string, Record<string, string>, RegExp]> = [
+    ['http.user=admin\n', {}, /^invalid value http\.user=admin \(server\.conf line 1\): http\.password is empty, so basic authentication would be off/],
+    ['http.user=admin\nhttp.password=\n', {}, /^invalid value http\.user=admin \(server\.conf line 1\): http\.password is empty/],
+    ['http.user=admin\nhttp.password=pw\n', { SVC_HTTP_PASSWORD: '' }, /^invalid value http\.user=admin \(server\.conf line 1\): http\.password is empty/],
+    ['', { SVC_HTTP_PASSWORD: 's3cret' }, /^invalid value http\.password=\*\*\*\* \(environment variable SVC_HTTP_PASSWORD\): http\.user is empty/],
+    ['http.health.check.authentication.required=true\n', {}, /^invalid value http\.health\.check\.authentication\.required=true \(server\.conf line 1\): no credentials are set/],
+    ['', { SVC_HTTP_USER: 'a:b', SVC_HTTP_PASSWORD: 'pw' }, /^invalid value http\.user=a:b \(environment variable SVC_HTTP_USER\): a user name cannot contain a colon/],
+  ];
+  for (const [conf, env, re] of cases) {
+    assert.throws(() => loadConfig(rootWith(conf), env), (e: unknown) => {
+      assert.ok(e instanceof SvcError);
+      assert.equal(e.code, 'CONFIG');
+      assert.match(e.message, re);
+      assert.ok(!e.message.includes('\n'));
+      assert.ok(!e.message.includes('s3cret'), 'the password is never echoed');
+      return true;
+    }, `${JSON.stringify(conf)} ${JSON.stringify(env)}`);
+  }
+});
+
+test('starts with authentication fully on or fully off, and health authentication left at its default or turned off', () => {
+  const both = loadConfig(rootWith('http.user=admin\nhttp.password=pw\nhttp.health.check.authentication.required=true\n'), {}).config;
+  assert.equal(both.get('http.user'), 'admin');
+  const none = loadConfig(rootWith(''), {}).config;
+  assert.equal(none.get('http.user'), '');
+  assert.equal(none.get('http.health.check.authentication.required'), true, 'the default needs no credentials: it applies when they are set');
+  const openHealth = loadConfig(rootWith('http.health.check.authentication.required=false\n'), {}).config;
+  assert.equal(openHealth.get('http.health.check.authentication.required'), false);
 });
 
 test('parses host:port, durations and sizes', () => {

@@ -4,10 +4,10 @@ import { BasicAuth } from '../../lib/http/basic-auth.js';
 
 const b64 = (s: string): string => 'Basic ' + Buffer.from(s).toString('base64');
 
-test('is off unless both user and password are set', () => {
+test('is off when neither user nor password is set, on when both are, and refuses one without the other', () => {
   assert.equal(BasicAuth.fromConfig('', ''), null);
-  assert.equal(BasicAuth.fromConfig('admin', ''), null);
-  assert.equal(BasicAuth.fromConfig('', 'x'), null);
+  assert.throws(() => BasicAuth.fromConfig('admin', ''), /needs both http\.user and http\.password/);
+  assert.throws(() => BasicAuth.fromConfig('', 'x'), /needs both http\.user and http\.password/);
   assert.ok(BasicAuth.fromConfig('admin', 'x'));
 });
 
