@@ -6,8 +6,9 @@
 // svc_environment_errors_total; only an internal error (500: a bug, or any
 // error that is not an SvcError) is logged critical and counted in
 // svc_unhandled_errors_total, which the pessimistic health check watches.
-// A full disk is an environment condition wherever it was hit, so an ENOSPC
-// that no layer turned into an SvcError still answers 507.
+// A full disk and running out of file descriptors are environment conditions
+// wherever they were hit, so an ENOSPC that no layer turned into an SvcError
+// still answers 507, an EMFILE 503.
 import type { ServerResponse } from 'node:http';
 import { SvcError, errorMessage, isSvcError } from '../errors/svc-error.js';
 import type { Logger } from '../log/log-manager.js';
@@ -30,6 +31,9 @@ export function asSvcError(err: unknown): unknown {
   if (isSvcError(err)) return err;
   const code = (err as NodeJS.ErrnoException | null)?.code;
   if (code === 'ENOSPC' || code === 'EDQUOT') return new SvcError('DISK_FULL', `disk full [${code}]`, { cause: err });
+  if (code === 'EMFILE' || code === 'ENFILE') {
+    return new SvcError('UNAVAILABLE', `too many open files [${code}]; raise the open-file limit of the server (ulimit -n) or work with fewer columns at once`, { cause: err });
+  }
   return err;
 }
 

@@ -20,6 +20,7 @@ import { parseSchema } from '../ingest/schema.js';
 import { importJson, importText } from '../ingest/import-report.js';
 import { sanitizeName, tableNameFromFile } from '../ingest/import-names.js';
 import type { Catalog } from '../storage/catalog.js';
+import { asSvcError, errorClass } from './error-response.js';
 import type { RequestContext, Route } from './router.js';
 
 export interface ImportRouteOptions {
@@ -49,9 +50,12 @@ async function handleImport(ctx: RequestContext, o: ImportRouteOptions): Promise
     ctx.stats.bytes += Buffer.byteLength(body);
     ctx.res.writeHead(200, { 'Content-Type': json ? 'application/json; charset=utf-8' : 'text/plain; charset=utf-8', 'Content-Length': Buffer.byteLength(body) });
     ctx.res.end(body);
-  } catch (e) {
-    if (!isSvcError(e) || e.status >= 500 || ctx.res.headersSent) throw e;
-    ctx.log.info(`import failed: ${e.message}`);
+  } catch (err) {
+    // Client mistakes and conditions of the machine (a full disk: 507) are answered in the import's
+    // own shape; internal errors go to the one mapper (500).
+    const e = asSvcError(err);
+    if (!isSvcError(e) || errorClass(e) === 'internal' || ctx.res.headersSent) throw err;
+    ctx.report(e);
     await settle(ctx, 4 << 20, 1000);
     const body = json ? JSON.stringify({ status: e.message }) : `${e.message}\n`;
     ctx.res.writeHead(e.status, { 'Content-Type': json ? 'application/json; charset=utf-8' : 'text/plain; charset=utf-8', 'Content-Length': Buffer.byteLength(body), Connection: 'close' });

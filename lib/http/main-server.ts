@@ -8,7 +8,7 @@ import { SvcError } from '../errors/svc-error.js';
 import type { Logger } from '../log/log-manager.js';
 import type { Metrics } from '../metrics/metrics.js';
 import { WWW_AUTHENTICATE, type BasicAuth } from './basic-auth.js';
-import { sendError } from './error-response.js';
+import { reportError, sendError } from './error-response.js';
 import { closeGracefully, listen } from './listen.js';
 import { checkHead, guardRequestHeads, parserLimit, type HeadLimits } from './request-head.js';
 import type { RequestContext, Router } from './router.js';
@@ -81,7 +81,7 @@ export class MainServer {
       }
       const resolved = router.resolve(method, path);
       if (resolved instanceof SvcError) throw resolved;
-      ctx = { req, res, url, signal: controller.signal, log, stats };
+      ctx = { req, res, url, signal: controller.signal, log, stats, report: (e) => reportError(log, metrics, `${method} ${path}`, e) };
       await resolved.handler(ctx);
     } catch (err) {
       sendError({ res, log, metrics, what: `${method} ${path}`, query: ctx?.errorQuery }, err);

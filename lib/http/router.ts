@@ -18,6 +18,11 @@ export interface RequestContext {
   readonly stats: { rows: number; bytes: number };
   /** The SQL text to echo in an error body ({query, error, position}), set by the SQL handlers. */
   errorQuery?: string;
+  /**
+   * Logs and counts an error by its class (error-response.ts reportError) and returns the SvcError
+   * to answer with: for handlers that answer an error in their own shape, or after streaming began.
+   */
+  report(err: unknown): SvcError;
 }
 
 export type Handler = (ctx: RequestContext) => Promise<void> | void;

@@ -25,3 +25,14 @@ test('reads a raw ENOSPC or EDQUOT from any layer as disk full (507)', () => {
   const other = Object.assign(new Error('EACCES'), { code: 'EACCES' });
   assert.equal(asSvcError(other), other);
 });
+
+test('reads running out of file descriptors (EMFILE, ENFILE) as unavailable (503), an environment condition', () => {
+  for (const code of ['EMFILE', 'ENFILE']) {
+    const raw = Object.assign(new Error(`${code}: too many open files, open`), { code });
+    const e = asSvcError(raw);
+    assert.ok(e instanceof SvcError);
+    assert.equal(e.status, 503);
+    assert.match(e.message, /too many open files/);
+    assert.equal(errorClass(raw), 'environment');
+  }
+});
