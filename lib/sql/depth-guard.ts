@@ -24,12 +24,20 @@ export const MAX_PLAN_DEPTH = 2 * MAX_NESTING;
 /** Operators a plan may have with every CTE reference expanded (each reference runs its query again). */
 export const MAX_PLAN_OPERATORS = 10_000;
 
-const QUERY_KINDS: ReadonlySet<string> = new Set(['query', 'explain', 'select', 'setOp', 'subquery', 'subqueryRef', 'join', 'tableRef', 'functionRef', 'showRef']);
+/** What nested too deeply, for the message: a whole statement, a query (SELECT, set operation, FROM item) or an expression. */
+export type Nested = 'statement' | 'query' | 'expression';
 
-/** The error for nesting past the limit at `position`; `kind` (a node kind) says whether a query or an expression nested. */
-export function nestingError(position: number, kind = ''): SvcError {
-  const what = QUERY_KINDS.has(kind) ? 'query' : 'expression';
+const STATEMENT_KINDS: ReadonlySet<string> = new Set(['query', 'explain', 'createTable', 'dropTable', 'truncateTable', 'renameTable', 'alterTable', 'insert', 'update', 'show', 'unsupported']);
+const QUERY_KINDS: ReadonlySet<string> = new Set(['select', 'setOp', 'subquery', 'subqueryRef', 'join', 'tableRef', 'functionRef', 'showRef']);
+
+/** The error for nesting past the limit at `position`. */
+export function nestingError(position: number, what: Nested): SvcError {
   return new SvcError('SQL', `${what} nesting too deep [max=${MAX_NESTING}]`, { position });
+}
+
+function nestedOf(kind: string, root: boolean): Nested {
+  if (root && STATEMENT_KINDS.has(kind)) return 'statement';
+  return QUERY_KINDS.has(kind) ? 'query' : 'expression';
 }
 
 interface Node {
@@ -85,7 +93,7 @@ export function checkSyntaxDepth(root: object): void {
     let h = high.pop()!;
     if (isNode(o)) {
       h += 1;
-      if (h > MAX_NESTING) throw nestingError(o.pos, o.kind);
+      if (h > MAX_NESTING) throw nestingError(o.pos, nestedOf(o.kind, objs.length === 0));
     }
     if (top > 0 && h > high[top - 1]!) high[top - 1] = h;
   }

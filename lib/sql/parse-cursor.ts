@@ -2,7 +2,7 @@
 // QuestDB-style errors with the offending token's position. Shared by parse-*.ts.
 
 import { SvcError } from '../errors/svc-error.js';
-import { MAX_NESTING, nestingError } from './depth-guard.js';
+import { MAX_NESTING, nestingError, type Nested } from './depth-guard.js';
 import { tokenize, type Token } from './lexer.js';
 
 /**
@@ -167,8 +167,8 @@ export class Cursor {
    * recursion stays within the depth guard's limit, parentheses included, before any
    * tree is built (depth-guard.ts bounds the tree itself).
    */
-  enter(kind = 'expression'): void {
-    if (++this.depth > MAX_NESTING) throw nestingError(this.tok.pos, kind);
+  enter(what: Nested = 'expression'): void {
+    if (++this.depth > MAX_NESTING) throw nestingError(this.tok.pos, what);
   }
 
   leave(): void {

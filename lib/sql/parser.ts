@@ -118,7 +118,7 @@ function parseDispatch(c: Cursor): Statement {
 }
 
 function parseExplain(c: Cursor): Explain {
-  c.enter('explain');
+  c.enter('statement');
   const t = c.next();
   let format: string | null = null;
   if (c.isOp('(') && c.isKw('FORMAT', c.peek())) {

@@ -29,7 +29,7 @@ async function rows(sql: string): Promise<unknown[][]> {
 }
 
 /** Asserts `fn` throws the guard's SQL error at `position`. */
-function assertTooDeep(fn: () => unknown, position: number, what = /(expression|query) nesting too deep \[max=\d+\]/): void {
+function assertTooDeep(fn: () => unknown, position: number, what = /(statement|query|expression) nesting too deep \[max=\d+\]/): void {
   assert.throws(fn, (e: unknown) => {
     assert.ok(e instanceof SvcError, String(e));
     assert.equal(e.code, 'SQL');
@@ -58,7 +58,7 @@ const plusChain = (n: number): string => `select ${Array(n + 1).fill('1').join('
 test('a tree exactly MAX_NESTING nodes high is accepted, one node more is refused', () => {
   assert.equal(height(parseStatement(plusChain(MAX_NESTING - 4))), MAX_NESTING);
   // The whole statement is what got one level too high: reported at its start.
-  assertTooDeep(() => parseStatement(plusChain(MAX_NESTING - 3)), 0);
+  assertTooDeep(() => parseStatement(plusChain(MAX_NESTING - 3)), 0, /^statement nesting too deep/);
 });
 
 test('a long chain of operators is refused at the operator where it crossed the limit, reading left to right', () => {
