@@ -21,8 +21,13 @@ export const MAX_NESTING = 400;
  */
 export const MAX_PLAN_DEPTH = 2 * MAX_NESTING;
 
-/** Operators a plan may have with every CTE reference expanded (each reference runs its query again). */
-export const MAX_PLAN_OPERATORS = 10_000;
+/**
+ * Operators a plan may have with every CTE reference expanded (each reference runs its query
+ * again): CTEs that each use the one before twice double it, 2^k operators from k lines of SQL.
+ * Far above what text can say directly (a 64 KiB /exec URL holds about 3,500 UNION ALL operands,
+ * 3 operators each).
+ */
+export const MAX_PLAN_OPERATORS = 100_000;
 
 /** What nested too deeply, for the message: a whole statement, a query (SELECT, set operation, FROM item) or an expression. */
 export type Nested = 'statement' | 'query' | 'expression';
@@ -65,11 +70,47 @@ function childrenOf(o: object): object[] {
 
 /**
  * Fails when the syntax tree under `root` is more than MAX_NESTING nodes high (objects
- * with a `kind` and a `pos` count; the arrays and records between them do not). It walks
- * with its own stack, children in text order, and reports the first node, reading left to
- * right, whose subtree is too high: for `1+1+...` the operator where the chain crossed the limit.
+ * with a `kind` and a `pos` count; the arrays and records between them do not). It reports
+ * the first node, in post-order with children in text order, whose subtree is too high:
+ * for `1+1+...` the operator where the chain crossed the limit, reading left to right.
  */
 export function checkSyntaxDepth(root: object): void {
+  // Plain recursion is several times faster, and the parser runs this on every statement;
+  // a tree nested deeper than it may recurse is walked again with an explicit stack.
+  if (heightOf(root, 0) === TOO_DEEP_TO_RECURSE) walkSyntaxDepth(root);
+}
+
+/** Levels of objects (nodes, arrays, records) plain recursion may descend: a few hundred bytes of stack each. */
+const RECURSION_LIMIT = 1000;
+const TOO_DEEP_TO_RECURSE = -1;
+
+/** The height of `o` in nodes, or TOO_DEEP_TO_RECURSE; throws at the first node past the limit. */
+function heightOf(o: object, level: number): number {
+  if (level > RECURSION_LIMIT) return TOO_DEEP_TO_RECURSE;
+  let h = 0;
+  if (Array.isArray(o)) {
+    for (const v of o as unknown[]) {
+      if (typeof v !== 'object' || v === null) continue;
+      const x = heightOf(v, level + 1);
+      if (x === TOO_DEEP_TO_RECURSE) return x;
+      if (x > h) h = x;
+    }
+    return h;
+  }
+  for (const k in o) {
+    const v = (o as Record<string, unknown>)[k];
+    if (typeof v !== 'object' || v === null) continue;
+    const x = heightOf(v, level + 1);
+    if (x === TOO_DEEP_TO_RECURSE) return x;
+    if (x > h) h = x;
+  }
+  if (!isNode(o)) return h;
+  if (h + 1 > MAX_NESTING) throw nestingError(o.pos, nestedOf(o.kind, level === 0));
+  return h + 1;
+}
+
+/** checkSyntaxDepth with its own stack: the same answer for a tree of any depth. */
+function walkSyntaxDepth(root: object): void {
   const objs: object[] = [root];
   const kids: object[][] = [childrenOf(root)];
   const next: number[] = [0];

@@ -13,7 +13,7 @@ export function isQueryStart(c: Cursor, ahead: number): boolean {
   return t.kind === 'ident' && (t.up === 'SELECT' || t.up === 'WITH' || t.up === 'DECLARE');
 }
 
-/** A full query: [WITH ctes] operand {UNION|EXCEPT|INTERSECT [ALL] operand} (left-associative). */
+/** A full query: [WITH ctes] operand {UNION|EXCEPT|INTERSECT [ALL] operand} (left to right; see chain()). */
 export function parseQuery(c: Cursor): Query {
   c.enter('query');
   const q = c.isKw('WITH') ? parseQueryWith(c, parseCtes(c)) : parseSetOps(c);
