@@ -5,9 +5,12 @@
 // chains, IN lists, wide CASEs) run with the right answer.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { openDatabase, SvcError } from '../../lib/index.js';
 import { MAX_NESTING, MAX_PLAN_DEPTH } from '../../lib/sql/depth-guard.js';
 import { assertAlive, send, startCappedServer, unhandledErrors, type Answer } from '../helpers/reliability.js';
-import type { ServerProcess } from '../helpers/server-process.js';
+import { CLI, makeRoot, type ServerProcess } from '../helpers/server-process.js';
 
 const M = MAX_NESTING;
 
@@ -159,5 +162,24 @@ describe('deep SQL against a capped server with the pessimistic health check', (
     }
     assert.equal(await unhandledErrors(server), 0);
     await assertAlive(server, 'the big flat queries');
+  });
+});
+
+describe('deep SQL through the library and the command line', () => {
+  test("the library's query() and execute() throw the positioned SQL error; svcdb export prints it with a caret and exits 1", async () => {
+    const root = makeRoot();
+    const db = openDatabase(root);
+    try {
+      for (const s of DEEP) {
+        assert.throws(() => db.query(s.sql), (e: unknown) => e instanceof SvcError && e.status === 400 && e.position === s.position && e.message === `${s.what} nesting too deep [max=${M}]`, s.name);
+      }
+      await assert.rejects(db.execute(`create table deep as (${plus})`), (e: unknown) => e instanceof SvcError && e.status === 400 && /nesting too deep/.test(e.message));
+    } finally {
+      await db.close();
+    }
+    const sql = DEEP[0]!.sql;
+    const r = await promisify(execFile)(process.execPath, [CLI, 'export', sql, '-d', root]).then(() => ({ code: 0, stderr: '' }), (e: { code: number; stderr: string }) => e);
+    assert.equal(r.code, 1);
+    assert.equal(r.stderr, `${sql}\n${' '.repeat(DEEP[0]!.position)}^\nsvcdb: expression nesting too deep [max=${M}] [position=${DEEP[0]!.position}]\n`);
   });
 });
