@@ -25,9 +25,10 @@ export interface BindContext {
 }
 
 /**
- * The WITH queries in scope by lower-case name, each bound once where it is defined (in the
- * scope of the ones before it, as in QuestDB), or the error binding it gave, thrown where it is
- * used. References share the plan: a chain of CTEs costs one binding each, not one per path.
+ * The WITH queries in scope by lower-case name, each bound once where it is defined, in the
+ * scope of the ones before it (standard SQL's rule; QuestDB's documented examples only refer
+ * back), or the error binding it gave, thrown where it is used. References share the plan:
+ * a chain of CTEs costs one binding each, not one per path, and cannot refer to itself.
  */
 type Ctes = ReadonlyMap<string, { readonly plan: Plan } | { readonly error: unknown }>;
 
