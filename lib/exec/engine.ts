@@ -47,8 +47,37 @@ export type CompiledStatement = SelectStatement | ChangeStatement;
 /** Parses and binds `text`. Throws SvcError('SQL', ..., {position}) for anything wrong with it. */
 export function compile(text: string, opts: EngineOptions): CompiledStatement {
   beginStatement();
-  const stmt = parseStatement(text);
-  return compileStatement(stmt, opts);
+  try {
+    const stmt = parseStatement(text);
+    return compileStatement(stmt, opts);
+  } catch (e) {
+    throw tooComplex(e);
+  }
+}
+
+/**
+ * A stack overflow as the client error it is (400 "statement too complex"), not an internal
+ * one. The depth guard (sql/depth-guard.ts) stops deep statements first with a position;
+ * this is the net under it, for a recursion it does not know about.
+ */
+function tooComplex(e: unknown): unknown {
+  if (e instanceof RangeError && /call stack/i.test(e.message)) return new SvcError('SQL', 'statement too complex', { position: 0, cause: e });
+  return e;
+}
+
+async function* guarded(batches: AsyncGenerator<Batch>): AsyncGenerator<Batch> {
+  try {
+    yield* batches;
+  } catch (e) {
+    throw tooComplex(e);
+  }
+}
+
+function change(kind: ChangeStatement['kind'], prepared: (cx: ExecContext) => Promise<{ readonly rows: number }>, opts: EngineOptions): ChangeStatement {
+  return {
+    kind,
+    execute: (signal) => prepared(context(opts, signal)).catch((e: unknown) => { throw tooComplex(e); }),
+  };
 }
 
 function context(opts: EngineOptions, signal: AbortSignal): ExecContext {
@@ -56,7 +85,7 @@ function context(opts: EngineOptions, signal: AbortSignal): ExecContext {
 }
 
 function select(plan: Plan, opts: EngineOptions): SelectStatement {
-  return { kind: 'select', fields: plan.fields, timestamp: plan.timestamp, plan, execute: (signal) => run(plan, context(opts, signal)) };
+  return { kind: 'select', fields: plan.fields, timestamp: plan.timestamp, plan, execute: (signal) => guarded(run(plan, context(opts, signal))) };
 }
 
 function compileStatement(stmt: A.Statement, opts: EngineOptions): CompiledStatement {
@@ -82,18 +111,10 @@ function compileStatement(stmt: A.Statement, opts: EngineOptions): CompiledState
       if (what === 'CREATE TABLE') return select({ kind: 'metadata', what: 'createTable', table, fields: SHOW_CREATE_FIELDS, timestamp: -1 }, opts);
       throw new SvcError('SQL', `SHOW ${stmt.what} is not supported`, { position: stmt.pos });
     }
-    case 'insert': {
-      const prepared = runInsert(stmt, catalog);
-      return { kind: 'insert', execute: (signal) => prepared(context(opts, signal)) };
-    }
-    case 'createTable': case 'dropTable': case 'truncateTable': case 'renameTable': case 'alterTable': {
-      const prepared = runDdl(stmt, catalog);
-      return { kind: 'ddl', execute: (signal) => prepared(context(opts, signal)) };
-    }
-    case 'update': {
-      const prepared = runUpdate(stmt, catalog);
-      return { kind: 'update', execute: (signal) => prepared(context(opts, signal)) };
-    }
+    case 'insert': return change('insert', runInsert(stmt, catalog), opts);
+    case 'createTable': case 'dropTable': case 'truncateTable': case 'renameTable': case 'alterTable':
+      return change('ddl', runDdl(stmt, catalog), opts);
+    case 'update': return change('update', runUpdate(stmt, catalog), opts);
     case 'unsupported': throw new SvcError('SQL', `${stmt.what} is not supported`, { position: stmt.pos });
     default: throw new SvcError('SQL', `unsupported statement [${(stmt as { kind: string }).kind}]`, { position: (stmt as { pos: number }).pos });
   }

@@ -11,6 +11,7 @@ import type * as A from '../sql/ast.js';
 import { bindExpr, call, castTo, resolveColumn, type Scope, type ScopeField } from '../sql/bind-expr.js';
 import type { BoundExpr, Plan } from '../sql/bound.js';
 import { bindFromItem, conjuncts, subqueryBinder } from '../sql/binder.js';
+import { balancedAnd } from '../sql/parse-expr.js';
 import type { Batch } from '../storage/table-reader.js';
 import { collect } from './batches.js';
 import { checkMemory, type ExecContext } from './context.js';
@@ -50,7 +51,7 @@ export function runUpdate(stmt: A.Update, catalog: Catalog): Prepared {
       }
       rest.push(c);
     }
-    whereAst = rest.length === 0 ? null : rest.reduce((l, r) => ({ kind: 'binary', op: 'AND', left: l, right: r, pos: r.pos }));
+    whereAst = rest.length === 0 ? null : balancedAnd(rest);
     const types = bound.plan.fields.map((f) => (f.type === 'NULL' ? 'DOUBLE' : f.type) as ColumnType);
     from = { plan: bound.plan, types, targetKeys, sourceKeys };
   }

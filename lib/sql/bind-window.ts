@@ -38,14 +38,26 @@ export function checkWindowPlacement(q: A.Select): void {
   }
 }
 
-/** Visits the nodes of an expression, outermost first in text order, without entering subqueries. */
-function visit(e: unknown, f: (node: A.Expr) => boolean): boolean {
-  if (Array.isArray(e)) return e.some((x) => visit(x, f));
-  if (e === null || typeof e !== 'object') return false;
-  const kind = (e as { kind?: unknown }).kind;
-  if (kind === 'subquery') return false;
-  if (typeof kind === 'string' && f(e as A.Expr)) return true;
-  for (const [k, v] of Object.entries(e)) if (k !== 'query' && visit(v, f)) return true;
+/**
+ * Visits the nodes of an expression, outermost first in text order, without entering
+ * subqueries; stops at the first for which `f` is true. Its own stack (children pushed
+ * last first) keeps it within any depth the parser accepts.
+ */
+function visit(root: unknown, f: (node: A.Expr) => boolean): boolean {
+  const stack: unknown[] = [root];
+  while (stack.length > 0) {
+    const e = stack.pop();
+    if (Array.isArray(e)) {
+      for (let i = e.length - 1; i >= 0; i--) stack.push(e[i]);
+      continue;
+    }
+    if (e === null || typeof e !== 'object') continue;
+    const kind = (e as { kind?: unknown }).kind;
+    if (kind === 'subquery') continue;
+    if (typeof kind === 'string' && f(e as A.Expr)) return true;
+    const entries = Object.entries(e);
+    for (let i = entries.length - 1; i >= 0; i--) if (entries[i]![0] !== 'query') stack.push(entries[i]![1]);
+  }
   return false;
 }
 
@@ -55,7 +67,8 @@ function firstWindow(e: A.Expr): A.Call | null {
   return found;
 }
 
-function hasAggregate(e: A.Expr): boolean {
+/** Whether `e` calls an aggregate function outside its subqueries (a window function's OVER clause included). */
+export function hasAggregate(e: A.Expr): boolean {
   return visit(e, (n) => n.kind === 'call' && n.over === null && (isAggregate(n.name) || (n.name === 'count' && n.distinct)));
 }
 

@@ -6,7 +6,7 @@ import type { Catalog } from '../storage/catalog.js';
 import type * as A from './ast.js';
 import { bindExpr, castTo, exprKey, resolveColumn, unify, type ExprContext, type Scope, type ScopeField } from './bind-expr.js';
 import type { BoundAggregate, BoundExpr, Field, Plan } from './bound.js';
-import { isAggregate, resolveAggregate } from './functions/registry.js';
+import { resolveAggregate } from './functions/registry.js';
 import { COLUMNS_FIELDS, TABLES_FIELDS } from './metadata.js';
 import { commonType } from './sql-type.js';
 import { pushIntervals } from './intervals.js';
@@ -14,13 +14,23 @@ import { pruneColumns } from './prune.js';
 import { useTimestampOrder } from './timestamp-order.js';
 import { bindSampleBy, sampleFill, type SampleSetup } from './bind-sample-by.js';
 import { bindAsofJoin } from './bind-asof-join.js';
-import { checkWindowPlacement, WindowBinder } from './bind-window.js';
+import { checkWindowPlacement, hasAggregate, WindowBinder } from './bind-window.js';
+import { checkPlanDepth } from './depth-guard.js';
+import { balancedAnd } from './parse-expr.js';
 
 export interface BindContext {
   readonly catalog: Catalog;
   /** Named batch inputs FROM may read instead of a table (the library's stream operators), by lower-case name. */
   readonly inputs?: ReadonlyMap<string, { readonly fields: readonly Field[]; readonly timestamp: number }>;
 }
+
+/**
+ * The WITH queries in scope by lower-case name, each bound once where it is defined, in the
+ * scope of the ones before it (standard SQL's rule; QuestDB's documented examples only refer
+ * back), or the error binding it gave, thrown where it is used. References share the plan:
+ * a chain of CTEs costs one binding each, not one per path, and cannot refer to itself.
+ */
+type Ctes = ReadonlyMap<string, { readonly plan: Plan } | { readonly error: unknown }>;
 
 interface Source {
   readonly plan: Plan;
@@ -34,9 +44,7 @@ export function bindQuery(q: A.Query, cx: BindContext): Plan {
 
 /** UPDATE ... FROM: the FROM item (table, subquery, join; `with`: the statement's CTEs) with every column kept. */
 export function bindFromItem(f: A.FromItem, cx: BindContext, withs: readonly A.Cte[]): { plan: Plan; scope: Scope } {
-  const ctes = new Map<string, A.Query>();
-  for (const c of withs) ctes.set(c.name.toLowerCase(), c.query);
-  const s = bindFrom(f, cx, ctes);
+  const s = bindFrom(f, cx, bindCtes(withs, cx, new Map()));
   return { plan: useTimestampOrder(pruneColumns(s.plan)), scope: s.scope };
 }
 
@@ -45,14 +53,32 @@ export function subqueryBinder(cx: BindContext): (q: A.Query) => Plan {
   return (q) => bindQuery(q, cx);
 }
 
-function bindQueryIn(q: A.Query, cx: BindContext, ctes: ReadonlyMap<string, A.Query>): Plan {
-  const scoped = new Map(ctes);
-  for (const c of q.with) scoped.set(c.name.toLowerCase(), c.query);
-  if (q.kind === 'setOp') return bindSetOp(q, cx, scoped);
-  return bindSelect(q, cx, scoped);
+function bindQueryIn(q: A.Query, cx: BindContext, ctes: Ctes): Plan {
+  const scoped = bindCtes(q.with, cx, ctes);
+  const plan = q.kind === 'setOp' ? bindSetOp(q, cx, scoped) : bindSelect(q, cx, scoped);
+  // CTE references and a SELECT's stack of operators can make a plan deeper than its syntax tree.
+  checkPlanDepth(plan, q.pos);
+  return plan;
 }
 
-function bindSetOp(q: A.SetOp, cx: BindContext, ctes: ReadonlyMap<string, A.Query>): Plan {
+/** `outer` plus the WITH queries of `list`, bound in order. */
+function bindCtes(list: readonly A.Cte[], cx: BindContext, outer: Ctes): Ctes {
+  if (list.length === 0) return outer;
+  const scoped = new Map(outer);
+  for (const c of list) {
+    let bound: { plan: Plan } | { error: unknown };
+    try {
+      // Bound now, with the CTEs so far (later ones are added after it returns).
+      bound = { plan: bindQueryIn(c.query, cx, scoped) };
+    } catch (error) {
+      bound = { error };
+    }
+    scoped.set(c.name.toLowerCase(), bound);
+  }
+  return scoped;
+}
+
+function bindSetOp(q: A.SetOp, cx: BindContext, ctes: Ctes): Plan {
   let left = bindQueryIn(q.left, cx, ctes);
   let right = bindQueryIn(q.right, cx, ctes);
   if (left.fields.length !== right.fields.length) {
@@ -75,12 +101,13 @@ function bindSetOp(q: A.SetOp, cx: BindContext, ctes: ReadonlyMap<string, A.Quer
   return plan;
 }
 
-function bindFrom(f: A.FromItem, cx: BindContext, ctes: ReadonlyMap<string, A.Query>): Source {
+function bindFrom(f: A.FromItem, cx: BindContext, ctes: Ctes): Source {
   switch (f.kind) {
     case 'tableRef': {
       const cte = ctes.get(f.name.toLowerCase());
       if (cte) {
-        const plan = bindQueryIn(cte, cx, ctes);
+        if ('error' in cte) throw cte.error;
+        const plan = cte.plan;
         return { plan, scope: { fields: plan.fields.map((x) => ({ table: f.alias ?? f.name, name: x.name, type: x.type })) } };
       }
       const input = cx.inputs?.get(f.name.toLowerCase());
@@ -146,7 +173,7 @@ function bindTableFunction(f: A.FunctionRef, cx: BindContext): Source {
   return { plan, scope: { fields: plan.fields.map((x) => ({ table: alias, name: x.name, type: x.type })) } };
 }
 
-function bindJoin(j: A.Join, cx: BindContext, ctes: ReadonlyMap<string, A.Query>): Source {
+function bindJoin(j: A.Join, cx: BindContext, ctes: Ctes): Source {
   if (j.type === 'ASOF' || j.type === 'LT' || j.type === 'SPLICE') return bindAsofJoin(j, bindFrom(j.left, cx, ctes), bindFrom(j.right, cx, ctes));
   if (j.type !== 'INNER' && j.type !== 'LEFT' && j.type !== 'CROSS') {
     throw new SvcError('SQL', `${j.type} JOIN is not supported yet`, { position: j.pos });
@@ -175,7 +202,7 @@ function bindJoin(j: A.Join, cx: BindContext, ctes: ReadonlyMap<string, A.Query>
       rest.push(c);
     }
     if (rest.length > 0) {
-      residual = bindExpr(rest.reduce((a, b) => ({ kind: 'binary', op: 'AND', left: a, right: b, pos: b.pos })), { scope, onAggregate: null });
+      residual = bindExpr(balancedAnd(rest), { scope, onAggregate: null });
       // As WHERE: ON a.sym or ON a.k is not a condition (it used to join every pair, or fail inside the join).
       if (residual.type !== 'BOOLEAN') throw new SvcError('SQL', 'boolean expression expected', { position: rest[0]!.pos });
     }
@@ -219,7 +246,7 @@ function uniqueNames(names: string[]): string[] {
   });
 }
 
-function bindSelect(q: A.Select, cx: BindContext, ctes: ReadonlyMap<string, A.Query>): Plan {
+function bindSelect(q: A.Select, cx: BindContext, ctes: Ctes): Plan {
   const src: Source = q.from ? bindFrom(q.from, cx, ctes) : { plan: { kind: 'oneRow', fields: [], timestamp: -1 }, scope: { fields: [] } };
   let plan = src.plan;
   // Uncorrelated subqueries in this query's expressions see the same tables and CTEs.
@@ -255,7 +282,7 @@ function bindSelect(q: A.Select, cx: BindContext, ctes: ReadonlyMap<string, A.Qu
   }
   const names = uniqueNames(items.map((i) => i.alias ?? itemName(i.expr)));
 
-  const hasAgg = containsAggregate;
+  const hasAgg = hasAggregate;
   const grouped = q.groupBy.length > 0 || items.some((i) => hasAgg(i.expr)) || (q.having !== null);
 
   let selectExprs: BoundExpr[];
@@ -365,24 +392,6 @@ function bindLatestOn(l: A.LatestOn, plan: Plan, scope: Scope): Plan {
   }
   const keys = l.partitionBy.map((k) => resolveColumn(scope, k).index);
   return { kind: 'latestBy', input: plan, keys, ts, fields: plan.fields, timestamp: plan.timestamp };
-}
-
-function containsAggregate(e: A.Expr): boolean {
-  let found = false;
-  JSON.stringify(e, (_k, v: unknown) => {
-    if (v && typeof v === 'object') {
-      const kind = (v as { kind?: string }).kind;
-      // A subquery's aggregates are its own.
-      if (kind === 'subquery') return undefined;
-      if (kind === 'in' && (v as A.In).query !== null) return { ...(v as A.In), query: null };
-      if (kind === 'call') {
-        const c = v as A.Call;
-        if (c.over === null && (isAggregate(c.name) || (c.name === 'count' && c.distinct))) found = true;
-      }
-    }
-    return v;
-  });
-  return found;
 }
 
 function resolveGroupItem(g: A.Expr, items: ReadonlyArray<{ expr: A.Expr; alias: string | null }>, names: string[]): A.Expr {

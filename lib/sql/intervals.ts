@@ -29,8 +29,14 @@ export function pushIntervals(plan: Plan, predicate: BoundExpr): Plan {
   if (rest.length === 0) return scan;
   if (rest.length === terms.length) return filter(scan, predicate);
   // Several terms, so the predicate has an AND node whose kernel the remaining ones reuse.
-  const and = findAnd(predicate)!;
-  return filter(scan, rest.reduce((a, b) => ({ ...and, args: [a, b] })));
+  return filter(scan, balancedAnd(rest, findAnd(predicate)!));
+}
+
+/** `terms` joined by `and` as a balanced tree, as the parser builds them (thousands of terms stay shallow). */
+function balancedAnd(terms: readonly BoundExpr[], and: BoundExpr & { kind: 'call' }, lo = 0, hi = terms.length): BoundExpr {
+  if (hi - lo === 1) return terms[lo]!;
+  const mid = lo + Math.ceil((hi - lo) / 2);
+  return { ...and, args: [balancedAnd(terms, and, lo, mid), balancedAnd(terms, and, mid, hi)] };
 }
 
 function findAnd(e: BoundExpr): (BoundExpr & { kind: 'call' }) | null {
@@ -81,8 +87,14 @@ function termIntervals(c: BoundExpr, ts: number): Interval[] | null {
   }
 }
 
-function andTerms(e: BoundExpr): BoundExpr[] {
-  return e.kind === 'call' && e.name === 'and' ? [...andTerms(e.args[0]!), ...andTerms(e.args[1]!)] : [e];
+function andTerms(e: BoundExpr, into: BoundExpr[] = []): BoundExpr[] {
+  if (e.kind === 'call' && e.name === 'and') {
+    andTerms(e.args[0]!, into);
+    andTerms(e.args[1]!, into);
+  } else {
+    into.push(e);
+  }
+  return into;
 }
 
 function isTs(e: BoundExpr | undefined, ts: number): boolean {

@@ -2,6 +2,7 @@
 // QuestDB-style errors with the offending token's position. Shared by parse-*.ts.
 
 import { SvcError } from '../errors/svc-error.js';
+import { MAX_NESTING, nestingError, type Nested } from './depth-guard.js';
 import { tokenize, type Token } from './lexer.js';
 
 /**
@@ -31,6 +32,8 @@ export class Cursor {
   readonly text: string;
   readonly toks: Token[];
   i = 0;
+  /** How many nested parse calls (expressions, queries, arrays, parentheses) are open: see enter(). */
+  depth = 0;
 
   constructor(text: string, toks?: Token[]) {
     this.text = text;
@@ -157,6 +160,19 @@ export class Cursor {
       return this.slice(t.pos, n.end);
     }
     throw this.expected(what);
+  }
+
+  /**
+   * Opens one level of nesting at the current token (leave() closes it): the parser's own
+   * recursion stays within the depth guard's limit, parentheses included, before any
+   * tree is built (depth-guard.ts bounds the tree itself).
+   */
+  enter(what: Nested = 'expression'): void {
+    if (++this.depth > MAX_NESTING) throw nestingError(this.tok.pos, what);
+  }
+
+  leave(): void {
+    this.depth--;
   }
 
   /** `'x' expected` at the current token, QuestDB-style. */

@@ -40,7 +40,12 @@ const WORD_PREC: Readonly<Record<string, number>> = {
 
 /** Parses an expression whose operators all bind at least as tightly as `minPrec`. */
 export function parseExpr(c: Cursor, minPrec = P_OR): Expr {
+  c.enter();
   let left = parsePrefix(c);
+  // A run of AND (or OR) is collected and built as a balanced tree: `a OR b OR ... ` with
+  // thousands of terms is a flat list to the user and stays shallow for every later stage
+  // (both operators are associative; their kernels evaluate both sides anyway).
+  let run: LogicRun | null = null;
   for (;;) {
     const t = c.tok;
     let prec: number | undefined;
@@ -52,9 +57,49 @@ export function parseExpr(c: Cursor, minPrec = P_OR): Expr {
         if (c.peek().kind === 'ident') prec = n === 'LIKE' || n === 'ILIKE' ? P_EQ : n === 'IN' || n === 'BETWEEN' ? P_IN : undefined;
       }
     }
-    if (prec === undefined || prec < minPrec) return left;
+    if (prec === undefined || prec < minPrec) break;
+    if (t.kind === 'ident' && (t.up === 'AND' || t.up === 'OR')) {
+      c.next();
+      const right = parseExpr(c, prec + 1);
+      if (run !== null && run.op !== t.up) {
+        left = balanced(run);
+        run = null;
+      }
+      run ??= { op: t.up, terms: [left], ops: [] };
+      run.terms.push(right);
+      run.ops.push(t.pos);
+      continue;
+    }
+    if (run !== null) {
+      left = balanced(run);
+      run = null;
+    }
     left = parseInfix(c, left, t, prec);
   }
+  c.leave();
+  return run === null ? left : balanced(run);
+}
+
+/** Terms joined by one associative operator; `ops[i]` is the offset of the operator after `terms[i]`. */
+interface LogicRun {
+  readonly op: string;
+  readonly terms: Expr[];
+  readonly ops: number[];
+}
+
+/**
+ * `terms` joined by `op` as a balanced tree (the left half one larger, so up to three
+ * terms it is the usual left-deep tree). Each node's `pos` is its operator's offset.
+ */
+function balanced(run: LogicRun, lo = 0, hi = run.terms.length): Expr {
+  if (hi - lo === 1) return run.terms[lo]!;
+  const mid = lo + Math.ceil((hi - lo) / 2);
+  return { kind: 'binary', pos: run.ops[mid - 1]!, op: run.op, left: balanced(run, lo, mid), right: balanced(run, mid, hi) } satisfies Binary;
+}
+
+/** Conditions joined by AND as a balanced tree (the binder's re-assembled conjunctions). */
+export function balancedAnd(terms: readonly Expr[]): Expr {
+  return balanced({ op: 'AND', terms: [...terms], ops: terms.slice(1).map((t) => t.pos) });
 }
 
 function parseInfix(c: Cursor, left: Expr, t: Token, prec: number): Expr {
@@ -93,7 +138,7 @@ function parseInfix(c: Cursor, left: Expr, t: Token, prec: number): Expr {
       return { kind: 'binary', pos: t.pos, op: 'WITHIN', left, right: list };
     }
     default: {
-      // OR, AND, LIKE, ILIKE (and NOT LIKE / NOT ILIKE)
+      // LIKE, ILIKE (and NOT LIKE / NOT ILIKE); AND and OR are runs in parseExpr
       const right = parseExpr(c, prec + 1);
       return { kind: 'binary', pos: t.pos, op: not ? `NOT ${word}` : word, left, right };
     }
@@ -283,7 +328,9 @@ export function parseCall(c: Cursor, prefix = '', pos?: number): Call {
     args = [{ kind: 'subquery', pos, query: parseQuery(c) }];
   } else if (!c.isOp(')')) {
     distinct = c.acceptKw('DISTINCT');
-    args = parseExprList(c);
+    // parseExprList written out: one frame less per level of nested calls.
+    args = [parseExpr(c)];
+    while (c.acceptOp(',')) args.push(parseExpr(c));
   }
   c.expectOp(')');
   let nulls: 'IGNORE' | 'RESPECT' | null = null;
@@ -355,6 +402,7 @@ function parseCast(c: Cursor): Expr {
 
 /** `[a, b, ...]` after ARRAY or bare; nested brackets are arrays too. `pos` is ARRAY's or the bracket's. */
 function parseArrayBody(c: Cursor, pos: number): ArrayLiteral {
+  c.enter();
   c.expectOp('[');
   const items: Expr[] = [];
   if (!c.isOp(']')) {
@@ -363,6 +411,7 @@ function parseArrayBody(c: Cursor, pos: number): ArrayLiteral {
     } while (c.acceptOp(','));
   }
   c.expectOp(']');
+  c.leave();
   return { kind: 'array', pos, items };
 }
 

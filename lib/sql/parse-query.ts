@@ -13,9 +13,12 @@ export function isQueryStart(c: Cursor, ahead: number): boolean {
   return t.kind === 'ident' && (t.up === 'SELECT' || t.up === 'WITH' || t.up === 'DECLARE');
 }
 
-/** A full query: [WITH ctes] operand {UNION|EXCEPT|INTERSECT [ALL] operand} (left-associative). */
+/** A full query: [WITH ctes] operand {UNION|EXCEPT|INTERSECT [ALL] operand} (left to right; see chain()). */
 export function parseQuery(c: Cursor): Query {
-  return c.isKw('WITH') ? parseQueryWith(c, parseCtes(c)) : parseSetOps(c);
+  c.enter('query');
+  const q = c.isKw('WITH') ? parseQueryWith(c, parseCtes(c)) : parseSetOps(c);
+  c.leave();
+  return q;
 }
 
 /** The query body after its already-parsed WITH clause. */
@@ -45,21 +48,68 @@ function setOpWord(c: Cursor): 'UNION' | 'EXCEPT' | 'INTERSECT' | null {
   return t.up === 'UNION' || t.up === 'EXCEPT' || t.up === 'INTERSECT' ? t.up : null;
 }
 
+/** One `op [ALL] operand` of a chain of set operations. */
+interface SetOpStep {
+  readonly op: 'UNION' | 'EXCEPT' | 'INTERSECT';
+  readonly all: boolean;
+  readonly pos: number;
+  operand: Query;
+}
+
 function parseSetOps(c: Cursor): Query {
-  let { query: left } = parseOperand(c);
+  const first = parseOperand(c).query;
+  const steps: SetOpStep[] = [];
+  let lastParen = false;
   for (let op = setOpWord(c); op !== null; op = setOpWord(c)) {
     const t = c.next();
     const all = c.acceptKw('ALL');
     if (!all) c.acceptKw('DISTINCT');
-    const { query: right, paren } = parseOperand(c);
-    let node: SetOp = { kind: 'setOp', pos: t.pos, op, all, left, right, with: [], orderBy: [], limit: null };
-    // ORDER BY / LIMIT after the last unparenthesized operand apply to the whole set operation.
-    if (!paren && setOpWord(c) === null && right.kind === 'select' && (right.orderBy.length > 0 || right.limit !== null)) {
-      node = { ...node, right: { ...right, orderBy: [], limit: null }, orderBy: right.orderBy, limit: right.limit };
-    }
-    left = node;
+    const { query, paren } = parseOperand(c);
+    steps.push({ op, all, pos: t.pos, operand: query });
+    lastParen = paren;
   }
-  return left;
+  const last = steps[steps.length - 1];
+  if (last === undefined) return first;
+  // ORDER BY / LIMIT after the last unparenthesized operand apply to the whole set operation.
+  let orderBy: Select['orderBy'] = [];
+  let limit: Select['limit'] = null;
+  const right = last.operand;
+  if (!lastParen && right.kind === 'select' && (right.orderBy.length > 0 || right.limit !== null)) {
+    ({ orderBy, limit } = right);
+    last.operand = { ...right, orderBy: [], limit: null };
+  }
+  return { ...chain(first, steps), orderBy, limit };
+}
+
+/**
+ * The set operations left to right, except that a run of UNION (or of UNION ALL) is a
+ * balanced tree: both are associative with their rows in the same order, and generated
+ * queries union thousands of one-row SELECTs, which must not become thousands of levels.
+ */
+function chain(first: Query, steps: readonly SetOpStep[]): SetOp {
+  let left: Query = first;
+  let i = 0;
+  while (i < steps.length) {
+    const s = steps[i]!;
+    let j = i + 1;
+    if (s.op === 'UNION') while (j < steps.length && steps[j]!.op === 'UNION' && steps[j]!.all === s.all) j++;
+    left = unionRun(left, steps, i, j);
+    i = j;
+  }
+  return left as SetOp;
+}
+
+/** `left` followed by steps [i, j) of one operator, as a balanced tree; each node's pos is its operator's. */
+function unionRun(left: Query, steps: readonly SetOpStep[], i: number, j: number): Query {
+  const operand = (k: number): Query => (k < i ? left : steps[k]!.operand);
+  // Operands are indexed i-1 (left) .. j-1; the operator before operand k is steps[k].
+  const build = (lo: number, hi: number): Query => {
+    if (hi - lo === 1) return operand(lo);
+    const mid = lo + Math.ceil((hi - lo) / 2);
+    const s = steps[mid]!;
+    return { kind: 'setOp', pos: s.pos, op: s.op, all: s.all, left: build(lo, mid), right: build(mid, hi), with: [], orderBy: [], limit: null };
+  };
+  return build(i - 1, j);
 }
 
 /** One operand of a set operation: SELECT ..., (query) [clauses], or an implicit select `table [clauses]`. */

@@ -4,6 +4,7 @@
 
 import type { Explain, Statement, Unsupported } from './ast.js';
 import { SvcError } from '../errors/svc-error.js';
+import { checkSyntaxDepth } from './depth-guard.js';
 import { Cursor, UnsupportedSignal } from './parse-cursor.js';
 import { parseAlterTable, parseCreateTable, parseDropTable, parseRenameTable, parseTruncate } from './parse-ddl.js';
 import { parseCtes, parseQuery, parseQueryWith } from './parse-query.js';
@@ -22,6 +23,7 @@ const OBJECT_WORDS = new Set(['OR', 'REPLACE', 'MATERIALIZED', 'LIVE', 'VIEW', '
 
 /**
  * Parses exactly one statement; a trailing `;` is allowed, anything after it is an error.
+ * The tree is at most MAX_NESTING nodes deep (depth-guard.ts), so later stages may recurse over it.
  * @throws SvcError (code SQL) with the position of the offending token.
  */
 export function parseStatement(text: string): Statement {
@@ -48,23 +50,27 @@ export function parseScript(text: string): Statement[] {
   }
 }
 
-/** One statement at the cursor, up to (not including) its `;`. Converts the internal signals into nodes or SvcErrors. */
+/**
+ * One statement at the cursor, up to (not including) its `;`, no deeper than the depth
+ * guard allows. Converts the internal signal into an Unsupported node.
+ */
 function parseOne(c: Cursor): Statement {
   const start = c.i;
+  const depth = c.depth;
+  let stmt: Statement;
   try {
-    return parseDispatch(c);
+    stmt = parseDispatch(c);
   } catch (e) {
-    if (e instanceof UnsupportedSignal) {
-      c.i = start;
-      skipStatement(c);
-      return { kind: 'unsupported', pos: e.pos, what: e.what };
-    }
-    if (e instanceof RangeError) {
-      // Only pathological nesting (thousands of parentheses) exhausts the stack.
-      throw new SvcError('SQL', 'statement is too deeply nested', { position: c.tok.pos, cause: e });
-    }
-    throw e;
+    if (!(e instanceof UnsupportedSignal)) throw e;
+    c.i = start;
+    c.depth = depth;
+    skipStatement(c);
+    return { kind: 'unsupported', pos: e.pos, what: e.what };
   }
+  // The parser bounds its own recursion (Cursor.enter); chains it builds in loops (`1+1+...`,
+  // `x::a::b...`, joins) can still make a tree deeper than that, which is measured here.
+  if (depth === 0) checkSyntaxDepth(stmt);
+  return stmt;
 }
 
 function parseDispatch(c: Cursor): Statement {
@@ -112,6 +118,7 @@ function parseDispatch(c: Cursor): Statement {
 }
 
 function parseExplain(c: Cursor): Explain {
+  c.enter('statement');
   const t = c.next();
   let format: string | null = null;
   if (c.isOp('(') && c.isKw('FORMAT', c.peek())) {
@@ -124,6 +131,7 @@ function parseExplain(c: Cursor): Explain {
   }
   if (c.atEnd() || c.isOp(';')) throw c.expected('statement');
   const statement = parseOne(c);
+  c.leave();
   return format === null ? { kind: 'explain', pos: t.pos, statement } : { kind: 'explain', pos: t.pos, statement, format };
 }
 
