@@ -122,6 +122,10 @@ function runUpload(ctx: RequestContext, o: ImportRouteOptions, p: ImportParams):
       try { schema = parseSchema(value); } catch (e) { fail(e); }
     });
     bb.on('file', (name, stream, info) => {
+      // A body cut short destroys the part being read with the same error that fails the pipeline
+      // (`done` below), which is where it is handled; a part nobody reads any more (skipped, or after
+      // the import stopped) must not turn it into an uncaught exception.
+      stream.on('error', () => {});
       if (failed !== null) { stream.resume(); return; }
       if (name === 'schema') {
         if (importing) { lateSchema = true; stream.resume(); return; }

@@ -331,3 +331,35 @@ describe('imports are all-or-nothing', () => {
     });
   }
 });
+
+describe('a client that goes away after its import was refused', () => {
+  let s: ServerProcess;
+  before(async () => { s = await startCappedServer(); });
+  after(async () => { await s.stop(); });
+
+  test('closing mid-body after an early refusal is the client\'s doing: no unhandled error, nothing imported', { timeout: 60_000 }, async () => {
+    // atomicity=abort refuses at the bad INT on line 3, long before the end of the part; the
+    // client sends less than its Content-Length promised and closes its side at once.
+    const schema = `--${BOUNDARY}\r\nContent-Disposition: form-data; name="schema"\r\n\r\n[{"name":"a","type":"INT"}]\r\n`;
+    const head = Buffer.from(`${schema}--${BOUNDARY}\r\nContent-Disposition: form-data; name="data"; filename="gone.csv"\r\nContent-Type: text/csv\r\n\r\n`);
+    const lines = Buffer.from('a\n1\nnot a number\n' + '7\n'.repeat(600_000));
+    const body = Buffer.concat([head, lines]);
+    const url = new URL(s.mainUrl);
+    const sock = connect(Number(url.port), url.hostname);
+    const answered = new Promise<string>((resolve) => {
+      let got = '';
+      sock.on('data', (c: Buffer) => { got += c.toString('latin1'); if (got.includes('\r\n\r\n')) resolve(got); });
+      sock.on('close', () => resolve(got));
+    });
+    sock.on('error', () => {}); // our writes may meet the closed connection: expected here
+    sock.write(`POST /imp?${new URLSearchParams({ name: 'gone', atomicity: 'abort', fmt: 'json' })} HTTP/1.1\r\nHost: x\r\n`
+      + `Content-Type: multipart/form-data; boundary=${BOUNDARY}\r\nContent-Length: ${body.length + 1_000_000}\r\n\r\n`);
+    sock.end(body);
+    const answer = await answered;
+    assert.match(answer, /^HTTP\/1\.1 400 /, answer.slice(0, 300));
+    sock.destroy();
+    await new Promise((resolve) => setImmediate(resolve));
+    await healthy(s, 'a client gone after an early refusal');
+    assert.equal(await tableExists(s, 'gone'), false);
+  });
+});
