@@ -53,6 +53,14 @@ class Remembered {
   }
 }
 
+/** Row `i` of `b` is now the latest for `key` (its entry updated in place: matches copy what they need). */
+function remember(last: Map<string, [Batch, number]>, key: string, b: Batch, i: number, remembered: Remembered): void {
+  const old = last.get(key);
+  remembered.replace(old, b, key.length);
+  if (old === undefined) last.set(key, [b, i]);
+  else { old[0] = b; old[1] = i; }
+}
+
 async function* runAsof(plan: AsofPlan, left: AsyncIterable<Batch>, right: AsyncIterator<Batch>, cx: ExecContext, held: Held): AsyncGenerator<Batch> {
   const rightTypes = plan.right.fields.map((f) => (f.type === 'NULL' ? 'DOUBLE' : f.type) as SqlType);
   const last = new Map<string, [Batch, number]>();
@@ -83,8 +91,7 @@ async function* runAsof(plan: AsofPlan, left: AsyncIterable<Batch>, right: Async
           const rt = (rb.columns[plan.rightTs] as { data: Float64Array }).data[ri]!;
           if (plan.strict ? rt >= t : rt > t) break;
           const key = keyOf(plan.rightKeys.map((k) => rb!.columns[k]!), ri);
-          remembered.replace(last.get(key), rb, key.length);
-          last.set(key, [rb, ri]);
+          remember(last, key, rb, ri, remembered);
           ri++;
         }
         const m = last.get(keyOf(lkeys, i));
@@ -154,15 +161,13 @@ async function* runSplice(plan: AsofPlan, leftIt: AsyncIterator<Batch>, rightIt:
       if (lt === Infinity && rt === Infinity) break;
       if (lt <= rt) {
         const k = key(L.b!, plan.leftKeys, L.i);
-        remembered.replace(lastL.get(k), L.b!, k.length);
-        lastL.set(k, [L.b!, L.i]);
+        remember(lastL, k, L.b!, L.i, remembered);
         const m = lastR.get(k);
         out.push([L.b!, L.i, m?.[0] ?? null, m?.[1] ?? 0]);
         L.i++;
       } else {
         const k = key(R.b!, plan.rightKeys, R.i);
-        remembered.replace(lastR.get(k), R.b!, k.length);
-        lastR.set(k, [R.b!, R.i]);
+        remember(lastR, k, R.b!, R.i, remembered);
         const m = lastL.get(k);
         out.push([m?.[0] ?? null, m?.[1] ?? 0, R.b!, R.i]);
         R.i++;

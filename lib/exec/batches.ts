@@ -4,7 +4,7 @@
 // DEFAULT_BATCH_ROWS pieces again.
 import { DEFAULT_BATCH_ROWS, type Batch } from '../storage/table-reader.js';
 import { INT_NULL, type ColumnType } from '../storage/column-type.js';
-import { nullVector, rowsOf, type ColumnVector, type FixedVector, type VarVector } from '../storage/column-vector.js';
+import { nullVector, rowsOf, type ColumnVector, type FixedArray, type FixedVector, type SymbolVector, type VarVector } from '../storage/column-vector.js';
 import { concatMany, gatherVector } from '../storage/vector-ops.js';
 import { batchBytes, pace, type ExecContext, type Held } from './context.js';
 import { sliceVector } from './vectors.js';
@@ -35,8 +35,34 @@ export function concatBatches(parts: readonly Batch[], width: number): Batch {
   if (parts.length === 1) return parts[0]!;
   if (parts.length === 0) return { rowCount: 0, columns: [] };
   const columns: ColumnVector[] = [];
-  for (let c = 0; c < width; c++) columns.push(concatMany(parts.map((p) => p.columns[c]!)));
+  for (let c = 0; c < width; c++) columns.push(concatColumn(parts.map((p) => p.columns[c]!)));
   return { rowCount: parts.reduce((s, p) => s + p.rowCount, 0), columns };
+}
+
+/**
+ * One column's vectors end to end: fixed-width ones (without exact int64 pairs)
+ * and symbols of one dictionary in a single copy; others through concatMany.
+ */
+function concatColumn(vs: readonly ColumnVector[]): ColumnVector {
+  const v0 = vs[0]!;
+  if (v0.kind === 'fixed' && vs.every((v) => v.kind === 'fixed' && v.type === v0.type && v.exact === undefined)) {
+    const C = v0.data.constructor as { new(n: number): FixedArray };
+    let total = 0;
+    for (const v of vs) total += (v as FixedVector).data.length;
+    const data = new C(total);
+    let at = 0;
+    for (const v of vs) { const d = (v as FixedVector).data; data.set(d as never, at); at += d.length; }
+    return { kind: 'fixed', type: v0.type, data };
+  }
+  if (v0.kind === 'symbol' && vs.every((v) => v.kind === 'symbol' && v.dict === v0.dict)) {
+    let total = 0;
+    for (const v of vs) total += (v as SymbolVector).keys.length;
+    const keys = new Int32Array(total);
+    let at = 0;
+    for (const v of vs) { keys.set((v as SymbolVector).keys, at); at += (v as SymbolVector).keys.length; }
+    return { kind: 'symbol', type: 'SYMBOL', keys, dict: v0.dict };
+  }
+  return concatMany(vs);
 }
 
 export function gatherBatch(b: Batch, idx: Int32Array): Batch {

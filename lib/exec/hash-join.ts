@@ -22,58 +22,101 @@ type JoinPlan = Extract<Plan, { kind: 'join' }>;
 
 /** Row pairs made and filtered at a time. */
 const PAIRS = DEFAULT_BATCH_ROWS;
-/** Bytes of a Map entry keyed by a number, roughly. */
-const NUMBER_ENTRY_BYTES = 48;
 
 /** Key types whose values compare equal exactly when their doubles do (as their row keys would). */
 const NUMBER_KEYS = new Set<SqlType>(['BYTE', 'SHORT', 'INT', 'LONG', 'FLOAT', 'DOUBLE', 'DATE', 'TIMESTAMP']);
 
-/** The right side's rows by key: the first row of each key in a Map, the next ones chained through `next` in row order. */
+/**
+ * Doubles -> an int per distinct value: open addressing over the values' bits,
+ * no object per entry (a Map of a million numbers spends most of a join's time
+ * hashing and boxing). -0 is 0; NaN is never put in (NULL keys do not match).
+ */
+class NumberIndex {
+  readonly #keys: Float64Array;
+  readonly #values: Int32Array;
+  readonly #mask: number;
+  readonly #bits = new Float64Array(1);
+  readonly #words = new Int32Array(this.#bits.buffer);
+
+  /** Room for `n` distinct values at most. */
+  constructor(n: number) {
+    let cap = 16;
+    while (cap < 2 * n) cap *= 2;
+    this.#keys = new Float64Array(cap);
+    this.#values = new Int32Array(cap).fill(-1);
+    this.#mask = cap - 1;
+  }
+
+  #slot(v: number): number {
+    const words = this.#words;
+    this.#bits[0] = v;
+    let h = Math.imul(words[0]! ^ Math.imul(words[1]!, 0x9e3779b1), 0x85ebca6b);
+    h ^= h >>> 15;
+    const keys = this.#keys, values = this.#values, mask = this.#mask;
+    let slot = h & mask;
+    while (values[slot]! >= 0 && keys[slot] !== v) slot = (slot + 1) & mask;
+    return slot;
+  }
+
+  /** The int stored for `v`, or -1. */
+  get(v: number): number {
+    return this.#values[this.#slot(v + 0)]!;
+  }
+
+  /** Stores `value` for `v`; returns what was stored before, or -1. */
+  swap(v: number, value: number): number {
+    const w = v + 0; // -0 -> 0
+    const slot = this.#slot(w);
+    const old = this.#values[slot]!;
+    this.#keys[slot] = w;
+    this.#values[slot] = value;
+    return old;
+  }
+}
+
+/** The right side's rows by key: the first row of each key in an index, the next ones chained through `next` in row order. */
 class JoinTable {
   readonly next: Int32Array;
-  readonly #numbers: Map<number, number> | null;
+  readonly #numbers: NumberIndex | null;
   readonly #strings: Map<string, number> | null;
 
   private constructor(rows: number, numeric: boolean) {
     this.next = new Int32Array(rows);
-    this.#numbers = numeric ? new Map() : null;
+    this.#numbers = numeric ? new NumberIndex(rows) : null;
     this.#strings = numeric ? null : new Map();
   }
 
   /** Hashes `right`'s rows on `keys` (rows with a NULL key never match), charging `held` and pacing as it goes. */
   static async build(right: Batch, keys: readonly number[], numeric: boolean, cx: ExecContext, held: Held): Promise<JoinTable> {
     const n = right.rowCount;
-    held.add(n * 4);
+    // The chains, and for numbers the index (two slots a row at most: 24 bytes).
+    held.add(n * 4 + (numeric ? 24 * Math.max(8, n) : 0));
     const t = new JoinTable(n, numeric);
     if (n === 0) return t; // collected without columns
     const cols = keys.map((k) => right.columns[k]!);
     const nulls = anyNull(cols, n);
     const next = t.next;
-    let bytes = 0;
     // Backwards, so that each key's chain runs in row order.
     if (t.#numbers !== null) {
-      const map = t.#numbers;
+      const index = t.#numbers;
       const x = asDoubles(cols[0]!);
       for (let i = n - 1; i >= 0; i--) {
         if (nulls !== null && nulls[i]) { next[i] = -1; continue; }
-        const v = x[i]!;
-        const first = map.get(v);
-        if (first === undefined) bytes += NUMBER_ENTRY_BYTES;
-        next[i] = first ?? -1;
-        map.set(v, i);
-        if ((i & 8191) === 0) { held.add(bytes); bytes = 0; await pace(cx); }
+        next[i] = index.swap(x[i]!, i);
+        if ((i & 65535) === 0) await pace(cx);
       }
-    } else {
-      const map = t.#strings!;
-      for (let i = n - 1; i >= 0; i--) {
-        if (nulls !== null && nulls[i]) { next[i] = -1; continue; }
-        const k = rowKey(cols, i);
-        const first = map.get(k);
-        if (first === undefined) bytes += keyEntryBytes(k.length);
-        next[i] = first ?? -1;
-        map.set(k, i);
-        if ((i & 8191) === 0) { held.add(bytes); bytes = 0; await pace(cx); }
-      }
+      return t;
+    }
+    const map = t.#strings!;
+    let bytes = 0;
+    for (let i = n - 1; i >= 0; i--) {
+      if (nulls !== null && nulls[i]) { next[i] = -1; continue; }
+      const k = rowKey(cols, i);
+      const first = map.get(k);
+      if (first === undefined) bytes += keyEntryBytes(k.length);
+      next[i] = first ?? -1;
+      map.set(k, i);
+      if ((i & 8191) === 0) { held.add(bytes); bytes = 0; await pace(cx); }
     }
     held.add(bytes);
     return t;
@@ -84,9 +127,9 @@ class JoinTable {
     const first = new Int32Array(n);
     const nulls = anyNull(cols, n);
     if (this.#numbers !== null) {
-      const map = this.#numbers;
+      const index = this.#numbers;
       const x = asDoubles(cols[0]!);
-      for (let i = 0; i < n; i++) first[i] = nulls !== null && nulls[i] ? -1 : map.get(x[i]!) ?? -1;
+      for (let i = 0; i < n; i++) first[i] = nulls !== null && nulls[i] ? -1 : index.get(x[i]!);
     } else {
       const map = this.#strings!;
       for (let i = 0; i < n; i++) first[i] = nulls !== null && nulls[i] ? -1 : map.get(rowKey(cols, i)) ?? -1;
