@@ -111,8 +111,9 @@ function atCall(err: unknown, pos: number): unknown {
 export class Evaluator {
   readonly kx: KernelContext;
   readonly #cx: ExecContext;
-  /** Rows per step: the whole batch until a step overflows, then what fits, doubled again after each step that fits. */
+  /** Rows per step: the whole batch until a step overflows, then what fits, doubled after every 8 steps that fit. */
   #rows = Infinity;
+  #fits = 0;
 
   /** `chunked`: whether the caller goes through chunks() (else an overflow is only the budget's 400). */
   constructor(cx: ExecContext, chunked = true) {
@@ -157,7 +158,8 @@ export class Evaluator {
         continue;
       }
       yield out;
-      if (hi < n) this.#rows = Math.min(this.#rows * 2, n);
+      // Growing back slowly: each step too large is work done twice.
+      if (hi < n && ++this.#fits % 8 === 0) this.#rows = Math.min(this.#rows * 2, n);
       lo = hi;
       if (lo < n) await pace(this.#cx);
     }
@@ -167,5 +169,6 @@ export class Evaluator {
   #shrink(e: RowChunkOverflow): void {
     const fit = Math.floor((e.rows * this.kx.chunkBytes) / (2 * e.bytes));
     this.#rows = Math.max(1, Math.min(fit, e.rows - 1));
+    this.#fits = 0;
   }
 }

@@ -1,6 +1,7 @@
 // The pull operators: each plan node becomes an async generator of batches
 // that pulls from its children (DESIGN.md "Shape"). Scans read committed
-// snapshots; every operator checks the abort signal between batches.
+// snapshots; every operator checks the abort signal and the deadline between
+// batches, and what it holds counts against the statement's budget.
 import { SvcError } from '../errors/svc-error.js';
 import { DEFAULT_BATCH_ROWS, type Batch } from '../storage/table-reader.js';
 import type { Plan } from '../sql/bound.js';
