@@ -15,6 +15,7 @@ import { sanitizeName, tableNameFromFile } from '../ingest/import-names.js';
 import { Importer, type ImportResult } from '../ingest/importer.js';
 import { parseSchema } from '../ingest/schema.js';
 import { Catalog, catalogOptions } from '../storage/catalog.js';
+import { queryMemoryTotal, type MemoryBudget } from '../limits/memory-budget.js';
 import { batchRows, emptyBatch, type RecordBatch, type Row } from './record-batch.js';
 
 export type { ImportResult };
@@ -72,20 +73,23 @@ export interface ImportCsvOptions {
 
 const IMPORT_KEYS = ['name', 'overwrite', 'atomicity', 'delimiter', 'forceHeader', 'partitionBy', 'timestamp', 'skipLev', 'create', 'maxUncommittedRows', 'o3MaxLag', 'schema', 'signal'];
 
+interface Limits { readonly memoryLimit: number; readonly parentBudget: MemoryBudget; readonly maxTextBytes: number }
+
 export class Database {
   readonly root: string;
   readonly #catalog: Catalog;
-  readonly #memoryLimit: number;
+  /** query.memory.limit, the process-wide budget of this database's statements, cairo.sql.string.function.buffer.max.size. */
+  readonly #limits: Limits;
   readonly #analysisLines: number;
   readonly #importLimits: ImportLimits;
   /** Queries and imports still running, stopped by close(); each with the way to let go of the caller's signal. */
   readonly #running = new Map<AbortController, () => void>();
   #closed = false;
 
-  private constructor(root: string, catalog: Catalog, memoryLimit: number, analysisLines: number, importLimits: ImportLimits) {
+  private constructor(root: string, catalog: Catalog, limits: Limits, analysisLines: number, importLimits: ImportLimits) {
     this.root = root;
     this.#catalog = catalog;
-    this.#memoryLimit = memoryLimit;
+    this.#limits = limits;
     this.#analysisLines = analysisLines;
     this.#importLimits = importLimits;
   }
@@ -102,7 +106,13 @@ export class Database {
       }
       throw e;
     }
-    return new Database(root, catalog, options.memoryLimit ?? config.get('query.memory.limit'), config.get('http.text.analysis.max.lines'), importLimitsFromConfig(config));
+    const memoryLimit = options.memoryLimit ?? config.get('query.memory.limit');
+    const limits = {
+      memoryLimit,
+      parentBudget: queryMemoryTotal(config.get('query.memory.total.limit'), memoryLimit),
+      maxTextBytes: config.get('cairo.sql.string.function.buffer.max.size'),
+    };
+    return new Database(root, catalog, limits, config.get('http.text.analysis.max.lines'), importLimitsFromConfig(config));
   }
 
   /** Tables that could not be opened (each fails with its error when used). */
@@ -111,7 +121,7 @@ export class Database {
   /** Runs a SELECT (or SHOW, EXPLAIN); SQL errors throw here with their position. */
   query(sql: string, options: QueryOptions = {}): QueryStream {
     this.#open();
-    const stmt = compile(sql, { catalog: this.#catalog, memoryLimit: this.#memoryLimit });
+    const stmt = compile(sql, { catalog: this.#catalog, ...this.#limits });
     if (stmt.kind !== 'select') throw new SvcError('SQL', `query() runs SELECT statements; use execute() for ${stmt.kind.toUpperCase()}`, { position: 0 });
     const ac = this.#track(options.signal);
     const batches = this.#batches(stmt, ac);
@@ -147,7 +157,7 @@ export class Database {
   /** Runs DDL, INSERT or UPDATE, committed when the promise resolves. */
   async execute(sql: string, options: QueryOptions = {}): Promise<ExecuteResult> {
     this.#open();
-    const stmt = compile(sql, { catalog: this.#catalog, memoryLimit: this.#memoryLimit });
+    const stmt = compile(sql, { catalog: this.#catalog, ...this.#limits });
     if (stmt.kind === 'select') throw new SvcError('SQL', 'execute() runs DDL, INSERT and UPDATE; use query() for SELECT', { position: 0 });
     const ac = this.#track(options.signal);
     try {

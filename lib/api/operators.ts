@@ -14,6 +14,7 @@ import { SvcError } from '../errors/svc-error.js';
 import { compile } from '../exec/engine.js';
 import type { Catalog } from '../storage/catalog.js';
 import { run } from '../exec/operators.js';
+import { execContext } from '../exec/context.js';
 import { csvBody } from '../export/csv-response.js';
 import { jsonQueryBody } from '../export/json-response.js';
 import { parquetBody, planParquet } from '../export/parquet/parquet-writer.js';
@@ -316,7 +317,7 @@ function sqlTransform(what: string, prefix: string, text: string): Duplex {
       const b = checkBatch(item);
       const { plan } = compileFor(b);
       const one = (async function* () { yield b as Batch; })();
-      const cx = { catalog: NO_TABLES, signal, memoryLimit: 1024 ** 3, inputs: new Map([[INPUT, one]]) };
+      const cx = execContext(NO_TABLES, signal, {}, undefined, new Map([[INPUT, one]]));
       let rows = 0;
       for await (const out of run(plan, cx)) {
         if (out.rowCount === 0) continue;

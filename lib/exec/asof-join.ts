@@ -6,15 +6,65 @@ import type { Plan } from '../sql/bound.js';
 import type { SqlType } from '../sql/sql-type.js';
 import type { Batch } from '../storage/table-reader.js';
 import { gatherBatch } from './batches.js';
-import { checkMemory, pace, type ExecContext } from './context.js';
+import { batchBytes, Held, keyEntryBytes, pace, type ExecContext } from './context.js';
 import { fromValues, rowKey, valueAt } from './vectors.js';
 
 type AsofPlan = Extract<Plan, { kind: 'asofJoin' }>;
 
 export async function* runAsofJoin(plan: AsofPlan, left: AsyncIterable<Batch>, right: AsyncIterator<Batch>, cx: ExecContext): AsyncGenerator<Batch> {
-  if (plan.splice) { yield* runSplice(plan, left[Symbol.asyncIterator](), right, cx); return; }
+  const held = new Held(cx.budget, plan.splice ? 'SPLICE JOIN' : 'ASOF JOIN');
+  try {
+    if (plan.splice) yield* runSplice(plan, left[Symbol.asyncIterator](), right, cx, held);
+    else yield* runAsof(plan, left, right, cx, held);
+  } finally {
+    held.release();
+  }
+}
+
+/**
+ * What the remembered rows hold: an entry per key and the batches they point
+ * into (counted once per batch: a batch stays alive while any key points into it).
+ */
+class Remembered {
+  readonly #refs = new Map<Batch, number>();
+  #entries = 0;
+  constructor(private readonly held: Held) {}
+
+  /** Row `i` of `b` now stands for a key that stood for `old` (or is new, with `keyChars` characters). */
+  replace(old: [Batch, number] | undefined, b: Batch, keyChars: number): void {
+    if (old === undefined) this.#entries += keyEntryBytes(keyChars) + 32;
+    else if (old[0] === b) return;
+    else this.#unref(old[0]);
+    const n = this.#refs.get(b);
+    this.#refs.set(b, (n ?? 0) + 1);
+    if (n === undefined) this.#entries += batchBytes(b);
+  }
+
+  #unref(b: Batch): void {
+    const n = this.#refs.get(b)! - 1;
+    if (n > 0) { this.#refs.set(b, n); return; }
+    this.#refs.delete(b);
+    this.#entries -= batchBytes(b);
+  }
+
+  /** Charges what is held now (once a batch: a charge per row would cost too much). */
+  settle(extra = 0): void {
+    this.held.set(this.#entries + extra);
+  }
+}
+
+/** Row `i` of `b` is now the latest for `key` (its entry updated in place: matches copy what they need). */
+function remember(last: Map<string, [Batch, number]>, key: string, b: Batch, i: number, remembered: Remembered): void {
+  const old = last.get(key);
+  remembered.replace(old, b, key.length);
+  if (old === undefined) last.set(key, [b, i]);
+  else { old[0] = b; old[1] = i; }
+}
+
+async function* runAsof(plan: AsofPlan, left: AsyncIterable<Batch>, right: AsyncIterator<Batch>, cx: ExecContext, held: Held): AsyncGenerator<Batch> {
   const rightTypes = plan.right.fields.map((f) => (f.type === 'NULL' ? 'DOUBLE' : f.type) as SqlType);
   const last = new Map<string, [Batch, number]>();
+  const remembered = new Remembered(held);
   let rb: Batch | null = null;
   let ri = 0;
   let rightDone = false;
@@ -35,12 +85,13 @@ export async function* runAsofJoin(plan: AsofPlan, left: AsyncIterable<Batch>, r
             if (r.done) { rightDone = true; break; }
             rb = r.value;
             ri = 0;
-            checkMemory(cx, last.size * 64, 'ASOF JOIN');
+            remembered.settle(batchBytes(rb));
             continue;
           }
           const rt = (rb.columns[plan.rightTs] as { data: Float64Array }).data[ri]!;
           if (plan.strict ? rt >= t : rt > t) break;
-          last.set(keyOf(plan.rightKeys.map((k) => rb!.columns[k]!), ri), [rb, ri]);
+          const key = keyOf(plan.rightKeys.map((k) => rb!.columns[k]!), ri);
+          remember(last, key, rb, ri, remembered);
           ri++;
         }
         const m = last.get(keyOf(lkeys, i));
@@ -90,9 +141,10 @@ class Rows {
  * of either side comes out with the latest row of the other side for its key
  * at or before it (NULLs when there is none).
  */
-async function* runSplice(plan: AsofPlan, leftIt: AsyncIterator<Batch>, rightIt: AsyncIterator<Batch>, cx: ExecContext): AsyncGenerator<Batch> {
+async function* runSplice(plan: AsofPlan, leftIt: AsyncIterator<Batch>, rightIt: AsyncIterator<Batch>, cx: ExecContext, held: Held): AsyncGenerator<Batch> {
   const L = new Rows(leftIt, plan.leftTs), R = new Rows(rightIt, plan.rightTs);
   const lastL = new Map<string, [Batch, number]>(), lastR = new Map<string, [Batch, number]>();
+  const remembered = new Remembered(held);
   const types = plan.fields.map((f) => (f.type === 'NULL' ? 'DOUBLE' : f.type) as SqlType);
   const nl = plan.left.fields.length;
   const out: Array<[Batch | null, number, Batch | null, number]> = [];
@@ -109,18 +161,18 @@ async function* runSplice(plan: AsofPlan, leftIt: AsyncIterator<Batch>, rightIt:
       if (lt === Infinity && rt === Infinity) break;
       if (lt <= rt) {
         const k = key(L.b!, plan.leftKeys, L.i);
-        lastL.set(k, [L.b!, L.i]);
+        remember(lastL, k, L.b!, L.i, remembered);
         const m = lastR.get(k);
         out.push([L.b!, L.i, m?.[0] ?? null, m?.[1] ?? 0]);
         L.i++;
       } else {
         const k = key(R.b!, plan.rightKeys, R.i);
-        lastR.set(k, [R.b!, R.i]);
+        remember(lastR, k, R.b!, R.i, remembered);
         const m = lastL.get(k);
         out.push([m?.[0] ?? null, m?.[1] ?? 0, R.b!, R.i]);
         R.i++;
       }
-      if (out.length >= 8192) { checkMemory(cx, (lastL.size + lastR.size) * 64, 'SPLICE JOIN'); yield flush(); await pace(cx); }
+      if (out.length >= 8192) { remembered.settle(out.length * 64); yield flush(); await pace(cx); }
     }
     if (out.length > 0) yield flush();
   } finally {

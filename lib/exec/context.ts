@@ -1,27 +1,63 @@
 // What running operators need: the catalog, the request's abort signal, the
-// memory limit for sorts and hash tables, and cooperative yielding so a long
-// scan never starves the event loop (DESIGN.md "Shape").
+// statement's memory budget (every operator charges what it holds and gives it
+// back when done), its deadline, and cooperative yielding so a long scan never
+// starves the event loop (DESIGN.md "Shape").
 import { setImmediate as yieldNow } from 'node:timers/promises';
 import { SvcError } from '../errors/svc-error.js';
+import { Deadline } from '../limits/deadline.js';
+import { MemoryBudget } from '../limits/memory-budget.js';
+import type { ColumnVector } from '../storage/column-vector.js';
 import type { Catalog } from '../storage/catalog.js';
 import type { Batch } from '../storage/table-reader.js';
+
+/** The key of the per-statement memory limit, named in its error. */
+export const MEMORY_LIMIT_KEY = 'query.memory.limit';
+/** QuestDB's default cairo.sql.string.function.buffer.max.size: 1 MiB per built text value. */
+export const DEFAULT_MAX_TEXT_BYTES = 1024 * 1024;
 
 export interface ExecContext {
   readonly catalog: Catalog;
   readonly signal: AbortSignal;
-  /** Bytes a sort or hash table may hold before the query fails. */
-  readonly memoryLimit: number;
+  /** What the statement holds (collected batches, hash tables, sorts, text built per row), at most query.memory.limit. */
+  readonly budget: MemoryBudget;
+  /** When the statement times out: synchronous loops check it (the timer behind `signal` cannot fire while they run). */
+  readonly deadline: Deadline;
+  /** The per-value limit of text-building functions (cairo.sql.string.function.buffer.max.size). */
+  readonly maxTextBytes: number;
   /** Batches for the plan's `input` nodes, by name (the library's stream operators). */
   readonly inputs?: ReadonlyMap<string, AsyncIterable<Batch>>;
 }
 
+/** The limits of one statement execution. */
+export interface StatementLimits {
+  /** Bytes the statement may hold (default 1 GiB). */
+  readonly memoryLimit?: number;
+  /** The process-wide budget every statement's charges also go to, if any. */
+  readonly parentBudget?: MemoryBudget | null;
+  /** Per-value limit of built text (default 1 MiB). */
+  readonly maxTextBytes?: number;
+}
+
+/** A context for one execution: a fresh budget (under the parent, if any) and the deadline (none by default). */
+export function execContext(catalog: Catalog, signal: AbortSignal, limits: StatementLimits, deadline = Deadline.NEVER,
+  inputs?: ReadonlyMap<string, AsyncIterable<Batch>>): ExecContext {
+  return {
+    catalog, signal, deadline, inputs,
+    budget: new MemoryBudget(limits.memoryLimit ?? 1024 ** 3, MEMORY_LIMIT_KEY, limits.parentBudget ?? null),
+    maxTextBytes: limits.maxTextBytes ?? DEFAULT_MAX_TEXT_BYTES,
+  };
+}
+
 const YIELD_EVERY_MS = 8;
+// Process-wide on purpose: it is the time since the event loop last got a turn
+// from any statement, so concurrent statements do not each wait 8 ms of their own.
 let lastYield = performance.now();
 
-/** Checks for abort and yields to the event loop every few milliseconds of work. */
+/** Checks for abort and the deadline, and yields to the event loop every few milliseconds of work. */
 export async function pace(cx: ExecContext): Promise<void> {
   if (cx.signal.aborted) throw abortError(cx.signal);
   const now = performance.now();
+  if (now >= cx.deadline.at) throw cx.deadline.error();
   if (now - lastYield >= YIELD_EVERY_MS) {
     lastYield = now;
     await yieldNow();
@@ -34,13 +70,51 @@ function abortError(signal: AbortSignal): Error {
   return r instanceof Error ? r : new SvcError('TIMEOUT', 'query aborted');
 }
 
-/** Fails the query once `bytes` pass the memory limit. */
-export function checkMemory(cx: ExecContext, bytes: number, what: string): void {
-  if (bytes > cx.memoryLimit) {
-    throw new SvcError('BAD_REQUEST', `${what} needs more than the memory limit of ${cx.memoryLimit} bytes [limit=query.memory.limit]`);
+/**
+ * What one operator holds, charged to the statement's budget under a phrase
+ * for the error (`ORDER BY`, `JOIN`): set() moves it to a new size, release()
+ * gives it all back (in the operator's finally).
+ */
+export class Held {
+  #bytes = 0;
+  constructor(private readonly budget: MemoryBudget, readonly what: string) {}
+
+  get bytes(): number { return this.#bytes; }
+
+  /** Now holding `bytes` (the difference is charged or released); throws the limit's 400 when it does not fit. */
+  set(bytes: number): void {
+    this.budget.resize(this.#bytes, bytes, this.what);
+    this.#bytes = bytes;
+  }
+
+  /** Holding `bytes` more. */
+  add(bytes: number): void {
+    this.budget.charge(bytes, this.what);
+    this.#bytes += bytes;
+  }
+
+  release(): void {
+    this.budget.release(this.#bytes);
+    this.#bytes = 0;
   }
 }
 
-export function vectorBytes(v: { kind: string; data?: ArrayBufferView; keys?: Int32Array; bytes?: Uint8Array; offsets?: Int32Array }): number {
-  return (v.data?.byteLength ?? 0) + (v.keys?.byteLength ?? 0) + (v.bytes?.byteLength ?? 0) + (v.offsets?.byteLength ?? 0);
+/** Bytes of a vector's arrays (a slice of a text vector counts all the bytes it shares). */
+export function vectorBytes(v: ColumnVector): number {
+  switch (v.kind) {
+    case 'fixed': return v.data.byteLength + (v.exact?.byteLength ?? 0);
+    case 'symbol': return v.keys.byteLength;
+    case 'var': return v.bytes.byteLength + v.offsets.byteLength + (v.nulls?.byteLength ?? 0);
+  }
+}
+
+export function batchBytes(b: Batch): number {
+  let s = 0;
+  for (const c of b.columns) s += vectorBytes(c);
+  return s;
+}
+
+/** Bytes a JS Map or Set entry keyed by a string of `chars` characters costs, roughly (entry, hash slot, string header). */
+export function keyEntryBytes(chars: number): number {
+  return 64 + 2 * chars;
 }

@@ -10,8 +10,11 @@ import { bindQuery, type BindContext } from '../sql/binder.js';
 import { COLUMNS_FIELDS, SHOW_CREATE_FIELDS, SHOW_TABLES_FIELDS } from '../sql/metadata.js';
 import { parseStatement } from '../sql/parser.js';
 import '../sql/functions/index.js';
+import { standaloneKernelContext } from '../sql/functions/registry.js';
 import { beginStatement } from '../sql/functions/time.js';
-import type { ExecContext } from './context.js';
+import type { Deadline } from '../limits/deadline.js';
+import type { MemoryBudget } from '../limits/memory-budget.js';
+import { execContext, type ExecContext } from './context.js';
 import { runDdl } from './ddl.js';
 import { explainPlan } from './explain.js';
 import { runInsert } from './insert.js';
@@ -21,8 +24,12 @@ import { fromValues } from './vectors.js';
 
 export interface EngineOptions {
   readonly catalog: Catalog;
-  /** Bytes a sort or hash table may hold (default 1 GiB). */
+  /** Bytes one execution may hold in collected rows, sorts, hash tables and text built per row (default 1 GiB). */
   readonly memoryLimit?: number;
+  /** The process-wide budget every execution's charges also go to (none by default). */
+  readonly parentBudget?: MemoryBudget | null;
+  /** Most bytes of one text value lpad, rpad, replace, regexp_replace may build (default 1 MiB). */
+  readonly maxTextBytes?: number;
   /** Named batch inputs FROM may read (the library's where() and select()); see BindContext. */
   readonly inputs?: BindContext['inputs'];
 }
@@ -33,13 +40,14 @@ export interface SelectStatement {
   /** Index of the designated timestamp among fields, or -1. */
   readonly timestamp: number;
   readonly plan: Plan;
-  execute(signal: AbortSignal): AsyncGenerator<Batch>;
+  /** Runs the query; `deadline` is the statement's timeout, which synchronous work checks (none by default). */
+  execute(signal: AbortSignal, deadline?: Deadline): AsyncGenerator<Batch>;
 }
 
 export interface ChangeStatement {
   /** ddl: CREATE/DROP/ALTER/TRUNCATE/RENAME; insert: INSERT; update: UPDATE. */
   readonly kind: 'ddl' | 'insert' | 'update';
-  execute(signal: AbortSignal): Promise<{ readonly rows: number }>;
+  execute(signal: AbortSignal, deadline?: Deadline): Promise<{ readonly rows: number }>;
 }
 
 export type CompiledStatement = SelectStatement | ChangeStatement;
@@ -65,27 +73,37 @@ function tooComplex(e: unknown): unknown {
   return e;
 }
 
-async function* guarded(batches: AsyncGenerator<Batch>): AsyncGenerator<Batch> {
+function context(opts: EngineOptions, signal: AbortSignal, deadline: Deadline | undefined): ExecContext {
+  return execContext(opts.catalog, signal, opts, deadline);
+}
+
+/** The plan's batches; whatever the execution still holds is given back when it ends, however it ends. */
+async function* runStatement(plan: Plan, cx: ExecContext): AsyncGenerator<Batch> {
   try {
-    yield* batches;
+    yield* run(plan, cx);
   } catch (e) {
     throw tooComplex(e);
+  } finally {
+    cx.budget.releaseAll();
   }
 }
 
-function change(kind: ChangeStatement['kind'], prepared: (cx: ExecContext) => Promise<{ readonly rows: number }>, opts: EngineOptions): ChangeStatement {
-  return {
-    kind,
-    execute: (signal) => prepared(context(opts, signal)).catch((e: unknown) => { throw tooComplex(e); }),
+/** A change statement's execution, its budget given back at the end. */
+function change(prepared: (cx: ExecContext) => Promise<{ rows: number }>, opts: EngineOptions) {
+  return async (signal: AbortSignal, deadline?: Deadline): Promise<{ rows: number }> => {
+    const cx = context(opts, signal, deadline);
+    try {
+      return await prepared(cx);
+    } catch (e) {
+      throw tooComplex(e);
+    } finally {
+      cx.budget.releaseAll();
+    }
   };
 }
 
-function context(opts: EngineOptions, signal: AbortSignal): ExecContext {
-  return { catalog: opts.catalog, signal, memoryLimit: opts.memoryLimit ?? 1024 ** 3 };
-}
-
 function select(plan: Plan, opts: EngineOptions): SelectStatement {
-  return { kind: 'select', fields: plan.fields, timestamp: plan.timestamp, plan, execute: (signal) => guarded(run(plan, context(opts, signal))) };
+  return { kind: 'select', fields: plan.fields, timestamp: plan.timestamp, plan, execute: (signal, deadline) => runStatement(plan, context(opts, signal, deadline)) };
 }
 
 function compileStatement(stmt: A.Statement, opts: EngineOptions): CompiledStatement {
@@ -111,10 +129,18 @@ function compileStatement(stmt: A.Statement, opts: EngineOptions): CompiledState
       if (what === 'CREATE TABLE') return select({ kind: 'metadata', what: 'createTable', table, fields: SHOW_CREATE_FIELDS, timestamp: -1 }, opts);
       throw new SvcError('SQL', `SHOW ${stmt.what} is not supported`, { position: stmt.pos });
     }
-    case 'insert': return change('insert', runInsert(stmt, catalog), opts);
-    case 'createTable': case 'dropTable': case 'truncateTable': case 'renameTable': case 'alterTable':
-      return change('ddl', runDdl(stmt, catalog), opts);
-    case 'update': return change('update', runUpdate(stmt, catalog), opts);
+    case 'insert': {
+      const prepared = runInsert(stmt, catalog, standaloneKernelContext(opts.memoryLimit, opts.maxTextBytes));
+      return { kind: 'insert', execute: change(prepared, opts) };
+    }
+    case 'createTable': case 'dropTable': case 'truncateTable': case 'renameTable': case 'alterTable': {
+      const prepared = runDdl(stmt, catalog);
+      return { kind: 'ddl', execute: change(prepared, opts) };
+    }
+    case 'update': {
+      const prepared = runUpdate(stmt, catalog);
+      return { kind: 'update', execute: change(prepared, opts) };
+    }
     case 'unsupported': throw new SvcError('SQL', `${stmt.what} is not supported`, { position: stmt.pos });
     default: throw new SvcError('SQL', `unsupported statement [${(stmt as { kind: string }).kind}]`, { position: (stmt as { pos: number }).pos });
   }

@@ -2,39 +2,56 @@
 // batch: a column is returned as is, a constant is a cached repeated vector, a
 // call runs its kernel on the arguments' vectors (an error a kernel raises
 // without a position gets the call's). Subqueries must have been run first
-// (prepareSubqueries in subqueries.ts).
+// (prepareSubqueries in subqueries.ts). An Evaluator gives one operator's
+// expressions their kernel context and runs them over a batch, in row chunks
+// when the text they build would pass the chunk size.
 import type { ColumnVector } from '../storage/column-vector.js';
 import type { BoundExpr } from '../sql/bound.js';
+import type { KernelContext } from '../sql/functions/registry.js';
+import { RowChunkOverflow } from '../sql/functions/text-out.js';
 import { constantVector } from '../sql/functions/vec.js';
+import { MemoryBudget } from '../limits/memory-budget.js';
 import type { Batch } from '../storage/table-reader.js';
 import { isSvcError, SvcError } from '../errors/svc-error.js';
-import { prefix } from './vectors.js';
+import { MEMORY_LIMIT_KEY, pace, type ExecContext } from './context.js';
+import { sliceBatch } from './batches.js';
+import { prefix, repeatRow, rowBytes } from './vectors.js';
+import { isConstant } from '../sql/const-value.js';
 import { inSubquery, scalarSubquery } from './subqueries.js';
 
 export type CompiledExpr = (batch: Batch) => ColumnVector;
 
-export function compileExpr(e: BoundExpr): CompiledExpr {
+/** Text one kernel call may build over a batch before it is redone in row chunks: 1/16 of the statement's limit, 256 KiB to 16 MiB. */
+function chunkBytes(cx: ExecContext): number {
+  return Math.min(16 * 1024 * 1024, Math.max(256 * 1024, Math.floor(cx.budget.limit / 16)));
+}
+
+export function compileExpr(e: BoundExpr, kx: KernelContext): CompiledExpr {
   switch (e.kind) {
     case 'col': {
       const i = e.index;
       return (b) => b.columns[i]!;
     }
-    case 'const': {
-      let cached: ColumnVector | null = null;
-      let size = 0;
-      return (b) => {
-        const n = b.rowCount;
-        if (!cached || size < n) { size = Math.max(n, 1024); cached = constantVector(e.type, e.value, size); }
-        return size === n ? cached : prefix(cached, n);
-      };
-    }
+    case 'const': return constant(() => constantVector(e.type, e.value, 1), kx);
     case 'call': {
-      const args = e.args.map(compileExpr);
+      const args = (e.runArgs ? e.runArgs.map((i) => e.args[i]!) : e.args).map((a) => compileExpr(a, kx));
+      if (isConstant(e)) {
+        // Deterministic and of constants only: computed once (one row), then repeated.
+        const kernel = e.fn.kernel;
+        const one: Batch = { rowCount: 1, columns: [] };
+        return constant(() => {
+          try {
+            return kernel(args.map((a) => a(one)), 1, kx);
+          } catch (err) {
+            throw atCall(err, e.pos);
+          }
+        }, kx);
+      }
       const kernel = e.fn.kernel;
       const pos = e.pos;
       return (b) => {
         try {
-          return kernel(args.map((a) => a(b)), b.rowCount);
+          return kernel(args.map((a) => a(b)), b.rowCount, kx);
         } catch (err) {
           throw atCall(err, pos);
         }
@@ -45,15 +62,113 @@ export function compileExpr(e: BoundExpr): CompiledExpr {
       return (b) => value(b.rowCount);
     }
     case 'inSubquery': {
-      const x = compileExpr(e.expr);
+      const x = compileExpr(e.expr, kx);
       const test = inSubquery(e);
       return (b) => test(x(b));
     }
   }
 }
 
+/**
+ * A constant's vector for a batch: its one row (`first`, computed on first
+ * use) repeated, cached across batches. A text constant over many rows can be
+ * large: past the chunk size the batch goes again in row chunks, and the
+ * repeated vector must fit the budget.
+ */
+function constant(first: () => ColumnVector, kx: KernelContext): CompiledExpr {
+  let one: ColumnVector | null = null;
+  let cached: ColumnVector | null = null;
+  let size = 0;
+  return (b) => {
+    const n = b.rowCount;
+    if (!cached || size < n) {
+      one ??= first();
+      const bytes = rowBytes(one);
+      if (n > 1 && bytes * n > kx.chunkBytes) throw new RowChunkOverflow(n, bytes * n);
+      kx.budget.check(bytes * n, 'a constant repeated over a batch');
+      // Small values are cached for a few more rows than asked, so that shorter batches slice it.
+      size = bytes * 1024 <= 1024 * 1024 ? Math.max(n, 1024) : n;
+      cached = repeatRow(one, size);
+    }
+    return size === n ? cached : prefix(cached, n);
+  };
+}
+
 /** A kernel's SQL error without a position, placed at the call that raised it (other errors pass through). */
 function atCall(err: unknown, pos: number): unknown {
   if (isSvcError(err) && err.position === undefined) return new SvcError(err.code, err.message, { position: pos, cause: err });
   return err;
+}
+
+/**
+ * The expressions of one operator. Their kernels charge what they build to a
+ * scratch budget under the statement's (so no batch outgrows the limit), given
+ * back after each step: a step's results then belong to whoever keeps them
+ * (a collecting operator charges them again). chunks() redoes a step over
+ * smaller row ranges when a kernel's text passes the chunk size, and yields to
+ * the event loop between ranges.
+ */
+export class Evaluator {
+  readonly kx: KernelContext;
+  readonly #cx: ExecContext;
+  /** Rows per step: the whole batch until a step overflows, then what fits, doubled after every 8 steps that fit. */
+  #rows = Infinity;
+  #fits = 0;
+
+  /** `chunked`: whether the caller goes through chunks() (else an overflow is only the budget's 400). */
+  constructor(cx: ExecContext, chunked = true) {
+    this.#cx = cx;
+    this.kx = {
+      budget: new MemoryBudget(Infinity, MEMORY_LIMIT_KEY, cx.budget),
+      deadline: cx.deadline,
+      maxTextBytes: cx.maxTextBytes,
+      chunkBytes: chunked ? chunkBytes(cx) : Infinity,
+    };
+  }
+
+  compile(e: BoundExpr): CompiledExpr {
+    return compileExpr(e, this.kx);
+  }
+
+  /** `step` over `b`, what its kernels charged given back after. */
+  once<T>(b: Batch, step: (b: Batch) => T): T {
+    try {
+      return step(b);
+    } finally {
+      this.kx.budget.releaseAll();
+    }
+  }
+
+  /**
+   * `step` over `b` or, when a kernel's text passes the chunk size, over
+   * consecutive row ranges of it (results in row order). A step must not change
+   * state before its expressions are evaluated: an overflowing one runs again.
+   */
+  async *chunks<T>(b: Batch, step: (part: Batch) => T): AsyncGenerator<T> {
+    const n = b.rowCount;
+    if (n === 0) { yield this.once(b, step); return; }
+    for (let lo = 0; lo < n;) {
+      const hi = Math.min(n, lo + this.#rows);
+      let out: T;
+      try {
+        out = this.once(lo === 0 && hi === n ? b : sliceBatch(b, lo, hi), step);
+      } catch (e) {
+        if (!(e instanceof RowChunkOverflow)) throw e;
+        this.#shrink(e);
+        continue;
+      }
+      yield out;
+      // Growing back slowly: each step too large is work done twice.
+      if (hi < n && ++this.#fits % 8 === 0) this.#rows = Math.min(this.#rows * 2, n);
+      lo = hi;
+      if (lo < n) await pace(this.#cx);
+    }
+  }
+
+  /** Rows that build about half the chunk size, judging by the overflowing step. */
+  #shrink(e: RowChunkOverflow): void {
+    const fit = Math.floor((e.rows * this.kx.chunkBytes) / (2 * e.bytes));
+    this.#rows = Math.max(1, Math.min(fit, e.rows - 1));
+    this.#fits = 0;
+  }
 }

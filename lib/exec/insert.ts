@@ -11,15 +11,18 @@ import { bindExpr, castTo } from '../sql/bind-expr.js';
 import type { BoundExpr, Plan } from '../sql/bound.js';
 import { bindQuery } from '../sql/binder.js';
 import type { SqlType } from '../sql/sql-type.js';
+import type { KernelContext } from '../sql/functions/registry.js';
+import type { Batch } from '../storage/table-reader.js';
 import { pace, type ExecContext } from './context.js';
-import { compileExpr } from './expr.js';
+import { compileExpr, Evaluator } from './expr.js';
 import { run } from './operators.js';
 import { valueAt } from './vectors.js';
 import { nullFlags } from '../sql/functions/vec.js';
 
 type Prepared = (cx: ExecContext) => Promise<{ rows: number }>;
 
-export function runInsert(stmt: A.Insert, catalog: Catalog): Prepared {
+/** `kx`: the context VALUES are computed in (once, at compile time). */
+export function runInsert(stmt: A.Insert, catalog: Catalog, kx: KernelContext): Prepared {
   if (!catalog.exists(stmt.table)) throw new SvcError('SQL', `table does not exist [table=${stmt.table}]`, { position: stmt.tablePos });
   const meta = catalog.get(stmt.table).meta;
   const targets = stmt.columns
@@ -47,10 +50,10 @@ export function runInsert(stmt: A.Insert, catalog: Catalog): Prepared {
     }
     return row.map((e, i) => {
       const bound = bindExpr(e, { scope: { fields: [] }, onAggregate: null });
-      const fn = compileExpr(castTo(bound, targets[i]!.type, e.pos));
+      const fn = compileExpr(castTo(bound, targets[i]!.type, e.pos), kx);
       // A value that is not NULL must not become NULL on the way in (QuestDB: inconvertible value).
       const one = { rowCount: 1, columns: [] };
-      if (valueAt(compileExpr(bound)(one), 0) !== null && valueAt(fn(one), 0) === null) {
+      if (valueAt(compileExpr(bound, kx)(one), 0) !== null && valueAt(fn(one), 0) === null) {
         const shown = e.kind === 'literal' ? e.text : 'value';
         throw new SvcError('SQL', `inconvertible value: ${shown} [${bound.type} -> ${targets[i]!.type}]`, { position: e.pos });
       }
@@ -91,17 +94,24 @@ export async function appendRows(w: TableWriter, names: readonly string[], plan:
   const meta = w.meta;
   const types: SqlType[] = names.map((n) => meta.columns.find((c) => c.name.toLowerCase() === n.toLowerCase())!.type);
   const casts: BoundExpr[] = plan.fields.map((f, i) => castTo({ kind: 'col', index: i, type: f.type }, types[i]!, pos));
-  const fns = casts.map(compileExpr);
+  const ev = new Evaluator(cx);
+  const fns = casts.map((e) => ev.compile(e));
   let rows = 0;
-  for await (const b of run(plan, cx)) {
-    const columns: Record<string, ColumnVector> = {};
-    names.forEach((n, i) => {
+  const convert = (b: Batch): Batch => {
+    const columns = names.map((_n, i) => {
       const out = fns[i]!(b);
       if (casts[i]!.kind !== 'col') checkConverted(b.columns[i]!, out, plan.fields[i]!.type, types[i]!, rows, pos);
-      columns[n] = out;
+      return out;
     });
-    w.append({ rowCount: b.rowCount, columns });
-    rows += b.rowCount;
+    return { rowCount: b.rowCount, columns };
+  };
+  for await (const batch of run(plan, cx)) {
+    for await (const b of ev.chunks(batch, convert)) {
+      const columns: Record<string, ColumnVector> = {};
+      names.forEach((n, i) => { columns[n] = b.columns[i]!; });
+      w.append({ rowCount: b.rowCount, columns });
+      rows += b.rowCount;
+    }
     await pace(cx);
   }
   w.commit();

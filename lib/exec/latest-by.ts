@@ -8,7 +8,7 @@
 import type { Plan } from '../sql/bound.js';
 import type { Batch } from '../storage/table-reader.js';
 import { concatBatches, gatherBatch } from './batches.js';
-import { checkMemory, pace, type ExecContext } from './context.js';
+import { batchBytes, Held, keyEntryBytes, pace, type ExecContext } from './context.js';
 import { rowKey } from './vectors.js';
 
 type LatestPlan = Extract<Plan, { kind: 'latestBy' }>;
@@ -47,11 +47,18 @@ function symbolHasNoNulls(plan: LatestPlan, cx: ExecContext): boolean {
 }
 
 export async function* runLatestBy(plan: LatestPlan, input: AsyncIterable<Batch>, cx: ExecContext): AsyncGenerator<Batch> {
-  const ordered = newestFirst(plan.input);
-  if (ordered && plan.keys.length === 1) {
-    yield* latestBySymbol(plan, input, cx, symbolHasNoNulls(plan, cx));
-    return;
+  const held = new Held(cx.budget, 'LATEST ON');
+  try {
+    if (newestFirst(plan.input) && plan.keys.length === 1) yield* latestBySymbol(plan, input, cx, symbolHasNoNulls(plan, cx), held);
+    else yield* latestByAny(plan, input, cx, held);
+  } finally {
+    held.release();
   }
+}
+
+/** Any keys, any order: the newest row per key kept while everything is read (batches with a kept row stay, charged). */
+async function* latestByAny(plan: LatestPlan, input: AsyncIterable<Batch>, cx: ExecContext, held: Held): AsyncGenerator<Batch> {
+  const ordered = newestFirst(plan.input);
   const batches: Batch[] = [];
   /** Per key: the winning row as [batch number, row, ts]. */
   const best = new Map<string | number, [number, number, number]>();
@@ -61,6 +68,7 @@ export async function* runLatestBy(plan: LatestPlan, input: AsyncIterable<Batch>
     if (n === 0) continue;
     const bn = batches.length;
     let used = false;
+    let bytes = 0;
     const ts = (b.columns[plan.ts] as { data: Float64Array }).data;
     const keyCols = plan.keys.map((k) => b.columns[k]!);
     const k0 = keyCols[0]!;
@@ -72,14 +80,15 @@ export async function* runLatestBy(plan: LatestPlan, input: AsyncIterable<Batch>
       const cur = best.get(key);
       if (cur === undefined) {
         best.set(key, [bn, i, ts[i]!]);
+        bytes += typeof key === 'string' ? keyEntryBytes(key.length) + 48 : 80;
         used = true;
       } else if (!ordered && ts[i]! >= cur[2]) {
         cur[0] = bn; cur[1] = i; cur[2] = ts[i]!;
         used = true;
       }
     }
-    if (used) batches.push(b); else batches.push({ rowCount: 0, columns: [] });
-    checkMemory(cx, best.size * 64, 'LATEST ON');
+    if (used) { batches.push(b); bytes += batchBytes(b); } else batches.push(EMPTY);
+    held.add(bytes);
     await pace(cx);
   }
   if (best.size === 0) return;
@@ -93,7 +102,7 @@ export async function* runLatestBy(plan: LatestPlan, input: AsyncIterable<Batch>
  * the dictionary has been seen, and NULL too unless the table's committed
  * state says the column never holds NULL. Other key types fall back to a Map.
  */
-async function* latestBySymbol(plan: LatestPlan, input: AsyncIterable<Batch>, cx: ExecContext, noNulls: boolean): AsyncGenerator<Batch> {
+async function* latestBySymbol(plan: LatestPlan, input: AsyncIterable<Batch>, cx: ExecContext, noNulls: boolean, held: Held): AsyncGenerator<Batch> {
   const batches: Batch[] = [];
   let dict: readonly string[] | null = null;
   let bestBatch = new Int32Array(0), bestRow = new Int32Array(0);
@@ -119,6 +128,7 @@ async function* latestBySymbol(plan: LatestPlan, input: AsyncIterable<Batch>, cx
         if (bestBatch[slot]! < 0) { bestBatch[slot] = bn; bestRow[slot] = i; found++; }
       }
       if (found === before) batches[bn] = EMPTY; // nothing of it is kept: let it go
+      else held.add(batchBytes(b) + (found - before) * 8);
       const needed = dict.length + (noNulls ? 0 : 1);
       const nullSeen = bestBatch[0]! >= 0 ? 1 : 0;
       if (found - (noNulls ? nullSeen : 0) >= needed) break;
@@ -131,12 +141,13 @@ async function* latestBySymbol(plan: LatestPlan, input: AsyncIterable<Batch>, cx
         dict = null;
       }
       const cols = [k0];
+      let bytes = 0;
       for (let i = n - 1; i >= 0; i--) {
         const key = rowKey(cols, i);
-        if (!other.has(key)) other.set(key, [bn, i]);
+        if (!other.has(key)) { other.set(key, [bn, i]); bytes += keyEntryBytes(key.length) + 40; }
       }
-      checkMemory(cx, other.size * 64, 'LATEST ON');
       if (found + other.size === before) batches[bn] = EMPTY;
+      else held.add(bytes + batchBytes(b));
     }
     await pace(cx);
   }

@@ -1,24 +1,23 @@
 // The pull operators: each plan node becomes an async generator of batches
 // that pulls from its children (DESIGN.md "Shape"). Scans read committed
-// snapshots; every operator checks the abort signal between batches.
+// snapshots; every operator checks the abort signal and the deadline between
+// batches, and what it holds counts against the statement's budget.
 import { SvcError } from '../errors/svc-error.js';
-import type { ColumnVector } from '../storage/column-vector.js';
 import { DEFAULT_BATCH_ROWS, type Batch } from '../storage/table-reader.js';
 import type { Plan } from '../sql/bound.js';
 import { runAggregate } from './aggregate.js';
 import { runLatestBy } from './latest-by.js';
 import { runAsofJoin } from './asof-join.js';
 import { runSampleFill } from './sample-fill.js';
-import { collect, concatBatches, gatherBatch, sliceBatches } from './batches.js';
-import { checkMemory, pace, type ExecContext } from './context.js';
-import { compileExpr } from './expr.js';
+import { concatBatches, gatherBatch, sliceBatches } from './batches.js';
+import { batchBytes, Held, keyEntryBytes, pace, type ExecContext } from './context.js';
+import { Evaluator } from './expr.js';
+import { runJoin } from './hash-join.js';
 import { prepareSubqueries } from './subqueries.js';
 import { metadataRows } from './metadata-rows.js';
 import { runSort } from './sort.js';
 import { runWindow } from './window.js';
-import { fromValues, rowKey, valueAt } from './vectors.js';
-import { nullVector } from '../storage/column-vector.js';
-import type { ColumnType } from '../storage/column-type.js';
+import { rowKey } from './vectors.js';
 
 export function run(plan: Plan, cx: ExecContext): AsyncGenerator<Batch> {
   switch (plan.kind) {
@@ -72,25 +71,29 @@ async function* runLongSequence(count: number, cx: ExecContext): AsyncGenerator<
 
 async function* runFilter(plan: Extract<Plan, { kind: 'filter' }>, cx: ExecContext): AsyncGenerator<Batch> {
   await prepareSubqueries([plan.predicate], cx);
-  const pred = compileExpr(plan.predicate);
-  for await (const b of run(plan.input, cx)) {
+  const ev = new Evaluator(cx);
+  const pred = ev.compile(plan.predicate);
+  const keep = (b: Batch): Batch | null => {
     const mask = (pred(b) as { data: Uint8Array }).data;
     let count = 0;
     for (let i = 0; i < b.rowCount; i++) count += mask[i]!;
-    if (count === 0) continue;
-    if (count === b.rowCount) { yield b; continue; }
+    if (count === 0) return null;
+    if (count === b.rowCount) return b;
     const idx = new Int32Array(count);
     for (let i = 0, j = 0; i < b.rowCount; i++) if (mask[i]) idx[j++] = i;
-    yield gatherBatch(b, idx);
+    return gatherBatch(b, idx);
+  };
+  for await (const b of run(plan.input, cx)) {
+    for await (const out of ev.chunks(b, keep)) if (out !== null) yield out;
   }
 }
 
 async function* runProject(plan: Extract<Plan, { kind: 'project' }>, cx: ExecContext): AsyncGenerator<Batch> {
   await prepareSubqueries(plan.exprs, cx);
-  const fns = plan.exprs.map(compileExpr);
-  for await (const b of run(plan.input, cx)) {
-    yield { rowCount: b.rowCount, columns: fns.map((f) => f(b)) };
-  }
+  const ev = new Evaluator(cx);
+  const fns = plan.exprs.map((e) => ev.compile(e));
+  const project = (b: Batch): Batch => ({ rowCount: b.rowCount, columns: fns.map((f) => f(b)) });
+  for await (const b of run(plan.input, cx)) yield* ev.chunks(b, project);
 }
 
 /**
@@ -109,15 +112,26 @@ function smallBatches(p: Plan, rows: number): Plan {
 async function* runLimit(plan: Extract<Plan, { kind: 'limit' }>, cx: ExecContext): AsyncGenerator<Batch> {
   if (plan.last !== null) {
     // Keep only the batches that can hold the last rows.
-    const kept: Batch[] = [];
-    let rows = 0;
-    for await (const b of run(plan.input, cx)) {
-      kept.push(b);
-      rows += b.rowCount;
-      while (kept.length > 1 && rows - kept[0]!.rowCount >= plan.last) rows -= kept.shift()!.rowCount;
+    const held = new Held(cx.budget, 'LIMIT');
+    try {
+      const kept: Batch[] = [];
+      let rows = 0;
+      for await (const b of run(plan.input, cx)) {
+        kept.push(b);
+        rows += b.rowCount;
+        held.add(batchBytes(b));
+        while (kept.length > 1 && rows - kept[0]!.rowCount >= plan.last) {
+          const gone = kept.shift()!;
+          rows -= gone.rowCount;
+          held.set(held.bytes - batchBytes(gone));
+        }
+      }
+      held.add(held.bytes);
+      const all = concatBatches(kept, plan.fields.length);
+      yield* sliceBatches(all, Math.max(0, all.rowCount - plan.last), all.rowCount);
+    } finally {
+      held.release();
     }
-    const all = concatBatches(kept, plan.fields.length);
-    yield* sliceBatches(all, Math.max(0, all.rowCount - plan.last), all.rowCount);
     return;
   }
   let seen = 0;
@@ -143,80 +157,28 @@ async function* runReverse(plan: Extract<Plan, { kind: 'reverse' }>, cx: ExecCon
 }
 
 async function* runDistinct(plan: Extract<Plan, { kind: 'distinct' }>, cx: ExecContext): AsyncGenerator<Batch> {
-  const seen = new Set<string>();
-  for await (const b of run(plan.input, cx)) {
-    const keep: number[] = [];
-    for (let i = 0; i < b.rowCount; i++) {
-      const k = rowKey(b.columns, i);
-      if (!seen.has(k)) { seen.add(k); keep.push(i); }
+  const held = new Held(cx.budget, 'DISTINCT');
+  try {
+    const seen = new Set<string>();
+    for await (const b of run(plan.input, cx)) {
+      const keep = distinctRows(b, seen, held);
+      if (keep !== null) yield keep;
     }
-    checkMemory(cx, seen.size * 64, 'DISTINCT');
-    if (keep.length > 0) yield gatherBatch(b, Int32Array.from(keep));
+  } finally {
+    held.release();
   }
 }
 
-async function* runJoin(plan: Extract<Plan, { kind: 'join' }>, cx: ExecContext): AsyncGenerator<Batch> {
-  const right = await collect(run(plan.right, cx), plan.right.fields.length, cx, 'JOIN');
-  await prepareSubqueries([plan.residual], cx);
-  const residual = plan.residual ? compileExpr(plan.residual) : null;
-  const rightTypes = plan.right.fields.map((f) => (f.type === 'NULL' ? 'DOUBLE' : f.type) as ColumnType);
-  // Hash of the right side's keys -> row numbers.
-  const table = new Map<string, number[]>();
-  if (plan.type !== 'CROSS') {
-    const keyCols = plan.rightKeys.map((k) => right.columns[k]!);
-    for (let i = 0; i < right.rowCount; i++) {
-      const k = rowKey(keyCols, i);
-      if (keyCols.some((c) => valueAt(c, i) === null)) continue; // NULL keys never match
-      const list = table.get(k);
-      if (list) list.push(i); else table.set(k, [i]);
-    }
+/** The rows of `b` whose values `seen` did not have yet (added to it, charged to `held`), or null. */
+function distinctRows(b: Batch, seen: Set<string>, held: Held): Batch | null {
+  const keep = new Int32Array(b.rowCount);
+  let kept = 0, bytes = 0;
+  for (let i = 0; i < b.rowCount; i++) {
+    const k = rowKey(b.columns, i);
+    if (!seen.has(k)) { seen.add(k); keep[kept++] = i; bytes += keyEntryBytes(k.length); }
   }
-  for await (const b of run(plan.left, cx)) {
-    const li: number[] = [];
-    const ri: number[] = [];
-    const leftKeys = plan.leftKeys.map((k) => b.columns[k]!);
-    for (let i = 0; i < b.rowCount; i++) {
-      const matches = plan.type === 'CROSS' ? null : table.get(rowKey(leftKeys, i));
-      if (plan.type === 'CROSS') for (let r = 0; r < right.rowCount; r++) { li.push(i); ri.push(r); }
-      else if (matches) for (const r of matches) { li.push(i); ri.push(r); }
-      else if (plan.type === 'LEFT') { li.push(i); ri.push(-1); }
-    }
-    checkMemory(cx, li.length * 8, 'JOIN');
-    if (li.length === 0) { await pace(cx); continue; }
-    let joined = joinRows(b, right, Int32Array.from(li), Int32Array.from(ri), rightTypes);
-    if (residual) {
-      const mask = (residual(joined) as { data: Uint8Array }).data;
-      const keepL: number[] = [];
-      const keepR: number[] = [];
-      // LEFT JOIN: a left row whose matches all fail the ON condition still appears once, with NULLs.
-      let i = 0;
-      while (i < joined.rowCount) {
-        let j = i;
-        let any = false;
-        while (j < joined.rowCount && li[j] === li[i]) {
-          if (mask[j] && ri[j]! >= 0) { keepL.push(li[j]!); keepR.push(ri[j]!); any = true; }
-          j++;
-        }
-        if (!any && plan.type === 'LEFT') { keepL.push(li[i]!); keepR.push(-1); }
-        i = j;
-      }
-      joined = joinRows(b, right, Int32Array.from(keepL), Int32Array.from(keepR), rightTypes);
-    }
-    if (joined.rowCount > 0) yield* sliceBatches(joined);
-    await pace(cx);
-  }
-}
-
-export function joinRows(left: Batch, right: Batch, li: Int32Array, ri: Int32Array, rightTypes: ColumnType[]): Batch {
-  const l = gatherBatch(left, li);
-  const hasMissing = ri.some((r) => r < 0);
-  const rcols: ColumnVector[] = rightTypes.map((t, c) => {
-    if (right.rowCount === 0) return nullVector(t, ri.length);
-    if (!hasMissing) return gatherBatch({ rowCount: right.rowCount, columns: [right.columns[c]!] }, ri).columns[0]!;
-    const values = Array.from(ri, (r) => (r < 0 ? null : valueAt(right.columns[c]!, r)));
-    return fromValues(t, values);
-  });
-  return { rowCount: li.length, columns: [...l.columns, ...rcols] };
+  held.add(bytes);
+  return kept === 0 ? null : gatherBatch(b, keep.subarray(0, kept));
 }
 
 async function* runSetOp(plan: Extract<Plan, { kind: 'setOp' }>, cx: ExecContext): AsyncGenerator<Batch> {
@@ -225,39 +187,53 @@ async function* runSetOp(plan: Extract<Plan, { kind: 'setOp' }>, cx: ExecContext
     yield* run(plan.right, cx);
     return;
   }
-  if (plan.op === 'UNION') {
-    const seen = new Set<string>();
-    for (const side of [plan.left, plan.right]) {
-      for await (const b of run(side, cx)) {
-        const keep: number[] = [];
-        for (let i = 0; i < b.rowCount; i++) { const k = rowKey(b.columns, i); if (!seen.has(k)) { seen.add(k); keep.push(i); } }
-        if (keep.length) yield gatherBatch(b, Int32Array.from(keep));
+  const held = new Held(cx.budget, plan.op);
+  try {
+    if (plan.op === 'UNION') {
+      const seen = new Set<string>();
+      for (const side of [plan.left, plan.right]) {
+        for await (const b of run(side, cx)) {
+          const keep = distinctRows(b, seen, held);
+          if (keep !== null) yield keep;
+        }
       }
+      return;
     }
-    return;
-  }
-  const rightRows = new Map<string, number>();
-  for await (const b of run(plan.right, cx)) {
-    for (let i = 0; i < b.rowCount; i++) { const k = rowKey(b.columns, i); rightRows.set(k, (rightRows.get(k) ?? 0) + 1); }
-  }
-  const emitted = new Set<string>();
-  const intersect = plan.op === 'INTERSECT';
-  for await (const b of run(plan.left, cx)) {
-    const keep: number[] = [];
-    for (let i = 0; i < b.rowCount; i++) {
-      const k = rowKey(b.columns, i);
-      if (plan.all) {
-        // Bag semantics: each right row cancels (EXCEPT ALL) or matches (INTERSECT ALL) one left row.
-        const left = rightRows.get(k) ?? 0;
-        if (left > 0) rightRows.set(k, left - 1);
-        if (intersect === left > 0) keep.push(i);
-        continue;
+    if (plan.op !== 'INTERSECT' && plan.op !== 'EXCEPT') throw new SvcError('SQL', `unsupported set operation ${plan.op}`);
+    const rightRows = new Map<string, number>();
+    for await (const b of run(plan.right, cx)) {
+      let bytes = 0;
+      for (let i = 0; i < b.rowCount; i++) {
+        const k = rowKey(b.columns, i);
+        const had = rightRows.get(k);
+        if (had === undefined) bytes += keyEntryBytes(k.length);
+        rightRows.set(k, (had ?? 0) + 1);
       }
-      if (intersect !== rightRows.has(k) || emitted.has(k)) continue;
-      emitted.add(k);
-      keep.push(i);
+      held.add(bytes);
     }
-    if (keep.length) yield gatherBatch(b, Int32Array.from(keep));
+    const emitted = new Set<string>();
+    const intersect = plan.op === 'INTERSECT';
+    for await (const b of run(plan.left, cx)) {
+      const keep: number[] = [];
+      let bytes = 0;
+      for (let i = 0; i < b.rowCount; i++) {
+        const k = rowKey(b.columns, i);
+        if (plan.all) {
+          // Bag semantics: each right row cancels (EXCEPT ALL) or matches (INTERSECT ALL) one left row.
+          const left = rightRows.get(k) ?? 0;
+          if (left > 0) rightRows.set(k, left - 1);
+          if (intersect === left > 0) keep.push(i);
+          continue;
+        }
+        if (intersect !== rightRows.has(k) || emitted.has(k)) continue;
+        emitted.add(k);
+        bytes += keyEntryBytes(k.length);
+        keep.push(i);
+      }
+      held.add(bytes);
+      if (keep.length) yield gatherBatch(b, Int32Array.from(keep));
+    }
+  } finally {
+    held.release();
   }
-  if (plan.op !== 'INTERSECT' && plan.op !== 'EXCEPT') throw new SvcError('SQL', `unsupported set operation ${plan.op}`);
 }

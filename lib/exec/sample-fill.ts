@@ -8,20 +8,32 @@ import type { FillSpec, Plan } from '../sql/bound.js';
 import type { SqlType } from '../sql/sql-type.js';
 import type { Batch } from '../storage/table-reader.js';
 import { sliceBatches } from './batches.js';
-import { checkMemory, type ExecContext } from './context.js';
+import { Held, pace, type ExecContext } from './context.js';
 import { fromValues, rowKey, valueAt, type Value } from './vectors.js';
 
 type FillPlan = Extract<Plan, { kind: 'sampleFill' }>;
 
 const MAX_ROWS = 10_000_000;
+/** Bytes of a value held in a JS array, roughly (a pointer and a boxed number or string header). */
+const VALUE_BYTES = 32;
 
 export async function* runSampleFill(plan: FillPlan, input: AsyncIterable<Batch>, cx: ExecContext): AsyncGenerator<Batch> {
+  const held = new Held(cx.budget, 'SAMPLE BY FILL');
+  try {
+    yield* fill(plan, input, cx, held);
+  } finally {
+    held.release();
+  }
+}
+
+async function* fill(plan: FillPlan, input: AsyncIterable<Batch>, cx: ExecContext, held: Held): AsyncGenerator<Batch> {
   const width = plan.fields.length;
   const nKeys = plan.keys.length + 1;
   // Per key (first-appearance order): its key values and bucket -> row.
   const byKey = new Map<string, { keyRow: Value[]; rows: Map<number, Value[]> }>();
   let lo = Infinity, hi = -Infinity;
   for await (const b of input) {
+    held.add(b.rowCount * (width * VALUE_BYTES + 64));
     const keyCols = plan.keys.map((k) => b.columns[k]!);
     const bucket = (b.columns[plan.bucket] as { data: Float64Array }).data;
     for (let i = 0; i < b.rowCount; i++) {
@@ -46,10 +58,15 @@ export async function* runSampleFill(plan: FillPlan, input: AsyncIterable<Batch>
     }
   }
   const all: number[] = [];
+  // Each bucket: its number, and a row per key in the output.
+  const perBucket = 8 + byKey.size * width * VALUE_BYTES;
+  const base = held.bytes;
   for (let b = start; b <= last; b = bk.next(b)) {
     all.push(b);
-    if (all.length * byKey.size > MAX_ROWS) checkMemory(cx, Infinity, 'SAMPLE BY FILL');
+    if ((all.length & 4095) === 0) { held.set(base + all.length * perBucket); cx.deadline.check(); }
+    if (all.length * byKey.size > MAX_ROWS) held.add(Infinity);
   }
+  held.set(base + all.length * perBucket);
   const aggStart = nKeys; // aggregate columns follow the keys in the aggregation's output
   const out: Value[][] = plan.fields.map(() => []);
   // Per key and aggregate column: the buckets that have a value, for PREV and LINEAR.
@@ -60,11 +77,14 @@ export async function* runSampleFill(plan: FillPlan, input: AsyncIterable<Batch>
       for (let c = 0; c < width; c++) {
         if (c === plan.bucket) { out[c]!.push(b); continue; }
         if (c < aggStart) { out[c]!.push(e.keyRow[c]!); continue; }
-        out[c]!.push(fillValue(plan.fills[c - aggStart]!, e.rows, b, c, all));
+        const spec = plan.fills[c - aggStart]!;
+        // PREV and LINEAR look along the buckets: the work is buckets x buckets.
+        if (spec.kind === 'prev' || spec.kind === 'linear') cx.deadline.tick(all.length);
+        out[c]!.push(fillValue(spec, e.rows, b, c, all));
       }
     }
+    await pace(cx);
   }
-  checkMemory(cx, all.length * byKey.size * width * 16, 'SAMPLE BY FILL');
   const columns = plan.fields.map((f, c) => fromValues((f.type === 'NULL' ? 'DOUBLE' : f.type) as SqlType, out[c]!));
   yield* sliceBatches({ rowCount: all.length * byKey.size, columns });
 }

@@ -1,36 +1,53 @@
-// ORDER BY: the input is collected (memory-limited), a permutation sorted on
-// the key columns (numbers as doubles, text as strings; NULLs first ascending,
-// last descending), and the rows gathered in that order.
-import type { Batch } from '../storage/table-reader.js';
+// ORDER BY: the input is collected (charged to the statement's budget), a
+// permutation sorted on the key columns (numbers as doubles, text as strings;
+// NULLs first ascending, last descending), and the rows gathered in that order
+// a batch at a time. The comparisons tick the deadline.
+import { DEFAULT_BATCH_ROWS, type Batch } from '../storage/table-reader.js';
 import type { ColumnVector } from '../storage/column-vector.js';
+import type { Deadline } from '../limits/deadline.js';
 import type { Plan } from '../sql/bound.js';
 import { asDoubles, texts } from '../sql/functions/vec.js';
-import { checkMemory, type ExecContext } from './context.js';
-import { collect, concatBatches, gatherBatch, sliceBatches } from './batches.js';
+import { batchBytes, Held, pace, type ExecContext } from './context.js';
+import { collect, concatBatches, gatherBatch } from './batches.js';
 import { valueAt } from './vectors.js';
 
 type SortPlan = Extract<Plan, { kind: 'sort' }>;
 
 export async function* runSort(plan: SortPlan, input: AsyncIterable<Batch>, cx: ExecContext): AsyncGenerator<Batch> {
   const width = plan.fields.length;
-  const all = plan.limit !== null ? await topN(plan, input, cx) : await collect(input, width, cx, 'ORDER BY');
-  if (all.rowCount === 0) return;
-  yield* sliceBatches(gatherBatch(all, order(plan, all, plan.limit)));
+  const held = new Held(cx.budget, 'ORDER BY');
+  try {
+    const all = plan.limit !== null ? await topN(plan, input, cx, held) : await collect(input, width, cx, held);
+    if (all.rowCount === 0) return;
+    const idx = order(plan, all, plan.limit, cx, held);
+    for (let s = 0; s < idx.length; s += DEFAULT_BATCH_ROWS) {
+      yield gatherBatch(all, idx.subarray(s, Math.min(idx.length, s + DEFAULT_BATCH_ROWS)));
+      await pace(cx);
+    }
+  } finally {
+    held.release();
+  }
 }
 
-/** Row numbers of `b` in sort order (the first `limit` only, when given). */
-function order(plan: SortPlan, b: Batch, limit: number | null): Int32Array {
+/** Row numbers of `b` in sort order (the first `limit` only, when given); the keys' copies are charged to `held`. */
+function order(plan: SortPlan, b: Batch, limit: number | null, cx: ExecContext, held: Held): Int32Array {
   const n = b.rowCount;
-  const keys = plan.keys.map((k) => comparable(b.columns[k.index]!));
+  const before = held.bytes;
+  held.add(n * 4 + plan.keys.length * n * 8);
+  const keys = plan.keys.map((k) => comparable(b.columns[k.index]!, held));
   const idx = new Int32Array(n);
   for (let i = 0; i < n; i++) idx[i] = i;
+  const deadline: Deadline = cx.deadline;
   idx.sort((a, c) => {
+    deadline.tick();
     for (let k = 0; k < keys.length; k++) {
       const r = keys[k]!(a, c);
       if (r !== 0) return plan.keys[k]!.desc ? -r : r;
     }
     return a - c; // stable
   });
+  // The keys' copies are garbage now; the permutation stays.
+  held.set(before + n * 4);
   return limit !== null && limit < n ? idx.subarray(0, limit) : idx;
 }
 
@@ -39,32 +56,39 @@ function order(plan: SortPlan, b: Batch, limit: number | null): Int32Array {
  * whenever the buffer passes max(4n, 64k) rows, cut back to its best n rows.
  * Memory stays O(n + batch); ties keep arrival order.
  */
-async function topN(plan: SortPlan, input: AsyncIterable<Batch>, cx: ExecContext): Promise<Batch> {
+async function topN(plan: SortPlan, input: AsyncIterable<Batch>, cx: ExecContext, held: Held): Promise<Batch> {
   const limit = plan.limit!;
   const bound = Math.max(4 * limit, 65_536);
   const width = plan.fields.length;
+  const base = held.bytes;
   let kept: Batch = { rowCount: 0, columns: [] };
   let pending: Batch[] = [];
   let rows = 0;
+  let bytes = 0;
   const compact = (): void => {
+    held.set(base + 2 * bytes); // the buffered batches and their concatenation
     const merged = concatBatches(kept.rowCount > 0 ? [kept, ...pending] : pending, width);
-    kept = merged.rowCount > limit ? gatherBatch(merged, order(plan, merged, limit).slice().sort()) : merged;
     pending = [];
+    held.set(base + batchBytes(merged));
+    kept = merged.rowCount > limit ? gatherBatch(merged, order(plan, merged, limit, cx, held).slice().sort()) : merged;
     rows = kept.rowCount;
+    bytes = batchBytes(kept);
+    held.set(base + bytes);
   };
   for await (const b of input) {
     if (b.rowCount === 0) continue;
     pending.push(b);
     rows += b.rowCount;
-    checkMemory(cx, rows * width * 8, 'ORDER BY');
+    bytes += batchBytes(b);
+    held.set(base + bytes);
     if (rows > bound) compact();
   }
   compact();
   return kept;
 }
 
-/** A comparator of two rows of a column; NULL sorts before every value. */
-export function comparable(v: ColumnVector): (a: number, b: number) => number {
+/** A comparator of two rows of a column; NULL sorts before every value. The text copies it makes are charged to `held`. */
+export function comparable(v: ColumnVector, held?: Held): (a: number, b: number) => number {
   if (v.kind === 'fixed' && v.type !== 'CHAR' && v.type !== 'UUID' && v.type !== 'LONG256') {
     const d = asDoubles(v);
     return (a, b) => {
@@ -75,6 +99,11 @@ export function comparable(v: ColumnVector): (a: number, b: number) => number {
     };
   }
   const t = v.kind === 'fixed' ? Array.from({ length: v.data.length / (v.type === 'UUID' ? 16 : v.type === 'LONG256' ? 32 : 1) }, (_, i) => valueAt(v, i) as string | null) : texts(v);
+  if (held) {
+    let chars = 0;
+    for (const s of t) if (s) chars += s.length;
+    held.add(t.length * 16 + chars * 2);
+  }
   return (a, b) => {
     const x = t[a], y = t[b];
     if (x === null || x === undefined) return y === null || y === undefined ? 0 : -1;

@@ -9,7 +9,7 @@ import type { BoundExpr } from '../sql/bound.js';
 import { asDoubles, constantVector, boolVector } from '../sql/functions/vec.js';
 import { isNumeric, isTemporal } from '../sql/sql-type.js';
 import { collect } from './batches.js';
-import type { ExecContext } from './context.js';
+import { Held, type ExecContext } from './context.js';
 import { run } from './operators.js';
 import { valueAt, type Value } from './vectors.js';
 
@@ -26,12 +26,22 @@ async function prepare(e: BoundExpr, cx: ExecContext): Promise<void> {
     case 'subquery': break;
   }
   if (e.result.owner === cx) return;
-  const b = await collect(run(e.plan, cx), 1, cx, 'subquery');
+  // The values stay charged for the rest of the statement (its budget is let go as a whole at the end).
+  const held = new Held(cx.budget, 'subquery');
+  const b = await collect(run(e.plan, cx), 1, cx, held);
   if (e.kind === 'subquery' && b.rowCount > 1) {
+    held.release();
     throw new SvcError('SQL', `scalar subquery returned more than one row [rows=${b.rowCount}]`, { position: e.pos });
   }
   const values: Value[] = [];
-  for (let i = 0; i < b.rowCount; i++) values.push(valueAt(b.columns[0]!, i));
+  let bytes = 0;
+  for (let i = 0; i < b.rowCount; i++) {
+    const v = valueAt(b.columns[0]!, i);
+    values.push(v);
+    bytes += typeof v === 'string' ? 40 + 2 * v.length : 16;
+  }
+  // The batch is garbage now; the values (and the sets inSubquery builds of them, as much again) stay.
+  held.set(2 * bytes);
   e.result.values = values;
   e.result.owner = cx;
 }

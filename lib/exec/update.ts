@@ -12,11 +12,12 @@ import { bindExpr, call, castTo, resolveColumn, type Scope, type ScopeField } fr
 import type { BoundExpr, Plan } from '../sql/bound.js';
 import { bindFromItem, conjuncts, subqueryBinder } from '../sql/binder.js';
 import { balancedAnd } from '../sql/parse-expr.js';
-import type { Batch } from '../storage/table-reader.js';
+import { DEFAULT_BATCH_ROWS, type Batch } from '../storage/table-reader.js';
 import { collect } from './batches.js';
-import { checkMemory, type ExecContext } from './context.js';
-import { compileExpr, type CompiledExpr } from './expr.js';
-import { joinRows, run } from './operators.js';
+import { Held, keyEntryBytes, type ExecContext } from './context.js';
+import { Evaluator, type CompiledExpr } from './expr.js';
+import { joinPairs } from './hash-join.js';
+import { run } from './operators.js';
 import { prepareSubqueries } from './subqueries.js';
 import { rowKey, valueAt } from './vectors.js';
 
@@ -72,79 +73,100 @@ export function runUpdate(stmt: A.Update, catalog: Catalog): Prepared {
   }
 
   return async (cx) => {
-    // Subqueries and the FROM source run before the writer is taken (they may read this very table).
-    await prepareSubqueries([...exprs, where], cx);
-    const fns = exprs.map(compileExpr);
-    const cond = where ? compileExpr(where) : null;
-    const source = from ? await collect(run(from.plan, cx), from.types.length, cx, 'UPDATE FROM') : null;
-    const pick = from && source ? matcher(from, source, cond, cx) : null;
-    const w = await catalog.writer(stmt.table);
-    let updated = 0;
+    const held = new Held(cx.budget, 'UPDATE');
     try {
-      w.rewritePartitions((rows) => {
-        let input: Batch = rows;
-        let n: number;
-        if (pick) {
-          const chosen = pick(rows);
-          n = 0;
-          for (let i = 0; i < chosen.length; i++) if (chosen[i]! >= 0) n++;
-          if (n === 0) return null;
-          const all = new Int32Array(rows.rowCount);
-          for (let i = 0; i < all.length; i++) all[i] = i;
-          const joined = joinRows(rows, source!, all, chosen, from!.types);
-          const flags = new Uint8Array(rows.rowCount);
-          for (let i = 0; i < flags.length; i++) flags[i] = chosen[i]! >= 0 ? 1 : 0;
-          input = { rowCount: rows.rowCount, columns: [...joined.columns, { kind: 'fixed', type: 'BOOLEAN', data: flags }] };
-        } else if (cond) {
-          const m = (cond(rows) as { data: Uint8Array }).data;
-          n = 0;
-          for (let i = 0; i < rows.rowCount; i++) n += m[i]!;
-          if (n === 0) return null;
-        } else {
-          n = rows.rowCount;
-        }
-        updated += n;
-        return fns.map((f) => f(input));
-      });
+      // Subqueries and the FROM source run before the writer is taken (they may read this very table).
+      await prepareSubqueries([...exprs, where], cx);
+      // A partition at a time (no row chunks: the writer's callback is synchronous); what kernels build is charged meanwhile.
+      const ev = new Evaluator(cx, false);
+      const fns = exprs.map((e) => ev.compile(e));
+      const cond = where ? ev.compile(where) : null;
+      const source = from ? await collect(run(from.plan, cx), from.types.length, cx, held) : null;
+      const pick = from && source ? matcher(from, source, cond, ev, cx, held) : null;
+      const w = await catalog.writer(stmt.table);
+      let updated = 0;
+      try {
+        w.rewritePartitions((rows) => {
+          let input: Batch = rows;
+          let n: number;
+          if (pick) {
+            const chosen = pick(rows);
+            n = 0;
+            for (let i = 0; i < chosen.length; i++) if (chosen[i]! >= 0) n++;
+            if (n === 0) return null;
+            const all = new Int32Array(rows.rowCount);
+            for (let i = 0; i < all.length; i++) all[i] = i;
+            const joined = joinPairs(rows, source!, all, chosen, from!.types);
+            const flags = new Uint8Array(rows.rowCount);
+            for (let i = 0; i < flags.length; i++) flags[i] = chosen[i]! >= 0 ? 1 : 0;
+            input = { rowCount: rows.rowCount, columns: [...joined.columns, { kind: 'fixed', type: 'BOOLEAN', data: flags }] };
+          } else if (cond) {
+            const m = ev.once(rows, (b) => (cond(b) as { data: Uint8Array }).data);
+            n = 0;
+            for (let i = 0; i < rows.rowCount; i++) n += m[i]!;
+            if (n === 0) return null;
+          } else {
+            n = rows.rowCount;
+          }
+          updated += n;
+          cx.deadline.check();
+          return ev.once(input, (b) => fns.map((f) => f(b)));
+        });
+      } finally {
+        w.close();
+      }
+      return { rows: updated };
     } finally {
-      w.close();
+      held.release();
     }
-    return { rows: updated };
   };
 }
 
 /**
  * For each row of a target batch, the first source row matching it (keys
- * equal, then the remaining WHERE over the pair), or -1.
+ * equal, then the remaining WHERE over the pair), or -1. Candidate pairs are
+ * made and tested a batch at a time.
  */
-function matcher(from: FromSource, source: Batch, cond: CompiledExpr | null, cx: ExecContext): (rows: Batch) => Int32Array {
+function matcher(from: FromSource, source: Batch, cond: CompiledExpr | null, ev: Evaluator, cx: ExecContext, held: Held): (rows: Batch) => Int32Array {
   const byKey = new Map<string, number[]>();
-  const every = Array.from({ length: source.rowCount }, (_, j) => j);
+  const every = Int32Array.from({ length: source.rowCount }, (_, j) => j);
+  held.add(every.byteLength);
   if (from.sourceKeys.length > 0) {
     const cols = from.sourceKeys.map((k) => source.columns[k]!);
+    let bytes = 0;
     for (let j = 0; j < source.rowCount; j++) {
       if (cols.some((c) => valueAt(c, j) === null)) continue;
       const k = rowKey(cols, j);
       const list = byKey.get(k);
-      if (list) list.push(j); else byKey.set(k, [j]);
+      if (list) list.push(j); else { byKey.set(k, [j]); bytes += keyEntryBytes(k.length); }
+      bytes += 8;
     }
+    held.add(bytes);
   }
+  const li = new Int32Array(DEFAULT_BATCH_ROWS), ri = new Int32Array(DEFAULT_BATCH_ROWS);
+  held.add(li.byteLength + ri.byteLength);
   return (rows) => {
     const chosen = new Int32Array(rows.rowCount).fill(-1);
     if (source.rowCount === 0) return chosen;
     const keys = from.targetKeys.map((k) => rows.columns[k]!);
-    const li: number[] = [], ri: number[] = [];
+    let count = 0;
+    const test = (): void => {
+      const pairs = joinPairs(rows, source, li.subarray(0, count), ri.subarray(0, count), from.types);
+      const m = ev.once(pairs, (b) => (cond!(b) as { data: Uint8Array }).data);
+      for (let p = 0; p < count; p++) if (m[p] && chosen[li[p]!]! < 0) chosen[li[p]!] = ri[p]!;
+      count = 0;
+      cx.deadline.check();
+    };
     for (let i = 0; i < rows.rowCount; i++) {
       const candidates = keys.length === 0 ? every : keys.some((c) => valueAt(c, i) === null) ? undefined : byKey.get(rowKey(keys, i));
       if (!candidates) continue;
       if (!cond) { chosen[i] = candidates[0]!; continue; }
-      for (const j of candidates) { li.push(i); ri.push(j); }
+      for (const j of candidates) {
+        li[count] = i; ri[count] = j; count++;
+        if (count === li.length) test();
+      }
     }
-    if (!cond || li.length === 0) return chosen;
-    checkMemory(cx, li.length * 16, 'UPDATE FROM');
-    const pairs = joinRows(rows, source, Int32Array.from(li), Int32Array.from(ri), from.types);
-    const m = (cond(pairs) as { data: Uint8Array }).data;
-    for (let p = 0; p < li.length; p++) if (m[p] && chosen[li[p]!]! < 0) chosen[li[p]!] = ri[p]!;
+    if (cond && count > 0) test();
     return chosen;
   };
 }

@@ -2,7 +2,7 @@
 // (group keys, join keys, metadata rows) and for tests: a value out of a
 // vector, vectors built from values, and zero-copy prefixes.
 import { INT_NULL, LONG_NULL } from '../storage/column-type.js';
-import { symbolsFromStrings, type ColumnVector } from '../storage/column-vector.js';
+import { rowsOf, symbolsFromStrings, type ColumnVector, type FixedArray } from '../storage/column-vector.js';
 import { textAt, textVector } from '../sql/functions/vec.js';
 import type { SqlType } from '../sql/sql-type.js';
 
@@ -70,6 +70,66 @@ export function prefix(v: ColumnVector, n: number): ColumnVector {
     }
     case 'symbol': return { ...v, keys: v.keys.subarray(0, n) };
     case 'var': return { ...v, offsets: v.offsets.subarray(0, n + 1), nulls: v.nulls?.subarray(0, n) ?? null };
+  }
+}
+
+/** Rows [lo, hi) of `v` without copying (a text vector keeps its bytes; its offsets stay absolute). */
+export function sliceVector(v: ColumnVector, lo: number, hi: number): ColumnVector {
+  switch (v.kind) {
+    case 'fixed': {
+      const w = v.type === 'UUID' ? 16 : v.type === 'LONG256' ? 32 : 1;
+      return { ...v, data: v.data.subarray(lo * w, hi * w), exact: v.exact?.subarray(lo * 2, hi * 2) };
+    }
+    case 'symbol': return { ...v, keys: v.keys.subarray(lo, hi) };
+    case 'var': return { ...v, offsets: v.offsets.subarray(lo, hi + 1), nulls: v.nulls?.subarray(lo, hi) ?? null };
+  }
+}
+
+/** Bytes one row of `v` takes (a vector of one row: a constant's value). */
+export function rowBytes(v: ColumnVector): number {
+  switch (v.kind) {
+    case 'fixed': return v.data.byteLength + (v.exact?.byteLength ?? 0);
+    case 'symbol': return 4;
+    case 'var': return v.bytes.byteLength + 5;
+  }
+}
+
+/** `n` copies of row 0 of `v` (a constant's vector for a batch). */
+export function repeatRow(v: ColumnVector, n: number): ColumnVector {
+  switch (v.kind) {
+    case 'symbol': return { kind: 'symbol', type: 'SYMBOL', keys: new Int32Array(n).fill(v.keys[0]!), dict: v.dict };
+    case 'fixed': {
+      const w = v.data.length / Math.max(1, rowsOf(v));
+      const C = v.data.constructor as { new(len: number): FixedArray };
+      const data = new C(n * w);
+      if (w === 1) data.fill(v.data[0]!);
+      else repeatPattern(data as Uint8Array, v.data as Uint8Array, n);
+      let exact: Int32Array | undefined;
+      if (v.exact) { exact = new Int32Array(2 * n); for (let i = 0; i < n; i++) { exact[2 * i] = v.exact[0]!; exact[2 * i + 1] = v.exact[1]!; } }
+      return { kind: 'fixed', type: v.type, data, exact };
+    }
+    case 'var': {
+      if (v.nulls && v.nulls[0]) return { kind: 'var', type: v.type, bytes: new Uint8Array(0), offsets: new Int32Array(n + 1), nulls: new Uint8Array(n).fill(1) };
+      const one = v.bytes.subarray(v.offsets[0], v.offsets[1]);
+      const len = one.length;
+      const bytes = new Uint8Array(len * n);
+      if (len > 0) repeatPattern(bytes, one, n);
+      const offsets = new Int32Array(n + 1);
+      for (let i = 1; i <= n; i++) offsets[i] = i * len;
+      return { kind: 'var', type: v.type, bytes, offsets, nulls: null };
+    }
+  }
+}
+
+/** `out` filled with `n` copies of `one` (doubling copies: log2(n) calls). */
+function repeatPattern(out: Uint8Array, one: Uint8Array, n: number): void {
+  out.set(one, 0);
+  let filled = one.length;
+  const total = one.length * n;
+  while (filled < total) {
+    const k = Math.min(filled, total - filled);
+    out.copyWithin(filled, 0, k);
+    filled += k;
   }
 }
 

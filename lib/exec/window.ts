@@ -1,5 +1,5 @@
 // Window functions (the 'window' plan node): the input is collected
-// (memory-limited); per function, rows are grouped by PARTITION BY (a counting
+// (charged to the statement's budget); per function, rows are grouped by PARTITION BY (a counting
 // sort by partition id) and ordered by the window's ORDER BY within each
 // partition (skipped when already in order, as rows of a timestamp-ordered scan
 // are); frames become two monotone pointers, so every function is O(rows)
@@ -9,12 +9,12 @@ import type { Batch } from '../storage/table-reader.js';
 import { nullVector, type ColumnVector } from '../storage/column-vector.js';
 import type { ColumnType } from '../storage/column-type.js';
 import { concatVectors, gatherVector } from '../storage/vector-ops.js';
-import type { BoundWindow, Plan } from '../sql/bound.js';
+import type { BoundExpr, BoundWindow, Plan } from '../sql/bound.js';
 import { asDoubles, fromDoubles, longVector, nullFlags } from '../sql/functions/vec.js';
 import { collect, sliceBatches } from './batches.js';
-import { checkMemory, pace, vectorBytes, type ExecContext } from './context.js';
+import { Held, pace, vectorBytes, type ExecContext } from './context.js';
 import { exprText } from './explain.js';
-import { compileExpr } from './expr.js';
+import { Evaluator } from './expr.js';
 import { comparable } from './sort.js';
 import { prepareSubqueries } from './subqueries.js';
 import { rowKey } from './vectors.js';
@@ -28,51 +28,74 @@ interface Ordering {
   readonly starts: Int32Array;
   /** Whether rows a and b are peers (equal on every ORDER BY key; always without ORDER BY). */
   readonly peers: (a: number, b: number) => boolean;
+  /** The first ORDER BY expression's values (RANGE frames with offsets), or null without ORDER BY. */
+  readonly first: ColumnVector | null;
 }
 
+/** An expression's values over the collected rows. */
+type Values = (e: BoundExpr) => ColumnVector;
+
 export async function* runWindow(plan: WindowPlan, input: AsyncIterable<Batch>, cx: ExecContext): AsyncGenerator<Batch> {
+  const held = new Held(cx.budget, 'window functions');
+  try {
+    yield* windows(plan, input, cx, held);
+  } finally {
+    held.release();
+  }
+}
+
+async function* windows(plan: WindowPlan, input: AsyncIterable<Batch>, cx: ExecContext, held: Held): AsyncGenerator<Batch> {
   const fns = plan.functions;
   await prepareSubqueries(fns.flatMap((f) => [...f.args, ...f.partitionBy, ...f.orderBy.map((o) => o.expr)]), cx);
-  const all = await collect(input, plan.input.fields.length, cx, 'window functions');
+  const all = await collect(input, plan.input.fields.length, cx, held);
   const n = all.rowCount;
   if (n === 0) return;
-  let bytes = all.columns.reduce((s, c) => s + vectorBytes(c as never), 0);
+  // Over all rows at once: what kernels build is limited by the budget alone (no row chunks), and kept (charged) while used.
+  const ev = new Evaluator(cx, false);
+  const value: Values = (e) => {
+    const v = ev.once(all, (b) => ev.compile(e)(b));
+    held.add(vectorBytes(v));
+    return v;
+  };
   const orderings = new Map<string, Ordering>();
   const results: ColumnVector[] = [];
   for (const f of fns) {
     const key = [...f.partitionBy.map(exprText), '|', ...f.orderBy.map((o) => `${exprText(o.expr)}${o.desc ? ' desc' : ''}`)].join(',');
     let o = orderings.get(key);
     if (!o) {
-      o = ordering(f, all, n);
+      held.add(n * 8);
+      o = ordering(f, n, value, cx);
       orderings.set(key, o);
-      bytes += o.perm.byteLength + o.starts.byteLength;
+      held.add(o.perm.byteLength + o.starts.byteLength);
     }
     // Frame bounds, sources and output of this function: about 24 bytes a row while it runs.
-    checkMemory(cx, bytes + n * 24, 'window functions');
-    const r = compute(f, o, all, n);
+    held.add(n * 24);
+    const r = compute(f, o, n, value);
+    held.set(held.bytes - n * 24 + vectorBytes(r));
     results.push(r);
-    bytes += vectorBytes(r as never);
-    checkMemory(cx, bytes, 'window functions');
     await pace(cx);
   }
   yield* sliceBatches({ rowCount: n, columns: [...all.columns, ...results] });
 }
 
 /** Partition ids by PARTITION BY values (first appearance order), then a counting sort and per-partition sorts. */
-function ordering(f: BoundWindow, b: Batch, n: number): Ordering {
-  const { ids, count } = partitionIds(f.partitionBy.map((e) => compileExpr(e)(b)), n);
+function ordering(f: BoundWindow, n: number, value: Values, cx: ExecContext): Ordering {
+  const { ids, count } = partitionIds(f.partitionBy.map(value), n);
   const starts = new Int32Array(count + 1);
   for (let i = 0; i < n; i++) starts[ids[i]! + 1]!++;
   for (let k = 0; k < count; k++) starts[k + 1]! += starts[k]!;
   const perm = new Int32Array(n);
   const fill = starts.slice(0, count);
   for (let i = 0; i < n; i++) perm[fill[ids[i]!]!++] = i;
-  if (f.orderBy.length === 0) return { perm, starts, peers: () => true };
-  const keys = f.orderBy.map((o) => {
-    const c = comparable(compileExpr(o.expr)(b));
+  if (f.orderBy.length === 0) return { perm, starts, peers: () => true, first: null };
+  const orderValues = f.orderBy.map((o) => value(o.expr));
+  const keys = f.orderBy.map((o, k) => {
+    const c = comparable(orderValues[k]!);
     return o.desc ? (x: number, y: number) => c(y, x) : c;
   });
+  const deadline = cx.deadline;
   const cmp = (x: number, y: number): number => {
+    deadline.tick();
     for (let k = 0; k < keys.length; k++) {
       const r = keys[k]!(x, y);
       if (r !== 0) return r;
@@ -89,7 +112,7 @@ function ordering(f: BoundWindow, b: Batch, n: number): Ordering {
     for (let k = 0; k < keys.length; k++) if (keys[k]!(x, y) !== 0) return false;
     return true;
   };
-  return { perm, starts, peers };
+  return { perm, starts, peers, first: orderValues[0]! };
 }
 
 /** A partition id per row: one partition without keys; symbol keys and single numbers without strings per row. */
@@ -133,15 +156,15 @@ function partitionIds(cols: readonly ColumnVector[], n: number): { ids: Int32Arr
   return { ids, count };
 }
 
-function compute(f: BoundWindow, o: Ordering, b: Batch, n: number): ColumnVector {
-  const args = f.args.map((e) => compileExpr(e)(b));
+function compute(f: BoundWindow, o: Ordering, n: number, value: Values): ColumnVector {
+  const args = f.args.map(value);
   switch (f.fn) {
     case 'row_number': case 'rank': case 'dense_rank': case 'percent_rank': case 'cume_dist': case 'ntile': return ranks(o, n, f.fn, f.offset);
     case 'lag': case 'lead': return pick(f.type, args[0]!, args[1] ?? null, offsetSources(f, o, args[0]!, n));
-    case 'first_value': case 'last_value': return pick(f.type, args[0]!, null, valueSources(f, o, b, args[0]!, n));
-    case 'count': return counts(f, o, b, args[0] ?? null, n);
-    case 'sum': case 'avg': return sums(f, o, b, args[0]!, n);
-    case 'min': case 'max': return extremes(f, o, b, args[0]!, n);
+    case 'first_value': case 'last_value': return pick(f.type, args[0]!, null, valueSources(f, o, args[0]!, n));
+    case 'count': return counts(f, o, args[0] ?? null, n);
+    case 'sum': case 'avg': return sums(f, o, args[0]!, n);
+    case 'min': case 'max': return extremes(f, o, args[0]!, n);
   }
 }
 
@@ -225,7 +248,7 @@ function offsetSources(f: BoundWindow, o: Ordering, value: ColumnVector, n: numb
  * lo[p] .. hi[p] (empty when lo > hi). Both are non-decreasing within a
  * partition, and a partition's frames lie after the previous partition's.
  */
-function frameBounds(f: BoundWindow, o: Ordering, b: Batch, n: number): { lo: Int32Array; hi: Int32Array } {
+function frameBounds(f: BoundWindow, o: Ordering, n: number): { lo: Int32Array; hi: Int32Array } {
   const { perm, starts, peers } = o;
   const { unit, start, end } = f.frame;
   const lo = new Int32Array(n);
@@ -235,7 +258,7 @@ function frameBounds(f: BoundWindow, o: Ordering, b: Batch, n: number): { lo: In
   let key: Float64Array | null = null;
   if (offsets) {
     const order = f.orderBy[0]!;
-    const x = asDoubles(compileExpr(order.expr)(b));
+    const x = asDoubles(o.first!);
     key = new Float64Array(n);
     const nullKey = order.desc ? Infinity : -Infinity;
     for (let i = 0; i < n; i++) { const v = x[i]!; key[i] = v !== v ? nullKey : order.desc ? -v : v; }
@@ -274,9 +297,9 @@ function frameBounds(f: BoundWindow, o: Ordering, b: Batch, n: number): { lo: In
 }
 
 /** first_value / last_value: the row at the frame's first / last position (first / last with a value under IGNORE NULLS), else -1. */
-function valueSources(f: BoundWindow, o: Ordering, b: Batch, value: ColumnVector, n: number): Int32Array {
+function valueSources(f: BoundWindow, o: Ordering, value: ColumnVector, n: number): Int32Array {
   const { perm, starts } = o;
-  const { lo, hi } = frameBounds(f, o, b, n);
+  const { lo, hi } = frameBounds(f, o, n);
   const src = new Int32Array(n);
   const first = f.fn === 'first_value';
   if (!f.ignoreNulls) {
@@ -316,9 +339,9 @@ function slide(lo: Int32Array, hi: Int32Array, add: (q: number) => void, remove:
   }
 }
 
-function counts(f: BoundWindow, o: Ordering, b: Batch, value: ColumnVector | null, n: number): ColumnVector {
+function counts(f: BoundWindow, o: Ordering, value: ColumnVector | null, n: number): ColumnVector {
   const { perm } = o;
-  const { lo, hi } = frameBounds(f, o, b, n);
+  const { lo, hi } = frameBounds(f, o, n);
   const out = new Float64Array(n);
   if (value === null) {
     for (let p = 0; p < n; p++) out[perm[p]!] = Math.max(0, hi[p]! - lo[p]! + 1);
@@ -332,9 +355,9 @@ function counts(f: BoundWindow, o: Ordering, b: Batch, value: ColumnVector | nul
 }
 
 /** sum / avg: a running Neumaier-compensated sum of the frame's values (infinities counted apart, so they can leave the frame). */
-function sums(f: BoundWindow, o: Ordering, b: Batch, value: ColumnVector, n: number): ColumnVector {
+function sums(f: BoundWindow, o: Ordering, value: ColumnVector, n: number): ColumnVector {
   const { perm } = o;
-  const { lo, hi } = frameBounds(f, o, b, n);
+  const { lo, hi } = frameBounds(f, o, n);
   const x = asDoubles(value);
   const out = new Float64Array(n);
   let sum = 0, comp = 0, cnt = 0, pos = 0, neg = 0;
@@ -365,9 +388,9 @@ function sums(f: BoundWindow, o: Ordering, b: Batch, value: ColumnVector, n: num
 }
 
 /** min / max: a monotonic deque of frame positions (values only), its head the answer. */
-function extremes(f: BoundWindow, o: Ordering, b: Batch, value: ColumnVector, n: number): ColumnVector {
+function extremes(f: BoundWindow, o: Ordering, value: ColumnVector, n: number): ColumnVector {
   const { perm } = o;
-  const { lo, hi } = frameBounds(f, o, b, n);
+  const { lo, hi } = frameBounds(f, o, n);
   const x = asDoubles(value);
   const out = new Float64Array(n);
   const dq = new Int32Array(n);

@@ -5,6 +5,8 @@
 // client goes away or its timeout passes.
 import { SvcError, isSvcError } from '../errors/svc-error.js';
 import { compile, type CompiledStatement } from '../exec/engine.js';
+import { Deadline } from '../limits/deadline.js';
+import type { MemoryBudget } from '../limits/memory-budget.js';
 import { csvBody } from '../export/csv-response.js';
 import { sharedFormatPool } from '../export/format-pool.js';
 import { jsonQueryBody } from '../export/json-response.js';
@@ -23,23 +25,24 @@ export interface SqlRouteOptions {
   readonly queryTimeoutMs: number;
   /** Default timeout of a Parquet export (http.export.timeout), ms; query.timeout when absent. */
   readonly exportTimeoutMs?: number;
-  /** Bytes a sort or hash table of one query may hold (query.memory.limit). */
+  /** Bytes one statement may hold (query.memory.limit). */
   readonly memoryLimit: number;
+  /** What all running statements may hold together (query.memory.total.limit), if limited. */
+  readonly totalMemory?: MemoryBudget | null;
+  /** Most bytes of one value text functions may build (cairo.sql.string.function.buffer.max.size). */
+  readonly maxTextBytes?: number;
 }
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 
-/** A signal that fires when the request's does or `ms` pass, with QuestDB's timeout message. */
-function withTimeout(parent: AbortSignal, ms: number): { signal: AbortSignal; dispose(): void } {
-  const c = new AbortController();
-  const onParent = (): void => c.abort(parent.reason);
-  if (parent.aborted) c.abort(parent.reason); else parent.addEventListener('abort', onParent, { once: true });
-  const timer = setTimeout(() => c.abort(new SvcError('TIMEOUT', `timeout, query aborted [timeout=${ms}ms]`)), ms);
-  timer.unref();
-  return {
-    signal: c.signal,
-    dispose: () => { clearTimeout(timer); parent.removeEventListener('abort', onParent); },
-  };
+/**
+ * The statement's deadline `ms` from now (checked by synchronous work) and a
+ * signal that fires when the request's does or the deadline passes (for the
+ * time it waits), both with QuestDB's timeout message.
+ */
+function withTimeout(parent: AbortSignal, ms: number): { deadline: Deadline; signal: AbortSignal; dispose(): void } {
+  const deadline = new Deadline(ms);
+  return { deadline, ...deadline.signal(parent) };
 }
 
 /** Compile errors carry the query text so the error body can echo it. */
@@ -57,7 +60,7 @@ function sendJson(ctx: RequestContext, body: unknown): void {
 function compileFor(query: string, opts: SqlRouteOptions): { stmt: CompiledStatement; nanos: number } {
   const t0 = process.hrtime.bigint();
   try {
-    const stmt = compile(query, { catalog: opts.catalog(), memoryLimit: opts.memoryLimit });
+    const stmt = compile(query, { catalog: opts.catalog(), memoryLimit: opts.memoryLimit, parentBudget: opts.totalMemory, maxTextBytes: opts.maxTextBytes });
     return { stmt, nanos: Number(process.hrtime.bigint() - t0) };
   } catch (e) {
     throw new QueryError(query, e);
@@ -85,7 +88,7 @@ async function execute(ctx: RequestContext, opts: SqlRouteOptions): Promise<void
     if (stmt.kind !== 'select') {
       let r: { rows: number };
       try {
-        r = await stmt.execute(t.signal);
+        r = await stmt.execute(t.signal, t.deadline);
       } catch (e) {
         throw new QueryError(query, e);
       }
@@ -96,7 +99,7 @@ async function execute(ctx: RequestContext, opts: SqlRouteOptions): Promise<void
       return;
     }
     const stats: RowStats = { sent: 0, matched: 0 };
-    const body = jsonQueryBody(stmt, stmt.execute(t.signal), { query, ...flags, window, compileNanos: nanos, pool: sharedFormatPool() }, stats);
+    const body = jsonQueryBody(stmt, stmt.execute(t.signal, t.deadline), { query, ...flags, window, compileNanos: nanos, pool: sharedFormatPool() }, stats);
     try {
       // The stream stops with the client; the timeout stops the query, whose error ends the body.
       await sendBody(ctx, { 'Content-Type': JSON_TYPE }, counted(ctx, body), ctx.signal);
@@ -146,7 +149,7 @@ async function exportParquet(ctx: RequestContext, opts: SqlRouteOptions, query: 
   const stats: RowStats = { sent: 0, matched: 0 };
   try {
     const headers = { 'Content-Type': 'application/vnd.apache.parquet', 'Content-Disposition': `attachment; filename="${fileName(url, 'parquet')}"` };
-    await sendBody(ctx, headers, counted(ctx, parquetBody(plan, stmt.execute(t.signal), window, stats, sharedFormatPool())), ctx.signal, { compressible: false });
+    await sendBody(ctx, headers, counted(ctx, parquetBody(plan, stmt.execute(t.signal, t.deadline), window, stats, sharedFormatPool())), ctx.signal, { compressible: false });
   } catch (e) {
     throw ctx.res.headersSent ? e : new QueryError(query, e);
   } finally {
@@ -170,7 +173,7 @@ async function exportCsv(ctx: RequestContext, opts: SqlRouteOptions): Promise<vo
   const stats: RowStats = { sent: 0, matched: 0 };
   try {
     const headers = { 'Content-Type': 'text/csv; charset=utf-8', 'Content-Disposition': `attachment; filename="${fileName(url)}"` };
-    await sendBody(ctx, headers, counted(ctx, csvBody(stmt.fields, stmt.execute(t.signal), { nm, window, pool: sharedFormatPool() }, stats)), ctx.signal);
+    await sendBody(ctx, headers, counted(ctx, csvBody(stmt.fields, stmt.execute(t.signal, t.deadline), { nm, window, pool: sharedFormatPool() }, stats)), ctx.signal);
   } catch (e) {
     throw ctx.res.headersSent ? e : new QueryError(query, e);
   } finally {

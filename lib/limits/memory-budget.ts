@@ -3,7 +3,10 @@
 // tables, sorts, strings built per row) is charged here first, so a request
 // that would outgrow its limit fails with a clear 4xx before the process is at
 // risk. A budget may have a parent (the process-wide budget) that every charge
-// also goes to.
+// also goes to; running out of a shared budget is the server being busy (503),
+// not the request being too big.
+import { totalmem } from 'node:os';
+import { getHeapStatistics } from 'node:v8';
 import { SvcError } from '../errors/svc-error.js';
 
 export class MemoryBudget {
@@ -12,14 +15,20 @@ export class MemoryBudget {
   /** The configuration key that sets the limit, named in the error. */
   readonly key: string;
   readonly #parent: MemoryBudget | null;
+  readonly #shared: boolean;
   #used = 0;
   #peak = 0;
 
-  constructor(limit: number, key: string, parent: MemoryBudget | null = null) {
+  /**
+   * `shared`: a budget that concurrent requests' budgets have as parent; past it
+   * the error is a 503 (try again later) instead of a 400.
+   */
+  constructor(limit: number, key: string, parent: MemoryBudget | null = null, shared = false) {
     if (!(limit >= 0)) throw new RangeError(`memory limit must be >= 0, not ${limit}`);
     this.limit = limit;
     this.key = key;
     this.#parent = parent;
+    this.#shared = shared;
   }
 
   /** Bytes charged and not yet released. */
@@ -62,7 +71,23 @@ export class MemoryBudget {
   releaseAll(): void { this.release(this.#used); }
 
   #exceeded(what: string, bytes: number): SvcError {
+    if (this.#shared) {
+      return new SvcError('UNAVAILABLE',
+        `server busy: ${what} needs more memory than running requests leave of ${this.limit} bytes; try again later [limit=${this.key}, held=${this.#used}, requested=${Number.isFinite(bytes) ? bytes : 'unbounded'}]`,
+        { headers: { 'Retry-After': '1' } });
+    }
     return new SvcError('BAD_REQUEST',
       `${what} needs more than the memory limit of ${this.limit} bytes [limit=${this.key}, held=${this.#used}, requested=${Number.isFinite(bytes) ? bytes : 'unbounded'}]`);
   }
+}
+
+/**
+ * The process-wide budget of queries (query.memory.total.limit): `configured`
+ * bytes, or with 0 the smaller of half the machine's memory and three quarters
+ * of the JavaScript heap limit (hash tables and strings live there), but never
+ * less than one query's limit.
+ */
+export function queryMemoryTotal(configured: number, perQuery: number, key = 'query.memory.total.limit'): MemoryBudget {
+  const auto = Math.min(totalmem() / 2, 0.75 * getHeapStatistics().heap_size_limit);
+  return new MemoryBudget(Math.floor(configured > 0 ? configured : Math.max(perQuery, auto)), key, null, true);
 }

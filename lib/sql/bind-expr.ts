@@ -10,7 +10,7 @@ import { dayInterval, statementNow, type DayName } from './functions/time.js';
 import { merge, parseIntervalLiteral } from './interval-literal.js';
 import { LONG_NULL } from '../storage/column-type.js';
 import type { Interval } from '../storage/table-reader.js';
-import { constValue } from './const-value.js';
+import { constArg, isConstant } from './const-value.js';
 import { isWindowOnly } from './window-functions.js';
 import { commonType, isTemporal, isText, type SqlType } from './sql-type.js';
 
@@ -74,12 +74,17 @@ export function call(name: string, args: BoundExpr[], pos: number, argPos?: read
   let fn = resolveScalar(name, args.map((a) => a.type), pos);
   const at = (i: number): number => argPos?.[i] ?? pos;
   const cast = fn.argTypes ? args.map((a, i) => castTo(a, fn.argTypes![i]!, at(i))) : args;
+  let runArgs: readonly number[] | undefined;
   if (fn.bind) {
-    const bindArgs: BindArg[] = cast.map((a, i) => ({ type: a.type, value: constValue(a), pos: at(i) }));
+    const bindArgs: BindArg[] = cast.map((a, i) => {
+      const c = constArg(a);
+      return { type: a.type, value: c.value, vector: c.vector, pos: at(i), constant: isConstant(a) };
+    });
     const r = fn.bind(bindArgs, pos);
     if (r) fn = { ...fn, type: r.type ?? fn.type, kernel: r.kernel ?? fn.kernel };
+    runArgs = r?.runArgs;
   }
-  return { kind: 'call', name, fn, args: cast, type: fn.type, pos };
+  return runArgs ? { kind: 'call', name, fn, args: cast, type: fn.type, pos, runArgs } : { kind: 'call', name, fn, args: cast, type: fn.type, pos };
 }
 
 /** Offsets of call arguments (QuestDB's: an operator's offset for an operation). */

@@ -16,7 +16,8 @@ export type BoundExpr =
   | { readonly kind: 'const'; readonly type: SqlType; readonly value: number | string | boolean | null }
   /** `pos`: the call's offset in the SQL text, for errors its kernel raises at run time. */
   /** `intervals`: for `in_intervals`, the sorted, merged [lo, hi) micros intervals of an interval literal. */
-  | { readonly kind: 'call'; readonly name: string; readonly fn: ScalarOverload; readonly args: readonly BoundExpr[]; readonly type: SqlType; readonly pos: number; readonly intervals?: readonly Interval[] }
+  /** `runArgs`: the arguments the kernel is given (indexes into args), when its bind hook took the others in already. */
+  | { readonly kind: 'call'; readonly name: string; readonly fn: ScalarOverload; readonly args: readonly BoundExpr[]; readonly type: SqlType; readonly pos: number; readonly intervals?: readonly Interval[]; readonly runArgs?: readonly number[] }
   /** `(SELECT ...)` as a value: its one column's only row (NULL without rows), computed before the batches. */
   | { readonly kind: 'subquery'; readonly plan: Plan; readonly type: SqlType; readonly pos: number; readonly result: SubqueryResult }
   /** `expr IN (SELECT ...)`: membership in the subquery's one column (NULL matches NULL, as QuestDB's = does). */

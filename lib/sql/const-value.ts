@@ -1,19 +1,35 @@
 // Values of constant bound expressions at bind time, for the functions'
 // bind-time checks: a literal, or a deterministic call whose arguments are all
 // constant, evaluated once on a one-row batch (so `-1`, `cast('3' AS INT)` or
-// `to_timestamp('2015', 'yyyy')` are seen as the values they are).
+// `to_timestamp('2015', 'yyyy')` are seen as the values they are). A value
+// past the limits of this bind-time evaluation is not known here: the run time,
+// with the statement's configured limits, decides about it.
 import { isSvcError, SvcError } from '../errors/svc-error.js';
 import type { ColumnVector } from '../storage/column-vector.js';
 import type { BoundExpr } from './bound.js';
-import type { ConstValue } from './functions/registry.js';
+import { standaloneKernelContext, type ConstValue } from './functions/registry.js';
+import { isLimitError } from './functions/text-out.js';
 import { asDoubles, constantVector, textAt } from './functions/vec.js';
 import { isText } from './sql-type.js';
 
+/** One row at bind time needs little: a value past this (or QuestDB's default 1 MiB per built text) is left to run time. */
+const BIND_TIME_MEMORY = 16 * 1024 * 1024;
+
+/** Whether `e` is the same for every row: a literal or a deterministic call of such. */
+export function isConstant(e: BoundExpr): boolean {
+  if (e.kind === 'const') return true;
+  return e.kind === 'call' && e.fn.deterministic === true && e.args.every(isConstant);
+}
+
 /** The value of `e` when it is constant (null for NULL), else undefined. */
 export function constValue(e: BoundExpr): ConstValue | undefined {
-  if (e.kind === 'const') return e.value;
+  return constArg(e).value;
+}
+
+/** A constant `e` as a JS value (undefined for types without one) and as a one-row vector; both undefined when not constant. */
+export function constArg(e: BoundExpr): { value: ConstValue | undefined; vector: ColumnVector | undefined } {
   const v = evaluate(e);
-  return v === undefined ? undefined : read(v);
+  return { value: e.kind === 'const' ? e.value : v === undefined ? undefined : read(v), vector: v };
 }
 
 /** One row of `e` when it is constant, else undefined. */
@@ -26,9 +42,11 @@ function evaluate(e: BoundExpr): ColumnVector | undefined {
     if (v === undefined) return undefined;
     args.push(v);
   }
+  const given = e.runArgs ? e.runArgs.map((i) => args[i]!) : args;
   try {
-    return e.fn.kernel(args, 1);
+    return e.fn.kernel(given, 1, standaloneKernelContext(BIND_TIME_MEMORY));
   } catch (err) {
+    if (isLimitError(err)) return undefined;
     if (isSvcError(err) && err.position === undefined) throw new SvcError(err.code, err.message, { position: e.pos, cause: err });
     throw err;
   }

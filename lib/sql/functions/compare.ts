@@ -1,12 +1,17 @@
 // Comparisons `= != < <= > >=`, `between`, `in_list` over numbers (as doubles),
 // temporals (DATE widened), text (UTF-8 byte = code point order) and BOOLEAN.
-// Ordering with NULL is false; `=` holds for NULL = NULL (QuestDB).
+// Ordering with NULL is false; `=` holds for NULL = NULL (QuestDB). An IN list
+// of more than a handful of constants is a hash set built once per query.
 import type { ColumnVector, FixedVector } from '../../storage/column-vector.js';
-import type { Kernel } from './registry.js';
+import type { BindHook, Kernel } from './registry.js';
+import { ByteSet } from './byte-set.js';
 import { defineScalar, type Built, type Signature } from './signature.js';
 import { isNumeric, isTemporal, isText, type SqlType } from '../sql-type.js';
 import { asDoubles, boolVector, boolsOf } from './vec.js';
 import { DictTables, compareRows, encodeDict, equalRows, uniformText, utf8Rows, type Utf8Rows } from './utf8.js';
+
+/** IN lists with at most this many constants are compared value by value (no set to build). */
+const SMALL_IN_LIST = 8;
 
 export type CmpOp = '=' | '!=' | '<' | '<=' | '>' | '>=';
 
@@ -265,6 +270,93 @@ function inListKernel(family: Family): Kernel {
   };
 }
 
+/**
+ * x IN a list with more than a handful of constants: their values (taken in at
+ * bind time) make a set built once per query; the kernel is given x and the
+ * list's other values (`varying`), compared row by row as inListKernel does.
+ * Same NULL rule: NULL is in a list that holds NULL.
+ */
+function inSetKernel(family: Family, consts: readonly ColumnVector[], varying: number): Kernel {
+  const others = inListKernel(family);
+  const test = memberTest(family, consts);
+  return (args, n, kx) => {
+    const out = new Uint8Array(n);
+    if (n === 0) return boolVector(out);
+    test(args[0]!, n, out);
+    if (varying > 0) {
+      const more = boolsOf(others(args, n, kx));
+      for (let i = 0; i < n; i++) out[i] = out[i]! | more[i]!;
+    }
+    return boolVector(out);
+  };
+}
+
+/** A test writing 1 into out[i] for the rows of x whose value is one of the constants (row 0 of each of `consts`). */
+function memberTest(family: Family, consts: readonly ColumnVector[]): (x: ColumnVector, n: number, out: Uint8Array) => void {
+  switch (family) {
+    case 'number': {
+      // NaN (NULL) is in the set when a constant is NULL: Set matches NaN with NaN.
+      const set = new Set<number>(consts.map((v) => numbers(v)[0]!));
+      return (x, n, out) => {
+        const a = numbers(x);
+        for (let i = 0; i < n; i++) out[i] = set.has(a[i]!) ? 1 : 0;
+      };
+    }
+    case 'boolean': {
+      const has = [false, false];
+      for (const v of consts) has[boolsOf(v)[0]!] = true;
+      return (x, n, out) => {
+        const a = boolsOf(x);
+        for (let i = 0; i < n; i++) out[i] = has[a[i]!] ? 1 : 0;
+      };
+    }
+    case 'bytes': {
+      // UUID / LONG256 rows as fixed-width byte strings; NULL is one byte pattern, so NULL matches NULL.
+      const w = consts[0]?.type === 'LONG256' ? 32 : 16;
+      const set = new ByteSet(consts.map((v) => ((v as FixedVector).data as Uint8Array).slice(0, w)));
+      return (x, n, out) => {
+        const a = (x as FixedVector).data as Uint8Array;
+        for (let i = 0; i < n; i++) out[i] = set.has(a, i * w, i * w + w) ? 1 : 0;
+      };
+    }
+    case 'text': {
+      const keys: Uint8Array[] = [];
+      let nullIn = 0;
+      for (const v of consts) {
+        const r = utf8Rows(v, 1);
+        if (r.nulls && r.nulls[0]) nullIn = 1; else keys.push(r.bytes.slice(r.starts[0]!, r.ends[0]!));
+      }
+      const set = new ByteSet(keys);
+      const cache = new DictTables();
+      return (x, n, out) => {
+        if (x.kind === 'symbol') {
+          // Once per dictionary entry, then a key lookup per row.
+          const table = cache.get(x.dict, '', () => {
+            const d = encodeDict(x.dict);
+            return Uint8Array.from(x.dict, (_s, k) => (set.has(d.bytes, d.offsets[k]!, d.offsets[k + 1]!) ? 1 : 0));
+          });
+          for (let i = 0; i < n; i++) { const k = x.keys[i]!; out[i] = k < 0 ? nullIn : table[k]!; }
+          return;
+        }
+        const r = utf8Rows(x, n);
+        for (let i = 0; i < n; i++) out[i] = r.nulls && r.nulls[i] ? nullIn : set.has(r.bytes, r.starts[i]!, r.ends[i]!) ? 1 : 0;
+      };
+    }
+  }
+}
+
+/** Bind hook of in_list: past a handful of constants, the set kernel, which is not given the constants again at run time. */
+function inListSet(family: Family): BindHook {
+  return (args) => {
+    const list = args.slice(1);
+    const consts = list.filter((a) => a.constant && a.vector !== undefined);
+    if (consts.length <= SMALL_IN_LIST) return;
+    const runArgs = [0];
+    list.forEach((a, j) => { if (!(a.constant && a.vector !== undefined)) runArgs.push(j + 1); });
+    return { kernel: inSetKernel(family, consts.map((a) => a.vector!), runArgs.length - 1), runArgs };
+  };
+}
+
 /** The family several values compare in, with `types` rewritten to what each is cast to; null if they do not mix. */
 function familyOf(types: SqlType[]): Family | null {
   let family: Family | null = null;
@@ -312,7 +404,7 @@ export function registerCompare(): void {
     build: (t) => {
       const f = familyOf(t);
       if (!f) return `there is no matching function \`in\` with the argument types: (${t.join(', ')})`;
-      return { type: 'BOOLEAN', kernel: inListKernel(f) };
+      return { type: 'BOOLEAN', kernel: inListKernel(f), bind: inListSet(f) };
     },
   }]);
 }

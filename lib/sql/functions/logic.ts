@@ -122,8 +122,8 @@ const nullifSig: Signature = {
     t.fill(type);
     if (type === 'NULL') return { type, kernel: (_args, n) => nulls('NULL', n) };
     const eq = compareKernel('=', c.family);
-    const kernel: Kernel = (args, n) => {
-      const same = boolsOf(eq(args, n));
+    const kernel: Kernel = (args, n, kx) => {
+      const same = boolsOf(eq(args, n, kx));
       const choice = new Int32Array(n);
       for (let i = 0; i < n; i++) choice[i] = same[i] ? -1 : 0;
       return pickRows([args[0]!], choice, n);

@@ -7,7 +7,8 @@ import type { ColumnVector } from '../../storage/column-vector.js';
 import { argError, type BindHook, type Kernel } from './registry.js';
 import { accept, defineScalar } from './signature.js';
 import type { SqlType } from '../sql-type.js';
-import { boolVector, textAt, textVector } from './vec.js';
+import { boolVector, textAt } from './vec.js';
+import { TextOut } from './text-out.js';
 import { DictTables, uniformText } from './utf8.js';
 import { renderAt } from './render.js';
 
@@ -108,14 +109,14 @@ export function textResult(types: readonly SqlType[]): 'STRING' | 'VARCHAR' {
 
 /** Concatenates every argument's row text; NULL parts are empty. */
 export function concatKernel(type: 'STRING' | 'VARCHAR'): Kernel {
-  return (args, n) => {
-    const out = new Array<string>(n);
+  return (args, n, kx) => {
+    const out = new TextOut(type, n, kx);
     for (let i = 0; i < n; i++) {
       let s = '';
       for (const a of args) s += renderAt(a as ColumnVector, i) ?? '';
-      out[i] = s;
+      out.set(i, s);
     }
-    return textVector(type, out);
+    return out.vector();
   };
 }
 

@@ -1,24 +1,34 @@
 // Random text generators: rnd_symbol, rnd_str and rnd_varchar, each from a
 // list of constants, from generated lengths (min, max, nullRate) or from a
-// generated finite set (count, min, max, nullRate).
+// generated finite set (count, min, max, nullRate). Strings are drawn into a
+// reused buffer and decoded once, and what a batch builds is charged as it grows
+// (rnd_str(1000000, 1000000, 0) over many rows is evaluated in row chunks).
+import { Buffer } from 'node:buffer';
 import { SvcError } from '../../errors/svc-error.js';
 import type { ColumnVector } from '../../storage/column-vector.js';
-import { argError, type BindArg, type Kernel } from './registry.js';
+import { argError, type BindArg, type Kernel, type KernelContext } from './registry.js';
 import { accept, defineScalar, type Signature } from './signature.js';
-import { textAt, textVector } from './vec.js';
+import { textAt } from './vec.js';
+import { TextOut } from './text-out.js';
 import { checkRate, constArg, constantArgs, generator, newRng, numberArg, type Rng } from './random.js';
+
+/** The string being drawn: Latin-1 bytes or UTF-16 code units (grown to the longest string asked for). */
+let scratch = Buffer.alloc(0);
 
 /** A random string of `len` characters: A-Z (rnd_str, rnd_symbol) or mixed scripts (rnd_varchar). */
 function randomString(rng: Rng, len: number, wide: boolean): string {
-  let s = '';
+  if (scratch.length < 2 * len) scratch = Buffer.alloc(Math.max(2 * len, 2 * scratch.length));
+  if (!wide) {
+    for (let k = 0; k < len; k++) scratch[k] = 65 + rng.below(26);
+    return scratch.toString('latin1', 0, len);
+  }
+  const units = new Uint16Array(scratch.buffer, scratch.byteOffset, len);
   for (let k = 0; k < len; k++) {
-    if (!wide) { s += String.fromCharCode(65 + rng.below(26)); continue; }
     const r = rng.below(10);
     // Mostly ASCII, some Latin-1/Latin Extended and CJK, so UTF-8 widths of 1 to 3 bytes occur.
-    const c = r < 7 ? 33 + rng.below(94) : r < 9 ? 0xc0 + rng.below(0x190) : 0x4e00 + rng.below(0x5000);
-    s += String.fromCharCode(c);
+    units[k] = r < 7 ? 33 + rng.below(94) : r < 9 ? 0xc0 + rng.below(0x190) : 0x4e00 + rng.below(0x5000);
   }
-  return s;
+  return scratch.toString('utf16le', 0, 2 * len);
 }
 
 interface Lengths { readonly min: number; readonly max: number; readonly rate: number }
@@ -49,9 +59,14 @@ function checkMode(mode: 'list' | 'lengths' | 'generated') {
   });
 }
 
-/** `count` distinct random strings (as distinct as the length range allows). */
-function dictionary(rng: Rng, count: number, l: Lengths, wide: boolean): string[] {
+/**
+ * `count` distinct random strings (as distinct as the length range allows). It
+ * lives as long as the call site, so the most it could take is checked against
+ * the budget first rather than charged.
+ */
+function dictionary(rng: Rng, count: number, l: Lengths, wide: boolean, kx: KernelContext): string[] {
   if (count !== count || count < 1) throw new SvcError('SQL', 'invalid symbol count');
+  kx.budget.check(count * (40 + 2 * l.max), 'the values of rnd_str / rnd_symbol');
   const set = new Set<string>();
   for (let tries = 0; set.size < count && tries < count * 20; tries++) set.add(randomString(rng, l.min + rng.below(l.max - l.min + 1), wide));
   return [...set];
@@ -73,14 +88,14 @@ function symbols(mode: 'list' | 'generated'): Signature {
       let dict: readonly string[] | null = null;
       let listNulls: Int32Array | null = null;
       let rate = 0;
-      const kernel: Kernel = (args, n) => {
+      const kernel: Kernel = (args, n, kx) => {
         const keys = new Int32Array(n);
         if (n === 0) return { kind: 'symbol', type: 'SYMBOL', keys, dict: dict ?? [] };
         if (!dict) {
           if (mode === 'generated') {
             const l = lengthArgs(args, 1);
             rate = l.rate;
-            dict = dictionary(rng, constArg(args[0]), l, false);
+            dict = dictionary(rng, constArg(args[0]), l, false, kx);
           } else {
             // NULL list items are picked like the others and come out NULL.
             const items = listOf(args);
@@ -114,19 +129,25 @@ function strings(type: 'STRING' | 'VARCHAR', mode: 'list' | 'lengths' | 'generat
       const wide = type === 'VARCHAR';
       let list: (string | null)[] | null = null;
       let l: Lengths | null = null;
-      return (a, n) => {
-        const out = new Array<string | null>(n);
-        if (n === 0) return textVector(type, out);
+      const kernel: Kernel = (a, n, kx) => {
+        const out = new TextOut(type, n, kx);
+        if (n === 0) return out.vector();
         if (mode === 'list') list ??= listOf(a);
-        else if (mode === 'generated' && !list) { l = lengthArgs(a, 1); list = dictionary(rng, constArg(a[0]), l, wide); }
+        else if (mode === 'generated' && !list) { l = lengthArgs(a, 1); list = dictionary(rng, constArg(a[0]), l, wide, kx); }
         else l ??= lengthArgs(a, 0);
         const rate = l ? l.rate : 0;
+        // One string is drawn whole before the builder sees it: its size must fit the budget first.
+        if (!list) kx.budget.check(3 * l!.max, type === 'VARCHAR' ? 'rnd_varchar' : 'rnd_str');
         for (let i = 0; i < n; i++) {
-          if (rng.isNull(rate)) { out[i] = null; continue; }
-          out[i] = list ? list[rng.below(list.length)] ?? null : randomString(rng, l!.min + rng.below(l!.max - l!.min + 1), wide);
+          if (rng.isNull(rate)) { out.set(i, null); continue; }
+          if (list) { out.set(i, list[rng.below(list.length)] ?? null); continue; }
+          const len = l!.min + rng.below(l!.max - l!.min + 1);
+          kx.deadline.tick(len >> 10);
+          out.set(i, randomString(rng, len, wide));
         }
-        return textVector(type, out);
+        return out.vector();
       };
+      return kernel;
     }, checkMode(mode)),
   };
 }

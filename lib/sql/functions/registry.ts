@@ -3,11 +3,41 @@
 // type and a vectorized kernel. The binder calls resolve(); executors call the
 // kernels on whole batches.
 import { SvcError } from '../../errors/svc-error.js';
+import { Deadline } from '../../limits/deadline.js';
+import { MemoryBudget } from '../../limits/memory-budget.js';
 import type { ColumnVector } from '../../storage/column-vector.js';
 import type { SqlType } from '../sql-type.js';
 
+/**
+ * What a kernel may need beyond its arguments: the memory its evaluation may
+ * hold (text built per row is charged as it grows), the statement's deadline
+ * (loops whose cost per row is unbounded tick it) and the limits on built text.
+ */
+export interface KernelContext {
+  /** Charged for what kernels build; the evaluator releases it after each batch. */
+  readonly budget: MemoryBudget;
+  readonly deadline: Deadline;
+  /** Most UTF-8 bytes of one value a text-building function (lpad, rpad, replace...) may make (cairo.sql.string.function.buffer.max.size). */
+  readonly maxTextBytes: number;
+  /**
+   * Bytes of text one kernel call may build over a batch of several rows before
+   * it throws RowChunkOverflow, so that the evaluator redoes the batch in smaller
+   * row chunks (Infinity where nobody would catch it).
+   */
+  readonly chunkBytes: number;
+}
+
+/**
+ * A context of its own for kernels run outside a statement (bind-time
+ * constants, INSERT VALUES, tests): `memory` bytes, no deadline, QuestDB's
+ * default 1 MiB per built text value unless given, no row chunks.
+ */
+export function standaloneKernelContext(memory = 1024 ** 3, maxTextBytes = 1024 * 1024): KernelContext {
+  return { budget: new MemoryBudget(memory, 'query.memory.limit'), deadline: Deadline.NEVER, maxTextBytes, chunkBytes: Infinity };
+}
+
 /** Computes a result vector of `n` rows from argument vectors of `n` rows. */
-export type Kernel = (args: readonly ColumnVector[], n: number) => ColumnVector;
+export type Kernel = (args: readonly ColumnVector[], n: number, kx: KernelContext) => ColumnVector;
 
 /** A constant argument's value at bind time: numbers (BOOLEAN as 0/1), text, or null for NULL. */
 export type ConstValue = number | string | boolean | null;
@@ -19,12 +49,24 @@ export interface BindArg {
   readonly value: ConstValue | undefined;
   /** Offset of the argument in the SQL text, for errors. */
   readonly pos: number;
+  /**
+   * Whether the argument is the same for every row (a literal or a deterministic call of
+   * constants), even when `value` cannot show it (UUID, LONG256).
+   */
+  readonly constant: boolean;
+  /** A constant argument's value as a vector of one row (any type), else undefined. */
+  readonly vector: ColumnVector | undefined;
 }
 
 /** What a bind hook may specialise once the constant arguments are known. */
 export interface BindResult {
   readonly type?: SqlType;
   readonly kernel?: Kernel;
+  /**
+   * The arguments `kernel` is given at run time, by index, in order (default:
+   * all): one that has taken constants in at bind time need not see them again.
+   */
+  readonly runArgs?: readonly number[];
 }
 
 /**

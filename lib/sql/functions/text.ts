@@ -2,13 +2,17 @@
 // replace, trims, split_part, starts_with, regexp_replace, lpad, rpad). Counts
 // are in code points, except length(STRING | SYMBOL), which counts UTF-16 code
 // units as QuestDB's STRING does; VARCHAR input gives VARCHAR, other text STRING.
+// Functions that can make a value much longer than their input (lpad, rpad,
+// replace, regexp_replace) refuse one past cairo.sql.string.function.buffer.max.size
+// before building it, as QuestDB does; what all of them build is charged as it grows.
 import { SvcError } from '../../errors/svc-error.js';
 import { INT_NULL } from '../../storage/column-type.js';
 import type { ColumnVector } from '../../storage/column-vector.js';
-import { argError, type BindHook, type Kernel } from './registry.js';
+import { argError, type BindHook, type Kernel, type KernelContext } from './registry.js';
 import { accept, defineScalar, type Signature } from './signature.js';
 import type { SqlType } from '../sql-type.js';
-import { asDoubles, boolVector, intVector, textAt, textVector } from './vec.js';
+import { asDoubles, boolVector, intVector, textAt } from './vec.js';
+import { checkTextSize, TextOut, utf8Length } from './text-out.js';
 import { codePointLength } from './utf8.js';
 import { checkPattern, compileRegExp, concatKernel, textResult } from './pattern.js';
 
@@ -21,12 +25,14 @@ function cpSlice(s: string, from: number, count?: number): string {
   return (count === undefined ? cps.slice(from) : cps.slice(from, from + count)).join('');
 }
 
+/** One row of a text function: the first text argument, the number and text arguments by position, the kernel's context. */
+type TextRowFn = (s: string, nums: readonly number[], texts: readonly (string | null)[], kx: KernelContext) => string | null;
+
 /** A per-row text function over text and number arguments; any NULL argument gives NULL unless `fn` handles it. */
-function textFn(type: 'STRING' | 'VARCHAR', fn: (s: string, nums: readonly number[], texts: readonly (string | null)[]) => string | null,
-  layout: readonly ('t' | 'n')[]): Kernel {
-  return (args, n) => {
+function textFn(type: 'STRING' | 'VARCHAR', fn: TextRowFn, layout: readonly ('t' | 'n')[]): Kernel {
+  return (args, n, kx) => {
     const nums = layout.map((k, j) => (k === 'n' ? asDoubles(args[j]!) : null));
-    const out = new Array<string | null>(n);
+    const out = new TextOut(type, n, kx);
     const tx: (string | null)[] = new Array(layout.length).fill(null);
     const nx: number[] = new Array(layout.length).fill(0);
     for (let i = 0; i < n; i++) {
@@ -34,15 +40,14 @@ function textFn(type: 'STRING' | 'VARCHAR', fn: (s: string, nums: readonly numbe
       for (let j = 0; j < layout.length; j++) {
         if (layout[j] === 'n') { const v = nums[j]![i]!; if (v !== v) isNull = true; nx[j] = v; } else { const t = textAt(args[j] as ColumnVector, i); if (t === null) isNull = true; tx[j] = t; }
       }
-      out[i] = isNull ? null : fn(tx[0]!, nx, tx);
+      out.set(i, isNull ? null : fn(tx[0]!, nx, tx, kx));
     }
-    return textVector(type, out);
+    return out.vector();
   };
 }
 
 /** Signature of a text-returning function: `layout` lists text ('t') and integer ('n') parameters. */
-function textSig(layout: readonly ('t' | 'n')[], fn: (s: string, nums: readonly number[], texts: readonly (string | null)[]) => string | null,
-  bind?: BindHook): Signature {
+function textSig(layout: readonly ('t' | 'n')[], fn: TextRowFn, bind?: BindHook): Signature {
   return {
     args: layout.map((k) => (k === 't' ? accept.text : accept.int)),
     build: (t) => {
@@ -94,15 +99,89 @@ function splitPart(s: string, delim: string, k: number): string | null {
   return idx >= 0 && idx < parts.length ? parts[idx]! : '';
 }
 
-function pad(s: string, len: number, fill: string, atStart: boolean): string | null {
+/**
+ * lpad / rpad: `s` cut or filled with `fill` to `len` code points. The fill is
+ * whole repetitions plus a part of one, built in linear time once its size is
+ * known to be within the limit.
+ */
+function pad(name: string, s: string, len: number, fill: string, atStart: boolean, kx: KernelContext): string | null {
   if (len < 0) return null;
   const cur = codePointLength(s);
   if (cur >= len) return cpSlice(s, 0, len);
   if (fill === '') return s;
-  let p = '';
-  while (codePointLength(p) < len - cur) p += fill;
-  p = cpSlice(p, 0, len - cur);
+  const need = len - cur;
+  const fillPoints = codePointLength(fill);
+  const whole = Math.floor(need / fillPoints);
+  const part = cpSlice(fill, 0, need - whole * fillPoints);
+  checkTextSize(name, utf8Length(s) + whole * utf8Length(fill) + utf8Length(part), kx);
+  const p = fill.repeat(whole) + part;
   return atStart ? p + s : s + p;
+}
+
+/** replace(s, search, rep): every occurrence; refused before building when the result would pass the limit. */
+function replace(s: string, search: string, rep: string, kx: KernelContext): string {
+  if (search === '' || s.length < search.length) return s;
+  const grows = utf8Length(rep) - utf8Length(search);
+  if (grows > 0) {
+    let count = 0;
+    for (let at = s.indexOf(search); at >= 0; at = s.indexOf(search, at + search.length)) count++;
+    if (count > 0) checkTextSize('replace', utf8Length(s) + count * grows, kx);
+  }
+  return s.split(search).join(rep);
+}
+
+/**
+ * regexp_replace: JavaScript's replacement syntax ($1, $<name>, $&, $$). When
+ * the most the result could have fits the limit, one native replace; else the
+ * matches are replaced one by one and the call stops once the result passes it.
+ */
+function regexpReplace(s: string, re: RegExp, rep: string, kx: KernelContext): string {
+  const max = kx.maxTextBytes;
+  // At most s.length + 1 matches (empty ones included); a UTF-16 unit is at most 3 UTF-8 bytes.
+  if (!rep.includes('$') && 3 * (s.length + (s.length + 1) * rep.length) <= max) return s.replace(re, rep);
+  let units = 0, last = 0;
+  const out = s.replace(re, (...m: unknown[]) => {
+    const named = typeof m[m.length - 1] === 'object' && m[m.length - 1] !== null;
+    const groups = named ? (m[m.length - 1] as Record<string, string | undefined>) : undefined;
+    const offset = m[m.length - (named ? 3 : 2)] as number;
+    const match = m[0] as string;
+    const captures = m.slice(1, m.length - (named ? 3 : 2)) as (string | undefined)[];
+    const r = rep.includes('$') ? expandReplacement(rep, match, captures, offset, s, groups) : rep;
+    units += offset - last + r.length;
+    last = offset + match.length;
+    // Bytes are at least UTF-16 units: past the limit in units is past it in bytes.
+    if (units > max) checkTextSize('regexp_replace', units, kx);
+    return r;
+  });
+  checkTextSize('regexp_replace', utf8Length(out), kx);
+  return out;
+}
+
+/** A JavaScript replacement pattern for one match (the substitutions String.prototype.replace makes). */
+function expandReplacement(rep: string, match: string, captures: readonly (string | undefined)[], offset: number, s: string,
+  groups: Record<string, string | undefined> | undefined): string {
+  let out = '';
+  for (let k = 0; k < rep.length; k++) {
+    const c = rep[k];
+    if (c !== '$' || k + 1 >= rep.length) { out += c; continue; }
+    const d = rep[k + 1]!;
+    if (d === '$') { out += '$'; k++; continue; }
+    if (d === '&') { out += match; k++; continue; }
+    if (d === '`') { out += s.slice(0, offset); k++; continue; }
+    if (d === "'") { out += s.slice(offset + match.length); k++; continue; }
+    if (d === '<' && groups !== undefined) {
+      const end = rep.indexOf('>', k + 2);
+      if (end >= 0) { out += groups[rep.slice(k + 2, end)] ?? ''; k = end; continue; }
+    }
+    if (d >= '0' && d <= '9') {
+      const two = k + 2 < rep.length && rep[k + 2]! >= '0' && rep[k + 2]! <= '9' ? Number(d + rep[k + 2]) : -1;
+      if (two >= 1 && two <= captures.length) { out += captures[two - 1] ?? ''; k += 2; continue; }
+      const one = Number(d);
+      if (one >= 1 && one <= captures.length) { out += captures[one - 1] ?? ''; k++; continue; }
+    }
+    out += c;
+  }
+  return out;
 }
 
 /** UTF-16 code units, as a Java String's length (QuestDB's STRING and SYMBOL). */
@@ -147,10 +226,10 @@ const startsWithKernel: Kernel = (args, n) => {
 function regexpReplaceKernel(type: 'STRING' | 'VARCHAR'): Kernel {
   let lastPattern: string | null = null;
   let lastRe: RegExp | null = null;
-  return textFn(type, (s, _n, t) => {
+  return textFn(type, (s, _n, t, kx) => {
     const p = t[1]!;
     if (p !== lastPattern || !lastRe) { lastRe = compileRegExp(p, 'g'); lastPattern = p; }
-    return s.replace(lastRe, t[2]!);
+    return regexpReplace(s, lastRe, t[2]!, kx);
   }, ['t', 't', 't']);
 }
 
@@ -174,7 +253,7 @@ export function registerText(): void {
   defineScalar('left', [textSig(['t', 'n'], (s, x) => left(s, x[1]!))]);
   defineScalar('right', [textSig(['t', 'n'], (s, x) => right(s, x[1]!))]);
   defineScalar(['strpos', 'position'], [{ args: [accept.text, accept.text], build: () => ({ type: 'INT', kernel: strposKernel() }) }]);
-  defineScalar('replace', [textSig(['t', 't', 't'], (s, _x, t) => (t[1] === '' ? s : s.split(t[1]!).join(t[2]!)))]);
+  defineScalar('replace', [textSig(['t', 't', 't'], (s, _x, t, kx) => replace(s, t[1]!, t[2]!, kx))]);
   defineScalar('trim', [textSig(['t'], (s) => trimEnd(trimStart(s)))]);
   defineScalar('ltrim', [textSig(['t'], trimStart)]);
   defineScalar('rtrim', [textSig(['t'], trimEnd)]);
@@ -187,6 +266,12 @@ export function registerText(): void {
       return { type, kernel: regexpReplaceKernel(type), bind: checkPattern(1) };
     },
   }]);
-  defineScalar('lpad', [textSig(['t', 'n', 't'], (s, x, t) => pad(s, x[1]!, t[2]!, true)), textSig(['t', 'n'], (s, x) => pad(s, x[1]!, ' ', true))]);
-  defineScalar('rpad', [textSig(['t', 'n', 't'], (s, x, t) => pad(s, x[1]!, t[2]!, false)), textSig(['t', 'n'], (s, x) => pad(s, x[1]!, ' ', false))]);
+  defineScalar('lpad', [
+    textSig(['t', 'n', 't'], (s, x, t, kx) => pad('lpad', s, x[1]!, t[2]!, true, kx)),
+    textSig(['t', 'n'], (s, x, _t, kx) => pad('lpad', s, x[1]!, ' ', true, kx)),
+  ]);
+  defineScalar('rpad', [
+    textSig(['t', 'n', 't'], (s, x, t, kx) => pad('rpad', s, x[1]!, t[2]!, false, kx)),
+    textSig(['t', 'n'], (s, x, _t, kx) => pad('rpad', s, x[1]!, ' ', false, kx)),
+  ]);
 }

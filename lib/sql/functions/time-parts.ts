@@ -81,14 +81,14 @@ function checkUnit(valid: (s: string) => boolean, at = 0): BindHook {
   };
 }
 
-const extractKernel: Kernel = (args, n) => {
+const extractKernel: Kernel = (args, n, kx) => {
   const name = uniformText(args[0]!, n);
   const one = (p: string | null): Part => {
     const part = p === null ? undefined : own(PARTS, p.toLowerCase());
     if (!part) throw new SvcError('SQL', `unsupported part '${p}'`);
     return part;
   };
-  if (name !== undefined) return partKernel(one(name))(args, n);
+  if (name !== undefined) return partKernel(one(name))(args, n, kx);
   // Rare: a part that varies per row.
   const f = newFields();
   const ts = asDoubles(args[1]!);

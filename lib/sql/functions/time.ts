@@ -4,7 +4,8 @@
 import type { ColumnVector } from '../../storage/column-vector.js';
 import { argError, type BindHook, type Kernel } from './registry.js';
 import { accept, defineScalar } from './signature.js';
-import { asDoubles, fromDoubles, textAt, textVector } from './vec.js';
+import { asDoubles, fromDoubles, textAt } from './vec.js';
+import { TextOut } from './text-out.js';
 import { uniformText } from './utf8.js';
 import { dateFormat } from './date-format.js';
 import { offsetAt } from './time-zone.js';
@@ -123,16 +124,16 @@ function parseWith(type: 'TIMESTAMP' | 'DATE'): Kernel {
   };
 }
 
-const toStrKernel: Kernel = (args, n) => {
+const toStrKernel: Kernel = (args, n, kx) => {
   const ts = args[0]!.kind === 'fixed' ? asDoubles(args[0]!) : new Float64Array(n).fill(NaN);
   const constant = uniformText(args[1]!, n);
-  const out = new Array<string | null>(n);
+  const out = new TextOut('STRING', n, kx);
   for (let i = 0; i < n; i++) {
     const p = constant === undefined ? textAt(args[1]!, i) : constant;
     const x = ts[i]!;
-    out[i] = x !== x || p === null ? null : dateFormat(p).format(x);
+    out.set(i, x !== x || p === null ? null : dateFormat(p).format(x));
   }
-  return textVector('STRING', out);
+  return out.vector();
 };
 
 function constantTime(type: 'TIMESTAMP' | 'DATE', value: () => number): Kernel {

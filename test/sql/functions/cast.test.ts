@@ -3,7 +3,7 @@
 // QuestDB, temporal units, symbols, NULL sources and unsupported casts.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { bools, call, chars, doubles, floats, ints, longs, nullArg, resolveError, run, shorts, strs, syms, ts, values } from './helpers.js';
+import { KX, bools, call, chars, doubles, floats, ints, longs, nullArg, resolveError, run, shorts, strs, syms, ts, values } from './helpers.js';
 import { resolveScalar } from '../../../lib/sql/functions/registry.js';
 import { formatLong } from '../../../lib/sql/functions/format.js';
 import { nullVector } from '../../../lib/storage/column-vector.js';
@@ -90,8 +90,8 @@ test('round-trips UUID text through the UUID type', () => {
 
 test('casts to SYMBOL with one growing dictionary per call site', () => {
   const fn = resolveScalar('cast_SYMBOL', ['STRING'], 0);
-  const a = fn.kernel([strs(['x', 'y', null])], 3);
-  const b = fn.kernel([strs(['y', 'z'])], 2);
+  const a = fn.kernel([strs(['x', 'y', null])], 3, KX);
+  const b = fn.kernel([strs(['y', 'z'])], 2, KX);
   assert.deepEqual(values(a), ['x', 'y', null]);
   assert.deepEqual(values(b), ['y', 'z']);
   assert.ok(a.kind === 'symbol' && b.kind === 'symbol' && a.dict === b.dict);

@@ -3,7 +3,7 @@
 // symbols, booleans and timestamps against dates and text.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { bools, call, chars, doubles, floats, ints, longs, nullArg, resolveError, resultType, shorts, strs, syms, ts, values } from './helpers.js';
+import { KX, bools, call, chars, doubles, floats, ints, longs, nullArg, resolveError, resultType, shorts, strs, syms, ts, values } from './helpers.js';
 import { resolveScalar } from '../../../lib/sql/functions/registry.js';
 import type { ColumnVector } from '../../../lib/storage/column-vector.js';
 
@@ -132,11 +132,11 @@ test('recomputes a cached symbol table when the dictionary grows or the constant
   const dict = ['a', 'b'];
   const v = (keys: number[]): ColumnVector => ({ kind: 'symbol', type: 'SYMBOL', keys: Int32Array.from(keys), dict });
   const c = (s: string, n: number): ColumnVector => strs(new Array(n).fill(s));
-  assert.deepEqual(values(fn.kernel([v([0, 1]), c('b', 2)], 2)), [false, true]);
+  assert.deepEqual(values(fn.kernel([v([0, 1]), c('b', 2)], 2, KX)), [false, true]);
   dict.push('c');
-  assert.deepEqual(values(fn.kernel([v([2, 1, 0]), c('c', 3)], 3)), [true, false, false]);
-  assert.deepEqual(values(fn.kernel([v([2, 1, 0]), c('a', 3)], 3)), [false, false, true]);
+  assert.deepEqual(values(fn.kernel([v([2, 1, 0]), c('c', 3)], 3, KX)), [true, false, false]);
+  assert.deepEqual(values(fn.kernel([v([2, 1, 0]), c('a', 3)], 3, KX)), [false, false, true]);
   const like = resolveScalar('like', ['SYMBOL', 'STRING'], 0);
-  assert.deepEqual(values(like.kernel([v([0, 2]), c('%', 2)], 2)), [true, true]);
-  assert.deepEqual(values(like.kernel([v([0, 2]), c('c', 2)], 2)), [false, true]);
+  assert.deepEqual(values(like.kernel([v([0, 2]), c('%', 2)], 2, KX)), [true, true]);
+  assert.deepEqual(values(like.kernel([v([0, 2]), c('c', 2)], 2, KX)), [false, true]);
 });

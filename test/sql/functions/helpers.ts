@@ -4,7 +4,7 @@
 import '../../../lib/sql/functions/index.js';
 import { INT_NULL, LONG_NULL } from '../../../lib/storage/column-type.js';
 import { symbolsFromStrings, type ColumnVector } from '../../../lib/storage/column-vector.js';
-import { resolveAggregate, resolveScalar, type ScalarOverload } from '../../../lib/sql/functions/registry.js';
+import { resolveAggregate, resolveScalar, standaloneKernelContext, type ScalarOverload } from '../../../lib/sql/functions/registry.js';
 import { length, textAt, textVector } from '../../../lib/sql/functions/vec.js';
 import { parseTimestamp } from '../../../lib/sql/functions/datetime.js';
 import type { SqlType } from '../../../lib/sql/sql-type.js';
@@ -52,12 +52,15 @@ export function typeOf(v: ColumnVector): SqlType {
 }
 
 /** Casts args to the overload's types as the binder would, through the registered cast functions. */
+/** The kernels' context in these tests: a budget of its own, no deadline, default limits. */
+export const KX = standaloneKernelContext();
+
 export function castArgs(fn: ScalarOverload, types: readonly SqlType[], args: readonly ColumnVector[], n: number): ColumnVector[] {
   if (!fn.argTypes) return [...args];
   return args.map((a, i) => {
     const want = fn.argTypes![i]!;
     if (want === types[i] || want === 'NULL') return a;
-    return resolveScalar(`cast_${want}`, [types[i]!], 0).kernel([a], n);
+    return resolveScalar(`cast_${want}`, [types[i]!], 0).kernel([a], n, KX);
   });
 }
 
@@ -66,7 +69,7 @@ export function run(name: string, args: readonly ColumnVector[], types?: readonl
   const t = types ?? args.map(typeOf);
   const rows = n ?? (args.length > 0 ? length(args[0]!) : 1);
   const fn = resolveScalar(name, t, 0);
-  return fn.kernel(castArgs(fn, t, args, rows), rows);
+  return fn.kernel(castArgs(fn, t, args, rows), rows, KX);
 }
 
 /** run() then values(). */

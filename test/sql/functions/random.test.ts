@@ -3,7 +3,7 @@
 // dictionaries that stay the same object, timestamp_sequence.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { ints, longs, strs, ts, values, type V } from './helpers.js';
+import { ints, KX, longs, strs, ts, values, type V } from './helpers.js';
 import { resolveScalar } from '../../../lib/sql/functions/registry.js';
 import { setRandomSeed } from '../../../lib/sql/functions/random.js';
 import type { ColumnVector } from '../../../lib/storage/column-vector.js';
@@ -17,7 +17,7 @@ function draw(name: string, types: SqlType[], argsOf: (n: number) => ColumnVecto
   const fn = resolveScalar(name, types, 0);
   assert.equal(fn.deterministic, false);
   const vectors: ColumnVector[] = [];
-  for (let b = 0; b < batches; b++) vectors.push(fn.kernel(argsOf(n), n));
+  for (let b = 0; b < batches; b++) vectors.push(fn.kernel(argsOf(n), n, KX));
   return { type: fn.type, rows: vectors.flatMap(values), vectors };
 }
 
@@ -115,7 +115,7 @@ test('rnd_uuid4 makes version 4 UUIDs', () => {
   setRandomSeed(9);
   const u = draw('rnd_uuid4', [], () => [], 50);
   assert.equal(u.type, 'UUID');
-  const text = values(resolveScalar('cast_STRING', ['UUID'], 0).kernel([u.vectors[0]!], 50)) as string[];
+  const text = values(resolveScalar('cast_STRING', ['UUID'], 0).kernel([u.vectors[0]!], 50, KX)) as string[];
   assert.ok(text.every((s) => /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/.test(s)), text[0]);
   assert.equal(new Set(text).size, 50);
 });

@@ -2,7 +2,7 @@
 // dateadd/datediff, extract and the part functions, flooring and truncation.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { call, chars, ints, longs, resolveError, resultType, run, strs, ts, values } from './helpers.js';
+import { KX, call, chars, ints, longs, resolveError, resultType, run, strs, ts, values } from './helpers.js';
 import { formatTimestamp, parseTimestamp } from '../../../lib/sql/functions/datetime.js';
 import { resolveScalar } from '../../../lib/sql/functions/registry.js';
 
@@ -14,26 +14,26 @@ test('now() is fixed when the call site is bound; systimestamp() and sysdate() r
   const now = resolveScalar('now', [], 0);
   assert.equal(now.type, 'TIMESTAMP');
   assert.equal(now.deterministic, false);
-  const a = values(now.kernel([], 3));
+  const a = values(now.kernel([], 3, KX));
   await new Promise((r) => setTimeout(r, 5));
-  const b = values(now.kernel([], 2));
+  const b = values(now.kernel([], 2, KX));
   assert.equal(new Set([...a, ...b]).size, 1);
   assert.ok((a[0] as number) >= before - 1000 && (a[0] as number) <= Date.now() * 1000 + 1000);
   const sys = resolveScalar('systimestamp', [], 0);
-  const s1 = values(sys.kernel([], 1))[0] as number;
+  const s1 = values(sys.kernel([], 1, KX))[0] as number;
   await new Promise((r) => setTimeout(r, 5));
-  const s2 = values(sys.kernel([], 1))[0] as number;
+  const s2 = values(sys.kernel([], 1, KX))[0] as number;
   assert.ok(s2 > s1);
   assert.equal(resultType('sysdate', []), 'DATE');
-  const today = values(resolveScalar('today', [], 0).kernel([], 1))[0] as number;
+  const today = values(resolveScalar('today', [], 0).kernel([], 1, KX))[0] as number;
   assert.equal(formatTimestamp(today).slice(10), 'T00:00:00.000000Z');
   assert.ok(Date.now() * 1000 - today < 86_400_000_000);
   // yesterday() and tomorrow() are the neighbouring days' first microseconds.
-  const yesterday = values(resolveScalar('yesterday', [], 0).kernel([], 1))[0] as number;
-  const tomorrow = values(resolveScalar('tomorrow', [], 0).kernel([], 1))[0] as number;
+  const yesterday = values(resolveScalar('yesterday', [], 0).kernel([], 1, KX))[0] as number;
+  const tomorrow = values(resolveScalar('tomorrow', [], 0).kernel([], 1, KX))[0] as number;
   assert.equal(today - yesterday, 86_400_000_000);
   assert.equal(tomorrow - today, 86_400_000_000);
-  assert.deepEqual(values(now.kernel([], 0)), []);
+  assert.deepEqual(values(now.kernel([], 0, KX)), []);
 });
 
 test('to_timestamp and to_date parse with a pattern; NULL when the text does not match', () => {
