@@ -68,11 +68,6 @@ function compileFor(query: string, opts: SqlRouteOptions): { stmt: CompiledState
 }
 
 /** Failures after the response started are logged here (the body already states them, or was cut). */
-function logLate(ctx: RequestContext, what: string, e: unknown): void {
-  if (isSvcError(e) && e.status < 500) ctx.log.info(`${what}: ${e.message}`);
-  else ctx.log.critical(`${what} failed after the response started`, e);
-}
-
 async function execute(ctx: RequestContext, opts: SqlRouteOptions): Promise<void> {
   const url = ctx.url;
   const query = queryParam(url);
@@ -108,7 +103,7 @@ async function execute(ctx: RequestContext, opts: SqlRouteOptions): Promise<void
     } finally {
       ctx.stats.rows += stats.sent;
     }
-    if (stats.error !== undefined) logLate(ctx, 'query', stats.error);
+    if (stats.error !== undefined) ctx.report(stats.error); // ended a body already streaming (the body says so): logged and counted by its class
   } finally {
     t.dispose();
   }
