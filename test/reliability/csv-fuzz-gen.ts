@@ -3,7 +3,7 @@
 // encodings, gzip, huge fields and schema parts, as curl -F sends it or
 // deliberately malformed, cut short or abandoned; request i of a seed alone.
 import { gzipSync } from 'node:zlib';
-import { Rand, mix } from './sql-fuzz-gen.js';
+import { Rand, mix } from './fuzz-rand.js';
 
 /** How the upload is sent: a whole request, or a raw socket that stops early. */
 export type Delivery =

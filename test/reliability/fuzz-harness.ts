@@ -50,6 +50,18 @@ export interface FuzzFailure {
   readonly problem: string;
   /** The answer or the server's own words (critical log lines, stderr). */
   readonly detail: string;
+  /**
+   * When several requests were in flight and any could be the cause (a crash, a wedge, a rise of
+   * the unhandled counter): their numbers, replayed one at a time by replayAmbiguous().
+   */
+  readonly candidates?: readonly number[];
+}
+
+/** A request as the harness reports it. */
+export interface Sent {
+  readonly index: number;
+  readonly category: string;
+  readonly repro: string;
 }
 
 /**
@@ -60,7 +72,11 @@ export interface FuzzFailure {
 export function failureClass(f: FuzzFailure): string {
   const blur = (t: string): string => t.replace(/"query":"(?:[^"\\]|\\.)*",?/, '').replace(/\d+/g, 'N').replace(/'[^']*'/g, "'…'").slice(0, 160);
   const lines = f.detail.split('\n').filter((l) => l.trim() !== '');
-  if (/^server (exited|stopped)/.test(f.problem)) return `${f.problem} | ${f.category.split(':').slice(0, 2).join(':')} | ${blur(lines[lines.length - 1] ?? '')}`;
+  if (/^server (exited|stopped)/.test(f.problem)) {
+    // The runtime's own last words: V8's fatal error, a C++ abort, a JavaScript error.
+    const words = lines.find((l) => /FATAL ERROR|Fatal|terminate called|what\(\)|Error:/.test(l)) ?? lines[0] ?? '';
+    return `${f.problem} | ${f.category.split(':').slice(0, 2).join(':')} | ${blur(words.trim())}`;
+  }
   const critical = lines.find((l) => / C \S+ /.test(l));
   return `${f.problem} | ${blur(critical?.replace(/^.* C \S+ /, '').replace(/\\n.*/, '') ?? lines[0] ?? '')}`;
 }
@@ -87,7 +103,7 @@ export class FuzzServer {
   #unhandledNow = 0;
   #restarting: Promise<void> | null = null;
   #examining: Promise<void> | null = null;
-  readonly #inFlight = new Set<{ index: number; category: string; repro: string; t0: number }>();
+  readonly #inFlight = new Set<Sent & { t0: number }>();
   #logSeen = 0;
 
   /**
@@ -176,13 +192,12 @@ export class FuzzServer {
    * Sends a request with the client deadline. A transport failure or a missed deadline is
    * examined (crash or wedge: recorded once, the server restarted) and gives null.
    */
-  async send(url: string, init: Parameters<typeof request>[1], what: { index: number; category: string; repro: string }): Promise<Reply | null> {
-    while (this.#examining || this.#restarting) await (this.#examining ?? this.#restarting);
-    if (this.#gaveUp) return null;
+  async send(url: string, init: Parameters<typeof request>[1], what: Sent, opts: { cutOkAfterMs?: number } = {}): Promise<Reply | null> {
+    await this.ready();
+    if (this.#gaveUp || this.#stopped) return null;
     const generation = this.generation;
     const t0 = performance.now();
-    const flight = { ...what, t0 };
-    this.#inFlight.add(flight);
+    const done = this.track(what);
     try {
       const res = await request(`${this.mainUrl}${url}`, { ...init, headersTimeout: this.deadlineMs, bodyTimeout: this.deadlineMs, signal: AbortSignal.timeout(this.deadlineMs) });
       const body = Buffer.from(await res.body.arrayBuffer());
@@ -190,11 +205,42 @@ export class FuzzServer {
       this.time(what.category, ms);
       return { status: res.statusCode, headers: res.headers, body, ms };
     } catch (err) {
-      this.time(what.category, performance.now() - t0);
-      await this.#afterTransportFailure(generation, err, what, performance.now() - t0);
+      const ms = performance.now() - t0;
+      this.time(what.category, ms);
+      await this.#afterTransportFailure(generation, err, what, ms, opts.cutOkAfterMs);
       return null;
     } finally {
-      this.#inFlight.delete(flight);
+      done();
+    }
+  }
+
+  /** Waits while a crash is examined or the server restarted (requests are not sent meanwhile). */
+  async ready(): Promise<void> {
+    while (this.#examining || this.#restarting) await (this.#examining ?? this.#restarting);
+  }
+
+  /** Counts a request as in flight (for crash and wedge attribution) until the returned function is called. */
+  track(what: Sent): () => void {
+    const flight = { ...what, t0: performance.now() };
+    this.#inFlight.add(flight);
+    return () => { this.#inFlight.delete(flight); };
+  }
+
+  /**
+   * Replays the candidates of every ambiguous failure one at a time (`resend` sends request k and
+   * checks it alone); a failure explained by what the replays found is dropped, else kept with a note.
+   */
+  async replayAmbiguous(resend: (index: number) => Promise<void>): Promise<void> {
+    for (const f of this.failures.filter((x) => (x.candidates?.length ?? 0) > 1)) {
+      if (this.#gaveUp) return;
+      const before = this.failures.length;
+      for (const k of f.candidates!) {
+        if (this.#gaveUp) break;
+        await resend(k);
+      }
+      const at = this.failures.indexOf(f);
+      if (this.failures.length > before) this.failures.splice(at, 1);
+      else this.failures[at] = { ...f, detail: `${f.detail}\n(not reproduced when #${f.candidates!.join(', #')} were replayed one at a time)` };
     }
   }
 
@@ -209,15 +255,15 @@ export class FuzzServer {
     } catch { return false; }
   }
 
-  async #afterTransportFailure(generation: number, err: unknown, what: { index: number; category: string; repro: string }, ms: number): Promise<void> {
+  async #afterTransportFailure(generation: number, err: unknown, what: Sent, ms: number, cutOkAfterMs?: number): Promise<void> {
     // One examination at a time: requests in flight when the server died are lost with it, counted once.
     while (this.#examining) await this.#examining;
     if (generation !== this.generation || this.#gaveUp) return;
-    this.#examining = this.#examine(err, what, ms);
+    this.#examining = this.#examine(err, what, ms, cutOkAfterMs);
     try { await this.#examining; } finally { this.#examining = null; }
   }
 
-  async #examine(err: unknown, what: { index: number; category: string; repro: string }, ms: number): Promise<void> {
+  async #examine(err: unknown, what: Sent, ms: number, cutOkAfterMs?: number): Promise<void> {
     const child = this.server.child;
     const exited = (): boolean => child.exitCode !== null || child.signalCode !== null;
     const message = err instanceof Error ? `${err.name}: ${err.message}` : String(err);
@@ -227,6 +273,8 @@ export class FuzzServer {
     }
     if (!exited() && await this.answers()) {
       // The server is fine: the request itself got no complete answer (a body cut after the status line).
+      // An export past its timeout can only end that way (its 200 is out), so that one is counted, not failed.
+      if (cutOkAfterMs !== undefined && ms >= cutOkAfterMs) { this.count('cut after timeout'); return; }
       this.count('cut');
       this.fail({ index: what.index, category: what.category, repro: what.repro, problem: 'answer cut (server alive)', detail: `${message} after ${ms.toFixed(0)} ms\n${this.criticalLines()}` });
       return;
@@ -241,8 +289,9 @@ export class FuzzServer {
     const flights = [...this.#inFlight].sort((a, b) => a.t0 - b.t0);
     const culprit = flights[0] ?? { ...what, t0: now - ms };
     const others = flights.slice(1).map((f) => `#${f.index} ${f.category} (${((now - f.t0) / 1000).toFixed(1)} s)`).join(', ');
+    const candidates = flights.map((f) => f.index).filter((k) => k >= 0);
     this.fail({
-      index: culprit.index, category: culprit.category, repro: culprit.repro,
+      index: culprit.index, category: culprit.category, repro: culprit.repro, ...(candidates.length > 1 ? { candidates } : {}),
       problem: crashed ? `server exited (code ${child.exitCode}, signal ${child.signalCode})` : `server stopped answering (no answer within ${this.deadlineMs} ms; killed)`,
       detail: `${message} after ${((now - culprit.t0) / 1000).toFixed(1)} s${others ? `; also in flight: ${others}` : ''}\n${critical}\n${stderr}`,
     });
@@ -257,7 +306,7 @@ export class FuzzServer {
     this.#unhandledBefore += this.#unhandledNow;
     this.#unhandledNow = 0;
     if (!crashed) { this.server.child.kill('SIGKILL'); await this.server.exited; }
-    if (this.crashes + this.wedges >= this.maxCrashes) { this.#gaveUp = true; return; }
+    if (this.crashes + this.wedges >= this.maxCrashes || this.#stopped) { this.#gaveUp = true; return; }
     try {
       await this.start();
     } catch (err) {
@@ -266,9 +315,14 @@ export class FuzzServer {
     }
   }
 
+  /** Stops the server for good (no restart after this). */
   async stop(): Promise<void> {
+    this.#stopped = true;
+    await this.ready();
     if (this.server.child.exitCode === null && this.server.child.signalCode === null) await this.server.stop();
   }
+
+  #stopped = false;
 
   /**
    * Resolves once the server has logged `n` lines matching `re` in its current life (false after
@@ -314,10 +368,18 @@ export class FuzzServer {
 /** Runs `task(k)` for k in [from, to) on `connections` concurrent workers, in order of k per worker pick. */
 export async function runPool(from: number, to: number, connections: number, task: (k: number) => Promise<void>, stop: () => boolean = () => false): Promise<void> {
   let next = from;
+  let failed = false;
   const worker = async (): Promise<void> => {
-    while (next < to && !stop()) await task(next++);
+    try {
+      while (next < to && !stop() && !failed) await task(next++);
+    } catch (err) {
+      failed = true; // the other workers stop too: nothing runs on after the pool has failed
+      throw err;
+    }
   };
-  await Promise.all(Array.from({ length: connections }, worker));
+  const results = await Promise.allSettled(Array.from({ length: connections }, worker));
+  const rejected = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+  if (rejected) throw rejected.reason;
 }
 
 /** Bytes as MiB with one decimal. */

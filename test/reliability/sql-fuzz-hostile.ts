@@ -2,7 +2,8 @@
 // client sends (huge lengths and counts, extreme numbers, deep nesting, long
 // literals and names, unicode, catastrophic regexes, big joins) and mutants of
 // valid statements (tokens deleted, duplicated, swapped, injected; raw bytes).
-import type { Feature, Rand, SqlGen } from './sql-fuzz-gen.js';
+import type { Rand } from './fuzz-rand.js';
+import type { Feature, SqlGen } from './sql-fuzz-gen.js';
 
 /** A hostile statement, or null when its feature is skipped (the caller draws again). */
 export function hostileStatement(g: Rand, gen: SqlGen, skip: ReadonlySet<Feature>): { sql: string; category: string } | null {
