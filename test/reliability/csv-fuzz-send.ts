@@ -11,6 +11,8 @@ import { encodeQuery } from './sql-fuzz-hostile.js';
 
 /** The log line the server writes when it has finished an /imp request, whatever became of it. */
 const IMP_DONE = / POST \/imp \d+/;
+/** An upload (at most a few MB) answered later than this is a failure: it held the server far too long. */
+const UPLOAD_SLOW_MS = 20_000;
 
 /** Judges uploads against one FuzzServer; existing tables are appended to one request at a time. */
 export class UploadChecker {
@@ -101,7 +103,7 @@ export class UploadChecker {
       let accepted = false;
       let imported = 0;
       if (req.delivery.kind === 'whole') {
-        const r = await fz.send(`/imp?${new URLSearchParams(req.params)}`, { method: 'POST', headers: req.headers, body: req.body }, what);
+        const r = await fz.send(`/imp?${new URLSearchParams(req.params)}`, { method: 'POST', headers: req.headers, body: req.body }, what, { slowMs: UPLOAD_SLOW_MS });
         if (r === null) return;
         fz.count(String(r.status));
         const text = r.body.toString('utf8');

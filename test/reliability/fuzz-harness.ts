@@ -192,7 +192,11 @@ export class FuzzServer {
    * Sends a request with the client deadline. A transport failure or a missed deadline is
    * examined (crash or wedge: recorded once, the server restarted) and gives null.
    */
-  async send(url: string, init: Parameters<typeof request>[1], what: Sent, opts: { cutOkAfterMs?: number } = {}): Promise<Reply | null> {
+  /**
+   * `cutOkAfterMs`: a body cut after this long is an export ending at its timeout, counted not failed;
+   * `slowMs`: an answer later than this is a failure (a statement that ran far past its timeout blocks others).
+   */
+  async send(url: string, init: Parameters<typeof request>[1], what: Sent, opts: { cutOkAfterMs?: number; slowMs?: number } = {}): Promise<Reply | null> {
     await this.ready();
     if (this.#gaveUp || this.#stopped) return null;
     const generation = this.generation;
@@ -203,6 +207,9 @@ export class FuzzServer {
       const body = Buffer.from(await res.body.arrayBuffer());
       const ms = performance.now() - t0;
       this.time(what.category, ms);
+      if (opts.slowMs !== undefined && ms > opts.slowMs) {
+        this.fail({ ...what, ...this.#candidates(what), problem: 'slow answer', detail: `status ${res.statusCode} after ${(ms / 1000).toFixed(1)} s (more than ${opts.slowMs / 1000} s)` });
+      }
       return { status: res.statusCode, headers: res.headers, body, ms };
     } catch (err) {
       const ms = performance.now() - t0;
@@ -212,6 +219,12 @@ export class FuzzServer {
     } finally {
       done();
     }
+  }
+
+  /** The requests in flight besides `what`, when there are any: one of them may be the cause. */
+  #candidates(what: Sent): { candidates?: number[] } {
+    const others = [...this.#inFlight].map((f) => f.index).filter((k) => k >= 0 && k !== what.index);
+    return others.length > 0 ? { candidates: [what.index, ...others] } : {};
   }
 
   /** Waits while a crash is examined or the server restarted (requests are not sent meanwhile). */
@@ -276,7 +289,7 @@ export class FuzzServer {
       // An export past its timeout can only end that way (its 200 is out), so that one is counted, not failed.
       if (cutOkAfterMs !== undefined && ms >= cutOkAfterMs) { this.count('cut after timeout'); return; }
       this.count('cut');
-      this.fail({ index: what.index, category: what.category, repro: what.repro, problem: 'answer cut (server alive)', detail: `${message} after ${ms.toFixed(0)} ms\n${this.criticalLines()}` });
+      this.fail({ ...what, ...this.#candidates(what), problem: 'answer cut (server alive)', detail: `${message} after ${ms.toFixed(0)} ms\n${this.criticalLines()}` });
       return;
     }
     const crashed = exited();

@@ -12,6 +12,8 @@ import { IMPORTED, REFERENCE, REFERENCE_CHECK, importCsv, setupStatements } from
 
 /** Statement-Timeout of every request (and /exp's timeout): no single statement may run long. */
 export const STATEMENT_TIMEOUT_MS = 2000;
+/** An answer later than this (statement timeout plus generous headroom for a loaded machine) means the timeout did not fire. */
+export const SLOW_MS = 15_000;
 
 /** The path and query string of a request to its endpoint (some with count, limit, codecs, row group sizes). */
 export function sqlPath(req: SqlRequest): string {
@@ -65,7 +67,8 @@ export async function sendSql(fz: FuzzServer, req: SqlRequest): Promise<number |
   const what = { index: req.index, category: req.category, repro: sqlCurl(req) };
   // An export cut after its timeout has passed is how a streamed export ends then (its 200 is out).
   const exported = req.endpoint === 'exp' || req.endpoint === 'parquet';
-  const r = await fz.send(sqlPath(req), { headers: { 'Statement-Timeout': String(STATEMENT_TIMEOUT_MS) } }, what, exported ? { cutOkAfterMs: STATEMENT_TIMEOUT_MS } : {});
+  const r = await fz.send(sqlPath(req), { headers: { 'Statement-Timeout': String(STATEMENT_TIMEOUT_MS) } }, what,
+    { slowMs: SLOW_MS, ...(exported ? { cutOkAfterMs: STATEMENT_TIMEOUT_MS } : {}) });
   if (r === null) return null;
   fz.count(String(r.status));
   if (r.status >= 500) {
