@@ -30,6 +30,11 @@ export interface CsvRequest {
   readonly table: string | null;
   /** Whether the table exists before (an append) or must not exist after a refusal. */
   readonly append: boolean;
+  /**
+   * The existing table an append may write to, even without a name parameter (the server then
+   * names the table from the file, which is usually that table's): uploads to it go one at a time.
+   */
+  readonly appendTable: string | null;
   readonly params: Readonly<Record<string, string>>;
   readonly headers: Readonly<Record<string, string>>;
   readonly body: Buffer;
@@ -258,5 +263,5 @@ export function csvRequest(seed: number, index: number): CsvRequest {
   const first = data.bytes.subarray(0, 200).toString('utf8');
   const describe = `${label} -> ${p.name ?? '(named from the file)'}: ${data.summary}; ${parts.map((x) => x.name).join('+')} part(s), ${body.length} bytes${zipped ? ' (gzip)' : ''}; `
     + `params ${JSON.stringify(p)}; delivery ${JSON.stringify(delivery)}; file ${JSON.stringify(filename.slice(0, 60))} begins ${JSON.stringify(first)}`;
-  return { index, category: label, table: p.name ?? null, append: appendTo !== null, params: p, headers, body, delivery, describe };
+  return { index, category: label, table: p.name ?? null, append: appendTo !== null, appendTable: appendTo !== null ? table : null, params: p, headers, body, delivery, describe };
 }

@@ -82,7 +82,7 @@ export class UploadChecker {
     if (replay && !req.append && req.table !== null) await this.#sql(`DROP TABLE IF EXISTS '${req.table}'`);
     const fz = this.fz;
     const what = { index: req.index, category: req.category, repro: req.describe };
-    const lockKey = req.append && req.table ? req.table : null;
+    const lockKey = req.appendTable;
     let release = (): void => {};
     if (lockKey) {
       const prev = this.#locks.get(lockKey) ?? Promise.resolve();
@@ -102,11 +102,14 @@ export class UploadChecker {
       this.#impSent++;
       let accepted = false;
       let imported = 0;
+      /** The start of the answer, for the failure's detail. */
+      let answered = '';
       if (req.delivery.kind === 'whole') {
         const r = await fz.send(`/imp?${new URLSearchParams(req.params)}`, { method: 'POST', headers: req.headers, body: req.body }, what, { slowMs: UPLOAD_SLOW_MS });
         if (r === null) return;
         fz.count(String(r.status));
         const text = r.body.toString('utf8');
+        answered = `${r.status} ${text.slice(0, 300)}`;
         if (r.status >= 500) {
           fz.fail({ ...what, problem: `status ${r.status}`, detail: `${text.slice(0, 600)}\n${fz.criticalLines()}` });
           return;
@@ -124,6 +127,7 @@ export class UploadChecker {
       } else {
         const answer = await this.#sendRaw(req);
         const status = Number(/^HTTP\/1\.1 (\d{3})/.exec(answer)?.[1] ?? 0);
+        answered = status ? answer.slice(0, 300) : 'no answer';
         fz.count(status ? String(status) : 'no answer');
         if (status >= 500) fz.fail({ ...what, problem: `status ${status}`, detail: `${answer.slice(0, 600)}\n${fz.criticalLines()}` });
         // The server has finished with it once its log line is out; only then is "nothing visible" meaningful.
@@ -144,7 +148,7 @@ export class UploadChecker {
         const expected = req.params.overwrite === 'true' || !req.append ? imported : (before ?? 0) + imported;
         if (now !== expected) fz.fail({ ...what, problem: 'atomicity: rows differ from rowsImported', detail: `${req.table} holds ${now} rows; expected ${expected} (before ${before}, rowsImported ${imported})` });
       } else if (now !== before) {
-        fz.fail({ ...what, problem: 'atomicity: a refused or cut import left rows', detail: `${req.table} holds ${now === null ? 'no table' : `${now} rows`}; before it ${before === null ? 'did not exist' : `held ${before}`}` });
+        fz.fail({ ...what, problem: 'atomicity: a refused or cut import left rows', detail: `${req.table} holds ${now === null ? 'no table' : `${now} rows`}; before it ${before === null ? 'did not exist' : `held ${before}`}; the answer: ${answered}` });
       }
     } finally {
       release();
