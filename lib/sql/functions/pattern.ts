@@ -1,58 +1,22 @@
-// Pattern operators: `like` / `ilike` (% any run, _ one character, \ escapes),
-// `~` / `!~` (JavaScript RegExp, searched anywhere in the text like Java's
-// find(); a leading Java inline flag group such as (?i) becomes RegExp flags),
-// and `||` concatenation (NULL reads as empty, as in QuestDB).
-import { SvcError } from '../../errors/svc-error.js';
+// Pattern operators: `like` / `ilike` (% any run, _ one character, \ escapes;
+// LikeMatcher), `~` / `!~` (RE2 syntax, searched anywhere in the text like
+// Java's find(); Regex), and `||` concatenation (NULL reads as empty, as in QuestDB).
 import type { ColumnVector } from '../../storage/column-vector.js';
-import { argError, type BindHook, type Kernel } from './registry.js';
+import { argError, type BindHook, type Kernel, type KernelContext } from './registry.js';
 import { accept, defineScalar } from './signature.js';
 import type { SqlType } from '../sql-type.js';
 import { boolVector, textAt } from './vec.js';
 import { TextOut } from './text-out.js';
 import { DictTables, uniformText } from './utf8.js';
 import { renderAt } from './render.js';
+import { LikeMatcher } from './like-matcher.js';
+import { Regex } from './regex.js';
 
-/** A LIKE pattern as an anchored RegExp. */
-export function likeToRegExp(pattern: string, caseInsensitive: boolean): RegExp {
-  let src = '';
-  for (let i = 0; i < pattern.length; i++) {
-    const c = pattern[i]!;
-    if (c === '\\' && i + 1 < pattern.length) { src += escapeRegExp(pattern[++i]!); continue; }
-    if (c === '%') src += '[\\s\\S]*';
-    else if (c === '_') src += '[\\s\\S]';
-    else src += escapeRegExp(c);
-  }
-  return new RegExp(`^${src}$`, caseInsensitive ? 'iu' : 'u');
-}
-
-function escapeRegExp(c: string): string {
-  return /[\\^$.*+?()[\]{}|/-]/.test(c) ? `\\${c}` : c;
-}
-
-/** Java's leading inline flags that JavaScript has as RegExp flags: (?i) case-insensitive, (?m) multiline, (?s) dot-all. */
-const INLINE_FLAGS = /^\(\?([ims]+)\)/;
-
-/**
- * A regex operand (Java syntax as QuestDB takes it) as a RegExp: a leading
- * (?ims) group becomes flags; Unicode semantics when the pattern is valid that
- * way, else plain. Throws an SvcError (without a position) when it is invalid.
- */
-export function compileRegExp(pattern: string, flags = ''): RegExp {
-  let source = pattern;
-  const inline = INLINE_FLAGS.exec(pattern);
-  if (inline) {
-    source = pattern.slice(inline[0].length);
-    for (const f of inline[1]!) if (!flags.includes(f)) flags += f;
-  }
-  try {
-    return new RegExp(source, `${flags}u`);
-  } catch {
-    try {
-      return new RegExp(source, flags);
-    } catch (e) {
-      throw new SvcError('SQL', `invalid regular expression: ${pattern} (${(e as Error).message})`);
-    }
-  }
+/** What a row is tested with: a LIKE matcher or a regular expression. */
+interface TextTest {
+  test(s: string): boolean;
+  /** Most work per character of text (for the deadline: the clock is looked at every so much work). */
+  readonly cost: number;
 }
 
 /** Bind hook: a constant pattern (argument `at`) must compile; NULL is rejected as QuestDB does. */
@@ -62,41 +26,61 @@ export function checkPattern(at: number): BindHook {
     if (p.value === undefined) return;
     if (p.value === null) throw argError('NULL regex', p.pos);
     try {
-      compileRegExp(String(p.value));
+      new Regex(String(p.value));
     } catch (e) {
       throw argError((e as Error).message, p.pos);
     }
   };
 }
 
-/** Matches text rows against pattern rows; the last compiled pattern is kept (patterns are nearly always constant). */
-function matcher(compile: (p: string) => RegExp, negate: boolean): Kernel {
+/**
+ * Matches text rows against pattern rows; the last compiled pattern is kept
+ * (patterns are nearly always constant). Each row counts towards the deadline
+ * by its length times the pattern's cost: texts and patterns can be long.
+ */
+function matcher(compile: (p: string) => TextTest, negate: boolean): Kernel {
   let lastPattern: string | null = null;
-  let lastRe: RegExp | null = null;
-  const re = (p: string): RegExp => {
-    if (p !== lastPattern || !lastRe) { lastRe = compile(p); lastPattern = p; }
+  let lastRe: TextTest | null = null;
+  const re = (p: string, kx: KernelContext): TextTest => {
+    if (p !== lastPattern || !lastRe) {
+      lastRe = compile(p);
+      lastPattern = p;
+      kx.deadline.tick(lastRe.cost); // compiling is work too when patterns change from row to row
+    }
     return lastRe;
   };
   const hit = negate ? 0 : 1;
   const cache = new DictTables();
-  return (args, n) => {
+  return (args, n, kx) => {
     const s = args[0]!, p = args[1]!;
     const out = new Uint8Array(n);
+    const deadline = kx.deadline;
     const constant = uniformText(p, n);
     if (constant === null) return boolVector(out);
     if (constant !== undefined) {
-      const r = re(constant);
+      const r = re(constant, kx);
       if (s.kind === 'symbol') {
-        const table = cache.get(s.dict, constant, () => Uint8Array.from(s.dict, (v) => (r.test(v) ? hit : 1 - hit)));
+        const table = cache.get(s.dict, constant, () => Uint8Array.from(s.dict, (v) => {
+          deadline.tick(1 + v.length * r.cost / 1024);
+          return r.test(v) ? hit : 1 - hit;
+        }));
         for (let i = 0; i < n; i++) { const k = s.keys[i]!; out[i] = k < 0 ? 0 : table[k]!; }
         return boolVector(out);
       }
-      for (let i = 0; i < n; i++) { const v = textAt(s, i); out[i] = v === null ? 0 : r.test(v) ? hit : 1 - hit; }
+      for (let i = 0; i < n; i++) {
+        const v = textAt(s, i);
+        if (v === null) { out[i] = 0; continue; }
+        out[i] = r.test(v) ? hit : 1 - hit;
+        deadline.tick(1 + v.length * r.cost / 1024);
+      }
       return boolVector(out);
     }
     for (let i = 0; i < n; i++) {
       const v = textAt(s, i), q = textAt(p, i);
-      out[i] = v === null || q === null ? 0 : re(q).test(v) ? hit : 1 - hit;
+      if (v === null || q === null) { out[i] = 0; continue; }
+      const r = re(q, kx);
+      out[i] = r.test(v) ? hit : 1 - hit;
+      deadline.tick(1 + (v.length * r.cost + q.length) / 1024);
     }
     return boolVector(out);
   };
@@ -123,10 +107,10 @@ export function concatKernel(type: 'STRING' | 'VARCHAR'): Kernel {
 export function registerPattern(): void {
   const text2 = [accept.text, accept.text];
   const boolOf = (kernel: () => Kernel, bind?: BindHook) => [{ args: text2, build: () => ({ type: 'BOOLEAN' as const, kernel: kernel(), bind }) }];
-  defineScalar('like', boolOf(() => matcher((p) => likeToRegExp(p, false), false)));
-  defineScalar('ilike', boolOf(() => matcher((p) => likeToRegExp(p, true), false)));
-  defineScalar('~', boolOf(() => matcher((p) => compileRegExp(p), false), checkPattern(1)));
-  defineScalar('!~', boolOf(() => matcher((p) => compileRegExp(p), true), checkPattern(1)));
+  defineScalar('like', boolOf(() => matcher((p) => new LikeMatcher(p, false), false)));
+  defineScalar('ilike', boolOf(() => matcher((p) => new LikeMatcher(p, true), false)));
+  defineScalar('~', boolOf(() => matcher((p) => new Regex(p), false), checkPattern(1)));
+  defineScalar('!~', boolOf(() => matcher((p) => new Regex(p), true), checkPattern(1)));
   defineScalar('||', [{
     args: [accept.printable, accept.printable],
     build: (t) => {

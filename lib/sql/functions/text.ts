@@ -1,5 +1,5 @@
 // Text functions (length, upper, lower, concat, substring, left, right, strpos,
-// replace, trims, split_part, starts_with, regexp_replace, lpad, rpad). Counts
+// replace, trims, split_part, starts_with, regexp_replace (Regex), lpad, rpad). Counts
 // are in code points, except length(STRING | SYMBOL), which counts UTF-16 code
 // units as QuestDB's STRING does; VARCHAR input gives VARCHAR, other text STRING.
 // Functions that can make a value much longer than their input (lpad, rpad,
@@ -14,7 +14,8 @@ import type { SqlType } from '../sql-type.js';
 import { asDoubles, boolVector, intVector, textAt } from './vec.js';
 import { checkTextSize, TextOut, utf8Length } from './text-out.js';
 import { codePointLength } from './utf8.js';
-import { checkPattern, compileRegExp, concatKernel, textResult } from './pattern.js';
+import { checkPattern, concatKernel, textResult } from './pattern.js';
+import { parseReplacement, Regex, type Replacement } from './regex.js';
 
 const SURROGATE = /[\uD800-\uDFFF]/;
 
@@ -130,60 +131,6 @@ function replace(s: string, search: string, rep: string, kx: KernelContext): str
   return s.split(search).join(rep);
 }
 
-/**
- * regexp_replace: JavaScript's replacement syntax ($1, $<name>, $&, $$). When
- * the most the result could have fits the limit, one native replace; else the
- * matches are replaced one by one and the call stops once the result passes it.
- */
-function regexpReplace(s: string, re: RegExp, rep: string, kx: KernelContext): string {
-  const max = kx.maxTextBytes;
-  // At most s.length + 1 matches (empty ones included); a UTF-16 unit is at most 3 UTF-8 bytes.
-  if (!rep.includes('$') && 3 * (s.length + (s.length + 1) * rep.length) <= max) return s.replace(re, rep);
-  let units = 0, last = 0;
-  const out = s.replace(re, (...m: unknown[]) => {
-    const named = typeof m[m.length - 1] === 'object' && m[m.length - 1] !== null;
-    const groups = named ? (m[m.length - 1] as Record<string, string | undefined>) : undefined;
-    const offset = m[m.length - (named ? 3 : 2)] as number;
-    const match = m[0] as string;
-    const captures = m.slice(1, m.length - (named ? 3 : 2)) as (string | undefined)[];
-    const r = rep.includes('$') ? expandReplacement(rep, match, captures, offset, s, groups) : rep;
-    units += offset - last + r.length;
-    last = offset + match.length;
-    // Bytes are at least UTF-16 units: past the limit in units is past it in bytes.
-    if (units > max) checkTextSize('regexp_replace', units, kx);
-    return r;
-  });
-  checkTextSize('regexp_replace', utf8Length(out), kx);
-  return out;
-}
-
-/** A JavaScript replacement pattern for one match (the substitutions String.prototype.replace makes). */
-function expandReplacement(rep: string, match: string, captures: readonly (string | undefined)[], offset: number, s: string,
-  groups: Record<string, string | undefined> | undefined): string {
-  let out = '';
-  for (let k = 0; k < rep.length; k++) {
-    const c = rep[k];
-    if (c !== '$' || k + 1 >= rep.length) { out += c; continue; }
-    const d = rep[k + 1]!;
-    if (d === '$') { out += '$'; k++; continue; }
-    if (d === '&') { out += match; k++; continue; }
-    if (d === '`') { out += s.slice(0, offset); k++; continue; }
-    if (d === "'") { out += s.slice(offset + match.length); k++; continue; }
-    if (d === '<' && groups !== undefined) {
-      const end = rep.indexOf('>', k + 2);
-      if (end >= 0) { out += groups[rep.slice(k + 2, end)] ?? ''; k = end; continue; }
-    }
-    if (d >= '0' && d <= '9') {
-      const two = k + 2 < rep.length && rep[k + 2]! >= '0' && rep[k + 2]! <= '9' ? Number(d + rep[k + 2]) : -1;
-      if (two >= 1 && two <= captures.length) { out += captures[two - 1] ?? ''; k += 2; continue; }
-      const one = Number(d);
-      if (one >= 1 && one <= captures.length) { out += captures[one - 1] ?? ''; k++; continue; }
-    }
-    out += c;
-  }
-  return out;
-}
-
 /** UTF-16 code units, as a Java String's length (QuestDB's STRING and SYMBOL). */
 const utf16Length = (s: string): number => s.length;
 
@@ -223,15 +170,33 @@ const startsWithKernel: Kernel = (args, n) => {
   return boolVector(out);
 };
 
+/** regexp_replace: the last compiled pattern and parsed replacement are kept (both are nearly always constant). */
 function regexpReplaceKernel(type: 'STRING' | 'VARCHAR'): Kernel {
-  let lastPattern: string | null = null;
-  let lastRe: RegExp | null = null;
+  let re: Regex | null = null;
+  let rep: Replacement | null = null;
   return textFn(type, (s, _n, t, kx) => {
-    const p = t[1]!;
-    if (p !== lastPattern || !lastRe) { lastRe = compileRegExp(p, 'g'); lastPattern = p; }
-    return regexpReplace(s, lastRe, t[2]!, kx);
+    const p = t[1]!, r = t[2]!;
+    if (re === null || p !== re.pattern) {
+      re = new Regex(p);
+      rep = null;
+      kx.deadline.tick(re.cost); // compiling is work too when patterns change from row to row
+    }
+    if (rep === null || r !== rep.text) rep = parseReplacement(r, re);
+    return re.replaceAll(s, rep, kx);
   }, ['t', 't', 't']);
 }
+
+/** Bind hook of regexp_replace: a constant pattern must compile, and a constant replacement must fit it (its groups). */
+const checkRegexpReplace: BindHook = (args, pos) => {
+  checkPattern(1)(args, pos);
+  const p = args[1]!, r = args[2]!;
+  if (p.value === undefined || p.value === null || r.value === undefined || r.value === null) return;
+  try {
+    parseReplacement(String(r.value), new Regex(String(p.value)));
+  } catch (e) {
+    throw argError((e as Error).message, r.pos);
+  }
+};
 
 export function registerText(): void {
   defineScalar('length', [{ args: [accept.text], build: () => ({ type: 'INT', kernel: lengthKernel }) }]);
@@ -263,7 +228,7 @@ export function registerText(): void {
     args: [accept.text, accept.text, accept.text],
     build: (t) => {
       const type = textResult(t[0] === 'VARCHAR' ? ['VARCHAR'] : []);
-      return { type, kernel: regexpReplaceKernel(type), bind: checkPattern(1) };
+      return { type, kernel: regexpReplaceKernel(type), bind: checkRegexpReplace };
     },
   }]);
   defineScalar('lpad', [

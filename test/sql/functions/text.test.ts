@@ -3,7 +3,8 @@
 // handling, QuestDB's documented edge cases.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { bools, call, chars, doubles, ints, resolveError, resultType, strs, syms, ts } from './helpers.js';
+import { resolveScalar, standaloneKernelContext } from '../../../lib/sql/functions/registry.js';
+import { bools, call, chars, doubles, ints, resolveError, resultType, strs, syms, ts, values } from './helpers.js';
 
 const rep = (s: string | null, n: number): ReturnType<typeof strs> => strs(new Array(n).fill(s));
 const n = (x: number, k: number): ReturnType<typeof ints> => ints(new Array(k).fill(x));
@@ -77,6 +78,49 @@ test('replace, trims, split_part and starts_with', () => {
 test('regexp_replace replaces every match, with group references', () => {
   assert.deepEqual(call('regexp_replace', [strs(['a1b22c333', null]), rep('[0-9]+', 2), rep('#', 2)]), ['a#b#c#', null]);
   assert.deepEqual(call('regexp_replace', [strs(['2024-01-15']), strs(['(\\d+)-(\\d+)-(\\d+)']), strs(['$3/$2/$1'])]), ['15/01/2024']);
+});
+
+test('regexp_replace reads the replacement as Java does: $n, ${name}, and a backslash escaping the next character', () => {
+  const one = (s: string, p: string, r: string): unknown => call('regexp_replace', [strs([s]), strs([p]), strs([r])])[0];
+  assert.equal(one('a1b22', '([0-9]+)', '[$1|$0]'), 'a[1|1]b[22|22]');
+  assert.equal(one('x-y', '(?<l>\\w)-(?<r>\\w)', '${r}-${l}'), 'y-x');
+  assert.equal(one('x-y', '(?P<l>\\w)-(?P<r>\\w)', '${r}+$1'), 'y+x');
+  assert.equal(one('ab', 'b', '\\$1 \\\\ \\x'), 'a$1 \\ x');
+  // $10 with one group is group 1 then "0"; with ten groups it is group 10.
+  assert.equal(one('ab', '(b)', '$10'), 'ab0');
+  assert.equal(one('abcdefghijk', '(a)(b)(c)(d)(e)(f)(g)(h)(i)(j)', '$10$1'), 'jak');
+  // A group that took no part in the match is empty.
+  assert.equal(one('ac', 'a(b)?c', '[$1]'), '[]');
+  // Empty matches: one before every character and one at the end; a surrogate pair is one character.
+  assert.equal(one('a😀b', 'x*', '-'), '-a-😀-b-');
+  assert.equal(one('aaa', 'a', ''), '');
+});
+
+test('regexp_replace refuses a replacement Java refuses', () => {
+  const refused: [string, string, RegExp][] = [
+    ['b', '$&', /\$ must be followed by a group number or \{name\}/],
+    ['b', '$$', /\$ must be followed by a group number/],
+    ['b', 'x$', /group index is missing/],
+    ['b', 'x\\', /character to be escaped is missing/],
+    ['(b)', '$2', /no group 2/],
+    ['(?<n>b)', '${m}', /no group named m/],
+    ['(?<n>b)', '${n', /\$\{name\}/],
+  ];
+  for (const [p, r, why] of refused) {
+    assert.throws(() => call('regexp_replace', [strs(['ab']), strs([p]), strs([r])]), (e: Error) => {
+      assert.match(e.message, /^invalid replacement: /, r);
+      assert.match(e.message, why, r);
+      return true;
+    });
+  }
+});
+
+test('regexp_replace stops once the text it builds passes the per-value limit', () => {
+  const kx = standaloneKernelContext(1024 ** 3, 1000);
+  const fn = resolveScalar('regexp_replace', ['STRING', 'STRING', 'STRING'], 0);
+  const args = [strs(['a'.repeat(400)]), strs(['a']), strs(['$0$0$0'])];
+  assert.throws(() => fn.kernel(args, 1, kx), /breached memory limit set for regexp_replace \[maxLength=1000/);
+  assert.deepEqual(values(fn.kernel([strs(['a'.repeat(300)]), strs(['a']), strs(['$0$0$0'])], 1, kx)), ['a'.repeat(900)]);
 });
 
 test('lpad and rpad pad or cut to a length', () => {
