@@ -7,7 +7,7 @@ import type { ColumnVector } from '../storage/column-vector.js';
 import type { Plan } from '../sql/bound.js';
 import type { AggregateState } from '../sql/functions/registry.js';
 import { asDoubles } from '../sql/functions/vec.js';
-import { Held, pace, type ExecContext } from './context.js';
+import { holding, type Held, pace, type ExecContext } from './context.js';
 import { Evaluator } from './expr.js';
 import { prepareSubqueries } from './subqueries.js';
 import { fromValues, rowKey, valueAt, type Value } from './vectors.js';
@@ -15,13 +15,8 @@ import { sliceBatches } from './batches.js';
 
 type AggregatePlan = Extract<Plan, { kind: 'aggregate' }>;
 
-export async function* runAggregate(plan: AggregatePlan, input: AsyncIterable<Batch>, cx: ExecContext): AsyncGenerator<Batch> {
-  const held = new Held(cx.budget, 'GROUP BY');
-  try {
-    yield* aggregate(plan, input, cx, held);
-  } finally {
-    held.release();
-  }
+export function runAggregate(plan: AggregatePlan, input: AsyncIterable<Batch>, cx: ExecContext): AsyncGenerator<Batch> {
+  return holding(cx.budget, 'GROUP BY', (held) => aggregate(plan, input, cx, held));
 }
 
 async function* aggregate(plan: AggregatePlan, input: AsyncIterable<Batch>, cx: ExecContext, held: Held): AsyncGenerator<Batch> {

@@ -6,19 +6,15 @@ import type { Plan } from '../sql/bound.js';
 import type { SqlType } from '../sql/sql-type.js';
 import type { Batch } from '../storage/table-reader.js';
 import { gatherBatch } from './batches.js';
-import { batchBytes, Held, keyEntryBytes, pace, type ExecContext } from './context.js';
+import { batchBytes, holding, type Held, keyEntryBytes, pace, type ExecContext } from './context.js';
 import { fromValues, rowKey, valueAt } from './vectors.js';
 
 type AsofPlan = Extract<Plan, { kind: 'asofJoin' }>;
 
-export async function* runAsofJoin(plan: AsofPlan, left: AsyncIterable<Batch>, right: AsyncIterator<Batch>, cx: ExecContext): AsyncGenerator<Batch> {
-  const held = new Held(cx.budget, plan.splice ? 'SPLICE JOIN' : 'ASOF JOIN');
-  try {
-    if (plan.splice) yield* runSplice(plan, left[Symbol.asyncIterator](), right, cx, held);
-    else yield* runAsof(plan, left, right, cx, held);
-  } finally {
-    held.release();
-  }
+export function runAsofJoin(plan: AsofPlan, left: AsyncIterable<Batch>, right: AsyncIterator<Batch>, cx: ExecContext): AsyncGenerator<Batch> {
+  return holding(cx.budget, plan.splice ? 'SPLICE JOIN' : 'ASOF JOIN', (held) => (plan.splice
+    ? runSplice(plan, left[Symbol.asyncIterator](), right, cx, held)
+    : runAsof(plan, left, right, cx, held)));
 }
 
 /**

@@ -99,6 +99,19 @@ export class Held {
   }
 }
 
+/**
+ * Runs an operator's generator with a Held charged under `what`, given back
+ * however the generator ends (done, failed, or stopped by its consumer).
+ */
+export async function* holding<T>(budget: MemoryBudget, what: string, run: (held: Held) => AsyncGenerator<T>): AsyncGenerator<T> {
+  const held = new Held(budget, what);
+  try {
+    yield* run(held);
+  } finally {
+    held.release();
+  }
+}
+
 /** Bytes of a vector's arrays (a slice of a text vector counts all the bytes it shares). */
 export function vectorBytes(v: ColumnVector): number {
   switch (v.kind) {

@@ -8,7 +8,7 @@
 import type { Plan } from '../sql/bound.js';
 import type { Batch } from '../storage/table-reader.js';
 import { concatBatches, gatherBatch } from './batches.js';
-import { batchBytes, Held, keyEntryBytes, pace, type ExecContext } from './context.js';
+import { batchBytes, holding, type Held, keyEntryBytes, pace, type ExecContext } from './context.js';
 import { rowKey } from './vectors.js';
 
 type LatestPlan = Extract<Plan, { kind: 'latestBy' }>;
@@ -46,14 +46,10 @@ function symbolHasNoNulls(plan: LatestPlan, cx: ExecContext): boolean {
   return c !== undefined && c.type === 'SYMBOL' && t.txn.symbols[String(c.id)]?.nulls === false;
 }
 
-export async function* runLatestBy(plan: LatestPlan, input: AsyncIterable<Batch>, cx: ExecContext): AsyncGenerator<Batch> {
-  const held = new Held(cx.budget, 'LATEST ON');
-  try {
-    if (newestFirst(plan.input) && plan.keys.length === 1) yield* latestBySymbol(plan, input, cx, symbolHasNoNulls(plan, cx), held);
-    else yield* latestByAny(plan, input, cx, held);
-  } finally {
-    held.release();
-  }
+export function runLatestBy(plan: LatestPlan, input: AsyncIterable<Batch>, cx: ExecContext): AsyncGenerator<Batch> {
+  return holding(cx.budget, 'LATEST ON', (held) => (newestFirst(plan.input) && plan.keys.length === 1
+    ? latestBySymbol(plan, input, cx, symbolHasNoNulls(plan, cx), held)
+    : latestByAny(plan, input, cx, held)));
 }
 
 /** Any keys, any order: the newest row per key kept while everything is read (batches with a kept row stay, charged). */

@@ -8,7 +8,7 @@ import type { FillSpec, Plan } from '../sql/bound.js';
 import type { SqlType } from '../sql/sql-type.js';
 import type { Batch } from '../storage/table-reader.js';
 import { sliceBatches } from './batches.js';
-import { Held, pace, type ExecContext } from './context.js';
+import { holding, type Held, pace, type ExecContext } from './context.js';
 import { fromValues, rowKey, valueAt, type Value } from './vectors.js';
 
 type FillPlan = Extract<Plan, { kind: 'sampleFill' }>;
@@ -17,13 +17,8 @@ const MAX_ROWS = 10_000_000;
 /** Bytes of a value held in a JS array, roughly (a pointer and a boxed number or string header). */
 const VALUE_BYTES = 32;
 
-export async function* runSampleFill(plan: FillPlan, input: AsyncIterable<Batch>, cx: ExecContext): AsyncGenerator<Batch> {
-  const held = new Held(cx.budget, 'SAMPLE BY FILL');
-  try {
-    yield* fill(plan, input, cx, held);
-  } finally {
-    held.release();
-  }
+export function runSampleFill(plan: FillPlan, input: AsyncIterable<Batch>, cx: ExecContext): AsyncGenerator<Batch> {
+  return holding(cx.budget, 'SAMPLE BY FILL', (held) => fill(plan, input, cx, held));
 }
 
 async function* fill(plan: FillPlan, input: AsyncIterable<Batch>, cx: ExecContext, held: Held): AsyncGenerator<Batch> {

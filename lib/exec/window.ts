@@ -12,7 +12,7 @@ import { concatVectors, gatherVector } from '../storage/vector-ops.js';
 import type { BoundExpr, BoundWindow, Plan } from '../sql/bound.js';
 import { asDoubles, fromDoubles, longVector, nullFlags } from '../sql/functions/vec.js';
 import { collect, sliceBatches } from './batches.js';
-import { Held, pace, vectorBytes, type ExecContext } from './context.js';
+import { holding, type Held, pace, vectorBytes, type ExecContext } from './context.js';
 import { exprText } from './explain.js';
 import { Evaluator } from './expr.js';
 import { comparable } from './sort.js';
@@ -35,13 +35,8 @@ interface Ordering {
 /** An expression's values over the collected rows. */
 type Values = (e: BoundExpr) => ColumnVector;
 
-export async function* runWindow(plan: WindowPlan, input: AsyncIterable<Batch>, cx: ExecContext): AsyncGenerator<Batch> {
-  const held = new Held(cx.budget, 'window functions');
-  try {
-    yield* windows(plan, input, cx, held);
-  } finally {
-    held.release();
-  }
+export function runWindow(plan: WindowPlan, input: AsyncIterable<Batch>, cx: ExecContext): AsyncGenerator<Batch> {
+  return holding(cx.budget, 'window functions', (held) => windows(plan, input, cx, held));
 }
 
 async function* windows(plan: WindowPlan, input: AsyncIterable<Batch>, cx: ExecContext, held: Held): AsyncGenerator<Batch> {

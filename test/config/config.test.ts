@@ -26,6 +26,21 @@ function rootWith(conf?: string): string {
   return root;
 }
 
+
+/** Each (server.conf, environment) refuses to load with one CONFIG line matching its pattern; `more` checks the message further. */
+function assertConfigErrors(cases: ReadonlyArray<[string, Record<string, string>, RegExp]>, more: (message: string) => void = () => {}): void {
+  for (const [conf, env, re] of cases) {
+    assert.throws(() => loadConfig(rootWith(conf), env), (e: unknown) => {
+      assert.ok(e instanceof SvcError);
+      assert.equal(e.code, 'CONFIG');
+      assert.match(e.message, re);
+      assert.ok(!e.message.includes('\n'));
+      more(e.message);
+      return true;
+    }, `${JSON.stringify(conf)} ${JSON.stringify(env)}`);
+  }
+}
+
 test('creates server.conf with every key documented and commented out at its default', () => {
   const root = rootWith();
   const r = loadConfig(root, {});
@@ -64,15 +79,7 @@ test('stops on a bad value with one line naming key, value and where it came fro
     ['', { SVC_HTTP_MIN_WORKER_COUNT: 'two' }, /^invalid value http\.min\.worker\.count=two \(environment variable SVC_HTTP_MIN_WORKER_COUNT\)/],
     ['\n\nquery.timeout=soon\n', {}, /^invalid value query\.timeout=soon \(server\.conf line 3\)/],
   ];
-  for (const [conf, env, re] of cases) {
-    assert.throws(() => loadConfig(rootWith(conf), env), (e: unknown) => {
-      assert.ok(e instanceof SvcError);
-      assert.equal(e.code, 'CONFIG');
-      assert.match(e.message, re);
-      assert.ok(!e.message.includes('\n'));
-      return true;
-    });
-  }
+  assertConfigErrors(cases);
 });
 
 test('never echoes the password in errors or in the startup description', () => {
@@ -90,16 +97,7 @@ test('refuses settings that would half-enable authentication, with one line nami
     ['http.health.check.authentication.required=true\n', {}, /^invalid value http\.health\.check\.authentication\.required=true \(server\.conf line 1\): no credentials are set/],
     ['', { SVC_HTTP_USER: 'a:b', SVC_HTTP_PASSWORD: 'pw' }, /^invalid value http\.user=a:b \(environment variable SVC_HTTP_USER\): a user name cannot contain a colon/],
   ];
-  for (const [conf, env, re] of cases) {
-    assert.throws(() => loadConfig(rootWith(conf), env), (e: unknown) => {
-      assert.ok(e instanceof SvcError);
-      assert.equal(e.code, 'CONFIG');
-      assert.match(e.message, re);
-      assert.ok(!e.message.includes('\n'));
-      assert.ok(!e.message.includes('s3cret'), 'the password is never echoed');
-      return true;
-    }, `${JSON.stringify(conf)} ${JSON.stringify(env)}`);
-  }
+  assertConfigErrors(cases, (message) => assert.ok(!message.includes('s3cret'), 'the password is never echoed'));
 });
 
 test('starts with authentication fully on or fully off, and health authentication left at its default or turned off', () => {
