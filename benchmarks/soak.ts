@@ -166,6 +166,8 @@ async function main(): Promise<void> {
   console.log(`| reference table intact | ${referenceIntact ? 'yes' : 'NO'} |`);
   if (fz.failures.length > 0) console.log(`\n${fz.report(seed, () => true, 30)}`);
   if (process.env.SOAK_JSON) writeFileSync(process.env.SOAK_JSON, JSON.stringify(figures, null, 2));
+  // The server's console log (every request with its status and time) for finding what a failure coincided with.
+  if (process.env.SOAK_LOG) writeFileSync(process.env.SOAK_LOG, fz.server.stdout());
   await fz.stop();
   const clean = fz.failures.length === 0 && fives === 0 && fz.crashes + fz.wedges === 0 && unhandled === 0 && fz.peakRss <= bound && referenceIntact
     && probes.health.bad === 0 && probes.select1.bad === 0;

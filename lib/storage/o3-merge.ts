@@ -28,9 +28,11 @@ export interface O3Rows {
 /**
  * Merges the buffered rows older than `lagFrom` into their partitions, writing
  * folders `<name>.<newTxn>` and listing replaced folders in `garbage`. Returns
- * the rows kept back (newer than `lagFrom`).
+ * the rows kept back (newer than `lagFrom`). Yields after each partition, so a
+ * caller may check its deadline and let other work run between partitions
+ * (thousands of them take seconds); a caller that stops early rolls back.
  */
-export function mergeOutOfOrder(w: TableWriter, o3: O3Rows, lagFrom: number, newTxn: number, garbage: string[]): O3Rows {
+export function* mergeOutOfOrder(w: TableWriter, o3: O3Rows, lagFrom: number, newTxn: number, garbage: string[]): Generator<void, O3Rows, void> {
   const meta = w.meta;
   const tsIndex = o3.batches[0]!.tsIndex;
   // All buffered rows as one set of vectors.
@@ -52,6 +54,7 @@ export function mergeOutOfOrder(w: TableWriter, o3: O3Rows, lagFrom: number, new
     while (e < cut && partitionFloor(by, ts[order[e]!]!) === floor) e++;
     mergeGroup(w, cols, tsIndex, order.subarray(g, e), floor, newTxn, garbage);
     g = e;
+    yield;
   }
   if (cut === n) return { batches: [], rows: 0 };
   const kept = order.slice(cut);

@@ -405,6 +405,27 @@ export class TableWriter {
    * buffered so later stragglers merge with them in one pass.
    */
   commit(opts: { keepLag?: boolean } = {}): void {
+    const steps = this.#commitSteps(opts);
+    while (!steps.next().done) { /* every partition merged at once */ }
+  }
+
+  /**
+   * commit(), awaiting `between` after each out-of-order partition merged (a
+   * statement's pace: its deadline and a turn for other work). When `between`
+   * throws, nothing is published and everything uncommitted is rolled back.
+   */
+  async commitAsync(between: () => Promise<void>, opts: { keepLag?: boolean } = {}): Promise<void> {
+    const steps = this.#commitSteps(opts);
+    try {
+      while (!steps.next().done) await between();
+    } catch (e) {
+      steps.return();
+      try { this.rollback(); } catch { /* the original error matters more; recovery cleans up at next open */ }
+      throw e;
+    }
+  }
+
+  *#commitSteps(opts: { keepLag?: boolean }): Generator<void, void, void> {
     this.#check();
     if (this.uncommittedRows === 0) return;
     const mode = this.table.options.commitMode;
@@ -417,7 +438,7 @@ export class TableWriter {
       }
       if (this.#o3.rows > 0) {
         const lagFrom = opts.keepLag ? this.#maxTs - this.meta.o3MaxLag : Infinity;
-        const kept = mergeOutOfOrder(this, this.#o3, lagFrom, newTxn, garbage);
+        const kept = yield* mergeOutOfOrder(this, this.#o3, lagFrom, newTxn, garbage);
         this.#o3 = kept;
       }
       for (const d of this.table.dicts.values()) d.flush(mode);
