@@ -130,7 +130,7 @@ export class Importer {
     this.#checkOpen();
     const t = this.#target!;
     if (t.staged) {
-      t.writer.commit();
+      await t.writer.commitAsync(turnTaker());
       t.writer.close();
     }
     this.#state = 'completed';
@@ -152,7 +152,7 @@ export class Importer {
     this.#budget.releaseAll();
     if (!t.staged) {
       try {
-        t.writer.commit();
+        await t.writer.commitAsync(turnTaker());
       } finally {
         t.writer.close();
       }
@@ -341,3 +341,20 @@ export function parseColumnType(text: string): ColumnType | null {
   const t = text.trim().toUpperCase();
   return (COLUMN_TYPES as readonly string[]).includes(t) ? (t as ColumnType) : null;
 }
+
+/**
+ * What a commit awaits between the partitions it merges: a turn of the event
+ * loop every TURN_EVERY_MS, so that merging late rows into thousands of
+ * partitions (seconds) does not hold up every other request meanwhile.
+ */
+function turnTaker(): () => Promise<void> {
+  let last = performance.now();
+  return async () => {
+    const now = performance.now();
+    if (now - last < TURN_EVERY_MS) return;
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    last = performance.now();
+  };
+}
+
+const TURN_EVERY_MS = 10;
