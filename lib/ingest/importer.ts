@@ -130,7 +130,8 @@ export class Importer {
     this.#checkOpen();
     const t = this.#target!;
     if (t.staged) {
-      await t.writer.commitAsync(turnTaker());
+      // abort() may come during a turn (the client went away): the commit then stops and nothing stays.
+      await t.writer.commitAsync(turnTaker(() => this.#checkOpen()));
       t.writer.close();
     }
     this.#state = 'completed';
@@ -345,15 +346,17 @@ export function parseColumnType(text: string): ColumnType | null {
 /**
  * What a commit awaits between the partitions it merges: a turn of the event
  * loop every TURN_EVERY_MS, so that merging late rows into thousands of
- * partitions (seconds) does not hold up every other request meanwhile.
+ * partitions (seconds) does not hold up every other request meanwhile; `after`
+ * runs after each turn (throwing stops the commit, which then rolls back).
  */
-function turnTaker(): () => Promise<void> {
+function turnTaker(after: () => void = () => {}): () => Promise<void> {
   let last = performance.now();
   return async () => {
     const now = performance.now();
     if (now - last < TURN_EVERY_MS) return;
     await new Promise<void>((resolve) => setImmediate(resolve));
     last = performance.now();
+    after();
   };
 }
 

@@ -417,7 +417,10 @@ export class TableWriter {
   async commitAsync(between: () => Promise<void>, opts: { keepLag?: boolean } = {}): Promise<void> {
     const steps = this.#commitSteps(opts);
     try {
-      while (!steps.next().done) await between();
+      while (!steps.next().done) {
+        await between();
+        this.#check(); // closed (or its table dropped) meanwhile: stop before writing more
+      }
     } catch (e) {
       steps.return();
       try { this.rollback(); } catch { /* the original error matters more; recovery cleans up at next open */ }
