@@ -4,7 +4,6 @@
 import { SvcError } from '../errors/svc-error.js';
 import type { Catalog } from '../storage/catalog.js';
 import type { ColumnVector } from '../storage/column-vector.js';
-import { partitionCeil, partitionFloor, type PartitionBy } from '../storage/partition-by.js';
 import type { TableWriter } from '../storage/table-writer.js';
 import { concatMany } from '../storage/vector-ops.js';
 import type * as A from '../sql/ast.js';
@@ -15,7 +14,6 @@ import type { SqlType } from '../sql/sql-type.js';
 import type { KernelContext } from '../sql/functions/registry.js';
 import type { Batch } from '../storage/table-reader.js';
 import { pace, type ExecContext } from './context.js';
-import { sliceBatch } from './batches.js';
 import { compileExpr, Evaluator } from './expr.js';
 import { run } from './operators.js';
 import { valueAt } from './vectors.js';
@@ -107,51 +105,19 @@ export async function appendRows(w: TableWriter, names: readonly string[], plan:
     });
     return { rowCount: b.rowCount, columns };
   };
-  const tsAt = meta.timestampId < 0 || meta.partitionBy === 'NONE'
-    ? -1 : names.findIndex((n) => n.toLowerCase() === meta.columns.find((c) => c.id === meta.timestampId)!.name.toLowerCase());
   for await (const batch of run(plan, cx)) {
     for await (const b of ev.chunks(batch, convert)) {
-      for (const [lo, hi] of partitionRuns(b, tsAt, meta.partitionBy)) {
-        const part = lo === 0 && hi === b.rowCount ? b : sliceBatch(b, lo, hi);
-        const columns: Record<string, ColumnVector> = {};
-        names.forEach((n, i) => { columns[n] = part.columns[i]!; });
-        w.append({ rowCount: part.rowCount, columns });
-        rows += part.rowCount;
-        await pace(cx);
-      }
+      const columns: Record<string, ColumnVector> = {};
+      names.forEach((n, i) => { columns[n] = b.columns[i]!; });
+      // A few dozen partitions at a time, the statement's pace (deadline, a turn for other requests) between.
+      await w.appendAsync({ rowCount: b.rowCount, columns }, () => pace(cx));
+      rows += b.rowCount;
+      await pace(cx);
     }
     await pace(cx);
   }
   await w.commitAsync(() => pace(cx));
   return rows;
-}
-
-/**
- * Partitions one append may open at most: each costs its folder and a file per
- * column (1-2 ms), so rows spread over thousands of partitions are appended a
- * few dozen partitions at a time, the statement's pace (deadline, a turn for
- * other requests) between them.
- */
-const PARTITIONS_PER_APPEND = 32;
-
-/** Row ranges of `b` that each span at most PARTITIONS_PER_APPEND partitions (one range when `tsAt` < 0). */
-function* partitionRuns(b: Batch, tsAt: number, by: PartitionBy): Generator<[number, number]> {
-  const v = tsAt < 0 ? undefined : b.columns[tsAt];
-  if (v === undefined || v.kind !== 'fixed') { yield [0, b.rowCount]; return; }
-  const ts = v.data;
-  let lo = 0, seen = 0, floor = Infinity, ceil = -Infinity;
-  for (let i = 0; i < b.rowCount; i++) {
-    const t = ts[i]!;
-    if (t >= floor && t < ceil) continue;
-    floor = partitionFloor(by, t);
-    ceil = partitionCeil(by, floor);
-    if (++seen > PARTITIONS_PER_APPEND) {
-      yield [lo, i];
-      lo = i;
-      seen = 1;
-    }
-  }
-  yield [lo, b.rowCount];
 }
 
 /** Fails when a cast turned a value that was not NULL into NULL (QuestDB: inconvertible value). */

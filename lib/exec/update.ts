@@ -14,7 +14,7 @@ import { bindFromItem, conjuncts, subqueryBinder } from '../sql/binder.js';
 import { balancedAnd } from '../sql/parse-expr.js';
 import { DEFAULT_BATCH_ROWS, type Batch } from '../storage/table-reader.js';
 import { collect } from './batches.js';
-import { Held, keyEntryBytes, type ExecContext } from './context.js';
+import { Held, keyEntryBytes, pace, type ExecContext } from './context.js';
 import { Evaluator, type CompiledExpr } from './expr.js';
 import { joinPairs } from './hash-join.js';
 import { run } from './operators.js';
@@ -86,7 +86,7 @@ export function runUpdate(stmt: A.Update, catalog: Catalog): Prepared {
       const w = await catalog.writer(stmt.table);
       let updated = 0;
       try {
-        w.rewritePartitions((rows) => {
+        await w.rewritePartitionsAsync((rows) => {
           let input: Batch = rows;
           let n: number;
           if (pick) {
@@ -111,7 +111,7 @@ export function runUpdate(stmt: A.Update, catalog: Catalog): Prepared {
           updated += n;
           cx.deadline.check();
           return ev.once(input, (b) => fns.map((f) => f(b)));
-        });
+        }, () => pace(cx)); // the statement's pace between partitions: its deadline, a turn for other requests
       } finally {
         w.close();
       }

@@ -73,8 +73,12 @@ export interface CsvTarget {
 export interface CsvBatchSink {
   /** Called once, after detection: the types rows convert to (may throw to refuse the file). */
   prepare(layout: CsvLayout): Promise<CsvTarget> | CsvTarget;
-  /** A batch of accepted rows, one input per file column; views valid until the call returns. */
-  batch(rowCount: number, columns: ColumnInput[]): void;
+  /**
+   * A batch of accepted rows, one input per file column; views valid until
+   * the call returns or, when it returns a promise, until that settles (the
+   * batcher parses nothing meanwhile).
+   */
+  batch(rowCount: number, columns: ColumnInput[]): void | Promise<void>;
 }
 
 /** Rows per batch by default. */
@@ -166,7 +170,17 @@ export class CsvBatcher {
       await this.#start(false);
       return;
     }
-    this.#tokenizer!.push(chunk, this.#fields);
+    await this.#feed(chunk);
+  }
+
+  /** Tokenizes a chunk, pausing at each full batch until the sink has taken it. */
+  async #feed(chunk: Uint8Array): Promise<void> {
+    for (;;) {
+      const used = this.#tokenizer!.push(chunk, this.#fields);
+      if (this.#pending >= this.#rowLimit) await this.#flush();
+      if (used >= chunk.length) return;
+      chunk = chunk.subarray(used);
+    }
   }
 
   /** Counts the lines of the held start of the file (\n, \r\n or \r) and refuses one longer than the line limit. */
@@ -199,7 +213,7 @@ export class CsvBatcher {
   async finish(): Promise<void> {
     if (!this.#started) await this.#start(true);
     this.#tokenizer!.end(this.#fields);
-    this.#flush();
+    await this.#flush();
   }
 
   async #start(complete: boolean): Promise<void> {
@@ -258,7 +272,7 @@ export class CsvBatcher {
       delimiter, maxField: this.#limits.lineBytes, budget: this.#budget,
       fieldTooLong: (line) => lineTooLong(this.#limits, `a value on line ${line}`, line),
     });
-    this.#tokenizer.push(head, this.#fields);
+    await this.#feed(head);
   }
 
   /**
@@ -330,16 +344,16 @@ export class CsvBatcher {
         return;
       }
       this.#accepted++;
-      if (++this.#pending >= this.#rowLimit) this.#flush();
+      return ++this.#pending >= this.#rowLimit; // a full batch: the tokenizer pauses and #feed flushes it
     },
   };
 
-  #flush(): void {
+  async #flush(): Promise<void> {
     this.#rowLimit = this.#batchRows;
     if (this.#pending === 0) return;
     const rows = this.#pending;
     this.#pending = 0;
-    this.#sink.batch(rows, this.#builders!.map((b) => b.take()));
+    await this.#sink.batch(rows, this.#builders!.map((b) => b.take()));
   }
 }
 

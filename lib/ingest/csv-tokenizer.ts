@@ -36,8 +36,8 @@ import type { MemoryBudget } from '../limits/memory-budget.js';
 /** Receives fields and row ends. `buf[start, end)` is the field's content with quotes removed and "" unescaped; valid only during the call (it may be a scratch buffer). */
 export interface FieldSink {
   field(buf: Uint8Array, start: number, end: number, quoted: boolean): void;
-  /** The current row is complete (it had at least one field). */
-  endRow(): void;
+  /** The current row is complete (it had at least one field). Returning true pauses push() right after the row. */
+  endRow(): boolean | void;
 }
 
 export interface TokenizerOptions {
@@ -113,21 +113,27 @@ export class CsvTokenizer {
     return this.byteCount;
   }
 
-  /** Tokenizes a chunk: calls sink.field for every complete field and sink.endRow at every row end; keeps an unfinished field/row for the next push. */
-  push(chunk: Uint8Array, sink: FieldSink): void {
+  /**
+   * Tokenizes a chunk: calls sink.field for every complete field and
+   * sink.endRow at every row end; keeps an unfinished field/row for the next
+   * push. Returns the bytes consumed: all of them, or fewer when endRow asked
+   * to pause (the caller pushes the rest later).
+   */
+  push(chunk: Uint8Array, sink: FieldSink): number {
     const n = chunk.length;
-    if (n === 0) return;
+    if (n === 0) return 0;
     let i = 0;
     if (this.bomMatched >= 0) {
       i = this.skipBom(chunk);
       if (i === n && this.bomMatched >= 0) {
         this.byteCount += n;
-        return;
+        return n;
       }
     }
-    this.run(chunk, i, sink);
-    this.prevByte = chunk[n - 1]!;
-    this.byteCount += n;
+    const used = this.run(chunk, i, sink);
+    this.prevByte = chunk[used - 1]!;
+    this.byteCount += used;
+    return used;
   }
 
   /** End of input: completes a last row without a trailing newline. */
@@ -230,7 +236,7 @@ export class CsvTokenizer {
    * The state machine over chunk[i, n). `seg` is where the current field's content not yet copied
    * to scratch starts in this chunk; fields wholly in the chunk are passed as views of it.
    */
-  private run(chunk: Uint8Array, start: number, sink: FieldSink): void {
+  private run(chunk: Uint8Array, start: number, sink: FieldSink): number {
     const n = chunk.length;
     const d = this.delim;
     let i = start;
@@ -244,7 +250,7 @@ export class CsvTokenizer {
         case FIELD_START: {
           if (i >= n) {
             this.st = st;
-            return;
+            return n;
           }
           b = chunk[i]!;
           if (b === QUOTE) {
@@ -262,9 +268,10 @@ export class CsvTokenizer {
           if (b === LF || b === CR) {
             if (this.rowOpen) {
               sink.field(chunk, i, i, false);
-              sink.endRow();
+              const pause = sink.endRow();
               this.rowOpen = false;
               this.lineNo++;
+              if (pause === true) return this.pauseAt(i + 1);
             } else if (b === CR || (i > 0 ? chunk[i - 1] : this.prevByte) !== CR) {
               this.lineNo++; // an empty line; the \n of a \r\n was counted at its \r
             }
@@ -285,9 +292,10 @@ export class CsvTokenizer {
             if (b === d) {
               this.rowOpen = true;
             } else {
-              sink.endRow();
+              const pause = sink.endRow();
               this.rowOpen = false;
               this.lineNo++;
+              if (pause === true) return this.pauseAt(j + 1);
             }
             i = j + 1;
             continue;
@@ -309,7 +317,7 @@ export class CsvTokenizer {
             this.append(chunk, seg, n);
             this.inScratch = true;
             this.st = st;
-            return;
+            return n;
           }
           t = i;
           break;
@@ -335,7 +343,7 @@ export class CsvTokenizer {
             this.append(chunk, seg, i);
             this.inScratch = true;
             this.st = i < n ? QUOTE_SEEN : st;
-            return;
+            return n;
           }
           b = chunk[i + 1]!;
           if (b === QUOTE) {
@@ -357,9 +365,10 @@ export class CsvTokenizer {
             if (b === d) {
               this.rowOpen = true;
             } else {
-              sink.endRow();
+              const pause = sink.endRow();
               this.rowOpen = false;
               this.lineNo++;
+              if (pause === true) return this.pauseAt(i + 2);
             }
             st = FIELD_START;
             i += 2;
@@ -390,7 +399,7 @@ export class CsvTokenizer {
           if (b === d || b === LF || b === CR) {
             sink.field(this.scratch, this.sFrom, this.sEnd, true);
             this.resetScratch();
-            this.endField(b, sink);
+            if (this.endField(b, sink)) return this.pauseAt(i + 1);
             st = FIELD_START;
             seg = ++i;
             continue;
@@ -411,20 +420,27 @@ export class CsvTokenizer {
       } else {
         sink.field(chunk, seg, t, this.fieldQuoted);
       }
-      this.endField(b, sink);
+      if (this.endField(b, sink)) return this.pauseAt(t + 1);
       st = FIELD_START;
       i = t + 1;
     }
   }
 
-  /** After a field: a delimiter keeps the row open; \r or \n ends it (never right after a \r). */
-  private endField(terminator: number, sink: FieldSink): void {
+  /** endRow asked to pause: the row is complete, the next byte is at `next`. */
+  private pauseAt(next: number): number {
+    this.st = FIELD_START;
+    return next;
+  }
+
+  /** After a field: a delimiter keeps the row open; \r or \n ends it (never right after a \r). Returns whether endRow asked to pause. */
+  private endField(terminator: number, sink: FieldSink): boolean {
     if (terminator === this.delim) {
       this.rowOpen = true;
-    } else {
-      sink.endRow();
-      this.rowOpen = false;
-      this.lineNo++;
+      return false;
     }
+    const pause = sink.endRow();
+    this.rowOpen = false;
+    this.lineNo++;
+    return pause === true;
   }
 }

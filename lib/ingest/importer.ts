@@ -281,17 +281,18 @@ export class Importer {
     return { types: cols.map((c) => c!.type), patterns, names: tableNames, tsColumn: ts };
   }
 
-  #append(rowCount: number, inputs: ColumnInput[]): void {
+  async #append(rowCount: number, inputs: ColumnInput[]): Promise<void> {
     this.#checkOpen();
     const t = this.#target!;
     const columns: Record<string, ColumnInput> = {};
     inputs.forEach((input, i) => { columns[t.names[i]!] = input; });
-    t.writer.append({ rowCount, columns });
+    // Rows spread over thousands of partitions: a few dozen at a time, a turn for other requests between.
+    await t.writer.appendAsync({ rowCount, columns }, turnTaker(() => this.#checkOpen()));
     const limit = t.writer.meta.maxUncommittedRows * LATE_ROWS_FACTOR;
     if (!t.staged && t.writer.pendingLateRows > limit) {
       throw importError(`more than ${limit} rows are older than the table's newest row; an import into an existing table holds them in memory until it commits [table=${t.writer.meta.name}]; import into a new table, or sort the file`);
     }
-    this.#chargeLateRows(t, rowCount, inputs);
+    await this.#chargeLateRows(t, rowCount, inputs);
   }
 
   /**
@@ -299,7 +300,7 @@ export class Importer {
    * charged at this batch's bytes per row. A staged table commits early (out
    * of sight) rather than outgrow the budget; an append cannot, and fails.
    */
-  #chargeLateRows(t: Target, rowCount: number, inputs: readonly ColumnInput[]): void {
+  async #chargeLateRows(t: Target, rowCount: number, inputs: readonly ColumnInput[]): Promise<void> {
     const late = t.writer.pendingLateRows;
     if (late === this.#lateRows) return;
     let bytes = this.#lateBytes;
@@ -307,7 +308,8 @@ export class Importer {
     else bytes = this.#lateRows > 0 ? Math.ceil(bytes * late / this.#lateRows) : 0; // an automatic commit merged some
     const what = t.staged ? 'out-of-order rows held until they are merged' : "rows older than the table's newest, held until the import's single commit (import into a new table, or sort the file)";
     if (t.staged && bytes > this.#lateBytes && this.#budget.used + bytes - this.#lateBytes > this.#budget.limit) {
-      t.writer.commit(); // the staged table is invisible: merging now only makes the merge happen earlier
+      // The staged table is invisible: merging now only makes the merge happen earlier.
+      await t.writer.commitAsync(turnTaker(() => this.#checkOpen()));
       bytes = 0;
     }
     this.#budget.resize(this.#lateBytes, bytes, what);

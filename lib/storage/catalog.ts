@@ -12,7 +12,7 @@ import { checkColumnName, checkTableName, nameKey } from './names.js';
 import type { PartitionBy } from './partition-by.js';
 import { ReadCache } from './read-cache.js';
 import { recoverTable } from './recovery.js';
-import { Table } from './table.js';
+import { Table, type TableOptions } from './table.js';
 import { TableReader } from './table-reader.js';
 import { FORMAT_VERSION, writeMeta, writeTxn, type ColumnDef, type TableMeta } from './table-state.js';
 import { TableWriter } from './table-writer.js';
@@ -142,7 +142,7 @@ export class Catalog {
 
   #openTable(name: string): void {
     const path = join(this.dir, name);
-    const tableOptions = { commitMode: this.options.commitMode, writerWaitMs: this.options.writerWaitMs };
+    const tableOptions = this.#tableOptions();
     const twin = this.#tables.get(nameKey(name));
     if (twin) {
       this.problems.push({ table: name, error: `not opened: the folder of table ${twin.name} has the same name in another case` });
@@ -252,6 +252,7 @@ export class Catalog {
       if (locked) old.unlockWriter();
     }
     this.#syncDir();
+    await old.removed(); // the replaced table's folder, unless a reader still holds it
   }
 
   /** Removes a staged table and everything written to it. */
@@ -261,7 +262,7 @@ export class Catalog {
     if (!basename(t.dir).startsWith(STAGING)) throw new Error(`not a staged table: ${t.dir}`);
     // The record of a replaced table still held in .trash stays for the next open, which puts it back.
     if (this.#heldByOverwrite(t.dir)) return;
-    rmSync(t.dir, { recursive: true, force: true });
+    t.removeFolder(); // in the background: a staged table may have thousands of partitions
   }
 
   /** Validates the definition, then writes the table's files into a new `.staging-<uuid>` folder. */
@@ -303,7 +304,7 @@ export class Catalog {
       if (made) try { rmSync(path, { recursive: true, force: true }); } catch { /* the write's error is the one to report */ }
       throw diskFullError(e, `while creating table ${def.name}; nothing was created`);
     }
-    return new Table(path, meta, txn, this.cache, { commitMode: this.options.commitMode, writerWaitMs: this.options.writerWaitMs });
+    return new Table(path, meta, txn, this.cache, this.#tableOptions());
   }
 
   /** Renames a staged table's folder to the table's name, which must be free on disk too. */
@@ -369,6 +370,10 @@ export class Catalog {
     syncPath(this.dir, this.options.commitMode);
   }
 
+  #tableOptions(): TableOptions {
+    return { commitMode: this.options.commitMode, writerWaitMs: this.options.writerWaitMs, trashDir: join(this.dir, TRASH) };
+  }
+
   #trashReady(): void {
     const trash = join(this.dir, TRASH);
     if (!existsSync(trash)) makeDir(trash);
@@ -417,6 +422,7 @@ export class Catalog {
       if (locked) t.unlockWriter();
     }
     this.#syncDir();
+    await t.removed(); // its folder, unless a reader still holds it (then once the last one is done)
   }
 
   /** Renames the table's folder, then records the name in its metadata; a failure of the second undoes the first. */

@@ -91,12 +91,32 @@ export class ReadCache {
     this.bytesRead += bytes;
   }
 
-  /** Forgets every chunk whose key starts with `prefix` (a dropped table or partition). */
-  evict(prefix: string): void {
+  /**
+   * Forgets every chunk under the given paths (keys are `<table id>/<path in
+   * the table folder>`): `7/` is all of table 7, `7/2024-01-01.3` a partition
+   * folder, `7/2024-01-01.3/2.d` a file. One pass over the cache however many
+   * paths: a commit may retire thousands of partitions at once.
+   */
+  evict(paths: string | readonly string[]): void {
+    const set = new Set(typeof paths === 'string' ? [paths] : paths);
+    if (set.size === 0 || this.#chunks.size === 0) return;
     for (const [k, c] of this.#chunks) {
-      if (k.startsWith(prefix)) { this.#bytes -= c.data.byteLength; this.#chunks.delete(k); }
+      if (under(k, set)) { this.#bytes -= c.data.byteLength; this.#chunks.delete(k); }
     }
   }
 
   get size(): number { return this.#bytes; }
+}
+
+/** Whether chunk key `k` (`<path>#<index>`) lies under one of `paths`: a folder given with or without its trailing slash, or the file. */
+function under(k: string, paths: ReadonlySet<string>): boolean {
+  for (let i = 0; i < k.length; i++) {
+    const ch = k.charCodeAt(i);
+    if (ch === 0x2f) { // '/'
+      if (paths.has(k.slice(0, i)) || paths.has(k.slice(0, i + 1))) return true;
+    } else if (ch === 0x23) { // '#': the file's path ends here
+      return paths.has(k.slice(0, i));
+    }
+  }
+  return false;
 }

@@ -2,7 +2,7 @@
 // rows, buffers out-of-order rows, and commits (merge, then one atomic _txn
 // replace) or rolls back (truncate). DDL goes through it too, so every change
 // of a table is serialized by its writer lock.
-import { closeSync, mkdirSync, rmSync } from 'node:fs';
+import { closeSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { SvcError } from '../errors/svc-error.js';
 import { LONG_NULL, TYPE_INFO, type ColumnType } from './column-type.js';
@@ -57,6 +57,9 @@ interface NextPartition {
   readonly columns: ReadonlyArray<{ readonly id: number; readonly files: number }>;
 }
 
+/** UPDATE's rewrite of one partition: replacement vectors (same row count, table order), or null to keep it. */
+type RewriteFn = (rows: { rowCount: number; columns: readonly ColumnVector[] }) => ColumnVector[] | null;
+
 export class TableWriter {
   readonly table: Table;
   readonly #parts = new Map<string, PartWrite>();
@@ -77,6 +80,8 @@ export class TableWriter {
    */
   autoCommit = true;
   #next: NextPartition | null = null;
+  /** Partitions entered since the current append's last step (PARTITIONS_PER_STEP). */
+  #opened = 0;
 
   /** Use Catalog.writer(): it takes the table's writer lock first. */
   constructor(table: Table) {
@@ -98,22 +103,49 @@ export class TableWriter {
    * Commits by itself once maxUncommittedRows rows are pending.
    */
   append(batch: AppendBatch): void {
+    const steps = this.#appendSteps(batch);
+    while (!steps.next().done) { /* every partition at once */ }
+  }
+
+  /**
+   * append(), awaiting `between` after every PARTITIONS_PER_STEP partitions
+   * it opens (and after each partition an automatic commit merges), so rows
+   * spread over thousands of partitions do not hold up other work for
+   * seconds. The batch's views must stay valid until the promise settles.
+   * When `between` throws, everything uncommitted is rolled back.
+   */
+  async appendAsync(batch: AppendBatch, between: () => Promise<void>): Promise<void> {
+    const steps = this.#appendSteps(batch);
+    try {
+      while (!steps.next().done) {
+        await between();
+        this.#check(); // closed (or its table dropped) meanwhile: stop before writing more
+      }
+    } catch (e) {
+      steps.return();
+      try { this.rollback(); } catch { /* the original error matters more; recovery cleans up at next open */ }
+      throw e;
+    }
+  }
+
+  *#appendSteps(batch: AppendBatch): Generator<void, void, void> {
     this.#check();
     const n = batch.rowCount;
     if (n === 0) return;
     const vectors = this.#vectors(batch);
+    this.#opened = 0;
     try {
       const tsId = this.meta.timestampId;
       if (tsId < 0) {
         this.#appendRange(this.#partFor(0), vectors, 0, n);
       } else {
-        this.#appendTimestamped(vectors, this.meta.columns.findIndex((c) => c.id === tsId), n);
+        yield* this.#appendTimestamped(vectors, this.meta.columns.findIndex((c) => c.id === tsId), n);
       }
     } catch (e) {
       this.#failed(e);
     }
     if (this.autoCommit && this.uncommittedRows >= this.meta.maxUncommittedRows) {
-      this.commit({ keepLag: this.#o3.rows < this.meta.maxUncommittedRows });
+      yield* this.#commitSteps({ keepLag: this.#o3.rows < this.meta.maxUncommittedRows });
     }
   }
 
@@ -218,7 +250,7 @@ export class TableWriter {
     return this.#tsScratch.length === 2 * n ? this.#tsScratch : this.#tsScratch.subarray(0, 2 * n);
   }
 
-  #appendTimestamped(vectors: ColumnVector[], tsIndex: number, n: number): void {
+  *#appendTimestamped(vectors: ColumnVector[], tsIndex: number, n: number): Generator<void, void, void> {
     const ts = (vectors[tsIndex] as { data: Float64Array }).data;
     // The common case in one branch-free pass: is the batch sorted from the table's max timestamp
     // on (NaN fails the comparison), with every row's int64 encoding computed on the way so the
@@ -269,18 +301,26 @@ export class TableWriter {
       vectors = vectors.map((v) => gatherVector(v, inOrder));
       n = inOrder.length;
     }
-    this.#appendSorted(vectors, (vectors[tsIndex] as { data: Float64Array }).data, n);
+    yield* this.#appendSorted(vectors, (vectors[tsIndex] as { data: Float64Array }).data, n);
   }
 
   #nullTimestamp(tsIndex: number, row: number): never {
     throw new SvcError('BAD_REQUEST', `designated timestamp cannot be NULL [table=${this.meta.name}, column=${this.meta.columns[tsIndex]!.name}, row=${row}]`);
   }
 
-  /** Appends rows whose timestamps are non-decreasing and >= the max, split only at partition boundaries. */
-  #appendSorted(vectors: ColumnVector[], ts: Float64Array, n: number): void {
+  /**
+   * Appends rows whose timestamps are non-decreasing and >= the max, split
+   * only at partition boundaries; yields after every PARTITIONS_PER_STEP
+   * partitions opened.
+   */
+  *#appendSorted(vectors: ColumnVector[], ts: Float64Array, n: number): Generator<void, void, void> {
     const by = this.meta.partitionBy;
     let i = 0;
     while (i < n) {
+      if (this.#opened >= PARTITIONS_PER_STEP) {
+        this.#opened = 0;
+        yield;
+      }
       const t = ts[i]!;
       const floor = partitionFloor(by, t);
       const ceil = partitionCeil(by, floor);
@@ -327,6 +367,7 @@ export class TableWriter {
     const by = this.meta.partitionBy;
     const name = partitionName(this.meta.timestampId < 0 ? 'NONE' : by, floor);
     let part = this.#parts.get(name);
+    this.#opened++;
     if (!part) {
       const committed = this.table.txn.partitions.find((p) => p.name === name);
       if (committed) {
@@ -511,7 +552,8 @@ export class TableWriter {
         if (p.isNew) {
           for (const a of p.appenders.values()) a.discard();
           p.appenders.clear();
-          rmSync(join(this.table.dir, p.dir), { recursive: true, force: true });
+          this.table.removeSoon(p.dir); // thousands of them after a big append: not on the event loop
+
         } else {
           for (const a of p.appenders.values()) a.truncate(p.committedRows);
           this.#closeAppenders(p);
@@ -655,7 +697,31 @@ export class TableWriter {
    * same row count, or null to keep the partition. Changed partitions are
    * written as new versions; readers of the old ones are unaffected.
    */
-  rewritePartitions(fn: (rows: { rowCount: number; columns: readonly ColumnVector[] }) => ColumnVector[] | null): void {
+  rewritePartitions(fn: RewriteFn): void {
+    const steps = this.#rewriteSteps(fn);
+    while (!steps.next().done) { /* every partition at once */ }
+  }
+
+  /**
+   * rewritePartitions(), awaiting `between` after each partition rewritten
+   * (a statement's pace). When `between` throws, the new versions written so
+   * far are removed and the table stays as it was.
+   */
+  async rewritePartitionsAsync(fn: RewriteFn, between: () => Promise<void>): Promise<void> {
+    const steps = this.#rewriteSteps(fn);
+    try {
+      while (!steps.next().done) {
+        await between();
+        this.#check();
+      }
+    } catch (e) {
+      steps.return(); // its finally removes what it made
+      try { this.rollback(); } catch { /* symbols interned meanwhile; recovery cleans up at next open */ }
+      throw e;
+    }
+  }
+
+  *#rewriteSteps(fn: RewriteFn): Generator<void, void, void> {
     this.#check();
     this.commit();
     this.#closeAllAppenders();
@@ -664,16 +730,19 @@ export class TableWriter {
     const made: string[] = [];
     const garbage: string[] = [];
     const mode = this.table.options.commitMode;
+    let published = false;
     try {
-      const partitions = txn.partitions.map((p) => {
+      const partitions: PartitionState[] = [];
+      for (const p of txn.partitions) {
+        if (partitions.length > 0) yield;
         const path = join(this.table.dir, p.dir);
         const current = this.meta.columns.map((c) => readColumn(directSource, path, p.rows, c, 0, p.rows, this.#dict(c)?.values ?? []));
         const next = fn({ rowCount: p.rows, columns: current });
-        if (next === null) return p;
+        if (next === null) { partitions.push(p); continue; }
         const dir = `${p.name}.${newTxn}`;
         const out = join(this.table.dir, dir);
         mkdirSync(out, { recursive: true });
-        made.push(out);
+        made.push(dir);
         this.meta.columns.forEach((c, i) => {
           const v0 = toVector(c.name, c.type, next[i]!, p.rows);
           const v = v0.kind === 'symbol' ? this.#intern(v0, this.#dict(c)!) : v0;
@@ -681,15 +750,18 @@ export class TableWriter {
           try { a.append(v, 0, p.rows); a.sync(mode); } finally { a.close(); }
         });
         garbage.push(p.dir);
-        return { ...p, dir };
-      });
+        partitions.push({ ...p, dir });
+      }
       for (const d of this.table.dicts.values()) d.flush(mode);
       const symbols = this.#symbolStates();
       this.#symbolNulls.clear();
       this.table.publish(this.meta, { ...txn, txn: newTxn, partitions, symbols }, garbage);
+      published = true;
     } catch (e) {
-      for (const m of made) rmSync(m, { recursive: true, force: true });
       this.#failed(e);
+    } finally {
+      // Failed, or stopped between partitions: the new versions go; the table is at its last commit.
+      if (!published) for (const m of made) this.table.removeSoon(m);
     }
   }
 
@@ -722,6 +794,12 @@ export class TableWriter {
 }
 
 const TWO52 = 4503599627370496;
+/**
+ * Partitions an append enters between two steps of appendAsync: each new one
+ * costs its folder and a file per column (1-2 ms), so a few dozen keep a step
+ * within tens of milliseconds.
+ */
+const PARTITIONS_PER_STEP = 32;
 
 export function committedMaxTs(txn: TxnState): number {
   const last = txn.partitions[txn.partitions.length - 1];

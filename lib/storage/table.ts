@@ -1,7 +1,9 @@
 // One open table shared by its writer and readers in this process: current
 // metadata and committed state, symbol dictionaries, the writer lock, and
 // epoch-based deletion of files that old snapshots may still read.
-import { rmSync } from 'node:fs';
+import { randomUUID } from 'node:crypto';
+import { renameSync, rmSync, statSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { SvcError } from '../errors/svc-error.js';
 import type { PrepTicket } from './file-prep.js';
@@ -9,6 +11,18 @@ import { diskFullError, type CommitMode } from './io.js';
 import type { ReadCache } from './read-cache.js';
 import type { SymbolDict } from './symbol-dict.js';
 import { metaFile, readTxn, writeMeta, writeTxn, type TableMeta, type TxnState } from './table-state.js';
+
+const pathExists = (p: string): boolean => {
+  try { statSync(p); return true; } catch { return false; }
+};
+
+/** Removals of retired paths running in the background, of every table (see Table.#remove). */
+const removals = new Set<Promise<void>>();
+
+/** Resolves once every retired path handed over so far, of any table, is removed (tests; a shutdown that wants a tidy folder). */
+export async function removalsDone(): Promise<void> {
+  while (removals.size > 0) await Promise.all(removals);
+}
 
 /** What a reader sees: fixed for its lifetime. */
 export interface Snapshot {
@@ -22,6 +36,8 @@ export interface Snapshot {
 export interface TableOptions {
   readonly commitMode: CommitMode;
   readonly writerWaitMs: number;
+  /** The database's .trash folder: retired files are moved there before they are removed. */
+  readonly trashDir: string;
 }
 
 export class Table {
@@ -37,6 +53,9 @@ export class Table {
   #epoch = 0;
   #readers = new Map<number, number>();
   #garbage: Array<{ epoch: number; paths: string[] }> = [];
+  /** Retired paths (absolute) no reader can see, being removed in the background, and the removal running. */
+  #removing: string[] = [];
+  #remover: Promise<void> | null = null;
   #writerHeld = false;
   /**
    * Column files known to exist (`<partition path>/<column id>`), so readers skip the check on every
@@ -93,11 +112,13 @@ export class Table {
     if (this.activeReaders > 0) return;
     this.close();
     this.cache.evict(`${this.meta.id}/`);
-    try {
-      rmSync(this.dir, { recursive: true, force: true });
-    } catch {
-      // The drop itself is done (the folder is in .trash): the next open empties .trash.
-    }
+    // The drop itself is done (the folder is in .trash; the next open empties .trash if this fails).
+    this.removeFolder();
+  }
+
+  /** Removes the table's folder in the background (a dropped table, a discarded staged one); closed first. */
+  removeFolder(): void {
+    this.#remove(this.dir);
   }
 
   get activeReaders(): number {
@@ -138,21 +159,79 @@ export class Table {
     }
   }
 
-  /** Deletes retired files no reader can still see. */
+  /** Deletes retired files no reader can still see (in the background: see #remove). */
   collect(): void {
     if (this.#garbage.length === 0) return;
     let oldest = Infinity;
     for (const e of this.#readers.keys()) oldest = Math.min(oldest, e);
     const keep: Array<{ epoch: number; paths: string[] }> = [];
+    const evicted: string[] = [];
     for (const g of this.#garbage) {
       if (g.epoch <= oldest) {
         for (const p of g.paths) {
-          rmSync(join(this.dir, p), { recursive: true, force: true });
-          this.cache.evict(`${this.meta.id}/${p}`);
+          this.removeSoon(p);
+          evicted.push(`${this.meta.id}/${p}`);
         }
       } else keep.push(g);
     }
     this.#garbage = keep;
+    this.cache.evict(evicted);
+  }
+
+  /**
+   * A path of this table (relative to its folder) that nothing refers to any
+   * more (retired by a commit, or written by one rolled back) leaves the
+   * folder at once, renamed to a name of its own in .trash, and is removed
+   * from there in the background: its name may be used again right away (a
+   * rolled-back partition folder is), the table's folder may be renamed,
+   * replaced or recreated meanwhile, and a removal still running must never
+   * reach into it. If the rename fails (no .trash, another device), it is
+   * removed here and now.
+   */
+  removeSoon(rel: string): void {
+    const path = join(this.dir, rel);
+    const to = join(this.options.trashDir, `retired-${randomUUID()}`);
+    try {
+      renameSync(path, to);
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code === 'ENOENT' && !pathExists(path)) return;
+      try { rmSync(path, { recursive: true, force: true }); } catch { /* left for recovery at the next open */ }
+      return;
+    }
+    this.#remove(to);
+  }
+
+  /**
+   * Removes a path no one can reach any more (in .trash, or a staged folder
+   * named by a UUID) with asynchronous file operations, one path at a time: a
+   * commit that retires thousands of partition folders (an out-of-order
+   * merge, a truncate) or the drop of such a table would otherwise hold the
+   * event loop for seconds. A process that stops first leaves them to the
+   * next open, which empties .trash and removes staged folders.
+   */
+  #remove(path: string): void {
+    this.#removing.push(path);
+    if (this.#remover !== null) return;
+    const r = this.#drain();
+    this.#remover = r;
+    removals.add(r);
+    void r.finally(() => removals.delete(r));
+  }
+
+  async #drain(): Promise<void> {
+    for (let path = this.#removing.shift(); path !== undefined; path = this.#removing.shift()) {
+      try {
+        await rm(path, { recursive: true, force: true });
+      } catch {
+        // Left for recovery at the next open (it removes what no _txn refers to).
+      }
+    }
+    this.#remover = null;
+  }
+
+  /** Resolves once every retired path handed over so far is removed. */
+  async removed(): Promise<void> {
+    while (this.#remover !== null) await this.#remover;
   }
 
   /** Waits (bounded) for the single writer slot. */

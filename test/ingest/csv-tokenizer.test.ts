@@ -22,13 +22,16 @@ const decode = (b: Uint8Array, start: number, end: number): string => Buffer.fro
 class Collector implements FieldSink {
   readonly rows: Rows = [];
   private row: Field[] = [];
+  /** Ask the tokenizer to pause after every row. */
+  constructor(readonly pause = false) {}
   field(buf: Uint8Array, start: number, end: number, quoted: boolean): void {
     this.row.push([quoted, decode(buf, start, end)]);
   }
-  endRow(): void {
+  endRow(): boolean {
     assert.ok(this.row.length > 0, 'endRow after at least one field');
     this.rows.push(this.row);
     this.row = [];
+    return this.pause;
   }
   done(): Rows {
     assert.equal(this.row.length, 0, 'no field after the last endRow');
@@ -36,17 +39,30 @@ class Collector implements FieldSink {
   }
 }
 
-/** Tokenizes input pushed in the given chunk lengths (the rest as one last chunk). */
-function tokenize(input: string | Uint8Array, delimiter = COMMA, chunks: readonly number[] = []): Rows {
+/**
+ * Tokenizes input pushed in the given chunk lengths (the rest as one last
+ * chunk). With `pause`, the sink pauses the tokenizer after every row and the
+ * rest of the chunk is pushed again, as the CSV batcher does.
+ */
+function tokenize(input: string | Uint8Array, delimiter = COMMA, chunks: readonly number[] = [], pause = false): Rows {
   const bytes = bytesOf(input);
   const t = new CsvTokenizer({ delimiter });
-  const sink = new Collector();
+  const sink = new Collector(pause);
+  const push = (chunk: Uint8Array): void => {
+    for (;;) {
+      const before = sink.rows.length;
+      const used = t.push(chunk, sink);
+      if (used === chunk.length) return;
+      assert.ok(pause && used > 0 && sink.rows.length === before + 1, 'a push stops only right after a row that asked to pause');
+      chunk = chunk.subarray(used);
+    }
+  };
   let at = 0;
   for (const len of chunks) {
-    t.push(bytes.subarray(at, Math.min(bytes.length, at + len)), sink);
+    push(bytes.subarray(at, Math.min(bytes.length, at + len)));
     at = Math.min(bytes.length, at + len);
   }
-  t.push(bytes.subarray(at), sink);
+  push(bytes.subarray(at));
   t.end(sink);
   assert.equal(t.bytes, bytes.length);
   assert.equal(t.line, 1 + lineBreaks(bytes), 'line after the end: 1 + the \\r\\n, \\r and \\n in the input');
@@ -152,7 +168,7 @@ test('counts physical lines, including those inside quoted fields, with \\r\\n a
   for (const size of [1, 2, 3, 5, input.length]) {
     const t = new CsvTokenizer({ delimiter: COMMA });
     const lines: number[] = [];
-    const sink: FieldSink = { field: () => lines.push(t.line), endRow: () => lines.push(-t.line) };
+    const sink: FieldSink = { field: () => lines.push(t.line), endRow: () => { lines.push(-t.line); } };
     for (let i = 0; i < input.length; i += size) t.push(input.subarray(i, i + size), sink);
     assert.equal(t.line, 9, `chunks of ${size}`);
     t.end(sink);
@@ -203,6 +219,13 @@ test('gives identical fields for every chunk size from 1 byte up', () => {
   for (const c of CASES) {
     const len = bytesOf(c.input).length;
     for (let size = 1; size <= len; size++) assert.deepEqual(tokenize(c.input, c.delimiter, everySize(len, size)), c.rows, `${c.name}: chunks of ${size}`);
+  }
+});
+
+test('gives identical fields, bytes and lines when the sink pauses it after every row', () => {
+  for (const c of CASES) {
+    const len = bytesOf(c.input).length;
+    for (const size of [1, 2, 3, 7, len]) assert.deepEqual(tokenize(c.input, c.delimiter, everySize(len, size), true), c.rows, `${c.name}: chunks of ${size}, pausing`);
   }
 });
 
@@ -260,8 +283,10 @@ function differential(text: string, delimiter: string, rnd: () => number, what: 
   const splitsList = [[], randomSplits(bytes.length, rnd), randomSplits(bytes.length, rnd)];
   if (bytes.length < 64) splitsList.push(everySize(bytes.length, 1));
   for (const splits of splitsList) {
-    const got = tokenize(bytes, d, splits);
-    assert.deepEqual(got, expected, `${what} (seed ${SEED}), delimiter ${JSON.stringify(delimiter)}, input ${JSON.stringify(Buffer.from(bytes).toString('utf8'))}, splits ${JSON.stringify(splits)}`);
+    for (const pause of [false, true]) {
+      const got = tokenize(bytes, d, splits, pause);
+      assert.deepEqual(got, expected, `${what} (seed ${SEED}), delimiter ${JSON.stringify(delimiter)}, input ${JSON.stringify(Buffer.from(bytes).toString('utf8'))}, splits ${JSON.stringify(splits)}${pause ? ', pausing after every row' : ''}`);
+    }
   }
 }
 

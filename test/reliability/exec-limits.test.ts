@@ -196,6 +196,22 @@ test('an INSERT spreading rows over thousands of partitions stops at its timeout
   await assertAlive(server, 'inserts over many partitions');
 });
 
+test('an UPDATE over thousands of partitions takes turns with other requests, and one stopped at its timeout changes nothing', async () => {
+  // wide_parts now holds 2,500 rows in about 2,500 hourly partitions (the test above). The rewrite of each
+  // partition ran in one piece with the rest: 3-5 s during which nothing else was answered.
+  const before = (await execWithin('select sum(v), count(s) from wide_parts')).json as { dataset: unknown[][] };
+  const stopped = await whileServing(() => execWithin("update wide_parts set v = v + 1, s = 'changed'", { 'Statement-Timeout': '300' }));
+  assert.equal(stopped.answer.status, 400, stopped.answer.text);
+  assert.match(errorOf(stopped.answer), /timeout, query aborted \[timeout=300ms\]/);
+  const after = (await execWithin('select sum(v), count(s) from wide_parts')).json as { dataset: unknown[][] };
+  assert.deepEqual(after.dataset, before.dataset, 'a stopped UPDATE changes nothing');
+  const done = await whileServing(() => execWithin("update wide_parts set s = 'changed'", { 'Statement-Timeout': '120000' }));
+  assert.equal(done.answer.status, 200, done.answer.text);
+  const changed = await execWithin("select count() from wide_parts where s = 'changed'");
+  assert.deepEqual((changed.json as { dataset: unknown[][] }).dataset, [[2500]]);
+  await assertAlive(server, 'updates over many partitions');
+});
+
 test('none of the above counted as an unhandled error', async () => {
   assert.equal(await unhandledErrors(server), 0);
 });

@@ -363,3 +363,53 @@ describe('a client that goes away after its import was refused', () => {
     assert.equal(await tableExists(s, 'gone'), false);
   });
 });
+
+describe('imports over thousands of partitions', () => {
+  let s: ServerProcess;
+  before(async () => { s = await startCappedServer(); });
+  after(async () => { await s.stop(); });
+
+  /** Runs an import and, while it runs, `select 1` and health checks one after the other: each answers, loosely within 2 s. */
+  async function whileServing(what: string, heavy: Promise<Answer>): Promise<Answer> {
+    let done = false;
+    const running = heavy.finally(() => { done = true; });
+    const slow: number[] = [];
+    let probes = 0;
+    while (!done) {
+      const t0 = performance.now();
+      const q = await exec(s, 'select 1');
+      const h = await fetch(`${s.healthUrl}/`);
+      await h.arrayBuffer();
+      const ms = performance.now() - t0;
+      assert.equal(q.status, 200, q.text);
+      assert.equal(h.status, 200);
+      probes++;
+      if (ms >= 2000) slow.push(Math.round(ms));
+    }
+    const answer = await running;
+    assert.ok(probes > 0);
+    assert.deepEqual(slow, [], `select 1 and the health check took this long (ms) during ${what} (${probes} probes)`);
+    return answer;
+  }
+
+  test('a new table, late rows into each partition, an overwrite and a DROP of 5,000 hourly partitions leave other requests served', { timeout: 180_000 }, async () => {
+    // Each held the event loop for 2-4 s in one piece: the appends making 5,000 partition folders,
+    // the removal of the 5,000 folders a merge retires, of a replaced table's, of a dropped table's.
+    const lines: string[] = [];
+    for (let i = 0; i < 5000; i++) lines.push(`${new Date(Date.UTC(2020, 0, 1) + i * 3_600_000).toISOString()},${i}`);
+    const inOrder = `ts,v\n${lines.join('\n')}\n`;
+    const reversed = `ts,v\n${lines.reverse().join('\n')}\n`;
+    const params = { name: 'hourly', timestamp: 'ts', partitionBy: 'HOUR', fmt: 'json' };
+    const steps = [['a new table', inOrder, {}, 5000], ['late rows', reversed, {}, 10_000], ['an overwrite', reversed, { overwrite: 'true' }, 5000]] as const;
+    for (const [what, csv, extra, count] of steps) {
+      const r = await whileServing(what, upload(s, multipart([data(csv)]), { ...params, ...extra }));
+      assert.equal(r.status, 200, brief(r));
+      assert.deepEqual(await dataset(s, 'select count(), count_distinct(v), min(ts), max(ts) from hourly'),
+        [[count, 5000, '2020-01-01T00:00:00.000000Z', '2020-07-27T07:00:00.000000Z']]);
+    }
+    const drop = await whileServing('the drop', exec(s, 'drop table hourly'));
+    assert.equal(drop.status, 200, drop.text);
+    assert.equal(await tableExists(s, 'hourly'), false);
+    await healthy(s, 'imports over 5,000 partitions');
+  });
+});

@@ -9,6 +9,7 @@ import { DAY, openCatalog, readAll, tempDb } from './fixture.js';
 import type { Catalog, CreateTableDef } from '../../lib/storage/catalog.js';
 import { enospc, setFsFault, setWriteFault } from '../../lib/storage/io.js';
 import { SvcError } from '../../lib/errors/svc-error.js';
+import { removalsDone } from '../../lib/storage/table.js';
 
 const db = tempDb();
 after(() => db.remove());
@@ -78,10 +79,11 @@ test('a CREATE TABLE that fails at any step leaves nothing on disk and nothing i
   const dir = fresh();
   const c = openCatalog(dir);
   const before = tree(dir);
-  const steps = await atEveryStep(() => c.create(DEF), (e, step) => {
+  const steps = await atEveryStep(() => c.create(DEF), async (e, step) => {
     assert.ok(diskFull(e), `step ${step}: ${String(e)}`);
     assert.match((e as Error).message, /creating table t; nothing was created/);
     assert.equal(c.exists('t'), false);
+    await removalsDone(); // a discarded staged folder goes in the background
     assert.deepEqual(tree(dir), before, `step ${step} left something`);
   });
   assert.ok(steps >= 6, `mkdir, _meta write and rename, _txn write and rename, the rename into place: ${steps}`);
@@ -102,6 +104,7 @@ test('a folder of the table\'s name that the catalog did not open is never remov
   const staged = c.createStaged(DEF);
   await assert.rejects(c.publishStaged(staged), /table already exists \[table=t\]/);
   c.discardStaged(staged);
+  await removalsDone();
   assert.deepEqual(tree(dir), before);
   assert.equal(readFileSync(join(dir, 't', 'precious.bin'), 'utf8'), 'data');
   assert.equal(c.exists('t'), false);
@@ -236,6 +239,7 @@ test('an import with overwrite that fails at any step keeps the old table; disca
       setFsFault(null);
       assert.ok(diskFull(e), `step ${nth}: ${String(e)}`);
       c.discardStaged(staged);
+      await removalsDone();
       assert.deepEqual(readAll(c, 't'), ROWS);
       assert.deepEqual(c.get('t').meta.columns.map((x) => x.name), ['ts', 's', 'v']);
       assert.deepEqual(tree(dir), before, `step ${nth} left something`);

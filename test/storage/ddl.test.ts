@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { DAY, openCatalog, readAll, rows, tempDb } from './fixture.js';
+import { removalsDone } from '../../lib/storage/table.js';
 
 const db = tempDb();
 after(() => db.remove());
@@ -65,6 +66,7 @@ test('drops and renames columns; dropping the designated timestamp is refused', 
   assert.deepEqual(readAll(c, 'trades'), [[0, 1], [DAY, 2], [2 * DAY, 3]]);
   assert.deepEqual(rows(old), [[0, 'a', 1], [DAY, 'b', 2], [2 * DAY, 'a', 3]], 'an old reader still reads the dropped column');
   old.close();
+  await removalsDone(); // retired files go in the background
   const files = readdirSync(join(c.dir, 'Trades'));
   assert.ok(!files.includes('1.sym'), 'the dropped symbol dictionary is gone once unused');
   c.close();
@@ -95,6 +97,7 @@ test('renames a table; drops a table while a reader finishes on its snapshot', a
   assert.throws(() => c.reader('fills'), /table does not exist \[table=fills\]/);
   assert.equal(rows(r).length, 3, 'the open reader still reads');
   r.close();
+  await removalsDone(); // in the background once the last reader closed
   assert.equal(existsSync(join(c.dir, 'fills')), false);
   assert.deepEqual(readdirSync(join(c.dir, '.trash')), [], 'the dropped folder is removed once its last reader closes');
   await c.drop('fills', { ifExists: true });
