@@ -251,8 +251,7 @@ export class Catalog {
     } finally {
       if (locked) old.unlockWriter();
     }
-    this.#syncDir();
-    await old.removed(); // the replaced table's folder, unless a reader still holds it
+    this.#syncDir(); // the replaced table's folder is removed in the background, as a dropped one's
   }
 
   /** Removes a staged table and everything written to it. */
@@ -422,7 +421,8 @@ export class Catalog {
       if (locked) t.unlockWriter();
     }
     this.#syncDir();
-    await t.removed(); // its folder, unless a reader still holds it (then once the last one is done)
+    // Its folder is removed in the background (once no reader holds it): a table of thousands of partitions
+    // takes seconds to remove under load, and the DROP is done once the folder is out of the way.
   }
 
   /** Renames the table's folder, then records the name in its metadata; a failure of the second undoes the first. */

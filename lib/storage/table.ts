@@ -229,10 +229,7 @@ export class Table {
     this.#remover = null;
   }
 
-  /** Resolves once every retired path handed over so far is removed. */
-  async removed(): Promise<void> {
-    while (this.#remover !== null) await this.#remover;
-  }
+
 
   /** Waits (bounded) for the single writer slot. */
   async lockWriter(): Promise<void> {

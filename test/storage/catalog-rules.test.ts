@@ -152,6 +152,7 @@ test('a DROP that fails at any step leaves disk and catalog unchanged; on a full
   });
   assert.equal(steps, 2, 'mkdir .trash, rename');
   assert.equal(c.exists('t'), false);
+  await removalsDone(); // the dropped folder goes in the background
   assert.deepEqual(readdirSync(join(dir, '.trash')), []);
   c.close();
   // The next open makes .trash at once: a drop then writes nothing at all.
@@ -254,6 +255,7 @@ test('an import with overwrite that fails at any step keeps the old table; disca
   assert.ok(steps >= 4, `the record's write and rename, the old table's rename, the new one's: ${steps}`);
   assert.deepEqual(c.get('t').meta.columns.map((x) => x.name), ['ts', 'x'], 'the replacement took the name');
   assert.deepEqual(readAll(c, 't'), []);
+  await removalsDone();
   assert.deepEqual(readdirSync(join(dir, '.trash')), [], 'the replaced table is gone once unused');
   assert.ok(!readdirSync(join(dir, 't')).includes('_replaces'));
   c.close();
