@@ -7,6 +7,7 @@ import type { Batch } from '../storage/table-reader.js';
 import type * as A from '../sql/ast.js';
 import type { Field, Plan } from '../sql/bound.js';
 import { bindQuery, type BindContext } from '../sql/binder.js';
+import { node } from '../sql/plan-timestamp.js';
 import { COLUMNS_FIELDS, SHOW_CREATE_FIELDS, SHOW_TABLES_FIELDS } from '../sql/metadata.js';
 import { parseStatement } from '../sql/parser.js';
 import '../sql/functions/index.js';
@@ -113,7 +114,7 @@ function compileStatement(stmt: A.Statement, opts: EngineOptions): CompiledState
     case 'explain': {
       const inner = compileStatement(stmt.statement, opts);
       const lines = inner.kind === 'select' ? explainPlan(inner.plan) : [`${inner.kind.toUpperCase()}`];
-      const plan: Plan = { kind: 'oneRow', fields: [], timestamp: -1 };
+      const plan: Plan = node({ kind: 'oneRow', fields: [] });
       const fields: Field[] = [{ name: 'QUERY PLAN', type: 'STRING' }];
       return {
         kind: 'select', fields, timestamp: -1, plan,
@@ -124,9 +125,9 @@ function compileStatement(stmt: A.Statement, opts: EngineOptions): CompiledState
       const what = stmt.what.toUpperCase();
       const table = stmt.table;
       if (table !== null && !catalog.exists(table)) throw new SvcError('SQL', `table does not exist [table=${table}]`, { position: stmt.tablePos });
-      if (what === 'TABLES') return select({ kind: 'metadata', what: 'tables', table: null, fields: SHOW_TABLES_FIELDS, timestamp: -1 }, opts);
-      if (what === 'COLUMNS') return select({ kind: 'metadata', what: 'columns', table, fields: COLUMNS_FIELDS, timestamp: -1 }, opts);
-      if (what === 'CREATE TABLE') return select({ kind: 'metadata', what: 'createTable', table, fields: SHOW_CREATE_FIELDS, timestamp: -1 }, opts);
+      if (what === 'TABLES') return select(node({ kind: 'metadata', what: 'tables', table: null, fields: SHOW_TABLES_FIELDS }), opts);
+      if (what === 'COLUMNS') return select(node({ kind: 'metadata', what: 'columns', table, fields: COLUMNS_FIELDS }), opts);
+      if (what === 'CREATE TABLE') return select(node({ kind: 'metadata', what: 'createTable', table, fields: SHOW_CREATE_FIELDS }), opts);
       throw new SvcError('SQL', `SHOW ${stmt.what} is not supported`, { position: stmt.pos });
     }
     case 'insert': {

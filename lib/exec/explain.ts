@@ -7,7 +7,7 @@ export function explainPlan(plan: Plan, depth = 0): string[] {
   const head = pad + describe(plan);
   const children: Plan[] = [];
   switch (plan.kind) {
-    case 'filter': case 'project': case 'aggregate': case 'window': case 'sort': case 'limit': case 'distinct': case 'reverse': case 'latestBy': case 'sampleFill': children.push(plan.input); break;
+    case 'filter': case 'project': case 'aggregate': case 'window': case 'sort': case 'limit': case 'distinct': case 'reverse': case 'latestBy': case 'sampleFill': case 'designate': children.push(plan.input); break;
     case 'join': case 'setOp': case 'asofJoin': children.push(plan.left, plan.right); break;
     default: break;
   }
@@ -29,6 +29,7 @@ function describe(p: Plan): string {
     case 'limit': return p.last !== null ? `Limit last: ${p.last}` : `Limit lo: ${p.lo} hi: ${p.hi}`;
     case 'distinct': return 'Distinct';
     case 'reverse': return 'Reverse (designated timestamp descending)';
+    case 'designate': return `Timestamp column: $${p.column}`;
     case 'sampleFill': return `SampleByFill fill: [${p.fills.map((f) => (f.kind === 'const' ? String(f.value) : f.kind)).join(',')}]`;
     case 'asofJoin': return `${p.splice ? 'Splice' : p.strict ? 'Lt' : 'AsOf'} Join keys: [${p.leftKeys.join(',')}] = [${p.rightKeys.join(',')}]${p.tolerance !== null ? ` tolerance: ${p.tolerance}us` : ''}`;
     case 'latestBy': return `LatestBy keys: [${p.keys.map((k) => `$${k}`).join(',')}] timestamp: $${p.ts}`;

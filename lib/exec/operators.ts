@@ -38,6 +38,7 @@ export function run(plan: Plan, cx: ExecContext): AsyncGenerator<Batch> {
     case 'limit': return runLimit(plan, cx);
     case 'distinct': return runDistinct(plan, cx);
     case 'reverse': return runReverse(plan, cx);
+    case 'designate': return run(plan.input, cx);
     case 'latestBy': return runLatestBy(plan, run(plan.input, cx), cx);
     case 'asofJoin': return runAsofJoin(plan, run(plan.left, cx), run(plan.right, cx)[Symbol.asyncIterator](), cx);
     case 'sampleFill': return runSampleFill(plan, run(plan.input, cx), cx);

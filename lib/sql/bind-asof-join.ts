@@ -10,6 +10,7 @@ import type * as A from './ast.js';
 import { resolveColumn, type Scope, type ScopeField } from './bind-expr.js';
 import type { Plan } from './bound.js';
 import { parseSampleInterval } from './sample-by.js';
+import { node } from './plan-timestamp.js';
 
 interface Source {
   readonly plan: Plan;
@@ -22,6 +23,9 @@ export function bindAsofJoin(j: A.Join, l: Source, r: Source): Source {
   const what = `${j.type} JOIN`;
   if (l.plan.timestamp < 0) throw new SvcError('SQL', `${what} needs a designated timestamp on the left side`, { position: j.pos });
   if (r.plan.timestamp < 0) throw new SvcError('SQL', `${what} needs a designated timestamp on the right side`, { position: j.pos });
+  // Matching walks both sides forward in time: a side sorted newest first (ORDER BY ts DESC) cannot be joined.
+  if (l.plan.timestampDesc) throw new SvcError('SQL', "left side of time series join doesn't have ASC timestamp order", { position: j.pos });
+  if (r.plan.timestampDesc) throw new SvcError('SQL', "right side of time series join doesn't have ASC timestamp order", { position: j.pos });
   const fields: ScopeField[] = [...l.scope.fields, ...r.scope.fields];
   const nl = l.scope.fields.length;
   const leftKeys: number[] = [];
@@ -49,11 +53,11 @@ export function bindAsofJoin(j: A.Join, l: Source, r: Source): Source {
     if (unit === 'M' || unit === 'y') throw new SvcError('SQL', `${what} TOLERANCE takes a fixed duration (U, T, s, m, h, d, w) [${j.tolerance}]`, { position: j.pos });
     tolerance = n * UNIT_US[unit]!;
   }
-  const plan: Plan = {
+  const plan: Plan = node({
     kind: 'asofJoin', strict: j.type === 'LT', splice: j.type === 'SPLICE', left: l.plan, right: r.plan, leftKeys, rightKeys, tolerance,
     leftTs: l.plan.timestamp, rightTs: r.plan.timestamp,
-    fields: fields.map((f) => ({ name: f.name, type: f.type })), timestamp: l.plan.timestamp,
-  };
+    fields: fields.map((f) => ({ name: f.name, type: f.type })),
+  });
   return { plan, scope: { fields } };
 }
 

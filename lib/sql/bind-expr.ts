@@ -4,6 +4,7 @@
 import { SvcError } from '../errors/svc-error.js';
 import type * as A from './ast.js';
 import type { BoundExpr, Plan } from './bound.js';
+import { node } from './plan-timestamp.js';
 import { parseTimestamp } from './functions/datetime.js';
 import { isAggregate, resolveScalar, type BindArg, type Kernel } from './functions/registry.js';
 import { dayInterval, statementNow, type DayName } from './functions/time.js';
@@ -272,7 +273,7 @@ function inExpr(e: A.In, cx: ExprContext): BoundExpr {
     x = castTo(x, t, e.pos);
     if (inner.type !== t) {
       const cast = castTo({ kind: 'col', index: 0, type: inner.type }, t, e.pos);
-      plan = { kind: 'project', input: plan, exprs: [cast], fields: [{ name: inner.name, type: t }], timestamp: -1 };
+      plan = node({ kind: 'project', input: plan, exprs: [cast], fields: [{ name: inner.name, type: t }] });
     }
     const r: BoundExpr = { kind: 'inSubquery', expr: x, plan, type: 'BOOLEAN', pos: e.pos, result: { values: null, owner: null } };
     return e.not ? call('not', [r], e.pos) : r;

@@ -8,6 +8,7 @@ import { bindExpr, castTo, type Scope } from './bind-expr.js';
 import type { BoundExpr, FillSpec, Plan } from './bound.js';
 import type { Kernel } from './functions/registry.js';
 import { pushIntervals } from './intervals.js';
+import { node } from './plan-timestamp.js';
 import { Buckets, checkZone, parseOffset, parseSampleInterval, type Sampling } from './sample-by.js';
 import { LONG_NULL } from '../storage/column-type.js';
 
@@ -34,6 +35,8 @@ function constOf(e: A.Expr, what: string, type: 'TIMESTAMP' | 'STRING'): number 
 export function bindSampleBy(sb: A.SampleBy, plan: Plan, scope: Scope): SampleSetup {
   const ts = plan.timestamp;
   if (ts < 0) throw new SvcError('SQL', 'SAMPLE BY needs a designated timestamp; use timestamp(col) on the source', { position: sb.pos });
+  // Buckets are made as the rows come: newest first (ORDER BY ts DESC below) would make them backwards.
+  if (plan.timestampDesc) throw new SvcError('SQL', 'base query does not provide ASC order over designated TIMESTAMP column', { position: sb.pos });
   const { n, unit } = parseSampleInterval(sb.interval, sb.pos);
   const zone = sb.timeZone ? String(constOf(sb.timeZone, 'TIME ZONE', 'STRING')) : null;
   if (zone !== null) checkZone(zone, sb.timeZone!.pos);
@@ -61,7 +64,7 @@ export function bindSampleBy(sb: A.SampleBy, plan: Plan, scope: Scope): SampleSe
   const exprs: BoundExpr[] = [...plan.fields.map((f, i) => ({ kind: 'col' as const, index: i, type: f.type })), bucket];
   const tsName = scope.fields[ts]!.name;
   const fields = [...plan.fields.map((f, i) => (i === ts ? { ...f, name: '$sampled_ts' } : f)), { name: plan.fields[ts]!.name, type: 'TIMESTAMP' as const }];
-  const projected: Plan = { kind: 'project', input: plan, exprs, fields, timestamp: -1 };
+  const projected: Plan = node({ kind: 'project', input: plan, exprs, fields });
   // The select list's `ts` (and any other reference to it) is the bucket.
   const newScope: Scope = {
     ...scope,
@@ -109,7 +112,7 @@ export function sampleFill(s: SampleSetup, agg: Plan & { kind: 'aggregate' }, ke
   }
   const fills: FillSpec[] = Array.from({ length: nAgg }, (_, i) => specs[specs.length === 1 ? 0 : i]!);
   const otherKeys = keys.map((_, i) => i).filter((i) => i !== bucketKey);
-  return { kind: 'sampleFill', input: agg, bucket: bucketKey, keys: otherKeys, fills, buckets: s.buckets, from: s.from, to: s.to, fields: agg.fields, timestamp: -1 };
+  return node({ kind: 'sampleFill', input: agg, bucket: bucketKey, keys: otherKeys, fills, buckets: s.buckets, from: s.from, to: s.to, fields: agg.fields });
 }
 
 function fillSpec(e: A.Expr): FillSpec {

@@ -7,6 +7,7 @@ import { SvcError } from '../errors/svc-error.js';
 import type * as A from './ast.js';
 import { bindExpr, castTo, exprKey, unify, type ExprContext, type Scope } from './bind-expr.js';
 import type { BoundExpr, BoundFrame, BoundWindow, Plan } from './bound.js';
+import { node } from './plan-timestamp.js';
 import { constValue } from './const-value.js';
 import { hasScalar, isAggregate } from './functions/registry.js';
 import { isNumeric, isTemporal, type SqlType } from './sql-type.js';
@@ -113,7 +114,7 @@ export class WindowBinder {
     if (this.functions.length === 0) return plan;
     if (plan.fields.length !== this.scope.fields.length) throw new SvcError('INTERNAL', 'window functions bound against another plan');
     const fields = [...plan.fields, ...this.functions.map((f, i) => ({ name: `$window${i}`, type: f.type }))];
-    return { kind: 'window', input: plan, functions: this.functions, fields, timestamp: plan.timestamp };
+    return node({ kind: 'window', input: plan, functions: this.functions, fields });
   }
 
   /** The spec with a named base window's parts filled in. */

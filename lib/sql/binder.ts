@@ -16,6 +16,7 @@ import { bindSampleBy, sampleFill, type SampleSetup } from './bind-sample-by.js'
 import { bindAsofJoin } from './bind-asof-join.js';
 import { checkWindowPlacement, hasAggregate, WindowBinder } from './bind-window.js';
 import { checkPlanDepth } from './depth-guard.js';
+import { designateTimestamp, node } from './plan-timestamp.js';
 import { balancedAnd } from './parse-expr.js';
 
 export interface BindContext {
@@ -92,16 +93,23 @@ function bindSetOp(q: A.SetOp, cx: BindContext, ctes: Ctes): Plan {
   const conform = (p: Plan): Plan => {
     if (p.fields.every((f, i) => f.type === types[i])) return p;
     const exprs = p.fields.map((f, i) => castTo({ kind: 'col', index: i, type: f.type }, types[i]!, q.pos));
-    return { kind: 'project', input: p, exprs, fields: p.fields.map((f, i) => ({ name: f.name, type: types[i]! })), timestamp: -1 };
+    return node({ kind: 'project', input: p, exprs, fields: p.fields.map((f, i) => ({ name: f.name, type: types[i]! })) });
   };
   left = conform(left);
   right = conform(right);
-  let plan: Plan = { kind: 'setOp', op: q.op, all: q.all, left, right, fields: left.fields.map((f, i) => ({ name: f.name, type: types[i]! })), timestamp: -1 };
+  let plan: Plan = node({ kind: 'setOp', op: q.op, all: q.all, left, right, fields: left.fields.map((f, i) => ({ name: f.name, type: types[i]! })) });
   plan = orderAndLimit(plan, q.orderBy, q.limit);
   return plan;
 }
 
+/** A FROM item, with the designated timestamp its TIMESTAMP(col) names. */
 function bindFrom(f: A.FromItem, cx: BindContext, ctes: Ctes): Source {
+  const s = bindSource(f, cx, ctes);
+  const d = f.kind === 'join' || f.kind === 'showRef' ? null : f.timestamp;
+  return d ? { plan: designateTimestamp(s.plan, d.column, d.pos), scope: s.scope } : s;
+}
+
+function bindSource(f: A.FromItem, cx: BindContext, ctes: Ctes): Source {
   switch (f.kind) {
     case 'tableRef': {
       const cte = ctes.get(f.name.toLowerCase());
@@ -112,7 +120,7 @@ function bindFrom(f: A.FromItem, cx: BindContext, ctes: Ctes): Source {
       }
       const input = cx.inputs?.get(f.name.toLowerCase());
       if (input) {
-        const plan: Plan = { kind: 'input', name: f.name.toLowerCase(), fields: input.fields, timestamp: input.timestamp };
+        const plan: Plan = node({ kind: 'input', name: f.name.toLowerCase(), fields: input.fields, timestamp: input.timestamp });
         return { plan, scope: { fields: input.fields.map((x) => ({ table: f.alias ?? f.name, name: x.name, type: x.type })) } };
       }
       let table;
@@ -126,7 +134,7 @@ function bindFrom(f: A.FromItem, cx: BindContext, ctes: Ctes): Source {
       const meta = table.meta;
       const fields: Field[] = meta.columns.map((c) => ({ name: c.name, type: c.type }));
       const ts = meta.columns.findIndex((c) => c.id === meta.timestampId);
-      const plan: Plan = { kind: 'scan', table: meta.name, columns: fields.map((x) => x.name), intervals: null, fields, timestamp: ts };
+      const plan: Plan = node({ kind: 'scan', table: meta.name, columns: fields.map((x) => x.name), intervals: null, fields, timestamp: ts });
       return { plan, scope: { fields: fields.map((x) => ({ table: f.alias ?? meta.name, name: x.name, type: x.type })) } };
     }
     case 'functionRef': return bindTableFunction(f, cx);
@@ -154,18 +162,18 @@ function bindTableFunction(f: A.FunctionRef, cx: BindContext): Source {
     case 'long_sequence': {
       const n = constInt(f.call.args[0], 'long_sequence count', f.pos);
       if (n < 0) throw new SvcError('SQL', 'long_sequence count must not be negative', { position: f.call.args[0]!.pos });
-      plan = { kind: 'longSequence', count: n, fields: [{ name: 'x', type: 'LONG' }], timestamp: -1 };
+      plan = node({ kind: 'longSequence', count: n, fields: [{ name: 'x', type: 'LONG' }] });
       break;
     }
     case 'tables': case 'all_tables':
-      plan = { kind: 'metadata', what: 'tables', table: null, fields: TABLES_FIELDS, timestamp: -1 };
+      plan = node({ kind: 'metadata', what: 'tables', table: null, fields: TABLES_FIELDS });
       break;
     case 'table_columns': {
       const a = f.call.args[0];
       if (!a || a.kind !== 'literal' || a.type !== 'STRING') throw new SvcError('SQL', 'table_columns needs a table name string', { position: a?.pos ?? f.pos });
       const t = String(a.value);
       if (!cx.catalog.exists(t)) throw new SvcError('SQL', `table does not exist [table=${t}]`, { position: a.pos });
-      plan = { kind: 'metadata', what: 'columns', table: t, fields: COLUMNS_FIELDS, timestamp: -1 };
+      plan = node({ kind: 'metadata', what: 'columns', table: t, fields: COLUMNS_FIELDS });
       break;
     }
     default: throw new SvcError('SQL', `unknown function name: ${name}`, { position: f.call.pos });
@@ -210,10 +218,10 @@ function bindJoin(j: A.Join, cx: BindContext, ctes: Ctes): Source {
     throw new SvcError('SQL', 'join needs ON or USING', { position: j.pos });
   }
   const type = j.type === 'CROSS' || (leftKeys.length === 0 && !j.on) ? 'CROSS' : j.type;
-  const plan: Plan = {
+  const plan: Plan = node({
     kind: 'join', type, left: l.plan, right: r.plan, leftKeys, rightKeys, residual,
-    fields: fields.map((f) => ({ name: f.name, type: f.type })), timestamp: l.plan.timestamp,
-  };
+    fields: fields.map((f) => ({ name: f.name, type: f.type })),
+  });
   return { plan, scope };
 }
 
@@ -247,7 +255,7 @@ function uniqueNames(names: string[]): string[] {
 }
 
 function bindSelect(q: A.Select, cx: BindContext, ctes: Ctes): Plan {
-  const src: Source = q.from ? bindFrom(q.from, cx, ctes) : { plan: { kind: 'oneRow', fields: [], timestamp: -1 }, scope: { fields: [] } };
+  const src: Source = q.from ? bindFrom(q.from, cx, ctes) : { plan: node({ kind: 'oneRow', fields: [] }), scope: { fields: [] } };
   let plan = src.plan;
   // Uncorrelated subqueries in this query's expressions see the same tables and CTEs.
   const subquery = (sq: A.Query): Plan => useTimestampOrder(pruneColumns(bindQueryIn(sq, cx, ctes)));
@@ -336,9 +344,10 @@ function bindSelect(q: A.Select, cx: BindContext, ctes: Ctes): Plan {
     selectExprs = items.map((i) => bindPost(i.expr));
     const having = q.having ? bindPost(q.having) : null;
     const aggFields: Field[] = [...keys.map((k, i) => ({ name: `$key${i}`, type: k.type })), ...aggregates.map((a) => ({ name: a.name, type: a.type }))];
-    plan = { kind: 'aggregate', input: plan, keys, aggregates, fields: aggFields, timestamp: -1 };
-    if (sampling) plan = sampleFill(sampling, plan, keys);
-    if (having) plan = { kind: 'filter', input: plan, predicate: having, fields: plan.fields, timestamp: -1 };
+    const bucketKey = sampling ? keys.findIndex((k) => k.kind === 'col' && k.index === sampling!.bucketField) : -1;
+    const agg = node({ kind: 'aggregate', input: plan, keys, aggregates, fields: aggFields, ...(bucketKey >= 0 ? { bucketKey } : {}) });
+    plan = sampling ? sampleFill(sampling, agg, keys) : agg;
+    if (having) plan = node({ kind: 'filter', input: plan, predicate: having, fields: plan.fields });
     postScope = { fields: aggFields.map((f) => ({ table: null, name: f.name, type: f.type })) };
   } else {
     if (q.sampleBy) throw new SvcError('SQL', 'SAMPLE BY needs aggregate functions in the select list', { position: q.sampleBy.pos });
@@ -359,17 +368,16 @@ function bindSelect(q: A.Select, cx: BindContext, ctes: Ctes): Plan {
     order.push({ index: exprs.length - 1, desc: o.desc });
   }
   plan = windows.apply(plan);
-  const tsIndex = plan.timestamp >= 0 ? selectExprs.findIndex((e) => e.kind === 'col' && e.index === plan.timestamp) : -1;
   const projFields = [...fields, ...exprs.slice(fields.length).map((e, i) => ({ name: `$order${i}`, type: e.type }))];
-  plan = { kind: 'project', input: plan, exprs, fields: projFields, timestamp: tsIndex };
-  if (q.distinct) plan = { kind: 'distinct', input: plan, fields: plan.fields, timestamp: -1 };
+  plan = node({ kind: 'project', input: plan, exprs, fields: projFields });
+  if (q.distinct) plan = node({ kind: 'distinct', input: plan, fields: plan.fields });
   if (order.length > 0) {
     const limit = simpleLimit(q.limit);
-    plan = { kind: 'sort', input: plan, keys: order, limit, fields: plan.fields, timestamp: plan.timestamp };
+    plan = node({ kind: 'sort', input: plan, keys: order, limit, fields: plan.fields });
   }
   plan = applyLimit(plan, q.limit);
   if (projFields.length > fields.length) {
-    plan = { kind: 'project', input: plan, exprs: fields.map((f, i) => ({ kind: 'col', index: i, type: f.type })), fields, timestamp: tsIndex };
+    plan = node({ kind: 'project', input: plan, exprs: fields.map((f, i) => ({ kind: 'col', index: i, type: f.type })), fields });
   }
   return plan;
 }
@@ -391,7 +399,7 @@ function bindLatestOn(l: A.LatestOn, plan: Plan, scope: Scope): Plan {
     if (ts < 0) throw new SvcError('SQL', 'LATEST BY needs a designated timestamp; use LATEST ON ts PARTITION BY ...', { position: l.pos });
   }
   const keys = l.partitionBy.map((k) => resolveColumn(scope, k).index);
-  return { kind: 'latestBy', input: plan, keys, ts, fields: plan.fields, timestamp: plan.timestamp };
+  return node({ kind: 'latestBy', input: plan, keys, ts, fields: plan.fields });
 }
 
 function resolveGroupItem(g: A.Expr, items: ReadonlyArray<{ expr: A.Expr; alias: string | null }>, names: string[]): A.Expr {
@@ -440,7 +448,7 @@ function simpleLimit(limit: A.Select['limit']): number | null {
 function applyLimit(plan: Plan, limit: A.Select['limit']): Plan {
   const b = limitBounds(limit);
   if (!b) return plan;
-  return { kind: 'limit', input: plan, lo: b.lo, hi: b.hi, last: b.last, fields: plan.fields, timestamp: plan.timestamp };
+  return node({ kind: 'limit', input: plan, lo: b.lo, hi: b.hi, last: b.last, fields: plan.fields });
 }
 
 /** ORDER BY (by column name or position) and LIMIT of a set operation. */
@@ -452,7 +460,7 @@ function orderAndLimit(plan: Plan, orderBy: readonly A.OrderItem[], limit: A.Sel
       if (o.expr.kind === 'column') return { index: resolveColumn({ fields: scope }, o.expr).index, desc: o.desc };
       throw new SvcError('SQL', 'ORDER BY of a set operation must name a column or position', { position: o.pos });
     });
-    plan = { kind: 'sort', input: plan, keys, limit: simpleLimit(limit), fields: plan.fields, timestamp: -1 };
+    plan = node({ kind: 'sort', input: plan, keys, limit: simpleLimit(limit), fields: plan.fields });
   }
   return applyLimit(plan, limit);
 }

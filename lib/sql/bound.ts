@@ -76,8 +76,10 @@ export interface BoundWindow {
 
 interface PlanBase {
   readonly fields: readonly Field[];
-  /** Index of the designated timestamp among `fields`, or -1. */
+  /** Index of the designated timestamp among `fields`, or -1 (derived per node kind: plan-timestamp.ts). */
   readonly timestamp: number;
+  /** The rows come newest first (ORDER BY ts DESC); absent when ascending. */
+  readonly timestampDesc?: boolean;
 }
 
 export type Plan =
@@ -93,7 +95,8 @@ export type Plan =
   | PlanBase & { readonly kind: 'metadata'; readonly what: 'tables' | 'columns' | 'createTable'; readonly table: string | null }
   | PlanBase & { readonly kind: 'filter'; readonly input: Plan; readonly predicate: BoundExpr }
   | PlanBase & { readonly kind: 'project'; readonly input: Plan; readonly exprs: readonly BoundExpr[] }
-  | PlanBase & { readonly kind: 'aggregate'; readonly input: Plan; readonly keys: readonly BoundExpr[]; readonly aggregates: readonly BoundAggregate[] }
+  /** `bucketKey`: SAMPLE BY's bucket among the keys (its groups come in bucket order). */
+  | PlanBase & { readonly kind: 'aggregate'; readonly input: Plan; readonly keys: readonly BoundExpr[]; readonly aggregates: readonly BoundAggregate[]; readonly bucketKey?: number }
   /** The input's rows in their order, each with one more column per window function (after WHERE / GROUP BY, before ORDER BY / LIMIT). */
   | PlanBase & { readonly kind: 'window'; readonly input: Plan; readonly functions: readonly BoundWindow[] }
   | PlanBase & { readonly kind: 'sort'; readonly input: Plan; readonly keys: readonly SortKey[]; readonly limit: number | null }
@@ -117,6 +120,8 @@ export type Plan =
   }
   /** LATEST ON: per distinct `keys` tuple, the row with the greatest `ts`; output in `ts` order. */
   | PlanBase & { readonly kind: 'latestBy'; readonly input: Plan; readonly keys: readonly number[]; readonly ts: number }
+  /** `TIMESTAMP(col)` on a FROM source: its rows as they are, `column` named their designated timestamp (trusted to be in order, as QuestDB does). */
+  | PlanBase & { readonly kind: 'designate'; readonly input: Plan; readonly column: number }
   /** The rows of each batch in reverse order (over a backwards scan: descending designated timestamp). */
   | PlanBase & { readonly kind: 'reverse'; readonly input: Plan }
   | PlanBase & { readonly kind: 'join'; readonly type: 'INNER' | 'LEFT' | 'CROSS'; readonly left: Plan; readonly right: Plan; readonly leftKeys: readonly number[]; readonly rightKeys: readonly number[]; readonly residual: BoundExpr | null }

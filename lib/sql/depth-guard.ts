@@ -174,7 +174,7 @@ function planParts(p: Plan): { plans: Plan[]; exprs: BoundExpr[] } {
     case 'aggregate': return { plans: [p.input], exprs: [...p.keys, ...p.aggregates.flatMap((a) => a.args)] };
     case 'window':
       return { plans: [p.input], exprs: p.functions.flatMap((f) => [...f.args, ...f.partitionBy, ...f.orderBy.map((o) => o.expr)]) };
-    case 'sort': case 'limit': case 'distinct': case 'sampleFill': case 'latestBy': case 'reverse':
+    case 'sort': case 'limit': case 'distinct': case 'sampleFill': case 'latestBy': case 'reverse': case 'designate':
       return { plans: [p.input], exprs: [] };
     case 'asofJoin': case 'setOp': return { plans: [p.left, p.right], exprs: [] };
     case 'join': return { plans: [p.left, p.right], exprs: p.residual === null ? [] : [p.residual] };

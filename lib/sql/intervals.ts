@@ -4,6 +4,7 @@
 // BETWEEN, NOT IN and OR of such conditions combine into one sorted interval
 // list; the other conditions stay in a filter.
 import type { BoundExpr, Plan } from './bound.js';
+import { node } from './plan-timestamp.js';
 import type { Interval } from '../storage/table-reader.js';
 import { complement, intersect, merge } from './interval-literal.js';
 
@@ -14,7 +15,7 @@ import { complement, intersect, merge } from './interval-literal.js';
  * when nothing else remains).
  */
 export function pushIntervals(plan: Plan, predicate: BoundExpr): Plan {
-  const filter = (input: Plan, p: BoundExpr): Plan => ({ kind: 'filter', input, predicate: p, fields: plan.fields, timestamp: plan.timestamp });
+  const filter = (input: Plan, p: BoundExpr): Plan => node({ kind: 'filter', input, predicate: p, fields: plan.fields });
   if (plan.kind !== 'scan' || plan.timestamp < 0) return filter(plan, predicate);
   const terms = andTerms(predicate);
   let acc: Interval[] | null = null;

@@ -3,6 +3,7 @@
 // Filters, projections and aggregates over a scan narrow it; other nodes keep
 // their inputs whole.
 import type { BoundExpr, Plan } from './bound.js';
+import { rederive } from './plan-timestamp.js';
 
 export function pruneColumns(plan: Plan): Plan {
   return narrow(plan, null).plan;
@@ -23,7 +24,7 @@ function narrow(p: Plan, need: ReadonlySet<number> | null): Narrowed {
       const map = new Int32Array(p.fields.length).fill(-1);
       keep.forEach((old, i) => { map[old] = i; });
       return {
-        plan: { ...p, columns: keep.map((i) => p.columns[i]!), fields: keep.map((i) => p.fields[i]!), timestamp: p.timestamp >= 0 ? map[p.timestamp]! : -1 },
+        plan: rederive({ ...p, columns: keep.map((i) => p.columns[i]!), fields: keep.map((i) => p.fields[i]!), timestamp: p.timestamp >= 0 ? map[p.timestamp]! : -1 }),
         map,
       };
     }
@@ -31,7 +32,7 @@ function narrow(p: Plan, need: ReadonlySet<number> | null): Narrowed {
       const used = new Set(need ?? range(p.fields.length));
       cols(p.predicate, used);
       const inner = narrow(p.input, used);
-      return { plan: { ...p, input: inner.plan, predicate: remap(p.predicate, inner.map), fields: inner.plan.fields, timestamp: inner.plan.timestamp }, map: inner.map };
+      return { plan: rederive({ ...p, input: inner.plan, predicate: remap(p.predicate, inner.map), fields: inner.plan.fields }), map: inner.map };
     }
     case 'project': {
       // Only the outputs the parent needs are computed (and only their inputs read).
@@ -46,7 +47,7 @@ function narrow(p: Plan, need: ReadonlySet<number> | null): Narrowed {
         keep.forEach((old, i) => { map![old] = i; });
       }
       return {
-        plan: { ...p, input: inner.plan, exprs: exprs.map((e) => remap(e, inner.map)), fields: keep.map((i) => p.fields[i]!), timestamp: map === null ? p.timestamp : p.timestamp >= 0 ? map[p.timestamp]! : -1 },
+        plan: rederive({ ...p, input: inner.plan, exprs: exprs.map((e) => remap(e, inner.map)), fields: keep.map((i) => p.fields[i]!) }),
         map,
       };
     }
@@ -56,9 +57,16 @@ function narrow(p: Plan, need: ReadonlySet<number> | null): Narrowed {
       for (const a of p.aggregates) for (const x of a.args) cols(x, used);
       const inner = narrow(p.input, used);
       return {
-        plan: { ...p, input: inner.plan, keys: p.keys.map((k) => remap(k, inner.map)), aggregates: p.aggregates.map((a) => ({ ...a, args: a.args.map((x) => remap(x, inner.map)) })) },
+        plan: rederive({ ...p, input: inner.plan, keys: p.keys.map((k) => remap(k, inner.map)), aggregates: p.aggregates.map((a) => ({ ...a, args: a.args.map((x) => remap(x, inner.map)) })) }),
         map: null,
       };
+    }
+    case 'designate': {
+      const used = new Set(need ?? range(p.fields.length));
+      used.add(p.column);
+      const inner = narrow(p.input, used);
+      const column = inner.map === null ? p.column : inner.map[p.column]!;
+      return { plan: rederive({ ...p, input: inner.plan, column, fields: inner.plan.fields }), map: inner.map };
     }
     case 'latestBy': {
       const used = new Set(need ?? range(p.fields.length));
@@ -67,7 +75,7 @@ function narrow(p: Plan, need: ReadonlySet<number> | null): Narrowed {
       const inner = narrow(p.input, used);
       const m = inner.map;
       const at = (i: number): number => (m === null ? i : m[i]!);
-      return { plan: { ...p, input: inner.plan, keys: p.keys.map(at), ts: at(p.ts), fields: inner.plan.fields, timestamp: inner.plan.timestamp }, map: m };
+      return { plan: rederive({ ...p, input: inner.plan, keys: p.keys.map(at), ts: at(p.ts), fields: inner.plan.fields }), map: m };
     }
     case 'window': {
       // Input columns asked for above and those the functions read; the function columns follow the input's.
@@ -76,7 +84,7 @@ function narrow(p: Plan, need: ReadonlySet<number> | null): Narrowed {
       for (let i = 0; i < width; i++) if (need === null || need.has(i)) used.add(i);
       for (const f of p.functions) for (const e of [...f.args, ...f.partitionBy, ...f.orderBy.map((o) => o.expr)]) cols(e, used);
       const inner = narrow(p.input, used);
-      if (inner.map === null) return { plan: { ...p, input: inner.plan }, map: null };
+      if (inner.map === null) return { plan: rederive({ ...p, input: inner.plan }), map: null };
       const m = inner.map;
       const newWidth = inner.plan.fields.length;
       const map = new Int32Array(p.fields.length);
@@ -88,14 +96,14 @@ function narrow(p: Plan, need: ReadonlySet<number> | null): Narrowed {
         orderBy: f.orderBy.map((o) => ({ expr: remap(o.expr, m), desc: o.desc })),
       }));
       const fields = [...inner.plan.fields, ...p.fields.slice(width)];
-      return { plan: { ...p, input: inner.plan, functions, fields, timestamp: inner.plan.timestamp }, map };
+      return { plan: rederive({ ...p, input: inner.plan, functions, fields }), map };
     }
     case 'sort': case 'limit': case 'distinct': case 'reverse': case 'sampleFill':
-      return { plan: { ...p, input: narrow(p.input, null).plan } as Plan, map: null };
+      return { plan: rederive({ ...p, input: narrow(p.input, null).plan } as Plan), map: null };
     case 'join': case 'asofJoin':
-      return { plan: { ...p, left: narrow(p.left, null).plan, right: narrow(p.right, null).plan } as Plan, map: null };
+      return { plan: rederive({ ...p, left: narrow(p.left, null).plan, right: narrow(p.right, null).plan } as Plan), map: null };
     case 'setOp':
-      return { plan: { ...p, left: narrow(p.left, null).plan, right: narrow(p.right, null).plan }, map: null };
+      return { plan: rederive({ ...p, left: narrow(p.left, null).plan, right: narrow(p.right, null).plan }), map: null };
     default:
       return { plan: p, map: null };
   }

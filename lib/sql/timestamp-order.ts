@@ -4,6 +4,7 @@
 // LIMIT above, the scan stops after the rows it needs (newest first for DESC),
 // as QuestDB does.
 import type { Plan } from './bound.js';
+import { node, rederive } from './plan-timestamp.js';
 
 export function useTimestampOrder(plan: Plan): Plan {
   switch (plan.kind) {
@@ -12,19 +13,19 @@ export function useTimestampOrder(plan: Plan): Plan {
       const key = plan.keys.length === 1 ? plan.keys[0]! : null;
       if (key !== null && inTimestampOrder(input, key.index)) {
         if (!key.desc) return input;
-        return { kind: 'reverse', input: backwards(input), fields: plan.fields, timestamp: -1 };
+        return node({ kind: 'reverse', input: backwards(input), fields: plan.fields });
       }
-      return { ...plan, input };
+      return rederive({ ...plan, input });
     }
     case 'latestBy': {
       // Newest rows first when the input is the table in timestamp order: the operator can stop early.
       const input = useTimestampOrder(plan.input);
-      return inTimestampOrder(input, plan.ts) ? { ...plan, input: backwards(input) } : { ...plan, input };
+      return rederive({ ...plan, input: inTimestampOrder(input, plan.ts) ? backwards(input) : input });
     }
-    case 'filter': case 'project': case 'aggregate': case 'window': case 'limit': case 'distinct': case 'reverse': case 'sampleFill':
-      return { ...plan, input: useTimestampOrder(plan.input) } as Plan;
+    case 'filter': case 'project': case 'aggregate': case 'window': case 'limit': case 'distinct': case 'reverse': case 'sampleFill': case 'designate':
+      return rederive({ ...plan, input: useTimestampOrder(plan.input) } as Plan);
     case 'join': case 'setOp': case 'asofJoin':
-      return { ...plan, left: useTimestampOrder(plan.left), right: useTimestampOrder(plan.right) } as Plan;
+      return rederive({ ...plan, left: useTimestampOrder(plan.left), right: useTimestampOrder(plan.right) } as Plan);
     default:
       return plan;
   }
@@ -33,7 +34,7 @@ export function useTimestampOrder(plan: Plan): Plan {
 /** Whether `p` yields its rows in ascending order of output column `index`, the scan's designated timestamp. */
 function inTimestampOrder(p: Plan, index: number): boolean {
   switch (p.kind) {
-    case 'scan': return p.timestamp >= 0 && index === p.timestamp;
+    case 'scan': return p.timestamp >= 0 && index === p.timestamp && p.backwards !== true;
     case 'filter': return inTimestampOrder(p.input, index);
     case 'project': {
       const e = p.exprs[index];
@@ -43,12 +44,12 @@ function inTimestampOrder(p: Plan, index: number): boolean {
   }
 }
 
-/** The chain of filters and projections down to the scan, reading newest batches first (no designated order left). */
+/** The chain of filters and projections down to the scan, reading newest batches first. */
 function backwards(p: Plan): Plan {
   switch (p.kind) {
-    case 'scan': return { ...p, backwards: true, timestamp: -1 };
-    case 'filter': return { ...p, input: backwards(p.input), timestamp: -1 };
-    case 'project': return { ...p, input: backwards(p.input), timestamp: -1 };
+    case 'scan': return rederive({ ...p, backwards: true });
+    case 'filter': return rederive({ ...p, input: backwards(p.input) });
+    case 'project': return rederive({ ...p, input: backwards(p.input) });
     default: throw new Error(`not a timestamp-ordered chain: ${p.kind}`);
   }
 }
