@@ -131,15 +131,7 @@ export class ChunkWriter {
         continue;
       }
       if (c < 0x20) {
-        b[p++] = 0x5c;
-        switch (c) {
-          case 0x0a: b[p++] = 0x6e; break;
-          case 0x0d: b[p++] = 0x72; break;
-          case 0x09: b[p++] = 0x74; break;
-          case 0x08: b[p++] = 0x62; break;
-          case 0x0c: b[p++] = 0x66; break;
-          default: b[p++] = 0x75; b[p++] = 0x30; b[p++] = 0x30; b[p++] = HEX[c >> 4]!; b[p++] = HEX[c & 15]!;
-        }
+        p = escapeControl(b, p, c);
         i++;
         continue;
       }
@@ -151,17 +143,27 @@ export class ChunkWriter {
     this.pos = p;
   }
 
-  /** UTF-8 bytes as the inside of a CSV field in double quotes: `"` doubled, invalid UTF-8 replaced by U+FFFD. */
+  /**
+   * UTF-8 bytes as the inside of a CSV field in double quotes, escaped as
+   * QuestDB's /exp escapes them: `"` doubled, `\` doubled, control characters
+   * as in JSON (`\t`, `\n`, `\u0001`...); invalid UTF-8 replaced by U+FFFD.
+   */
   csvEscaped(src: Uint8Array, from: number, to: number): void {
-    this.ensure((to - from) * 3);
+    this.ensure((to - from) * 6);
     const b = this.buf;
     let p = this.pos;
     let i = from;
     while (i < to) {
       const c = src[i]!;
-      if (c < 0x80) {
+      if (c >= 0x20 && c < 0x80) {
         if (c === 0x22) b[p++] = 0x22;
+        else if (c === 0x5c) b[p++] = 0x5c;
         b[p++] = c;
+        i++;
+        continue;
+      }
+      if (c < 0x20) {
+        p = escapeControl(b, p, c);
         i++;
         continue;
       }
@@ -172,6 +174,20 @@ export class ChunkWriter {
     }
     this.pos = p;
   }
+}
+
+/** A control character (< 0x20) as its JSON escape at b[p]; the position after it. */
+function escapeControl(b: Uint8Array, p: number, c: number): number {
+  b[p++] = 0x5c;
+  switch (c) {
+    case 0x0a: b[p++] = 0x6e; break;
+    case 0x0d: b[p++] = 0x72; break;
+    case 0x09: b[p++] = 0x74; break;
+    case 0x08: b[p++] = 0x62; break;
+    case 0x0c: b[p++] = 0x66; break;
+    default: b[p++] = 0x75; b[p++] = 0x30; b[p++] = 0x30; b[p++] = HEX[c >> 4]!; b[p++] = HEX[c & 15]!;
+  }
+  return p;
 }
 
 /**

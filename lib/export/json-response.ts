@@ -1,6 +1,7 @@
 // The /exec query response (SPEC.md "Query response"), streamed: the head
 // (query, columns, timestamp) and the dataset rows batch by batch into
-// ChunkWriter chunks, then count, timings and explain. An error after rows
+// ChunkWriter chunks, then count (always, as QuestDB sends it: clients read
+// it on every answer), timings and explain. An error after rows
 // went out still ends the body as valid JSON naming it ("error", "errorPos"),
 // as QuestDB does, and is left in stats.error for the handler to log; before
 // that it propagates so the handler can answer 400.
@@ -16,7 +17,11 @@ export interface JsonResponseOptions {
   readonly query: string;
   /** Omit `columns`. */
   readonly nm: boolean;
-  /** Add `count`: rows matched, past the window too. */
+  /**
+   * count=true: `count` is every row the query matches (read past the window).
+   * Otherwise it is the rows read to fill the window, as QuestDB counts them:
+   * the matched rows up to the window's end.
+   */
   readonly count: boolean;
   readonly timings: boolean;
   readonly explain: boolean;
@@ -55,7 +60,9 @@ export async function* jsonQueryBody(
     return;
   }
   w.byte(93);
-  if (opts.count) w.ascii(`,"count":${stats.matched}`);
+  const win = opts.window;
+  const count = opts.count || win === null || win.last !== null ? stats.matched : Math.min(stats.matched, win.hi);
+  w.ascii(`,"count":${count}`);
   if (opts.timings) {
     const execute = Number(process.hrtime.bigint() - started);
     w.ascii(`,"timings":{"authentication":0,"compiler":${opts.compileNanos},"execute":${execute},"count":0}`);

@@ -11,12 +11,13 @@ import type { FormatPool } from './format-pool.js';
 import { csvValueWriter, jsonValueWriter, type ValueWriter } from './value-writers.js';
 
 /**
- * How rows are written: CSV lines, JSON arrays separated by commas, or JSON
+ * How rows are written: CSV lines (fields separated by the byte `delimiter`,
+ * default a comma), JSON arrays separated by commas, or JSON
  * lines (one object per line; `keys[c]` is column c's `"name":` with the comma
  * before it for c > 0, as UTF-8). JSON lines are never sent to the helper thread.
  */
 export type RowFormat =
-  | { readonly kind: 'csv' }
+  | { readonly kind: 'csv'; readonly delimiter?: number }
   | { readonly kind: 'json'; readonly quoteLargeNum: boolean }
   | { readonly kind: 'jsonl'; readonly keys: readonly Uint8Array[] };
 
@@ -27,7 +28,7 @@ export function jsonLineKeys(names: readonly string[]): Uint8Array[] {
 }
 
 export function rowWriters(format: RowFormat, types: readonly SqlType[]): ValueWriter[] {
-  return types.map((t) => (format.kind === 'csv' ? csvValueWriter(t) : jsonValueWriter(t, { quoteLargeNum: format.kind === 'json' && format.quoteLargeNum })));
+  return types.map((t) => (format.kind === 'csv' ? csvValueWriter(t, format.delimiter) : jsonValueWriter(t, { quoteLargeNum: format.kind === 'json' && format.quoteLargeNum })));
 }
 
 /**
@@ -55,13 +56,14 @@ export function writeRows(
     return to;
   }
   const json = format.kind === 'json';
+  const sep = format.kind === 'csv' ? format.delimiter ?? 44 : 44;
   for (let i = from; i < to; i++) {
     if (json) {
       if (i > from || !first) w.byte(44);
       w.byte(91);
     }
     for (let c = 0; c < width; c++) {
-      if (c > 0) w.byte(44);
+      if (c > 0) w.byte(sep);
       writers[c]!(w, cols[c]!, i);
     }
     w.byte(json ? 93 : 10);

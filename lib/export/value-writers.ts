@@ -95,7 +95,16 @@ class DictCache {
 }
 
 const jsonQuoted = (s: string): Uint8Array => Buffer.from(JSON.stringify(s), 'utf8');
-const csvQuoted = (s: string): Uint8Array => Buffer.from(`"${s.replace(/"/g, '""')}"`, 'utf8');
+/** Text as a quoted CSV field, escaped as ChunkWriter.csvEscaped escapes it (QuestDB's /exp rule). */
+export function csvQuotedText(s: string): string {
+  return `"${s.replace(/["\\\x00-\x1f]/g, csvEscapeChar)}"`;
+}
+function csvEscapeChar(c: string): string {
+  if (c === '"') return '""';
+  if (c === '\\') return '\\\\';
+  return JSON.stringify(c).slice(1, -1);
+}
+const csvQuoted = (s: string): Uint8Array => Buffer.from(csvQuotedText(s), 'utf8');
 
 export interface JsonOptions {
   /** LONG values as JSON strings. */
@@ -154,8 +163,13 @@ export function jsonValueWriter(type: SqlType, opts: JsonOptions): ValueWriter {
   }
 }
 
-/** The CSV writer of a column of `type`: text and timestamps quoted, numbers and booleans bare, NULL empty. */
-export function csvValueWriter(type: SqlType): ValueWriter {
+/**
+ * The CSV writer of a column of `type`, as QuestDB's /exp writes it: text and
+ * timestamps quoted, numbers, booleans, CHAR, IPv4, UUID and LONG256 bare,
+ * NULL empty. A CHAR that is the delimiter (byte `delimiter`), `"` or a line
+ * end is quoted (QuestDB writes it bare, which breaks the line).
+ */
+export function csvValueWriter(type: SqlType, delimiter = 0x2c): ValueWriter {
   switch (type) {
     case 'BOOLEAN': return (w, v, i) => w.ascii((v as { data: Uint8Array }).data[i] ? 'true' : 'false');
     case 'BYTE': case 'SHORT': return (w, v, i) => w.int((v as { data: Int16Array }).data[i]!);
@@ -197,9 +211,19 @@ export function csvValueWriter(type: SqlType): ValueWriter {
       if (s.nulls !== null && s.nulls[i]) return;
       w.byte(34); w.csvEscaped(s.bytes, s.offsets[i]!, s.offsets[i + 1]!); w.byte(34);
     };
+    case 'CHAR': return (w, v, i) => {
+      const c = (v as { data: Uint16Array }).data[i]!;
+      if (c === 0) return;
+      if (c === delimiter || c === 0x22 || c === 0x0a || c === 0x0d) { w.byte(34); if (c === 0x22) w.byte(34); w.byte(c); w.byte(34); return; }
+      if (c < 0x80) w.byte(c); else w.utf8(String.fromCharCode(c >= 0xd800 && c <= 0xdfff ? 0xfffd : c));
+    };
+    case 'IPV4': case 'UUID': case 'LONG256': return (w, v, i) => {
+      const t = renderAt(v, i);
+      if (t !== null) w.ascii(t);
+    };
     default: return (w, v, i) => {
       const t = renderAt(v, i);
-      if (t !== null) w.utf8(`"${t.replace(/"/g, '""')}"`);
+      if (t !== null) w.utf8(csvQuotedText(t));
     };
   }
 }

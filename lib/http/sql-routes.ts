@@ -4,7 +4,7 @@
 // (lib/exec/engine.ts) and streams the result; the statement stops when the
 // client goes away or its timeout passes.
 import { SvcError, isSvcError } from '../errors/svc-error.js';
-import { compile, type CompiledStatement } from '../exec/engine.js';
+import { compile, type CompiledStatement, type SelectStatement } from '../exec/engine.js';
 import { Deadline } from '../limits/deadline.js';
 import type { MemoryBudget } from '../limits/memory-budget.js';
 import { csvBody } from '../export/csv-response.js';
@@ -14,7 +14,8 @@ import { parseParquetOptions } from '../export/parquet/options.js';
 import { parquetBody, planParquet, sourceTable } from '../export/parquet/parquet-writer.js';
 import type { RowStats } from '../export/row-window.js';
 import type { Catalog } from '../storage/catalog.js';
-import { boolParam, limitParam, queryParam, timeoutHeader, timeoutSecondsParam } from './params.js';
+import { expDelimiterParam, expLimitParam, expTimeoutParam } from './exp-params.js';
+import { boolParam, limitParam, queryParam, timeoutHeader } from './params.js';
 import type { RequestContext, Route } from './router.js';
 import { sendBody } from './stream-body.js';
 
@@ -135,42 +136,62 @@ async function exportParquet(ctx: RequestContext, opts: SqlRouteOptions, query: 
   const url = ctx.url;
   const options = parseParquetOptions(url.searchParams);
   boolParam(url, 'nm'); // validated like CSV's; a Parquet file has no header row to omit
-  const window = limitParam(url, false);
-  const timeout = timeoutSecondsParam(url) ?? opts.exportTimeoutMs ?? opts.queryTimeoutMs;
-  const { stmt } = compileFor(query, opts);
-  if (stmt.kind !== 'select') throw new QueryError(query, new SvcError('SQL', '/exp exports the rows of a query; use /exec for other statements', { position: 0 }));
+  const window = expLimitParam(url);
+  const timeout = expTimeoutParam(url) ?? opts.exportTimeoutMs ?? opts.queryTimeoutMs;
+  const stmt = compileExport(query, opts);
   const plan = planParquet(stmt.fields, stmt.timestamp, sourceTable(stmt.plan), options);
   const t = withTimeout(ctx.signal, timeout);
   const stats: RowStats = { sent: 0, matched: 0 };
   try {
     const headers = { 'Content-Type': 'application/vnd.apache.parquet', 'Content-Disposition': `attachment; filename="${fileName(url, 'parquet')}"` };
     await sendBody(ctx, headers, counted(ctx, parquetBody(plan, stmt.execute(t.signal, t.deadline), window, stats, sharedFormatPool())), ctx.signal, { compressible: false });
-  } catch (e) {
-    throw ctx.res.headersSent ? e : new QueryError(query, e);
   } finally {
     ctx.stats.rows += stats.sent;
     t.dispose();
   }
 }
 
-async function exportCsv(ctx: RequestContext, opts: SqlRouteOptions): Promise<void> {
-  const url = ctx.url;
-  const query = queryParam(url);
-  const fmt = (url.searchParams.get('fmt') ?? 'csv').toLowerCase();
-  if (fmt === 'parquet') return exportParquet(ctx, opts, query);
-  if (fmt !== 'csv') throw new SvcError('BAD_REQUEST', `invalid value for parameter fmt: ${fmt} [expected csv or parquet]`);
-  const nm = boolParam(url, 'nm');
-  const window = limitParam(url, false);
-  const timeout = timeoutSecondsParam(url) ?? opts.queryTimeoutMs;
+/** The export's statement: only a query (QuestDB's message for anything else). */
+function compileExport(query: string, opts: SqlRouteOptions): SelectStatement {
   const { stmt } = compileFor(query, opts);
-  if (stmt.kind !== 'select') throw new QueryError(query, new SvcError('SQL', '/exp exports the rows of a query; use /exec for other statements', { position: 0 }));
+  if (stmt.kind !== 'select') throw new SvcError('SQL', '/exp endpoint only accepts SELECT', { position: 0 });
+  return stmt;
+}
+
+/**
+ * GET /exp: CSV (or Parquet). Every error before the body starts answers as
+ * QuestDB's do, {query, error, position}: the query text ('' when there is
+ * none) and position 0 for errors of the request rather than of the SQL.
+ */
+async function exportRows(ctx: RequestContext, opts: SqlRouteOptions): Promise<void> {
+  const url = ctx.url;
+  const query = url.searchParams.get('query') ?? '';
+  try {
+    if (query === '') throw new SvcError('BAD_REQUEST', 'No query text', { position: 0 });
+    const fmt = url.searchParams.get('fmt') ?? 'csv';
+    if (fmt.toLowerCase() === 'parquet') return await exportParquet(ctx, opts, query);
+    if (fmt.toLowerCase() !== 'csv') throw new SvcError('BAD_REQUEST', `unrecognised format [format=${fmt}]`, { position: 0 });
+    await exportCsv(ctx, opts, query);
+  } catch (e) {
+    if (ctx.res.headersSent || e instanceof QueryError) throw e;
+    // A client that went away is not the query's error (sqlHandler passes its reason on).
+    if (!isSvcError(e) || e.position !== undefined || e.status !== 400) throw new QueryError(query, e);
+    throw new QueryError(query, new SvcError(e.code, e.message, { position: 0, cause: e.cause, headers: e.headers }));
+  }
+}
+
+async function exportCsv(ctx: RequestContext, opts: SqlRouteOptions, query: string): Promise<void> {
+  const url = ctx.url;
+  const nm = boolParam(url, 'nm');
+  const window = expLimitParam(url);
+  const delimiter = expDelimiterParam(url);
+  const timeout = expTimeoutParam(url) ?? opts.queryTimeoutMs;
+  const stmt = compileExport(query, opts);
   const t = withTimeout(ctx.signal, timeout);
   const stats: RowStats = { sent: 0, matched: 0 };
   try {
     const headers = { 'Content-Type': 'text/csv; charset=utf-8', 'Content-Disposition': `attachment; filename="${fileName(url)}"` };
-    await sendBody(ctx, headers, counted(ctx, csvBody(stmt.fields, stmt.execute(t.signal, t.deadline), { nm, window, pool: sharedFormatPool() }, stats)), ctx.signal);
-  } catch (e) {
-    throw ctx.res.headersSent ? e : new QueryError(query, e);
+    await sendBody(ctx, headers, counted(ctx, csvBody(stmt.fields, stmt.execute(t.signal, t.deadline), { nm, window, delimiter, pool: sharedFormatPool() }, stats)), ctx.signal);
   } finally {
     ctx.stats.rows += stats.sent;
     t.dispose();
@@ -205,6 +226,6 @@ export function sqlRoutes(opts: SqlRouteOptions): Route[] {
   return [
     { endpoint: 'execute', paths: ['/api/v1/sql/execute', '/execute', '/exec'], methods: { GET: sqlHandler(execute, opts) } },
     { endpoint: 'validate', paths: ['/api/v1/sql/validate', '/validate'], methods: { GET: sqlHandler(validate, opts) } },
-    { endpoint: 'exp', paths: ['/exp'], methods: { GET: sqlHandler(exportCsv, opts) } },
+    { endpoint: 'exp', paths: ['/exp'], methods: { GET: sqlHandler(exportRows, opts) } },
   ];
 }

@@ -54,7 +54,7 @@ describe('REST API', () => {
     const r = await exec('select * from t');
     assert.equal(r.status, 200);
     const body = r.json();
-    assert.deepEqual(Object.keys(body), ['query', 'columns', 'timestamp', 'dataset']);
+    assert.deepEqual(Object.keys(body), ['query', 'columns', 'timestamp', 'dataset', 'count']);
     assert.deepEqual(body.columns, [
       { name: 'ts', type: 'TIMESTAMP' }, { name: 'sym', type: 'SYMBOL' }, { name: 'v', type: 'VARCHAR' }, { name: 's', type: 'STRING' },
       { name: 'd', type: 'DOUBLE' }, { name: 'f', type: 'FLOAT' }, { name: 'n', type: 'LONG' }, { name: 'i', type: 'INT' },
@@ -125,7 +125,32 @@ describe('REST API', () => {
     assert.equal((counted.dataset as unknown[]).length, 5);
     assert.equal(counted.count, 100000);
     const nm = (await exec('select x from long_sequence(2)', { nm: 'true' })).json();
-    assert.deepEqual(Object.keys(nm), ['query', 'timestamp', 'dataset']);
+    assert.deepEqual(Object.keys(nm), ['query', 'timestamp', 'dataset', 'count']);
+  });
+
+  test('every query answer has count, as QuestDB sends it: rows matched up to the limit, all of them with count=true', async () => {
+    // As a REST client reads it: JSON.parse, then body.count on every answer.
+    const count = async (query: string, params: Record<string, string> = {}): Promise<unknown> => {
+      const r = await exec(query, params);
+      assert.equal(r.status, 200, r.text);
+      return (JSON.parse(r.text) as { count?: unknown }).count;
+    };
+    assert.equal(await count('select x from long_sequence(10)'), 10);
+    assert.equal(await count('select x from long_sequence(10) where x > 100'), 0);
+    assert.equal(await count("select table_name from tables() where table_name = 't'"), 1);
+    assert.equal(await count("select table_name from tables() where table_name = 'never'"), 0);
+    assert.equal(await count('select * from t'), 3);
+    assert.equal(await count('select x from long_sequence(10)', { nm: 'true' }), 10);
+    // Without count=true the rows are read only as far as the limit needs (QuestDB's count then).
+    assert.equal(await count('select x from long_sequence(10)', { limit: '3' }), 3);
+    assert.equal(await count('select x from long_sequence(10)', { limit: '3,5' }), 5);
+    assert.equal(await count('select x from long_sequence(4)', { limit: '2,50' }), 4);
+    assert.equal(await count('select x from long_sequence(10) limit 6', { limit: '3,5' }), 5);
+    assert.equal(await count('select x from long_sequence(100000)', { limit: '3,5', count: 'true' }), 100000);
+    assert.equal(await count('select x from long_sequence(10)', { count: 'false' }), 10);
+    // DDL and INSERT answers have none.
+    assert.deepEqual((await exec('create table cnt (x int)')).json(), { ddl: 'OK' });
+    assert.deepEqual((await exec('drop table cnt')).json(), { ddl: 'OK' });
   });
 
   test('adds timings and explain in SPEC.md order', async () => {
@@ -229,7 +254,8 @@ describe('REST API', () => {
         '',
       ].join('\n'));
       const esc = await get(s.mainUrl, '/exp', { query: 'select v from t limit 1', nm: 'true' });
-      assert.equal(esc.text, '"quote "" back \\ tab\t nl\n ctl\u0001 é 😀"\n');
+      // QuestDB's escaping: `"` doubled, `\` doubled, control characters as in JSON.
+      assert.equal(esc.text, '"quote "" back \\\\ tab\\t nl\\n ctl\\u0001 é 😀"\n');
     });
 
     test('limit N, N,M ([N, M) from 0) and -N; filename; nm', async () => {
@@ -239,6 +265,89 @@ describe('REST API', () => {
       assert.equal(await csv({ limit: '-2' }), '9\n10\n');
       const named = await get(s.mainUrl, '/exp', { query: 'select 1', filename: 'my data' });
       assert.equal(named.headers['content-disposition'], 'attachment; filename="my data.csv"');
+    });
+
+    test('limit as QuestDB reads it: N,M is [N, M) from 0, N, to the end, negative bounds 0, a malformed limit ignored', async () => {
+      const csv = async (limit: string): Promise<string> => (await get(s.mainUrl, '/exp', { query: 'select x from long_sequence(10)', nm: 'true', limit })).text;
+      const all = '1\n2\n3\n4\n5\n6\n7\n8\n9\n10\n';
+      assert.equal(await csv('0'), '');
+      assert.equal(await csv('50'), all);
+      assert.equal(await csv('8,20'), '9\n10\n');
+      assert.equal(await csv('5,'), '6\n7\n8\n9\n10\n');
+      assert.equal(await csv('5,2'), '');
+      assert.equal(await csv('-3,-1'), '');
+      assert.equal(await csv('-3,4'), '1\n2\n3\n4\n');
+      assert.equal(await csv('2_0'), all);
+      assert.equal(await csv('3L'), '1\n2\n3\n');
+      assert.equal(await csv('7,abc'), '8\n9\n10\n');
+      for (const ignored of ['abc', '', ',', ',3', '2.5', ' 3', 'abc,3', '99999999999999999999']) {
+        assert.equal(await csv(ignored), all, `limit=${ignored}`);
+      }
+    });
+
+    test('delimiter: one character separates the fields, text keeps its quotes; anything else is a comma', async () => {
+      const q = "select x, 'a;b' s, cast(';' as char) c, 'q\"' v from long_sequence(2)";
+      const semi = await get(s.mainUrl, '/exp', { query: q, delimiter: ';' });
+      assert.equal(semi.status, 200);
+      assert.equal(semi.text, '"x";"s";"c";"v"\n1;"a;b";";";"q"""\n2;"a;b";";";"q"""\n');
+      const tab = await get(s.mainUrl, '/exp', { query: 'select x, 2 y from long_sequence(1)', delimiter: '\t' });
+      assert.equal(tab.text, '"x"\t"y"\n1\t2\n');
+      const pipe = await get(s.mainUrl, '/exp', { query: 'select x, 2 y from long_sequence(1)', delimiter: '|', nm: 'true' });
+      assert.equal(pipe.text, '1|2\n');
+      for (const ignored of ['ab', '', '"', '\n', 'é']) {
+        const r = await get(s.mainUrl, '/exp', { query: 'select x, 2 y from long_sequence(1)', delimiter: ignored, nm: 'true' });
+        assert.equal(r.text, '1,2\n', JSON.stringify(ignored));
+      }
+    });
+
+    test('CHAR, IPv4 and UUID are written bare, as QuestDB writes them; a CHAR that would break the line is quoted', async () => {
+      await ok('create table bare (c char, ip ipv4, u uuid)');
+      await ok(`insert into bare values ('z', '10.1.2.3', '11111111-2222-3333-4444-555555555555'),
+        (',', null, null), ('"', '255.255.255.255', null), ('é', null, null), (null, null, null)`);
+      const r = await get(s.mainUrl, '/exp', { query: 'select * from bare' });
+      assert.equal(r.text, [
+        '"c","ip","u"', 'z,10.1.2.3,11111111-2222-3333-4444-555555555555', '",",,', '"""",255.255.255.255,', 'é,,', ',,', '',
+      ].join('\n'));
+      const semi = await get(s.mainUrl, '/exp', { query: 'select c from bare', delimiter: ';', nm: 'true' });
+      assert.equal(semi.text, 'z\n,\n""""\né\n\n');
+      await ok('drop table bare');
+    });
+
+    test('every error answers {query, error, position} as QuestDB: no query, a DDL, bad parameters, a bad query', async () => {
+      const err = async (params: Record<string, string>): Promise<Record<string, unknown>> => {
+        const r = await get(s.mainUrl, '/exp', params);
+        assert.equal(r.status, 400, r.text);
+        assert.match(String(r.headers['content-type']), /^application\/json/);
+        return r.json();
+      };
+      assert.deepEqual(await err({}), { query: '', error: 'No query text', position: 0 });
+      assert.deepEqual(await err({ query: '' }), { query: '', error: 'No query text', position: 0 });
+      assert.deepEqual(await err({ query: 'create table never_made (a int)' }), { query: 'create table never_made (a int)', error: '/exp endpoint only accepts SELECT', position: 0 });
+      assert.equal((await exec("select count() from tables() where table_name = 'never_made'")).json().dataset?.toString(), '0');
+      const insert = "insert into t (ts, i) values ('2024-01-05', 1)";
+      assert.deepEqual(await err({ query: insert }), { query: insert, error: '/exp endpoint only accepts SELECT', position: 0 });
+      assert.deepEqual(await err({ query: 'select 1', fmt: 'xml' }), { query: 'select 1', error: 'unrecognised format [format=xml]', position: 0 });
+      assert.deepEqual(await err({ query: 'select nope from long_sequence(1)' }), { query: 'select nope from long_sequence(1)', error: 'Invalid column: nope', position: 7 });
+      const q = 'select x from long_sequence(3)';
+      for (const [params, error] of [
+        [{ compression_codec: 'NOPE' }, 'invalid compression codec[NOPE], expected one of: uncompressed, snappy, gzip, brotli, zstd, lz4_raw'],
+        [{ parquet_version: '3' }, 'invalid parquet version: 3, supported versions: 1, 2'],
+        [{ parquet_version: 'two' }, 'invalid parquet version:two'],
+        [{ partition_by: 'FORTNIGHT' }, 'partitionBy is temporarily not supported:FORTNIGHT'],
+        [{ compression_level: 'high' }, 'invalid compression level:high'],
+        [{ compression_codec: 'gzip', compression_level: '10' }, 'GZIP compression level must be between 0 and 9'],
+        [{ compression_codec: 'zstd', compression_level: '23' }, 'ZSTD compression level must be between 1 and 22'],
+        [{ row_group_size: 'big' }, 'invalid row group size:big'],
+        [{ data_page_size: 'x' }, 'invalid data page size:x'],
+      ] as const) {
+        assert.deepEqual(await err({ query: q, fmt: 'parquet', ...params }), { query: q, error, position: 0 }, JSON.stringify(params));
+      }
+      // Booleans QuestDB reads as "true or not", and a timeout it cannot read, are no errors.
+      for (const params of [{ statistics_enabled: 'maybe' }, { raw_array_encoding: 'x' }, { timeout: 'soon' }, { timeout: '-1' }] as Record<string, string>[]) {
+        const r = await get(s.mainUrl, '/exp', { query: q, fmt: 'parquet', ...params });
+        assert.equal(r.status, 200, JSON.stringify(params));
+      }
+      assert.equal((await get(s.mainUrl, '/exp', { query: q, timeout: '0' })).status, 200);
     });
 
     test('answers a bad fmt, a bad query and a timeout with 400 JSON (fmt=parquet: test/e2e/parquet.test.ts)', async () => {

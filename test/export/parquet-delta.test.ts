@@ -4,8 +4,12 @@ import { ByteBuilder } from '../../lib/export/parquet/byte-builder.js';
 import { ChunkValues } from '../../lib/export/parquet/column-values.js';
 import { deltaValues, encodeDelta } from '../../lib/export/parquet/delta.js';
 
-/** A reference DELTA_BINARY_PACKED decoder (parquet-format Encodings.md), in BigInt. */
-function decodeDelta(b: Uint8Array): bigint[] {
+/**
+ * A reference DELTA_BINARY_PACKED decoder (parquet-format Encodings.md), in
+ * BigInt, as strict as Arrow's: the minimum delta must fit the physical type
+ * (`bits`), so must every bit width, and values wrap around in it.
+ */
+function decodeDelta(b: Uint8Array, bits: 32 | 64 = 64): bigint[] {
   let p = 0;
   const uv = (): bigint => { let v = 0n, s = 0n, x; do { x = b[p++]!; v |= BigInt(x & 0x7f) << s; s += 7n; } while (x & 0x80); return v; };
   const zz = (): bigint => { const u = uv(); return (u >> 1n) ^ -(u & 1n); };
@@ -16,14 +20,16 @@ function decodeDelta(b: Uint8Array): bigint[] {
   const per = block / minis;
   while (out.length < total) {
     const min = zz();
+    assert.equal(BigInt.asIntN(bits, min), min, `min delta ${min} fits ${bits} bits`);
     const widths = Array.from({ length: minis }, () => b[p++]!);
+    for (const w of widths) assert.ok(w <= bits, `bit width ${w} <= ${bits}`);
     for (let k = 0; k < minis && out.length < total; k++) {
       const w = widths[k]!;
       const start = p;
       for (let i = 0; i < per; i++) {
         let d = 0n;
         for (let j = 0; j < w; j++) { const bit = i * w + j; if (b[start + (bit >> 3)]! & (1 << (bit & 7))) d |= 1n << BigInt(j); }
-        if (out.length < total) out.push(out[out.length - 1]! + min + d);
+        if (out.length < total) out.push(BigInt.asIntN(bits, out[out.length - 1]! + min + d));
       }
       p = start + (per * w) / 8;
     }
@@ -39,6 +45,33 @@ function i64Chunk(values: bigint[]): ChunkValues {
   v.rows = v.count = values.length;
   return v;
 }
+
+function i32Chunk(values: number[]): ChunkValues {
+  const v = new ChunkValues('i32', 4, values.length);
+  v.i32.set(values);
+  v.rows = v.count = values.length;
+  return v;
+}
+
+test('INT32 deltas wrap to 32 bits: extremes, alternating signs and random values decode with 32-bit arithmetic', () => {
+  let seed = 11;
+  const rnd = (): number => { seed = (Math.imul(seed, 1103515245) + 12345) >>> 0; return seed; };
+  const cases: number[][] = [
+    [1_000_000_000, -1_200_000_000],
+    [2147483647, -2147483648, 2147483647, 0, -2147483648],
+    Array.from({ length: 1000 }, (_, i) => (i % 2 === 0 ? 2147483647 - i : -2147483647 + i)),
+    Array.from({ length: 700 }, () => rnd() | 0),
+    Array.from({ length: 300 }, (_, i) => i * 7 - 1000),
+  ];
+  for (const values of cases) {
+    const dv = deltaValues(i32Chunk(values));
+    assert.ok(dv !== null);
+    assert.equal(dv.bits, 32);
+    const out = new ByteBuilder(16);
+    encodeDelta(out, dv, 0, values.length);
+    assert.deepEqual(decodeDelta(out.view8(), 32).map(Number), values);
+  }
+});
 
 test('round-trips regular steps, jitter, negatives, big values and lengths around the block size', () => {
   let seed = 3;

@@ -85,7 +85,10 @@ test('text is escaped for JSON and CSV; invalid UTF-8 is replaced as TextDecoder
   const js = rows(json('VARCHAR'), v, samples.length);
   js.forEach((text, i) => assert.equal(JSON.parse(text), decoded[i], `sample ${i}: ${Buffer.from(samples[i]!).toString('hex')}`));
   const csv = rows(csvValueWriter('VARCHAR'), v, samples.length);
-  csv.forEach((text, i) => assert.equal(text, `"${decoded[i]!.replace(/"/g, '""')}"`, `sample ${i}`));
+  // QuestDB's /exp escaping: `"` doubled, `\` doubled, control characters as JSON escapes them.
+  const csvText = (t: string): string => `"${t.replace(/"/g, '""').replace(/\\/g, '\\\\').replace(/[\x00-\x1f]/g, (c) => JSON.stringify(c).slice(1, -1))}"`;
+  assert.equal(csv[1], '"q""uo\\\\te\\n\\r\\t\\b\\f\\u0000\\u001f\u007f é 😀 \u2028"');
+  csv.forEach((text, i) => assert.equal(text, csvText(decoded[i]!), `sample ${i}`));
   const withNull: ColumnVector = { kind: 'var', type: 'STRING', bytes: new Uint8Array(0), offsets: new Int32Array(2), nulls: new Uint8Array([1]) };
   assert.deepEqual(rows(json('STRING'), withNull, 1), ['null']);
   assert.deepEqual(rows(csvValueWriter('STRING'), withNull, 1), ['']);

@@ -2,9 +2,11 @@
 // columns in v2 pages: blocks of 128 values in 4 miniblocks of 32, each
 // miniblock's deltas (minus the block's minimum delta) bit-packed at its own
 // width. Timestamps with regular steps shrink to a few bytes per 128 rows.
-// Arithmetic is done in doubles: a chunk whose values or deltas leave the
-// exact range (values in [-2^52, 2^53), deltas within +-2^52) is not
-// delta-encoded (the caller writes it PLAIN).
+// Deltas wrap around in the physical type, as the format says and readers
+// (Arrow C++, arrow-rs) require: INT32 deltas are 32-bit (a minimum delta or a
+// bit width past 32 bits is refused). INT64 arithmetic is done in doubles: a
+// chunk whose values or deltas leave the exact range (values in [-2^52, 2^53),
+// deltas within +-2^52) is not delta-encoded (the caller writes it PLAIN).
 import type { ByteBuilder } from './byte-builder.js';
 import type { ChunkValues } from './column-values.js';
 
@@ -16,15 +18,21 @@ const LIMIT = 2 ** 52;
 
 let scratch = new Float64Array(1024);
 
+/** The values of a chunk to delta-encode, as doubles, and the width of their physical type. */
+export interface DeltaValues {
+  readonly values: Float64Array;
+  readonly bits: 32 | 64;
+}
+
 /** The chunk's values as doubles, or null when delta encoding would not be exact. */
-export function deltaValues(v: ChunkValues): Float64Array | null {
+export function deltaValues(v: ChunkValues): DeltaValues | null {
   const n = v.count;
   if (scratch.length < n) scratch = new Float64Array(Math.max(n, scratch.length * 2));
   const out = scratch;
   if (v.kind === 'i32') {
     const a = v.i32;
     for (let i = 0; i < n; i++) out[i] = a[i]!;
-    return out;
+    return { values: out, bits: 32 };
   }
   if (v.kind !== 'i64') return null;
   const a = v.i64;
@@ -36,13 +44,17 @@ export function deltaValues(v: ChunkValues): Float64Array | null {
     out[i] = x;
     prev = x;
   }
-  return out;
+  return { values: out, bits: 64 };
 }
 
 function zigzag(out: ByteBuilder, x: number): void { out.uvarint(x >= 0 ? x * 2 : -x * 2 - 1); }
 
 /** Appends values[from, to) DELTA_BINARY_PACKED. */
-export function encodeDelta(out: ByteBuilder, values: Float64Array, from: number, to: number): void {
+export function encodeDelta(out: ByteBuilder, dv: DeltaValues, from: number, to: number): void {
+  const values = dv.values;
+  // INT32: each delta wrapped to a signed 32-bit integer (|0), so the minimum is one too
+  // and every delta minus it lies in [0, 2^32): widths stay within 32 bits.
+  const wrap32 = dv.bits === 32;
   const n = to - from;
   out.uvarint(BLOCK);
   out.uvarint(MINIBLOCKS);
@@ -52,7 +64,12 @@ export function encodeDelta(out: ByteBuilder, values: Float64Array, from: number
   for (let b = from + 1; b < to; b += BLOCK) {
     const m = Math.min(BLOCK, to - b);
     let min = Infinity;
-    for (let i = 0; i < m; i++) { const d = values[b + i]! - values[b + i - 1]!; deltas[i] = d; if (d < min) min = d; }
+    for (let i = 0; i < m; i++) {
+      let d = values[b + i]! - values[b + i - 1]!;
+      if (wrap32) d |= 0;
+      deltas[i] = d;
+      if (d < min) min = d;
+    }
     zigzag(out, min);
     const widthsAt = out.length;
     out.ensure(MINIBLOCKS);
