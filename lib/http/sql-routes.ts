@@ -14,6 +14,7 @@ import { parseParquetOptions } from '../export/parquet/options.js';
 import { parquetBody, planParquet, sourceTable } from '../export/parquet/parquet-writer.js';
 import type { RowStats } from '../export/row-window.js';
 import type { Catalog } from '../storage/catalog.js';
+import { resultTypeName } from '../storage/column-type.js';
 import { boolParam, limitParam, queryParam, timeoutHeader, timeoutSecondsParam } from './params.js';
 import type { RequestContext, Route } from './router.js';
 import { sendBody } from './stream-body.js';
@@ -113,7 +114,7 @@ function validate(ctx: RequestContext, opts: SqlRouteOptions): void {
   const query = queryParam(ctx.url);
   const { stmt } = compileFor(query, opts);
   if (stmt.kind === 'select') {
-    sendJson(ctx, { query, columns: stmt.fields.map((f) => ({ name: f.name, type: f.type })), timestamp: stmt.timestamp });
+    sendJson(ctx, { query, columns: stmt.fields.map((f) => ({ name: f.name, type: resultTypeName(f.type) })), timestamp: stmt.timestamp });
   } else {
     sendJson(ctx, { query, queryType: stmt.kind.toUpperCase() });
   }
