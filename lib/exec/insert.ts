@@ -7,10 +7,11 @@ import type { ColumnVector } from '../storage/column-vector.js';
 import type { TableWriter } from '../storage/table-writer.js';
 import { concatMany } from '../storage/vector-ops.js';
 import type * as A from '../sql/ast.js';
-import { bindExpr, castTo } from '../sql/bind-expr.js';
+import { bindExpr, castTo, inconvertibleValue } from '../sql/bind-expr.js';
 import type { BoundExpr, Plan } from '../sql/bound.js';
 import { bindQuery } from '../sql/binder.js';
-import type { SqlType } from '../sql/sql-type.js';
+import { isNumeric, isTemporal, isText, type SqlType } from '../sql/sql-type.js';
+import { typeName } from '../storage/column-type.js';
 import type { KernelContext } from '../sql/functions/registry.js';
 import type { Batch } from '../storage/table-reader.js';
 import { pace, type ExecContext } from './context.js';
@@ -49,14 +50,26 @@ export function runInsert(stmt: A.Insert, catalog: Catalog, kx: KernelContext): 
       throw new SvcError('SQL', `row value count does not match column count [expected=${targets.length}, actual=${row.length}, tuple=${r + 1}]`, { position: row[0]?.pos ?? stmt.pos });
     }
     return row.map((e, i) => {
+      const target = targets[i]!;
       const bound = bindExpr(e, { scope: { fields: [] }, onAggregate: null });
-      const fn = compileExpr(castTo(bound, targets[i]!.type, e.pos), kx);
-      // A value that is not NULL must not become NULL on the way in (QuestDB: inconvertible value).
-      const one = { rowCount: 1, columns: [] };
-      if (valueAt(compileExpr(bound, kx)(one), 0) !== null && valueAt(fn(one), 0) === null) {
+      // A BOOLEAN column takes only BOOLEAN values, and a BOOLEAN goes into no number column (QuestDB's assignability).
+      if ((target.type === 'BOOLEAN') !== (bound.type === 'BOOLEAN') && (isNumeric(bound.type) || isTemporal(bound.type) || isNumeric(target.type) || isTemporal(target.type))) {
         const shown = e.kind === 'literal' ? e.text : 'value';
-        throw new SvcError('SQL', `inconvertible value: ${shown} [${bound.type} -> ${targets[i]!.type}]`, { position: e.pos });
+        throw new SvcError('SQL', `inconvertible types: ${typeName(bound.type)} -> ${typeName(target.type)} [from=${shown}, to=${target.name}]`, { position: e.pos });
       }
+      const one = { rowCount: 1, columns: [] };
+      const value = (): string => String(valueAt(compileExpr(bound, kx)(one), 0));
+      let cast: BoundExpr;
+      try {
+        cast = castTo(bound, target.type, e.pos);
+      } catch (err) {
+        // Text that is no timestamp fails the parse at bind time: QuestDB's implicit-cast error.
+        if (err instanceof SvcError && bound.kind === 'const' && isText(bound.type) && isTemporal(target.type)) throw inconvertibleValue(value(), bound.type, target.type);
+        throw err;
+      }
+      const fn = compileExpr(cast, kx);
+      // A value that is not NULL must not become NULL on the way in (QuestDB: inconvertible value).
+      if (nullFlags(compileExpr(bound, kx)(one))[0] === 0 && nullFlags(fn(one))[0] === 1) throw inconvertibleValue(value(), bound.type, target.type);
       return fn;
     });
   });

@@ -2,6 +2,7 @@
 // read from the catalog when the query runs.
 import type { Catalog } from '../storage/catalog.js';
 import type { Batch } from '../storage/table-reader.js';
+import { typeName } from '../storage/column-type.js';
 import type { Plan } from '../sql/bound.js';
 import { fromValues, type Value } from './vectors.js';
 
@@ -24,7 +25,7 @@ export function metadataRows(plan: MetadataPlan, catalog: Catalog): Batch {
     const m = catalog.get(plan.table!).meta;
     for (const c of m.columns) {
       const sym = c.type === 'SYMBOL';
-      rows.push([c.name, c.type, false, 0, sym, sym ? 256 : 0, sym ? (catalog.get(plan.table!).dicts.get(c.id)?.values.length ?? 0) : 0, c.id === m.timestampId, false]);
+      rows.push([c.name, typeName(c.type), false, 0, sym, sym ? 256 : 0, sym ? (catalog.get(plan.table!).dicts.get(c.id)?.values.length ?? 0) : 0, c.id === m.timestampId, false]);
     }
   } else {
     rows.push([createTableDdl(catalog, plan.table!)]);
@@ -36,7 +37,7 @@ export function metadataRows(plan: MetadataPlan, catalog: Catalog): Batch {
 /** The CREATE TABLE statement that recreates the table's structure (SHOW CREATE TABLE). */
 export function createTableDdl(catalog: Catalog, table: string): string {
   const m = catalog.get(table).meta;
-  const cols = m.columns.map((c) => `\t${quote(c.name)} ${c.type}`).join(',\n');
+  const cols = m.columns.map((c) => `\t${quote(c.name)} ${typeName(c.type)}`).join(',\n');
   const ts = m.columns.find((c) => c.id === m.timestampId);
   let ddl = `CREATE TABLE '${m.name}' ( \n${cols}\n)`;
   if (ts) ddl += ` timestamp(${quote(ts.name)})`;

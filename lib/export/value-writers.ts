@@ -155,8 +155,13 @@ export function jsonValueWriter(type: SqlType, opts: JsonOptions): ValueWriter {
       if (s.nulls !== null && s.nulls[i]) { w.ascii('null'); return; }
       w.byte(34); w.jsonEscaped(s.bytes, s.offsets[i]!, s.offsets[i + 1]!); w.byte(34);
     };
+    // QuestDB writes a CHAR or LONG256 NULL as an empty string, not null.
+    case 'CHAR': case 'LONG256': return (w, v, i) => {
+      const t = renderAt(v, i);
+      w.utf8(JSON.stringify(t ?? ''));
+    };
     default: return (w, v, i) => {
-      // CHAR, IPV4, UUID, LONG256, BINARY: rare; their text form, quoted.
+      // IPV4, UUID, BINARY: rare; their text form, quoted.
       const t = renderAt(v, i);
       if (t === null) w.ascii('null'); else w.utf8(JSON.stringify(t));
     };
@@ -211,6 +216,8 @@ export function csvValueWriter(type: SqlType, delimiter = 0x2c): ValueWriter {
       if (s.nulls !== null && s.nulls[i]) return;
       w.byte(34); w.csvEscaped(s.bytes, s.offsets[i]!, s.offsets[i + 1]!); w.byte(34);
     };
+    // QuestDB writes these bare (z, 10.1.2.3, 0x0102, the UUID): their text never needs quotes,
+    // except a CHAR that is a quote, a line break or the delimiter, which is quoted to keep the file readable.
     case 'CHAR': return (w, v, i) => {
       const c = (v as { data: Uint16Array }).data[i]!;
       if (c === 0) return;

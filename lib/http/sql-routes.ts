@@ -15,6 +15,7 @@ import { parquetBody, planParquet, sourceTable } from '../export/parquet/parquet
 import type { RowStats } from '../export/row-window.js';
 import type { Catalog } from '../storage/catalog.js';
 import { expDelimiterParam, expLimitParam, expTimeoutParam } from './exp-params.js';
+import { resultTypeName } from '../storage/column-type.js';
 import { boolParam, limitParam, queryParam, timeoutHeader } from './params.js';
 import type { RequestContext, Route } from './router.js';
 import { sendBody } from './stream-body.js';
@@ -114,7 +115,7 @@ function validate(ctx: RequestContext, opts: SqlRouteOptions): void {
   const query = queryParam(ctx.url);
   const { stmt } = compileFor(query, opts);
   if (stmt.kind === 'select') {
-    sendJson(ctx, { query, columns: stmt.fields.map((f) => ({ name: f.name, type: f.type })), timestamp: stmt.timestamp });
+    sendJson(ctx, { query, columns: stmt.fields.map((f) => ({ name: f.name, type: resultTypeName(f.type) })), timestamp: stmt.timestamp });
   } else {
     sendJson(ctx, { query, queryType: stmt.kind.toUpperCase() });
   }

@@ -6,6 +6,7 @@
 import type { ColumnType } from '../storage/column-type.js';
 import { CsvTokenizer } from './csv-tokenizer.js';
 import { TimestampParser, fieldText, parseDoubleBytes } from './column-builders.js';
+import { parseIpv4Text, parseUuidText } from '../sql/functions/parse-text.js';
 
 /** Delimiters tried, in order of preference on a tie. */
 export const DELIMITERS = [0x2c, 0x09, 0x7c, 0x3b] as const;
@@ -53,9 +54,10 @@ export function detectDelimiter(bytes: Uint8Array, maxLines: number, complete: b
 }
 
 /** What one value looks like, from narrow to wide. */
-type Kind = 'BOOLEAN' | 'INT' | 'LONG' | 'DOUBLE' | 'TIMESTAMP' | 'DMY' | 'MDY' | 'DATE_AMBIGUOUS' | 'VARCHAR';
+type Kind = 'BOOLEAN' | 'INT' | 'LONG' | 'DOUBLE' | 'TIMESTAMP' | 'DMY' | 'MDY' | 'DATE_AMBIGUOUS' | 'UUID' | 'IPV4' | 'VARCHAR';
 
 const enc = new TextEncoder();
+const uuidScratch = new Uint8Array(16);
 const tsParser = new TimestampParser();
 const SLASH_DATE = /^(\d{1,2})\/(\d{1,2})\/(\d{4})(?:[ T](\d{2}):(\d{2})(?::(\d{2}))?)?$/;
 
@@ -69,6 +71,9 @@ function kindOf(v: string): Kind {
   const b = enc.encode(v);
   if (/^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(v) && parseDoubleBytes(b, 0, b.length) !== null) return 'DOUBLE';
   if (/^\d{4}-\d{2}-\d{2}/.test(v) && tsParser.parse(b, 0, b.length) !== null) return 'TIMESTAMP';
+  // QuestDB detects dotted-quad addresses as IPv4 and 8-4-4-4-12 hex as UUID.
+  if (parseIpv4Text(v) !== null) return 'IPV4';
+  if (v.length === 36 && parseUuidText(v, uuidScratch, 0)) return 'UUID';
   const m = SLASH_DATE.exec(v);
   if (m) {
     const a = Number(m[1]), c = Number(m[2]);

@@ -5,6 +5,7 @@
 // schema part that came too late) follow the table as lines of their own, and
 // are a "notes" array in the JSON only when there are some.
 import type { ImportResult } from './importer.js';
+import { typeName } from '../storage/column-type.js';
 
 export function importText(r: ImportResult): string {
   const rows: Array<[string, string, string, string, string]> = [
@@ -16,7 +17,7 @@ export function importText(r: ImportResult): string {
     ['Rows handled', String(r.rowsImported + r.rowsRejected), '', '', ''],
     ['Rows imported', String(r.rowsImported), '', '', ''],
   ];
-  const cols: Array<[string, string, string, string, string]> = r.columns.map((c, i) => [String(i), c.name, c.type, '', String(c.errors)]);
+  const cols: Array<[string, string, string, string, string]> = r.columns.map((c, i) => [String(i), c.name, typeName(c.type), '', String(c.errors)]);
   const all = [...rows, ...totals, ...cols];
   // reduce, not Math.max(...): one row per column, and a file may have 100,000 columns.
   const w = [0, 1, 2, 3, 4].map((k) => all.reduce((m, row) => Math.max(m, row[k]!.length), 0));
@@ -31,7 +32,7 @@ export function importJson(r: ImportResult): string {
   return JSON.stringify({
     status: r.status, location: r.location, rowsRejected: r.rowsRejected, rowsImported: r.rowsImported, header: r.header,
     partitionBy: r.partitionBy, timestamp: r.timestamp,
-    columns: r.columns.map((c) => ({ name: c.name, type: c.type, size: c.size, errors: c.errors })),
+    columns: r.columns.map((c) => ({ name: c.name, type: typeName(c.type), size: c.size, errors: c.errors })),
     ...(r.notes && r.notes.length > 0 ? { notes: r.notes } : {}),
   });
 }

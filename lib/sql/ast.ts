@@ -14,8 +14,9 @@ export interface Node {
 /**
  * GEOHASH (`#u33d`, `##0101`, `#u33d/18`) and DECIMAL (`1.5m`) are parser extensions: their
  * `value` is the text as written (GEOHASH) or the digits without the `m` suffix (DECIMAL).
+ * LONG256 (`0x` and an even number of hex digits, at most 64, as QuestDB reads constants): `value` and `text` as written.
  */
-export type LiteralType = 'INT' | 'LONG' | 'DOUBLE' | 'STRING' | 'BOOLEAN' | 'NULL' | 'CHAR' | 'GEOHASH' | 'DECIMAL';
+export type LiteralType = 'INT' | 'LONG' | 'DOUBLE' | 'STRING' | 'BOOLEAN' | 'NULL' | 'CHAR' | 'GEOHASH' | 'DECIMAL' | 'LONG256';
 
 export interface Literal extends Node {
   readonly kind: 'literal';

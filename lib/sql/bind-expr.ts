@@ -6,14 +6,15 @@ import type * as A from './ast.js';
 import type { BoundExpr, Plan } from './bound.js';
 import { node } from './plan-timestamp.js';
 import { parseTimestamp } from './functions/datetime.js';
-import { isAggregate, resolveScalar, type BindArg, type Kernel } from './functions/registry.js';
+import { isAggregate, resolveScalar, tryResolveScalar, type BindArg, type Kernel, type ScalarOverload } from './functions/registry.js';
+import { parseDoubleText, parseIntText, parseIpv4Text, parseLongText } from './functions/parse-text.js';
 import { dayInterval, statementNow, type DayName } from './functions/time.js';
 import { merge, parseIntervalLiteral } from './interval-literal.js';
-import { LONG_NULL } from '../storage/column-type.js';
+import { LONG_NULL, typeName } from '../storage/column-type.js';
 import type { Interval } from '../storage/table-reader.js';
 import { constArg, isConstant } from './const-value.js';
 import { isWindowOnly } from './window-functions.js';
-import { commonType, isTemporal, isText, type SqlType } from './sql-type.js';
+import { commonType, isNumeric, isTemporal, isText, type SqlType } from './sql-type.js';
 
 export interface ScopeField {
   /** Table name or alias the field can be qualified with. */
@@ -71,8 +72,10 @@ export function resolveColumn(scope: Scope, ref: A.ColumnRef): { index: number; 
  * overload's types (a failed conversion is reported at the argument,
  * `argPos[i]`), constant arguments checked by the function's bind hook.
  */
-export function call(name: string, args: BoundExpr[], pos: number, argPos?: readonly number[]): BoundExpr {
-  let fn = resolveScalar(name, args.map((a) => a.type), pos);
+export function call(name: string, given: BoundExpr[], pos: number, argPos?: readonly number[]): BoundExpr {
+  const resolved = resolveCall(name, given, pos);
+  let fn = resolved.fn;
+  const args = resolved.args;
   const at = (i: number): number => argPos?.[i] ?? pos;
   const cast = fn.argTypes ? args.map((a, i) => castTo(a, fn.argTypes![i]!, at(i))) : args;
   let runArgs: readonly number[] | undefined;
@@ -88,15 +91,131 @@ export function call(name: string, args: BoundExpr[], pos: number, argPos?: read
   return runArgs ? { kind: 'call', name, fn, args: cast, type: fn.type, pos, runArgs } : { kind: 'call', name, fn, args: cast, type: fn.type, pos };
 }
 
+/** Functions whose result takes its arguments' type: a CHAR constant stays CHAR there (`case when c then 'a' end` is CHAR). */
+const VALUE_PASSING = new Set(['case', 'coalesce', 'nullif']);
+
+/** Numbers a text constant converts to when no overload takes it as text, nearest first (QuestDB's overload order, narrowed to the widths its numeric functions have). */
+const CHAR_NUMBERS: readonly SqlType[] = ['INT', 'LONG', 'FLOAT', 'DOUBLE'];
+const STRING_NUMBERS: readonly SqlType[] = ['DOUBLE', 'LONG', 'INT', 'FLOAT'];
+/** Most argument typings tried for the implicit text -> number conversions of one call. */
+const MAX_TYPINGS = 256;
+
+function isCharConst(a: BoundExpr): boolean {
+  return a.kind === 'const' && a.type === 'CHAR' && a.value !== null;
+}
+
+/**
+ * The overload of a call and its arguments after QuestDB's implicit
+ * conversions of constants: a CHAR constant ('a') is also a string literal, so
+ * it is read as STRING wherever the function takes text (the kernels see the
+ * same vectors as before, and `s = 'a'` stays a text comparison), else as
+ * CHAR; when no overload takes the arguments, text constants convert to
+ * numbers (CHAR: its digit; STRING: the number it spells), the nearest typing
+ * first, failing with QuestDB's `inconvertible value` when they do not spell
+ * one. With no fit at all, the error names the types as given (CHAR included).
+ */
+function resolveCall(name: string, args: BoundExpr[], pos: number): { fn: ScalarOverload; args: BoundExpr[] } {
+  const lower = name.toLowerCase();
+  const fits = (as: readonly BoundExpr[]): ScalarOverload | null => {
+    const r = tryResolveScalar(lower, as.map((a) => a.type));
+    return r !== null && typeof r !== 'string' ? r : null;
+  };
+  if (!VALUE_PASSING.has(lower) && !lower.startsWith('cast_') && args.some(isCharConst)) {
+    const asText = args.map((a): BoundExpr => (isCharConst(a) ? { kind: 'const', type: 'STRING', value: (a as { value: string }).value } : a));
+    const fn = fits(asText);
+    if (fn) return { fn, args: asText };
+  }
+  const direct = fits(args);
+  if (direct) return { fn: direct, args };
+  const texts = args.flatMap((a, i) => (a.kind === 'const' && a.value !== null && (a.type === 'CHAR' || a.type === 'STRING' || a.type === 'VARCHAR') ? [i] : []));
+  if (texts.length > 0 && !lower.startsWith('cast_')) {
+    for (const typing of numberTypings(texts.map((i) => (args[i]!.type === 'CHAR' ? CHAR_NUMBERS : STRING_NUMBERS)))) {
+      const typed = args.map((a): BoundExpr => a);
+      texts.forEach((i, k) => { typed[i] = { kind: 'const', type: typing[k]!, value: 0 }; });
+      const fn = fits(typed);
+      if (!fn) continue;
+      texts.forEach((i, k) => { typed[i] = implicitNumber(args[i] as Extract<BoundExpr, { kind: 'const' }>, typing[k]!); });
+      return { fn, args: typed };
+    }
+  }
+  return { fn: resolveScalar(name, args.map((a) => a.type), pos), args };
+}
+
+/** Every choice of one type per list, in order of the summed ranks (nearest first), at most MAX_TYPINGS. */
+function numberTypings(lists: readonly (readonly SqlType[])[]): SqlType[][] {
+  const out: SqlType[][] = [];
+  const maxRank = lists.reduce((s, l) => s + l.length - 1, 0);
+  for (let total = 0; total <= maxRank && out.length < MAX_TYPINGS; total++) {
+    const pick = (k: number, left: number, acc: SqlType[]): void => {
+      if (out.length >= MAX_TYPINGS) return;
+      if (k === lists.length) { if (left === 0) out.push(acc); return; }
+      const l = lists[k]!;
+      for (let r = 0; r < l.length && r <= left; r++) pick(k + 1, left - r, [...acc, l[r]!]);
+    };
+    pick(0, total, []);
+  }
+  return out;
+}
+
+/** QuestDB's error for a constant an implicit conversion cannot take (ImplicitCastException: no position, so 0). */
+export function inconvertibleValue(value: string, from: SqlType, to: SqlType): SvcError {
+  // QuestDB quotes text in backticks; a CHAR or a number shows as it is.
+  const shown = isText(from) && from !== 'CHAR' ? `\`${value}\`` : value;
+  return new SvcError('SQL', `inconvertible value: ${shown} [${typeName(from)} -> ${typeName(to)}]`, { position: 0 });
+}
+
+/**
+ * A text constant as the number `to` by QuestDB's implicit rules: a CHAR is
+ * its digit ('7' -> 7), a STRING the number it spells; anything else fails
+ * with `inconvertible value`.
+ */
+export function implicitNumber(c: Extract<BoundExpr, { kind: 'const' }>, to: SqlType): BoundExpr {
+  const text = String(c.value);
+  if (c.type === 'CHAR') {
+    const d = text.charCodeAt(0) - 48;
+    if (d < 0 || d > 9) throw inconvertibleValue(text, 'CHAR', to);
+    return { kind: 'const', type: to, value: d };
+  }
+  const from = c.type;
+  if (to === 'DOUBLE' || to === 'FLOAT') {
+    const x = parseDoubleText(text);
+    if (x === null) throw inconvertibleValue(text, from, to);
+    return { kind: 'const', type: to, value: x };
+  }
+  if (to === 'LONG') {
+    const x = parseLongText(text);
+    if (x === null) throw inconvertibleValue(text, from, to);
+    if (Number.isSafeInteger(Number(x))) return { kind: 'const', type: to, value: Number(x) };
+    return call('cast_LONG', [{ kind: 'const', type: 'STRING', value: x.toString() }], 0);
+  }
+  const x = parseIntText(text);
+  if (x === null) throw inconvertibleValue(text, from, to);
+  return { kind: 'const', type: to, value: x };
+}
+
 /** Offsets of call arguments (QuestDB's: an operator's offset for an operation). */
 function positions(es: readonly A.Expr[]): number[] {
   return es.map((x) => x.pos);
 }
 
-/** `e` as type `t` (a cast call when the types differ; string literals to timestamps parsed now). */
-export function castTo(e: BoundExpr, t: SqlType, pos: number): BoundExpr {
+/**
+ * `e` as type `t` (a cast call when the types differ; string literals to
+ * timestamps parsed now). `valuePos` marks an explicit CAST (the offset of its
+ * value); without it the conversion is implicit (INSERT values, common types,
+ * arguments), where a CHAR constant is its digit for a number (QuestDB).
+ */
+export function castTo(e: BoundExpr, t: SqlType, pos: number, valuePos?: number): BoundExpr {
   if (e.type === t || t === 'NULL') return e;
   if (e.kind === 'const' && e.value === null) return { kind: 'const', type: t, value: null };
+  if (e.kind === 'const' && e.type === 'CHAR') {
+    // A one-character literal is also a string: text types take it as it is, the rest as before from STRING.
+    if (t === 'STRING' || t === 'VARCHAR') return { kind: 'const', type: t, value: e.value };
+    if (valuePos === undefined && isNumeric(t)) return implicitNumber(e, t);
+    e = { kind: 'const', type: 'STRING', value: e.value };
+  }
+  if (valuePos !== undefined && t === 'IPV4' && e.kind === 'const' && isText(e.type) && parseIpv4Text(String(e.value)) === null) {
+    throw new SvcError('SQL', 'invalid IPv4 constant', { position: valuePos });
+  }
   if (e.kind === 'const' && typeof e.value === 'string' && (t === 'TIMESTAMP' || t === 'DATE')) {
     const us = parseTimestamp(e.value);
     if (us === null) throw new SvcError('SQL', `Invalid date [str=${e.value}]`, { position: pos });
@@ -128,7 +247,7 @@ export function bindExpr(e: A.Expr, cx: ExprContext): BoundExpr {
     }
     case 'binary': return binary(e, cx);
     case 'call': return callExpr(e, cx);
-    case 'cast': return castTo(bindExpr(e.expr, cx), typeOf(e.type), e.type.pos);
+    case 'cast': return castTo(bindExpr(e.expr, cx), typeOf(e.type), e.type.pos, e.expr.pos);
     case 'case': return caseExpr(e, cx);
     case 'in': return inExpr(e, cx);
     case 'between': {
@@ -161,12 +280,20 @@ export function literal(e: A.Literal): BoundExpr {
       return { kind: 'const', type: 'LONG', value: e.value as number };
     }
     case 'INT': case 'DOUBLE': return { kind: 'const', type: e.type, value: e.value as number };
-    case 'STRING': return { kind: 'const', type: 'STRING', value: e.value as string };
+    // QuestDB: a quoted literal of exactly one character ('a', not '''' or E'a') is a CHAR constant.
+    case 'STRING': return { kind: 'const', type: isCharLiteral(e.text) ? 'CHAR' : 'STRING', value: e.value as string };
     case 'CHAR': return { kind: 'const', type: 'CHAR', value: e.value as string };
+    // 0x and an even number of hex digits (at most 64): a LONG256 constant, parsed once by the text -> LONG256 cast.
+    case 'LONG256': return call('cast_LONG256', [{ kind: 'const', type: 'STRING', value: e.text }], e.pos);
     case 'BOOLEAN': return { kind: 'const', type: 'BOOLEAN', value: e.value as boolean };
     case 'NULL': return { kind: 'const', type: 'NULL', value: null };
     default: throw new SvcError('SQL', `unsupported literal [${String(e.type)}]`, { position: e.pos });
   }
+}
+
+/** Whether a string literal's source text is one quoted character (three UTF-16 units, as QuestDB counts). */
+function isCharLiteral(text: string): boolean {
+  return text.length === 3 && text.charCodeAt(0) === 39 && text.charCodeAt(2) === 39;
 }
 
 export function typeOf(t: A.TypeName): SqlType {
@@ -233,7 +360,7 @@ export function unify(es: BoundExpr[], pos: number, at?: readonly number[]): Bou
   es.forEach((x, i) => {
     if (temporal && x.kind === 'const' && isText(x.type)) return;
     const c = commonType(t, x.type);
-    if (c === null) throw new SvcError('SQL', `inconvertible types: ${t} and ${x.type}`, { position: where(i) });
+    if (c === null) throw new SvcError('SQL', `inconvertible types: ${typeName(t)} and ${typeName(x.type)}`, { position: where(i) });
     t = c;
   });
   return es.map((x, i) => castTo(x, t, where(i)));
@@ -242,7 +369,11 @@ export function unify(es: BoundExpr[], pos: number, at?: readonly number[]): Bou
 function caseExpr(e: A.Case, cx: ExprContext): BoundExpr {
   const conds = e.whens.map((w) => {
     const c = bindExpr(w.when, cx);
-    if (!e.operand) return c;
+    if (!e.operand) {
+      // A searched CASE's conditions are BOOLEAN (a NULL literal included: QuestDB refuses it).
+      if (c.type !== 'BOOLEAN') throw new SvcError('SQL', `BOOLEAN expected, found ${typeName(c.type)}`, { position: w.when.pos });
+      return c;
+    }
     const at = [e.operand.pos, w.when.pos];
     const [a, b] = unify([bindExpr(e.operand, cx), c], w.when.pos, at);
     return call('=', [a!, b!], w.when.pos, at);

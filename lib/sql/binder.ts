@@ -4,7 +4,7 @@
 import { SvcError } from '../errors/svc-error.js';
 import type { Catalog } from '../storage/catalog.js';
 import type * as A from './ast.js';
-import { bindExpr, castTo, exprKey, resolveColumn, unify, type ExprContext, type Scope, type ScopeField } from './bind-expr.js';
+import { bindExpr, castTo, exprKey, implicitNumber, literal, resolveColumn, unify, type ExprContext, type Scope, type ScopeField } from './bind-expr.js';
 import type { BoundAggregate, BoundExpr, Field, Plan } from './bound.js';
 import { resolveAggregate } from './functions/registry.js';
 import { COLUMNS_FIELDS, TABLES_FIELDS } from './metadata.js';
@@ -147,7 +147,12 @@ function bindSource(f: A.FromItem, cx: BindContext, ctes: Ctes): Source {
   }
 }
 
-function constInt(e: A.Expr | undefined, what: string, pos: number): number {
+function constInt(e: A.Expr | undefined, what: string, pos: number, fromText = false): number {
+  // A function's text argument converts as QuestDB's implicit casts do: '5' is 5, 'a' is `inconvertible value`.
+  if (fromText && e && e.kind === 'literal' && e.type === 'STRING') {
+    const n = implicitNumber(literal(e) as Extract<BoundExpr, { kind: 'const' }>, 'LONG');
+    if (n.kind === 'const') return n.value as number;
+  }
   if (!e || e.kind !== 'literal' || (e.type !== 'INT' && e.type !== 'LONG')) {
     throw new SvcError('SQL', `${what} must be an integer constant`, { position: e?.pos ?? pos });
   }
@@ -160,7 +165,7 @@ function bindTableFunction(f: A.FunctionRef, cx: BindContext): Source {
   let plan: Plan;
   switch (name) {
     case 'long_sequence': {
-      const n = constInt(f.call.args[0], 'long_sequence count', f.pos);
+      const n = constInt(f.call.args[0], 'long_sequence count', f.pos, true);
       if (n < 0) throw new SvcError('SQL', 'long_sequence count must not be negative', { position: f.call.args[0]!.pos });
       plan = node({ kind: 'longSequence', count: n, fields: [{ name: 'x', type: 'LONG' }] });
       break;

@@ -7,7 +7,7 @@ export const TABLES_FIELDS: readonly Field[] = [
   { name: 'partitionBy', type: 'STRING' }, { name: 'walEnabled', type: 'BOOLEAN' }, { name: 'dedup', type: 'BOOLEAN' },
   { name: 'ttlValue', type: 'INT' }, { name: 'ttlUnit', type: 'STRING' }, { name: 'matView', type: 'BOOLEAN' },
   { name: 'directoryName', type: 'STRING' }, { name: 'maxUncommittedRows', type: 'INT' }, { name: 'o3MaxLag', type: 'LONG' },
-  { name: 'table_suspended', type: 'BOOLEAN' }, { name: 'table_type', type: 'STRING' }, { name: 'table_row_count', type: 'LONG' },
+  { name: 'table_suspended', type: 'BOOLEAN' }, { name: 'table_type', type: 'CHAR' }, { name: 'table_row_count', type: 'LONG' },
   { name: 'table_min_timestamp', type: 'TIMESTAMP' }, { name: 'table_max_timestamp', type: 'TIMESTAMP' },
 ];
 

@@ -448,9 +448,10 @@ export function numberLiteral(c: Cursor, t: Token, pos: number, negate: boolean)
   const text = negate ? `-${t.text}` : t.text;
   const hex = HEX_RE.exec(t.text);
   if (hex !== null) {
-    const suffix = hex[2] ?? '';
-    if (suffix !== '' && suffix !== 'L' && suffix !== 'l') throw invalidConstant(c, t);
-    return integerLiteral(c, t, pos, text, BigInt(`0x${hex[1] as string}`), negate, suffix !== '');
+    // QuestDB reads 0x... only as a LONG256 constant: whole bytes (an even number of digits), at most 32 of them.
+    const digits = hex[1] as string;
+    if ((hex[2] ?? '') !== '' || digits.length % 2 !== 0 || digits.length > 64 || negate) throw invalidConstant(c, t);
+    return { kind: 'literal', pos, type: 'LONG256', value: t.text, text: t.text };
   }
   const m = NUMBER_RE.exec(t.text);
   if (m === null || (m[1] ?? '') === '' || m[1] === '.') throw invalidConstant(c, t);

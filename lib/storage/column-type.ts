@@ -55,3 +55,16 @@ export function parseColumnType(text: string): ColumnType | undefined {
 export function isInt64(t: ColumnType): boolean {
   return t === 'LONG' || t === 'DATE' || t === 'TIMESTAMP';
 }
+
+/**
+ * A type's name as QuestDB spells it in answers (/exec and /imp columns,
+ * table_columns(), error messages): `IPv4`; every other type as it is.
+ */
+export function typeName(t: string): string {
+  return t === 'IPV4' ? 'IPv4' : t;
+}
+
+/** A result column's type as /exec and /validate name it: a column that is only NULL (`select null`) is a STRING, as in QuestDB. */
+export function resultTypeName(t: string): string {
+  return t === 'NULL' ? 'STRING' : typeName(t);
+}

@@ -42,7 +42,7 @@ function lzoHadoop(input: Uint8Array, outputLength: number): Uint8Array {
   return out;
 }
 
-/** Values in one comparable form per svcdb type: the /exec JSON (quoteLargeNum) and both readers meet here. */
+/** Values in one comparable form per /exec column type (IPv4 as QuestDB spells it): the /exec JSON (quoteLargeNum) and both readers meet here. */
 function canon(type: string, v: unknown): unknown {
   if (v === null || v === undefined) return null;
   switch (type) {
@@ -58,7 +58,9 @@ function canon(type: string, v: unknown): unknown {
     }
     case 'LONG': return String(v);
     case 'FLOAT': return Math.fround(Number(v));
-    case 'IPV4': return typeof v === 'number' ? [24, 16, 8, 0].map((s) => ((v >>> 0) >>> s) & 255).join('.') : v;
+    case 'IPv4': return typeof v === 'number' ? [24, 16, 8, 0].map((s) => ((v >>> 0) >>> s) & 255).join('.') : v;
+    // /exec writes a CHAR NULL as "" (QuestDB); Parquet has it as NULL.
+    case 'CHAR': return v === '' ? null : v;
     case 'UUID': return typeof v === 'string' ? v.toLowerCase() : Buffer.from(v as Uint8Array).toString('hex').replace(/^(.{8})(.{4})(.{4})(.{4})/, '$1-$2-$3-$4-');
     default: return v;
   }

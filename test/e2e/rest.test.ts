@@ -63,7 +63,7 @@ describe('REST API', () => {
     assert.equal(body.timestamp, 0);
     assert.deepEqual(body.dataset, [
       ['2024-01-01T00:00:00.123456Z', 'a', 'quote " back \\ tab\t nl\n ctl\u0001 é 😀', 'x', 1, 1.5, 42, 7, 3, 1, true, 'q', '2024-01-01T10:00:00.123Z'],
-      ['2024-01-02T00:00:00.000000Z', null, null, null, null, null, null, null, 0, 0, false, null, null],
+      ['2024-01-02T00:00:00.000000Z', null, null, null, null, null, null, null, 0, 0, false, '', null],
       ['2024-01-03T12:30:00.000001Z', 'b', '', 'y', 0.30000000000000004, -0.25, -9007199254740991, -2147483647, -32768, -128, true, 'Z', '1969-12-31T23:59:59.999Z'],
     ]);
     // The raw text: doubles keep their decimal point, control characters are escaped.

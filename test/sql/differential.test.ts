@@ -136,7 +136,8 @@ const sortKey = (row: readonly Val[], keys: number): string => JSON.stringify(ro
 const byKey = (keys: number) => (a: readonly Val[], b: readonly Val[]): number => (sortKey(a, keys) < sortKey(b, keys) ? -1 : sortKey(a, keys) > sortKey(b, keys) ? 1 : 0);
 
 function sameType(ref: RType, got: string): boolean {
-  return R.isText(ref) ? got === 'SYMBOL' || got === 'STRING' || got === 'VARCHAR' : ref === got;
+  // The reference has one text family; a one-character literal ('a') is a CHAR in svcdb as in QuestDB.
+  return R.isText(ref) ? got === 'SYMBOL' || got === 'STRING' || got === 'VARCHAR' || got === 'CHAR' : ref === got;
 }
 
 function sameValue(type: RType, want: Cell, got: Val): boolean {

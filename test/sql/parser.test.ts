@@ -292,13 +292,17 @@ test('follows QuestDB operator precedence', () => {
   assert.deepEqual(expr('a << b + 1'), bin('<<', a, bin('+', b, int(1))));
 });
 
-test('types literals like QuestDB: INT, LONG, DOUBLE, DECIMAL, STRING, BOOLEAN, NULL, GEOHASH', () => {
+test('types literals like QuestDB: INT, LONG, DOUBLE, DECIMAL, STRING, BOOLEAN, NULL, GEOHASH, LONG256', () => {
   const lit = (type: string, value: unknown, text: string) => ({ kind: 'literal', type, value, text });
   assert.deepEqual(expr('2147483647'), lit('INT', 2147483647, '2147483647'));
   assert.deepEqual(expr('2147483648'), lit('LONG', 2147483648, '2147483648'));
   assert.deepEqual(expr('-2147483647'), lit('INT', -2147483647, '-2147483647'));
   assert.deepEqual(expr('1L'), lit('LONG', 1, '1L'));
-  assert.deepEqual(expr('0x1F'), lit('INT', 31, '0x1F'));
+  // 0x and whole hex bytes: a LONG256 constant (QuestDB); half a byte or a suffix is no constant.
+  assert.deepEqual(expr('0x1F'), lit('LONG256', '0x1F', '0x1F'));
+  assert.deepEqual(expr('0x0102'), lit('LONG256', '0x0102', '0x0102'));
+  assert.throws(() => expr('0x1'), /invalid constant/);
+  assert.throws(() => expr('0x1FL'), /invalid constant/);
   assert.deepEqual(expr('100_000'), lit('INT', 100000, '100_000'));
   assert.deepEqual(expr('9223372036854775807'), lit('LONG', 9223372036854775807, '9223372036854775807'));
   assert.deepEqual(expr('1.5'), lit('DOUBLE', 1.5, '1.5'));

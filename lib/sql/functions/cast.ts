@@ -10,7 +10,7 @@ import { nulls } from './rows.js';
 import { renderTexts } from './render.js';
 import { int64Pair } from './format.js';
 import {
-  parseBooleanText, parseDoubleText, parseIntText, parseIpv4Text, parseLongText, parseTimestampText, parseUuidText,
+  parseBooleanText, parseDoubleText, parseIntText, parseIpv4Text, parseLong256Text, parseLongText, parseTimestampText, parseUuidText,
 } from './parse-text.js';
 
 const NUMBERISH: readonly SqlType[] = ['BOOLEAN', 'BYTE', 'SHORT', 'CHAR', 'INT', 'LONG', 'FLOAT', 'DOUBLE', 'DATE', 'TIMESTAMP'];
@@ -112,6 +112,12 @@ function textTo(to: SqlType, v: ColumnVector, n: number): ColumnVector {
       for (let i = 0; i < n; i++) { const t = textAt(v, i); if (t !== null) parseUuidText(t, bytes, i * 16); }
       return out;
     }
+    case 'LONG256': {
+      const out = nulls('LONG256', n) as FixedVector;
+      const bytes = out.data as Uint8Array;
+      for (let i = 0; i < n; i++) { const t = textAt(v, i); if (t !== null) parseLong256Text(t, bytes, i * 32); }
+      return out;
+    }
     default: throw new Error(`no text cast to ${to}`);
   }
 }
@@ -138,16 +144,16 @@ export function castKernel(from: SqlType, to: ColumnType): Kernel | null {
   if (from === to) return (args) => args[0]!;
   if (from === 'NULL') return (_args, n) => nulls(to, n);
   if (to === 'STRING' || to === 'VARCHAR') {
-    if (from === 'BINARY' || from === 'LONG256') return null;
+    if (from === 'BINARY') return null;
     if (from === 'STRING' || from === 'VARCHAR') return (args) => ({ ...(args[0] as Extract<ColumnVector, { kind: 'var' }>), type: to });
     return (args, n) => textVector(to, from === 'SYMBOL' || from === 'CHAR' ? texts(args[0]!).slice(0, n) : renderTexts(args[0]!, n));
   }
   if (to === 'SYMBOL') {
-    if (from === 'BINARY' || from === 'LONG256') return null;
+    if (from === 'BINARY') return null;
     return symbolKernel((args, n) => (isText(from) ? texts(args[0]!).slice(0, n) : renderTexts(args[0]!, n)));
   }
   const textSource = from === 'STRING' || from === 'VARCHAR' || from === 'SYMBOL';
-  if (textSource && (NUMBERISH.includes(to) || to === 'IPV4' || to === 'UUID')) return (args, n) => textTo(to, args[0]!, n);
+  if (textSource && (NUMBERISH.includes(to) || to === 'IPV4' || to === 'UUID' || to === 'LONG256')) return (args, n) => textTo(to, args[0]!, n);
   if (NUMBERISH.includes(from) && NUMBERISH.includes(to)) {
     return (args, n) => numericTo(from as ColumnType, to, args[0] as FixedVector, n);
   }

@@ -61,6 +61,19 @@ export function parseUuidText(s: string, out: Uint8Array, at: number): boolean {
   return true;
 }
 
+/**
+ * `0x` and whole bytes of hex (2 to 64 digits, QuestDB's LONG256 constant) -> 32
+ * bytes at `at`, least significant first (four little-endian longs, low to
+ * high); false when invalid.
+ */
+export function parseLong256Text(s: string, out: Uint8Array, at: number): boolean {
+  const n = s.length - 2;
+  if (n < 2 || n > 64 || n % 2 !== 0 || s.charCodeAt(0) !== 48 || (s.charCodeAt(1) | 32) !== 120 || !/^[0-9a-fA-F]+$/.test(s.slice(2))) return false;
+  out.fill(0, at, at + 32);
+  for (let k = 0; k < n / 2; k++) out[at + k] = parseInt(s.slice(s.length - 2 * k - 2, s.length - 2 * k), 16);
+  return true;
+}
+
 /** Epoch micros from ISO text, or from a plain integer taken as micros; null when neither. */
 export function parseTimestampText(s: string): number | null {
   const ts = parseTimestamp(s);

@@ -111,11 +111,9 @@ export function registerPattern(): void {
   defineScalar('ilike', boolOf(() => matcher((p) => new LikeMatcher(p, true), false)));
   defineScalar('~', boolOf(() => matcher((p) => new Regex(p), false), checkPattern(1)));
   defineScalar('!~', boolOf(() => matcher((p) => new Regex(p), true), checkPattern(1)));
+  // `a || b` is concat(a, b): a STRING, as in QuestDB.
   defineScalar('||', [{
     args: [accept.printable, accept.printable],
-    build: (t) => {
-      const type = textResult(t);
-      return { type, kernel: concatKernel(type) };
-    },
+    build: () => ({ type: 'STRING', kernel: concatKernel('STRING') }),
   }]);
 }

@@ -6,6 +6,7 @@ import { SvcError } from '../../errors/svc-error.js';
 import { Deadline } from '../../limits/deadline.js';
 import { MemoryBudget } from '../../limits/memory-budget.js';
 import type { ColumnVector } from '../../storage/column-vector.js';
+import { typeName } from '../../storage/column-type.js';
 import type { SqlType } from '../sql-type.js';
 
 /**
@@ -139,20 +140,31 @@ export function hasScalar(name: string): boolean {
   return scalars.has(name.toLowerCase());
 }
 
+/** The overload of a scalar call, a message saying why none fits, or null for an unknown function. */
+export function tryResolveScalar(name: string, argTypes: readonly SqlType[]): ScalarOverload | string | null {
+  const f = scalars.get(name.toLowerCase());
+  return f ? f.resolve(argTypes) : null;
+}
+
 /** Resolves a scalar call or throws the QuestDB-style error at `pos`. */
 export function resolveScalar(name: string, argTypes: readonly SqlType[], pos: number): ScalarOverload {
   const f = scalars.get(name.toLowerCase());
-  if (!f) throw new SvcError('SQL', `unknown function name: ${name}(${argTypes.join(', ')})`, { position: pos });
+  if (!f) throw new SvcError('SQL', `unknown function name: ${name}(${argTypes.map(typeName).join(', ')})`, { position: pos });
   const r = f.resolve(argTypes);
-  if (typeof r === 'string') throw new SvcError('SQL', r, { position: pos });
+  if (typeof r === 'string') throw new SvcError('SQL', typeNamesIn(r), { position: pos });
   return r;
+}
+
+/** A resolution message with the types QuestDB spells otherwise (IPv4) in its spelling; the overloads' messages use the internal names. */
+function typeNamesIn(message: string): string {
+  return message.replace(/\bIPV4\b/g, typeName('IPV4'));
 }
 
 export function resolveAggregate(name: string, argTypes: readonly SqlType[], distinct: boolean, pos: number): AggregateOverload {
   const f = aggregates.get(name.toLowerCase());
-  if (!f) throw new SvcError('SQL', `unknown function name: ${name}(${argTypes.join(', ')})`, { position: pos });
+  if (!f) throw new SvcError('SQL', `unknown function name: ${name}(${argTypes.map(typeName).join(', ')})`, { position: pos });
   const r = f.resolve(argTypes, distinct);
-  if (typeof r === 'string') throw new SvcError('SQL', r, { position: pos });
+  if (typeof r === 'string') throw new SvcError('SQL', typeNamesIn(r), { position: pos });
   return r;
 }
 

@@ -20,12 +20,17 @@ function formatUuid(b: Uint8Array, at: number): string {
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }
 
-/** LONG256 bytes (four little-endian longs, least significant first) as 0x and hex digits without leading zeros. */
+/**
+ * LONG256 bytes (four little-endian longs, least significant first) as QuestDB
+ * prints them: 0x and hex digits in whole bytes, leading zero bytes left out
+ * (1 -> 0x01, 0xabc -> 0x0abc, 0 -> 0x00).
+ */
 function formatLong256(b: Uint8Array, at: number): string {
-  let hex = '';
-  for (let k = 31; k >= 0; k--) hex += b[at + k]!.toString(16).padStart(2, '0');
-  const digits = hex.replace(/^0+/, '');
-  return `0x${digits === '' ? '0' : digits}`;
+  let top = 31;
+  while (top > 0 && b[at + top] === 0) top--;
+  let hex = '0x';
+  for (let k = top; k >= 0; k--) hex += b[at + k]!.toString(16).padStart(2, '0');
+  return hex;
 }
 
 /** Row i as text, or null for NULL. */

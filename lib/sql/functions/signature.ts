@@ -3,6 +3,7 @@
 // function" messages, and a one-call registration of a scalar family.
 import { registerScalar, type BindHook, type Kernel, type ScalarOverload } from './registry.js';
 import { isIntegral, isNumeric, isText, type SqlType } from '../sql-type.js';
+import { typeName } from '../../storage/column-type.js';
 
 /** The type an argument is cast to when a parameter accepts it, else null. */
 export type Accept = (t: SqlType) => SqlType | null;
@@ -15,8 +16,11 @@ export const accept = {
   double: (t: SqlType): SqlType | null => (isNumeric(t) || t === 'NULL' ? 'DOUBLE' : null),
   int: (t: SqlType): SqlType | null => ((isIntegral(t) && t !== 'LONG') || t === 'NULL' ? 'INT' : null),
   long: (t: SqlType): SqlType | null => (isIntegral(t) || t === 'NULL' ? 'LONG' : null),
-  /** TIMESTAMP, DATE (cast up to micros), ISO text (parsed) and NULL. */
-  timestamp: (t: SqlType): SqlType | null => (t === 'TIMESTAMP' || t === 'DATE' || t === 'NULL' || (isText(t) && t !== 'CHAR') ? 'TIMESTAMP' : null),
+  /**
+   * TIMESTAMP, DATE (cast up to micros), ISO text (parsed), NULL, and INT or
+   * LONG as epoch micros (QuestDB's implicit INT/LONG -> TIMESTAMP).
+   */
+  timestamp: (t: SqlType): SqlType | null => (t === 'TIMESTAMP' || t === 'DATE' || t === 'NULL' || t === 'INT' || t === 'LONG' || (isText(t) && t !== 'CHAR') ? 'TIMESTAMP' : null),
   /** STRING, VARCHAR, SYMBOL, CHAR as themselves; NULL as STRING. */
   text: (t: SqlType): SqlType | null => (isText(t) ? t : t === 'NULL' ? 'STRING' : null),
   boolean: (t: SqlType): SqlType | null => (t === 'BOOLEAN' || t === 'NULL' ? 'BOOLEAN' : null),
@@ -35,7 +39,8 @@ export function widest(a: SqlType, b: SqlType): SqlType {
 const OPERATORS = new Set(['+', '-', '*', '/', '%', '=', '!=', '<', '<=', '>', '>=', '||', '~', '!~', 'and', 'or', 'not', 'neg', 'like', 'ilike']);
 
 /** QuestDB's message for a call no overload accepts. */
-export function noMatch(name: string, argTypes: readonly SqlType[]): string {
+export function noMatch(name: string, types: readonly SqlType[]): string {
+  const argTypes = types.map(typeName);
   if (OPERATORS.has(name)) {
     const op = name === 'neg' ? '-' : name;
     if (argTypes.length === 2) return `there is no matching operator \`${op}\` with the argument types: ${argTypes[0]} ${op} ${argTypes[1]}`;

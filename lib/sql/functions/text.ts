@@ -10,7 +10,6 @@ import { INT_NULL } from '../../storage/column-type.js';
 import type { ColumnVector } from '../../storage/column-vector.js';
 import { argError, type BindHook, type Kernel, type KernelContext } from './registry.js';
 import { accept, defineScalar, type Signature } from './signature.js';
-import type { SqlType } from '../sql-type.js';
 import { asDoubles, boolVector, intVector, textAt } from './vec.js';
 import { checkTextSize, TextOut, utf8Length } from './text-out.js';
 import { codePointLength } from './utf8.js';
@@ -206,10 +205,8 @@ export function registerText(): void {
     args: [],
     rest: accept.printable,
     minRest: 1,
-    build: (t: SqlType[]) => {
-      const type = textResult(t);
-      return { type, kernel: concatKernel(type) };
-    },
+    // QuestDB's concat is a STRING whatever its arguments (VARCHAR ones included).
+    build: () => ({ type: 'STRING', kernel: concatKernel('STRING') }),
   }]);
   defineScalar('substring', [
     textSig(['t', 'n', 'n'], (s, x) => substring(s, x[1]!, x[2]!), checkInt(2, (len) => len >= 0, NEGATIVE_LENGTH)),

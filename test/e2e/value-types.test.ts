@@ -1,0 +1,149 @@
+// End-to-end: QuestDB's value types as a client meets them over HTTP: CHAR
+// constants ('a'), IPv4 spelled as QuestDB spells it, LONG256 literals and
+// values, and how /exec (JSON), /exp (CSV) and /imp show them.
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { FormData, request } from 'undici';
+import { startServer, type ServerProcess } from '../helpers/server-process.js';
+
+interface Reply {
+  status: number;
+  text: string;
+  json: () => Record<string, unknown>;
+}
+
+describe('value types over HTTP', () => {
+  let s: ServerProcess;
+  const get = async (path: string, query: string): Promise<Reply> => {
+    const r = await request(`${s.mainUrl}${path}?${new URLSearchParams({ query })}`);
+    const text = await r.body.text();
+    return { status: r.statusCode, text, json: () => JSON.parse(text) as Record<string, unknown> };
+  };
+  const exec = (query: string): Promise<Reply> => get('/exec', query);
+  const ok = async (query: string): Promise<Record<string, unknown>> => {
+    const r = await exec(query);
+    assert.equal(r.status, 200, `${query}: ${r.text}`);
+    return r.json();
+  };
+  const types = (body: Record<string, unknown>): string[] => (body.columns as { type: string }[]).map((c) => c.type);
+
+  before(async () => {
+    s = await startServer();
+    await ok('create table vt (i int, c char, v varchar, s string, y symbol, ip ipv4, u uuid, l long256)');
+    await ok(`insert into vt values
+      (1, 'a', 'a', 'a', 'a', '10.0.0.1', '11111111-2222-3333-4444-555555555555', 0x0102),
+      (2, '"', 'bc', 'bc', 'bc', '192.168.1.1', null, '0x01'),
+      (3, ',', null, null, null, null, null, null),
+      (4, null, 'q', 'q', 'q', null, null, null)`);
+  });
+  after(async () => { await s.stop(); });
+
+  test('a one-character literal is a CHAR, longer or empty ones STRING', async () => {
+    const body = await ok("select 'a' a, ' ' b, '' c, 'abc' d, '''' e, '→' f");
+    assert.deepEqual(types(body), ['CHAR', 'CHAR', 'STRING', 'STRING', 'STRING', 'CHAR']);
+    assert.deepEqual(body.dataset, [['a', ' ', '', 'abc', "'", '→']]);
+    const v = await get('/api/v1/sql/validate', "select x, 'a' s from long_sequence(3)");
+    assert.equal(v.status, 200);
+    assert.deepEqual(types(v.json()), ['LONG', 'CHAR']);
+  });
+
+  test('CHAR constants work wherever a one-character string did', async () => {
+    const body = await ok("select concat('a', 'b') p, 'x' || 'y' q, upper('a') r, length('a') t, lpad('7', 3, '0') w from long_sequence(1)");
+    assert.deepEqual(types(body), ['STRING', 'STRING', 'STRING', 'INT', 'STRING']);
+    assert.deepEqual(body.dataset, [['ab', 'xy', 'A', 1, '007']]);
+    // Comparisons with every text column type, IN lists, LIKE.
+    const f = await ok("select i from vt where v = 'a' and s = 'a' and y = 'a' and c = 'a' and v in ('a', 'zz') and s like 'a'");
+    assert.deepEqual(f.dataset, [[1]]);
+    const g = await ok("select i from vt where c in ('\"', ',') order by i");
+    assert.deepEqual(g.dataset, [[2], [3]]);
+    // CASE branches: CHAR with STRING is STRING; CHAR with NULL stays CHAR (NULL shown as "").
+    const c = await ok("select case when i = 1 then 'a' else 'abc' end m, case when i = 1 then 'x' end n from vt order by i");
+    assert.deepEqual(types(c), ['STRING', 'CHAR']);
+    assert.deepEqual(c.dataset, [['a', 'x'], ['abc', ''], ['abc', ''], ['abc', '']]);
+  });
+
+  test('numbers from CHAR and STRING constants follow the implicit casts, with QuestDB errors', async () => {
+    assert.deepEqual((await ok("select 1 + '5' a, abs('-2.5') b")).dataset, [[6, 2.5]]);
+    for (const [query, error] of [
+      ["select 1 + 'a'", 'inconvertible value: a [CHAR -> INT]'],
+      ["select abs('text')", 'inconvertible value: `text` [STRING -> DOUBLE]'],
+      ["select * from long_sequence('a')", 'inconvertible value: a [CHAR -> LONG]'],
+    ]) {
+      const r = await exec(query!);
+      assert.equal(r.status, 400, r.text);
+      assert.equal(r.json().error, error);
+      assert.equal(r.json().position, 0);
+    }
+    const r = await exec("select dateadd('d', 1)");
+    assert.equal(r.status, 400);
+    assert.equal(r.json().error, 'there is no matching function `dateadd` with the argument types: (CHAR, INT)');
+    assert.equal(r.json().position, 7);
+  });
+
+  test('/exec names IPv4 as QuestDB does and shows CHAR and LONG256 NULLs as empty strings', async () => {
+    const body = await ok('select c, ip, u, l from vt order by i');
+    assert.deepEqual(types(body), ['CHAR', 'IPv4', 'UUID', 'LONG256']);
+    assert.deepEqual(body.dataset, [
+      ['a', '10.0.0.1', '11111111-2222-3333-4444-555555555555', '0x0102'],
+      ['"', '192.168.1.1', null, '0x01'],
+      [',', null, null, ''],
+      ['', null, null, ''],
+    ]);
+    const cols = await ok("select \"column\", type from table_columns('vt') where \"column\" = 'ip'");
+    assert.deepEqual(cols.dataset, [['ip', 'IPv4']]);
+    const nulls = await ok('select cast(null as char) a, cast(null as ipv4) b, cast(null as long256) d');
+    assert.deepEqual(types(nulls), ['CHAR', 'IPv4', 'LONG256']);
+    assert.deepEqual(nulls.dataset, [['', null, '']]);
+    const t = await ok("select table_type from tables() where table_name = 'vt'");
+    assert.deepEqual(types(t), ['CHAR']);
+    assert.deepEqual(t.dataset, [['T']]);
+  });
+
+  test('IPv4 values come from text in INSERT, comparisons and casts; a bad IPv4 constant is an error at it', async () => {
+    assert.deepEqual((await ok("select i from vt where ip = '192.168.1.1'")).dataset, [[2]]);
+    assert.deepEqual((await ok("select cast('1.2.3.4' as ipv4) a")).dataset, [['1.2.3.4']]);
+    for (const q of ["select cast('1.2.3' as ipv4)", "select cast('300.1.1.1' as ipv4)"]) {
+      const r = await exec(q);
+      assert.equal(r.status, 400, r.text);
+      assert.equal(r.json().error, 'invalid IPv4 constant');
+      assert.equal(r.json().position, 12);
+    }
+  });
+
+  test('LONG256 literals are 0x and whole hex bytes, rendered as QuestDB renders them', async () => {
+    const body = await ok("select 0x01 a, 0x0abc b, cast('0x00ff' as long256) c from long_sequence(1)");
+    assert.deepEqual(types(body), ['LONG256', 'LONG256', 'LONG256']);
+    assert.deepEqual(body.dataset, [['0x01', '0x0abc', '0xff']]);
+    assert.deepEqual((await ok('select i from vt where l = 0x01')).dataset, [[2]]);
+    const r = await exec('select 0x1');
+    assert.equal(r.status, 400);
+    assert.match(String(r.json().error), /invalid constant/);
+  });
+
+  test('/exp writes CHAR, IPv4, UUID and LONG256 bare, quoting only a CHAR that needs it', async () => {
+    const r = await get('/exp', 'select i, c, ip, u, l from vt order by i');
+    assert.equal(r.status, 200);
+    // (Line ends are the export's business: compared line by line.)
+    assert.deepEqual(r.text.split(/\r?\n/), [
+      '"i","c","ip","u","l"',
+      '1,a,10.0.0.1,11111111-2222-3333-4444-555555555555,0x0102',
+      '2,"""",192.168.1.1,,0x01',
+      '3,",",,,',
+      '4,,,,',
+      '',
+    ]);
+    const lit = await get('/exp', "select x, 'a' s from long_sequence(2)");
+    assert.deepEqual(lit.text.split(/\r?\n/), ['"x","s"', '1,a', '2,a', '']);
+  });
+
+  test('/imp detects IPv4 and UUID columns and names IPv4 as QuestDB does', async () => {
+    const form = new FormData();
+    form.append('data', new Blob(['ip,n,u\n10.0.0.1,1,11111111-2222-3333-4444-555555555555\n192.168.1.1,2,aaaaaaaa-bbbb-cccc-dddd-eeeeeeeeeeee\n']), 'ips.csv');
+    const r = await request(`${s.mainUrl}/imp?name=vt_imp&fmt=json`, { method: 'POST', body: form });
+    const body = await r.body.json() as { columns: { name: string; type: string }[] };
+    assert.equal(r.statusCode, 200);
+    assert.deepEqual(body.columns.map((c) => c.type), ['IPv4', 'INT', 'UUID']);
+    assert.deepEqual((await ok("select type from table_columns('vt_imp')")).dataset, [['IPv4'], ['INT'], ['UUID']]);
+    assert.deepEqual((await ok('select ip, u from vt_imp where ip = \'192.168.1.1\'')).dataset, [['192.168.1.1', 'aaaaaaaa-bbbb-cccc-dddd-eeeeeeeeeeee']]);
+  });
+});
