@@ -237,9 +237,8 @@ export class CsvBatcher {
     if (delimiter === null) {
       const scan = detectDelimiter(head, o.analysisLines, complete);
       if ('error' in scan) {
-        throw importError(scan.error === 'lines'
-          ? `not enough lines [table=${o.label}]: a delimiter cannot be detected from one line; set the delimiter parameter`
-          : `min deviation is too high [${scan.detail}]: the lines do not split into a steady number of values on any delimiter; set the delimiter parameter [table=${o.label}]`);
+        // QuestDB's words, which text-format clients compare: the delimiter parameter is the way out of both.
+        throw importError(scan.error === 'lines' ? `not enough lines [table=${o.label}]` : `min deviation is too high [${scan.detail}]`);
       }
       delimiter = scan.delimiter;
     }

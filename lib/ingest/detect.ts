@@ -121,7 +121,7 @@ export function detectDelimiter(bytes: Uint8Array, maxLines: number, complete: b
   if (lengthDev < MAX_LINE_LENGTH_STDDEV) return { delimiter: 0x2c };
   return {
     error: 'deviation',
-    detail: `delimiterStdDev=${bestDev}, delimiterMaxStdDev=${MAX_DELIMITER_STDDEV}, lineLengthStdDev=${lengthDev}, lineLengthMaxStdDev=${MAX_LINE_LENGTH_STDDEV}, lineCount=${n}`,
+    detail: `delimiterStdDev=${bestDev}, delimiterMaxStdDev=${MAX_DELIMITER_STDDEV}, lineLengthStdDev=${lengthDev}, lineLengthMaxStdDev=${MAX_LINE_LENGTH_STDDEV}, lineCountLimit=${maxLines}, lineCount=${n}`,
   };
 }
 

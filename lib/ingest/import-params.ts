@@ -45,15 +45,15 @@ export function parseImportParams(url: URLSearchParams, analysisLines: number, s
   }
   const pb = param(url, 'partitionBy');
   const partitionBy = pb === null ? null : parsePartitionBy(pb) ?? null;
-  if (pb !== null && partitionBy === null) throw importError(`invalid partitionBy: ${pb} [expected NONE, HOUR, DAY, WEEK, MONTH or YEAR]`);
+  if (pb !== null && partitionBy === null) throw importError('invalid partitionBy');
   const timestamp = param(url, 'timestamp');
   if (partitionBy !== null && partitionBy !== 'NONE' && timestamp === null) {
-    throw importError(`when specifying partitionBy you must also specify timestamp [partitionBy=${partitionBy}]`);
+    throw importError('when specifying partitionBy you must also specify timestamp');
   }
   const mur = param(url, 'maxUncommittedRows');
   let maxUncommittedRows: number | undefined;
   if (mur !== null) {
-    if (!/^[+-]?\d+$/.test(mur) || Math.abs(Number(mur)) > 2147483647) throw importError(`invalid maxUncommittedRows, must be an int [maxUncommittedRows=${mur}]`);
+    if (!/^[+-]?\d+$/.test(mur) || Math.abs(Number(mur)) > 2147483647) throw importError('invalid maxUncommittedRows, must be an int');
     // A negative value leaves the setting as it is (QuestDB); zero too, since a commit needs at least one row.
     if (Number(mur) >= 1) maxUncommittedRows = Number(mur);
     else if (strict) throw importError(`invalid value for parameter maxUncommittedRows: ${mur} [expected a positive integer]`);
@@ -65,7 +65,7 @@ export function parseImportParams(url: URLSearchParams, analysisLines: number, s
     if (/^[+-]?\d+$/.test(lag)) {
       if (Number(lag) >= 0) o3MaxLag = Number(lag);
     } else {
-      try { o3MaxLag = durationType.parse(lag) * 1000; } catch { throw importError(`invalid o3MaxLag value, must be a long [o3MaxLag=${lag}], or a duration such as 10s`); }
+      try { o3MaxLag = durationType.parse(lag) * 1000; } catch { throw importError('invalid o3MaxLag value, must be a long'); }
     }
   }
   const flag = (name: string, def: boolean): boolean => {

@@ -245,13 +245,13 @@ export class Importer {
     let ts = -1;
     if (o.timestamp !== null) {
       ts = names.findIndex((n) => n.toLowerCase() === o.timestamp!.toLowerCase());
-      if (ts < 0) throw importError(`invalid timestamp column '${o.timestamp}': the file has no such column`);
+      if (ts < 0) throw importError(`invalid timestamp column '${o.timestamp}'`);
       if (types[ts] !== 'TIMESTAMP') {
-        throw importError(`not a timestamp '${o.timestamp}': the column is ${types[ts]}; give its type and pattern in the schema part`);
+        throw importError(`not a timestamp '${o.timestamp}'`); // a schema entry with a pattern makes it one
       }
     }
     const partitionBy = o.partitionBy ?? 'NONE';
-    if (partitionBy !== 'NONE' && ts < 0) throw importError(`when specifying partitionBy you must also specify timestamp [partitionBy=${partitionBy}]`);
+    if (partitionBy !== 'NONE' && ts < 0) throw importError('when specifying partitionBy you must also specify timestamp');
     for (const t of types) if (!IMPORTABLE.includes(t)) throw importError(`a file cannot be imported into a ${t} column`);
     this.#chargeWriter(types);
     const staged = this.#catalog.createStaged({

@@ -88,7 +88,7 @@ describe('openDatabase', () => {
 
     await assert.rejects(db.importCsv(Buffer.from(csv)), /importCsv needs the name option/);
     await assert.rejects(db.importCsv(Buffer.from(csv), { name: 'x', atomicity: 'never' as 'abort' }), /invalid value for parameter atomicity: never/);
-    await assert.rejects(db.importCsv(Buffer.from(csv), { name: 'x', partitionBy: 'DAY' }), /when specifying partitionBy you must also specify timestamp \[partitionBy=DAY\]/);
+    await assert.rejects(db.importCsv(Buffer.from(csv), { name: 'x', partitionBy: 'DAY' }), /when specifying partitionBy you must also specify timestamp$/);
     await assert.rejects(db.importCsv(join(root, 'nope.csv')), /cannot read .*nope\.csv: no such file/);
     await assert.rejects(db.importCsv(Buffer.from('a,b,c,d\n1,2,3,4\n'), { name: 'streamed' }), /column count mismatch \[textColumnCount=4, tableColumnCount=3, table=streamed\]/);
     // A failed import leaves nothing behind.

@@ -88,7 +88,7 @@ describe('CSV import over HTTP', () => {
     // Ragged lines hide the delimiter from detection (QuestDB's rule): it is given.
     const ragged = await upload(file('ragged.csv'), 'ragged.csv', { fmt: 'json', name: 'ragged_detect' });
     assert.equal(ragged.status, 400);
-    assert.match(String(ragged.json().status), /^min deviation is too high \[delimiterStdDev=/);
+    assert.match(String(ragged.json().status), /^min deviation is too high \[delimiterStdDev=0\.63\d*, delimiterMaxStdDev=0\.1222, lineLengthStdDev=[\d.]+, lineLengthMaxStdDev=0\.8, lineCountLimit=1000, lineCount=5\]$/);
     const r = await upload(file('ragged.csv'), 'ragged.csv', { fmt: 'json', delimiter: ',' });
     assert.equal(r.json().rowsImported, 3);
     assert.equal(r.json().rowsRejected, 1);
@@ -208,9 +208,9 @@ describe('CSV import over HTTP', () => {
 
   test('request-level problems answer {"status": message}: bad parameters, empty, header-only, one line, no delimiter', async () => {
     for (const [params, message] of [
-      [{ partitionBy: 'WEEKLY' }, /^invalid partitionBy: WEEKLY/], [{ partitionBy: 'DAY' }, /^when specifying partitionBy you must also specify timestamp/],
-      [{ timestamp: 'nope' }, /^invalid timestamp column 'nope'/], [{ timestamp: 'a' }, /^not a timestamp 'a'/],
-      [{ maxUncommittedRows: 'many' }, /^invalid maxUncommittedRows, must be an int/], [{ o3MaxLag: 'soon' }, /^invalid o3MaxLag value, must be a long/],
+      [{ partitionBy: 'WEEKLY' }, /^invalid partitionBy$/], [{ partitionBy: 'DAY' }, /^when specifying partitionBy you must also specify timestamp$/],
+      [{ timestamp: 'nope' }, /^invalid timestamp column 'nope'$/], [{ timestamp: 'a' }, /^not a timestamp 'a'$/],
+      [{ maxUncommittedRows: 'many' }, /^invalid maxUncommittedRows, must be an int$/], [{ o3MaxLag: 'soon' }, /^invalid o3MaxLag value, must be a long$/],
     ] as const) {
       const r = await upload('a,b\n1,2\n3,4\n', 'p.csv', { fmt: 'json', ...params });
       assert.equal(r.status, 400, JSON.stringify(params));
@@ -226,7 +226,7 @@ describe('CSV import over HTTP', () => {
     assert.match(String((await upload(file('header-only.csv'), 'header-only.csv', { fmt: 'json' })).json().status), /^not enough lines/);
     const one = await upload(file('one-line.txt'), 'one-line.txt', { fmt: 'json' });
     assert.equal(one.status, 400);
-    assert.match(String(one.json().status), /not enough lines \[table=oneline\]/);
+    assert.equal(one.json().status, 'not enough lines [table=oneline]');
     // The tabular format answers as QuestDB does: 200 and the message.
     const text = await upload(file('empty.csv'), 'empty.csv');
     assert.equal(text.status, 200);
