@@ -13,6 +13,7 @@ import { urlOf } from './http/listen.js';
 import { MainServer } from './http/main-server.js';
 import { Router } from './http/router.js';
 import { sqlRoutes } from './http/sql-routes.js';
+import { chkRoutes } from './http/chk-route.js';
 import { importRoutes } from './http/imp-route.js';
 import { importLimitsFromConfig } from './ingest/import-limits.js';
 import { ComponentRegistry } from './lifecycle/component-registry.js';
@@ -81,6 +82,7 @@ export class SvcdbServer {
       maxTextBytes: config.get('cairo.sql.string.function.buffer.max.size'),
     })) router.add(r);
     for (const r of importRoutes({ catalog: () => this.catalog, analysisLines: config.get('http.text.analysis.max.lines'), limits: importLimitsFromConfig(config) })) router.add(r);
+    for (const r of chkRoutes({ catalog: () => this.catalog })) router.add(r);
     if (config.get('http.debug.endpoints.enabled')) for (const r of debugRoutes) router.add(r);
     const auth = BasicAuth.fromConfig(config.get('http.user'), config.get('http.password'));
     this.#mainAuth = auth !== null;

@@ -184,7 +184,7 @@ export class Database {
       if (v === undefined || k === 'schema' || k === 'signal') continue;
       params.set(k, String(v));
     }
-    const p = parseImportParams(params, this.#analysisLines);
+    const p = parseImportParams(params, this.#analysisLines, true);
     const schema = options.schema ? parseSchema(JSON.stringify(options.schema)) : [];
     const isPath = typeof source === 'string';
     const location = isPath ? source : 'data';
@@ -196,7 +196,7 @@ export class Database {
       ? createReadStream(source, { highWaterMark: 1 << 20 })
       : source instanceof Uint8Array ? Readable.from([source]) : source;
     const ac = this.#track(options.signal);
-    const importer = new Importer(this.#catalog, { ...p.opts, table, location, schema, limits: this.#importLimits });
+    const importer = new Importer(this.#catalog, { ...p.opts, table, schema, limits: this.#importLimits });
     try {
       for await (const chunk of maybeGunzip(toBytes(bytes), location)) {
         if (ac.signal.aborted) throw new SvcError('BAD_REQUEST', 'the import was stopped; nothing was imported');

@@ -182,7 +182,7 @@ export function csvToBatches(options: CsvToBatchesOptions = {}): CsvToBatchesStr
     keys: { memory: 'memoryLimit option', maxColumns: 'maxColumns option', lineBytes: 'maxLineBytes option' },
   };
   // The same parser (and messages) as /imp's parameters.
-  const p = parseImportParams(toParams(options, ['schema', 'analysisLines', 'batchRows', 'name', 'memoryLimit', 'maxColumns', 'maxLineBytes']), analysisLines).opts;
+  const p = parseImportParams(toParams(options, ['schema', 'analysisLines', 'batchRows', 'name', 'memoryLimit', 'maxColumns', 'maxLineBytes']), analysisLines, true).opts;
   const schema = options.schema ? parseSchema(JSON.stringify(options.schema)) : [];
   const label = options.name ?? 'csv';
   const state: { result: CsvResult | null } = { result: null };

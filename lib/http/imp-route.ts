@@ -1,13 +1,15 @@
 // POST /imp (SPEC.md "POST /imp"): a multipart upload streamed through busboy
 // into the importer, part by part, with backpressure all the way to the
 // socket. The `schema` part (JSON) applies when it comes before `data`; one
-// that comes after is not applied and the answer says so (QuestDB accepts
-// it too). The data may be gzip-compressed (detected by its magic bytes or a
-// .gz file name, or the whole request with Content-Encoding: gzip). The import
-// is published only once the whole body has been read and parsed without
-// error: a malformed part after the data, a body cut short or a client that
-// goes away leave nothing visible. Request-level problems answer
-// {"status": message}.
+// that comes after is accepted and not applied, as QuestDB does, and the
+// answer says so in a Warning header (its body stays QuestDB's). The data may
+// be gzip-compressed (detected by its magic bytes or a .gz file name, or the
+// whole request with Content-Encoding: gzip). The import is published only
+// once the whole body has been read and parsed without error: a malformed part
+// after the data, a body cut short or a client that goes away leave nothing
+// visible. Request-level problems answer {"status": message} (4xx) with
+// fmt=json, and the message as text with status 200 in the tabular format,
+// as QuestDB answers them; a body that is not multipart is a 400 in text.
 import busboy from 'busboy';
 import { pipeline } from 'node:stream/promises';
 import { createGunzip } from 'node:zlib';
@@ -38,27 +40,49 @@ const MAX_FILES = 4;
 /** What the answer says about a schema part that came after the data part. */
 export const LATE_SCHEMA_NOTE = 'the schema part came after the data part, so it was not applied; send it before the data part';
 
+/** An import's result, and what the answer should say beside it. */
+interface Upload {
+  readonly result: ImportResult;
+  readonly notes: readonly string[];
+}
+
+/** A request body that is not a multipart upload: QuestDB's answer, before anything else. */
+class NotMultipart extends Error {}
+
 async function handleImport(ctx: RequestContext, o: ImportRouteOptions): Promise<void> {
   // The answer's format first, so that even a bad parameter is answered in it.
   let json = (ctx.url.searchParams.get('fmt') ?? '').toLowerCase() === 'json';
   try {
+    if (!/^multipart\/form-data/i.test(ctx.req.headers['content-type'] ?? '')) throw new NotMultipart();
     const p = parseImportParams(ctx.url.searchParams, o.analysisLines);
     json = p.json;
-    const result = await runUpload(ctx, o, p);
+    const { result, notes } = await runUpload(ctx, o, p);
     const body = json ? importJson(result) : importText(result);
     ctx.stats.rows += result.rowsImported;
     ctx.stats.bytes += Buffer.byteLength(body);
-    ctx.res.writeHead(200, { 'Content-Type': json ? 'application/json; charset=utf-8' : 'text/plain; charset=utf-8', 'Content-Length': Buffer.byteLength(body) });
+    const headers: Record<string, string | number | string[]> = { 'Content-Type': json ? 'application/json; charset=utf-8' : 'text/plain; charset=utf-8', 'Content-Length': Buffer.byteLength(body) };
+    // RFC 7234's Warning (code 199, miscellaneous): what did not stop the import, without changing QuestDB's body.
+    if (notes.length > 0) headers.Warning = notes.map((n) => `199 svcdb ${JSON.stringify(n)}`);
+    ctx.res.writeHead(200, headers);
     ctx.res.end(body);
   } catch (err) {
+    if (err instanceof NotMultipart) {
+      const body = 'Non-multipart POST not supported\r\n';
+      ctx.report(new SvcError('BAD_REQUEST', 'Non-multipart POST not supported'));
+      await settle(ctx, 4 << 20, 1000);
+      ctx.res.writeHead(400, { 'Content-Type': 'text/plain; charset=utf-8', 'Content-Length': Buffer.byteLength(body), Connection: 'close' });
+      ctx.res.end(body);
+      return;
+    }
     // Client mistakes and conditions of the machine (a full disk: 507) are answered in the import's
     // own shape; internal errors go to the one mapper (500).
     const e = asSvcError(err);
     if (!isSvcError(e) || errorClass(e) === 'internal' || ctx.res.headersSent) throw err;
     ctx.report(e);
     await settle(ctx, 4 << 20, 1000);
-    const body = json ? JSON.stringify({ status: e.message }) : `${e.message}\n`;
-    ctx.res.writeHead(e.status, { 'Content-Type': json ? 'application/json; charset=utf-8' : 'text/plain; charset=utf-8', 'Content-Length': Buffer.byteLength(body), Connection: 'close' });
+    const body = json ? JSON.stringify({ status: e.message }) : `${e.message}\r\n`;
+    // The tabular format answers as QuestDB does, 200 with the message; fmt=json keeps the status that says what went wrong.
+    ctx.res.writeHead(json ? e.status : 200, { 'Content-Type': json ? 'application/json; charset=utf-8' : 'text/plain; charset=utf-8', 'Content-Length': Buffer.byteLength(body), Connection: 'close' });
     ctx.res.end(body);
   }
 }
@@ -89,9 +113,7 @@ function settle(ctx: RequestContext, maxBytes: number, maxMs: number): Promise<v
   });
 }
 
-function runUpload(ctx: RequestContext, o: ImportRouteOptions, p: ImportParams): Promise<ImportResult> {
-  const type = ctx.req.headers['content-type'] ?? '';
-  if (!/^multipart\/form-data/i.test(type)) throw importError('expected a multipart/form-data upload with a "data" part');
+function runUpload(ctx: RequestContext, o: ImportRouteOptions, p: ImportParams): Promise<Upload> {
   return new Promise((resolve, reject) => {
     let bb: busboy.Busboy;
     try {
@@ -145,7 +167,7 @@ function runUpload(ctx: RequestContext, o: ImportRouteOptions, p: ImportParams):
       if (name !== 'data' || importing) { stream.resume(); return; }
       const location = info.filename ?? 'data';
       const table = p.name !== null ? sanitizeName(p.name, 'import') : tableNameFromFile(location);
-      const imp = new Importer(o.catalog(), { ...p.opts, table, location, schema, limits: o.limits ?? DEFAULT_IMPORT_LIMITS });
+      const imp = new Importer(o.catalog(), { ...p.opts, table, schema, limits: o.limits ?? DEFAULT_IMPORT_LIMITS });
       importer = imp;
       // Not destroyed when the import stops early: the rest of the part is then read and dropped (stream.resume()),
       // so that busboy goes on to the end of the body and the client gets to read the answer.
@@ -182,7 +204,7 @@ function runUpload(ctx: RequestContext, o: ImportRouteOptions, p: ImportParams):
         if (failed !== null) throw failed;
         if (gone()) throw disconnected();
         await imp.publish();
-        return lateSchema ? { ...result, notes: [...(result.notes ?? []), LATE_SCHEMA_NOTE] } : result;
+        return { result, notes: lateSchema ? [LATE_SCHEMA_NOTE] : [] };
       }).then(resolve, fail);
     });
   });

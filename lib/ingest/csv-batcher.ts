@@ -235,13 +235,12 @@ export class CsvBatcher {
     if (head.length === 0) throw importError(`empty file [table=${o.label}]`);
     let delimiter = o.delimiter;
     if (delimiter === null) {
-      delimiter = detectDelimiter(head, o.analysisLines, complete);
-      if (delimiter === null) {
-        const lines = sampleLines(head, 0x2c, 3, complete).lines.length;
-        throw importError(lines < 2
-          ? `not enough lines [table=${o.label}]: a delimiter cannot be detected from one line; set the delimiter parameter`
-          : `cannot detect the delimiter [table=${o.label}]: no comma, tab, pipe or semicolon splits the lines consistently; set the delimiter parameter`);
+      const scan = detectDelimiter(head, o.analysisLines, complete);
+      if ('error' in scan) {
+        // QuestDB's words, which text-format clients compare: the delimiter parameter is the way out of both.
+        throw importError(scan.error === 'lines' ? `not enough lines [table=${o.label}]` : `min deviation is too high [${scan.detail}]`);
       }
+      delimiter = scan.delimiter;
     }
     const sample = sampleLines(head, delimiter, o.analysisLines, complete);
     if (sample.lines.length === 0) throw importError(`no rows in the file [table=${o.label}]`);
@@ -249,15 +248,15 @@ export class CsvBatcher {
     // Before anything is sized by the column count: a wide file is refused here, having held a few lines.
     if (d.columns.length > this.#limits.maxColumns) throw tooManyColumns(this.#limits, d.columns.length, o.label);
     if (d.header && sample.lines.length === 1 && complete) throw importError(`the file has a header and no rows [table=${o.label}]`);
-    const names = columnNames(d.names, d.columns.length);
+    const names = columnNames(d.header ? d.names : null, d.columns.length);
     const types = d.columns.map((c) => c.type);
     const patterns = d.columns.map((c) => c.pattern);
-    // Schema entries override detection by (sanitized) name, case-insensitively.
+    // Schema entries override detection by name, case-insensitively; one naming no column of the file is ignored (as QuestDB does).
     const byName = new Map<string, number>();
     names.forEach((n, i) => { if (!byName.has(n.toLowerCase())) byName.set(n.toLowerCase(), i); });
     for (const s of o.schema) {
       const i = byName.get(s.name.toLowerCase());
-      if (i === undefined) throw importError(`schema column does not exist in the file [column=${s.name}]`);
+      if (i === undefined) continue;
       types[i] = s.type;
       patterns[i] = s.pattern;
     }
@@ -311,7 +310,8 @@ export class CsvBatcher {
       const ts = this.#target!.tsColumn;
       if (start === end && (!quoted || (b.type !== 'VARCHAR' && b.type !== 'STRING'))) {
         b.addNull();
-        if (c === ts) this.#rowBad = true;
+        // A row without its designated timestamp is rejected, and counted against that column (QuestDB).
+        if (c === ts) { this.#rowBad = true; this.errors[c]!++; }
         return;
       }
       if (b.add(buf, start, end, quoted)) return;
@@ -334,7 +334,7 @@ export class CsvBatcher {
       // A short line: the missing values are NULL (never borrowed from another line).
       for (let c = Math.min(fields, n); c < n; c++) {
         builders[c]!.addNull();
-        if (c === ts) this.#rowBad = true;
+        if (c === ts) { this.#rowBad = true; this.errors[c]!++; }
       }
       if (this.#rowBad) {
         this.#rowBad = false;

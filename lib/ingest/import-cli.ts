@@ -31,7 +31,7 @@ interface CliArgs {
   table: string | null;
   json: boolean;
   schemaFile: string | null;
-  opts: Omit<ImportOptions, 'table' | 'location' | 'schema' | 'analysisLines' | 'limits'>;
+  opts: Omit<ImportOptions, 'table' | 'schema' | 'analysisLines' | 'limits'>;
 }
 
 function parseArgs(args: readonly string[]): CliArgs {
@@ -113,7 +113,7 @@ export async function runImportCli(argv: readonly string[], io: CliStreams): Pro
     throw e;
   }
   const importer = new Importer(catalog, {
-    ...args.opts, table, location: fromStdin ? 'stdin' : args.file, schema, analysisLines: config.get('http.text.analysis.max.lines'),
+    ...args.opts, table, schema, analysisLines: config.get('http.text.analysis.max.lines'),
     limits: importLimitsFromConfig(config),
   });
   const bar = io.stderr.isTTY ? progressBar(io.stderr, total) : null;

@@ -5,11 +5,18 @@
 // QuestDB accepts it, and removing it would merge words. Names are not
 // shortened: one longer than names may be is refused when the table is
 // created, as QuestDB refuses it (`name` at once, before the upload is read).
-// Files without a header get QuestDB's generated names f0, f1, ...
+// Header values become column names as QuestDB makes them (camel case where
+// characters were dropped); files without a header get f0, f1, ...
+import { SvcError } from '../errors/svc-error.js';
 import { REFUSED_IN_COLUMN_NAMES, checkTableName } from '../storage/names.js';
 
 /** Column names refuse every character table names do, and `-`. */
 const REMOVED = new RegExp(REFUSED_IN_COLUMN_NAMES, 'gu');
+const REFUSED_ONE = new RegExp(`^${REFUSED_IN_COLUMN_NAMES}$`, 'u');
+
+function importError(message: string): SvcError {
+  return new SvcError('BAD_REQUEST', message);
+}
 
 /** A name without the characters names may not hold; `fallback` when nothing is left. */
 export function sanitizeName(raw: string, fallback: string): string {
@@ -30,20 +37,46 @@ export function tableNameFromFile(file: string): string {
   return sanitizeName(base, 'import');
 }
 
-/** Header names sanitized and made distinct case-insensitively (a repeat gets a number: x, x2, x3). */
+/**
+ * A header value made a column name, as QuestDB does: the characters names
+ * may not hold are dropped and the letter after them is upper-cased
+ * (`first name` -> `firstName`, `price (usd)` -> `priceUsd`), a byte-order
+ * mark is dropped, and a name that would start with a digit gets `_` first
+ * (`1` -> `_1`). Empty when nothing is left.
+ */
+export function columnName(raw: string): string {
+  let out = '';
+  let capNext = false;
+  for (const ch of raw) {
+    if (ch === '\uFEFF') continue;
+    if (REFUSED_ONE.test(ch)) { capNext = true; continue; }
+    if (out === '' && ch >= '0' && ch <= '9') out = '_';
+    out += capNext ? ch.toUpperCase() : ch;
+    capNext = false;
+  }
+  return out;
+}
+
+/**
+ * Column names from the header, or QuestDB's generated f0, f1, ... without
+ * one (and for an empty header value: f<index>, with `_` added until it is
+ * unique). Two header values naming the same column (case-insensitively)
+ * are refused, as QuestDB refuses them.
+ */
 export function columnNames(header: readonly string[] | null, count: number): string[] {
-  const names = Array.from({ length: count }, (_, i) => (header && i < header.length ? sanitizeName(header[i]!, `f${i}`) : `f${i}`));
+  const names = Array.from({ length: count }, (_, i) => (header && i < header.length ? columnName(header[i]!) : ''));
+  const taken = new Set(names.map((n) => n.toLowerCase()));
   const seen = new Set<string>();
-  // The next number to try per name: a header of many equal names stays linear.
-  const next = new Map<string, number>();
-  return names.map((n) => {
-    let candidate = n;
-    if (seen.has(n.toLowerCase())) {
-      let k = next.get(n.toLowerCase()) ?? 2;
-      do candidate = `${n}${k++}`; while (seen.has(candidate.toLowerCase()));
-      next.set(n.toLowerCase(), k);
+  return names.map((n, i) => {
+    let name = n;
+    if (name === '') {
+      name = `f${i}`;
+      if (header) while (taken.has(name.toLowerCase())) name += '_';
+      taken.add(name.toLowerCase());
     }
-    seen.add(candidate.toLowerCase());
-    return candidate;
+    const key = name.toLowerCase();
+    if (seen.has(key)) throw importError(`duplicate column name found [no=${i},name=${name}]`);
+    seen.add(key);
+    return name;
   });
 }

@@ -1,38 +1,58 @@
-// The /imp answers: QuestDB's tabular text (Location, Partition by and
-// Timestamp with the Pattern, Locale and Errors headings; Rows handled and
-// Rows imported; one line per column with index, name, type and errors),
-// columns fitted to their content; and the JSON forms (fmt=json). Notes (a
-// schema part that came too late) follow the table as lines of their own, and
-// are a "notes" array in the JSON only when there are some.
+// The /imp answers as QuestDB writes them. The tabular text: fixed-width
+// columns (15, 50, 15, 7 and 12 characters, values right-aligned, a value too
+// long for its column shown as `...` and its end), rows of Location (the
+// table's name) with the Pattern, Locale and Errors headings, Partition by
+// and Timestamp ("From Table" under Errors when the table's own were used),
+// Rows handled and Rows imported, then one row per column of the table with
+// its index, name, type and error count; CRLF line ends. The JSON (fmt=json):
+// status, location, rowsRejected, rowsImported, header, partitionBy, then
+// `timestamp` only when the table has one and `warnings` only when there are
+// some, then the columns.
+import type { ColumnType } from '../storage/column-type.js';
 import type { ImportResult } from './importer.js';
-import { typeName } from '../storage/column-type.js';
+
+const W1 = 15, W2 = 50, W3 = 15, W4 = 7, W5 = 12;
+const EOL = '\r\n';
+const RULE = `+${'-'.repeat(W1 + W2 + W3 + W4 + W5 + 14)}+${EOL}`;
+
+/** A type as QuestDB names it in import answers. */
+export function importTypeName(t: ColumnType): string {
+  return t === 'IPV4' ? 'IPv4' : t;
+}
+
+/** `value` right-aligned in `w` characters (its end after `...` when longer), then the cell's border. */
+function cell(w: number, value: string): string {
+  const chars = [...value];
+  const pad = w - chars.length;
+  return `${pad >= 0 ? ' '.repeat(pad) + value : `...${chars.slice(-pad + 3).join('')}`}  |`;
+}
 
 export function importText(r: ImportResult): string {
-  const rows: Array<[string, string, string, string, string]> = [
-    ['Location:', r.location, 'Pattern', 'Locale', 'Errors'],
-    ['Partition by', r.partitionBy, '', '', ''],
-    ['Timestamp', r.timestamp ?? 'NONE', '', '', ''],
+  const fromTable = (w: string): string => (r.warnings.includes(w as never) ? 'From Table' : '');
+  const out: string[] = [
+    RULE,
+    `|${cell(W1, 'Location:')}${cell(W2, r.location)}${cell(W3, 'Pattern')}${cell(W4, 'Locale')}${cell(W5, 'Errors')}${EOL}`,
+    `|${cell(W1, 'Partition by')}${cell(W2, r.partitionBy)}${cell(W3, '')}${cell(W4, '')}${cell(W5, fromTable('Existing table PartitionBy is used'))}${EOL}`,
+    `|${cell(W1, 'Timestamp')}${cell(W2, r.timestamp ?? 'NONE')}${cell(W3, '')}${cell(W4, '')}${cell(W5, fromTable('Existing table timestamp column is used'))}${EOL}`,
+    RULE,
+    `|${cell(W1, 'Rows handled')}${cell(W2, String(r.rowsImported + r.rowsRejected))}${cell(W3, '')}${cell(W4, '')}${cell(W5, '')}${EOL}`,
+    `|${cell(W1, 'Rows imported')}${cell(W2, String(r.rowsImported))}${cell(W3, '')}${cell(W4, '')}${cell(W5, '')}${EOL}`,
+    RULE,
   ];
-  const totals: Array<[string, string, string, string, string]> = [
-    ['Rows handled', String(r.rowsImported + r.rowsRejected), '', '', ''],
-    ['Rows imported', String(r.rowsImported), '', '', ''],
-  ];
-  const cols: Array<[string, string, string, string, string]> = r.columns.map((c, i) => [String(i), c.name, typeName(c.type), '', String(c.errors)]);
-  const all = [...rows, ...totals, ...cols];
-  // reduce, not Math.max(...): one row per column, and a file may have 100,000 columns.
-  const w = [0, 1, 2, 3, 4].map((k) => all.reduce((m, row) => Math.max(m, row[k]!.length), 0));
-  const line = (row: readonly string[]): string =>
-    `| ${row[0]!.padStart(w[0]!)} | ${row[1]!.padEnd(w[1]!)} | ${row[2]!.padEnd(w[2]!)} | ${row[3]!.padEnd(w[3]!)} | ${row[4]!.padStart(w[4]!)} |`;
-  const rule = `+${w.map((x) => '-'.repeat(x + 2)).join('+')}+`;
-  const notes = (r.notes ?? []).map((n) => `Note: ${n}`);
-  return [rule, ...rows.map(line), rule, ...totals.map(line), rule, ...cols.map(line), rule, ...notes, ''].join('\n');
+  // One string per column, joined once: a file may have 100,000 columns.
+  r.columns.forEach((c, i) => {
+    out.push(`|${cell(W1, String(i))}${cell(W2, c.name)}${cell(W3 + W4 + 3, importTypeName(c.type))}${cell(W5, String(c.errors))}${EOL}`);
+  });
+  out.push(RULE);
+  return out.join('');
 }
 
 export function importJson(r: ImportResult): string {
   return JSON.stringify({
     status: r.status, location: r.location, rowsRejected: r.rowsRejected, rowsImported: r.rowsImported, header: r.header,
-    partitionBy: r.partitionBy, timestamp: r.timestamp,
-    columns: r.columns.map((c) => ({ name: c.name, type: typeName(c.type), size: c.size, errors: c.errors })),
-    ...(r.notes && r.notes.length > 0 ? { notes: r.notes } : {}),
+    partitionBy: r.partitionBy,
+    ...(r.timestamp !== null ? { timestamp: r.timestamp } : {}),
+    ...(r.warnings.length > 0 ? { warnings: r.warnings } : {}),
+    columns: r.columns.map((c) => ({ name: c.name, type: importTypeName(c.type), size: c.size, errors: c.errors })),
   });
 }

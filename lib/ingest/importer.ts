@@ -23,10 +23,8 @@ import { DEFAULT_IMPORT_LIMITS, importBudget, type ImportLimits } from './import
 export { importError, type Atomicity, type SchemaEntry };
 
 export interface ImportOptions {
-  /** Target table (already sanitized). */
+  /** Target table (already sanitized); the report's `location`. */
   readonly table: string;
-  /** Where the data came from, for the report (the file name). */
-  readonly location: string;
   readonly atomicity: Atomicity;
   /** Delimiter byte, or null to detect. */
   readonly delimiter: number | null;
@@ -55,16 +53,25 @@ export interface ImportColumnReport {
 
 export interface ImportResult {
   readonly status: 'OK';
+  /** The target table's name. */
   readonly location: string;
   readonly rowsRejected: number;
   readonly rowsImported: number;
   readonly header: boolean;
   readonly partitionBy: PartitionBy;
+  /** The table's designated timestamp, or null. */
   readonly timestamp: string | null;
+  /** The table's columns, in its order. */
   readonly columns: readonly ImportColumnReport[];
-  /** Things the caller should know that did not stop the import (a schema part that came too late). */
-  readonly notes?: readonly string[];
+  /**
+   * An append into a table whose designated timestamp or partitioning differs
+   * from the timestamp and partitionBy parameters: the table's are used
+   * (QuestDB's warnings, with its words).
+   */
+  readonly warnings: readonly ImportWarning[];
 }
+
+export type ImportWarning = 'Existing table timestamp column is used' | 'Existing table PartitionBy is used';
 
 /** Out-of-order rows an import into an existing table may hold back until its single commit, per maxUncommittedRows. */
 const LATE_ROWS_FACTOR = 10;
@@ -72,6 +79,9 @@ const LATE_ROWS_FACTOR = 10;
 interface Target {
   /** Table column name per file column. */
   readonly names: string[];
+  /** Report row (table column) per file column. */
+  readonly reportIndex: readonly number[];
+  readonly warnings: ImportWarning[];
   readonly writer: TableWriter;
   readonly staged: Table | null;
   readonly report: ImportColumnReport[];
@@ -137,11 +147,13 @@ export class Importer {
     this.#state = 'completed';
     // The builders and held lines are done with; an append's late rows wait in the writer for publish().
     this.#budget.release(this.#budget.used - this.#lateBytes);
-    const errors = this.#batcher.errors;
+    const errors = new Array<number>(t.report.length).fill(0);
+    this.#batcher.errors.forEach((n, i) => { errors[t.reportIndex[i]!]! += n; });
     return {
-      status: 'OK', location: this.#opts.location, rowsRejected: this.rowsRejected, rowsImported: this.rowsImported, header: this.#batcher.header,
+      status: 'OK', location: this.#opts.table, rowsRejected: this.rowsRejected, rowsImported: this.rowsImported, header: this.#batcher.header,
       partitionBy: t.partitionBy, timestamp: t.timestamp,
       columns: t.report.map((c, i) => ({ ...c, errors: errors[i]! })),
+      warnings: t.warnings,
     };
   }
 
@@ -205,7 +217,7 @@ export class Importer {
     const o = this.#opts;
     const exists = this.#catalog.exists(o.table);
     if (exists && !o.overwrite) return this.#prepareAppend(layout);
-    if (!exists && !o.create) throw importError(`table does not exist [table=${o.table}]`);
+    if (!exists && !o.create) throw importError(`table does not exist [table=${o.table}] and create param was set to false.`);
     return this.#prepareNew(layout);
   }
 
@@ -233,13 +245,13 @@ export class Importer {
     let ts = -1;
     if (o.timestamp !== null) {
       ts = names.findIndex((n) => n.toLowerCase() === o.timestamp!.toLowerCase());
-      if (ts < 0) throw importError(`timestamp column does not exist in the file [column=${o.timestamp}]`);
+      if (ts < 0) throw importError(`invalid timestamp column '${o.timestamp}'`);
       if (types[ts] !== 'TIMESTAMP') {
-        throw importError(`timestamp column must be a TIMESTAMP [column=${names[ts]}, detected=${types[ts]}]; give its type and pattern in the schema part`);
+        throw importError(`not a timestamp '${o.timestamp}'`); // a schema entry with a pattern makes it one
       }
     }
     const partitionBy = o.partitionBy ?? 'NONE';
-    if (partitionBy !== 'NONE' && ts < 0) throw importError(`partitionBy ${partitionBy} needs a designated timestamp: set the timestamp parameter [table=${o.table}]`);
+    if (partitionBy !== 'NONE' && ts < 0) throw importError('when specifying partitionBy you must also specify timestamp');
     for (const t of types) if (!IMPORTABLE.includes(t)) throw importError(`a file cannot be imported into a ${t} column`);
     this.#chargeWriter(types);
     const staged = this.#catalog.createStaged({
@@ -254,31 +266,50 @@ export class Importer {
       throw e;
     }
     this.#adopt({
-      names, writer, staged, report: names.map((name, i) => reportColumn(name, types[i]!)),
+      names, reportIndex: names.map((_, i) => i), warnings: [], writer, staged, report: names.map((name, i) => reportColumn(name, types[i]!)),
       partitionBy, timestamp: ts >= 0 ? names[ts]! : null,
     });
     return { types, patterns, names, tsColumn: ts };
   }
 
+  /**
+   * An existing table: each file column goes to the table column of its name,
+   * or else to the table column at its position (a file without a header);
+   * a file with more columns than the table is refused. The table's
+   * designated timestamp and partitioning stay, with a warning when the
+   * parameters asked for others.
+   */
   async #prepareAppend({ names, patterns }: CsvLayout): Promise<CsvTarget> {
     const o = this.#opts;
     const meta = this.#catalog.get(o.table).meta;
-    const cols = names.map((n) => meta.columns.find((c) => c.name.toLowerCase() === n.toLowerCase()) ?? null);
-    const missing = names.filter((_, i) => cols[i] === null);
-    if (missing.length > 0) throw importError(`the table has no column ${missing.join(', ')} [table=${meta.name}]`);
+    if (names.length > meta.columns.length) {
+      throw importError(`column count mismatch [textColumnCount=${names.length}, tableColumnCount=${meta.columns.length}, table=${meta.name}]`);
+    }
+    const index = names.map((n, i) => {
+      const byName = meta.columns.findIndex((c) => c.name.toLowerCase() === n.toLowerCase());
+      return byName >= 0 ? byName : i;
+    });
+    const twice = index.findIndex((t, i) => index.indexOf(t) !== i);
+    if (twice >= 0) {
+      throw importError(`two columns of the file go to table column ${meta.columns[index[twice]!]!.name} [columns=${names[index.indexOf(index[twice]!)]}, ${names[twice]}, table=${meta.name}]`);
+    }
+    const cols = index.map((t) => meta.columns[t]!);
     const tsDef = meta.columns.find((c) => c.id === meta.timestampId);
     const ts = tsDef ? cols.findIndex((c) => c === tsDef) : -1;
     if (tsDef && ts < 0) throw importError(`the file has no column for the designated timestamp [table=${meta.name}, column=${tsDef.name}]`);
-    for (const c of cols) if (!IMPORTABLE.includes(c!.type)) throw importError(`a file cannot be imported into a ${c!.type} column [column=${c!.name}]`);
+    for (const c of cols) if (!IMPORTABLE.includes(c.type)) throw importError(`a file cannot be imported into a ${c.type} column [column=${c.name}]`);
+    const warnings: ImportWarning[] = [];
+    if (o.timestamp !== null && o.timestamp.toLowerCase() !== (tsDef?.name.toLowerCase() ?? null)) warnings.push('Existing table timestamp column is used');
+    if (o.partitionBy !== null && o.partitionBy !== 'NONE' && o.partitionBy !== meta.partitionBy) warnings.push('Existing table PartitionBy is used');
     this.#chargeWriter(meta.columns.map((c) => c.type));
     const writer = await this.#catalog.writer(o.table);
     writer.autoCommit = false;
-    const tableNames = cols.map((c) => c!.name);
+    const tableNames = cols.map((c) => c.name);
     this.#adopt({
-      names: tableNames, writer, staged: null, report: cols.map((c) => reportColumn(c!.name, c!.type)),
+      names: tableNames, reportIndex: index, warnings, writer, staged: null, report: meta.columns.map((c) => reportColumn(c.name, c.type)),
       partitionBy: meta.partitionBy, timestamp: tsDef?.name ?? null,
     });
-    return { types: cols.map((c) => c!.type), patterns, names: tableNames, tsColumn: ts };
+    return { types: cols.map((c) => c.type), patterns, names: tableNames, tsColumn: ts };
   }
 
   async #append(rowCount: number, inputs: ColumnInput[]): Promise<void> {

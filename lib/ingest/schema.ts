@@ -1,6 +1,7 @@
 // The import schema (SPEC.md "Import schema object"): a JSON array of
-// {name, type, pattern}; columns not listed keep their detected type.
-import { sanitizeName } from './import-names.js';
+// {name, type, pattern}; columns not listed keep their detected type. Names
+// are made column names as header values are, so that they match.
+import { columnName } from './import-names.js';
 import { importError, parseColumnType, type SchemaEntry } from './importer.js';
 
 /** The `schema` part: [{name, type, pattern?}, ...]. */
@@ -19,6 +20,6 @@ export function parseSchema(text: string): SchemaEntry[] {
     const type = parseColumnType(o.type);
     if (type === null) throw importError(`schema entry ${o.name}: unknown type ${o.type}`);
     if (o.pattern !== undefined && typeof o.pattern !== 'string') throw importError(`schema entry ${o.name}: "pattern" must be a string`);
-    return { name: sanitizeName(o.name, o.name), type, pattern: o.pattern as string | undefined };
+    return { name: columnName(o.name) || o.name, type, pattern: o.pattern as string | undefined };
   });
 }

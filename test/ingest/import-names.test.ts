@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { columnNames, importTableName, sanitizeName, tableNameFromFile } from '../../lib/ingest/import-names.js';
+import { columnName, columnNames, importTableName, sanitizeName, tableNameFromFile } from '../../lib/ingest/import-names.js';
 import { checkColumnName, checkTableName } from '../../lib/storage/names.js';
 import { SvcError } from '../../lib/errors/svc-error.js';
 
@@ -26,10 +26,27 @@ test('never shortens a name: one too long is refused, not cut', () => {
   assert.equal(importTableName('...'), 'import');
 });
 
-test('makes repeated header names distinct, in linear time for many equal names', () => {
-  assert.deepEqual(columnNames(['x', 'X', 'x2', 'x'], 4), ['x', 'X2', 'x22', 'x3']);
+test('header values become column names as QuestDB makes them: camel case where characters go, _ before a digit, BOM dropped', () => {
+  assert.equal(columnName('first name'), 'firstName');
+  assert.equal(columnName('price (usd)'), 'priceUsd');
+  assert.equal(columnName('a.b-c*d%e~f?g+h'), 'aBCDEFGH');
+  assert.equal(columnName('under_score'), 'under_score');
+  assert.equal(columnName('1'), '_1');
+  assert.equal(columnName('2nd try'), '_2ndTry');
+  assert.equal(columnName('\uFEFFid'), 'id');
+  assert.equal(columnName('città'), 'città');
+  assert.equal(columnName(' ( ) '), '');
+  assert.equal(columnName('a\u202Eb'), 'aB', 'a bidi override goes like a space');
+  for (const raw of ['a\u202Eb', 'a b-c', '\uD800x', 'é\u00ADt', '(1)']) checkColumnName(columnName(raw));
+});
+
+test('column names: f<index> for no header and for an empty header value (with _ until unique); a repeated name is refused', () => {
+  assert.deepEqual(columnNames(null, 3), ['f0', 'f1', 'f2']);
   assert.deepEqual(columnNames(['a'], 3), ['a', 'f1', 'f2']);
-  const many = columnNames(Array.from({ length: 100_000 }, () => 'c'), 100_000);
-  assert.equal(new Set(many.map((n) => n.toLowerCase())).size, 100_000);
-  assert.equal(many[99_999], 'c100000');
+  assert.deepEqual(columnNames(['f1', '', 'b'], 3), ['f1', 'f1_', 'b']);
+  assert.deepEqual(columnNames(['first name', 'x.y'], 2), ['firstName', 'xY']);
+  assert.throws(() => columnNames(['x', 'X'], 2), (e: unknown) => e instanceof SvcError && e.status === 400 && e.message === 'duplicate column name found [no=1,name=X]');
+  assert.throws(() => columnNames(['a b', 'aB'], 2), /duplicate column name found \[no=1,name=aB\]/);
+  const many = columnNames(Array.from({ length: 100_000 }, (_, i) => `c${i}`), 100_000);
+  assert.equal(many[99_999], 'c99999');
 });
