@@ -20,6 +20,7 @@ import { loadLogConf } from './log/log-conf.js';
 import { LogManager, type Logger } from './log/log-manager.js';
 import { Metrics } from './metrics/metrics.js';
 import { Catalog, catalogOptions } from './storage/catalog.js';
+import { columnNamingFromConfig } from './sql/column-alias.js';
 import { queryMemoryTotal } from './limits/memory-budget.js';
 import { VERSION } from './version.js';
 
@@ -79,6 +80,7 @@ export class SvcdbServer {
       memoryLimit: config.get('query.memory.limit'),
       totalMemory: queryMemoryTotal(config.get('query.memory.total.limit'), config.get('query.memory.limit')),
       maxTextBytes: config.get('cairo.sql.string.function.buffer.max.size'),
+      columnNaming: columnNamingFromConfig(config),
     })) router.add(r);
     for (const r of importRoutes({ catalog: () => this.catalog, analysisLines: config.get('http.text.analysis.max.lines'), limits: importLimitsFromConfig(config) })) router.add(r);
     if (config.get('http.debug.endpoints.enabled')) for (const r of debugRoutes) router.add(r);
