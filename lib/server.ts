@@ -21,6 +21,7 @@ import { loadLogConf } from './log/log-conf.js';
 import { LogManager, type Logger } from './log/log-manager.js';
 import { Metrics } from './metrics/metrics.js';
 import { Catalog, catalogOptions } from './storage/catalog.js';
+import { columnNamingFromConfig } from './sql/column-alias.js';
 import { queryMemoryTotal } from './limits/memory-budget.js';
 import { VERSION } from './version.js';
 
@@ -80,6 +81,7 @@ export class SvcdbServer {
       memoryLimit: config.get('query.memory.limit'),
       totalMemory: queryMemoryTotal(config.get('query.memory.total.limit'), config.get('query.memory.limit')),
       maxTextBytes: config.get('cairo.sql.string.function.buffer.max.size'),
+      columnNaming: columnNamingFromConfig(config),
     })) router.add(r);
     for (const r of importRoutes({ catalog: () => this.catalog, analysisLines: config.get('http.text.analysis.max.lines'), limits: importLimitsFromConfig(config) })) router.add(r);
     for (const r of chkRoutes({ catalog: () => this.catalog })) router.add(r);

@@ -15,6 +15,7 @@ import { sanitizeName, tableNameFromFile } from '../ingest/import-names.js';
 import { Importer, type ImportResult } from '../ingest/importer.js';
 import { parseSchema } from '../ingest/schema.js';
 import { Catalog, catalogOptions } from '../storage/catalog.js';
+import { columnNamingFromConfig, type ColumnNaming } from '../sql/column-alias.js';
 import { queryMemoryTotal, type MemoryBudget } from '../limits/memory-budget.js';
 import { batchRows, emptyBatch, type RecordBatch, type Row } from './record-batch.js';
 
@@ -73,7 +74,7 @@ export interface ImportCsvOptions {
 
 const IMPORT_KEYS = ['name', 'overwrite', 'atomicity', 'delimiter', 'forceHeader', 'partitionBy', 'timestamp', 'skipLev', 'create', 'maxUncommittedRows', 'o3MaxLag', 'schema', 'signal'];
 
-interface Limits { readonly memoryLimit: number; readonly parentBudget: MemoryBudget; readonly maxTextBytes: number }
+interface Limits { readonly memoryLimit: number; readonly parentBudget: MemoryBudget; readonly maxTextBytes: number; readonly columnNaming: ColumnNaming }
 
 export class Database {
   readonly root: string;
@@ -111,6 +112,7 @@ export class Database {
       memoryLimit,
       parentBudget: queryMemoryTotal(config.get('query.memory.total.limit'), memoryLimit),
       maxTextBytes: config.get('cairo.sql.string.function.buffer.max.size'),
+      columnNaming: columnNamingFromConfig(config),
     };
     return new Database(root, catalog, limits, config.get('http.text.analysis.max.lines'), importLimitsFromConfig(config));
   }

@@ -8,7 +8,7 @@ import { checkColumnName, checkTableName } from '../storage/names.js';
 import { parsePartitionBy } from '../storage/partition-by.js';
 import type * as A from '../sql/ast.js';
 import { typeOf } from '../sql/bind-expr.js';
-import { bindQuery } from '../sql/binder.js';
+import { bindQuery, type BindContext } from '../sql/binder.js';
 import type { ExecContext } from './context.js';
 import { appendRows } from './insert.js';
 
@@ -55,9 +55,10 @@ function params(list: ReadonlyArray<{ key: string; value: string }>, pos: number
   return out;
 }
 
-export function runDdl(stmt: Ddl, catalog: Catalog): Prepared {
+/** `naming`: how CREATE TABLE AS SELECT names the columns the query does not alias. */
+export function runDdl(stmt: Ddl, catalog: Catalog, naming: Pick<BindContext, 'naming' | 'sql'> = {}): Prepared {
   switch (stmt.kind) {
-    case 'createTable': return createTable(stmt, catalog);
+    case 'createTable': return createTable(stmt, catalog, naming);
     case 'dropTable': return async () => {
       const names = stmt.all ? catalog.tables().map((t) => ({ name: t.name, pos: stmt.pos })) : stmt.names;
       for (const n of names) await at(n.pos, () => catalog.drop(n.name, { ifExists: stmt.ifExists }));
@@ -82,13 +83,13 @@ export function runDdl(stmt: Ddl, catalog: Catalog): Prepared {
   }
 }
 
-function createTable(stmt: A.CreateTable, catalog: Catalog): Prepared {
+function createTable(stmt: A.CreateTable, catalog: Catalog, naming: Pick<BindContext, 'naming' | 'sql'>): Prepared {
   const exists = catalog.exists(stmt.name);
   if (exists && !stmt.ifNotExists) throw new SvcError('SQL', `table already exists [table=${stmt.name}]`, { position: stmt.namePos });
   // (A table an older version made with a longer name exists: IF NOT EXISTS leaves it alone.)
   if (!exists) checkName(checkTableName, stmt.name, stmt.namePos);
   let columns: Array<{ name: string; type: ColumnType }>;
-  const query = stmt.asSelect ? bindQuery(stmt.asSelect, { catalog }) : null;
+  const query = stmt.asSelect ? bindQuery(stmt.asSelect, { catalog, ...naming }) : null;
   if (stmt.like) {
     if (!catalog.exists(stmt.like)) throw new SvcError('SQL', `table does not exist [table=${stmt.like}]`, { position: stmt.pos });
     columns = catalog.get(stmt.like).meta.columns.map((c) => ({ name: c.name, type: c.type }));

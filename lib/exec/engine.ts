@@ -8,6 +8,7 @@ import type * as A from '../sql/ast.js';
 import type { Field, Plan } from '../sql/bound.js';
 import { bindQuery, type BindContext } from '../sql/binder.js';
 import { node } from '../sql/plan-timestamp.js';
+import type { ColumnNaming } from '../sql/column-alias.js';
 import { COLUMNS_FIELDS, SHOW_CREATE_FIELDS, SHOW_TABLES_FIELDS } from '../sql/metadata.js';
 import { parseStatement } from '../sql/parser.js';
 import '../sql/functions/index.js';
@@ -33,6 +34,8 @@ export interface EngineOptions {
   readonly maxTextBytes?: number;
   /** Named batch inputs FROM may read (the library's where() and select()); see BindContext. */
   readonly inputs?: BindContext['inputs'];
+  /** How unaliased result columns are named (server.conf cairo.sql.column.alias.*; QuestDB 9's expression text by default). */
+  readonly columnNaming?: ColumnNaming;
 }
 
 export interface SelectStatement {
@@ -58,7 +61,7 @@ export function compile(text: string, opts: EngineOptions): CompiledStatement {
   beginStatement();
   try {
     const stmt = parseStatement(text);
-    return compileStatement(stmt, opts);
+    return compileStatement(stmt, opts, text);
   } catch (e) {
     throw tooComplex(e);
   }
@@ -107,12 +110,13 @@ function select(plan: Plan, opts: EngineOptions): SelectStatement {
   return { kind: 'select', fields: plan.fields, timestamp: plan.timestamp, plan, execute: (signal, deadline) => runStatement(plan, context(opts, signal, deadline)) };
 }
 
-function compileStatement(stmt: A.Statement, opts: EngineOptions): CompiledStatement {
+function compileStatement(stmt: A.Statement, opts: EngineOptions, text: string): CompiledStatement {
   const catalog = opts.catalog;
+  const naming = { naming: opts.columnNaming, sql: text };
   switch (stmt.kind) {
-    case 'query': return select(bindQuery(stmt.query, { catalog, inputs: opts.inputs }), opts);
+    case 'query': return select(bindQuery(stmt.query, { catalog, inputs: opts.inputs, ...naming }), opts);
     case 'explain': {
-      const inner = compileStatement(stmt.statement, opts);
+      const inner = compileStatement(stmt.statement, opts, text);
       const lines = inner.kind === 'select' ? explainPlan(inner.plan) : [`${inner.kind.toUpperCase()}`];
       const plan: Plan = node({ kind: 'oneRow', fields: [] });
       const fields: Field[] = [{ name: 'QUERY PLAN', type: 'STRING' }];
@@ -135,7 +139,7 @@ function compileStatement(stmt: A.Statement, opts: EngineOptions): CompiledState
       return { kind: 'insert', execute: change(prepared, opts) };
     }
     case 'createTable': case 'dropTable': case 'truncateTable': case 'renameTable': case 'alterTable': {
-      const prepared = runDdl(stmt, catalog);
+      const prepared = runDdl(stmt, catalog, naming);
       return { kind: 'ddl', execute: change(prepared, opts) };
     }
     case 'update': {

@@ -16,6 +16,7 @@ import type { RowStats } from '../export/row-window.js';
 import type { Catalog } from '../storage/catalog.js';
 import { expDelimiterParam, expLimitParam, expTimeoutParam } from './exp-params.js';
 import { resultTypeName } from '../storage/column-type.js';
+import type { ColumnNaming } from '../sql/column-alias.js';
 import { boolParam, limitParam, queryParam, timeoutHeader } from './params.js';
 import type { RequestContext, Route } from './router.js';
 import { sendBody } from './stream-body.js';
@@ -33,6 +34,8 @@ export interface SqlRouteOptions {
   readonly totalMemory?: MemoryBudget | null;
   /** Most bytes of one value text functions may build (cairo.sql.string.function.buffer.max.size). */
   readonly maxTextBytes?: number;
+  /** How unaliased result columns are named (cairo.sql.column.alias.*). */
+  readonly columnNaming?: ColumnNaming;
 }
 
 const JSON_TYPE = 'application/json; charset=utf-8';
@@ -62,7 +65,7 @@ function sendJson(ctx: RequestContext, body: unknown): void {
 function compileFor(query: string, opts: SqlRouteOptions): { stmt: CompiledStatement; nanos: number } {
   const t0 = process.hrtime.bigint();
   try {
-    const stmt = compile(query, { catalog: opts.catalog(), memoryLimit: opts.memoryLimit, parentBudget: opts.totalMemory, maxTextBytes: opts.maxTextBytes });
+    const stmt = compile(query, { catalog: opts.catalog(), memoryLimit: opts.memoryLimit, parentBudget: opts.totalMemory, maxTextBytes: opts.maxTextBytes, columnNaming: opts.columnNaming });
     return { stmt, nanos: Number(process.hrtime.bigint() - t0) };
   } catch (e) {
     throw new QueryError(query, e);

@@ -18,11 +18,16 @@ import { checkWindowPlacement, hasAggregate, WindowBinder } from './bind-window.
 import { checkPlanDepth } from './depth-guard.js';
 import { designateTimestamp, node } from './plan-timestamp.js';
 import { balancedAnd } from './parse-expr.js';
+import { DEFAULT_COLUMN_NAMING, selectColumnNames, type ColumnNaming } from './column-alias.js';
 
 export interface BindContext {
   readonly catalog: Catalog;
   /** Named batch inputs FROM may read instead of a table (the library's stream operators), by lower-case name. */
   readonly inputs?: ReadonlyMap<string, { readonly fields: readonly Field[]; readonly timestamp: number }>;
+  /** How unaliased columns are named (QuestDB 9's expression text by default). */
+  readonly naming?: ColumnNaming;
+  /** The statement's text, where the syntax tree's offsets point (names as written). */
+  readonly sql?: string;
 }
 
 /**
@@ -234,31 +239,6 @@ export function conjuncts(e: A.Expr): A.Expr[] {
   return e.kind === 'binary' && e.op === 'AND' ? [...conjuncts(e.left), ...conjuncts(e.right)] : [e];
 }
 
-/** The output column name of an unaliased select item, as QuestDB names it. */
-function itemName(e: A.Expr): string {
-  switch (e.kind) {
-    case 'column': return e.name;
-    case 'literal': return e.text;
-    case 'call': return e.name;
-    case 'cast': return itemName(e.expr);
-    default: return 'column';
-  }
-}
-
-function uniqueNames(names: string[]): string[] {
-  const seen = new Map<string, number>();
-  return names.map((n) => {
-    const k = n.toLowerCase();
-    const c = seen.get(k);
-    if (c === undefined) { seen.set(k, 0); return n; }
-    let i = c + 1;
-    while (seen.has(`${k}${i}`)) i++;
-    seen.set(k, i);
-    seen.set(`${k}${i}`, 0);
-    return `${n}${i}`;
-  });
-}
-
 function bindSelect(q: A.Select, cx: BindContext, ctes: Ctes): Plan {
   const src: Source = q.from ? bindFrom(q.from, cx, ctes) : { plan: node({ kind: 'oneRow', fields: [] }), scope: { fields: [] } };
   let plan = src.plan;
@@ -282,18 +262,19 @@ function bindSelect(q: A.Select, cx: BindContext, ctes: Ctes): Plan {
   }
 
   // Expand the select list.
-  const items: Array<{ expr: A.Expr; alias: string | null; pos: number }> = [];
+  const items: Array<{ expr: A.Expr; alias: string | null; pos: number; star: boolean }> = [];
   for (const it of q.columns) {
     if (it.kind === 'star') {
       const t = it.table?.toLowerCase() ?? null;
       const fs = inScope.fields.filter((f) => t === null || f.table?.toLowerCase() === t);
       if (t !== null && fs.length === 0) throw new SvcError('SQL', `Invalid table name or alias: ${it.table}`, { position: it.pos });
-      for (const f of fs) items.push({ expr: { kind: 'column', pos: it.pos, table: f.table, name: f.name }, alias: null, pos: it.pos });
+      for (const f of fs) items.push({ expr: { kind: 'column', pos: it.pos, table: f.table, name: f.name }, alias: null, pos: it.pos, star: true });
     } else {
-      items.push({ expr: it.expr, alias: it.alias, pos: it.pos });
+      items.push({ expr: it.expr, alias: it.alias, pos: it.pos, star: false });
     }
   }
-  const names = uniqueNames(items.map((i) => i.alias ?? itemName(i.expr)));
+  // The one place result columns get their names (exec, exp, CTAS, Parquet all read plan.fields).
+  const names = selectColumnNames(items, cx.naming ?? DEFAULT_COLUMN_NAMING, cx.sql ?? null);
 
   const hasAgg = hasAggregate;
   const grouped = q.groupBy.length > 0 || items.some((i) => hasAgg(i.expr)) || (q.having !== null);

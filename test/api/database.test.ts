@@ -47,7 +47,7 @@ describe('openDatabase', () => {
     const batches: RecordBatch[] = [];
     for await (const b of db.query('SELECT sym, count() FROM t ORDER BY sym')) batches.push(b as RecordBatch);
     assert.equal(batches.reduce((n, b) => n + b.rowCount, 0), 2);
-    assert.deepEqual(batches[0]!.fields, [{ name: 'sym', type: 'SYMBOL' }, { name: 'count', type: 'LONG' }]);
+    assert.deepEqual(batches[0]!.fields, [{ name: 'sym', type: 'SYMBOL' }, { name: 'count()', type: 'LONG' }]);
 
     // Empty result: one batch without rows, so writers still get the columns.
     const out: Buffer[] = [];
@@ -92,7 +92,7 @@ describe('openDatabase', () => {
     await assert.rejects(db.importCsv(join(root, 'nope.csv')), /cannot read .*nope\.csv: no such file/);
     await assert.rejects(db.importCsv(Buffer.from('a,b,c,d\n1,2,3,4\n'), { name: 'streamed' }), /column count mismatch \[textColumnCount=4, tableColumnCount=3, table=streamed\]/);
     // A failed import leaves nothing behind.
-    assert.deepEqual(await all(db.query("SELECT count() FROM tables() WHERE table_name = 'x'").rows()), [{ count: 0 }]);
+    assert.deepEqual(await all(db.query("SELECT count() FROM tables() WHERE table_name = 'x'").rows()), [{ 'count()': 0 }]);
   });
 
   test("importCsv keeps to server.conf's import limits and leaves nothing when past one", async () => {
@@ -107,8 +107,8 @@ describe('openDatabase', () => {
       await small.execute("INSERT INTO late VALUES ('2030-01-01T00:00:00Z', 1)");
       const rows = Array.from({ length: 200_000 }, (_, i) => `${new Date(Date.UTC(2024, 0, 1) + i * 1000).toISOString()},${i}`).join('\n');
       await assert.rejects(small.importCsv(Buffer.from(`ts,v\n${rows}\n`), { name: 'late' }), /needs more than the memory limit of 4194304 bytes \[limit=import\.memory\.limit/);
-      assert.deepEqual(await all(small.query("SELECT count() FROM tables() WHERE table_name IN ('wide', 'long')").rows()), [{ count: 0 }]);
-      assert.deepEqual(await all(small.query('SELECT count() FROM late').rows()), [{ count: 1 }]);
+      assert.deepEqual(await all(small.query("SELECT count() FROM tables() WHERE table_name IN ('wide', 'long')").rows()), [{ 'count()': 0 }]);
+      assert.deepEqual(await all(small.query('SELECT count() FROM late').rows()), [{ 'count()': 1 }]);
     } finally {
       await small.close();
     }
@@ -133,7 +133,7 @@ describe('openDatabase', () => {
     assert.equal(getEventListeners(shared.signal, 'abort').length, 0);
     // Leaving the loop early (break) stops the query too; later queries work.
     for await (const _ of db.query('SELECT x FROM big')) break;
-    assert.deepEqual(await all(db.query('SELECT count() FROM big').rows()), [{ count: 3_000_000 }]);
+    assert.deepEqual(await all(db.query('SELECT count() FROM big').rows()), [{ 'count()': 3_000_000 }]);
   });
 });
 

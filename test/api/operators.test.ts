@@ -124,7 +124,7 @@ test("csvToBatches holds what /imp may hold: maxColumns, maxLineBytes and memory
 test('where() and select() run SQL over each batch; errors point into the expression', async () => {
   const out = await run(CSV, csvToBatches({ timestamp: 'ts' }), where("price > 10 AND sym = 'AAA'"), select('ts, sym, price * 2 AS p, upper(sym) s, qty + 1'), batchesToCsv());
   assert.equal(out, [
-    '"ts","sym","p","s","column"',
+    '"ts","sym","p","s","qty + 1"',
     '"2024-01-01T00:00:00.000000Z","AAA",21.0,"AAA",2',
     '"2024-01-01T00:02:00.000000Z","AAA",22.0,"AAA",4',
     '',
