@@ -10,7 +10,7 @@ import type * as A from '../sql/ast.js';
 import { bindExpr, castTo } from '../sql/bind-expr.js';
 import type { BoundExpr, Plan } from '../sql/bound.js';
 import { bindQuery } from '../sql/binder.js';
-import type { SqlType } from '../sql/sql-type.js';
+import { isText, type SqlType } from '../sql/sql-type.js';
 import type { KernelContext } from '../sql/functions/registry.js';
 import type { Batch } from '../storage/table-reader.js';
 import { pace, type ExecContext } from './context.js';
@@ -50,13 +50,30 @@ export function runInsert(stmt: A.Insert, catalog: Catalog, kx: KernelContext): 
     }
     return row.map((e, i) => {
       const bound = bindExpr(e, { scope: { fields: [] }, onAggregate: null });
-      const fn = compileExpr(castTo(bound, targets[i]!.type, e.pos), kx);
-      // A value that is not NULL must not become NULL on the way in (QuestDB: inconvertible value).
-      const one = { rowCount: 1, columns: [] };
-      if (valueAt(compileExpr(bound, kx)(one), 0) !== null && valueAt(fn(one), 0) === null) {
-        const shown = e.kind === 'literal' ? e.text : 'value';
-        throw new SvcError('SQL', `inconvertible value: ${shown} [${bound.type} -> ${targets[i]!.type}]`, { position: e.pos });
+      const target = targets[i]!;
+      // QuestDB assigns a BOOLEAN column only a boolean or text (`insert ... values (5)` is refused at the value).
+      if (target.type === 'BOOLEAN' && bound.type !== 'BOOLEAN' && bound.type !== 'NULL' && !isText(bound.type)) {
+        const shown = e.kind === 'literal' ? e.text : bound.type;
+        throw new SvcError('SQL', `inconvertible types: ${bound.type} -> BOOLEAN [from=${shown}, to=${target.name}]`, { position: e.pos });
       }
+      // A value that is not NULL must not become NULL (or fail) on the way in. QuestDB's words: the
+      // text in backquotes, reported at 0 (it fails while the row is written).
+      const inconvertible = (cause?: unknown): SvcError => {
+        const shown = e.kind === 'literal' ? (e.type === 'STRING' ? `\`${String(e.value)}\`` : e.text) : 'value';
+        return new SvcError('SQL', `inconvertible value: ${shown} [${bound.type} -> ${target.type}]`, { position: 0, cause });
+      };
+      const one = { rowCount: 1, columns: [] };
+      let fn;
+      let lost;
+      try {
+        fn = compileExpr(castTo(bound, target.type, e.pos), kx);
+        // By the null flags: valueAt shows a NULL UUID or LONG256 as its hex, not as null.
+        lost = bound.type !== 'NULL' && nullFlags(fn(one))[0] === 1 && nullFlags(compileExpr(bound, kx)(one))[0] !== 1;
+      } catch (err) {
+        if (err instanceof SvcError && e.kind === 'literal') throw inconvertible(err);
+        throw err;
+      }
+      if (lost) throw inconvertible();
       return fn;
     });
   });

@@ -31,6 +31,8 @@ export interface ColumnRef extends Node {
   readonly kind: 'column';
   readonly table: string | null;
   readonly name: string;
+  /** A "quoted" name as written between its quotes when that differs from `name` (`"a""b"`): errors echo it so. */
+  readonly raw?: string;
 }
 
 /** `*` as a function argument (count(*)). */
@@ -213,6 +215,8 @@ export interface TableRef extends Node {
   readonly kind: 'tableRef';
   readonly name: string;
   readonly alias: string | null;
+  /** Where the alias is written (duplicate alias errors point there). */
+  readonly aliasPos?: number;
   readonly timestamp?: TimestampDesignation | null;
 }
 
@@ -221,6 +225,8 @@ export interface FunctionRef extends Node {
   readonly kind: 'functionRef';
   readonly call: Call;
   readonly alias: string | null;
+  /** Where the alias is written (duplicate alias errors point there). */
+  readonly aliasPos?: number;
   readonly timestamp?: TimestampDesignation | null;
 }
 
@@ -228,6 +234,8 @@ export interface SubqueryRef extends Node {
   readonly kind: 'subqueryRef';
   readonly query: Query;
   readonly alias: string | null;
+  /** Where the alias is written (duplicate alias errors point there). */
+  readonly aliasPos?: number;
   readonly timestamp?: TimestampDesignation | null;
 }
 
@@ -236,6 +244,8 @@ export interface ShowRef extends Node {
   readonly kind: 'showRef';
   readonly show: Show;
   readonly alias: string | null;
+  /** Where the alias is written (duplicate alias errors point there). */
+  readonly aliasPos?: number;
 }
 
 /** HORIZON is an extension (QuestDB's markout join). */

@@ -61,7 +61,13 @@ export function resolveColumn(scope: Scope, ref: A.ColumnRef): { index: number; 
     if (hit >= 0) throw new SvcError('SQL', `Ambiguous column [name=${ref.name}]`, { position: ref.pos });
     hit = i;
   });
-  if (hit < 0) throw new SvcError('SQL', `Invalid column: ${ref.table ? `${ref.table}.` : ''}${ref.name}`, { position: ref.pos });
+  if (hit < 0) {
+    // QuestDB tells an unknown qualifier apart from an unknown column of a known one.
+    if (table !== null && !scope.fields.some((f) => f.table?.toLowerCase() === table)) {
+      throw new SvcError('SQL', 'Invalid table name or alias', { position: ref.pos });
+    }
+    throw new SvcError('SQL', `Invalid column: ${ref.table ? `${ref.table}.` : ''}${ref.raw ?? ref.name}`, { position: ref.pos });
+  }
   return { index: hit, field: scope.fields[hit]! };
 }
 
@@ -71,7 +77,7 @@ export function resolveColumn(scope: Scope, ref: A.ColumnRef): { index: number; 
  * `argPos[i]`), constant arguments checked by the function's bind hook.
  */
 export function call(name: string, args: BoundExpr[], pos: number, argPos?: readonly number[]): BoundExpr {
-  let fn = resolveScalar(name, args.map((a) => a.type), pos);
+  let fn = resolveScalar(name, args.map((a) => a.type), pos, argPos);
   const at = (i: number): number => argPos?.[i] ?? pos;
   const cast = fn.argTypes ? args.map((a, i) => castTo(a, fn.argTypes![i]!, at(i))) : args;
   let runArgs: readonly number[] | undefined;
@@ -117,7 +123,7 @@ export function bindExpr(e: A.Expr, cx: ExprContext): BoundExpr {
     }
     case 'starArg': throw new SvcError('SQL', '\'*\' is only allowed as count(*)', { position: e.pos });
     case 'unary': {
-      if (e.op === 'NOT') return call('not', [bindExpr(e.arg, cx)], e.pos);
+      if (e.op === 'NOT') return call('not', [bindExpr(e.arg, cx)], e.pos, [e.arg.pos]);
       if (e.op === '+') return bindExpr(e.arg, cx);
       if (e.op === '-') {
         if (e.arg.kind === 'literal' && typeof e.arg.value === 'number') return literal({ ...e.arg, value: -e.arg.value, text: `-${e.arg.text}` });
