@@ -81,9 +81,9 @@ export function matchSignature(sig: Signature, argTypes: readonly SqlType[]): Sq
 
 /**
  * Resolves with the first signature that accepts the arguments. When none does,
- * QuestDB's messages: a call without arguments of a function that takes some
- * "requires arguments"; a function of one signature names the argument that
- * does not fit it; otherwise "no matching function" with the argument types.
+ * QuestDB's messages: a call without arguments of a function of fixed arity
+ * "requires arguments"; NOT (one signature) names the argument that does not
+ * fit it; otherwise "no matching function" with the argument types.
  */
 export function resolveSignatures(name: string, sigs: readonly Signature[], argTypes: readonly SqlType[]): ScalarOverload | string | ArgMismatch {
   for (const sig of sigs) {
@@ -93,9 +93,11 @@ export function resolveSignatures(name: string, sigs: readonly Signature[], argT
     if (typeof b === 'string') return b;
     return { type: b.type, kernel: b.kernel, argTypes: m, deterministic: b.deterministic ?? true, bind: b.bind };
   }
-  if (argTypes.length === 0 && !OPERATORS.has(name)) return `function \`${name}\` requires arguments`;
-  // (Operators other than NOT keep "no matching operator", as QuestDB words them.)
-  const only = sigs.length === 1 && (!OPERATORS.has(name) || name === 'not') ? sigs[0]! : null;
+  if (argTypes.length === 0 && !OPERATORS.has(name) && sigs.every((s) => s.rest === undefined && s.args.length > 0)) {
+    return `function \`${name}\` requires arguments`;
+  }
+  // NOT has one signature in QuestDB too; functions whose QuestDB overloads differ from ours keep "no matching function".
+  const only = sigs.length === 1 && name === 'not' ? sigs[0]! : null;
   if (only !== null && only.rest === undefined && only.args.length === argTypes.length) {
     const i = argTypes.findIndex((t, k) => only.args[k]!(t) === null);
     const expected = i >= 0 ? only.args[i]!('NULL') : null;
