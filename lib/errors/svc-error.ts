@@ -28,6 +28,8 @@ export interface SvcErrorOptions {
   cause?: unknown;
   /** Response headers the condition requires (Allow for 405, WWW-Authenticate for 401). */
   headers?: Readonly<Record<string, string>>;
+  /** Answered as a text/plain line instead of JSON (QuestDB's 404 and 405 of the HTTP layer). */
+  plainText?: boolean;
 }
 
 export class SvcError extends Error {
@@ -35,6 +37,7 @@ export class SvcError extends Error {
   readonly status: number;
   readonly position: number | undefined;
   readonly headers: Readonly<Record<string, string>>;
+  readonly plainText: boolean;
 
   constructor(code: ErrorCode, message: string, options: SvcErrorOptions = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
@@ -43,6 +46,7 @@ export class SvcError extends Error {
     this.status = ERROR_STATUS[code];
     this.position = options.position;
     this.headers = options.headers ?? {};
+    this.plainText = options.plainText ?? false;
   }
 }
 

@@ -51,6 +51,8 @@ export interface SelectStatement {
 export interface ChangeStatement {
   /** ddl: CREATE/DROP/ALTER/TRUNCATE/RENAME; insert: INSERT; update: UPDATE. */
   readonly kind: 'ddl' | 'insert' | 'update';
+  /** The statement's type as QuestDB's /validate names it: `CREATE TABLE`, `INSERT`, `DROP`, ... */
+  readonly queryType: string;
   execute(signal: AbortSignal, deadline?: Deadline): Promise<{ readonly rows: number }>;
 }
 
@@ -110,6 +112,17 @@ function select(plan: Plan, opts: EngineOptions): SelectStatement {
   return { kind: 'select', fields: plan.fields, timestamp: plan.timestamp, plan, execute: (signal, deadline) => runStatement(plan, context(opts, signal, deadline)) };
 }
 
+/** QuestDB's names of the DDL statement types (CompiledQuery), as /validate reports them. */
+function ddlQueryType(stmt: A.CreateTable | A.DropTable | A.TruncateTable | A.RenameTable | A.AlterTable): string {
+  switch (stmt.kind) {
+    case 'createTable': return stmt.asSelect === null ? 'CREATE TABLE' : 'CREATE TABLE AS SELECT';
+    case 'dropTable': return 'DROP';
+    case 'truncateTable': return 'TRUNCATE';
+    case 'renameTable': return 'RENAME TABLE';
+    case 'alterTable': return 'ALTER';
+  }
+}
+
 function compileStatement(stmt: A.Statement, opts: EngineOptions, text: string): CompiledStatement {
   const catalog = opts.catalog;
   const naming = { naming: opts.columnNaming, sql: text };
@@ -136,15 +149,15 @@ function compileStatement(stmt: A.Statement, opts: EngineOptions, text: string):
     }
     case 'insert': {
       const prepared = runInsert(stmt, catalog, standaloneKernelContext(opts.memoryLimit, opts.maxTextBytes));
-      return { kind: 'insert', execute: change(prepared, opts) };
+      return { kind: 'insert', queryType: stmt.query === null ? 'INSERT' : 'INSERT AS SELECT', execute: change(prepared, opts) };
     }
     case 'createTable': case 'dropTable': case 'truncateTable': case 'renameTable': case 'alterTable': {
       const prepared = runDdl(stmt, catalog, naming);
-      return { kind: 'ddl', execute: change(prepared, opts) };
+      return { kind: 'ddl', queryType: ddlQueryType(stmt), execute: change(prepared, opts) };
     }
     case 'update': {
       const prepared = runUpdate(stmt, catalog);
-      return { kind: 'update', execute: change(prepared, opts) };
+      return { kind: 'update', queryType: 'UPDATE', execute: change(prepared, opts) };
     }
     case 'unsupported': throw new SvcError('SQL', `${stmt.what} is not supported`, { position: stmt.pos });
     default: throw new SvcError('SQL', `unsupported statement [${(stmt as { kind: string }).kind}]`, { position: (stmt as { pos: number }).pos });

@@ -1,8 +1,9 @@
 // The one place that turns an error into an HTTP response (STYLE.md "Errors"):
 // SvcError -> its status and the SPEC.md body ({query, error, position} for
-// SQL). What an error counts as follows from its class (errorClass): a client
-// mistake (4xx) is logged at info; a condition of the machine or of the
-// server's state (507 disk full, 503 unavailable) at error level and in
+// SQL; a plain text line for the HTTP layer's 404 and 405). What an error
+// counts as follows from its class (errorClass): a client mistake (4xx) is
+// logged at info; a condition of the machine or of the server's state (507
+// disk full, 503 unavailable) at error level and in
 // svc_environment_errors_total; only an internal error (500: a bug, or any
 // error that is not an SvcError) is logged critical and counted in
 // svc_unhandled_errors_total, which the pessimistic health check watches.
@@ -80,10 +81,17 @@ export function sendError(ctx: ErrorContext, err: unknown): void {
     res.destroy();
     return;
   }
+  if (e.plainText) {
+    const line = `${e.message}\r\n`;
+    res.writeHead(e.status, { ...e.headers, 'Content-Type': 'text/plain; charset=utf-8', 'Content-Length': Buffer.byteLength(line) });
+    res.end(line);
+    return;
+  }
   const body: Record<string, unknown> = {};
   if (ctx.query !== undefined) body.query = ctx.query;
   body.error = e.message;
-  if (e.position !== undefined) body.position = e.position;
+  // The SQL error body always has a position (SPEC.md); an error of the whole statement (a timeout) is at 0.
+  if (e.position !== undefined || ctx.query !== undefined) body.position = e.position ?? 0;
   const text = JSON.stringify(body);
   res.writeHead(e.status, {
     ...e.headers,

@@ -1,5 +1,6 @@
 // The routing table of the main server: exact paths (with aliases) to handlers
-// per method. Unknown path -> 404; known path, other method -> 405 with Allow.
+// per method. Unknown path -> 404; known path, other method -> 405 with Allow;
+// both as QuestDB sends them, one line of text/plain.
 // HEAD is not GET without a body here: every route of the main server runs a
 // statement or an import, so a HEAD would execute it (a `curl -I` creating a
 // table); a route answers HEAD only if it registers a HEAD handler itself.
@@ -53,11 +54,11 @@ export class Router {
   /** The handler for method and path, or an SvcError (404, 405) to send. */
   resolve(method: string, path: string): Resolved | SvcError {
     const route = this.#byPath.get(path);
-    if (!route) return new SvcError('NOT_FOUND', `not found [path=${path}]`);
+    if (!route) return new SvcError('NOT_FOUND', 'Not Found', { plainText: true });
     const handler = Object.hasOwn(route.methods, method) ? route.methods[method] : undefined;
     if (!handler) {
       const allow = Object.keys(route.methods).join(', ');
-      return new SvcError('METHOD_NOT_ALLOWED', `method not allowed [method=${method}, allowed=${allow}]`, { headers: { Allow: allow } });
+      return new SvcError('METHOD_NOT_ALLOWED', `Method ${method} not supported`, { headers: { Allow: allow }, plainText: true });
     }
     return { endpoint: route.endpoint, handler };
   }

@@ -62,6 +62,13 @@ function sendJson(ctx: RequestContext, body: unknown): void {
   ctx.stats.bytes += Buffer.byteLength(text);
 }
 
+/** The query text of the request; a missing, empty or undecodable one fails as its SQL error ({query, error, position}). */
+function sqlText(url: URL, emptyMessage?: string): string {
+  const q = queryParam(url, emptyMessage);
+  if ('error' in q) throw new QueryError(q.query, q.error);
+  return q.query;
+}
+
 function compileFor(query: string, opts: SqlRouteOptions): { stmt: CompiledStatement; nanos: number } {
   const t0 = process.hrtime.bigint();
   try {
@@ -75,13 +82,13 @@ function compileFor(query: string, opts: SqlRouteOptions): { stmt: CompiledState
 /** Failures after the response started are logged here (the body already states them, or was cut). */
 async function execute(ctx: RequestContext, opts: SqlRouteOptions): Promise<void> {
   const url = ctx.url;
-  const query = queryParam(url);
+  const query = sqlText(url);
   const flags = {
     count: boolParam(url, 'count'), nm: boolParam(url, 'nm'), timings: boolParam(url, 'timings'),
     explain: boolParam(url, 'explain'), quoteLargeNum: boolParam(url, 'quoteLargeNum'),
   };
   const window = limitParam(url, true);
-  const timeout = timeoutHeader(ctx.req.headers['statement-timeout'], 'Statement-Timeout') ?? opts.queryTimeoutMs;
+  const timeout = timeoutHeader(ctx.req.headers['statement-timeout']) ?? opts.queryTimeoutMs;
   const { stmt, nanos } = compileFor(query, opts);
   const t = withTimeout(ctx.signal, timeout);
   try {
@@ -114,13 +121,15 @@ async function execute(ctx: RequestContext, opts: SqlRouteOptions): Promise<void
   }
 }
 
+/** A query's metadata (without columns for nm=true), or for other statements QuestDB's `{queryType}` alone. */
 function validate(ctx: RequestContext, opts: SqlRouteOptions): void {
-  const query = queryParam(ctx.url);
+  const query = sqlText(ctx.url);
   const { stmt } = compileFor(query, opts);
   if (stmt.kind === 'select') {
-    sendJson(ctx, { query, columns: stmt.fields.map((f) => ({ name: f.name, type: resultTypeName(f.type) })), timestamp: stmt.timestamp });
+    const columns = boolParam(ctx.url, 'nm') ? {} : { columns: stmt.fields.map((f) => ({ name: f.name, type: resultTypeName(f.type) })) };
+    sendJson(ctx, { query, ...columns, timestamp: stmt.timestamp });
   } else {
-    sendJson(ctx, { query, queryType: stmt.kind.toUpperCase() });
+    sendJson(ctx, { queryType: stmt.queryType });
   }
 }
 

@@ -32,6 +32,8 @@ export interface ColumnRef extends Node {
   readonly kind: 'column';
   readonly table: string | null;
   readonly name: string;
+  /** A "quoted" name as written between its quotes when that differs from `name` (`"a""b"`): errors echo it so. */
+  readonly raw?: string;
 }
 
 /** `*` as a function argument (count(*)). */
@@ -214,6 +216,8 @@ export interface TableRef extends Node {
   readonly kind: 'tableRef';
   readonly name: string;
   readonly alias: string | null;
+  /** Where the alias is written (duplicate alias errors point there). */
+  readonly aliasPos?: number;
   readonly timestamp?: TimestampDesignation | null;
 }
 
@@ -222,6 +226,8 @@ export interface FunctionRef extends Node {
   readonly kind: 'functionRef';
   readonly call: Call;
   readonly alias: string | null;
+  /** Where the alias is written (duplicate alias errors point there). */
+  readonly aliasPos?: number;
   readonly timestamp?: TimestampDesignation | null;
 }
 
@@ -229,6 +235,8 @@ export interface SubqueryRef extends Node {
   readonly kind: 'subqueryRef';
   readonly query: Query;
   readonly alias: string | null;
+  /** Where the alias is written (duplicate alias errors point there). */
+  readonly aliasPos?: number;
   readonly timestamp?: TimestampDesignation | null;
 }
 
@@ -237,6 +245,8 @@ export interface ShowRef extends Node {
   readonly kind: 'showRef';
   readonly show: Show;
   readonly alias: string | null;
+  /** Where the alias is written (duplicate alias errors point there). */
+  readonly aliasPos?: number;
 }
 
 /** HORIZON is an extension (QuestDB's markout join). */

@@ -21,8 +21,8 @@ const UNIT_US: Record<string, number> = { U: 1, T: 1000, s: 1_000_000, m: 60_000
 
 export function bindAsofJoin(j: A.Join, l: Source, r: Source): Source {
   const what = `${j.type} JOIN`;
-  if (l.plan.timestamp < 0) throw new SvcError('SQL', `${what} needs a designated timestamp on the left side`, { position: j.pos });
-  if (r.plan.timestamp < 0) throw new SvcError('SQL', `${what} needs a designated timestamp on the right side`, { position: j.pos });
+  if (l.plan.timestamp < 0) throw new SvcError('SQL', 'left side of time series join has no timestamp', { position: j.pos });
+  if (r.plan.timestamp < 0) throw new SvcError('SQL', 'right side of time series join has no timestamp', { position: j.pos });
   // Matching walks both sides forward in time: a side sorted newest first (ORDER BY ts DESC) cannot be joined.
   if (l.plan.timestampDesc) throw new SvcError('SQL', "left side of time series join doesn't have ASC timestamp order", { position: j.pos });
   if (r.plan.timestampDesc) throw new SvcError('SQL', "right side of time series join doesn't have ASC timestamp order", { position: j.pos });

@@ -63,7 +63,13 @@ export function resolveColumn(scope: Scope, ref: A.ColumnRef): { index: number; 
     if (hit >= 0) throw new SvcError('SQL', `Ambiguous column [name=${ref.name}]`, { position: ref.pos });
     hit = i;
   });
-  if (hit < 0) throw new SvcError('SQL', `Invalid column: ${ref.table ? `${ref.table}.` : ''}${ref.name}`, { position: ref.pos });
+  if (hit < 0) {
+    // QuestDB tells an unknown qualifier apart from an unknown column of a known one.
+    if (table !== null && !scope.fields.some((f) => f.table?.toLowerCase() === table)) {
+      throw new SvcError('SQL', 'Invalid table name or alias', { position: ref.pos });
+    }
+    throw new SvcError('SQL', `Invalid column: ${ref.table ? `${ref.table}.` : ''}${ref.raw ?? ref.name}`, { position: ref.pos });
+  }
   return { index: hit, field: scope.fields[hit]! };
 }
 
@@ -73,7 +79,7 @@ export function resolveColumn(scope: Scope, ref: A.ColumnRef): { index: number; 
  * `argPos[i]`), constant arguments checked by the function's bind hook.
  */
 export function call(name: string, given: BoundExpr[], pos: number, argPos?: readonly number[]): BoundExpr {
-  const resolved = resolveCall(name, given, pos);
+  const resolved = resolveCall(name, given, pos, argPos);
   let fn = resolved.fn;
   const args = resolved.args;
   const at = (i: number): number => argPos?.[i] ?? pos;
@@ -114,7 +120,7 @@ function isCharConst(a: BoundExpr): boolean {
  * first, failing with QuestDB's `inconvertible value` when they do not spell
  * one. With no fit at all, the error names the types as given (CHAR included).
  */
-function resolveCall(name: string, args: BoundExpr[], pos: number): { fn: ScalarOverload; args: BoundExpr[] } {
+function resolveCall(name: string, args: BoundExpr[], pos: number, argPos?: readonly number[]): { fn: ScalarOverload; args: BoundExpr[] } {
   const lower = name.toLowerCase();
   const fits = (as: readonly BoundExpr[]): ScalarOverload | null => {
     const r = tryResolveScalar(lower, as.map((a) => a.type));
@@ -138,7 +144,7 @@ function resolveCall(name: string, args: BoundExpr[], pos: number): { fn: Scalar
       return { fn, args: typed };
     }
   }
-  return { fn: resolveScalar(name, args.map((a) => a.type), pos), args };
+  return { fn: resolveScalar(name, args.map((a) => a.type), pos, argPos), args };
 }
 
 /** Every choice of one type per list, in order of the summed ranks (nearest first), at most MAX_TYPINGS. */
@@ -237,7 +243,7 @@ export function bindExpr(e: A.Expr, cx: ExprContext): BoundExpr {
     }
     case 'starArg': throw new SvcError('SQL', '\'*\' is only allowed as count(*)', { position: e.pos });
     case 'unary': {
-      if (e.op === 'NOT') return call('not', [bindExpr(e.arg, cx)], e.pos);
+      if (e.op === 'NOT') return call('not', [bindExpr(e.arg, cx)], e.pos, [e.arg.pos]);
       if (e.op === '+') return bindExpr(e.arg, cx);
       if (e.op === '-') {
         if (e.arg.kind === 'literal' && typeof e.arg.value === 'number') return literal({ ...e.arg, value: -e.arg.value, text: `-${e.arg.text}` });

@@ -84,11 +84,16 @@ function bindCtes(list: readonly A.Cte[], cx: BindContext, outer: Ctes): Ctes {
   return scoped;
 }
 
+/** The leftmost operand of a set operation tree (where QuestDB points at a mismatched query). */
+function firstSelect(q: A.Query): A.Query {
+  return q.kind === 'setOp' ? firstSelect(q.left) : q;
+}
+
 function bindSetOp(q: A.SetOp, cx: BindContext, ctes: Ctes): Plan {
   let left = bindQueryIn(q.left, cx, ctes);
   let right = bindQueryIn(q.right, cx, ctes);
   if (left.fields.length !== right.fields.length) {
-    throw new SvcError('SQL', `queries have different number of columns [left=${left.fields.length}, right=${right.fields.length}]`, { position: q.pos });
+    throw new SvcError('SQL', 'queries have different number of columns', { position: firstSelect(q.right).pos });
   }
   const types = left.fields.map((f, i) => {
     const t = commonType(f.type, right.fields[i]!.type);
@@ -158,6 +163,7 @@ function constInt(e: A.Expr | undefined, what: string, pos: number, fromText = f
     const n = implicitNumber(literal(e) as Extract<BoundExpr, { kind: 'const' }>, 'LONG');
     if (n.kind === 'const') return n.value as number;
   }
+  if (!e && what === 'long_sequence count') throw new SvcError('SQL', 'invalid arguments', { position: pos });
   if (!e || e.kind !== 'literal' || (e.type !== 'INT' && e.type !== 'LONG')) {
     throw new SvcError('SQL', `${what} must be an integer constant`, { position: e?.pos ?? pos });
   }
@@ -191,7 +197,25 @@ function bindTableFunction(f: A.FunctionRef, cx: BindContext): Source {
   return { plan, scope: { fields: plan.fields.map((x) => ({ table: alias, name: x.name, type: x.type })) } };
 }
 
+/** The names a FROM item's sources are known by (alias, else table name), with where each is written. */
+function sourceNames(f: A.FromItem, out: Array<{ name: string; pos: number }> = []): Array<{ name: string; pos: number }> {
+  if (f.kind === 'join') {
+    sourceNames(f.left, out);
+    sourceNames(f.right, out);
+  } else if (f.alias !== null) {
+    out.push({ name: f.alias, pos: f.aliasPos ?? f.pos });
+  } else if (f.kind === 'tableRef') {
+    out.push({ name: f.name, pos: f.pos });
+  }
+  return out;
+}
+
 function bindJoin(j: A.Join, cx: BindContext, ctes: Ctes): Source {
+  // QuestDB: every source of a FROM needs its own name, so a self-join takes aliases.
+  const seen = new Set(sourceNames(j.left).map((s) => s.name.toLowerCase()));
+  for (const s of sourceNames(j.right)) {
+    if (seen.has(s.name.toLowerCase())) throw new SvcError('SQL', `Duplicate table or alias: ${s.name}`, { position: s.pos });
+  }
   if (j.type === 'ASOF' || j.type === 'LT' || j.type === 'SPLICE') return bindAsofJoin(j, bindFrom(j.left, cx, ctes), bindFrom(j.right, cx, ctes));
   if (j.type !== 'INNER' && j.type !== 'LEFT' && j.type !== 'CROSS') {
     throw new SvcError('SQL', `${j.type} JOIN is not supported yet`, { position: j.pos });
@@ -379,7 +403,7 @@ function bindLatestOn(l: A.LatestOn, plan: Plan, scope: Scope): Plan {
   if (l.timestamp) {
     ts = resolveColumn(scope, l.timestamp).index;
     const t = scope.fields[ts]!.type;
-    if (t !== 'TIMESTAMP') throw new SvcError('SQL', `LATEST ON needs a TIMESTAMP column [column=${l.timestamp.name}, type=${t}]`, { position: l.timestamp.pos });
+    if (t !== 'TIMESTAMP') throw new SvcError('SQL', 'not a TIMESTAMP', { position: l.timestamp.pos });
   } else {
     ts = plan.timestamp;
     if (ts < 0) throw new SvcError('SQL', 'LATEST BY needs a designated timestamp; use LATEST ON ts PARTITION BY ...', { position: l.pos });
@@ -419,11 +443,25 @@ function orderTarget(e: A.Expr, items: ReadonlyArray<{ expr: A.Expr }>, names: s
 
 function limitBounds(limit: A.Select['limit']): { lo: number; hi: number; last: number | null } | null {
   if (!limit) return null;
-  const a = constInt(limit.lo, 'LIMIT', limit.lo.pos);
+  const a = limitValue(limit.lo);
   if (limit.hi === null) return a >= 0 ? { lo: 0, hi: a, last: null } : { lo: 0, hi: Infinity, last: -a };
-  const b = constInt(limit.hi, 'LIMIT', limit.hi.pos);
+  const b = limitValue(limit.hi);
   if (a < 0 && b < 0) return { lo: 0, hi: Infinity, last: -a };
   return { lo: Math.max(0, a), hi: Math.max(0, b), last: null };
+}
+
+/**
+ * One LIMIT bound: an integer constant. QuestDB binds it as an expression, so a
+ * name is an unknown column and a literal of another type is "invalid type".
+ */
+function limitValue(e: A.Expr): number {
+  if (e.kind === 'column') throw new SvcError('SQL', `Invalid column: ${e.table === null ? '' : `${e.table}.`}${e.name}`, { position: e.pos });
+  if (e.kind === 'literal' && e.type !== 'INT' && e.type !== 'LONG' && e.type !== 'NULL') {
+    // A one-character 'x' is a CHAR constant in QuestDB.
+    const type = e.type === 'STRING' && String(e.value).length === 1 ? 'CHAR' : e.type;
+    throw new SvcError('SQL', `invalid type: ${type}`, { position: e.pos });
+  }
+  return constInt(e, 'LIMIT', e.pos);
 }
 
 function simpleLimit(limit: A.Select['limit']): number | null {

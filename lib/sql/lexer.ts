@@ -201,7 +201,7 @@ function scanQuoted(text: string, i: number, q: number): [string, number] {
   for (;;) {
     const close = text.indexOf(quote, from);
     if (close < 0) {
-      throw sqlError(q === 39 ? 'unterminated string literal' : 'unterminated quoted identifier', start);
+      throw sqlError('unclosed quoted string?', start); // QuestDB's words, for 'strings' and "names" alike
     }
     if (text.charCodeAt(close + 1) === q) {
       value += text.slice(from, close + 1);

@@ -15,6 +15,24 @@ export const RESERVED = new Set([
   'CASE', 'DISTINCT', 'WITH', 'ASC', 'DESC', 'BY',
 ]);
 
+/**
+ * QuestDB's SQL keywords (SqlKeywords.KEYWORDS): a table name or a column alias
+ * spelled as one of them must be "quoted".
+ */
+export const SQL_KEYWORDS: ReadonlySet<string> = new Set([
+  'ADD', 'ALIGN', 'ALL', 'ALTER', 'AND', 'ASC', 'AS', 'ATTACH', 'BATCH', 'BETWEEN', 'BYPASS', 'CANCEL', 'CASE',
+  'CAST', 'COLUMN', 'CREATE', 'DESC', 'DETACH', 'DISABLE', 'DISTINCT', 'DROP', 'ENABLE', 'END', 'EXCEPT',
+  'EXISTS', 'EXPLAIN', 'FALSE', 'FROM', 'IN', 'INSERT', 'INTERSECT', 'INTO', 'LIKE', 'LIMIT', 'LOCK', 'NAN',
+  'JOIN', 'NOT', 'NULL', 'ON', 'ORDER', 'OR', 'OUTER', 'OVER', 'PARTITION', 'RENAME', 'RESUME', 'SAMPLE',
+  'SELECT', 'SET', 'SQUASH', 'TABLE', 'TO', 'TRUE', 'UNION', 'UPDATE', 'UPSERT', 'VALUES', 'WHERE', 'WITHIN',
+  'WITH',
+]);
+
+/** QuestDB's error for an unquoted keyword where a table name or alias is wanted. */
+export function keywordNameError(t: Token): SvcError {
+  return new SvcError('SQL', `table and column names that are SQL keywords have to be enclosed in double quotes, such as "${t.text}"`, { position: t.pos });
+}
+
 /** Clause words that are reserved only before their partner word: `latest` can be a column, `LATEST ON` cannot. */
 const SOFT_RESERVED: Readonly<Record<string, readonly string[]>> = {
   LATEST: ['ON', 'BY'], SAMPLE: ['BY'], GROUP: ['BY'], ORDER: ['BY'],
@@ -125,6 +143,7 @@ export class Cursor {
   name(what: string): { name: string; pos: number } {
     const t = this.tok;
     if (t.kind === 'ident' || t.kind === 'qident' || t.kind === 'string') {
+      if (t.kind === 'ident' && what === 'table name' && SQL_KEYWORDS.has(t.up)) throw keywordNameError(t);
       if (t.kind === 'ident' && isReserved(t, this.peek())) throw this.error(`${what} expected, found keyword [${t.text}]`, t.pos);
       if (t.text.length === 0) throw this.error(`${what} expected, found empty name`, t.pos);
       this.i++;
@@ -175,11 +194,9 @@ export class Cursor {
     this.depth--;
   }
 
-  /** `'x' expected` at the current token, QuestDB-style. */
+  /** `'x' expected` at the current token, as QuestDB words it (without what was found instead). */
   expected(what: string): SvcError {
-    const t = this.tok;
-    if (t.kind === 'eof') return this.error(`${what} expected`, t.pos);
-    return this.error(`${what} expected, found ${describe(t)}`, t.pos);
+    return this.error(`${what} expected`, this.tok.pos);
   }
 
   unexpected(t: Token = this.tok): SvcError {
@@ -232,10 +249,6 @@ export function tokenText(t: Token): string {
     default:
       return text;
   }
-}
-
-function describe(t: Token): string {
-  return `[${tokenText(t)}]`;
 }
 
 export const NO_STOPS: ReadonlySet<string> = new Set();

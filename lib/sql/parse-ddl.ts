@@ -20,6 +20,7 @@ export function parseCreateTable(c: Cursor): CreateTable {
   }
   c.expectKw('TABLE');
   const ifNotExists = acceptIfNotExists(c);
+  if (!ifNotExists && c.atEnd()) throw c.expected("table name or 'if'");
   const name = c.name('table name');
   const ct: Mutable<CreateTable> = {
     kind: 'createTable', pos: t.pos, name: name.name, namePos: name.pos, ifNotExists, columns: [], asSelect: null,
@@ -42,7 +43,7 @@ export function parseCreateTable(c: Cursor): CreateTable {
     do {
       cols.push(parseColumnDef(c));
     } while (c.acceptOp(','));
-    c.expectOp(')');
+    if (!c.acceptOp(')')) throw c.expected("',' or ')'");
     ct.columns = cols;
   }
   const casts: Array<{ column: string; type: TypeName; pos: number }> = [];
@@ -90,6 +91,10 @@ function acceptIfExists(c: Cursor): boolean {
 /** `name TYPE [CAPACITY n] [CACHE|NOCACHE] [INDEX [TYPE ...] [CAPACITY n] [INCLUDE (...)]]`, options kept as written. */
 function parseColumnDef(c: Cursor): ColumnDefAst {
   const name = c.name('column name');
+  const n = c.tok;
+  if (n.kind === 'op' && (n.text === ')' || n.text === ',')) {
+    throw c.error(`found [tok='${n.text}', len=${n.text.length}] missing column definition`, n.pos);
+  }
   const type = parseTypeName(c);
   const optStart = c.tok.pos;
   for (;;) {

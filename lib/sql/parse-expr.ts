@@ -3,7 +3,7 @@
 
 import type { ArrayLiteral, Binary, Call, Case, Expr, Literal, OrderItem, TypeName, WindowSpec } from './ast.js';
 import type { Token } from './lexer.js';
-import { isReserved, NO_STOPS, RESERVED, UnsupportedSignal, type Cursor } from './parse-cursor.js';
+import { isReserved, keywordNameError, NO_STOPS, RESERVED, SQL_KEYWORDS, UnsupportedSignal, type Cursor } from './parse-cursor.js';
 import { isQueryStart, parseQuery } from './parse-query.js';
 import { parseWindowSpec } from './parse-window.js';
 
@@ -154,9 +154,9 @@ function parseInRest(c: Cursor, expr: Expr, pos: number, not: boolean): Expr {
       c.expectOp(')');
       return { kind: 'in', pos, expr, list: null, query, not };
     }
-    c.next();
+    const open = c.next();
     const list = parseExprList(c);
-    c.expectOp(')');
+    closeParen(c, open);
     return { kind: 'in', pos, expr, list, query: null, not };
   }
   return { kind: 'in', pos, expr, list: [parseExpr(c, P_BOR)], query: null, not };
@@ -223,9 +223,12 @@ function parsePrimary(c: Cursor): Expr {
       if (t.text.startsWith('@')) throw new UnsupportedSignal('DECLARE', t.pos);
       c.next();
       return { kind: 'bindVar', pos: t.pos, name: t.text };
-    case 'qident':
+    case 'qident': {
       c.next();
-      return columnRest(c, t, t.text);
+      const e = columnRest(c, t, t.text);
+      const raw = c.slice(t.pos + 1, t.end - 1);
+      return e.kind === 'column' && e.table === null && raw !== t.text ? { ...e, raw } : e;
+    }
     case 'ident':
       return parseWord(c, t);
     case 'op':
@@ -246,8 +249,24 @@ function parseParen(c: Cursor): Expr {
     return { kind: 'subquery', pos: open.pos, query };
   }
   const e = parseExpr(c);
-  c.expectOp(')');
+  closeParen(c, open);
   return e;
+}
+
+/**
+ * The `)` of an expression's parenthesis or call, as QuestDB's expression parser
+ * reports its absence: a word or literal where an operator, `,` or `)` belongs is
+ * a "dangling literal" (it is inside the parenthesis, so it cannot end the
+ * expression), and the end of the text leaves the `(` "unbalanced".
+ */
+function closeParen(c: Cursor, open: Token): void {
+  if (c.acceptOp(')')) return;
+  const t = c.tok;
+  if (t.kind === 'eof') throw c.error('unbalanced (', open.pos);
+  if (t.kind === 'ident' || t.kind === 'qident' || t.kind === 'number' || t.kind === 'string' || t.kind === 'geohash') {
+    throw c.error('dangling literal', t.pos);
+  }
+  throw c.expected("')'");
 }
 
 function parseWord(c: Cursor, t: Token): Expr {
@@ -276,7 +295,10 @@ function parseWord(c: Cursor, t: Token): Expr {
     if (t.up === 'EXTRACT') return parseExtract(c);
     return parseCall(c);
   }
-  if (isReserved(t, next)) throw c.error(`expression expected, found keyword [${t.text}]`, t.pos);
+  if (isReserved(t, next)) {
+    if (SQL_KEYWORDS.has(t.up)) throw keywordNameError(t);
+    throw c.error(`expression expected, found keyword [${t.text}]`, t.pos);
+  }
   // schema-qualified function: pg_catalog.version()
   if (c.isOp('.', next) && c.peek(2).kind === 'ident' && c.isOp('(', c.peek(3))) {
     c.i += 2;
@@ -318,7 +340,7 @@ function columnRest(c: Cursor, first: Token, name: string): Expr {
 /** `name(args) [IGNORE NULLS] [OVER ...]`; `prefix`/`pos` give a schema-qualified name's start. */
 export function parseCall(c: Cursor, prefix = '', pos?: number): Call {
   const nameTok = c.next();
-  c.expectOp('(');
+  const open = c.expectOp('(');
   let distinct = false;
   let args: Expr[] = [];
   if (c.isOp('*') && c.isOp(')', c.peek())) {
@@ -332,7 +354,7 @@ export function parseCall(c: Cursor, prefix = '', pos?: number): Call {
     args = [parseExpr(c)];
     while (c.acceptOp(',')) args.push(parseExpr(c));
   }
-  c.expectOp(')');
+  closeParen(c, open);
   let nulls: 'IGNORE' | 'RESPECT' | null = null;
   let nullsPos = -1;
   if ((c.isKw('IGNORE') || c.isKw('RESPECT')) && c.isKwAt(1, 'NULLS')) {
@@ -386,17 +408,21 @@ function parseCase(c: Cursor): Case {
   }
   if (whens.length === 0) throw c.expected("'when'");
   const elseExpr = c.acceptKw('ELSE') ? parseExpr(c) : null;
-  c.expectKw('END');
+  // QuestDB reports a CASE left open at the CASE itself.
+  if (!c.acceptKw('END')) throw c.error("unbalanced 'case'", t.pos);
   return { kind: 'case', pos: t.pos, operand, whens, else: elseExpr };
 }
 
 function parseCast(c: Cursor): Expr {
   const t = c.next();
-  c.expectOp('(');
+  const open = c.expectOp('(');
   const expr = parseExpr(c);
+  // QuestDB's words: `cast(x)` misses its AS at the `)`, `cast(x as)` has one argument of two.
+  if (c.isOp(')')) throw c.error("'as' missing", c.tok.pos);
   c.expectKw('AS');
+  if (c.isOp(')')) throw c.error("too few arguments for 'cast' [found=1,expected=2]", t.pos);
   const type = parseTypeName(c);
-  c.expectOp(')');
+  closeParen(c, open);
   return { kind: 'cast', pos: t.pos, expr, type };
 }
 

@@ -158,8 +158,13 @@ function parseFromPrimary(c: Cursor, implicitStart: boolean): Exclude<FromItem, 
 function withAliasAndTimestamp(c: Cursor, item: Exclude<FromItem, Join>, numberAlias: boolean): Exclude<FromItem, Join> {
   const out: Mutable<Exclude<FromItem, Join>> & { timestamp?: { column: string; pos: number } | null } = item;
   if (c.isKw('TIMESTAMP') && c.isOp('(', c.peek())) out.timestamp = parseDesignation(c);
-  if (c.acceptKw('AS')) out.alias = c.alias();
-  else if (isTableAlias(c) || (numberAlias && c.tok.kind === 'number')) out.alias = c.next().text;
+  if (c.acceptKw('AS')) {
+    out.aliasPos = c.tok.pos;
+    out.alias = c.alias();
+  } else if (isTableAlias(c) || (numberAlias && c.tok.kind === 'number')) {
+    out.aliasPos = c.tok.pos;
+    out.alias = c.next().text;
+  }
   if (out.timestamp === undefined && c.isKw('TIMESTAMP') && c.isOp('(', c.peek())) out.timestamp = parseDesignation(c);
   if (out.kind === 'showRef' && out.timestamp != null) throw c.error('timestamp designation is not allowed on SHOW', out.timestamp.pos);
   return out;

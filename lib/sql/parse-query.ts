@@ -2,7 +2,7 @@
 // (`trades WHERE ...`), WHERE, LATEST ON, SAMPLE BY, GROUP BY, WINDOW, PIVOT, ORDER BY, LIMIT.
 
 import type { Cte, Expr, FromItem, LatestOn, Pivot, Query, SampleBy, Select, SelectItem, SetOp, WindowSpec } from './ast.js';
-import { UnsupportedSignal, type Cursor, type Mutable } from './parse-cursor.js';
+import { keywordNameError, SQL_KEYWORDS, UnsupportedSignal, type Cursor, type Mutable } from './parse-cursor.js';
 import { parseExpr, parseExprList, parseOrderList, P_BOR } from './parse-expr.js';
 import { parseFrom, parseFromRest } from './parse-from.js';
 import { parseWindowSpec } from './parse-window.js';
@@ -165,41 +165,83 @@ function parseSelect(c: Cursor): Select {
   return parseClauses(c, s);
 }
 
+/**
+ * The select list, by QuestDB's rules: FROM after a trailing comma ends it
+ * (`select x, from t`), an empty item is "missing expression" at its comma,
+ * and whatever follows an item other than `,`, FROM, OVER, a set operation,
+ * `;` or `)` is its alias, which must be a name and not an unquoted keyword.
+ */
 function parseSelectList(c: Cursor): SelectItem[] {
   const items: SelectItem[] = [];
   do {
     const t = c.tok;
+    if (c.isKw('FROM') || c.atEnd()) {
+      if (items.length > 0) break;
+      throw c.error('column expression expected', t.pos);
+    }
+    if (c.isOp(',')) throw c.error('missing expression', t.pos);
+    let item: SelectItem;
     if (c.isOp('*')) {
       c.next();
-      items.push({ kind: 'star', pos: t.pos, table: null });
-      continue;
-    }
-    if ((t.kind === 'ident' || t.kind === 'qident') && c.isOp('.', c.peek()) && c.isOp('*', c.peek(2))) {
+      item = { kind: 'star', pos: t.pos, table: null };
+    } else if ((t.kind === 'ident' || t.kind === 'qident') && c.isOp('.', c.peek()) && c.isOp('*', c.peek(2))) {
       c.i += 3;
-      items.push({ kind: 'star', pos: t.pos, table: t.text });
-      continue;
+      item = { kind: 'star', pos: t.pos, table: t.text };
+    } else {
+      const expr = parseExpr(c);
+      item = { kind: 'item', pos: t.pos, expr, alias: null, end: c.prevEnd };
     }
-    if (c.isKw('FROM') || c.atEnd()) throw c.error('missing column name', t.pos);
-    const expr = parseExpr(c);
-    const end = c.prevEnd;
-    let alias: string | null = null;
-    if (c.acceptKw('AS')) alias = c.alias();
-    else if (c.isAliasWord() || c.tok.kind === 'qident') alias = c.next().text;
-    items.push({ kind: 'item', pos: t.pos, expr, alias, end });
+    const alias = selectAlias(c);
+    if (alias !== null) {
+      if (item.kind === 'star') throw c.error('wildcard cannot have alias', alias.pos);
+      item = { ...item, alias: alias.name };
+    }
+    items.push(item);
+    if (!c.isOp(',') && !endsSelectList(c)) throw c.expected("',', 'from' or 'over'");
   } while (c.acceptOp(','));
   return items;
+}
+
+/**
+ * Tokens after a select item that are not its alias: QuestDB's (`,` aside) and,
+ * for a select without FROM, the clauses that may follow it (`select 1 a order by a`).
+ */
+function endsSelectList(c: Cursor): boolean {
+  if (c.atEnd() || c.isOp(';') || c.isOp(')') || c.isKw('FROM') || c.isKw('OVER') || setOpWord(c) !== null) return true;
+  if (c.isKw('WHERE') || c.isKw('LIMIT') || c.isKw('HAVING')) return true;
+  const next = c.peek();
+  return (c.isKw('ORDER') || c.isKw('GROUP') || c.isKw('SAMPLE')) ? c.isKw('BY', next) : c.isKw('LATEST') && (c.isKw('ON', next) || c.isKw('BY', next));
+}
+
+/** `[AS] alias` after a select item, or null; the alias must start with a letter or `_` and not be a bare keyword. */
+function selectAlias(c: Cursor): { name: string; pos: number } | null {
+  if (c.isOp(',') || endsSelectList(c)) return null;
+  if (c.acceptKw('AS') && c.atEnd()) throw c.expected('alias');
+  const t = c.tok;
+  if (t.kind === 'ident' && SQL_KEYWORDS.has(t.up)) throw keywordNameError(t);
+  if (t.kind === 'ident' || t.kind === 'qident' || t.kind === 'string') {
+    if (t.text.length === 0) throw c.error('column alias cannot be a blank string', t.pos);
+    c.next();
+    return { name: t.text, pos: t.pos };
+  }
+  throw c.error("identifier should start with a letter or '_'", t.pos);
 }
 
 /** WHERE / LATEST / SAMPLE BY / GROUP BY / HAVING / WINDOW / ORDER BY / LIMIT, in QuestDB's order. */
 function parseClauses(c: Cursor, s: Mutable<Select>): Select {
   if (s.from !== null && c.isKw('PIVOT') && c.isOp('(', c.peek())) s.pivot = parsePivot(c);
   if (c.isKw('LATEST')) s.latestOn = parseLatest(c);
-  if (c.acceptKw('WHERE')) s.where = parseExpr(c);
+  if (c.isKw('WHERE')) {
+    const w = c.next();
+    if (c.atEnd() || c.isOp(';') || c.isOp(')')) throw c.error('empty where clause', w.pos);
+    s.where = parseExpr(c);
+  }
   if (s.latestOn === null && c.isKw('LATEST')) s.latestOn = parseLatest(c);
   if (c.isKw('SAMPLE')) s.sampleBy = parseSampleBy(c);
   if (c.isKw('GROUP')) {
     c.next();
     c.expectKw('BY');
+    if (c.atEnd() || c.isOp(';') || c.isOp(')')) throw c.expected('literal');
     s.groupBy = parseExprList(c);
   }
   if (c.acceptKw('HAVING')) s.having = parseExpr(c);

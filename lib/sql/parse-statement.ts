@@ -3,7 +3,7 @@
 
 import type { Expr, Insert, Show, Update } from './ast.js';
 import { NO_STOPS, type Cursor, type Mutable } from './parse-cursor.js';
-import { parseExpr, parseExprList } from './parse-expr.js';
+import { parseExpr } from './parse-expr.js';
 import { parseFrom } from './parse-from.js';
 import { isQueryStart, parseQuery } from './parse-query.js';
 
@@ -36,8 +36,14 @@ export function parseInsert(c: Cursor): Insert {
     const rows: Expr[][] = [];
     do {
       c.expectOp('(');
-      rows.push(parseExprList(c));
-      c.expectOp(')');
+      const row = [parseExpr(c)];
+      // QuestDB asks for the separator until the row's `)`: `values (1, 'a'` is "',' expected".
+      for (;;) {
+        if (c.acceptOp(',')) row.push(parseExpr(c));
+        else if (c.acceptOp(')')) break;
+        else throw c.expected("','");
+      }
+      rows.push(row);
     } while (c.acceptOp(','));
     ins.values = rows;
   } else if (isQueryStart(c, 0) || c.isOp('(')) {
@@ -63,7 +69,7 @@ export function parseUpdate(c: Cursor): Update {
   let alias: string | null = null;
   if (c.acceptKw('AS')) alias = c.name('alias').name;
   else if (c.isName() && !c.isKw('SET')) alias = c.next().text;
-  c.expectKw('SET');
+  if (!c.acceptKw('SET')) throw c.error('SET expected', c.tok.pos);
   const set: Array<{ column: string; pos: number; value: Expr }> = [];
   do {
     let col = c.name('column name');

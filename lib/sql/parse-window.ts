@@ -21,13 +21,15 @@ export function parseWindowSpec(c: Cursor): WindowSpec {
   let partitionBy: Expr[] = [];
   if (c.isKw('PARTITION')) {
     c.next();
-    c.expectKw('BY');
+    if (!c.isKw('BY')) throw c.error("'by' expected after 'partition'", c.tok.pos);
+    c.next();
     partitionBy = parseExprList(c);
   }
   let orderBy: OrderItem[] = [];
   if (c.isKw('ORDER')) {
     c.next();
     c.expectKw('BY');
+    if (c.isOp(')') || c.atEnd()) throw c.error('Expression expected', c.tok.pos);
     orderBy = parseOrderList(c);
   }
   let frame: WindowFrame | null = null;

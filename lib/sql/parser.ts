@@ -10,27 +10,33 @@ import { parseAlterTable, parseCreateTable, parseDropTable, parseRenameTable, pa
 import { parseCtes, parseQuery, parseQueryWith } from './parse-query.js';
 import { parseInsert, parseShow, parseUpdate } from './parse-statement.js';
 
-/** Statements QuestDB has that svcdb recognises but does not run: parsed as Unsupported. */
+/**
+ * Statements QuestDB has that svcdb recognises but does not run: parsed as Unsupported.
+ * (DELETE is not one: QuestDB has no DELETE, so `delete from t` is the table `delete`
+ * followed by an unexpected FROM, as QuestDB answers it.)
+ */
 const UNSUPPORTED = new Set([
   'GRANT', 'REVOKE', 'COPY', 'BACKUP', 'CHECKPOINT', 'SNAPSHOT', 'REINDEX', 'VACUUM', 'CANCEL', 'REFRESH',
   'DECLARE', 'COMPILE', 'ASSUME', 'EXIT', 'SWITCH', 'ADD', 'REMOVE', 'BEGIN', 'COMMIT', 'ROLLBACK', 'SET',
   'RESET', 'DISCARD', 'DEALLOCATE', 'PREPARE', 'EXECUTE', 'LISTEN', 'UNLISTEN', 'CLOSE', 'FETCH', 'VALUES',
-  'RESUME', 'SUSPEND', 'LOCK', 'UNLOCK', 'MERGE', 'DELETE', 'CALL', 'DO',
+  'RESUME', 'SUSPEND', 'LOCK', 'UNLOCK', 'MERGE', 'CALL', 'DO',
 ]);
 
 /** Words that continue the leading keywords of an Unsupported statement (`CREATE MATERIALIZED VIEW`). */
 const OBJECT_WORDS = new Set(['OR', 'REPLACE', 'MATERIALIZED', 'LIVE', 'VIEW', 'USER', 'GROUP', 'SERVICE', 'ACCOUNT', 'QUERY', 'ROLE']);
 
 /**
- * Parses exactly one statement; a trailing `;` is allowed, anything after it is an error.
+ * Parses exactly one statement; trailing `;`s are allowed, anything after them is an error.
  * The tree is at most MAX_NESTING nodes deep (depth-guard.ts), so later stages may recurse over it.
  * @throws SvcError (code SQL) with the position of the offending token.
  */
 export function parseStatement(text: string): Statement {
   const c = new Cursor(text);
-  if (c.atEnd() || c.isOp(';')) throw new SvcError('SQL', 'empty statement', { position: c.tok.pos });
+  // Only whitespace and comments (QuestDB: "empty query" at 0); a lone `;` is no statement either.
+  if (c.atEnd()) throw new SvcError('SQL', 'empty query', { position: 0 });
+  if (c.isOp(';')) throw new SvcError('SQL', 'empty statement', { position: c.tok.pos });
   const stmt = parseOne(c);
-  c.acceptOp(';');
+  while (c.acceptOp(';'));
   if (!c.atEnd()) throw c.unexpected();
   return stmt;
 }
@@ -84,6 +90,7 @@ function parseDispatch(c: Cursor): Statement {
         const ctes = parseCtes(c);
         if (c.isKw('INSERT')) return { ...parseInsert(c), pos: t.pos, with: ctes };
         if (c.isKw('UPDATE')) return { ...parseUpdate(c), pos: t.pos, with: ctes };
+        if (!c.isKw('SELECT') && !c.isOp('(')) throw c.expected("'select' | 'update' | 'insert'");
         return { kind: 'query', pos: t.pos, query: parseQueryWith(c, ctes) };
       }
       case 'CREATE':

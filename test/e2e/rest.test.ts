@@ -103,16 +103,45 @@ describe('REST API', () => {
     }
   });
 
-  test('rejects bad parameter values with 400 naming the parameter', async () => {
-    for (const [name, value] of [["limit", "abc"], ["limit", "1,x"], ["count", "maybe"], ["nm", "yes"], ["timings", "1"], ["explain", "on"], ["quoteLargeNum", "nope"]] as const) {
-      const r = await exec('select 1', { [name]: value });
-      assert.equal(r.status, 400, `${name}=${value}`);
-      assert.match(String(r.json().error), new RegExp(`parameter ${name}`));
+  test('reads parameters as QuestDB does: only `true` is true, a limit that is not a number is no limit', async () => {
+    const xs = async (params: Record<string, string>): Promise<unknown> => (await exec('select x from long_sequence(5)', params)).json().dataset;
+    for (const limit of ['abc', '2.5', ',', '', 'x,3']) assert.deepEqual(await xs({ limit }), [[1], [2], [3], [4], [5]], `limit=${limit}`);
+    assert.deepEqual(await xs({ limit: '2,abc' }), [[2], [3], [4], [5]]);
+    assert.deepEqual(await xs({ limit: '4,' }), [[4], [5]]);
+    for (const [name, value] of [['count', 'maybe'], ['nm', 'yes'], ['nm', '1'], ['timings', '1'], ['explain', 'on'], ['quoteLargeNum', 'nope']] as const) {
+      const body = (await exec('select 1 x', { [name]: value })).json();
+      assert.deepEqual(Object.keys(body).filter((k) => k !== 'count'), ['query', 'columns', 'timestamp', 'dataset'], `${name}=${value}`);
     }
-    assert.equal((await get(s.mainUrl, '/exec')).status, 400);
-    const bad = await exec('select 1', {}, { 'statement-timeout': 'soon' });
-    assert.equal(bad.status, 400);
-    assert.match(String(bad.json().error), /Statement-Timeout/);
+    assert.deepEqual(Object.keys((await exec('select 1 x', { nm: 'TRUE' })).json()).filter((k) => k !== 'count'), ['query', 'timestamp', 'dataset']);
+    // A Statement-Timeout that is not a positive number of milliseconds leaves the server's default.
+    for (const timeout of ['soon', '-5', '0', '1.5', '']) {
+      const r = await exec('select 1 x', {}, { 'statement-timeout': timeout });
+      assert.equal(r.status, 200, `Statement-Timeout: ${timeout}`);
+    }
+  });
+
+  test('answers a missing, empty, blank or comment-only query with "empty query" at position 0', async () => {
+    for (const path of ['/exec', '/exec?limit=5', '/api/v1/sql/execute', '/api/v1/sql/validate']) {
+      const r = await request(`${s.mainUrl}${path}`);
+      assert.equal(r.statusCode, 400, path);
+      assert.deepEqual(await r.body.json(), { query: '', error: 'empty query', position: 0 });
+    }
+    for (const q of ['', '   ', '\n', '-- just a comment', '/* block */']) {
+      const r = await exec(q);
+      assert.equal(r.status, 400, JSON.stringify(q));
+      assert.deepEqual(r.json(), { query: q, error: 'empty query', position: 0 });
+    }
+    const e = await get(s.mainUrl, '/exp', { query: '' });
+    assert.deepEqual(e.json(), { query: '', error: 'No query text', position: 0 });
+    assert.equal((await exec('/* block */ select 1 -- trailing')).status, 200);
+  });
+
+  test('refuses query text that is not UTF-8, echoing its bytes as QuestDB does', async () => {
+    for (const [raw, echo] of [['select%20%27%C3%28%27', "select '\uffc3('"], ['select%20%FF', 'select \uffff'], ['%E6%97', '\uffe6\uff97']] as const) {
+      const r = await request(`${s.mainUrl}/exec?query=${raw}`);
+      assert.equal(r.statusCode, 400, raw);
+      assert.deepEqual(await r.body.json(), { query: echo, error: 'Bad UTF8 encoding in query text', position: 0 });
+    }
   });
 
   test('limit N, N,M (from 1) and -N; count gives every matched row; nm drops columns', async () => {
@@ -162,12 +191,24 @@ describe('REST API', () => {
     assert.deepEqual(body.explain, { jitCompiled: false });
   });
 
-  test('answers POST and other methods with 405, Allow: GET and a JSON body', async () => {
-    for (const method of ['POST', 'PUT', 'DELETE'] as const) {
-      const r = await request(`${s.mainUrl}/exec?query=select%201`, { method });
-      assert.equal(r.statusCode, 405);
-      assert.equal(r.headers.allow, 'GET');
-      assert.match(String((await r.body.json() as { error: string }).error), /method not allowed/);
+  test('answers POST and other methods with 405, Allow: GET and QuestDB\'s text/plain line', async () => {
+    for (const path of ['/exec?query=select%201', '/exec', '/api/v1/sql/execute', '/api/v1/sql/validate?query=select%201', '/exp?query=select%201']) {
+      for (const method of ['POST', 'PUT', 'DELETE'] as const) {
+        const r = await request(`${s.mainUrl}${path}`, { method });
+        assert.equal(r.statusCode, 405);
+        assert.equal(r.headers.allow, 'GET');
+        assert.match(String(r.headers['content-type']), /^text\/plain/);
+        assert.equal(await r.body.text(), `Method ${method} not supported\r\n`);
+      }
+    }
+  });
+
+  test('answers an unknown path with 404 and QuestDB\'s text/plain line', async () => {
+    for (const path of ['/nonexistent', '/exec/extra?query=select%201', '/api/v1/sql']) {
+      const r = await request(`${s.mainUrl}${path}`);
+      assert.equal(r.statusCode, 404, path);
+      assert.match(String(r.headers['content-type']), /^text\/plain/);
+      assert.equal(await r.body.text(), 'Not Found\r\n');
     }
   });
 
@@ -218,6 +259,7 @@ describe('REST API', () => {
     const r = await exec('select count() from long_sequence(2000000000)', {}, { 'statement-timeout': '300' });
     assert.equal(r.status, 400);
     assert.match(String(r.json().error), /timeout, query aborted/);
+    assert.equal(r.json().position, 0);
     assert.ok(Date.now() - t0 < 10_000);
     // Once rows have gone out, the body still ends as JSON stating the error.
     const late = await exec('select x, rnd_str(20, 20, 0) s from long_sequence(2000000000)', {}, { 'statement-timeout': '400' });
@@ -233,7 +275,17 @@ describe('REST API', () => {
     assert.equal(v.status, 200);
     assert.deepEqual(v.json(), { query: 'select ts, d from t', columns: [{ name: 'ts', type: 'TIMESTAMP' }, { name: 'd', type: 'DOUBLE' }], timestamp: 0 });
     const ddl = await get(s.mainUrl, '/validate', { query: 'CREATE TABLE never (x INT)' });
-    assert.deepEqual(ddl.json(), { query: 'CREATE TABLE never (x INT)', queryType: 'DDL' });
+    assert.deepEqual(ddl.json(), { queryType: 'CREATE TABLE' });
+    for (const [query, queryType] of [
+      ['create table never2 as (select 1 x)', 'CREATE TABLE AS SELECT'], ["insert into t (ts, d) values ('2024-01-01', 1.5)", 'INSERT'],
+      ["insert into t (ts, d) select '2024-01-01', 2.5", 'INSERT AS SELECT'], ["update t set d = 0 where d < 0", 'UPDATE'], ['drop table t', 'DROP'],
+      ['truncate table t', 'TRUNCATE'], ['alter table t add column z int', 'ALTER'], ['rename table t to t2', 'RENAME TABLE'],
+    ] as const) {
+      const r = await get(s.mainUrl, '/validate', { query });
+      assert.deepEqual(r.json(), { queryType }, query);
+    }
+    const nm = await get(s.mainUrl, '/api/v1/sql/validate', { query: 'select ts, d from t', nm: 'true' });
+    assert.deepEqual(nm.json(), { query: 'select ts, d from t', timestamp: 0 });
     assert.equal((await exec("select count() from tables() where table_name = 'never'")).json().dataset?.toString(), '0');
     const bad = await get(s.mainUrl, '/validate', { query: 'select nope from t' });
     assert.equal(bad.status, 400);

@@ -56,11 +56,11 @@ describe('a server with default settings', () => {
     assert.match(r.body, /metrics.enabled/);
   });
 
-  test('answers an unknown path on the main port with a 404 JSON error', async () => {
+  test('answers an unknown path on the main port with QuestDB\'s 404 text line', async () => {
     const r = await get(s.mainUrl + '/no/such/path');
     assert.equal(r.status, 404);
-    assert.match(String(r.headers['content-type']), /^application\/json/);
-    assert.deepEqual(JSON.parse(r.body), { error: 'not found [path=/no/such/path]' });
+    assert.match(String(r.headers['content-type']), /^text\/plain/);
+    assert.equal(r.body, 'Not Found\r\n');
   });
 
   test('does not serve the debug endpoints unless they are enabled', async () => {

@@ -95,8 +95,8 @@ test('ends with an eof token at the text length, after trailing space and commen
 });
 
 test('rejects an unterminated string, quoted identifier or comment at its start', () => {
-  assertLexError("select 'abc", 7, /unterminated string/);
-  assertLexError("select 'it''s", 7, /unterminated string/);
-  assertLexError('select "abc', 7, /unterminated quoted identifier/);
+  assertLexError("select 'abc", 7, /^unclosed quoted string\?$/);
+  assertLexError("select 'it''s", 7, /^unclosed quoted string\?$/);
+  assertLexError('select "abc', 7, /^unclosed quoted string\?$/);
   assertLexError('select 1 /* x', 9, /unterminated comment/);
 });

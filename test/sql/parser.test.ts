@@ -576,7 +576,8 @@ test('splits a script into statements, skipping empty ones and semicolons inside
   const s = parseScript("select ';' from t;; create table x (a int); GRANT a TO b; show tables;");
   assert.deepEqual(s.map((x) => x.kind), ['query', 'createTable', 'unsupported', 'show']);
   assert.deepEqual(parseScript(' ; -- nothing\n'), []);
-  assertSqlError('select 1 select 2', 9, /unexpected token/, parseScript);
+  assertSqlError('select 1 select 2', 9, /SQL keywords have to be enclosed in double quotes, such as "select"/, parseScript);
+  assertSqlError('select 1; select 2 select', 19, /such as "select"/, parseScript);
 });
 
 // ---------------------------------------------------------------- errors
@@ -585,38 +586,103 @@ test('reports syntax errors QuestDB-style at the offending token', () => {
   const cases: Array<[string, number, RegExp]> = [
     ['select * from', 13, /table name or sub-query expected/],
     ['select * from   ', 16, /table name or sub-query expected/],
-    ['select a from t where', 21, /expression expected/],
+    ['select a from t where', 16, /^empty where clause$/],
     ['select a from t where a =', 25, /expression expected/],
-    ['select from t', 7, /missing column name/],
-    ['select 1 2', 9, /dangling literal/],
-    ['select (1', 9, /'\)' expected/],
+    ['select from t', 7, /^column expression expected$/],
+    ['select 1 2', 9, /^identifier should start with a letter or '_'$/],
+    ['select (1', 7, /^unbalanced \($/],
     ['select f(1,)', 11, /expression expected/],
-    ['select a from t group a', 22, /'by' expected/],
+    ['select a from t group a', 22, /^'by' expected$/],
     ['select a from t order', 21, /'by' expected/],
     ['select * from t join', 20, /table name or sub-query expected/],
     ['select case when 1 end', 19, /'then' expected/],
     ['select a::', 10, /type name expected/],
-    ['select * from t where a in (1', 29, /'\)' expected/],
+    ['select * from t where a in (1', 27, /^unbalanced \($/],
+    ['select * from t where a in (1 2)', 30, /^dangling literal$/],
     ['select * from t latest on ts', 28, /'partition' expected/],
     ['select * from t sample by', 25, /sample by interval expected/],
     ['select 1x', 7, /invalid constant \[1x\]/],
     ['select 99999999999999999999', 7, /number overflow/],
-    ["select * from t where a = 'x", 26, /unterminated string/],
-    ['create table t (a)', 17, /type name expected/],
-    ['create table t (a int', 21, /'\)' expected/],
-    ['insert into t values (1', 23, /'\)' expected/],
+    ["select * from t where a = 'x", 26, /^unclosed quoted string\?$/],
+    ['create table t (a)', 17, /^found \[tok='\)', len=1\] missing column definition$/],
+    ['create table t (a int', 21, /^',' or '\)' expected$/],
+    ['insert into t values (1', 23, /^',' expected$/],
     ['insert into t', 13, /'values' or 'select' expected/],
     ['update t set', 12, /column name expected/],
     ['drop table', 10, /table name expected/],
     ['alter table t drop partition', 28, /'list' or 'where' expected/],
-    ['select t.* + 1 from t', 11, /unexpected token \[\+\]/],
+    ['select t.* + 1 from t', 11, /identifier should start with a letter or '_'/],
     ['select a.* from', 15, /table name or sub-query expected/],
-    ['select where from t', 7, /expression expected, found keyword \[where\]/],
-    ['', 0, /empty statement/],
+    ['select where from t', 7, /^table and column names that are SQL keywords have to be enclosed in double quotes, such as "where"$/],
+    ['', 0, /^empty query$/],
+    ['  -- only a comment\n /* and another */', 0, /^empty query$/],
     [' -- only a comment\n ; select 1', 20, /empty statement/],
     ['select ?', 7, /expression expected/],
   ];
   for (const [sql, position, pattern] of cases) assertSqlError(sql, position, pattern);
+});
+
+test('words errors as QuestDB does, for every place the same mistake can be made', () => {
+  const cases: Array<[string, number, RegExp]> = [
+    // a word or literal inside an unclosed parenthesis or call, and a parenthesis left open
+    ['select (1 + 2 from long_sequence(1)', 14, /^dangling literal$/],
+    ['select abs(x y) from t', 13, /^dangling literal$/],
+    ["select f(a, 'b' 'c')", 16, /^dangling literal$/],
+    ['select (x', 7, /^unbalanced \($/],
+    ['select length(s', 13, /^unbalanced \($/],
+    ['select abs(x)) from t', 13, /^unexpected token \[\)\]$/],
+    // CASE without END, CAST without AS or type
+    ["select case when x > 1 then 'a' else 'b' from t", 7, /^unbalanced 'case'$/],
+    ['select 1 + case when x then 2 from t', 11, /^unbalanced 'case'$/],
+    ['select cast(x as) from t', 7, /^too few arguments for 'cast' \[found=1,expected=2\]$/],
+    ['select cast(x) from t', 13, /^'as' missing$/],
+    // the select list
+    ['select x,, x from t', 9, /^missing expression$/],
+    ['select x, y,, from t', 12, /^missing expression$/],
+    ['select from from t', 7, /^column expression expected$/],
+    ['select * frm t', 9, /^wildcard cannot have alias$/],
+    ['select t.* a from t', 11, /^wildcard cannot have alias$/],
+    ['select x as from from t', 12, /such as "from"$/],
+    ['select x join from t', 9, /such as "join"$/],
+    ['select 1 a order a', 11, /^',', 'from' or 'over' expected$/],
+    ['select x 2 from t', 9, /^identifier should start with a letter or '_'$/],
+    ['select x a b from t', 11, /^',', 'from' or 'over' expected$/],
+    // clauses
+    ['select x from t order x', 22, /^'by' expected$/],
+    ['select x from t group by', 24, /^literal expected$/],
+    ['select x from t where', 16, /^empty where clause$/],
+    ['select x from t where x = 1 and where', 32, /such as "where"$/],
+    ['select x from t limit', 21, /^expression expected$/],
+    // statements
+    ['create table', 12, /^table name or 'if' expected$/],
+    ['create table t (a int, b)', 24, /^found \[tok='\)', len=1\] missing column definition$/],
+    ['create table t (a, b int)', 17, /^found \[tok=',', len=1\] missing column definition$/],
+    ['create table t (a int b int)', 22, /^',' or '\)' expected$/],
+    ["insert into t values (1, 'a'", 28, /^',' expected$/],
+    ['insert into t values (1 2)', 24, /^',' expected$/],
+    ['insert into t values', 20, /^'\(' expected$/],
+    ["insert t values (1)", 7, /^'into' expected$/],
+    ['update set a = 1', 7, /such as "set"$/],
+    ['update t a = 1', 11, /^SET expected$/],
+    ['update t where a = 1', 9, /^SET expected$/],
+    ['with a as (select 1 v) selec * from a', 23, /^'select' \| 'update' \| 'insert' expected$/],
+    ['with a as select 1 v select * from a', 10, /^'\(' expected$/],
+    ['with a (select 1 v) select * from a', 7, /^'as' expected$/],
+    ["select 'abc from t", 7, /^unclosed quoted string\?$/],
+    ['select "abc from t', 7, /^unclosed quoted string\?$/],
+    // windows
+    ['select row_number() over (order by) from t', 34, /^Expression expected$/],
+    ['select sum(x) over (partition x) from t', 30, /^'by' expected after 'partition'$/],
+  ];
+  for (const [sql, position, pattern] of cases) assertSqlError(sql, position, pattern);
+});
+
+test('accepts what QuestDB accepts: a trailing comma before FROM, repeated trailing semicolons', () => {
+  for (const sql of ['select x, from t', 'select x, y, from t where x > 1', 'select 1;;', 'select 1 ; ; ;', 'select x as a, from t']) {
+    assert.equal(parseStatement(sql).kind, 'query', sql);
+  }
+  const q = parseStatement('select x, from t');
+  assert.equal(q.kind === 'query' && q.query.kind === 'select' ? q.query.columns.length : -1, 1);
 });
 
 test('rejects pathological nesting with a positioned error instead of a crash', () => {

@@ -95,8 +95,15 @@ export interface ScalarOverload {
 
 export interface ScalarFunction {
   readonly name: string;
-  /** The overload for these argument types, or a message saying what is wrong. */
-  resolve(argTypes: readonly SqlType[]): ScalarOverload | string;
+  /** The overload for these argument types, or a message saying what is wrong (at argument `arg` for an ArgMismatch). */
+  resolve(argTypes: readonly SqlType[]): ScalarOverload | string | ArgMismatch;
+}
+
+/** A call refused because of one argument: the error points at that argument. */
+export interface ArgMismatch {
+  readonly message: string;
+  /** Index of the argument. */
+  readonly arg: number;
 }
 
 /** Grouped aggregate state over group ids (hash aggregation) or one group (ids all 0). */
@@ -143,15 +150,18 @@ export function hasScalar(name: string): boolean {
 /** The overload of a scalar call, a message saying why none fits, or null for an unknown function. */
 export function tryResolveScalar(name: string, argTypes: readonly SqlType[]): ScalarOverload | string | null {
   const f = scalars.get(name.toLowerCase());
-  return f ? f.resolve(argTypes) : null;
+  if (!f) return null;
+  const r = f.resolve(argTypes);
+  return typeof r !== 'string' && 'message' in r ? r.message : r;
 }
 
 /** Resolves a scalar call or throws the QuestDB-style error at `pos`. */
-export function resolveScalar(name: string, argTypes: readonly SqlType[], pos: number): ScalarOverload {
+export function resolveScalar(name: string, argTypes: readonly SqlType[], pos: number, argPos?: readonly number[]): ScalarOverload {
   const f = scalars.get(name.toLowerCase());
   if (!f) throw new SvcError('SQL', `unknown function name: ${name}(${argTypes.map(typeName).join(', ')})`, { position: pos });
   const r = f.resolve(argTypes);
   if (typeof r === 'string') throw new SvcError('SQL', typeNamesIn(r), { position: pos });
+  if ('message' in r) throw new SvcError('SQL', r.message, { position: argPos?.[r.arg] ?? pos });
   return r;
 }
 

@@ -1,7 +1,7 @@
 // Overload matching for the function modules: what argument types a
 // signature accepts and what each is cast to, QuestDB's "no matching
 // function" messages, and a one-call registration of a scalar family.
-import { registerScalar, type BindHook, type Kernel, type ScalarOverload } from './registry.js';
+import { registerScalar, type ArgMismatch, type BindHook, type Kernel, type ScalarOverload } from './registry.js';
 import { isIntegral, isNumeric, isText, type SqlType } from '../sql-type.js';
 import { typeName } from '../../storage/column-type.js';
 
@@ -84,14 +84,31 @@ export function matchSignature(sig: Signature, argTypes: readonly SqlType[]): Sq
   return out;
 }
 
-/** Resolves with the first signature that accepts the arguments. */
-export function resolveSignatures(name: string, sigs: readonly Signature[], argTypes: readonly SqlType[]): ScalarOverload | string {
+/**
+ * Resolves with the first signature that accepts the arguments. When none does,
+ * QuestDB's messages: a call without arguments of a function of fixed arity
+ * "requires arguments"; NOT (one signature) names the argument that does not
+ * fit it; otherwise "no matching function" with the argument types.
+ */
+export function resolveSignatures(name: string, sigs: readonly Signature[], argTypes: readonly SqlType[]): ScalarOverload | string | ArgMismatch {
   for (const sig of sigs) {
     const m = matchSignature(sig, argTypes);
     if (!m) continue;
     const b = sig.build(m);
     if (typeof b === 'string') return b;
     return { type: b.type, kernel: b.kernel, argTypes: m, deterministic: b.deterministic ?? true, bind: b.bind };
+  }
+  if (argTypes.length === 0 && !OPERATORS.has(name) && sigs.every((s) => s.rest === undefined && s.args.length > 0)) {
+    return `function \`${name}\` requires arguments`;
+  }
+  // NOT has one signature in QuestDB too; functions whose QuestDB overloads differ from ours keep "no matching function".
+  const only = sigs.length === 1 && name === 'not' ? sigs[0]! : null;
+  if (only !== null && only.rest === undefined && only.args.length === argTypes.length) {
+    const i = argTypes.findIndex((t, k) => only.args[k]!(t) === null);
+    const expected = i >= 0 ? only.args[i]!('NULL') : null;
+    if (i >= 0 && expected !== null) {
+      return { message: `argument type mismatch for function \`${name}\` at #${i + 1} expected: ${expected}, actual: ${argTypes[i]}`, arg: i };
+    }
   }
   return noMatch(name, argTypes);
 }
