@@ -13,6 +13,7 @@ import { REFUSED_IN_COLUMN_NAMES, checkTableName } from '../storage/names.js';
 /** Column names refuse every character table names do, and `-`. */
 const REMOVED = new RegExp(REFUSED_IN_COLUMN_NAMES, 'gu');
 const REFUSED_ONE = new RegExp(`^${REFUSED_IN_COLUMN_NAMES}$`, 'u');
+const INVISIBLE = /^[\p{Cc}\p{Cf}]$/u;
 
 function importError(message: string): SvcError {
   return new SvcError('BAD_REQUEST', message);
@@ -41,14 +42,14 @@ export function tableNameFromFile(file: string): string {
  * A header value made a column name, as QuestDB does: the characters names
  * may not hold are dropped and the letter after them is upper-cased
  * (`first name` -> `firstName`, `price (usd)` -> `priceUsd`), a byte-order
- * mark is dropped, and a name that would start with a digit gets `_` first
+ * mark and control, format and bidi characters are dropped without that, and a name that would start with a digit gets `_` first
  * (`1` -> `_1`). Empty when nothing is left.
  */
 export function columnName(raw: string): string {
   let out = '';
   let capNext = false;
   for (const ch of raw) {
-    if (ch === '\uFEFF') continue;
+    if (ch === '\uFEFF' || INVISIBLE.test(ch)) continue; // control, format and bidi characters (svcdb refuses them, QuestDB keeps them): dropped, no word break
     if (REFUSED_ONE.test(ch)) { capNext = true; continue; }
     if (out === '' && ch >= '0' && ch <= '9') out = '_';
     out += capNext ? ch.toUpperCase() : ch;

@@ -139,6 +139,18 @@ describe('CSV import over HTTP', () => {
     assert.deepEqual((await query('select day from dates_both')).dataset, [['2024-02-01T00:00:00.000Z'], ['2024-04-03T00:00:00.000Z']]);
   });
 
+  test('a column detected as DATE (ISO with milliseconds and Z) is refused as the designated timestamp, as QuestDB refuses it; a schema entry makes it one', async () => {
+    const csv = 'ts,v\n2023-01-01T03:12:34.567Z,1\n2023-01-02T00:00:00.001Z,2\n';
+    const refused = await upload(csv, 'js.csv', { fmt: 'json', name: 'js_ts', timestamp: 'ts', partitionBy: 'DAY' });
+    assert.deepEqual(refused.json(), { status: "not a timestamp 'ts'" });
+    assert.equal((await query("select count() from tables() where table_name = 'js_ts'")).dataset[0]![0], 0);
+    const r = await upload(csv, 'js.csv', { fmt: 'json', name: 'js_ts', timestamp: 'ts', partitionBy: 'DAY' },
+      JSON.stringify([{ name: 'ts', type: 'TIMESTAMP', pattern: "yyyy-MM-ddTHH:mm:ss.SSSz" }]));
+    assert.equal(r.status, 200, r.text);
+    const q = await query('select * from js_ts');
+    assert.deepEqual(q.dataset, [['2023-01-01T03:12:34.567000Z', 1], ['2023-01-02T00:00:00.001000Z', 2]]);
+  });
+
   test('a schema part sets types and timestamp patterns; one after the data is not applied and a Warning header says so', async () => {
     const csv = 'when,v,s\n2024/01/15 10:30,7,a\n2024/01/16 11:00,8,b\n';
     const schema = JSON.stringify([{ name: 'when', type: 'TIMESTAMP', pattern: 'yyyy/MM/dd HH:mm' }, { name: 'v', type: 'SHORT' }, { name: 's', type: 'SYMBOL' }]);

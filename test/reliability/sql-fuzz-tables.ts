@@ -82,7 +82,7 @@ export function importCsv(seed: number): string {
     const note = notes[Math.floor(r() * notes.length)]!;
     const qty = r() < 0.05 ? '' : String(Math.floor(r() * 2e6) - 1e6);
     const price = r() < 0.05 ? '' : (r() * 1000).toFixed(Math.floor(r() * 4));
-    lines.push([new Date(t).toISOString(), quote(city), quote(note), qty, price, r() < 0.5 ? 'true' : 'false'].join(','));
+    lines.push([new Date(t).toISOString().replace('Z', '000Z'), quote(city), quote(note), qty, price, r() < 0.5 ? 'true' : 'false'].join(','));
   }
   return lines.join(r() < 0.5 ? '\n' : '\r\n') + '\n';
 }
