@@ -42,7 +42,8 @@ export class HealthResponder {
     const path = pathOf(rawUrl);
     const endpoint = path === '/lifecycle' ? 'lifecycle' : path === '/metrics' ? 'metrics' : 'health';
     if (method !== 'GET' && method !== 'HEAD') {
-      return { kind: 'json', status: 405, endpoint, headers: { Allow: 'GET, HEAD' }, body: JSON.stringify({ error: `method not allowed [method=${method}]` }) };
+      // QuestDB's line, as the main port answers it.
+      return { kind: 'text', status: 405, endpoint, headers: { Allow: 'GET, HEAD' }, body: `Method ${method} not supported\r\n` };
     }
     if (this.#auth && !this.#auth.check(authorization)) {
       return { kind: 'json', status: 401, endpoint, headers: { 'WWW-Authenticate': WWW_AUTHENTICATE }, body: '{"error":"unauthorized"}' };

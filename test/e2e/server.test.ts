@@ -32,6 +32,16 @@ describe('a server with default settings', () => {
     }
   });
 
+  test('answers other methods on the health port with 405, Allow and QuestDB\'s text line', async () => {
+    for (const method of ['POST', 'PUT', 'DELETE']) {
+      const r = await fetch(s.healthUrl + '/', { method });
+      assert.equal(r.status, 405);
+      assert.equal(r.headers.get('allow'), 'GET, HEAD');
+      assert.match(String(r.headers.get('content-type')), /^text\/plain/);
+      assert.equal(await r.text(), `Method ${method} not supported\r\n`);
+    }
+  });
+
   test('reports every component READY in registration order with its dependencies', async () => {
     const r = await get(s.healthUrl + '/lifecycle');
     assert.equal(r.status, 200);
