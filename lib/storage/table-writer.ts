@@ -115,7 +115,16 @@ export class TableWriter {
    * When `between` throws, everything uncommitted is rolled back.
    */
   async appendAsync(batch: AppendBatch, between: () => Promise<void>): Promise<void> {
-    const steps = this.#appendSteps(batch);
+    await this.#stepsAsync(this.#appendSteps(batch), between);
+  }
+
+  /**
+   * Runs `steps`, awaiting `between` after each step and checking that the
+   * writer is still open. When `between` throws, or the writer was closed
+   * meanwhile, the steps stop (their own finally blocks clean up what they
+   * made) and everything uncommitted is rolled back.
+   */
+  async #stepsAsync(steps: Generator<void, void, void>, between: () => Promise<void>): Promise<void> {
     try {
       while (!steps.next().done) {
         await between();
@@ -456,17 +465,7 @@ export class TableWriter {
    * throws, nothing is published and everything uncommitted is rolled back.
    */
   async commitAsync(between: () => Promise<void>, opts: { keepLag?: boolean } = {}): Promise<void> {
-    const steps = this.#commitSteps(opts);
-    try {
-      while (!steps.next().done) {
-        await between();
-        this.#check(); // closed (or its table dropped) meanwhile: stop before writing more
-      }
-    } catch (e) {
-      steps.return();
-      try { this.rollback(); } catch { /* the original error matters more; recovery cleans up at next open */ }
-      throw e;
-    }
+    await this.#stepsAsync(this.#commitSteps(opts), between);
   }
 
   *#commitSteps(opts: { keepLag?: boolean }): Generator<void, void, void> {
@@ -708,17 +707,7 @@ export class TableWriter {
    * far are removed and the table stays as it was.
    */
   async rewritePartitionsAsync(fn: RewriteFn, between: () => Promise<void>): Promise<void> {
-    const steps = this.#rewriteSteps(fn);
-    try {
-      while (!steps.next().done) {
-        await between();
-        this.#check();
-      }
-    } catch (e) {
-      steps.return(); // its finally removes what it made
-      try { this.rollback(); } catch { /* symbols interned meanwhile; recovery cleans up at next open */ }
-      throw e;
-    }
+    await this.#stepsAsync(this.#rewriteSteps(fn), between);
   }
 
   *#rewriteSteps(fn: RewriteFn): Generator<void, void, void> {
