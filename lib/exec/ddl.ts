@@ -3,13 +3,16 @@
 // the statement is compiled, so errors carry their position.
 import { SvcError } from '../errors/svc-error.js';
 import type { Catalog, CreateTableDef } from '../storage/catalog.js';
-import type { ColumnType } from '../storage/column-type.js';
-import { checkColumnName, checkTableName } from '../storage/names.js';
+import { typeName, type ColumnType } from '../storage/column-type.js';
+import { checkColumnName, checkTableName, nameKey } from '../storage/names.js';
+import { columnOptions, type ColumnDef, type ColumnOptions } from '../storage/table-state.js';
 import { parsePartitionBy } from '../storage/partition-by.js';
 import type * as A from '../sql/ast.js';
-import { typeOf } from '../sql/bind-expr.js';
+import { bindExpr, typeOf } from '../sql/bind-expr.js';
+import type { BoundExpr } from '../sql/bound.js';
 import { bindQuery, type BindContext } from '../sql/binder.js';
 import type { ExecContext } from './context.js';
+import { Evaluator } from './expr.js';
 import { appendRows } from './insert.js';
 
 type Ddl = A.CreateTable | A.DropTable | A.TruncateTable | A.RenameTable | A.AlterTable;
@@ -74,7 +77,9 @@ export function runDdl(stmt: Ddl, catalog: Catalog, naming: Pick<BindContext, 'n
     case 'renameTable': {
       checkName(checkTableName, stmt.to, stmt.toPos);
       return async () => {
-        if (!catalog.exists(stmt.from)) throw new SvcError('SQL', `table does not exist [table=${stmt.from}]`, { position: stmt.fromPos });
+        // QuestDB points at the statement for both.
+        if (!catalog.exists(stmt.from)) throw new SvcError('SQL', `table does not exist [table=${stmt.from}]`, { position: stmt.pos });
+        if (nameKey(stmt.from) !== nameKey(stmt.to) && catalog.exists(stmt.to)) throw new SvcError('SQL', 'Rename target exists', { position: stmt.pos });
         await at(stmt.toPos, () => catalog.rename(stmt.from, stmt.to));
         return { rows: 0 };
       };
@@ -85,14 +90,26 @@ export function runDdl(stmt: Ddl, catalog: Catalog, naming: Pick<BindContext, 'n
 
 function createTable(stmt: A.CreateTable, catalog: Catalog, naming: Pick<BindContext, 'naming' | 'sql'>): Prepared {
   const exists = catalog.exists(stmt.name);
-  if (exists && !stmt.ifNotExists) throw new SvcError('SQL', `table already exists [table=${stmt.name}]`, { position: stmt.namePos });
+  if (exists && !stmt.ifNotExists) throw new SvcError('SQL', 'table already exists', { position: stmt.namePos });
   // (A table an older version made with a longer name exists: IF NOT EXISTS leaves it alone.)
   if (!exists) checkName(checkTableName, stmt.name, stmt.namePos);
-  let columns: Array<{ name: string; type: ColumnType }>;
+  let columns: Array<ColumnOptions & { name: string; type: ColumnType }>;
   const query = stmt.asSelect ? bindQuery(stmt.asSelect, { catalog, ...naming }) : null;
   if (stmt.like) {
     if (!catalog.exists(stmt.like)) throw new SvcError('SQL', `table does not exist [table=${stmt.like}]`, { position: stmt.pos });
-    columns = catalog.get(stmt.like).meta.columns.map((c) => ({ name: c.name, type: c.type }));
+    // The structure as a whole: columns with their options and upsert keys, designated timestamp,
+    // partitioning, WAL and parameters (QuestDB's LIKE); no rows.
+    const m = catalog.get(stmt.like).meta;
+    const ts = m.columns.find((c) => c.id === m.timestampId);
+    const like: CreateTableDef = {
+      name: stmt.name, columns: m.columns.map((c) => ({ ...columnOptions(c), name: c.name, type: c.type })),
+      timestamp: ts?.name, partitionBy: m.partitionBy, wal: m.wal === true, maxUncommittedRows: m.maxUncommittedRows, o3MaxLag: m.o3MaxLag,
+    };
+    return async () => {
+      if (exists) return { rows: 0 }; // IF NOT EXISTS
+      await at(stmt.namePos, () => catalog.create(like));
+      return { rows: 0 };
+    };
   } else if (query) {
     // The select list's items name the columns; with `*` among them, the query's position stands in.
     const items = stmt.asSelect!.kind === 'select' ? stmt.asSelect!.columns : [];
@@ -107,6 +124,14 @@ function createTable(stmt: A.CreateTable, catalog: Catalog, naming: Pick<BindCon
     for (const c of stmt.casts) {
       if (!columns.some((x) => x.name.toLowerCase() === c.column.toLowerCase())) throw new SvcError('SQL', `Invalid column: ${c.column}`, { position: c.pos });
     }
+    // `, INDEX(col [CAPACITY n])`: an index on a SYMBOL column of the result.
+    for (const ix of stmt.indexes ?? []) {
+      const i = columns.findIndex((x) => x.name.toLowerCase() === ix.column.toLowerCase());
+      if (i < 0) throw new SvcError('SQL', `Invalid column: ${ix.column}`, { position: ix.pos });
+      const c = columns[i]!;
+      if (c.type !== 'SYMBOL') throw new SvcError('SQL', `indexes are only supported for symbol type [column=${c.name}, type=${typeName(c.type)}]`, { position: ix.pos });
+      columns[i] = { ...c, indexed: true, ...(ix.capacity !== null ? { indexCapacity: ceilPow2(ix.capacity) } : {}) };
+    }
   } else {
     const seen = new Set<string>();
     columns = stmt.columns.map((c) => {
@@ -115,13 +140,16 @@ function createTable(stmt: A.CreateTable, catalog: Catalog, naming: Pick<BindCon
       if (t === 'NULL') throw new SvcError('SQL', 'invalid column type', { position: c.type.pos });
       if (seen.has(c.name.toLowerCase())) throw new SvcError('SQL', `Duplicate column [name=${c.name}]`, { position: c.pos });
       seen.add(c.name.toLowerCase());
-      return { name: c.name, type: t };
+      return { name: c.name, type: t, ...(t === 'SYMBOL' ? symbolOptions(c) : {}) };
     });
   }
   let partitionBy;
   if (stmt.partitionBy) {
     partitionBy = parsePartitionBy(stmt.partitionBy.unit);
     if (!partitionBy) throw new SvcError('SQL', `'NONE', 'HOUR', 'DAY', 'WEEK', 'MONTH' or 'YEAR' expected`, { position: stmt.partitionBy.pos });
+    if (partitionBy !== 'NONE' && !stmt.timestamp) {
+      throw new SvcError('SQL', 'partitioning is possible only on tables with designated timestamps', { position: stmt.partitionBy.pos });
+    }
   }
   if (stmt.timestamp) {
     const c = columns.find((x) => x.name.toLowerCase() === stmt.timestamp!.column.toLowerCase());
@@ -131,9 +159,15 @@ function createTable(stmt: A.CreateTable, catalog: Catalog, naming: Pick<BindCon
   if (stmt.wal === true && (partitionBy === undefined || partitionBy === 'NONE')) {
     throw new SvcError('SQL', 'WAL Write Mode can only be used on partitioned tables', { position: stmt.namePos });
   }
-  if (stmt.dedupKeys) checkDedupKeys(stmt, columns);
+  // QuestDB's default write mode: WAL for partitioned tables unless BYPASS WAL.
+  const wal = stmt.wal ?? (partitionBy !== undefined && partitionBy !== 'NONE');
+  if (stmt.dedupKeys) {
+    checkDedupKeys(stmt.dedupKeys, columns, stmt.timestamp?.column ?? null, wal);
+    const keys = new Set(stmt.dedupKeys.map((k) => k.name.toLowerCase()));
+    columns = columns.map((c) => (keys.has(c.name.toLowerCase()) ? { ...c, upsertKey: true } : c));
+  }
   const def: CreateTableDef = {
-    name: stmt.name, columns, timestamp: stmt.timestamp?.column, partitionBy, ...params(stmt.params, stmt.pos),
+    name: stmt.name, columns, timestamp: stmt.timestamp?.column, partitionBy, wal, ...params(stmt.params, stmt.pos),
   };
   return async (cx) => {
     if (exists) return { rows: 0 }; // IF NOT EXISTS
@@ -163,21 +197,36 @@ function createTable(stmt: A.CreateTable, catalog: Catalog, naming: Pick<BindCon
 }
 
 /**
- * DEDUP UPSERT KEYS is validated as QuestDB does (existing columns, the designated timestamp among
- * them, a WAL table) and then accepted without effect: svcdb does not deduplicate rows yet.
+ * DEDUP UPSERT KEYS as QuestDB checks them: existing columns, the designated timestamp among them,
+ * a WAL table. The writer then keeps one row per distinct key (the last written).
  */
-function checkDedupKeys(stmt: A.CreateTable, columns: ReadonlyArray<{ name: string }>): void {
-  const keys = stmt.dedupKeys!;
+function checkDedupKeys(keys: ReadonlyArray<{ name: string; pos: number }>, columns: ReadonlyArray<{ name: string }>, timestamp: string | null, wal: boolean): void {
   for (const k of keys) {
     if (!columns.some((c) => c.name.toLowerCase() === k.name.toLowerCase())) {
       throw new SvcError('SQL', `deduplicate key column not found [column=${k.name}]`, { position: k.pos });
     }
   }
-  if (!stmt.timestamp) throw new SvcError('SQL', 'deduplication is possible only on tables with a designated timestamp', { position: keys[0]!.pos });
-  if (!keys.some((k) => k.name.toLowerCase() === stmt.timestamp!.column.toLowerCase())) {
-    throw new SvcError('SQL', `deduplicate key list must include dedicated timestamp column [column=${stmt.timestamp.column}]`, { position: keys[0]!.pos });
+  if (timestamp === null) throw new SvcError('SQL', 'deduplication is possible only on tables with a designated timestamp', { position: keys[0]!.pos });
+  if (!keys.some((k) => k.name.toLowerCase() === timestamp.toLowerCase())) {
+    throw new SvcError('SQL', `deduplicate key list must include dedicated timestamp column [column=${timestamp}]`, { position: keys[0]!.pos });
   }
-  if (stmt.wal === false) throw new SvcError('SQL', 'deduplication is possible only on WAL tables', { position: keys[0]!.pos });
+  if (!wal) throw new SvcError('SQL', 'deduplication is possible only on WAL tables', { position: keys[0]!.pos });
+}
+
+/** SYMBOL CAPACITY n, CACHE/NOCACHE, INDEX [CAPACITY n] of a column definition; capacities rounded up to a power of 2 as QuestDB does. */
+function symbolOptions(c: A.ColumnDefAst): ColumnOptions {
+  const out: { -readonly [K in keyof ColumnOptions]: ColumnOptions[K] } = {};
+  if (c.symbolCapacity !== undefined) out.symbolCapacity = ceilPow2(c.symbolCapacity);
+  if (c.symbolCached !== undefined) out.symbolCached = c.symbolCached;
+  if (c.indexed) out.indexed = true;
+  if (c.indexCapacity !== undefined) out.indexCapacity = ceilPow2(c.indexCapacity);
+  return out;
+}
+
+function ceilPow2(n: number): number {
+  let p = 1;
+  while (p < n) p *= 2;
+  return p;
 }
 
 function alterTable(stmt: A.AlterTable, catalog: Catalog): Prepared {
@@ -189,10 +238,40 @@ function alterTable(stmt: A.AlterTable, catalog: Catalog): Prepared {
     if (e.kind !== 'literal' || e.type !== 'STRING') throw new SvcError('SQL', 'partition name expected', { position: e.pos });
     return { name: String(e.value), pos: e.pos };
   }) : [];
-  if (a.kind === 'addColumn') for (const c of a.columns) checkName(checkColumnName, c.name, c.pos);
-  if (a.kind === 'renameColumn') checkName(checkColumnName, a.to, a.toPos);
+  const meta = catalog.get(stmt.name).meta;
+  const find = (name: string): ColumnDef | undefined => meta.columns.find((c) => nameKey(c.name) === nameKey(name));
+  if (a.kind === 'addColumn') {
+    for (const c of a.columns) checkName(checkColumnName, c.name, c.pos);
+    // QuestDB applies a WAL table's ALTER as one structure change: several columns at once are refused.
+    if (meta.wal && a.columns.length > 1) {
+      throw new SvcError('SQL', `statement is either no-op, or contains multiple transactions, such as 'alter table add column col1, col2', and currently not supported for WAL tables [table=${meta.name}, oldStructureVersion=${meta.version}, newStructureVersion=${meta.version + a.columns.length}]`, { position: stmt.pos });
+    }
+  }
+  if (a.kind === 'renameColumn') {
+    checkName(checkColumnName, a.to, a.toPos);
+    if (nameKey(a.from) !== nameKey(a.to) && find(a.to)) throw new SvcError('SQL', ' column already exists', { position: a.toPos });
+  }
+  if (a.kind === 'dropColumn') {
+    for (const c of a.columns) {
+      if (find(c.name)?.id === meta.timestampId) {
+        throw new SvcError('SQL', `cannot remove designated timestamp column [table=${meta.name}, column=${find(c.name)!.name}]`, { position: stmt.pos });
+      }
+    }
+  }
+  if (a.kind === 'columnIndex' || a.kind === 'alterColumnType') {
+    const c = find(a.column);
+    if (!c) throw new SvcError('SQL', `Invalid column: ${a.column}`, { position: a.columnPos });
+    if (a.kind === 'columnIndex' && c.type !== 'SYMBOL') {
+      throw new SvcError('SQL', `indexes are only supported for symbol type [column=${c.name}, type=${typeName(c.type)}]`, { position: a.columnPos });
+    }
+  }
+  if (a.kind === 'dedup' && a.keys) {
+    const ts = meta.columns.find((c) => c.id === meta.timestampId);
+    checkDedupKeys(a.keys, meta.columns, ts?.name ?? null, meta.wal === true);
+  }
+  const convert = a.kind === 'alterColumnType' ? columnConversion(find(a.column)!, a.type, a.columnPos, meta.columns.find((c) => c.id === meta.timestampId)) : null;
   const types = a.kind === 'addColumn' ? a.columns.map((c) => typeOf(c.type)) : [];
-  return async () => {
+  return async (cx) => {
     const w = await at(stmt.namePos, () => catalog.writer(stmt.name));
     try {
       switch (a.kind) {
@@ -200,17 +279,38 @@ function alterTable(stmt: A.AlterTable, catalog: Catalog): Prepared {
           for (let i = 0; i < a.columns.length; i++) {
             const c = a.columns[i]!;
             if (a.ifNotExists && w.meta.columns.some((x) => x.name.toLowerCase() === c.name.toLowerCase())) continue;
-            await at(c.pos, () => w.addColumn(c.name, types[i] as ColumnType));
+            await at(c.pos, () => w.addColumn(c.name, types[i] as ColumnType, types[i] === 'SYMBOL' ? symbolOptions(c) : {}));
           }
           break;
         case 'dropColumn': for (const c of a.columns) await at(c.pos, () => w.dropColumn(c.name)); break;
         case 'renameColumn': await at(a.fromPos, () => w.renameColumn(a.from, a.to)); break;
         case 'dropPartition': for (const p of partitions) await at(p.pos, () => w.dropPartition(p.name)); break;
         case 'setParam': w.setParams(params(a.params, a.pos)); break;
+        case 'columnIndex': await at(a.columnPos, () => w.setIndexed(a.column, a.add, a.capacity !== null ? ceilPow2(a.capacity) : undefined)); break;
+        case 'dedup': await at(a.pos, () => w.setUpsertKeys(a.keys ? a.keys.map((k) => k.name) : null)); break;
+        case 'alterColumnType': {
+          const ev = new Evaluator(cx, false);
+          const fn = ev.compile(convert!.expr);
+          await at(a.columnPos, () => w.changeColumnType(a.column, convert!.type, (v, rows) => ev.once({ rowCount: rows, columns: [v] }, (b) => fn(b))));
+          break;
+        }
       }
     } finally {
       w.close();
     }
     return { rows: 0 };
   };
+}
+
+/**
+ * ALTER COLUMN c TYPE t: the column's values through cast(c AS t), as a query would convert them
+ * (a value the new type cannot hold becomes NULL). The designated timestamp keeps its type.
+ */
+function columnConversion(c: ColumnDef, typeAst: A.TypeName, pos: number, ts: ColumnDef | undefined): { type: ColumnType; expr: BoundExpr } {
+  if (c.id === ts?.id) throw new SvcError('SQL', `cannot change type of designated timestamp column [column=${c.name}]`, { position: pos });
+  const type = typeOf(typeAst);
+  if (type === 'NULL') throw new SvcError('SQL', 'invalid column type', { position: typeAst.pos });
+  const cast: A.Expr = { kind: 'cast', pos: typeAst.pos, expr: { kind: 'column', pos, table: null, name: c.name }, type: typeAst };
+  const expr = bindExpr(cast, { scope: { fields: [{ table: null, name: c.name, type: c.type }] }, onAggregate: null });
+  return { type, expr };
 }

@@ -4,7 +4,7 @@
 import { SvcError } from '../errors/svc-error.js';
 import type { Catalog } from '../storage/catalog.js';
 import type { ColumnVector } from '../storage/column-vector.js';
-import type { TableWriter } from '../storage/table-writer.js';
+import { OutOfOrderError, type TableWriter } from '../storage/table-writer.js';
 import { concatMany } from '../storage/vector-ops.js';
 import type * as A from '../sql/ast.js';
 import { bindExpr, castTo, inconvertibleValue } from '../sql/bind-expr.js';
@@ -47,7 +47,8 @@ export function runInsert(stmt: A.Insert, catalog: Catalog, kx: KernelContext): 
   }
   const rows = (stmt.values ?? []).map((row, r) => {
     if (row.length !== targets.length) {
-      throw new SvcError('SQL', `row value count does not match column count [expected=${targets.length}, actual=${row.length}, tuple=${r + 1}]`, { position: row[0]?.pos ?? stmt.pos });
+      // QuestDB points at the row's closing parenthesis.
+      throw new SvcError('SQL', `row value count does not match column count [expected=${targets.length}, actual=${row.length}, tuple=${r + 1}]`, { position: stmt.valuesEnds?.[r] ?? row[0]?.pos ?? stmt.pos });
     }
     return row.map((e, i) => {
       const target = targets[i]!;
@@ -81,6 +82,11 @@ export function runInsert(stmt: A.Insert, catalog: Catalog, kx: KernelContext): 
     try {
       w.append({ rowCount: rows.length, columns });
       w.commit();
+    } catch (e) {
+      // A row older than a non-partitioned table's newest: at that row's timestamp value.
+      const tsAt = ts ? targets.indexOf(ts) : -1;
+      if (e instanceof OutOfOrderError && tsAt >= 0) throw new SvcError('SQL', e.message, { position: stmt.values![e.row]![tsAt]!.pos });
+      throw e;
     } finally {
       w.close();
     }

@@ -1,6 +1,9 @@
 // Rows of tables(), table_columns('t'), SHOW TABLES / COLUMNS / CREATE TABLE,
 // read from the catalog when the query runs.
+import { statSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Catalog } from '../storage/catalog.js';
+import { SYMBOL_DEFAULTS, TXN_FILE, upsertKeys, type ColumnDef } from '../storage/table-state.js';
 import type { Batch } from '../storage/table-reader.js';
 import { typeName } from '../storage/column-type.js';
 import type { Plan } from '../sql/bound.js';
@@ -17,15 +20,21 @@ export function metadataRows(plan: MetadataPlan, catalog: Catalog): Batch {
       const ts = m.columns.find((c) => c.id === m.timestampId);
       const parts = t.txn.partitions;
       const rowCount = parts.reduce((s, p) => s + p.rows, 0);
-      rows.push([i + 1, m.name, ts?.name ?? null, m.partitionBy, false, false, 0, 'HOUR', false, m.name,
+      // The statistics columns past table_txn (QuestDB's WAL, write amplification, merge rate and
+      // replication figures) stay NULL: svcdb keeps no such figures.
+      rows.push([i + 1, m.name, ts?.name ?? null, m.partitionBy, m.wal === true, upsertKeys(m).length > 0, 0, 'HOUR', false, m.name,
         m.maxUncommittedRows, m.o3MaxLag, t.error !== null, 'T', rowCount,
-        ts && parts.length ? parts[0]!.minTs : null, ts && parts.length ? parts[parts.length - 1]!.maxTs : null]);
+        ts && parts.length ? parts[0]!.minTs : null, ts && parts.length ? parts[parts.length - 1]!.maxTs : null,
+        lastCommit(t.dir), t.txn.txn]);
     });
   } else if (plan.what === 'columns') {
-    const m = catalog.get(plan.table!).meta;
+    const table = catalog.get(plan.table!);
+    const m = table.meta;
     for (const c of m.columns) {
       const sym = c.type === 'SYMBOL';
-      rows.push([c.name, typeName(c.type), false, 0, sym, sym ? 256 : 0, sym ? (catalog.get(plan.table!).dicts.get(c.id)?.values.length ?? 0) : 0, c.id === m.timestampId, false]);
+      rows.push([c.name, typeName(c.type), c.indexed === true, sym ? c.indexCapacity ?? SYMBOL_DEFAULTS.indexCapacity : 0,
+        sym ? c.symbolCached ?? SYMBOL_DEFAULTS.cached : false, sym ? c.symbolCapacity ?? SYMBOL_DEFAULTS.capacity : 0,
+        sym ? (table.dicts.get(c.id)?.values.length ?? 0) : 0, c.id === m.timestampId, c.upsertKey === true]);
     }
   } else {
     rows.push([createTableDdl(catalog, plan.table!)]);
@@ -34,16 +43,48 @@ export function metadataRows(plan: MetadataPlan, catalog: Catalog): Batch {
   return { rowCount: rows.length, columns };
 }
 
-/** The CREATE TABLE statement that recreates the table's structure (SHOW CREATE TABLE). */
+/** When the table's last commit was written (its _txn file), in micros; null when it cannot be read. */
+function lastCommit(dir: string): number | null {
+  try {
+    return Math.round(statSync(join(dir, TXN_FILE)).mtimeMs * 1000);
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The CREATE TABLE statement that recreates the table's structure (SHOW CREATE TABLE), as
+ * QuestDB 9.3 writes it: what differs from the defaults only (symbol capacity and cache, index,
+ * BYPASS WAL for a partitioned table, WITH parameters), then DEDUP UPSERT KEYS.
+ */
 export function createTableDdl(catalog: Catalog, table: string): string {
   const m = catalog.get(table).meta;
-  const cols = m.columns.map((c) => `\t${quote(c.name)} ${typeName(c.type)}`).join(',\n');
+  const cols = m.columns.map((c) => `\t${quote(c.name)} ${typeName(c.type)}${symbolClause(c)}`).join(',\n');
   const ts = m.columns.find((c) => c.id === m.timestampId);
   let ddl = `CREATE TABLE '${m.name}' ( \n${cols}\n)`;
-  if (ts) ddl += ` timestamp(${quote(ts.name)})`;
-  if (m.partitionBy !== 'NONE') ddl += ` PARTITION BY ${m.partitionBy}`;
-  ddl += `\nWITH maxUncommittedRows=${m.maxUncommittedRows}, o3MaxLag=${Math.round(m.o3MaxLag)}us;`;
-  return ddl;
+  if (ts) {
+    ddl += ` timestamp(${quote(ts.name)}) PARTITION BY ${m.partitionBy}`;
+    if (m.partitionBy !== 'NONE' && m.wal !== true) ddl += ' BYPASS WAL';
+  }
+  const withs: string[] = [];
+  if (m.maxUncommittedRows !== catalog.options.maxUncommittedRows) withs.push(`maxUncommittedRows=${m.maxUncommittedRows}`);
+  if (m.o3MaxLag !== catalog.options.o3MaxLag) withs.push(`o3MaxLag=${Math.round(m.o3MaxLag)}us`);
+  if (withs.length > 0) ddl += `\nWITH ${withs.join(', ')}`;
+  const keys = upsertKeys(m);
+  if (keys.length > 0) ddl += `\nDEDUP UPSERT KEYS(${keys.map((k) => quote(k.name)).join(',')})`;
+  return `${ddl};`;
+}
+
+function symbolClause(c: ColumnDef): string {
+  if (c.type !== 'SYMBOL') return '';
+  let s = '';
+  if (c.symbolCapacity !== undefined && c.symbolCapacity !== SYMBOL_DEFAULTS.capacity) s += ` CAPACITY ${c.symbolCapacity}`;
+  if (c.symbolCached === false) s += ' NOCACHE';
+  if (c.indexed) {
+    s += ' INDEX';
+    if (c.indexCapacity !== undefined && c.indexCapacity !== SYMBOL_DEFAULTS.indexCapacity) s += ` CAPACITY ${c.indexCapacity}`;
+  }
+  return s;
 }
 
 function quote(name: string): string {

@@ -351,8 +351,13 @@ export interface ColumnDefAst extends Node {
   readonly kind: 'columnDef';
   readonly name: string;
   readonly type: TypeName;
-  /** SYMBOL CAPACITY n, CACHE/NOCACHE, INDEX [CAPACITY n]: accepted, kept as written. */
+  /** SYMBOL CAPACITY n, CACHE/NOCACHE, INDEX [CAPACITY n]: kept as written. */
   readonly options: string | null;
+  /** Extension: the same options read (absent when not written). */
+  readonly symbolCapacity?: number;
+  readonly symbolCached?: boolean;
+  readonly indexed?: boolean;
+  readonly indexCapacity?: number;
 }
 
 export interface CreateTable extends Node {
@@ -415,7 +420,13 @@ export type AlterAction =
   | { readonly kind: 'renameColumn'; readonly pos: number; readonly from: string; readonly fromPos: number; readonly to: string; readonly toPos: number }
   | { readonly kind: 'dropPartition'; readonly pos: number; readonly list: readonly Expr[]; readonly where: Expr | null }
   | { readonly kind: 'setParam'; readonly pos: number; readonly params: ReadonlyArray<{ readonly key: string; readonly value: string }> }
-  /** Anything else ALTER TABLE can say in QuestDB (ALTER COLUMN ... TYPE, ADD INDEX, DEDUP, SET TYPE WAL, ...): kept as text. */
+  /** ALTER COLUMN c TYPE t: the column rewritten with its values converted. */
+  | { readonly kind: 'alterColumnType'; readonly pos: number; readonly column: string; readonly columnPos: number; readonly type: TypeName }
+  /** ALTER COLUMN c ADD INDEX [CAPACITY n] / DROP INDEX. */
+  | { readonly kind: 'columnIndex'; readonly pos: number; readonly column: string; readonly columnPos: number; readonly add: boolean; readonly capacity: number | null }
+  /** DEDUP ENABLE UPSERT KEYS(...) / DEDUP DISABLE (keys null). */
+  | { readonly kind: 'dedup'; readonly pos: number; readonly keys: ReadonlyArray<{ readonly name: string; readonly pos: number }> | null }
+  /** Anything else ALTER TABLE can say in QuestDB (SET TYPE WAL, SYMBOL CAPACITY, ...): kept as text. */
   | { readonly kind: 'otherAlter'; readonly pos: number; readonly text: string };
 
 export interface AlterTable extends Node {
@@ -439,6 +450,8 @@ export interface Insert extends Node {
   readonly o3MaxLag?: string | null;
   /** Extension: `WITH x AS (...) INSERT INTO ...`: the CTEs the query may use. */
   readonly with?: readonly Cte[];
+  /** Extension: the offset of each VALUES row's closing `)` (QuestDB's position for a wrong value count). */
+  readonly valuesEnds?: readonly number[];
 }
 
 export interface Update extends Node {

@@ -188,7 +188,8 @@ function bindTableFunction(f: A.FunctionRef, cx: BindContext): Source {
       const a = f.call.args[0];
       if (!a || a.kind !== 'literal' || a.type !== 'STRING') throw new SvcError('SQL', 'table_columns needs a table name string', { position: a?.pos ?? f.pos });
       const t = String(a.value);
-      if (!cx.catalog.exists(t)) throw new SvcError('SQL', `table does not exist [table=${t}]`, { position: a.pos });
+      // QuestDB 9.3's text for table_columns() exactly, without the closing bracket its other messages have.
+      if (!cx.catalog.exists(t)) throw new SvcError('SQL', `table does not exist [table=${t}`, { position: a.pos });
       plan = node({ kind: 'metadata', what: 'columns', table: t, fields: COLUMNS_FIELDS });
       break;
     }

@@ -2,6 +2,11 @@
 // names: tools query them). The executor fills the rows from the catalog.
 import type { Field } from './bound.js';
 
+/**
+ * tables(): QuestDB 9.3.3's 45 columns in its order. The statistics QuestDB keeps of its WAL
+ * apply, write amplification, merge rate and replication have no counterpart in svcdb and are
+ * NULL (metadata-rows.ts fills the rest from the table's state).
+ */
 export const TABLES_FIELDS: readonly Field[] = [
   { name: 'id', type: 'INT' }, { name: 'table_name', type: 'STRING' }, { name: 'designatedTimestamp', type: 'STRING' },
   { name: 'partitionBy', type: 'STRING' }, { name: 'walEnabled', type: 'BOOLEAN' }, { name: 'dedup', type: 'BOOLEAN' },
@@ -9,6 +14,21 @@ export const TABLES_FIELDS: readonly Field[] = [
   { name: 'directoryName', type: 'STRING' }, { name: 'maxUncommittedRows', type: 'INT' }, { name: 'o3MaxLag', type: 'LONG' },
   { name: 'table_suspended', type: 'BOOLEAN' }, { name: 'table_type', type: 'CHAR' }, { name: 'table_row_count', type: 'LONG' },
   { name: 'table_min_timestamp', type: 'TIMESTAMP' }, { name: 'table_max_timestamp', type: 'TIMESTAMP' },
+  { name: 'table_last_write_timestamp', type: 'TIMESTAMP' }, { name: 'table_txn', type: 'LONG' },
+  { name: 'table_memory_pressure_level', type: 'INT' },
+  { name: 'table_write_amp_count', type: 'LONG' }, { name: 'table_write_amp_p50', type: 'DOUBLE' },
+  { name: 'table_write_amp_p90', type: 'DOUBLE' }, { name: 'table_write_amp_p99', type: 'DOUBLE' },
+  { name: 'table_write_amp_max', type: 'DOUBLE' },
+  { name: 'table_merge_rate_count', type: 'LONG' }, { name: 'table_merge_rate_p50', type: 'LONG' },
+  { name: 'table_merge_rate_p90', type: 'LONG' }, { name: 'table_merge_rate_p99', type: 'LONG' },
+  { name: 'table_merge_rate_max', type: 'LONG' },
+  { name: 'wal_pending_row_count', type: 'LONG' }, { name: 'wal_dedup_row_count_since_start', type: 'LONG' },
+  { name: 'wal_txn', type: 'LONG' }, { name: 'wal_max_timestamp', type: 'TIMESTAMP' }, { name: 'wal_tx_count', type: 'LONG' },
+  { name: 'wal_tx_size_p50', type: 'LONG' }, { name: 'wal_tx_size_p90', type: 'LONG' }, { name: 'wal_tx_size_p99', type: 'LONG' },
+  { name: 'wal_tx_size_max', type: 'LONG' },
+  { name: 'replica_batch_count', type: 'LONG' }, { name: 'replica_batch_size_p50', type: 'LONG' },
+  { name: 'replica_batch_size_p90', type: 'LONG' }, { name: 'replica_batch_size_p99', type: 'LONG' },
+  { name: 'replica_batch_size_max', type: 'LONG' }, { name: 'replica_more_pending', type: 'BOOLEAN' },
 ];
 
 export const COLUMNS_FIELDS: readonly Field[] = [

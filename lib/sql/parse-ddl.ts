@@ -97,14 +97,20 @@ function parseColumnDef(c: Cursor): ColumnDefAst {
   }
   const type = parseTypeName(c);
   const optStart = c.tok.pos;
+  const read: Mutable<Pick<ColumnDefAst, 'symbolCapacity' | 'symbolCached' | 'indexed' | 'indexCapacity'>> = {};
   for (;;) {
     const w = c.tok;
     if (w.kind !== 'ident') break;
     if (w.up === 'CAPACITY') {
       c.next();
-      positiveInt(c, 'symbol capacity');
-    } else if (w.up === 'CACHE' || w.up === 'NOCACHE' || w.up === 'INDEX') {
+      const n = positiveInt(c, 'symbol capacity');
+      if (read.indexed) read.indexCapacity = n; else read.symbolCapacity = n;
+    } else if (w.up === 'CACHE' || w.up === 'NOCACHE') {
       c.next();
+      read.symbolCached = w.up === 'CACHE';
+    } else if (w.up === 'INDEX') {
+      c.next();
+      read.indexed = true;
     } else if (w.up === 'TYPE') {
       c.next();
       if (c.tok.kind !== 'ident') throw c.expected('index type');
@@ -120,7 +126,7 @@ function parseColumnDef(c: Cursor): ColumnDefAst {
     }
   }
   const options = c.tok.pos > optStart ? c.slice(optStart, c.prevEnd) : null;
-  return { kind: 'columnDef', pos: name.pos, name: name.name, type, options };
+  return { kind: 'columnDef', pos: name.pos, name: name.name, type, options, ...read };
 }
 
 const OPTION_WORDS = new Set(['CAPACITY', 'CACHE', 'NOCACHE', 'INDEX', 'TYPE', 'INCLUDE']);
@@ -240,7 +246,7 @@ function ttlValue(c: Cursor): string {
 
 const TTL_UNITS = new Set(['HOUR', 'HOURS', 'DAY', 'DAYS', 'WEEK', 'WEEKS', 'MONTH', 'MONTHS', 'YEAR', 'YEARS']);
 
-/** DROP TABLE [IF EXISTS] a[, b] | DROP ALL TABLES. */
+/** DROP TABLE [IF EXISTS] t | DROP ALL TABLES (QuestDB drops one table per statement: `, b` is an unexpected token). */
 export function parseDropTable(c: Cursor): DropTable {
   const t = c.next();
   if (c.acceptKw('ALL')) {
@@ -249,7 +255,7 @@ export function parseDropTable(c: Cursor): DropTable {
   }
   c.expectKw('TABLE');
   const ifExists = acceptIfExists(c);
-  return { kind: 'dropTable', pos: t.pos, names: tableNames(c), ifExists, all: false };
+  return { kind: 'dropTable', pos: t.pos, names: [c.name('table name')], ifExists, all: false };
 }
 
 function tableNames(c: Cursor): Array<{ name: string; pos: number }> {
@@ -336,6 +342,31 @@ function parseAlterAction(c: Cursor): AlterAction {
       params.push({ key: key.name, value: paramValue(c) });
     } while (c.acceptOp(','));
     return { kind: 'setParam', pos: a.pos, params };
+  }
+  if (a.up === 'ALTER' && c.isKw('COLUMN', second)) {
+    const start = c.i;
+    c.i += 2;
+    const col = c.name('column name');
+    if (c.acceptKw('TYPE')) return { kind: 'alterColumnType', pos: a.pos, column: col.name, columnPos: col.pos, type: parseTypeName(c) };
+    const verb = c.tok;
+    if (verb.kind === 'ident' && (verb.up === 'ADD' || verb.up === 'DROP') && c.isKw('INDEX', c.peek())) {
+      c.i += 2;
+      const capacity = verb.up === 'ADD' && c.acceptKw('CAPACITY') ? positiveInt(c, 'index capacity') : null;
+      return { kind: 'columnIndex', pos: a.pos, column: col.name, columnPos: col.pos, add: verb.up === 'ADD', capacity };
+    }
+    c.i = start; // anything else ALTER COLUMN says stays text
+  }
+  if (a.up === 'DEDUP') {
+    if (c.isKw('DISABLE', second)) {
+      c.i += 2;
+      return { kind: 'dedup', pos: a.pos, keys: null };
+    }
+    if (c.isKw('ENABLE', second)) {
+      c.i += 2;
+      c.expectKw('UPSERT');
+      c.expectKw('KEYS');
+      return { kind: 'dedup', pos: a.pos, keys: namesWithPos(c) };
+    }
   }
   const end = c.skipUntil(NO_STOPS);
   return { kind: 'otherAlter', pos: a.pos, text: c.slice(a.pos, end) };

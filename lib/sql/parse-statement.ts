@@ -34,18 +34,20 @@ export function parseInsert(c: Cursor): Insert {
   }
   if (c.acceptKw('VALUES')) {
     const rows: Expr[][] = [];
+    const ends: number[] = [];
     do {
       c.expectOp('(');
       const row = [parseExpr(c)];
       // QuestDB asks for the separator until the row's `)`: `values (1, 'a'` is "',' expected".
       for (;;) {
         if (c.acceptOp(',')) row.push(parseExpr(c));
-        else if (c.acceptOp(')')) break;
+        else if (c.isOp(')')) { ends.push(c.next().pos); break; }
         else throw c.expected("','");
       }
       rows.push(row);
     } while (c.acceptOp(','));
     ins.values = rows;
+    ins.valuesEnds = ends;
   } else if (isQueryStart(c, 0) || c.isOp('(')) {
     ins.query = parseQuery(c);
   } else {

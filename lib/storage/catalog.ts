@@ -14,7 +14,7 @@ import { ReadCache } from './read-cache.js';
 import { recoverTable } from './recovery.js';
 import { Table, type TableOptions } from './table.js';
 import { TableReader } from './table-reader.js';
-import { FORMAT_VERSION, writeMeta, writeTxn, type ColumnDef, type TableMeta } from './table-state.js';
+import { FORMAT_VERSION, columnOptions, writeMeta, writeTxn, type ColumnDef, type ColumnOptions, type TableMeta } from './table-state.js';
 import { TableWriter } from './table-writer.js';
 
 export interface CatalogOptions {
@@ -43,7 +43,10 @@ export function catalogOptions(config: Config): CatalogOptions {
 
 export interface CreateTableDef {
   readonly name: string;
-  readonly columns: ReadonlyArray<{ readonly name: string; readonly type: ColumnType }>;
+  /** Optional SYMBOL options and the upsert key flag as in ColumnDef. */
+  readonly columns: ReadonlyArray<ColumnOptions & { readonly name: string; readonly type: ColumnType }>;
+  /** WAL write mode (TableMeta.wal). */
+  readonly wal?: boolean;
   /** Designated timestamp column (a TIMESTAMP column of the list). */
   readonly timestamp?: string;
   readonly partitionBy?: PartitionBy;
@@ -272,7 +275,7 @@ export class Catalog {
       checkColumnName(c.name);
       if (seen.has(nameKey(c.name))) throw new SvcError('BAD_REQUEST', `duplicate column [name=${c.name}]`);
       seen.add(nameKey(c.name));
-      return { id, name: c.name, type: c.type, addedTxn: 0 };
+      return { ...columnOptions(c), id, name: c.name, type: c.type, addedTxn: 0 };
     });
     let timestampId = -1;
     if (def.timestamp !== undefined) {
@@ -289,6 +292,7 @@ export class Catalog {
       formatVersion: FORMAT_VERSION, id: randomUUID(), name: def.name, version: 0, columns, timestampId, partitionBy,
       maxUncommittedRows: def.maxUncommittedRows ?? this.options.maxUncommittedRows,
       o3MaxLag: def.o3MaxLag ?? this.options.o3MaxLag, nextColumnId: columns.length,
+      ...(def.wal ? { wal: true } : {}),
     };
     const path = join(this.dir, `${STAGING}${randomUUID()}`);
     const txn = { txn: 0, metaVersion: 0, partitions: [], symbols: {} };

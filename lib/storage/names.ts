@@ -11,7 +11,7 @@
 // counted in UTF-16 units: an ASCII name valid there is valid here.
 //
 // Characters refused in every name: the ones SPEC.md's import removes (white
-// space . ? , : \ / \0 ( ) + * ~ %, and `-` in column names; `_` is kept, and
+// space other than U+0020, . ? , : \ / \0 ( ) + * ~ %, and `-` in column names; `_` is kept, and
 // `-` in table names, as QuestDB accepts both), quotes, and everything that
 // does not show or that changes how the text around it shows: control
 // characters (C0, DEL, C1), format characters (Unicode category Cf: the bidi
@@ -31,8 +31,10 @@ export const REFUSED_IN_TABLE_NAMES = String.raw`(?![\u200C\u200D])[\s.?,:\\/()+
 /** Column names refuse `-` as well. */
 export const REFUSED_IN_COLUMN_NAMES = String.raw`(?![\u200C\u200D])[\s.?,:\\/()+\-*~%'"\p{Cc}\p{Cf}\p{Cs}\u115F\u1160\u3164\uFFA0]`;
 
-const TABLE_REFUSED = new RegExp(REFUSED_IN_TABLE_NAMES, 'u');
-const COLUMN_REFUSED = new RegExp(REFUSED_IN_COLUMN_NAMES, 'u');
+// A plain space is the one character a name may hold that the import still removes: QuestDB
+// accepts "my table" and "my col" written in double quotes (no other white space).
+const TABLE_REFUSED = new RegExp(`(?! )${REFUSED_IN_TABLE_NAMES}`, 'u');
+const COLUMN_REFUSED = new RegExp(`(?! )${REFUSED_IN_COLUMN_NAMES}`, 'u');
 /** What is shown as \uXXXX in messages: every refused character that is not a visible ASCII one. */
 const UNPRINTABLE = /(?![\u200C\u200D ])[\s\p{Cc}\p{Cf}\p{Cs}\u115F\u1160\u3164\uFFA0]/gu;
 /** Code points of a long name shown in its error. */

@@ -5,7 +5,7 @@ import { mkdirSync, renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { ColumnAppender } from './column-appender.js';
 import { directSource, readColumn } from './column-files.js';
-import type { ColumnVector } from './column-vector.js';
+import { rowsOf, type ColumnVector } from './column-vector.js';
 import { syncPath } from './io.js';
 import { partitionFloor, partitionName } from './partition-by.js';
 import type { PartWrite, TableWriter } from './table-writer.js';
@@ -96,6 +96,15 @@ function mergeGroup(
     for (let k = 0; k < take.length; k++) take[k] = k;
   }
 
+  // DEDUP UPSERT KEYS: among rows with equal keys (the timestamp is one), the last written stays.
+  const keyCols = meta.columns.flatMap((c, i) => (c.upsertKey && i !== tsIndex ? [i] : []));
+  let rows: Int32Array = take;
+  if (meta.columns.some((c) => c.upsertKey)) {
+    const all = existing ? existing.map((v, c) => concatVectors(v, incoming[c]!)) : incoming;
+    const allTs = (all[tsIndex] as { data: Float64Array }).data;
+    rows = dedupRows(take, allTs, keyCols.map((c) => all[c]!));
+  }
+
   const finalDir = `${name}.${newTxn}`;
   // A folder made in this same transaction already has the final name: build beside it, then swap.
   const buildDir = part.dir === finalDir ? `${finalDir}.o3` : finalDir;
@@ -105,11 +114,11 @@ function mergeGroup(
   const mode = table.options.commitMode;
   let mergedTs: Float64Array | null = null;
   for (let c = 0; c < meta.columns.length; c++) {
-    const merged = gatherVector(existing ? concatVectors(existing[c]!, incoming[c]!) : incoming[c]!, take);
+    const merged = gatherVector(existing ? concatVectors(existing[c]!, incoming[c]!) : incoming[c]!, rows);
     if (c === tsIndex) mergedTs = (merged as { data: Float64Array }).data;
     const a = new ColumnAppender(buildPath, meta.columns[c]!, 0);
     try {
-      a.append(merged, 0, take.length);
+      a.append(merged, 0, rows.length);
       a.sync(mode);
     } finally {
       a.close();
@@ -127,7 +136,55 @@ function mergeGroup(
   }
   part.dir = finalDir;
   part.isNew = true;
-  part.rows = take.length;
+  part.rows = rows.length;
   part.minTs = mergedTs![0]!;
   part.maxTs = mergedTs![mergedTs!.length - 1]!;
+}
+
+/**
+ * The rows of `order` (merged timestamp order, rows written later after earlier
+ * ones on equal timestamps) that survive deduplication: in each run of equal
+ * timestamps, the last row of each distinct key. Runs of one row (the usual
+ * case) cost one comparison.
+ */
+function dedupRows(order: Int32Array, ts: Float64Array, keys: readonly ColumnVector[]): Int32Array {
+  const keep = new Uint8Array(order.length).fill(1);
+  let dropped = 0;
+  let i = 0;
+  while (i < order.length) {
+    let e = i + 1;
+    while (e < order.length && ts[order[e]!] === ts[order[i]!]) e++;
+    if (e - i > 1) {
+      const seen = new Set<string>();
+      for (let k = e - 1; k >= i; k--) {
+        const key = keyText(keys, order[k]!);
+        if (seen.has(key)) { keep[k] = 0; dropped++; } else seen.add(key);
+      }
+    }
+    i = e;
+  }
+  if (dropped === 0) return order;
+  const out = new Int32Array(order.length - dropped);
+  for (let k = 0, j = 0; k < order.length; k++) if (keep[k]) out[j++] = order[k]!;
+  return out;
+}
+
+/** One row's values of the key columns as a string (equal values, equal strings; NULL distinct from any value). */
+function keyText(keys: readonly ColumnVector[], row: number): string {
+  let s = '';
+  for (const v of keys) {
+    if (v.kind === 'symbol') {
+      const k = v.keys[row]!;
+      s += k < 0 ? '\u0000N' : `S${v.dict[k]}`;
+    } else if (v.kind === 'var') {
+      s += v.nulls?.[row] ? '\u0000N' : `V${Buffer.from(v.bytes.subarray(v.offsets[row]!, v.offsets[row + 1]!)).toString('latin1')}`;
+    } else {
+      const per = v.data.length / rowsOf(v);
+      s += 'F';
+      for (let j = 0; j < per; j++) s += `${v.data[row * per + j]!},`;
+      if (v.exact) s += `${v.exact[2 * row]!}:${v.exact[2 * row + 1]!}`;
+    }
+    s += '\u0001';
+  }
+  return s;
 }

@@ -18,6 +18,39 @@ export interface ColumnDef {
   readonly type: ColumnType;
   /** Txn that added the column: partitions created before it may lack its files (NULL). */
   readonly addedTxn: number;
+  /**
+   * SYMBOL options as QuestDB declares them (absent: its defaults, see SYMBOL_DEFAULTS): the
+   * dictionary capacity hint, CACHE/NOCACHE, and INDEX [CAPACITY n]. svcdb's dictionary grows as
+   * needed and lookups by value go through it, so these are recorded and shown, not enforced.
+   */
+  readonly symbolCapacity?: number;
+  readonly symbolCached?: boolean;
+  readonly indexed?: boolean;
+  readonly indexCapacity?: number;
+  /** DEDUP UPSERT KEYS member: rows with equal values in every key column replace each other. */
+  readonly upsertKey?: boolean;
+}
+
+/** The optional per-column settings of ColumnDef. */
+export type ColumnOptions = Pick<ColumnDef, 'symbolCapacity' | 'symbolCached' | 'indexed' | 'indexCapacity' | 'upsertKey'>;
+
+/** Only the options that are set (the metadata file stays as it was for plain columns). */
+export function columnOptions(c: ColumnOptions): ColumnOptions {
+  const out: { -readonly [K in keyof ColumnOptions]: ColumnOptions[K] } = {};
+  if (c.symbolCapacity !== undefined) out.symbolCapacity = c.symbolCapacity;
+  if (c.symbolCached !== undefined) out.symbolCached = c.symbolCached;
+  if (c.indexed) out.indexed = true;
+  if (c.indexCapacity !== undefined) out.indexCapacity = c.indexCapacity;
+  if (c.upsertKey) out.upsertKey = true;
+  return out;
+}
+
+/** QuestDB's defaults for the SYMBOL options (cairo.default.symbol.capacity, cairo.index.value.block.size). */
+export const SYMBOL_DEFAULTS = { capacity: 256, cached: true, indexCapacity: 256 } as const;
+
+/** The upsert key columns (DEDUP UPSERT KEYS), empty when the table does not deduplicate. */
+export function upsertKeys(meta: TableMeta): readonly ColumnDef[] {
+  return meta.columns.filter((c) => c.upsertKey === true);
 }
 
 export interface TableMeta {
@@ -34,6 +67,12 @@ export interface TableMeta {
   /** Micros. */
   readonly o3MaxLag: number;
   readonly nextColumnId: number;
+  /**
+   * WAL write mode as QuestDB decides it (partitioned tables unless BYPASS WAL; absent: false).
+   * svcdb writes every table the same way; the flag keeps QuestDB's rules that depend on it
+   * (DEDUP needs it, one ADD COLUMN per ALTER on it) and is shown by tables() and SHOW CREATE TABLE.
+   */
+  readonly wal?: boolean;
 }
 
 export interface PartitionState {

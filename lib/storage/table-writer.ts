@@ -2,10 +2,10 @@
 // rows, buffers out-of-order rows, and commits (merge, then one atomic _txn
 // replace) or rolls back (truncate). DDL goes through it too, so every change
 // of a table is serialized by its writer lock.
-import { closeSync, mkdirSync } from 'node:fs';
-import { join } from 'node:path';
+import { closeSync, mkdirSync, rmSync } from 'node:fs';
+import { join, relative } from 'node:path';
 import { SvcError } from '../errors/svc-error.js';
-import { LONG_NULL, TYPE_INFO, type ColumnType } from './column-type.js';
+import { LONG_NULL, TYPE_INFO, typeName, type ColumnType } from './column-type.js';
 import { f64ToInt64Into, toVector, nullVector, type ColumnInput, type ColumnVector, type FixedVector, type SymbolVector } from './column-vector.js';
 import { ColumnAppender, columnFiles } from './column-appender.js';
 import { prepare, type PrepTicket } from './file-prep.js';
@@ -17,7 +17,17 @@ import { partitionCeil, partitionFloor, partitionName, type PartitionBy } from '
 import { SymbolDict } from './symbol-dict.js';
 import { diskFullError, syncPath } from './io.js';
 import type { Table } from './table.js';
-import type { ColumnDef, PartitionState, SymbolState, TableMeta, TxnState } from './table-state.js';
+import { columnOptions, dirTxn, upsertKeys, type ColumnDef, type ColumnOptions, type PartitionState, type SymbolState, type TableMeta, type TxnState } from './table-state.js';
+
+/** A row older than the table's newest in a non-partitioned table; `row`: its index in the batch. */
+export class OutOfOrderError extends SvcError {
+  readonly row: number;
+  constructor(message: string, row: number) {
+    super('BAD_REQUEST', message);
+    this.row = row;
+  }
+}
+
 
 export interface AppendBatch {
   readonly rowCount: number;
@@ -275,6 +285,16 @@ export class TableWriter {
       prev = t;
       asDouble[i] = t + TWO52;
     }
+    // DEDUP: a row at the running max timestamp may repeat a row's keys, so it waits for the
+    // merge, where rows with equal keys meet (only rows strictly after the max go in order).
+    const dedup = upsertKeys(this.meta).length > 0;
+    if (dedup && unsorted === 0) {
+      prev = this.#maxTs;
+      for (let i = 0; i < n; i++) {
+        if (ts[i]! <= prev) { unsorted = 1; break; }
+        prev = ts[i]!;
+      }
+    }
     let late = 0;
     if (unsorted === 0) {
       if (!(ts[0]! > LONG_NULL)) this.#nullTimestamp(tsIndex, 0);
@@ -292,16 +312,17 @@ export class TableWriter {
       for (let i = 0; i < n; i++) {
         const t = ts[i]!;
         if (!(t > LONG_NULL)) this.#nullTimestamp(tsIndex, i);
-        if (t < max) late++; else max = t;
+        if (t < max || (dedup && t === max)) late++; else max = t;
       }
     }
+    if (late > 0 && this.meta.partitionBy === 'NONE') this.#outOfOrder(ts, n);
     if (late > 0) {
       const inOrder = new Int32Array(n - late);
       const o3 = new Int32Array(late);
       let max = this.#maxTs;
       for (let i = 0, a = 0, b = 0; i < n; i++) {
         const t = ts[i]!;
-        if (t < max) o3[b++] = i; else { inOrder[a++] = i; max = t; }
+        if (t < max || (dedup && t === max)) o3[b++] = i; else { inOrder[a++] = i; max = t; }
       }
       // Late rows are copied now: the caller may reuse its buffers after append returns.
       this.#o3.batches.push({ vectors: vectors.map((v) => gatherVector(v, o3)), idx: null, tsIndex });
@@ -311,6 +332,17 @@ export class TableWriter {
       n = inOrder.length;
     }
     yield* this.#appendSorted(vectors, (vectors[tsIndex] as { data: Float64Array }).data, n);
+  }
+
+  /** QuestDB's rule for a table with a designated timestamp and PARTITION BY NONE: rows only in timestamp order. */
+  #outOfOrder(ts: Float64Array, n: number): never {
+    let max = this.#maxTs;
+    let row = 0;
+    while (row < n && ts[row]! >= max) max = ts[row++]!;
+    throw new OutOfOrderError(
+      `cannot insert rows out of order to non-partitioned table. Table=${this.meta.name}`,
+      row,
+    );
   }
 
   #nullTimestamp(tsIndex: number, row: number): never {
@@ -616,7 +648,8 @@ export class TableWriter {
 
   // ---- DDL: each commits pending rows first, then publishes a new meta version.
 
-  addColumn(name: string, type: ColumnType): void {
+  /** `options`: SYMBOL capacity, cache and index as declared (ColumnDef). */
+  addColumn(name: string, type: ColumnType, options: ColumnOptions = {}): void {
     this.#check();
     checkColumnName(name);
     if (this.meta.columns.some((c) => nameKey(c.name) === nameKey(name))) {
@@ -624,14 +657,112 @@ export class TableWriter {
     }
     this.commit();
     const newTxn = this.table.txn.txn + 1;
-    const def: ColumnDef = { id: this.meta.nextColumnId, name, type, addedTxn: newTxn };
+    const def: ColumnDef = { ...columnOptions(options), id: this.meta.nextColumnId, name, type, addedTxn: newTxn };
     this.#publishMeta({ ...this.meta, columns: [...this.meta.columns, def], nextColumnId: def.id + 1 }, []);
+  }
+
+  /**
+   * ALTER COLUMN ADD INDEX / DROP INDEX: the column's `indexed` flag. Lookups by value go through
+   * the symbol dictionary whether or not the flag is set, so no index file is built.
+   */
+  setIndexed(name: string, indexed: boolean, capacity?: number): void {
+    this.#check();
+    const c = this.#column(name);
+    if (c.type !== 'SYMBOL') throw new SvcError('BAD_REQUEST', `indexes are only supported for symbol type [column=${c.name}, type=${typeName(c.type)}]`);
+    this.commit();
+    const { indexed: _i, indexCapacity: _c, ...rest } = c;
+    const next: ColumnDef = indexed ? { ...rest, indexed: true, ...(capacity !== undefined ? { indexCapacity: capacity } : {}) } : rest;
+    this.#publishMeta({ ...this.meta, columns: this.meta.columns.map((x) => (x.id === c.id ? next : x)) }, []);
+  }
+
+  /**
+   * DEDUP ENABLE UPSERT KEYS(...) (`keys`, checked by the caller) or DEDUP DISABLE (null). From the
+   * next commit on, rows with equal values in every key column replace each other; rows already
+   * in the table stay as they are (QuestDB's rule).
+   */
+  setUpsertKeys(keys: readonly string[] | null): void {
+    this.#check();
+    const wanted = new Set((keys ?? []).map((k) => nameKey(this.#column(k).name)));
+    this.commit();
+    const columns = this.meta.columns.map((c) => {
+      const { upsertKey: _u, ...rest } = c;
+      return wanted.has(nameKey(c.name)) ? { ...rest, upsertKey: true } : rest;
+    });
+    this.#publishMeta({ ...this.meta, columns }, []);
+  }
+
+  /**
+   * ALTER COLUMN c TYPE t: each partition's values of `name` are read, turned into `type` by
+   * `convert` (the caller's cast), and written as a new column (a new id, so readers of the
+   * current version keep the old files); one commit publishes it in the old column's place.
+   * A failure leaves the table as it was.
+   */
+  changeColumnType(name: string, type: ColumnType, convert: (v: ColumnVector, rows: number) => ColumnInput): void {
+    this.#check();
+    const old = this.#column(name);
+    if (old.id === this.meta.timestampId) {
+      throw new SvcError('BAD_REQUEST', `cannot change type of designated timestamp column [table=${this.meta.name}, column=${old.name}]`);
+    }
+    this.commit();
+    this.#closeAllAppenders();
+    const { symbolCapacity: _s, symbolCached: _k, indexed: _i, indexCapacity: _x, ...base } = old;
+    const def: ColumnDef = { ...base, id: this.meta.nextColumnId, type };
+    const mode = this.table.options.commitMode;
+    const made: string[] = [];
+    const newDict = type === 'SYMBOL' ? SymbolDict.open(join(this.table.dir, symbolFile(def)), { count: 0, bytes: 0 }) : undefined;
+    let published = false;
+    try {
+      let nulls = false;
+      for (const p of this.table.txn.partitions) {
+        const path = join(this.table.dir, p.dir);
+        if (dirTxn(p.dir) < old.addedTxn) continue; // the column came later: NULL here, in either type
+        const v = readColumn(directSource, path, p.rows, old, 0, p.rows, this.#dict(old)?.values ?? []);
+        const out0 = toVector(def.name, type, convert(v, p.rows), p.rows);
+        let out = out0;
+        if (out0.kind === 'symbol') {
+          out = this.#internRaw(out0, newDict!);
+          if (!nulls) for (let i = 0; i < out.keys.length; i++) if (out.keys[i]! < 0) { nulls = true; break; }
+        }
+        for (const f of columnFiles(path, def)) made.push(f);
+        const a = new ColumnAppender(path, def, 0);
+        try { a.append(out, 0, p.rows); a.sync(mode); } finally { a.close(); }
+      }
+      const garbage: string[] = [];
+      for (const p of this.table.txn.partitions) {
+        if (dirTxn(p.dir) < old.addedTxn) continue;
+        for (const f of columnFiles(join(this.table.dir, p.dir), old)) garbage.push(f);
+      }
+      if (old.type === 'SYMBOL') garbage.push(join(this.table.dir, symbolFile(old)));
+      const symbols = { ...this.table.txn.symbols };
+      delete symbols[String(old.id)];
+      if (newDict) {
+        newDict.flush(mode);
+        symbols[String(def.id)] = { ...newDict.state(), nulls };
+      }
+      const meta = { ...this.meta, columns: this.meta.columns.map((x) => (x.id === old.id ? def : x)), nextColumnId: def.id + 1, version: this.meta.version + 1 };
+      const txn = this.table.txn;
+      this.table.publish(meta, { ...txn, txn: txn.txn + 1, metaVersion: meta.version, symbols }, garbage.map((g) => relative(this.table.dir, g)));
+      published = true;
+    } catch (e) {
+      this.#failed(e);
+    } finally {
+      if (!published) {
+        newDict?.close();
+        for (const f of made) rmSync(f, { force: true });
+        if (newDict) rmSync(join(this.table.dir, symbolFile(def)), { force: true });
+      }
+    }
+    if (old.type === 'SYMBOL') {
+      this.table.dicts.get(old.id)?.close();
+      this.table.dicts.delete(old.id);
+    }
+    if (newDict) this.table.dicts.set(def.id, newDict);
   }
 
   dropColumn(name: string): void {
     this.#check();
     const c = this.#column(name);
-    if (c.id === this.meta.timestampId) throw new SvcError('BAD_REQUEST', `cannot drop the designated timestamp column [column=${c.name}]`);
+    if (c.id === this.meta.timestampId) throw new SvcError('BAD_REQUEST', `cannot remove designated timestamp column [table=${this.meta.name}, column=${c.name}]`);
     this.commit();
     this.#closeAllAppenders();
     const garbage: string[] = [];

@@ -439,7 +439,10 @@ test('parses CREATE TABLE with column options and every table option', () => {
   ), {
     kind: 'createTable', name: 'trades', ifNotExists: true, asSelect: null, casts: [], like: null,
     columns: [
-      { kind: 'columnDef', name: 's', type: typeName('SYMBOL'), options: 'CAPACITY 256 CACHE INDEX CAPACITY 8' },
+      {
+        kind: 'columnDef', name: 's', type: typeName('SYMBOL'), options: 'CAPACITY 256 CACHE INDEX CAPACITY 8',
+        symbolCapacity: 256, symbolCached: true, indexed: true, indexCapacity: 8,
+      },
       { kind: 'columnDef', name: 'g', type: typeName('GEOHASH', '5c'), options: null },
       { kind: 'columnDef', name: 'a', type: typeName('DOUBLE[][]'), options: null },
       { kind: 'columnDef', name: 'ts', type: typeName('TIMESTAMP'), options: null },
@@ -472,7 +475,9 @@ test('parses CREATE TABLE AS (SELECT ...) with CAST and INDEX clauses, and CREAT
 });
 
 test('parses DROP TABLE, DROP ALL TABLES, TRUNCATE TABLE and RENAME TABLE', () => {
-  assert.deepEqual(stmt('DROP TABLE IF EXISTS a, "b c"'), { kind: 'dropTable', names: [{ name: 'a' }, { name: 'b c' }], ifExists: true, all: false });
+  assert.deepEqual(stmt('DROP TABLE IF EXISTS "b c"'), { kind: 'dropTable', names: [{ name: 'b c' }], ifExists: true, all: false });
+  // QuestDB drops one table per statement: a second name is an unexpected token at its comma.
+  assert.throws(() => parseStatement('drop table a, b'), (e: SvcError) => e.message === 'unexpected token [,]' && e.position === 12);
   assert.deepEqual(stmt('drop all tables'), { kind: 'dropTable', names: [], ifExists: false, all: true });
   assert.deepEqual(stmt('TRUNCATE TABLE a, b'), { kind: 'truncateTable', names: [{ name: 'a' }, { name: 'b' }] });
   assert.deepEqual(stmt('TRUNCATE TABLE IF EXISTS a KEEP SYMBOL MAPS'), { kind: 'truncateTable', names: [{ name: 'a' }], ifExists: true, keepSymbolMaps: true });
@@ -490,7 +495,7 @@ test('parses ALTER TABLE actions, keeping the ones svcdb does not model as text'
   assert.deepEqual(action('ADD COLUMN IF NOT EXISTS c int, d symbol nocache index'), {
     kind: 'addColumn', ifNotExists: true, columns: [
       { kind: 'columnDef', name: 'c', type: typeName('INT'), options: null },
-      { kind: 'columnDef', name: 'd', type: typeName('SYMBOL'), options: 'nocache index' },
+      { kind: 'columnDef', name: 'd', type: typeName('SYMBOL'), options: 'nocache index', symbolCached: false, indexed: true },
     ],
   });
   assert.deepEqual(action('DROP COLUMN a, b'), { kind: 'dropColumn', columns: [{ name: 'a' }, { name: 'b' }] });
@@ -498,8 +503,12 @@ test('parses ALTER TABLE actions, keeping the ones svcdb does not model as text'
   assert.deepEqual(action("DROP PARTITION LIST '2024-01-01', '2024-01-02'"), { kind: 'dropPartition', list: [str('2024-01-01'), str('2024-01-02')], where: null });
   assert.deepEqual(action('DROP PARTITION WHERE ts < now()'), { kind: 'dropPartition', list: [], where: bin('<', col('ts'), call('now', [])) });
   assert.deepEqual(action('SET PARAM o3MaxLag = 20s, maxUncommittedRows = 100'), { kind: 'setParam', params: [{ key: 'o3MaxLag', value: '20s' }, { key: 'maxUncommittedRows', value: '100' }] });
-  assert.deepEqual(action('ALTER COLUMN c TYPE symbol CAPACITY 10'), { kind: 'otherAlter', text: 'ALTER COLUMN c TYPE symbol CAPACITY 10' });
-  assert.deepEqual(action('DEDUP ENABLE UPSERT KEYS(ts, s)'), { kind: 'otherAlter', text: 'DEDUP ENABLE UPSERT KEYS(ts, s)' });
+  assert.deepEqual(action('ALTER COLUMN c TYPE long'), { kind: 'alterColumnType', column: 'c', type: typeName('LONG') });
+  assert.deepEqual(action('ALTER COLUMN s ADD INDEX CAPACITY 64'), { kind: 'columnIndex', column: 's', add: true, capacity: 64 });
+  assert.deepEqual(action('alter column s drop index'), { kind: 'columnIndex', column: 's', add: false, capacity: null });
+  assert.deepEqual(action('ALTER COLUMN s SYMBOL CAPACITY 10'), { kind: 'otherAlter', text: 'ALTER COLUMN s SYMBOL CAPACITY 10' });
+  assert.deepEqual(action('DEDUP ENABLE UPSERT KEYS(ts, s)'), { kind: 'dedup', keys: [{ name: 'ts' }, { name: 's' }] });
+  assert.deepEqual(action('dedup disable'), { kind: 'dedup', keys: null });
   const s = parseStatement('ALTER TABLE t DROP COLUMN a');
   assert.ok(s.kind === 'alterTable' && s.action.pos === 14);
 });
@@ -507,7 +516,7 @@ test('parses ALTER TABLE actions, keeping the ones svcdb does not model as text'
 test('parses INSERT with VALUES rows, column lists, SELECT, ATOMIC and BATCH', () => {
   assert.deepEqual(stmt("INSERT INTO t (a, b) VALUES (1, 'x'), (2, #u33)"), {
     kind: 'insert', table: 't', columns: [{ name: 'a' }, { name: 'b' }], query: null, batch: null,
-    values: [[int(1), str('x')], [int(2), { kind: 'literal', type: 'GEOHASH', value: '#u33', text: '#u33' }]],
+    values: [[int(1), str('x')], [int(2), { kind: 'literal', type: 'GEOHASH', value: '#u33', text: '#u33' }]], valuesEnds: [35, 46],
   });
   assert.deepEqual(stmt('insert atomic into t select * from u'), { kind: 'insert', table: 't', columns: null, values: null, query: sel({ from: table('u') }), batch: null });
   assert.deepEqual(stmt("INSERT BATCH 100 o3MaxLag '1s' INTO t (SELECT 1)"), {

@@ -31,7 +31,7 @@ test('finds tables by name in any case and keeps the case it was created with', 
 
 test('validates CREATE TABLE: names, duplicates, designated timestamp, partitioning', () => {
   const c = openCatalog(fresh());
-  assert.throws(() => c.create({ name: 'a b', columns: [{ name: 'x', type: 'INT' }] }), /table name contains an invalid character/);
+  assert.throws(() => c.create({ name: 'a:b', columns: [{ name: 'x', type: 'INT' }] }), /table name contains an invalid character/);
   assert.throws(() => c.create({ name: 't', columns: [{ name: 'x', type: 'INT' }, { name: 'X', type: 'INT' }] }), /duplicate column \[name=X\]/);
   assert.throws(() => c.create({ name: 't', columns: [{ name: 'x', type: 'INT' }], timestamp: 'x' }), /must be of type TIMESTAMP/);
   assert.throws(() => c.create({ name: 't', columns: [{ name: 'x', type: 'INT' }], timestamp: 'y' }), /designated timestamp column does not exist/);
@@ -59,7 +59,7 @@ test('drops and renames columns; dropping the designated timestamp is refused', 
   const old = c.reader('trades');
   w.dropColumn('sym');
   w.renameColumn('px', 'price');
-  assert.throws(() => w.dropColumn('ts'), /cannot drop the designated timestamp/);
+  assert.throws(() => w.dropColumn('ts'), /cannot remove designated timestamp column \[table=\w+, column=ts\]/);
   assert.throws(() => w.renameColumn('nope', 'x'), /Invalid column: nope/);
   w.close();
   assert.deepEqual(c.reader('trades').meta.columns.map((x) => x.name), ['ts', 'price']);

@@ -297,6 +297,15 @@ class ModelRun {
     for (const c of included) columns[this.anyCase(c.name)] = this.input(c, rows);
     const o3Rows = rows.filter((r) => r.o3).length;
     this.log(t, `append ${n} rows (${gen?.kind ?? 'no timestamp'}, ${o3Rows} out of order, columns ${included.map((c) => c.name).join(',')})`);
+    if (t.hasTs && t.by === 'NONE' && o3Rows > 0) {
+      // QuestDB's rule: a non-partitioned table takes rows in timestamp order only; the failed
+      // append rolls back everything uncommitted.
+      assert.throws(() => w.append({ rowCount: n, columns }), /cannot insert rows out of order to non-partitioned table/);
+      t.pending = [];
+      this.count('append refused (out of order, not partitioned)');
+      assert.equal(w.uncommittedRows, 0, 'the refused append rolled back');
+      return;
+    }
     w.append({ rowCount: n, columns });
     t.pending.push(...rows);
     this.count(gen ? `append ${gen.kind}` : 'append');

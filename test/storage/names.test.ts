@@ -17,8 +17,13 @@ test('accepts the joiners that Persian, Indic scripts and emoji sequences need',
   checkColumnName('❤\uFE0F'); // a variation selector
 });
 
+test('accepts a plain space, as QuestDB does in quoted names', () => {
+  checkTableName('my table');
+  checkColumnName('my col');
+});
+
 test('rejects the characters SPEC.md strips on import, quotes and control characters, saying where', () => {
-  const bad: Array<[string, number]> = [['a b', 1], ['a.b', 1], ['a?', 1], ['a,b', 1], ['a:b', 1], ['a\\b', 1], ['a/b', 1],
+  const bad: Array<[string, number]> = [['a\u00A0b', 1], ['a.b', 1], ['a?', 1], ['a,b', 1], ['a:b', 1], ['a\\b', 1], ['a/b', 1],
     ['a\0b', 1], ['f(x)', 1], ['a+b', 1], ['a*b', 1], ['a~b', 1], ['a%', 1], ["it's", 2], ['say"', 3], ['tab\tx', 3]];
   for (const [n, pos] of bad) {
     assert.throws(() => checkTableName(n), badRequest(new RegExp(`^table name contains an invalid character .* at offset ${pos} `)), n);
