@@ -20,6 +20,8 @@ export interface ColumnBuilder {
   addNull(): void;
   /** Removes the last value (a row rejected after this column took its field). */
   pop(): void;
+  /** The value added last, as a number (fixed-width numeric builders). */
+  last?(): number;
   readonly length: number;
   /** The values as writer input (views valid until the next add), then empty again. */
   take(): ColumnInput;
@@ -233,6 +235,7 @@ abstract class FixedBuilder<T extends Float64Array | Int32Array | Int16Array | I
     this.g.data[this.g.length++] = v;
   }
   pop(): void { this.g.length--; }
+  last(): number { return this.g.data[this.g.length - 1]!; }
   take(): ColumnInput {
     const v = this.g.view();
     this.g.length = 0;

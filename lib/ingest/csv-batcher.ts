@@ -68,6 +68,12 @@ export interface CsvTarget {
   readonly names: readonly string[];
   /** File column whose empty or bad value rejects the row (the designated timestamp), or -1. */
   readonly tsColumn: number;
+  /**
+   * A non-partitioned table with a designated timestamp takes rows in timestamp order only
+   * (QuestDB's rule): its newest timestamp so far (-Infinity when empty); a row older than the
+   * newest one before it is rejected and counted against the timestamp column. Absent otherwise.
+   */
+  readonly inOrderFrom?: number;
 }
 
 export interface CsvBatchSink {
@@ -134,6 +140,8 @@ export class CsvBatcher {
   #skipHeader = false;
   #accepted = 0;
   #rejected = 0;
+  /** The newest designated timestamp accepted so far (CsvTarget.inOrderFrom). */
+  #maxTs = -Infinity;
   #pending = 0;
   /** Values that did not convert, per file column. */
   errors: number[] = [];
@@ -335,6 +343,11 @@ export class CsvBatcher {
       for (let c = Math.min(fields, n); c < n; c++) {
         builders[c]!.addNull();
         if (c === ts) { this.#rowBad = true; this.errors[c]!++; }
+      }
+      const from = this.#target!.inOrderFrom;
+      if (from !== undefined && !this.#rowBad) {
+        const t = builders[ts]!.last!();
+        if (t < Math.max(from, this.#maxTs)) { this.#rowBad = true; this.errors[ts]!++; } else this.#maxTs = t;
       }
       if (this.#rowBad) {
         this.#rowBad = false;

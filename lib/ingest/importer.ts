@@ -15,7 +15,7 @@ import { COLUMN_TYPES, TYPE_INFO, type ColumnType } from '../storage/column-type
 import type { ColumnInput } from '../storage/column-vector.js';
 import type { PartitionBy } from '../storage/partition-by.js';
 import type { Table } from '../storage/table.js';
-import type { TableWriter } from '../storage/table-writer.js';
+import { committedMaxTs, type TableWriter } from '../storage/table-writer.js';
 import { IMPORTABLE } from './column-builders.js';
 import { CsvBatcher, importError, type Atomicity, type CsvLayout, type CsvTarget, type SchemaEntry } from './csv-batcher.js';
 import { DEFAULT_IMPORT_LIMITS, importBudget, type ImportLimits } from './import-limits.js';
@@ -269,7 +269,7 @@ export class Importer {
       names, reportIndex: names.map((_, i) => i), warnings: [], writer, staged, report: names.map((name, i) => reportColumn(name, types[i]!)),
       partitionBy, timestamp: ts >= 0 ? names[ts]! : null,
     });
-    return { types, patterns, names, tsColumn: ts };
+    return { types, patterns, names, tsColumn: ts, ...(ts >= 0 && partitionBy === 'NONE' ? { inOrderFrom: -Infinity } : {}) };
   }
 
   /**
@@ -309,7 +309,8 @@ export class Importer {
       names: tableNames, reportIndex: index, warnings, writer, staged: null, report: meta.columns.map((c) => reportColumn(c.name, c.type)),
       partitionBy: meta.partitionBy, timestamp: tsDef?.name ?? null,
     });
-    return { types: cols.map((c) => c.type), patterns, names: tableNames, tsColumn: ts };
+    const inOrder = ts >= 0 && meta.partitionBy === 'NONE' ? { inOrderFrom: committedMaxTs(this.#catalog.get(o.table).txn) } : {};
+    return { types: cols.map((c) => c.type), patterns, names: tableNames, tsColumn: ts, ...inOrder };
   }
 
   async #append(rowCount: number, inputs: ColumnInput[]): Promise<void> {

@@ -42,6 +42,21 @@ describe('CSV import over HTTP', () => {
     return body;
   }
 
+  test('a non-partitioned table with a designated timestamp rejects rows older than the newest before them', async () => {
+    const csv = 'v,ts\n1,2024-01-02T00:00:00.000000Z\n2,2024-01-01T00:00:00.000000Z\n3,2024-01-03T00:00:00.000000Z\n4,2024-01-03T00:00:00.000000Z\n';
+    const first = (await upload(csv, 'np.csv', { name: 'np_ts', timestamp: 'ts', fmt: 'json' })).json();
+    assert.equal(first.rowsImported, 3);
+    assert.equal(first.rowsRejected, 1);
+    assert.deepEqual((first.columns as Array<{ errors: number }>).map((c) => c.errors), [0, 1], 'counted against the timestamp');
+    // Into the table again: rows before its newest timestamp are rejected too.
+    const again = (await upload(csv, 'np.csv', { name: 'np_ts', timestamp: 'ts', fmt: 'json' })).json();
+    assert.equal(again.rowsImported, 2);
+    assert.deepEqual((await query('select v from np_ts')).dataset, [[1], [3], [4], [3], [4]]);
+    // A partitioned table takes them in any order.
+    const part = (await upload(csv, 'np.csv', { name: 'p_ts', timestamp: 'ts', partitionBy: 'DAY', fmt: 'json' })).json();
+    assert.equal(part.rowsImported, 4);
+  });
+
   test('detects a comma-separated file with a header: types, timestamps in several forms, NULLs, quoting', async () => {
     const r = await upload(file('types-header.csv'), 'types-header.csv', { fmt: 'json', timestamp: 'ts', partitionBy: 'DAY' });
     assert.equal(r.status, 200, r.text);
