@@ -240,23 +240,22 @@ function alterTable(stmt: A.AlterTable, catalog: Catalog): Prepared {
   }) : [];
   const meta = catalog.get(stmt.name).meta;
   const find = (name: string): ColumnDef | undefined => meta.columns.find((c) => nameKey(c.name) === nameKey(name));
-  if (a.kind === 'addColumn') {
-    for (const c of a.columns) checkName(checkColumnName, c.name, c.pos);
-    // QuestDB applies a WAL table's ALTER as one structure change: several columns at once are refused.
-    if (meta.wal && a.columns.length > 1) {
-      throw new SvcError('SQL', `statement is either no-op, or contains multiple transactions, such as 'alter table add column col1, col2', and currently not supported for WAL tables [table=${meta.name}, oldStructureVersion=${meta.version}, newStructureVersion=${meta.version + a.columns.length}]`, { position: stmt.pos });
-    }
-  }
-  if (a.kind === 'renameColumn') {
-    checkName(checkColumnName, a.to, a.toPos);
-    if (nameKey(a.from) !== nameKey(a.to) && find(a.to)) throw new SvcError('SQL', ' column already exists', { position: a.toPos });
-  }
   if (a.kind === 'dropColumn') {
     for (const c of a.columns) {
       if (find(c.name)?.id === meta.timestampId) {
         throw new SvcError('SQL', `cannot remove designated timestamp column [table=${meta.name}, column=${find(c.name)!.name}]`, { position: stmt.pos });
       }
     }
+  }
+  // QuestDB applies an ALTER of a WAL table as one structure change: adding or dropping several
+  // columns in one statement is refused.
+  if ((a.kind === 'addColumn' || a.kind === 'dropColumn') && meta.wal && a.columns.length > 1) {
+    throw new SvcError('SQL', `statement is either no-op, or contains multiple transactions, such as 'alter table add column col1, col2', and currently not supported for WAL tables [table=${meta.name}, oldStructureVersion=${meta.version}, newStructureVersion=${meta.version + a.columns.length}]`, { position: stmt.pos });
+  }
+  if (a.kind === 'addColumn') for (const c of a.columns) checkName(checkColumnName, c.name, c.pos);
+  if (a.kind === 'renameColumn') {
+    checkName(checkColumnName, a.to, a.toPos);
+    if (nameKey(a.from) !== nameKey(a.to) && find(a.to)) throw new SvcError('SQL', ' column already exists', { position: a.toPos });
   }
   if (a.kind === 'columnIndex' || a.kind === 'alterColumnType') {
     const c = find(a.column);

@@ -192,6 +192,11 @@ describe('DDL and catalog metadata', () => {
     await refused('alter table er_ts drop column ts', 'cannot remove designated timestamp column [table=er_ts, column=ts]', 0);
     await refused('alter table er_ts add column c1 double, c2 symbol',
       "statement is either no-op, or contains multiple transactions, such as 'alter table add column col1, col2', and currently not supported for WAL tables [table=er_ts, oldStructureVersion=0, newStructureVersion=2]", 0);
+    await refused('alter table er_ts drop column v, ts', 'cannot remove designated timestamp column [table=er_ts, column=ts]', 0);
+    await ok('create table er_ts2 (a int, b int, c int, ts timestamp) timestamp(ts) partition by day');
+    await refused('alter table er_ts2 drop column a, b', /^statement is either no-op, or contains multiple transactions.*oldStructureVersion=0, newStructureVersion=2\]$/, 0);
+    await ok('create table er_np (a int, b int, c int)');
+    await ok('alter table er_np drop column a, b');
     await ok('alter table er_ts add column c1 double');
     await ok('alter table er_t add column c1 double, c2 symbol');
     assert.deepEqual(await rows("select \"column\" from table_columns('er_t')"), [['a'], ['b'], ['c1'], ['c2']]);
