@@ -214,7 +214,7 @@ function checkDedupKeys(keys: ReadonlyArray<{ name: string; pos: number }>, colu
 }
 
 /** SYMBOL CAPACITY n, CACHE/NOCACHE, INDEX [CAPACITY n] of a column definition; capacities rounded up to a power of 2 as QuestDB does. */
-function symbolOptions(c: A.ColumnDefAst): ColumnOptions {
+function symbolOptions(c: Pick<A.ColumnDefAst, 'symbolCapacity' | 'symbolCached' | 'indexed' | 'indexCapacity'>): ColumnOptions {
   const out: { -readonly [K in keyof ColumnOptions]: ColumnOptions[K] } = {};
   if (c.symbolCapacity !== undefined) out.symbolCapacity = ceilPow2(c.symbolCapacity);
   if (c.symbolCached !== undefined) out.symbolCached = c.symbolCached;
@@ -290,7 +290,8 @@ function alterTable(stmt: A.AlterTable, catalog: Catalog): Prepared {
         case 'alterColumnType': {
           const ev = new Evaluator(cx, false);
           const fn = ev.compile(convert!.expr);
-          await at(a.columnPos, () => w.changeColumnType(a.column, convert!.type, (v, rows) => ev.once({ rowCount: rows, columns: [v] }, (b) => fn(b))));
+          const options = convert!.type === 'SYMBOL' ? symbolOptions(a) : {};
+          await at(a.columnPos, () => w.changeColumnType(a.column, convert!.type, (v, rows) => ev.once({ rowCount: rows, columns: [v] }, (b) => fn(b)), options));
           break;
         }
       }

@@ -421,7 +421,8 @@ export type AlterAction =
   | { readonly kind: 'dropPartition'; readonly pos: number; readonly list: readonly Expr[]; readonly where: Expr | null }
   | { readonly kind: 'setParam'; readonly pos: number; readonly params: ReadonlyArray<{ readonly key: string; readonly value: string }> }
   /** ALTER COLUMN c TYPE t: the column rewritten with its values converted. */
-  | { readonly kind: 'alterColumnType'; readonly pos: number; readonly column: string; readonly columnPos: number; readonly type: TypeName }
+  | ({ readonly kind: 'alterColumnType'; readonly pos: number; readonly column: string; readonly columnPos: number; readonly type: TypeName }
+    & Pick<ColumnDefAst, 'symbolCapacity' | 'symbolCached' | 'indexed' | 'indexCapacity'>)
   /** ALTER COLUMN c ADD INDEX [CAPACITY n] / DROP INDEX. */
   | { readonly kind: 'columnIndex'; readonly pos: number; readonly column: string; readonly columnPos: number; readonly add: boolean; readonly capacity: number | null }
   /** DEDUP ENABLE UPSERT KEYS(...) / DEDUP DISABLE (keys null). */

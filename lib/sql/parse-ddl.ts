@@ -96,8 +96,15 @@ function parseColumnDef(c: Cursor): ColumnDefAst {
     throw c.error(`found [tok='${n.text}', len=${n.text.length}] missing column definition`, n.pos);
   }
   const type = parseTypeName(c);
+  return { kind: 'columnDef', pos: name.pos, name: name.name, type, ...parseColumnOptions(c) };
+}
+
+type ColumnOptionsAst = Pick<ColumnDefAst, 'options' | 'symbolCapacity' | 'symbolCached' | 'indexed' | 'indexCapacity'>;
+
+/** What may follow a column's type: `[CAPACITY n] [CACHE|NOCACHE] [INDEX [TYPE ...] [CAPACITY n] [INCLUDE (...)]]`. */
+function parseColumnOptions(c: Cursor): ColumnOptionsAst {
   const optStart = c.tok.pos;
-  const read: Mutable<Pick<ColumnDefAst, 'symbolCapacity' | 'symbolCached' | 'indexed' | 'indexCapacity'>> = {};
+  const read: Mutable<Omit<ColumnOptionsAst, 'options'>> = {};
   for (;;) {
     const w = c.tok;
     if (w.kind !== 'ident') break;
@@ -126,7 +133,7 @@ function parseColumnDef(c: Cursor): ColumnDefAst {
     }
   }
   const options = c.tok.pos > optStart ? c.slice(optStart, c.prevEnd) : null;
-  return { kind: 'columnDef', pos: name.pos, name: name.name, type, options, ...read };
+  return { options, ...read };
 }
 
 const OPTION_WORDS = new Set(['CAPACITY', 'CACHE', 'NOCACHE', 'INDEX', 'TYPE', 'INCLUDE']);
@@ -347,7 +354,11 @@ function parseAlterAction(c: Cursor): AlterAction {
     const start = c.i;
     c.i += 2;
     const col = c.name('column name');
-    if (c.acceptKw('TYPE')) return { kind: 'alterColumnType', pos: a.pos, column: col.name, columnPos: col.pos, type: parseTypeName(c) };
+    if (c.acceptKw('TYPE')) {
+      const type = parseTypeName(c);
+      const { options: _text, ...options } = parseColumnOptions(c);
+      return { kind: 'alterColumnType', pos: a.pos, column: col.name, columnPos: col.pos, type, ...options };
+    }
     const verb = c.tok;
     if (verb.kind === 'ident' && (verb.up === 'ADD' || verb.up === 'DROP') && c.isKw('INDEX', c.peek())) {
       c.i += 2;

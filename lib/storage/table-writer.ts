@@ -693,11 +693,12 @@ export class TableWriter {
 
   /**
    * ALTER COLUMN c TYPE t: each partition's values of `name` are read, turned into `type` by
-   * `convert` (the caller's cast), and written as a new column (a new id, so readers of the
+   * `convert` (the caller's cast), and written as a new column with `options` (SYMBOL capacity,
+   * cache, index; the old column's do not carry over) under a new id (so readers of the
    * current version keep the old files); one commit publishes it in the old column's place.
    * A failure leaves the table as it was.
    */
-  changeColumnType(name: string, type: ColumnType, convert: (v: ColumnVector, rows: number) => ColumnInput): void {
+  changeColumnType(name: string, type: ColumnType, convert: (v: ColumnVector, rows: number) => ColumnInput, options: ColumnOptions = {}): void {
     this.#check();
     const old = this.#column(name);
     if (old.id === this.meta.timestampId) {
@@ -706,7 +707,7 @@ export class TableWriter {
     this.commit();
     this.#closeAllAppenders();
     const { symbolCapacity: _s, symbolCached: _k, indexed: _i, indexCapacity: _x, ...base } = old;
-    const def: ColumnDef = { ...base, id: this.meta.nextColumnId, type };
+    const def: ColumnDef = { ...base, ...columnOptions(options), id: this.meta.nextColumnId, type };
     const mode = this.table.options.commitMode;
     const made: string[] = [];
     const newDict = type === 'SYMBOL' ? SymbolDict.open(join(this.table.dir, symbolFile(def)), { count: 0, bytes: 0 }) : undefined;

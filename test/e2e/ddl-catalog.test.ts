@@ -141,6 +141,9 @@ describe('DDL and catalog metadata', () => {
     assert.deepEqual(await rows("select type from table_columns('ct')"), [['LONG'], ['DOUBLE'], ['SYMBOL'], ['INT'], ['VARCHAR'], ['TIMESTAMP']]);
     await ok("insert into ct values (4, 4.5, 'abc', 4, 'new', '2024-01-04')");
     assert.deepEqual(await rows("select i from ct where v = 'abc'"), [[1], [4]]);
+    await ok('alter table ct alter column sy type symbol capacity 1000 nocache index');
+    assert.deepEqual(await rows("select indexed, symbolCached, symbolCapacity from table_columns('ct') where \"column\" = 'sy'"), [[true, false, 1024]]);
+    assert.deepEqual(await rows("select i from ct where sy = 'new'"), [[4]]);
     await refused('alter table ct alter column ts type long', 'cannot change type of designated timestamp column [column=ts]', 28);
     await refused('alter table ct alter column nope type long', 'Invalid column: nope', 28);
   });

@@ -504,6 +504,7 @@ test('parses ALTER TABLE actions, keeping the ones svcdb does not model as text'
   assert.deepEqual(action('DROP PARTITION WHERE ts < now()'), { kind: 'dropPartition', list: [], where: bin('<', col('ts'), call('now', [])) });
   assert.deepEqual(action('SET PARAM o3MaxLag = 20s, maxUncommittedRows = 100'), { kind: 'setParam', params: [{ key: 'o3MaxLag', value: '20s' }, { key: 'maxUncommittedRows', value: '100' }] });
   assert.deepEqual(action('ALTER COLUMN c TYPE long'), { kind: 'alterColumnType', column: 'c', type: typeName('LONG') });
+  assert.deepEqual(action('ALTER COLUMN c TYPE symbol CAPACITY 10 NOCACHE'), { kind: 'alterColumnType', column: 'c', type: typeName('SYMBOL'), symbolCapacity: 10, symbolCached: false });
   assert.deepEqual(action('ALTER COLUMN s ADD INDEX CAPACITY 64'), { kind: 'columnIndex', column: 's', add: true, capacity: 64 });
   assert.deepEqual(action('alter column s drop index'), { kind: 'columnIndex', column: 's', add: false, capacity: null });
   assert.deepEqual(action('ALTER COLUMN s SYMBOL CAPACITY 10'), { kind: 'otherAlter', text: 'ALTER COLUMN s SYMBOL CAPACITY 10' });
