@@ -14,6 +14,7 @@ import { LONG_NULL, typeName } from '../storage/column-type.js';
 import type { Interval } from '../storage/table-reader.js';
 import { constArg, isConstant } from './const-value.js';
 import { isWindowOnly } from './window-functions.js';
+import { noMatch } from './functions/signature.js';
 import { commonType, isNumeric, isTemporal, isText, type SqlType } from './sql-type.js';
 
 export interface ScopeField {
@@ -224,6 +225,8 @@ export function castTo(e: BoundExpr, t: SqlType, pos: number, valuePos?: number)
   }
   if (e.kind === 'const' && typeof e.value === 'string' && (t === 'TIMESTAMP' || t === 'DATE')) {
     const us = parseTimestamp(e.value);
+    // An explicit CAST of text that is no date is NULL in QuestDB; an implicit conversion fails.
+    if (us === null && valuePos !== undefined) return { kind: 'const', type: t, value: null };
     if (us === null) throw new SvcError('SQL', `Invalid date [str=${e.value}]`, { position: pos });
     return { kind: 'const', type: t, value: t === 'DATE' ? Math.floor(us / 1000) : us };
   }
@@ -253,7 +256,15 @@ export function bindExpr(e: A.Expr, cx: ExprContext): BoundExpr {
     }
     case 'binary': return binary(e, cx);
     case 'call': return callExpr(e, cx);
-    case 'cast': return castTo(bindExpr(e.expr, cx), typeOf(e.type), e.type.pos, e.expr.pos);
+    case 'cast': {
+      const v = bindExpr(e.expr, cx);
+      const t = typeOf(e.type);
+      // A cast QuestDB does not have is a missing `cast` overload, reported at the cast.
+      if (v.type !== t && v.type !== 'NULL' && !(v.kind === 'const' && v.type === 'CHAR') && typeof tryResolveScalar(`cast_${t}`, [v.type]) === 'string') {
+        throw new SvcError('SQL', noMatch('cast', [v.type, t]), { position: e.pos });
+      }
+      return castTo(v, t, e.type.pos, e.expr.pos);
+    }
     case 'case': return caseExpr(e, cx);
     case 'in': return inExpr(e, cx);
     case 'between': {
@@ -366,7 +377,13 @@ export function unify(es: BoundExpr[], pos: number, at?: readonly number[]): Bou
   es.forEach((x, i) => {
     if (temporal && x.kind === 'const' && isText(x.type)) return;
     const c = commonType(t, x.type);
-    if (c === null) throw new SvcError('SQL', `inconvertible types: ${typeName(t)} and ${typeName(x.type)}`, { position: where(i) });
+    if (c === null) {
+      // QuestDB converts the branches to the later type and fails at the first earlier one it cannot take.
+      const to = x.type;
+      const j = es.findIndex((y, k) => k < i && !(temporal && y.kind === 'const' && isText(y.type)) && commonType(y.type, to) === null);
+      const from = j >= 0 ? es[j]!.type : t;
+      throw new SvcError('SQL', `inconvertible types: ${typeName(from)} -> ${typeName(to)} [from=${typeName(from)}, to=${typeName(to)}]`, { position: where(j >= 0 ? j : i) });
+    }
     t = c;
   });
   return es.map((x, i) => castTo(x, t, where(i)));
