@@ -269,7 +269,9 @@ export function bindExpr(e: A.Expr, cx: ExprContext): BoundExpr {
     case 'in': return inExpr(e, cx);
     case 'between': {
       const at = positions([e.expr, e.lo, e.hi]);
-      const [x, lo, hi] = unify([bindExpr(e.expr, cx), bindExpr(e.lo, cx), bindExpr(e.hi, cx)], e.pos, at);
+      const bound = [bindExpr(e.expr, cx), bindExpr(e.lo, cx), bindExpr(e.hi, cx)];
+      checkBetween(bound, at);
+      const [x, lo, hi] = unify(bound, e.pos, at);
       const b = call('between', [x!, lo!, hi!], e.pos, at);
       return e.not ? call('not', [b], e.pos) : b;
     }
@@ -362,6 +364,26 @@ function callExpr(e: A.Call, cx: ExprContext): BoundExpr {
   // coalesce takes its arguments' common type, text constants meeting a timestamp as timestamps (like CASE).
   if (e.name === 'coalesce' && args.length >= 2) args = unify(args, e.pos, at);
   return call(e.name, args, e.pos, at);
+}
+
+/** Types QuestDB's between(TIMESTAMP, TIMESTAMP, TIMESTAMP) takes: timestamps, integers (micros) and text (parsed). */
+const BETWEEN_ARGS: ReadonlySet<SqlType> = new Set(['TIMESTAMP', 'DATE', 'BYTE', 'SHORT', 'INT', 'LONG', 'NULL', 'CHAR', 'STRING', 'VARCHAR', 'SYMBOL']);
+
+/**
+ * QuestDB 9.3 has BETWEEN for timestamps only: an argument of another kind
+ * (DOUBLE, FLOAT, BOOLEAN, UUID...) fails the call, the message naming every
+ * argument that is not a TIMESTAMP, at the last of them.
+ */
+function checkBetween(args: readonly BoundExpr[], at: readonly number[]): void {
+  if (args.every((a) => BETWEEN_ARGS.has(a.type))) return;
+  let message = 'argument type mismatch for function `between`';
+  let last = 0;
+  args.forEach((a, i) => {
+    if (a.type === 'TIMESTAMP') return;
+    message += ` at #${i + 1} expected: TIMESTAMP, actual: ${typeName(a.type)}`;
+    last = i;
+  });
+  throw new SvcError('SQL', message, { position: at[last] });
 }
 
 /**

@@ -18,12 +18,16 @@ class LiteralError extends Error {
   constructor(message: string, readonly at: number) { super(message); }
 }
 
+/** A duration error in QuestDB's own words, reported at the literal as QuestDB does. */
+class DurationError extends Error {}
+
 /** Parses `text`; errors carry `pos` (the literal's position) + 1 + the offset inside the text. */
 export function parseIntervalLiteral(text: string, nowMicros: number, pos: number): Interval[] {
   try {
     return merge(parse(text, nowMicros));
   } catch (e) {
     if (e instanceof LiteralError) throw new SvcError('SQL', `Invalid interval [${e.message}]: '${text}'`, { position: pos + 1 + e.at });
+    if (e instanceof DurationError) throw new SvcError('SQL', e.message, { position: pos });
     throw e;
   }
 }
@@ -31,7 +35,7 @@ export function parseIntervalLiteral(text: string, nowMicros: number, pos: numbe
 function parse(text: string, now: number): Interval[] {
   const parts = splitTop(text, ';');
   const main = parts[0]!.trim();
-  const duration = parts.length > 1 ? parseDuration(parts[1]!.trim(), text.indexOf(';')) : null;
+  const duration = parts.length > 1 ? parseDuration(parts[1]!.trim()) : null;
   let out: Interval[];
   const range = splitTop(main, '..');
   if (range.length === 2) {
@@ -50,7 +54,7 @@ function parse(text: string, now: number): Interval[] {
   }
   if (parts.length === 4) {
     // The older repeating form: start;duration;period;count.
-    const period = parseDuration(parts[2]!.trim(), text.indexOf(';', text.indexOf(';') + 1));
+    const period = parseDuration(parts[2]!.trim());
     const count = Number(parts[3]!.trim());
     if (!Number.isInteger(count) || count < 1 || count > 100_000) throw new LiteralError('repeat count must be an integer from 1', text.lastIndexOf(';') + 1);
     const reps: Interval[] = [];
@@ -71,20 +75,31 @@ function parse(text: string, now: number): Interval[] {
 
 interface Duration { readonly months: number; readonly micros: number }
 
-function parseDuration(s: string, at: number): Duration {
-  const re = /(\d+)\s*(y|M|w|d|h|m|s|T|u|n)/gy;
-  let months = 0, micros = 0, consumed = 0;
-  for (let m = re.exec(s); m !== null; m = re.exec(s)) {
-    const n = Number(m[1]);
-    switch (m[2]) {
+/**
+ * A duration as QuestDB reads it: numbers (digits, `_` allowed) each followed
+ * by a unit letter, with its errors: a unit without a number before it
+ * ("Expected number before unit '-'" for ';-1h'), a number past INT, an
+ * unknown unit, digits left without a unit.
+ */
+function parseDuration(s: string): Duration {
+  let months = 0, micros = 0, numStart = 0;
+  for (let i = 0; i < s.length; i++) {
+    const c = s[i]!;
+    if ((c >= '0' && c <= '9') || c === '_') continue;
+    if (i === numStart) throw new DurationError(`Expected number before unit '${c}'`);
+    const digits = s.slice(numStart, i);
+    const n = Number(digits.replace(/_/g, ''));
+    if (!/\d/.test(digits) || !Number.isInteger(n) || n > 2147483647) throw new DurationError(`Duration not a number: ${digits}`);
+    switch (c) {
       case 'y': months += 12 * n; break;
       case 'M': months += n; break;
       case 'n': micros += Math.floor(n / 1000); break;
-      default: micros += n * US[m[2] as keyof typeof US];
+      case 'w': case 'd': case 'h': case 'm': case 's': case 'T': case 'u': micros += n * US[c]; break;
+      default: throw new DurationError(`Invalid duration unit: ${c}`);
     }
-    consumed = re.lastIndex;
+    numStart = i + 1;
   }
-  if (s.length === 0 || consumed !== s.length) throw new LiteralError(`invalid duration '${s}' (e.g. 1h30m, 15m, 2d)`, at + 1);
+  if (numStart < s.length) throw new DurationError('Missing unit at end of duration');
   return { months, micros };
 }
 
