@@ -390,17 +390,18 @@ function checkBetween(args: readonly BoundExpr[], at: readonly number[]): void {
  * Casts every expression to their common type (commonType). A text constant
  * next to a TIMESTAMP or DATE is parsed as one; a text column is not
  * converted. A mismatch is reported at the expression that does not fit
- * (`at[i]`, else `pos`).
+ * (`at[i]`, else `pos`); for CASE `branches`, as QuestDB reports them.
  */
-export function unify(es: BoundExpr[], pos: number, at?: readonly number[]): BoundExpr[] {
+export function unify(es: BoundExpr[], pos: number, at?: readonly number[], branches = false): BoundExpr[] {
   const where = (i: number): number => at?.[i] ?? pos;
   const temporal = es.some((x) => isTemporal(x.type));
   let t: SqlType = 'NULL';
   es.forEach((x, i) => {
     if (temporal && x.kind === 'const' && isText(x.type)) return;
     const c = commonType(t, x.type);
+    if (c === null && !branches) throw new SvcError('SQL', `inconvertible types: ${typeName(t)} and ${typeName(x.type)}`, { position: where(i) });
     if (c === null) {
-      // QuestDB converts the branches to the later type and fails at the first earlier one it cannot take.
+      // CASE: QuestDB converts the branches to the later type and fails at the first earlier one it cannot take.
       const to = x.type;
       const j = es.findIndex((y, k) => k < i && !(temporal && y.kind === 'const' && isText(y.type)) && commonType(y.type, to) === null);
       const from = j >= 0 ? es[j]!.type : t;
@@ -424,7 +425,7 @@ function caseExpr(e: A.Case, cx: ExprContext): BoundExpr {
     return call('=', [a!, b!], w.when.pos, at);
   });
   const valuePos = [...e.whens.map((w) => w.then.pos), e.else ? e.else.pos : e.pos];
-  const values = unify([...e.whens.map((w) => bindExpr(w.then, cx)), e.else ? bindExpr(e.else, cx) : { kind: 'const', type: 'NULL', value: null }], e.pos, valuePos);
+  const values = unify([...e.whens.map((w) => bindExpr(w.then, cx)), e.else ? bindExpr(e.else, cx) : { kind: 'const', type: 'NULL', value: null }], e.pos, valuePos, true);
   const args: BoundExpr[] = [];
   conds.forEach((c, i) => args.push(c, values[i]!));
   args.push(values[values.length - 1]!);

@@ -60,9 +60,10 @@ const TOLERANCE = 1e-10;
 
 /**
  * round_down / round_up as QuestDB computes them on doubles: |x| scaled by a
- * power of ten, truncated (with its tolerance), scaled back by multiplying
- * with the inverse power, sign restored. The last multiplication is what
- * shows: round_down(1.29, 1) is 12 * 0.1 = 1.2000000000000002, as there.
+ * power of ten, truncated (with its tolerance), scaled back (round_down
+ * multiplies by the inverse power, round_up divides), sign restored. The
+ * scaling back is what shows: round_down(1.29, 1) is 12 * 0.1 =
+ * 1.2000000000000002 and round_up(4.0036, 1) is 41 / 10 = 4.1, as there.
  */
 export function roundDirected(x: number, scale: number, up: boolean): number {
   if (x !== x || x === Infinity || x === -Infinity || scale !== scale) return scale !== scale ? NaN : x;
@@ -71,7 +72,8 @@ export function roundDirected(x: number, scale: number, up: boolean): number {
   const pow = 10 ** k, inv = 10 ** -k;
   const y = scale >= 0 ? (up ? a * pow + 1 - TOLERANCE : (a + TOLERANCE) * pow) : (up ? a * inv + 1 - TOLERANCE : (a + TOLERANCE) * inv);
   if (y >= 9223372036854775807) return x;
-  const r = Math.trunc(y) * (scale >= 0 ? inv : pow);
+  const t = Math.trunc(y);
+  const r = scale < 0 ? t * pow : up ? t / pow : t * inv;
   return x < 0 || Object.is(x, -0) ? -r : r;
 }
 
