@@ -95,19 +95,23 @@ class SumState extends GroupArrays {
     this.exactInt = type === 'LONG' && kind === 'plain' && !average;
   }
 
-  /** The batch's rows added one by one, groups in BigInt once their sum needs it. */
+  /**
+   * The batch's rows added one by one, a group going on in BigInt once its sum
+   * needs it (its double sum is then NaN, so the fast test fails for it alone).
+   */
   private updateExact(ids: Int32Array, v: ColumnVector, x: Float64Array, n: number, single: boolean): void {
     const [sum, cnt] = this.arrays as [Float64Array, Float64Array];
-    const big = (this.big ??= new Map());
     for (let i = 0; i < n; i++) {
       const d = x[i]!;
       if (d !== d) continue;
       const g = single ? 0 : ids[i]!;
       cnt[g]!++;
-      const b = big.get(g);
       const t = sum[g]! + d;
-      if (b === undefined && t < EXACT_LIMIT && t > -EXACT_LIMIT && d < EXACT_LIMIT && d > -EXACT_LIMIT) { sum[g] = t; continue; }
-      big.set(g, (b ?? BigInt(sum[g]!)) + exactAt(v, x, i)!);
+      if (t < EXACT_LIMIT && t > -EXACT_LIMIT && d < EXACT_LIMIT && d > -EXACT_LIMIT) { sum[g] = t; continue; }
+      const big = (this.big ??= new Map());
+      const b = big.get(g);
+      big.set(g, (b === undefined ? BigInt(sum[g]!) : b) + exactAt(v, x, i)!);
+      sum[g] = NaN;
     }
   }
 
