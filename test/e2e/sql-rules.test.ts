@@ -141,7 +141,7 @@ describe('SQL expression rules (QuestDB 9.3)', () => {
     }
   });
 
-  test('interval durations fail with QuestDB\'s messages at the literal', async () => {
+  test('interval literals fail with QuestDB\'s messages (durations, dates, format, count) at the literal', async () => {
     assert.equal((await exec(s, "create table sr_iv as (select timestamp_sequence('2024-01-01', 3600000000) ts from long_sequence(48)) timestamp(ts)")).status, 200);
     const at = (lit: string): string => `select * from sr_iv where ts in '${lit}'`;
     const cases: Array<[string, string]> = [
@@ -150,6 +150,10 @@ describe('SQL expression rules (QuestDB 9.3)', () => {
       ['2024-01-02;1q', 'Invalid duration unit: q'],
       ['2024-01-02;1h30', 'Missing unit at end of duration'],
       ['2024-01-02;99999999999h', 'Duration not a number: 99999999999'],
+      ['20x4', 'Invalid date'],
+      ['2024-13', 'Invalid date'],
+      ['2024-01-02;1h;1d;2;3', 'Invalid interval format'],
+      ['2024-01-02T10:00;1h;1d;x', 'Count not a number'],
     ];
     for (const [lit, message] of cases) {
       const q = at(lit);
