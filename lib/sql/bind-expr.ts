@@ -14,6 +14,7 @@ import { LONG_NULL, typeName } from '../storage/column-type.js';
 import type { Interval } from '../storage/table-reader.js';
 import { constArg, isConstant } from './const-value.js';
 import { isWindowOnly } from './window-functions.js';
+import { noMatch } from './functions/signature.js';
 import { commonType, isNumeric, isTemporal, isText, type SqlType } from './sql-type.js';
 
 export interface ScopeField {
@@ -224,6 +225,8 @@ export function castTo(e: BoundExpr, t: SqlType, pos: number, valuePos?: number)
   }
   if (e.kind === 'const' && typeof e.value === 'string' && (t === 'TIMESTAMP' || t === 'DATE')) {
     const us = parseTimestamp(e.value);
+    // An explicit CAST of text that is no date is NULL in QuestDB; an implicit conversion fails.
+    if (us === null && valuePos !== undefined) return { kind: 'const', type: t, value: null };
     if (us === null) throw new SvcError('SQL', `Invalid date [str=${e.value}]`, { position: pos });
     return { kind: 'const', type: t, value: t === 'DATE' ? Math.floor(us / 1000) : us };
   }
@@ -253,12 +256,22 @@ export function bindExpr(e: A.Expr, cx: ExprContext): BoundExpr {
     }
     case 'binary': return binary(e, cx);
     case 'call': return callExpr(e, cx);
-    case 'cast': return castTo(bindExpr(e.expr, cx), typeOf(e.type), e.type.pos, e.expr.pos);
+    case 'cast': {
+      const v = bindExpr(e.expr, cx);
+      const t = typeOf(e.type);
+      // A cast QuestDB does not have is a missing `cast` overload, reported at the cast.
+      if (v.type !== t && v.type !== 'NULL' && !(v.kind === 'const' && v.type === 'CHAR') && typeof tryResolveScalar(`cast_${t}`, [v.type]) === 'string') {
+        throw new SvcError('SQL', noMatch('cast', [v.type, t]), { position: e.pos });
+      }
+      return castTo(v, t, e.type.pos, e.expr.pos);
+    }
     case 'case': return caseExpr(e, cx);
     case 'in': return inExpr(e, cx);
     case 'between': {
       const at = positions([e.expr, e.lo, e.hi]);
-      const [x, lo, hi] = unify([bindExpr(e.expr, cx), bindExpr(e.lo, cx), bindExpr(e.hi, cx)], e.pos, at);
+      const bound = [bindExpr(e.expr, cx), bindExpr(e.lo, cx), bindExpr(e.hi, cx)];
+      checkBetween(bound, at);
+      const [x, lo, hi] = unify(bound, e.pos, at);
       const b = call('between', [x!, lo!, hi!], e.pos, at);
       return e.not ? call('not', [b], e.pos) : b;
     }
@@ -353,20 +366,47 @@ function callExpr(e: A.Call, cx: ExprContext): BoundExpr {
   return call(e.name, args, e.pos, at);
 }
 
+/** Types QuestDB's between(TIMESTAMP, TIMESTAMP, TIMESTAMP) takes: timestamps, integers (micros) and text (parsed). */
+const BETWEEN_ARGS: ReadonlySet<SqlType> = new Set(['TIMESTAMP', 'DATE', 'BYTE', 'SHORT', 'INT', 'LONG', 'NULL', 'CHAR', 'STRING', 'VARCHAR', 'SYMBOL']);
+
+/**
+ * QuestDB 9.3 has BETWEEN for timestamps only: an argument of another kind
+ * (DOUBLE, FLOAT, BOOLEAN, UUID...) fails the call, the message naming every
+ * argument that is not a TIMESTAMP, at the last of them.
+ */
+function checkBetween(args: readonly BoundExpr[], at: readonly number[]): void {
+  if (args.every((a) => BETWEEN_ARGS.has(a.type))) return;
+  let message = 'argument type mismatch for function `between`';
+  let last = 0;
+  args.forEach((a, i) => {
+    if (a.type === 'TIMESTAMP') return;
+    message += ` at #${i + 1} expected: TIMESTAMP, actual: ${typeName(a.type)}`;
+    last = i;
+  });
+  throw new SvcError('SQL', message, { position: at[last] });
+}
+
 /**
  * Casts every expression to their common type (commonType). A text constant
  * next to a TIMESTAMP or DATE is parsed as one; a text column is not
  * converted. A mismatch is reported at the expression that does not fit
- * (`at[i]`, else `pos`).
+ * (`at[i]`, else `pos`); for CASE `branches`, as QuestDB reports them.
  */
-export function unify(es: BoundExpr[], pos: number, at?: readonly number[]): BoundExpr[] {
+export function unify(es: BoundExpr[], pos: number, at?: readonly number[], branches = false): BoundExpr[] {
   const where = (i: number): number => at?.[i] ?? pos;
   const temporal = es.some((x) => isTemporal(x.type));
   let t: SqlType = 'NULL';
   es.forEach((x, i) => {
     if (temporal && x.kind === 'const' && isText(x.type)) return;
     const c = commonType(t, x.type);
-    if (c === null) throw new SvcError('SQL', `inconvertible types: ${typeName(t)} and ${typeName(x.type)}`, { position: where(i) });
+    if (c === null && !branches) throw new SvcError('SQL', `inconvertible types: ${typeName(t)} and ${typeName(x.type)}`, { position: where(i) });
+    if (c === null) {
+      // CASE: QuestDB converts the branches to the later type and fails at the first earlier one it cannot take.
+      const to = x.type;
+      const j = es.findIndex((y, k) => k < i && !(temporal && y.kind === 'const' && isText(y.type)) && commonType(y.type, to) === null);
+      const from = j >= 0 ? es[j]!.type : t;
+      throw new SvcError('SQL', `inconvertible types: ${typeName(from)} -> ${typeName(to)} [from=${typeName(from)}, to=${typeName(to)}]`, { position: where(j >= 0 ? j : i) });
+    }
     t = c;
   });
   return es.map((x, i) => castTo(x, t, where(i)));
@@ -385,7 +425,7 @@ function caseExpr(e: A.Case, cx: ExprContext): BoundExpr {
     return call('=', [a!, b!], w.when.pos, at);
   });
   const valuePos = [...e.whens.map((w) => w.then.pos), e.else ? e.else.pos : e.pos];
-  const values = unify([...e.whens.map((w) => bindExpr(w.then, cx)), e.else ? bindExpr(e.else, cx) : { kind: 'const', type: 'NULL', value: null }], e.pos, valuePos);
+  const values = unify([...e.whens.map((w) => bindExpr(w.then, cx)), e.else ? bindExpr(e.else, cx) : { kind: 'const', type: 'NULL', value: null }], e.pos, valuePos, true);
   const args: BoundExpr[] = [];
   conds.forEach((c, i) => args.push(c, values[i]!));
   args.push(values[values.length - 1]!);

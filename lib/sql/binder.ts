@@ -177,8 +177,8 @@ function bindTableFunction(f: A.FunctionRef, cx: BindContext): Source {
   switch (name) {
     case 'long_sequence': {
       const n = constInt(f.call.args[0], 'long_sequence count', f.pos, true);
-      if (n < 0) throw new SvcError('SQL', 'long_sequence count must not be negative', { position: f.call.args[0]!.pos });
-      plan = node({ kind: 'longSequence', count: n, fields: [{ name: 'x', type: 'LONG' }] });
+      // A negative count is an empty sequence in QuestDB (no error).
+      plan = node({ kind: 'longSequence', count: Math.max(n, 0), fields: [{ name: 'x', type: 'LONG' }] });
       break;
     }
     case 'tables': case 'all_tables':

@@ -18,12 +18,16 @@ class LiteralError extends Error {
   constructor(message: string, readonly at: number) { super(message); }
 }
 
+/** An error in QuestDB's own words (its IntervalUtils), reported at the literal as QuestDB does. */
+class QuestError extends Error {}
+
 /** Parses `text`; errors carry `pos` (the literal's position) + 1 + the offset inside the text. */
 export function parseIntervalLiteral(text: string, nowMicros: number, pos: number): Interval[] {
   try {
     return merge(parse(text, nowMicros));
   } catch (e) {
     if (e instanceof LiteralError) throw new SvcError('SQL', `Invalid interval [${e.message}]: '${text}'`, { position: pos + 1 + e.at });
+    if (e instanceof QuestError) throw new SvcError('SQL', e.message, { position: pos });
     throw e;
   }
 }
@@ -31,7 +35,7 @@ export function parseIntervalLiteral(text: string, nowMicros: number, pos: numbe
 function parse(text: string, now: number): Interval[] {
   const parts = splitTop(text, ';');
   const main = parts[0]!.trim();
-  const duration = parts.length > 1 ? parseDuration(parts[1]!.trim(), text.indexOf(';')) : null;
+  const duration = parts.length > 1 ? parseDuration(parts[1]!.trim()) : null;
   let out: Interval[];
   const range = splitTop(main, '..');
   if (range.length === 2) {
@@ -50,8 +54,9 @@ function parse(text: string, now: number): Interval[] {
   }
   if (parts.length === 4) {
     // The older repeating form: start;duration;period;count.
-    const period = parseDuration(parts[2]!.trim(), text.indexOf(';', text.indexOf(';') + 1));
+    const period = parseDuration(parts[2]!.trim());
     const count = Number(parts[3]!.trim());
+    if (!/^\d+$/.test(parts[3]!.trim())) throw new QuestError('Count not a number');
     if (!Number.isInteger(count) || count < 1 || count > 100_000) throw new LiteralError('repeat count must be an integer from 1', text.lastIndexOf(';') + 1);
     const reps: Interval[] = [];
     for (const [lo, hi] of out) {
@@ -62,7 +67,7 @@ function parse(text: string, now: number): Interval[] {
     }
     out = reps;
   } else if (parts.length !== 1 && parts.length !== 2) {
-    throw new LiteralError('expected date;duration or date;duration;period;count', text.indexOf(';'));
+    throw new QuestError('Invalid interval format');
   }
   return out;
 }
@@ -71,20 +76,31 @@ function parse(text: string, now: number): Interval[] {
 
 interface Duration { readonly months: number; readonly micros: number }
 
-function parseDuration(s: string, at: number): Duration {
-  const re = /(\d+)\s*(y|M|w|d|h|m|s|T|u|n)/gy;
-  let months = 0, micros = 0, consumed = 0;
-  for (let m = re.exec(s); m !== null; m = re.exec(s)) {
-    const n = Number(m[1]);
-    switch (m[2]) {
+/**
+ * A duration as QuestDB reads it: numbers (digits, `_` allowed) each followed
+ * by a unit letter, with its errors: a unit without a number before it
+ * ("Expected number before unit '-'" for ';-1h'), a number past INT, an
+ * unknown unit, digits left without a unit.
+ */
+function parseDuration(s: string): Duration {
+  let months = 0, micros = 0, numStart = 0;
+  for (let i = 0; i < s.length; i++) {
+    const c = s[i]!;
+    if ((c >= '0' && c <= '9') || c === '_') continue;
+    if (i === numStart) throw new QuestError(`Expected number before unit '${c}'`);
+    const digits = s.slice(numStart, i);
+    const n = Number(digits.replace(/_/g, ''));
+    if (!/\d/.test(digits) || !Number.isInteger(n) || n > 2147483647) throw new QuestError(`Duration not a number: ${digits}`);
+    switch (c) {
       case 'y': months += 12 * n; break;
       case 'M': months += n; break;
       case 'n': micros += Math.floor(n / 1000); break;
-      default: micros += n * US[m[2] as keyof typeof US];
+      case 'w': case 'd': case 'h': case 'm': case 's': case 'T': case 'u': micros += n * US[c]; break;
+      default: throw new QuestError(`Invalid duration unit: ${c}`);
     }
-    consumed = re.lastIndex;
+    numStart = i + 1;
   }
-  if (s.length === 0 || consumed !== s.length) throw new LiteralError(`invalid duration '${s}' (e.g. 1h30m, 15m, 2d)`, at + 1);
+  if (numStart < s.length) throw new QuestError('Missing unit at end of duration');
   return { months, micros };
 }
 
@@ -132,7 +148,8 @@ function expand(s: string): Array<{ text: string; at: number }> {
     const r = /^(\d+)\s*\.\.\s*(\d+)$/.exec(item);
     if (r) {
       const a = Number(r[1]), b = Number(r[2]);
-      if (b < a || b - a > 10_000) throw new LiteralError(`invalid range [${item}]`, open + 1);
+      if (b < a) throw new QuestError('Range must be ascending');
+      if (b - a > 10_000) throw new LiteralError(`invalid range [${item}]`, open + 1);
       for (let v = a; v <= b; v++) values.push(String(v).padStart(r[1]!.length, '0'));
     } else if (/^\d+$/.test(item)) {
       values.push(item.padStart(2, '0'));
@@ -173,8 +190,8 @@ function element(text: string, now: number, at: number): Interval {
   const p = point(s.trim(), now, at);
   let { start, end } = p;
   if (zone !== null) {
-    const shiftStart = zoneOffset(zone, start, at + atSign + 1);
-    const shiftEnd = zoneOffset(zone, end, at + atSign + 1);
+    const shiftStart = zoneOffset(zone, start);
+    const shiftEnd = zoneOffset(zone, end);
     start -= shiftStart;
     end -= shiftEnd;
   }
@@ -199,7 +216,7 @@ function dayFilter(s: string, at: number): Set<number> {
 }
 
 /** The zone's offset from UTC in micros at about `localMicros`. */
-function zoneOffset(zone: string, localMicros: number, at: number): number {
+function zoneOffset(zone: string, localMicros: number): number {
   const z = zone.toUpperCase();
   if (z === 'UTC' || z === 'GMT' || z === 'Z') return 0;
   const m = /^([+-])(\d{2}):?(\d{2})?$/.exec(zone);
@@ -209,7 +226,7 @@ function zoneOffset(zone: string, localMicros: number, at: number): number {
     const guess = ianaOffset(zone, localMicros);
     return ianaOffset(zone, localMicros - guess);
   } catch {
-    throw new LiteralError(`unknown time zone '${zone}'`, at);
+    throw new QuestError(`invalid timezone: ${zone}`);
   }
 }
 
@@ -246,10 +263,10 @@ interface Point { readonly start: number; readonly end: number }
 function point(s: string, now: number, at: number): Point {
   if (s.startsWith('$')) return variable(s, now, at);
   const m = /^(\d{4})(?:-(\d{2})(?:-(\d{2})(?:[T ](\d{2})(?::(\d{2})(?::(\d{2})(?:\.(\d{1,6})\d*)?)?)?)?)?)?Z?$/.exec(s);
-  if (!m) throw new LiteralError(`not a date: '${s}'`, at);
+  if (!m) throw new QuestError('Invalid date');
   const y = Number(m[1]), mo = m[2] ? Number(m[2]) : 1, d = m[3] ? Number(m[3]) : 1;
   const h = m[4] ? Number(m[4]) : 0, mi = m[5] ? Number(m[5]) : 0, sec = m[6] ? Number(m[6]) : 0;
-  if (mo < 1 || mo > 12 || d < 1 || d > 31 || h > 23 || mi > 59 || sec > 59) throw new LiteralError(`date out of range: '${s}'`, at);
+  if (mo < 1 || mo > 12 || d < 1 || d > 31 || h > 23 || mi > 59 || sec > 59) throw new QuestError('Invalid date');
   const frac = m[7] ?? '';
   const start = daysFromCivil(y, mo, d) * DAY + h * US.h + mi * US.m + sec * US.s + (frac ? Number(frac.padEnd(6, '0')) : 0);
   let end: number;

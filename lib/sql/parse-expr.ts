@@ -279,6 +279,11 @@ function parseWord(c: Cursor, t: Token): Expr {
     case 'NULL':
       c.next();
       return { kind: 'literal', pos: t.pos, type: 'NULL', value: null, text: t.text };
+    case 'NAN':
+      // QuestDB reads the word NaN as its NULL constant (a NaN double is NULL there).
+      if (c.isOp('(', next) || c.isOp('.', next)) break;
+      c.next();
+      return { kind: 'literal', pos: t.pos, type: 'NULL', value: null, text: t.text };
     case 'CASE':
       return parseCase(c);
     case 'CAST':

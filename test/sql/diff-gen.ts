@@ -176,7 +176,7 @@ export class Gen {
       default: {
         // length(NULL) is -1 (QuestDB's documentation).
         if (this.chance(0.1)) return R.fn('length', [this.nul()]);
-        return this.chance(0.1) ? R.arith('-', named('ts'), named('t2')) : R.fn('length', [this.textual(d)]);
+        return R.fn('length', [this.textual(d)]);
       }
     }
   }
@@ -202,6 +202,8 @@ export class Gen {
       case 0: return R.fn('coalesce', [this.colOf('TIMESTAMP'), this.colOf('TIMESTAMP')]);
       case 1: return R.caseOf([{ c: this.bool(0), v: this.colOf('TIMESTAMP') }], this.chance(0.5) ? this.colOf('TIMESTAMP') : null);
       case 2: {
+        // The difference of two timestamps is a TIMESTAMP of the micros between them (QuestDB 9.3).
+        if (this.chance(0.2)) return R.arith('-', named('ts'), named('t2'));
         // Plus or minus micros keeps the type.
         const micros = this.pick([1, 1000000, 86400000000, -3600000000]);
         return R.arith(this.pick(['+', '-'] as const), this.colOf('TIMESTAMP'), R.lit(String(micros), micros, micros > 2147483647 ? 'LONG' : 'INT'));
@@ -265,7 +267,11 @@ export class Gen {
       }
       case 10: {
         const kind = this.int(0, 2);
-        if (kind === 0) return R.between(this.numeric(d), this.pick([this.intLit(), this.doubleLit()]), this.chance(0.05) ? this.nul() : this.pick([this.intLit(), this.doubleLit()]), this.chance(0.3));
+        // QuestDB's BETWEEN takes integers (as micros) but no DOUBLE.
+        if (kind === 0) {
+          const x = this.numeric(d);
+          if (x.type !== 'DOUBLE') return R.between(x, this.intLit(), this.chance(0.05) ? this.nul() : this.intLit(), this.chance(0.3));
+        }
         if (kind === 1) return R.between(this.textual(d), this.textLit(), this.textLit(), this.chance(0.3));
         return R.between(this.timestamp(), this.tsLit(), this.tsLit(), this.chance(0.3));
       }

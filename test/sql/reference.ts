@@ -56,10 +56,18 @@ export function common(types: readonly RType[]): RType {
 
 export const col = (name: string, idx: number, type: RType): Expr => ({ k: 'col', name, idx, type });
 export const lit = (sql: string, value: Val, type: RType): Expr => ({ k: 'lit', sql, value, type });
-/** Numbers widen (INT, LONG, DOUBLE); a TIMESTAMP plus or minus an integer of micros stays a TIMESTAMP, the difference of two is a LONG. */
+/**
+ * Numbers widen (INT, LONG, DOUBLE); a TIMESTAMP plus or minus an integer of micros stays a
+ * TIMESTAMP, and so does the difference of two (QuestDB 9.3). Two INT literals whose product
+ * leaves the INT range multiply into a LONG (QuestDB folds that constant wider).
+ */
 export function arith(op: ArithOp, a: Expr, b: Expr): Expr {
   const ts = a.type === 'TIMESTAMP' || b.type === 'TIMESTAMP';
-  const type = !ts ? common([a.type, b.type]) : a.type === b.type ? 'LONG' : 'TIMESTAMP';
+  let type = !ts ? common([a.type, b.type]) : 'TIMESTAMP';
+  if (op === '*' && type === 'INT' && a.k === 'lit' && b.k === 'lit' && typeof a.value === 'number' && typeof b.value === 'number') {
+    const p = a.value * b.value;
+    if (p > 2147483647 || p < -2147483648) type = 'LONG';
+  }
   return { k: 'arith', op, a, b, type };
 }
 export const neg = (a: Expr): Expr => ({ k: 'neg', a, type: a.type });
@@ -80,7 +88,7 @@ export function fn(name: Extract<Expr, { k: 'fn' }>['name'], args: Expr[]): Expr
     case 'abs': type = args[0]!.type; break;
     case 'round': type = 'DOUBLE'; break;
     case 'length': type = 'INT'; break;
-    case 'upper': type = args[0]!.type === 'VARCHAR' ? 'VARCHAR' : 'STRING'; break;
+    case 'upper': type = 'STRING'; break;
     case 'concat': type = args.some((a) => a.type === 'VARCHAR') ? 'VARCHAR' : 'STRING'; break;
   }
   return { k: 'fn', name, args, type };
@@ -232,9 +240,11 @@ function callFn(name: Extract<Expr, { k: 'fn' }>['name'], v: Val[]): Val {
   switch (name) {
     case 'coalesce': return v.find((x) => x !== null) ?? null;
     case 'abs': return v[0] === null ? null : Math.abs(v[0] as number);
-    case 'round': return v[0] === null || (v.length > 1 && v[1] === null) ? null : roundHalfUp(v[0] as number, v.length > 1 ? (v[1] as number) : 0);
+    // round(x) is Java's Math.round (half towards +infinity); with a scale, half away from zero.
+    case 'round': return v[0] === null || (v.length > 1 && v[1] === null) ? null : v.length > 1 ? roundHalfUp(v[0] as number, v[1] as number) : Math.round(v[0] as number) + 0;
     case 'length': return v[0] === null ? -1 : Array.from(v[0] as string).length;
-    case 'upper': return v[0] === null ? null : (v[0] as string).toUpperCase();
+    // One character for one, as Java's Character.toUpperCase ('ß' stays).
+    case 'upper': return v[0] === null ? null : Array.from(v[0] as string, (c) => { const u = c.toUpperCase(); return u.length === c.length ? u : c; }).join('');
     case 'concat': return v.map(render).join('');
   }
 }

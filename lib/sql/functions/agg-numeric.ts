@@ -1,7 +1,8 @@
 // Counting and numeric aggregates over group ids: count(), count(x),
 // count_distinct, sum, avg, ksum (Kahan), nsum (Neumaier) and Welford variance
 // and standard deviation. NULLs are skipped; empty groups give NULL (count 0).
-import type { ColumnVector } from '../../storage/column-vector.js';
+import { LONG_NULL } from '../../storage/column-type.js';
+import type { ColumnVector, FixedVector } from '../../storage/column-vector.js';
 import { registerAggregate, type AggregateOverload, type AggregateState } from './registry.js';
 import { isIntegral, isNumeric, type SqlType } from '../sql-type.js';
 import { asDoubles, fromDoubles, nullFlags } from './vec.js';
@@ -64,9 +65,55 @@ function sum4(x: ArrayLike<number>, n: number): number {
 
 type SumKind = 'plain' | 'kahan' | 'neumaier';
 
-/** sum / ksum / nsum / avg: arrays are sum, count, compensation. */
+/** Past this a double no longer holds every integer: an integral sum goes on in BigInt. */
+const EXACT_LIMIT = 2 ** 53;
+const MIN64 = -(2n ** 63n);
+
+/** Row i of an integral vector as a BigInt (its exact int64 pair when it has one); null for NULL. */
+function exactAt(v: ColumnVector, x: Float64Array, i: number): bigint | null {
+  const ex = v.kind === 'fixed' ? v.exact : undefined;
+  if (ex !== undefined) {
+    const r = BigInt.asIntN(64, (BigInt(ex[2 * i + 1]!) << 32n) | BigInt(ex[2 * i]! >>> 0));
+    return r === MIN64 ? null : r;
+  }
+  const d = x[i]!;
+  return d !== d ? null : BigInt(d);
+}
+
+/**
+ * sum / ksum / nsum / avg: arrays are sum, count, compensation. sum() of
+ * integers is an exact int64 that wraps on overflow like QuestDB's (Java long):
+ * doubles while every partial sum stays below 2^53, then BigInt for the group.
+ */
 class SumState extends GroupArrays {
-  constructor(private readonly kind: SumKind, private readonly type: SqlType, private readonly average: boolean) { super(3); }
+  /** Groups whose integral sum left the doubles' exact range (only with `exactInt`). */
+  private big: Map<number, bigint> | null = null;
+  private readonly exactInt: boolean;
+
+  constructor(private readonly kind: SumKind, private readonly type: SqlType, private readonly average: boolean) {
+    super(3);
+    this.exactInt = type === 'LONG' && kind === 'plain' && !average;
+  }
+
+  /**
+   * The batch's rows added one by one, a group going on in BigInt once its sum
+   * needs it (its double sum is then NaN, so the fast test fails for it alone).
+   */
+  private updateExact(ids: Int32Array, v: ColumnVector, x: Float64Array, n: number, single: boolean): void {
+    const [sum, cnt] = this.arrays as [Float64Array, Float64Array];
+    for (let i = 0; i < n; i++) {
+      const d = x[i]!;
+      if (d !== d) continue;
+      const g = single ? 0 : ids[i]!;
+      cnt[g]!++;
+      const t = sum[g]! + d;
+      if (t < EXACT_LIMIT && t > -EXACT_LIMIT && d < EXACT_LIMIT && d > -EXACT_LIMIT) { sum[g] = t; continue; }
+      const big = (this.big ??= new Map());
+      const b = big.get(g);
+      big.set(g, (b === undefined ? BigInt(sum[g]!) : b) + exactAt(v, x, i)!);
+      sum[g] = NaN;
+    }
+  }
 
   update(ids: Int32Array, args: readonly ColumnVector[], n: number, groups: number): void {
     this.ensure(groups);
@@ -76,6 +123,10 @@ class SumState extends GroupArrays {
       // No GROUP BY keys: four running sums in locals (independent adds pipeline), no NULL test per
       // row. A NaN result means the batch has a NULL (or infinities of both signs): then the exact loop.
       const s = sum4(x, n);
+      if (this.exactInt && (this.big !== null || !(s + sum[0]! < EXACT_LIMIT && s + sum[0]! > -EXACT_LIMIT && s < EXACT_LIMIT && s > -EXACT_LIMIT))) {
+        this.updateExact(ids, args[0]!, x, n, true);
+        return;
+      }
       if (s === s) {
         sum[0]! += s;
         cnt[0]! += n;
@@ -87,6 +138,7 @@ class SumState extends GroupArrays {
       cnt[0]! += c;
       return;
     }
+    if (this.exactInt) { this.updateExact(ids, args[0]!, x, n, groups === 1); return; }
     for (let i = 0; i < n; i++) {
       const v = x[i]!;
       if (v !== v) continue;
@@ -116,8 +168,26 @@ class SumState extends GroupArrays {
       const s = this.kind === 'neumaier' ? sum[g]! + comp[g]! : sum[g]!;
       out[g] = c === 0 ? NaN : this.average ? s / c : s;
     }
-    return fromDoubles(this.type, out);
+    if (this.big === null || this.big.size === 0) return fromDoubles(this.type, out);
+    return exactLongs(out, this.big);
   }
+}
+
+/** LONG sums (NaN = NULL) with the groups in `big` wrapped to int64 (-2^63 reads as NULL): doubles plus exact pairs. */
+function exactLongs(out: Float64Array, big: Map<number, bigint>): FixedVector {
+  const n = out.length;
+  const data = new Float64Array(n);
+  const exact = new Int32Array(2 * n);
+  for (let g = 0; g < n; g++) {
+    const b = big.get(g);
+    const r = b !== undefined ? BigInt.asIntN(64, b) : out[g]! !== out[g]! ? MIN64 : BigInt(out[g]!);
+    exact[2 * g] = Number(r & 0xffffffffn) | 0;
+    exact[2 * g + 1] = Number(BigInt.asIntN(32, r >> 32n));
+    const d = Number(r);
+    // A value that rounds to the NULL sentinel's double keeps the nearest double above it.
+    data[g] = r === MIN64 ? LONG_NULL : d === LONG_NULL ? -9223372036854774784 : d;
+  }
+  return { kind: 'fixed', type: 'LONG', data, exact };
 }
 
 type Moment = 'var_samp' | 'var_pop' | 'stddev_samp' | 'stddev_pop';

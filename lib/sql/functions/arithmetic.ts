@@ -3,7 +3,7 @@
 // NULL in -> NULL out, division or modulo by zero -> NULL.
 import { INT_NULL, LONG_NULL } from '../../storage/column-type.js';
 import type { ColumnVector, FixedVector } from '../../storage/column-vector.js';
-import type { Kernel } from './registry.js';
+import type { BindArg, BindResult, Kernel } from './registry.js';
 import { defineScalar, type Built, type Signature } from './signature.js';
 import { isIntegral, isNumeric, widerNumeric, type SqlType } from '../sql-type.js';
 import { asDoubles, fromDoubles } from './vec.js';
@@ -160,9 +160,31 @@ const numericSig = (op: Op): Signature => ({
     const w = widerNumeric(t[0]!, t[1]!) ?? 'DOUBLE';
     t[0] = t[0] === 'NULL' ? w : t[0]!;
     t[1] = t[1] === 'NULL' ? w : t[1]!;
-    return built(op, w);
+    return op === '*' && w === 'INT' ? { ...built(op, w), bind: foldIntProduct } : built(op, w);
   },
 });
+
+/**
+ * QuestDB 9.3 folds a constant INT * INT whose product leaves the INT range into
+ * a LONG constant (`2147483647 * 2` is the LONG 4294967294); over columns, or
+ * when the product fits, it stays an INT that wraps.
+ */
+function foldIntProduct(args: readonly BindArg[]): BindResult | void {
+  const a = args[0]!.value, b = args[1]!.value;
+  if (typeof a !== 'number' || typeof b !== 'number') return;
+  const p = BigInt(a) * BigInt(b);
+  if (p >= -2147483648n && p <= 2147483647n) return;
+  const value = Number(p), lo = Number(p & 0xffffffffn) | 0, hi = Number(p >> 32n);
+  return {
+    type: 'LONG',
+    kernel: (_args, n) => {
+      // Exact int64 pairs too: a product past 2^53 is not a double.
+      const exact = new Int32Array(2 * n);
+      for (let i = 0; i < n; i++) { exact[2 * i] = lo; exact[2 * i + 1] = hi; }
+      return { kind: 'fixed', type: 'LONG', data: new Float64Array(n).fill(value), exact };
+    },
+  };
+}
 
 const temporal = (t: SqlType): SqlType | null => (t === 'TIMESTAMP' || t === 'DATE' ? t : null);
 const integralOrNull = (t: SqlType): SqlType | null => (isIntegral(t) || t === 'NULL' ? 'LONG' : null);
@@ -178,12 +200,15 @@ function temporalSigs(op: '+' | '-'): Signature[] {
     sigs.push({ args: [integralOrNull, temporal], build: (t) => built(op, t[1]!) });
     sigs.push({ args: [floating, temporal], build: (t) => { t[1] = 'DOUBLE'; return built(op, 'DOUBLE'); } });
   } else {
-    // TIMESTAMP - TIMESTAMP is a LONG of micros; a DATE on either side is first widened to micros.
+    // QuestDB has no TIMESTAMP - TIMESTAMP: its `-(TIMESTAMP, LONG)` takes the right side as a
+    // LONG of micros, so the difference is a TIMESTAMP (a day reads 1970-01-02T00:00:00.000000Z).
+    // A DATE on either side is first widened to micros.
     sigs.push({
       args: [temporal, temporal],
       build: (t) => {
-        if (t[0] !== t[1]) { t[0] = 'TIMESTAMP'; t[1] = 'TIMESTAMP'; }
-        return built(op, 'LONG');
+        t[0] = 'TIMESTAMP';
+        t[1] = 'TIMESTAMP';
+        return built(op, 'TIMESTAMP');
       },
     });
   }

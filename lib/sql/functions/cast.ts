@@ -4,6 +4,7 @@
 import { LONG_NULL, COLUMN_TYPES, type ColumnType } from '../../storage/column-type.js';
 import { f64ToInt64, type ColumnVector, type FixedVector, internStrings } from '../../storage/column-vector.js';
 import { registerScalar, type Kernel } from './registry.js';
+import { noMatch } from './signature.js';
 import { isText, type SqlType } from '../sql-type.js';
 import { asDoubles, fromDoubles, textAt, textVector, texts } from './vec.js';
 import { nulls } from './rows.js';
@@ -178,7 +179,7 @@ export function registerCasts(): void {
         if (argTypes.length !== 1) return `there is no matching function \`cast\` with the argument types: (${argTypes.join(', ')})`;
         const from = argTypes[0]!;
         const kernel = castKernel(from, to);
-        if (!kernel) return `cannot cast ${from} to ${to}`;
+        if (!kernel) return noMatch('cast', [from, to]);
         return { type: to, kernel, deterministic: true };
       },
     });

@@ -4,6 +4,7 @@
 import { registerNumericAggregates } from './agg-numeric.js';
 import { registerPickAggregates } from './agg-pick.js';
 import { registerFinanceAggregates } from './agg-finance.js';
+import { registerTextAggregates } from './agg-text.js';
 import { registerTimeZone } from './time-zone.js';
 import { registerArithmetic } from './arithmetic.js';
 import { registerCasts } from './cast.js';
@@ -31,4 +32,5 @@ registerRandomText();
 registerNumericAggregates();
 registerPickAggregates();
 registerFinanceAggregates();
+registerTextAggregates();
 registerTimeZone();

@@ -1,5 +1,5 @@
-// Numeric functions: abs, sign (keep the argument's type), round (half away
-// from zero; round_half_even, round_down, round_up), floor, ceil, sqrt, power,
+// Numeric functions: abs, sign (keep the argument's type), round (Java's
+// Math.round; with a scale half away from zero; round_half_even, round_down, round_up), floor, ceil, sqrt, power,
 // ln, log (base 10, as QuestDB/PostgreSQL), exp, greatest, least.
 import type { Kernel } from './registry.js';
 import { accept, defineScalar, widest, type Signature } from './signature.js';
@@ -55,12 +55,41 @@ export function roundTo(x: number, scale: number, mode: Mode): number {
   return x < 0 ? -v : v;
 }
 
+/** QuestDB's allowance for a value just under a decimal step (Numbers.TOLERANCE). */
+const TOLERANCE = 1e-10;
+
+/**
+ * round_down / round_up as QuestDB computes them on doubles: |x| scaled by a
+ * power of ten, truncated (with its tolerance), scaled back (round_down
+ * multiplies by the inverse power, round_up divides), sign restored. The
+ * scaling back is what shows: round_down(1.29, 1) is 12 * 0.1 =
+ * 1.2000000000000002 and round_up(4.0036, 1) is 41 / 10 = 4.1, as there.
+ */
+export function roundDirected(x: number, scale: number, up: boolean): number {
+  if (x !== x || x === Infinity || x === -Infinity || scale !== scale) return scale !== scale ? NaN : x;
+  const a = Math.abs(x);
+  const k = Math.abs(scale);
+  const pow = 10 ** k, inv = 10 ** -k;
+  const y = scale >= 0 ? (up ? a * pow + 1 - TOLERANCE : (a + TOLERANCE) * pow) : (up ? a * inv + 1 - TOLERANCE : (a + TOLERANCE) * inv);
+  if (y >= 9223372036854775807) return x;
+  const t = Math.trunc(y);
+  const r = scale < 0 ? t * pow : up ? t / pow : t * inv;
+  return x < 0 || Object.is(x, -0) ? -r : r;
+}
+
 function roundKernel(mode: Mode, withScale: boolean): Kernel {
   return (args, n) => {
     const x = asDoubles(args[0]!);
     const s = withScale ? asDoubles(args[1]!) : null;
     const out = new Float64Array(n);
-    for (let i = 0; i < n; i++) out[i] = roundTo(x[i]!, s ? s[i]! : 0, mode);
+    if (!s) {
+      // round(x) is Java's Math.round: half up towards positive infinity (round(-2.5) = -2).
+      for (let i = 0; i < n; i++) out[i] = Math.round(x[i]!) + 0; // + 0: a long has no -0
+    } else if (mode === 'down' || mode === 'up') {
+      for (let i = 0; i < n; i++) out[i] = roundDirected(x[i]!, s[i]!, mode === 'up');
+    } else {
+      for (let i = 0; i < n; i++) out[i] = roundTo(x[i]!, s[i]!, mode);
+    }
     return fromDoubles('DOUBLE', out);
   };
 }

@@ -50,6 +50,8 @@ function matcher(compile: (p: string) => TextTest, negate: boolean): Kernel {
     return lastRe;
   };
   const hit = negate ? 0 : 1;
+  // A NULL text does not match, so its negation (`!~`, QuestDB's not(~)) is true.
+  const miss = 1 - hit;
   const cache = new DictTables();
   return (args, n, kx) => {
     const s = args[0]!, p = args[1]!;
@@ -64,12 +66,12 @@ function matcher(compile: (p: string) => TextTest, negate: boolean): Kernel {
           deadline.tick(1 + v.length * r.cost / 1024);
           return r.test(v) ? hit : 1 - hit;
         }));
-        for (let i = 0; i < n; i++) { const k = s.keys[i]!; out[i] = k < 0 ? 0 : table[k]!; }
+        for (let i = 0; i < n; i++) { const k = s.keys[i]!; out[i] = k < 0 ? miss : table[k]!; }
         return boolVector(out);
       }
       for (let i = 0; i < n; i++) {
         const v = textAt(s, i);
-        if (v === null) { out[i] = 0; continue; }
+        if (v === null) { out[i] = miss; continue; }
         out[i] = r.test(v) ? hit : 1 - hit;
         deadline.tick(1 + v.length * r.cost / 1024);
       }
@@ -77,7 +79,7 @@ function matcher(compile: (p: string) => TextTest, negate: boolean): Kernel {
     }
     for (let i = 0; i < n; i++) {
       const v = textAt(s, i), q = textAt(p, i);
-      if (v === null || q === null) { out[i] = 0; continue; }
+      if (v === null || q === null) { out[i] = miss; continue; }
       const r = re(q, kx);
       out[i] = r.test(v) ? hit : 1 - hit;
       deadline.tick(1 + (v.length * r.cost + q.length) / 1024);

@@ -15,6 +15,7 @@ import { checkTextSize, TextOut, utf8Length } from './text-out.js';
 import { codePointLength } from './utf8.js';
 import { checkPattern, concatKernel, textResult } from './pattern.js';
 import { parseReplacement, Regex, type Replacement } from './regex.js';
+import type { SqlType } from '../sql-type.js';
 
 const SURROGATE = /[\uD800-\uDFFF]/;
 
@@ -47,14 +48,43 @@ function textFn(type: 'STRING' | 'VARCHAR', fn: TextRowFn, layout: readonly ('t'
 }
 
 /** Signature of a text-returning function: `layout` lists text ('t') and integer ('n') parameters. */
-function textSig(layout: readonly ('t' | 'n')[], fn: TextRowFn, bind?: BindHook): Signature {
+type TextType = 'STRING' | 'VARCHAR';
+
+function textSig(layout: readonly ('t' | 'n')[], fn: TextRowFn, bind?: BindHook, result?: TextType | ((t: readonly SqlType[]) => TextType)): Signature {
   return {
     args: layout.map((k) => (k === 't' ? accept.text : accept.int)),
     build: (t) => {
-      const type = textResult(t[0] === 'VARCHAR' ? ['VARCHAR'] : []);
+      // By default VARCHAR in, VARCHAR out (QuestDB's Ø overloads); STRING otherwise.
+      const type = result === undefined ? textResult(t[0] === 'VARCHAR' ? ['VARCHAR'] : []) : typeof result === 'string' ? result : result(t);
       return { type, kernel: textFn(type, fn, layout), bind };
     },
   };
+}
+
+/**
+ * Java's Character.toUpperCase per character, as QuestDB maps text: one
+ * character for one ('ß' stays 'ß', where String.toUpperCase gives 'SS').
+ * JS maps whole strings the full way; where that changes the length, the
+ * characters whose full mapping is longer keep themselves.
+ */
+export function javaUpper(s: string): string {
+  const u = s.toUpperCase();
+  return u.length === s.length ? u : perChar(s, (c) => c.toUpperCase());
+}
+
+/** Java's Character.toLowerCase per character ('İ' is 'i'). */
+export function javaLower(s: string): string {
+  const l = s.toLowerCase();
+  return l.length === s.length ? l : perChar(s, (c) => (c === '\u0130' ? 'i' : c.toLowerCase()));
+}
+
+function perChar(s: string, map: (c: string) => string): string {
+  let out = '';
+  for (const c of s) {
+    const m = map(c);
+    out += m.length === c.length ? m : c;
+  }
+  return out;
 }
 
 const NEGATIVE_LENGTH = 'negative substring length is not allowed';
@@ -199,8 +229,9 @@ const checkRegexpReplace: BindHook = (args, pos) => {
 
 export function registerText(): void {
   defineScalar('length', [{ args: [accept.text], build: () => ({ type: 'INT', kernel: lengthKernel }) }]);
-  defineScalar(['upper', 'to_uppercase'], [textSig(['t'], (s) => s.toUpperCase())]);
-  defineScalar(['lower', 'to_lowercase'], [textSig(['t'], (s) => s.toLowerCase())]);
+  // QuestDB's upper/lower are STRING functions (a VARCHAR argument is read as a STRING).
+  defineScalar(['upper', 'to_uppercase'], [textSig(['t'], javaUpper, undefined, 'STRING')]);
+  defineScalar(['lower', 'to_lowercase'], [textSig(['t'], javaLower, undefined, 'STRING')]);
   defineScalar('concat', [{
     args: [],
     rest: accept.printable,
@@ -215,7 +246,8 @@ export function registerText(): void {
   defineScalar('left', [textSig(['t', 'n'], (s, x) => left(s, x[1]!))]);
   defineScalar('right', [textSig(['t', 'n'], (s, x) => right(s, x[1]!))]);
   defineScalar(['strpos', 'position'], [{ args: [accept.text, accept.text], build: () => ({ type: 'INT', kernel: strposKernel() }) }]);
-  defineScalar('replace', [textSig(['t', 't', 't'], (s, _x, t, kx) => replace(s, t[1]!, t[2]!, kx))]);
+  // replace is VARCHAR only when all three arguments are (QuestDB's replace(ØØØ)); else STRING.
+  defineScalar('replace', [textSig(['t', 't', 't'], (s, _x, t, kx) => replace(s, t[1]!, t[2]!, kx), undefined, (t): TextType => (t.every((x) => x === 'VARCHAR') ? 'VARCHAR' : 'STRING'))]);
   defineScalar('trim', [textSig(['t'], (s) => trimEnd(trimStart(s)))]);
   defineScalar('ltrim', [textSig(['t'], trimStart)]);
   defineScalar('rtrim', [textSig(['t'], trimEnd)]);

@@ -31,9 +31,9 @@ const PARTS: Record<string, Part> = {
   hour: (f) => f[F_HOUR]!,
   minute: (f) => f[F_MINUTE]!,
   second: (f) => f[F_SECOND]!,
-  // PostgreSQL: the seconds field including its fraction, in milli- or microseconds.
-  milliseconds: (f) => f[F_SECOND]! * 1000 + Math.floor(f[F_MICRO]! / 1000),
-  microseconds: (f) => f[F_SECOND]! * 1_000_000 + f[F_MICRO]!,
+  // QuestDB (unlike PostgreSQL): the fraction of the second alone, as INT milli- or microseconds.
+  milliseconds: (f) => Math.floor(f[F_MICRO]! / 1000),
+  microseconds: (f) => f[F_MICRO]!,
   epoch: (_f, us) => Math.floor(us / 1_000_000),
 };
 
@@ -43,7 +43,7 @@ function own<T>(table: Record<string, T>, name: string): T | undefined {
 }
 
 /** Parts QuestDB returns as LONG (the others are INT). */
-const LONG_PARTS = new Set(['epoch', 'milliseconds', 'microseconds']);
+const LONG_PARTS = new Set(['epoch']);
 
 /** The INT (or LONG) value of `part` for each timestamp. */
 function partKernel(part: Part, type: 'INT' | 'LONG' = 'INT'): Kernel {

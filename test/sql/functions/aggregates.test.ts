@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { aggregate, bools, chars, doubles, floats, ints, longs, nullArg, run, shorts, strs, syms, ts, type V } from './helpers.js';
 import { resolveAggregate } from '../../../lib/sql/functions/registry.js';
-import type { ColumnVector } from '../../../lib/storage/column-vector.js';
+import { int64ToF64, type ColumnVector, type FixedVector } from '../../../lib/storage/column-vector.js';
 import type { SqlType } from '../../../lib/sql/sql-type.js';
 
 /** One batch, one group per row given in `ids`. */
@@ -30,6 +30,46 @@ test('sum keeps integers in LONG and floating values in DOUBLE; all-NULL groups 
   assert.deepEqual(one('sum', 'SHORT', shorts([30000, 30000]), [0, 0], 1), [60000]);
   assert.deepEqual(one('sum', 'FLOAT', floats([0.5, 0.25]), [0, 0], 1), [0.75]);
   assert.deepEqual(one('sum', 'NULL', nullArg(2), [0, 0], 1), [null]);
+});
+
+/** A LONG vector holding exact int64 values (as read from a column file). */
+function exactLongs(xs: readonly (bigint | null)[]): ColumnVector {
+  const raw = BigInt64Array.from(xs, (x) => (x === null ? -(2n ** 63n) : x));
+  const exact = new Int32Array(raw.buffer);
+  return { kind: 'fixed', type: 'LONG', data: int64ToF64(exact), exact };
+}
+
+/** Each value of a LONG result as an exact BigInt (null for NULL). */
+function exactValues(v: ColumnVector): (bigint | null)[] {
+  const f = v as FixedVector;
+  const out: (bigint | null)[] = [];
+  for (let i = 0; i < f.data.length; i++) {
+    const r = f.exact ? BigInt.asIntN(64, (BigInt(f.exact[2 * i + 1]!) << 32n) | BigInt(f.exact[2 * i]! >>> 0)) : BigInt(f.data[i]!);
+    out.push(r === -(2n ** 63n) ? null : r);
+  }
+  return out;
+}
+
+test('sum of LONG is an exact int64 that wraps on overflow as QuestDB\'s (Java long) does, grouped or not', () => {
+  const sum = (batches: ReadonlyArray<readonly [number[], ColumnVector]>, groups: number): (bigint | null)[] => {
+    const st = resolveAggregate('sum', ['LONG'], false, 0).create();
+    let seen = 0;
+    for (const [ids, v] of batches) {
+      for (const g of ids) seen = Math.max(seen, g + 1);
+      st.update(Int32Array.from(ids), [v], ids.length, seen);
+    }
+    return exactValues(st.result(groups));
+  };
+  const max = 9223372036854775807n;
+  // Past 2^53 the sum is exact: MAX + NULL + -5 is MAX - 5 (a double would say 2^63).
+  assert.deepEqual(sum([[[0, 0, 0], exactLongs([max, null, -5n])]], 1), [max - 5n]);
+  // Overflow wraps: MAX + 1 is MIN + 0 ... which reads as NULL; MAX + 2 is MIN + 1.
+  assert.deepEqual(sum([[[0, 0], exactLongs([max, 2n])]], 1), [-max]);
+  assert.deepEqual(sum([[[0, 0, 1, 1], exactLongs([max, 10n, 2n ** 60n + 1n, 3n])]], 2), [-max + 8n, 2n ** 60n + 4n]);
+  // Across batches: a group starts on doubles and goes on exactly once it passes 2^53.
+  assert.deepEqual(sum([[[0, 1], exactLongs([2n ** 52n, 1n])], [[0, 0, 1], exactLongs([2n ** 52n, 3n, 2n])]], 2), [2n ** 53n + 3n, 3n]);
+  // Small sums stay on the fast path and the usual NULL rules hold.
+  assert.deepEqual(sum([[[0, 0, 1], exactLongs([1n, 2n, null])]], 2), [3n, null]);
 });
 
 test('avg, ksum and nsum skip NULLs; compensated sums keep the small terms', () => {
@@ -135,6 +175,18 @@ test('gives NULL (count 0) for groups without rows, and no rows for no groups', 
   assert.deepEqual(aggregate('avg', ['INT'], [[[], [ints([])]]], 0), []);
   const st = resolveAggregate('max', ['INT'], false, 0).create();
   assert.ok(st.bytes() >= 0);
+});
+
+test('string_agg joins each group\'s non-NULL values in row order by the delimiter; NULL for none', () => {
+  const agg = (v: ColumnVector, ids: number[][], groups: number, type: SqlType = 'STRING'): V[] =>
+    aggregate('string_agg', [type, 'CHAR'], ids.map((b) => [b, [v, chars(Array(b.length).fill(','))]] as const), groups);
+  assert.deepEqual(agg(strs(['1', '2', null, '3']), [[0, 1, 0, 0]], 3), ['1,3', '2', null]);
+  assert.deepEqual(agg(syms(['a', 'b', 'c']), [[1, 1, 1]], 2, 'SYMBOL'), [null, 'a,b,c']);
+  // Across batches, the same group goes on where it stopped.
+  assert.deepEqual(aggregate('string_agg', ['STRING', 'STRING'], [[[0, 0], [strs(['x', 'y']), strs(['; ', '; '])]], [[0], [strs(['z']), strs(['; '])]]], 1), ['x; y; z']);
+  assert.equal(resolveAggregate('string_agg', ['STRING', 'CHAR'], false, 0).type, 'STRING');
+  assert.equal(resolveAggregate('string_agg', ['VARCHAR', 'CHAR'], false, 0).type, 'VARCHAR');
+  assert.throws(() => resolveAggregate('string_agg', ['INT', 'CHAR'], false, 0), /no matching function `string_agg`/);
 });
 
 test('rejects argument types an aggregate does not take', () => {

@@ -77,14 +77,16 @@ test('mixes small and large integer types, reading BYTE and SHORT as numbers', (
   assert.deepEqual(call('+', [bytes([1]), longs([2 ** 40])]), [2 ** 40 + 1]);
 });
 
-test('adds micros to TIMESTAMP and subtracts timestamps into a LONG of micros', () => {
+test('adds micros to TIMESTAMP and subtracts timestamps into a TIMESTAMP of the difference (QuestDB\'s -(TIMESTAMP, LONG))', () => {
   const t = ts(['2024-01-01T00:00:00Z', null]);
   const plus = run('+', [t, ints([1_000_000, 5])]);
   assert.equal(plus.type, 'TIMESTAMP');
   assert.deepEqual(values(plus).map((x) => (x === null ? null : formatTimestamp(x as number))), ['2024-01-01T00:00:01.000000Z', null]);
   assert.equal(resultType('+', ['LONG', 'TIMESTAMP']), 'TIMESTAMP');
   assert.equal(resultType('-', ['TIMESTAMP', 'INT']), 'TIMESTAMP');
-  assert.equal(resultType('-', ['TIMESTAMP', 'TIMESTAMP']), 'LONG');
+  assert.equal(resultType('-', ['TIMESTAMP', 'TIMESTAMP']), 'TIMESTAMP');
+  assert.equal(resultType('-', ['TIMESTAMP', 'DATE']), 'TIMESTAMP');
+  assert.equal(resultType('-', ['DATE', 'DATE']), 'TIMESTAMP');
   assert.equal(resultType('+', ['TIMESTAMP', 'DOUBLE']), 'DOUBLE');
   assert.equal(resultType('+', ['DATE', 'INT']), 'DATE');
   const d = call('-', [ts(['2024-01-02T00:00:00Z']), ts(['2024-01-01T00:00:00Z'])]);

@@ -119,10 +119,10 @@ test('casts NULL to a NULL of any type and a type to itself unchanged', () => {
 });
 
 test('rejects casts QuestDB cannot do', () => {
-  assert.equal(resolveError('cast_UUID', ['INT']), 'cannot cast INT to UUID');
-  assert.equal(resolveError('cast_INT', ['UUID']), 'cannot cast UUID to INT');
-  assert.equal(resolveError('cast_STRING', ['BINARY']), 'cannot cast BINARY to STRING');
-  assert.equal(resolveError('cast_LONG256', ['DOUBLE']), 'cannot cast DOUBLE to LONG256'); // text is read as hex (0x...), as QuestDB does
+  assert.equal(resolveError('cast_UUID', ['INT']), 'there is no matching function `cast` with the argument types: (INT, UUID)');
+  assert.equal(resolveError('cast_INT', ['UUID']), 'there is no matching function `cast` with the argument types: (UUID, INT)');
+  assert.equal(resolveError('cast_STRING', ['BINARY']), 'there is no matching function `cast` with the argument types: (BINARY, STRING)');
+  assert.equal(resolveError('cast_LONG256', ['DOUBLE']), 'there is no matching function `cast` with the argument types: (DOUBLE, LONG256)'); // text is read as hex (0x...), as QuestDB does
   assert.match(resolveError('cast_INT', ['INT', 'INT']), /no matching function `cast`/);
 });
 

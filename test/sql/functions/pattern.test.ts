@@ -119,10 +119,11 @@ test('ilike keeps a character a character: final sigma, dotted I and long s', ()
   assert.deepEqual(call('ilike', [s, rep('i', 5)]), [false, false, false, false, false]);
 });
 
-test('~ finds a regular expression anywhere; !~ is its negation; NULL is false for both', () => {
+test('~ finds a regular expression anywhere; !~ is its negation (QuestDB\'s not(~)): NULL text is false for ~, true for !~', () => {
   const s = strs(['abc123', 'xyz', null, 'ABC']);
   assert.deepEqual(call('~', [s, rep('[0-9]+', 4)]), [true, false, false, false]);
-  assert.deepEqual(call('!~', [s, rep('[0-9]+', 4)]), [false, true, false, true]);
+  assert.deepEqual(call('!~', [s, rep('[0-9]+', 4)]), [false, true, true, true]);
+  assert.deepEqual(call('!~', [syms(['a1', null, 'b2']), rep('1$', 3)]), [false, true, true]);
   assert.deepEqual(call('~', [s, rep('^a', 4)]), [true, false, false, false]);
   assert.deepEqual(call('~', [syms(['a1', 'b2', null]), rep('1$', 3)]), [true, false, false]);
   assert.deepEqual(call('~', [strs(['😀x']), rep('^.x$', 1)]), [true]);

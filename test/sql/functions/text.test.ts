@@ -17,12 +17,14 @@ test('length counts UTF-16 code units of STRING and SYMBOL, code points of VARCH
   assert.equal(resultType('length', ['SYMBOL']), 'INT');
 });
 
-test('upper and lower convert letters, keep NULL and the text type', () => {
-  assert.deepEqual(call('upper', [strs(['questDB', null, 'straße'])]), ['QUESTDB', null, 'STRASSE']);
-  assert.deepEqual(call('lower', [syms(['QuestDB', 'ÉTÉ'])]), ['questdb', 'été']);
+test('upper and lower map each character as Java\'s Character does (one for one), keep NULL, and are STRING', () => {
+  // 'ß' has no one-character upper case: it stays (String.toUpperCase would make it 'SS').
+  assert.deepEqual(call('upper', [strs(['questDB', null, 'straße', 'ﬁx', 'ǆ'])]), ['QUESTDB', null, 'STRAßE', 'ﬁX', 'Ǆ']);
+  assert.deepEqual(call('lower', [syms(['QuestDB', 'ÉTÉ', 'İx'])]), ['questdb', 'été', 'ix']);
   assert.deepEqual(call('to_uppercase', [strs(['a'])]), ['A']);
   assert.deepEqual(call('to_lowercase', [strs(['MiX', null], 'VARCHAR')]), ['mix', null]);
-  assert.equal(resultType('upper', ['VARCHAR']), 'VARCHAR');
+  assert.equal(resultType('upper', ['VARCHAR']), 'STRING');
+  assert.equal(resultType('lower', ['VARCHAR']), 'STRING');
   assert.equal(resultType('upper', ['SYMBOL']), 'STRING');
 });
 
@@ -61,6 +63,13 @@ test('strpos / position find 1-based character positions, 0 when absent', () => 
   assert.deepEqual(call('strpos', [strs(['Tim Thompson', 'Anna Mason', null, '😀Thompson']), rep('Thompson', 4)]), [5, 0, null, 2]);
   assert.deepEqual(call('position', [syms(['abc']), strs(['c'])]), [3]);
   assert.deepEqual(call('strpos', [strs(['abc']), strs([''])]), [1]);
+});
+
+test('replace is VARCHAR only when all three arguments are', () => {
+  assert.equal(resultType('replace', ['VARCHAR', 'VARCHAR', 'VARCHAR']), 'VARCHAR');
+  assert.equal(resultType('replace', ['VARCHAR', 'STRING', 'STRING']), 'STRING');
+  assert.equal(resultType('replace', ['STRING', 'VARCHAR', 'VARCHAR']), 'STRING');
+  assert.equal(resultType('left', ['VARCHAR', 'INT']), 'VARCHAR');
 });
 
 test('replace, trims, split_part and starts_with', () => {
