@@ -10,7 +10,9 @@ import { asDoubles, texts } from '../sql/functions/vec.js';
 import { batchBytes, Held, pace, type ExecContext } from './context.js';
 import { collect, concatBatches, gatherBatch } from './batches.js';
 import { valueAt } from './vectors.js';
-import { isByteRows, typeInfo } from '../storage/column-type.js';
+import { isByteRows, typeInfo, typeKind } from '../storage/column-type.js';
+import { decimalAt } from '../sql/functions/decimal.js';
+import { geohashAt } from '../sql/functions/geohash.js';
 
 type SortPlan = Extract<Plan, { kind: 'sort' }>;
 
@@ -96,6 +98,20 @@ export function comparable(v: ColumnVector, held?: Held): (a: number, b: number)
       const x = d[a]!, y = d[b]!;
       if (x !== x) return y !== y ? 0 : -1;
       if (y !== y) return 1;
+      return x < y ? -1 : x > y ? 1 : 0;
+    };
+  }
+  if (v.kind === 'fixed' && (typeKind(v.type) === 'DECIMAL' || typeKind(v.type) === 'GEOHASH')) {
+    // By value: a DECIMAL's unscaled integer (one scale per column), a GEOHASH's bits.
+    const w = typeInfo(v.type).width;
+    const b = v.data as Uint8Array;
+    const at = typeKind(v.type) === 'DECIMAL' ? decimalAt : geohashAt;
+    const vals = Array.from({ length: b.length / w }, (_, i) => at(b, i, w));
+    held?.add(vals.length * 48);
+    return (a, c) => {
+      const x = vals[a]!, y = vals[c]!;
+      if (x === null) return y === null ? 0 : -1;
+      if (y === null) return 1;
       return x < y ? -1 : x > y ? 1 : 0;
     };
   }

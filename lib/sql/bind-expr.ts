@@ -10,7 +10,9 @@ import { isAggregate, resolveScalar, tryResolveScalar, type BindArg, type Kernel
 import { parseDoubleText, parseIntText, parseIpv4Text, parseLongText } from './functions/parse-text.js';
 import { dayInterval, statementNow, type DayName } from './functions/time.js';
 import { merge, parseIntervalLiteral } from './interval-literal.js';
-import { ColumnTypeError, LONG_NULL, columnTypeOf, typeName, type ColumnType } from '../storage/column-type.js';
+import { ColumnTypeError, LONG_NULL, columnTypeOf, decimalSpec, geohashType, typeName, type ColumnType } from '../storage/column-type.js';
+import { decimalLiteral, formatDecimal } from './functions/decimal.js';
+import { formatGeohash, narrowGeohash, parseGeohashBinary, parseGeohashChars } from './functions/geohash.js';
 import type { Interval } from '../storage/table-reader.js';
 import { constArg, isConstant } from './const-value.js';
 import { isWindowOnly } from './window-functions.js';
@@ -293,8 +295,33 @@ export function literal(e: A.Literal): BoundExpr {
     case 'LONG256': return call('cast_LONG256', [{ kind: 'const', type: 'STRING', value: e.text }], e.pos);
     case 'BOOLEAN': return { kind: 'const', type: 'BOOLEAN', value: e.value as boolean };
     case 'NULL': return { kind: 'const', type: 'NULL', value: null };
+    case 'GEOHASH': return geohashLiteral(e.text, e.pos);
+    case 'DECIMAL': {
+      const d = decimalLiteral(String(e.value));
+      if (d === null) throw new SvcError('SQL', `invalid constant: ${e.text}`, { position: e.pos });
+      return { kind: 'const', type: d.type, value: formatDecimal(d.unscaled, decimalSpec(d.type).scale) };
+    }
     default: throw new SvcError('SQL', `unsupported literal [${String(e.type)}]`, { position: e.pos });
   }
+}
+
+/**
+ * A geohash literal as a constant holding its printed text: `#u33d` (base32,
+ * 5 bits a char), `#u33d/18` (the first 18 of those bits), `##0101` (bits).
+ */
+function geohashLiteral(text: string, pos: number): BoundExpr {
+  let p: { bits: number; value: bigint } | null;
+  if (text.startsWith('##')) p = parseGeohashBinary(text.slice(2));
+  else {
+    const slash = text.indexOf('/');
+    p = parseGeohashChars(text.slice(1, slash < 0 ? undefined : slash));
+    if (p !== null && slash >= 0) {
+      const bits = /^\d{1,2}$/.test(text.slice(slash + 1)) ? Number(text.slice(slash + 1)) : -1;
+      p = bits >= 1 && bits <= p.bits ? { bits, value: narrowGeohash(p.value, p.bits, bits) } : null;
+    }
+  }
+  if (p === null) throw new SvcError('SQL', `invalid constant: ${text}`, { position: pos });
+  return { kind: 'const', type: geohashType(p.bits), value: formatGeohash(p.value, p.bits) };
 }
 
 /** Whether a string literal's source text is one quoted character (three UTF-16 units, as QuestDB counts). */

@@ -111,8 +111,8 @@ function gatherPairs(src: Int32Array, idx: Int32Array, out: Int32Array): void {
 
 function gatherFixed(v: FixedVector, idx: Int32Array): FixedVector {
   const n = idx.length;
-  const w = typeInfo(v.type).width;
-  if (w > 8) {
+  const w = typeInfo(v.type).stride;
+  if (w > 1) {
     const src = v.data as Uint8Array;
     const out = new Uint8Array(n * w);
     for (let i = 0; i < n; i++) out.set(src.subarray(idx[i]! * w, idx[i]! * w + w), i * w);

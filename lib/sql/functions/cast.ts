@@ -8,6 +8,7 @@ import { isText, type SqlType } from '../sql-type.js';
 import { asDoubles, fromDoubles, textAt, textVector, texts } from './vec.js';
 import { nulls } from './rows.js';
 import { renderTexts } from './render.js';
+import { parametricCastKernel } from './cast-parametric.js';
 import { int64Pair } from './format.js';
 import {
   parseBooleanText, parseDoubleText, parseIntText, parseIpv4Text, parseLong256Text, parseLongText, parseTimestampText, parseUuidText,
@@ -143,6 +144,10 @@ function symbolKernel(textsOf: (args: readonly ColumnVector[], n: number) => (st
 export function castKernel(from: SqlType, to: ColumnType): Kernel | null {
   if (from === to) return (args) => args[0]!;
   if (from === 'NULL') return (_args, n) => nulls(to, n);
+  if (isParametric(to) || isParametric(from)) {
+    const k = parametricCastKernel(from, to);
+    if (k || (to !== 'STRING' && to !== 'VARCHAR' && to !== 'SYMBOL')) return k;
+  }
   if (to === 'STRING' || to === 'VARCHAR') {
     if (from === 'BINARY') return null;
     if (from === 'STRING' || from === 'VARCHAR') return (args) => ({ ...(args[0] as Extract<ColumnVector, { kind: 'var' }>), type: to });
