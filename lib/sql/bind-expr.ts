@@ -10,9 +10,9 @@ import { isAggregate, resolveScalar, tryResolveScalar, type BindArg, type Kernel
 import { parseDoubleText, parseIntText, parseIpv4Text, parseLongText } from './functions/parse-text.js';
 import { dayInterval, statementNow, type DayName } from './functions/time.js';
 import { merge, parseIntervalLiteral } from './interval-literal.js';
-import { ColumnTypeError, LONG_NULL, columnTypeOf, decimalSpec, geohashType, typeName, type ColumnType } from '../storage/column-type.js';
+import { ColumnTypeError, LONG_NULL, columnTypeOf, decimalSpec, geohashBits, geohashType, isParametric, typeKind, typeName, type ColumnType } from '../storage/column-type.js';
 import { decimalLiteral, formatDecimal } from './functions/decimal.js';
-import { formatGeohash, narrowGeohash, parseGeohashBinary, parseGeohashChars } from './functions/geohash.js';
+import { formatGeohash, geohashFromText, narrowGeohash, parseGeohashBinary, parseGeohashChars } from './functions/geohash.js';
 import type { Interval } from '../storage/table-reader.js';
 import { constArg, isConstant } from './const-value.js';
 import { isWindowOnly } from './window-functions.js';
@@ -229,7 +229,13 @@ export function castTo(e: BoundExpr, t: SqlType, pos: number, valuePos?: number)
     if (us === null) throw new SvcError('SQL', `Invalid date [str=${e.value}]`, { position: pos });
     return { kind: 'const', type: t, value: t === 'DATE' ? Math.floor(us / 1000) : us };
   }
-  return call(`cast_${t}`, [e], pos);
+  if (typeKind(t) === 'GEOHASH' && e.kind === 'const' && typeof e.value === 'string' && isText(e.type)
+    && e.value.length > 0 && geohashFromText(e.value, geohashBits(t)) === null) {
+    throw new SvcError('SQL', 'invalid GEOHASH', { position: valuePos ?? pos });
+  }
+  const c = call(`cast_${t}`, [e], pos);
+  // A value a DECIMAL or GEOHASH cannot take is an error at the value, as QuestDB reports it.
+  return valuePos !== undefined && c.kind === 'call' && isParametric(t) ? { ...c, pos: valuePos } : c;
 }
 
 export function bindExpr(e: A.Expr, cx: ExprContext): BoundExpr {

@@ -91,11 +91,17 @@ describe('GEOHASH and DECIMAL over HTTP', () => {
     const body = await ok(`select cast('1.5' as decimal(5, 1)) a, cast('2.345' as decimal(5, 2)) b, cast(7 as decimal(4, 2)) c,
       cast(1.125 as decimal(6, 2)) d, cast(12.34m as decimal(6, 3)) e, cast(-2.75m as int) f, cast(2.5m as double) g,
       cast(12.34m as string) h, cast('questdb' as geohash(6c)) i, cast(#u33d8 as geohash(4c)) j, cast(#u33d as string) k,
-      cast('nonsense' as decimal(5, 1)) l, cast('aaaa' as geohash(4c)) m`);
-    assert.deepEqual(body.dataset, [['1.5', '2.35', '7.00', '1.13', '12.340', -2, 2.5, '12.34', 'questd', 'u33d', 'u33d', null, null]]);
-    const wide = await exec('select cast(123.45m as decimal(4, 2))');
-    assert.equal(wide.status, 400);
-    assert.match(String(wide.json().error), /inconvertible value: 123\.45 \[DECIMAL\(5,2\) -> DECIMAL\(4,2\)\]/);
+      cast(cast(null as string) as decimal(5, 1)) l, cast('' as geohash(4c)) m, cast('sp052w92bcde2569' as geohash(1c)) n`);
+    assert.deepEqual(body.dataset, [['1.5', '2.35', '7.00', '1.13', '12.340', -2, 2.5, '12.34', 'questd', 'u33d', 'u33d', null, null, 's']]);
+    // Text that is no number, or a value too wide for the precision: QuestDB's error, at the value.
+    await fails("select cast('abc' as decimal(5, 2))", 'inconvertible value: `abc` [STRING -> DECIMAL(5,2)]', 12);
+    await fails("select cast('1' as decimal(2, 2))", 'inconvertible value: `1` [STRING -> DECIMAL(2,2)]', 12);
+    await fails('select cast(123.45m as decimal(4, 2))', 'inconvertible value: 123.45 [DECIMAL(5,2) -> DECIMAL(4,2)]', 12);
+    await fails("with data as (select '100' as value) select cast(value as decimal(4, 2)) from data", 'inconvertible value: `100` [STRING -> DECIMAL(4,2)]', 49);
+    // A geohash constant that is not base32, or too short for the bits; a column's value the same at run time.
+    await fails("select cast('a' as geohash(1c))", 'invalid GEOHASH', 12);
+    await fails("insert into gd (k, g, ts) values (9, 'u33', '2024-01-01')", 'invalid GEOHASH', 37);
+    await fails("with d as (select 'u3' v) select cast(v as geohash(4c)) from d", 'inconvertible value: `u3` [STRING -> GEOHASH(4c)]', 38);
     await fails('select cast(#u33 as geohash(4c))', 'cannot cast GEOHASH(3c) to GEOHASH(4c)', 20);
   });
 

@@ -1,8 +1,9 @@
 // Casts to and from the parametric types GEOHASH and DECIMAL: text parses
-// (invalid -> NULL), numbers scale exactly (a value too wide for the precision
+// (text that is not one is QuestDB's `inconvertible value`), numbers scale exactly (a value too wide for the precision
 // is QuestDB's `inconvertible value`), decimals rescale (half away from zero)
 // and truncate to integers, geohashes narrow to fewer bits (never widen).
-import { decimalSpec, geohashBits, typeInfo, typeKind, type ColumnType } from '../../storage/column-type.js';
+import { SvcError } from '../../errors/svc-error.js';
+import { decimalSpec, geohashBits, typeInfo, typeKind, typeName, type ColumnType } from '../../storage/column-type.js';
 import { nullVector, type ColumnVector, type FixedVector } from '../../storage/column-vector.js';
 import type { Kernel } from './registry.js';
 import { isIntegral, isText, type SqlType } from '../sql-type.js';
@@ -40,7 +41,14 @@ function toDecimal(from: SqlType, to: ColumnType): Kernel | null {
   if (from === 'STRING' || from === 'VARCHAR' || from === 'SYMBOL') {
     return (args, n) => {
       const v = args[0]!;
-      return decimalVector(to, n, (i) => { const t = textAt(v, i); return t === null ? null : parseDecimalText(t, scale); }, (i) => `\`${textAt(v, i)}\``, from);
+      // Text that is no number is as much an error as one too wide (QuestDB's); NULL stays NULL.
+      return decimalVector(to, n, (i) => {
+        const t = textAt(v, i);
+        if (t === null) return null;
+        const x = parseDecimalText(t, scale);
+        if (x === null) throw decimalOverflow(`\`${t}\``, from, to);
+        return x;
+      }, (i) => `\`${textAt(v, i)}\``, from);
     };
   }
   if (isIntegral(from)) {
@@ -108,7 +116,14 @@ function toGeohash(from: SqlType, to: ColumnType): Kernel | null {
       const v = args[0]!;
       const out = nullVector(to, n) as FixedVector;
       const b = out.data as Uint8Array;
-      for (let i = 0; i < n; i++) { const t = textAt(v, i); if (t !== null) putGeohash(b, i, w, geohashFromText(t, bits)); }
+      for (let i = 0; i < n; i++) {
+        const t = textAt(v, i);
+        // NULL and '' are NULL; text that is not base32 or has too few chars for the bits is an error, as in QuestDB.
+        if (t === null || t.length === 0) continue;
+        const x = geohashFromText(t, bits);
+        if (x === null) throw new SvcError('SQL', `inconvertible value: \`${t}\` [${typeName(from)} -> ${to}]`);
+        putGeohash(b, i, w, x);
+      }
       return out;
     };
   }
