@@ -23,7 +23,8 @@ export interface RecordBatch {
 /**
  * One row as a plain object. Numbers for BYTE, SHORT, INT, LONG (exact below
  * 2^53), FLOAT and DOUBLE; booleans; strings for text, SYMBOL, CHAR, UUID,
- * IPV4 and LONG256 (0x hex); TIMESTAMP and DATE as ISO-8601 UTC text (with
+ * IPV4, LONG256 (0x hex), GEOHASH (base32, or bits) and DECIMAL (exact, with
+ * its scale's digits); TIMESTAMP and DATE as ISO-8601 UTC text (with
  * microseconds and milliseconds, as the JSON API prints them); null for NULL.
  */
 export type Row = Record<string, RowValue>;

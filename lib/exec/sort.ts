@@ -10,6 +10,9 @@ import { asDoubles, texts } from '../sql/functions/vec.js';
 import { batchBytes, Held, pace, type ExecContext } from './context.js';
 import { collect, concatBatches, gatherBatch } from './batches.js';
 import { valueAt } from './vectors.js';
+import { isByteRows, typeInfo, typeKind } from '../storage/column-type.js';
+import { decimalAt } from '../sql/functions/decimal.js';
+import { geohashAt } from '../sql/functions/geohash.js';
 
 type SortPlan = Extract<Plan, { kind: 'sort' }>;
 
@@ -89,7 +92,7 @@ async function topN(plan: SortPlan, input: AsyncIterable<Batch>, cx: ExecContext
 
 /** A comparator of two rows of a column; NULL sorts before every value. The text copies it makes are charged to `held`. */
 export function comparable(v: ColumnVector, held?: Held): (a: number, b: number) => number {
-  if (v.kind === 'fixed' && v.type !== 'CHAR' && v.type !== 'UUID' && v.type !== 'LONG256') {
+  if (v.kind === 'fixed' && v.type !== 'CHAR' && !isByteRows(v.type)) {
     const d = asDoubles(v);
     return (a, b) => {
       const x = d[a]!, y = d[b]!;
@@ -98,7 +101,21 @@ export function comparable(v: ColumnVector, held?: Held): (a: number, b: number)
       return x < y ? -1 : x > y ? 1 : 0;
     };
   }
-  const t = v.kind === 'fixed' ? Array.from({ length: v.data.length / (v.type === 'UUID' ? 16 : v.type === 'LONG256' ? 32 : 1) }, (_, i) => valueAt(v, i) as string | null) : texts(v);
+  if (v.kind === 'fixed' && (typeKind(v.type) === 'DECIMAL' || typeKind(v.type) === 'GEOHASH')) {
+    // By value: a DECIMAL's unscaled integer (one scale per column), a GEOHASH's bits.
+    const w = typeInfo(v.type).width;
+    const b = v.data as Uint8Array;
+    const at = typeKind(v.type) === 'DECIMAL' ? decimalAt : geohashAt;
+    const vals = Array.from({ length: b.length / w }, (_, i) => at(b, i, w));
+    held?.add(vals.length * 48);
+    return (a, c) => {
+      const x = vals[a]!, y = vals[c]!;
+      if (x === null) return y === null ? 0 : -1;
+      if (y === null) return 1;
+      return x < y ? -1 : x > y ? 1 : 0;
+    };
+  }
+  const t = v.kind === 'fixed' ? Array.from({ length: v.data.length / typeInfo(v.type).stride }, (_, i) => valueAt(v, i) as string | null) : texts(v);
   if (held) {
     let chars = 0;
     for (const s of t) if (s) chars += s.length;

@@ -1,8 +1,10 @@
 // Row-level helpers over column vectors for the operators that need values
 // (group keys, join keys, metadata rows) and for tests: a value out of a
 // vector, vectors built from values, and zero-copy prefixes.
-import { INT_NULL, LONG_NULL } from '../storage/column-type.js';
-import { rowsOf, symbolsFromStrings, type ColumnVector, type FixedArray } from '../storage/column-vector.js';
+import { INT_NULL, LONG_NULL, isByteRows, typeInfo, typeKind } from '../storage/column-type.js';
+import { isDecimalNull } from '../sql/functions/decimal.js';
+import { isGeohashNull } from '../sql/functions/geohash.js';
+import { nullVector, rowsOf, symbolsFromStrings, type ColumnVector, type FixedArray, type FixedVector } from '../storage/column-vector.js';
 import { textAt, textVector } from '../sql/functions/vec.js';
 import type { SqlType } from '../sql/sql-type.js';
 
@@ -24,7 +26,14 @@ export function valueAt(v: ColumnVector, i: number): Value {
       const b = (v.data as Uint8Array).subarray(i * w, i * w + w);
       return Buffer.from(b).toString('hex');
     }
-    default: return x;
+    default: {
+      // GEOHASH and DECIMAL: their bytes as hex (a key; NULL is one byte pattern), or null for NULL.
+      if (!isByteRows(v.type)) return x;
+      const w = typeInfo(v.type).stride;
+      const b = v.data as Uint8Array;
+      if (typeKind(v.type) === 'GEOHASH' ? isGeohashNull(b, i, w) : isDecimalNull(b, i, w)) return null;
+      return Buffer.from(b.subarray(i * w, i * w + w)).toString('hex');
+    }
   }
 }
 
@@ -57,7 +66,14 @@ export function fromValues(type: SqlType, values: readonly Value[]): ColumnVecto
       const v = textVector('VARCHAR', values.map((x) => (x === null ? null : String(x))));
       return { ...v, type: 'BINARY' };
     }
-    default: throw new Error(`cannot build a ${type} vector from values (${n})`);
+    default: {
+      if (!isByteRows(type)) throw new Error(`cannot build a ${type} vector from values (${n})`);
+      // GEOHASH and DECIMAL from the hex valueAt gives (null: NULL).
+      const out = nullVector(type, n) as FixedVector;
+      const w = typeInfo(type).stride;
+      values.forEach((x, i) => { if (x !== null) (out.data as Uint8Array).set(Buffer.from(String(x), 'hex').subarray(0, w), i * w); });
+      return out;
+    }
   }
 }
 
@@ -65,7 +81,7 @@ export function fromValues(type: SqlType, values: readonly Value[]): ColumnVecto
 export function prefix(v: ColumnVector, n: number): ColumnVector {
   switch (v.kind) {
     case 'fixed': {
-      const w = v.type === 'UUID' ? 16 : v.type === 'LONG256' ? 32 : 1;
+      const w = typeInfo(v.type).stride;
       return { ...v, data: v.data.subarray(0, n * w), exact: v.exact?.subarray(0, n * 2) };
     }
     case 'symbol': return { ...v, keys: v.keys.subarray(0, n) };
@@ -77,7 +93,7 @@ export function prefix(v: ColumnVector, n: number): ColumnVector {
 export function sliceVector(v: ColumnVector, lo: number, hi: number): ColumnVector {
   switch (v.kind) {
     case 'fixed': {
-      const w = v.type === 'UUID' ? 16 : v.type === 'LONG256' ? 32 : 1;
+      const w = typeInfo(v.type).stride;
       return { ...v, data: v.data.subarray(lo * w, hi * w), exact: v.exact?.subarray(lo * 2, hi * 2) };
     }
     case 'symbol': return { ...v, keys: v.keys.subarray(lo, hi) };

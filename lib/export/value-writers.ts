@@ -2,7 +2,7 @@
 // vector to a ChunkWriter as JSON or as a CSV field, the way QuestDB prints
 // values (QUESTDB-NOTES.md "Values"): DOUBLE like Java, LONG exact, TIMESTAMP
 // ISO with micros, DATE with millis, NULL as null / an empty field.
-import { INT_NULL, LONG_NULL } from '../storage/column-type.js';
+import { INT_NULL, LONG_NULL, typeKind } from '../storage/column-type.js';
 import type { ColumnVector } from '../storage/column-vector.js';
 import type { SqlType } from '../sql/sql-type.js';
 import { F_DAY, F_HOUR, F_MINUTE, F_MONTH, F_SECOND, F_YEAR, daysFromCivil, formatDate, formatTimestamp, newFields, splitMicros } from '../sql/functions/datetime.js';
@@ -228,9 +228,15 @@ export function csvValueWriter(type: SqlType, delimiter = 0x2c): ValueWriter {
       const t = renderAt(v, i);
       if (t !== null) w.ascii(t);
     };
-    default: return (w, v, i) => {
-      const t = renderAt(v, i);
-      if (t !== null) w.utf8(csvQuotedText(t));
-    };
+    default:
+      // QuestDB writes a NULL GEOHASH as a bare `null` (every other NULL is empty).
+      if (typeKind(type) === 'GEOHASH') return (w, v, i) => {
+        const t = renderAt(v, i);
+        if (t === null) w.ascii('null'); else w.utf8(csvQuotedText(t));
+      };
+      return (w, v, i) => {
+        const t = renderAt(v, i);
+        if (t !== null) w.utf8(csvQuotedText(t));
+      };
   }
 }

@@ -6,7 +6,9 @@
 // growth charged to the import's memory budget (BuilderMemory).
 import type { MemoryBudget } from '../limits/memory-budget.js';
 import type { ColumnType } from '../storage/column-type.js';
-import { INT_NULL, LONG_NULL } from '../storage/column-type.js';
+import { INT_NULL, LONG_NULL, decimalSpec, geohashBits, typeInfo, typeKind } from '../storage/column-type.js';
+import { fitsPrecision, parseDecimalText, putDecimal } from '../sql/functions/decimal.js';
+import { geohashFromText, putGeohash } from '../sql/functions/geohash.js';
 import type { ColumnInput } from '../storage/column-vector.js';
 import { daysFromCivil } from '../sql/functions/datetime.js';
 import { dateFormat } from '../sql/functions/date-format.js';
@@ -412,6 +414,58 @@ class UuidBuilder implements ColumnBuilder {
   }
 }
 
+/**
+ * GEOHASH (base32 text, at least the column's bits, extra ones cut off) and
+ * DECIMAL (a number, rounded to the column's scale, within its precision):
+ * their bytes, `width` a row; anything else is a bad value.
+ */
+class ByteRowsBuilder implements ColumnBuilder {
+  readonly #g: Grow<Uint8Array>;
+  readonly #w: number;
+  readonly #put: (text: string, at: number) => boolean;
+  constructor(readonly type: ColumnType, mem: BuilderMemory) {
+    const w = typeInfo(type).width;
+    this.#w = w;
+    this.#g = new Grow((n) => new Uint8Array(n), mem.initialRows * w, mem);
+    if (typeKind(type) === 'GEOHASH') {
+      const bits = geohashBits(type);
+      this.#put = (text, row) => {
+        const x = geohashFromText(text, bits);
+        if (x === null) return false;
+        putGeohash(this.#g.data, row, w, x);
+        return true;
+      };
+    } else {
+      const { precision, scale } = decimalSpec(type);
+      this.#put = (text, row) => {
+        const x = parseDecimalText(text, scale);
+        if (x === null || !fitsPrecision(x, precision)) return false;
+        putDecimal(this.#g.data, row, w, x);
+        return true;
+      };
+    }
+  }
+  get length(): number { return this.#g.length / this.#w; }
+  add(b: Uint8Array, s: number, e: number): boolean {
+    this.#g.ensure(this.#w);
+    if (!this.#put(latin1(b, s, e), this.#g.length / this.#w)) return false;
+    this.#g.length += this.#w;
+    return true;
+  }
+  addNull(): void {
+    this.#g.ensure(this.#w);
+    if (typeKind(this.type) === 'GEOHASH') putGeohash(this.#g.data, this.#g.length / this.#w, this.#w, null);
+    else putDecimal(this.#g.data, this.#g.length / this.#w, this.#w, null);
+    this.#g.length += this.#w;
+  }
+  pop(): void { this.#g.length -= this.#w; }
+  take(): ColumnInput {
+    const v = this.#g.view();
+    this.#g.length = 0;
+    return v;
+  }
+}
+
 /** STRING, VARCHAR and BINARY: the field's bytes as they are, NULL for an unquoted empty field. */
 class TextBuilder implements ColumnBuilder {
   readonly #bytes: Grow<Uint8Array>;
@@ -508,8 +562,14 @@ class SymbolBuilder implements ColumnBuilder {
  */
 const SYMBOL_ENTRY_BYTES = 96;
 
-/** Column types a file can be imported into. */
+/** Column types a file can be imported into (GEOHASH and DECIMAL of any parameters too: importable()). */
 export const IMPORTABLE: readonly ColumnType[] = ['BOOLEAN', 'BYTE', 'SHORT', 'CHAR', 'INT', 'LONG', 'FLOAT', 'DOUBLE', 'DATE', 'TIMESTAMP', 'SYMBOL', 'STRING', 'VARCHAR', 'UUID', 'IPV4', 'BINARY'];
+
+/** Whether a file can be imported into a column of `type`. */
+export function importable(type: ColumnType): boolean {
+  const kind = typeKind(type);
+  return IMPORTABLE.includes(type) || kind === 'GEOHASH' || kind === 'DECIMAL';
+}
 
 /** A builder for `type`; its arrays are charged to `mem`'s budget. */
 export function columnBuilder(type: ColumnType, pattern?: string, mem: BuilderMemory = UNBOUNDED): ColumnBuilder {
@@ -525,6 +585,8 @@ export function columnBuilder(type: ColumnType, pattern?: string, mem: BuilderMe
     case 'STRING': case 'VARCHAR': case 'BINARY': return new TextBuilder(type, mem);
     case 'UUID': return new UuidBuilder(mem);
     case 'IPV4': return new Ipv4Builder(mem);
-    default: throw new Error(`a file cannot be imported into a ${type} column`);
+    default:
+      if (typeKind(type) === 'GEOHASH' || typeKind(type) === 'DECIMAL') return new ByteRowsBuilder(type, mem);
+      throw new Error(`a file cannot be imported into a ${type} column`);
   }
 }

@@ -11,12 +11,12 @@
 import type { MemoryBudget } from '../limits/memory-budget.js';
 import type { Catalog } from '../storage/catalog.js';
 import { STAGING } from '../storage/column-appender.js';
-import { COLUMN_TYPES, TYPE_INFO, type ColumnType } from '../storage/column-type.js';
+import { ColumnTypeError, parseColumnType as parseType, typeInfo, type ColumnType } from '../storage/column-type.js';
 import type { ColumnInput } from '../storage/column-vector.js';
 import type { PartitionBy } from '../storage/partition-by.js';
 import type { Table } from '../storage/table.js';
 import { committedMaxTs, type TableWriter } from '../storage/table-writer.js';
-import { IMPORTABLE } from './column-builders.js';
+import { importable } from './column-builders.js';
 import { CsvBatcher, importError, type Atomicity, type CsvLayout, type CsvTarget, type SchemaEntry } from './csv-batcher.js';
 import { DEFAULT_IMPORT_LIMITS, importBudget, type ImportLimits } from './import-limits.js';
 
@@ -227,7 +227,7 @@ export class Importer {
    */
   #chargeWriter(types: readonly ColumnType[]): void {
     let files = 0;
-    for (const t of types) files += TYPE_INFO[t].layout === 'var' ? 2 : 1;
+    for (const t of types) files += typeInfo(t).layout === 'var' ? 2 : 1;
     this.#budget.charge(files * STAGING, "the table writer's buffers (64 KiB per column file)");
   }
 
@@ -252,7 +252,7 @@ export class Importer {
     }
     const partitionBy = o.partitionBy ?? 'NONE';
     if (partitionBy !== 'NONE' && ts < 0) throw importError('when specifying partitionBy you must also specify timestamp');
-    for (const t of types) if (!IMPORTABLE.includes(t)) throw importError(`a file cannot be imported into a ${t} column`);
+    for (const t of types) if (!importable(t)) throw importError(`a file cannot be imported into a ${t} column`);
     this.#chargeWriter(types);
     const staged = this.#catalog.createStaged({
       name: o.table, columns: names.map((name, i) => ({ name, type: types[i]! })), timestamp: ts >= 0 ? names[ts] : undefined, partitionBy,
@@ -297,7 +297,7 @@ export class Importer {
     const tsDef = meta.columns.find((c) => c.id === meta.timestampId);
     const ts = tsDef ? cols.findIndex((c) => c === tsDef) : -1;
     if (tsDef && ts < 0) throw importError(`the file has no column for the designated timestamp [table=${meta.name}, column=${tsDef.name}]`);
-    for (const c of cols) if (!IMPORTABLE.includes(c.type)) throw importError(`a file cannot be imported into a ${c.type} column [column=${c.name}]`);
+    for (const c of cols) if (!importable(c.type)) throw importError(`a file cannot be imported into a ${c.type} column [column=${c.name}]`);
     const warnings: ImportWarning[] = [];
     if (o.timestamp !== null && o.timestamp.toLowerCase() !== (tsDef?.name.toLowerCase() ?? null)) warnings.push('Existing table timestamp column is used');
     if (o.partitionBy !== null && o.partitionBy !== 'NONE' && o.partitionBy !== meta.partitionBy) warnings.push('Existing table PartitionBy is used');
@@ -367,14 +367,18 @@ function inputBytes(inputs: readonly ColumnInput[]): number {
 }
 
 function reportColumn(name: string, type: ColumnType): ImportColumnReport {
-  const info = TYPE_INFO[type];
+  const info = typeInfo(type);
   return { name, type, size: info.layout === 'var' ? 0 : info.width, errors: 0 };
 }
 
 /** A column type name from a schema entry or parameter (any case), or null. */
 export function parseColumnType(text: string): ColumnType | null {
-  const t = text.trim().toUpperCase();
-  return (COLUMN_TYPES as readonly string[]).includes(t) ? (t as ColumnType) : null;
+  try {
+    return parseType(text) ?? null;
+  } catch (err) {
+    if (err instanceof ColumnTypeError) throw importError(`invalid type ${text}: ${err.message}`);
+    throw err;
+  }
 }
 
 /**

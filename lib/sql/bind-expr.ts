@@ -10,7 +10,9 @@ import { isAggregate, resolveScalar, tryResolveScalar, type BindArg, type Kernel
 import { parseDoubleText, parseIntText, parseIpv4Text, parseLongText } from './functions/parse-text.js';
 import { dayInterval, statementNow, type DayName } from './functions/time.js';
 import { merge, parseIntervalLiteral } from './interval-literal.js';
-import { LONG_NULL, typeName } from '../storage/column-type.js';
+import { ColumnTypeError, LONG_NULL, columnTypeOf, decimalSpec, geohashBits, geohashType, isParametric, typeKind, typeName, type ColumnType } from '../storage/column-type.js';
+import { decimalLiteral, formatDecimal } from './functions/decimal.js';
+import { formatGeohash, geohashFromText, narrowGeohash, parseGeohashBinary, parseGeohashChars } from './functions/geohash.js';
 import type { Interval } from '../storage/table-reader.js';
 import { constArg, isConstant } from './const-value.js';
 import { isWindowOnly } from './window-functions.js';
@@ -230,7 +232,13 @@ export function castTo(e: BoundExpr, t: SqlType, pos: number, valuePos?: number)
     if (us === null) throw new SvcError('SQL', `Invalid date [str=${e.value}]`, { position: pos });
     return { kind: 'const', type: t, value: t === 'DATE' ? Math.floor(us / 1000) : us };
   }
-  return call(`cast_${t}`, [e], pos);
+  if (typeKind(t) === 'GEOHASH' && e.kind === 'const' && typeof e.value === 'string' && isText(e.type)
+    && e.value.length > 0 && geohashFromText(e.value, geohashBits(t)) === null) {
+    throw new SvcError('SQL', 'invalid GEOHASH', { position: valuePos ?? pos });
+  }
+  const c = call(`cast_${t}`, [e], pos);
+  // A value a DECIMAL or GEOHASH cannot take is an error at the value, as QuestDB reports it.
+  return valuePos !== undefined && c.kind === 'call' && isParametric(t) ? { ...c, pos: valuePos } : c;
 }
 
 export function bindExpr(e: A.Expr, cx: ExprContext): BoundExpr {
@@ -306,8 +314,33 @@ export function literal(e: A.Literal): BoundExpr {
     case 'LONG256': return call('cast_LONG256', [{ kind: 'const', type: 'STRING', value: e.text }], e.pos);
     case 'BOOLEAN': return { kind: 'const', type: 'BOOLEAN', value: e.value as boolean };
     case 'NULL': return { kind: 'const', type: 'NULL', value: null };
+    case 'GEOHASH': return geohashLiteral(e.text, e.pos);
+    case 'DECIMAL': {
+      const d = decimalLiteral(String(e.value));
+      if (d === null) throw new SvcError('SQL', `invalid constant: ${e.text}`, { position: e.pos });
+      return { kind: 'const', type: d.type, value: formatDecimal(d.unscaled, decimalSpec(d.type).scale) };
+    }
     default: throw new SvcError('SQL', `unsupported literal [${String(e.type)}]`, { position: e.pos });
   }
+}
+
+/**
+ * A geohash literal as a constant holding its printed text: `#u33d` (base32,
+ * 5 bits a char), `#u33d/18` (the first 18 of those bits), `##0101` (bits).
+ */
+function geohashLiteral(text: string, pos: number): BoundExpr {
+  let p: { bits: number; value: bigint } | null;
+  if (text.startsWith('##')) p = parseGeohashBinary(text.slice(2));
+  else {
+    const slash = text.indexOf('/');
+    p = parseGeohashChars(text.slice(1, slash < 0 ? undefined : slash));
+    if (p !== null && slash >= 0) {
+      const bits = /^\d{1,2}$/.test(text.slice(slash + 1)) ? Number(text.slice(slash + 1)) : -1;
+      p = bits >= 1 && bits <= p.bits ? { bits, value: narrowGeohash(p.value, p.bits, bits) } : null;
+    }
+  }
+  if (p === null) throw new SvcError('SQL', `invalid constant: ${text}`, { position: pos });
+  return { kind: 'const', type: geohashType(p.bits), value: formatGeohash(p.value, p.bits) };
 }
 
 /** Whether a string literal's source text is one quoted character (three UTF-16 units, as QuestDB counts). */
@@ -315,13 +348,17 @@ function isCharLiteral(text: string): boolean {
   return text.length === 3 && text.charCodeAt(0) === 39 && text.charCodeAt(2) === 39;
 }
 
+/** The canonical type a type name spells (PostgreSQL's aliases too); bad parameters fail at the parameters, as in QuestDB. */
 export function typeOf(t: A.TypeName): SqlType {
-  const known: readonly string[] = ['BOOLEAN', 'BYTE', 'SHORT', 'CHAR', 'INT', 'LONG', 'FLOAT', 'DOUBLE', 'DATE', 'TIMESTAMP',
-    'SYMBOL', 'STRING', 'VARCHAR', 'UUID', 'IPV4', 'LONG256', 'BINARY'];
-  const alias: Record<string, string> = { INTEGER: 'INT', BIGINT: 'LONG', SMALLINT: 'SHORT', TINYINT: 'BYTE', REAL: 'FLOAT', 'DOUBLE PRECISION': 'DOUBLE', TEXT: 'STRING', BOOL: 'BOOLEAN', TIMESTAMPTZ: 'TIMESTAMP' };
-  const n = alias[t.name] ?? t.name;
-  if (!known.includes(n)) throw new SvcError('SQL', `unsupported type: ${t.name}`, { position: t.pos });
-  return n as SqlType;
+  let type: ColumnType | undefined;
+  try {
+    type = columnTypeOf(t.name, t.params, true);
+  } catch (err) {
+    if (err instanceof ColumnTypeError) throw new SvcError('SQL', err.message, { position: (t.paramsPos ?? t.pos) + err.offset });
+    throw err;
+  }
+  if (type === undefined) throw new SvcError('SQL', `unsupported type: ${t.name}`, { position: t.pos });
+  return type;
 }
 
 function binary(e: A.Binary, cx: ExprContext): BoundExpr {

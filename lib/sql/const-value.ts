@@ -11,6 +11,7 @@ import { standaloneKernelContext, type ConstValue } from './functions/registry.j
 import { isLimitError } from './functions/text-out.js';
 import { asDoubles, constantVector, textAt } from './functions/vec.js';
 import { isText } from './sql-type.js';
+import { isByteRows } from '../storage/column-type.js';
 
 /** One row at bind time needs little: a value past this (or QuestDB's default 1 MiB per built text) is left to run time. */
 const BIND_TIME_MEMORY = 16 * 1024 * 1024;
@@ -55,7 +56,7 @@ function evaluate(e: BoundExpr): ColumnVector | undefined {
 /** Row 0 as a JS value: numbers (NULL -> null), text; undefined for types without one (UUID, LONG256, BINARY). */
 function read(v: ColumnVector): ConstValue | undefined {
   if (isText(v.type)) return textAt(v, 0);
-  if (v.kind !== 'fixed' || v.type === 'UUID' || v.type === 'LONG256') return undefined;
+  if (v.kind !== 'fixed' || isByteRows(v.type)) return undefined;
   const x = asDoubles(v)[0]!;
   if (v.type === 'BOOLEAN') return x !== 0;
   return x !== x ? null : x;

@@ -4,7 +4,7 @@
 import { closeSync, existsSync, openSync } from 'node:fs';
 import { join } from 'node:path';
 import { SvcError } from '../errors/svc-error.js';
-import { TYPE_INFO, isInt64 } from './column-type.js';
+import { typeInfo, isByteRows, isInt64 } from './column-type.js';
 import { int64ToF64, nullVector, type ColumnVector, type FixedArray } from './column-vector.js';
 import { readAt } from './io.js';
 import { dirTxn, type ColumnDef } from './table-state.js';
@@ -54,8 +54,9 @@ function aligned(bytes: Uint8Array, width: number): Uint8Array {
 
 function fixedArray(c: ColumnDef, b: Uint8Array): FixedArray {
   const buf = b.buffer, off = b.byteOffset, len = b.byteLength;
+  if (isByteRows(c.type)) return b;
   switch (c.type) {
-    case 'BOOLEAN': case 'UUID': case 'LONG256': return b;
+    case 'BOOLEAN': return b;
     case 'BYTE': return new Int8Array(buf, off, len);
     case 'SHORT': return new Int16Array(buf, off, len / 2);
     case 'CHAR': return new Uint16Array(buf, off, len / 2);
@@ -79,7 +80,7 @@ export function readColumn(
 ): ColumnVector {
   const n = hi - lo;
   if (absent) return nullVector(c.type, n, dict);
-  const info = TYPE_INFO[c.type];
+  const info = typeInfo(c.type);
   const data = join(partPath, dataFile(c));
   if (info.layout === 'symbol') {
     const b = aligned(src(data, lo * 4, n * 4, partRows * 4), 4);

@@ -61,6 +61,8 @@ function strictlyIncreasing(v: ChunkValues): boolean {
 
 /** Dictionary of a fixed-width chunk, or null when it would exceed the limits. Hash table and entries are reused scratch. */
 function fixedDictionary(v: ChunkValues, maxEntries: number, maxBytes: number): Dictionary | null {
+  // Values are hashed as 32-bit words: narrower fixed values (DECIMAL of 1 or 2 bytes) stay PLAIN.
+  if (v.kind === 'fixed' && v.width % 4 !== 0) return null;
   if (strictlyIncreasing(v)) return null;
   const { words, wpv } = wordsOf(v);
   const n = v.count;

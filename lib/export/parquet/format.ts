@@ -11,12 +11,13 @@ export const Encoding = { PLAIN: 0, PLAIN_DICTIONARY: 2, RLE: 3, DELTA_BINARY_PA
 export const Codec = { UNCOMPRESSED: 0, SNAPPY: 1, GZIP: 2, LZO: 3, BROTLI: 4, LZ4: 5, ZSTD: 6, LZ4_RAW: 7 } as const;
 export type CodecName = keyof typeof Codec;
 export const PageType = { DATA_PAGE: 0, DICTIONARY_PAGE: 2, DATA_PAGE_V2: 3 } as const;
-export const ConvertedType = { UTF8: 0, TIMESTAMP_MILLIS: 9, TIMESTAMP_MICROS: 10, UINT_32: 13, INT_8: 15, INT_16: 16, INT_32: 17, INT_64: 18 } as const;
+export const ConvertedType = { UTF8: 0, DECIMAL: 5, TIMESTAMP_MILLIS: 9, TIMESTAMP_MICROS: 10, UINT_32: 13, INT_8: 15, INT_16: 16, INT_32: 17, INT_64: 18 } as const;
 
 /** The logical type annotations svcdb uses. */
 export type LogicalType =
   | { readonly kind: 'STRING' }
   | { readonly kind: 'UUID' }
+  | { readonly kind: 'DECIMAL'; readonly precision: number; readonly scale: number }
   | { readonly kind: 'TIMESTAMP'; readonly unit: 'MILLIS' | 'MICROS' }
   | { readonly kind: 'INTEGER'; readonly bitWidth: 8 | 16 | 32 | 64; readonly signed: boolean };
 
@@ -28,6 +29,9 @@ export interface ColumnSchema {
   readonly optional: boolean;
   readonly logical?: LogicalType;
   readonly converted?: number;
+  /** DECIMAL's scale and precision (SchemaElement fields 7 and 8, for readers of the converted type). */
+  readonly scale?: number;
+  readonly precision?: number;
 }
 
 export interface Statistics {
@@ -134,6 +138,12 @@ function writeLogicalType(w: ThriftWriter, t: LogicalType): void {
   switch (t.kind) {
     case 'STRING': w.structBegin(1); w.structEnd(); break;
     case 'UUID': w.structBegin(14); w.structEnd(); break;
+    case 'DECIMAL':
+      w.structBegin(5);
+      w.i32(1, t.scale);
+      w.i32(2, t.precision);
+      w.structEnd();
+      break;
     case 'TIMESTAMP':
       w.structBegin(8);
       w.bool(1, true);
@@ -165,6 +175,8 @@ function writeSchema(w: ThriftWriter, columns: readonly ColumnSchema[]): void {
     w.i32(3, c.optional ? 1 : 0);
     w.string(4, c.name);
     if (c.converted !== undefined) w.i32(6, c.converted);
+    if (c.scale !== undefined) w.i32(7, c.scale);
+    if (c.precision !== undefined) w.i32(8, c.precision);
     if (c.logical !== undefined) writeLogicalType(w, c.logical);
     w.structEnd();
   }

@@ -3,13 +3,15 @@
 // rows into ChunkValues, turning NULL sentinels into undefined rows.
 import { SvcError } from '../../errors/svc-error.js';
 import type { Field } from '../../sql/bound.js';
-import { INT_NULL, LONG_NULL } from '../../storage/column-type.js';
+import { INT_NULL, LONG_NULL, decimalSpec, geohashBits, typeInfo, typeKind, type ColumnType } from '../../storage/column-type.js';
+import { isDecimalNull } from '../../sql/functions/decimal.js';
+import { formatGeohash, geohashAt } from '../../sql/functions/geohash.js';
 import type { ColumnVector } from '../../storage/column-vector.js';
 import { ChunkValues, type ValueKind } from './column-values.js';
 import { ConvertedType, type ColumnSchema } from './format.js';
 
 /** How min/max compare (the column's sort order). */
-export type SortOrder = 'signed' | 'unsigned' | 'float' | 'bytes' | 'bool';
+export type SortOrder = 'signed' | 'unsigned' | 'float' | 'bytes' | 'bool' | 'signedBytes';
 
 export interface ColumnSpec {
   readonly schema: ColumnSchema;
@@ -147,6 +149,46 @@ function gatherChar(out: ChunkValues, v: ColumnVector, from: number, to: number)
   out.rows = r; out.count = c; out.byteLength = at;
 }
 
+/** GEOHASH: its text (base32, or 0/1 digits), as /exec and CSV show it; NULL when every bit is set. */
+function gatherGeohash(bits: number, width: number) {
+  return (out: ChunkValues, v: ColumnVector, from: number, to: number): void => {
+    const d = (v as { data: Uint8Array }).data;
+    out.reserve(to - from);
+    // At most 60 ASCII characters a value.
+    out.reserveBytes(bits * (to - from));
+    const def = out.defined, offs = out.offsets, b = out.bytes;
+    let r = out.rows, c = out.count, at = out.byteLength;
+    offs[c] = at;
+    for (let i = from; i < to; i++, r++) {
+      const x = geohashAt(d, i, width);
+      if (x === null) { def[r] = 0; out.hasNulls = true; continue; }
+      def[r] = 1;
+      const s = formatGeohash(x, bits);
+      for (let k = 0; k < s.length; k++) b[at++] = s.charCodeAt(k);
+      offs[++c] = at;
+    }
+    out.rows = r; out.count = c; out.byteLength = at;
+  };
+}
+
+/** DECIMAL: the little-endian unscaled value -> big-endian two's complement (Parquet's DECIMAL); NULL is the width's minimum. */
+function gatherDecimal(width: number) {
+  return (out: ChunkValues, v: ColumnVector, from: number, to: number): void => {
+    const d = (v as { data: Uint8Array }).data;
+    out.reserve(to - from);
+    const def = out.defined, b = out.bytes;
+    let r = out.rows, c = out.count;
+    for (let i = from; i < to; i++, r++) {
+      if (isDecimalNull(d, i, width)) { def[r] = 0; out.hasNulls = true; continue; }
+      def[r] = 1;
+      const at = i * width, o = c * width;
+      for (let k = 0; k < width; k++) b[o + k] = d[at + width - 1 - k]!;
+      c++;
+    }
+    out.rows = r; out.count = c;
+  };
+}
+
 /** UUID and LONG256: little-endian 64-bit lanes -> one big-endian number; NULL when every lane is -2^63. */
 function gatherFixedReversed(width: number) {
   return (out: ChunkValues, v: ColumnVector, from: number, to: number): void => {
@@ -254,6 +296,19 @@ export function columnSpec(f: Field): ColumnSpec {
     case 'UUID': return { schema: opt('FIXED_LEN_BYTE_ARRAY', { typeLength: 16, logical: { kind: 'UUID' } }), kind: 'fixed', width: 16, order: 'bytes', gather: gatherFixedReversed(16) };
     case 'LONG256': return { schema: opt('FIXED_LEN_BYTE_ARRAY', { typeLength: 32 }), kind: 'fixed', width: 32, order: 'bytes', gather: gatherFixedReversed(32) };
     case 'NULL': return { schema: opt('BYTE_ARRAY', { logical: STRING, converted: ConvertedType.UTF8 }), kind: 'bytes', width: 0, order: 'bytes', gather: gatherNull };
+    default: break;
+  }
+  switch (typeKind(f.type)) {
+    // A GEOHASH is exported as its text (Parquet has no geohash type; QuestDB's readers see what /exec shows).
+    case 'GEOHASH': return { schema: opt('BYTE_ARRAY', { logical: STRING, converted: ConvertedType.UTF8 }), kind: 'bytes', width: 0, order: 'bytes', gather: gatherGeohash(geohashBits(f.type as ColumnType), typeInfo(f.type as ColumnType).width) };
+    case 'DECIMAL': {
+      const { precision, scale } = decimalSpec(f.type as ColumnType);
+      const width = typeInfo(f.type as ColumnType).width;
+      return {
+        schema: opt('FIXED_LEN_BYTE_ARRAY', { typeLength: width, logical: { kind: 'DECIMAL', precision, scale }, converted: ConvertedType.DECIMAL, precision, scale }),
+        kind: 'fixed', width, order: 'signedBytes', gather: gatherDecimal(width),
+      };
+    }
     default: throw new SvcError('BAD_REQUEST', `column ${name} of type ${String(f.type)} cannot be exported to Parquet`);
   }
 }

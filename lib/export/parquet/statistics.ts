@@ -57,8 +57,10 @@ function minMaxFloat(v: ChunkValues): [Uint8Array, Uint8Array] {
   return [b.subarray(0, 8), b.subarray(8)];
 }
 
-function compareBytes(a: Uint8Array, af: number, at: number, b: Uint8Array, bf: number, bt: number): number {
+function compareBytes(a: Uint8Array, af: number, at: number, b: Uint8Array, bf: number, bt: number, signed = false): number {
   const n = Math.min(at - af, bt - bf);
+  // Signed big-endian numbers (DECIMAL): the first byte's sign bit flipped orders them.
+  if (signed && n > 0 && a[af] !== b[bf]) return (a[af]! ^ 0x80) - (b[bf]! ^ 0x80);
   for (let i = 0; i < n; i++) {
     const d = a[af + i]! - b[bf + i]!;
     if (d !== 0) return d;
@@ -66,7 +68,7 @@ function compareBytes(a: Uint8Array, af: number, at: number, b: Uint8Array, bf: 
   return (at - af) - (bt - bf);
 }
 
-function minMaxBytes(v: ChunkValues): [Uint8Array, Uint8Array] {
+function minMaxBytes(v: ChunkValues, signed: boolean): [Uint8Array, Uint8Array] {
   const b = v.bytes;
   const w = v.width;
   const start = (k: number): number => (v.kind === 'fixed' ? k * w : v.offsets[k]!);
@@ -74,8 +76,8 @@ function minMaxBytes(v: ChunkValues): [Uint8Array, Uint8Array] {
   let lo = 0, hi = 0;
   for (let k = 1; k < v.count; k++) {
     const s = start(k), e = end(k);
-    if (compareBytes(b, s, e, b, start(lo), end(lo)) < 0) lo = k;
-    else if (compareBytes(b, s, e, b, start(hi), end(hi)) > 0) hi = k;
+    if (compareBytes(b, s, e, b, start(lo), end(lo), signed) < 0) lo = k;
+    else if (compareBytes(b, s, e, b, start(hi), end(hi), signed) > 0) hi = k;
   }
   return [b.slice(start(lo), end(lo)), b.slice(start(hi), end(hi))];
 }
@@ -100,7 +102,7 @@ export function chunkStatistics(values: ChunkValues, order: SortOrder, nullCount
     case 'i32': mm = minMaxI32(values, order === 'unsigned'); break;
     case 'i64': mm = minMaxI64(values); break;
     case 'f32': case 'f64': mm = minMaxFloat(values); break;
-    case 'bytes': case 'fixed': case 'symbol': mm = minMaxBytes(values); break;
+    case 'bytes': case 'fixed': case 'symbol': mm = minMaxBytes(values, order === 'signedBytes'); break;
   }
   if (mm[0].length > MAX_STAT_BYTES || mm[1].length > MAX_STAT_BYTES) return { nullCount, legacy, distinctCount };
   return { nullCount, min: mm[0], max: mm[1], legacy, distinctCount };

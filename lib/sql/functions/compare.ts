@@ -6,9 +6,11 @@ import type { ColumnVector, FixedVector } from '../../storage/column-vector.js';
 import type { BindHook, Kernel } from './registry.js';
 import { ByteSet } from './byte-set.js';
 import { defineScalar, type Built, type Signature } from './signature.js';
-import { isNumeric, isTemporal, isText, type SqlType } from '../sql-type.js';
+import { commonDecimal, isIntegral, isNumeric, isTemporal, isText, type SqlType } from '../sql-type.js';
 import { asDoubles, boolVector, boolsOf } from './vec.js';
 import { DictTables, compareRows, encodeDict, equalRows, uniformText, utf8Rows, type Utf8Rows } from './utf8.js';
+import { typeInfo, typeKind } from '../../storage/column-type.js';
+import { decimalAt } from './decimal.js';
 
 /** IN lists with at most this many constants are compared value by value (no set to build). */
 const SMALL_IN_LIST = 8;
@@ -121,7 +123,9 @@ function boolCompare(op: CmpOp, x: ColumnVector, y: ColumnVector, n: number): Ui
   return out;
 }
 
-type Family = 'number' | 'text' | 'boolean' | 'bytes';
+type Family = 'number' | 'text' | 'boolean' | 'bytes' | 'decimal';
+
+const isKind = (t: SqlType, kind: 'GEOHASH' | 'DECIMAL'): boolean => t !== 'NULL' && typeKind(t) === kind;
 
 /** The family two types compare in and the types to cast them to, or null. */
 export function comparable(a: SqlType, b: SqlType, ordered: boolean): { family: Family; types: [SqlType, SqlType] } | null {
@@ -131,6 +135,24 @@ export function comparable(a: SqlType, b: SqlType, ordered: boolean): { family: 
     const other = a === 'BOOLEAN' ? b : a;
     if (other === 'BOOLEAN' || other === 'NULL' || (isText(other) && other !== 'CHAR')) return { family: 'boolean', types: ['BOOLEAN', 'BOOLEAN'] };
     return null;
+  }
+  // A GEOHASH equals a GEOHASH of the same bits (or a text read as one), by its bits; no order, as in QuestDB.
+  if (isKind(a, 'GEOHASH') || isKind(b, 'GEOHASH')) {
+    const g = isKind(a, 'GEOHASH') ? a : b;
+    const other = g === a ? b : a;
+    if (ordered || !(other === g || other === 'NULL' || (isText(other) && other !== 'CHAR'))) return null;
+    return { family: 'bytes', types: [g, g] };
+  }
+  // DECIMALs compare exactly at a common scale, with each other, integers and texts (read as the decimal); with
+  // floating values as doubles.
+  if (isKind(a, 'DECIMAL') || isKind(b, 'DECIMAL')) {
+    const d = isKind(a, 'DECIMAL') ? a : b;
+    const other = d === a ? b : a;
+    if (other === 'DOUBLE' || other === 'FLOAT') return { family: 'number', types: ['DOUBLE', 'DOUBLE'] };
+    if (other === 'NULL' || (isText(other) && other !== 'CHAR')) return { family: 'decimal', types: [d, d] };
+    if (!isKind(other, 'DECIMAL') && !isIntegral(other)) return null;
+    const c = commonDecimal(a, b);
+    return { family: 'decimal', types: [c, c] };
   }
   // UUID and LONG256 compare for equality by their bytes (NULL equals NULL, as for numbers); text is read as the type.
   for (const wide of ['UUID', 'LONG256'] as const) {
@@ -160,13 +182,27 @@ export function compareKernel(op: CmpOp, family: Family): Kernel {
     }
     case 'boolean': return (args, n) => boolVector(boolCompare(op, args[0]!, args[1]!, n));
     case 'bytes': return (args, n) => boolVector(bytesCompare(op, args[0]!, args[1]!, n));
+    // Both sides are one DECIMAL type: equal values have equal bytes; order needs the values.
+    case 'decimal': return op === '=' || op === '!=' ? (args, n) => boolVector(bytesCompare(op, args[0]!, args[1]!, n)) : (args, n) => boolVector(decimalCompare(op, args[0]!, args[1]!, n));
   }
 }
 
-/** = or != over fixed-width byte rows (UUID: 16 bytes, LONG256: 32). */
+/** <, <=, >, >= over two vectors of one DECIMAL type; NULL on either side is false. */
+function decimalCompare(op: CmpOp, x: ColumnVector, y: ColumnVector, n: number): Uint8Array {
+  const a = (x as FixedVector).data as Uint8Array, b = (y as FixedVector).data as Uint8Array;
+  const w = typeInfo(x.type).width;
+  const out = new Uint8Array(n);
+  for (let i = 0; i < n; i++) {
+    const p = decimalAt(a, i, w), q = decimalAt(b, i, w);
+    if (p !== null && q !== null) out[i] = holds(op, p < q ? -1 : p > q ? 1 : 0) ? 1 : 0;
+  }
+  return out;
+}
+
+/** = or != over fixed-width byte rows (UUID: 16 bytes, LONG256: 32, GEOHASH and DECIMAL: their width). */
 function bytesCompare(op: CmpOp, x: ColumnVector, y: ColumnVector, n: number): Uint8Array {
   const a = (x as FixedVector).data as Uint8Array, b = (y as FixedVector).data as Uint8Array;
-  const w = x.type === 'LONG256' ? 32 : 16;
+  const w = typeInfo(x.type).width;
   const want = op === '=' ? 1 : 0;
   const out = new Uint8Array(n);
   for (let i = 0; i < n; i++) {
@@ -198,6 +234,14 @@ function betweenKernel(family: Family): Kernel {
       const x = numbers(args[0]!), lo = numbers(args[1]!), hi = numbers(args[2]!);
       for (let i = 0; i < n; i++) {
         const v = x[i]!, a = lo[i]!, b = hi[i]!;
+        out[i] = a <= b ? (v >= a && v <= b ? 1 : 0) : (v >= b && v <= a ? 1 : 0);
+      }
+    } else if (family === 'decimal') {
+      const w = typeInfo(args[0]!.type).width;
+      const [x, lo, hi] = args.map((v) => (v as FixedVector).data as Uint8Array) as [Uint8Array, Uint8Array, Uint8Array];
+      for (let i = 0; i < n; i++) {
+        const v = decimalAt(x, i, w), a = decimalAt(lo, i, w), b = decimalAt(hi, i, w);
+        if (v === null || a === null || b === null) continue;
         out[i] = a <= b ? (v >= a && v <= b ? 1 : 0) : (v >= b && v <= a ? 1 : 0);
       }
     } else {
@@ -239,9 +283,9 @@ function inListKernel(family: Family): Kernel {
       }
       return boolVector(out);
     }
-    if (family === 'bytes') {
+    if (family === 'bytes' || family === 'decimal') {
       // Row i of x against row i of each list value, byte by byte (NULL is one byte pattern, so NULL matches NULL).
-      const w = x.type === 'LONG256' ? 32 : 16;
+      const w = typeInfo(x.type).width;
       const a = (x as FixedVector).data as Uint8Array;
       const ls = list.map((v) => (v as FixedVector).data as Uint8Array);
       for (let i = 0; i < n; i++) {
@@ -310,9 +354,9 @@ function memberTest(family: Family, consts: readonly ColumnVector[]): (x: Column
         for (let i = 0; i < n; i++) out[i] = has[a[i]!] ? 1 : 0;
       };
     }
-    case 'bytes': {
-      // UUID / LONG256 rows as fixed-width byte strings; NULL is one byte pattern, so NULL matches NULL.
-      const w = consts[0]?.type === 'LONG256' ? 32 : 16;
+    case 'bytes': case 'decimal': {
+      // UUID / LONG256 / GEOHASH / DECIMAL rows as fixed-width byte strings; NULL is one byte pattern, so NULL matches NULL.
+      const w = consts[0] ? typeInfo(consts[0].type).width : 16;
       const set = new ByteSet(consts.map((v) => ((v as FixedVector).data as Uint8Array).slice(0, w)));
       return (x, n, out) => {
         const a = (x as FixedVector).data as Uint8Array;
@@ -380,8 +424,13 @@ function familyOf(types: SqlType[]): Family | null {
   } else if (family === 'boolean') {
     types.fill('BOOLEAN');
   } else if (family === 'bytes') {
-    // UUID (texts and NULLs read as UUIDs) or LONG256 (NULLs).
-    types.fill(types.includes('LONG256') ? 'LONG256' : 'UUID');
+    // UUID (texts and NULLs read as UUIDs), LONG256 (NULLs) or a GEOHASH (texts and NULLs).
+    types.fill(types.find((t) => t !== 'NULL' && !isText(t)) ?? 'UUID');
+  } else if (family === 'decimal') {
+    // One DECIMAL for all: the common one of the decimals and integers; texts and NULLs read as it.
+    let d: SqlType | null = null;
+    for (const t of types) if (t !== 'NULL' && !isText(t)) d = d === null ? t : commonDecimal(d, t);
+    types.fill(d ?? 'DOUBLE');
   }
   return family;
 }

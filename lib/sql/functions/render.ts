@@ -1,7 +1,9 @@
 // Any vector's rows as text, the way QuestDB prints values: DOUBLE like Java,
 // LONG exact, TIMESTAMP/DATE ISO, BOOLEAN true/false. Casts to text,
 // concatenation and `||` share it.
-import { INT_NULL, LONG_NULL } from '../../storage/column-type.js';
+import { INT_NULL, LONG_NULL, decimalSpec, geohashBits, typeInfo, typeKind } from '../../storage/column-type.js';
+import { decimalAt, formatDecimal } from './decimal.js';
+import { formatGeohash, geohashAt } from './geohash.js';
 import type { ColumnVector } from '../../storage/column-vector.js';
 import { formatDate, formatTimestamp } from './datetime.js';
 import { formatDouble, formatFloat, formatLong } from './format.js';
@@ -58,6 +60,17 @@ export function renderAt(v: ColumnVector, i: number): string | null {
       let isNull = true;
       for (let k = 0; k < 32 && isNull; k++) isNull = b[i * 32 + k] === ((k & 7) === 7 ? 0x80 : 0);
       return isNull ? null : formatLong256(b, i * 32);
+    }
+    default: break;
+  }
+  switch (typeKind(v.type)) {
+    case 'GEOHASH': {
+      const g = geohashAt(v.data as Uint8Array, i, typeInfo(v.type).width);
+      return g === null ? null : formatGeohash(g, geohashBits(v.type));
+    }
+    case 'DECIMAL': {
+      const d = decimalAt(v.data as Uint8Array, i, typeInfo(v.type).width);
+      return d === null ? null : formatDecimal(d, decimalSpec(v.type).scale);
     }
     default: throw new Error(`cannot render ${v.type} as text`);
   }

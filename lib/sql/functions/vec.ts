@@ -1,7 +1,9 @@
 // Helpers for function kernels: reading any vector as numbers or text,
 // building result vectors, constants repeated to a batch length. Kernels work
 // on whole vectors; these keep their loops short.
-import { INT_NULL, LONG_NULL, TYPE_INFO, type ColumnType } from '../../storage/column-type.js';
+import { INT_NULL, LONG_NULL, decimalSpec, geohashBits, typeInfo, typeKind, type ColumnType } from '../../storage/column-type.js';
+import { isDecimalNull, parseDecimalText, putDecimal } from './decimal.js';
+import { isGeohashNull, parseGeohashBinary, parseGeohashChars, putGeohash } from './geohash.js';
 import { nullVector, type ColumnVector, type FixedVector, type VarVector } from '../../storage/column-vector.js';
 import { parseUuidText } from './parse-text.js';
 import type { SqlType } from '../sql-type.js';
@@ -13,7 +15,7 @@ const encoder = new TextEncoder();
 export function length(v: ColumnVector): number {
   if (v.kind === 'symbol') return v.keys.length;
   if (v.kind === 'var') return v.offsets.length - 1;
-  const w = v.type === 'UUID' ? 16 : v.type === 'LONG256' ? 32 : 1;
+  const w = typeInfo(v.type).stride;
   return v.data.length / w;
 }
 
@@ -129,13 +131,35 @@ export function constantVector(type: SqlType, value: number | string | boolean |
       const v = nullVector(t, n);
       if (value === null) return v;
       const data = (v as FixedVector).data as Uint8Array;
-      const w = TYPE_INFO[t].width;
+      const w = typeInfo(t).width;
       const one = new Uint8Array(w);
       if (t !== 'UUID' || !parseUuidText(String(value), one, 0)) throw new Error(`no constant vector for ${t} from ${typeof value}`);
       for (let i = 0; i < n; i++) data.set(one, i * w);
       return v;
     }
-    default: throw new Error(`no constant vector for ${t}`);
+    default: {
+      // GEOHASH and DECIMAL constants hold their text as QuestDB prints it (u33d, 0101, 12.50).
+      const kind = typeKind(t);
+      if (kind !== 'GEOHASH' && kind !== 'DECIMAL') throw new Error(`no constant vector for ${t}`);
+      const v = nullVector(t, n) as FixedVector;
+      if (value === null) return v;
+      const w = typeInfo(t).width;
+      const one = new Uint8Array(w);
+      if (kind === 'GEOHASH') {
+        const bits = geohashBits(t);
+        const text = String(value);
+        const p = bits % 5 === 0 ? parseGeohashChars(text) : parseGeohashBinary(text);
+        if (p === null || p.bits !== bits) throw new Error(`not a ${t} constant: ${text}`);
+        putGeohash(one, 0, w, p.value);
+      } else {
+        const x = parseDecimalText(String(value), decimalSpec(t).scale);
+        if (x === null) throw new Error(`not a ${t} constant: ${String(value)}`);
+        putDecimal(one, 0, w, x);
+      }
+      const data = v.data as Uint8Array;
+      for (let i = 0; i < n; i++) data.set(one, i * w);
+      return v;
+    }
   }
 }
 
@@ -192,7 +216,14 @@ export function nullFlags(v: ColumnVector): Uint8Array {
           }
           break;
         }
-        default: break;
+        default: {
+          const kind = typeKind(v.type);
+          const w = typeInfo(v.type).width;
+          const b = d as Uint8Array;
+          if (kind === 'GEOHASH') for (let i = 0; i < n; i++) out[i] = isGeohashNull(b, i, w) ? 1 : 0;
+          else if (kind === 'DECIMAL') for (let i = 0; i < n; i++) out[i] = isDecimalNull(b, i, w) ? 1 : 0;
+          break;
+        }
       }
     }
   }

@@ -131,3 +131,10 @@ test('casts empty batches', () => {
     assert.deepEqual(call(`cast_${to}`, [v], undefined, 0), [], to);
   }
 });
+
+test('casts to parametric types resolve by their canonical names (cast_decimal(10,2), cast_geohash(4c))', () => {
+  assert.equal(resolveScalar('cast_DECIMAL(10,2)', ['NULL'], 0).type, 'DECIMAL(10,2)');
+  assert.equal(resolveScalar('cast_GEOHASH(4c)', ['NULL'], 0).type, 'GEOHASH(4c)');
+  assert.equal(resolveScalar('cast_TIMESTAMP_NS', ['NULL'], 0).type, 'TIMESTAMP_NS');
+  assert.throws(() => resolveScalar('cast_GEOHASH(99c)', ['NULL'], 0), /unknown function name/);
+});
