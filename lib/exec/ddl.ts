@@ -129,7 +129,9 @@ function createTable(stmt: A.CreateTable, catalog: Catalog, naming: Pick<BindCon
       const i = columns.findIndex((x) => x.name.toLowerCase() === ix.column.toLowerCase());
       if (i < 0) throw new SvcError('SQL', `Invalid column: ${ix.column}`, { position: ix.pos });
       const c = columns[i]!;
-      if (c.type !== 'SYMBOL') throw new SvcError('SQL', `indexes are only supported for symbol type [column=${c.name}, type=${typeName(c.type)}]`, { position: ix.pos });
+      // QuestDB's parser checks a column with a cast (at its name); the query's own types are checked later (at 0).
+      const cast = stmt.casts.some((x) => x.column.toLowerCase() === c.name.toLowerCase());
+      if (c.type !== 'SYMBOL') throw new SvcError('SQL', `indexes are supported only for SYMBOL columns: ${ix.column}`, { position: cast ? ix.pos : 0 });
       columns[i] = { ...c, indexed: true, ...(ix.capacity !== null ? { indexCapacity: ceilPow2(ix.capacity) } : {}) };
     }
   } else {

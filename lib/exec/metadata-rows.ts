@@ -34,7 +34,7 @@ export function metadataRows(plan: MetadataPlan, catalog: Catalog): Batch {
       const sym = c.type === 'SYMBOL';
       rows.push([c.name, typeName(c.type), c.indexed === true, sym ? c.indexCapacity ?? SYMBOL_DEFAULTS.indexCapacity : 0,
         sym ? c.symbolCached ?? SYMBOL_DEFAULTS.cached : false, sym ? c.symbolCapacity ?? SYMBOL_DEFAULTS.capacity : 0,
-        sym ? (table.dicts.get(c.id)?.values.length ?? 0) : 0, c.id === m.timestampId, c.upsertKey === true]);
+        sym ? (table.txn.symbols[String(c.id)]?.count ?? 0) : 0, c.id === m.timestampId, c.upsertKey === true]); // committed symbols only
     }
   } else {
     rows.push([createTableDdl(catalog, plan.table!)]);

@@ -355,7 +355,8 @@ export interface ColumnDefAst extends Node {
   readonly type: TypeName;
   /** SYMBOL CAPACITY n, CACHE/NOCACHE, INDEX [CAPACITY n]: kept as written. */
   readonly options: string | null;
-  /** Extension: the same options read (absent when not written). */
+  /** Extension: where the options start (with options), and the options read (absent when not written). */
+  readonly optionsPos?: number;
   readonly symbolCapacity?: number;
   readonly symbolCached?: boolean;
   readonly indexed?: boolean;

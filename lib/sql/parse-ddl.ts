@@ -41,7 +41,11 @@ export function parseCreateTable(c: Cursor): CreateTable {
     c.expectOp('(');
     const cols: ColumnDefAst[] = [];
     do {
-      cols.push(parseColumnDef(c));
+      const col = parseColumnDef(c);
+      // Only a SYMBOL column takes options (capacity, cache, index): after any other type QuestDB
+      // expects the next column or the end of the list.
+      if (col.options !== null && col.type.name !== 'SYMBOL') throw c.error("',' or ')' expected", col.optionsPos!);
+      cols.push(col);
     } while (c.acceptOp(','));
     if (!c.acceptOp(')')) throw c.expected("',' or ')'");
     ct.columns = cols;
@@ -99,7 +103,7 @@ function parseColumnDef(c: Cursor): ColumnDefAst {
   return { kind: 'columnDef', pos: name.pos, name: name.name, type, ...parseColumnOptions(c) };
 }
 
-type ColumnOptionsAst = Pick<ColumnDefAst, 'options' | 'symbolCapacity' | 'symbolCached' | 'indexed' | 'indexCapacity'>;
+type ColumnOptionsAst = Pick<ColumnDefAst, 'options' | 'optionsPos' | 'symbolCapacity' | 'symbolCached' | 'indexed' | 'indexCapacity'>;
 
 /** What may follow a column's type: `[CAPACITY n] [CACHE|NOCACHE] [INDEX [TYPE ...] [CAPACITY n] [INCLUDE (...)]]`. */
 function parseColumnOptions(c: Cursor): ColumnOptionsAst {
@@ -133,7 +137,7 @@ function parseColumnOptions(c: Cursor): ColumnOptionsAst {
     }
   }
   const options = c.tok.pos > optStart ? c.slice(optStart, c.prevEnd) : null;
-  return { options, ...read };
+  return options === null ? { options, ...read } : { options, optionsPos: optStart, ...read };
 }
 
 const OPTION_WORDS = new Set(['CAPACITY', 'CACHE', 'NOCACHE', 'INDEX', 'TYPE', 'INCLUDE']);
@@ -356,7 +360,7 @@ function parseAlterAction(c: Cursor): AlterAction {
     const col = c.name('column name');
     if (c.acceptKw('TYPE')) {
       const type = parseTypeName(c);
-      const { options: _text, ...options } = parseColumnOptions(c);
+      const { options: _text, optionsPos: _at, ...options } = parseColumnOptions(c);
       return { kind: 'alterColumnType', pos: a.pos, column: col.name, columnPos: col.pos, type, ...options };
     }
     const verb = c.tok;

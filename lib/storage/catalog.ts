@@ -45,7 +45,7 @@ export interface CreateTableDef {
   readonly name: string;
   /** Optional SYMBOL options and the upsert key flag as in ColumnDef. */
   readonly columns: ReadonlyArray<ColumnOptions & { readonly name: string; readonly type: ColumnType }>;
-  /** WAL write mode (TableMeta.wal). */
+  /** WAL write mode (TableMeta.wal); absent: QuestDB's default, true for a partitioned table. */
   readonly wal?: boolean;
   /** Designated timestamp column (a TIMESTAMP column of the list). */
   readonly timestamp?: string;
@@ -292,7 +292,8 @@ export class Catalog {
       formatVersion: FORMAT_VERSION, id: randomUUID(), name: def.name, version: 0, columns, timestampId, partitionBy,
       maxUncommittedRows: def.maxUncommittedRows ?? this.options.maxUncommittedRows,
       o3MaxLag: def.o3MaxLag ?? this.options.o3MaxLag, nextColumnId: columns.length,
-      ...(def.wal ? { wal: true } : {}),
+      // QuestDB's default (cairo.wal.enabled.default): a partitioned table is a WAL table.
+      ...((def.wal ?? partitionBy !== 'NONE') ? { wal: true } : {}),
     };
     const path = join(this.dir, `${STAGING}${randomUUID()}`);
     const txn = { txn: 0, metaVersion: 0, partitions: [], symbols: {} };

@@ -94,7 +94,10 @@ describe('DDL and catalog metadata', () => {
     await ok('alter table ix alter column s drop index');
     assert.deepEqual(await rows("select \"column\", indexed from table_columns('ix')"), [['s', false], ['v', false]]);
     await refused('alter table ix alter column v add index', 'indexes are only supported for symbol type [column=v, type=INT]', 28);
-    await refused('create table ix2 as (select x, cast(x as string) s from long_sequence(2)), index(s)', 'indexes are only supported for symbol type [column=s, type=STRING]', 81);
+    await refused('create table ix2 as (select x, cast(x as string) s from long_sequence(2)), index(s)', 'indexes are supported only for SYMBOL columns: s', 0);
+    await refused('create table ix2 as (select x, cast(x as string) s from long_sequence(2)), cast(s as int), index(s)', 'indexes are supported only for SYMBOL columns: s', 97);
+    await refused('create table ix2 (v int index, s symbol)', "',' or ')' expected", 24);
+    await refused('create table ix2 (v int capacity 4)', "',' or ')' expected", 24);
     await ok('create table ix3 as (select x, cast(x as string) s from long_sequence(2)), cast(s as symbol), index(s)');
     assert.deepEqual(await rows("select \"column\", type, indexed from table_columns('ix3')"), [['x', 'LONG', false], ['s', 'SYMBOL', true]]);
   });

@@ -55,6 +55,8 @@ describe('CSV import over HTTP', () => {
     // A partitioned table takes them in any order.
     const part = (await upload(csv, 'np.csv', { name: 'p_ts', timestamp: 'ts', partitionBy: 'DAY', fmt: 'json' })).json();
     assert.equal(part.rowsImported, 4);
+    // QuestDB's default write mode: a partitioned table is a WAL table, whoever makes it.
+    assert.deepEqual((await query("select table_name, walEnabled from tables() where table_name in ('np_ts', 'p_ts') order by 1")).dataset, [['np_ts', false], ['p_ts', true]]);
   });
 
   test('detects a comma-separated file with a header: types, timestamps in several forms, NULLs, quoting', async () => {
