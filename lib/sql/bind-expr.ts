@@ -403,16 +403,16 @@ function callExpr(e: A.Call, cx: ExprContext): BoundExpr {
   return call(e.name, args, e.pos, at);
 }
 
-/** Types QuestDB's between(TIMESTAMP, TIMESTAMP, TIMESTAMP) takes: timestamps, integers (micros) and text (parsed). */
+/** Types QuestDB's between(TIMESTAMP, TIMESTAMP, TIMESTAMP) takes: timestamps, integers (micros) and text (parsed); DECIMALs have their own (QuestDB's docs: `price BETWEEN 2100.00m AND 2200.00m`). */
 const BETWEEN_ARGS: ReadonlySet<SqlType> = new Set(['TIMESTAMP', 'DATE', 'BYTE', 'SHORT', 'INT', 'LONG', 'NULL', 'CHAR', 'STRING', 'VARCHAR', 'SYMBOL']);
 
 /**
- * QuestDB 9.3 has BETWEEN for timestamps only: an argument of another kind
+ * QuestDB 9.3 has BETWEEN for timestamps (and decimals) only: an argument of another kind
  * (DOUBLE, FLOAT, BOOLEAN, UUID...) fails the call, the message naming every
  * argument that is not a TIMESTAMP, at the last of them.
  */
 function checkBetween(args: readonly BoundExpr[], at: readonly number[]): void {
-  if (args.every((a) => BETWEEN_ARGS.has(a.type))) return;
+  if (args.every((a) => BETWEEN_ARGS.has(a.type) || (a.type !== 'NULL' && typeKind(a.type) === 'DECIMAL'))) return;
   let message = 'argument type mismatch for function `between`';
   let last = 0;
   args.forEach((a, i) => {

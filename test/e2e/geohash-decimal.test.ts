@@ -102,7 +102,7 @@ describe('GEOHASH and DECIMAL over HTTP', () => {
     await fails("select cast('a' as geohash(1c))", 'invalid GEOHASH', 12);
     await fails("insert into gd (k, g, ts) values (9, 'u33', '2024-01-01')", 'invalid GEOHASH', 37);
     await fails("with d as (select 'u3' v) select cast(v as geohash(4c)) from d", 'inconvertible value: `u3` [STRING -> GEOHASH(4c)]', 38);
-    await fails('select cast(#u33 as geohash(4c))', 'cannot cast GEOHASH(3c) to GEOHASH(4c)', 20);
+    await fails('select cast(#u33 as geohash(4c))', 'CAST cannot decrease precision from GEOHASH(15b) to GEOHASH(20b)', 20);
   });
 
   test('comparisons, BETWEEN, IN, IS NULL, GROUP BY and ORDER BY by value', async () => {

@@ -1,7 +1,7 @@
 // Casts as scalar functions `cast_<type>` (CAST, `::`, implicit conversions):
 // integers narrow by truncating bits, floating values truncate toward zero and
 // saturate (Java), text parses (invalid -> NULL), values print as QuestDB's.
-import { LONG_NULL, COLUMN_TYPES, isParametric, parseColumnType, type ColumnType } from '../../storage/column-type.js';
+import { LONG_NULL, COLUMN_TYPES, geohashBits, isParametric, parseColumnType, typeKind, type ColumnType } from '../../storage/column-type.js';
 import { f64ToInt64, type ColumnVector, type FixedVector, internStrings } from '../../storage/column-vector.js';
 import { registerScalar, registerScalarFamily, type Kernel, type ScalarFunction } from './registry.js';
 import { noMatch } from './signature.js';
@@ -175,6 +175,14 @@ export function castKernel(from: SqlType, to: ColumnType): Kernel | null {
   return null;
 }
 
+/** Why a cast does not exist, in QuestDB's words: a GEOHASH cannot gain bits; other pairs have no such function. */
+function castRefusal(from: SqlType, to: ColumnType): string {
+  if (typeKind(to) === 'GEOHASH' && from !== 'NULL' && typeKind(from) === 'GEOHASH') {
+    return `CAST cannot decrease precision from GEOHASH(${geohashBits(from)}b) to GEOHASH(${geohashBits(to)}b)`;
+  }
+  return noMatch('cast', [from, to]);
+}
+
 /** cast_<type>: the cast to one column type. */
 function castFunction(to: ColumnType): ScalarFunction {
   return {
@@ -183,7 +191,7 @@ function castFunction(to: ColumnType): ScalarFunction {
       if (argTypes.length !== 1) return `there is no matching function \`cast\` with the argument types: (${argTypes.join(', ')})`;
       const from = argTypes[0]!;
       const kernel = castKernel(from, to);
-      if (!kernel) return noMatch('cast', [from, to]);
+      if (!kernel) return castRefusal(from, to);
       return { type: to, kernel, deterministic: true };
     },
   };
