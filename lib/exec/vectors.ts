@@ -4,6 +4,8 @@
 import { INT_NULL, LONG_NULL } from '../storage/column-type.js';
 import { rowsOf, symbolsFromStrings, type ColumnVector, type FixedArray } from '../storage/column-vector.js';
 import { textAt, textVector } from '../sql/functions/vec.js';
+import { renderAt } from '../sql/functions/render.js';
+import { nanosFromTexts } from '../sql/functions/nanos.js';
 import type { SqlType } from '../sql/sql-type.js';
 
 export type Value = number | string | boolean | null;
@@ -16,6 +18,8 @@ export function valueAt(v: ColumnVector, i: number): Value {
     case 'BOOLEAN': return x === 1;
     case 'INT': return x === INT_NULL ? null : x;
     case 'LONG': case 'TIMESTAMP': case 'DATE': return x === LONG_NULL ? null : x;
+    // Nanoseconds as their ISO text: a double would merge neighbouring values (group and join keys).
+    case 'TIMESTAMP_NS': return renderAt(v, i);
     case 'FLOAT': case 'DOUBLE': return Number.isNaN(x) ? null : x;
     case 'CHAR': return x === 0 ? null : String.fromCharCode(x);
     case 'IPV4': return x === 0 ? null : x >>> 0;
@@ -39,6 +43,7 @@ export function fromValues(type: SqlType, values: readonly Value[]): ColumnVecto
     case 'INT': return { kind: 'fixed', type, data: Int32Array.from(values, (x) => (x === null ? INT_NULL : Number(x))) };
     case 'IPV4': return { kind: 'fixed', type, data: Int32Array.from(values, (x) => (x === null ? 0 : Number(x) | 0)) };
     case 'LONG': case 'TIMESTAMP': case 'DATE': return { kind: 'fixed', type, data: Float64Array.from(values, (x) => (x === null ? LONG_NULL : Number(x))) };
+    case 'TIMESTAMP_NS': return nanosFromTexts(values.map((x) => (x === null ? null : String(x))));
     case 'FLOAT': return { kind: 'fixed', type, data: Float32Array.from(values, (x) => (x === null ? NaN : Number(x))) };
     case 'DOUBLE': case 'NULL': return { kind: 'fixed', type: 'DOUBLE', data: Float64Array.from(values, (x) => (x === null ? NaN : Number(x))) };
     case 'SYMBOL': return symbolsFromStrings(values.map((x) => (x === null ? null : String(x))));

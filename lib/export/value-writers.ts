@@ -9,6 +9,7 @@ import { F_DAY, F_HOUR, F_MINUTE, F_MONTH, F_SECOND, F_YEAR, daysFromCivil, form
 import { formatDouble, formatFloat, formatLong } from '../sql/functions/format.js';
 import { SHORTEST_DOUBLE_BYTES, writeShortestDouble } from './shortest-double.js';
 import { renderAt } from '../sql/functions/render.js';
+import { formatTimestampNs, nanosToMicros, subMicroNanos } from '../sql/functions/nanos.js';
 import type { ChunkWriter } from './chunk-writer.js';
 
 export type ValueWriter = (w: ChunkWriter, v: ColumnVector, i: number) => void;
@@ -28,7 +29,18 @@ class TimestampText {
   readonly #prefix = new Uint8Array(20);
   readonly #fields = newFields();
 
-  write(w: ChunkWriter, us: number, fractionDigits: 6 | 3): void {
+  /** TIMESTAMP_NS: the micros' text with the three sub-micro digits before the Z. */
+  writeNanos(w: ChunkWriter, lo: number, hi: number): void {
+    const us = nanosToMicros(lo, hi);
+    const day = Math.floor(us / DAY_US);
+    // Near the ends of the int64 range the micros are not exact doubles: formatTimestampNs's BigInt path.
+    if (hi >= 2_000_000_000 || hi <= -2_000_000_000 || day < MIN_FAST_DAY || day >= MAX_FAST_DAY) { w.ascii(formatTimestampNs(lo, hi)); return; }
+    this.write(w, us, 6, false);
+    w.padded(subMicroNanos(lo, hi), 3);
+    w.byte(90);
+  }
+
+  write(w: ChunkWriter, us: number, fractionDigits: 6 | 3, zone = true): void {
     const second = Math.floor(us / 1_000_000);
     const micros = us - second * 1_000_000;
     if (second !== this.#second) {
@@ -46,7 +58,7 @@ class TimestampText {
     }
     w.bytes(this.#prefix);
     if (fractionDigits === 6) w.padded(micros, 6); else w.padded(Math.floor(micros / 1000), 3);
-    w.byte(90);
+    if (zone) w.byte(90);
   }
 }
 
@@ -142,6 +154,14 @@ export function jsonValueWriter(type: SqlType, opts: JsonOptions): ValueWriter {
         w.byte(34); ts.write(w, date ? x * 1000 : x, date ? 3 : 6); w.byte(34);
       };
     }
+    case 'TIMESTAMP_NS': {
+      const ts = new TimestampText();
+      return (w, v, i) => {
+        const p = (v as { exact: Int32Array }).exact;
+        if ((v as { data: Float64Array }).data[i] === LONG_NULL) { w.ascii('null'); return; }
+        w.byte(34); ts.writeNanos(w, p[2 * i]!, p[2 * i + 1]!); w.byte(34);
+      };
+    }
     case 'SYMBOL': {
       const cache = new DictCache(jsonQuoted);
       return (w, v, i) => {
@@ -201,6 +221,14 @@ export function csvValueWriter(type: SqlType, delimiter = 0x2c): ValueWriter {
         const x = (v as { data: Float64Array }).data[i]!;
         if (x === LONG_NULL) return;
         w.byte(34); ts.write(w, date ? x * 1000 : x, date ? 3 : 6); w.byte(34);
+      };
+    }
+    case 'TIMESTAMP_NS': {
+      const ts = new TimestampText();
+      return (w, v, i) => {
+        const p = (v as { exact: Int32Array }).exact;
+        if ((v as { data: Float64Array }).data[i] === LONG_NULL) return;
+        w.byte(34); ts.writeNanos(w, p[2 * i]!, p[2 * i + 1]!); w.byte(34);
       };
     }
     case 'SYMBOL': {

@@ -304,7 +304,7 @@ function isCharLiteral(text: string): boolean {
 
 export function typeOf(t: A.TypeName): SqlType {
   const known: readonly string[] = ['BOOLEAN', 'BYTE', 'SHORT', 'CHAR', 'INT', 'LONG', 'FLOAT', 'DOUBLE', 'DATE', 'TIMESTAMP',
-    'SYMBOL', 'STRING', 'VARCHAR', 'UUID', 'IPV4', 'LONG256', 'BINARY'];
+    'SYMBOL', 'STRING', 'VARCHAR', 'UUID', 'IPV4', 'LONG256', 'BINARY', 'TIMESTAMP_NS'];
   const alias: Record<string, string> = { INTEGER: 'INT', BIGINT: 'LONG', SMALLINT: 'SHORT', TINYINT: 'BYTE', REAL: 'FLOAT', 'DOUBLE PRECISION': 'DOUBLE', TEXT: 'STRING', BOOL: 'BOOLEAN', TIMESTAMPTZ: 'TIMESTAMP' };
   const n = alias[t.name] ?? t.name;
   if (!known.includes(n)) throw new SvcError('SQL', `unsupported type: ${t.name}`, { position: t.pos });
@@ -355,13 +355,13 @@ function callExpr(e: A.Call, cx: ExprContext): BoundExpr {
 
 /**
  * Casts every expression to their common type (commonType). A text constant
- * next to a TIMESTAMP or DATE is parsed as one; a text column is not
+ * next to a TIMESTAMP, DATE or TIMESTAMP_NS is parsed as one; a text column is not
  * converted. A mismatch is reported at the expression that does not fit
  * (`at[i]`, else `pos`).
  */
 export function unify(es: BoundExpr[], pos: number, at?: readonly number[]): BoundExpr[] {
   const where = (i: number): number => at?.[i] ?? pos;
-  const temporal = es.some((x) => isTemporal(x.type));
+  const temporal = es.some((x) => isTemporal(x.type) || x.type === 'TIMESTAMP_NS');
   let t: SqlType = 'NULL';
   es.forEach((x, i) => {
     if (temporal && x.kind === 'const' && isText(x.type)) return;

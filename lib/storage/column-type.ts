@@ -3,7 +3,7 @@
 
 export const COLUMN_TYPES = [
   'BOOLEAN', 'BYTE', 'SHORT', 'CHAR', 'INT', 'LONG', 'FLOAT', 'DOUBLE', 'DATE', 'TIMESTAMP',
-  'SYMBOL', 'STRING', 'VARCHAR', 'UUID', 'IPV4', 'LONG256', 'BINARY',
+  'SYMBOL', 'STRING', 'VARCHAR', 'UUID', 'IPV4', 'LONG256', 'BINARY', 'TIMESTAMP_NS',
 ] as const;
 export type ColumnType = (typeof COLUMN_TYPES)[number];
 
@@ -36,11 +36,12 @@ export const TYPE_INFO: Readonly<Record<ColumnType, TypeInfo>> = {
   IPV4: { layout: 'fixed', width: 4, nullable: true },
   LONG256: { layout: 'fixed', width: 32, nullable: true },
   BINARY: { layout: 'var', width: 0, nullable: true },
+  TIMESTAMP_NS: { layout: 'fixed', width: 8, nullable: true },
 };
 
 /** NULL of INT and SYMBOL keys. */
 export const INT_NULL = -0x80000000;
-/** NULL of LONG, DATE and TIMESTAMP, as a double (exact: -2^63). */
+/** NULL of LONG, DATE, TIMESTAMP and TIMESTAMP_NS, as a double (exact: -2^63). */
 export const LONG_NULL = -9223372036854775808;
 /** CHAR has NULL 0, IPV4 has NULL 0 (0.0.0.0), as in QuestDB. */
 export const CHAR_NULL = 0;
@@ -53,7 +54,16 @@ export function parseColumnType(text: string): ColumnType | undefined {
 
 /** Whether `t` is stored as 8-byte little-endian integers (read as doubles in hot paths). */
 export function isInt64(t: ColumnType): boolean {
-  return t === 'LONG' || t === 'DATE' || t === 'TIMESTAMP';
+  return t === 'LONG' || t === 'DATE' || t === 'TIMESTAMP' || t === 'TIMESTAMP_NS';
+}
+
+/**
+ * Whether vectors of `t` always carry their exact int64 pairs (FixedVector.exact):
+ * LONG values may pass 2^53, and TIMESTAMP_NS values (nanoseconds) do for every
+ * date after 1970-04-15, so their doubles alone would lose the last digits.
+ */
+export function hasExactPairs(t: string): boolean {
+  return t === 'LONG' || t === 'TIMESTAMP_NS';
 }
 
 /**

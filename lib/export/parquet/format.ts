@@ -17,7 +17,7 @@ export const ConvertedType = { UTF8: 0, TIMESTAMP_MILLIS: 9, TIMESTAMP_MICROS: 1
 export type LogicalType =
   | { readonly kind: 'STRING' }
   | { readonly kind: 'UUID' }
-  | { readonly kind: 'TIMESTAMP'; readonly unit: 'MILLIS' | 'MICROS' }
+  | { readonly kind: 'TIMESTAMP'; readonly unit: 'MILLIS' | 'MICROS' | 'NANOS' }
   | { readonly kind: 'INTEGER'; readonly bitWidth: 8 | 16 | 32 | 64; readonly signed: boolean };
 
 /** One leaf column of the flat schema. */
@@ -138,7 +138,7 @@ function writeLogicalType(w: ThriftWriter, t: LogicalType): void {
       w.structBegin(8);
       w.bool(1, true);
       w.structBegin(2);
-      w.structBegin(t.unit === 'MILLIS' ? 1 : 2); w.structEnd();
+      w.structBegin(t.unit === 'MILLIS' ? 1 : t.unit === 'MICROS' ? 2 : 3); w.structEnd();
       w.structEnd();
       w.structEnd();
       break;

@@ -50,7 +50,7 @@ function gatherFloat(out: ChunkValues, v: ColumnVector, from: number, to: number
   out.rows = r; out.count = c;
 }
 
-/** LONG, DATE, TIMESTAMP: doubles (exact pairs for LONG when the vector has them) -> int64 pairs. */
+/** LONG, DATE, TIMESTAMP, TIMESTAMP_NS: doubles (exact pairs when the vector has them) -> int64 pairs. */
 function gatherI64(out: ChunkValues, v: ColumnVector, from: number, to: number): void {
   const fv = v as { data: Float64Array; exact?: Int32Array };
   const d = fv.data, exact = fv.exact;
@@ -244,6 +244,8 @@ export function columnSpec(f: Field): ColumnSpec {
     case 'IPV4': return { schema: opt('INT32', { logical: { kind: 'INTEGER', bitWidth: 32, signed: false }, converted: ConvertedType.UINT_32 }), kind: 'i32', width: 4, order: 'unsigned', gather: gatherI32(0) };
     case 'LONG': return { schema: opt('INT64', { logical: { kind: 'INTEGER', bitWidth: 64, signed: true }, converted: ConvertedType.INT_64 }), kind: 'i64', width: 8, order: 'signed', gather: gatherI64 };
     case 'TIMESTAMP': return { schema: opt('INT64', { logical: { kind: 'TIMESTAMP', unit: 'MICROS' }, converted: ConvertedType.TIMESTAMP_MICROS }), kind: 'i64', width: 8, order: 'signed', gather: gatherI64 };
+    // No converted type exists for nanoseconds: the logical type alone (readers since Parquet format 2.6).
+    case 'TIMESTAMP_NS': return { schema: opt('INT64', { logical: { kind: 'TIMESTAMP', unit: 'NANOS' } }), kind: 'i64', width: 8, order: 'signed', gather: gatherI64 };
     case 'DATE': return { schema: opt('INT64', { logical: { kind: 'TIMESTAMP', unit: 'MILLIS' }, converted: ConvertedType.TIMESTAMP_MILLIS }), kind: 'i64', width: 8, order: 'signed', gather: gatherI64 };
     case 'FLOAT': return { schema: opt('FLOAT'), kind: 'f32', width: 4, order: 'float', gather: gatherFloat };
     case 'DOUBLE': return { schema: opt('DOUBLE'), kind: 'f64', width: 8, order: 'float', gather: gatherFloat };

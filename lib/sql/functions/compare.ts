@@ -6,7 +6,8 @@ import type { ColumnVector, FixedVector } from '../../storage/column-vector.js';
 import type { BindHook, Kernel } from './registry.js';
 import { ByteSet } from './byte-set.js';
 import { defineScalar, type Built, type Signature } from './signature.js';
-import { isNumeric, isTemporal, isText, type SqlType } from '../sql-type.js';
+import { isIntegral, isNumeric, isTemporal, isText, type SqlType } from '../sql-type.js';
+import { comparePairs, isNullPair, pairsOf } from './nanos.js';
 import { asDoubles, boolVector, boolsOf } from './vec.js';
 import { DictTables, compareRows, encodeDict, equalRows, uniformText, utf8Rows, type Utf8Rows } from './utf8.js';
 
@@ -121,7 +122,7 @@ function boolCompare(op: CmpOp, x: ColumnVector, y: ColumnVector, n: number): Ui
   return out;
 }
 
-type Family = 'number' | 'text' | 'boolean' | 'bytes';
+type Family = 'number' | 'text' | 'boolean' | 'bytes' | 'nanos';
 
 /** The family two types compare in and the types to cast them to, or null. */
 export function comparable(a: SqlType, b: SqlType, ordered: boolean): { family: Family; types: [SqlType, SqlType] } | null {
@@ -138,6 +139,12 @@ export function comparable(a: SqlType, b: SqlType, ordered: boolean): { family: 
     const other = a === wide ? b : a;
     if (ordered || !(other === wide || other === 'NULL' || (isText(other) && other !== 'CHAR' && wide === 'UUID'))) return null;
     return { family: 'bytes', types: [wide, wide] };
+  }
+  // TIMESTAMP_NS against itself, a TIMESTAMP, DATE, integer, NULL or text: both read as nanoseconds, compared exactly.
+  if (a === 'TIMESTAMP_NS' || b === 'TIMESTAMP_NS') {
+    const other = a === 'TIMESTAMP_NS' ? b : a;
+    if (!(other === 'TIMESTAMP_NS' || other === 'NULL' || isTemporal(other) || isIntegral(other) || (isText(other) && other !== 'CHAR'))) return null;
+    return { family: 'nanos', types: ['TIMESTAMP_NS', 'TIMESTAMP_NS'] };
   }
   if (isText(a) && isText(b)) return { family: 'text', types: [a, b] };
   if ((isText(a) && b === 'NULL') || (a === 'NULL' && isText(b))) return { family: 'text', types: [a === 'NULL' ? 'STRING' : a, b === 'NULL' ? 'STRING' : b] };
@@ -160,7 +167,19 @@ export function compareKernel(op: CmpOp, family: Family): Kernel {
     }
     case 'boolean': return (args, n) => boolVector(boolCompare(op, args[0]!, args[1]!, n));
     case 'bytes': return (args, n) => boolVector(bytesCompare(op, args[0]!, args[1]!, n));
+    case 'nanos': return (args, n) => boolVector(nanosCompare(op, pairsOf(args[0]!), pairsOf(args[1]!), n));
   }
+}
+
+/** Comparison of int64 pairs (TIMESTAMP_NS): ordering with NULL is false, NULL = NULL holds. */
+function nanosCompare(op: CmpOp, a: Int32Array, b: Int32Array, n: number): Uint8Array {
+  const out = new Uint8Array(n);
+  const eq = op === '=' || op === '!=';
+  for (let i = 0; i < n; i++) {
+    if (!eq && (isNullPair(a, i) || isNullPair(b, i))) continue;
+    out[i] = holds(op, comparePairs(a, i, b, i)) ? 1 : 0;
+  }
+  return out;
 }
 
 /** = or != over fixed-width byte rows (UUID: 16 bytes, LONG256: 32). */
@@ -194,7 +213,15 @@ function compareSig(op: CmpOp): Signature {
 function betweenKernel(family: Family): Kernel {
   return (args, n) => {
     const out = new Uint8Array(n);
-    if (family === 'number') {
+    if (family === 'nanos') {
+      const x = pairsOf(args[0]!), lo = pairsOf(args[1]!), hi = pairsOf(args[2]!);
+      for (let i = 0; i < n; i++) {
+        if (isNullPair(x, i) || isNullPair(lo, i) || isNullPair(hi, i)) continue;
+        const swap = comparePairs(lo, i, hi, i) > 0;
+        const a = swap ? hi : lo, b = swap ? lo : hi;
+        out[i] = comparePairs(x, i, a, i) >= 0 && comparePairs(x, i, b, i) <= 0 ? 1 : 0;
+      }
+    } else if (family === 'number') {
       const x = numbers(args[0]!), lo = numbers(args[1]!), hi = numbers(args[2]!);
       for (let i = 0; i < n; i++) {
         const v = x[i]!, a = lo[i]!, b = hi[i]!;
@@ -254,6 +281,12 @@ function inListKernel(family: Family): Kernel {
       }
       return boolVector(out);
     }
+    if (family === 'nanos') {
+      const a = pairsOf(x);
+      const ls = list.map((v) => pairsOf(v));
+      for (let i = 0; i < n; i++) for (const l of ls) if (comparePairs(a, i, l, i) === 0) { out[i] = 1; break; }
+      return boolVector(out);
+    }
     if (family === 'boolean') {
       const a = boolsOf(x);
       const ls = list.map((v) => boolsOf(v));
@@ -300,6 +333,14 @@ function memberTest(family: Family, consts: readonly ColumnVector[]): (x: Column
       return (x, n, out) => {
         const a = numbers(x);
         for (let i = 0; i < n; i++) out[i] = set.has(a[i]!) ? 1 : 0;
+      };
+    }
+    case 'nanos': {
+      // Nanoseconds as `hi:lo` keys (a double cannot hold them).
+      const set = new Set<string>(consts.map((v) => { const p = pairsOf(v); return `${p[1]}:${p[0]}`; }));
+      return (x, n, out) => {
+        const p = pairsOf(x);
+        for (let i = 0; i < n; i++) out[i] = set.has(`${p[2 * i + 1]}:${p[2 * i]}`) ? 1 : 0;
       };
     }
     case 'boolean': {
@@ -379,6 +420,8 @@ function familyOf(types: SqlType[]): Family | null {
     for (let i = 0; i < types.length; i++) if (types[i] === 'NULL') types[i] = 'STRING';
   } else if (family === 'boolean') {
     types.fill('BOOLEAN');
+  } else if (family === 'nanos') {
+    types.fill('TIMESTAMP_NS');
   } else if (family === 'bytes') {
     // UUID (texts and NULLs read as UUIDs) or LONG256 (NULLs).
     types.fill(types.includes('LONG256') ? 'LONG256' : 'UUID');

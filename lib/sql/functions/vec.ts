@@ -2,7 +2,7 @@
 // building result vectors, constants repeated to a batch length. Kernels work
 // on whole vectors; these keep their loops short.
 import { INT_NULL, LONG_NULL, TYPE_INFO, type ColumnType } from '../../storage/column-type.js';
-import { nullVector, type ColumnVector, type FixedVector, type VarVector } from '../../storage/column-vector.js';
+import { f64ToInt64, nullVector, type ColumnVector, type FixedVector, type VarVector } from '../../storage/column-vector.js';
 import { parseUuidText } from './parse-text.js';
 import type { SqlType } from '../sql-type.js';
 
@@ -29,7 +29,7 @@ export function asDoubles(v: ColumnVector): Float64Array {
   const out = new Float64Array(n);
   switch (v.type) {
     case 'INT': for (let i = 0; i < n; i++) { const x = d[i]!; out[i] = x === INT_NULL ? NaN : x; } break;
-    case 'LONG': case 'TIMESTAMP': case 'DATE': for (let i = 0; i < n; i++) { const x = d[i]!; out[i] = x === LONG_NULL ? NaN : x; } break;
+    case 'LONG': case 'TIMESTAMP': case 'DATE': case 'TIMESTAMP_NS': for (let i = 0; i < n; i++) { const x = d[i]!; out[i] = x === LONG_NULL ? NaN : x; } break;
     case 'CHAR': case 'IPV4': for (let i = 0; i < n; i++) { const x = d[i]!; out[i] = x === 0 ? NaN : x; } break;
     default: for (let i = 0; i < n; i++) out[i] = d[i]!;
   }
@@ -113,7 +113,7 @@ export function constantVector(type: SqlType, value: number | string | boolean |
     case 'SHORT': return { kind: 'fixed', type: t, data: new Int16Array(n).fill(Number(value ?? 0)) };
     case 'CHAR': return { kind: 'fixed', type: t, data: new Uint16Array(n).fill(typeof value === 'string' ? value.charCodeAt(0) || 0 : 0) };
     case 'INT': case 'IPV4': return { kind: 'fixed', type: t, data: new Int32Array(n).fill(value === null ? (t === 'INT' ? INT_NULL : 0) : Number(value)) };
-    case 'LONG': case 'TIMESTAMP': case 'DATE': return { kind: 'fixed', type: t, data: new Float64Array(n).fill(value === null ? LONG_NULL : Number(value)) };
+    case 'LONG': case 'TIMESTAMP': case 'DATE': case 'TIMESTAMP_NS': return fromDoubles(t, new Float64Array(n).fill(value === null ? NaN : Number(value)));
     case 'FLOAT': return { kind: 'fixed', type: t, data: new Float32Array(n).fill(value === null ? NaN : Number(value)) };
     case 'DOUBLE': return { kind: 'fixed', type: t, data: new Float64Array(n).fill(value === null ? NaN : Number(value)) };
     case 'SYMBOL': return { kind: 'symbol', type: 'SYMBOL', keys: new Int32Array(n).fill(value === null ? -1 : 0), dict: value === null ? [] : [String(value)] };
@@ -154,10 +154,11 @@ export function fromDoubles(type: SqlType, values: Float64Array): FixedVector {
       for (let i = 0; i < n; i++) { const x = values[i]!; out[i] = x !== x ? INT_NULL : x; }
       return { kind: 'fixed', type, data: out };
     }
-    case 'LONG': case 'TIMESTAMP': case 'DATE': {
+    case 'LONG': case 'TIMESTAMP': case 'DATE': case 'TIMESTAMP_NS': {
       const out = new Float64Array(n);
       for (let i = 0; i < n; i++) { const x = values[i]!; out[i] = x !== x ? LONG_NULL : x; }
-      return { kind: 'fixed', type, data: out };
+      // TIMESTAMP_NS vectors always carry their int64 pairs (hasExactPairs).
+      return type === 'TIMESTAMP_NS' ? { kind: 'fixed', type, data: out, exact: f64ToInt64(out) } : { kind: 'fixed', type, data: out };
     }
     case 'BOOLEAN': case 'BYTE': case 'SHORT': case 'CHAR': case 'IPV4': {
       const out = type === 'BOOLEAN' ? new Uint8Array(n) : type === 'BYTE' ? new Int8Array(n) : type === 'SHORT' ? new Int16Array(n) : type === 'CHAR' ? new Uint16Array(n) : new Int32Array(n);
@@ -179,7 +180,7 @@ export function nullFlags(v: ColumnVector): Uint8Array {
       const d = v.data;
       switch (v.type) {
         case 'INT': for (let i = 0; i < n; i++) out[i] = d[i] === INT_NULL ? 1 : 0; break;
-        case 'LONG': case 'TIMESTAMP': case 'DATE': for (let i = 0; i < n; i++) out[i] = d[i] === LONG_NULL ? 1 : 0; break;
+        case 'LONG': case 'TIMESTAMP': case 'DATE': case 'TIMESTAMP_NS': for (let i = 0; i < n; i++) out[i] = d[i] === LONG_NULL ? 1 : 0; break;
         case 'FLOAT': case 'DOUBLE': for (let i = 0; i < n; i++) { const x = d[i]!; out[i] = x !== x ? 1 : 0; } break;
         case 'CHAR': case 'IPV4': for (let i = 0; i < n; i++) out[i] = d[i] === 0 ? 1 : 0; break;
         case 'UUID': case 'LONG256': {
