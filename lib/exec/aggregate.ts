@@ -12,6 +12,7 @@ import { Evaluator } from './expr.js';
 import { prepareSubqueries } from './subqueries.js';
 import { fromValues, rowKey, valueAt, type Value } from './vectors.js';
 import { sliceBatches } from './batches.js';
+import { isByteRows } from '../storage/column-type.js';
 
 type AggregatePlan = Extract<Plan, { kind: 'aggregate' }>;
 
@@ -67,7 +68,7 @@ async function* aggregate(plan: AggregatePlan, input: AsyncIterable<Batch>, cx: 
         }
         ids[i] = g;
       }
-    } else if (keys.length === 1 && k0.kind === 'fixed' && k0.type !== 'UUID' && k0.type !== 'LONG256' && k0.type !== 'TIMESTAMP_NS') {
+    } else if (keys.length === 1 && k0.kind === 'fixed' && !isByteRows(k0.type) && k0.type !== 'TIMESTAMP_NS') {
       // One numeric, temporal or boolean key: its double is the hash key (NULL as NaN), no string per row.
       const x = asDoubles(k0);
       for (let i = 0; i < n; i++) {

@@ -11,6 +11,7 @@ import { comparePairs, pairsOf } from '../sql/functions/nanos.js';
 import { batchBytes, Held, pace, type ExecContext } from './context.js';
 import { collect, concatBatches, gatherBatch } from './batches.js';
 import { valueAt } from './vectors.js';
+import { isByteRows, typeInfo } from '../storage/column-type.js';
 
 type SortPlan = Extract<Plan, { kind: 'sort' }>;
 
@@ -95,7 +96,7 @@ export function comparable(v: ColumnVector, held?: Held): (a: number, b: number)
     const p = pairsOf(v);
     return (a, b) => comparePairs(p, a, p, b);
   }
-  if (v.kind === 'fixed' && v.type !== 'CHAR' && v.type !== 'UUID' && v.type !== 'LONG256') {
+  if (v.kind === 'fixed' && v.type !== 'CHAR' && !isByteRows(v.type)) {
     const d = asDoubles(v);
     return (a, b) => {
       const x = d[a]!, y = d[b]!;
@@ -104,7 +105,7 @@ export function comparable(v: ColumnVector, held?: Held): (a: number, b: number)
       return x < y ? -1 : x > y ? 1 : 0;
     };
   }
-  const t = v.kind === 'fixed' ? Array.from({ length: v.data.length / (v.type === 'UUID' ? 16 : v.type === 'LONG256' ? 32 : 1) }, (_, i) => valueAt(v, i) as string | null) : texts(v);
+  const t = v.kind === 'fixed' ? Array.from({ length: v.data.length / typeInfo(v.type).stride }, (_, i) => valueAt(v, i) as string | null) : texts(v);
   if (held) {
     let chars = 0;
     for (const s of t) if (s) chars += s.length;

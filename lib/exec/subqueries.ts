@@ -12,6 +12,7 @@ import { collect } from './batches.js';
 import { Held, type ExecContext } from './context.js';
 import { run } from './operators.js';
 import { valueAt, type Value } from './vectors.js';
+import { typeInfo } from '../storage/column-type.js';
 
 /** Runs the subqueries in `exprs` (nested ones first) that this execution has not run yet. */
 export async function prepareSubqueries(exprs: readonly (BoundExpr | null)[], cx: ExecContext): Promise<void> {
@@ -86,7 +87,7 @@ export function inSubquery(e: Extract<BoundExpr, { kind: 'inSubquery' }>): (x: C
       if (numeric) nums = new Set(values.filter((v) => v !== null).map((v) => (typeof v === 'boolean' ? (v ? 1 : 0) : Number(v))));
       else strs = new Set(values.filter((v) => v !== null).map(String));
     }
-    const n = x.kind === 'var' ? x.offsets.length - 1 : x.kind === 'symbol' ? x.keys.length : (x.type === 'UUID' ? x.data.length / 16 : x.type === 'LONG256' ? x.data.length / 32 : x.data.length);
+    const n = x.kind === 'var' ? x.offsets.length - 1 : x.kind === 'symbol' ? x.keys.length : x.data.length / typeInfo(x.type).stride;
     const out = new Uint8Array(n);
     if (nums !== null) {
       const d = asDoubles(x);

@@ -1,7 +1,7 @@
 // Row-level helpers over column vectors for the operators that need values
 // (group keys, join keys, metadata rows) and for tests: a value out of a
 // vector, vectors built from values, and zero-copy prefixes.
-import { INT_NULL, LONG_NULL } from '../storage/column-type.js';
+import { INT_NULL, LONG_NULL, typeInfo } from '../storage/column-type.js';
 import { rowsOf, symbolsFromStrings, type ColumnVector, type FixedArray } from '../storage/column-vector.js';
 import { textAt, textVector } from '../sql/functions/vec.js';
 import { renderAt } from '../sql/functions/render.js';
@@ -70,7 +70,7 @@ export function fromValues(type: SqlType, values: readonly Value[]): ColumnVecto
 export function prefix(v: ColumnVector, n: number): ColumnVector {
   switch (v.kind) {
     case 'fixed': {
-      const w = v.type === 'UUID' ? 16 : v.type === 'LONG256' ? 32 : 1;
+      const w = typeInfo(v.type).stride;
       return { ...v, data: v.data.subarray(0, n * w), exact: v.exact?.subarray(0, n * 2) };
     }
     case 'symbol': return { ...v, keys: v.keys.subarray(0, n) };
@@ -82,7 +82,7 @@ export function prefix(v: ColumnVector, n: number): ColumnVector {
 export function sliceVector(v: ColumnVector, lo: number, hi: number): ColumnVector {
   switch (v.kind) {
     case 'fixed': {
-      const w = v.type === 'UUID' ? 16 : v.type === 'LONG256' ? 32 : 1;
+      const w = typeInfo(v.type).stride;
       return { ...v, data: v.data.subarray(lo * w, hi * w), exact: v.exact?.subarray(lo * 2, hi * 2) };
     }
     case 'symbol': return { ...v, keys: v.keys.subarray(lo, hi) };

@@ -7,7 +7,7 @@
 // in the order they came, each with one more column per function.
 import type { Batch } from '../storage/table-reader.js';
 import { nullVector, type ColumnVector } from '../storage/column-vector.js';
-import type { ColumnType } from '../storage/column-type.js';
+import { isByteRows, type ColumnType } from '../storage/column-type.js';
 import { concatVectors, gatherVector } from '../storage/vector-ops.js';
 import type { BoundExpr, BoundWindow, Plan } from '../sql/bound.js';
 import { asDoubles, fromDoubles, longVector, nullFlags } from '../sql/functions/vec.js';
@@ -126,7 +126,7 @@ function partitionIds(cols: readonly ColumnVector[], n: number): { ids: Int32Arr
     }
     return { ids, count };
   }
-  if (cols.length === 1 && c0.kind === 'fixed' && c0.type !== 'UUID' && c0.type !== 'LONG256') {
+  if (cols.length === 1 && c0.kind === 'fixed' && !isByteRows(c0.type)) {
     const x = asDoubles(c0);
     const groups = new Map<number, number>();
     let nullGroup = -1;

@@ -11,6 +11,7 @@ import type { SqlType } from '../sql/sql-type.js';
 import type { ColumnVector } from '../storage/column-vector.js';
 import type { RowFormat } from './row-slices.js';
 import type { CodecName } from './parquet/format.js';
+import { typeInfo } from '../storage/column-type.js';
 
 export type HelperRequest = FormatRequest | CompressRequest;
 
@@ -43,7 +44,7 @@ const WHOLE_DICT = 1024;
 export function sliceVector(v: ColumnVector, from: number, to: number, transfer: ArrayBuffer[]): ColumnVector {
   switch (v.kind) {
     case 'fixed': {
-      const w = v.type === 'UUID' ? 16 : v.type === 'LONG256' ? 32 : 1;
+      const w = typeInfo(v.type).stride;
       const data = v.data.slice(from * w, to * w);
       const exact = v.exact?.slice(2 * from, 2 * to);
       transfer.push(data.buffer as ArrayBuffer);

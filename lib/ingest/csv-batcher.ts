@@ -13,7 +13,7 @@
 // tokenizer's buffer.
 import { SvcError } from '../errors/svc-error.js';
 import type { MemoryBudget } from '../limits/memory-budget.js';
-import { TYPE_INFO, type ColumnType } from '../storage/column-type.js';
+import { typeInfo, type ColumnType } from '../storage/column-type.js';
 import type { ColumnInput } from '../storage/column-vector.js';
 import { BuilderMemory, columnBuilder, type ColumnBuilder } from './column-builders.js';
 import { CsvTokenizer, type FieldSink } from './csv-tokenizer.js';
@@ -283,7 +283,7 @@ export class CsvBatcher {
     let rowBytes = 0;
     let textColumns = 0;
     types.forEach((t, c) => {
-      const info = TYPE_INFO[t];
+      const info = typeInfo(t);
       if (info.layout !== 'var') { rowBytes += info.width; return; }
       textColumns++;
       let bytes = 0;

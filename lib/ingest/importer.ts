@@ -11,7 +11,7 @@
 import type { MemoryBudget } from '../limits/memory-budget.js';
 import type { Catalog } from '../storage/catalog.js';
 import { STAGING } from '../storage/column-appender.js';
-import { COLUMN_TYPES, TYPE_INFO, type ColumnType } from '../storage/column-type.js';
+import { ColumnTypeError, parseColumnType as parseType, typeInfo, type ColumnType } from '../storage/column-type.js';
 import type { ColumnInput } from '../storage/column-vector.js';
 import type { PartitionBy } from '../storage/partition-by.js';
 import type { Table } from '../storage/table.js';
@@ -227,7 +227,7 @@ export class Importer {
    */
   #chargeWriter(types: readonly ColumnType[]): void {
     let files = 0;
-    for (const t of types) files += TYPE_INFO[t].layout === 'var' ? 2 : 1;
+    for (const t of types) files += typeInfo(t).layout === 'var' ? 2 : 1;
     this.#budget.charge(files * STAGING, "the table writer's buffers (64 KiB per column file)");
   }
 
@@ -366,14 +366,18 @@ function inputBytes(inputs: readonly ColumnInput[]): number {
 }
 
 function reportColumn(name: string, type: ColumnType): ImportColumnReport {
-  const info = TYPE_INFO[type];
+  const info = typeInfo(type);
   return { name, type, size: info.layout === 'var' ? 0 : info.width, errors: 0 };
 }
 
 /** A column type name from a schema entry or parameter (any case), or null. */
 export function parseColumnType(text: string): ColumnType | null {
-  const t = text.trim().toUpperCase();
-  return (COLUMN_TYPES as readonly string[]).includes(t) ? (t as ColumnType) : null;
+  try {
+    return parseType(text) ?? null;
+  } catch (err) {
+    if (err instanceof ColumnTypeError) throw importError(`invalid type ${text}: ${err.message}`);
+    throw err;
+  }
 }
 
 /**

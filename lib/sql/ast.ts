@@ -123,6 +123,8 @@ export interface TypeName extends Node {
   readonly name: string;
   /** GEOHASH(5c), DECIMAL(10,2)... as written inside the parentheses. */
   readonly params: string | null;
+  /** Offset of the parameters' text (after the opening parenthesis), where errors about them point. */
+  readonly paramsPos?: number;
 }
 
 export interface Case extends Node {

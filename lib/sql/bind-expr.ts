@@ -10,7 +10,7 @@ import { isAggregate, resolveScalar, tryResolveScalar, type BindArg, type Kernel
 import { parseDoubleText, parseIntText, parseIpv4Text, parseLongText } from './functions/parse-text.js';
 import { dayInterval, statementNow, type DayName } from './functions/time.js';
 import { merge, parseIntervalLiteral } from './interval-literal.js';
-import { LONG_NULL, typeName } from '../storage/column-type.js';
+import { ColumnTypeError, LONG_NULL, columnTypeOf, typeName, type ColumnType } from '../storage/column-type.js';
 import type { Interval } from '../storage/table-reader.js';
 import { constArg, isConstant } from './const-value.js';
 import { isWindowOnly } from './window-functions.js';
@@ -302,13 +302,17 @@ function isCharLiteral(text: string): boolean {
   return text.length === 3 && text.charCodeAt(0) === 39 && text.charCodeAt(2) === 39;
 }
 
+/** The canonical type a type name spells (PostgreSQL's aliases too); bad parameters fail at the parameters, as in QuestDB. */
 export function typeOf(t: A.TypeName): SqlType {
-  const known: readonly string[] = ['BOOLEAN', 'BYTE', 'SHORT', 'CHAR', 'INT', 'LONG', 'FLOAT', 'DOUBLE', 'DATE', 'TIMESTAMP',
-    'SYMBOL', 'STRING', 'VARCHAR', 'UUID', 'IPV4', 'LONG256', 'BINARY', 'TIMESTAMP_NS'];
-  const alias: Record<string, string> = { INTEGER: 'INT', BIGINT: 'LONG', SMALLINT: 'SHORT', TINYINT: 'BYTE', REAL: 'FLOAT', 'DOUBLE PRECISION': 'DOUBLE', TEXT: 'STRING', BOOL: 'BOOLEAN', TIMESTAMPTZ: 'TIMESTAMP' };
-  const n = alias[t.name] ?? t.name;
-  if (!known.includes(n)) throw new SvcError('SQL', `unsupported type: ${t.name}`, { position: t.pos });
-  return n as SqlType;
+  let type: ColumnType | undefined;
+  try {
+    type = columnTypeOf(t.name, t.params, true);
+  } catch (err) {
+    if (err instanceof ColumnTypeError) throw new SvcError('SQL', err.message, { position: (t.paramsPos ?? t.pos) + err.offset });
+    throw err;
+  }
+  if (type === undefined) throw new SvcError('SQL', `unsupported type: ${t.name}`, { position: t.pos });
+  return type;
 }
 
 function binary(e: A.Binary, cx: ExprContext): BoundExpr {

@@ -448,8 +448,10 @@ export function parseTypeName(c: Cursor): TypeName {
   c.next();
   let name = t.kind === 'ident' ? t.up : t.text.toUpperCase();
   let params: string | null = null;
+  let paramsPos: number | undefined;
   if (c.isOp('(')) {
     const open = c.next();
+    paramsPos = open.end;
     const end = c.skipUntil(NO_STOPS);
     c.expectOp(')');
     params = c.slice(open.end, end).trim();
@@ -460,7 +462,7 @@ export function parseTypeName(c: Cursor): TypeName {
     c.next();
     name += '[]';
   }
-  return { kind: 'typeName', pos: t.pos, name, params };
+  return paramsPos === undefined ? { kind: 'typeName', pos: t.pos, name, params } : { kind: 'typeName', pos: t.pos, name, params, paramsPos };
 }
 
 const NUMBER_RE = /^((?:\d[\d_]*)?(?:\.(?:\d[\d_]*)?)?)(?:[eE]([+-]?\d+))?([A-Za-z_]\w*)?$/;

@@ -2,7 +2,7 @@
 // and tracking the logical end so rollback can truncate back (FORMAT.md).
 import { closeSync, existsSync, openSync, renameSync } from 'node:fs';
 import { join } from 'node:path';
-import { TYPE_INFO, isInt64, type TypeInfo } from './column-type.js';
+import { typeInfo, isInt64, type TypeInfo } from './column-type.js';
 import { f64ToInt64Into, fixedBytes, nullVector, type ColumnVector, type FixedVector } from './column-vector.js';
 import { auxEnd, auxFile, auxValue, dataFile } from './column-files.js';
 import { readAt, syncFd, syncPath, truncateFd, writeAll, type CommitMode } from './io.js';
@@ -108,7 +108,7 @@ class BufferedFile {
 
 /** The on-disk bytes of rows [lo, hi) of a fixed vector; int64 types converted for those rows only. */
 function fixedRange(v: FixedVector, lo: number, hi: number): Uint8Array {
-  const w = TYPE_INFO[v.type].width;
+  const w = typeInfo(v.type).width;
   if (isInt64(v.type)) {
     if (v.exact) return new Uint8Array(v.exact.buffer, v.exact.byteOffset + lo * 8, (hi - lo) * 8);
     const pairs = f64ToInt64Into((v.data as Float64Array).subarray(lo, hi), scratchInt32((hi - lo) * 2));
@@ -125,7 +125,7 @@ function fixedRange(v: FixedVector, lo: number, hi: number): Uint8Array {
  * partial fill that would read as a truncated file.
  */
 function writeNullFill(partPath: string, def: ColumnDef, rows: number): void {
-  const info = TYPE_INFO[def.type];
+  const info = typeInfo(def.type);
   const dataPath = join(partPath, dataFile(def));
   const put = (path: string, bytes: Uint8Array): void => {
     const fd = openSync(path + '.tmp', 'w');
@@ -147,7 +147,7 @@ function writeNullFill(partPath: string, def: ColumnDef, rows: number): void {
 /** The files of a column in a partition folder, in the order ColumnAppender takes them pre-created. */
 export function columnFiles(partPath: string, def: ColumnDef): string[] {
   const data = join(partPath, dataFile(def));
-  return TYPE_INFO[def.type].layout === 'var' ? [data, join(partPath, auxFile(def))] : [data];
+  return typeInfo(def.type).layout === 'var' ? [data, join(partPath, auxFile(def))] : [data];
 }
 
 export class ColumnAppender {
@@ -167,7 +167,7 @@ export class ColumnAppender {
    */
   constructor(partPath: string, def: ColumnDef, rows: number, created?: readonly number[]) {
     this.def = def;
-    this.#info = TYPE_INFO[def.type];
+    this.#info = typeInfo(def.type);
     const dataPath = join(partPath, dataFile(def));
     if (created !== undefined && rows !== 0) throw new Error('pre-created column files are for an empty partition');
     let fresh = created !== undefined || !existsSync(dataPath);

@@ -4,7 +4,7 @@
 import { closeSync, existsSync, openSync } from 'node:fs';
 import { join } from 'node:path';
 import { SvcError } from '../errors/svc-error.js';
-import { TYPE_INFO, hasExactPairs, isInt64 } from './column-type.js';
+import { typeInfo, hasExactPairs, isInt64 } from './column-type.js';
 import { int64ToF64, nullVector, type ColumnVector, type FixedArray } from './column-vector.js';
 import { readAt } from './io.js';
 import { dirTxn, type ColumnDef } from './table-state.js';
@@ -79,7 +79,7 @@ export function readColumn(
 ): ColumnVector {
   const n = hi - lo;
   if (absent) return nullVector(c.type, n, dict);
-  const info = TYPE_INFO[c.type];
+  const info = typeInfo(c.type);
   const data = join(partPath, dataFile(c));
   if (info.layout === 'symbol') {
     const b = aligned(src(data, lo * 4, n * 4, partRows * 4), 4);

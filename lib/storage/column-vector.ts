@@ -2,7 +2,7 @@
 // buffers, never boxed values) and how writer input is encoded into the
 // on-disk representation (FORMAT.md). The executor builds on these types.
 import { SvcError } from '../errors/svc-error.js';
-import { INT_NULL, TYPE_INFO, hasExactPairs, isInt64, type ColumnType } from './column-type.js';
+import { INT_NULL, typeInfo, typeKind, hasExactPairs, isInt64, type ColumnType } from './column-type.js';
 
 export type FixedArray = Uint8Array | Int8Array | Int16Array | Uint16Array | Int32Array | Float32Array | Float64Array;
 
@@ -11,7 +11,9 @@ export type FixedArray = Uint8Array | Int8Array | Int16Array | Uint16Array | Int
  * Int16Array, CHAR Uint16Array, INT and IPV4 Int32Array, FLOAT Float32Array,
  * DOUBLE Float64Array, LONG/DATE/TIMESTAMP Float64Array of the values (exact
  * below 2^53; NULL is -2^63) with `exact` holding the raw little-endian int64
- * pairs for LONG, UUID and LONG256 Uint8Array of 16 and 32 bytes per row.
+ * pairs for LONG, UUID and LONG256 Uint8Array of 16 and 32 bytes per row,
+ * GEOHASH and DECIMAL Uint8Array of their width's bytes per row (the on-disk
+ * little-endian bytes: typeInfo(t).stride).
  */
 export interface FixedVector {
   readonly kind: 'fixed';
@@ -78,7 +80,7 @@ export function f64ToInt64Into(values: Float64Array, out: Int32Array): Int32Arra
 
 export function rowsOf(v: ColumnVector): number {
   switch (v.kind) {
-    case 'fixed': return v.data.length / (TYPE_INFO[v.type].width > 8 ? TYPE_INFO[v.type].width : 1);
+    case 'fixed': return v.data.length / typeInfo(v.type).stride;
     case 'symbol': return v.keys.length;
     case 'var': return v.offsets.length - 1;
   }
@@ -131,7 +133,8 @@ export function symbolsFromStrings(values: readonly (string | null)[]): SymbolVe
 
 /** The typed array a fixed type is held in. */
 function expectedArray(type: ColumnType): string {
-  switch (type) {
+  switch (typeKind(type)) {
+    case 'GEOHASH': case 'DECIMAL': return 'Uint8Array';
     case 'BOOLEAN': case 'UUID': case 'LONG256': return 'Uint8Array';
     case 'BYTE': return 'Int8Array';
     case 'SHORT': return 'Int16Array';
@@ -145,7 +148,7 @@ function expectedArray(type: ColumnType): string {
 
 /** Turns any accepted input into a ColumnVector of `type` with `rows` rows, or throws naming the column. */
 export function toVector(column: string, type: ColumnType, input: ColumnInput, rows: number): ColumnVector {
-  const info = TYPE_INFO[type];
+  const info = typeInfo(type);
   let v: ColumnVector;
   if (Array.isArray(input)) {
     const strings = input as readonly (string | null)[];
@@ -185,10 +188,10 @@ export function fixedBytes(v: FixedVector): Uint8Array {
 
 /** A NULL-filled vector of `rows` rows (for columns missing from an append or a partition). */
 export function nullVector(type: ColumnType, rows: number, dict: readonly string[] = []): ColumnVector {
-  const info = TYPE_INFO[type];
+  const info = typeInfo(type);
   if (info.layout === 'symbol') return { kind: 'symbol', type: 'SYMBOL', keys: new Int32Array(rows).fill(-1), dict };
   if (info.layout === 'var') return { kind: 'var', type, bytes: new Uint8Array(0), offsets: new Int32Array(rows + 1), nulls: new Uint8Array(rows).fill(1) };
-  switch (type) {
+  switch (typeKind(type)) {
     case 'BOOLEAN': return { kind: 'fixed', type, data: new Uint8Array(rows) };
     case 'BYTE': return { kind: 'fixed', type, data: new Int8Array(rows) };
     case 'SHORT': return { kind: 'fixed', type, data: new Int16Array(rows) };
@@ -207,6 +210,15 @@ export function nullVector(type: ColumnType, rows: number, dict: readonly string
       const w = info.width;
       const data = new Uint8Array(rows * w);
       for (let i = 7; i < data.length; i += 8) data[i] = 0x80;
+      return { kind: 'fixed', type, data };
+    }
+    // GEOHASH: every bit set (-1), as in QuestDB.
+    case 'GEOHASH': return { kind: 'fixed', type, data: new Uint8Array(rows * info.width).fill(0xff) };
+    // DECIMAL: the width's most negative two's complement value (top byte 0x80), outside every precision's range.
+    case 'DECIMAL': {
+      const w = info.width;
+      const data = new Uint8Array(rows * w);
+      for (let i = w - 1; i < data.length; i += w) data[i] = 0x80;
       return { kind: 'fixed', type, data };
     }
     default: throw new Error(`no null vector for ${type}`);

@@ -5,7 +5,7 @@
 import { existsSync, readdirSync, rmSync, statSync, openSync, closeSync } from 'node:fs';
 import { join } from 'node:path';
 import { SvcError } from '../errors/svc-error.js';
-import { TYPE_INFO } from './column-type.js';
+import { typeInfo } from './column-type.js';
 import { auxEnd, auxFile, auxValue, dataFile, symbolFile } from './column-files.js';
 import { fileSize, readAt, truncateFd } from './io.js';
 import { SymbolDict } from './symbol-dict.js';
@@ -80,13 +80,13 @@ function recoverPartition(dir: string, p: PartitionState, columns: readonly Colu
   const known = new Set<string>();
   for (const c of columns) {
     known.add(dataFile(c));
-    if (TYPE_INFO[c.type].layout === 'var') known.add(auxFile(c));
+    if (typeInfo(c.type).layout === 'var') known.add(auxFile(c));
     const data = join(path, dataFile(c));
     if (!existsSync(data)) {
       if (dirTxn(p.dir) < c.addedTxn) continue; // the column came later: NULL here
       throw new SvcError('INTERNAL', `column file ${data} is missing`);
     }
-    if (TYPE_INFO[c.type].layout === 'var') {
+    if (typeInfo(c.type).layout === 'var') {
       const auxPath = join(path, auxFile(c));
       const auxBytes = (p.rows + 1) * 8;
       const end = withFd(auxPath, (fd) => {
@@ -99,7 +99,7 @@ function recoverPartition(dir: string, p: PartitionState, columns: readonly Colu
       });
       cutTo(data, end);
     } else {
-      cutTo(data, p.rows * TYPE_INFO[c.type].width);
+      cutTo(data, p.rows * typeInfo(c.type).width);
     }
   }
   for (const f of readdirSync(path)) {

@@ -4,7 +4,7 @@
 import { join } from 'node:path';
 import { SvcError } from '../errors/svc-error.js';
 import { closeSync, openSync } from 'node:fs';
-import { TYPE_INFO } from './column-type.js';
+import { typeInfo } from './column-type.js';
 import { auxEnd, auxFile, auxValue, columnAbsent, dataFile, readColumn, type ByteSource } from './column-files.js';
 import { readAt } from './io.js';
 import type { ColumnVector } from './column-vector.js';
@@ -141,7 +141,7 @@ export class TableReader {
         this.#absent.set(key, absent);
       }
       const dict = this.snapshot.dicts.get(c.id) ?? [];
-      const limit = !absent && TYPE_INFO[c.type].layout === 'var' ? this.#dataEnd(p, c) : undefined;
+      const limit = !absent && typeInfo(c.type).layout === 'var' ? this.#dataEnd(p, c) : undefined;
       return readColumn(this.#src, path, p.rows, c, lo, hi, dict, absent, limit);
     });
   }

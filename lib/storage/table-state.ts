@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { SvcError } from '../errors/svc-error.js';
-import { COLUMN_TYPES, type ColumnType } from './column-type.js';
+import { isCanonicalType, type ColumnType } from './column-type.js';
 import { atomicWrite, type CommitMode } from './io.js';
 import { PARTITION_BY, type PartitionBy } from './partition-by.js';
 
@@ -83,7 +83,7 @@ export function readMeta(dir: string, version: number): TableMeta {
   const path = join(dir, metaFile(version));
   const m = readJson(path) as TableMeta;
   const ok = m && m.formatVersion === FORMAT_VERSION && typeof m.id === 'string' && typeof m.name === 'string'
-    && Array.isArray(m.columns) && m.columns.every((c) => Number.isInteger(c.id) && typeof c.name === 'string' && (COLUMN_TYPES as readonly string[]).includes(c.type))
+    && Array.isArray(m.columns) && m.columns.every((c) => Number.isInteger(c.id) && typeof c.name === 'string' && isCanonicalType(c.type))
     && (PARTITION_BY as readonly string[]).includes(m.partitionBy) && m.version === version;
   if (!ok) throw corrupt(path, 'unexpected content');
   return m;

@@ -5,7 +5,7 @@
 import { closeSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { SvcError } from '../errors/svc-error.js';
-import { LONG_NULL, TYPE_INFO, type ColumnType } from './column-type.js';
+import { LONG_NULL, typeInfo, type ColumnType } from './column-type.js';
 import { f64ToInt64Into, toVector, nullVector, type ColumnInput, type ColumnVector, type FixedVector, type SymbolVector } from './column-vector.js';
 import { ColumnAppender, columnFiles } from './column-appender.js';
 import { prepare, type PrepTicket } from './file-prep.js';
@@ -637,7 +637,7 @@ export class TableWriter {
     const garbage: string[] = [];
     for (const p of this.table.txn.partitions) {
       garbage.push(join(p.dir, `${c.id}.d`));
-      if (TYPE_INFO[c.type].layout === 'var') garbage.push(join(p.dir, `${c.id}.i`));
+      if (typeInfo(c.type).layout === 'var') garbage.push(join(p.dir, `${c.id}.i`));
     }
     if (c.type === 'SYMBOL') garbage.push(symbolFile(c));
     this.#publishMeta({ ...this.meta, columns: this.meta.columns.filter((x) => x.id !== c.id) }, garbage);

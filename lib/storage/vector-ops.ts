@@ -1,6 +1,6 @@
 // Whole-vector operations the writer needs: concatenate two vectors of a
 // column, and gather rows by an index array (O3 sorting and merging).
-import { TYPE_INFO } from './column-type.js';
+import { typeInfo } from './column-type.js';
 import { f64ToInt64, type ColumnVector, type FixedArray, type FixedVector, type VarVector } from './column-vector.js';
 
 function concatTyped<T extends FixedArray | Int32Array>(a: T, b: T): T {
@@ -111,7 +111,7 @@ function gatherPairs(src: Int32Array, idx: Int32Array, out: Int32Array): void {
 
 function gatherFixed(v: FixedVector, idx: Int32Array): FixedVector {
   const n = idx.length;
-  const w = TYPE_INFO[v.type].width;
+  const w = typeInfo(v.type).width;
   if (w > 8) {
     const src = v.data as Uint8Array;
     const out = new Uint8Array(n * w);

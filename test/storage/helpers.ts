@@ -6,7 +6,7 @@ import { closeSync, existsSync, mkdtempSync, openSync, readFileSync, readSync, r
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Catalog, type CatalogOptions, type CreateTableDef } from '../../lib/storage/catalog.js';
-import { TYPE_INFO, type ColumnType } from '../../lib/storage/column-type.js';
+import { typeInfo, type ColumnType } from '../../lib/storage/column-type.js';
 import type { ColumnVector } from '../../lib/storage/column-vector.js';
 import type { ScanOptions, TableReader } from '../../lib/storage/table-reader.js';
 
@@ -121,7 +121,7 @@ function vectorRows(v: ColumnVector): number {
   switch (v.kind) {
     case 'symbol': return v.keys.length;
     case 'var': return v.offsets.length - 1;
-    case 'fixed': return v.data.length / (TYPE_INFO[v.type].width > 8 ? TYPE_INFO[v.type].width : 1);
+    case 'fixed': return v.data.length / typeInfo(v.type).stride;
   }
 }
 
@@ -222,7 +222,7 @@ export function checkTableFolder(tableDir: string): void {
     const dir = join(tableDir, p.dir);
     const expected = new Set<string>();
     for (const c of meta.columns) {
-      const info = TYPE_INFO[c.type];
+      const info = typeInfo(c.type);
       const data = join(dir, `${c.id}.d`);
       if (!existsSync(data)) {
         assert.ok(Number(p.dir.slice(p.dir.lastIndexOf('.') + 1)) < c.addedTxn, `${data} may be absent only for a later column`);

@@ -6,6 +6,7 @@ import type { ColumnVector } from '../../storage/column-vector.js';
 import type { AggregateState } from './registry.js';
 import { asDoubles, nullFlags, textAt, textVector } from './vec.js';
 import { gather } from './rows.js';
+import { isByteRows, typeInfo } from '../../storage/column-type.js';
 
 /** `arr` with room for `need` entries (doubling), new slots set to `fill`. */
 export function growF64(arr: Float64Array<ArrayBuffer>, need: number, fill = 0): Float64Array<ArrayBuffer> {
@@ -109,8 +110,8 @@ const TEXT_KINDS = new Set(['STRING', 'VARCHAR', 'SYMBOL', 'CHAR']);
 /** Values of one argument as distinct-able doubles: numbers as they are, text (and UUID / LONG256 bytes) interned. */
 export function distinctKeys(v: ColumnVector, n: number, interner: Interner): Float64Array {
   if (TEXT_KINDS.has(v.type)) return interner.keys(v, n);
-  if (v.kind === 'fixed' && (v.type === 'UUID' || v.type === 'LONG256')) {
-    const w = v.type === 'UUID' ? 16 : 32;
+  if (v.kind === 'fixed' && isByteRows(v.type)) {
+    const w = typeInfo(v.type).stride;
     const isNull = nullFlags(v);
     const hex = Array.from({ length: n }, (_, i) => (isNull[i] ? null : Buffer.from((v.data as Uint8Array).subarray(i * w, i * w + w)).toString('hex')));
     return interner.keys(textVector('STRING', hex), n);

@@ -1,9 +1,9 @@
 // Casts as scalar functions `cast_<type>` (CAST, `::`, implicit conversions):
 // integers narrow by truncating bits, floating values truncate toward zero and
 // saturate (Java), text parses (invalid -> NULL), values print as QuestDB's.
-import { LONG_NULL, COLUMN_TYPES, type ColumnType } from '../../storage/column-type.js';
+import { LONG_NULL, COLUMN_TYPES, isParametric, parseColumnType, type ColumnType } from '../../storage/column-type.js';
 import { f64ToInt64, type ColumnVector, type FixedVector, internStrings } from '../../storage/column-vector.js';
-import { registerScalar, type Kernel } from './registry.js';
+import { registerScalar, registerScalarFamily, type Kernel, type ScalarFunction } from './registry.js';
 import { isText, type SqlType } from '../sql-type.js';
 import { asDoubles, fromDoubles, textAt, textVector, texts } from './vec.js';
 import { nulls } from './rows.js';
@@ -221,18 +221,33 @@ export function castKernel(from: SqlType, to: ColumnType): Kernel | null {
   return null;
 }
 
-/** Registers cast_<TYPE> for every column type. */
+/** cast_<type>: the cast to one column type. */
+function castFunction(to: ColumnType): ScalarFunction {
+  return {
+    name: `cast_${to.toLowerCase()}`,
+    resolve(argTypes) {
+      if (argTypes.length !== 1) return `there is no matching function \`cast\` with the argument types: (${argTypes.join(', ')})`;
+      const from = argTypes[0]!;
+      const kernel = castKernel(from, to);
+      if (!kernel) return `cannot cast ${from} to ${to}`;
+      return { type: to, kernel, deterministic: true };
+    },
+  };
+}
+
+/** Registers cast_<TYPE> for every plain column type, and the family of casts to parametric types (cast_decimal(10,2)...). */
 export function registerCasts(): void {
-  for (const to of COLUMN_TYPES) {
-    registerScalar({
-      name: `cast_${to.toLowerCase()}`,
-      resolve(argTypes) {
-        if (argTypes.length !== 1) return `there is no matching function \`cast\` with the argument types: (${argTypes.join(', ')})`;
-        const from = argTypes[0]!;
-        const kernel = castKernel(from, to);
-        if (!kernel) return `cannot cast ${from} to ${to}`;
-        return { type: to, kernel, deterministic: true };
-      },
-    });
-  }
+  for (const to of COLUMN_TYPES) registerScalar(castFunction(to));
+  registerScalarFamily((name) => {
+    if (!name.startsWith('cast_')) return undefined;
+    const text = name.slice(5);
+    if (!isParametric(text.toUpperCase())) return undefined;
+    let to: ColumnType | undefined;
+    try {
+      to = parseColumnType(text);
+    } catch {
+      return undefined;
+    }
+    return to === undefined ? undefined : castFunction(to);
+  });
 }

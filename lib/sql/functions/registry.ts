@@ -127,6 +127,26 @@ export interface AggregateFunction {
 }
 
 const scalars = new Map<string, ScalarFunction>();
+/**
+ * Families of scalar functions named after a parametric type (`cast_decimal(10,2)`,
+ * `cast_geohash(4c)`): each gives the function for a lower-case name, or undefined.
+ */
+const families: Array<(name: string) => ScalarFunction | undefined> = [];
+
+export function registerScalarFamily(f: (name: string) => ScalarFunction | undefined): void {
+  families.push(f);
+}
+
+function scalarOf(name: string): ScalarFunction | undefined {
+  const lower = name.toLowerCase();
+  const f = scalars.get(lower);
+  if (f) return f;
+  for (const family of families) {
+    const g = family(lower);
+    if (g) return g;
+  }
+  return undefined;
+}
 const aggregates = new Map<string, AggregateFunction>();
 
 export function registerScalar(f: ScalarFunction): void {
@@ -144,12 +164,12 @@ export function isAggregate(name: string): boolean {
 }
 
 export function hasScalar(name: string): boolean {
-  return scalars.has(name.toLowerCase());
+  return scalarOf(name) !== undefined;
 }
 
 /** The overload of a scalar call, a message saying why none fits, or null for an unknown function. */
 export function tryResolveScalar(name: string, argTypes: readonly SqlType[]): ScalarOverload | string | null {
-  const f = scalars.get(name.toLowerCase());
+  const f = scalarOf(name);
   if (!f) return null;
   const r = f.resolve(argTypes);
   return typeof r !== 'string' && 'message' in r ? r.message : r;
@@ -157,7 +177,7 @@ export function tryResolveScalar(name: string, argTypes: readonly SqlType[]): Sc
 
 /** Resolves a scalar call or throws the QuestDB-style error at `pos`. */
 export function resolveScalar(name: string, argTypes: readonly SqlType[], pos: number, argPos?: readonly number[]): ScalarOverload {
-  const f = scalars.get(name.toLowerCase());
+  const f = scalarOf(name);
   if (!f) throw new SvcError('SQL', `unknown function name: ${name}(${argTypes.map(typeName).join(', ')})`, { position: pos });
   const r = f.resolve(argTypes);
   if (typeof r === 'string') throw new SvcError('SQL', typeNamesIn(r), { position: pos });

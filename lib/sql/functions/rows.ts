@@ -1,7 +1,7 @@
 // Row selection across vectors of one type: pick each row from one of several
 // sources (CASE, coalesce, nullif), gather rows by index (DISTINCT aggregates),
 // and NULL values per type. Symbol dictionaries are merged, bytes copied.
-import { INT_NULL, LONG_NULL, hasExactPairs } from '../../storage/column-type.js';
+import { INT_NULL, LONG_NULL, hasExactPairs, typeInfo } from '../../storage/column-type.js';
 import { f64ToInt64, nullVector, type ColumnVector, type FixedArray, type FixedVector, type SymbolVector, type VarVector } from '../../storage/column-vector.js';
 import type { SqlType } from '../sql-type.js';
 import { constantVector } from './vec.js';
@@ -24,7 +24,7 @@ export function nulls(type: SqlType, n: number): ColumnVector {
 type ArrayCtor = new (n: number) => FixedArray;
 
 function widthOf(v: FixedVector): number {
-  return v.type === 'UUID' ? 16 : v.type === 'LONG256' ? 32 : 1;
+  return typeInfo(v.type).stride;
 }
 
 /** Row i of the result is row i of sources[choice[i]], or NULL where choice[i] < 0. */

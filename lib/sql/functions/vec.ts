@@ -1,7 +1,7 @@
 // Helpers for function kernels: reading any vector as numbers or text,
 // building result vectors, constants repeated to a batch length. Kernels work
 // on whole vectors; these keep their loops short.
-import { INT_NULL, LONG_NULL, TYPE_INFO, type ColumnType } from '../../storage/column-type.js';
+import { INT_NULL, LONG_NULL, typeInfo, type ColumnType } from '../../storage/column-type.js';
 import { f64ToInt64, nullVector, type ColumnVector, type FixedVector, type VarVector } from '../../storage/column-vector.js';
 import { parseUuidText } from './parse-text.js';
 import type { SqlType } from '../sql-type.js';
@@ -13,7 +13,7 @@ const encoder = new TextEncoder();
 export function length(v: ColumnVector): number {
   if (v.kind === 'symbol') return v.keys.length;
   if (v.kind === 'var') return v.offsets.length - 1;
-  const w = v.type === 'UUID' ? 16 : v.type === 'LONG256' ? 32 : 1;
+  const w = typeInfo(v.type).stride;
   return v.data.length / w;
 }
 
@@ -129,7 +129,7 @@ export function constantVector(type: SqlType, value: number | string | boolean |
       const v = nullVector(t, n);
       if (value === null) return v;
       const data = (v as FixedVector).data as Uint8Array;
-      const w = TYPE_INFO[t].width;
+      const w = typeInfo(t).width;
       const one = new Uint8Array(w);
       if (t !== 'UUID' || !parseUuidText(String(value), one, 0)) throw new Error(`no constant vector for ${t} from ${typeof value}`);
       for (let i = 0; i < n; i++) data.set(one, i * w);

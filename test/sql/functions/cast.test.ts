@@ -145,3 +145,10 @@ test('TIMESTAMP_NS: text keeps nine fraction digits exactly; TIMESTAMP and DATE 
   assert.deepEqual(call('cast_STRING', [run('cast_TIMESTAMP_NS', [ts(['2024-01-02T03:04:05.123456Z', null])], ['TIMESTAMP'])], ['TIMESTAMP_NS']), ['2024-01-02T03:04:05.123456000Z', null]);
   assert.deepEqual(call('cast_STRING', [run('cast_TIMESTAMP_NS', [longs([-1], 'DATE')], ['DATE'])], ['TIMESTAMP_NS']), ['1969-12-31T23:59:59.999000000Z']);
 });
+
+test('casts to parametric types resolve by their canonical names (cast_decimal(10,2), cast_geohash(4c))', () => {
+  assert.equal(resolveScalar('cast_DECIMAL(10,2)', ['NULL'], 0).type, 'DECIMAL(10,2)');
+  assert.equal(resolveScalar('cast_GEOHASH(4c)', ['NULL'], 0).type, 'GEOHASH(4c)');
+  assert.equal(resolveScalar('cast_TIMESTAMP_NS', ['NULL'], 0).type, 'TIMESTAMP_NS');
+  assert.throws(() => resolveScalar('cast_GEOHASH(99c)', ['NULL'], 0), /unknown function name/);
+});
