@@ -1,17 +1,20 @@
 // Row-level helpers over column vectors for the operators that need values
 // (group keys, join keys, metadata rows) and for tests: a value out of a
 // vector, vectors built from values, and zero-copy prefixes.
-import { INT_NULL, LONG_NULL, typeInfo } from '../storage/column-type.js';
+import { INT_NULL, LONG_NULL, typeInfo, type ColumnType } from '../storage/column-type.js';
 import { rowsOf, symbolsFromStrings, type ColumnVector, type FixedArray } from '../storage/column-vector.js';
 import { textAt, textVector } from '../sql/functions/vec.js';
 import { renderAt } from '../sql/functions/render.js';
 import { nanosFromTexts } from '../sql/functions/nanos.js';
+import { arraysFromTexts, isArrayType } from '../sql/functions/arrays.js';
 import type { SqlType } from '../sql/sql-type.js';
 
 export type Value = number | string | boolean | null;
 
 /** Row i of a vector as a JS value; NULL as null. */
 export function valueAt(v: ColumnVector, i: number): Value {
+  // Arrays as their text (every double's shortest digits: lossless), which fromValues reads back.
+  if (v.kind === 'var' && isArrayType(v.type)) return renderAt(v, i);
   if (v.kind !== 'fixed') return textAt(v, i);
   const x = v.data[i]!;
   switch (v.type) {
@@ -35,6 +38,7 @@ export function valueAt(v: ColumnVector, i: number): Value {
 /** A vector of `type` from JS values (null = NULL). */
 export function fromValues(type: SqlType, values: readonly Value[]): ColumnVector {
   const n = values.length;
+  if (isArrayType(type)) return arraysFromTexts(type as ColumnType, values.map((x) => (x === null ? null : String(x))));
   switch (type) {
     case 'BOOLEAN': return { kind: 'fixed', type, data: Uint8Array.from(values, (x) => (x ? 1 : 0)) };
     case 'BYTE': return { kind: 'fixed', type, data: Int8Array.from(values, (x) => Number(x ?? 0)) };

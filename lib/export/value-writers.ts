@@ -9,6 +9,7 @@ import { F_DAY, F_HOUR, F_MINUTE, F_MONTH, F_SECOND, F_YEAR, daysFromCivil, form
 import { formatDouble, formatFloat, formatLong } from '../sql/functions/format.js';
 import { SHORTEST_DOUBLE_BYTES, writeShortestDouble } from './shortest-double.js';
 import { renderAt } from '../sql/functions/render.js';
+import { ArrayReader, formatArrayAt, isArrayType } from '../sql/functions/arrays.js';
 import { formatTimestampNs, nanosToMicros, subMicroNanos } from '../sql/functions/nanos.js';
 import type { ChunkWriter } from './chunk-writer.js';
 
@@ -123,8 +124,40 @@ export interface JsonOptions {
   readonly quoteLargeNum: boolean;
 }
 
+/** One ArrayReader per vector, made when the writer meets a new vector (not per row). */
+class ReaderCache {
+  #v: ColumnVector | null = null;
+  #r: ArrayReader | null = null;
+  of(v: ColumnVector): ArrayReader {
+    if (v !== this.#v) { this.#v = v; this.#r = new ArrayReader(v); }
+    return this.#r!;
+  }
+}
+
+/** Arrays in JSON: nested JSON arrays of numbers (NaN as null), NULL as null. */
+function jsonArrayWriter(): ValueWriter {
+  const readers = new ReaderCache();
+  return (w, v, i) => {
+    const r = readers.of(v);
+    if (r.isNull(i)) { w.ascii('null'); return; }
+    r.open(i);
+    let k = 0;
+    const nest = (d: number): void => {
+      w.byte(91);
+      const len = r.shape[d]!;
+      for (let j = 0; j < len; j++) {
+        if (j > 0) w.byte(44);
+        if (d === r.dims - 1) { const x = r.element(k++); if (x !== x || x === Infinity || x === -Infinity) w.ascii('null'); else writeDouble(w, x); } else nest(d + 1);
+      }
+      w.byte(93);
+    };
+    nest(0);
+  };
+}
+
 /** The JSON writer of a column of `type`. */
 export function jsonValueWriter(type: SqlType, opts: JsonOptions): ValueWriter {
+  if (isArrayType(type)) return jsonArrayWriter();
   switch (type) {
     case 'BOOLEAN': return (w, v, i) => w.ascii((v as { data: Uint8Array }).data[i] ? 'true' : 'false');
     case 'BYTE': case 'SHORT': return (w, v, i) => w.int((v as { data: Int16Array }).data[i]!);
@@ -195,6 +228,11 @@ export function jsonValueWriter(type: SqlType, opts: JsonOptions): ValueWriter {
  * end is quoted (QuestDB writes it bare, which breaks the line).
  */
 export function csvValueWriter(type: SqlType, delimiter = 0x2c): ValueWriter {
+  if (isArrayType(type)) {
+    // QuestDB quotes the array's text, and writes a NULL array as "null" (not an empty field).
+    const readers = new ReaderCache();
+    return (w, v, i) => w.utf8(csvQuotedText(formatArrayAt(readers.of(v), i) ?? 'null'));
+  }
   switch (type) {
     case 'BOOLEAN': return (w, v, i) => w.ascii((v as { data: Uint8Array }).data[i] ? 'true' : 'false');
     case 'BYTE': case 'SHORT': return (w, v, i) => w.int((v as { data: Int16Array }).data[i]!);

@@ -268,7 +268,13 @@ export function bindExpr(e: A.Expr, cx: ExprContext): BoundExpr {
       return { kind: 'subquery', plan, type: plan.fields[0]!.type, pos: e.pos, result: { values: null, owner: null } };
     }
     case 'bindVar': throw new SvcError('SQL', `bind variables are not supported by the REST API [name=${e.name}]`, { position: e.pos });
-    case 'array': case 'subscript': throw new SvcError('SQL', 'arrays are not supported yet', { position: e.pos });
+    // ARRAY[...] (nested brackets are arrays too) and arr[i, j] / arr[i][j]: the functions in arrays.ts.
+    case 'array': return call('array', e.items.map((x) => bindExpr(x, cx)), e.pos, positions(e.items));
+    case 'subscript': {
+      const slice = e.index.find((x) => x.kind === 'slice');
+      if (slice) throw new SvcError('SQL', 'array slices are not supported yet', { position: slice.pos });
+      return call('[]', [bindExpr(e.expr, cx), ...e.index.map((x) => bindExpr(x, cx))], e.pos, [e.expr.pos, ...positions(e.index)]);
+    }
     default: return unknownNode(e);
   }
 }

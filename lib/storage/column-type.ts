@@ -280,3 +280,12 @@ export function typeName(t: string): string {
 export function resultTypeName(t: string): string {
   return t === 'NULL' ? 'STRING' : typeName(t);
 }
+
+/**
+ * A result column as /exec and /validate describe it: `{name, type}`, and for an
+ * array QuestDB's `{"name", "type": "ARRAY", "dim": N, "elemType": "DOUBLE"}`.
+ */
+export function resultColumn(name: string, t: string): { name: string; type: string; dim?: number; elemType?: string } {
+  if (t.startsWith('DOUBLE[')) return { name, type: 'ARRAY', dim: arrayDims(t as ColumnType), elemType: 'DOUBLE' };
+  return { name, type: resultTypeName(t) };
+}

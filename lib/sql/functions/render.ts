@@ -7,6 +7,7 @@ import { formatDate, formatTimestamp } from './datetime.js';
 import { formatDouble, formatFloat, formatLong } from './format.js';
 import { textAt } from './vec.js';
 import { formatTimestampNs, pairsOf } from './nanos.js';
+import { ArrayReader, formatArrayAt, isArrayType } from './arrays.js';
 
 /** IPV4 as dotted quad (the int holds the address; 0 is NULL). */
 export function formatIpv4(x: number): string {
@@ -36,6 +37,7 @@ function formatLong256(b: Uint8Array, at: number): string {
 
 /** Row i as text, or null for NULL. */
 export function renderAt(v: ColumnVector, i: number): string | null {
+  if (v.kind === 'var' && isArrayType(v.type)) return formatArrayAt(new ArrayReader(v), i);
   if (v.kind !== 'fixed' || v.type === 'CHAR') return textAt(v, i);
   const x = v.data[i]!;
   switch (v.type) {

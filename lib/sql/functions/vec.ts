@@ -107,6 +107,8 @@ export function textVector(type: 'STRING' | 'VARCHAR', values: readonly (string 
 /** A vector of `n` copies of a constant (null -> NULL) of `type`. */
 export function constantVector(type: SqlType, value: number | string | boolean | null, n: number): ColumnVector {
   const t: ColumnType = type === 'NULL' ? 'DOUBLE' : type;
+  // An array constant is only ever NULL (ARRAY[...] is a call).
+  if (value === null && t.startsWith('DOUBLE[')) return nullVector(t, n);
   switch (t) {
     case 'BOOLEAN': return { kind: 'fixed', type: t, data: new Uint8Array(n).fill(value ? 1 : 0) };
     case 'BYTE': return { kind: 'fixed', type: t, data: new Int8Array(n).fill(Number(value ?? 0)) };
