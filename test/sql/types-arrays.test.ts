@@ -71,6 +71,17 @@ describe('DOUBLE arrays', () => {
     assert.deepEqual(await rows('select ARRAY[a, a][2][3] from t where i = 1'), [[-3]]);
   });
 
+  test('= and != compare shape and elements (NULL elements equal); ordered comparisons are refused', async () => {
+    assert.deepEqual(await rows('select i from t where a = ARRAY[1.0, 2.5, -3.0]'), [[1]]);
+    assert.deepEqual(await rows('select i from t where a = ARRAY[1, null, 3]'), [[4]]);
+    assert.deepEqual(await rows('select i from t where b = ARRAY[[1.0, 2.0], [3.0, 4.0]] or b = ARRAY[[1.0, 2.0, 3.0]] order by i'), [[1], [3]]);
+    assert.deepEqual(await rows('select i from t where a != ARRAY[] order by i'), [[1], [2], [4], [5]]);
+    // Same elements, another shape: not equal.
+    assert.deepEqual(await rows('select ARRAY[[1.0, 2.0]] = ARRAY[[1.0], [2.0]], ARRAY[1.0] = ARRAY[1.0]'), [[false, true]]);
+    await fails('select i from t where a < a', /no matching operator `<`/, 24);
+    await fails('select i from t where a = b', /no matching operator `=`/, 24);
+  });
+
   test('mistakes are 400 at their position', async () => {
     await fails('select ARRAY[[1, 2], [3]]', /sub-arrays don't match in size/, 7);
     await fails('select i[1] from t', /no matching operator `\[\]`/, 8);

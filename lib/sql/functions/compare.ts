@@ -8,6 +8,7 @@ import { ByteSet } from './byte-set.js';
 import { defineScalar, type Built, type Signature } from './signature.js';
 import { isIntegral, isNumeric, isTemporal, isText, type SqlType } from '../sql-type.js';
 import { comparePairs, isNullPair, pairsOf } from './nanos.js';
+import { ArrayReader, isArrayType } from './arrays.js';
 import { asDoubles, boolVector, boolsOf } from './vec.js';
 import { DictTables, compareRows, encodeDict, equalRows, uniformText, utf8Rows, type Utf8Rows } from './utf8.js';
 
@@ -122,7 +123,7 @@ function boolCompare(op: CmpOp, x: ColumnVector, y: ColumnVector, n: number): Ui
   return out;
 }
 
-type Family = 'number' | 'text' | 'boolean' | 'bytes' | 'nanos';
+type Family = 'number' | 'text' | 'boolean' | 'bytes' | 'nanos' | 'array';
 
 /** The family two types compare in and the types to cast them to, or null. */
 export function comparable(a: SqlType, b: SqlType, ordered: boolean): { family: Family; types: [SqlType, SqlType] } | null {
@@ -139,6 +140,12 @@ export function comparable(a: SqlType, b: SqlType, ordered: boolean): { family: 
     const other = a === wide ? b : a;
     if (ordered || !(other === wide || other === 'NULL' || (isText(other) && other !== 'CHAR' && wide === 'UUID'))) return null;
     return { family: 'bytes', types: [wide, wide] };
+  }
+  // Arrays of one type: = and != (same shape and elements), as QuestDB's.
+  if (isArrayType(a) || isArrayType(b)) {
+    if (ordered || !(a === b || a === 'NULL' || b === 'NULL')) return null;
+    const t = a === 'NULL' ? b : a;
+    return { family: 'array', types: [t, t] };
   }
   // TIMESTAMP_NS against itself, a TIMESTAMP, DATE, integer, NULL or text: both read as nanoseconds, compared exactly.
   if (a === 'TIMESTAMP_NS' || b === 'TIMESTAMP_NS') {
@@ -168,7 +175,26 @@ export function compareKernel(op: CmpOp, family: Family): Kernel {
     case 'boolean': return (args, n) => boolVector(boolCompare(op, args[0]!, args[1]!, n));
     case 'bytes': return (args, n) => boolVector(bytesCompare(op, args[0]!, args[1]!, n));
     case 'nanos': return (args, n) => boolVector(nanosCompare(op, pairsOf(args[0]!), pairsOf(args[1]!), n));
+    case 'array': return (args, n) => boolVector(arrayEquals(op, args[0]!, args[1]!, n));
   }
+}
+
+/** Arrays equal: both NULL, or the same shape and elements (NaN equals NaN: a NULL element). */
+function arrayEquals(op: CmpOp, x: ColumnVector, y: ColumnVector, n: number): Uint8Array {
+  const a = new ArrayReader(x), b = new ArrayReader(y);
+  const want = op === '=' ? 1 : 0;
+  const out = new Uint8Array(n);
+  for (let i = 0; i < n; i++) {
+    let same = a.isNull(i) === b.isNull(i);
+    if (same && !a.isNull(i)) {
+      a.open(i);
+      b.open(i);
+      for (let d = 0; same && d < a.dims; d++) same = a.shape[d] === b.shape[d];
+      for (let k = 0; same && k < a.count; k++) { const p = a.element(k), q = b.element(k); same = p === q || (p !== p && q !== q); }
+    }
+    out[i] = same ? want : 1 - want;
+  }
+  return out;
 }
 
 /** Comparison of int64 pairs (TIMESTAMP_NS): ordering with NULL is false, NULL = NULL holds. */
@@ -327,6 +353,7 @@ function inSetKernel(family: Family, consts: readonly ColumnVector[], varying: n
 /** A test writing 1 into out[i] for the rows of x whose value is one of the constants (row 0 of each of `consts`). */
 function memberTest(family: Family, consts: readonly ColumnVector[]): (x: ColumnVector, n: number, out: Uint8Array) => void {
   switch (family) {
+    case 'array': throw new Error('IN lists of arrays are refused when bound');
     case 'number': {
       // NaN (NULL) is in the set when a constant is NULL: Set matches NaN with NaN.
       const set = new Set<number>(consts.map((v) => numbers(v)[0]!));
@@ -407,6 +434,8 @@ function familyOf(types: SqlType[]): Family | null {
     if (family !== null && c.family !== family) return null;
     family = c.family;
   }
+  // Arrays compare only with = and != (no IN lists or BETWEEN).
+  if (family === 'array') return null;
   if (family === 'number') {
     // One numeric or temporal scale for all: texts and NULLs read as it, DATE widened when a TIMESTAMP is present.
     const hasTs = types.includes('TIMESTAMP');

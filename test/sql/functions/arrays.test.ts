@@ -54,3 +54,11 @@ test('the text form reads back exactly (keys of GROUP BY and DISTINCT)', () => {
   assert.deepEqual(texts(arraysFromTexts('DOUBLE[][]', src)), src);
   assert.equal(resolveScalar('array', ['DOUBLE'], 0).kernel([doubles([1])], 1, KX).type, 'DOUBLE[]');
 });
+
+test("'=' and '!=' on arrays: same shape and elements", () => {
+  const x = arraysFromTexts('DOUBLE[][]', ['[[1.0,2.0]]', '[[1.0,2.0]]', null, '[[null]]', null]);
+  const y = arraysFromTexts('DOUBLE[][]', ['[[1.0,2.0]]', '[[1.0],[2.0]]', null, '[[null]]', '[]']);
+  assert.deepEqual(values(run('=', [x, y])), [true, false, true, true, false]);
+  assert.deepEqual(values(run('!=', [x, y])), [false, true, false, false, true]);
+  assert.match(resolveError('<', ['DOUBLE[]', 'DOUBLE[]']), /no matching operator/);
+});
