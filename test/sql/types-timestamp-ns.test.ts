@@ -73,6 +73,8 @@ describe('TIMESTAMP_NS', () => {
     assert.deepEqual(await rows('select k from tn where a is null'), [[3]]);
     assert.deepEqual(await rows('select k from tn order by a'), [[3], [4], [6], [5], [2], [1]]);
     assert.deepEqual(await rows('select k from tn order by a desc limit 2'), [[1], [2]]);
+    assert.deepEqual(await rows('select min(a), max(a), first(a), last(a) from tn where k <= 3'),
+      [['2024-01-02T03:04:05.123456788Z', '2024-01-02T03:04:05.123456789Z', '2024-01-02T03:04:05.123456789Z', null]]);
     assert.deepEqual(await rows("select a, count() from tn where k <= 2 group by a order by a"), [['2024-01-02T03:04:05.123456788Z', 1], ['2024-01-02T03:04:05.123456789Z', 1]]);
   });
 
