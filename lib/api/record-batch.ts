@@ -7,6 +7,7 @@ import { nullVector, type ColumnVector } from '../storage/column-vector.js';
 import type { Batch } from '../storage/table-reader.js';
 import { INT_NULL, LONG_NULL } from '../storage/column-type.js';
 import { renderAt } from '../sql/functions/render.js';
+import { ArrayReader, isArrayType } from '../sql/functions/arrays.js';
 
 export type { Field };
 export type { ColumnVector };
@@ -24,11 +25,14 @@ export interface RecordBatch {
  * One row as a plain object. Numbers for BYTE, SHORT, INT, LONG (exact below
  * 2^53), FLOAT and DOUBLE; booleans; strings for text, SYMBOL, CHAR, UUID,
  * IPV4, LONG256 (0x hex), GEOHASH (base32, or bits) and DECIMAL (exact, with
- * its scale's digits); TIMESTAMP and DATE as ISO-8601 UTC text (with
- * microseconds and milliseconds, as the JSON API prints them); null for NULL.
+ * its scale's digits); TIMESTAMP, TIMESTAMP_NS and DATE as ISO-8601 UTC text
+ * (with microseconds, nanoseconds and milliseconds, as the JSON API prints
+ * them); DOUBLE arrays as nested arrays of numbers (a NULL element null); null for NULL.
  */
 export type Row = Record<string, RowValue>;
-export type RowValue = number | string | boolean | null;
+export type RowValue = number | string | boolean | null | RowArray;
+/** A DOUBLE array's value: nested one level per dimension. */
+export type RowArray = ReadonlyArray<number | null | RowArray>;
 
 export function recordBatch(fields: readonly Field[], timestamp: number, b: Batch): RecordBatch {
   return { fields, timestamp, rowCount: b.rowCount, columns: b.columns };
@@ -52,7 +56,25 @@ export function rowValue(v: ColumnVector, i: number): RowValue {
       default: break;
     }
   }
+  if (v.kind === 'var' && isArrayType(v.type)) return arrayValue(new ArrayReader(v), i);
   return renderAt(v, i);
+}
+
+/** Row i of an array vector as nested arrays, or null. */
+function arrayValue(r: ArrayReader, i: number): RowArray | null {
+  if (r.isNull(i)) return null;
+  r.open(i);
+  let k = 0;
+  const nest = (d: number): RowArray => {
+    const out: Array<number | null | RowArray> = [];
+    for (let j = 0; j < r.shape[d]!; j++) {
+      if (d < r.dims - 1) { out.push(nest(d + 1)); continue; }
+      const x = r.element(k++);
+      out.push(x !== x ? null : x);
+    }
+    return out;
+  };
+  return nest(0);
 }
 
 /** The rows of a batch as plain objects (keys: the column names). */

@@ -68,7 +68,7 @@ async function* aggregate(plan: AggregatePlan, input: AsyncIterable<Batch>, cx: 
         }
         ids[i] = g;
       }
-    } else if (keys.length === 1 && k0.kind === 'fixed' && !isByteRows(k0.type)) {
+    } else if (keys.length === 1 && k0.kind === 'fixed' && !isByteRows(k0.type) && k0.type !== 'TIMESTAMP_NS') {
       // One numeric, temporal or boolean key: its double is the hash key (NULL as NaN), no string per row.
       const x = asDoubles(k0);
       for (let i = 0; i < n; i++) {

@@ -7,6 +7,7 @@ import type { ColumnVector } from '../storage/column-vector.js';
 import type { Deadline } from '../limits/deadline.js';
 import type { Plan } from '../sql/bound.js';
 import { asDoubles, texts } from '../sql/functions/vec.js';
+import { comparePairs, pairsOf } from '../sql/functions/nanos.js';
 import { batchBytes, Held, pace, type ExecContext } from './context.js';
 import { collect, concatBatches, gatherBatch } from './batches.js';
 import { valueAt } from './vectors.js';
@@ -92,6 +93,11 @@ async function topN(plan: SortPlan, input: AsyncIterable<Batch>, cx: ExecContext
 
 /** A comparator of two rows of a column; NULL sorts before every value. The text copies it makes are charged to `held`. */
 export function comparable(v: ColumnVector, held?: Held): (a: number, b: number) => number {
+  if (v.kind === 'fixed' && v.type === 'TIMESTAMP_NS') {
+    // Nanoseconds differ below a double's precision: compared as int64 pairs (NULL, -2^63, is the smallest).
+    const p = pairsOf(v);
+    return (a, b) => comparePairs(p, a, p, b);
+  }
   if (v.kind === 'fixed' && v.type !== 'CHAR' && !isByteRows(v.type)) {
     const d = asDoubles(v);
     return (a, b) => {

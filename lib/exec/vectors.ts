@@ -1,23 +1,30 @@
 // Row-level helpers over column vectors for the operators that need values
 // (group keys, join keys, metadata rows) and for tests: a value out of a
 // vector, vectors built from values, and zero-copy prefixes.
-import { INT_NULL, LONG_NULL, isByteRows, typeInfo, typeKind } from '../storage/column-type.js';
+import { INT_NULL, LONG_NULL, isByteRows, typeInfo, typeKind, type ColumnType } from '../storage/column-type.js';
 import { isDecimalNull } from '../sql/functions/decimal.js';
 import { isGeohashNull } from '../sql/functions/geohash.js';
 import { nullVector, rowsOf, symbolsFromStrings, type ColumnVector, type FixedArray, type FixedVector } from '../storage/column-vector.js';
 import { textAt, textVector } from '../sql/functions/vec.js';
+import { renderAt } from '../sql/functions/render.js';
+import { nanosFromTexts } from '../sql/functions/nanos.js';
+import { arraysFromTexts, isArrayType } from '../sql/functions/arrays.js';
 import type { SqlType } from '../sql/sql-type.js';
 
 export type Value = number | string | boolean | null;
 
 /** Row i of a vector as a JS value; NULL as null. */
 export function valueAt(v: ColumnVector, i: number): Value {
+  // Arrays as their text (every double's shortest digits: lossless), which fromValues reads back.
+  if (v.kind === 'var' && isArrayType(v.type)) return renderAt(v, i);
   if (v.kind !== 'fixed') return textAt(v, i);
   const x = v.data[i]!;
   switch (v.type) {
     case 'BOOLEAN': return x === 1;
     case 'INT': return x === INT_NULL ? null : x;
     case 'LONG': case 'TIMESTAMP': case 'DATE': return x === LONG_NULL ? null : x;
+    // Nanoseconds as their ISO text: a double would merge neighbouring values (group and join keys).
+    case 'TIMESTAMP_NS': return renderAt(v, i);
     case 'FLOAT': case 'DOUBLE': return Number.isNaN(x) ? null : x;
     case 'CHAR': return x === 0 ? null : String.fromCharCode(x);
     case 'IPV4': return x === 0 ? null : x >>> 0;
@@ -40,6 +47,7 @@ export function valueAt(v: ColumnVector, i: number): Value {
 /** A vector of `type` from JS values (null = NULL). */
 export function fromValues(type: SqlType, values: readonly Value[]): ColumnVector {
   const n = values.length;
+  if (isArrayType(type)) return arraysFromTexts(type as ColumnType, values.map((x) => (x === null ? null : String(x))));
   switch (type) {
     case 'BOOLEAN': return { kind: 'fixed', type, data: Uint8Array.from(values, (x) => (x ? 1 : 0)) };
     case 'BYTE': return { kind: 'fixed', type, data: Int8Array.from(values, (x) => Number(x ?? 0)) };
@@ -48,6 +56,7 @@ export function fromValues(type: SqlType, values: readonly Value[]): ColumnVecto
     case 'INT': return { kind: 'fixed', type, data: Int32Array.from(values, (x) => (x === null ? INT_NULL : Number(x))) };
     case 'IPV4': return { kind: 'fixed', type, data: Int32Array.from(values, (x) => (x === null ? 0 : Number(x) | 0)) };
     case 'LONG': case 'TIMESTAMP': case 'DATE': return { kind: 'fixed', type, data: Float64Array.from(values, (x) => (x === null ? LONG_NULL : Number(x))) };
+    case 'TIMESTAMP_NS': return nanosFromTexts(values.map((x) => (x === null ? null : String(x))));
     case 'FLOAT': return { kind: 'fixed', type, data: Float32Array.from(values, (x) => (x === null ? NaN : Number(x))) };
     case 'DOUBLE': case 'NULL': return { kind: 'fixed', type: 'DOUBLE', data: Float64Array.from(values, (x) => (x === null ? NaN : Number(x))) };
     case 'SYMBOL': return symbolsFromStrings(values.map((x) => (x === null ? null : String(x))));

@@ -8,7 +8,7 @@
 import { isSvcError } from '../errors/svc-error.js';
 import type { SelectStatement } from '../exec/engine.js';
 import type { Batch } from '../storage/table-reader.js';
-import { resultTypeName } from '../storage/column-type.js';
+import { resultColumn } from '../storage/column-type.js';
 import { ChunkWriter } from './chunk-writer.js';
 import { windowRows, type RowStats, type RowWindow } from './row-window.js';
 import type { FormatPool } from './format-pool.js';
@@ -40,7 +40,7 @@ export async function* jsonQueryBody(
   const w = new ChunkWriter();
   w.utf8(`{"query":${JSON.stringify(opts.query)},`);
   if (!opts.nm) {
-    w.utf8(`"columns":${JSON.stringify(stmt.fields.map((f) => ({ name: f.name, type: resultTypeName(f.type) })))},`);
+    w.utf8(`"columns":${JSON.stringify(stmt.fields.map((f) => resultColumn(f.name, f.type)))},`);
   }
   w.ascii(`"timestamp":${stmt.timestamp},"dataset":[`);
   const started = process.hrtime.bigint();

@@ -9,6 +9,8 @@ import { F_DAY, F_HOUR, F_MINUTE, F_MONTH, F_SECOND, F_YEAR, daysFromCivil, form
 import { formatDouble, formatFloat, formatLong } from '../sql/functions/format.js';
 import { SHORTEST_DOUBLE_BYTES, writeShortestDouble } from './shortest-double.js';
 import { renderAt } from '../sql/functions/render.js';
+import { ArrayReader, formatArrayAt, isArrayType } from '../sql/functions/arrays.js';
+import { formatTimestampNs, nanosToMicros, subMicroNanos } from '../sql/functions/nanos.js';
 import type { ChunkWriter } from './chunk-writer.js';
 
 export type ValueWriter = (w: ChunkWriter, v: ColumnVector, i: number) => void;
@@ -28,7 +30,18 @@ class TimestampText {
   readonly #prefix = new Uint8Array(20);
   readonly #fields = newFields();
 
-  write(w: ChunkWriter, us: number, fractionDigits: 6 | 3): void {
+  /** TIMESTAMP_NS: the micros' text with the three sub-micro digits before the Z. */
+  writeNanos(w: ChunkWriter, lo: number, hi: number): void {
+    const us = nanosToMicros(lo, hi);
+    const day = Math.floor(us / DAY_US);
+    // Near the ends of the int64 range the micros are not exact doubles: formatTimestampNs's BigInt path.
+    if (hi >= 2_000_000_000 || hi <= -2_000_000_000 || day < MIN_FAST_DAY || day >= MAX_FAST_DAY) { w.ascii(formatTimestampNs(lo, hi)); return; }
+    this.write(w, us, 6, false);
+    w.padded(subMicroNanos(lo, hi), 3);
+    w.byte(90);
+  }
+
+  write(w: ChunkWriter, us: number, fractionDigits: 6 | 3, zone = true): void {
     const second = Math.floor(us / 1_000_000);
     const micros = us - second * 1_000_000;
     if (second !== this.#second) {
@@ -46,7 +59,7 @@ class TimestampText {
     }
     w.bytes(this.#prefix);
     if (fractionDigits === 6) w.padded(micros, 6); else w.padded(Math.floor(micros / 1000), 3);
-    w.byte(90);
+    if (zone) w.byte(90);
   }
 }
 
@@ -111,8 +124,40 @@ export interface JsonOptions {
   readonly quoteLargeNum: boolean;
 }
 
+/** One ArrayReader per vector, made when the writer meets a new vector (not per row). */
+class ReaderCache {
+  #v: ColumnVector | null = null;
+  #r: ArrayReader | null = null;
+  of(v: ColumnVector): ArrayReader {
+    if (v !== this.#v) { this.#v = v; this.#r = new ArrayReader(v); }
+    return this.#r!;
+  }
+}
+
+/** Arrays in JSON: nested JSON arrays of numbers (NaN as null), NULL as null. */
+function jsonArrayWriter(): ValueWriter {
+  const readers = new ReaderCache();
+  return (w, v, i) => {
+    const r = readers.of(v);
+    if (r.isNull(i)) { w.ascii('null'); return; }
+    r.open(i);
+    let k = 0;
+    const nest = (d: number): void => {
+      w.byte(91);
+      const len = r.shape[d]!;
+      for (let j = 0; j < len; j++) {
+        if (j > 0) w.byte(44);
+        if (d === r.dims - 1) { const x = r.element(k++); if (x !== x || x === Infinity || x === -Infinity) w.ascii('null'); else writeDouble(w, x); } else nest(d + 1);
+      }
+      w.byte(93);
+    };
+    nest(0);
+  };
+}
+
 /** The JSON writer of a column of `type`. */
 export function jsonValueWriter(type: SqlType, opts: JsonOptions): ValueWriter {
+  if (isArrayType(type)) return jsonArrayWriter();
   switch (type) {
     case 'BOOLEAN': return (w, v, i) => w.ascii((v as { data: Uint8Array }).data[i] ? 'true' : 'false');
     case 'BYTE': case 'SHORT': return (w, v, i) => w.int((v as { data: Int16Array }).data[i]!);
@@ -140,6 +185,14 @@ export function jsonValueWriter(type: SqlType, opts: JsonOptions): ValueWriter {
         const x = (v as { data: Float64Array }).data[i]!;
         if (x === LONG_NULL) { w.ascii('null'); return; }
         w.byte(34); ts.write(w, date ? x * 1000 : x, date ? 3 : 6); w.byte(34);
+      };
+    }
+    case 'TIMESTAMP_NS': {
+      const ts = new TimestampText();
+      return (w, v, i) => {
+        const p = (v as { exact: Int32Array }).exact;
+        if ((v as { data: Float64Array }).data[i] === LONG_NULL) { w.ascii('null'); return; }
+        w.byte(34); ts.writeNanos(w, p[2 * i]!, p[2 * i + 1]!); w.byte(34);
       };
     }
     case 'SYMBOL': {
@@ -175,6 +228,11 @@ export function jsonValueWriter(type: SqlType, opts: JsonOptions): ValueWriter {
  * end is quoted (QuestDB writes it bare, which breaks the line).
  */
 export function csvValueWriter(type: SqlType, delimiter = 0x2c): ValueWriter {
+  if (isArrayType(type)) {
+    // QuestDB quotes the array's text, and writes a NULL array as "null" (not an empty field).
+    const readers = new ReaderCache();
+    return (w, v, i) => w.utf8(csvQuotedText(formatArrayAt(readers.of(v), i) ?? 'null'));
+  }
   switch (type) {
     case 'BOOLEAN': return (w, v, i) => w.ascii((v as { data: Uint8Array }).data[i] ? 'true' : 'false');
     case 'BYTE': case 'SHORT': return (w, v, i) => w.int((v as { data: Int16Array }).data[i]!);
@@ -201,6 +259,14 @@ export function csvValueWriter(type: SqlType, delimiter = 0x2c): ValueWriter {
         const x = (v as { data: Float64Array }).data[i]!;
         if (x === LONG_NULL) return;
         w.byte(34); ts.write(w, date ? x * 1000 : x, date ? 3 : 6); w.byte(34);
+      };
+    }
+    case 'TIMESTAMP_NS': {
+      const ts = new TimestampText();
+      return (w, v, i) => {
+        const p = (v as { exact: Int32Array }).exact;
+        if ((v as { data: Float64Array }).data[i] === LONG_NULL) return;
+        w.byte(34); ts.writeNanos(w, p[2 * i]!, p[2 * i + 1]!); w.byte(34);
       };
     }
     case 'SYMBOL': {

@@ -15,7 +15,7 @@ import { parquetBody, planParquet, sourceTable } from '../export/parquet/parquet
 import type { RowStats } from '../export/row-window.js';
 import type { Catalog } from '../storage/catalog.js';
 import { expDelimiterParam, expLimitParam, expTimeoutParam } from './exp-params.js';
-import { resultTypeName } from '../storage/column-type.js';
+import { resultColumn } from '../storage/column-type.js';
 import type { ColumnNaming } from '../sql/column-alias.js';
 import { boolParam, limitParam, queryParam, timeoutHeader } from './params.js';
 import type { RequestContext, Route } from './router.js';
@@ -126,7 +126,7 @@ function validate(ctx: RequestContext, opts: SqlRouteOptions): void {
   const query = sqlText(ctx.url);
   const { stmt } = compileFor(query, opts);
   if (stmt.kind === 'select') {
-    const columns = boolParam(ctx.url, 'nm') ? {} : { columns: stmt.fields.map((f) => ({ name: f.name, type: resultTypeName(f.type) })) };
+    const columns = boolParam(ctx.url, 'nm') ? {} : { columns: stmt.fields.map((f) => resultColumn(f.name, f.type)) };
     sendJson(ctx, { query, ...columns, timestamp: stmt.timestamp });
   } else {
     sendJson(ctx, { queryType: stmt.queryType });

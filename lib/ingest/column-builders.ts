@@ -14,6 +14,7 @@ import { daysFromCivil } from '../sql/functions/datetime.js';
 import { dateFormat } from '../sql/functions/date-format.js';
 import { parseDoubleText, parseIpv4Text, parseLongText, parseTimestampText, parseUuidText } from '../sql/functions/parse-text.js';
 import { int64Pair } from '../sql/functions/format.js';
+import { parseTimestampNsText } from '../sql/functions/nanos.js';
 
 export interface ColumnBuilder {
   readonly type: ColumnType;
@@ -319,13 +320,24 @@ class Ipv4Builder extends FixedBuilder<Int32Array> {
   }
 }
 
-/** LONG, TIMESTAMP and DATE: doubles, with exact int64 pairs once a LONG passes 2^53. */
+/** LONG, TIMESTAMP, DATE and TIMESTAMP_NS: doubles, with exact int64 pairs once a value passes 2^53 (TIMESTAMP_NS: always). */
 class Int64Builder extends FixedBuilder<Float64Array> {
   #exact: Grow<Int32Array> | null = null;
   readonly #parse: (b: Uint8Array, s: number, e: number) => number | null;
-  constructor(type: 'LONG' | 'TIMESTAMP' | 'DATE', pattern: string | undefined, mem: BuilderMemory) {
+  constructor(type: 'LONG' | 'TIMESTAMP' | 'DATE' | 'TIMESTAMP_NS', pattern: string | undefined, mem: BuilderMemory) {
     super(type, (n) => new Float64Array(n), LONG_NULL, mem);
-    if (pattern !== undefined) {
+    if (type === 'TIMESTAMP_NS') {
+      // Nanoseconds pass 2^53: every row keeps its exact pair (a pattern's micros scaled by 1000).
+      const p = pattern === undefined ? null : patternParser(pattern);
+      this.#parse = (b, s, e) => {
+        let ns: bigint | null;
+        if (p === null) ns = parseTimestampNsText(latin1(b, s, e));
+        else { const us = p(b, s, e); ns = us === null ? null : BigInt(us) * 1000n; }
+        if (ns === null) return null;
+        this.#exactPair(ns);
+        return Number(ns);
+      };
+    } else if (pattern !== undefined) {
       const p = patternParser(pattern);
       this.#parse = type === 'DATE' ? (b, s, e) => { const v = p(b, s, e); return v === null ? null : Math.floor(v / 1000); } : p;
     } else if (type === 'LONG') {
@@ -563,7 +575,7 @@ class SymbolBuilder implements ColumnBuilder {
 const SYMBOL_ENTRY_BYTES = 96;
 
 /** Column types a file can be imported into (GEOHASH and DECIMAL of any parameters too: importable()). */
-export const IMPORTABLE: readonly ColumnType[] = ['BOOLEAN', 'BYTE', 'SHORT', 'CHAR', 'INT', 'LONG', 'FLOAT', 'DOUBLE', 'DATE', 'TIMESTAMP', 'SYMBOL', 'STRING', 'VARCHAR', 'UUID', 'IPV4', 'BINARY'];
+export const IMPORTABLE: readonly ColumnType[] = ['BOOLEAN', 'BYTE', 'SHORT', 'CHAR', 'INT', 'LONG', 'FLOAT', 'DOUBLE', 'DATE', 'TIMESTAMP', 'SYMBOL', 'STRING', 'VARCHAR', 'UUID', 'IPV4', 'BINARY', 'TIMESTAMP_NS'];
 
 /** Whether a file can be imported into a column of `type`. */
 export function importable(type: ColumnType): boolean {
@@ -578,7 +590,7 @@ export function columnBuilder(type: ColumnType, pattern?: string, mem: BuilderMe
     case 'BYTE': case 'SHORT': return new SmallIntBuilder(type, mem);
     case 'CHAR': return new CharBuilder(mem);
     case 'INT': return new IntBuilder(mem);
-    case 'LONG': case 'TIMESTAMP': case 'DATE': return new Int64Builder(type, pattern, mem);
+    case 'LONG': case 'TIMESTAMP': case 'DATE': case 'TIMESTAMP_NS': return new Int64Builder(type, pattern, mem);
     case 'FLOAT': return new FloatBuilder(mem);
     case 'DOUBLE': return new DoubleBuilder(mem);
     case 'SYMBOL': return new SymbolBuilder(mem);

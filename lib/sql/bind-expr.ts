@@ -289,7 +289,13 @@ export function bindExpr(e: A.Expr, cx: ExprContext): BoundExpr {
       return { kind: 'subquery', plan, type: plan.fields[0]!.type, pos: e.pos, result: { values: null, owner: null } };
     }
     case 'bindVar': throw new SvcError('SQL', `bind variables are not supported by the REST API [name=${e.name}]`, { position: e.pos });
-    case 'array': case 'subscript': throw new SvcError('SQL', 'arrays are not supported yet', { position: e.pos });
+    // ARRAY[...] (nested brackets are arrays too) and arr[i, j] / arr[i][j]: the functions in arrays.ts.
+    case 'array': return call('array', e.items.map((x) => bindExpr(x, cx)), e.pos, positions(e.items));
+    case 'subscript': {
+      const slice = e.index.find((x) => x.kind === 'slice');
+      if (slice) throw new SvcError('SQL', 'array slices are not supported yet', { position: slice.pos });
+      return call('[]', [bindExpr(e.expr, cx), ...e.index.map((x) => bindExpr(x, cx))], e.pos, [e.expr.pos, ...positions(e.index)]);
+    }
     default: return unknownNode(e);
   }
 }
@@ -404,7 +410,7 @@ function callExpr(e: A.Call, cx: ExprContext): BoundExpr {
 }
 
 /** Types QuestDB's between(TIMESTAMP, TIMESTAMP, TIMESTAMP) takes: timestamps, integers (micros) and text (parsed); DECIMALs have their own (QuestDB's docs: `price BETWEEN 2100.00m AND 2200.00m`). */
-const BETWEEN_ARGS: ReadonlySet<SqlType> = new Set(['TIMESTAMP', 'DATE', 'BYTE', 'SHORT', 'INT', 'LONG', 'NULL', 'CHAR', 'STRING', 'VARCHAR', 'SYMBOL']);
+const BETWEEN_ARGS: ReadonlySet<SqlType> = new Set(['TIMESTAMP', 'TIMESTAMP_NS', 'DATE', 'BYTE', 'SHORT', 'INT', 'LONG', 'NULL', 'CHAR', 'STRING', 'VARCHAR', 'SYMBOL']);
 
 /**
  * QuestDB 9.3 has BETWEEN for timestamps (and decimals) only: an argument of another kind
@@ -425,13 +431,13 @@ function checkBetween(args: readonly BoundExpr[], at: readonly number[]): void {
 
 /**
  * Casts every expression to their common type (commonType). A text constant
- * next to a TIMESTAMP or DATE is parsed as one; a text column is not
+ * next to a TIMESTAMP, DATE or TIMESTAMP_NS is parsed as one; a text column is not
  * converted. A mismatch is reported at the expression that does not fit
  * (`at[i]`, else `pos`); for CASE `branches`, as QuestDB reports them.
  */
 export function unify(es: BoundExpr[], pos: number, at?: readonly number[], branches = false): BoundExpr[] {
   const where = (i: number): number => at?.[i] ?? pos;
-  const temporal = es.some((x) => isTemporal(x.type));
+  const temporal = es.some((x) => isTemporal(x.type) || x.type === 'TIMESTAMP_NS');
   let t: SqlType = 'NULL';
   es.forEach((x, i) => {
     if (temporal && x.kind === 'const' && isText(x.type)) return;

@@ -61,6 +61,8 @@ export function commonType(a: SqlType, b: SqlType): SqlType | null {
   }
   if (isText(a) && isText(b)) return a === 'VARCHAR' || b === 'VARCHAR' ? 'VARCHAR' : 'STRING';
   if (isTemporal(a) && isTemporal(b)) return 'TIMESTAMP';
+  // TIMESTAMP_NS with a TIMESTAMP or DATE: the finer unit.
+  if ((a === 'TIMESTAMP_NS' && isTemporal(b)) || (b === 'TIMESTAMP_NS' && isTemporal(a))) return 'TIMESTAMP_NS';
   if ((a === 'UUID' && (b === 'STRING' || b === 'VARCHAR')) || (b === 'UUID' && (a === 'STRING' || a === 'VARCHAR'))) return 'UUID';
   return null;
 }

@@ -4,7 +4,7 @@
 import { closeSync, existsSync, openSync } from 'node:fs';
 import { join } from 'node:path';
 import { SvcError } from '../errors/svc-error.js';
-import { typeInfo, isByteRows, isInt64 } from './column-type.js';
+import { typeInfo, isByteRows, isInt64, hasExactPairs } from './column-type.js';
 import { int64ToF64, nullVector, type ColumnVector, type FixedArray } from './column-vector.js';
 import { readAt } from './io.js';
 import { dirTxn, type ColumnDef } from './table-state.js';
@@ -91,7 +91,7 @@ export function readColumn(
     const b = aligned(src(data, lo * w, n * w, partRows * w), w);
     if (isInt64(c.type)) {
       const pairs = new Int32Array(b.buffer, b.byteOffset, n * 2);
-      return { kind: 'fixed', type: c.type, data: int64ToF64(pairs), exact: c.type === 'LONG' ? pairs : undefined };
+      return { kind: 'fixed', type: c.type, data: int64ToF64(pairs), exact: hasExactPairs(c.type) ? pairs : undefined };
     }
     return { kind: 'fixed', type: c.type, data: fixedArray(c, b) };
   }

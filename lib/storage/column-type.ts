@@ -248,7 +248,7 @@ function parseDecimalParams(params: string | null): ColumnType {
 
 /** NULL of INT and SYMBOL keys. */
 export const INT_NULL = -0x80000000;
-/** NULL of LONG, DATE and TIMESTAMP, as a double (exact: -2^63). */
+/** NULL of LONG, DATE, TIMESTAMP and TIMESTAMP_NS, as a double (exact: -2^63). */
 export const LONG_NULL = -9223372036854775808;
 /** CHAR has NULL 0, IPV4 has NULL 0 (0.0.0.0), as in QuestDB. */
 export const CHAR_NULL = 0;
@@ -256,7 +256,16 @@ export const IPV4_NULL = 0;
 
 /** Whether `t` is stored as 8-byte little-endian integers (read as doubles in hot paths). */
 export function isInt64(t: ColumnType): boolean {
-  return t === 'LONG' || t === 'DATE' || t === 'TIMESTAMP';
+  return t === 'LONG' || t === 'DATE' || t === 'TIMESTAMP' || t === 'TIMESTAMP_NS';
+}
+
+/**
+ * Whether vectors of `t` always carry their exact int64 pairs (FixedVector.exact):
+ * LONG values may pass 2^53, and TIMESTAMP_NS values (nanoseconds) do for every
+ * date after 1970-04-15, so their doubles alone would lose the last digits.
+ */
+export function hasExactPairs(t: string): boolean {
+  return t === 'LONG' || t === 'TIMESTAMP_NS';
 }
 
 /**
@@ -270,4 +279,13 @@ export function typeName(t: string): string {
 /** A result column's type as /exec and /validate name it: a column that is only NULL (`select null`) is a STRING, as in QuestDB. */
 export function resultTypeName(t: string): string {
   return t === 'NULL' ? 'STRING' : typeName(t);
+}
+
+/**
+ * A result column as /exec and /validate describe it: `{name, type}`, and for an
+ * array QuestDB's `{"name", "type": "ARRAY", "dim": N, "elemType": "DOUBLE"}`.
+ */
+export function resultColumn(name: string, t: string): { name: string; type: string; dim?: number; elemType?: string } {
+  if (t.startsWith('DOUBLE[')) return { name, type: 'ARRAY', dim: arrayDims(t as ColumnType), elemType: 'DOUBLE' };
+  return { name, type: resultTypeName(t) };
 }

@@ -2,7 +2,7 @@
 // buffers, never boxed values) and how writer input is encoded into the
 // on-disk representation (FORMAT.md). The executor builds on these types.
 import { SvcError } from '../errors/svc-error.js';
-import { INT_NULL, typeInfo, typeKind, isInt64, type ColumnType } from './column-type.js';
+import { INT_NULL, typeInfo, typeKind, hasExactPairs, isInt64, type ColumnType } from './column-type.js';
 
 export type FixedArray = Uint8Array | Int8Array | Int16Array | Uint16Array | Int32Array | Float32Array | Float64Array;
 
@@ -141,7 +141,7 @@ function expectedArray(type: ColumnType): string {
     case 'CHAR': return 'Uint16Array';
     case 'INT': case 'IPV4': return 'Int32Array';
     case 'FLOAT': return 'Float32Array';
-    case 'DOUBLE': case 'LONG': case 'DATE': case 'TIMESTAMP': return 'Float64Array';
+    case 'DOUBLE': case 'LONG': case 'DATE': case 'TIMESTAMP': case 'TIMESTAMP_NS': return 'Float64Array';
     default: return 'none';
   }
 }
@@ -200,10 +200,10 @@ export function nullVector(type: ColumnType, rows: number, dict: readonly string
     case 'IPV4': return { kind: 'fixed', type, data: new Int32Array(rows) };
     case 'FLOAT': return { kind: 'fixed', type, data: new Float32Array(rows).fill(NaN) };
     case 'DOUBLE': return { kind: 'fixed', type, data: new Float64Array(rows).fill(NaN) };
-    case 'LONG': case 'DATE': case 'TIMESTAMP': {
+    case 'LONG': case 'DATE': case 'TIMESTAMP': case 'TIMESTAMP_NS': {
       const exact = new Int32Array(rows * 2);
       for (let j = 1; j < exact.length; j += 2) exact[j] = INT_NULL;
-      return { kind: 'fixed', type, data: new Float64Array(rows).fill(-9223372036854775808), exact: type === 'LONG' ? exact : undefined };
+      return { kind: 'fixed', type, data: new Float64Array(rows).fill(-9223372036854775808), exact: hasExactPairs(type) ? exact : undefined };
     }
     case 'UUID': case 'LONG256': {
       // NULL is every 64-bit lane at -2^63, as in QuestDB.

@@ -44,6 +44,9 @@ describe('openDatabase', () => {
       { ts: '2024-01-01T00:00:00.000001Z', sym: 'a', px: 1.5, n: 10, ok: true, u: '11111111-2222-3333-4444-555555555555', ip: '10.0.0.1' },
       { ts: '2024-01-02T00:00:00.000000Z', sym: 'b', px: 2.5, n: null, ok: false, u: null, ip: null },
     ]);
+    // TIMESTAMP_NS as ISO text with nine digits, DOUBLE arrays as nested arrays (NULL elements null).
+    assert.deepEqual(await all(db.query("SELECT '2024-01-02T03:04:05.123456789Z'::timestamp_ns tn, ARRAY[[1.0, null], [3.0, 4.5]] a, ARRAY[2.0][5] e FROM long_sequence(1)").rows()),
+      [{ tn: '2024-01-02T03:04:05.123456789Z', a: [[1, null], [3, 4.5]], e: null }]);
     const batches: RecordBatch[] = [];
     for await (const b of db.query('SELECT sym, count() FROM t ORDER BY sym')) batches.push(b as RecordBatch);
     assert.equal(batches.reduce((n, b) => n + b.rowCount, 0), 2);

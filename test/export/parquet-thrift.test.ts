@@ -77,7 +77,7 @@ test('the footer carries schema, row groups, key-value metadata and column order
     numRows: 3,
     rowGroups: [{
       numRows: 3, totalByteSize: 50, totalCompressed: 40, fileOffset: 4,
-      columns: [{ type: 'INT64', encodings: [0, 3], path: 'ts', codec: 6, numValues: 3, totalUncompressed: 50, totalCompressed: 40, dataPageOffset: 4, statistics: { nullCount: 0, legacy: true, min: Uint8Array.of(1), max: Uint8Array.of(2) } }],
+      columns: [{ type: 'INT64', encodings: [0, 3], path: ['ts'], codec: 6, numValues: 3, totalUncompressed: 50, totalCompressed: 40, dataPageOffset: 4, statistics: { nullCount: 0, legacy: true, min: Uint8Array.of(1), max: Uint8Array.of(2) } }],
     }],
     keyValues: [['k', 'v']],
     createdBy: 'svcdb',

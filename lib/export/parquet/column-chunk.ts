@@ -9,7 +9,7 @@ import type { CodecName } from './format.js';
 import type { ChunkValues } from './column-values.js';
 import { deltaValues, encodeDelta } from './delta.js';
 import { buildDictionary, type Dictionary } from './dictionary.js';
-import { Codec, Encoding, writeBloomFilterHeader, writePageHeader, type ColumnChunkMeta, type PageHeader } from './format.js';
+import { Codec, Encoding, leafPath, writeBloomFilterHeader, writePageHeader, type ColumnChunkMeta, type PageHeader } from './format.js';
 import { bitWidth, encodeDefLevels, encodeHybrid } from './rle.js';
 import type { ColumnSpec } from './schema.js';
 import { chunkStatistics } from './statistics.js';
@@ -160,6 +160,7 @@ export interface ChunkPlan {
 export function planChunk(
   spec: ColumnSpec, v: ChunkValues, opts: Omit<ChunkOptions, 'codec'> & { readonly codecName: CodecName }, compress: PageCompressor,
 ): ChunkPlan {
+  if (spec.schema.listDims !== undefined) return planListChunk(spec, v, opts, compress);
   const pages: PlannedPage[] = [];
   const nulls = v.rows - v.count;
   const dictionary: Dictionary | null = buildDictionary(v, Math.max(1, Math.floor(v.count / 2)), MAX_DICTIONARY_BYTES);
@@ -227,12 +228,71 @@ export function planChunk(
     meta: {
       type: spec.schema.physical,
       encodings: [...encodings].sort((a, b) => a - b),
-      path: spec.schema.name,
+      path: leafPath(spec.schema),
       codec: Codec[opts.codecName],
       numValues: v.rows,
       statistics: opts.statistics ? chunkStatistics(statsOf, spec.order, nulls, dictionary?.size) : undefined,
     },
     bloom: opts.bloomFpp === null ? null : bloomOf(statsOf, dictionary?.size ?? v.count, opts.bloomFpp),
+  };
+}
+
+/**
+ * An array (LIST) column's chunk: repetition and definition levels per level entry
+ * (RLE hybrid at their bit widths), the defined elements PLAIN; pages break only
+ * between records (v2 pages must start a record). No dictionary, statistics or bloom filter.
+ */
+function planListChunk(
+  spec: ColumnSpec, v: ChunkValues, opts: Omit<ChunkOptions, 'codec'> & { readonly codecName: CodecName }, compress: PageCompressor,
+): ChunkPlan {
+  const dims = spec.schema.listDims!;
+  const maxDef = 2 * dims + 1;
+  const repWidth = bitWidth(dims), defWidth = bitWidth(maxDef);
+  const pages: PlannedPage[] = [];
+  const emit = (l0: number, l1: number, v0: number, v1: number, records: number): void => {
+    page.reset();
+    if (opts.version === 1) {
+      page.i32le(0);
+      encodeHybrid(page, v.rep, l0, l1, repWidth);
+      page.setI32le(0, page.length - 4);
+      const mark = page.length;
+      page.i32le(0);
+      encodeHybrid(page, v.def, l0, l1, defWidth);
+      page.setI32le(mark, page.length - mark - 4);
+      writePlain(page, v, v0, v1);
+      pages.push({ header: { type: 'v1', uncompressed: page.length, compressed: 0, numValues: l1 - l0, encoding: Encoding.PLAIN }, prefix: null, body: compress(page.view8()) });
+      return;
+    }
+    levels.reset();
+    encodeHybrid(levels, v.rep, l0, l1, repWidth);
+    const repLength = levels.length;
+    encodeHybrid(levels, v.def, l0, l1, defWidth);
+    const lv = levels.copy();
+    const raw = plainView(v, v0, v1)!;
+    pages.push({
+      header: {
+        type: 'v2', uncompressed: lv.length + raw.length, compressed: 0, numValues: l1 - l0, numNulls: (l1 - l0) - (v1 - v0), numRows: records,
+        encoding: Encoding.PLAIN, defLevelsLength: lv.length - repLength, repLevelsLength: repLength, compressedValues: opts.codecName !== 'UNCOMPRESSED',
+      },
+      prefix: lv,
+      body: compress(raw),
+    });
+  };
+  let l0 = 0, v0 = 0, k = 0, records = 0, bytes = 0;
+  for (let l = 0; l < v.levels; l++) {
+    if (v.rep[l] === 0) {
+      if (l > l0 && bytes >= opts.dataPageSize) { emit(l0, l, v0, k, records); l0 = l; v0 = k; records = 0; bytes = 0; }
+      records++;
+    }
+    bytes += 0.25;
+    if (v.def[l] === maxDef) { bytes += 8; k++; }
+  }
+  if (v.levels > l0 || pages.length === 0) emit(l0, v.levels, v0, k, records);
+  return {
+    pages,
+    hasDictionary: false,
+    meta: { type: spec.schema.physical, encodings: [Encoding.PLAIN, Encoding.RLE], path: leafPath(spec.schema), codec: Codec[opts.codecName], numValues: v.levels },
+    bloom: null,
   };
 }
 

@@ -23,6 +23,13 @@ export class ChunkValues {
   bytes: Uint8Array;
   offsets: Int32Array;
   byteLength = 0;
+  /**
+   * Array (LIST) columns: per level entry (one per element, or per NULL or empty
+   * array or sub-array) its repetition and definition level; `rows` counts records.
+   */
+  rep = new Uint8Array(0);
+  def = new Uint8Array(0);
+  levels = 0;
   /** symbol: the chunk's dictionary (UTF-8), in first-seen order. */
   dict: Uint8Array[] = [];
   dictBytes = 0;
@@ -42,6 +49,7 @@ export class ChunkValues {
     this.rows = 0;
     this.count = 0;
     this.hasNulls = false;
+    this.levels = 0;
     this.byteLength = 0;
     this.dict = [];
     this.dictBytes = 0;
@@ -60,6 +68,16 @@ export class ChunkValues {
     if (this.f64.length > 0) this.f64 = grow(this.f64, cap);
     if (this.kind === 'fixed') this.bytes = grow(this.bytes, cap * this.width);
     if (this.offsets.length > 0) this.offsets = grow(this.offsets, cap + 1);
+  }
+
+  /** Room for one more level entry and, f64 columns, one more value. */
+  reserveLevel(): void {
+    if (this.levels >= this.rep.length) {
+      const cap = Math.max(1024, this.rep.length * 2);
+      this.rep = grow(this.rep, cap);
+      this.def = grow(this.def, cap);
+    }
+    if (this.count >= this.f64.length) this.f64 = grow(this.f64, Math.max(1024, this.f64.length * 2));
   }
 
   /** Room for `n` more bytes of byte-array values. */

@@ -11,14 +11,15 @@ export const Encoding = { PLAIN: 0, PLAIN_DICTIONARY: 2, RLE: 3, DELTA_BINARY_PA
 export const Codec = { UNCOMPRESSED: 0, SNAPPY: 1, GZIP: 2, LZO: 3, BROTLI: 4, LZ4: 5, ZSTD: 6, LZ4_RAW: 7 } as const;
 export type CodecName = keyof typeof Codec;
 export const PageType = { DATA_PAGE: 0, DICTIONARY_PAGE: 2, DATA_PAGE_V2: 3 } as const;
-export const ConvertedType = { UTF8: 0, DECIMAL: 5, TIMESTAMP_MILLIS: 9, TIMESTAMP_MICROS: 10, UINT_32: 13, INT_8: 15, INT_16: 16, INT_32: 17, INT_64: 18 } as const;
+export const ConvertedType = { UTF8: 0, LIST: 3, DECIMAL: 5, TIMESTAMP_MILLIS: 9, TIMESTAMP_MICROS: 10, UINT_32: 13, INT_8: 15, INT_16: 16, INT_32: 17, INT_64: 18 } as const;
 
 /** The logical type annotations svcdb uses. */
 export type LogicalType =
   | { readonly kind: 'STRING' }
   | { readonly kind: 'UUID' }
   | { readonly kind: 'DECIMAL'; readonly precision: number; readonly scale: number }
-  | { readonly kind: 'TIMESTAMP'; readonly unit: 'MILLIS' | 'MICROS' }
+  | { readonly kind: 'LIST' }
+  | { readonly kind: 'TIMESTAMP'; readonly unit: 'MILLIS' | 'MICROS' | 'NANOS' }
   | { readonly kind: 'INTEGER'; readonly bitWidth: 8 | 16 | 32 | 64; readonly signed: boolean };
 
 /** One leaf column of the flat schema. */
@@ -32,6 +33,18 @@ export interface ColumnSchema {
   /** DECIMAL's scale and precision (SchemaElement fields 7 and 8, for readers of the converted type). */
   readonly scale?: number;
   readonly precision?: number;
+  /**
+   * A DOUBLE array of this many dimensions: the leaf sits under that many
+   * standard 3-level LIST groups (`<name> (LIST) { repeated list { element } }`).
+   */
+  readonly listDims?: number;
+}
+
+/** The path of a column's leaf: its name, then `list`, `element` per LIST level. */
+export function leafPath(c: ColumnSchema): string[] {
+  const path = [c.name];
+  for (let d = 0; d < (c.listDims ?? 0); d++) path.push('list', 'element');
+  return path;
 }
 
 export interface Statistics {
@@ -47,7 +60,7 @@ export interface Statistics {
 export interface ColumnChunkMeta {
   readonly type: PhysicalTypeName;
   readonly encodings: readonly number[];
-  readonly path: string;
+  readonly path: readonly string[];
   readonly codec: number;
   readonly numValues: number;
   readonly totalUncompressed: number;
@@ -82,6 +95,7 @@ export type PageHeader =
   | {
     readonly type: 'v2'; readonly uncompressed: number; readonly compressed: number; readonly numValues: number; readonly numNulls: number;
     readonly numRows: number; readonly encoding: number; readonly defLevelsLength: number; readonly compressedValues: boolean;
+    readonly repLevelsLength?: number;
   };
 
 /** Serializes a page header into `out` (appended). */
@@ -112,7 +126,7 @@ export function writePageHeader(out: ByteBuilder, h: PageHeader): void {
       w.i32(3, h.numRows);
       w.i32(4, h.encoding);
       w.i32(5, h.defLevelsLength);
-      w.i32(6, 0);
+      w.i32(6, h.repLevelsLength ?? 0);
       w.bool(7, h.compressedValues);
       w.structEnd();
       break;
@@ -148,10 +162,11 @@ function writeLogicalType(w: ThriftWriter, t: LogicalType): void {
       w.structBegin(8);
       w.bool(1, true);
       w.structBegin(2);
-      w.structBegin(t.unit === 'MILLIS' ? 1 : 2); w.structEnd();
+      w.structBegin(t.unit === 'MILLIS' ? 1 : t.unit === 'MICROS' ? 2 : 3); w.structEnd();
       w.structEnd();
       w.structEnd();
       break;
+    case 'LIST': w.structBegin(3); w.structEnd(); break;
     case 'INTEGER':
       w.structBegin(10);
       w.i8(1, t.bitWidth);
@@ -163,17 +178,35 @@ function writeLogicalType(w: ThriftWriter, t: LogicalType): void {
 }
 
 function writeSchema(w: ThriftWriter, columns: readonly ColumnSchema[]): void {
-  w.listBegin(2, TType.STRUCT, columns.length + 1);
+  let elements = 1;
+  for (const c of columns) elements += 1 + 2 * (c.listDims ?? 0);
+  w.listBegin(2, TType.STRUCT, elements);
   w.elemStructBegin();
   w.string(4, 'schema');
   w.i32(5, columns.length);
   w.structEnd();
   for (const c of columns) {
+    // Array columns: an optional LIST group and its repeated `list` group per dimension, the leaf named `element`.
+    const dims = c.listDims ?? 0;
+    for (let d = 0; d < dims; d++) {
+      w.elemStructBegin();
+      w.i32(3, 1);
+      w.string(4, d === 0 ? c.name : 'element');
+      w.i32(5, 1);
+      w.i32(6, ConvertedType.LIST);
+      writeLogicalType(w, { kind: 'LIST' });
+      w.structEnd();
+      w.elemStructBegin();
+      w.i32(3, 2);
+      w.string(4, 'list');
+      w.i32(5, 1);
+      w.structEnd();
+    }
     w.elemStructBegin();
     w.i32(1, PhysicalType[c.physical]);
     if (c.typeLength !== undefined) w.i32(2, c.typeLength);
     w.i32(3, c.optional ? 1 : 0);
-    w.string(4, c.name);
+    w.string(4, dims > 0 ? 'element' : c.name);
     if (c.converted !== undefined) w.i32(6, c.converted);
     if (c.scale !== undefined) w.i32(7, c.scale);
     if (c.precision !== undefined) w.i32(8, c.precision);
@@ -189,8 +222,8 @@ function writeColumnChunk(w: ThriftWriter, c: ColumnChunkMeta, fileOffset: numbe
   w.i32(1, PhysicalType[c.type]);
   w.listBegin(2, TType.I32, c.encodings.length);
   for (const e of c.encodings) w.elemI32(e);
-  w.listBegin(3, TType.BINARY, 1);
-  w.elemString(c.path);
+  w.listBegin(3, TType.BINARY, c.path.length);
+  for (const part of c.path) w.elemString(part);
   w.i32(4, c.codec);
   w.i64(5, c.numValues);
   w.i64(6, c.totalUncompressed);

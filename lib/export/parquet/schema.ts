@@ -3,11 +3,12 @@
 // rows into ChunkValues, turning NULL sentinels into undefined rows.
 import { SvcError } from '../../errors/svc-error.js';
 import type { Field } from '../../sql/bound.js';
-import { INT_NULL, LONG_NULL, decimalSpec, geohashBits, typeInfo, typeKind, type ColumnType } from '../../storage/column-type.js';
+import { INT_NULL, LONG_NULL, decimalSpec, geohashBits, typeInfo, typeKind, type ColumnType, arrayDims } from '../../storage/column-type.js';
 import { isDecimalNull } from '../../sql/functions/decimal.js';
 import { formatGeohash, geohashAt } from '../../sql/functions/geohash.js';
 import type { ColumnVector } from '../../storage/column-vector.js';
 import { ChunkValues, type ValueKind } from './column-values.js';
+import { ArrayReader, isArrayType } from '../../sql/functions/arrays.js';
 import { ConvertedType, type ColumnSchema } from './format.js';
 
 /** How min/max compare (the column's sort order). */
@@ -52,7 +53,7 @@ function gatherFloat(out: ChunkValues, v: ColumnVector, from: number, to: number
   out.rows = r; out.count = c;
 }
 
-/** LONG, DATE, TIMESTAMP: doubles (exact pairs for LONG when the vector has them) -> int64 pairs. */
+/** LONG, DATE, TIMESTAMP, TIMESTAMP_NS: doubles (exact pairs when the vector has them) -> int64 pairs. */
 function gatherI64(out: ChunkValues, v: ColumnVector, from: number, to: number): void {
   const fv = v as { data: Float64Array; exact?: Int32Array };
   const d = fv.data, exact = fv.exact;
@@ -272,12 +273,50 @@ function gatherNull(out: ChunkValues, _v: ColumnVector, from: number, to: number
   if (out.kind === 'bytes') out.offsets[out.count] = out.byteLength;
 }
 
+/**
+ * DOUBLE arrays as nested LISTs: per record, one level entry per element (NaN a
+ * null element), or one for a NULL array (definition 0) or an empty (sub-)array
+ * at dimension d (definition 2d + 1); repetition = the dimension whose index moved.
+ */
+function gatherArray(out: ChunkValues, v: ColumnVector, from: number, to: number): void {
+  const r = new ArrayReader(v);
+  const dims = r.dims, maxDef = 2 * dims + 1;
+  let k = 0;
+  const level = (rep: number, def: number): void => {
+    out.reserveLevel();
+    out.rep[out.levels] = rep;
+    out.def[out.levels++] = def;
+  };
+  const walk = (d: number, rep: number): void => {
+    const len = r.shape[d]!;
+    if (len === 0) { level(rep, 2 * d + 1); return; }
+    for (let j = 0; j < len; j++) {
+      const rp = j === 0 ? rep : d + 1;
+      if (d < dims - 1) { walk(d + 1, rp); continue; }
+      const x = r.element(k++);
+      if (x !== x) { level(rp, maxDef - 1); out.hasNulls = true; continue; }
+      level(rp, maxDef);
+      out.f64[out.count++] = x;
+    }
+  };
+  for (let i = from; i < to; i++) {
+    out.rows++;
+    if (r.isNull(i)) { level(0, 0); out.hasNulls = true; continue; }
+    r.open(i);
+    k = 0;
+    walk(0, 0);
+  }
+}
+
 const STRING = { kind: 'STRING' } as const;
 
 /** The Parquet column of a result field. */
 export function columnSpec(f: Field): ColumnSpec {
   const name = f.name;
   const opt = (physical: ColumnSchema['physical'], extra: Partial<ColumnSchema> = {}): ColumnSchema => ({ name, physical, optional: true, ...extra });
+  if (isArrayType(f.type)) {
+    return { schema: { name, physical: 'DOUBLE', optional: true, listDims: arrayDims(f.type as ColumnType) }, kind: 'f64', width: 8, order: 'float', gather: gatherArray };
+  }
   switch (f.type) {
     case 'BOOLEAN': return { schema: { name, physical: 'BOOLEAN', optional: false }, kind: 'bool', width: 0, order: 'bool', gather: gatherBool };
     case 'BYTE': return { schema: { name, physical: 'INT32', optional: false, logical: { kind: 'INTEGER', bitWidth: 8, signed: true }, converted: ConvertedType.INT_8 }, kind: 'i32', width: 4, order: 'signed', gather: gatherI32(null) };
@@ -286,6 +325,8 @@ export function columnSpec(f: Field): ColumnSpec {
     case 'IPV4': return { schema: opt('INT32', { logical: { kind: 'INTEGER', bitWidth: 32, signed: false }, converted: ConvertedType.UINT_32 }), kind: 'i32', width: 4, order: 'unsigned', gather: gatherI32(0) };
     case 'LONG': return { schema: opt('INT64', { logical: { kind: 'INTEGER', bitWidth: 64, signed: true }, converted: ConvertedType.INT_64 }), kind: 'i64', width: 8, order: 'signed', gather: gatherI64 };
     case 'TIMESTAMP': return { schema: opt('INT64', { logical: { kind: 'TIMESTAMP', unit: 'MICROS' }, converted: ConvertedType.TIMESTAMP_MICROS }), kind: 'i64', width: 8, order: 'signed', gather: gatherI64 };
+    // No converted type exists for nanoseconds: the logical type alone (readers since Parquet format 2.6).
+    case 'TIMESTAMP_NS': return { schema: opt('INT64', { logical: { kind: 'TIMESTAMP', unit: 'NANOS' } }), kind: 'i64', width: 8, order: 'signed', gather: gatherI64 };
     case 'DATE': return { schema: opt('INT64', { logical: { kind: 'TIMESTAMP', unit: 'MILLIS' }, converted: ConvertedType.TIMESTAMP_MILLIS }), kind: 'i64', width: 8, order: 'signed', gather: gatherI64 };
     case 'FLOAT': return { schema: opt('FLOAT'), kind: 'f32', width: 4, order: 'float', gather: gatherFloat };
     case 'DOUBLE': return { schema: opt('DOUBLE'), kind: 'f64', width: 8, order: 'float', gather: gatherFloat };

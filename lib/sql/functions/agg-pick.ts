@@ -1,5 +1,5 @@
 // Aggregates keeping one input value per group, in the argument's type: min and
-// max (numbers, temporals, CHAR, text in code point order), first / last (row
+// max (numbers, temporals, TIMESTAMP_NS exactly, CHAR, text in code point order), first / last (row
 // order, NULL included, as QuestDB), first_not_null and last_not_null.
 import { symbolsFromStrings, type ColumnVector } from '../../storage/column-vector.js';
 import { registerAggregate, type AggregateState } from './registry.js';
@@ -7,6 +7,8 @@ import { isNumeric, isTemporal, type SqlType } from '../sql-type.js';
 import { asDoubles, fromDoubles, textAt, textVector } from './vec.js';
 import { growF64, growI32, growU8 } from './agg-util.js';
 import { compareStrings } from './utf8.js';
+import { comparePairs, isNullPair, nanosVector, pairsOf } from './nanos.js';
+import { INT_NULL } from '../../storage/column-type.js';
 
 type Mode = 'min' | 'max' | 'first' | 'last' | 'first_not_null' | 'last_not_null';
 
@@ -42,6 +44,52 @@ class NumberPick implements AggregateState {
 
   bytes(): number {
     return this.values.byteLength + this.has.byteLength;
+  }
+}
+
+/** TIMESTAMP_NS: the picked values as exact int64 pairs (doubles cannot order nanoseconds). */
+class NanosPick implements AggregateState {
+  private pairs = new Int32Array(0);
+  private has = new Uint8Array(0);
+
+  constructor(private readonly mode: Mode) {}
+
+  private ensure(groups: number): void {
+    if (this.pairs.length < 2 * groups) {
+      const next = new Int32Array(Math.max(2 * groups, this.pairs.length * 2));
+      next.set(this.pairs);
+      for (let j = this.pairs.length; j < next.length; j += 2) next[j + 1] = INT_NULL;
+      this.pairs = next;
+    }
+    this.has = growU8(this.has, groups);
+  }
+
+  update(ids: Int32Array, args: readonly ColumnVector[], n: number, groups: number): void {
+    this.ensure(groups);
+    const p = pairsOf(args[0]!), out = this.pairs, has = this.has, mode = this.mode;
+    for (let i = 0; i < n; i++) {
+      const g = ids[i]!;
+      const isNull = isNullPair(p, i);
+      let take: boolean;
+      switch (mode) {
+        case 'min': take = !isNull && (!has[g] || comparePairs(p, i, out, g) < 0); break;
+        case 'max': take = !isNull && (!has[g] || comparePairs(p, i, out, g) > 0); break;
+        case 'first': take = !has[g]; break;
+        case 'last': take = true; break;
+        case 'first_not_null': take = !isNull && !has[g]; break;
+        case 'last_not_null': take = !isNull; break;
+      }
+      if (take) { out[2 * g] = p[2 * i]!; out[2 * g + 1] = p[2 * i + 1]!; has[g] = 1; }
+    }
+  }
+
+  result(groups: number): ColumnVector {
+    this.ensure(groups);
+    return nanosVector(this.pairs.slice(0, 2 * groups));
+  }
+
+  bytes(): number {
+    return this.pairs.byteLength + this.has.byteLength;
   }
 }
 
@@ -151,6 +199,7 @@ export function registerPickAggregates(): void {
       resolve(argTypes) {
         const t = argTypes[0]!;
         const ordered = mode === 'min' || mode === 'max';
+        if (argTypes.length === 1 && t === 'TIMESTAMP_NS') return { type: t, create: () => new NanosPick(mode) };
         const numberLike = isNumeric(t) || isTemporal(t) || t === 'CHAR' || (!ordered && (t === 'BOOLEAN' || t === 'IPV4'));
         if (argTypes.length !== 1 || !(numberLike || TEXT.includes(t) || t === 'NULL')) {
           return `there is no matching function \`${mode}\` with the argument types: (${argTypes.join(', ')})`;

@@ -11,6 +11,7 @@ import { nulls } from './rows.js';
 import { renderTexts } from './render.js';
 import { parametricCastKernel } from './cast-parametric.js';
 import { int64Pair } from './format.js';
+import { isNullPair, microsToNanosPair, nanosFromTexts, nanosToMicros, nanosVector, pairsOf, setNullPair } from './nanos.js';
 import {
   parseBooleanText, parseDoubleText, parseIntText, parseIpv4Text, parseLong256Text, parseLongText, parseTimestampText, parseUuidText,
 } from './parse-text.js';
@@ -43,7 +44,7 @@ function numericTo(from: ColumnType, to: SqlType, v: FixedVector, n: number): Co
   switch (to) {
     case 'DOUBLE': return fromDoubles(to, from === 'DOUBLE' ? Float64Array.from(src) : src);
     case 'FLOAT': return fromDoubles(to, src);
-    case 'LONG': case 'TIMESTAMP': case 'DATE':
+    case 'LONG': case 'TIMESTAMP': case 'DATE': case 'TIMESTAMP_NS':
       for (let i = 0; i < n; i++) out[i] = floating ? toLong(src[i]!) : src[i]!;
       return fromDoubles(to, out);
     case 'INT': case 'IPV4':
@@ -141,6 +142,48 @@ function symbolKernel(textsOf: (args: readonly ColumnVector[], n: number) => (st
   };
 }
 
+/**
+ * A number-like vector -> TIMESTAMP_NS: TIMESTAMP micros and DATE millis scaled,
+ * integers taken as nanoseconds (exact pairs of a LONG kept), floating values truncated.
+ */
+function toNanos(from: SqlType, v: FixedVector, n: number): FixedVector {
+  const pairs = new Int32Array(2 * n);
+  if (from === 'LONG' || from === 'TIMESTAMP_NS') {
+    pairs.set(pairsOf(v).subarray(0, 2 * n));
+    return nanosVector(pairs);
+  }
+  const src = asDoubles(v);
+  const scale = from === 'TIMESTAMP' ? 1 : from === 'DATE' ? 1000 : 0;
+  for (let i = 0; i < n; i++) {
+    const x = src[i]!;
+    if (x !== x) { setNullPair(pairs, i); continue; }
+    if (scale > 0) microsToNanosPair(x * scale, 0, pairs, i);
+    else int64Pair(BigInt(toLong(x)), pairs, i);
+  }
+  return nanosVector(pairs);
+}
+
+/** TIMESTAMP_NS -> a number-like type: TIMESTAMP and DATE floor to their unit, LONG is the nanoseconds. */
+function fromNanos(to: SqlType, v: FixedVector, n: number): ColumnVector {
+  const p = pairsOf(v);
+  if (to === 'LONG') return { kind: 'fixed', type: 'LONG', data: Float64Array.from(v.data.subarray(0, n)), exact: p.slice(0, 2 * n) };
+  if (to === 'TIMESTAMP' || to === 'DATE') {
+    const out = new Float64Array(n);
+    for (let i = 0; i < n; i++) {
+      if (isNullPair(p, i)) { out[i] = NaN; continue; }
+      const us = nanosToMicros(p[2 * i]!, p[2 * i + 1]!);
+      out[i] = to === 'TIMESTAMP' ? us : Math.floor(us / 1000);
+    }
+    return fromDoubles(to, out);
+  }
+  return numericTo('LONG', to, { kind: 'fixed', type: 'LONG', data: v.data, exact: p }, n);
+}
+
+/** Text -> TIMESTAMP_NS (ISO with up to nine fraction digits; invalid -> NULL). */
+function textToNanos(v: ColumnVector, n: number): FixedVector {
+  return nanosFromTexts(v.kind === 'symbol' ? texts(v).slice(0, n) : Array.from({ length: n }, (_, i) => textAt(v, i)));
+}
+
 /** The kernel casting `from` to `to`, or null when QuestDB cannot cast it. */
 export function castKernel(from: SqlType, to: ColumnType): Kernel | null {
   if (from === to) return (args) => args[0]!;
@@ -159,6 +202,15 @@ export function castKernel(from: SqlType, to: ColumnType): Kernel | null {
     return symbolKernel((args, n) => (isText(from) ? texts(args[0]!).slice(0, n) : renderTexts(args[0]!, n)));
   }
   const textSource = from === 'STRING' || from === 'VARCHAR' || from === 'SYMBOL';
+  if (to === 'TIMESTAMP_NS') {
+    if (textSource) return (args, n) => textToNanos(args[0]!, n);
+    if (NUMBERISH.includes(from) && from !== 'BOOLEAN' && from !== 'CHAR') return (args, n) => toNanos(from, args[0] as FixedVector, n);
+    return null;
+  }
+  if (from === 'TIMESTAMP_NS') {
+    if (NUMBERISH.includes(to) && to !== 'CHAR') return (args, n) => fromNanos(to, args[0] as FixedVector, n);
+    return null;
+  }
   if (textSource && (NUMBERISH.includes(to) || to === 'IPV4' || to === 'UUID' || to === 'LONG256')) return (args, n) => textTo(to, args[0]!, n);
   if (NUMBERISH.includes(from) && NUMBERISH.includes(to)) {
     return (args, n) => numericTo(from as ColumnType, to, args[0] as FixedVector, n);

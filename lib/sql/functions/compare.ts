@@ -7,6 +7,8 @@ import type { BindHook, Kernel } from './registry.js';
 import { ByteSet } from './byte-set.js';
 import { defineScalar, type Built, type Signature } from './signature.js';
 import { commonDecimal, isIntegral, isNumeric, isTemporal, isText, type SqlType } from '../sql-type.js';
+import { comparePairs, isNullPair, pairsOf } from './nanos.js';
+import { ArrayReader, isArrayType } from './arrays.js';
 import { asDoubles, boolVector, boolsOf } from './vec.js';
 import { DictTables, compareRows, encodeDict, equalRows, uniformText, utf8Rows, type Utf8Rows } from './utf8.js';
 import { typeInfo, typeKind } from '../../storage/column-type.js';
@@ -123,7 +125,7 @@ function boolCompare(op: CmpOp, x: ColumnVector, y: ColumnVector, n: number): Ui
   return out;
 }
 
-type Family = 'number' | 'text' | 'boolean' | 'bytes' | 'decimal';
+type Family = 'number' | 'text' | 'boolean' | 'bytes' | 'decimal' | 'nanos' | 'array';
 
 const isKind = (t: SqlType, kind: 'GEOHASH' | 'DECIMAL'): boolean => t !== 'NULL' && typeKind(t) === kind;
 
@@ -161,6 +163,18 @@ export function comparable(a: SqlType, b: SqlType, ordered: boolean): { family: 
     if (ordered || !(other === wide || other === 'NULL' || (isText(other) && other !== 'CHAR' && wide === 'UUID'))) return null;
     return { family: 'bytes', types: [wide, wide] };
   }
+  // Arrays of one type: = and != (same shape and elements), as QuestDB's.
+  if (isArrayType(a) || isArrayType(b)) {
+    if (ordered || !(a === b || a === 'NULL' || b === 'NULL')) return null;
+    const t = a === 'NULL' ? b : a;
+    return { family: 'array', types: [t, t] };
+  }
+  // TIMESTAMP_NS against itself, a TIMESTAMP, DATE, integer, NULL or text: both read as nanoseconds, compared exactly.
+  if (a === 'TIMESTAMP_NS' || b === 'TIMESTAMP_NS') {
+    const other = a === 'TIMESTAMP_NS' ? b : a;
+    if (!(other === 'TIMESTAMP_NS' || other === 'NULL' || isTemporal(other) || isIntegral(other) || (isText(other) && other !== 'CHAR'))) return null;
+    return { family: 'nanos', types: ['TIMESTAMP_NS', 'TIMESTAMP_NS'] };
+  }
   if (isText(a) && isText(b)) return { family: 'text', types: [a, b] };
   if ((isText(a) && b === 'NULL') || (a === 'NULL' && isText(b))) return { family: 'text', types: [a === 'NULL' ? 'STRING' : a, b === 'NULL' ? 'STRING' : b] };
   // A text against a number or a timestamp is read as that type.
@@ -184,6 +198,8 @@ export function compareKernel(op: CmpOp, family: Family): Kernel {
     case 'bytes': return (args, n) => boolVector(bytesCompare(op, args[0]!, args[1]!, n));
     // Both sides are one DECIMAL type: equal values have equal bytes; order needs the values.
     case 'decimal': return op === '=' || op === '!=' ? (args, n) => boolVector(bytesCompare(op, args[0]!, args[1]!, n)) : (args, n) => boolVector(decimalCompare(op, args[0]!, args[1]!, n));
+    case 'nanos': return (args, n) => boolVector(nanosCompare(op, pairsOf(args[0]!), pairsOf(args[1]!), n));
+    case 'array': return (args, n) => boolVector(arrayEquals(op, args[0]!, args[1]!, n));
   }
 }
 
@@ -195,6 +211,35 @@ function decimalCompare(op: CmpOp, x: ColumnVector, y: ColumnVector, n: number):
   for (let i = 0; i < n; i++) {
     const p = decimalAt(a, i, w), q = decimalAt(b, i, w);
     if (p !== null && q !== null) out[i] = holds(op, p < q ? -1 : p > q ? 1 : 0) ? 1 : 0;
+  }
+  return out;
+}
+
+/** Arrays equal: both NULL, or the same shape and elements (NaN equals NaN: a NULL element). */
+function arrayEquals(op: CmpOp, x: ColumnVector, y: ColumnVector, n: number): Uint8Array {
+  const a = new ArrayReader(x), b = new ArrayReader(y);
+  const want = op === '=' ? 1 : 0;
+  const out = new Uint8Array(n);
+  for (let i = 0; i < n; i++) {
+    let same = a.isNull(i) === b.isNull(i);
+    if (same && !a.isNull(i)) {
+      a.open(i);
+      b.open(i);
+      for (let d = 0; same && d < a.dims; d++) same = a.shape[d] === b.shape[d];
+      for (let k = 0; same && k < a.count; k++) { const p = a.element(k), q = b.element(k); same = p === q || (p !== p && q !== q); }
+    }
+    out[i] = same ? want : 1 - want;
+  }
+  return out;
+}
+
+/** Comparison of int64 pairs (TIMESTAMP_NS): ordering with NULL is false, NULL = NULL holds. */
+function nanosCompare(op: CmpOp, a: Int32Array, b: Int32Array, n: number): Uint8Array {
+  const out = new Uint8Array(n);
+  const eq = op === '=' || op === '!=';
+  for (let i = 0; i < n; i++) {
+    if (!eq && (isNullPair(a, i) || isNullPair(b, i))) continue;
+    out[i] = holds(op, comparePairs(a, i, b, i)) ? 1 : 0;
   }
   return out;
 }
@@ -230,7 +275,15 @@ function compareSig(op: CmpOp): Signature {
 function betweenKernel(family: Family): Kernel {
   return (args, n) => {
     const out = new Uint8Array(n);
-    if (family === 'number') {
+    if (family === 'nanos') {
+      const x = pairsOf(args[0]!), lo = pairsOf(args[1]!), hi = pairsOf(args[2]!);
+      for (let i = 0; i < n; i++) {
+        if (isNullPair(x, i) || isNullPair(lo, i) || isNullPair(hi, i)) continue;
+        const swap = comparePairs(lo, i, hi, i) > 0;
+        const a = swap ? hi : lo, b = swap ? lo : hi;
+        out[i] = comparePairs(x, i, a, i) >= 0 && comparePairs(x, i, b, i) <= 0 ? 1 : 0;
+      }
+    } else if (family === 'number') {
       const x = numbers(args[0]!), lo = numbers(args[1]!), hi = numbers(args[2]!);
       for (let i = 0; i < n; i++) {
         const v = x[i]!, a = lo[i]!, b = hi[i]!;
@@ -298,6 +351,12 @@ function inListKernel(family: Family): Kernel {
       }
       return boolVector(out);
     }
+    if (family === 'nanos') {
+      const a = pairsOf(x);
+      const ls = list.map((v) => pairsOf(v));
+      for (let i = 0; i < n; i++) for (const l of ls) if (comparePairs(a, i, l, i) === 0) { out[i] = 1; break; }
+      return boolVector(out);
+    }
     if (family === 'boolean') {
       const a = boolsOf(x);
       const ls = list.map((v) => boolsOf(v));
@@ -338,12 +397,21 @@ function inSetKernel(family: Family, consts: readonly ColumnVector[], varying: n
 /** A test writing 1 into out[i] for the rows of x whose value is one of the constants (row 0 of each of `consts`). */
 function memberTest(family: Family, consts: readonly ColumnVector[]): (x: ColumnVector, n: number, out: Uint8Array) => void {
   switch (family) {
+    case 'array': throw new Error('IN lists of arrays are refused when bound');
     case 'number': {
       // NaN (NULL) is in the set when a constant is NULL: Set matches NaN with NaN.
       const set = new Set<number>(consts.map((v) => numbers(v)[0]!));
       return (x, n, out) => {
         const a = numbers(x);
         for (let i = 0; i < n; i++) out[i] = set.has(a[i]!) ? 1 : 0;
+      };
+    }
+    case 'nanos': {
+      // Nanoseconds as `hi:lo` keys (a double cannot hold them).
+      const set = new Set<string>(consts.map((v) => { const p = pairsOf(v); return `${p[1]}:${p[0]}`; }));
+      return (x, n, out) => {
+        const p = pairsOf(x);
+        for (let i = 0; i < n; i++) out[i] = set.has(`${p[2 * i + 1]}:${p[2 * i]}`) ? 1 : 0;
       };
     }
     case 'boolean': {
@@ -410,6 +478,8 @@ function familyOf(types: SqlType[]): Family | null {
     if (family !== null && c.family !== family) return null;
     family = c.family;
   }
+  // Arrays compare only with = and != (no IN lists or BETWEEN).
+  if (family === 'array') return null;
   if (family === 'number') {
     // One numeric or temporal scale for all: texts and NULLs read as it, DATE widened when a TIMESTAMP is present.
     const hasTs = types.includes('TIMESTAMP');
@@ -423,6 +493,8 @@ function familyOf(types: SqlType[]): Family | null {
     for (let i = 0; i < types.length; i++) if (types[i] === 'NULL') types[i] = 'STRING';
   } else if (family === 'boolean') {
     types.fill('BOOLEAN');
+  } else if (family === 'nanos') {
+    types.fill('TIMESTAMP_NS');
   } else if (family === 'bytes') {
     // UUID (texts and NULLs read as UUIDs), LONG256 (NULLs) or a GEOHASH (texts and NULLs).
     types.fill(types.find((t) => t !== 'NULL' && !isText(t)) ?? 'UUID');

@@ -176,7 +176,21 @@ function parseOffset(s: string, at: number): number | null {
  * fraction digits, micros kept), then optionally `Z` or a `±hh:mm` offset.
  */
 export function parseTimestamp(text: string): number | null {
+  return parseIso(text);
+}
+
+/** The last text parseIso accepted: its whole seconds (in micros), micros of the second, and nanos (7th to 9th digits). */
+let lastSeconds = 0, lastFrac = 0, lastNanos = 0;
+
+/** ISO text -> epoch nanoseconds (TIMESTAMP_NS keeps all nine fraction digits), or null. */
+export function parseTimestampNanos(text: string): bigint | null {
+  if (parseIso(text) === null) return null;
+  return (BigInt(lastSeconds) + BigInt(lastFrac)) * 1000n + BigInt(lastNanos);
+}
+
+function parseIso(text: string): number | null {
   const s = text;
+  lastNanos = 0;
   const y = digits(s, 0, 4);
   if (y < 0) return null;
   let mo = 1, d = 1, h = 0, mi = 0, sec = 0, frac = 0;
@@ -185,7 +199,10 @@ export function parseTimestamp(text: string): number | null {
     const off = parseOffset(s, at);
     if (off === null) return null;
     if (mo < 1 || mo > 12 || d < 1 || d > daysInMonth(y, mo) || h > 23 || mi > 59 || sec > 59) return null;
-    return daysFromCivil(y, mo, d) * MICROS_PER_DAY + h * MICROS_PER_HOUR + mi * MICROS_PER_MINUTE + sec * MICROS_PER_SECOND + frac - off;
+    // Whole seconds are even numbers of micros, exact as doubles up to 2^54 (past the year 2255, where adding frac may round).
+    lastSeconds = daysFromCivil(y, mo, d) * MICROS_PER_DAY + h * MICROS_PER_HOUR + mi * MICROS_PER_MINUTE + sec * MICROS_PER_SECOND - off;
+    lastFrac = frac;
+    return lastSeconds + frac;
   };
   if (s[at] !== '-') return done();
   mo = digits(s, at + 1, 2);
@@ -209,16 +226,19 @@ export function parseTimestamp(text: string): number | null {
   at += 3;
   if (s[at] !== '.') return done();
   at++;
-  let n = 0;
+  let n = 0, nanos = 0;
   while (at < s.length && n < 9) {
     const c = s.charCodeAt(at) - 48;
     if (c < 0 || c > 9) break;
     if (n < 6) frac = frac * 10 + c;
+    else nanos = nanos * 10 + c;
     n++;
     at++;
   }
   if (n === 0) return null;
   for (let k = Math.min(n, 6); k < 6; k++) frac *= 10;
+  for (let k = Math.max(n, 6); k < 9; k++) nanos *= 10;
+  lastNanos = nanos;
   return done();
 }
 

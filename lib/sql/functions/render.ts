@@ -8,6 +8,8 @@ import type { ColumnVector } from '../../storage/column-vector.js';
 import { formatDate, formatTimestamp } from './datetime.js';
 import { formatDouble, formatFloat, formatLong } from './format.js';
 import { textAt } from './vec.js';
+import { formatTimestampNs, pairsOf } from './nanos.js';
+import { ArrayReader, formatArrayAt, isArrayType } from './arrays.js';
 
 /** IPV4 as dotted quad (the int holds the address; 0 is NULL). */
 export function formatIpv4(x: number): string {
@@ -37,6 +39,7 @@ function formatLong256(b: Uint8Array, at: number): string {
 
 /** Row i as text, or null for NULL. */
 export function renderAt(v: ColumnVector, i: number): string | null {
+  if (v.kind === 'var' && isArrayType(v.type)) return formatArrayAt(new ArrayReader(v), i);
   if (v.kind !== 'fixed' || v.type === 'CHAR') return textAt(v, i);
   const x = v.data[i]!;
   switch (v.type) {
@@ -45,6 +48,11 @@ export function renderAt(v: ColumnVector, i: number): string | null {
     case 'INT': return x === INT_NULL ? null : String(x);
     case 'LONG': return x === LONG_NULL ? null : formatLong(x, v.exact, i);
     case 'TIMESTAMP': return x === LONG_NULL ? null : formatTimestamp(x);
+    case 'TIMESTAMP_NS': {
+      if (x === LONG_NULL) return null;
+      const p = pairsOf(v);
+      return formatTimestampNs(p[2 * i]!, p[2 * i + 1]!);
+    }
     case 'DATE': return x === LONG_NULL ? null : formatDate(x);
     case 'FLOAT': return x !== x ? null : formatFloat(x);
     case 'DOUBLE': return x !== x ? null : formatDouble(x);

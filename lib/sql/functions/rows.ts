@@ -1,7 +1,7 @@
 // Row selection across vectors of one type: pick each row from one of several
 // sources (CASE, coalesce, nullif), gather rows by index (DISTINCT aggregates),
 // and NULL values per type. Symbol dictionaries are merged, bytes copied.
-import { INT_NULL, LONG_NULL, typeInfo } from '../../storage/column-type.js';
+import { INT_NULL, LONG_NULL, hasExactPairs, typeInfo } from '../../storage/column-type.js';
 import { f64ToInt64, nullVector, type ColumnVector, type FixedArray, type FixedVector, type SymbolVector, type VarVector } from '../../storage/column-vector.js';
 import type { SqlType } from '../sql-type.js';
 import { constantVector } from './vec.js';
@@ -10,7 +10,7 @@ import { constantVector } from './vec.js';
 export function nullValue(type: string): number {
   switch (type) {
     case 'INT': return INT_NULL;
-    case 'LONG': case 'TIMESTAMP': case 'DATE': return LONG_NULL;
+    case 'LONG': case 'TIMESTAMP': case 'DATE': case 'TIMESTAMP_NS': return LONG_NULL;
     case 'FLOAT': case 'DOUBLE': return NaN;
     default: return 0;
   }
@@ -56,7 +56,7 @@ function pickFixed(sources: readonly FixedVector[], choice: Int32Array, n: numbe
     }
   }
   let exact: Int32Array | undefined;
-  if (first.type === 'LONG' && sources.some((s) => s.exact)) {
+  if (hasExactPairs(first.type) && sources.some((s) => s.exact)) {
     // Keep exact int64 values through the selection when any source has them.
     const pairs = sources.map((s) => s.exact ?? f64ToInt64(s.data as Float64Array));
     exact = new Int32Array(n * 2);

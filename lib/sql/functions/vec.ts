@@ -4,7 +4,7 @@
 import { INT_NULL, LONG_NULL, decimalSpec, geohashBits, typeInfo, typeKind, type ColumnType } from '../../storage/column-type.js';
 import { isDecimalNull, parseDecimalText, putDecimal } from './decimal.js';
 import { isGeohashNull, parseGeohashBinary, parseGeohashChars, putGeohash } from './geohash.js';
-import { nullVector, type ColumnVector, type FixedVector, type VarVector } from '../../storage/column-vector.js';
+import { nullVector, type ColumnVector, type FixedVector, type VarVector, f64ToInt64 } from '../../storage/column-vector.js';
 import { parseUuidText } from './parse-text.js';
 import type { SqlType } from '../sql-type.js';
 
@@ -31,7 +31,7 @@ export function asDoubles(v: ColumnVector): Float64Array {
   const out = new Float64Array(n);
   switch (v.type) {
     case 'INT': for (let i = 0; i < n; i++) { const x = d[i]!; out[i] = x === INT_NULL ? NaN : x; } break;
-    case 'LONG': case 'TIMESTAMP': case 'DATE': for (let i = 0; i < n; i++) { const x = d[i]!; out[i] = x === LONG_NULL ? NaN : x; } break;
+    case 'LONG': case 'TIMESTAMP': case 'DATE': case 'TIMESTAMP_NS': for (let i = 0; i < n; i++) { const x = d[i]!; out[i] = x === LONG_NULL ? NaN : x; } break;
     case 'CHAR': case 'IPV4': for (let i = 0; i < n; i++) { const x = d[i]!; out[i] = x === 0 ? NaN : x; } break;
     default: for (let i = 0; i < n; i++) out[i] = d[i]!;
   }
@@ -109,13 +109,15 @@ export function textVector(type: 'STRING' | 'VARCHAR', values: readonly (string 
 /** A vector of `n` copies of a constant (null -> NULL) of `type`. */
 export function constantVector(type: SqlType, value: number | string | boolean | null, n: number): ColumnVector {
   const t: ColumnType = type === 'NULL' ? 'DOUBLE' : type;
+  // An array constant is only ever NULL (ARRAY[...] is a call).
+  if (value === null && t.startsWith('DOUBLE[')) return nullVector(t, n);
   switch (t) {
     case 'BOOLEAN': return { kind: 'fixed', type: t, data: new Uint8Array(n).fill(value ? 1 : 0) };
     case 'BYTE': return { kind: 'fixed', type: t, data: new Int8Array(n).fill(Number(value ?? 0)) };
     case 'SHORT': return { kind: 'fixed', type: t, data: new Int16Array(n).fill(Number(value ?? 0)) };
     case 'CHAR': return { kind: 'fixed', type: t, data: new Uint16Array(n).fill(typeof value === 'string' ? value.charCodeAt(0) || 0 : 0) };
     case 'INT': case 'IPV4': return { kind: 'fixed', type: t, data: new Int32Array(n).fill(value === null ? (t === 'INT' ? INT_NULL : 0) : Number(value)) };
-    case 'LONG': case 'TIMESTAMP': case 'DATE': return { kind: 'fixed', type: t, data: new Float64Array(n).fill(value === null ? LONG_NULL : Number(value)) };
+    case 'LONG': case 'TIMESTAMP': case 'DATE': case 'TIMESTAMP_NS': return fromDoubles(t, new Float64Array(n).fill(value === null ? NaN : Number(value)));
     case 'FLOAT': return { kind: 'fixed', type: t, data: new Float32Array(n).fill(value === null ? NaN : Number(value)) };
     case 'DOUBLE': return { kind: 'fixed', type: t, data: new Float64Array(n).fill(value === null ? NaN : Number(value)) };
     case 'SYMBOL': return { kind: 'symbol', type: 'SYMBOL', keys: new Int32Array(n).fill(value === null ? -1 : 0), dict: value === null ? [] : [String(value)] };
@@ -178,10 +180,11 @@ export function fromDoubles(type: SqlType, values: Float64Array): FixedVector {
       for (let i = 0; i < n; i++) { const x = values[i]!; out[i] = x !== x ? INT_NULL : x; }
       return { kind: 'fixed', type, data: out };
     }
-    case 'LONG': case 'TIMESTAMP': case 'DATE': {
+    case 'LONG': case 'TIMESTAMP': case 'DATE': case 'TIMESTAMP_NS': {
       const out = new Float64Array(n);
       for (let i = 0; i < n; i++) { const x = values[i]!; out[i] = x !== x ? LONG_NULL : x; }
-      return { kind: 'fixed', type, data: out };
+      // TIMESTAMP_NS vectors always carry their int64 pairs (hasExactPairs).
+      return type === 'TIMESTAMP_NS' ? { kind: 'fixed', type, data: out, exact: f64ToInt64(out) } : { kind: 'fixed', type, data: out };
     }
     case 'BOOLEAN': case 'BYTE': case 'SHORT': case 'CHAR': case 'IPV4': {
       const out = type === 'BOOLEAN' ? new Uint8Array(n) : type === 'BYTE' ? new Int8Array(n) : type === 'SHORT' ? new Int16Array(n) : type === 'CHAR' ? new Uint16Array(n) : new Int32Array(n);
@@ -203,7 +206,7 @@ export function nullFlags(v: ColumnVector): Uint8Array {
       const d = v.data;
       switch (v.type) {
         case 'INT': for (let i = 0; i < n; i++) out[i] = d[i] === INT_NULL ? 1 : 0; break;
-        case 'LONG': case 'TIMESTAMP': case 'DATE': for (let i = 0; i < n; i++) out[i] = d[i] === LONG_NULL ? 1 : 0; break;
+        case 'LONG': case 'TIMESTAMP': case 'DATE': case 'TIMESTAMP_NS': for (let i = 0; i < n; i++) out[i] = d[i] === LONG_NULL ? 1 : 0; break;
         case 'FLOAT': case 'DOUBLE': for (let i = 0; i < n; i++) { const x = d[i]!; out[i] = x !== x ? 1 : 0; } break;
         case 'CHAR': case 'IPV4': for (let i = 0; i < n; i++) out[i] = d[i] === 0 ? 1 : 0; break;
         case 'UUID': case 'LONG256': {

@@ -3,7 +3,7 @@
 // first/last, DISTINCT, growth to many groups, empty input.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { aggregate, bools, chars, doubles, floats, ints, longs, nullArg, run, shorts, strs, syms, ts, type V } from './helpers.js';
+import { aggregate, bools, call, chars, doubles, floats, ints, longs, nullArg, run, shorts, strs, syms, ts, type V } from './helpers.js';
 import { resolveAggregate } from '../../../lib/sql/functions/registry.js';
 import { int64ToF64, type ColumnVector, type FixedVector } from '../../../lib/storage/column-vector.js';
 import type { SqlType } from '../../../lib/sql/sql-type.js';
@@ -199,4 +199,21 @@ test('rejects argument types an aggregate does not take', () => {
   assert.match(err('min', ['BOOLEAN']), /no matching function `min`/);
   assert.match(err('count', ['INT', 'INT']), /no matching function `count`/);
   assert.match(err('stddev', ['SYMBOL']), /no matching function `stddev`/);
+});
+
+test('min, max, first and last of TIMESTAMP_NS tell values one nanosecond apart', () => {
+  const ns = (xs: (string | null)[]): ColumnVector => run('cast_TIMESTAMP_NS', [strs(xs)]);
+  const a = ns(['2024-01-02T03:04:05.123456789Z', '2024-01-02T03:04:05.123456788Z', null, '1969-12-31T23:59:59.999999999Z']);
+  const pick = (name: string): unknown[] => {
+    const o = resolveAggregate(name, ['TIMESTAMP_NS'], false, 0);
+    const st = o.create();
+    st.update(Int32Array.of(0, 0, 1, 1), [a], 4, 2);
+    assert.equal(o.type, 'TIMESTAMP_NS');
+    return call('cast_STRING', [st.result(2)], ['TIMESTAMP_NS']);
+  };
+  assert.deepEqual(pick('min'), ['2024-01-02T03:04:05.123456788Z', '1969-12-31T23:59:59.999999999Z']);
+  assert.deepEqual(pick('max'), ['2024-01-02T03:04:05.123456789Z', '1969-12-31T23:59:59.999999999Z']);
+  assert.deepEqual(pick('first'), ['2024-01-02T03:04:05.123456789Z', null]);
+  assert.deepEqual(pick('last'), ['2024-01-02T03:04:05.123456788Z', '1969-12-31T23:59:59.999999999Z']);
+  assert.deepEqual(pick('first_not_null'), ['2024-01-02T03:04:05.123456789Z', '1969-12-31T23:59:59.999999999Z']);
 });

@@ -132,6 +132,20 @@ test('casts empty batches', () => {
   }
 });
 
+test('TIMESTAMP_NS: text keeps nine fraction digits exactly; TIMESTAMP and DATE floor, LONG is the nanoseconds', () => {
+  const ns = run('cast_TIMESTAMP_NS', [strs(['2024-01-02T03:04:05.123456789Z', '1969-12-31T23:59:59.999999999Z', '2024-01-02T03:04:05.1Z', 'x', null])]);
+  assert.equal(ns.type, 'TIMESTAMP_NS');
+  assert.deepEqual(call('cast_STRING', [ns], ['TIMESTAMP_NS']), ['2024-01-02T03:04:05.123456789Z', '1969-12-31T23:59:59.999999999Z', '2024-01-02T03:04:05.100000000Z', null, null]);
+  const asLong = run('cast_LONG', [ns], ['TIMESTAMP_NS']);
+  assert.deepEqual([0, 1, 2].map((i) => formatLong((asLong as { data: Float64Array }).data[i]!, (asLong as { exact?: Int32Array }).exact, i)), ['1704164645123456789', '-1', '1704164645100000000']);
+  const us = Date.parse('2024-01-02T03:04:05.123Z') * 1000 + 456;
+  assert.deepEqual(cast('TIMESTAMP', ns, 'TIMESTAMP_NS'), [us, -1, us - 23456, null, null]);
+  assert.deepEqual(cast('DATE', ns, 'TIMESTAMP_NS'), [Math.floor(us / 1000), -1, Math.floor(us / 1000) - 23, null, null]);
+  // Back from TIMESTAMP and DATE: scaled exactly.
+  assert.deepEqual(call('cast_STRING', [run('cast_TIMESTAMP_NS', [ts(['2024-01-02T03:04:05.123456Z', null])], ['TIMESTAMP'])], ['TIMESTAMP_NS']), ['2024-01-02T03:04:05.123456000Z', null]);
+  assert.deepEqual(call('cast_STRING', [run('cast_TIMESTAMP_NS', [longs([-1], 'DATE')], ['DATE'])], ['TIMESTAMP_NS']), ['1969-12-31T23:59:59.999000000Z']);
+});
+
 test('casts to parametric types resolve by their canonical names (cast_decimal(10,2), cast_geohash(4c))', () => {
   assert.equal(resolveScalar('cast_DECIMAL(10,2)', ['NULL'], 0).type, 'DECIMAL(10,2)');
   assert.equal(resolveScalar('cast_GEOHASH(4c)', ['NULL'], 0).type, 'GEOHASH(4c)');
