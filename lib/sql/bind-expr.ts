@@ -16,7 +16,6 @@ import { formatGeohash, geohashFromText, narrowGeohash, parseGeohashBinary, pars
 import type { Interval } from '../storage/table-reader.js';
 import { constArg, isConstant } from './const-value.js';
 import { isWindowOnly } from './window-functions.js';
-import { noMatch } from './functions/signature.js';
 import { commonType, isNumeric, isTemporal, isText, type SqlType } from './sql-type.js';
 
 export interface ScopeField {
@@ -267,9 +266,12 @@ export function bindExpr(e: A.Expr, cx: ExprContext): BoundExpr {
     case 'cast': {
       const v = bindExpr(e.expr, cx);
       const t = typeOf(e.type);
-      // A cast QuestDB does not have is a missing `cast` overload, reported at the cast.
-      if (v.type !== t && v.type !== 'NULL' && !(v.kind === 'const' && v.type === 'CHAR') && typeof tryResolveScalar(`cast_${t}`, [v.type]) === 'string') {
-        throw new SvcError('SQL', noMatch('cast', [v.type, t]), { position: e.pos });
+      // A cast QuestDB does not have is a missing `cast` overload (cast.ts says why), reported at the cast.
+      // A GEOHASH cannot gain bits: that is reported at the type, as QuestDB does.
+      if (v.type !== t && v.type !== 'NULL' && !(v.kind === 'const' && v.type === 'CHAR')) {
+        const refused = tryResolveScalar(`cast_${t}`, [v.type]);
+        const atType = t !== 'NULL' && typeKind(t) === 'GEOHASH' && typeKind(v.type) === 'GEOHASH';
+        if (typeof refused === 'string') throw new SvcError('SQL', refused, { position: atType ? e.type.pos : e.pos });
       }
       return castTo(v, t, e.type.pos, e.expr.pos);
     }
