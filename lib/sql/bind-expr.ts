@@ -411,12 +411,17 @@ function callExpr(e: A.Call, cx: ExprContext): BoundExpr {
   return call(e.name, args, e.pos, at);
 }
 
-/** Types QuestDB's between(TIMESTAMP, TIMESTAMP, TIMESTAMP) takes: timestamps, integers (micros) and text (parsed); DECIMALs have their own (QuestDB's docs: `price BETWEEN 2100.00m AND 2200.00m`). */
-const BETWEEN_ARGS: ReadonlySet<SqlType> = new Set(['TIMESTAMP', 'TIMESTAMP_NS', 'DATE', 'BYTE', 'SHORT', 'INT', 'LONG', 'NULL', 'CHAR', 'STRING', 'VARCHAR', 'SYMBOL']);
+/**
+ * Types BETWEEN takes: QuestDB's between(TIMESTAMP, TIMESTAMP, TIMESTAMP) takes timestamps, integers
+ * (micros) and text (parsed), DECIMALs have their own (QuestDB's docs: `price BETWEEN 2100.00m AND
+ * 2200.00m`); svcdb also takes FLOAT and DOUBLE, which QuestDB 9.3.3 refuses (a deliberate
+ * difference: standard SQL's numeric BETWEEN, README "Differences from QuestDB").
+ */
+const BETWEEN_ARGS: ReadonlySet<SqlType> = new Set(['TIMESTAMP', 'TIMESTAMP_NS', 'DATE', 'BYTE', 'SHORT', 'INT', 'LONG', 'FLOAT', 'DOUBLE', 'NULL', 'CHAR', 'STRING', 'VARCHAR', 'SYMBOL']);
 
 /**
- * QuestDB 9.3 has BETWEEN for timestamps (and decimals) only: an argument of another kind
- * (DOUBLE, FLOAT, BOOLEAN, UUID...) fails the call, the message naming every
+ * QuestDB 9.3 has BETWEEN for timestamps (and decimals) only; svcdb adds numbers. An argument
+ * of another kind (BOOLEAN, UUID, GEOHASH...) fails the call, the message naming every
  * argument that is not a TIMESTAMP, at the last of them.
  */
 function checkBetween(args: readonly BoundExpr[], at: readonly number[]): void {

@@ -103,17 +103,15 @@ describe('SQL expression rules (QuestDB 9.3)', () => {
     assert.deepEqual(n.values, [null, null, true]);
   });
 
-  test('BETWEEN takes timestamps, integers and text but no DOUBLE, with QuestDB\'s message at the last argument', async () => {
+  test('BETWEEN takes timestamps, numbers and text; other kinds get QuestDB\'s message at the last argument', async () => {
     assert.deepEqual((await row(s, 'select count() from long_sequence(10) where x between 3 and 6')).values, [4]);
-    const q = 'select x from long_sequence(3) where x * 1.5 between 3 and 6';
+    // QuestDB 9.3.3 refuses DOUBLE here; svcdb compares numbers (a deliberate difference).
+    assert.deepEqual((await row(s, 'select count() from long_sequence(10) where x * 1.5 between 3 and 6')).values, [3]);
+    assert.deepEqual((await row(s, 'select count() from long_sequence(10) where x between 1 and 2.5')).values, [2]);
+    const q = 'select x from long_sequence(3) where (x > 1) between true and false';
     assert.deepEqual(await error(s, q), {
-      error: 'argument type mismatch for function `between` at #1 expected: TIMESTAMP, actual: DOUBLE at #2 expected: TIMESTAMP, actual: INT at #3 expected: TIMESTAMP, actual: INT',
-      position: q.indexOf('6'),
-    });
-    const q2 = 'select x from long_sequence(3) where x between 1 and 2.5';
-    assert.deepEqual(await error(s, q2), {
-      error: 'argument type mismatch for function `between` at #1 expected: TIMESTAMP, actual: LONG at #2 expected: TIMESTAMP, actual: INT at #3 expected: TIMESTAMP, actual: DOUBLE',
-      position: q2.indexOf('2.5'),
+      error: 'argument type mismatch for function `between` at #1 expected: TIMESTAMP, actual: BOOLEAN at #2 expected: TIMESTAMP, actual: BOOLEAN at #3 expected: TIMESTAMP, actual: BOOLEAN',
+      position: q.indexOf('false'),
     });
   });
 
