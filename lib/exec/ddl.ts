@@ -11,7 +11,7 @@ import type * as A from '../sql/ast.js';
 import { bindExpr, typeOf } from '../sql/bind-expr.js';
 import type { BoundExpr } from '../sql/bound.js';
 import { bindQuery, type BindContext } from '../sql/binder.js';
-import type { ExecContext } from './context.js';
+import { pace, type ExecContext } from './context.js';
 import { Evaluator } from './expr.js';
 import { appendRows } from './insert.js';
 
@@ -293,7 +293,8 @@ function alterTable(stmt: A.AlterTable, catalog: Catalog): Prepared {
           const ev = new Evaluator(cx, false);
           const fn = ev.compile(convert!.expr);
           const options = convert!.type === 'SYMBOL' ? symbolOptions(a) : {};
-          await at(a.columnPos, () => w.changeColumnType(a.column, convert!.type, (v, rows) => ev.once({ rowCount: rows, columns: [v] }, (b) => fn(b)), options));
+          // Partition by partition at the statement's pace: its deadline, a turn for other requests.
+          await at(a.columnPos, () => w.changeColumnTypeAsync(a.column, convert!.type, (v, rows) => ev.once({ rowCount: rows, columns: [v] }, (b) => fn(b)), options, () => pace(cx)));
           break;
         }
       }

@@ -68,6 +68,8 @@ interface NextPartition {
 }
 
 /** UPDATE's rewrite of one partition: replacement vectors (same row count, table order), or null to keep it. */
+/** ALTER COLUMN TYPE's conversion of one partition's values (the caller's cast). */
+export type ConvertFn = (v: ColumnVector, rows: number) => ColumnInput;
 type RewriteFn = (rows: { rowCount: number; columns: readonly ColumnVector[] }) => ColumnVector[] | null;
 
 export class TableWriter {
@@ -698,7 +700,22 @@ export class TableWriter {
    * current version keep the old files); one commit publishes it in the old column's place.
    * A failure leaves the table as it was.
    */
-  changeColumnType(name: string, type: ColumnType, convert: (v: ColumnVector, rows: number) => ColumnInput, options: ColumnOptions = {}): void {
+  changeColumnType(name: string, type: ColumnType, convert: ConvertFn, options: ColumnOptions = {}): void {
+    const steps = this.#changeTypeSteps(name, type, convert, options);
+    while (!steps.next().done) { /* every partition at once */ }
+  }
+
+  /**
+   * changeColumnType(), awaiting `between` after each partition converted (a
+   * statement's pace), so a table of thousands of partitions does not hold up
+   * other requests. When `between` throws, the files written so far are
+   * removed and the table stays as it was.
+   */
+  async changeColumnTypeAsync(name: string, type: ColumnType, convert: ConvertFn, options: ColumnOptions, between: () => Promise<void>): Promise<void> {
+    await this.#stepsAsync(this.#changeTypeSteps(name, type, convert, options), between);
+  }
+
+  *#changeTypeSteps(name: string, type: ColumnType, convert: ConvertFn, options: ColumnOptions): Generator<void, void, void> {
     this.#check();
     const old = this.#column(name);
     if (old.id === this.meta.timestampId) {
@@ -714,9 +731,11 @@ export class TableWriter {
     let published = false;
     try {
       let nulls = false;
+      let converted = 0;
       for (const p of this.table.txn.partitions) {
         const path = join(this.table.dir, p.dir);
         if (dirTxn(p.dir) < old.addedTxn) continue; // the column came later: NULL here, in either type
+        if (converted++ > 0) yield;
         const v = readColumn(directSource, path, p.rows, old, 0, p.rows, this.#dict(old)?.values ?? []);
         const out0 = toVector(def.name, type, convert(v, p.rows), p.rows);
         let out = out0;

@@ -212,6 +212,27 @@ test('an UPDATE over thousands of partitions takes turns with other requests, an
   await assertAlive(server, 'updates over many partitions');
 });
 
+test('an ALTER COLUMN TYPE over thousands of partitions takes turns with other requests, and one stopped at its timeout changes nothing', async () => {
+  // The conversion of each partition ran in one piece with the rest (2,500 partitions: seconds
+  // during which nothing else was answered).
+  const type = async (): Promise<unknown[][]> =>
+    ((await execWithin("select type from table_columns('wide_parts') where \"column\" = 'v'")).json as { dataset: unknown[][] }).dataset;
+  const before = (await execWithin('select sum(v), count(v) from wide_parts')).json as { dataset: unknown[][] };
+  assert.deepEqual(await type(), [['DOUBLE']]);
+  const stopped = await whileServing(() => execWithin('alter table wide_parts alter column v type float', { 'Statement-Timeout': '300' }));
+  assert.equal(stopped.answer.status, 400, stopped.answer.text);
+  assert.match(errorOf(stopped.answer), /timeout, query aborted \[timeout=300ms\]/);
+  assert.deepEqual(await type(), [['DOUBLE']], 'a stopped ALTER changes nothing');
+  const after = (await execWithin('select sum(v), count(v) from wide_parts')).json as { dataset: unknown[][] };
+  assert.deepEqual(after.dataset, before.dataset, 'a stopped ALTER changes nothing');
+  const done = await whileServing(() => execWithin('alter table wide_parts alter column v type float', { 'Statement-Timeout': '120000' }));
+  assert.equal(done.answer.status, 200, done.answer.text);
+  assert.deepEqual(await type(), [['FLOAT']]);
+  const count = (await execWithin('select count(v) from wide_parts')).json as { dataset: unknown[][] };
+  assert.deepEqual(count.dataset, [[2500]]);
+  await assertAlive(server, 'ALTER COLUMN TYPE over many partitions');
+});
+
 test('none of the above counted as an unhandled error', async () => {
   assert.equal(await unhandledErrors(server), 0);
 });
