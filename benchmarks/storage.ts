@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { Catalog, type CatalogOptions } from '../lib/storage/catalog.js';
 import type { AppendBatch } from '../lib/storage/table-writer.js';
-import type { Interval } from '../lib/storage/table-reader.js';
+import type { Interval } from '../lib/core/batch.js';
 import { mulberry32 } from '../test/helpers/prng.js';
 import { median } from './stats.js';
 

@@ -30,9 +30,9 @@ import { parseImportParams } from '../ingest/import-params.js';
 import { parseSchema } from '../ingest/schema.js';
 import type { BoundExpr, Field, Plan } from '../sql/bound.js';
 import { parseStatement } from '../sql/parser.js';
-import { toVector } from '../storage/column-vector.js';
-import type { ColumnType } from '../storage/column-type.js';
-import type { Batch } from '../storage/table-reader.js';
+import { toVector } from '../core/column-vector.js';
+import type { ColumnType } from '../core/column-type.js';
+import type { Batch } from '../core/batch.js';
 import { emptyBatch, type RecordBatch } from './record-batch.js';
 import { GeneratorStage } from './generator-stage.js';
 

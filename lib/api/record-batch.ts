@@ -3,9 +3,9 @@
 // its columns, so every operator downstream knows the schema from the batch
 // itself. Plain rows (one object per row) are there for convenience.
 import type { Field } from '../sql/bound.js';
-import { nullVector, type ColumnVector } from '../storage/column-vector.js';
-import type { Batch } from '../storage/table-reader.js';
-import { INT_NULL, LONG_NULL } from '../storage/column-type.js';
+import { nullVector, type ColumnVector } from '../core/column-vector.js';
+import type { Batch } from '../core/batch.js';
+import { INT_NULL, LONG_NULL } from '../core/column-type.js';
 import { renderAt } from '../sql/functions/render.js';
 import { ArrayReader, isArrayType } from '../sql/functions/arrays.js';
 

@@ -2,8 +2,8 @@
 // there are no keys; a key-indexed table for a single SYMBOL key; a Map for
 // others), aggregate states updated per batch (or row chunk), their size held
 // against the statement's budget, then one output batch stream.
-import type { Batch } from '../storage/table-reader.js';
-import type { ColumnVector } from '../storage/column-vector.js';
+import type { Batch } from '../core/batch.js';
+import type { ColumnVector } from '../core/column-vector.js';
 import type { Plan } from '../sql/bound.js';
 import type { AggregateState } from '../sql/functions/registry.js';
 import { asDoubles } from '../sql/functions/vec.js';
@@ -12,7 +12,7 @@ import { Evaluator } from './expr.js';
 import { prepareSubqueries } from './subqueries.js';
 import { fromValues, rowKey, valueAt, type Value } from './vectors.js';
 import { sliceBatches } from './batches.js';
-import { isByteRows } from '../storage/column-type.js';
+import { isByteRows } from '../core/column-type.js';
 
 type AggregatePlan = Extract<Plan, { kind: 'aggregate' }>;
 

@@ -4,7 +4,7 @@
 // nothing is copied). Memory: one remembered row per key plus their batches.
 import type { Plan } from '../sql/bound.js';
 import type { SqlType } from '../sql/sql-type.js';
-import type { Batch } from '../storage/table-reader.js';
+import type { Batch } from '../core/batch.js';
 import { gatherBatch } from './batches.js';
 import { batchBytes, holding, type Held, keyEntryBytes, pace, type ExecContext } from './context.js';
 import { fromValues, rowKey, valueAt } from './vectors.js';

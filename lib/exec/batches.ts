@@ -2,10 +2,10 @@
 // joins): collect a stream (charged to the statement's budget), concatenate
 // batches, gather rows, slice without copying, and cut a big batch into
 // DEFAULT_BATCH_ROWS pieces again.
-import { DEFAULT_BATCH_ROWS, type Batch } from '../storage/table-reader.js';
-import { INT_NULL, type ColumnType } from '../storage/column-type.js';
-import { nullVector, rowsOf, type ColumnVector, type FixedArray, type FixedVector, type SymbolVector, type VarVector } from '../storage/column-vector.js';
-import { concatMany, gatherVector } from '../storage/vector-ops.js';
+import { DEFAULT_BATCH_ROWS, type Batch } from '../core/batch.js';
+import { INT_NULL, type ColumnType } from '../core/column-type.js';
+import { nullVector, rowsOf, type ColumnVector, type FixedArray, type FixedVector, type SymbolVector, type VarVector } from '../core/column-vector.js';
+import { concatMany, gatherVector } from '../core/vector-ops.js';
 import { batchBytes, pace, type ExecContext, type Held } from './context.js';
 import { sliceVector } from './vectors.js';
 

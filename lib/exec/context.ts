@@ -6,9 +6,9 @@ import { setImmediate as yieldNow } from 'node:timers/promises';
 import { SvcError } from '../errors/svc-error.js';
 import { Deadline } from '../limits/deadline.js';
 import { MemoryBudget } from '../limits/memory-budget.js';
-import type { ColumnVector } from '../storage/column-vector.js';
+import type { ColumnVector } from '../core/column-vector.js';
 import type { Catalog } from '../storage/catalog.js';
-import type { Batch } from '../storage/table-reader.js';
+import type { Batch } from '../core/batch.js';
 
 /** The key of the per-statement memory limit, named in its error. */
 export const MEMORY_LIMIT_KEY = 'query.memory.limit';

@@ -3,7 +3,7 @@
 // the statement is compiled, so errors carry their position.
 import { SvcError } from '../errors/svc-error.js';
 import type { Catalog, CreateTableDef } from '../storage/catalog.js';
-import { typeName, type ColumnType } from '../storage/column-type.js';
+import { typeName, type ColumnType } from '../core/column-type.js';
 import { checkColumnName, checkTableName, nameKey } from '../storage/names.js';
 import { columnOptions, type ColumnDef, type ColumnOptions } from '../storage/table-state.js';
 import { parsePartitionBy } from '../storage/partition-by.js';

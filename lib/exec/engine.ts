@@ -3,7 +3,7 @@
 // function (DESIGN.md "Shape"; the HTTP layer only serializes).
 import { SvcError } from '../errors/svc-error.js';
 import type { Catalog } from '../storage/catalog.js';
-import type { Batch } from '../storage/table-reader.js';
+import type { Batch } from '../core/batch.js';
 import type * as A from '../sql/ast.js';
 import type { Field, Plan } from '../sql/bound.js';
 import { bindQuery, type BindContext } from '../sql/binder.js';

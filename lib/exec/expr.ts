@@ -5,13 +5,13 @@
 // (prepareSubqueries in subqueries.ts). An Evaluator gives one operator's
 // expressions their kernel context and runs them over a batch, in row chunks
 // when the text they build would pass the chunk size.
-import type { ColumnVector } from '../storage/column-vector.js';
+import type { ColumnVector } from '../core/column-vector.js';
 import type { BoundExpr } from '../sql/bound.js';
 import type { KernelContext } from '../sql/functions/registry.js';
 import { RowChunkOverflow } from '../sql/functions/text-out.js';
 import { constantVector } from '../sql/functions/vec.js';
 import { MemoryBudget } from '../limits/memory-budget.js';
-import type { Batch } from '../storage/table-reader.js';
+import type { Batch } from '../core/batch.js';
 import { isSvcError, SvcError } from '../errors/svc-error.js';
 import { MEMORY_LIMIT_KEY, pace, type ExecContext } from './context.js';
 import { sliceBatch } from './batches.js';

@@ -5,9 +5,9 @@
 // condition's remainder runs per chunk of pairs, the statement's deadline and
 // abort are checked and the event loop gets its turn between chunks, so a join
 // of any size keeps memory bounded and stops at its timeout.
-import type { ColumnType } from '../storage/column-type.js';
-import { nullVector, type ColumnVector } from '../storage/column-vector.js';
-import { DEFAULT_BATCH_ROWS, type Batch } from '../storage/table-reader.js';
+import type { ColumnType } from '../core/column-type.js';
+import { nullVector, type ColumnVector } from '../core/column-vector.js';
+import { DEFAULT_BATCH_ROWS, type Batch } from '../core/batch.js';
 import type { Plan } from '../sql/bound.js';
 import type { SqlType } from '../sql/sql-type.js';
 import { asDoubles, nullFlags } from '../sql/functions/vec.js';

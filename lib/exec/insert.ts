@@ -3,17 +3,17 @@
 // nothing).
 import { SvcError } from '../errors/svc-error.js';
 import type { Catalog } from '../storage/catalog.js';
-import type { ColumnVector } from '../storage/column-vector.js';
+import type { ColumnVector } from '../core/column-vector.js';
 import { OutOfOrderError, type TableWriter } from '../storage/table-writer.js';
-import { concatMany } from '../storage/vector-ops.js';
+import { concatMany } from '../core/vector-ops.js';
 import type * as A from '../sql/ast.js';
 import { bindExpr, castTo, inconvertibleValue } from '../sql/bind-expr.js';
 import type { BoundExpr, Plan } from '../sql/bound.js';
 import { bindQuery } from '../sql/binder.js';
 import { isNumeric, isTemporal, isText, type SqlType } from '../sql/sql-type.js';
-import { typeName } from '../storage/column-type.js';
+import { typeName } from '../core/column-type.js';
 import type { KernelContext } from '../sql/functions/registry.js';
-import type { Batch } from '../storage/table-reader.js';
+import type { Batch } from '../core/batch.js';
 import { pace, type ExecContext } from './context.js';
 import { compileExpr, Evaluator } from './expr.js';
 import { run } from './operators.js';

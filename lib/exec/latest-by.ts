@@ -6,7 +6,7 @@
 // Otherwise the newest row per key is kept while everything is read. The
 // chosen rows come out in timestamp order.
 import type { Plan } from '../sql/bound.js';
-import type { Batch } from '../storage/table-reader.js';
+import type { Batch } from '../core/batch.js';
 import { concatBatches, gatherBatch } from './batches.js';
 import { batchBytes, holding, type Held, keyEntryBytes, pace, type ExecContext } from './context.js';
 import { rowKey } from './vectors.js';

@@ -4,8 +4,8 @@ import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Catalog } from '../storage/catalog.js';
 import { SYMBOL_DEFAULTS, TXN_FILE, upsertKeys, type ColumnDef } from '../storage/table-state.js';
-import type { Batch } from '../storage/table-reader.js';
-import { typeName } from '../storage/column-type.js';
+import type { Batch } from '../core/batch.js';
+import { typeName } from '../core/column-type.js';
 import type { Plan } from '../sql/bound.js';
 import { fromValues, type Value } from './vectors.js';
 

@@ -3,7 +3,7 @@
 // snapshots; every operator checks the abort signal and the deadline between
 // batches, and what it holds counts against the statement's budget.
 import { SvcError } from '../errors/svc-error.js';
-import { DEFAULT_BATCH_ROWS, type Batch } from '../storage/table-reader.js';
+import { DEFAULT_BATCH_ROWS, type Batch } from '../core/batch.js';
 import type { Plan } from '../sql/bound.js';
 import { runAggregate } from './aggregate.js';
 import { runLatestBy } from './latest-by.js';

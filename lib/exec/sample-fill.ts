@@ -6,7 +6,7 @@
 // keys), so it is held as values.
 import type { FillSpec, Plan } from '../sql/bound.js';
 import type { SqlType } from '../sql/sql-type.js';
-import type { Batch } from '../storage/table-reader.js';
+import type { Batch } from '../core/batch.js';
 import { sliceBatches } from './batches.js';
 import { holding, type Held, pace, type ExecContext } from './context.js';
 import { fromValues, rowKey, valueAt, type Value } from './vectors.js';

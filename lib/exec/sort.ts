@@ -2,8 +2,8 @@
 // permutation sorted on the key columns (numbers as doubles, text as strings;
 // NULLs first ascending, last descending), and the rows gathered in that order
 // a batch at a time. The comparisons tick the deadline.
-import { DEFAULT_BATCH_ROWS, type Batch } from '../storage/table-reader.js';
-import type { ColumnVector } from '../storage/column-vector.js';
+import { DEFAULT_BATCH_ROWS, type Batch } from '../core/batch.js';
+import type { ColumnVector } from '../core/column-vector.js';
 import type { Deadline } from '../limits/deadline.js';
 import type { Plan } from '../sql/bound.js';
 import { asDoubles, texts } from '../sql/functions/vec.js';
@@ -11,7 +11,7 @@ import { comparePairs, pairsOf } from '../sql/functions/nanos.js';
 import { batchBytes, Held, pace, type ExecContext } from './context.js';
 import { collect, concatBatches, gatherBatch } from './batches.js';
 import { valueAt } from './vectors.js';
-import { isByteRows, typeInfo, typeKind } from '../storage/column-type.js';
+import { isByteRows, typeInfo, typeKind } from '../core/column-type.js';
 import { decimalAt } from '../sql/functions/decimal.js';
 import { geohashAt } from '../sql/functions/geohash.js';
 

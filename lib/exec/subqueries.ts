@@ -4,7 +4,7 @@
 // Membership tests compare numbers as doubles and text as strings; NULL
 // matches NULL, as QuestDB's = does.
 import { SvcError } from '../errors/svc-error.js';
-import type { ColumnVector } from '../storage/column-vector.js';
+import type { ColumnVector } from '../core/column-vector.js';
 import type { BoundExpr } from '../sql/bound.js';
 import { asDoubles, constantVector, boolVector } from '../sql/functions/vec.js';
 import { isNumeric, isTemporal } from '../sql/sql-type.js';
@@ -12,7 +12,7 @@ import { collect } from './batches.js';
 import { Held, type ExecContext } from './context.js';
 import { run } from './operators.js';
 import { valueAt, type Value } from './vectors.js';
-import { typeInfo } from '../storage/column-type.js';
+import { typeInfo } from '../core/column-type.js';
 
 /** Runs the subqueries in `exprs` (nested ones first) that this execution has not run yet. */
 export async function prepareSubqueries(exprs: readonly (BoundExpr | null)[], cx: ExecContext): Promise<void> {

@@ -6,13 +6,13 @@
 // match); rows with no such source row keep theirs. Returns the rows updated.
 import { SvcError } from '../errors/svc-error.js';
 import type { Catalog } from '../storage/catalog.js';
-import type { ColumnType } from '../storage/column-type.js';
+import type { ColumnType } from '../core/column-type.js';
 import type * as A from '../sql/ast.js';
 import { bindExpr, call, castTo, resolveColumn, type Scope, type ScopeField } from '../sql/bind-expr.js';
 import type { BoundExpr, Plan } from '../sql/bound.js';
 import { bindFromItem, conjuncts, subqueryBinder } from '../sql/binder.js';
 import { balancedAnd } from '../sql/parse-expr.js';
-import { DEFAULT_BATCH_ROWS, type Batch } from '../storage/table-reader.js';
+import { DEFAULT_BATCH_ROWS, type Batch } from '../core/batch.js';
 import { collect } from './batches.js';
 import { Held, keyEntryBytes, pace, type ExecContext } from './context.js';
 import { Evaluator, type CompiledExpr } from './expr.js';

@@ -1,10 +1,10 @@
 // Row-level helpers over column vectors for the operators that need values
 // (group keys, join keys, metadata rows) and for tests: a value out of a
 // vector, vectors built from values, and zero-copy prefixes.
-import { INT_NULL, LONG_NULL, isByteRows, typeInfo, typeKind, type ColumnType } from '../storage/column-type.js';
+import { INT_NULL, LONG_NULL, isByteRows, typeInfo, typeKind, type ColumnType } from '../core/column-type.js';
 import { isDecimalNull } from '../sql/functions/decimal.js';
 import { isGeohashNull } from '../sql/functions/geohash.js';
-import { nullVector, rowsOf, symbolsFromStrings, type ColumnVector, type FixedArray, type FixedVector } from '../storage/column-vector.js';
+import { nullVector, rowsOf, symbolsFromStrings, type ColumnVector, type FixedArray, type FixedVector } from '../core/column-vector.js';
 import { textAt, textVector } from '../sql/functions/vec.js';
 import { renderAt } from '../sql/functions/render.js';
 import { nanosFromTexts } from '../sql/functions/nanos.js';

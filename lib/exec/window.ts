@@ -5,10 +5,10 @@
 // are); frames become two monotone pointers, so every function is O(rows)
 // after the sort. Results are written at the rows' input positions: rows leave
 // in the order they came, each with one more column per function.
-import type { Batch } from '../storage/table-reader.js';
-import { nullVector, type ColumnVector } from '../storage/column-vector.js';
-import { isByteRows, type ColumnType } from '../storage/column-type.js';
-import { concatVectors, gatherVector } from '../storage/vector-ops.js';
+import type { Batch } from '../core/batch.js';
+import { nullVector, type ColumnVector } from '../core/column-vector.js';
+import { isByteRows, type ColumnType } from '../core/column-type.js';
+import { concatVectors, gatherVector } from '../core/vector-ops.js';
 import type { BoundExpr, BoundWindow, Plan } from '../sql/bound.js';
 import { asDoubles, fromDoubles, longVector, nullFlags } from '../sql/functions/vec.js';
 import { collect, sliceBatches } from './batches.js';

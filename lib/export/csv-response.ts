@@ -3,7 +3,7 @@
 // chunks. CRLF-free: lines end with \n. Fields are separated by `delimiter`
 // (default a comma); text is escaped as QuestDB escapes it (value-writers.ts).
 import type { Field } from '../sql/bound.js';
-import type { Batch } from '../storage/table-reader.js';
+import type { Batch } from '../core/batch.js';
 import { ChunkWriter } from './chunk-writer.js';
 import { windowRows, type RowStats, type RowWindow } from './row-window.js';
 import type { FormatPool } from './format-pool.js';

@@ -8,10 +8,10 @@
 import { Worker } from 'node:worker_threads';
 import { availableParallelism } from 'node:os';
 import type { SqlType } from '../sql/sql-type.js';
-import type { ColumnVector } from '../storage/column-vector.js';
+import type { ColumnVector } from '../core/column-vector.js';
 import type { RowFormat } from './row-slices.js';
 import type { CodecName } from './parquet/format.js';
-import { typeInfo } from '../storage/column-type.js';
+import { typeInfo } from '../core/column-type.js';
 
 export type HelperRequest = FormatRequest | CompressRequest;
 

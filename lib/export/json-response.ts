@@ -7,8 +7,8 @@
 // that it propagates so the handler can answer 400.
 import { isSvcError } from '../errors/svc-error.js';
 import type { SelectStatement } from '../exec/engine.js';
-import type { Batch } from '../storage/table-reader.js';
-import { resultColumn } from '../storage/column-type.js';
+import type { Batch } from '../core/batch.js';
+import { resultColumn } from '../core/column-type.js';
 import { ChunkWriter } from './chunk-writer.js';
 import { windowRows, type RowStats, type RowWindow } from './row-window.js';
 import type { FormatPool } from './format-pool.js';

@@ -4,8 +4,8 @@
 // HELPER_DEPTH, this thread formats the others meanwhile, so the two split
 // the work by how fast each goes; a queue keeps the output in row order.
 import type { SqlType } from '../sql/sql-type.js';
-import type { ColumnVector } from '../storage/column-vector.js';
-import type { Batch } from '../storage/table-reader.js';
+import type { ColumnVector } from '../core/column-vector.js';
+import type { Batch } from '../core/batch.js';
 import type { ChunkWriter } from './chunk-writer.js';
 import type { FormatPool } from './format-pool.js';
 import { csvValueWriter, jsonValueWriter, type ValueWriter } from './value-writers.js';

@@ -1,7 +1,7 @@
 // Which rows of a result a response carries: all, [lo, hi), or the last n;
 // and, on request, how many rows the query matched in total (counted past the
 // window without serializing them). Shared by the JSON and CSV responses.
-import type { Batch } from '../storage/table-reader.js';
+import type { Batch } from '../core/batch.js';
 
 export interface RowWindow {
   /** First row (0-based) and the row after the last; hi may be Infinity. */

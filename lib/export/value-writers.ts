@@ -2,8 +2,8 @@
 // vector to a ChunkWriter as JSON or as a CSV field, the way QuestDB prints
 // values (QUESTDB-NOTES.md "Values"): DOUBLE like Java, LONG exact, TIMESTAMP
 // ISO with micros, DATE with millis, NULL as null / an empty field.
-import { INT_NULL, LONG_NULL, typeKind } from '../storage/column-type.js';
-import type { ColumnVector } from '../storage/column-vector.js';
+import { INT_NULL, LONG_NULL, typeKind } from '../core/column-type.js';
+import type { ColumnVector } from '../core/column-vector.js';
 import type { SqlType } from '../sql/sql-type.js';
 import { F_DAY, F_HOUR, F_MINUTE, F_MONTH, F_SECOND, F_YEAR, daysFromCivil, formatDate, formatTimestamp, newFields, splitMicros } from '../sql/functions/datetime.js';
 import { formatDouble, formatFloat, formatLong } from '../sql/functions/format.js';

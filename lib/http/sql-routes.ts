@@ -15,7 +15,7 @@ import { parquetBody, planParquet, sourceTable } from '../export/parquet/parquet
 import type { RowStats } from '../export/row-window.js';
 import type { Catalog } from '../storage/catalog.js';
 import { expDelimiterParam, expLimitParam, expTimeoutParam } from './exp-params.js';
-import { resultColumn } from '../storage/column-type.js';
+import { resultColumn } from '../core/column-type.js';
 import type { ColumnNaming } from '../sql/column-alias.js';
 import { boolParam, limitParam, queryParam, timeoutHeader } from './params.js';
 import type { RequestContext, Route } from './router.js';

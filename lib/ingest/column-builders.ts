@@ -5,11 +5,11 @@
 // starts over in the same memory. The arrays start small and grow, each
 // growth charged to the import's memory budget (BuilderMemory).
 import type { MemoryBudget } from '../limits/memory-budget.js';
-import type { ColumnType } from '../storage/column-type.js';
-import { INT_NULL, LONG_NULL, decimalSpec, geohashBits, typeInfo, typeKind } from '../storage/column-type.js';
+import type { ColumnType } from '../core/column-type.js';
+import { INT_NULL, LONG_NULL, decimalSpec, geohashBits, typeInfo, typeKind } from '../core/column-type.js';
 import { fitsPrecision, parseDecimalText, putDecimal } from '../sql/functions/decimal.js';
 import { geohashFromText, putGeohash } from '../sql/functions/geohash.js';
-import type { ColumnInput } from '../storage/column-vector.js';
+import type { ColumnInput } from '../core/column-vector.js';
 import { daysFromCivil } from '../sql/functions/datetime.js';
 import { dateFormat } from '../sql/functions/date-format.js';
 import { parseDoubleText, parseIpv4Text, parseLongText, parseTimestampText, parseUuidText } from '../sql/functions/parse-text.js';

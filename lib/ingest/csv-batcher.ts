@@ -13,8 +13,8 @@
 // tokenizer's buffer.
 import { SvcError } from '../errors/svc-error.js';
 import type { MemoryBudget } from '../limits/memory-budget.js';
-import { typeInfo, type ColumnType } from '../storage/column-type.js';
-import type { ColumnInput } from '../storage/column-vector.js';
+import { typeInfo, type ColumnType } from '../core/column-type.js';
+import type { ColumnInput } from '../core/column-vector.js';
 import { BuilderMemory, columnBuilder, type ColumnBuilder } from './column-builders.js';
 import { CsvTokenizer, type FieldSink } from './csv-tokenizer.js';
 import { detectColumns, detectDelimiter, sampleLines, type Sample } from './detect.js';

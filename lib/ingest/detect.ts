@@ -3,7 +3,7 @@
 // probe, in QuestDB's order, that reads every non-empty sampled value of a
 // column) and whether the first line is a header (every column is text when
 // all lines count, and some column is not once one line is left out).
-import type { ColumnType } from '../storage/column-type.js';
+import type { ColumnType } from '../core/column-type.js';
 import { CsvTokenizer } from './csv-tokenizer.js';
 import { TimestampParser, fieldText, parseDoubleBytes } from './column-builders.js';
 

@@ -8,7 +8,7 @@
 // status, location, rowsRejected, rowsImported, header, partitionBy, then
 // `timestamp` only when the table has one and `warnings` only when there are
 // some, then the columns.
-import type { ColumnType } from '../storage/column-type.js';
+import type { ColumnType } from '../core/column-type.js';
 import type { ImportResult } from './importer.js';
 
 const W1 = 15, W2 = 50, W3 = 15, W4 = 7, W5 = 12;

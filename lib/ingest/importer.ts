@@ -11,8 +11,8 @@
 import type { MemoryBudget } from '../limits/memory-budget.js';
 import type { Catalog } from '../storage/catalog.js';
 import { STAGING } from '../storage/column-appender.js';
-import { ColumnTypeError, parseColumnType as parseType, typeInfo, type ColumnType } from '../storage/column-type.js';
-import type { ColumnInput } from '../storage/column-vector.js';
+import { ColumnTypeError, parseColumnType as parseType, typeInfo, type ColumnType } from '../core/column-type.js';
+import type { ColumnInput } from '../core/column-vector.js';
 import type { PartitionBy } from '../storage/partition-by.js';
 import type { Table } from '../storage/table.js';
 import { committedMaxTs, type TableWriter } from '../storage/table-writer.js';

@@ -10,10 +10,10 @@ import { isAggregate, resolveScalar, tryResolveScalar, type BindArg, type Kernel
 import { parseDoubleText, parseIntText, parseIpv4Text, parseLongText } from './functions/parse-text.js';
 import { dayInterval, statementNow, type DayName } from './functions/time.js';
 import { merge, parseIntervalLiteral } from './interval-literal.js';
-import { ColumnTypeError, LONG_NULL, columnTypeOf, decimalSpec, geohashBits, geohashType, isParametric, typeKind, typeName, type ColumnType } from '../storage/column-type.js';
+import { ColumnTypeError, LONG_NULL, columnTypeOf, decimalSpec, geohashBits, geohashType, isParametric, typeKind, typeName, type ColumnType } from '../core/column-type.js';
 import { decimalLiteral, formatDecimal } from './functions/decimal.js';
 import { formatGeohash, geohashFromText, narrowGeohash, parseGeohashBinary, parseGeohashChars } from './functions/geohash.js';
-import type { Interval } from '../storage/table-reader.js';
+import type { Interval } from '../core/batch.js';
 import { constArg, isConstant } from './const-value.js';
 import { isWindowOnly } from './window-functions.js';
 import { commonType, isNumeric, isTemporal, isText, type SqlType } from './sql-type.js';

@@ -10,7 +10,7 @@ import type { Kernel } from './functions/registry.js';
 import { pushIntervals } from './intervals.js';
 import { node } from './plan-timestamp.js';
 import { Buckets, checkZone, parseOffset, parseSampleInterval, type Sampling } from './sample-by.js';
-import { LONG_NULL } from '../storage/column-type.js';
+import { LONG_NULL } from '../core/column-type.js';
 
 export interface SampleSetup {
   readonly plan: Plan;

@@ -8,7 +8,7 @@
 // '@+02:00') and day filters ('#workday', '#weekend', '#Mon,Fri').
 // The result is sorted, merged, half-open [lo, hi) micros intervals.
 import { SvcError } from '../errors/svc-error.js';
-import type { Interval } from '../storage/table-reader.js';
+import type { Interval } from '../core/batch.js';
 import { addMonths, daysFromCivil } from './functions/datetime.js';
 
 const US = { u: 1, T: 1000, s: 1_000_000, m: 60_000_000, h: 3_600_000_000, d: 86_400_000_000, w: 604_800_000_000 } as const;

@@ -5,7 +5,7 @@
 // list; the other conditions stay in a filter.
 import type { BoundExpr, Plan } from './bound.js';
 import { node } from './plan-timestamp.js';
-import type { Interval } from '../storage/table-reader.js';
+import type { Interval } from '../core/batch.js';
 import { complement, intersect, merge } from './interval-literal.js';
 
 /**

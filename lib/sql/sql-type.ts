@@ -1,6 +1,6 @@
 // SQL value types: the storage column types plus NULL (the type of the NULL
 // literal), with QuestDB's implicit widening for arithmetic and comparison.
-import { decimalSpec, decimalType, typeKind, DECIMAL_MAX_PRECISION, type ColumnType } from '../storage/column-type.js';
+import { decimalSpec, decimalType, typeKind, DECIMAL_MAX_PRECISION, type ColumnType } from '../core/column-type.js';
 
 export type SqlType = ColumnType | 'NULL';
 

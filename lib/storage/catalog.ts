@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { basename, join } from 'node:path';
 import type { Config } from '../config/config.js';
 import { SvcError, errorMessage } from '../errors/svc-error.js';
-import type { ColumnType } from './column-type.js';
+import type { ColumnType } from '../core/column-type.js';
 import { atomicWrite, diskFullError, makeDir, movePath, syncPath, type CommitMode } from './io.js';
 import { checkColumnName, checkTableName, nameKey } from './names.js';
 import type { PartitionBy } from './partition-by.js';

@@ -2,8 +2,8 @@
 // and tracking the logical end so rollback can truncate back (FORMAT.md).
 import { closeSync, existsSync, openSync, renameSync } from 'node:fs';
 import { join } from 'node:path';
-import { typeInfo, isInt64, type TypeInfo } from './column-type.js';
-import { f64ToInt64Into, fixedBytes, nullVector, type ColumnVector, type FixedVector } from './column-vector.js';
+import { typeInfo, isInt64, type TypeInfo } from '../core/column-type.js';
+import { f64ToInt64Into, fixedBytes, nullVector, type ColumnVector, type FixedVector } from '../core/column-vector.js';
 import { auxEnd, auxFile, auxValue, dataFile } from './column-files.js';
 import { readAt, syncFd, syncPath, truncateFd, writeAll, type CommitMode } from './io.js';
 import type { ColumnDef } from './table-state.js';

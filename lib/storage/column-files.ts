@@ -4,8 +4,8 @@
 import { closeSync, existsSync, openSync } from 'node:fs';
 import { join } from 'node:path';
 import { SvcError } from '../errors/svc-error.js';
-import { typeInfo, isByteRows, isInt64, hasExactPairs } from './column-type.js';
-import { int64ToF64, nullVector, type ColumnVector, type FixedArray } from './column-vector.js';
+import { typeInfo, isByteRows, isInt64, hasExactPairs } from '../core/column-type.js';
+import { int64ToF64, nullVector, type ColumnVector, type FixedArray } from '../core/column-vector.js';
 import { readAt } from './io.js';
 import { dirTxn, type ColumnDef } from './table-state.js';
 

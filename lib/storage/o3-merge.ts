@@ -5,11 +5,11 @@ import { mkdirSync, renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { ColumnAppender } from './column-appender.js';
 import { directSource, readColumn } from './column-files.js';
-import { rowsOf, type ColumnVector } from './column-vector.js';
+import { rowsOf, type ColumnVector } from '../core/column-vector.js';
 import { syncPath } from './io.js';
 import { partitionFloor, partitionName } from './partition-by.js';
 import type { PartWrite, TableWriter } from './table-writer.js';
-import { concatMany, concatVectors, gatherVector } from './vector-ops.js';
+import { concatMany, concatVectors, gatherVector } from '../core/vector-ops.js';
 
 export interface O3Batch {
   /** Late rows, in meta column order (copies, or a previous merge's kept rows). */

@@ -5,7 +5,7 @@
 import { existsSync, readdirSync, rmSync, statSync, openSync, closeSync } from 'node:fs';
 import { join } from 'node:path';
 import { SvcError } from '../errors/svc-error.js';
-import { typeInfo } from './column-type.js';
+import { typeInfo } from '../core/column-type.js';
 import { auxEnd, auxFile, auxValue, dataFile, symbolFile } from './column-files.js';
 import { fileSize, readAt, truncateFd } from './io.js';
 import { SymbolDict } from './symbol-dict.js';

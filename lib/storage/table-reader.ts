@@ -4,27 +4,19 @@
 import { join } from 'node:path';
 import { SvcError } from '../errors/svc-error.js';
 import { closeSync, openSync } from 'node:fs';
-import { typeInfo } from './column-type.js';
+import { typeInfo } from '../core/column-type.js';
 import { auxEnd, auxFile, auxValue, columnAbsent, dataFile, readColumn, type ByteSource } from './column-files.js';
 import { readAt } from './io.js';
-import type { ColumnVector } from './column-vector.js';
+import type { ColumnVector } from '../core/column-vector.js';
+import { DEFAULT_BATCH_ROWS, type Batch, type Interval } from '../core/batch.js';
 import { nameKey } from './names.js';
 import type { Snapshot, Table } from './table.js';
 import type { ColumnDef, PartitionState, TableMeta } from './table-state.js';
-
-/** Half-open [lo, hi) in epoch microseconds. */
-export type Interval = readonly [number, number];
 
 export interface RowRange {
   readonly partition: PartitionState;
   readonly lo: number;
   readonly hi: number;
-}
-
-export interface Batch {
-  readonly rowCount: number;
-  /** In the order the scan asked for. */
-  readonly columns: readonly ColumnVector[];
 }
 
 export interface ScanOptions {
@@ -38,7 +30,6 @@ export interface ScanOptions {
   readonly backwards?: boolean;
 }
 
-export const DEFAULT_BATCH_ROWS = 8192;
 /** Entries of Table.columnFilesSeen before it starts over. */
 const SEEN_LIMIT = 100_000;
 

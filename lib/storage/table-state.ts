@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { SvcError } from '../errors/svc-error.js';
-import { isCanonicalType, type ColumnType } from './column-type.js';
+import { isCanonicalType, type ColumnType } from '../core/column-type.js';
 import { atomicWrite, type CommitMode } from './io.js';
 import { PARTITION_BY, type PartitionBy } from './partition-by.js';
 

@@ -5,13 +5,13 @@
 import { closeSync, mkdirSync, rmSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { SvcError } from '../errors/svc-error.js';
-import { LONG_NULL, typeInfo, typeName, type ColumnType } from './column-type.js';
-import { f64ToInt64Into, toVector, nullVector, type ColumnInput, type ColumnVector, type FixedVector, type SymbolVector } from './column-vector.js';
+import { LONG_NULL, typeInfo, typeName, type ColumnType } from '../core/column-type.js';
+import { f64ToInt64Into, toVector, nullVector, type ColumnInput, type ColumnVector, type FixedVector, type SymbolVector } from '../core/column-vector.js';
 import { ColumnAppender, columnFiles } from './column-appender.js';
 import { prepare, type PrepTicket } from './file-prep.js';
 import { directSource, readColumn, symbolFile } from './column-files.js';
 import { mergeOutOfOrder, type O3Rows } from './o3-merge.js';
-import { gatherVector } from './vector-ops.js';
+import { gatherVector } from '../core/vector-ops.js';
 import { checkColumnName, nameKey } from './names.js';
 import { partitionCeil, partitionFloor, partitionName, type PartitionBy } from './partition-by.js';
 import { SymbolDict } from './symbol-dict.js';

@@ -6,7 +6,7 @@ import { parseParquetOptions } from '../../lib/export/parquet/options.js';
 import { parquetBody, planParquet } from '../../lib/export/parquet/parquet-writer.js';
 import type { RowStats } from '../../lib/export/row-window.js';
 import type { Field } from '../../lib/sql/bound.js';
-import type { Batch } from '../../lib/storage/table-reader.js';
+import type { Batch } from '../../lib/core/batch.js';
 
 const DAY = 86_400_000_000;
 const fields: Field[] = [{ name: 'ts', type: 'TIMESTAMP' }, { name: 'k', type: 'INT' }, { name: 'sym', type: 'SYMBOL' }];

@@ -6,7 +6,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ChunkWriter } from '../../lib/export/chunk-writer.js';
 import { csvValueWriter, jsonValueWriter, type ValueWriter } from '../../lib/export/value-writers.js';
-import type { ColumnVector } from '../../lib/storage/column-vector.js';
+import type { ColumnVector } from '../../lib/core/column-vector.js';
 import { formatDouble, formatFloat } from '../../lib/sql/functions/format.js';
 import { formatDate, formatTimestamp } from '../../lib/sql/functions/datetime.js';
 import type { SqlType } from '../../lib/sql/sql-type.js';

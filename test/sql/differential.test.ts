@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { Catalog } from '../../lib/storage/catalog.js';
 import { compile } from '../../lib/exec/engine.js';
 import { valueAt } from '../../lib/exec/vectors.js';
-import { INT_NULL, LONG_NULL } from '../../lib/storage/column-type.js';
+import { INT_NULL, LONG_NULL } from '../../lib/core/column-type.js';
 import * as R from './reference.js';
 import type { Agg, Cell, Expr, RType, Row, Val } from './reference.js';
 import { COLUMNS, Gen, show, type Feature } from './diff-gen.js';

@@ -14,7 +14,7 @@ import { SvcError } from '../../lib/errors/svc-error.js';
 import { renderValue } from './render.js';
 import { valueAt } from '../../lib/exec/vectors.js';
 import { renderAt } from '../../lib/sql/functions/render.js';
-import type { ColumnVector } from '../../lib/storage/column-vector.js';
+import type { ColumnVector } from '../../lib/core/column-vector.js';
 
 const DIR = fileURLToPath(new URL('../../../test/sql/golden/', import.meta.url));
 

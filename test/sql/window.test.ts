@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { Catalog } from '../../lib/storage/catalog.js';
 import { compile } from '../../lib/exec/engine.js';
 import { valueAt } from '../../lib/exec/vectors.js';
-import { INT_NULL } from '../../lib/storage/column-type.js';
+import { INT_NULL } from '../../lib/core/column-type.js';
 import { mulberry32 } from '../helpers/prng.js';
 
 const SEED = Number(process.env.SVCDB_WINDOW_SEED ?? 20240612);

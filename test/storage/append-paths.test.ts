@@ -5,7 +5,7 @@ import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { DAY, openCatalog, readAll, tempDb } from './fixture.js';
-import type { SymbolVector, VarVector } from '../../lib/storage/column-vector.js';
+import type { SymbolVector, VarVector } from '../../lib/core/column-vector.js';
 
 const db = tempDb();
 after(() => db.remove());

@@ -4,7 +4,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
   ColumnTypeError, arrayDims, decimalSpec, geohashBits, isCanonicalType, parseColumnType, typeInfo, typeKind,
-} from '../../lib/storage/column-type.js';
+} from '../../lib/core/column-type.js';
 
 test('SQL spellings parse to canonical type strings', () => {
   assert.equal(parseColumnType('int'), 'INT');

@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Catalog, type CatalogOptions } from '../../lib/storage/catalog.js';
-import type { ColumnVector } from '../../lib/storage/column-vector.js';
+import type { ColumnVector } from '../../lib/core/column-vector.js';
 import type { TableReader, ScanOptions } from '../../lib/storage/table-reader.js';
 
 export const DAY = 86_400_000_000;

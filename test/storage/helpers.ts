@@ -6,8 +6,8 @@ import { closeSync, existsSync, mkdtempSync, openSync, readFileSync, readSync, r
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Catalog, type CatalogOptions, type CreateTableDef } from '../../lib/storage/catalog.js';
-import { typeInfo, type ColumnType } from '../../lib/storage/column-type.js';
-import type { ColumnVector } from '../../lib/storage/column-vector.js';
+import { typeInfo, type ColumnType } from '../../lib/core/column-type.js';
+import type { ColumnVector } from '../../lib/core/column-vector.js';
 import type { ScanOptions, TableReader } from '../../lib/storage/table-reader.js';
 
 export const HOUR_US = 3_600_000_000;

@@ -6,7 +6,8 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { SvcError } from '../../lib/errors/svc-error.js';
 import type { Catalog } from '../../lib/storage/catalog.js';
-import type { Interval, TableReader } from '../../lib/storage/table-reader.js';
+import type { TableReader } from '../../lib/storage/table-reader.js';
+import type { Interval } from '../../lib/core/batch.js';
 import type { TableWriter } from '../../lib/storage/table-writer.js';
 import {
   DAY_US, HOUR_US, INT_NULL, Rng, checkTableFolder, envInt, openCatalog, sameValue, scanValues, show, tempRoot, type Value,

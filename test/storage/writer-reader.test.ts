@@ -4,7 +4,7 @@ import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { DAY, openCatalog, readAll, rows, tempDb } from './fixture.js';
 import { SvcError } from '../../lib/errors/svc-error.js';
-import type { ColumnVector } from '../../lib/storage/column-vector.js';
+import type { ColumnVector } from '../../lib/core/column-vector.js';
 import { removalsDone } from '../../lib/storage/table.js';
 
 const db = tempDb();

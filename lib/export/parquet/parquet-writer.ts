@@ -8,7 +8,7 @@
 import { SvcError } from '../../errors/svc-error.js';
 import type { Field, Plan } from '../../sql/bound.js';
 import { partitionCeil, partitionFloor, type PartitionBy } from '../../storage/partition-by.js';
-import type { Batch } from '../../storage/table-reader.js';
+import type { Batch } from '../../core/batch.js';
 import { VERSION } from '../../version.js';
 import { windowRows, type RowStats, type RowWindow } from '../row-window.js';
 import { pageCodec, type PageCodec } from './codecs.js';

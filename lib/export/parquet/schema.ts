@@ -3,10 +3,10 @@
 // rows into ChunkValues, turning NULL sentinels into undefined rows.
 import { SvcError } from '../../errors/svc-error.js';
 import type { Field } from '../../sql/bound.js';
-import { INT_NULL, LONG_NULL, decimalSpec, geohashBits, typeInfo, typeKind, type ColumnType, arrayDims } from '../../storage/column-type.js';
+import { INT_NULL, LONG_NULL, decimalSpec, geohashBits, typeInfo, typeKind, type ColumnType, arrayDims } from '../../core/column-type.js';
 import { isDecimalNull } from '../../sql/functions/decimal.js';
 import { formatGeohash, geohashAt } from '../../sql/functions/geohash.js';
-import type { ColumnVector } from '../../storage/column-vector.js';
+import type { ColumnVector } from '../../core/column-vector.js';
 import { ChunkValues, type ValueKind } from './column-values.js';
 import { ArrayReader, isArrayType } from '../../sql/functions/arrays.js';
 import { ConvertedType, type ColumnSchema } from './format.js';

@@ -5,7 +5,7 @@
 // between the two nearest ranks) and approx_percentile(x, p[, digits]),
 // computed exactly here (the values are kept; memory-limited like any group).
 import { SvcError } from '../../errors/svc-error.js';
-import type { ColumnVector } from '../../storage/column-vector.js';
+import type { ColumnVector } from '../../core/column-vector.js';
 import { isNumeric, type SqlType } from '../sql-type.js';
 import { growF64 } from './agg-util.js';
 import { registerAggregate, type AggregateOverload, type AggregateState } from './registry.js';

@@ -1,8 +1,8 @@
 // Counting and numeric aggregates over group ids: count(), count(x),
 // count_distinct, sum, avg, ksum (Kahan), nsum (Neumaier) and Welford variance
 // and standard deviation. NULLs are skipped; empty groups give NULL (count 0).
-import { LONG_NULL } from '../../storage/column-type.js';
-import type { ColumnVector, FixedVector } from '../../storage/column-vector.js';
+import { LONG_NULL } from '../../core/column-type.js';
+import type { ColumnVector, FixedVector } from '../../core/column-vector.js';
 import { registerAggregate, type AggregateOverload, type AggregateState } from './registry.js';
 import { isIntegral, isNumeric, type SqlType } from '../sql-type.js';
 import { asDoubles, fromDoubles, nullFlags } from './vec.js';

@@ -1,14 +1,14 @@
 // Aggregates keeping one input value per group, in the argument's type: min and
 // max (numbers, temporals, TIMESTAMP_NS exactly, CHAR, text in code point order), first / last (row
 // order, NULL included, as QuestDB), first_not_null and last_not_null.
-import { symbolsFromStrings, type ColumnVector } from '../../storage/column-vector.js';
+import { symbolsFromStrings, type ColumnVector } from '../../core/column-vector.js';
 import { registerAggregate, type AggregateState } from './registry.js';
 import { isNumeric, isTemporal, type SqlType } from '../sql-type.js';
 import { asDoubles, fromDoubles, textAt, textVector } from './vec.js';
 import { growF64, growI32, growU8 } from './agg-util.js';
 import { compareStrings } from './utf8.js';
 import { comparePairs, isNullPair, nanosVector, pairsOf } from './nanos.js';
-import { INT_NULL } from '../../storage/column-type.js';
+import { INT_NULL } from '../../core/column-type.js';
 
 type Mode = 'min' | 'max' | 'first' | 'last' | 'first_not_null' | 'last_not_null';
 

@@ -1,6 +1,6 @@
 // string_agg(text, delimiter): a group's non-NULL values joined in row order by
 // the (constant) delimiter, as QuestDB's; NULL for a group without values.
-import type { ColumnVector } from '../../storage/column-vector.js';
+import type { ColumnVector } from '../../core/column-vector.js';
 import { registerAggregate, type AggregateState } from './registry.js';
 import type { SqlType } from '../sql-type.js';
 import { textAt, textVector } from './vec.js';

@@ -2,11 +2,11 @@
 // doubling, a typed-array hash set of (group, value) pairs, text interning,
 // and the DISTINCT wrapper that feeds an aggregate each group's new values once.
 import { Buffer } from 'node:buffer';
-import type { ColumnVector } from '../../storage/column-vector.js';
+import type { ColumnVector } from '../../core/column-vector.js';
 import type { AggregateState } from './registry.js';
 import { asDoubles, nullFlags, textAt, textVector } from './vec.js';
 import { gather } from './rows.js';
-import { isByteRows, typeInfo } from '../../storage/column-type.js';
+import { isByteRows, typeInfo } from '../../core/column-type.js';
 
 /** `arr` with room for `need` entries (doubling), new slots set to `fill`. */
 export function growF64(arr: Float64Array<ArrayBuffer>, need: number, fill = 0): Float64Array<ArrayBuffer> {

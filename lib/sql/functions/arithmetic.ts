@@ -1,8 +1,8 @@
 // Arithmetic operators `+ - * / %` and unary `neg` with QuestDB's widening
 // (BYTE/SHORT/INT -> INT, then LONG, FLOAT, DOUBLE), timestamp arithmetic,
 // NULL in -> NULL out, division or modulo by zero -> NULL.
-import { INT_NULL, LONG_NULL } from '../../storage/column-type.js';
-import type { ColumnVector, FixedVector } from '../../storage/column-vector.js';
+import { INT_NULL, LONG_NULL } from '../../core/column-type.js';
+import type { ColumnVector, FixedVector } from '../../core/column-vector.js';
 import type { BindArg, BindResult, Kernel } from './registry.js';
 import { defineScalar, type Built, type Signature } from './signature.js';
 import { isIntegral, isNumeric, widerNumeric, type SqlType } from '../sql-type.js';

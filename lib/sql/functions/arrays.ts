@@ -4,8 +4,8 @@
 // constructors, element and sub-array access (1-based, QuestDB's out-of-range
 // rule), and the text form `[1.0,2.5]`.
 import { SvcError } from '../../errors/svc-error.js';
-import { arrayDims, arrayType, typeKind, type ColumnType } from '../../storage/column-type.js';
-import type { ColumnVector, VarVector } from '../../storage/column-vector.js';
+import { arrayDims, arrayType, typeKind, type ColumnType } from '../../core/column-type.js';
+import type { ColumnVector, VarVector } from '../../core/column-vector.js';
 import type { SqlType } from '../sql-type.js';
 import { isNumeric } from '../sql-type.js';
 import { formatDouble } from './format.js';

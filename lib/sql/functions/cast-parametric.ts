@@ -3,8 +3,8 @@
 // is QuestDB's `inconvertible value`), decimals rescale (half away from zero)
 // and truncate to integers, geohashes narrow to fewer bits (never widen).
 import { SvcError } from '../../errors/svc-error.js';
-import { decimalSpec, geohashBits, typeInfo, typeKind, typeName, type ColumnType } from '../../storage/column-type.js';
-import { nullVector, type ColumnVector, type FixedVector } from '../../storage/column-vector.js';
+import { decimalSpec, geohashBits, typeInfo, typeKind, typeName, type ColumnType } from '../../core/column-type.js';
+import { nullVector, type ColumnVector, type FixedVector } from '../../core/column-vector.js';
 import type { Kernel } from './registry.js';
 import { isIntegral, isText, type SqlType } from '../sql-type.js';
 import { asDoubles, fromDoubles, textAt } from './vec.js';

@@ -1,8 +1,8 @@
 // Casts as scalar functions `cast_<type>` (CAST, `::`, implicit conversions):
 // integers narrow by truncating bits, floating values truncate toward zero and
 // saturate (Java), text parses (invalid -> NULL), values print as QuestDB's.
-import { LONG_NULL, COLUMN_TYPES, geohashBits, isParametric, parseColumnType, typeKind, type ColumnType } from '../../storage/column-type.js';
-import { f64ToInt64, type ColumnVector, type FixedVector, internStrings } from '../../storage/column-vector.js';
+import { LONG_NULL, COLUMN_TYPES, geohashBits, isParametric, parseColumnType, typeKind, type ColumnType } from '../../core/column-type.js';
+import { f64ToInt64, type ColumnVector, type FixedVector, internStrings } from '../../core/column-vector.js';
 import { registerScalar, registerScalarFamily, type Kernel, type ScalarFunction } from './registry.js';
 import { noMatch } from './signature.js';
 import { isText, type SqlType } from '../sql-type.js';

@@ -2,7 +2,7 @@
 // temporals (DATE widened), text (UTF-8 byte = code point order) and BOOLEAN.
 // Ordering with NULL is false; `=` holds for NULL = NULL (QuestDB). An IN list
 // of more than a handful of constants is a hash set built once per query.
-import type { ColumnVector, FixedVector } from '../../storage/column-vector.js';
+import type { ColumnVector, FixedVector } from '../../core/column-vector.js';
 import type { BindHook, Kernel } from './registry.js';
 import { ByteSet } from './byte-set.js';
 import { defineScalar, type Built, type Signature } from './signature.js';
@@ -11,7 +11,7 @@ import { comparePairs, isNullPair, pairsOf } from './nanos.js';
 import { ArrayReader, isArrayType } from './arrays.js';
 import { asDoubles, boolVector, boolsOf } from './vec.js';
 import { DictTables, compareRows, encodeDict, equalRows, uniformText, utf8Rows, type Utf8Rows } from './utf8.js';
-import { typeInfo, typeKind } from '../../storage/column-type.js';
+import { typeInfo, typeKind } from '../../core/column-type.js';
 import { decimalAt } from './decimal.js';
 
 /** IN lists with at most this many constants are compared value by value (no set to build). */

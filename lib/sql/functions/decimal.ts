@@ -2,7 +2,7 @@
 // two's complement bytes, `width` per row (FORMAT.md), read and written as
 // bigints; text in and out as QuestDB prints it (scale digits kept: -0.50).
 import { SvcError } from '../../errors/svc-error.js';
-import { decimalSpec, decimalType, typeInfo, DECIMAL_MAX_PRECISION, type ColumnType } from '../../storage/column-type.js';
+import { decimalSpec, decimalType, typeInfo, DECIMAL_MAX_PRECISION, type ColumnType } from '../../core/column-type.js';
 
 const POW10: bigint[] = [1n];
 for (let i = 1; i <= 2 * DECIMAL_MAX_PRECISION + 2; i++) POW10.push(POW10[i - 1]! * 10n);

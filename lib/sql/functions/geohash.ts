@@ -1,7 +1,7 @@
 // GEOHASH values: the hash's bits as an unsigned little-endian integer of 1, 2,
 // 4 or 8 bytes per row (FORMAT.md), NULL all bits set. Text is base32 (5 bits
 // a char) when the bits are a multiple of 5, else the bits as 0/1 digits, as QuestDB prints it.
-import { GEOHASH_MAX_BITS } from '../../storage/column-type.js';
+import { GEOHASH_MAX_BITS } from '../../core/column-type.js';
 
 const BASE32 = '0123456789bcdefghjkmnpqrstuvwxyz';
 const DECODE = new Int8Array(128).fill(-1);

@@ -1,7 +1,7 @@
 // TIMESTAMP_NS values: int64 nanoseconds held as (lo, hi) int32 pairs (FixedVector.exact),
 // converted to and from micros, ISO text and comparisons without BigInt in per-row loops.
-import { INT_NULL } from '../../storage/column-type.js';
-import { f64ToInt64, int64ToF64, type ColumnVector, type FixedVector } from '../../storage/column-vector.js';
+import { INT_NULL } from '../../core/column-type.js';
+import { f64ToInt64, int64ToF64, type ColumnVector, type FixedVector } from '../../core/column-vector.js';
 import { formatTimestamp, parseTimestampNanos } from './datetime.js';
 import { int64Pair } from './format.js';
 

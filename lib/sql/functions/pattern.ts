@@ -1,7 +1,7 @@
 // Pattern operators: `like` / `ilike` (% any run, _ one character, \ escapes;
 // LikeMatcher), `~` / `!~` (RE2 syntax, searched anywhere in the text like
 // Java's find(); Regex), and `||` concatenation (NULL reads as empty, as in QuestDB).
-import type { ColumnVector } from '../../storage/column-vector.js';
+import type { ColumnVector } from '../../core/column-vector.js';
 import { argError, type BindHook, type Kernel, type KernelContext } from './registry.js';
 import { accept, defineScalar } from './signature.js';
 import type { SqlType } from '../sql-type.js';

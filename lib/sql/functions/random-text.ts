@@ -5,7 +5,7 @@
 // (rnd_str(1000000, 1000000, 0) over many rows is evaluated in row chunks).
 import { Buffer } from 'node:buffer';
 import { SvcError } from '../../errors/svc-error.js';
-import type { ColumnVector } from '../../storage/column-vector.js';
+import type { ColumnVector } from '../../core/column-vector.js';
 import { argError, type BindArg, type Kernel, type KernelContext } from './registry.js';
 import { accept, defineScalar, type Signature } from './signature.js';
 import { textAt } from './vec.js';

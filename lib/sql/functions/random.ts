@@ -3,8 +3,8 @@
 // setRandomSeed makes runs repeatable. xoshiro128**, typed-array fills.
 // rnd_* arguments are constants, checked when the call is bound.
 import { SvcError } from '../../errors/svc-error.js';
-import { INT_NULL } from '../../storage/column-type.js';
-import type { ColumnVector } from '../../storage/column-vector.js';
+import { INT_NULL } from '../../core/column-type.js';
+import type { ColumnVector } from '../../core/column-vector.js';
 import { argError, type BindArg, type BindHook, type Kernel } from './registry.js';
 import { accept, defineScalar, type Built, type Signature } from './signature.js';
 import { asDoubles, boolVector, fromDoubles } from './vec.js';

@@ -5,8 +5,8 @@
 import { SvcError } from '../../errors/svc-error.js';
 import { Deadline } from '../../limits/deadline.js';
 import { MemoryBudget } from '../../limits/memory-budget.js';
-import type { ColumnVector } from '../../storage/column-vector.js';
-import { typeName } from '../../storage/column-type.js';
+import type { ColumnVector } from '../../core/column-vector.js';
+import { typeName } from '../../core/column-type.js';
 import type { SqlType } from '../sql-type.js';
 
 /**

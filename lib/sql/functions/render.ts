@@ -1,10 +1,10 @@
 // Any vector's rows as text, the way QuestDB prints values: DOUBLE like Java,
 // LONG exact, TIMESTAMP/DATE ISO, BOOLEAN true/false. Casts to text,
 // concatenation and `||` share it.
-import { INT_NULL, LONG_NULL, decimalSpec, geohashBits, typeInfo, typeKind } from '../../storage/column-type.js';
+import { INT_NULL, LONG_NULL, decimalSpec, geohashBits, typeInfo, typeKind } from '../../core/column-type.js';
 import { decimalAt, formatDecimal } from './decimal.js';
 import { formatGeohash, geohashAt } from './geohash.js';
-import type { ColumnVector } from '../../storage/column-vector.js';
+import type { ColumnVector } from '../../core/column-vector.js';
 import { formatDate, formatTimestamp } from './datetime.js';
 import { formatDouble, formatFloat, formatLong } from './format.js';
 import { textAt } from './vec.js';

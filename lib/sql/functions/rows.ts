@@ -1,8 +1,8 @@
 // Row selection across vectors of one type: pick each row from one of several
 // sources (CASE, coalesce, nullif), gather rows by index (DISTINCT aggregates),
 // and NULL values per type. Symbol dictionaries are merged, bytes copied.
-import { INT_NULL, LONG_NULL, hasExactPairs, typeInfo } from '../../storage/column-type.js';
-import { f64ToInt64, nullVector, type ColumnVector, type FixedArray, type FixedVector, type SymbolVector, type VarVector } from '../../storage/column-vector.js';
+import { INT_NULL, LONG_NULL, hasExactPairs, typeInfo } from '../../core/column-type.js';
+import { f64ToInt64, nullVector, type ColumnVector, type FixedArray, type FixedVector, type SymbolVector, type VarVector } from '../../core/column-vector.js';
 import type { SqlType } from '../sql-type.js';
 import { constantVector } from './vec.js';
 

@@ -3,7 +3,7 @@
 // function" messages, and a one-call registration of a scalar family.
 import { registerScalar, type ArgMismatch, type BindHook, type Kernel, type ScalarOverload } from './registry.js';
 import { isIntegral, isNumeric, isText, type SqlType } from '../sql-type.js';
-import { typeName } from '../../storage/column-type.js';
+import { typeName } from '../../core/column-type.js';
 
 /** The type an argument is cast to when a parameter accepts it, else null. */
 export type Accept = (t: SqlType) => SqlType | null;

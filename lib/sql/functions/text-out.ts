@@ -5,7 +5,7 @@
 // (RowChunkOverflow) to be redone in smaller row chunks. Also the per-value
 // limit of functions that can make one value much larger than their input.
 import { isSvcError, SvcError } from '../../errors/svc-error.js';
-import type { VarVector } from '../../storage/column-vector.js';
+import type { VarVector } from '../../core/column-vector.js';
 import type { KernelContext } from './registry.js';
 import { textVector } from './vec.js';
 

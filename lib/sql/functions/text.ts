@@ -6,8 +6,8 @@
 // replace, regexp_replace) refuse one past cairo.sql.string.function.buffer.max.size
 // before building it, as QuestDB does; what all of them build is charged as it grows.
 import { SvcError } from '../../errors/svc-error.js';
-import { INT_NULL } from '../../storage/column-type.js';
-import type { ColumnVector } from '../../storage/column-vector.js';
+import { INT_NULL } from '../../core/column-type.js';
+import type { ColumnVector } from '../../core/column-vector.js';
 import { argError, type BindHook, type Kernel, type KernelContext } from './registry.js';
 import { accept, defineScalar, type Signature } from './signature.js';
 import { asDoubles, boolVector, intVector, textAt } from './vec.js';

@@ -2,7 +2,7 @@
 // timestamp shown as the zone's wall-clock time, and a wall-clock time of the
 // zone back to UTC. Zones are IANA names (DST-correct, from the runtime's
 // time zone data) or fixed offsets ('+02:00', 'UTC').
-import { LONG_NULL } from '../../storage/column-type.js';
+import { LONG_NULL } from '../../core/column-type.js';
 import { fixedZone, ianaOffset } from '../interval-literal.js';
 import { argError, type BindHook, type Kernel } from './registry.js';
 import { accept, defineScalar } from './signature.js';

@@ -1,7 +1,7 @@
 // Clock and calendar functions: now (fixed per call site, i.e. per
 // statement), systimestamp / sysdate (read per batch), today, to_timestamp,
 // to_date, to_str (QuestDB patterns), dateadd and datediff.
-import type { ColumnVector } from '../../storage/column-vector.js';
+import type { ColumnVector } from '../../core/column-vector.js';
 import { argError, type BindHook, type Kernel } from './registry.js';
 import { accept, defineScalar } from './signature.js';
 import { asDoubles, fromDoubles, textAt } from './vec.js';

@@ -2,7 +2,7 @@
 // is code point order): STRING/VARCHAR directly, SYMBOL through an encoded
 // dictionary, CHAR encoded per batch. Also constant detection for text.
 import { Buffer } from 'node:buffer';
-import type { ColumnVector } from '../../storage/column-vector.js';
+import type { ColumnVector } from '../../core/column-vector.js';
 import { length, textVector, texts } from './vec.js';
 
 export interface Utf8Rows {

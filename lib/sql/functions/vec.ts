@@ -1,10 +1,10 @@
 // Helpers for function kernels: reading any vector as numbers or text,
 // building result vectors, constants repeated to a batch length. Kernels work
 // on whole vectors; these keep their loops short.
-import { INT_NULL, LONG_NULL, decimalSpec, geohashBits, typeInfo, typeKind, type ColumnType } from '../../storage/column-type.js';
+import { INT_NULL, LONG_NULL, decimalSpec, geohashBits, typeInfo, typeKind, type ColumnType } from '../../core/column-type.js';
 import { isDecimalNull, parseDecimalText, putDecimal } from './decimal.js';
 import { isGeohashNull, parseGeohashBinary, parseGeohashChars, putGeohash } from './geohash.js';
-import { nullVector, type ColumnVector, type FixedVector, type VarVector, f64ToInt64 } from '../../storage/column-vector.js';
+import { nullVector, type ColumnVector, type FixedVector, type VarVector, f64ToInt64 } from '../../core/column-vector.js';
 import { parseUuidText } from './parse-text.js';
 import type { SqlType } from '../sql-type.js';
 

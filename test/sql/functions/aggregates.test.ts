@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { aggregate, bools, call, chars, doubles, floats, ints, longs, nullArg, run, shorts, strs, syms, ts, type V } from './helpers.js';
 import { resolveAggregate } from '../../../lib/sql/functions/registry.js';
-import { int64ToF64, type ColumnVector, type FixedVector } from '../../../lib/storage/column-vector.js';
+import { int64ToF64, type ColumnVector, type FixedVector } from '../../../lib/core/column-vector.js';
 import type { SqlType } from '../../../lib/sql/sql-type.js';
 
 /** One batch, one group per row given in `ids`. */

@@ -6,7 +6,7 @@ import { KX, doubles, ints, longs, nullArg, resolveError, run, values } from './
 import { resolveScalar } from '../../../lib/sql/functions/registry.js';
 import { renderTexts } from '../../../lib/sql/functions/render.js';
 import { arraysFromTexts } from '../../../lib/sql/functions/arrays.js';
-import type { ColumnVector } from '../../../lib/storage/column-vector.js';
+import type { ColumnVector } from '../../../lib/core/column-vector.js';
 
 const texts = (v: ColumnVector): (string | null)[] => renderTexts(v, v.kind === 'var' ? v.offsets.length - 1 : 0);
 

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { KX, bools, call, chars, doubles, floats, ints, longs, nullArg, resolveError, run, shorts, strs, syms, ts, values } from './helpers.js';
 import { resolveScalar } from '../../../lib/sql/functions/registry.js';
 import { formatLong } from '../../../lib/sql/functions/format.js';
-import { nullVector } from '../../../lib/storage/column-vector.js';
+import { nullVector } from '../../../lib/core/column-vector.js';
 
 const cast = (to: string, v: Parameters<typeof call>[1][number], from?: string): unknown[] => call(`cast_${to}`, [v], from ? [from as never] : undefined);
 

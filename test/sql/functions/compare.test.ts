@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { KX, bools, call, chars, doubles, floats, ints, longs, nullArg, resolveError, resultType, shorts, strs, syms, ts, values } from './helpers.js';
 import { resolveScalar } from '../../../lib/sql/functions/registry.js';
-import type { ColumnVector } from '../../../lib/storage/column-vector.js';
+import type { ColumnVector } from '../../../lib/core/column-vector.js';
 
 const OPS = ['=', '!=', '<', '<=', '>', '>='] as const;
 const all = (a: ColumnVector, b: ColumnVector): Record<string, unknown[]> => Object.fromEntries(OPS.map((op) => [op, call(op, [a, b])]));

@@ -4,8 +4,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { call, resultType } from './helpers.js';
-import { INT_NULL, LONG_NULL } from '../../../lib/storage/column-type.js';
-import type { ColumnVector } from '../../../lib/storage/column-vector.js';
+import { INT_NULL, LONG_NULL } from '../../../lib/core/column-type.js';
+import type { ColumnVector } from '../../../lib/core/column-vector.js';
 import type { SqlType } from '../../../lib/sql/sql-type.js';
 
 type Num = number | null;

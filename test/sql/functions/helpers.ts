@@ -2,8 +2,8 @@
 // vectors, and calls through the registry the way the binder makes them
 // (resolve by argument types, cast arguments to the overload's types, run).
 import '../../../lib/sql/functions/index.js';
-import { INT_NULL, LONG_NULL } from '../../../lib/storage/column-type.js';
-import { symbolsFromStrings, type ColumnVector } from '../../../lib/storage/column-vector.js';
+import { INT_NULL, LONG_NULL } from '../../../lib/core/column-type.js';
+import { symbolsFromStrings, type ColumnVector } from '../../../lib/core/column-vector.js';
 import { resolveAggregate, resolveScalar, standaloneKernelContext, type ScalarOverload } from '../../../lib/sql/functions/registry.js';
 import { length, textAt, textVector } from '../../../lib/sql/functions/vec.js';
 import { parseTimestamp } from '../../../lib/sql/functions/datetime.js';

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import {
   bools, bytes, call, chars, doubles, floats, ints, longs, nullArg, resolveError, resultType, run, shorts, strs, syms, ts,
 } from './helpers.js';
-import { nullVector, type ColumnVector } from '../../../lib/storage/column-vector.js';
+import { nullVector, type ColumnVector } from '../../../lib/core/column-vector.js';
 
 test('and, or and not work row by row', () => {
   const a = bools([true, true, false, false]), b = bools([true, false, true, false]);

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { ints, KX, longs, strs, ts, values, type V } from './helpers.js';
 import { resolveScalar } from '../../../lib/sql/functions/registry.js';
 import { setRandomSeed } from '../../../lib/sql/functions/random.js';
-import type { ColumnVector } from '../../../lib/storage/column-vector.js';
+import type { ColumnVector } from '../../../lib/core/column-vector.js';
 import type { SqlType } from '../../../lib/sql/sql-type.js';
 import { formatTimestamp } from '../../../lib/sql/functions/datetime.js';
 

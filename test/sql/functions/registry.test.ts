@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import './helpers.js';
 import { SvcError } from '../../../lib/errors/svc-error.js';
 import { aggregateNames, hasScalar, isAggregate, resolveScalar, scalarNames } from '../../../lib/sql/functions/registry.js';
-import { COLUMN_TYPES } from '../../../lib/storage/column-type.js';
+import { COLUMN_TYPES } from '../../../lib/core/column-type.js';
 
 test('registers operators, casts, scalars, generators and aggregates', () => {
   const names = new Set(scalarNames());

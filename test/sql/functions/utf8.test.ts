@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { chars, strs, syms } from './helpers.js';
 import { codePointLength, compareStrings, uniformText } from '../../../lib/sql/functions/utf8.js';
 import { constantVector, textVector, texts } from '../../../lib/sql/functions/vec.js';
-import type { ColumnVector } from '../../../lib/storage/column-vector.js';
+import type { ColumnVector } from '../../../lib/core/column-vector.js';
 
 test('finds the one value of repeated text vectors and nothing else', () => {
   assert.equal(uniformText(strs(['ab', 'ab', 'ab']), 3), 'ab');
