@@ -1,0 +1,98 @@
+// The layer rule of ARCHITECTURE.md, read from the imports themselves so that
+// it cannot drift: every relative import in lib/ goes downward, or to a shared
+// bottom folder. Known exceptions are listed with their reason and must exist.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, normalize, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const LIB = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'lib');
+
+/** The layered folders, higher imports lower: `http, health, api -> ingest, export -> exec -> sql -> storage`. */
+const LEVEL: Readonly<Record<string, number>> = { http: 5, health: 5, api: 5, ingest: 4, export: 4, exec: 3, sql: 2, storage: 1 };
+
+/**
+ * Shared folders (and top files) usable by every layer; among themselves a
+ * lower rank only: errors <- core, limits, config, version <- metrics <- log <- lifecycle.
+ */
+const SHARED_RANK: Readonly<Record<string, number>> = { errors: 0, 'version.ts': 0, core: 1, limits: 1, config: 1, metrics: 2, log: 3, lifecycle: 4 };
+
+/** The composition roots: they may import anything. */
+const ROOTS = new Set(['index.ts', 'server.ts']);
+
+/** Edges that break the rule today, each with why; issue 17's restructure removes them. */
+const KNOWN: Readonly<Record<string, string>> = {
+  'health/health-http.ts -> http/request-head.ts': 'the HTTP request-head guards are shared by both servers; they belong below both',
+  'health/health-server.ts -> http/listen.ts': 'listen() is shared by both servers',
+  'health/health-worker.ts -> http/listen.ts': 'listen() is shared by both servers',
+  'health/health-responder.ts -> http/basic-auth.ts': 'Basic auth is shared by both servers',
+};
+
+/** The unit an import belongs to: its first folder under lib/, or the file itself at the top. */
+function unitOf(path: string): string {
+  const i = path.indexOf('/');
+  return i < 0 ? path : path.slice(0, i);
+}
+
+/** Why `from` may not import `to` (paths relative to lib/), or null when it may. */
+export function violation(from: string, to: string): string | null {
+  const a = unitOf(from), b = unitOf(to);
+  if (a === b || ROOTS.has(a)) return null;
+  const bShared = SHARED_RANK[b], aShared = SHARED_RANK[a];
+  if (bShared !== undefined) {
+    if (aShared === undefined || bShared < aShared) return null;
+    return `${a} (shared, rank ${aShared}) imports ${b} (rank ${bShared})`;
+  }
+  if (aShared !== undefined) return `${a} is shared (usable by all) but imports the layer ${b}`;
+  const la = LEVEL[a], lb = LEVEL[b];
+  if (la === undefined || lb === undefined) return `${la === undefined ? a : b} is in no layer (add it to test/layers.test.ts and ARCHITECTURE.md)`;
+  return lb < la ? null : `${a} (level ${la}) imports ${b} (level ${lb}): imports go downward only`;
+}
+
+function sources(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+    e.isDirectory() ? sources(join(dir, e.name)) : e.name.endsWith('.ts') ? [join(dir, e.name)] : []);
+}
+
+/** Every relative import (and re-export) of lib/, as `from -> to` paths relative to lib/ with .ts names. */
+function edges(): Array<{ from: string; to: string }> {
+  const out: Array<{ from: string; to: string }> = [];
+  for (const file of sources(LIB)) {
+    const text = readFileSync(file, 'utf8');
+    for (const m of text.matchAll(/(?:^|\n)\s*(?:import|export)\b[^'"]*?\bfrom\s+'(\.{1,2}\/[^']+)'/g)) {
+      const target = normalize(join(dirname(file), m[1]!)).replace(/\.js$/, '.ts');
+      out.push({ from: relative(LIB, file), to: relative(LIB, target) });
+    }
+  }
+  return out;
+}
+
+test('the checker refuses upward, sideways and shared-to-layer imports and allows downward ones', () => {
+  assert.equal(violation('exec/sort.ts', 'sql/bound.ts'), null);
+  assert.equal(violation('http/router.ts', 'core/batch.ts'), null);
+  assert.equal(violation('log/log-manager.ts', 'config/config.ts'), null);
+  assert.equal(violation('server.ts', 'http/main-server.ts'), null);
+  assert.match(violation('storage/table.ts', 'sql/bound.ts')!, /downward only/);
+  assert.match(violation('ingest/importer.ts', 'export/csv-response.ts')!, /downward only/);
+  assert.match(violation('core/batch.ts', 'storage/table.ts')!, /shared/);
+  assert.match(violation('config/config.ts', 'log/log-manager.ts')!, /rank/);
+  assert.match(violation('nowhere/x.ts', 'sql/bound.ts')!, /no layer/);
+});
+
+test('every import in lib/ follows the layer rule (known exceptions listed with a reason)', () => {
+  const all = edges();
+  assert.ok(all.length > 300, `read ${all.length} imports`);
+  const found = new Set<string>();
+  const broken: string[] = [];
+  for (const { from, to } of all) {
+    const why = violation(from, to);
+    if (why === null) continue;
+    const key = `${from} -> ${to}`;
+    if (KNOWN[key] !== undefined) { found.add(key); continue; }
+    broken.push(`${key}: ${why}`);
+  }
+  assert.deepEqual(broken, [], 'imports that break the layer rule');
+  const stale = Object.keys(KNOWN).filter((k) => !found.has(k));
+  assert.deepEqual(stale, [], 'known exceptions that no longer exist: remove them from KNOWN');
+});
