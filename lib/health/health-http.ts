@@ -1,7 +1,7 @@
 // The health server's node:http server, the same in the main event loop and in
 // the health worker thread; what differs is the backend that supplies state.
 import { createServer, type Server } from 'node:http';
-import { checkHead, guardRequestHeads, parserLimit, type HeadLimits } from '../http/request-head.js';
+import { checkHead, guardRequestHeads, parserLimit, type HeadLimits } from '../net/request-head.js';
 import type { HealthResponder, HealthSnapshot } from './health-responder.js';
 
 /** The health server ignores paths and needs few headers: small limits (414, 431 past them). */

@@ -1,7 +1,7 @@
 // What the health server answers (SPEC.md "Health server"), as a function of
 // the request and a state snapshot, so the same rules serve in the main event
 // loop and in the health worker thread.
-import { BasicAuth, WWW_AUTHENTICATE } from '../http/basic-auth.js';
+import { BasicAuth, WWW_AUTHENTICATE } from '../net/basic-auth.js';
 import type { ComponentReport } from '../lifecycle/component-registry.js';
 import { nowMicros } from '../log/clock.js';
 

@@ -5,7 +5,7 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Worker } from 'node:worker_threads';
 import type { HostPort } from '../config/value-types.js';
-import { closeGracefully, listen } from '../http/listen.js';
+import { closeGracefully, listen } from '../net/listen.js';
 import type { ComponentRegistry } from '../lifecycle/component-registry.js';
 import type { Logger } from '../log/log-manager.js';
 import type { Metrics } from '../metrics/metrics.js';

@@ -4,7 +4,7 @@
 // them. /metrics asks the main thread, which owns the registry.
 import { parentPort, workerData } from 'node:worker_threads';
 import type { HostPort } from '../config/value-types.js';
-import { listen } from '../http/listen.js';
+import { listen } from '../net/listen.js';
 import type { ComponentReport } from '../lifecycle/component-registry.js';
 import { createHealthHttpServer } from './health-http.js';
 import { HealthResponder, type HealthSettings } from './health-responder.js';

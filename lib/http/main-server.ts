@@ -7,10 +7,10 @@ import type { HostPort } from '../config/value-types.js';
 import { SvcError } from '../errors/svc-error.js';
 import type { Logger } from '../log/log-manager.js';
 import type { Metrics } from '../metrics/metrics.js';
-import { WWW_AUTHENTICATE, type BasicAuth } from './basic-auth.js';
+import { WWW_AUTHENTICATE, type BasicAuth } from '../net/basic-auth.js';
 import { reportError, sendError } from './error-response.js';
-import { closeGracefully, listen } from './listen.js';
-import { checkHead, guardRequestHeads, parserLimit, type HeadLimits } from './request-head.js';
+import { closeGracefully, listen } from '../net/listen.js';
+import { checkHead, guardRequestHeads, parserLimit, type HeadLimits } from '../net/request-head.js';
 import type { RequestContext, Router } from './router.js';
 
 export interface MainServerOptions {

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { BasicAuth } from '../../lib/http/basic-auth.js';
+import { BasicAuth } from '../../lib/net/basic-auth.js';
 
 const b64 = (s: string): string => 'Basic ' + Buffer.from(s).toString('base64');
 
