@@ -29,6 +29,8 @@ export interface Scope {
   readonly fields: readonly ScopeField[];
   /** Binds an uncorrelated subquery in the statement's context (absent: subqueries are not allowed here). */
   readonly subquery?: (q: A.Query) => Plan;
+  /** The message for a name not in `fields` (default `Invalid column: <name>`): a grouped query's select list says why. */
+  readonly unknownColumn?: (name: string) => string;
 }
 
 /** Called for aggregate calls; returns the bound reference that replaces them. */
@@ -70,7 +72,8 @@ export function resolveColumn(scope: Scope, ref: A.ColumnRef): { index: number; 
     if (table !== null && !scope.fields.some((f) => f.table?.toLowerCase() === table)) {
       throw new SvcError('SQL', 'Invalid table name or alias', { position: ref.pos });
     }
-    throw new SvcError('SQL', `Invalid column: ${ref.table ? `${ref.table}.` : ''}${ref.raw ?? ref.name}`, { position: ref.pos });
+    const shown = `${ref.table ? `${ref.table}.` : ''}${ref.raw ?? ref.name}`;
+    throw new SvcError('SQL', scope.unknownColumn ? scope.unknownColumn(shown) : `Invalid column: ${shown}`, { position: ref.pos });
   }
   return { index: hit, field: scope.fields[hit]! };
 }

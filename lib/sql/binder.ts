@@ -340,18 +340,11 @@ function bindSelect(q: A.Select, cx: BindContext, ctes: Ctes): Plan {
     };
     // Bind select items and HAVING in the post-aggregation world: keys and aggregates only.
     const keyFields: ScopeField[] = keys.map((k, i) => ({ table: null, name: `$key${i}`, type: k.type }));
-    postScope = { fields: keyFields, subquery };
+    // A name that is neither a key nor inside an aggregate: QuestDB's message says why.
+    const unknownColumn = (name: string): string => `column must appear in GROUP BY clause or aggregate function [column=${name}]`;
+    postScope = { fields: keyFields, subquery, unknownColumn };
     const post: ExprContext = { scope: postScope, onAggregate, keyOf };
-    const bindPost = (e: A.Expr): BoundExpr => {
-      try {
-        return bindExpr(e, post);
-      } catch (err) {
-        if (err instanceof SvcError && /^Invalid column/.test(err.message)) {
-          throw new SvcError('SQL', `column must appear in GROUP BY clause or aggregate function [column=${err.message.replace('Invalid column: ', '')}]`, { position: err.position });
-        }
-        throw err;
-      }
-    };
+    const bindPost = (e: A.Expr): BoundExpr => bindExpr(e, post);
     selectExprs = items.map((i) => bindPost(i.expr));
     const having = q.having ? bindPost(q.having) : null;
     const aggFields: Field[] = [...keys.map((k, i) => ({ name: `$key${i}`, type: k.type })), ...aggregates.map((a) => ({ name: a.name, type: a.type }))];
