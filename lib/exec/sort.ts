@@ -12,8 +12,8 @@ import { batchBytes, Held, pace, type ExecContext } from './context.js';
 import { collect, concatBatches, gatherBatch } from './batches.js';
 import { valueAt } from './vectors.js';
 import { isByteRows, typeInfo, typeKind } from '../core/column-type.js';
-import { decimalAt } from '../sql/functions/decimal.js';
-import { geohashAt } from '../sql/functions/geohash.js';
+import { compareDecimalRows, isDecimalNull } from '../sql/functions/decimal.js';
+import { compareGeohashRows, isGeohashNull } from '../sql/functions/geohash.js';
 
 type SortPlan = Extract<Plan, { kind: 'sort' }>;
 
@@ -109,16 +109,17 @@ export function comparable(v: ColumnVector, held?: Held): (a: number, b: number)
   }
   if (v.kind === 'fixed' && (typeKind(v.type) === 'DECIMAL' || typeKind(v.type) === 'GEOHASH')) {
     // By value: a DECIMAL's unscaled integer (one scale per column), a GEOHASH's bits.
+    // Compared straight from the bytes (no value per row is built).
     const w = typeInfo(v.type).width;
     const b = v.data as Uint8Array;
-    const at = typeKind(v.type) === 'DECIMAL' ? decimalAt : geohashAt;
-    const vals = Array.from({ length: b.length / w }, (_, i) => at(b, i, w));
-    held?.add(vals.length * 48);
+    const decimal = typeKind(v.type) === 'DECIMAL';
+    const isNull = decimal ? isDecimalNull : isGeohashNull;
+    const cmp = decimal ? compareDecimalRows : compareGeohashRows;
     return (a, c) => {
-      const x = vals[a]!, y = vals[c]!;
-      if (x === null) return y === null ? 0 : -1;
-      if (y === null) return 1;
-      return x < y ? -1 : x > y ? 1 : 0;
+      const x = isNull(b, a, w), y = isNull(b, c, w);
+      if (x) return y ? 0 : -1;
+      if (y) return 1;
+      return cmp(b, a, b, c, w);
     };
   }
   const t = v.kind === 'fixed' ? Array.from({ length: v.data.length / typeInfo(v.type).stride }, (_, i) => valueAt(v, i) as string | null) : texts(v);

@@ -5,7 +5,7 @@ import { SvcError } from '../../errors/svc-error.js';
 import type { Field } from '../../sql/bound.js';
 import { INT_NULL, LONG_NULL, decimalSpec, geohashBits, typeInfo, typeKind, type ColumnType, arrayDims } from '../../core/column-type.js';
 import { isDecimalNull } from '../../sql/functions/decimal.js';
-import { formatGeohash, geohashAt } from '../../sql/functions/geohash.js';
+import { isGeohashNull, writeGeohashText } from '../../sql/functions/geohash.js';
 import type { ColumnVector } from '../../core/column-vector.js';
 import { ChunkValues, type ValueKind } from './column-values.js';
 import { ArrayReader, isArrayType } from '../../sql/functions/arrays.js';
@@ -161,11 +161,9 @@ function gatherGeohash(bits: number, width: number) {
     let r = out.rows, c = out.count, at = out.byteLength;
     offs[c] = at;
     for (let i = from; i < to; i++, r++) {
-      const x = geohashAt(d, i, width);
-      if (x === null) { def[r] = 0; out.hasNulls = true; continue; }
+      if (isGeohashNull(d, i, width)) { def[r] = 0; out.hasNulls = true; continue; }
       def[r] = 1;
-      const s = formatGeohash(x, bits);
-      for (let k = 0; k < s.length; k++) b[at++] = s.charCodeAt(k);
+      at = writeGeohashText(d, i, width, bits, b, at);
       offs[++c] = at;
     }
     out.rows = r; out.count = c; out.byteLength = at;

@@ -12,7 +12,7 @@ import { ArrayReader, isArrayType } from './arrays.js';
 import { asDoubles, boolVector, boolsOf } from './vec.js';
 import { DictTables, compareRows, encodeDict, equalRows, uniformText, utf8Rows, type Utf8Rows } from './utf8.js';
 import { typeInfo, typeKind } from '../../core/column-type.js';
-import { decimalAt } from './decimal.js';
+import { compareDecimalRows, isDecimalNull } from './decimal.js';
 
 /** IN lists with at most this many constants are compared value by value (no set to build). */
 const SMALL_IN_LIST = 8;
@@ -209,8 +209,7 @@ function decimalCompare(op: CmpOp, x: ColumnVector, y: ColumnVector, n: number):
   const w = typeInfo(x.type).width;
   const out = new Uint8Array(n);
   for (let i = 0; i < n; i++) {
-    const p = decimalAt(a, i, w), q = decimalAt(b, i, w);
-    if (p !== null && q !== null) out[i] = holds(op, p < q ? -1 : p > q ? 1 : 0) ? 1 : 0;
+    if (!isDecimalNull(a, i, w) && !isDecimalNull(b, i, w)) out[i] = holds(op, compareDecimalRows(a, i, b, i, w)) ? 1 : 0;
   }
   return out;
 }
@@ -293,9 +292,9 @@ function betweenKernel(family: Family): Kernel {
       const w = typeInfo(args[0]!.type).width;
       const [x, lo, hi] = args.map((v) => (v as FixedVector).data as Uint8Array) as [Uint8Array, Uint8Array, Uint8Array];
       for (let i = 0; i < n; i++) {
-        const v = decimalAt(x, i, w), a = decimalAt(lo, i, w), b = decimalAt(hi, i, w);
-        if (v === null || a === null || b === null) continue;
-        out[i] = a <= b ? (v >= a && v <= b ? 1 : 0) : (v >= b && v <= a ? 1 : 0);
+        if (isDecimalNull(x, i, w) || isDecimalNull(lo, i, w) || isDecimalNull(hi, i, w)) continue;
+        const va = compareDecimalRows(x, i, lo, i, w), vb = compareDecimalRows(x, i, hi, i, w);
+        out[i] = compareDecimalRows(lo, i, hi, i, w) <= 0 ? (va >= 0 && vb <= 0 ? 1 : 0) : (vb >= 0 && va <= 0 ? 1 : 0);
       }
     } else {
       const x = utf8Rows(args[0]!, n), lo = utf8Rows(args[1]!, n), hi = utf8Rows(args[2]!, n);

@@ -20,6 +20,22 @@ export function isDecimalNull(b: Uint8Array, i: number, w: number): boolean {
   return true;
 }
 
+/**
+ * Compares row i of `a` with row j of `b` (both non-NULL, rows of `w` bytes)
+ * by value without building bigints: the top byte signed, the rest unsigned,
+ * from the most significant down.
+ */
+export function compareDecimalRows(a: Uint8Array, i: number, b: Uint8Array, j: number, w: number): number {
+  const p = i * w, q = j * w;
+  const top = ((a[p + w - 1]! << 24) >> 24) - ((b[q + w - 1]! << 24) >> 24);
+  if (top !== 0) return top < 0 ? -1 : 1;
+  for (let k = w - 2; k >= 0; k--) {
+    const d = a[p + k]! - b[q + k]!;
+    if (d !== 0) return d < 0 ? -1 : 1;
+  }
+  return 0;
+}
+
 /** Row i's unscaled value, or null for NULL. */
 export function decimalAt(b: Uint8Array, i: number, w: number): bigint | null {
   if (isDecimalNull(b, i, w)) return null;

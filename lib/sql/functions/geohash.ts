@@ -17,6 +17,41 @@ export function isGeohashNull(b: Uint8Array, i: number, w: number): boolean {
   return true;
 }
 
+/** Compares two non-NULL rows' bits (unsigned, most significant byte first) without building bigints. */
+export function compareGeohashRows(a: Uint8Array, i: number, b: Uint8Array, j: number, w: number): number {
+  const p = i * w, q = j * w;
+  for (let k = w - 1; k >= 0; k--) {
+    const d = a[p + k]! - b[q + k]!;
+    if (d !== 0) return d < 0 ? -1 : 1;
+  }
+  return 0;
+}
+
+/** Bit k (0 = least significant) of row i's value, straight from its bytes. */
+function bitAt(b: Uint8Array, at: number, k: number): number {
+  return (b[at + (k >> 3)]! >> (k & 7)) & 1;
+}
+
+/**
+ * Writes row i's text (as formatGeohash; the row is not NULL) into `out` at
+ * `pos` as ASCII, reading bits straight from the bytes (no bigint, no string);
+ * returns the position after it.
+ */
+export function writeGeohashText(b: Uint8Array, i: number, w: number, bits: number, out: Uint8Array, pos: number): number {
+  const at = i * w;
+  let o = pos;
+  if (bits % 5 === 0) {
+    for (let k = bits - 5; k >= 0; k -= 5) {
+      let d = 0;
+      for (let m = 4; m >= 0; m--) d = (d << 1) | bitAt(b, at, k + m);
+      out[o++] = BASE32.charCodeAt(d);
+    }
+  } else {
+    for (let k = bits - 1; k >= 0; k--) out[o++] = 48 + bitAt(b, at, k);
+  }
+  return o;
+}
+
 /** Row i's bits as a bigint, or null for NULL. */
 export function geohashAt(b: Uint8Array, i: number, w: number): bigint | null {
   if (isGeohashNull(b, i, w)) return null;

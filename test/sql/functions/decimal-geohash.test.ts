@@ -2,8 +2,8 @@
 // and out as QuestDB prints it, rounding half away from zero, literal types.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { decimalAt, decimalLiteral, formatDecimal, parseDecimalText, putDecimal, rescale } from '../../../lib/sql/functions/decimal.js';
-import { formatGeohash, geohashAt, geohashFromText, parseGeohashBinary, parseGeohashChars, putGeohash } from '../../../lib/sql/functions/geohash.js';
+import { compareDecimalRows, decimalAt, decimalLiteral, formatDecimal, parseDecimalText, putDecimal, rescale } from '../../../lib/sql/functions/decimal.js';
+import { compareGeohashRows, formatGeohash, geohashAt, writeGeohashText, geohashFromText, parseGeohashBinary, parseGeohashChars, putGeohash } from '../../../lib/sql/functions/geohash.js';
 
 test('DECIMAL unscaled values round-trip through every width, NULL included', () => {
   for (const [w, xs] of [[1, [0n, 99n, -99n]], [2, [9999n, -9999n]], [4, [999999999n, -1n]], [8, [999999999999999999n, -999999999999999999n]],
@@ -57,5 +57,31 @@ test('GEOHASH: base32 or bit text, bytes of every width, narrowing casts', () =>
     putGeohash(b, 1, w, null);
     assert.equal(geohashAt(b, 0, w), (1n << BigInt(Math.min(60, w * 8 - 1))) - 1n);
     assert.equal(geohashAt(b, 1, w), null);
+  }
+});
+
+test('byte-wise DECIMAL and GEOHASH comparison and GEOHASH text agree with the bigint values', () => {
+  for (const w of [1, 2, 4, 8, 16, 32]) {
+    const lim = 2n ** BigInt(8 * w - 1) - 1n;
+    const xs = [0n, 1n, -1n, 255n, -256n, lim, -lim, lim / 3n, -lim / 7n].map((x) => BigInt.asIntN(8 * w, x));
+    const b = new Uint8Array(w * xs.length);
+    xs.forEach((x, i) => putDecimal(b, i, w, x));
+    for (let i = 0; i < xs.length; i++) {
+      for (let j = 0; j < xs.length; j++) {
+        const x = decimalAt(b, i, w)!, y = decimalAt(b, j, w)!;
+        assert.equal(compareDecimalRows(b, i, b, j, w), x < y ? -1 : x > y ? 1 : 0, `width ${w}: ${x} vs ${y}`);
+      }
+    }
+  }
+  for (const [bits, w] of [[5, 1], [7, 1], [12, 2], [20, 4], [31, 4], [40, 8], [60, 8]] as const) {
+    const xs = [0n, 1n, 2n ** BigInt(bits) - 2n, 2n ** BigInt(bits - 1), 12345n % 2n ** BigInt(bits)];
+    const b = new Uint8Array(w * xs.length);
+    xs.forEach((x, i) => putGeohash(b, i, w, x));
+    const out = new Uint8Array(64);
+    for (let i = 0; i < xs.length; i++) {
+      const end = writeGeohashText(b, i, w, bits, out, 1);
+      assert.equal(Buffer.from(out.subarray(1, end)).toString('latin1'), formatGeohash(xs[i]!, bits), `${bits} bits`);
+      for (let j = 0; j < xs.length; j++) assert.equal(compareGeohashRows(b, i, b, j, w), xs[i]! < xs[j]! ? -1 : xs[i]! > xs[j]! ? 1 : 0);
+    }
   }
 });
