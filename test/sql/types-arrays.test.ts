@@ -4,38 +4,16 @@
 // arrow-rs, hyparquet and DuckDB), out-of-order inserts into partitions, a restart.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { request } from 'undici';
 import { readParquet } from 'parquet-wasm';
 import { tableFromIPC, type Vector } from 'apache-arrow';
 import { parquetReadObjects } from 'hyparquet';
 import { compressors } from 'hyparquet-compressors';
 import { makeRoot, startServer, type ServerProcess } from '../helpers/server-process.js';
-
-interface Reply { status: number; text: string; body: Record<string, unknown> }
+import { sqlClient } from '../helpers/sql-client.js';
 
 describe('DOUBLE arrays', () => {
   let s: ServerProcess;
-  const get = async (path: string, params: Record<string, string>): Promise<{ status: number; bytes: Buffer }> => {
-    const r = await request(`${s.mainUrl}${path}?${new URLSearchParams(params)}`);
-    return { status: r.statusCode, bytes: Buffer.from(await r.body.arrayBuffer()) };
-  };
-  const exec = async (query: string): Promise<Reply> => {
-    const r = await get('/exec', { query });
-    const text = r.bytes.toString();
-    return { status: r.status, text, body: JSON.parse(text) as Record<string, unknown> };
-  };
-  const ok = async (query: string): Promise<Record<string, unknown>> => {
-    const r = await exec(query);
-    assert.equal(r.status, 200, `${query}: ${r.text}`);
-    return r.body;
-  };
-  const rows = async (query: string): Promise<unknown[][]> => (await ok(query)).dataset as unknown[][];
-  const fails = async (query: string, error: RegExp, position: number): Promise<void> => {
-    const r = await exec(query);
-    assert.equal(r.status, 400, r.text);
-    assert.match(String(r.body.error), error);
-    assert.equal(r.body.position, position, r.text);
-  };
+  const { get, ok, rows, fails } = sqlClient(() => s.mainUrl);
 
   before(async () => {
     s = await startServer({ root: makeRoot() }); // a root of our own: kept for the restart

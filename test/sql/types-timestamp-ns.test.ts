@@ -7,31 +7,11 @@ import { FormData, request } from 'undici';
 import { readParquet } from 'parquet-wasm';
 import { tableFromIPC } from 'apache-arrow';
 import { makeRoot, startServer, type ServerProcess } from '../helpers/server-process.js';
-
-interface Reply { status: number; text: string; body: Record<string, unknown> }
+import { sqlClient } from '../helpers/sql-client.js';
 
 describe('TIMESTAMP_NS', () => {
   let s: ServerProcess;
-  const get = async (path: string, params: Record<string, string>): Promise<{ status: number; bytes: Buffer }> => {
-    const r = await request(`${s.mainUrl}${path}?${new URLSearchParams(params)}`);
-    return { status: r.statusCode, bytes: Buffer.from(await r.body.arrayBuffer()) };
-  };
-  const exec = async (query: string): Promise<Reply> => {
-    const r = await get('/exec', { query });
-    const text = r.bytes.toString();
-    return { status: r.status, text, body: JSON.parse(text) as Record<string, unknown> };
-  };
-  const ok = async (query: string): Promise<Record<string, unknown>> => {
-    const r = await exec(query);
-    assert.equal(r.status, 200, `${query}: ${r.text}`);
-    return r.body;
-  };
-  const rows = async (query: string): Promise<unknown[][]> => (await ok(query)).dataset as unknown[][];
-  const csv = async (query: string): Promise<string> => {
-    const r = await get('/exp', { query });
-    assert.equal(r.status, 200, r.bytes.toString());
-    return r.bytes.toString();
-  };
+  const { get, exec, ok, rows, csv } = sqlClient(() => s.mainUrl);
 
   before(async () => {
     s = await startServer({ root: makeRoot() }); // a root of our own: kept for the restart
