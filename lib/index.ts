@@ -14,5 +14,5 @@ export type {
 export { batchRows } from './api/record-batch.js';
 export type { RecordBatch, Row, RowValue, Field, ColumnVector } from './api/record-batch.js';
 export { SvcError } from './errors/svc-error.js';
-export type { SqlType } from './sql/sql-type.js';
+export type { SqlType } from './core/sql-type.js';
 export { VERSION } from './version.js';

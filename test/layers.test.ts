@@ -9,8 +9,8 @@ import { fileURLToPath } from 'node:url';
 
 const LIB = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'lib');
 
-/** The layered folders, higher imports lower: `http, health, api -> ingest, export -> exec -> sql -> storage`. */
-const LEVEL: Readonly<Record<string, number>> = { http: 5, health: 5, api: 5, ingest: 4, export: 4, exec: 3, sql: 2, storage: 1 };
+/** The layered folders, higher imports lower: `http, health, api -> ingest, export -> exec -> sql -> functions -> storage`. */
+const LEVEL: Readonly<Record<string, number>> = { http: 6, health: 6, api: 6, ingest: 5, export: 5, exec: 4, sql: 3, functions: 2, storage: 1 };
 
 /**
  * Shared folders (and top files) usable by every layer; among themselves a

@@ -6,8 +6,8 @@ import type { Field } from '../sql/bound.js';
 import { nullVector, type ColumnVector } from '../core/column-vector.js';
 import type { Batch } from '../core/batch.js';
 import { INT_NULL, LONG_NULL } from '../core/column-type.js';
-import { renderAt } from '../sql/functions/render.js';
-import { ArrayReader, isArrayType } from '../sql/functions/arrays.js';
+import { renderAt } from '../core/render.js';
+import { ArrayReader, isArrayType } from '../core/array-values.js';
 
 export type { Field };
 export type { ColumnVector };

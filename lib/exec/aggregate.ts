@@ -5,8 +5,8 @@
 import type { Batch } from '../core/batch.js';
 import type { ColumnVector } from '../core/column-vector.js';
 import type { Plan } from '../sql/bound.js';
-import type { AggregateState } from '../sql/functions/registry.js';
-import { asDoubles } from '../sql/functions/vec.js';
+import type { AggregateState } from '../functions/registry.js';
+import { asDoubles } from '../core/vec.js';
 import { holding, type Held, pace, type ExecContext } from './context.js';
 import { Evaluator } from './expr.js';
 import { prepareSubqueries } from './subqueries.js';

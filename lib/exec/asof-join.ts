@@ -3,7 +3,7 @@
 // newest right row seen per key is remembered (a reference to its batch, so
 // nothing is copied). Memory: one remembered row per key plus their batches.
 import type { Plan } from '../sql/bound.js';
-import type { SqlType } from '../sql/sql-type.js';
+import type { SqlType } from '../core/sql-type.js';
 import type { Batch } from '../core/batch.js';
 import { gatherBatch } from './batches.js';
 import { batchBytes, holding, type Held, keyEntryBytes, pace, type ExecContext } from './context.js';

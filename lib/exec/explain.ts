@@ -1,6 +1,6 @@
 // EXPLAIN: the operator tree, one line per node, children indented.
 import type { BoundExpr, BoundFrame, BoundWindow, Plan } from '../sql/bound.js';
-import { formatTimestamp } from '../sql/functions/datetime.js';
+import { formatTimestamp } from '../core/datetime.js';
 
 export function explainPlan(plan: Plan, depth = 0): string[] {
   const pad = '    '.repeat(depth);

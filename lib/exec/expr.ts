@@ -7,9 +7,9 @@
 // when the text they build would pass the chunk size.
 import type { ColumnVector } from '../core/column-vector.js';
 import type { BoundExpr } from '../sql/bound.js';
-import type { KernelContext } from '../sql/functions/registry.js';
-import { RowChunkOverflow } from '../sql/functions/text-out.js';
-import { constantVector } from '../sql/functions/vec.js';
+import type { KernelContext } from '../functions/registry.js';
+import { RowChunkOverflow } from '../functions/text-out.js';
+import { constantVector } from '../core/vec.js';
 import { MemoryBudget } from '../limits/memory-budget.js';
 import type { Batch } from '../core/batch.js';
 import { isSvcError, SvcError } from '../errors/svc-error.js';

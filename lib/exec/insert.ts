@@ -10,15 +10,15 @@ import type * as A from '../sql/ast.js';
 import { bindExpr, castTo, inconvertibleValue } from '../sql/bind-expr.js';
 import type { BoundExpr, Plan } from '../sql/bound.js';
 import { bindQuery } from '../sql/binder.js';
-import { isNumeric, isTemporal, isText, type SqlType } from '../sql/sql-type.js';
+import { isNumeric, isTemporal, isText, type SqlType } from '../core/sql-type.js';
 import { typeName } from '../core/column-type.js';
-import type { KernelContext } from '../sql/functions/registry.js';
+import type { KernelContext } from '../functions/registry.js';
 import type { Batch } from '../core/batch.js';
 import { pace, type ExecContext } from './context.js';
 import { compileExpr, Evaluator } from './expr.js';
 import { run } from './operators.js';
 import { valueAt } from './vectors.js';
-import { nullFlags } from '../sql/functions/vec.js';
+import { nullFlags } from '../core/vec.js';
 
 type Prepared = (cx: ExecContext) => Promise<{ rows: number }>;
 

@@ -5,7 +5,7 @@
 // in order of first appearance. The aggregation's output is small (buckets x
 // keys), so it is held as values.
 import type { FillSpec, Plan } from '../sql/bound.js';
-import type { SqlType } from '../sql/sql-type.js';
+import type { SqlType } from '../core/sql-type.js';
 import type { Batch } from '../core/batch.js';
 import { sliceBatches } from './batches.js';
 import { holding, type Held, pace, type ExecContext } from './context.js';

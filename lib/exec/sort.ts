@@ -6,14 +6,14 @@ import { DEFAULT_BATCH_ROWS, type Batch } from '../core/batch.js';
 import type { ColumnVector } from '../core/column-vector.js';
 import type { Deadline } from '../limits/deadline.js';
 import type { Plan } from '../sql/bound.js';
-import { asDoubles, texts } from '../sql/functions/vec.js';
-import { comparePairs, pairsOf } from '../sql/functions/nanos.js';
+import { asDoubles, texts } from '../core/vec.js';
+import { comparePairs, pairsOf } from '../core/nanos.js';
 import { batchBytes, Held, pace, type ExecContext } from './context.js';
 import { collect, concatBatches, gatherBatch } from './batches.js';
 import { valueAt } from './vectors.js';
 import { isByteRows, typeInfo, typeKind } from '../core/column-type.js';
-import { compareDecimalRows, isDecimalNull } from '../sql/functions/decimal.js';
-import { compareGeohashRows, isGeohashNull } from '../sql/functions/geohash.js';
+import { compareDecimalRows, isDecimalNull } from '../core/decimal.js';
+import { compareGeohashRows, isGeohashNull } from '../core/geohash.js';
 
 type SortPlan = Extract<Plan, { kind: 'sort' }>;
 

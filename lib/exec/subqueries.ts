@@ -6,8 +6,8 @@
 import { SvcError } from '../errors/svc-error.js';
 import type { ColumnVector } from '../core/column-vector.js';
 import type { BoundExpr } from '../sql/bound.js';
-import { asDoubles, constantVector, boolVector } from '../sql/functions/vec.js';
-import { isNumeric, isTemporal } from '../sql/sql-type.js';
+import { asDoubles, constantVector, boolVector } from '../core/vec.js';
+import { isNumeric, isTemporal } from '../core/sql-type.js';
 import { collect } from './batches.js';
 import { Held, type ExecContext } from './context.js';
 import { run } from './operators.js';

@@ -2,14 +2,14 @@
 // (group keys, join keys, metadata rows) and for tests: a value out of a
 // vector, vectors built from values, and zero-copy prefixes.
 import { INT_NULL, LONG_NULL, isByteRows, typeInfo, typeKind, type ColumnType } from '../core/column-type.js';
-import { isDecimalNull } from '../sql/functions/decimal.js';
-import { isGeohashNull } from '../sql/functions/geohash.js';
+import { isDecimalNull } from '../core/decimal.js';
+import { isGeohashNull } from '../core/geohash.js';
 import { nullVector, rowsOf, symbolsFromStrings, type ColumnVector, type FixedArray, type FixedVector } from '../core/column-vector.js';
-import { textAt, textVector } from '../sql/functions/vec.js';
-import { renderAt } from '../sql/functions/render.js';
-import { nanosFromTexts } from '../sql/functions/nanos.js';
-import { arraysFromTexts, isArrayType } from '../sql/functions/arrays.js';
-import type { SqlType } from '../sql/sql-type.js';
+import { textAt, textVector } from '../core/vec.js';
+import { renderAt } from '../core/render.js';
+import { nanosFromTexts } from '../core/nanos.js';
+import { arraysFromTexts, isArrayType } from '../core/array-values.js';
+import type { SqlType } from '../core/sql-type.js';
 
 export type Value = number | string | boolean | null;
 

@@ -10,7 +10,7 @@ import { nullVector, type ColumnVector } from '../core/column-vector.js';
 import { isByteRows, type ColumnType } from '../core/column-type.js';
 import { concatVectors, gatherVector } from '../core/vector-ops.js';
 import type { BoundExpr, BoundWindow, Plan } from '../sql/bound.js';
-import { asDoubles, fromDoubles, longVector, nullFlags } from '../sql/functions/vec.js';
+import { asDoubles, fromDoubles, longVector, nullFlags } from '../core/vec.js';
 import { collect, sliceBatches } from './batches.js';
 import { holding, type Held, pace, vectorBytes, type ExecContext } from './context.js';
 import { exprText } from './explain.js';

@@ -7,7 +7,7 @@
 // encodes the next row group (ZSTD at level 9 is most of a Parquet export).
 import { Worker } from 'node:worker_threads';
 import { availableParallelism } from 'node:os';
-import type { SqlType } from '../sql/sql-type.js';
+import type { SqlType } from '../core/sql-type.js';
 import type { ColumnVector } from '../core/column-vector.js';
 import type { RowFormat } from './row-slices.js';
 import type { CodecName } from './parquet/format.js';

@@ -3,7 +3,7 @@
 // (format-pool.ts): the helper takes a slice whenever it holds fewer than
 // HELPER_DEPTH, this thread formats the others meanwhile, so the two split
 // the work by how fast each goes; a queue keeps the output in row order.
-import type { SqlType } from '../sql/sql-type.js';
+import type { SqlType } from '../core/sql-type.js';
 import type { ColumnVector } from '../core/column-vector.js';
 import type { Batch } from '../core/batch.js';
 import type { ChunkWriter } from './chunk-writer.js';

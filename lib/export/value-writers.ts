@@ -4,13 +4,13 @@
 // ISO with micros, DATE with millis, NULL as null / an empty field.
 import { INT_NULL, LONG_NULL, typeKind } from '../core/column-type.js';
 import type { ColumnVector } from '../core/column-vector.js';
-import type { SqlType } from '../sql/sql-type.js';
-import { F_DAY, F_HOUR, F_MINUTE, F_MONTH, F_SECOND, F_YEAR, daysFromCivil, formatDate, formatTimestamp, newFields, splitMicros } from '../sql/functions/datetime.js';
-import { formatDouble, formatFloat, formatLong } from '../sql/functions/format.js';
+import type { SqlType } from '../core/sql-type.js';
+import { F_DAY, F_HOUR, F_MINUTE, F_MONTH, F_SECOND, F_YEAR, daysFromCivil, formatDate, formatTimestamp, newFields, splitMicros } from '../core/datetime.js';
+import { formatDouble, formatFloat, formatLong } from '../core/number-format.js';
 import { SHORTEST_DOUBLE_BYTES, writeShortestDouble } from './shortest-double.js';
-import { renderAt } from '../sql/functions/render.js';
-import { ArrayReader, formatArrayAt, isArrayType } from '../sql/functions/arrays.js';
-import { formatTimestampNs, nanosToMicros, subMicroNanos } from '../sql/functions/nanos.js';
+import { renderAt } from '../core/render.js';
+import { ArrayReader, formatArrayAt, isArrayType } from '../core/array-values.js';
+import { formatTimestampNs, nanosToMicros, subMicroNanos } from '../core/nanos.js';
 import type { ChunkWriter } from './chunk-writer.js';
 
 export type ValueWriter = (w: ChunkWriter, v: ColumnVector, i: number) => void;

@@ -7,14 +7,14 @@
 import type { MemoryBudget } from '../limits/memory-budget.js';
 import type { ColumnType } from '../core/column-type.js';
 import { INT_NULL, LONG_NULL, decimalSpec, geohashBits, typeInfo, typeKind } from '../core/column-type.js';
-import { fitsPrecision, parseDecimalText, putDecimal } from '../sql/functions/decimal.js';
-import { geohashFromText, putGeohash } from '../sql/functions/geohash.js';
+import { fitsPrecision, parseDecimalText, putDecimal } from '../core/decimal.js';
+import { geohashFromText, putGeohash } from '../core/geohash.js';
 import type { ColumnInput } from '../core/column-vector.js';
-import { daysFromCivil } from '../sql/functions/datetime.js';
-import { dateFormat } from '../sql/functions/date-format.js';
-import { parseDoubleText, parseIpv4Text, parseLongText, parseTimestampText, parseUuidText } from '../sql/functions/parse-text.js';
-import { int64Pair } from '../sql/functions/format.js';
-import { parseTimestampNsText } from '../sql/functions/nanos.js';
+import { daysFromCivil } from '../core/datetime.js';
+import { dateFormat } from '../core/date-format.js';
+import { parseDoubleText, parseIpv4Text, parseLongText, parseTimestampText, parseUuidText } from '../core/parse-text.js';
+import { int64Pair } from '../core/number-format.js';
+import { parseTimestampNsText } from '../core/nanos.js';
 
 export interface ColumnBuilder {
   readonly type: ColumnType;

@@ -5,18 +5,18 @@ import { SvcError } from '../errors/svc-error.js';
 import type * as A from './ast.js';
 import type { BoundExpr, Plan } from './bound.js';
 import { node } from './plan-timestamp.js';
-import { parseTimestamp } from './functions/datetime.js';
-import { isAggregate, resolveScalar, tryResolveScalar, type BindArg, type Kernel, type ScalarOverload } from './functions/registry.js';
-import { parseDoubleText, parseIntText, parseIpv4Text, parseLongText } from './functions/parse-text.js';
-import { dayInterval, statementNow, type DayName } from './functions/time.js';
+import { parseTimestamp } from '../core/datetime.js';
+import { isAggregate, resolveScalar, tryResolveScalar, type BindArg, type Kernel, type ScalarOverload } from '../functions/registry.js';
+import { parseDoubleText, parseIntText, parseIpv4Text, parseLongText } from '../core/parse-text.js';
+import { dayInterval, statementNow, type DayName } from '../functions/time.js';
 import { merge, parseIntervalLiteral } from './interval-literal.js';
 import { ColumnTypeError, LONG_NULL, columnTypeOf, decimalSpec, geohashBits, geohashType, isParametric, typeKind, typeName, type ColumnType } from '../core/column-type.js';
-import { decimalLiteral, formatDecimal } from './functions/decimal.js';
-import { formatGeohash, geohashFromText, narrowGeohash, parseGeohashBinary, parseGeohashChars } from './functions/geohash.js';
+import { decimalLiteral, formatDecimal } from '../core/decimal.js';
+import { formatGeohash, geohashFromText, narrowGeohash, parseGeohashBinary, parseGeohashChars } from '../core/geohash.js';
 import type { Interval } from '../core/batch.js';
 import { constArg, isConstant } from './const-value.js';
 import { isWindowOnly } from './window-functions.js';
-import { commonType, isNumeric, isTemporal, isText, type SqlType } from './sql-type.js';
+import { commonType, isNumeric, isTemporal, isText, type SqlType } from '../core/sql-type.js';
 
 export interface ScopeField {
   /** Table name or alias the field can be qualified with. */

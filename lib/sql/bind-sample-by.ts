@@ -6,7 +6,7 @@ import { SvcError } from '../errors/svc-error.js';
 import type * as A from './ast.js';
 import { bindExpr, castTo, type Scope } from './bind-expr.js';
 import type { BoundExpr, FillSpec, Plan } from './bound.js';
-import type { Kernel } from './functions/registry.js';
+import type { Kernel } from '../functions/registry.js';
 import { pushIntervals } from './intervals.js';
 import { node } from './plan-timestamp.js';
 import { Buckets, checkZone, parseOffset, parseSampleInterval, type Sampling } from './sample-by.js';

@@ -9,8 +9,8 @@ import { bindExpr, castTo, exprKey, unify, type ExprContext, type Scope } from '
 import type { BoundExpr, BoundFrame, BoundWindow, Plan } from './bound.js';
 import { node } from './plan-timestamp.js';
 import { constValue } from './const-value.js';
-import { hasScalar, isAggregate } from './functions/registry.js';
-import { isNumeric, isTemporal, type SqlType } from './sql-type.js';
+import { hasScalar, isAggregate } from '../functions/registry.js';
+import { isNumeric, isTemporal, type SqlType } from '../core/sql-type.js';
 import { windowFunction, windowValueType } from './window-functions.js';
 
 const AGGREGATION = 'Window function is not allowed in context of aggregation. Use sub-query.';

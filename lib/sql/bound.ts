@@ -2,8 +2,8 @@
 // a tree of logical plan nodes, each with its output fields. The binder makes
 // it from the syntax tree; the executor turns it into operators.
 import type { Interval } from '../core/batch.js';
-import type { AggregateOverload, ScalarOverload } from './functions/registry.js';
-import type { SqlType } from './sql-type.js';
+import type { AggregateOverload, ScalarOverload } from '../functions/registry.js';
+import type { SqlType } from '../core/sql-type.js';
 import type { Buckets } from './sample-by.js';
 
 export interface Field {

@@ -7,10 +7,10 @@
 import { isSvcError, SvcError } from '../errors/svc-error.js';
 import type { ColumnVector } from '../core/column-vector.js';
 import type { BoundExpr } from './bound.js';
-import { standaloneKernelContext, type ConstValue } from './functions/registry.js';
-import { isLimitError } from './functions/text-out.js';
-import { asDoubles, constantVector, textAt } from './functions/vec.js';
-import { isText } from './sql-type.js';
+import { standaloneKernelContext, type ConstValue } from '../functions/registry.js';
+import { isLimitError } from '../functions/text-out.js';
+import { asDoubles, constantVector, textAt } from '../core/vec.js';
+import { isText } from '../core/sql-type.js';
 import { isByteRows } from '../core/column-type.js';
 
 /** One row at bind time needs little: a value past this (or QuestDB's default 1 MiB per built text) is left to run time. */

@@ -5,8 +5,8 @@
 // (DST-correct: the zone's offset at each instant). ALIGN TO FIRST
 // OBSERVATION counts strides from the first row (or FROM).
 import { SvcError } from '../errors/svc-error.js';
-import { monthIndex, monthStart } from './functions/datetime.js';
-import { fixedZone, ianaOffset } from './interval-literal.js';
+import { monthIndex, monthStart } from '../core/datetime.js';
+import { fixedZone, ianaOffset } from '../core/time-zones.js';
 
 export type SampleUnit = 'U' | 'T' | 's' | 'm' | 'h' | 'd' | 'w' | 'M' | 'y';
 

@@ -4,8 +4,8 @@
 // DOUBLE, count LONG, the rest the
 // argument's type with integers as LONG and FLOAT as DOUBLE). The binder (bind-window.ts) checks calls against this.
 import type { WindowFunctionName } from './bound.js';
-import { noMatch } from './functions/signature.js';
-import { isIntegral, isNumeric, isTemporal, type SqlType } from './sql-type.js';
+import { noMatch } from '../functions/signature.js';
+import { isIntegral, isNumeric, isTemporal, type SqlType } from '../core/sql-type.js';
 
 export interface WindowFunctionDef {
   readonly name: WindowFunctionName;

@@ -6,7 +6,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { writeShortestDouble } from '../../lib/export/shortest-double.js';
-import { formatDouble } from '../../lib/sql/functions/format.js';
+import { formatDouble } from '../../lib/core/number-format.js';
 import { mulberry32 } from '../helpers/prng.js';
 
 const out = new Uint8Array(32);

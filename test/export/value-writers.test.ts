@@ -7,9 +7,9 @@ import assert from 'node:assert/strict';
 import { ChunkWriter } from '../../lib/export/chunk-writer.js';
 import { csvValueWriter, jsonValueWriter, type ValueWriter } from '../../lib/export/value-writers.js';
 import type { ColumnVector } from '../../lib/core/column-vector.js';
-import { formatDouble, formatFloat } from '../../lib/sql/functions/format.js';
-import { formatDate, formatTimestamp } from '../../lib/sql/functions/datetime.js';
-import type { SqlType } from '../../lib/sql/sql-type.js';
+import { formatDouble, formatFloat } from '../../lib/core/number-format.js';
+import { formatDate, formatTimestamp } from '../../lib/core/datetime.js';
+import type { SqlType } from '../../lib/core/sql-type.js';
 import { mulberry32 } from '../helpers/prng.js';
 
 const rng = mulberry32;

@@ -3,8 +3,8 @@
 // statements over the fuzzer's tables (sql-fuzz-tables.ts) calling every
 // registry function, DDL/DML on its own scratch tables, hostile statements and
 // mutants of valid ones (sql-fuzz-hostile.ts).
-import { aggregateNames, scalarNames } from '../../lib/sql/functions/registry.js';
-import '../../lib/sql/functions/index.js';
+import { aggregateNames, scalarNames } from '../../lib/functions/registry.js';
+import '../../lib/functions/index.js';
 import { Rand, mix } from './fuzz-rand.js';
 import { hostileStatement, mutate } from './sql-fuzz-hostile.js';
 import { ALL, IMPORTED, QUOTES, READ_TABLES, REFERENCE, SCRATCH, SCRATCH_COLS, SMALL, SYMBOLS, type Col, type Kind, type Tab } from './sql-fuzz-tables.js';

@@ -185,7 +185,7 @@ test('ts IN today() / yesterday() / tomorrow() is the day interval (UTC or a zon
 });
 
 test('dayInterval: local days of a zone, 23 and 25 hours long across DST changes', async () => {
-  const { dayInterval } = await import('../../lib/sql/functions/time.js');
+  const { dayInterval } = await import('../../lib/functions/time.js');
   const at = (iso: string): number => Date.parse(iso) * 1000;
   const iso = ([a, b]: [number, number]): string[] => [new Date(a / 1000).toISOString(), new Date(b / 1000).toISOString()];
   assert.deepEqual(iso(dayInterval('today', null, at('2024-06-15T23:30:00Z'))), ['2024-06-15T00:00:00.000Z', '2024-06-16T00:00:00.000Z']);
@@ -202,7 +202,7 @@ test('dayInterval: local days of a zone, 23 and 25 hours long across DST changes
   assert.deepEqual(iso(dayInterval('today', 'Asia/Gaza', at('2015-10-22T21:30:00Z'))), ['2015-10-22T21:00:00.000Z', '2015-10-23T22:00:00.000Z']);
   // Around every clock change of ten years, in zones east and west of UTC (several changing at midnight), every half
   // hour: now is in today, today's end is tomorrow's start, and a day is 22 to 26 hours.
-  const { offsetAt } = await import('../../lib/sql/functions/time-zone.js');
+  const { offsetAt } = await import('../../lib/functions/time-zone.js');
   const DAY = 86_400_000_000;
   for (const zone of ['Atlantic/Azores', 'America/Santiago', 'America/Havana', 'Asia/Gaza', 'Europe/London', 'America/New_York', 'Australia/Lord_Howe', 'Asia/Tehran']) {
     const off = offsetAt(zone);

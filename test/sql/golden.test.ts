@@ -13,7 +13,7 @@ import { compile } from '../../lib/exec/engine.js';
 import { SvcError } from '../../lib/errors/svc-error.js';
 import { renderValue } from './render.js';
 import { valueAt } from '../../lib/exec/vectors.js';
-import { renderAt } from '../../lib/sql/functions/render.js';
+import { renderAt } from '../../lib/core/render.js';
 import type { ColumnVector } from '../../lib/core/column-vector.js';
 
 const DIR = fileURLToPath(new URL('../../../test/sql/golden/', import.meta.url));

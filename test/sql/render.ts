@@ -1,9 +1,9 @@
 // Renders values as the golden files and QuestDB's text outputs show them:
 // DOUBLE like Java (1.0, 1.0E-7), TIMESTAMP ISO with micros, DATE with millis.
-import { formatDouble, formatLong } from '../../lib/sql/functions/format.js';
-import { formatDate, formatTimestamp } from '../../lib/sql/functions/datetime.js';
+import { formatDouble, formatLong } from '../../lib/core/number-format.js';
+import { formatDate, formatTimestamp } from '../../lib/core/datetime.js';
 import type { Value } from '../../lib/exec/vectors.js';
-import type { SqlType } from '../../lib/sql/sql-type.js';
+import type { SqlType } from '../../lib/core/sql-type.js';
 
 export function renderValue(v: Value, type: SqlType): string {
   if (v === null) return 'null';

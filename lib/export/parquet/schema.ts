@@ -4,11 +4,11 @@
 import { SvcError } from '../../errors/svc-error.js';
 import type { Field } from '../../sql/bound.js';
 import { INT_NULL, LONG_NULL, decimalSpec, geohashBits, typeInfo, typeKind, type ColumnType, arrayDims } from '../../core/column-type.js';
-import { isDecimalNull } from '../../sql/functions/decimal.js';
-import { isGeohashNull, writeGeohashText } from '../../sql/functions/geohash.js';
+import { isDecimalNull } from '../../core/decimal.js';
+import { isGeohashNull, writeGeohashText } from '../../core/geohash.js';
 import type { ColumnVector } from '../../core/column-vector.js';
 import { ChunkValues, type ValueKind } from './column-values.js';
-import { ArrayReader, isArrayType } from '../../sql/functions/arrays.js';
+import { ArrayReader, isArrayType } from '../../core/array-values.js';
 import { ConvertedType, type ColumnSchema } from './format.js';
 
 /** How min/max compare (the column's sort order). */

@@ -1,0 +1,287 @@
+// Counting and numeric aggregates over group ids: count(), count(x),
+// count_distinct, sum, avg, ksum (Kahan), nsum (Neumaier) and Welford variance
+// and standard deviation. NULLs are skipped; empty groups give NULL (count 0).
+import { LONG_NULL } from '../core/column-type.js';
+import type { ColumnVector, FixedVector } from '../core/column-vector.js';
+import { registerAggregate, type AggregateOverload, type AggregateState } from './registry.js';
+import { isIntegral, isNumeric, type SqlType } from '../core/sql-type.js';
+import { asDoubles, fromDoubles, nullFlags } from '../core/vec.js';
+import { DistinctState, growF64 } from './agg-util.js';
+
+/** Shared shape: per-group Float64Arrays grown together. */
+abstract class GroupArrays implements AggregateState {
+  protected arrays: Float64Array<ArrayBuffer>[];
+
+  constructor(count: number) {
+    this.arrays = Array.from({ length: count }, () => new Float64Array(0));
+  }
+
+  protected ensure(groups: number): void {
+    for (let k = 0; k < this.arrays.length; k++) this.arrays[k] = growF64(this.arrays[k]!, groups);
+  }
+
+  abstract update(ids: Int32Array, args: readonly ColumnVector[], n: number, groups: number): void;
+  abstract result(groups: number): ColumnVector;
+
+  bytes(): number {
+    return this.arrays.reduce((s, a) => s + a.byteLength, 0);
+  }
+}
+
+class CountState extends GroupArrays {
+  constructor(private readonly ofColumn: boolean) { super(1); }
+
+  update(ids: Int32Array, args: readonly ColumnVector[], n: number, groups: number): void {
+    this.ensure(groups);
+    const c = this.arrays[0]!;
+    if (!this.ofColumn) {
+      if (groups === 1) { c[0]! += n; return; }
+      for (let i = 0; i < n; i++) c[ids[i]!]!++;
+      return;
+    }
+    const f = nullFlags(args[0]!);
+    for (let i = 0; i < n; i++) if (!f[i]) c[ids[i]!]!++;
+  }
+
+  result(groups: number): ColumnVector {
+    this.ensure(groups);
+    return fromDoubles('LONG', this.arrays[0]!.slice(0, groups));
+  }
+}
+
+/** x[0] + ... + x[n-1] in four interleaved partial sums (NaN if any is NaN). */
+function sum4(x: ArrayLike<number>, n: number): number {
+  let s0 = 0, s1 = 0, s2 = 0, s3 = 0;
+  let i = 0;
+  for (; i + 3 < n; i += 4) {
+    s0 += x[i]!;
+    s1 += x[i + 1]!;
+    s2 += x[i + 2]!;
+    s3 += x[i + 3]!;
+  }
+  for (; i < n; i++) s0 += x[i]!;
+  return (s0 + s1) + (s2 + s3);
+}
+
+type SumKind = 'plain' | 'kahan' | 'neumaier';
+
+/** Past this a double no longer holds every integer: an integral sum goes on in BigInt. */
+const EXACT_LIMIT = 2 ** 53;
+const MIN64 = -(2n ** 63n);
+
+/** Row i of an integral vector as a BigInt (its exact int64 pair when it has one); null for NULL. */
+function exactAt(v: ColumnVector, x: Float64Array, i: number): bigint | null {
+  const ex = v.kind === 'fixed' ? v.exact : undefined;
+  if (ex !== undefined) {
+    const r = BigInt.asIntN(64, (BigInt(ex[2 * i + 1]!) << 32n) | BigInt(ex[2 * i]! >>> 0));
+    return r === MIN64 ? null : r;
+  }
+  const d = x[i]!;
+  return d !== d ? null : BigInt(d);
+}
+
+/**
+ * sum / ksum / nsum / avg: arrays are sum, count, compensation. sum() of
+ * integers is an exact int64 that wraps on overflow like QuestDB's (Java long):
+ * doubles while every partial sum stays below 2^53, then BigInt for the group.
+ */
+class SumState extends GroupArrays {
+  /** Groups whose integral sum left the doubles' exact range (only with `exactInt`). */
+  private big: Map<number, bigint> | null = null;
+  private readonly exactInt: boolean;
+
+  constructor(private readonly kind: SumKind, private readonly type: SqlType, private readonly average: boolean) {
+    super(3);
+    this.exactInt = type === 'LONG' && kind === 'plain' && !average;
+  }
+
+  /**
+   * The batch's rows added one by one, a group going on in BigInt once its sum
+   * needs it (its double sum is then NaN, so the fast test fails for it alone).
+   */
+  private updateExact(ids: Int32Array, v: ColumnVector, x: Float64Array, n: number, single: boolean): void {
+    const [sum, cnt] = this.arrays as [Float64Array, Float64Array];
+    for (let i = 0; i < n; i++) {
+      const d = x[i]!;
+      if (d !== d) continue;
+      const g = single ? 0 : ids[i]!;
+      cnt[g]!++;
+      const t = sum[g]! + d;
+      if (t < EXACT_LIMIT && t > -EXACT_LIMIT && d < EXACT_LIMIT && d > -EXACT_LIMIT) { sum[g] = t; continue; }
+      const big = (this.big ??= new Map());
+      const b = big.get(g);
+      big.set(g, (b === undefined ? BigInt(sum[g]!) : b) + exactAt(v, x, i)!);
+      sum[g] = NaN;
+    }
+  }
+
+  update(ids: Int32Array, args: readonly ColumnVector[], n: number, groups: number): void {
+    this.ensure(groups);
+    const [sum, cnt, comp] = this.arrays as [Float64Array, Float64Array, Float64Array];
+    const x = asDoubles(args[0]!);
+    if (groups === 1 && this.kind === 'plain') {
+      // No GROUP BY keys: four running sums in locals (independent adds pipeline), no NULL test per
+      // row. A NaN result means the batch has a NULL (or infinities of both signs): then the exact loop.
+      const s = sum4(x, n);
+      if (this.exactInt && (this.big !== null || !(s + sum[0]! < EXACT_LIMIT && s + sum[0]! > -EXACT_LIMIT && s < EXACT_LIMIT && s > -EXACT_LIMIT))) {
+        this.updateExact(ids, args[0]!, x, n, true);
+        return;
+      }
+      if (s === s) {
+        sum[0]! += s;
+        cnt[0]! += n;
+        return;
+      }
+      let t = 0, c = 0;
+      for (let i = 0; i < n; i++) { const v = x[i]!; if (v === v) { t += v; c++; } }
+      sum[0]! += t;
+      cnt[0]! += c;
+      return;
+    }
+    if (this.exactInt) { this.updateExact(ids, args[0]!, x, n, groups === 1); return; }
+    for (let i = 0; i < n; i++) {
+      const v = x[i]!;
+      if (v !== v) continue;
+      const g = ids[i]!;
+      cnt[g]!++;
+      if (this.kind === 'plain') { sum[g]! += v; continue; }
+      const s = sum[g]!;
+      if (this.kind === 'kahan') {
+        const y = v - comp[g]!;
+        const t = s + y;
+        comp[g] = (t - s) - y;
+        sum[g] = t;
+      } else {
+        const t = s + v;
+        comp[g]! += Math.abs(s) >= Math.abs(v) ? (s - t) + v : (v - t) + s;
+        sum[g] = t;
+      }
+    }
+  }
+
+  result(groups: number): ColumnVector {
+    this.ensure(groups);
+    const [sum, cnt, comp] = this.arrays as [Float64Array, Float64Array, Float64Array];
+    const out = new Float64Array(groups);
+    for (let g = 0; g < groups; g++) {
+      const c = cnt[g]!;
+      const s = this.kind === 'neumaier' ? sum[g]! + comp[g]! : sum[g]!;
+      out[g] = c === 0 ? NaN : this.average ? s / c : s;
+    }
+    if (this.big === null || this.big.size === 0) return fromDoubles(this.type, out);
+    return exactLongs(out, this.big);
+  }
+}
+
+/** LONG sums (NaN = NULL) with the groups in `big` wrapped to int64 (-2^63 reads as NULL): doubles plus exact pairs. */
+function exactLongs(out: Float64Array, big: Map<number, bigint>): FixedVector {
+  const n = out.length;
+  const data = new Float64Array(n);
+  const exact = new Int32Array(2 * n);
+  for (let g = 0; g < n; g++) {
+    const b = big.get(g);
+    const r = b !== undefined ? BigInt.asIntN(64, b) : out[g]! !== out[g]! ? MIN64 : BigInt(out[g]!);
+    exact[2 * g] = Number(r & 0xffffffffn) | 0;
+    exact[2 * g + 1] = Number(BigInt.asIntN(32, r >> 32n));
+    const d = Number(r);
+    // A value that rounds to the NULL sentinel's double keeps the nearest double above it.
+    data[g] = r === MIN64 ? LONG_NULL : d === LONG_NULL ? -9223372036854774784 : d;
+  }
+  return { kind: 'fixed', type: 'LONG', data, exact };
+}
+
+type Moment = 'var_samp' | 'var_pop' | 'stddev_samp' | 'stddev_pop';
+
+/** Welford's online mean and sum of squared deviations per group: arrays are count, mean, m2. */
+class VarianceState extends GroupArrays {
+  constructor(private readonly moment: Moment) { super(3); }
+
+  update(ids: Int32Array, args: readonly ColumnVector[], n: number, groups: number): void {
+    this.ensure(groups);
+    const [cnt, mean, m2] = this.arrays as [Float64Array, Float64Array, Float64Array];
+    const x = asDoubles(args[0]!);
+    for (let i = 0; i < n; i++) {
+      const v = x[i]!;
+      if (v !== v) continue;
+      const g = ids[i]!;
+      const c = ++cnt[g]!;
+      const d = v - mean[g]!;
+      mean[g]! += d / c;
+      m2[g]! += d * (v - mean[g]!);
+    }
+  }
+
+  result(groups: number): ColumnVector {
+    this.ensure(groups);
+    const [cnt, , m2] = this.arrays as [Float64Array, Float64Array, Float64Array];
+    const out = new Float64Array(groups);
+    const samp = this.moment === 'var_samp' || this.moment === 'stddev_samp';
+    const root = this.moment === 'stddev_samp' || this.moment === 'stddev_pop';
+    for (let g = 0; g < groups; g++) {
+      const c = cnt[g]!;
+      if (c < (samp ? 2 : 1)) { out[g] = NaN; continue; }
+      const v = m2[g]! / (samp ? c - 1 : c);
+      out[g] = root ? Math.sqrt(v) : v;
+    }
+    return fromDoubles('DOUBLE', out);
+  }
+}
+
+function overload(type: SqlType, create: () => AggregateState): AggregateOverload {
+  return { type, create };
+}
+
+function noMatch(name: string, argTypes: readonly SqlType[]): string {
+  return `there is no matching function \`${name}\` with the argument types: (${argTypes.join(', ')})`;
+}
+
+/** Wraps in DISTINCT when asked. */
+function maybeDistinct(o: AggregateOverload, distinct: boolean): AggregateOverload {
+  return distinct ? { type: o.type, create: () => new DistinctState(o.create()) } : o;
+}
+
+const numericArg = (t: SqlType): boolean => isNumeric(t) || t === 'NULL';
+
+export function registerNumericAggregates(): void {
+  registerAggregate({
+    name: 'count',
+    resolve(argTypes, distinct) {
+      if (argTypes.length === 0) return overload('LONG', () => new CountState(false));
+      if (argTypes.length !== 1 || argTypes[0] === 'BINARY') return noMatch('count', argTypes);
+      return maybeDistinct(overload('LONG', () => new CountState(true)), distinct);
+    },
+  });
+  registerAggregate({
+    name: 'count_distinct',
+    resolve(argTypes) {
+      if (argTypes.length !== 1 || argTypes[0] === 'BINARY' || argTypes[0] === 'NULL') return noMatch('count_distinct', argTypes);
+      return maybeDistinct(overload('LONG', () => new CountState(true)), true);
+    },
+  });
+  const sums: Array<[string, SumKind, boolean]> = [['sum', 'plain', false], ['avg', 'plain', true], ['ksum', 'kahan', false], ['nsum', 'neumaier', false]];
+  for (const [name, kind, average] of sums) {
+    registerAggregate({
+      name,
+      resolve(argTypes, distinct) {
+        const t = argTypes[0];
+        if (argTypes.length !== 1 || !numericArg(t!)) return noMatch(name, argTypes);
+        // sum of integers is a LONG (no overflow check, as in QuestDB); everything else a DOUBLE.
+        const type: SqlType = name === 'sum' && isIntegral(t!) ? 'LONG' : 'DOUBLE';
+        return maybeDistinct(overload(type, () => new SumState(kind, type, average)), distinct);
+      },
+    });
+  }
+  const moments: Array<[string, Moment]> = [
+    ['stddev_samp', 'stddev_samp'], ['stddev', 'stddev_samp'], ['stddev_pop', 'stddev_pop'],
+    ['var_samp', 'var_samp'], ['variance', 'var_samp'], ['var_pop', 'var_pop'],
+  ];
+  for (const [name, moment] of moments) {
+    registerAggregate({
+      name,
+      resolve(argTypes, distinct) {
+        if (argTypes.length !== 1 || !numericArg(argTypes[0]!)) return noMatch(name, argTypes);
+        return maybeDistinct(overload('DOUBLE', () => new VarianceState(moment)), distinct);
+      },
+    });
+  }
+}

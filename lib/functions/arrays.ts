@@ -1,0 +1,138 @@
+// DOUBLE array functions: ARRAY[...] constructors and element and sub-array
+// access (1-based, QuestDB's out-of-range rule). The values themselves (layout,
+// builder, reader, text form) are core/array-values.ts.
+import { SvcError } from '../errors/svc-error.js';
+import { arrayDims, arrayType, type ColumnType } from '../core/column-type.js';
+import type { ColumnVector, VarVector } from '../core/column-vector.js';
+import type { SqlType } from '../core/sql-type.js';
+import { isNumeric } from '../core/sql-type.js';
+import { registerScalar, type KernelContext } from './registry.js';
+import { asDoubles } from '../core/vec.js';
+import { ArrayReader, ArrayVectorBuilder, isArrayType } from '../core/array-values.js';
+
+/**
+ * ARRAY[e1, e2, ...]: numbers (NULL too) make a DOUBLE[] of them; arrays of one type
+ * DOUBLE[]..[] make an array one dimension deeper, their shapes equal (else an error,
+ * as QuestDB's). A NULL sub-array makes the row NULL.
+ */
+function constructType(argTypes: readonly SqlType[]): { type: ColumnType; argTypes: SqlType[] } | string {
+  if (argTypes.length === 0) return { type: arrayType(1), argTypes: [] };
+  const sub = argTypes.find((t) => isArrayType(t));
+  if (sub === undefined) {
+    const bad = argTypes.findIndex((t) => t !== 'NULL' && !isNumeric(t));
+    if (bad >= 0) return `array elements must be numbers or arrays, found ${argTypes[bad]}`;
+    return { type: arrayType(1), argTypes: argTypes.map(() => 'DOUBLE') };
+  }
+  if (argTypes.some((t) => t !== sub && t !== 'NULL')) return `sub-arrays must all have the same type, found ${argTypes.join(', ')}`;
+  return { type: arrayType(arrayDims(sub as ColumnType) + 1), argTypes: argTypes.map(() => sub) };
+}
+
+function constructScalars(type: ColumnType, args: readonly ColumnVector[], n: number): VarVector {
+  const k = args.length;
+  const cols = args.map((a) => asDoubles(a));
+  const b = new ArrayVectorBuilder(type, n, n * (4 + 8 * k));
+  const shape = Int32Array.of(k);
+  for (let i = 0; i < n; i++) {
+    b.begin(shape);
+    for (let j = 0; j < k; j++) b.element(cols[j]![i]!);
+    b.end();
+  }
+  return b.finish();
+}
+
+function constructNested(type: ColumnType, args: readonly ColumnVector[], n: number): VarVector {
+  const k = args.length;
+  const readers = args.map((a) => new ArrayReader(a));
+  const b = new ArrayVectorBuilder(type, n);
+  const shape = new Int32Array(arrayDims(type));
+  shape[0] = k;
+  for (let i = 0; i < n; i++) {
+    if (readers.some((r) => r.isNull(i))) { b.nullRow(); continue; }
+    const first = readers[0]!;
+    first.open(i);
+    shape.set(first.shape, 1);
+    for (const r of readers) {
+      r.open(i);
+      for (let d = 0; d < r.dims; d++) {
+        // No position: the evaluator places the error at the ARRAY call.
+        if (r.shape[d] !== first.shape[d]) throw new SvcError('SQL', 'sub-arrays don\'t match in size');
+      }
+    }
+    b.begin(shape);
+    for (const r of readers) b.copyElements(r.bytes, r.start, r.count);
+    b.end();
+  }
+  return b.finish();
+}
+
+/**
+ * arr[i1, ..., ik] (1-based; `a[i][j]` is the same as `a[i, j]`): with as many
+ * indexes as dimensions a DOUBLE, NULL when an index is out of range; with fewer,
+ * the sub-array, empty when out of range (QuestDB's rule).
+ */
+function accessKernel(resultType: SqlType) {
+  return (args: readonly ColumnVector[], n: number, _kx: KernelContext): ColumnVector => {
+    const r = new ArrayReader(args[0]!);
+    const idx = args.slice(1).map((a) => asDoubles(a));
+    const k = idx.length;
+    const scalar = k === r.dims;
+    const out = scalar ? new Float64Array(n) : null;
+    const b = scalar ? null : new ArrayVectorBuilder(resultType as ColumnType, n);
+    const subShape = new Int32Array(r.dims - k);
+    for (let i = 0; i < n; i++) {
+      let isNull = r.isNull(i);
+      for (let j = 0; j < k && !isNull; j++) isNull = idx[j]![i] !== idx[j]![i];
+      if (isNull) {
+        if (out) out[i] = NaN; else b!.nullRow();
+        continue;
+      }
+      r.open(i);
+      // Row-major offset of the selected block; any index outside [1, len] leaves it out of range.
+      let offset = 0, inRange = true;
+      for (let d = 0; d < k; d++) {
+        const x = Math.trunc(idx[d]![i]!), len = r.shape[d]!;
+        if (x < 1 || x > len) { inRange = false; break; }
+        offset = offset * len + (x - 1);
+      }
+      let block = 1;
+      for (let d = k; d < r.dims; d++) block *= r.shape[d]!;
+      if (out) { out[i] = inRange ? r.element(offset) : NaN; continue; }
+      if (inRange) { for (let d = k; d < r.dims; d++) subShape[d - k] = r.shape[d]!; } else subShape.fill(0);
+      b!.begin(subShape);
+      if (inRange) b!.copyElements(r.bytes, r.start + 8 * offset * block, block);
+      b!.end();
+    }
+    return out ? { kind: 'fixed', type: 'DOUBLE', data: out } : b!.finish();
+  };
+}
+
+export function registerArrays(): void {
+  registerScalar({
+    name: 'array',
+    resolve(argTypes) {
+      const t = constructType(argTypes);
+      if (typeof t === 'string') return t;
+      const nested = t.type !== arrayType(1);
+      return {
+        type: t.type,
+        argTypes: t.argTypes,
+        deterministic: true,
+        kernel: (args, n) => (nested ? constructNested(t.type, args, n) : constructScalars(t.type, args, n)),
+      };
+    },
+  });
+  registerScalar({
+    name: '[]',
+    resolve(argTypes) {
+      const arr = argTypes[0]!;
+      if (!isArrayType(arr)) return `there is no matching operator \`[]\` with the argument types: ${argTypes.join(', ')}`;
+      const dims = arrayDims(arr as ColumnType);
+      const k = argTypes.length - 1;
+      if (k > dims) return `too many array indexes [dims=${dims}, indexes=${k}]`;
+      const bad = argTypes.findIndex((t, j) => j > 0 && t !== 'NULL' && t !== 'INT' && t !== 'SHORT' && t !== 'BYTE' && t !== 'LONG');
+      if (bad > 0) return { message: `array index must be an integer, found ${argTypes[bad]}`, arg: bad };
+      const type: SqlType = k === dims ? 'DOUBLE' : arrayType(dims - k);
+      return { type, argTypes: [arr, ...argTypes.slice(1).map((t) => (t === 'LONG' ? 'LONG' : 'INT'))], deterministic: true, kernel: accessKernel(type) };
+    },
+  });
+}
