@@ -5,7 +5,7 @@
 import { createWriteStream } from 'node:fs';
 import type { Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { isSvcError } from '../errors/svc-error.js';
+import { isSqlError, isSvcError } from '../errors/svc-error.js';
 import { ArgList, parseArgsOrReport, UsageError } from '../errors/usage-error.js';
 import { PARQUET_PARAMETERS } from '../export/parquet/options.js';
 import { openDatabase } from './database.js';
@@ -95,8 +95,8 @@ export async function runExportCli(argv: readonly string[], io: ExportStreams): 
     // The reader went away (`svcdb export ... | head`): not an error.
     if ((e as NodeJS.ErrnoException).code === 'EPIPE' || (e as NodeJS.ErrnoException).code === 'ERR_STREAM_PREMATURE_CLOSE') return 0;
     if (isSvcError(e) && e.status < 500) {
-      if (e.position !== undefined && e.code === 'SQL') io.stderr.write(`${args.sql}\n${' '.repeat(Math.max(0, e.position))}^\n`);
-      io.stderr.write(`svcdb: ${e.message}${e.position !== undefined && e.code === 'SQL' ? ` [position=${e.position}]` : ''}\n`);
+      if (e.position !== undefined && isSqlError(e)) io.stderr.write(`${args.sql}\n${' '.repeat(Math.max(0, e.position))}^\n`);
+      io.stderr.write(`svcdb: ${e.message}${e.position !== undefined && isSqlError(e) ? ` [position=${e.position}]` : ''}\n`);
       return 1;
     }
     if ((e as NodeJS.ErrnoException).code !== undefined && (e as NodeJS.ErrnoException).syscall !== undefined) {
