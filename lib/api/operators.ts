@@ -12,7 +12,7 @@
 import type { Duplex } from 'node:stream';
 import { SvcError } from '../errors/svc-error.js';
 import { compile } from '../exec/engine.js';
-import type { Catalog } from '../storage/catalog.js';
+import type { SchemaSource } from '../sql/schema-source.js';
 import { run } from '../exec/operators.js';
 import { execContext } from '../exec/context.js';
 import { csvBody } from '../export/csv-response.js';
@@ -238,12 +238,12 @@ export function csvToBatches(options: CsvToBatchesOptions = {}): CsvToBatchesStr
 const INPUT = 'batches';
 
 /** Tables are not reachable from a transform: it sees only its batches' columns. */
-const NO_TABLES = {
+const NO_TABLES: SchemaSource = {
   exists: () => false,
-  get: (name: string): never => {
+  schema: (name: string): never => {
     throw new SvcError('NOT_FOUND', `table does not exist [table=${name}]: where() and select() see only the columns of their batches`);
   },
-} as unknown as Catalog;
+};
 
 /** Plan nodes that work on each batch on its own. */
 const PER_BATCH = new Set<Plan['kind']>(['input', 'filter', 'project']);
@@ -302,7 +302,7 @@ function sqlTransform(what: string, prefix: string, text: string): Duplex {
     const inputs = new Map([[INPUT, { fields: b.fields, timestamp: b.timestamp }]]);
     let plan: Plan;
     try {
-      const stmt = compile(prefix + text, { catalog: NO_TABLES, inputs });
+      const stmt = compile(prefix + text, { catalog: null, tables: NO_TABLES, inputs });
       if (stmt.kind !== 'select') throw new SvcError('SQL', `${what} takes an expression, not a statement`, { position: 0 });
       plan = stmt.plan;
       checkPerBatch(plan, what);
@@ -317,7 +317,7 @@ function sqlTransform(what: string, prefix: string, text: string): Duplex {
       const b = checkBatch(item);
       const { plan } = compileFor(b);
       const one = (async function* () { yield b as Batch; })();
-      const cx = execContext(NO_TABLES, signal, {}, undefined, new Map([[INPUT, one]]));
+      const cx = execContext(null, signal, {}, undefined, new Map([[INPUT, one]]));
       let rows = 0;
       for await (const out of run(plan, cx)) {
         if (out.rowCount === 0) continue;
