@@ -6,7 +6,7 @@
 import { Buffer } from 'node:buffer';
 import { SvcError } from '../errors/svc-error.js';
 import type { ColumnVector } from '../core/column-vector.js';
-import { argError, type BindArg, type Kernel, type KernelContext } from './registry.js';
+import { argError, type BindArg, type Kernel, type KernelContext, type FunctionRegistry } from './registry.js';
 import { accept, defineScalar, type Signature } from './signature.js';
 import { textAt } from '../core/vec.js';
 import { TextOut } from './text-out.js';
@@ -152,8 +152,8 @@ function strings(type: 'STRING' | 'VARCHAR', mode: 'list' | 'lengths' | 'generat
   };
 }
 
-export function registerRandomText(): void {
-  defineScalar('rnd_symbol', [symbols('generated'), symbols('list')]);
-  defineScalar('rnd_str', [strings('STRING', 'lengths'), strings('STRING', 'generated'), strings('STRING', 'list')]);
-  defineScalar('rnd_varchar', [strings('VARCHAR', 'lengths'), strings('VARCHAR', 'list')]);
+export function registerRandomText(registry: FunctionRegistry): void {
+  defineScalar(registry, 'rnd_symbol', [symbols('generated'), symbols('list')]);
+  defineScalar(registry, 'rnd_str', [strings('STRING', 'lengths'), strings('STRING', 'generated'), strings('STRING', 'list')]);
+  defineScalar(registry, 'rnd_varchar', [strings('VARCHAR', 'lengths'), strings('VARCHAR', 'list')]);
 }

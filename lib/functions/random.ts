@@ -5,7 +5,7 @@
 import { SvcError } from '../errors/svc-error.js';
 import { INT_NULL } from '../core/column-type.js';
 import type { ColumnVector } from '../core/column-vector.js';
-import { argError, type BindArg, type BindHook, type Kernel } from './registry.js';
+import { argError, type BindArg, type BindHook, type Kernel, type FunctionRegistry } from './registry.js';
 import { accept, defineScalar, type Built, type Signature } from './signature.js';
 import { asDoubles, boolVector, fromDoubles } from '../core/vec.js';
 
@@ -236,17 +236,17 @@ function timestampSequence(): Signature {
   };
 }
 
-export function registerRandom(): void {
-  defineScalar('rnd_int', [full('INT'), ranged('INT')]);
-  defineScalar('rnd_long', [full('LONG'), ranged('LONG')]);
-  defineScalar('rnd_byte', [full('BYTE'), ranged('BYTE')]);
-  defineScalar('rnd_short', [full('SHORT'), ranged('SHORT')]);
-  defineScalar('rnd_boolean', [full('BOOLEAN')]);
-  defineScalar('rnd_char', [full('CHAR')]);
-  defineScalar('rnd_double', [unit('DOUBLE', false), unit('DOUBLE', true)]);
-  defineScalar('rnd_float', [unit('FLOAT', false), unit('FLOAT', true)]);
-  defineScalar('rnd_timestamp', [ranged('TIMESTAMP')]);
-  defineScalar('rnd_date', [ranged('DATE')]);
-  defineScalar('rnd_uuid4', [uuid4()]);
-  defineScalar('timestamp_sequence', [timestampSequence()]);
+export function registerRandom(registry: FunctionRegistry): void {
+  defineScalar(registry, 'rnd_int', [full('INT'), ranged('INT')]);
+  defineScalar(registry, 'rnd_long', [full('LONG'), ranged('LONG')]);
+  defineScalar(registry, 'rnd_byte', [full('BYTE'), ranged('BYTE')]);
+  defineScalar(registry, 'rnd_short', [full('SHORT'), ranged('SHORT')]);
+  defineScalar(registry, 'rnd_boolean', [full('BOOLEAN')]);
+  defineScalar(registry, 'rnd_char', [full('CHAR')]);
+  defineScalar(registry, 'rnd_double', [unit('DOUBLE', false), unit('DOUBLE', true)]);
+  defineScalar(registry, 'rnd_float', [unit('FLOAT', false), unit('FLOAT', true)]);
+  defineScalar(registry, 'rnd_timestamp', [ranged('TIMESTAMP')]);
+  defineScalar(registry, 'rnd_date', [ranged('DATE')]);
+  defineScalar(registry, 'rnd_uuid4', [uuid4()]);
+  defineScalar(registry, 'timestamp_sequence', [timestampSequence()]);
 }

@@ -3,8 +3,7 @@
 // dictionaries that stay the same object, timestamp_sequence.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { ints, KX, longs, strs, ts, values, type V } from './helpers.js';
-import { resolveScalar } from '../../lib/functions/registry.js';
+import { ints, KX, longs, strs, ts, values, type V, REGISTRY } from './helpers.js';
 import { setRandomSeed } from '../../lib/functions/random.js';
 import type { ColumnVector } from '../../lib/core/column-vector.js';
 import type { SqlType } from '../../lib/core/sql-type.js';
@@ -14,7 +13,7 @@ const K = (x: number | string | null, n: number, f: (v: (number | null)[]) => Co
 
 /** Binds a generator once and draws `batches` of `n` rows from it. */
 function draw(name: string, types: SqlType[], argsOf: (n: number) => ColumnVector[], n: number, batches = 1): { type: SqlType; rows: V[]; vectors: ColumnVector[] } {
-  const fn = resolveScalar(name, types, 0);
+  const fn = REGISTRY.resolveScalar(name, types, 0);
   assert.equal(fn.deterministic, false);
   const vectors: ColumnVector[] = [];
   for (let b = 0; b < batches; b++) vectors.push(fn.kernel(argsOf(n), n, KX));
@@ -115,7 +114,7 @@ test('rnd_uuid4 makes version 4 UUIDs', () => {
   setRandomSeed(9);
   const u = draw('rnd_uuid4', [], () => [], 50);
   assert.equal(u.type, 'UUID');
-  const text = values(resolveScalar('cast_STRING', ['UUID'], 0).kernel([u.vectors[0]!], 50, KX)) as string[];
+  const text = values(REGISTRY.resolveScalar('cast_STRING', ['UUID'], 0).kernel([u.vectors[0]!], 50, KX)) as string[];
   assert.ok(text.every((s) => /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/.test(s)), text[0]);
   assert.equal(new Set(text).size, 50);
 });
