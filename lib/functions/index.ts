@@ -15,15 +15,21 @@ import { registerCompare } from './compare.js';
 import { registerLogic } from './logic.js';
 import { registerMath } from './math.js';
 import { registerPattern } from './pattern.js';
-import { registerRandom } from './random.js';
+import { RandomSeeds, registerRandom } from './random.js';
 import { registerRandomText } from './random-text.js';
 import { registerText } from './text.js';
 import { registerTime } from './time.js';
 import { registerTimeParts } from './time-parts.js';
 
+export interface FunctionRegistryOptions {
+  /** Seeds the rnd_* generators: call sites bound in the same order draw the same values (default: from the clock). */
+  readonly randomSeed?: number;
+}
+
 /** A sealed registry of every function: one per database, shared by its statements. */
-export function createFunctionRegistry(): FunctionRegistry {
+export function createFunctionRegistry(options: FunctionRegistryOptions = {}): FunctionRegistry {
   const registry = new FunctionRegistry();
+  const seeds = new RandomSeeds(options.randomSeed);
   registerArithmetic(registry);
   registerCompare(registry);
   registerLogic(registry);
@@ -33,8 +39,8 @@ export function createFunctionRegistry(): FunctionRegistry {
   registerText(registry);
   registerTime(registry);
   registerTimeParts(registry);
-  registerRandom(registry);
-  registerRandomText(registry);
+  registerRandom(registry, seeds);
+  registerRandomText(registry, seeds);
   registerNumericAggregates(registry);
   registerPickAggregates(registry);
   registerFinanceAggregates(registry);
