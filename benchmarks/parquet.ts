@@ -20,6 +20,7 @@ import { sharedFormatPool } from '../lib/export/format-pool.js';
 import { Catalog } from '../lib/storage/catalog.js';
 import { duckdbConnection } from './duckdb.js';
 import { duckdbTradesTable, SYMBOLS, writeTradesTable } from './trades-table.js';
+import { ENGINE } from '../test/helpers/engine.js';
 
 const arg = (name: string, def: string): string => { const i = process.argv.indexOf(name); return i > 0 ? process.argv[i + 1]! : def; };
 const ROWS = Number(arg('--rows', '10000000'));
@@ -39,7 +40,7 @@ async function load(dir: string): Promise<void> {
 async function svcdbExport(dir: string, codec: string, out: string): Promise<Result> {
   const catalog = Catalog.open(join(dir, 'db'), catalogOpts);
   const t0 = performance.now();
-  const stmt = compile('select * from trades', { catalog });
+  const stmt = compile('select * from trades', { ...ENGINE, catalog });
   if (stmt.kind !== 'select') throw new Error('not a select');
   const options = parseParquetOptions(new URLSearchParams({ compression_codec: codec, parquet_version: VERSION }));
   const plan = planParquet(stmt.fields, stmt.timestamp, sourceTable(stmt.plan), options);

@@ -11,6 +11,7 @@ import { compile } from '../lib/exec/engine.js';
 import { duckdbConnection } from './duckdb.js';
 import { duckdbTradesTable, SYMBOLS, writeTradesTable } from './trades-table.js';
 import { median } from './stats.js';
+import { ENGINE } from '../test/helpers/engine.js';
 
 const argRows = process.argv.indexOf('--rows');
 const ROWS = argRows > 0 ? Number(process.argv[argRows + 1]) : 10_000_000;
@@ -28,7 +29,7 @@ const QUERIES: Array<{ name: string; svcdb: string; duckdb: string }> = [
 
 async function timeSvcdb(catalog: Catalog, sql: string): Promise<{ ms: number; rows: number }> {
   const t0 = performance.now();
-  const s = compile(sql, { catalog });
+  const s = compile(sql, { ...ENGINE, catalog });
   let rows = 0;
   if (s.kind === 'select') for await (const b of s.execute(new AbortController().signal)) rows += b.rowCount;
   return { ms: performance.now() - t0, rows };
@@ -79,10 +80,10 @@ async function main(): Promise<void> {
 
     // compile() of a ~200-character query.
     const text = "select sym, avg(price) as avg_price, max(amount) as max_amount, count() as n from trades where price > 10 and amount < 90 and sym in ('S1', 'S2', 'S3') order by avg_price desc limit 10";
-    for (let i = 0; i < 2000; i++) compile(text, { catalog });
+    for (let i = 0; i < 2000; i++) compile(text, { ...ENGINE, catalog });
     const N = 20000;
     const tc = performance.now();
-    for (let i = 0; i < N; i++) compile(text, { catalog });
+    for (let i = 0; i < N; i++) compile(text, { ...ENGINE, catalog });
     const us = (performance.now() - tc) * 1000 / N;
     console.log(`\ncompile() of a ${text.length}-character query: ${us.toFixed(1)} µs (target < 50 µs)`);
     console.log(JSON.stringify({ benchmark: 'sql', rows: ROWS, results, compileMicros: +us.toFixed(2) }));

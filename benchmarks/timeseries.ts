@@ -15,6 +15,7 @@ import { compile } from '../lib/exec/engine.js';
 import { valueAt, type Value } from '../lib/exec/vectors.js';
 import { duckdbConnection } from './duckdb.js';
 import { median } from './stats.js';
+import { ENGINE } from '../test/helpers/engine.js';
 
 function arg(name: string): string | undefined {
   const i = process.argv.indexOf(name);
@@ -121,7 +122,7 @@ interface DuckConnection {
 
 async function runSvcdb(catalog: Catalog, sql: string, keep: boolean): Promise<{ ms: number; rows: number; values: Value[][] }> {
   const t0 = performance.now();
-  const s = compile(sql, { catalog });
+  const s = compile(sql, { ...ENGINE, catalog });
   let rows = 0;
   const values: Value[][] = [];
   if (s.kind === 'select') {

@@ -13,6 +13,8 @@ import { urlOf } from './net/listen.js';
 import { MainServer } from './http/main-server.js';
 import { Router } from './http/router.js';
 import { sqlRoutes } from './http/sql-routes.js';
+import { createFunctionRegistry } from './functions/index.js';
+import { Pacer } from './exec/pacer.js';
 import { chkRoutes } from './http/chk-route.js';
 import { importRoutes } from './http/imp-route.js';
 import { importLimitsFromConfig } from './ingest/import-limits.js';
@@ -76,6 +78,8 @@ export class SvcdbServer {
     const router = new Router();
     for (const r of sqlRoutes({
       catalog: () => this.catalog,
+      registry: createFunctionRegistry(),
+      pacer: new Pacer(),
       queryTimeoutMs: config.get('query.timeout'),
       exportTimeoutMs: config.get('http.export.timeout'),
       memoryLimit: config.get('query.memory.limit'),

@@ -58,18 +58,38 @@ function sources(dir: string): string[] {
     e.isDirectory() ? sources(join(dir, e.name)) : e.name.endsWith('.ts') ? [join(dir, e.name)] : []);
 }
 
+/** The relative modules `text` imports or re-exports (`import ... from`, `export ... from`, and side-effect `import './x.js'`). */
+export function relativeImports(text: string): Array<{ path: string; sideEffect: boolean }> {
+  const out: Array<{ path: string; sideEffect: boolean }> = [];
+  for (const m of text.matchAll(/(?:^|\n)\s*(?:(?:import|export)\b[^'"]*?\bfrom\s+'(\.{1,2}\/[^']+)'|import\s*'(\.{1,2}\/[^']+)')/g)) {
+    out.push(m[1] !== undefined ? { path: m[1], sideEffect: false } : { path: m[2]!, sideEffect: true });
+  }
+  return out;
+}
+
 /** Every relative import (and re-export) of lib/, as `from -> to` paths relative to lib/ with .ts names. */
-function edges(): Array<{ from: string; to: string }> {
-  const out: Array<{ from: string; to: string }> = [];
+function edges(): Array<{ from: string; to: string; sideEffect: boolean }> {
+  const out: Array<{ from: string; to: string; sideEffect: boolean }> = [];
   for (const file of sources(LIB)) {
-    const text = readFileSync(file, 'utf8');
-    for (const m of text.matchAll(/(?:^|\n)\s*(?:import|export)\b[^'"]*?\bfrom\s+'(\.{1,2}\/[^']+)'/g)) {
-      const target = normalize(join(dirname(file), m[1]!)).replace(/\.js$/, '.ts');
-      out.push({ from: relative(LIB, file), to: relative(LIB, target) });
+    for (const { path, sideEffect } of relativeImports(readFileSync(file, 'utf8'))) {
+      const target = normalize(join(dirname(file), path)).replace(/\.js$/, '.ts');
+      out.push({ from: relative(LIB, file), to: relative(LIB, target), sideEffect });
     }
   }
   return out;
 }
+
+test('the import reader sees imports, re-exports and side-effect imports', () => {
+  const text = "import { a } from './a.js';\nimport type { B } from '../b/b.js';\nimport './registers.js';\nexport { c } from './c.js';\nimport { readFileSync } from 'node:fs';\n";
+  assert.deepEqual(relativeImports(text), [
+    { path: './a.js', sideEffect: false }, { path: '../b/b.js', sideEffect: false },
+    { path: './registers.js', sideEffect: true }, { path: './c.js', sideEffect: false },
+  ]);
+});
+
+test('no module in lib/ is imported for its side effects (nothing registers itself at import time)', () => {
+  assert.deepEqual(edges().filter((e) => e.sideEffect).map((e) => `${e.from} -> ${e.to}`), []);
+});
 
 test('the checker refuses upward, sideways and shared-to-layer imports and allows downward ones', () => {
   assert.equal(violation('exec/sort.ts', 'sql/bound.ts'), null);

@@ -8,6 +8,8 @@ import { Readable } from 'node:stream';
 import { loadConfig } from '../config/config.js';
 import { SvcError, isSvcError } from '../errors/svc-error.js';
 import { compile, type SelectStatement } from '../exec/engine.js';
+import { Pacer } from '../exec/pacer.js';
+import { createFunctionRegistry } from '../functions/index.js';
 import { maybeGunzip } from '../ingest/gunzip.js';
 import { importLimitsFromConfig, type ImportLimits } from '../ingest/import-limits.js';
 import { parseImportParams } from '../ingest/import-params.js';
@@ -81,6 +83,8 @@ export class Database {
   readonly #catalog: Catalog;
   /** query.memory.limit, the process-wide budget of this database's statements, cairo.sql.string.function.buffer.max.size. */
   readonly #limits: Limits;
+  /** The functions this database's statements resolve against, and their shared yield clock. */
+  readonly #engine = { registry: createFunctionRegistry(), pacer: new Pacer() };
   readonly #analysisLines: number;
   readonly #importLimits: ImportLimits;
   /** Queries and imports still running, stopped by close(); each with the way to let go of the caller's signal. */
@@ -123,7 +127,7 @@ export class Database {
   /** Runs a SELECT (or SHOW, EXPLAIN); SQL errors throw here with their position. */
   query(sql: string, options: QueryOptions = {}): QueryStream {
     this.#open();
-    const stmt = compile(sql, { catalog: this.#catalog, ...this.#limits });
+    const stmt = compile(sql, { catalog: this.#catalog, ...this.#engine, ...this.#limits });
     if (stmt.kind !== 'select') throw new SvcError('SQL', `query() runs SELECT statements; use execute() for ${stmt.kind.toUpperCase()}`, { position: 0 });
     const ac = this.#track(options.signal);
     const batches = this.#batches(stmt, ac);
@@ -159,7 +163,7 @@ export class Database {
   /** Runs DDL, INSERT or UPDATE, committed when the promise resolves. */
   async execute(sql: string, options: QueryOptions = {}): Promise<ExecuteResult> {
     this.#open();
-    const stmt = compile(sql, { catalog: this.#catalog, ...this.#limits });
+    const stmt = compile(sql, { catalog: this.#catalog, ...this.#engine, ...this.#limits });
     if (stmt.kind === 'select') throw new SvcError('SQL', 'execute() runs DDL, INSERT and UPDATE; use query() for SELECT', { position: 0 });
     const ac = this.#track(options.signal);
     try {

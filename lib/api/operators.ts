@@ -14,7 +14,10 @@ import { SvcError } from '../errors/svc-error.js';
 import { compile } from '../exec/engine.js';
 import type { SchemaSource } from '../sql/schema-source.js';
 import { run } from '../exec/operators.js';
-import { execContext } from '../exec/context.js';
+import { execContext, type StatementRuntime } from '../exec/context.js';
+import { Pacer } from '../exec/pacer.js';
+import { createFunctionRegistry } from '../functions/index.js';
+import type { FunctionRegistry } from '../functions/registry.js';
 import { csvBody } from '../export/csv-response.js';
 import { jsonQueryBody } from '../export/json-response.js';
 import { parquetBody, planParquet } from '../export/parquet/parquet-writer.js';
@@ -291,33 +294,40 @@ function placeIn(what: string, prefix: string, e: unknown): unknown {
 
 /**
  * A per-batch SQL transform: `prefix + text` compiled against the batches'
- * columns (again when the columns change); errors point into `text`.
+ * columns (again when the columns change); errors point into `text`. The
+ * stage is a database of its own: its function registry (made on first use)
+ * and its yield clock.
  */
 function sqlTransform(what: string, prefix: string, text: string): Duplex {
   if (typeof text !== 'string' || text.trim() === '') throw new SvcError('BAD_REQUEST', `${what} needs a SQL expression string`);
   parseFor(what, prefix, text);
-  let compiled: { fields: readonly Field[]; plan: Plan } | null = null;
-  const compileFor = (b: RecordBatch): { fields: readonly Field[]; plan: Plan } => {
+  let registry: FunctionRegistry | null = null;
+  const pacer = new Pacer();
+  let compiled: { fields: readonly Field[]; plan: Plan; runtime: StatementRuntime } | null = null;
+  const compileFor = (b: RecordBatch): { fields: readonly Field[]; plan: Plan; runtime: StatementRuntime } => {
     if (compiled !== null && compiled.fields === b.fields) return compiled;
     const inputs = new Map([[INPUT, { fields: b.fields, timestamp: b.timestamp }]]);
     let plan: Plan;
+    let statementMicros: number;
+    registry ??= createFunctionRegistry();
     try {
-      const stmt = compile(prefix + text, { catalog: null, tables: NO_TABLES, inputs });
+      const stmt = compile(prefix + text, { catalog: null, tables: NO_TABLES, inputs, registry, pacer });
       if (stmt.kind !== 'select') throw new SvcError('SQL', `${what} takes an expression, not a statement`, { position: 0 });
       plan = stmt.plan;
+      statementMicros = stmt.statementMicros;
       checkPerBatch(plan, what);
     } catch (e) {
       throw placeIn(what, prefix, e);
     }
-    compiled = { fields: b.fields, plan };
+    compiled = { fields: b.fields, plan, runtime: { registry, pacer, statementMicros } };
     return compiled;
   };
   return new GeneratorStage(async function* (source: AsyncIterable<RecordBatch>, signal: AbortSignal) {
     for await (const item of source) {
       const b = checkBatch(item);
-      const { plan } = compileFor(b);
+      const { plan, runtime } = compileFor(b);
       const one = (async function* () { yield b as Batch; })();
-      const cx = execContext(null, signal, {}, undefined, new Map([[INPUT, one]]));
+      const cx = execContext(null, signal, runtime, {}, undefined, new Map([[INPUT, one]]));
       let rows = 0;
       for await (const out of run(plan, cx)) {
         if (out.rowCount === 0) continue;

@@ -1,21 +1,26 @@
 // What running operators need: the catalog, the request's abort signal, the
 // statement's memory budget (every operator charges what it holds and gives it
-// back when done), its deadline, and cooperative yielding so a long scan never
-// starves the event loop (DESIGN.md "Shape").
-import { setImmediate as yieldNow } from 'node:timers/promises';
+// back when done), its deadline, its functions and time, the subquery values of
+// this execution, and cooperative yielding (the database's Pacer) so a long scan
+// never starves the event loop (DESIGN.md "Shape").
 import { SvcError } from '../errors/svc-error.js';
 import { Deadline } from '../limits/deadline.js';
 import { MemoryBudget } from '../limits/memory-budget.js';
 import type { ColumnVector } from '../core/column-vector.js';
 import type { Catalog } from '../storage/catalog.js';
 import type { Batch } from '../core/batch.js';
+import type { BoundExpr } from '../sql/bound.js';
+import type { StatementEnv } from '../sql/statement-env.js';
+import type { Pacer } from './pacer.js';
+import type { Value } from './vectors.js';
 
 /** The key of the per-statement memory limit, named in its error. */
 export const MEMORY_LIMIT_KEY = 'query.memory.limit';
 /** QuestDB's default cairo.sql.string.function.buffer.max.size: 1 MiB per built text value. */
 export const DEFAULT_MAX_TEXT_BYTES = 1024 * 1024;
 
-export interface ExecContext {
+/** One execution of a statement; `registry` and `statementMicros` (StatementEnv) are the compiled statement's. */
+export interface ExecContext extends StatementEnv {
   /** The database's tables; null when there are none (the library's where() and select()). */
   readonly catalog: Catalog | null;
   readonly signal: AbortSignal;
@@ -27,6 +32,19 @@ export interface ExecContext {
   readonly maxTextBytes: number;
   /** Batches for the plan's `input` nodes, by name (the library's stream operators). */
   readonly inputs?: ReadonlyMap<string, AsyncIterable<Batch>>;
+  /** The database's yield clock, shared with its other statements. */
+  readonly pacer: Pacer;
+  /**
+   * The values of the uncorrelated subqueries this execution has run, by their bound node
+   * (prepareSubqueries in subqueries.ts): never written into the plan, so one compiled
+   * statement can run twice, or twice at once, each execution with its own values.
+   */
+  readonly subqueryValues: Map<BoundExpr, readonly Value[]>;
+}
+
+/** What every execution of one statement shares: its functions and time, and the database's pacer. */
+export interface StatementRuntime extends StatementEnv {
+  readonly pacer: Pacer;
 }
 
 /** The limits of one statement execution. */
@@ -39,13 +57,20 @@ export interface StatementLimits {
   readonly maxTextBytes?: number;
 }
 
-/** A context for one execution: a fresh budget (under the parent, if any) and the deadline (none by default). */
-export function execContext(catalog: Catalog | null, signal: AbortSignal, limits: StatementLimits, deadline = Deadline.NEVER,
+/**
+ * A context for one execution of the statement `runtime` describes: a fresh budget (under
+ * the parent, if any), the deadline (none by default), no subquery values yet.
+ */
+export function execContext(catalog: Catalog | null, signal: AbortSignal, runtime: StatementRuntime, limits: StatementLimits, deadline = Deadline.NEVER,
   inputs?: ReadonlyMap<string, AsyncIterable<Batch>>): ExecContext {
   return {
     catalog, signal, deadline, inputs,
+    registry: runtime.registry,
+    statementMicros: runtime.statementMicros,
+    pacer: runtime.pacer,
     budget: new MemoryBudget(limits.memoryLimit ?? 1024 ** 3, MEMORY_LIMIT_KEY, limits.parentBudget ?? null),
     maxTextBytes: limits.maxTextBytes ?? DEFAULT_MAX_TEXT_BYTES,
+    subqueryValues: new Map(),
   };
 }
 
@@ -55,19 +80,13 @@ export function tablesOf(cx: ExecContext): Catalog {
   return cx.catalog;
 }
 
-const YIELD_EVERY_MS = 8;
-// Process-wide on purpose: it is the time since the event loop last got a turn
-// from any statement, so concurrent statements do not each wait 8 ms of their own.
-let lastYield = performance.now();
-
-/** Checks for abort and the deadline, and yields to the event loop every few milliseconds of work. */
+/** Checks for abort and the deadline, and yields to the event loop every few milliseconds of work (the database's Pacer). */
 export async function pace(cx: ExecContext): Promise<void> {
   if (cx.signal.aborted) throw abortError(cx.signal);
   const now = performance.now();
   if (now >= cx.deadline.at) throw cx.deadline.error();
-  if (now - lastYield >= YIELD_EVERY_MS) {
-    lastYield = now;
-    await yieldNow();
+  if (cx.pacer.due(now)) {
+    await cx.pacer.yield();
     if (cx.signal.aborted) throw abortError(cx.signal);
   }
 }

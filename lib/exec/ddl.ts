@@ -11,6 +11,7 @@ import type * as A from '../sql/ast.js';
 import { bindExpr, typeOf } from '../sql/bind-expr.js';
 import type { BoundExpr } from '../sql/bound.js';
 import { bindQuery, type BindContext } from '../sql/binder.js';
+import type { StatementEnv } from '../sql/statement-env.js';
 import { pace, type ExecContext } from './context.js';
 import { Evaluator } from './expr.js';
 import { appendRows } from './insert.js';
@@ -58,10 +59,12 @@ function params(list: ReadonlyArray<{ key: string; value: string }>, pos: number
   return out;
 }
 
-/** `naming`: how CREATE TABLE AS SELECT names the columns the query does not alias. */
-export function runDdl(stmt: Ddl, catalog: Catalog, naming: Pick<BindContext, 'naming' | 'sql'> = {}): Prepared {
+/** The statement's functions and time, and how CREATE TABLE AS SELECT names the columns the query does not alias. */
+export type DdlEnv = StatementEnv & Pick<BindContext, 'naming' | 'sql'>;
+
+export function runDdl(stmt: Ddl, catalog: Catalog, env: DdlEnv): Prepared {
   switch (stmt.kind) {
-    case 'createTable': return createTable(stmt, catalog, naming);
+    case 'createTable': return createTable(stmt, catalog, env);
     case 'dropTable': return async () => {
       const names = stmt.all ? catalog.tables().map((t) => ({ name: t.name, pos: stmt.pos })) : stmt.names;
       for (const n of names) await at(n.pos, () => catalog.drop(n.name, { ifExists: stmt.ifExists }));
@@ -84,17 +87,17 @@ export function runDdl(stmt: Ddl, catalog: Catalog, naming: Pick<BindContext, 'n
         return { rows: 0 };
       };
     }
-    case 'alterTable': return alterTable(stmt, catalog);
+    case 'alterTable': return alterTable(stmt, catalog, env);
   }
 }
 
-function createTable(stmt: A.CreateTable, catalog: Catalog, naming: Pick<BindContext, 'naming' | 'sql'>): Prepared {
+function createTable(stmt: A.CreateTable, catalog: Catalog, env: DdlEnv): Prepared {
   const exists = catalog.exists(stmt.name);
   if (exists && !stmt.ifNotExists) throw new SvcError('SQL', 'table already exists', { position: stmt.namePos });
   // (A table an older version made with a longer name exists: IF NOT EXISTS leaves it alone.)
   if (!exists) checkName(checkTableName, stmt.name, stmt.namePos);
   let columns: Array<ColumnOptions & { name: string; type: ColumnType }>;
-  const query = stmt.asSelect ? bindQuery(stmt.asSelect, { catalog, ...naming }) : null;
+  const query = stmt.asSelect ? bindQuery(stmt.asSelect, { catalog, ...env }) : null;
   if (stmt.like) {
     if (!catalog.exists(stmt.like)) throw new SvcError('SQL', `table does not exist [table=${stmt.like}]`, { position: stmt.pos });
     // The structure as a whole: columns with their options and upsert keys, designated timestamp,
@@ -231,7 +234,7 @@ function ceilPow2(n: number): number {
   return p;
 }
 
-function alterTable(stmt: A.AlterTable, catalog: Catalog): Prepared {
+function alterTable(stmt: A.AlterTable, catalog: Catalog, env: StatementEnv): Prepared {
   if (!catalog.exists(stmt.name)) throw new SvcError('SQL', `table does not exist [table=${stmt.name}]`, { position: stmt.namePos });
   const a = stmt.action;
   if (a.kind === 'otherAlter') throw new SvcError('SQL', `ALTER TABLE ${a.text.split(/\s+/).slice(0, 2).join(' ')} is not supported`, { position: a.pos });
@@ -270,7 +273,7 @@ function alterTable(stmt: A.AlterTable, catalog: Catalog): Prepared {
     const ts = meta.columns.find((c) => c.id === meta.timestampId);
     checkDedupKeys(a.keys, meta.columns, ts?.name ?? null, meta.wal === true);
   }
-  const convert = a.kind === 'alterColumnType' ? columnConversion(find(a.column)!, a.type, a.columnPos, meta.columns.find((c) => c.id === meta.timestampId)) : null;
+  const convert = a.kind === 'alterColumnType' ? columnConversion(env, find(a.column)!, a.type, a.columnPos, meta.columns.find((c) => c.id === meta.timestampId)) : null;
   const types = a.kind === 'addColumn' ? a.columns.map((c) => typeOf(c.type)) : [];
   return async (cx) => {
     const w = await at(stmt.namePos, () => catalog.writer(stmt.name));
@@ -309,11 +312,11 @@ function alterTable(stmt: A.AlterTable, catalog: Catalog): Prepared {
  * ALTER COLUMN c TYPE t: the column's values through cast(c AS t), as a query would convert them
  * (a value the new type cannot hold becomes NULL). The designated timestamp keeps its type.
  */
-function columnConversion(c: ColumnDef, typeAst: A.TypeName, pos: number, ts: ColumnDef | undefined): { type: ColumnType; expr: BoundExpr } {
+function columnConversion(env: StatementEnv, c: ColumnDef, typeAst: A.TypeName, pos: number, ts: ColumnDef | undefined): { type: ColumnType; expr: BoundExpr } {
   if (c.id === ts?.id) throw new SvcError('SQL', `cannot change type of designated timestamp column [column=${c.name}]`, { position: pos });
   const type = typeOf(typeAst);
   if (type === 'NULL') throw new SvcError('SQL', 'invalid column type', { position: typeAst.pos });
   const cast: A.Expr = { kind: 'cast', pos: typeAst.pos, expr: { kind: 'column', pos, table: null, name: c.name }, type: typeAst };
-  const expr = bindExpr(cast, { scope: { fields: [{ table: null, name: c.name, type: c.type }] }, onAggregate: null });
+  const expr = bindExpr(cast, { env, scope: { fields: [{ table: null, name: c.name, type: c.type }] }, onAggregate: null });
   return { type, expr };
 }

@@ -1,6 +1,8 @@
 // The one entry point every handler and the CLI use: compile(text) parses and
 // binds a statement and returns its kind, result schema and an execute
-// function (DESIGN.md "Shape"; the HTTP layer only serializes).
+// function (DESIGN.md "Shape"; the HTTP layer only serializes). The caller
+// gives the database's function registry and pacer; the statement's time is
+// read from the clock once, here, for binding and every execution.
 import { SvcError } from '../errors/svc-error.js';
 import type { Catalog } from '../storage/catalog.js';
 import type { Batch } from '../core/batch.js';
@@ -12,12 +14,12 @@ import { node } from '../sql/plan-timestamp.js';
 import type { ColumnNaming } from '../sql/column-alias.js';
 import { COLUMNS_FIELDS, SHOW_CREATE_FIELDS, SHOW_TABLES_FIELDS } from '../sql/metadata.js';
 import { parseStatement } from '../sql/parser.js';
-import '../functions/index.js';
-import { standaloneKernelContext } from '../functions/registry.js';
-import { beginStatement } from '../functions/time.js';
+import { standaloneKernelContext, type FunctionRegistry } from '../functions/registry.js';
+import { WALL_CLOCK, type Clock } from '../functions/clock.js';
 import type { Deadline } from '../limits/deadline.js';
 import type { MemoryBudget } from '../limits/memory-budget.js';
-import { execContext, type ExecContext } from './context.js';
+import { execContext, type ExecContext, type StatementRuntime } from './context.js';
+import type { Pacer } from './pacer.js';
 import { runDdl } from './ddl.js';
 import { explainPlan } from './explain.js';
 import { runInsert } from './insert.js';
@@ -30,6 +32,12 @@ export interface EngineOptions {
   readonly catalog: Catalog | null;
   /** The tables FROM may name, when not the catalog's (where() and select(): none, with their own message). */
   readonly tables?: SchemaSource;
+  /** The functions statements resolve against (createFunctionRegistry(): one per database). */
+  readonly registry: FunctionRegistry;
+  /** The yield clock the database's statements share (one per database). */
+  readonly pacer: Pacer;
+  /** Where the statement's time (now()) is read, once per compile() (default: the wall clock). */
+  readonly clock?: Clock;
   /** Bytes one execution may hold in collected rows, sorts, hash tables and text built per row (default 1 GiB). */
   readonly memoryLimit?: number;
   /** The process-wide budget every execution's charges also go to (none by default). */
@@ -48,6 +56,8 @@ export interface SelectStatement {
   /** Index of the designated timestamp among fields, or -1. */
   readonly timestamp: number;
   readonly plan: Plan;
+  /** The statement's time (epoch micros), read when it was compiled: now() in every execution. */
+  readonly statementMicros: number;
   /** Runs the query; `deadline` is the statement's timeout, which synchronous work checks (none by default). */
   execute(signal: AbortSignal, deadline?: Deadline): AsyncGenerator<Batch>;
 }
@@ -64,10 +74,10 @@ export type CompiledStatement = SelectStatement | ChangeStatement;
 
 /** Parses and binds `text`. Throws SvcError('SQL', ..., {position}) for anything wrong with it. */
 export function compile(text: string, opts: EngineOptions): CompiledStatement {
-  beginStatement();
+  const runtime: StatementRuntime = { registry: opts.registry, pacer: opts.pacer, statementMicros: (opts.clock ?? WALL_CLOCK).micros() };
   try {
     const stmt = parseStatement(text);
-    return compileStatement(stmt, opts, text);
+    return compileStatement(stmt, opts, runtime, text);
   } catch (e) {
     throw tooComplex(e);
   }
@@ -89,8 +99,8 @@ function catalogOf(opts: EngineOptions): Catalog {
   return opts.catalog;
 }
 
-function context(opts: EngineOptions, signal: AbortSignal, deadline: Deadline | undefined): ExecContext {
-  return execContext(opts.catalog, signal, opts, deadline);
+function context(opts: EngineOptions, runtime: StatementRuntime, signal: AbortSignal, deadline: Deadline | undefined): ExecContext {
+  return execContext(opts.catalog, signal, runtime, opts, deadline);
 }
 
 /** The plan's batches; whatever the execution still holds is given back when it ends, however it ends. */
@@ -105,9 +115,9 @@ async function* runStatement(plan: Plan, cx: ExecContext): AsyncGenerator<Batch>
 }
 
 /** A change statement's execution, its budget given back at the end. */
-function change(prepared: (cx: ExecContext) => Promise<{ rows: number }>, opts: EngineOptions) {
+function change(prepared: (cx: ExecContext) => Promise<{ rows: number }>, opts: EngineOptions, runtime: StatementRuntime) {
   return async (signal: AbortSignal, deadline?: Deadline): Promise<{ rows: number }> => {
-    const cx = context(opts, signal, deadline);
+    const cx = context(opts, runtime, signal, deadline);
     try {
       return await prepared(cx);
     } catch (e) {
@@ -118,8 +128,11 @@ function change(prepared: (cx: ExecContext) => Promise<{ rows: number }>, opts: 
   };
 }
 
-function select(plan: Plan, opts: EngineOptions): SelectStatement {
-  return { kind: 'select', fields: plan.fields, timestamp: plan.timestamp, plan, execute: (signal, deadline) => runStatement(plan, context(opts, signal, deadline)) };
+function selectOf(plan: Plan, opts: EngineOptions, runtime: StatementRuntime): SelectStatement {
+  return {
+    kind: 'select', fields: plan.fields, timestamp: plan.timestamp, plan, statementMicros: runtime.statementMicros,
+    execute: (signal, deadline) => runStatement(plan, context(opts, runtime, signal, deadline)),
+  };
 }
 
 /** QuestDB's names of the DDL statement types (CompiledQuery), as /validate reports them. */
@@ -133,17 +146,18 @@ function ddlQueryType(stmt: A.CreateTable | A.DropTable | A.TruncateTable | A.Re
   }
 }
 
-function compileStatement(stmt: A.Statement, opts: EngineOptions, text: string): CompiledStatement {
-  const naming = { naming: opts.columnNaming, sql: text };
+function compileStatement(stmt: A.Statement, opts: EngineOptions, runtime: StatementRuntime, text: string): CompiledStatement {
+  const env = { registry: runtime.registry, statementMicros: runtime.statementMicros, naming: opts.columnNaming, sql: text };
+  const select = (plan: Plan): SelectStatement => selectOf(plan, opts, runtime);
   switch (stmt.kind) {
-    case 'query': return select(bindQuery(stmt.query, { catalog: opts.tables ?? catalogOf(opts), inputs: opts.inputs, ...naming }), opts);
+    case 'query': return select(bindQuery(stmt.query, { catalog: opts.tables ?? catalogOf(opts), inputs: opts.inputs, ...env }));
     case 'explain': {
-      const inner = compileStatement(stmt.statement, opts, text);
+      const inner = compileStatement(stmt.statement, opts, runtime, text);
       const lines = inner.kind === 'select' ? explainPlan(inner.plan) : [`${inner.kind.toUpperCase()}`];
       const plan: Plan = node({ kind: 'oneRow', fields: [] });
       const fields: Field[] = [{ name: 'QUERY PLAN', type: 'STRING' }];
       return {
-        kind: 'select', fields, timestamp: -1, plan,
+        kind: 'select', fields, timestamp: -1, plan, statementMicros: runtime.statementMicros,
         async *execute() { yield { rowCount: lines.length, columns: [fromValues('STRING', lines)] }; },
       };
     }
@@ -151,22 +165,22 @@ function compileStatement(stmt: A.Statement, opts: EngineOptions, text: string):
       const what = stmt.what.toUpperCase();
       const table = stmt.table;
       if (table !== null && !catalogOf(opts).exists(table)) throw new SvcError('SQL', `table does not exist [table=${table}]`, { position: stmt.tablePos });
-      if (what === 'TABLES') return select(node({ kind: 'metadata', what: 'tables', table: null, fields: SHOW_TABLES_FIELDS }), opts);
-      if (what === 'COLUMNS') return select(node({ kind: 'metadata', what: 'columns', table, fields: COLUMNS_FIELDS }), opts);
-      if (what === 'CREATE TABLE') return select(node({ kind: 'metadata', what: 'createTable', table, fields: SHOW_CREATE_FIELDS }), opts);
+      if (what === 'TABLES') return select(node({ kind: 'metadata', what: 'tables', table: null, fields: SHOW_TABLES_FIELDS }));
+      if (what === 'COLUMNS') return select(node({ kind: 'metadata', what: 'columns', table, fields: COLUMNS_FIELDS }));
+      if (what === 'CREATE TABLE') return select(node({ kind: 'metadata', what: 'createTable', table, fields: SHOW_CREATE_FIELDS }));
       throw new SvcError('SQL', `SHOW ${stmt.what} is not supported`, { position: stmt.pos });
     }
     case 'insert': {
-      const prepared = runInsert(stmt, catalogOf(opts), standaloneKernelContext(opts.memoryLimit, opts.maxTextBytes));
-      return { kind: 'insert', queryType: stmt.query === null ? 'INSERT' : 'INSERT AS SELECT', execute: change(prepared, opts) };
+      const prepared = runInsert(stmt, catalogOf(opts), env, standaloneKernelContext(runtime.statementMicros, opts.memoryLimit, opts.maxTextBytes));
+      return { kind: 'insert', queryType: stmt.query === null ? 'INSERT' : 'INSERT AS SELECT', execute: change(prepared, opts, runtime) };
     }
     case 'createTable': case 'dropTable': case 'truncateTable': case 'renameTable': case 'alterTable': {
-      const prepared = runDdl(stmt, catalogOf(opts), naming);
-      return { kind: 'ddl', queryType: ddlQueryType(stmt), execute: change(prepared, opts) };
+      const prepared = runDdl(stmt, catalogOf(opts), env);
+      return { kind: 'ddl', queryType: ddlQueryType(stmt), execute: change(prepared, opts, runtime) };
     }
     case 'update': {
-      const prepared = runUpdate(stmt, catalogOf(opts));
-      return { kind: 'update', queryType: 'UPDATE', execute: change(prepared, opts) };
+      const prepared = runUpdate(stmt, catalogOf(opts), env);
+      return { kind: 'update', queryType: 'UPDATE', execute: change(prepared, opts, runtime) };
     }
     case 'unsupported': throw new SvcError('SQL', `${stmt.what} is not supported`, { position: stmt.pos });
     default: throw new SvcError('SQL', `unsupported statement [${(stmt as { kind: string }).kind}]`, { position: (stmt as { pos: number }).pos });

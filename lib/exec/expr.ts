@@ -2,7 +2,8 @@
 // batch: a column is returned as is, a constant is a cached repeated vector, a
 // call runs its kernel on the arguments' vectors (an error a kernel raises
 // without a position gets the call's). Subqueries must have been run first
-// (prepareSubqueries in subqueries.ts). An Evaluator gives one operator's
+// (prepareSubqueries in subqueries.ts; their values come from the execution's
+// context). An Evaluator gives one operator's
 // expressions their kernel context and runs them over a batch, in row chunks
 // when the text they build would pass the chunk size.
 import type { ColumnVector } from '../core/column-vector.js';
@@ -17,7 +18,7 @@ import { MEMORY_LIMIT_KEY, pace, type ExecContext } from './context.js';
 import { sliceBatch } from './batches.js';
 import { prefix, repeatRow, rowBytes } from './vectors.js';
 import { isConstant } from '../sql/const-value.js';
-import { inSubquery, scalarSubquery } from './subqueries.js';
+import { inSubquery, scalarSubquery, type SubqueryValues } from './subqueries.js';
 
 export type CompiledExpr = (batch: Batch) => ColumnVector;
 
@@ -26,7 +27,8 @@ function chunkBytes(cx: ExecContext): number {
   return Math.min(16 * 1024 * 1024, Math.max(256 * 1024, Math.floor(cx.budget.limit / 16)));
 }
 
-export function compileExpr(e: BoundExpr, kx: KernelContext): CompiledExpr {
+/** `subqueries`: the values of the subqueries the execution has run (null outside one: there can be none there). */
+export function compileExpr(e: BoundExpr, kx: KernelContext, subqueries: SubqueryValues = null): CompiledExpr {
   switch (e.kind) {
     case 'col': {
       const i = e.index;
@@ -34,7 +36,7 @@ export function compileExpr(e: BoundExpr, kx: KernelContext): CompiledExpr {
     }
     case 'const': return constant(() => constantVector(e.type, e.value, 1), kx);
     case 'call': {
-      const args = (e.runArgs ? e.runArgs.map((i) => e.args[i]!) : e.args).map((a) => compileExpr(a, kx));
+      const args = (e.runArgs ? e.runArgs.map((i) => e.args[i]!) : e.args).map((a) => compileExpr(a, kx, subqueries));
       if (isConstant(e)) {
         // Deterministic and of constants only: computed once (one row), then repeated.
         const kernel = e.fn.kernel;
@@ -58,12 +60,12 @@ export function compileExpr(e: BoundExpr, kx: KernelContext): CompiledExpr {
       };
     }
     case 'subquery': {
-      const value = scalarSubquery(e);
+      const value = scalarSubquery(e, subqueries);
       return (b) => value(b.rowCount);
     }
     case 'inSubquery': {
-      const x = compileExpr(e.expr, kx);
-      const test = inSubquery(e);
+      const x = compileExpr(e.expr, kx, subqueries);
+      const test = inSubquery(e, subqueries);
       return (b) => test(x(b));
     }
   }
@@ -123,11 +125,12 @@ export class Evaluator {
       deadline: cx.deadline,
       maxTextBytes: cx.maxTextBytes,
       chunkBytes: chunked ? chunkBytes(cx) : Infinity,
+      statementMicros: cx.statementMicros,
     };
   }
 
   compile(e: BoundExpr): CompiledExpr {
-    return compileExpr(e, this.kx);
+    return compileExpr(e, this.kx, this.#cx.subqueryValues);
   }
 
   /** `step` over `b`, what its kernels charged given back after. */

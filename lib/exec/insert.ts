@@ -10,6 +10,7 @@ import type * as A from '../sql/ast.js';
 import { bindExpr, castTo, inconvertibleValue } from '../sql/bind-expr.js';
 import type { BoundExpr, Plan } from '../sql/bound.js';
 import { bindQuery } from '../sql/binder.js';
+import type { StatementEnv } from '../sql/statement-env.js';
 import { isNumeric, isTemporal, isText, type SqlType } from '../core/sql-type.js';
 import { typeName } from '../core/column-type.js';
 import type { KernelContext } from '../functions/registry.js';
@@ -22,8 +23,8 @@ import { nullFlags } from '../core/vec.js';
 
 type Prepared = (cx: ExecContext) => Promise<{ rows: number }>;
 
-/** `kx`: the context VALUES are computed in (once, at compile time). */
-export function runInsert(stmt: A.Insert, catalog: Catalog, kx: KernelContext): Prepared {
+/** `env`: the statement's functions and time; `kx`: the context VALUES are computed in (once, at compile time). */
+export function runInsert(stmt: A.Insert, catalog: Catalog, env: StatementEnv, kx: KernelContext): Prepared {
   if (!catalog.exists(stmt.table)) throw new SvcError('SQL', `table does not exist [table=${stmt.table}]`, { position: stmt.tablePos });
   const meta = catalog.get(stmt.table).meta;
   const targets = stmt.columns
@@ -38,7 +39,7 @@ export function runInsert(stmt: A.Insert, catalog: Catalog, kx: KernelContext): 
   const names = targets.map((c) => c.name);
 
   if (stmt.query) {
-    const plan = bindQuery(stmt.query, { catalog });
+    const plan = bindQuery(stmt.query, { catalog, ...env });
     if (plan.fields.length !== targets.length) {
       throw new SvcError('SQL', `select clause must provide ${targets.length} columns, it provides ${plan.fields.length}`, { position: stmt.query.pos });
     }
@@ -52,7 +53,7 @@ export function runInsert(stmt: A.Insert, catalog: Catalog, kx: KernelContext): 
     }
     return row.map((e, i) => {
       const target = targets[i]!;
-      const bound = bindExpr(e, { scope: { fields: [] }, onAggregate: null });
+      const bound = bindExpr(e, { env, scope: { fields: [] }, onAggregate: null });
       // A BOOLEAN column takes only BOOLEAN values, and a BOOLEAN goes into no number column (QuestDB's assignability).
       if ((target.type === 'BOOLEAN') !== (bound.type === 'BOOLEAN') && (isNumeric(bound.type) || isTemporal(bound.type) || isNumeric(target.type) || isTemporal(target.type))) {
         const shown = e.kind === 'literal' ? e.text : 'value';
@@ -62,7 +63,7 @@ export function runInsert(stmt: A.Insert, catalog: Catalog, kx: KernelContext): 
       const value = (): string => String(valueAt(compileExpr(bound, kx)(one), 0));
       let cast: BoundExpr;
       try {
-        cast = castTo(bound, target.type, e.pos);
+        cast = castTo(env, bound, target.type, e.pos);
       } catch (err) {
         // Text that is no timestamp fails the parse at bind time: QuestDB's implicit-cast error.
         if (err instanceof SvcError && bound.kind === 'const' && isText(bound.type) && isTemporal(target.type)) throw inconvertibleValue(value(), bound.type, target.type);
@@ -112,7 +113,7 @@ export async function appendQuery(catalog: Catalog, table: string, names: readon
 export async function appendRows(w: TableWriter, names: readonly string[], plan: Plan, cx: ExecContext, pos: number): Promise<number> {
   const meta = w.meta;
   const types: SqlType[] = names.map((n) => meta.columns.find((c) => c.name.toLowerCase() === n.toLowerCase())!.type);
-  const casts: BoundExpr[] = plan.fields.map((f, i) => castTo({ kind: 'col', index: i, type: f.type }, types[i]!, pos));
+  const casts: BoundExpr[] = plan.fields.map((f, i) => castTo(cx, { kind: 'col', index: i, type: f.type }, types[i]!, pos));
   const ev = new Evaluator(cx);
   const fns = casts.map((e) => ev.compile(e));
   let rows = 0;

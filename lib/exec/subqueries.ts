@@ -1,6 +1,7 @@
 // Uncorrelated subqueries in expressions (`(SELECT ...)` as a value, `x IN
 // (SELECT ...)`): each runs once per execution, before the operator that uses
-// it compiles its expressions, and its values are kept with the bound node.
+// it compiles its expressions, and its values are kept in the execution's
+// context (ExecContext.subqueryValues), never in the plan.
 // Membership tests compare numbers as doubles and text as strings; NULL
 // matches NULL, as QuestDB's = does.
 import { SvcError } from '../errors/svc-error.js';
@@ -26,7 +27,7 @@ async function prepare(e: BoundExpr, cx: ExecContext): Promise<void> {
     case 'inSubquery': await prepare(e.expr, cx); break;
     case 'subquery': break;
   }
-  if (e.result.owner === cx) return;
+  if (cx.subqueryValues.has(e)) return;
   // The values stay charged for the rest of the statement (its budget is let go as a whole at the end).
   const held = new Held(cx.budget, 'subquery');
   const b = await collect(run(e.plan, cx), 1, cx, held);
@@ -43,23 +44,26 @@ async function prepare(e: BoundExpr, cx: ExecContext): Promise<void> {
   }
   // The batch is garbage now; the values (and the sets inSubquery builds of them, as much again) stay.
   held.set(2 * bytes);
-  e.result.values = values;
-  e.result.owner = cx;
+  cx.subqueryValues.set(e, values);
 }
 
-function valuesOf(e: { result: { values: Value[] | null }; pos: number }): Value[] {
-  if (e.result.values === null) throw new SvcError('INTERNAL', 'subquery was not run before its expression', { position: e.pos });
-  return e.result.values;
+/** The values an execution computed for its subquery nodes (null: no execution, e.g. INSERT VALUES, where none can be). */
+export type SubqueryValues = ReadonlyMap<BoundExpr, readonly Value[]> | null;
+
+function valuesOf(e: BoundExpr & { pos: number }, results: SubqueryValues): readonly Value[] {
+  const values = results?.get(e);
+  if (values === undefined) throw new SvcError('INTERNAL', 'subquery was not run before its expression', { position: e.pos });
+  return values;
 }
 
-/** The scalar subquery's value as a constant vector of the batch's length. */
-export function scalarSubquery(e: Extract<BoundExpr, { kind: 'subquery' }>): (n: number) => ColumnVector {
+/** The scalar subquery's value (this execution's) as a constant vector of the batch's length. */
+export function scalarSubquery(e: Extract<BoundExpr, { kind: 'subquery' }>, results: SubqueryValues): (n: number) => ColumnVector {
   let cached: ColumnVector | null = null;
   let size = 0;
   return (n) => {
     if (cached === null || size < n) {
       size = Math.max(n, 1024);
-      cached = constantVector(e.type, valuesOf(e)[0] ?? null, size);
+      cached = constantVector(e.type, valuesOf(e, results)[0] ?? null, size);
     }
     return size === n ? cached : sliceConst(cached, n);
   };
@@ -73,8 +77,8 @@ function sliceConst(v: ColumnVector, n: number): ColumnVector {
   }
 }
 
-/** A membership test of `x`'s rows in the subquery's values (a BOOLEAN vector). */
-export function inSubquery(e: Extract<BoundExpr, { kind: 'inSubquery' }>): (x: ColumnVector) => ColumnVector {
+/** A membership test of `x`'s rows in the subquery's values (this execution's), as a BOOLEAN vector. */
+export function inSubquery(e: Extract<BoundExpr, { kind: 'inSubquery' }>, results: SubqueryValues): (x: ColumnVector) => ColumnVector {
   const t = e.expr.type;
   const numeric = t === 'BOOLEAN' || (t !== 'CHAR' && t !== 'IPV4' && (isNumeric(t) || isTemporal(t)));
   let nums: Set<number> | null = null;
@@ -82,7 +86,7 @@ export function inSubquery(e: Extract<BoundExpr, { kind: 'inSubquery' }>): (x: C
   let hasNull = false;
   return (x) => {
     if (nums === null && strs === null) {
-      const values = valuesOf(e);
+      const values = valuesOf(e, results);
       hasNull = values.includes(null);
       if (numeric) nums = new Set(values.filter((v) => v !== null).map((v) => (typeof v === 'boolean' ? (v ? 1 : 0) : Number(v))));
       else strs = new Set(values.filter((v) => v !== null).map(String));

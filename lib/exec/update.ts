@@ -12,6 +12,7 @@ import { bindExpr, call, castTo, resolveColumn, type Scope, type ScopeField } fr
 import type { BoundExpr, Plan } from '../sql/bound.js';
 import { bindFromItem, conjuncts, subqueryBinder } from '../sql/binder.js';
 import { balancedAnd } from '../sql/parse-expr.js';
+import type { StatementEnv } from '../sql/statement-env.js';
 import { DEFAULT_BATCH_ROWS, type Batch } from '../core/batch.js';
 import { collect } from './batches.js';
 import { Held, keyEntryBytes, pace, type ExecContext } from './context.js';
@@ -31,13 +32,13 @@ interface FromSource {
   readonly sourceKeys: number[];
 }
 
-export function runUpdate(stmt: A.Update, catalog: Catalog): Prepared {
+export function runUpdate(stmt: A.Update, catalog: Catalog, env: StatementEnv): Prepared {
   if (!catalog.exists(stmt.table)) throw new SvcError('SQL', `table does not exist [table=${stmt.table}]`, { position: stmt.tablePos });
   const meta = catalog.get(stmt.table).meta;
   const target: ScopeField[] = meta.columns.map((c) => ({ table: stmt.alias ?? meta.name, name: c.name, type: c.type }));
   const nt = target.length;
-  const bound = stmt.from ? bindFromItem(stmt.from, { catalog }, stmt.with ?? []) : null;
-  const scope: Scope = { fields: [...target, ...(bound?.scope.fields ?? [])], subquery: subqueryBinder({ catalog }) };
+  const bound = stmt.from ? bindFromItem(stmt.from, { catalog, ...env }, stmt.with ?? []) : null;
+  const scope: Scope = { fields: [...target, ...(bound?.scope.fields ?? [])], subquery: subqueryBinder({ catalog, ...env }) };
 
   let whereAst = stmt.where;
   let from: FromSource | null = null;
@@ -56,7 +57,7 @@ export function runUpdate(stmt: A.Update, catalog: Catalog): Prepared {
     const types = bound.plan.fields.map((f) => (f.type === 'NULL' ? 'DOUBLE' : f.type) as ColumnType);
     from = { plan: bound.plan, types, targetKeys, sourceKeys };
   }
-  const where: BoundExpr | null = whereAst ? bindExpr(whereAst, { scope, onAggregate: null }) : null;
+  const where: BoundExpr | null = whereAst ? bindExpr(whereAst, { env, scope, onAggregate: null }) : null;
   if (where && where.type !== 'BOOLEAN') throw new SvcError('SQL', 'boolean expression expected', { position: whereAst!.pos });
 
   // One expression per table column over [target columns, source columns, matched]: unchanged columns pass through.
@@ -68,8 +69,8 @@ export function runUpdate(stmt: A.Update, catalog: Catalog): Prepared {
     if (i < 0) throw new SvcError('SQL', `Invalid column: ${s.column}`, { position: s.pos });
     const c = meta.columns[i]!;
     if (c.id === meta.timestampId) throw new SvcError('SQL', 'Designated timestamp column cannot be updated', { position: s.pos });
-    const value = castTo(bindExpr(s.value, { scope, onAggregate: null }), c.type, s.value.pos);
-    exprs[i] = from || where ? call('case', [matched, value, exprs[i]!], s.pos) : value;
+    const value = castTo(env, bindExpr(s.value, { env, scope, onAggregate: null }), c.type, s.value.pos);
+    exprs[i] = from || where ? call(env, 'case', [matched, value, exprs[i]!], s.pos) : value;
   }
 
   return async (cx) => {

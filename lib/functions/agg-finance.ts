@@ -8,7 +8,7 @@ import { SvcError } from '../errors/svc-error.js';
 import type { ColumnVector } from '../core/column-vector.js';
 import { isNumeric, type SqlType } from '../core/sql-type.js';
 import { growF64 } from './agg-util.js';
-import { registerAggregate, type AggregateOverload, type AggregateState } from './registry.js';
+import type { AggregateOverload, AggregateState, FunctionRegistry } from './registry.js';
 import { asDoubles, fromDoubles } from '../core/vec.js';
 
 class WeightedState implements AggregateState {
@@ -91,9 +91,9 @@ function noMatch(name: string, argTypes: readonly SqlType[]): string {
   return `there is no matching function \`${name}\` with the argument types: (${argTypes.join(', ')})`;
 }
 
-export function registerFinanceAggregates(): void {
+export function registerFinanceAggregates(registry: FunctionRegistry): void {
   for (const name of ['vwap', 'weighted_avg']) {
-    registerAggregate({
+    registry.registerAggregate({
       name,
       resolve(argTypes): AggregateOverload | string {
         if (argTypes.length !== 2 || !num(argTypes[0]) || !num(argTypes[1])) return noMatch(name, argTypes);
@@ -103,7 +103,7 @@ export function registerFinanceAggregates(): void {
   }
   const percentiles: Array<[string, PercentileKind]> = [['percentile_disc', 'disc'], ['percentile_cont', 'cont'], ['approx_percentile', 'disc']];
   for (const [name, kind] of percentiles) {
-    registerAggregate({
+    registry.registerAggregate({
       name,
       resolve(argTypes): AggregateOverload | string {
         const okArity = argTypes.length === 2 || (name === 'approx_percentile' && argTypes.length === 3);

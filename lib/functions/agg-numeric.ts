@@ -3,7 +3,7 @@
 // and standard deviation. NULLs are skipped; empty groups give NULL (count 0).
 import { LONG_NULL } from '../core/column-type.js';
 import type { ColumnVector, FixedVector } from '../core/column-vector.js';
-import { registerAggregate, type AggregateOverload, type AggregateState } from './registry.js';
+import type { AggregateOverload, AggregateState, FunctionRegistry } from './registry.js';
 import { isIntegral, isNumeric, type SqlType } from '../core/sql-type.js';
 import { asDoubles, fromDoubles, nullFlags } from '../core/vec.js';
 import { DistinctState, growF64 } from './agg-util.js';
@@ -242,8 +242,8 @@ function maybeDistinct(o: AggregateOverload, distinct: boolean): AggregateOverlo
 
 const numericArg = (t: SqlType): boolean => isNumeric(t) || t === 'NULL';
 
-export function registerNumericAggregates(): void {
-  registerAggregate({
+export function registerNumericAggregates(registry: FunctionRegistry): void {
+  registry.registerAggregate({
     name: 'count',
     resolve(argTypes, distinct) {
       if (argTypes.length === 0) return overload('LONG', () => new CountState(false));
@@ -251,7 +251,7 @@ export function registerNumericAggregates(): void {
       return maybeDistinct(overload('LONG', () => new CountState(true)), distinct);
     },
   });
-  registerAggregate({
+  registry.registerAggregate({
     name: 'count_distinct',
     resolve(argTypes) {
       if (argTypes.length !== 1 || argTypes[0] === 'BINARY' || argTypes[0] === 'NULL') return noMatch('count_distinct', argTypes);
@@ -260,7 +260,7 @@ export function registerNumericAggregates(): void {
   });
   const sums: Array<[string, SumKind, boolean]> = [['sum', 'plain', false], ['avg', 'plain', true], ['ksum', 'kahan', false], ['nsum', 'neumaier', false]];
   for (const [name, kind, average] of sums) {
-    registerAggregate({
+    registry.registerAggregate({
       name,
       resolve(argTypes, distinct) {
         const t = argTypes[0];
@@ -276,7 +276,7 @@ export function registerNumericAggregates(): void {
     ['var_samp', 'var_samp'], ['variance', 'var_samp'], ['var_pop', 'var_pop'],
   ];
   for (const [name, moment] of moments) {
-    registerAggregate({
+    registry.registerAggregate({
       name,
       resolve(argTypes, distinct) {
         if (argTypes.length !== 1 || !numericArg(argTypes[0]!)) return noMatch(name, argTypes);

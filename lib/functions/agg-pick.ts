@@ -2,7 +2,7 @@
 // max (numbers, temporals, TIMESTAMP_NS exactly, CHAR, text in code point order), first / last (row
 // order, NULL included, as QuestDB), first_not_null and last_not_null.
 import { symbolsFromStrings, type ColumnVector } from '../core/column-vector.js';
-import { registerAggregate, type AggregateState } from './registry.js';
+import type { AggregateState, FunctionRegistry } from './registry.js';
 import { isNumeric, isTemporal, type SqlType } from '../core/sql-type.js';
 import { asDoubles, fromDoubles, textAt, textVector } from '../core/vec.js';
 import { growF64, growI32, growU8 } from './agg-util.js';
@@ -191,10 +191,10 @@ class TextPick implements AggregateState {
 
 const TEXT: readonly SqlType[] = ['STRING', 'VARCHAR', 'SYMBOL'];
 
-export function registerPickAggregates(): void {
+export function registerPickAggregates(registry: FunctionRegistry): void {
   const modes: Mode[] = ['min', 'max', 'first', 'last', 'first_not_null', 'last_not_null'];
   for (const mode of modes) {
-    registerAggregate({
+    registry.registerAggregate({
       name: mode,
       resolve(argTypes) {
         const t = argTypes[0]!;

@@ -1,7 +1,7 @@
 // string_agg(text, delimiter): a group's non-NULL values joined in row order by
 // the (constant) delimiter, as QuestDB's; NULL for a group without values.
 import type { ColumnVector } from '../core/column-vector.js';
-import { registerAggregate, type AggregateState } from './registry.js';
+import type { AggregateState, FunctionRegistry } from './registry.js';
 import type { SqlType } from '../core/sql-type.js';
 import { textAt, textVector } from '../core/vec.js';
 import { noMatch } from './signature.js';
@@ -42,8 +42,8 @@ class StringAgg implements AggregateState {
 
 const TEXT: readonly SqlType[] = ['STRING', 'VARCHAR', 'SYMBOL', 'CHAR', 'NULL'];
 
-export function registerTextAggregates(): void {
-  registerAggregate({
+export function registerTextAggregates(registry: FunctionRegistry): void {
+  registry.registerAggregate({
     name: 'string_agg',
     resolve(argTypes, distinct) {
       if (distinct || argTypes.length !== 2 || !TEXT.includes(argTypes[0]!) || !TEXT.includes(argTypes[1]!) || argTypes[1] === 'NULL') {

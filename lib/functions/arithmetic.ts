@@ -3,7 +3,7 @@
 // NULL in -> NULL out, division or modulo by zero -> NULL.
 import { INT_NULL, LONG_NULL } from '../core/column-type.js';
 import type { ColumnVector, FixedVector } from '../core/column-vector.js';
-import type { BindArg, BindResult, Kernel } from './registry.js';
+import type { BindArg, BindResult, Kernel, FunctionRegistry } from './registry.js';
 import { defineScalar, type Built, type Signature } from './signature.js';
 import { isIntegral, isNumeric, widerNumeric, type SqlType } from '../core/sql-type.js';
 import { asDoubles, fromDoubles } from '../core/vec.js';
@@ -224,13 +224,13 @@ function negKernel(type: SqlType): Kernel {
   };
 }
 
-export function registerArithmetic(): void {
-  defineScalar('+', [numericSig('+'), ...temporalSigs('+')]);
-  defineScalar('-', [numericSig('-'), ...temporalSigs('-')]);
-  defineScalar('*', [numericSig('*')]);
-  defineScalar('/', [numericSig('/')]);
-  defineScalar('%', [numericSig('%')]);
-  defineScalar('neg', [{
+export function registerArithmetic(registry: FunctionRegistry): void {
+  defineScalar(registry, '+', [numericSig('+'), ...temporalSigs('+')]);
+  defineScalar(registry, '-', [numericSig('-'), ...temporalSigs('-')]);
+  defineScalar(registry, '*', [numericSig('*')]);
+  defineScalar(registry, '/', [numericSig('/')]);
+  defineScalar(registry, '%', [numericSig('%')]);
+  defineScalar(registry, 'neg', [{
     args: [(t) => (isNumeric(t) ? t : t === 'NULL' ? 'DOUBLE' : null)],
     build: (t) => {
       const type = widerNumeric(t[0]!, t[0]!) ?? 'DOUBLE';

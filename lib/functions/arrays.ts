@@ -6,7 +6,7 @@ import { arrayDims, arrayType, type ColumnType } from '../core/column-type.js';
 import type { ColumnVector, VarVector } from '../core/column-vector.js';
 import type { SqlType } from '../core/sql-type.js';
 import { isNumeric } from '../core/sql-type.js';
-import { registerScalar, type KernelContext } from './registry.js';
+import type { KernelContext, FunctionRegistry } from './registry.js';
 import { asDoubles } from '../core/vec.js';
 import { ArrayReader, ArrayVectorBuilder, isArrayType } from '../core/array-values.js';
 
@@ -106,8 +106,8 @@ function accessKernel(resultType: SqlType) {
   };
 }
 
-export function registerArrays(): void {
-  registerScalar({
+export function registerArrays(registry: FunctionRegistry): void {
+  registry.registerScalar({
     name: 'array',
     resolve(argTypes) {
       const t = constructType(argTypes);
@@ -121,7 +121,7 @@ export function registerArrays(): void {
       };
     },
   });
-  registerScalar({
+  registry.registerScalar({
     name: '[]',
     resolve(argTypes) {
       const arr = argTypes[0]!;

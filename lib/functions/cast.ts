@@ -3,7 +3,7 @@
 // saturate (Java), text parses (invalid -> NULL), values print as QuestDB's.
 import { LONG_NULL, COLUMN_TYPES, geohashBits, isParametric, parseColumnType, typeKind, type ColumnType } from '../core/column-type.js';
 import { f64ToInt64, type ColumnVector, type FixedVector, internStrings } from '../core/column-vector.js';
-import { registerScalar, registerScalarFamily, type Kernel, type ScalarFunction } from './registry.js';
+import type { Kernel, ScalarFunction, FunctionRegistry } from './registry.js';
 import { noMatch } from './signature.js';
 import { isText, type SqlType } from '../core/sql-type.js';
 import { asDoubles, fromDoubles, textAt, textVector, texts } from '../core/vec.js';
@@ -250,9 +250,9 @@ function castFunction(to: ColumnType): ScalarFunction {
 }
 
 /** Registers cast_<TYPE> for every plain column type, and the family of casts to parametric types (cast_decimal(10,2)...). */
-export function registerCasts(): void {
-  for (const to of COLUMN_TYPES) registerScalar(castFunction(to));
-  registerScalarFamily((name) => {
+export function registerCasts(registry: FunctionRegistry): void {
+  for (const to of COLUMN_TYPES) registry.registerScalar(castFunction(to));
+  registry.registerScalarFamily((name) => {
     if (!name.startsWith('cast_')) return undefined;
     const text = name.slice(5);
     if (!isParametric(text.toUpperCase())) return undefined;

@@ -3,7 +3,7 @@
 // Ordering with NULL is false; `=` holds for NULL = NULL (QuestDB). An IN list
 // of more than a handful of constants is a hash set built once per query.
 import type { ColumnVector, FixedVector } from '../core/column-vector.js';
-import type { BindHook, Kernel } from './registry.js';
+import type { BindHook, Kernel, FunctionRegistry } from './registry.js';
 import { ByteSet } from './byte-set.js';
 import { defineScalar, type Built, type Signature } from './signature.js';
 import { commonDecimal, isIntegral, isNumeric, isTemporal, isText, type SqlType } from '../core/sql-type.js';
@@ -506,9 +506,9 @@ function familyOf(types: SqlType[]): Family | null {
   return family;
 }
 
-export function registerCompare(): void {
-  for (const op of ['=', '!=', '<', '<=', '>', '>='] as const) defineScalar(op, [compareSig(op)]);
-  defineScalar('between', [{
+export function registerCompare(registry: FunctionRegistry): void {
+  for (const op of ['=', '!=', '<', '<=', '>', '>='] as const) defineScalar(registry, op, [compareSig(op)]);
+  defineScalar(registry, 'between', [{
     args: [(t) => t, (t) => t, (t) => t],
     build: (t) => {
       const given = t.join(', ');
@@ -517,7 +517,7 @@ export function registerCompare(): void {
       return { type: 'BOOLEAN', kernel: betweenKernel(f) };
     },
   }]);
-  defineScalar('in_list', [{
+  defineScalar(registry, 'in_list', [{
     args: [(t) => t],
     rest: (t) => t,
     minRest: 1,

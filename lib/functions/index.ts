@@ -1,6 +1,7 @@
-// Registers every scalar function, operator, cast, generator and aggregate:
-// `import './functions/index.js'` once before binding. Modules export their
-// register functions; this file is the one place that calls them.
+// createFunctionRegistry(): a new registry with every scalar function,
+// operator, cast, generator and aggregate. Modules export their register
+// functions; this file is the one place that calls them (no import-time side effects).
+import { FunctionRegistry } from './registry.js';
 import { registerNumericAggregates } from './agg-numeric.js';
 import { registerPickAggregates } from './agg-pick.js';
 import { registerFinanceAggregates } from './agg-finance.js';
@@ -8,31 +9,43 @@ import { registerTextAggregates } from './agg-text.js';
 import { registerTimeZone } from './time-zone.js';
 import { registerArithmetic } from './arithmetic.js';
 import { registerArrays } from './arrays.js';
+
 import { registerCasts } from './cast.js';
 import { registerCompare } from './compare.js';
 import { registerLogic } from './logic.js';
 import { registerMath } from './math.js';
 import { registerPattern } from './pattern.js';
-import { registerRandom } from './random.js';
+import { RandomSeeds, registerRandom } from './random.js';
 import { registerRandomText } from './random-text.js';
 import { registerText } from './text.js';
 import { registerTime } from './time.js';
 import { registerTimeParts } from './time-parts.js';
 
-registerArithmetic();
-registerCompare();
-registerLogic();
-registerPattern();
-registerCasts();
-registerMath();
-registerText();
-registerTime();
-registerTimeParts();
-registerRandom();
-registerRandomText();
-registerNumericAggregates();
-registerPickAggregates();
-registerFinanceAggregates();
-registerTextAggregates();
-registerTimeZone();
-registerArrays();
+export interface FunctionRegistryOptions {
+  /** Seeds the rnd_* generators: call sites bound in the same order draw the same values (default: from the clock). */
+  readonly randomSeed?: number;
+}
+
+/** A sealed registry of every function: one per database, shared by its statements. */
+export function createFunctionRegistry(options: FunctionRegistryOptions = {}): FunctionRegistry {
+  const registry = new FunctionRegistry();
+  const seeds = new RandomSeeds(options.randomSeed);
+  registerArithmetic(registry);
+  registerCompare(registry);
+  registerLogic(registry);
+  registerPattern(registry);
+  registerCasts(registry);
+  registerMath(registry);
+  registerText(registry);
+  registerTime(registry);
+  registerTimeParts(registry);
+  registerRandom(registry, seeds);
+  registerRandomText(registry, seeds);
+  registerNumericAggregates(registry);
+  registerPickAggregates(registry);
+  registerFinanceAggregates(registry);
+  registerTextAggregates(registry);
+  registerTimeZone(registry);
+  registerArrays(registry);
+  return registry.seal();
+}

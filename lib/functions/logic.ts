@@ -1,7 +1,7 @@
 // Boolean logic and NULL handling: `and`, `or`, `not`, `is_null`,
 // `is_not_null`, `case` (cond1, val1, ..., else), `coalesce` and `nullif`.
 // BOOLEAN has no NULL: a NULL condition is false.
-import type { Kernel } from './registry.js';
+import type { Kernel, FunctionRegistry } from './registry.js';
 import { accept, defineScalar, type Signature } from './signature.js';
 import { commonType, type SqlType } from '../core/sql-type.js';
 import { boolVector, boolsOf, nullFlags } from '../core/vec.js';
@@ -132,14 +132,14 @@ const nullifSig: Signature = {
   },
 };
 
-export function registerLogic(): void {
-  defineScalar('and', [{ args: [accept.boolean, accept.boolean], build: () => ({ type: 'BOOLEAN', kernel: logical('and') }) }]);
-  defineScalar('or', [{ args: [accept.boolean, accept.boolean], build: () => ({ type: 'BOOLEAN', kernel: logical('or') }) }]);
-  defineScalar('not', [{ args: [accept.boolean], build: () => ({ type: 'BOOLEAN', kernel: notKernel }) }]);
+export function registerLogic(registry: FunctionRegistry): void {
+  defineScalar(registry, 'and', [{ args: [accept.boolean, accept.boolean], build: () => ({ type: 'BOOLEAN', kernel: logical('and') }) }]);
+  defineScalar(registry, 'or', [{ args: [accept.boolean, accept.boolean], build: () => ({ type: 'BOOLEAN', kernel: logical('or') }) }]);
+  defineScalar(registry, 'not', [{ args: [accept.boolean], build: () => ({ type: 'BOOLEAN', kernel: notKernel }) }]);
   // IS NULL takes every type; the argument is not cast (a NULL literal is a DOUBLE NaN vector).
-  defineScalar('is_null', [{ args: [(t) => t], build: () => ({ type: 'BOOLEAN', kernel: nullTest(true) }) }]);
-  defineScalar('is_not_null', [{ args: [(t) => t], build: () => ({ type: 'BOOLEAN', kernel: nullTest(false) }) }]);
-  defineScalar('case', [caseSig]);
-  defineScalar('coalesce', [coalesceSig]);
-  defineScalar('nullif', [nullifSig]);
+  defineScalar(registry, 'is_null', [{ args: [(t) => t], build: () => ({ type: 'BOOLEAN', kernel: nullTest(true) }) }]);
+  defineScalar(registry, 'is_not_null', [{ args: [(t) => t], build: () => ({ type: 'BOOLEAN', kernel: nullTest(false) }) }]);
+  defineScalar(registry, 'case', [caseSig]);
+  defineScalar(registry, 'coalesce', [coalesceSig]);
+  defineScalar(registry, 'nullif', [nullifSig]);
 }

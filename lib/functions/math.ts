@@ -1,7 +1,7 @@
 // Numeric functions: abs, sign (keep the argument's type), round (Java's
 // Math.round; with a scale half away from zero; round_half_even, round_down, round_up), floor, ceil, sqrt, power,
 // ln, log (base 10, as QuestDB/PostgreSQL), exp, greatest, least.
-import type { Kernel } from './registry.js';
+import type { Kernel, FunctionRegistry } from './registry.js';
 import { accept, defineScalar, widest, type Signature } from './signature.js';
 import type { SqlType } from '../core/sql-type.js';
 import { asDoubles, fromDoubles } from '../core/vec.js';
@@ -171,21 +171,21 @@ function pow(): Signature {
   };
 }
 
-export function registerMath(): void {
-  defineScalar('abs', [sameType(Math.abs)]);
-  defineScalar('sign', [sameType((x) => (x !== x ? NaN : x > 0 ? 1 : x < 0 ? -1 : 0))]);
+export function registerMath(registry: FunctionRegistry): void {
+  defineScalar(registry, 'abs', [sameType(Math.abs)]);
+  defineScalar(registry, 'sign', [sameType((x) => (x !== x ? NaN : x > 0 ? 1 : x < 0 ? -1 : 0))]);
   for (const [name, mode] of [['round', 'half-up'], ['round_half_even', 'half-even'], ['round_down', 'down'], ['round_up', 'up']] as const) {
     const sigs: Signature[] = [{ args: [accept.double, accept.int], build: () => ({ type: 'DOUBLE', kernel: roundKernel(mode, true) }) }];
     if (name === 'round') sigs.push({ args: [accept.double], build: () => ({ type: 'DOUBLE', kernel: roundKernel(mode, false) }) });
-    defineScalar(name, sigs);
+    defineScalar(registry, name, sigs);
   }
-  defineScalar('floor', [unary(Math.floor)]);
-  defineScalar(['ceil', 'ceiling'], [unary(Math.ceil)]);
-  defineScalar('sqrt', [unary(Math.sqrt)]);
-  defineScalar(['power', 'pow'], [pow()]);
-  defineScalar('ln', [unary(Math.log)]);
-  defineScalar('log', [unary(Math.log10)]);
-  defineScalar('exp', [unary(Math.exp)]);
-  defineScalar('greatest', [extreme(true)]);
-  defineScalar('least', [extreme(false)]);
+  defineScalar(registry, 'floor', [unary(Math.floor)]);
+  defineScalar(registry, ['ceil', 'ceiling'], [unary(Math.ceil)]);
+  defineScalar(registry, 'sqrt', [unary(Math.sqrt)]);
+  defineScalar(registry, ['power', 'pow'], [pow()]);
+  defineScalar(registry, 'ln', [unary(Math.log)]);
+  defineScalar(registry, 'log', [unary(Math.log10)]);
+  defineScalar(registry, 'exp', [unary(Math.exp)]);
+  defineScalar(registry, 'greatest', [extreme(true)]);
+  defineScalar(registry, 'least', [extreme(false)]);
 }

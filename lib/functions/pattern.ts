@@ -2,7 +2,7 @@
 // LikeMatcher), `~` / `!~` (RE2 syntax, searched anywhere in the text like
 // Java's find(); Regex), and `||` concatenation (NULL reads as empty, as in QuestDB).
 import type { ColumnVector } from '../core/column-vector.js';
-import { argError, type BindHook, type Kernel, type KernelContext } from './registry.js';
+import { argError, type BindHook, type Kernel, type KernelContext, type FunctionRegistry } from './registry.js';
 import { accept, defineScalar } from './signature.js';
 import type { SqlType } from '../core/sql-type.js';
 import { boolVector, textAt } from '../core/vec.js';
@@ -106,15 +106,15 @@ export function concatKernel(type: 'STRING' | 'VARCHAR'): Kernel {
   };
 }
 
-export function registerPattern(): void {
+export function registerPattern(registry: FunctionRegistry): void {
   const text2 = [accept.text, accept.text];
   const boolOf = (kernel: () => Kernel, bind?: BindHook) => [{ args: text2, build: () => ({ type: 'BOOLEAN' as const, kernel: kernel(), bind }) }];
-  defineScalar('like', boolOf(() => matcher((p) => new LikeMatcher(p, false), false)));
-  defineScalar('ilike', boolOf(() => matcher((p) => new LikeMatcher(p, true), false)));
-  defineScalar('~', boolOf(() => matcher((p) => new Regex(p), false), checkPattern(1)));
-  defineScalar('!~', boolOf(() => matcher((p) => new Regex(p), true), checkPattern(1)));
+  defineScalar(registry, 'like', boolOf(() => matcher((p) => new LikeMatcher(p, false), false)));
+  defineScalar(registry, 'ilike', boolOf(() => matcher((p) => new LikeMatcher(p, true), false)));
+  defineScalar(registry, '~', boolOf(() => matcher((p) => new Regex(p), false), checkPattern(1)));
+  defineScalar(registry, '!~', boolOf(() => matcher((p) => new Regex(p), true), checkPattern(1)));
   // `a || b` is concat(a, b): a STRING, as in QuestDB.
-  defineScalar('||', [{
+  defineScalar(registry, '||', [{
     args: [accept.printable, accept.printable],
     build: () => ({ type: 'STRING', kernel: concatKernel('STRING') }),
   }]);

@@ -6,11 +6,11 @@
 import { Buffer } from 'node:buffer';
 import { SvcError } from '../errors/svc-error.js';
 import type { ColumnVector } from '../core/column-vector.js';
-import { argError, type BindArg, type Kernel, type KernelContext } from './registry.js';
+import { argError, type BindArg, type Kernel, type KernelContext, type FunctionRegistry } from './registry.js';
 import { accept, defineScalar, type Signature } from './signature.js';
 import { textAt } from '../core/vec.js';
 import { TextOut } from './text-out.js';
-import { checkRate, constArg, constantArgs, generator, newRng, numberArg, type Rng } from './random.js';
+import { checkRate, constArg, constantArgs, generator, numberArg, type RandomSeeds, type Rng } from './random.js';
 
 /** The string being drawn: Latin-1 bytes or UTF-16 code units (grown to the longest string asked for). */
 let scratch = Buffer.alloc(0);
@@ -78,13 +78,13 @@ function listOf(args: readonly ColumnVector[]): (string | null)[] {
 }
 
 /** rnd_symbol: keys into a dictionary that stays the same object across batches. */
-function symbols(mode: 'list' | 'generated'): Signature {
+function symbols(seeds: RandomSeeds, mode: 'list' | 'generated'): Signature {
   return {
     args: mode === 'generated' ? [accept.int, accept.int, accept.int, accept.int] : [],
     rest: mode === 'list' ? accept.text : undefined,
     minRest: 1,
     build: () => generator('SYMBOL', () => {
-      const rng = newRng();
+      const rng = seeds.newRng();
       let dict: readonly string[] | null = null;
       let listNulls: Int32Array | null = null;
       let rate = 0;
@@ -118,14 +118,14 @@ function symbols(mode: 'list' | 'generated'): Signature {
 }
 
 /** rnd_str / rnd_varchar: from a list, from a generated finite list, or fresh strings per row. */
-function strings(type: 'STRING' | 'VARCHAR', mode: 'list' | 'lengths' | 'generated'): Signature {
+function strings(seeds: RandomSeeds, type: 'STRING' | 'VARCHAR', mode: 'list' | 'lengths' | 'generated'): Signature {
   const args = mode === 'lengths' ? [accept.int, accept.int, accept.int] : mode === 'generated' ? [accept.int, accept.int, accept.int, accept.int] : [];
   return {
     args,
     rest: mode === 'list' ? accept.text : undefined,
     minRest: 1,
     build: () => generator(type, () => {
-      const rng = newRng();
+      const rng = seeds.newRng();
       const wide = type === 'VARCHAR';
       let list: (string | null)[] | null = null;
       let l: Lengths | null = null;
@@ -152,8 +152,8 @@ function strings(type: 'STRING' | 'VARCHAR', mode: 'list' | 'lengths' | 'generat
   };
 }
 
-export function registerRandomText(): void {
-  defineScalar('rnd_symbol', [symbols('generated'), symbols('list')]);
-  defineScalar('rnd_str', [strings('STRING', 'lengths'), strings('STRING', 'generated'), strings('STRING', 'list')]);
-  defineScalar('rnd_varchar', [strings('VARCHAR', 'lengths'), strings('VARCHAR', 'list')]);
+export function registerRandomText(registry: FunctionRegistry, seeds: RandomSeeds): void {
+  defineScalar(registry, 'rnd_symbol', [symbols(seeds, 'generated'), symbols(seeds, 'list')]);
+  defineScalar(registry, 'rnd_str', [strings(seeds, 'STRING', 'lengths'), strings(seeds, 'STRING', 'generated'), strings(seeds, 'STRING', 'list')]);
+  defineScalar(registry, 'rnd_varchar', [strings(seeds, 'VARCHAR', 'lengths'), strings(seeds, 'VARCHAR', 'list')]);
 }

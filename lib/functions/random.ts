@@ -1,11 +1,12 @@
 // Random and sequence generators (rnd_*, timestamp_sequence): each call site
 // gets its own state when bound, so values continue across batches;
-// setRandomSeed makes runs repeatable. xoshiro128**, typed-array fills.
+// RandomSeeds (one per function registry) seeds them; a registry made
+// with a seed repeats its runs. xoshiro128**, typed-array fills.
 // rnd_* arguments are constants, checked when the call is bound.
 import { SvcError } from '../errors/svc-error.js';
 import { INT_NULL } from '../core/column-type.js';
 import type { ColumnVector } from '../core/column-vector.js';
-import { argError, type BindArg, type BindHook, type Kernel } from './registry.js';
+import { argError, type BindArg, type BindHook, type Kernel, type FunctionRegistry } from './registry.js';
 import { accept, defineScalar, type Built, type Signature } from './signature.js';
 import { asDoubles, boolVector, fromDoubles } from '../core/vec.js';
 
@@ -64,16 +65,22 @@ function rotl(x: number, k: number): number {
   return (x << k) | (x >>> (32 - k));
 }
 
-let seeds = new Rng(Date.now() ^ Math.floor(Math.random() * TWO32));
+/**
+ * Where the generators of one function registry get their seeds: each call site
+ * bound draws one, in binding order, so a registry made with a seed
+ * (createFunctionRegistry({ randomSeed })) repeats its call sites' values.
+ */
+export class RandomSeeds {
+  readonly #seeds: Rng;
 
-/** Makes every generator bound from now on repeatable (call sites seeded in binding order). */
-export function setRandomSeed(n: number): void {
-  seeds = new Rng(n);
-}
+  constructor(seed: number = Date.now() ^ Math.floor(Math.random() * TWO32)) {
+    this.#seeds = new Rng(seed);
+  }
 
-/** A fresh generator for one call site. */
-export function newRng(): Rng {
-  return new Rng(seeds.nextInt());
+  /** A fresh generator for one call site. */
+  newRng(): Rng {
+    return new Rng(this.#seeds.nextInt());
+  }
 }
 
 /** Row 0 of a constant argument as a number (NaN for NULL). */
@@ -123,13 +130,13 @@ export function rangeArgs(args: readonly ColumnVector[], at = 0): { lo: number; 
 }
 
 /** Numbers in [lo, hi] (integers) or NULL at `rate`. */
-function ranged(type: 'INT' | 'LONG' | 'TIMESTAMP' | 'DATE' | 'BYTE' | 'SHORT'): Signature {
+function ranged(seeds: RandomSeeds, type: 'INT' | 'LONG' | 'TIMESTAMP' | 'DATE' | 'BYTE' | 'SHORT'): Signature {
   const arg = type === 'TIMESTAMP' ? accept.timestamp : type === 'DATE' ? (t: Built['type']) => (accept.timestamp(t) ? 'DATE' as const : null) : type === 'INT' || type === 'BYTE' || type === 'SHORT' ? accept.int : accept.long;
   const args = type === 'BYTE' || type === 'SHORT' ? [arg, arg] : [arg, arg, accept.int];
   return {
     args,
     build: () => generator(type, () => {
-      const rng = newRng();
+      const rng = seeds.newRng();
       return (a, n) => {
         const out = new Float64Array(n);
         if (n === 0) return fromDoubles(type, out);
@@ -143,11 +150,11 @@ function ranged(type: 'INT' | 'LONG' | 'TIMESTAMP' | 'DATE' | 'BYTE' | 'SHORT'):
 }
 
 /** Full-range values of a type. */
-function full(type: 'INT' | 'LONG' | 'BYTE' | 'SHORT' | 'BOOLEAN' | 'CHAR'): Signature {
+function full(seeds: RandomSeeds, type: 'INT' | 'LONG' | 'BYTE' | 'SHORT' | 'BOOLEAN' | 'CHAR'): Signature {
   return {
     args: [],
     build: () => generator(type, () => {
-      const rng = newRng();
+      const rng = seeds.newRng();
       return (_a, n) => {
         switch (type) {
           case 'INT': {
@@ -179,11 +186,11 @@ function full(type: 'INT' | 'LONG' | 'BYTE' | 'SHORT' | 'BOOLEAN' | 'CHAR'): Sig
 }
 
 /** rnd_double / rnd_float in [0, 1), NULL at an optional rate. */
-function unit(type: 'DOUBLE' | 'FLOAT', withRate: boolean): Signature {
+function unit(seeds: RandomSeeds, type: 'DOUBLE' | 'FLOAT', withRate: boolean): Signature {
   return {
     args: withRate ? [accept.int] : [],
     build: () => generator(type, () => {
-      const rng = newRng();
+      const rng = seeds.newRng();
       return (a, n) => {
         const rate = withRate && n > 0 ? constArg(a[0]) : 0;
         if (rate !== rate || rate < 0) throw new SvcError('SQL', 'invalid NaN rate');
@@ -195,11 +202,11 @@ function unit(type: 'DOUBLE' | 'FLOAT', withRate: boolean): Signature {
   };
 }
 
-function uuid4(): Signature {
+function uuid4(seeds: RandomSeeds): Signature {
   return {
     args: [],
     build: () => generator('UUID', () => {
-      const rng = newRng();
+      const rng = seeds.newRng();
       return (_a, n) => {
         const data = new Uint8Array(16 * n);
         const words = new Int32Array(data.buffer);
@@ -236,17 +243,17 @@ function timestampSequence(): Signature {
   };
 }
 
-export function registerRandom(): void {
-  defineScalar('rnd_int', [full('INT'), ranged('INT')]);
-  defineScalar('rnd_long', [full('LONG'), ranged('LONG')]);
-  defineScalar('rnd_byte', [full('BYTE'), ranged('BYTE')]);
-  defineScalar('rnd_short', [full('SHORT'), ranged('SHORT')]);
-  defineScalar('rnd_boolean', [full('BOOLEAN')]);
-  defineScalar('rnd_char', [full('CHAR')]);
-  defineScalar('rnd_double', [unit('DOUBLE', false), unit('DOUBLE', true)]);
-  defineScalar('rnd_float', [unit('FLOAT', false), unit('FLOAT', true)]);
-  defineScalar('rnd_timestamp', [ranged('TIMESTAMP')]);
-  defineScalar('rnd_date', [ranged('DATE')]);
-  defineScalar('rnd_uuid4', [uuid4()]);
-  defineScalar('timestamp_sequence', [timestampSequence()]);
+export function registerRandom(registry: FunctionRegistry, seeds: RandomSeeds): void {
+  defineScalar(registry, 'rnd_int', [full(seeds, 'INT'), ranged(seeds, 'INT')]);
+  defineScalar(registry, 'rnd_long', [full(seeds, 'LONG'), ranged(seeds, 'LONG')]);
+  defineScalar(registry, 'rnd_byte', [full(seeds, 'BYTE'), ranged(seeds, 'BYTE')]);
+  defineScalar(registry, 'rnd_short', [full(seeds, 'SHORT'), ranged(seeds, 'SHORT')]);
+  defineScalar(registry, 'rnd_boolean', [full(seeds, 'BOOLEAN')]);
+  defineScalar(registry, 'rnd_char', [full(seeds, 'CHAR')]);
+  defineScalar(registry, 'rnd_double', [unit(seeds, 'DOUBLE', false), unit(seeds, 'DOUBLE', true)]);
+  defineScalar(registry, 'rnd_float', [unit(seeds, 'FLOAT', false), unit(seeds, 'FLOAT', true)]);
+  defineScalar(registry, 'rnd_timestamp', [ranged(seeds, 'TIMESTAMP')]);
+  defineScalar(registry, 'rnd_date', [ranged(seeds, 'DATE')]);
+  defineScalar(registry, 'rnd_uuid4', [uuid4(seeds)]);
+  defineScalar(registry, 'timestamp_sequence', [timestampSequence()]);
 }

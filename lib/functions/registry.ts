@@ -26,15 +26,18 @@ export interface KernelContext {
    * row chunks (Infinity where nobody would catch it).
    */
   readonly chunkBytes: number;
+  /** The statement's time in epoch micros (now(), today()), read once from its clock when it is compiled. */
+  readonly statementMicros: number;
 }
 
 /**
- * A context of its own for kernels run outside a statement (bind-time
- * constants, INSERT VALUES, tests): `memory` bytes, no deadline, QuestDB's
- * default 1 MiB per built text value unless given, no row chunks.
+ * A context of its own for kernels run outside an operator (bind-time
+ * constants, INSERT VALUES, tests) of the statement at `statementMicros`:
+ * `memory` bytes, no deadline, QuestDB's default 1 MiB per built text value
+ * unless given, no row chunks.
  */
-export function standaloneKernelContext(memory = 1024 ** 3, maxTextBytes = 1024 * 1024): KernelContext {
-  return { budget: new MemoryBudget(memory, 'query.memory.limit'), deadline: Deadline.NEVER, maxTextBytes, chunkBytes: Infinity };
+export function standaloneKernelContext(statementMicros: number, memory = 1024 ** 3, maxTextBytes = 1024 * 1024): KernelContext {
+  return { budget: new MemoryBudget(memory, 'query.memory.limit'), deadline: Deadline.NEVER, maxTextBytes, chunkBytes: Infinity, statementMicros };
 }
 
 /** Computes a result vector of `n` rows from argument vectors of `n` rows. */
@@ -126,84 +129,110 @@ export interface AggregateFunction {
   resolve(argTypes: readonly SqlType[], distinct: boolean): AggregateOverload | string;
 }
 
-const scalars = new Map<string, ScalarFunction>();
+/** A family of scalar functions named after a parametric type: the function a lower-case name names, or undefined. */
+export type ScalarFamily = (name: string) => ScalarFunction | undefined;
+
 /**
- * Families of scalar functions named after a parametric type (`cast_decimal(10,2)`,
- * `cast_geohash(4c)`): each gives the function for a lower-case name, or undefined.
+ * The functions one database binds against: scalar functions by name,
+ * families of scalar functions named after a parametric type
+ * (`cast_decimal(10,2)`, `cast_geohash(4c)`), and aggregates.
+ * createFunctionRegistry() (index.ts) fills one and seals it: after that it is
+ * read-only, so one registry can serve concurrent statements.
  */
-const families: Array<(name: string) => ScalarFunction | undefined> = [];
+export class FunctionRegistry {
+  readonly #scalars = new Map<string, ScalarFunction>();
+  readonly #families: ScalarFamily[] = [];
+  readonly #aggregates = new Map<string, AggregateFunction>();
+  #sealed = false;
 
-export function registerScalarFamily(f: (name: string) => ScalarFunction | undefined): void {
-  families.push(f);
-}
-
-function scalarOf(name: string): ScalarFunction | undefined {
-  const lower = name.toLowerCase();
-  const f = scalars.get(lower);
-  if (f) return f;
-  for (const family of families) {
-    const g = family(lower);
-    if (g) return g;
+  registerScalar(f: ScalarFunction): void {
+    this.#checkOpen(f.name);
+    if (this.#scalars.has(f.name)) throw new Error(`function ${f.name} registered twice`);
+    this.#scalars.set(f.name, f);
   }
-  return undefined;
-}
-const aggregates = new Map<string, AggregateFunction>();
 
-export function registerScalar(f: ScalarFunction): void {
-  if (scalars.has(f.name)) throw new Error(`function ${f.name} registered twice`);
-  scalars.set(f.name, f);
-}
+  registerScalarFamily(f: ScalarFamily): void {
+    this.#checkOpen('a scalar family');
+    this.#families.push(f);
+  }
 
-export function registerAggregate(f: AggregateFunction): void {
-  if (aggregates.has(f.name)) throw new Error(`aggregate ${f.name} registered twice`);
-  aggregates.set(f.name, f);
-}
+  registerAggregate(f: AggregateFunction): void {
+    this.#checkOpen(f.name);
+    if (this.#aggregates.has(f.name)) throw new Error(`aggregate ${f.name} registered twice`);
+    this.#aggregates.set(f.name, f);
+  }
 
-export function isAggregate(name: string): boolean {
-  return aggregates.has(name.toLowerCase());
-}
+  /** No registration after this: the registry is shared by every statement of its database. */
+  seal(): this {
+    this.#sealed = true;
+    return this;
+  }
 
-export function hasScalar(name: string): boolean {
-  return scalarOf(name) !== undefined;
-}
+  get sealed(): boolean {
+    return this.#sealed;
+  }
 
-/** The overload of a scalar call, a message saying why none fits, or null for an unknown function. */
-export function tryResolveScalar(name: string, argTypes: readonly SqlType[]): ScalarOverload | string | null {
-  const f = scalarOf(name);
-  if (!f) return null;
-  const r = f.resolve(argTypes);
-  return typeof r !== 'string' && 'message' in r ? r.message : r;
-}
+  isAggregate(name: string): boolean {
+    return this.#aggregates.has(name.toLowerCase());
+  }
 
-/** Resolves a scalar call or throws the QuestDB-style error at `pos`. */
-export function resolveScalar(name: string, argTypes: readonly SqlType[], pos: number, argPos?: readonly number[]): ScalarOverload {
-  const f = scalarOf(name);
-  if (!f) throw new SvcError('SQL', `unknown function name: ${name}(${argTypes.map(typeName).join(', ')})`, { position: pos });
-  const r = f.resolve(argTypes);
-  if (typeof r === 'string') throw new SvcError('SQL', typeNamesIn(r), { position: pos });
-  if ('message' in r) throw new SvcError('SQL', r.message, { position: argPos?.[r.arg] ?? pos });
-  return r;
+  hasScalar(name: string): boolean {
+    return this.#scalarOf(name) !== undefined;
+  }
+
+  /** The overload of a scalar call, a message saying why none fits, or null for an unknown function. */
+  tryResolveScalar(name: string, argTypes: readonly SqlType[]): ScalarOverload | string | null {
+    const f = this.#scalarOf(name);
+    if (!f) return null;
+    const r = f.resolve(argTypes);
+    return typeof r !== 'string' && 'message' in r ? r.message : r;
+  }
+
+  /** Resolves a scalar call or throws the QuestDB-style error at `pos`. */
+  resolveScalar(name: string, argTypes: readonly SqlType[], pos: number, argPos?: readonly number[]): ScalarOverload {
+    const f = this.#scalarOf(name);
+    if (!f) throw new SvcError('SQL', `unknown function name: ${name}(${argTypes.map(typeName).join(', ')})`, { position: pos });
+    const r = f.resolve(argTypes);
+    if (typeof r === 'string') throw new SvcError('SQL', typeNamesIn(r), { position: pos });
+    if ('message' in r) throw new SvcError('SQL', r.message, { position: argPos?.[r.arg] ?? pos });
+    return r;
+  }
+
+  resolveAggregate(name: string, argTypes: readonly SqlType[], distinct: boolean, pos: number): AggregateOverload {
+    const f = this.#aggregates.get(name.toLowerCase());
+    if (!f) throw new SvcError('SQL', `unknown function name: ${name}(${argTypes.map(typeName).join(', ')})`, { position: pos });
+    const r = f.resolve(argTypes, distinct);
+    if (typeof r === 'string') throw new SvcError('SQL', typeNamesIn(r), { position: pos });
+    return r;
+  }
+
+  /** Names of every registered scalar function (operators and casts included), sorted. */
+  scalarNames(): string[] {
+    return [...this.#scalars.keys()].sort();
+  }
+
+  /** Names of every registered aggregate, sorted. */
+  aggregateNames(): string[] {
+    return [...this.#aggregates.keys()].sort();
+  }
+
+  #scalarOf(name: string): ScalarFunction | undefined {
+    const lower = name.toLowerCase();
+    const f = this.#scalars.get(lower);
+    if (f) return f;
+    for (const family of this.#families) {
+      const g = family(lower);
+      if (g) return g;
+    }
+    return undefined;
+  }
+
+  #checkOpen(what: string): void {
+    if (this.#sealed) throw new Error(`cannot register ${what}: the function registry is sealed`);
+  }
 }
 
 /** A resolution message with the types QuestDB spells otherwise (IPv4) in its spelling; the overloads' messages use the internal names. */
 function typeNamesIn(message: string): string {
   return message.replace(/\bIPV4\b/g, typeName('IPV4'));
-}
-
-export function resolveAggregate(name: string, argTypes: readonly SqlType[], distinct: boolean, pos: number): AggregateOverload {
-  const f = aggregates.get(name.toLowerCase());
-  if (!f) throw new SvcError('SQL', `unknown function name: ${name}(${argTypes.map(typeName).join(', ')})`, { position: pos });
-  const r = f.resolve(argTypes, distinct);
-  if (typeof r === 'string') throw new SvcError('SQL', typeNamesIn(r), { position: pos });
-  return r;
-}
-
-/** Names of every registered scalar function (operators and casts included), sorted. */
-export function scalarNames(): string[] {
-  return [...scalars.keys()].sort();
-}
-
-/** Names of every registered aggregate, sorted. */
-export function aggregateNames(): string[] {
-  return [...aggregates.keys()].sort();
 }

@@ -1,7 +1,7 @@
 // Overload matching for the function modules: what argument types a
 // signature accepts and what each is cast to, QuestDB's "no matching
 // function" messages, and a one-call registration of a scalar family.
-import { registerScalar, type ArgMismatch, type BindHook, type Kernel, type ScalarOverload } from './registry.js';
+import type { ArgMismatch, BindHook, Kernel, ScalarOverload, FunctionRegistry } from './registry.js';
 import { isIntegral, isNumeric, isText, type SqlType } from '../core/sql-type.js';
 import { typeName } from '../core/column-type.js';
 
@@ -114,8 +114,8 @@ export function resolveSignatures(name: string, sigs: readonly Signature[], argT
 }
 
 /** Registers `name` (and its aliases) resolving through `sigs`. */
-export function defineScalar(name: string | readonly string[], sigs: readonly Signature[]): void {
+export function defineScalar(registry: FunctionRegistry, name: string | readonly string[], sigs: readonly Signature[]): void {
   for (const n of typeof name === 'string' ? [name] : name) {
-    registerScalar({ name: n, resolve: (argTypes) => resolveSignatures(n, sigs, argTypes) });
+    registry.registerScalar({ name: n, resolve: (argTypes) => resolveSignatures(n, sigs, argTypes) });
   }
 }

@@ -8,7 +8,7 @@
 import { SvcError } from '../errors/svc-error.js';
 import { INT_NULL } from '../core/column-type.js';
 import type { ColumnVector } from '../core/column-vector.js';
-import { argError, type BindHook, type Kernel, type KernelContext } from './registry.js';
+import { argError, type BindHook, type Kernel, type KernelContext, type FunctionRegistry } from './registry.js';
 import { accept, defineScalar, type Signature } from './signature.js';
 import { asDoubles, boolVector, intVector, textAt } from '../core/vec.js';
 import { checkTextSize, TextOut, utf8Length } from './text-out.js';
@@ -227,44 +227,44 @@ const checkRegexpReplace: BindHook = (args, pos) => {
   }
 };
 
-export function registerText(): void {
-  defineScalar('length', [{ args: [accept.text], build: () => ({ type: 'INT', kernel: lengthKernel }) }]);
+export function registerText(registry: FunctionRegistry): void {
+  defineScalar(registry, 'length', [{ args: [accept.text], build: () => ({ type: 'INT', kernel: lengthKernel }) }]);
   // QuestDB's upper/lower are STRING functions (a VARCHAR argument is read as a STRING).
-  defineScalar(['upper', 'to_uppercase'], [textSig(['t'], javaUpper, undefined, 'STRING')]);
-  defineScalar(['lower', 'to_lowercase'], [textSig(['t'], javaLower, undefined, 'STRING')]);
-  defineScalar('concat', [{
+  defineScalar(registry, ['upper', 'to_uppercase'], [textSig(['t'], javaUpper, undefined, 'STRING')]);
+  defineScalar(registry, ['lower', 'to_lowercase'], [textSig(['t'], javaLower, undefined, 'STRING')]);
+  defineScalar(registry, 'concat', [{
     args: [],
     rest: accept.printable,
     minRest: 1,
     // QuestDB's concat is a STRING whatever its arguments (VARCHAR ones included).
     build: () => ({ type: 'STRING', kernel: concatKernel('STRING') }),
   }]);
-  defineScalar('substring', [
+  defineScalar(registry, 'substring', [
     textSig(['t', 'n', 'n'], (s, x) => substring(s, x[1]!, x[2]!), checkInt(2, (len) => len >= 0, NEGATIVE_LENGTH)),
     textSig(['t', 'n'], (s, x) => substring(s, x[1]!, undefined)),
   ]);
-  defineScalar('left', [textSig(['t', 'n'], (s, x) => left(s, x[1]!))]);
-  defineScalar('right', [textSig(['t', 'n'], (s, x) => right(s, x[1]!))]);
-  defineScalar(['strpos', 'position'], [{ args: [accept.text, accept.text], build: () => ({ type: 'INT', kernel: strposKernel() }) }]);
+  defineScalar(registry, 'left', [textSig(['t', 'n'], (s, x) => left(s, x[1]!))]);
+  defineScalar(registry, 'right', [textSig(['t', 'n'], (s, x) => right(s, x[1]!))]);
+  defineScalar(registry, ['strpos', 'position'], [{ args: [accept.text, accept.text], build: () => ({ type: 'INT', kernel: strposKernel() }) }]);
   // replace is VARCHAR only when all three arguments are (QuestDB's replace(ØØØ)); else STRING.
-  defineScalar('replace', [textSig(['t', 't', 't'], (s, _x, t, kx) => replace(s, t[1]!, t[2]!, kx), undefined, (t): TextType => (t.every((x) => x === 'VARCHAR') ? 'VARCHAR' : 'STRING'))]);
-  defineScalar('trim', [textSig(['t'], (s) => trimEnd(trimStart(s)))]);
-  defineScalar('ltrim', [textSig(['t'], trimStart)]);
-  defineScalar('rtrim', [textSig(['t'], trimEnd)]);
-  defineScalar('split_part', [textSig(['t', 't', 'n'], (s, x, t) => splitPart(s, t[1]!, x[2]!), checkInt(2, (k) => k !== 0, ZERO_FIELD))]);
-  defineScalar('starts_with', [{ args: [accept.text, accept.text], build: () => ({ type: 'BOOLEAN', kernel: startsWithKernel }) }]);
-  defineScalar('regexp_replace', [{
+  defineScalar(registry, 'replace', [textSig(['t', 't', 't'], (s, _x, t, kx) => replace(s, t[1]!, t[2]!, kx), undefined, (t): TextType => (t.every((x) => x === 'VARCHAR') ? 'VARCHAR' : 'STRING'))]);
+  defineScalar(registry, 'trim', [textSig(['t'], (s) => trimEnd(trimStart(s)))]);
+  defineScalar(registry, 'ltrim', [textSig(['t'], trimStart)]);
+  defineScalar(registry, 'rtrim', [textSig(['t'], trimEnd)]);
+  defineScalar(registry, 'split_part', [textSig(['t', 't', 'n'], (s, x, t) => splitPart(s, t[1]!, x[2]!), checkInt(2, (k) => k !== 0, ZERO_FIELD))]);
+  defineScalar(registry, 'starts_with', [{ args: [accept.text, accept.text], build: () => ({ type: 'BOOLEAN', kernel: startsWithKernel }) }]);
+  defineScalar(registry, 'regexp_replace', [{
     args: [accept.text, accept.text, accept.text],
     build: (t) => {
       const type = textResult(t[0] === 'VARCHAR' ? ['VARCHAR'] : []);
       return { type, kernel: regexpReplaceKernel(type), bind: checkRegexpReplace };
     },
   }]);
-  defineScalar('lpad', [
+  defineScalar(registry, 'lpad', [
     textSig(['t', 'n', 't'], (s, x, t, kx) => pad('lpad', s, x[1]!, t[2]!, true, kx)),
     textSig(['t', 'n'], (s, x, _t, kx) => pad('lpad', s, x[1]!, ' ', true, kx)),
   ]);
-  defineScalar('rpad', [
+  defineScalar(registry, 'rpad', [
     textSig(['t', 'n', 't'], (s, x, t, kx) => pad('rpad', s, x[1]!, t[2]!, false, kx)),
     textSig(['t', 'n'], (s, x, _t, kx) => pad('rpad', s, x[1]!, ' ', false, kx)),
   ]);

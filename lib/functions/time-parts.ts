@@ -3,7 +3,7 @@
 // DATE arguments are widened to micros first. Constant parts and units are
 // checked when the call is bound (errors at the argument).
 import { SvcError } from '../errors/svc-error.js';
-import { argError, type BindHook, type Kernel } from './registry.js';
+import { argError, type BindHook, type Kernel, type FunctionRegistry } from './registry.js';
 import { accept, defineScalar } from './signature.js';
 import { asDoubles, fromDoubles, textAt } from '../core/vec.js';
 import { uniformText } from '../core/utf8.js';
@@ -183,8 +183,8 @@ const truncKernel: Kernel = (args, n) => {
   return fromDoubles('TIMESTAMP', out);
 };
 
-export function registerTimeParts(): void {
-  defineScalar('extract', [{ args: [accept.text, accept.timestamp], build: () => ({ type: 'INT', kernel: extractKernel, bind: bindExtract }) }]);
+export function registerTimeParts(registry: FunctionRegistry): void {
+  defineScalar(registry, 'extract', [{ args: [accept.text, accept.timestamp], build: () => ({ type: 'INT', kernel: extractKernel, bind: bindExtract }) }]);
   const simple: Record<string, Part> = {
     year: PARTS.year!, month: PARTS.month!, day: PARTS.day!, hour: PARTS.hour!, minute: PARTS.minute!, second: PARTS.second!,
     millis: (f) => Math.floor(f[F_MICRO]! / 1000),
@@ -195,9 +195,9 @@ export function registerTimeParts(): void {
     days_in_month: (f) => daysInMonth(f[F_YEAR]!, f[F_MONTH]!),
   };
   for (const [name, part] of Object.entries(simple)) {
-    defineScalar(name, [{ args: [accept.timestamp], build: () => ({ type: 'INT', kernel: partKernel(part) }) }]);
+    defineScalar(registry, name, [{ args: [accept.timestamp], build: () => ({ type: 'INT', kernel: partKernel(part) }) }]);
   }
-  defineScalar('is_leap_year', [{
+  defineScalar(registry, 'is_leap_year', [{
     args: [accept.timestamp],
     build: () => ({
       type: 'BOOLEAN',
@@ -211,11 +211,11 @@ export function registerTimeParts(): void {
     }),
   }]);
   const floorUnit = checkUnit((s) => parseFloorUnit(s) !== null);
-  defineScalar('timestamp_floor', [
+  defineScalar(registry, 'timestamp_floor', [
     { args: [accept.text, accept.timestamp], build: () => ({ type: 'TIMESTAMP', kernel: floorKernel, bind: floorUnit }) },
     { args: [accept.text, accept.timestamp, accept.timestamp], build: () => ({ type: 'TIMESTAMP', kernel: floorKernel, bind: floorUnit }) },
   ]);
-  defineScalar('timestamp_ceil', [{ args: [accept.text, accept.timestamp], build: () => ({ type: 'TIMESTAMP', kernel: ceilKernel, bind: floorUnit }) }]);
+  defineScalar(registry, 'timestamp_ceil', [{ args: [accept.text, accept.timestamp], build: () => ({ type: 'TIMESTAMP', kernel: ceilKernel, bind: floorUnit }) }]);
   const truncUnit = checkUnit((s) => own(TRUNC, s.toLowerCase()) !== undefined);
-  defineScalar('date_trunc', [{ args: [accept.text, accept.timestamp], build: () => ({ type: 'TIMESTAMP', kernel: truncKernel, bind: truncUnit }) }]);
+  defineScalar(registry, 'date_trunc', [{ args: [accept.text, accept.timestamp], build: () => ({ type: 'TIMESTAMP', kernel: truncKernel, bind: truncUnit }) }]);
 }

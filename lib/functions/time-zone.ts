@@ -4,7 +4,7 @@
 // time zone data) or fixed offsets ('+02:00', 'UTC').
 import { LONG_NULL } from '../core/column-type.js';
 import { fixedZone, ianaOffset } from '../core/time-zones.js';
-import { argError, type BindHook, type Kernel } from './registry.js';
+import { argError, type BindHook, type Kernel, type FunctionRegistry } from './registry.js';
 import { accept, defineScalar } from './signature.js';
 import { uniformText } from '../core/utf8.js';
 
@@ -48,7 +48,7 @@ function kernel(toUtc: boolean): Kernel {
   };
 }
 
-export function registerTimeZone(): void {
-  defineScalar('to_timezone', [{ args: [accept.timestamp, accept.text], build: () => ({ type: 'TIMESTAMP', kernel: kernel(false), bind: checkZone }) }]);
-  defineScalar('to_utc', [{ args: [accept.timestamp, accept.text], build: () => ({ type: 'TIMESTAMP', kernel: kernel(true), bind: checkZone }) }]);
+export function registerTimeZone(registry: FunctionRegistry): void {
+  defineScalar(registry, 'to_timezone', [{ args: [accept.timestamp, accept.text], build: () => ({ type: 'TIMESTAMP', kernel: kernel(false), bind: checkZone }) }]);
+  defineScalar(registry, 'to_utc', [{ args: [accept.timestamp, accept.text], build: () => ({ type: 'TIMESTAMP', kernel: kernel(true), bind: checkZone }) }]);
 }

@@ -1,8 +1,9 @@
-// Clock and calendar functions: now (fixed per call site, i.e. per
-// statement), systimestamp / sysdate (read per batch), today, to_timestamp,
+// Clock and calendar functions: now (the statement's time, from its kernel
+// context), systimestamp / sysdate (read per batch), today, to_timestamp,
 // to_date, to_str (QuestDB patterns), dateadd and datediff.
 import type { ColumnVector } from '../core/column-vector.js';
-import { argError, type BindHook, type Kernel } from './registry.js';
+import { argError, type BindHook, type Kernel, type KernelContext, type FunctionRegistry } from './registry.js';
+import { clockMicros } from './clock.js';
 import { accept, defineScalar } from './signature.js';
 import { asDoubles, fromDoubles, textAt } from '../core/vec.js';
 import { TextOut } from './text-out.js';
@@ -12,23 +13,6 @@ import { offsetAt } from './time-zone.js';
 import {
   MICROS_PER_DAY, MICROS_PER_HOUR, MICROS_PER_MINUTE, MICROS_PER_SECOND, MICROS_PER_WEEK, addMonths, monthIndex, monthStart,
 } from '../core/datetime.js';
-
-/** Wall clock in epoch micros. */
-export function clockMicros(): number {
-  return Math.floor((performance.timeOrigin + performance.now()) * 1000);
-}
-
-let statementMicros: number | null = null;
-
-/** Fixes now() for the statement being compiled (the engine calls it first). */
-export function beginStatement(micros: number = clockMicros()): void {
-  statementMicros = micros;
-}
-
-/** now() of the statement being compiled (the clock when none is). */
-export function statementNow(): number {
-  return statementMicros ?? clockMicros();
-}
 
 /** The unit letter of each row of a CHAR or text argument (0 when it is not one character). */
 export function unitLetters(v: ColumnVector, n: number): Uint16Array {
@@ -136,8 +120,8 @@ const toStrKernel: Kernel = (args, n, kx) => {
   return out.vector();
 };
 
-function constantTime(type: 'TIMESTAMP' | 'DATE', value: () => number): Kernel {
-  return (_args, n) => fromDoubles(type, new Float64Array(n).fill(value()));
+function constantTime(type: 'TIMESTAMP' | 'DATE', value: (kx: KernelContext) => number): Kernel {
+  return (_args, n, kx) => fromDoubles(type, new Float64Array(n).fill(value(kx)));
 }
 
 export type DayName = 'today' | 'yesterday' | 'tomorrow';
@@ -177,12 +161,12 @@ function wallToUtc(wall: number, off: (utc: number) => number): number {
 }
 
 function dayStart(which: DayName): Kernel {
-  return (args, n) => {
+  return (args, n, kx) => {
     const zone = args.length > 0 ? uniformText(args[0]!, n) : null;
     if (zone === undefined) throw argError(`${which}() takes a constant time zone`, 0);
     let start: number;
     try {
-      start = dayInterval(which, zone, statementNow())[0];
+      start = dayInterval(which, zone, kx.statementMicros)[0];
     } catch {
       throw argError(`invalid timezone [${zone}]`, 0);
     }
@@ -200,22 +184,25 @@ const checkDayZone: BindHook = (args) => {
   }
 };
 
-export function registerTime(): void {
-  // now() is the statement's time (beginStatement), one value for every call site in it.
-  defineScalar('now', [{ args: [], build: () => { const t = statementMicros ?? clockMicros(); return { type: 'TIMESTAMP', kernel: constantTime('TIMESTAMP', () => t), deterministic: false }; } }]);
-  defineScalar('systimestamp', [{ args: [], build: () => ({ type: 'TIMESTAMP', kernel: constantTime('TIMESTAMP', clockMicros), deterministic: false }) }]);
-  defineScalar('sysdate', [{ args: [], build: () => ({ type: 'DATE', kernel: constantTime('DATE', () => Math.floor(clockMicros() / 1000)), deterministic: false }) }]);
+const nowOf = (kx: KernelContext): number => kx.statementMicros;
+
+export function registerTime(registry: FunctionRegistry): void {
+  // now() is the statement's time (KernelContext.statementMicros), one value for every call site in it.
+  // Not deterministic: never folded at bind time, where there is no statement time to read.
+  defineScalar(registry, 'now', [{ args: [], build: () => ({ type: 'TIMESTAMP', kernel: constantTime('TIMESTAMP', nowOf), deterministic: false }) }]);
+  defineScalar(registry, 'systimestamp', [{ args: [], build: () => ({ type: 'TIMESTAMP', kernel: constantTime('TIMESTAMP', clockMicros), deterministic: false }) }]);
+  defineScalar(registry, 'sysdate', [{ args: [], build: () => ({ type: 'DATE', kernel: constantTime('DATE', () => Math.floor(clockMicros() / 1000)), deterministic: false }) }]);
   // In a SELECT list: the day's first microsecond (QuestDB shows the day's interval); `ts IN today()` is
   // bound as that interval (bind-expr.ts).
   for (const which of ['today', 'yesterday', 'tomorrow'] as const) {
-    defineScalar(which, [
+    defineScalar(registry, which, [
       { args: [], build: () => ({ type: 'TIMESTAMP', kernel: dayStart(which), deterministic: false }) },
       { args: [accept.text], build: () => ({ type: 'TIMESTAMP', kernel: dayStart(which), deterministic: false, bind: checkDayZone }) },
     ]);
   }
-  defineScalar('to_timestamp', [{ args: [accept.text, accept.text], build: () => ({ type: 'TIMESTAMP', kernel: parseWith('TIMESTAMP') }) }]);
-  defineScalar('to_date', [{ args: [accept.text, accept.text], build: () => ({ type: 'DATE', kernel: parseWith('DATE') }) }]);
-  defineScalar('to_str', [{ args: [accept.timestamp, accept.text], build: () => ({ type: 'STRING', kernel: toStrKernel }) }]);
-  defineScalar('dateadd', [{ args: [accept.text, accept.long, accept.timestamp], build: () => ({ type: 'TIMESTAMP', kernel: dateaddKernel, bind: checkDateUnit }) }]);
-  defineScalar('datediff', [{ args: [accept.text, accept.timestamp, accept.timestamp], build: () => ({ type: 'LONG', kernel: datediffKernel, bind: checkDateUnit }) }]);
+  defineScalar(registry, 'to_timestamp', [{ args: [accept.text, accept.text], build: () => ({ type: 'TIMESTAMP', kernel: parseWith('TIMESTAMP') }) }]);
+  defineScalar(registry, 'to_date', [{ args: [accept.text, accept.text], build: () => ({ type: 'DATE', kernel: parseWith('DATE') }) }]);
+  defineScalar(registry, 'to_str', [{ args: [accept.timestamp, accept.text], build: () => ({ type: 'STRING', kernel: toStrKernel }) }]);
+  defineScalar(registry, 'dateadd', [{ args: [accept.text, accept.long, accept.timestamp], build: () => ({ type: 'TIMESTAMP', kernel: dateaddKernel, bind: checkDateUnit }) }]);
+  defineScalar(registry, 'datediff', [{ args: [accept.text, accept.timestamp, accept.timestamp], build: () => ({ type: 'LONG', kernel: datediffKernel, bind: checkDateUnit }) }]);
 }

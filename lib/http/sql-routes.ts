@@ -4,6 +4,8 @@
 // (lib/exec/engine.ts) and streams the result; the statement stops when the
 // client goes away or its timeout passes.
 import { SvcError, isSvcError } from '../errors/svc-error.js';
+import type { FunctionRegistry } from '../functions/registry.js';
+import type { Pacer } from '../exec/pacer.js';
 import { compile, type CompiledStatement, type SelectStatement } from '../exec/engine.js';
 import { Deadline } from '../limits/deadline.js';
 import type { MemoryBudget } from '../limits/memory-budget.js';
@@ -24,6 +26,9 @@ import { sendBody } from './stream-body.js';
 export interface SqlRouteOptions {
   /** The open catalog (throws 503 while storage is not open). */
   readonly catalog: () => Catalog;
+  /** The server's function registry and yield clock (one each per server). */
+  readonly registry: FunctionRegistry;
+  readonly pacer: Pacer;
   /** Default statement timeout (query.timeout), ms. */
   readonly queryTimeoutMs: number;
   /** Default timeout of a Parquet export (http.export.timeout), ms; query.timeout when absent. */
@@ -72,7 +77,7 @@ function sqlText(url: URL, emptyMessage?: string): string {
 function compileFor(query: string, opts: SqlRouteOptions): { stmt: CompiledStatement; nanos: number } {
   const t0 = process.hrtime.bigint();
   try {
-    const stmt = compile(query, { catalog: opts.catalog(), memoryLimit: opts.memoryLimit, parentBudget: opts.totalMemory, maxTextBytes: opts.maxTextBytes, columnNaming: opts.columnNaming });
+    const stmt = compile(query, { catalog: opts.catalog(), registry: opts.registry, pacer: opts.pacer, memoryLimit: opts.memoryLimit, parentBudget: opts.totalMemory, maxTextBytes: opts.maxTextBytes, columnNaming: opts.columnNaming });
     return { stmt, nanos: Number(process.hrtime.bigint() - t0) };
   } catch (e) {
     throw new QueryError(query, e);

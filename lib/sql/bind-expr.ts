@@ -6,9 +6,10 @@ import type * as A from './ast.js';
 import type { BoundExpr, Plan } from './bound.js';
 import { node } from './plan-timestamp.js';
 import { parseTimestamp } from '../core/datetime.js';
-import { isAggregate, resolveScalar, tryResolveScalar, type BindArg, type Kernel, type ScalarOverload } from '../functions/registry.js';
+import type { BindArg, Kernel, ScalarOverload } from '../functions/registry.js';
+import type { StatementEnv } from './statement-env.js';
 import { parseDoubleText, parseIntText, parseIpv4Text, parseLongText } from '../core/parse-text.js';
-import { dayInterval, statementNow, type DayName } from '../functions/time.js';
+import { dayInterval, type DayName } from '../functions/time.js';
 import { merge, parseIntervalLiteral } from './interval-literal.js';
 import { ColumnTypeError, LONG_NULL, columnTypeOf, decimalSpec, geohashBits, geohashType, isParametric, typeKind, typeName, type ColumnType } from '../core/column-type.js';
 import { decimalLiteral, formatDecimal } from '../core/decimal.js';
@@ -40,6 +41,8 @@ export type AggregateHook = (call: A.Call) => BoundExpr;
 export type WindowHook = (call: A.Call) => BoundExpr;
 
 export interface ExprContext {
+  /** The statement's functions and time. */
+  readonly env: StatementEnv;
   readonly scope: Scope;
   /** Aggregates allowed here (SELECT list, HAVING, ORDER BY of a grouped query). */
   readonly onAggregate: AggregateHook | null;
@@ -83,16 +86,16 @@ export function resolveColumn(scope: Scope, ref: A.ColumnRef): { index: number; 
  * overload's types (a failed conversion is reported at the argument,
  * `argPos[i]`), constant arguments checked by the function's bind hook.
  */
-export function call(name: string, given: BoundExpr[], pos: number, argPos?: readonly number[]): BoundExpr {
-  const resolved = resolveCall(name, given, pos, argPos);
+export function call(env: StatementEnv, name: string, given: BoundExpr[], pos: number, argPos?: readonly number[]): BoundExpr {
+  const resolved = resolveCall(env, name, given, pos, argPos);
   let fn = resolved.fn;
   const args = resolved.args;
   const at = (i: number): number => argPos?.[i] ?? pos;
-  const cast = fn.argTypes ? args.map((a, i) => castTo(a, fn.argTypes![i]!, at(i))) : args;
+  const cast = fn.argTypes ? args.map((a, i) => castTo(env, a, fn.argTypes![i]!, at(i))) : args;
   let runArgs: readonly number[] | undefined;
   if (fn.bind) {
     const bindArgs: BindArg[] = cast.map((a, i) => {
-      const c = constArg(a);
+      const c = constArg(env, a);
       return { type: a.type, value: c.value, vector: c.vector, pos: at(i), constant: isConstant(a) };
     });
     const r = fn.bind(bindArgs, pos);
@@ -125,10 +128,10 @@ function isCharConst(a: BoundExpr): boolean {
  * first, failing with QuestDB's `inconvertible value` when they do not spell
  * one. With no fit at all, the error names the types as given (CHAR included).
  */
-function resolveCall(name: string, args: BoundExpr[], pos: number, argPos?: readonly number[]): { fn: ScalarOverload; args: BoundExpr[] } {
+function resolveCall(env: StatementEnv, name: string, args: BoundExpr[], pos: number, argPos?: readonly number[]): { fn: ScalarOverload; args: BoundExpr[] } {
   const lower = name.toLowerCase();
   const fits = (as: readonly BoundExpr[]): ScalarOverload | null => {
-    const r = tryResolveScalar(lower, as.map((a) => a.type));
+    const r = env.registry.tryResolveScalar(lower, as.map((a) => a.type));
     return r !== null && typeof r !== 'string' ? r : null;
   };
   if (!VALUE_PASSING.has(lower) && !lower.startsWith('cast_') && args.some(isCharConst)) {
@@ -145,11 +148,11 @@ function resolveCall(name: string, args: BoundExpr[], pos: number, argPos?: read
       texts.forEach((i, k) => { typed[i] = { kind: 'const', type: typing[k]!, value: 0 }; });
       const fn = fits(typed);
       if (!fn) continue;
-      texts.forEach((i, k) => { typed[i] = implicitNumber(args[i] as Extract<BoundExpr, { kind: 'const' }>, typing[k]!); });
+      texts.forEach((i, k) => { typed[i] = implicitNumber(env, args[i] as Extract<BoundExpr, { kind: 'const' }>, typing[k]!); });
       return { fn, args: typed };
     }
   }
-  return { fn: resolveScalar(name, args.map((a) => a.type), pos, argPos), args };
+  return { fn: env.registry.resolveScalar(name, args.map((a) => a.type), pos, argPos), args };
 }
 
 /** Every choice of one type per list, in order of the summed ranks (nearest first), at most MAX_TYPINGS. */
@@ -180,7 +183,7 @@ export function inconvertibleValue(value: string, from: SqlType, to: SqlType): S
  * its digit ('7' -> 7), a STRING the number it spells; anything else fails
  * with `inconvertible value`.
  */
-export function implicitNumber(c: Extract<BoundExpr, { kind: 'const' }>, to: SqlType): BoundExpr {
+export function implicitNumber(env: StatementEnv, c: Extract<BoundExpr, { kind: 'const' }>, to: SqlType): BoundExpr {
   const text = String(c.value);
   if (c.type === 'CHAR') {
     const d = text.charCodeAt(0) - 48;
@@ -197,7 +200,7 @@ export function implicitNumber(c: Extract<BoundExpr, { kind: 'const' }>, to: Sql
     const x = parseLongText(text);
     if (x === null) throw inconvertibleValue(text, from, to);
     if (Number.isSafeInteger(Number(x))) return { kind: 'const', type: to, value: Number(x) };
-    return call('cast_LONG', [{ kind: 'const', type: 'STRING', value: x.toString() }], 0);
+    return call(env, 'cast_LONG', [{ kind: 'const', type: 'STRING', value: x.toString() }], 0);
   }
   const x = parseIntText(text);
   if (x === null) throw inconvertibleValue(text, from, to);
@@ -215,13 +218,13 @@ function positions(es: readonly A.Expr[]): number[] {
  * value); without it the conversion is implicit (INSERT values, common types,
  * arguments), where a CHAR constant is its digit for a number (QuestDB).
  */
-export function castTo(e: BoundExpr, t: SqlType, pos: number, valuePos?: number): BoundExpr {
+export function castTo(env: StatementEnv, e: BoundExpr, t: SqlType, pos: number, valuePos?: number): BoundExpr {
   if (e.type === t || t === 'NULL') return e;
   if (e.kind === 'const' && e.value === null) return { kind: 'const', type: t, value: null };
   if (e.kind === 'const' && e.type === 'CHAR') {
     // A one-character literal is also a string: text types take it as it is, the rest as before from STRING.
     if (t === 'STRING' || t === 'VARCHAR') return { kind: 'const', type: t, value: e.value };
-    if (valuePos === undefined && isNumeric(t)) return implicitNumber(e, t);
+    if (valuePos === undefined && isNumeric(t)) return implicitNumber(env, e, t);
     e = { kind: 'const', type: 'STRING', value: e.value };
   }
   if (valuePos !== undefined && t === 'IPV4' && e.kind === 'const' && isText(e.type) && parseIpv4Text(String(e.value)) === null) {
@@ -238,7 +241,7 @@ export function castTo(e: BoundExpr, t: SqlType, pos: number, valuePos?: number)
     && e.value.length > 0 && geohashFromText(e.value, geohashBits(t)) === null) {
     throw new SvcError('SQL', 'invalid GEOHASH', { position: valuePos ?? pos });
   }
-  const c = call(`cast_${t}`, [e], pos);
+  const c = call(env, `cast_${t}`, [e], pos);
   // A value a DECIMAL or GEOHASH cannot take is an error at the value, as QuestDB reports it.
   return valuePos !== undefined && c.kind === 'call' && isParametric(t) ? { ...c, pos: valuePos } : c;
 }
@@ -249,18 +252,18 @@ export function bindExpr(e: A.Expr, cx: ExprContext): BoundExpr {
     if (k) return k;
   }
   switch (e.kind) {
-    case 'literal': return literal(e);
+    case 'literal': return literal(cx.env, e);
     case 'column': {
       const { index, field } = resolveColumn(cx.scope, e);
       return { kind: 'col', index, type: field.type };
     }
     case 'starArg': throw new SvcError('SQL', '\'*\' is only allowed as count(*)', { position: e.pos });
     case 'unary': {
-      if (e.op === 'NOT') return call('not', [bindExpr(e.arg, cx)], e.pos, [e.arg.pos]);
+      if (e.op === 'NOT') return call(cx.env, 'not', [bindExpr(e.arg, cx)], e.pos, [e.arg.pos]);
       if (e.op === '+') return bindExpr(e.arg, cx);
       if (e.op === '-') {
-        if (e.arg.kind === 'literal' && typeof e.arg.value === 'number') return literal({ ...e.arg, value: -e.arg.value, text: `-${e.arg.text}` });
-        return call('neg', [bindExpr(e.arg, cx)], e.pos);
+        if (e.arg.kind === 'literal' && typeof e.arg.value === 'number') return literal(cx.env, { ...e.arg, value: -e.arg.value, text: `-${e.arg.text}` });
+        return call(cx.env, 'neg', [bindExpr(e.arg, cx)], e.pos);
       }
       throw new SvcError('SQL', `unsupported operator ${e.op}`, { position: e.pos });
     }
@@ -272,11 +275,11 @@ export function bindExpr(e: A.Expr, cx: ExprContext): BoundExpr {
       // A cast QuestDB does not have is a missing `cast` overload (cast.ts says why), reported at the cast.
       // A GEOHASH cannot gain bits: that is reported at the type, as QuestDB does.
       if (v.type !== t && v.type !== 'NULL' && !(v.kind === 'const' && v.type === 'CHAR')) {
-        const refused = tryResolveScalar(`cast_${t}`, [v.type]);
+        const refused = cx.env.registry.tryResolveScalar(`cast_${t}`, [v.type]);
         const atType = t !== 'NULL' && typeKind(t) === 'GEOHASH' && typeKind(v.type) === 'GEOHASH';
         if (typeof refused === 'string') throw new SvcError('SQL', refused, { position: atType ? e.type.pos : e.pos });
       }
-      return castTo(v, t, e.type.pos, e.expr.pos);
+      return castTo(cx.env, v, t, e.type.pos, e.expr.pos);
     }
     case 'case': return caseExpr(e, cx);
     case 'in': return inExpr(e, cx);
@@ -284,22 +287,22 @@ export function bindExpr(e: A.Expr, cx: ExprContext): BoundExpr {
       const at = positions([e.expr, e.lo, e.hi]);
       const bound = [bindExpr(e.expr, cx), bindExpr(e.lo, cx), bindExpr(e.hi, cx)];
       checkBetween(bound, at);
-      const [x, lo, hi] = unify(bound, e.pos, at);
-      const b = call('between', [x!, lo!, hi!], e.pos, at);
-      return e.not ? call('not', [b], e.pos) : b;
+      const [x, lo, hi] = unify(cx.env, bound, e.pos, at);
+      const b = call(cx.env, 'between', [x!, lo!, hi!], e.pos, at);
+      return e.not ? call(cx.env, 'not', [b], e.pos) : b;
     }
-    case 'isNull': return call(e.not ? 'is_not_null' : 'is_null', [bindExpr(e.expr, cx)], e.pos);
+    case 'isNull': return call(cx.env, e.not ? 'is_not_null' : 'is_null', [bindExpr(e.expr, cx)], e.pos);
     case 'subquery': {
       const plan = subqueryPlan(e.query, cx, e.pos);
-      return { kind: 'subquery', plan, type: plan.fields[0]!.type, pos: e.pos, result: { values: null, owner: null } };
+      return { kind: 'subquery', plan, type: plan.fields[0]!.type, pos: e.pos };
     }
     case 'bindVar': throw new SvcError('SQL', `bind variables are not supported by the REST API [name=${e.name}]`, { position: e.pos });
     // ARRAY[...] (nested brackets are arrays too) and arr[i, j] / arr[i][j]: the functions in arrays.ts.
-    case 'array': return call('array', e.items.map((x) => bindExpr(x, cx)), e.pos, positions(e.items));
+    case 'array': return call(cx.env, 'array', e.items.map((x) => bindExpr(x, cx)), e.pos, positions(e.items));
     case 'subscript': {
       const slice = e.index.find((x) => x.kind === 'slice');
       if (slice) throw new SvcError('SQL', 'array slices are not supported yet', { position: slice.pos });
-      return call('[]', [bindExpr(e.expr, cx), ...e.index.map((x) => bindExpr(x, cx))], e.pos, [e.expr.pos, ...positions(e.index)]);
+      return call(cx.env, '[]', [bindExpr(e.expr, cx), ...e.index.map((x) => bindExpr(x, cx))], e.pos, [e.expr.pos, ...positions(e.index)]);
     }
     default: return unknownNode(e);
   }
@@ -309,12 +312,12 @@ function unknownNode(e: { kind: string; pos: number }): never {
   throw new SvcError('SQL', `unsupported expression [${e.kind}]`, { position: e.pos });
 }
 
-export function literal(e: A.Literal): BoundExpr {
+export function literal(env: StatementEnv, e: A.Literal): BoundExpr {
   switch (e.type) {
     case 'LONG': {
       // Past 2^53 a double cannot hold every digit: the text goes through the exact text -> LONG cast.
       const digits = e.text.replace(/[_lL]/g, '');
-      if (!Number.isSafeInteger(e.value) && /^-?\d+$/.test(digits)) return call('cast_LONG', [{ kind: 'const', type: 'STRING', value: digits }], e.pos);
+      if (!Number.isSafeInteger(e.value) && /^-?\d+$/.test(digits)) return call(env, 'cast_LONG', [{ kind: 'const', type: 'STRING', value: digits }], e.pos);
       return { kind: 'const', type: 'LONG', value: e.value as number };
     }
     case 'INT': case 'DOUBLE': return { kind: 'const', type: e.type, value: e.value as number };
@@ -322,7 +325,7 @@ export function literal(e: A.Literal): BoundExpr {
     case 'STRING': return { kind: 'const', type: isCharLiteral(e.text) ? 'CHAR' : 'STRING', value: e.value as string };
     case 'CHAR': return { kind: 'const', type: 'CHAR', value: e.value as string };
     // 0x and an even number of hex digits (at most 64): a LONG256 constant, parsed once by the text -> LONG256 cast.
-    case 'LONG256': return call('cast_LONG256', [{ kind: 'const', type: 'STRING', value: e.text }], e.pos);
+    case 'LONG256': return call(env, 'cast_LONG256', [{ kind: 'const', type: 'STRING', value: e.text }], e.pos);
     case 'BOOLEAN': return { kind: 'const', type: 'BOOLEAN', value: e.value as boolean };
     case 'NULL': return { kind: 'const', type: 'NULL', value: null };
     case 'GEOHASH': return geohashLiteral(e.text, e.pos);
@@ -382,15 +385,15 @@ function binary(e: A.Binary, cx: ExprContext): BoundExpr {
   let r = bindExpr(e.right, cx);
   // QuestDB: x = NULL means x IS NULL.
   if ((name === '=' || name === '!=') && (isNullConst(l) || isNullConst(r))) {
-    return call(name === '=' ? 'is_null' : 'is_not_null', [isNullConst(l) ? r : l], e.pos);
+    return call(cx.env, name === '=' ? 'is_null' : 'is_not_null', [isNullConst(l) ? r : l], e.pos);
   }
   if (['=', '!=', '<', '<=', '>', '>='].includes(name)) {
     // A text constant against a timestamp is a timestamp.
-    if (isTemporal(l.type) && r.kind === 'const' && isText(r.type)) r = castTo(r, l.type, e.right.pos);
-    else if (isTemporal(r.type) && l.kind === 'const' && isText(l.type)) l = castTo(l, r.type, e.left.pos);
+    if (isTemporal(l.type) && r.kind === 'const' && isText(r.type)) r = castTo(cx.env, r, l.type, e.right.pos);
+    else if (isTemporal(r.type) && l.kind === 'const' && isText(l.type)) l = castTo(cx.env, l, r.type, e.left.pos);
   }
-  const b = call(name, [l, r], e.pos, [e.left.pos, e.right.pos]);
-  return negate ? call('not', [b], e.pos) : b;
+  const b = call(cx.env, name, [l, r], e.pos, [e.left.pos, e.right.pos]);
+  return negate ? call(cx.env, 'not', [b], e.pos) : b;
 }
 
 function isNullConst(b: BoundExpr): boolean {
@@ -403,15 +406,15 @@ function callExpr(e: A.Call, cx: ExprContext): BoundExpr {
     return cx.onWindow(e);
   }
   if (isWindowOnly(e.name)) throw new SvcError('SQL', 'window function called in non-window context, make sure to add OVER clause', { position: e.pos });
-  if (isAggregate(e.name) || (e.name === 'count' && e.distinct)) {
+  if (cx.env.registry.isAggregate(e.name) || (e.name === 'count' && e.distinct)) {
     if (!cx.onAggregate) throw new SvcError('SQL', `aggregate function ${e.name} is not allowed here`, { position: e.pos });
     return cx.onAggregate(e);
   }
   const at = positions(e.args);
   let args = e.args.map((a) => bindExpr(a, cx));
   // coalesce takes its arguments' common type, text constants meeting a timestamp as timestamps (like CASE).
-  if (e.name === 'coalesce' && args.length >= 2) args = unify(args, e.pos, at);
-  return call(e.name, args, e.pos, at);
+  if (e.name === 'coalesce' && args.length >= 2) args = unify(cx.env, args, e.pos, at);
+  return call(cx.env, e.name, args, e.pos, at);
 }
 
 /**
@@ -445,7 +448,7 @@ function checkBetween(args: readonly BoundExpr[], at: readonly number[]): void {
  * converted. A mismatch is reported at the expression that does not fit
  * (`at[i]`, else `pos`); for CASE `branches`, as QuestDB reports them.
  */
-export function unify(es: BoundExpr[], pos: number, at?: readonly number[], branches = false): BoundExpr[] {
+export function unify(env: StatementEnv, es: BoundExpr[], pos: number, at?: readonly number[], branches = false): BoundExpr[] {
   const where = (i: number): number => at?.[i] ?? pos;
   const temporal = es.some((x) => isTemporal(x.type) || x.type === 'TIMESTAMP_NS');
   let t: SqlType = 'NULL';
@@ -462,7 +465,7 @@ export function unify(es: BoundExpr[], pos: number, at?: readonly number[], bran
     }
     t = c;
   });
-  return es.map((x, i) => castTo(x, t, where(i)));
+  return es.map((x, i) => castTo(env, x, t, where(i)));
 }
 
 function caseExpr(e: A.Case, cx: ExprContext): BoundExpr {
@@ -474,15 +477,15 @@ function caseExpr(e: A.Case, cx: ExprContext): BoundExpr {
       return c;
     }
     const at = [e.operand.pos, w.when.pos];
-    const [a, b] = unify([bindExpr(e.operand, cx), c], w.when.pos, at);
-    return call('=', [a!, b!], w.when.pos, at);
+    const [a, b] = unify(cx.env, [bindExpr(e.operand, cx), c], w.when.pos, at);
+    return call(cx.env, '=', [a!, b!], w.when.pos, at);
   });
   const valuePos = [...e.whens.map((w) => w.then.pos), e.else ? e.else.pos : e.pos];
-  const values = unify([...e.whens.map((w) => bindExpr(w.then, cx)), e.else ? bindExpr(e.else, cx) : { kind: 'const', type: 'NULL', value: null }], e.pos, valuePos, true);
+  const values = unify(cx.env, [...e.whens.map((w) => bindExpr(w.then, cx)), e.else ? bindExpr(e.else, cx) : { kind: 'const', type: 'NULL', value: null }], e.pos, valuePos, true);
   const args: BoundExpr[] = [];
   conds.forEach((c, i) => args.push(c, values[i]!));
   args.push(values[values.length - 1]!);
-  return call('case', args, e.pos);
+  return call(cx.env, 'case', args, e.pos);
 }
 
 /** A subquery of one column, bound by the scope's binder. */
@@ -500,13 +503,13 @@ function inExpr(e: A.In, cx: ExprContext): BoundExpr {
     const inner = plan.fields[0]!;
     const t = commonType(x.type, inner.type);
     if (t === null) throw new SvcError('SQL', `inconvertible types: ${x.type} and ${inner.type}`, { position: e.pos });
-    x = castTo(x, t, e.pos);
+    x = castTo(cx.env, x, t, e.pos);
     if (inner.type !== t) {
-      const cast = castTo({ kind: 'col', index: 0, type: inner.type }, t, e.pos);
+      const cast = castTo(cx.env, { kind: 'col', index: 0, type: inner.type }, t, e.pos);
       plan = node({ kind: 'project', input: plan, exprs: [cast], fields: [{ name: inner.name, type: t }] });
     }
-    const r: BoundExpr = { kind: 'inSubquery', expr: x, plan, type: 'BOOLEAN', pos: e.pos, result: { values: null, owner: null } };
-    return e.not ? call('not', [r], e.pos) : r;
+    const r: BoundExpr = { kind: 'inSubquery', expr: x, plan, type: 'BOOLEAN', pos: e.pos };
+    return e.not ? call(cx.env, 'not', [r], e.pos) : r;
   }
   const x = bindExpr(e.expr, cx);
   // ts IN today() / yesterday() / tomorrow() [with a time zone]: QuestDB's day intervals.
@@ -514,12 +517,12 @@ function inExpr(e: A.In, cx: ExprContext): BoundExpr {
   if (isTemporal(x.type) && day !== null) {
     let interval: [number, number];
     try {
-      interval = dayInterval(day.which, day.zone, statementNow());
+      interval = dayInterval(day.which, day.zone, cx.env.statementMicros);
     } catch {
       throw new SvcError('SQL', `invalid timezone [${day.zone}]`, { position: day.zonePos });
     }
-    const r = inIntervals(x.type === 'DATE' ? call('cast_TIMESTAMP', [x], e.pos) : x, [interval], e.pos);
-    return e.not ? call('not', [r], e.pos) : r;
+    const r = inIntervals(x.type === 'DATE' ? call(cx.env, 'cast_TIMESTAMP', [x], e.pos) : x, [interval], e.pos);
+    return e.not ? call(cx.env, 'not', [r], e.pos) : r;
   }
   if (isTemporal(x.type)) {
     // Any other use of a day interval in the list would compare with its first microsecond only: refused.
@@ -531,15 +534,15 @@ function inExpr(e: A.In, cx: ExprContext): BoundExpr {
   const list = (e.list ?? []).map((i) => bindExpr(i, cx));
   // ts IN '2024-01' (strings against a timestamp: interval literals) is the time-series clause.
   if (isTemporal(x.type) && list.length > 0 && list.every((i) => i.kind === 'const' && isText(i.type) && i.value !== null)) {
-    const now = statementNow();
+    const now = cx.env.statementMicros;
     const intervals = merge(list.flatMap((i, k) => parseIntervalLiteral(String((i as { value: unknown }).value), now, e.list![k]!.pos)));
-    const r = inIntervals(x.type === 'DATE' ? call('cast_TIMESTAMP', [x], e.pos) : x, intervals, e.pos);
-    return e.not ? call('not', [r], e.pos) : r;
+    const r = inIntervals(x.type === 'DATE' ? call(cx.env, 'cast_TIMESTAMP', [x], e.pos) : x, intervals, e.pos);
+    return e.not ? call(cx.env, 'not', [r], e.pos) : r;
   }
   const at = positions([e.expr, ...(e.list ?? [])]);
-  const all = unify([x, ...list], e.pos, at);
-  const r = call('in_list', all, e.pos, at);
-  return e.not ? call('not', [r], e.pos) : r;
+  const all = unify(cx.env, [x, ...list], e.pos, at);
+  const r = call(cx.env, 'in_list', all, e.pos, at);
+  return e.not ? call(cx.env, 'not', [r], e.pos) : r;
 }
 
 /** An IN list that is one call of today(), yesterday() or tomorrow() (a constant zone or none), or null. */

@@ -7,6 +7,7 @@ import type * as A from './ast.js';
 import { bindExpr, castTo, type Scope } from './bind-expr.js';
 import type { BoundExpr, FillSpec, Plan } from './bound.js';
 import type { Kernel } from '../functions/registry.js';
+import type { StatementEnv } from './statement-env.js';
 import { pushIntervals } from './intervals.js';
 import { node } from './plan-timestamp.js';
 import { Buckets, checkZone, parseOffset, parseSampleInterval, type Sampling } from './sample-by.js';
@@ -25,24 +26,24 @@ export interface SampleSetup {
 }
 
 /** A constant text or timestamp expression (FROM, TO, TIME ZONE, WITH OFFSET). */
-function constOf(e: A.Expr, what: string, type: 'TIMESTAMP' | 'STRING'): number | string {
-  const b = bindExpr(e, { scope: { fields: [] }, onAggregate: null });
-  const v = type === 'TIMESTAMP' ? castTo(b, 'TIMESTAMP', e.pos) : b;
+function constOf(env: StatementEnv, e: A.Expr, what: string, type: 'TIMESTAMP' | 'STRING'): number | string {
+  const b = bindExpr(e, { env, scope: { fields: [] }, onAggregate: null });
+  const v = type === 'TIMESTAMP' ? castTo(env, b, 'TIMESTAMP', e.pos) : b;
   if (v.kind !== 'const' || v.value === null) throw new SvcError('SQL', `${what} must be a constant`, { position: e.pos });
   return v.value as number | string;
 }
 
-export function bindSampleBy(sb: A.SampleBy, plan: Plan, scope: Scope): SampleSetup {
+export function bindSampleBy(env: StatementEnv, sb: A.SampleBy, plan: Plan, scope: Scope): SampleSetup {
   const ts = plan.timestamp;
   if (ts < 0) throw new SvcError('SQL', 'SAMPLE BY needs a designated timestamp; use timestamp(col) on the source', { position: sb.pos });
   // Buckets are made as the rows come: newest first (ORDER BY ts DESC below) would make them backwards.
   if (plan.timestampDesc) throw new SvcError('SQL', 'base query does not provide ASC order over designated TIMESTAMP column', { position: sb.pos });
   const { n, unit } = parseSampleInterval(sb.interval, sb.pos);
-  const zone = sb.timeZone ? String(constOf(sb.timeZone, 'TIME ZONE', 'STRING')) : null;
+  const zone = sb.timeZone ? String(constOf(env, sb.timeZone, 'TIME ZONE', 'STRING')) : null;
   if (zone !== null) checkZone(zone, sb.timeZone!.pos);
-  const offset = sb.offset ? parseOffset(String(constOf(sb.offset, 'WITH OFFSET', 'STRING')), sb.offset.pos) : 0;
-  const from = sb.from ? Number(constOf(sb.from, 'FROM', 'TIMESTAMP')) : null;
-  const to = sb.to ? Number(constOf(sb.to, 'TO', 'TIMESTAMP')) : null;
+  const offset = sb.offset ? parseOffset(String(constOf(env, sb.offset, 'WITH OFFSET', 'STRING')), sb.offset.pos) : 0;
+  const from = sb.from ? Number(constOf(env, sb.from, 'FROM', 'TIMESTAMP')) : null;
+  const to = sb.to ? Number(constOf(env, sb.to, 'TO', 'TIMESTAMP')) : null;
   const sampling: Sampling = { n, unit, offset, zone, firstObservation: sb.align === 'FIRST OBSERVATION' };
   const buckets = new Buckets(sampling, sampling.firstObservation ? from : null);
   // FROM/TO also bound the rows read (pushed into the scan as an interval).
@@ -101,8 +102,8 @@ function pushIntervalsWith(plan: Plan, predicate: BoundExpr, ts: number, from: n
 }
 
 /** The FILL node over the aggregation (none for FILL(NONE) or no FILL). */
-export function sampleFill(s: SampleSetup, agg: Plan & { kind: 'aggregate' }, keys: readonly BoundExpr[]): Plan {
-  const specs = s.fill.map(fillSpec);
+export function sampleFill(env: StatementEnv, s: SampleSetup, agg: Plan & { kind: 'aggregate' }, keys: readonly BoundExpr[]): Plan {
+  const specs = s.fill.map((e) => fillSpec(env, e));
   if (specs.length === 0 || specs.every((x) => x.kind === 'none')) return agg;
   const bucketKey = keys.findIndex((k) => k.kind === 'col' && k.index === s.bucketField);
   if (bucketKey < 0) throw new SvcError('SQL', 'FILL needs the designated timestamp in the select list', { position: s.pos });
@@ -115,7 +116,7 @@ export function sampleFill(s: SampleSetup, agg: Plan & { kind: 'aggregate' }, ke
   return node({ kind: 'sampleFill', input: agg, bucket: bucketKey, keys: otherKeys, fills, buckets: s.buckets, from: s.from, to: s.to, fields: agg.fields });
 }
 
-function fillSpec(e: A.Expr): FillSpec {
+function fillSpec(env: StatementEnv, e: A.Expr): FillSpec {
   if (e.kind === 'literal' && e.type === 'NULL') return { kind: 'null' };
   if (e.kind === 'column' && e.table === null) {
     switch (e.name.toUpperCase()) {
@@ -126,7 +127,7 @@ function fillSpec(e: A.Expr): FillSpec {
       default: break;
     }
   }
-  const b = bindExpr(e, { scope: { fields: [] }, onAggregate: null });
+  const b = bindExpr(e, { env, scope: { fields: [] }, onAggregate: null });
   if (b.kind !== 'const') throw new SvcError('SQL', 'FILL takes NONE, NULL, PREV, LINEAR or constants', { position: e.pos });
   return { kind: 'const', value: b.value };
 }

@@ -9,7 +9,7 @@ import { bindExpr, castTo, exprKey, unify, type ExprContext, type Scope } from '
 import type { BoundExpr, BoundFrame, BoundWindow, Plan } from './bound.js';
 import { node } from './plan-timestamp.js';
 import { constValue } from './const-value.js';
-import { hasScalar, isAggregate } from '../functions/registry.js';
+import type { StatementEnv } from './statement-env.js';
 import { isNumeric, isTemporal, type SqlType } from '../core/sql-type.js';
 import { windowFunction, windowValueType } from './window-functions.js';
 
@@ -21,7 +21,7 @@ const AGGREGATION = 'Window function is not allowed in context of aggregation. U
  * (GROUP BY, HAVING, SAMPLE BY or an aggregate in the SELECT list), as QuestDB
  * does; such a query can compute its windows in an outer query.
  */
-export function checkWindowPlacement(q: A.Select): void {
+export function checkWindowPlacement(env: StatementEnv, q: A.Select): void {
   const clause = (e: A.Expr | null, name: string): void => {
     const w = e === null ? null : firstWindow(e);
     if (w) throw new SvcError('SQL', `window function is not allowed in ${name} clause`, { position: w.pos });
@@ -31,7 +31,7 @@ export function checkWindowPlacement(q: A.Select): void {
   clause(q.having, 'HAVING');
   const exprs: A.Expr[] = [];
   for (const c of q.columns) if (c.kind === 'item') exprs.push(c.expr);
-  const grouped = q.groupBy.length > 0 || q.having !== null || q.sampleBy !== null || exprs.some(hasAggregate);
+  const grouped = q.groupBy.length > 0 || q.having !== null || q.sampleBy !== null || exprs.some((e) => hasAggregate(env, e));
   if (!grouped) return;
   for (const e of [...exprs, ...q.orderBy.map((o) => o.expr)]) {
     const w = firstWindow(e);
@@ -69,8 +69,8 @@ function firstWindow(e: A.Expr): A.Call | null {
 }
 
 /** Whether `e` calls an aggregate function outside its subqueries (a window function's OVER clause included). */
-export function hasAggregate(e: A.Expr): boolean {
-  return visit(e, (n) => n.kind === 'call' && n.over === null && (isAggregate(n.name) || (n.name === 'count' && n.distinct)));
+export function hasAggregate(env: StatementEnv, e: A.Expr): boolean {
+  return visit(e, (n) => n.kind === 'call' && n.over === null && (env.registry.isAggregate(n.name) || (n.name === 'count' && n.distinct)));
 }
 
 /** Time units of RANGE offsets, in microseconds. */
@@ -90,7 +90,7 @@ export class WindowBinder {
   private readonly byKey = new Map<string, number>();
   private readonly named = new Map<string, A.WindowSpec>();
 
-  constructor(private readonly scope: Scope, windows: A.Select['windows']) {
+  constructor(private readonly env: StatementEnv, private readonly scope: Scope, windows: A.Select['windows']) {
     // A named window may build on one defined before it (QuestDB's rule; no cycles possible).
     for (const w of windows ?? []) {
       if (w.spec.name) this.resolve(w.spec);
@@ -134,12 +134,12 @@ export class WindowBinder {
 
   private bindCall(c: A.Call): BoundWindow {
     const spec = this.resolve(c.over!);
-    const inScope = (windowError: string): ExprContext => ({ scope: this.scope, onAggregate: null, windowError });
+    const inScope = (windowError: string): ExprContext => ({ env: this.env, scope: this.scope, onAggregate: null, windowError });
     const argCx = inScope('window function is not allowed in window function arguments');
     const star = c.args.length === 1 && c.args[0]!.kind === 'starArg';
     const def = windowFunction(c.name);
     if (!def) {
-      if (isAggregate(c.name) || hasScalar(c.name)) throw new SvcError('SQL', 'non-window function called in window context', { position: c.pos });
+      if (this.env.registry.isAggregate(c.name) || this.env.registry.hasScalar(c.name)) throw new SvcError('SQL', 'non-window function called in window context', { position: c.pos });
       const types = star ? [] : c.args.map((a) => bindExpr(a, argCx).type);
       throw new SvcError('SQL', `unknown function name: ${c.name}(${types.join(', ')})`, { position: c.pos });
     }
@@ -154,28 +154,28 @@ export class WindowBinder {
     let offset = 1;
     if (def.rejectsFrame) rejectFrame(def.name, spec.frame);
     if (def.name === 'ntile') {
-      offset = bucketCount(args[0]!, c.args[0]!.pos);
+      offset = bucketCount(this.env, args[0]!, c.args[0]!.pos);
       args = [];
     } else if (isOffset) {
-      if (args.length >= 2) offset = offsetArg(args[1]!, c.args[1]!.pos);
+      if (args.length >= 2) offset = offsetArg(this.env, args[1]!, c.args[1]!.pos);
       if (args.length === 3) {
         // The default takes the value's type (both their common one), then as the value does.
-        const [v, d] = unify([args[0]!, args[2]!], c.pos, [c.args[0]!.pos, c.args[2]!.pos]);
+        const [v, d] = unify(this.env, [args[0]!, args[2]!], c.pos, [c.args[0]!.pos, c.args[2]!.pos]);
         type = windowValueType(v!.type);
-        args = [castTo(v!, type, c.args[0]!.pos), castTo(d!, type, c.args[2]!.pos)];
+        args = [castTo(this.env, v!, type, c.args[0]!.pos), castTo(this.env, d!, type, c.args[2]!.pos)];
       } else {
-        args = [castTo(args[0]!, type, c.args[0]!.pos)];
+        args = [castTo(this.env, args[0]!, type, c.args[0]!.pos)];
       }
     } else if (def.name !== 'count' && def.name !== 'sum' && def.name !== 'avg') {
       // The value in the result's type (min(int) is a LONG); sum / avg / count read any number as is.
-      args = args.map((a, i) => castTo(a, type, c.args[i]!.pos));
+      args = args.map((a, i) => castTo(this.env, a, type, c.args[i]!.pos));
     } else {
-      args = args.map((a, i) => (a.type === 'NULL' ? castTo(a, 'DOUBLE', c.args[i]!.pos) : a));
+      args = args.map((a, i) => (a.type === 'NULL' ? castTo(this.env, a, 'DOUBLE', c.args[i]!.pos) : a));
     }
     const partitionBy = spec.partitionBy.map((e) => bindExpr(e, inScope('window function is not allowed in PARTITION BY clause')));
     const orderBy = spec.orderBy.map((o) => ({ expr: bindExpr(o.expr, inScope('window function is not allowed in ORDER BY clause of a window')), desc: o.desc }));
     const frame: BoundFrame = def.usesFrame
-      ? bindFrame(spec, orderBy.map((o) => o.expr.type), this.scope)
+      ? bindFrame(this.env, spec, orderBy.map((o) => o.expr.type), this.scope)
       : { unit: 'ROWS', start: -Infinity, end: Infinity };
     return { fn: def.name, args, partitionBy, orderBy, frame, offset, ignoreNulls: c.nulls === 'IGNORE', type, pos: c.pos };
   }
@@ -189,8 +189,8 @@ function rejectFrame(name: string, f: A.WindowFrame | null): void {
 }
 
 /** ntile's bucket count: a constant positive integer. */
-function bucketCount(e: BoundExpr, pos: number): number {
-  const v = constValue(e);
+function bucketCount(env: StatementEnv, e: BoundExpr, pos: number): number {
+  const v = constValue(env, e);
   if (v === undefined) throw new SvcError('SQL', 'ntile() bucket count must be a constant', { position: pos });
   if (v === null) throw new SvcError('SQL', 'ntile() bucket count cannot be NULL', { position: pos });
   if (typeof v !== 'number' || v <= 0 || v > 2147483647) throw new SvcError('SQL', 'ntile() bucket count must be a positive integer', { position: pos });
@@ -198,8 +198,8 @@ function bucketCount(e: BoundExpr, pos: number): number {
 }
 
 /** lag / lead's offset: a constant non-negative integer. */
-function offsetArg(e: BoundExpr, pos: number): number {
-  const v = constValue(e);
+function offsetArg(env: StatementEnv, e: BoundExpr, pos: number): number {
+  const v = constValue(env, e);
   if (v === undefined) throw new SvcError('SQL', 'offset must be a constant', { position: pos });
   if (typeof v !== 'number' || !Number.isInteger(v) || v < 0) throw new SvcError('SQL', 'offset must be a positive integer', { position: pos });
   return v;
@@ -210,7 +210,7 @@ function offsetArg(e: BoundExpr, pos: number): number {
  * partition, with it RANGE UNBOUNDED PRECEDING .. CURRENT ROW (peers
  * included). Bounds are checked in QuestDB's order with its messages.
  */
-function bindFrame(spec: A.WindowSpec, orderTypes: readonly SqlType[], scope: Scope): BoundFrame {
+function bindFrame(env: StatementEnv, spec: A.WindowSpec, orderTypes: readonly SqlType[], scope: Scope): BoundFrame {
   const f = spec.frame;
   if (f === null) return spec.orderBy.length === 0 ? { unit: 'ROWS', start: -Infinity, end: Infinity } : { unit: 'RANGE', start: -Infinity, end: 0 };
   if (f.unit === 'GROUPS') throw new SvcError('SQL', 'GROUPS frames are not supported', { position: f.pos });
@@ -225,8 +225,8 @@ function bindFrame(spec: A.WindowSpec, orderTypes: readonly SqlType[], scope: Sc
       throw new SvcError('SQL', `RANGE with an offset needs a numeric or timestamp ORDER BY expression, not ${keyType}`, { position: spec.orderBy[0]!.pos });
     }
   }
-  const start = boundValue(f.start, f.unit, keyType, scope);
-  let end = boundValue(f.end, f.unit, keyType, scope);
+  const start = boundValue(env, f.start, f.unit, keyType, scope);
+  let end = boundValue(env, f.end, f.unit, keyType, scope);
   if (f.start.type === 'CURRENT ROW' && f.end.type === 'PRECEDING') {
     throw new SvcError('SQL', 'start row is CURRENT, end row not must be PRECEDING', { position: f.end.pos });
   }
@@ -244,7 +244,7 @@ function bindFrame(spec: A.WindowSpec, orderTypes: readonly SqlType[], scope: Sc
 }
 
 /** A bound as a signed distance (see BoundFrame), in rows or in the ORDER BY value's units. */
-function boundValue(b: A.FrameBound, unit: 'ROWS' | 'RANGE', keyType: SqlType | null, scope: Scope): number {
+function boundValue(env: StatementEnv, b: A.FrameBound, unit: 'ROWS' | 'RANGE', keyType: SqlType | null, scope: Scope): number {
   switch (b.type) {
     case 'UNBOUNDED PRECEDING': return -Infinity;
     case 'UNBOUNDED FOLLOWING': return Infinity;
@@ -252,7 +252,7 @@ function boundValue(b: A.FrameBound, unit: 'ROWS' | 'RANGE', keyType: SqlType | 
     default: break;
   }
   const e = b.offset!;
-  const v = constValue(bindExpr(e, { scope, onAggregate: null, windowError: 'window function is not allowed in a frame' }));
+  const v = constValue(env, bindExpr(e, { env, scope, onAggregate: null, windowError: 'window function is not allowed in a frame' }));
   if (v === undefined) throw new SvcError('SQL', 'constant expression expected', { position: e.pos });
   const n = typeof v === 'string' && v.trim() !== '' ? Number(v) : v;
   if (typeof n !== 'number' || Number.isNaN(n)) throw new SvcError('SQL', 'integer expression expected', { position: e.pos });

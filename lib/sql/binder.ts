@@ -5,7 +5,6 @@ import { SvcError } from '../errors/svc-error.js';
 import type * as A from './ast.js';
 import { bindExpr, castTo, exprKey, implicitNumber, literal, resolveColumn, unify, type ExprContext, type Scope, type ScopeField } from './bind-expr.js';
 import type { BoundAggregate, BoundExpr, Field, Plan } from './bound.js';
-import { resolveAggregate } from '../functions/registry.js';
 import { COLUMNS_FIELDS, TABLES_FIELDS } from './metadata.js';
 import { commonType } from '../core/sql-type.js';
 import { pushIntervals } from './intervals.js';
@@ -19,8 +18,10 @@ import { designateTimestamp, node } from './plan-timestamp.js';
 import { balancedAnd } from './parse-expr.js';
 import { DEFAULT_COLUMN_NAMING, selectColumnNames, type ColumnNaming } from './column-alias.js';
 import type { SchemaSource, TableSchema } from './schema-source.js';
+import type { StatementEnv } from './statement-env.js';
 
-export interface BindContext {
+/** A statement's binding: its tables and inputs, and (StatementEnv) its functions and time. */
+export interface BindContext extends StatementEnv {
   /** The tables FROM may read (the storage Catalog, or none for the library's stream operators). */
   readonly catalog: SchemaSource;
   /** Named batch inputs FROM may read instead of a table (the library's stream operators), by lower-case name. */
@@ -103,7 +104,7 @@ function bindSetOp(q: A.SetOp, cx: BindContext, ctes: Ctes): Plan {
   });
   const conform = (p: Plan): Plan => {
     if (p.fields.every((f, i) => f.type === types[i])) return p;
-    const exprs = p.fields.map((f, i) => castTo({ kind: 'col', index: i, type: f.type }, types[i]!, q.pos));
+    const exprs = p.fields.map((f, i) => castTo(cx, { kind: 'col', index: i, type: f.type }, types[i]!, q.pos));
     return node({ kind: 'project', input: p, exprs, fields: p.fields.map((f, i) => ({ name: f.name, type: types[i]! })) });
   };
   left = conform(left);
@@ -156,10 +157,12 @@ function bindSource(f: A.FromItem, cx: BindContext, ctes: Ctes): Source {
   }
 }
 
-function constInt(e: A.Expr | undefined, what: string, pos: number, fromText = false): number {
+/** An integer literal; with `textEnv` (a function's argument), a text literal converts too. */
+function constInt(e: A.Expr | undefined, what: string, pos: number, textEnv: StatementEnv | null = null): number {
   // A function's text argument converts as QuestDB's implicit casts do: '5' is 5, 'a' is `inconvertible value`.
-  if (fromText && e && e.kind === 'literal' && e.type === 'STRING') {
-    const n = implicitNumber(literal(e) as Extract<BoundExpr, { kind: 'const' }>, 'LONG');
+  const env = textEnv;
+  if (env !== null && e && e.kind === 'literal' && e.type === 'STRING') {
+    const n = implicitNumber(env, literal(env, e) as Extract<BoundExpr, { kind: 'const' }>, 'LONG');
     if (n.kind === 'const') return n.value as number;
   }
   if (!e && what === 'long_sequence count') throw new SvcError('SQL', 'invalid arguments', { position: pos });
@@ -175,7 +178,7 @@ function bindTableFunction(f: A.FunctionRef, cx: BindContext): Source {
   let plan: Plan;
   switch (name) {
     case 'long_sequence': {
-      const n = constInt(f.call.args[0], 'long_sequence count', f.pos, true);
+      const n = constInt(f.call.args[0], 'long_sequence count', f.pos, cx);
       // A negative count is an empty sequence in QuestDB (no error).
       plan = node({ kind: 'longSequence', count: Math.max(n, 0), fields: [{ name: 'x', type: 'LONG' }] });
       break;
@@ -244,7 +247,7 @@ function bindJoin(j: A.Join, cx: BindContext, ctes: Ctes): Source {
       rest.push(c);
     }
     if (rest.length > 0) {
-      residual = bindExpr(balancedAnd(rest), { scope, onAggregate: null });
+      residual = bindExpr(balancedAnd(rest), { env: cx, scope, onAggregate: null });
       // As WHERE: ON a.sym or ON a.k is not a condition (it used to join every pair, or fail inside the join).
       if (residual.type !== 'BOOLEAN') throw new SvcError('SQL', 'boolean expression expected', { position: rest[0]!.pos });
     }
@@ -269,18 +272,18 @@ function bindSelect(q: A.Select, cx: BindContext, ctes: Ctes): Plan {
   // Uncorrelated subqueries in this query's expressions see the same tables and CTEs.
   const subquery = (sq: A.Query): Plan => useTimestampOrder(pruneColumns(bindQueryIn(sq, cx, ctes)));
   let inScope: Scope = { ...src.scope, subquery };
-  checkWindowPlacement(q);
-  const windows = new WindowBinder(inScope, q.windows);
+  checkWindowPlacement(cx, q);
+  const windows = new WindowBinder(cx, inScope, q.windows);
 
   if (q.where) {
-    const predicate = bindExpr(q.where, { scope: inScope, onAggregate: null });
+    const predicate = bindExpr(q.where, { env: cx, scope: inScope, onAggregate: null });
     if (predicate.type !== 'BOOLEAN') throw new SvcError('SQL', 'boolean expression expected', { position: q.where.pos });
     plan = pushIntervals(plan, predicate);
   }
   if (q.latestOn) plan = bindLatestOn(q.latestOn, plan, inScope);
   let sampling: SampleSetup | null = null;
   if (q.sampleBy) {
-    sampling = bindSampleBy(q.sampleBy, plan, inScope);
+    sampling = bindSampleBy(cx, q.sampleBy, plan, inScope);
     plan = sampling.plan;
     inScope = sampling.scope;
   }
@@ -300,7 +303,7 @@ function bindSelect(q: A.Select, cx: BindContext, ctes: Ctes): Plan {
   // The one place result columns get their names (exec, exp, CTAS, Parquet all read plan.fields).
   const names = selectColumnNames(items, cx.naming ?? DEFAULT_COLUMN_NAMING, cx.sql ?? null);
 
-  const hasAgg = hasAggregate;
+  const hasAgg = (e: A.Expr): boolean => hasAggregate(cx, e);
   const grouped = q.groupBy.length > 0 || items.some((i) => hasAgg(i.expr)) || (q.having !== null);
 
   let selectExprs: BoundExpr[];
@@ -311,7 +314,7 @@ function bindSelect(q: A.Select, cx: BindContext, ctes: Ctes): Plan {
     const keyAsts: A.Expr[] = q.groupBy.length > 0
       ? q.groupBy.map((g) => resolveGroupItem(g, items, names))
       : items.filter((i) => !hasAgg(i.expr)).map((i) => i.expr);
-    const keys = keyAsts.map((k) => bindExpr(k, { scope: inScope, onAggregate: null }));
+    const keys = keyAsts.map((k) => bindExpr(k, { env: cx, scope: inScope, onAggregate: null }));
     // SAMPLE BY groups by bucket even when the timestamp is not selected (a hidden key).
     if (sampling && !keys.some((k) => k.kind === 'col' && k.index === sampling!.bucketField)) {
       keys.push({ kind: 'col', index: sampling.bucketField, type: 'TIMESTAMP' });
@@ -324,9 +327,9 @@ function bindSelect(q: A.Select, cx: BindContext, ctes: Ctes): Plan {
       let i = aggIndex.get(key);
       if (i === undefined) {
         const star = c.args.length === 1 && c.args[0]!.kind === 'starArg';
-        const args = star ? [] : c.args.map((a) => bindExpr(a, { scope: inScope, onAggregate: null }));
+        const args = star ? [] : c.args.map((a) => bindExpr(a, { env: cx, scope: inScope, onAggregate: null }));
         const name = c.name === 'count' && c.distinct ? 'count_distinct' : c.name;
-        const fn = resolveAggregate(name, args.map((a) => a.type), c.distinct && name !== 'count_distinct', c.pos);
+        const fn = cx.registry.resolveAggregate(name, args.map((a) => a.type), c.distinct && name !== 'count_distinct', c.pos);
         i = aggregates.length;
         aggregates.push({ name, fn, args, type: fn.type });
         aggIndex.set(key, i);
@@ -342,20 +345,20 @@ function bindSelect(q: A.Select, cx: BindContext, ctes: Ctes): Plan {
     // A name that is neither a key nor inside an aggregate: QuestDB's message says why.
     const unknownColumn = (name: string): string => `column must appear in GROUP BY clause or aggregate function [column=${name}]`;
     postScope = { fields: keyFields, subquery, unknownColumn };
-    const post: ExprContext = { scope: postScope, onAggregate, keyOf };
+    const post: ExprContext = { env: cx, scope: postScope, onAggregate, keyOf };
     const bindPost = (e: A.Expr): BoundExpr => bindExpr(e, post);
     selectExprs = items.map((i) => bindPost(i.expr));
     const having = q.having ? bindPost(q.having) : null;
     const aggFields: Field[] = [...keys.map((k, i) => ({ name: `$key${i}`, type: k.type })), ...aggregates.map((a) => ({ name: a.name, type: a.type }))];
     const bucketKey = sampling ? keys.findIndex((k) => k.kind === 'col' && k.index === sampling!.bucketField) : -1;
     const agg = node({ kind: 'aggregate', input: plan, keys, aggregates, fields: aggFields, ...(bucketKey >= 0 ? { bucketKey } : {}) });
-    plan = sampling ? sampleFill(sampling, agg, keys) : agg;
+    plan = sampling ? sampleFill(cx, sampling, agg, keys) : agg;
     if (having) plan = node({ kind: 'filter', input: plan, predicate: having, fields: plan.fields });
     postScope = { fields: aggFields.map((f) => ({ table: null, name: f.name, type: f.type })) };
   } else {
     if (q.sampleBy) throw new SvcError('SQL', 'SAMPLE BY needs aggregate functions in the select list', { position: q.sampleBy.pos });
     postScope = inScope;
-    selectExprs = items.map((i) => bindExpr(i.expr, { scope: inScope, onAggregate: null, onWindow: windows.hook }));
+    selectExprs = items.map((i) => bindExpr(i.expr, { env: cx, scope: inScope, onAggregate: null, onWindow: windows.hook }));
   }
 
   // Projection, with hidden columns for ORDER BY expressions that are not selected.
@@ -366,7 +369,7 @@ function bindSelect(q: A.Select, cx: BindContext, ctes: Ctes): Plan {
     const idx = orderTarget(o.expr, items, names);
     if (idx !== null) { order.push({ index: idx, desc: o.desc }); continue; }
     if (q.distinct) throw new SvcError('SQL', 'ORDER BY items must appear in the select list with DISTINCT', { position: o.pos });
-    const e = bindExpr(o.expr, grouped ? { scope: postScope, onAggregate: null, keyOf } : { scope: inScope, onAggregate: null, onWindow: windows.hook });
+    const e = bindExpr(o.expr, grouped ? { env: cx, scope: postScope, onAggregate: null, keyOf } : { env: cx, scope: inScope, onAggregate: null, onWindow: windows.hook });
     exprs.push(e);
     order.push({ index: exprs.length - 1, desc: o.desc });
   }

@@ -18,16 +18,10 @@ export type BoundExpr =
   /** `intervals`: for `in_intervals`, the sorted, merged [lo, hi) micros intervals of an interval literal. */
   /** `runArgs`: the arguments the kernel is given (indexes into args), when its bind hook took the others in already. */
   | { readonly kind: 'call'; readonly name: string; readonly fn: ScalarOverload; readonly args: readonly BoundExpr[]; readonly type: SqlType; readonly pos: number; readonly intervals?: readonly Interval[]; readonly runArgs?: readonly number[] }
-  /** `(SELECT ...)` as a value: its one column's only row (NULL without rows), computed before the batches. */
-  | { readonly kind: 'subquery'; readonly plan: Plan; readonly type: SqlType; readonly pos: number; readonly result: SubqueryResult }
+  /** `(SELECT ...)` as a value: its one column's only row (NULL without rows), computed before the batches (each execution's own: ExecContext.subqueryValues). */
+  | { readonly kind: 'subquery'; readonly plan: Plan; readonly type: SqlType; readonly pos: number }
   /** `expr IN (SELECT ...)`: membership in the subquery's one column (NULL matches NULL, as QuestDB's = does). */
-  | { readonly kind: 'inSubquery'; readonly expr: BoundExpr; readonly plan: Plan; readonly type: 'BOOLEAN'; readonly pos: number; readonly result: SubqueryResult };
-
-/** A subquery's values, filled by the executor once per execution (`owner`: the execution that computed them). */
-export interface SubqueryResult {
-  values: Array<number | string | boolean | null> | null;
-  owner: object | null;
-}
+  | { readonly kind: 'inSubquery'; readonly expr: BoundExpr; readonly plan: Plan; readonly type: 'BOOLEAN'; readonly pos: number };
 
 export interface BoundAggregate {
   readonly name: string;

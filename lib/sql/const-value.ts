@@ -7,6 +7,7 @@
 import { isSvcError, SvcError } from '../errors/svc-error.js';
 import type { ColumnVector } from '../core/column-vector.js';
 import type { BoundExpr } from './bound.js';
+import type { StatementEnv } from './statement-env.js';
 import { standaloneKernelContext, type ConstValue } from '../functions/registry.js';
 import { isLimitError } from '../functions/text-out.js';
 import { asDoubles, constantVector, textAt } from '../core/vec.js';
@@ -23,29 +24,29 @@ export function isConstant(e: BoundExpr): boolean {
 }
 
 /** The value of `e` when it is constant (null for NULL), else undefined. */
-export function constValue(e: BoundExpr): ConstValue | undefined {
-  return constArg(e).value;
+export function constValue(env: StatementEnv, e: BoundExpr): ConstValue | undefined {
+  return constArg(env, e).value;
 }
 
 /** A constant `e` as a JS value (undefined for types without one) and as a one-row vector; both undefined when not constant. */
-export function constArg(e: BoundExpr): { value: ConstValue | undefined; vector: ColumnVector | undefined } {
-  const v = evaluate(e);
+export function constArg(env: StatementEnv, e: BoundExpr): { value: ConstValue | undefined; vector: ColumnVector | undefined } {
+  const v = evaluate(env, e);
   return { value: e.kind === 'const' ? e.value : v === undefined ? undefined : read(v), vector: v };
 }
 
 /** One row of `e` when it is constant, else undefined. */
-function evaluate(e: BoundExpr): ColumnVector | undefined {
+function evaluate(env: StatementEnv, e: BoundExpr): ColumnVector | undefined {
   if (e.kind === 'const') return e.type === 'UUID' || e.type === 'LONG256' ? undefined : constantVector(e.type, e.value, 1);
   if (e.kind !== 'call' || e.fn.deterministic !== true) return undefined;
   const args: ColumnVector[] = [];
   for (const a of e.args) {
-    const v = evaluate(a);
+    const v = evaluate(env, a);
     if (v === undefined) return undefined;
     args.push(v);
   }
   const given = e.runArgs ? e.runArgs.map((i) => args[i]!) : args;
   try {
-    return e.fn.kernel(given, 1, standaloneKernelContext(BIND_TIME_MEMORY));
+    return e.fn.kernel(given, 1, standaloneKernelContext(env.statementMicros, BIND_TIME_MEMORY));
   } catch (err) {
     if (isLimitError(err)) return undefined;
     if (isSvcError(err) && err.position === undefined) throw new SvcError(err.code, err.message, { position: e.pos, cause: err });

@@ -18,6 +18,7 @@ import { Catalog } from '../../lib/storage/catalog.js';
 import { compile } from '../../lib/exec/engine.js';
 import { valueAt } from '../../lib/exec/vectors.js';
 import { CLI, makeRoot } from '../helpers/server-process.js';
+import { ENGINE } from '../helpers/engine.js';
 
 const run = promisify(execFile);
 
@@ -48,7 +49,7 @@ test("the import's column and line limits are LIMITs answered as 400s", () => {
 });
 
 test('a value past the per-value text limit is a VALUE_LIMIT: a SQL error (400) and a limit', () => {
-  const e = thrown(() => checkTextSize('lpad', 2 << 20, standaloneKernelContext()));
+  const e = thrown(() => checkTextSize('lpad', 2 << 20, standaloneKernelContext(Date.now() * 1000)));
   assert.equal(e.code, 'VALUE_LIMIT');
   assert.equal(e.status, ERROR_STATUS.SQL);
   assert.ok(isSqlError(e));
@@ -72,13 +73,13 @@ after(() => { catalog.close(); rmSync(root, { recursive: true, force: true }); }
 
 test('a constant past the bind-time per-value limit is left to run time, which has its own limit', async () => {
   // Bound with the bind-time evaluation's 1 MiB; run with 4 MiB: the value is made.
-  const s = compile("select length(lpad('x', 2000000, 'y')) n", { catalog, maxTextBytes: 4 << 20 });
+  const s = compile("select length(lpad('x', 2000000, 'y')) n", { ...ENGINE, catalog, maxTextBytes: 4 << 20 });
   assert.equal(s.kind, 'select');
   const out: unknown[] = [];
   if (s.kind === 'select') for await (const b of s.execute(new AbortController().signal)) out.push(valueAt(b.columns[0]!, 0));
   assert.deepEqual(out, [2000000]);
   // And a value past the run-time limit fails there, at the call.
-  const small = compile("select lpad('x', 2000000, 'y') v", { catalog, maxTextBytes: 1000 });
+  const small = compile("select lpad('x', 2000000, 'y') v", { ...ENGINE, catalog, maxTextBytes: 1000 });
   assert.equal(small.kind, 'select');
   if (small.kind === 'select') {
     await assert.rejects(async () => { for await (const b of small.execute(new AbortController().signal)) void b; },

@@ -13,6 +13,7 @@ import { compile } from '../../lib/exec/engine.js';
 import { valueAt } from '../../lib/exec/vectors.js';
 import { MemoryBudget } from '../../lib/limits/memory-budget.js';
 import { isSvcError } from '../../lib/errors/svc-error.js';
+import { ENGINE } from '../helpers/engine.js';
 
 const root = mkdtempSync(join(tmpdir(), 'svcdb-budget-'));
 const catalog = Catalog.open(join(root, 'db'), { commitMode: 'nosync', writerWaitMs: 100, readerCacheSize: 16 << 20, maxUncommittedRows: 1_000_000, o3MaxLag: 0 });
@@ -25,7 +26,7 @@ const BOTH = `${JOIN} order by a.x desc`;
 /** Runs `sql` with `memoryLimit` under a fresh parent budget; its rows (or the error) and the parent's peak and what it still holds. */
 async function runUnder(sql: string, memoryLimit = 1024 ** 3, stopAfter = Infinity): Promise<{ rows: unknown[][]; error: unknown; peak: number; held: number; parent: MemoryBudget }> {
   const parent = new MemoryBudget(8 * 1024 ** 3, 'query.memory.total.limit', null, true);
-  const s = compile(sql, { catalog, memoryLimit, parentBudget: parent });
+  const s = compile(sql, { ...ENGINE, catalog, memoryLimit, parentBudget: parent });
   assert.equal(s.kind, 'select');
   const rows: unknown[][] = [];
   let error: unknown = null;
@@ -76,7 +77,7 @@ test('a sort and a join in one query share its budget: each fits alone, both tog
 
 test('a parent budget that runs out answers 503 server busy, and the query gives back what it held', async () => {
   const parent = new MemoryBudget(1024 * 1024, 'query.memory.total.limit', null, true);
-  const s = compile(SORT, { catalog, parentBudget: parent });
+  const s = compile(SORT, { ...ENGINE, catalog, parentBudget: parent });
   assert.ok(s.kind === 'select');
   await assert.rejects(async () => { for await (const b of s.execute(new AbortController().signal)) void b; }, (e: unknown) => {
     assert.ok(isSvcError(e));

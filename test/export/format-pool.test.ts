@@ -17,6 +17,7 @@ import type { RowWindow } from '../../lib/export/row-window.js';
 import { parquetBody, planParquet } from '../../lib/export/parquet/parquet-writer.js';
 import { PARQUET_DEFAULTS } from '../../lib/export/parquet/options.js';
 import type { CodecName } from '../../lib/export/parquet/format.js';
+import { ENGINE } from '../helpers/engine.js';
 
 const root = mkdtempSync(join(tmpdir(), 'svcdb-csv-pool-'));
 const catalog = Catalog.open(join(root, 'db'), { commitMode: 'nosync', writerWaitMs: 100, readerCacheSize: 16 << 20, maxUncommittedRows: 1_000_000, o3MaxLag: 0 });
@@ -25,7 +26,7 @@ after(async () => { await pool.close(); catalog.close(); rmSync(root, { recursiv
 const signal = new AbortController().signal;
 
 async function exportCsv(sql: string, withPool: boolean, window: RowWindow | null = null): Promise<Buffer> {
-  const s = compile(sql, { catalog });
+  const s = compile(sql, { ...ENGINE, catalog });
   assert.equal(s.kind, 'select');
   if (s.kind !== 'select') return Buffer.alloc(0);
   const parts: Buffer[] = [];
@@ -34,7 +35,7 @@ async function exportCsv(sql: string, withPool: boolean, window: RowWindow | nul
 }
 
 async function exportJson(sql: string, withPool: boolean, window: RowWindow | null = null, quoteLargeNum = false): Promise<string> {
-  const s = compile(sql, { catalog });
+  const s = compile(sql, { ...ENGINE, catalog });
   if (s.kind !== 'select') return '';
   const opts = { query: sql, nm: false, count: true, timings: false, explain: false, quoteLargeNum, window, compileNanos: 0, pool: withPool ? pool : null };
   const parts: Buffer[] = [];
@@ -43,7 +44,7 @@ async function exportJson(sql: string, withPool: boolean, window: RowWindow | nu
 }
 
 async function ddl(sql: string): Promise<void> {
-  const s = compile(sql, { catalog });
+  const s = compile(sql, { ...ENGINE, catalog });
   if (s.kind !== 'select') await s.execute(signal);
 }
 
@@ -99,7 +100,7 @@ test('slices copy just their rows: var offsets rebased, large dictionaries cut t
 test('with the helper closed every row is formatted on this thread, in order', async () => {
   const broken = new FormatPool();
   await broken.close(); // closed: not usable, so everything is formatted here
-  const s = compile('SELECT * FROM big', { catalog });
+  const s = compile('SELECT * FROM big', { ...ENGINE, catalog });
   if (s.kind !== 'select') return;
   const parts: Buffer[] = [];
   for await (const b of csvBody(s.fields, s.execute(signal), { nm: true, window: null, pool: broken }, { sent: 0, matched: 0 })) parts.push(b);
@@ -108,7 +109,7 @@ test('with the helper closed every row is formatted on this thread, in order', a
 });
 
 test('Parquet: pages compressed on the helper thread give the same file, for every codec', async () => {
-  const s = compile('SELECT * FROM big', { catalog });
+  const s = compile('SELECT * FROM big', { ...ENGINE, catalog });
   if (s.kind !== 'select') return;
   const codecs: CodecName[] = ['ZSTD', 'GZIP', 'BROTLI', 'LZO', 'SNAPPY', 'UNCOMPRESSED'];
   for (const codec of codecs) {

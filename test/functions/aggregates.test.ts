@@ -3,8 +3,7 @@
 // first/last, DISTINCT, growth to many groups, empty input.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { aggregate, bools, call, chars, doubles, floats, ints, longs, nullArg, run, shorts, strs, syms, ts, type V } from './helpers.js';
-import { resolveAggregate } from '../../lib/functions/registry.js';
+import { aggregate, bools, call, chars, doubles, floats, ints, longs, nullArg, run, shorts, strs, syms, ts, type V, REGISTRY } from './helpers.js';
 import { int64ToF64, type ColumnVector, type FixedVector } from '../../lib/core/column-vector.js';
 import type { SqlType } from '../../lib/core/sql-type.js';
 
@@ -18,13 +17,13 @@ test('count() counts rows and count(x) non-NULL values per group', () => {
   assert.deepEqual(one('count', 'STRING', strs(['a', null]), [0, 0], 1), [1]);
   assert.deepEqual(one('count', 'SYMBOL', syms([null, 'x']), [0, 1], 3), [0, 1, 0]);
   assert.deepEqual(one('count', 'BOOLEAN', bools([false]), [0], 1), [1]);
-  assert.equal(resolveAggregate('count', [], false, 0).type, 'LONG');
+  assert.equal(REGISTRY.resolveAggregate('count', [], false, 0).type, 'LONG');
 });
 
 test('sum keeps integers in LONG and floating values in DOUBLE; all-NULL groups give NULL', () => {
-  assert.equal(resolveAggregate('sum', ['INT'], false, 0).type, 'LONG');
-  assert.equal(resolveAggregate('sum', ['SHORT'], false, 0).type, 'LONG');
-  assert.equal(resolveAggregate('sum', ['FLOAT'], false, 0).type, 'DOUBLE');
+  assert.equal(REGISTRY.resolveAggregate('sum', ['INT'], false, 0).type, 'LONG');
+  assert.equal(REGISTRY.resolveAggregate('sum', ['SHORT'], false, 0).type, 'LONG');
+  assert.equal(REGISTRY.resolveAggregate('sum', ['FLOAT'], false, 0).type, 'DOUBLE');
   assert.deepEqual(one('sum', 'INT', ints([2147483647, 2147483647, null, 5]), [0, 0, 1, 2], 3), [4294967294, null, 5]);
   assert.deepEqual(one('sum', 'DOUBLE', doubles([1.5, 2.5, null]), [0, 0, 1], 2), [4, null]);
   assert.deepEqual(one('sum', 'SHORT', shorts([30000, 30000]), [0, 0], 1), [60000]);
@@ -52,7 +51,7 @@ function exactValues(v: ColumnVector): (bigint | null)[] {
 
 test('sum of LONG is an exact int64 that wraps on overflow as QuestDB\'s (Java long) does, grouped or not', () => {
   const sum = (batches: ReadonlyArray<readonly [number[], ColumnVector]>, groups: number): (bigint | null)[] => {
-    const st = resolveAggregate('sum', ['LONG'], false, 0).create();
+    const st = REGISTRY.resolveAggregate('sum', ['LONG'], false, 0).create();
     let seen = 0;
     for (const [ids, v] of batches) {
       for (const g of ids) seen = Math.max(seen, g + 1);
@@ -107,8 +106,8 @@ test('min and max keep the argument type: numbers, timestamps, chars and text in
   assert.deepEqual(one('max', 'STRING', strs(['apple', 'pear', null, '\uFF5E', '\u{1F600}']), [0, 0, 0, 1, 1], 2), ['pear', '\u{1F600}']);
   assert.deepEqual(one('min', 'SYMBOL', syms(['b', 'a', null, 'c']), [0, 0, 1, 1], 2), ['a', 'c']);
   assert.deepEqual(one('min', 'VARCHAR', strs(['é', 'e'], 'VARCHAR'), [0, 0], 1), ['e']);
-  assert.equal(resolveAggregate('max', ['SYMBOL'], false, 0).type, 'SYMBOL');
-  assert.equal(resolveAggregate('min', ['SHORT'], false, 0).type, 'SHORT');
+  assert.equal(REGISTRY.resolveAggregate('max', ['SYMBOL'], false, 0).type, 'SYMBOL');
+  assert.equal(REGISTRY.resolveAggregate('min', ['SHORT'], false, 0).type, 'SHORT');
 });
 
 test('symbol min and max rank each dictionary and merge across batches with other dictionaries', () => {
@@ -173,7 +172,7 @@ test('gives NULL (count 0) for groups without rows, and no rows for no groups', 
   assert.deepEqual(aggregate('sum', ['DOUBLE'], [], 1), [null]);
   assert.deepEqual(aggregate('min', ['STRING'], [], 1), [null]);
   assert.deepEqual(aggregate('avg', ['INT'], [[[], [ints([])]]], 0), []);
-  const st = resolveAggregate('max', ['INT'], false, 0).create();
+  const st = REGISTRY.resolveAggregate('max', ['INT'], false, 0).create();
   assert.ok(st.bytes() >= 0);
 });
 
@@ -184,14 +183,14 @@ test('string_agg joins each group\'s non-NULL values in row order by the delimit
   assert.deepEqual(agg(syms(['a', 'b', 'c']), [[1, 1, 1]], 2, 'SYMBOL'), [null, 'a,b,c']);
   // Across batches, the same group goes on where it stopped.
   assert.deepEqual(aggregate('string_agg', ['STRING', 'STRING'], [[[0, 0], [strs(['x', 'y']), strs(['; ', '; '])]], [[0], [strs(['z']), strs(['; '])]]], 1), ['x; y; z']);
-  assert.equal(resolveAggregate('string_agg', ['STRING', 'CHAR'], false, 0).type, 'STRING');
-  assert.equal(resolveAggregate('string_agg', ['VARCHAR', 'CHAR'], false, 0).type, 'VARCHAR');
-  assert.throws(() => resolveAggregate('string_agg', ['INT', 'CHAR'], false, 0), /no matching function `string_agg`/);
+  assert.equal(REGISTRY.resolveAggregate('string_agg', ['STRING', 'CHAR'], false, 0).type, 'STRING');
+  assert.equal(REGISTRY.resolveAggregate('string_agg', ['VARCHAR', 'CHAR'], false, 0).type, 'VARCHAR');
+  assert.throws(() => REGISTRY.resolveAggregate('string_agg', ['INT', 'CHAR'], false, 0), /no matching function `string_agg`/);
 });
 
 test('rejects argument types an aggregate does not take', () => {
   const err = (name: string, types: SqlType[]): string => {
-    try { resolveAggregate(name, types, false, 3); } catch (e) { return (e as Error).message; }
+    try { REGISTRY.resolveAggregate(name, types, false, 3); } catch (e) { return (e as Error).message; }
     return 'resolved';
   };
   assert.equal(err('sum', ['STRING']), 'there is no matching function `sum` with the argument types: (STRING)');
@@ -205,7 +204,7 @@ test('min, max, first and last of TIMESTAMP_NS tell values one nanosecond apart'
   const ns = (xs: (string | null)[]): ColumnVector => run('cast_TIMESTAMP_NS', [strs(xs)]);
   const a = ns(['2024-01-02T03:04:05.123456789Z', '2024-01-02T03:04:05.123456788Z', null, '1969-12-31T23:59:59.999999999Z']);
   const pick = (name: string): unknown[] => {
-    const o = resolveAggregate(name, ['TIMESTAMP_NS'], false, 0);
+    const o = REGISTRY.resolveAggregate(name, ['TIMESTAMP_NS'], false, 0);
     const st = o.create();
     st.update(Int32Array.of(0, 0, 1, 1), [a], 4, 2);
     assert.equal(o.type, 'TIMESTAMP_NS');

@@ -2,8 +2,7 @@
 // through the registry, the row encoding read back, text form and its parser.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { KX, doubles, ints, longs, nullArg, resolveError, run, values } from './helpers.js';
-import { resolveScalar } from '../../lib/functions/registry.js';
+import { KX, doubles, ints, longs, nullArg, resolveError, run, values, REGISTRY } from './helpers.js';
 import { renderTexts } from '../../lib/core/render.js';
 import { arraysFromTexts } from '../../lib/core/array-values.js';
 import type { ColumnVector } from '../../lib/core/column-vector.js';
@@ -17,8 +16,8 @@ test("'array' of numbers is a DOUBLE[] (elements cast to DOUBLE, NULL as NaN); o
   const b = run('array', [a, a]);
   assert.equal(b.type, 'DOUBLE[][]');
   assert.deepEqual(texts(b), ['[[1.0,2.5,3.0],[1.0,2.5,3.0]]', '[[null,-0.0,4.0],[null,-0.0,4.0]]']);
-  assert.equal(resolveScalar('array', [], 0).type, 'DOUBLE[]');
-  assert.equal(resolveScalar('array', ['NULL', 'INT'], 0).type, 'DOUBLE[]');
+  assert.equal(REGISTRY.resolveScalar('array', [], 0).type, 'DOUBLE[]');
+  assert.equal(REGISTRY.resolveScalar('array', ['NULL', 'INT'], 0).type, 'DOUBLE[]');
   assert.match(resolveError('array', ['DOUBLE[]', 'DOUBLE[][]']), /same type/);
   assert.match(resolveError('array', ['STRING']), /numbers or arrays/);
 });
@@ -52,7 +51,7 @@ test("'[]' is 1-based: all indexes give a DOUBLE (NULL out of range), fewer a su
 test('the text form reads back exactly (keys of GROUP BY and DISTINCT)', () => {
   const src = ['[[1.0,2.5],[-3.0E-7,null]]', '[]', null, '[[1.7976931348623157E308]]'];
   assert.deepEqual(texts(arraysFromTexts('DOUBLE[][]', src)), src);
-  assert.equal(resolveScalar('array', ['DOUBLE'], 0).kernel([doubles([1])], 1, KX).type, 'DOUBLE[]');
+  assert.equal(REGISTRY.resolveScalar('array', ['DOUBLE'], 0).kernel([doubles([1])], 1, KX).type, 'DOUBLE[]');
 });
 
 test("'=' and '!=' on arrays: same shape and elements", () => {

@@ -3,8 +3,7 @@
 // QuestDB, temporal units, symbols, NULL sources and unsupported casts.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { KX, bools, call, chars, doubles, floats, ints, longs, nullArg, resolveError, run, shorts, strs, syms, ts, values } from './helpers.js';
-import { resolveScalar } from '../../lib/functions/registry.js';
+import { KX, bools, call, chars, doubles, floats, ints, longs, nullArg, resolveError, run, shorts, strs, syms, ts, values, REGISTRY } from './helpers.js';
 import { formatLong } from '../../lib/core/number-format.js';
 import { nullVector } from '../../lib/core/column-vector.js';
 
@@ -89,7 +88,7 @@ test('round-trips UUID text through the UUID type', () => {
 });
 
 test('casts to SYMBOL with one growing dictionary per call site', () => {
-  const fn = resolveScalar('cast_SYMBOL', ['STRING'], 0);
+  const fn = REGISTRY.resolveScalar('cast_SYMBOL', ['STRING'], 0);
   const a = fn.kernel([strs(['x', 'y', null])], 3, KX);
   const b = fn.kernel([strs(['y', 'z'])], 2, KX);
   assert.deepEqual(values(a), ['x', 'y', null]);
@@ -147,8 +146,8 @@ test('TIMESTAMP_NS: text keeps nine fraction digits exactly; TIMESTAMP and DATE 
 });
 
 test('casts to parametric types resolve by their canonical names (cast_decimal(10,2), cast_geohash(4c))', () => {
-  assert.equal(resolveScalar('cast_DECIMAL(10,2)', ['NULL'], 0).type, 'DECIMAL(10,2)');
-  assert.equal(resolveScalar('cast_GEOHASH(4c)', ['NULL'], 0).type, 'GEOHASH(4c)');
-  assert.equal(resolveScalar('cast_TIMESTAMP_NS', ['NULL'], 0).type, 'TIMESTAMP_NS');
-  assert.throws(() => resolveScalar('cast_GEOHASH(99c)', ['NULL'], 0), /unknown function name/);
+  assert.equal(REGISTRY.resolveScalar('cast_DECIMAL(10,2)', ['NULL'], 0).type, 'DECIMAL(10,2)');
+  assert.equal(REGISTRY.resolveScalar('cast_GEOHASH(4c)', ['NULL'], 0).type, 'GEOHASH(4c)');
+  assert.equal(REGISTRY.resolveScalar('cast_TIMESTAMP_NS', ['NULL'], 0).type, 'TIMESTAMP_NS');
+  assert.throws(() => REGISTRY.resolveScalar('cast_GEOHASH(99c)', ['NULL'], 0), /unknown function name/);
 });

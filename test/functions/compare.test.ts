@@ -3,8 +3,7 @@
 // symbols, booleans and timestamps against dates and text.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { KX, bools, call, chars, doubles, floats, ints, longs, nullArg, resolveError, resultType, shorts, strs, syms, ts, values } from './helpers.js';
-import { resolveScalar } from '../../lib/functions/registry.js';
+import { KX, bools, call, chars, doubles, floats, ints, longs, nullArg, resolveError, resultType, shorts, strs, syms, ts, values, REGISTRY } from './helpers.js';
 import type { ColumnVector } from '../../lib/core/column-vector.js';
 
 const OPS = ['=', '!=', '<', '<=', '>', '>='] as const;
@@ -128,7 +127,7 @@ test('compares IPv4 addresses unsigned, 0.0.0.0 being NULL', () => {
 });
 
 test('recomputes a cached symbol table when the dictionary grows or the constant changes', () => {
-  const fn = resolveScalar('=', ['SYMBOL', 'STRING'], 0);
+  const fn = REGISTRY.resolveScalar('=', ['SYMBOL', 'STRING'], 0);
   const dict = ['a', 'b'];
   const v = (keys: number[]): ColumnVector => ({ kind: 'symbol', type: 'SYMBOL', keys: Int32Array.from(keys), dict });
   const c = (s: string, n: number): ColumnVector => strs(new Array(n).fill(s));
@@ -136,7 +135,7 @@ test('recomputes a cached symbol table when the dictionary grows or the constant
   dict.push('c');
   assert.deepEqual(values(fn.kernel([v([2, 1, 0]), c('c', 3)], 3, KX)), [true, false, false]);
   assert.deepEqual(values(fn.kernel([v([2, 1, 0]), c('a', 3)], 3, KX)), [false, false, true]);
-  const like = resolveScalar('like', ['SYMBOL', 'STRING'], 0);
+  const like = REGISTRY.resolveScalar('like', ['SYMBOL', 'STRING'], 0);
   assert.deepEqual(values(like.kernel([v([0, 2]), c('%', 2)], 2, KX)), [true, true]);
   assert.deepEqual(values(like.kernel([v([0, 2]), c('c', 2)], 2, KX)), [false, true]);
 });

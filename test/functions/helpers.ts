@@ -1,10 +1,11 @@
 // Test helpers for function kernels: vectors from JS values, JS values from
 // vectors, and calls through the registry the way the binder makes them
 // (resolve by argument types, cast arguments to the overload's types, run).
-import '../../lib/functions/index.js';
 import { INT_NULL, LONG_NULL } from '../../lib/core/column-type.js';
 import { symbolsFromStrings, type ColumnVector } from '../../lib/core/column-vector.js';
-import { resolveAggregate, resolveScalar, standaloneKernelContext, type ScalarOverload } from '../../lib/functions/registry.js';
+import { standaloneKernelContext, type ScalarOverload } from '../../lib/functions/registry.js';
+import { createFunctionRegistry } from '../../lib/functions/index.js';
+import { clockMicros } from '../../lib/functions/clock.js';
 import { length, textAt, textVector } from '../../lib/core/vec.js';
 import { parseTimestamp } from '../../lib/core/datetime.js';
 import type { SqlType } from '../../lib/core/sql-type.js';
@@ -51,16 +52,19 @@ export function typeOf(v: ColumnVector): SqlType {
   return v.type;
 }
 
-/** Casts args to the overload's types as the binder would, through the registered cast functions. */
-/** The kernels' context in these tests: a budget of its own, no deadline, default limits. */
-export const KX = standaloneKernelContext();
+/** The functions these tests call: a registry of their own, as a database has. */
+export const REGISTRY = createFunctionRegistry();
 
+/** The kernels' context in these tests: a budget of its own, no deadline, default limits, the statement time when the tests started. */
+export const KX = standaloneKernelContext(clockMicros());
+
+/** Casts args to the overload's types as the binder would, through the registered cast functions. */
 export function castArgs(fn: ScalarOverload, types: readonly SqlType[], args: readonly ColumnVector[], n: number): ColumnVector[] {
   if (!fn.argTypes) return [...args];
   return args.map((a, i) => {
     const want = fn.argTypes![i]!;
     if (want === types[i] || want === 'NULL') return a;
-    return resolveScalar(`cast_${want}`, [types[i]!], 0).kernel([a], n, KX);
+    return REGISTRY.resolveScalar(`cast_${want}`, [types[i]!], 0).kernel([a], n, KX);
   });
 }
 
@@ -68,7 +72,7 @@ export function castArgs(fn: ScalarOverload, types: readonly SqlType[], args: re
 export function run(name: string, args: readonly ColumnVector[], types?: readonly SqlType[], n?: number): ColumnVector {
   const t = types ?? args.map(typeOf);
   const rows = n ?? (args.length > 0 ? length(args[0]!) : 1);
-  const fn = resolveScalar(name, t, 0);
+  const fn = REGISTRY.resolveScalar(name, t, 0);
   return fn.kernel(castArgs(fn, t, args, rows), rows, KX);
 }
 
@@ -79,13 +83,13 @@ export function call(name: string, args: readonly ColumnVector[], types?: readon
 
 /** The result type of a call. */
 export function resultType(name: string, types: readonly SqlType[]): SqlType {
-  return resolveScalar(name, types, 0).type;
+  return REGISTRY.resolveScalar(name, types, 0).type;
 }
 
 /** The message resolve gives for a call it rejects. */
 export function resolveError(name: string, types: readonly SqlType[]): string {
   try {
-    resolveScalar(name, types, 7);
+    REGISTRY.resolveScalar(name, types, 7);
   } catch (e) {
     return (e as Error).message;
   }
@@ -94,7 +98,7 @@ export function resolveError(name: string, types: readonly SqlType[]): string {
 
 /** Runs an aggregate over batches: each batch is [ids, args]; returns the values of groups 0..groups-1. */
 export function aggregate(name: string, types: readonly SqlType[], batches: ReadonlyArray<readonly [readonly number[], readonly ColumnVector[]]>, groups: number, distinct = false): V[] {
-  const o = resolveAggregate(name, types, distinct, 0);
+  const o = REGISTRY.resolveAggregate(name, types, distinct, 0);
   const st = o.create();
   let seen = 0;
   for (const [ids, args] of batches) {

@@ -1,38 +1,51 @@
 // Generators: per-call-site state continuing across batches, repeatable with
-// setRandomSeed, ranges and NULL rates as QuestDB documents them, symbol
+// a registry's random seed, ranges and NULL rates as QuestDB documents them, symbol
 // dictionaries that stay the same object, timestamp_sequence.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { ints, KX, longs, strs, ts, values, type V } from './helpers.js';
-import { resolveScalar } from '../../lib/functions/registry.js';
-import { setRandomSeed } from '../../lib/functions/random.js';
+import { ints, KX, longs, strs, ts, values, type V, REGISTRY } from './helpers.js';
+import { createFunctionRegistry } from '../../lib/functions/index.js';
+import type { FunctionRegistry } from '../../lib/functions/registry.js';
 import type { ColumnVector } from '../../lib/core/column-vector.js';
 import type { SqlType } from '../../lib/core/sql-type.js';
 import { formatTimestamp } from '../../lib/core/datetime.js';
 
 const K = (x: number | string | null, n: number, f: (v: (number | null)[]) => ColumnVector = ints): ColumnVector => (typeof x === 'string' ? strs(new Array(n).fill(x)) : f(new Array(n).fill(x)));
 
+/** The registry the generators are bound from: a new one made with a seed by seeded(). */
+let registry: FunctionRegistry = REGISTRY;
+
+/** Generators bound from now on come from a new registry made with random seed `n`. */
+function seeded(n: number): void {
+  registry = createFunctionRegistry({ randomSeed: n });
+}
+
 /** Binds a generator once and draws `batches` of `n` rows from it. */
 function draw(name: string, types: SqlType[], argsOf: (n: number) => ColumnVector[], n: number, batches = 1): { type: SqlType; rows: V[]; vectors: ColumnVector[] } {
-  const fn = resolveScalar(name, types, 0);
+  const fn = registry.resolveScalar(name, types, 0);
   assert.equal(fn.deterministic, false);
   const vectors: ColumnVector[] = [];
   for (let b = 0; b < batches; b++) vectors.push(fn.kernel(argsOf(n), n, KX));
   return { type: fn.type, rows: vectors.flatMap(values), vectors };
 }
 
-test('setRandomSeed makes call sites repeatable; two call sites differ', () => {
-  setRandomSeed(42);
+test('a registry made with a random seed repeats its call sites; two call sites differ; registries do not share seeds', () => {
+  seeded(42);
   const a = draw('rnd_int', [], () => [], 50).rows;
   const b = draw('rnd_int', [], () => [], 50).rows;
-  setRandomSeed(42);
+  seeded(42);
   assert.deepEqual(draw('rnd_int', [], () => [], 50).rows, a);
   assert.notDeepEqual(a, b);
+  // Binding in one database does not move another's seeds: a second registry of seed 42 still starts at `a`.
+  const first = createFunctionRegistry({ randomSeed: 42 });
+  const second = createFunctionRegistry({ randomSeed: 42 });
+  first.resolveScalar('rnd_int', [], 0);
+  assert.deepEqual(values(second.resolveScalar('rnd_int', [], 0).kernel([], 50, KX)), a);
   assert.ok(a.every((x) => typeof x === 'number' && Number.isInteger(x)));
 });
 
 test('rnd_int(lo, hi, nanRate) stays in range with NULLs at the given rate', () => {
-  setRandomSeed(1);
+  seeded(1);
   const r = draw('rnd_int', ['INT', 'INT', 'INT'], (n) => [K(1, n), K(4, n), K(0, n)], 2000).rows;
   assert.ok(r.every((x) => x !== null && (x as number) >= 1 && (x as number) <= 4));
   assert.equal(new Set(r).size, 4);
@@ -45,7 +58,7 @@ test('rnd_int(lo, hi, nanRate) stays in range with NULLs at the given rate', () 
 });
 
 test('rnd_long, rnd_double, rnd_float, rnd_boolean, rnd_char, rnd_byte and rnd_short produce their types', () => {
-  setRandomSeed(7);
+  seeded(7);
   const l = draw('rnd_long', [], () => [], 200);
   assert.equal(l.type, 'LONG');
   assert.ok(l.vectors[0]!.kind === 'fixed' && l.vectors[0]!.exact, 'full-range longs carry exact int64 pairs');
@@ -70,7 +83,7 @@ test('rnd_long, rnd_double, rnd_float, rnd_boolean, rnd_char, rnd_byte and rnd_s
 });
 
 test('rnd_timestamp and rnd_date stay between their bounds', () => {
-  setRandomSeed(3);
+  seeded(3);
   const lo = Date.parse('2015-01-01') * 1000, hi = Date.parse('2016-01-01') * 1000;
   const t = draw('rnd_timestamp', ['TIMESTAMP', 'TIMESTAMP', 'INT'], (n) => [K(lo, n, (v) => longs(v, 'TIMESTAMP')), K(hi, n, (v) => longs(v, 'TIMESTAMP')), K(0, n)], 500);
   assert.equal(t.type, 'TIMESTAMP');
@@ -81,7 +94,7 @@ test('rnd_timestamp and rnd_date stay between their bounds', () => {
 });
 
 test('rnd_symbol picks from a list or a generated dictionary that stays the same object', () => {
-  setRandomSeed(11);
+  seeded(11);
   const s = draw('rnd_symbol', ['STRING', 'STRING', 'STRING'], (n) => [K('ABC', n), K('def', n), K('行', n)], 300, 3);
   assert.equal(s.type, 'SYMBOL');
   assert.deepEqual(new Set(s.rows), new Set(['ABC', 'def', '行']));
@@ -95,7 +108,7 @@ test('rnd_symbol picks from a list or a generated dictionary that stays the same
 });
 
 test('rnd_str and rnd_varchar generate text of the asked lengths, from lists or finite sets', () => {
-  setRandomSeed(5);
+  seeded(5);
   const s = draw('rnd_str', ['INT', 'INT', 'INT'], (n) => [K(2, n), K(4, n), K(0, n)], 300);
   assert.equal(s.type, 'STRING');
   assert.ok((s.rows as string[]).every((x) => /^[A-Z]{2,4}$/.test(x)));
@@ -112,10 +125,10 @@ test('rnd_str and rnd_varchar generate text of the asked lengths, from lists or 
 });
 
 test('rnd_uuid4 makes version 4 UUIDs', () => {
-  setRandomSeed(9);
+  seeded(9);
   const u = draw('rnd_uuid4', [], () => [], 50);
   assert.equal(u.type, 'UUID');
-  const text = values(resolveScalar('cast_STRING', ['UUID'], 0).kernel([u.vectors[0]!], 50, KX)) as string[];
+  const text = values(REGISTRY.resolveScalar('cast_STRING', ['UUID'], 0).kernel([u.vectors[0]!], 50, KX)) as string[];
   assert.ok(text.every((s) => /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/.test(s)), text[0]);
   assert.equal(new Set(text).size, 50);
 });

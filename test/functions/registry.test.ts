@@ -1,4 +1,4 @@
-// The registry after `import functions/index.js`: every family is registered
+// The registry createFunctionRegistry() builds: every family is registered
 // under lower-case names, and unknown names or argument types give
 // QuestDB-style messages at the caller's position.
 import { test } from 'node:test';
@@ -6,13 +6,12 @@ import assert from 'node:assert/strict';
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import './helpers.js';
+import { REGISTRY } from './helpers.js';
 import { SvcError } from '../../lib/errors/svc-error.js';
-import { aggregateNames, hasScalar, isAggregate, resolveScalar, scalarNames } from '../../lib/functions/registry.js';
 import { COLUMN_TYPES } from '../../lib/core/column-type.js';
 
 test('registers operators, casts, scalars, generators and aggregates', () => {
-  const names = new Set(scalarNames());
+  const names = new Set(REGISTRY.scalarNames());
   for (const n of ['+', '-', '*', '/', '%', 'neg', '=', '!=', '<', '<=', '>', '>=', 'and', 'or', 'not', '||', 'like', 'ilike', '~', '!~',
     'is_null', 'is_not_null', 'in_list', 'between', 'case', 'coalesce', 'nullif', 'abs', 'round', 'floor', 'ceil', 'ceiling', 'sqrt',
     'power', 'pow', 'ln', 'log', 'exp', 'sign', 'length', 'upper', 'lower', 'concat', 'substring', 'left', 'right', 'strpos', 'position',
@@ -22,18 +21,18 @@ test('registers operators, casts, scalars, generators and aggregates', () => {
     'rnd_timestamp', 'timestamp_sequence']) {
     assert.ok(names.has(n), n);
   }
-  for (const t of COLUMN_TYPES) assert.ok(hasScalar(`cast_${t}`), t);
+  for (const t of COLUMN_TYPES) assert.ok(REGISTRY.hasScalar(`cast_${t}`), t);
   for (const a of ['count', 'count_distinct', 'sum', 'avg', 'min', 'max', 'first', 'last', 'stddev_samp', 'stddev', 'var_samp',
     'variance', 'stddev_pop', 'var_pop', 'ksum', 'nsum']) {
-    assert.ok(isAggregate(a), a);
+    assert.ok(REGISTRY.isAggregate(a), a);
   }
-  assert.ok(aggregateNames().length >= 18);
-  assert.ok(scalarNames().every((n) => n === n.toLowerCase()));
+  assert.ok(REGISTRY.aggregateNames().length >= 18);
+  assert.ok(REGISTRY.scalarNames().every((n) => n === n.toLowerCase()));
 });
 
 test('unknown names and rejected argument types throw SQL errors at the given position', () => {
   try {
-    resolveScalar('nope', ['INT', 'STRING'], 12);
+    REGISTRY.resolveScalar('nope', ['INT', 'STRING'], 12);
     assert.fail('resolved');
   } catch (e) {
     assert.ok(e instanceof SvcError);
@@ -42,7 +41,7 @@ test('unknown names and rejected argument types throw SQL errors at the given po
     assert.match(e.message, /^unknown function name: nope/);
   }
   try {
-    resolveScalar('ABS', ['BOOLEAN'], 3);
+    REGISTRY.resolveScalar('ABS', ['BOOLEAN'], 3);
     assert.fail('resolved');
   } catch (e) {
     assert.ok(e instanceof SvcError);
@@ -52,17 +51,17 @@ test('unknown names and rejected argument types throw SQL errors at the given po
 });
 
 test('marks clock and random functions as not deterministic and the rest as deterministic', () => {
-  assert.equal(resolveScalar('rnd_int', [], 0).deterministic, false);
-  assert.equal(resolveScalar('now', [], 0).deterministic, false);
-  assert.equal(resolveScalar('+', ['INT', 'INT'], 0).deterministic, true);
-  assert.equal(resolveScalar('cast_string', ['INT'], 0).deterministic, true);
-  assert.deepEqual(resolveScalar('+', ['INT', 'NULL'], 0).argTypes, ['INT', 'INT']);
+  assert.equal(REGISTRY.resolveScalar('rnd_int', [], 0).deterministic, false);
+  assert.equal(REGISTRY.resolveScalar('now', [], 0).deterministic, false);
+  assert.equal(REGISTRY.resolveScalar('+', ['INT', 'INT'], 0).deterministic, true);
+  assert.equal(REGISTRY.resolveScalar('cast_string', ['INT'], 0).deterministic, true);
+  assert.deepEqual(REGISTRY.resolveScalar('+', ['INT', 'NULL'], 0).argTypes, ['INT', 'INT']);
 });
 
 test('every registered scalar and aggregate is called by name in some test of this folder', () => {
   const dir = fileURLToPath(new URL('../../../test/functions/', import.meta.url));
   const source = readdirSync(dir).filter((f) => f.endsWith('.ts')).map((f) => readFileSync(join(dir, f), 'utf8')).join('\n');
-  const missing = [...scalarNames(), ...aggregateNames()].filter((n) => {
+  const missing = [...REGISTRY.scalarNames(), ...REGISTRY.aggregateNames()].filter((n) => {
     if (n.startsWith('cast_')) return !new RegExp(`cast_${n.slice(5)}'|'${n.slice(5).toUpperCase()}'`, 'i').test(source);
     return !source.includes(`'${n}'`);
   });

@@ -3,8 +3,8 @@
 // handling, QuestDB's documented edge cases.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { resolveScalar, standaloneKernelContext } from '../../lib/functions/registry.js';
-import { bools, call, chars, doubles, ints, resolveError, resultType, strs, syms, ts, values } from './helpers.js';
+import { standaloneKernelContext } from '../../lib/functions/registry.js';
+import { bools, call, chars, doubles, ints, resolveError, resultType, strs, syms, ts, values, KX, REGISTRY } from './helpers.js';
 
 const rep = (s: string | null, n: number): ReturnType<typeof strs> => strs(new Array(n).fill(s));
 const n = (x: number, k: number): ReturnType<typeof ints> => ints(new Array(k).fill(x));
@@ -125,8 +125,8 @@ test('regexp_replace refuses a replacement Java refuses', () => {
 });
 
 test('regexp_replace stops once the text it builds passes the per-value limit', () => {
-  const kx = standaloneKernelContext(1024 ** 3, 1000);
-  const fn = resolveScalar('regexp_replace', ['STRING', 'STRING', 'STRING'], 0);
+  const kx = standaloneKernelContext(KX.statementMicros, 1024 ** 3, 1000);
+  const fn = REGISTRY.resolveScalar('regexp_replace', ['STRING', 'STRING', 'STRING'], 0);
   const args = [strs(['a'.repeat(400)]), strs(['a']), strs(['$0$0$0'])];
   assert.throws(() => fn.kernel(args, 1, kx), /breached memory limit set for regexp_replace \[maxLength=1000/);
   assert.deepEqual(values(fn.kernel([strs(['a'.repeat(300)]), strs(['a']), strs(['$0$0$0'])], 1, kx)), ['a'.repeat(900)]);

@@ -2,35 +2,39 @@
 // dateadd/datediff, extract and the part functions, flooring and truncation.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { KX, call, chars, ints, longs, resolveError, resultType, run, strs, ts, values } from './helpers.js';
+import { KX, call, chars, ints, longs, resolveError, resultType, run, strs, ts, values, REGISTRY } from './helpers.js';
 import { formatTimestamp, parseTimestamp } from '../../lib/core/datetime.js';
-import { resolveScalar } from '../../lib/functions/registry.js';
+import { standaloneKernelContext } from '../../lib/functions/registry.js';
 
 const iso = (v: unknown[]): (string | null)[] => v.map((x) => (x === null ? null : formatTimestamp(x as number)));
 const rep = (s: string, k: number): ReturnType<typeof strs> => strs(new Array(k).fill(s));
 
-test('now() is fixed when the call site is bound; systimestamp() and sysdate() read the clock', async () => {
-  const before = Date.now() * 1000;
-  const now = resolveScalar('now', [], 0);
+test("now() is the statement's time its kernel context carries; systimestamp() and sysdate() read the clock", async () => {
+  const now = REGISTRY.resolveScalar('now', [], 0);
   assert.equal(now.type, 'TIMESTAMP');
   assert.equal(now.deterministic, false);
   const a = values(now.kernel([], 3, KX));
   await new Promise((r) => setTimeout(r, 5));
   const b = values(now.kernel([], 2, KX));
-  assert.equal(new Set([...a, ...b]).size, 1);
-  assert.ok((a[0] as number) >= before - 1000 && (a[0] as number) <= Date.now() * 1000 + 1000);
-  const sys = resolveScalar('systimestamp', [], 0);
+  assert.deepEqual([...a, ...b], new Array(5).fill(KX.statementMicros));
+  assert.ok(KX.statementMicros <= Date.now() * 1000 + 1000 && KX.statementMicros > Date.now() * 1000 - 600_000_000);
+  const fixed = parseTimestamp('2024-02-29T12:34:56.789012Z')!;
+  assert.deepEqual(values(now.kernel([], 2, standaloneKernelContext(fixed))), [fixed, fixed]);
+  // today() and its neighbours are days around the statement's time too.
+  assert.equal(formatTimestamp(values(REGISTRY.resolveScalar('today', [], 0).kernel([], 1, standaloneKernelContext(fixed)))[0] as number), '2024-02-29T00:00:00.000000Z');
+  assert.equal(formatTimestamp(values(REGISTRY.resolveScalar('tomorrow', [], 0).kernel([], 1, standaloneKernelContext(fixed)))[0] as number), '2024-03-01T00:00:00.000000Z');
+  const sys = REGISTRY.resolveScalar('systimestamp', [], 0);
   const s1 = values(sys.kernel([], 1, KX))[0] as number;
   await new Promise((r) => setTimeout(r, 5));
   const s2 = values(sys.kernel([], 1, KX))[0] as number;
   assert.ok(s2 > s1);
   assert.equal(resultType('sysdate', []), 'DATE');
-  const today = values(resolveScalar('today', [], 0).kernel([], 1, KX))[0] as number;
+  const today = values(REGISTRY.resolveScalar('today', [], 0).kernel([], 1, KX))[0] as number;
   assert.equal(formatTimestamp(today).slice(10), 'T00:00:00.000000Z');
   assert.ok(Date.now() * 1000 - today < 86_400_000_000);
   // yesterday() and tomorrow() are the neighbouring days' first microseconds.
-  const yesterday = values(resolveScalar('yesterday', [], 0).kernel([], 1, KX))[0] as number;
-  const tomorrow = values(resolveScalar('tomorrow', [], 0).kernel([], 1, KX))[0] as number;
+  const yesterday = values(REGISTRY.resolveScalar('yesterday', [], 0).kernel([], 1, KX))[0] as number;
+  const tomorrow = values(REGISTRY.resolveScalar('tomorrow', [], 0).kernel([], 1, KX))[0] as number;
   assert.equal(today - yesterday, 86_400_000_000);
   assert.equal(tomorrow - today, 86_400_000_000);
   assert.deepEqual(values(now.kernel([], 0, KX)), []);

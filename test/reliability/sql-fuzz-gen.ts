@@ -3,8 +3,7 @@
 // statements over the fuzzer's tables (sql-fuzz-tables.ts) calling every
 // registry function, DDL/DML on its own scratch tables, hostile statements and
 // mutants of valid ones (sql-fuzz-hostile.ts).
-import { aggregateNames, scalarNames } from '../../lib/functions/registry.js';
-import '../../lib/functions/index.js';
+import { createFunctionRegistry } from '../../lib/functions/index.js';
 import { Rand, mix } from './fuzz-rand.js';
 import { hostileStatement, mutate } from './sql-fuzz-hostile.js';
 import { ALL, IMPORTED, QUOTES, READ_TABLES, REFERENCE, SCRATCH, SCRATCH_COLS, SMALL, SYMBOLS, type Col, type Kind, type Tab } from './sql-fuzz-tables.js';
@@ -69,9 +68,11 @@ const SYNTAX = new Set(['!=', '!~', '%', '*', '+', '-', '/', '<', '<=', '=', '>'
   'ilike', 'like', 'in_list', 'is_null', 'is_not_null', 'extract', '||', '~']);
 const CAST_TYPES = ['BOOLEAN', 'BYTE', 'SHORT', 'CHAR', 'INT', 'LONG', 'FLOAT', 'DOUBLE', 'DATE', 'TIMESTAMP', 'SYMBOL', 'STRING', 'VARCHAR', 'UUID', 'IPV4', 'LONG256', 'BINARY'];
 
+/** The server's functions: a registry like the one it builds. */
+const REGISTRY = createFunctionRegistry();
 /** Functions called by name: every registry scalar that is not syntax or a cast, in a stable order. */
-export const CALLED = scalarNames().filter((n) => !SYNTAX.has(n) && !n.startsWith('cast_'));
-export const AGGREGATES = aggregateNames();
+export const CALLED = REGISTRY.scalarNames().filter((n) => !SYNTAX.has(n) && !n.startsWith('cast_'));
+export const AGGREGATES = REGISTRY.aggregateNames();
 
 const UNITS = ['y', 'M', 'w', 'd', 'h', 'm', 's', 'T', 'u'];
 const TRUNC_UNITS = ['year', 'quarter', 'month', 'week', 'day', 'hour', 'minute', 'second', 'millisecond', 'microsecond', 'decade', 'century', 'millennium', 'fortnight'];

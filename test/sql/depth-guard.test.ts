@@ -15,13 +15,14 @@ import type { Plan } from '../../lib/sql/bound.js';
 import { checkPlanDepth, checkSyntaxDepth, MAX_NESTING, MAX_PLAN_DEPTH, MAX_PLAN_OPERATORS } from '../../lib/sql/depth-guard.js';
 import { parseStatement } from '../../lib/sql/parser.js';
 import { Catalog } from '../../lib/storage/catalog.js';
+import { ENGINE } from '../helpers/engine.js';
 
 const root = mkdtempSync(join(tmpdir(), 'svcdb-depth-'));
 const catalog = Catalog.open(join(root, 'db'), { commitMode: 'nosync', writerWaitMs: 100, readerCacheSize: 16 << 20, maxUncommittedRows: 1_000_000, o3MaxLag: 0 });
 after(() => { catalog.close(); rmSync(root, { recursive: true, force: true }); });
 
 async function rows(sql: string): Promise<unknown[][]> {
-  const s = compile(sql, { catalog });
+  const s = compile(sql, { ...ENGINE, catalog });
   assert.equal(s.kind, 'select');
   const out: unknown[][] = [];
   if (s.kind === 'select') for await (const b of s.execute(new AbortController().signal)) for (let i = 0; i < b.rowCount; i++) out.push(b.columns.map((c) => valueAt(c, i)));
@@ -142,7 +143,7 @@ test('thousands of OR terms, AND terms and UNION ALL operands run and give the r
 });
 
 test('a CTE sees the CTEs before it: a self-reference is an unknown table, not endless recursion', () => {
-  assert.throws(() => compile('with a as (select * from a) select * from a', { catalog }), (e: unknown) => e instanceof SvcError && /table does not exist \[table=a\]/.test(e.message) && e.position === 25);
+  assert.throws(() => compile('with a as (select * from a) select * from a', { ...ENGINE, catalog }), (e: unknown) => e instanceof SvcError && /table does not exist \[table=a\]/.test(e.message) && e.position === 25);
 });
 
 test('a CTE is bound once however often it is used; a plan that would expand past the operator limit is refused quickly', async () => {
@@ -150,14 +151,14 @@ test('a CTE is bound once however often it is used; a plan that would expand pas
   const ctes = (k: number): string => ['c0 as (select x from long_sequence(2))', ...Array.from({ length: k }, (_, i) => `c${i + 1} as (select a.x from c${i} a join c${i} b on a.x = b.x)`)].join(', ');
   assert.deepEqual(await rows(`with ${ctes(4)} select count() from c4`), [[2]]);
   const t0 = Date.now();
-  assert.throws(() => compile(`with ${ctes(40)} select count() from c40`, { catalog }), (e: unknown) => e instanceof SvcError && e.code === 'SQL' && /query too complex: \d+ operators .* \[max=\d+\]/.test(e.message));
+  assert.throws(() => compile(`with ${ctes(40)} select count() from c40`, { ...ENGINE, catalog }), (e: unknown) => e instanceof SvcError && e.code === 'SQL' && /query too complex: \d+ operators .* \[max=\d+\]/.test(e.message));
   assert.ok(Date.now() - t0 < 2000, 'refused without expanding the plan');
 });
 
 test('a chain of CTEs is refused where its plan got too deep', () => {
   const n = 2000;
   const sql = `with c0 as (select 1 x), ${Array.from({ length: n }, (_, i) => `c${i + 1} as (select x from c${i})`).join(', ')} select * from c${n}`;
-  assert.throws(() => compile(sql, { catalog }), (e: unknown) => {
+  assert.throws(() => compile(sql, { ...ENGINE, catalog }), (e: unknown) => {
     assert.ok(e instanceof SvcError && e.code === 'SQL', String(e));
     assert.match(e.message, /^query nesting too deep/);
     // At the SELECT of the CTE whose plan crossed the limit.
@@ -192,8 +193,8 @@ test('checkSyntaxDepth walks any tree without recursion and reports the first no
 test('a stack overflow escaping compile() is a 400 "statement too complex", not an internal error', () => {
   const overflowing = Object.create(catalog) as Catalog;
   overflowing.get = () => { throw new RangeError('Maximum call stack size exceeded'); };
-  assert.throws(() => compile('select * from t', { catalog: overflowing }), (e: unknown) => e instanceof SvcError && e.status === 400 && e.message === 'statement too complex');
+  assert.throws(() => compile('select * from t', { ...ENGINE, catalog: overflowing }), (e: unknown) => e instanceof SvcError && e.status === 400 && e.message === 'statement too complex');
   // Other errors pass through unchanged.
   overflowing.get = () => { throw new TypeError('boom'); };
-  assert.throws(() => compile('select * from t', { catalog: overflowing }), TypeError);
+  assert.throws(() => compile('select * from t', { ...ENGINE, catalog: overflowing }), TypeError);
 });

@@ -15,6 +15,7 @@ import { INT_NULL, LONG_NULL } from '../../lib/core/column-type.js';
 import * as R from './reference.js';
 import type { Agg, Cell, Expr, RType, Row, Val } from './reference.js';
 import { COLUMNS, Gen, show, type Feature } from './diff-gen.js';
+import { ENGINE } from '../helpers/engine.js';
 
 const SEED = Number(process.env.SVCDB_DIFF_SEED ?? 20240611);
 const QUERIES = Number(process.env.SVCDB_DIFF_QUERIES ?? 300);
@@ -33,7 +34,7 @@ const signal = new AbortController().signal;
 let rows: Row[] = [];
 
 before(async () => {
-  const create = compile(`CREATE TABLE t (${COLUMNS.map((c) => `${c.name} ${c.type}`).join(', ')}) TIMESTAMP(ts) PARTITION BY DAY`, { catalog });
+  const create = compile(`CREATE TABLE t (${COLUMNS.map((c) => `${c.name} ${c.type}`).join(', ')}) TIMESTAMP(ts) PARTITION BY DAY`, { ...ENGINE, catalog });
   assert.ok(create.kind === 'ddl');
   await create.execute(signal);
   rows = new Gen(SEED, EXCLUDED).rows();
@@ -125,7 +126,7 @@ function filter(where: Expr | null): Row[] {
 }
 
 async function actual(sql: string): Promise<{ types: string[]; rows: Val[][] }> {
-  const s = compile(sql, { catalog });
+  const s = compile(sql, { ...ENGINE, catalog });
   if (s.kind !== 'select') throw new Error(`not a query: ${sql}`);
   const out: Val[][] = [];
   for await (const b of s.execute(signal)) for (let i = 0; i < b.rowCount; i++) out.push(b.columns.map((c) => valueAt(c, i)));

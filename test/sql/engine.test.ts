@@ -10,6 +10,7 @@ import { Catalog } from '../../lib/storage/catalog.js';
 import { compile, type CompiledStatement } from '../../lib/exec/engine.js';
 import { SvcError } from '../../lib/errors/svc-error.js';
 import { valueAt } from '../../lib/exec/vectors.js';
+import { ENGINE } from '../helpers/engine.js';
 
 const root = mkdtempSync(join(tmpdir(), 'svcdb-engine-'));
 const catalog = Catalog.open(join(root, 'db'), { commitMode: 'nosync', writerWaitMs: 100, readerCacheSize: 16 << 20, maxUncommittedRows: 1_000_000, o3MaxLag: 0 });
@@ -25,30 +26,30 @@ async function rows(s: CompiledStatement, sig = signal): Promise<unknown[][]> {
 
 /** Runs any statement on catalog `c`: a query's rows, or none. */
 async function execOn(c: Catalog, sql: string): Promise<unknown[][]> {
-  const s = compile(sql, { catalog: c });
+  const s = compile(sql, { ...ENGINE, catalog: c });
   if (s.kind !== 'select') { await s.execute(signal); return []; }
   return rows(s);
 }
 
 async function run(sql: string): Promise<number> {
-  const s = compile(sql, { catalog });
+  const s = compile(sql, { ...ENGINE, catalog });
   assert.notEqual(s.kind, 'select');
   return s.kind === 'select' ? 0 : (await s.execute(signal)).rows;
 }
 
 test('reports the kind of each statement and the rows INSERT and UPDATE touched', async () => {
-  assert.equal(compile('CREATE TABLE k (ts TIMESTAMP, x INT) TIMESTAMP(ts)', { catalog }).kind, 'ddl');
+  assert.equal(compile('CREATE TABLE k (ts TIMESTAMP, x INT) TIMESTAMP(ts)', { ...ENGINE, catalog }).kind, 'ddl');
   await run('CREATE TABLE k (ts TIMESTAMP, x INT) TIMESTAMP(ts)');
   assert.equal(await run("INSERT INTO k VALUES ('2024-01-01', 1), ('2024-01-02', 2), ('2024-01-03', 3)"), 3);
-  assert.equal(compile('UPDATE k SET x = 0 WHERE x > 1', { catalog }).kind, 'update');
+  assert.equal(compile('UPDATE k SET x = 0 WHERE x > 1', { ...ENGINE, catalog }).kind, 'update');
   assert.equal(await run('UPDATE k SET x = 0 WHERE x > 1'), 2);
   assert.equal(await run('UPDATE k SET x = 5 WHERE x > 100'), 0);
-  assert.deepEqual(await rows(compile('SELECT x FROM k', { catalog })), [[1], [0], [0]]);
+  assert.deepEqual(await rows(compile('SELECT x FROM k', { ...ENGINE, catalog })), [[1], [0], [0]]);
 });
 
 test('EXPLAIN shows the operator tree, with the pruned columns and pushed intervals', async () => {
   await run('CREATE TABLE e (ts TIMESTAMP, a DOUBLE, b DOUBLE) TIMESTAMP(ts) PARTITION BY DAY');
-  const s = compile("EXPLAIN SELECT sum(a) FROM e WHERE ts >= '2024-01-02'", { catalog });
+  const s = compile("EXPLAIN SELECT sum(a) FROM e WHERE ts >= '2024-01-02'", { ...ENGINE, catalog });
   assert.ok(s.kind === 'select');
   assert.deepEqual(s.fields, [{ name: 'QUERY PLAN', type: 'STRING' }]);
   const lines = (await rows(s)).map((r) => r[0] as string);
@@ -57,13 +58,13 @@ test('EXPLAIN shows the operator tree, with the pruned columns and pushed interv
   assert.ok(lines.some((l) => /^ +GroupBy keys: \[\] values: \[sum\(\$0\)\]/.test(l)), lines.join('\n'));
   assert.ok(!lines.some((l) => /Filter/.test(l)), lines.join('\n'));
   assert.ok(lines.some((l) => /DataFrame table: e intervals: \[\("2024-01-02T00:00:00.000000Z","MAX"\)\]/.test(l)), lines.join("\n"));
-  const plan = (compile('SELECT sum(a) FROM e', { catalog }) as { plan: unknown }).plan;
+  const plan = (compile('SELECT sum(a) FROM e', { ...ENGINE, catalog }) as { plan: unknown }).plan;
   assert.match(JSON.stringify(plan), /"columns":\["a"\]/, 'the scan reads only column a');
 });
 
 test('an aborted signal stops a running query within a batch', async () => {
   const c = new AbortController();
-  const s = compile('SELECT x FROM long_sequence(100000000)', { catalog });
+  const s = compile('SELECT x FROM long_sequence(100000000)', { ...ENGINE, catalog });
   assert.ok(s.kind === 'select');
   let seen = 0;
   await assert.rejects(async () => {
@@ -76,35 +77,35 @@ test('an aborted signal stops a running query within a batch', async () => {
 });
 
 test('a sort past the memory limit fails with a clear error instead of exhausting memory', async () => {
-  const s = compile('SELECT x FROM long_sequence(200000) ORDER BY x DESC', { catalog, memoryLimit: 100_000 });
+  const s = compile('SELECT x FROM long_sequence(200000) ORDER BY x DESC', { ...ENGINE, catalog, memoryLimit: 100_000 });
   await assert.rejects(() => rows(s), /ORDER BY needs more than the memory limit of 100000 bytes/);
 });
 
 test('syntax and binding errors carry positions', () => {
   const cases: Array<[string, number]> = [['SELECT * FROM nope', 14], ['SELECT nope FROM long_sequence(1)', 7], ['SELECT 1 FROM long_sequence(1) WHERE', 31], ['SELECT sum(x) + FROM long_sequence(1)', 16]];
   for (const [sql, pos] of cases) {
-    assert.throws(() => compile(sql, { catalog }), (e: unknown) => e instanceof SvcError && e.code === 'SQL' && e.position === pos, sql);
+    assert.throws(() => compile(sql, { ...ENGINE, catalog }), (e: unknown) => e instanceof SvcError && e.code === 'SQL' && e.position === pos, sql);
   }
 });
 
 test('ORDER BY with LIMIT keeps only the best rows while streaming, with the same answer as a full sort', async () => {
-  const q = (limit: string) => compile(`SELECT x % 1000 AS k, x FROM long_sequence(300000) ORDER BY k DESC, x ${limit}`, { catalog, memoryLimit: 64 << 20 });
+  const q = (limit: string) => compile(`SELECT x % 1000 AS k, x FROM long_sequence(300000) ORDER BY k DESC, x ${limit}`, { ...ENGINE, catalog, memoryLimit: 64 << 20 });
   const top = await rows(q('LIMIT 5'));
   assert.deepEqual(top, [[999, 999], [999, 1999], [999, 2999], [999, 3999], [999, 4999]]);
   const full = (await rows(q(''))).slice(0, 5);
   assert.deepEqual(top, full);
   // A limit far below the input fits in a memory budget a full sort would exceed.
-  const small = compile('SELECT x FROM long_sequence(2000000) ORDER BY x DESC LIMIT 3', { catalog, memoryLimit: 4 << 20 });
+  const small = compile('SELECT x FROM long_sequence(2000000) ORDER BY x DESC LIMIT 3', { ...ENGINE, catalog, memoryLimit: 4 << 20 });
   assert.deepEqual(await rows(small), [[2000000], [1999999], [1999998]]);
 });
 
 test('orders and groups by UUID columns (hex order) instead of failing', async () => {
   await run('CREATE TABLE uu (id UUID, x INT)');
   assert.equal(await run('INSERT INTO uu SELECT rnd_uuid4(), cast(x AS INT) FROM long_sequence(50)'), 50);
-  const sorted = (await rows(compile('SELECT id FROM uu ORDER BY id', { catalog }))).map((r) => r[0] as string);
+  const sorted = (await rows(compile('SELECT id FROM uu ORDER BY id', { ...ENGINE, catalog }))).map((r) => r[0] as string);
   assert.equal(sorted.length, 50);
   assert.deepEqual(sorted, [...sorted].sort());
-  const grouped = await rows(compile('SELECT id, count() AS n FROM uu', { catalog }));
+  const grouped = await rows(compile('SELECT id, count() AS n FROM uu', { ...ENGINE, catalog }));
   assert.equal(grouped.length, 50);
   assert.ok(grouped.every((r) => /^[0-9a-f]{32}$/.test(r[0] as string) && r[1] === 1));
 });
@@ -165,23 +166,23 @@ test('the committed state knows whether a symbol column holds NULL; LATEST ON th
 
 test('ts IN today() / yesterday() / tomorrow() is the day interval (UTC or a zone), pushed into the scan', async () => {
   await run("CREATE TABLE days AS (SELECT dateadd('m', -x::int * 37, now()) ts, x FROM long_sequence(300)) TIMESTAMP(ts) PARTITION BY DAY");
-  const count = async (where: string): Promise<number> => Number((await rows(compile(`SELECT count() FROM days WHERE ${where}`, { catalog })))[0]![0]);
+  const count = async (where: string): Promise<number> => Number((await rows(compile(`SELECT count() FROM days WHERE ${where}`, { ...ENGINE, catalog })))[0]![0]);
   // The same rows as the explicit bounds, for each day and a zone.
-  const [today, tomorrow, yesterday] = (await rows(compile('SELECT today(), tomorrow(), yesterday()', { catalog })))[0] as number[];
+  const [today, tomorrow, yesterday] = (await rows(compile('SELECT today(), tomorrow(), yesterday()', { ...ENGINE, catalog })))[0] as number[];
   assert.equal(tomorrow! - today!, 86_400_000_000);
   assert.equal(today! - yesterday!, 86_400_000_000);
   assert.equal(await count('ts IN today()'), await count(`ts >= ${today} AND ts < ${tomorrow}`));
   assert.equal(await count('ts IN yesterday()'), await count(`ts >= ${yesterday} AND ts < ${today}`));
   assert.equal(await count('ts IN tomorrow()'), 0);
   assert.equal(await count('ts NOT IN today()') + await count('ts IN today()'), 300);
-  const startPlus5 = ((await rows(compile("SELECT today('+05:00')", { catalog })))[0] as number[])[0]!;
+  const startPlus5 = ((await rows(compile("SELECT today('+05:00')", { ...ENGINE, catalog })))[0] as number[])[0]!;
   assert.equal(await count("ts IN today('+05:00')"), await count(`ts >= ${startPlus5} AND ts < ${startPlus5 + 86_400_000_000}`));
-  const plan = (await rows(compile('EXPLAIN SELECT x FROM days WHERE ts IN today()', { catalog }))).map((r) => String(r[0])).join('\n');
+  const plan = (await rows(compile('EXPLAIN SELECT x FROM days WHERE ts IN today()', { ...ENGINE, catalog }))).map((r) => String(r[0])).join('\n');
   assert.match(plan, /DataFrame table: days intervals: \[\("\d{4}-\d\d-\d\dT00:00:00.000000Z","\d{4}-\d\d-\d\dT23:59:59.999999Z"\)\]/);
-  assert.throws(() => compile("SELECT x FROM days WHERE ts IN today('Nowhere/Zone')", { catalog }), (e: SvcError) => e.message === 'invalid timezone [Nowhere/Zone]' && e.position === 37);
+  assert.throws(() => compile("SELECT x FROM days WHERE ts IN today('Nowhere/Zone')", { ...ENGINE, catalog }), (e: SvcError) => e.message === 'invalid timezone [Nowhere/Zone]' && e.position === 37);
   // Mixed into a list, or with a zone that is not a constant, it would be one timestamp: refused at the call.
-  assert.throws(() => compile("SELECT x FROM days WHERE ts IN (today(), '2024-01')", { catalog }), (e: SvcError) => /today\(\) is an interval only alone in an IN list/.test(e.message) && e.position === 32);
-  assert.throws(() => compile('SELECT x FROM days WHERE ts IN yesterday(cast(x AS STRING))', { catalog }), (e: SvcError) => /yesterday\(\) is an interval only alone/.test(e.message) && e.position === 31);
+  assert.throws(() => compile("SELECT x FROM days WHERE ts IN (today(), '2024-01')", { ...ENGINE, catalog }), (e: SvcError) => /today\(\) is an interval only alone in an IN list/.test(e.message) && e.position === 32);
+  assert.throws(() => compile('SELECT x FROM days WHERE ts IN yesterday(cast(x AS STRING))', { ...ENGINE, catalog }), (e: SvcError) => /yesterday\(\) is an interval only alone/.test(e.message) && e.position === 31);
 });
 
 test('dayInterval: local days of a zone, 23 and 25 hours long across DST changes', async () => {

@@ -15,6 +15,7 @@ import { renderValue } from './render.js';
 import { valueAt } from '../../lib/exec/vectors.js';
 import { renderAt } from '../../lib/core/render.js';
 import type { ColumnVector } from '../../lib/core/column-vector.js';
+import { ENGINE } from '../helpers/engine.js';
 
 const DIR = fileURLToPath(new URL('../../../test/sql/golden/', import.meta.url));
 
@@ -64,7 +65,7 @@ async function runFile(file: string): Promise<void> {
       if (r.kind === 'error') {
         let err: unknown;
         try {
-          const s = compile(r.sql, { catalog });
+          const s = compile(r.sql, { ...ENGINE, catalog });
           if (s.kind === 'select') { for await (const b of s.execute(signal)) void b; } else await s.execute(signal);
         } catch (e) { err = e; }
         assert.ok(err instanceof SvcError, `${where}\nexpected an SvcError, got ${err === undefined ? 'success' : String(err)}`);
@@ -73,7 +74,7 @@ async function runFile(file: string): Promise<void> {
         continue;
       }
       let s;
-      try { s = compile(r.sql, { catalog }); } catch (e) { assert.fail(`${where}\n${e instanceof SvcError ? `${e.message} at ${e.position}` : String(e)}`); }
+      try { s = compile(r.sql, { ...ENGINE, catalog }); } catch (e) { assert.fail(`${where}\n${e instanceof SvcError ? `${e.message} at ${e.position}` : String(e)}`); }
       if (r.kind === 'ok') {
         if (s.kind === 'select') { for await (const b of s.execute(signal)) void b; } else await s.execute(signal);
         continue;

@@ -12,6 +12,7 @@ import { parseStatement } from '../../lib/sql/parser.js';
 import type { Plan } from '../../lib/sql/bound.js';
 import type { SchemaSource, TableSchema } from '../../lib/sql/schema-source.js';
 import { Catalog } from '../../lib/storage/catalog.js';
+import { ENGINE } from '../helpers/engine.js';
 
 /** Tables held in a map; `broken` names one whose schema() fails with the table's own error. */
 class MemorySchemas implements SchemaSource {
@@ -36,7 +37,7 @@ function bind(sql: string, schemas: SchemaSource): Plan {
   const stmt = parseStatement(sql);
   assert.equal(stmt.kind, 'query');
   if (stmt.kind !== 'query') throw new Error('not a query');
-  return bindQuery(stmt.query, { catalog: schemas, sql });
+  return bindQuery(stmt.query, { catalog: schemas, sql, registry: ENGINE.registry, statementMicros: Date.now() * 1000 });
 }
 
 function sqlError(fn: () => unknown): SvcError {

@@ -14,6 +14,7 @@ import { compile } from '../../lib/exec/engine.js';
 import { valueAt } from '../../lib/exec/vectors.js';
 import { INT_NULL } from '../../lib/core/column-type.js';
 import { mulberry32 } from '../helpers/prng.js';
+import { ENGINE } from '../helpers/engine.js';
 
 const SEED = Number(process.env.SVCDB_WINDOW_SEED ?? 20240612);
 const QUERIES = Number(process.env.SVCDB_WINDOW_QUERIES ?? 100);
@@ -36,7 +37,7 @@ const int = (n: number): number => Math.floor(rand() * n);
 const pickOne = <T>(xs: readonly T[]): T => xs[int(xs.length)]!;
 
 before(async () => {
-  const create = compile('CREATE TABLE t (ts TIMESTAMP, k SYMBOL, g INT, x DOUBLE) TIMESTAMP(ts) PARTITION BY DAY', { catalog });
+  const create = compile('CREATE TABLE t (ts TIMESTAMP, k SYMBOL, g INT, x DOUBLE) TIMESTAMP(ts) PARTITION BY DAY', { ...ENGINE, catalog });
   assert.ok(create.kind === 'ddl');
   await create.execute(signal);
   let ts = Date.UTC(2024, 0, 1) * 1000;
@@ -256,7 +257,7 @@ function reference(s: Spec): V[] {
 }
 
 async function actual(sql: string): Promise<V[]> {
-  const s = compile(sql, { catalog });
+  const s = compile(sql, { ...ENGINE, catalog });
   assert.ok(s.kind === 'select');
   const out: V[] = [];
   for await (const b of s.execute(signal)) for (let i = 0; i < b.rowCount; i++) out.push(valueAt(b.columns[0]!, i) as V);
@@ -277,7 +278,7 @@ test(`window functions agree with a brute-force evaluator on ${QUERIES} random w
 });
 
 test('the same window twice, in the select list and in ORDER BY, is computed once and sorts the result', async () => {
-  const s = compile('SELECT x, sum(x) OVER (PARTITION BY k) s FROM t ORDER BY sum(x) OVER (PARTITION BY k), ts LIMIT 5', { catalog });
+  const s = compile('SELECT x, sum(x) OVER (PARTITION BY k) s FROM t ORDER BY sum(x) OVER (PARTITION BY k), ts LIMIT 5', { ...ENGINE, catalog });
   assert.ok(s.kind === 'select');
   const plan = JSON.stringify(s.plan, (k, v: unknown) => (k === 'fn' && typeof v === 'object' ? undefined : v));
   assert.equal(plan.match(/"kind":"window"/g)?.length, 1);
@@ -294,7 +295,7 @@ test('the same window twice, in the select list and in ORDER BY, is computed onc
 });
 
 test('a query over more rows than the memory limit allows fails with the limit error', async () => {
-  const s = compile('SELECT row_number() OVER (ORDER BY x) FROM t', { catalog, memoryLimit: 64 * 1024 });
+  const s = compile('SELECT row_number() OVER (ORDER BY x) FROM t', { ...ENGINE, catalog, memoryLimit: 64 * 1024 });
   assert.ok(s.kind === 'select');
   await assert.rejects(async () => { for await (const b of s.execute(signal)) void b; }, /window functions needs more than the memory limit/);
 });
