@@ -5,7 +5,7 @@
 import type { Plan } from '../sql/bound.js';
 import type { SqlType } from '../core/sql-type.js';
 import type { Batch } from '../core/batch.js';
-import { gatherBatch } from './batches.js';
+import { gatherBatch } from '../core/vector-ops.js';
 import { batchBytes, holding, type Held, keyEntryBytes, pace, type ExecContext } from './context.js';
 import { fromValues, rowKey, valueAt } from './vectors.js';
 

@@ -7,7 +7,7 @@
 // chosen rows come out in timestamp order.
 import type { Plan } from '../sql/bound.js';
 import type { Batch } from '../core/batch.js';
-import { concatBatches, gatherBatch } from './batches.js';
+import { concatBatches, gatherBatch } from '../core/vector-ops.js';
 import { batchBytes, holding, type Held, keyEntryBytes, pace, type ExecContext } from './context.js';
 import { rowKey } from './vectors.js';
 
