@@ -5,7 +5,8 @@
 import { DEFAULT_BATCH_ROWS, type Batch } from './batch.js';
 import { INT_NULL, hasExactPairs, isByteRows, typeInfo, type ColumnType } from './column-type.js';
 import { f64ToInt64Into, nullVector, rowsOf, type ColumnVector, type FixedArray, type FixedVector, type SymbolVector, type VarVector } from './column-vector.js';
-import { nullValue } from './rows.js';
+import { nullValue, nulls } from './rows.js';
+import type { SqlType } from './sql-type.js';
 
 // ---- slices ----
 
@@ -255,6 +256,48 @@ export function gatherOrNull(v: ColumnVector, idx: Int32Array, type: ColumnType)
     if (fixed.exact) { fixed.exact[2 * i] = 0; fixed.exact[2 * i + 1] = INT_NULL; }
   }
   return fixed;
+}
+
+/**
+ * Row rows[i] of batches[i] for every i, NULL where batches[i] is null (each
+ * row's own batch: the remembered rows of an ASOF join). Each batch's rows are
+ * gathered, the pieces put end to end, and one gather orders them: every
+ * value copied as it is (exact pairs too), O(rows) however large the batches.
+ */
+export function gatherFromBatches(batches: readonly (Batch | null)[], rows: Int32Array, types: readonly SqlType[]): ColumnVector[] {
+  const n = rows.length;
+  const slot = new Map<Batch, number>();
+  const used: Batch[] = [];
+  const counts: number[] = [];
+  const which = new Int32Array(n);
+  let last: Batch | null = null, lastSlot = -1;
+  for (let i = 0; i < n; i++) {
+    const b = batches[i] ?? null;
+    if (b === null) { which[i] = -1; continue; }
+    if (b !== last) {
+      let s = slot.get(b);
+      if (s === undefined) { s = used.length; slot.set(b, s); used.push(b); counts.push(0); }
+      last = b; lastSlot = s;
+    }
+    which[i] = lastSlot;
+    counts[lastSlot]!++;
+  }
+  if (used.length === 0) return types.map((t) => nulls(t, n));
+  if (used.length === 1 && counts[0] === n) return gatherBatch(used[0]!, rows).columns as ColumnVector[];
+  const start = new Int32Array(used.length);
+  for (let s = 1; s < used.length; s++) start[s] = start[s - 1]! + counts[s - 1]!;
+  const fill = start.slice();
+  const pick = new Int32Array(n);
+  const order = new Int32Array(n);
+  for (let i = 0; i < n; i++) {
+    const s = which[i]!;
+    if (s < 0) { order[i] = -1; continue; }
+    const at = fill[s]!++;
+    pick[at] = rows[i]!;
+    order[i] = at;
+  }
+  const parts = used.map((b, s) => gatherBatch(b, pick.subarray(start[s]!, start[s]! + counts[s]!)));
+  return concatBatches(parts, types.length).columns.map((c) => gatherOrNull(c, order, c.type));
 }
 
 // One gather loop per element width, each always called with the same array

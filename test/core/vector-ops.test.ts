@@ -10,7 +10,7 @@ import { typeInfo, type ColumnType } from '../../lib/core/column-type.js';
 import { nullVector, rowsOf, varFromStrings, type ColumnVector, type FixedVector, type SymbolVector, type VarVector } from '../../lib/core/column-vector.js';
 import { arraysFromTexts } from '../../lib/core/array-values.js';
 import {
-  concatBatches, concatVectors, copySlice, gatherBatch, gatherOrNull, gatherVector, mergeDicts, pickRows, sliceBatch, sliceBatches, sliceVector,
+  concatBatches, concatVectors, copySlice, gatherBatch, gatherFromBatches, gatherOrNull, gatherVector, mergeDicts, pickRows, sliceBatch, sliceBatches, sliceVector,
 } from '../../lib/core/vector-ops.js';
 
 const hex = (b: Uint8Array): string => Buffer.from(b.buffer, b.byteOffset, b.byteLength).toString('hex');
@@ -292,4 +292,25 @@ test('batches: slice, cut into DEFAULT_BATCH_ROWS pieces, concatenate and gather
   assert.deepEqual(pieces.map((p) => p.rowCount), [DEFAULT_BATCH_ROWS, DEFAULT_BATCH_ROWS, 5]);
   assert.equal((pieces[1]!.columns[0] as FixedVector).data[0], 5 + DEFAULT_BATCH_ROWS);
   assert.deepEqual([...sliceBatches(big, 3, 3)], []);
+});
+
+test('gatherFromBatches takes each row from its own batch, NULL where there is none, values exact', () => {
+  const s = samples();
+  const names = Object.keys(s);
+  const one: Batch = { rowCount: 5, columns: names.map((n) => s[n]!) };
+  // A second batch of the same columns with the rows reversed, its symbols in another dictionary.
+  const rev = gatherBatch(one, Int32Array.from([4, 3, 2, 1, 0]));
+  const two: Batch = { ...rev, columns: rev.columns.map((c) => (c.kind === 'symbol' ? { ...c, dict: [...c.dict] } : c)) };
+  const types = one.columns.map((c) => c.type);
+  const picks: [Batch | null, number][] = [[two, 0], [one, 1], [null, 0], [one, 4], [two, 4], [null, 3], [one, 1]];
+  const got = gatherFromBatches(picks.map((p) => p[0]), Int32Array.from(picks, (p) => p[1]), types);
+  got.forEach((v, c) => {
+    assertShape(v, picks.length);
+    assert.deepEqual(rowsText(v), picks.map(([b, r]) => (b === null ? nullRow(one.columns[c]!) : rowOf(b.columns[c]!, r))), names[c]);
+  });
+  // Every row from one batch: a plain gather; no batch at all: NULLs of each type.
+  assert.deepEqual(rowsText(gatherFromBatches([one, one], Int32Array.from([3, 0]), types)[0]!), [rowOf(one.columns[0]!, 3), rowOf(one.columns[0]!, 0)]);
+  const empty = gatherFromBatches([null, null], Int32Array.from([0, 0]), ['LONG', 'SYMBOL', 'VARCHAR', 'NULL']);
+  assert.deepEqual(empty.map((v) => rowsOf(v)), [2, 2, 2, 2]);
+  assert.deepEqual(rowsText(empty[1]!), ['NULL', 'NULL']);
 });
