@@ -24,7 +24,8 @@ import { parquetBody, planParquet } from '../export/parquet/parquet-writer.js';
 import { PARQUET_PARAMETERS, parseParquetOptions } from '../export/parquet/options.js';
 import { ChunkWriter } from '../export/chunk-writer.js';
 import { formatSlices, jsonLineKeys } from '../export/row-slices.js';
-import { sharedFormatPool, sliceVector } from '../export/format-pool.js';
+import { sharedFormatPool } from '../export/format-pool.js';
+import { copySlice } from '../core/vector-ops.js';
 import type { RowStats } from '../export/row-window.js';
 import { CsvBatcher, type CsvLayout } from '../ingest/csv-batcher.js';
 import { maybeGunzip } from '../ingest/gunzip.js';
@@ -212,7 +213,7 @@ export function csvToBatches(options: CsvToBatchesOptions = {}): CsvToBatchesStr
         return { types: layout.types, patterns: layout.patterns, names: layout.names, tsColumn: ts };
       },
       batch: (rows, inputs) => {
-        const columns = inputs.map((input, i) => sliceVector(toVector(fields[i]!.name, types[i]!, input, rows), 0, rows, []));
+        const columns = inputs.map((input, i) => copySlice(toVector(fields[i]!.name, types[i]!, input, rows), 0, rows));
         ready.push({ fields, timestamp: ts, rowCount: rows, columns });
       },
     });

@@ -11,7 +11,7 @@ import { holding, type Held, pace, type ExecContext } from './context.js';
 import { Evaluator } from './expr.js';
 import { prepareSubqueries } from './subqueries.js';
 import { fromValues, rowKey, valueAt, type Value } from './vectors.js';
-import { sliceBatches } from './batches.js';
+import { sliceBatches } from '../core/vector-ops.js';
 import { isByteRows } from '../core/column-type.js';
 
 type AggregatePlan = Extract<Plan, { kind: 'aggregate' }>;

@@ -5,9 +5,9 @@
 import type { Plan } from '../sql/bound.js';
 import type { SqlType } from '../core/sql-type.js';
 import type { Batch } from '../core/batch.js';
-import { gatherBatch } from './batches.js';
+import { gatherFromBatches } from '../core/vector-ops.js';
 import { batchBytes, holding, type Held, keyEntryBytes, pace, type ExecContext } from './context.js';
-import { fromValues, rowKey, valueAt } from './vectors.js';
+import { rowKey } from './vectors.js';
 
 type AsofPlan = Extract<Plan, { kind: 'asofJoin' }>;
 
@@ -99,21 +99,12 @@ async function* runAsof(plan: AsofPlan, left: AsyncIterable<Batch>, right: Async
         matchBatch[i] = m[0];
         matchRow[i] = m[1];
       }
-      yield { rowCount: b.rowCount, columns: [...b.columns, ...rightColumns(matchBatch, matchRow, rightTypes)] };
+      yield { rowCount: b.rowCount, columns: [...b.columns, ...gatherFromBatches(matchBatch, matchRow, rightTypes)] };
       await pace(cx);
     }
   } finally {
     await right.return?.(undefined);
   }
-}
-
-/** The matched right rows as vectors (NULL where there is no match). */
-function rightColumns(batches: readonly (Batch | null)[], rows: Int32Array, types: readonly SqlType[]): Batch['columns'] {
-  const n = rows.length;
-  // The common case: all matches in one right batch, no misses: a gather.
-  const first = batches[0] ?? null;
-  if (first !== null && batches.every((x) => x === first)) return gatherBatch(first, rows).columns;
-  return types.map((t, c) => fromValues(t, Array.from({ length: n }, (_, i) => (batches[i] ? valueAt(batches[i]!.columns[c]!, rows[i]!) : null))));
 }
 
 /** A cursor over the rows of a batch stream. */
@@ -145,7 +136,10 @@ async function* runSplice(plan: AsofPlan, leftIt: AsyncIterator<Batch>, rightIt:
   const nl = plan.left.fields.length;
   const out: Array<[Batch | null, number, Batch | null, number]> = [];
   const flush = (): Batch => {
-    const columns = types.map((t, c) => fromValues(t, out.map(([lb, li, rb, ri]) => (c < nl ? (lb ? valueAt(lb.columns[c]!, li) : null) : (rb ? valueAt(rb.columns[c - nl]!, ri) : null)))));
+    const columns = [
+      ...gatherFromBatches(out.map((o) => o[0]), Int32Array.from(out, (o) => o[1]), types.slice(0, nl)),
+      ...gatherFromBatches(out.map((o) => o[2]), Int32Array.from(out, (o) => o[3]), types.slice(nl)),
+    ];
     const b = { rowCount: out.length, columns };
     out.length = 0;
     return b;

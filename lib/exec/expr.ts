@@ -15,8 +15,8 @@ import { MemoryBudget } from '../limits/memory-budget.js';
 import type { Batch } from '../core/batch.js';
 import { isSvcError, SvcError } from '../errors/svc-error.js';
 import { MEMORY_LIMIT_KEY, pace, type ExecContext } from './context.js';
-import { sliceBatch } from './batches.js';
-import { prefix, repeatRow, rowBytes } from './vectors.js';
+import { sliceBatch, sliceVector } from '../core/vector-ops.js';
+import { repeatRow, rowBytes } from './vectors.js';
 import { isConstant } from '../sql/const-value.js';
 import { inSubquery, scalarSubquery, type SubqueryValues } from './subqueries.js';
 
@@ -92,7 +92,7 @@ function constant(first: () => ColumnVector, kx: KernelContext): CompiledExpr {
       size = bytes * 1024 <= 1024 * 1024 ? Math.max(n, 1024) : n;
       cached = repeatRow(one, size);
     }
-    return size === n ? cached : prefix(cached, n);
+    return size === n ? cached : sliceVector(cached, 0, n);
   };
 }
 

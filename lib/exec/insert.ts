@@ -5,7 +5,7 @@ import { SvcError } from '../errors/svc-error.js';
 import type { Catalog } from '../storage/catalog.js';
 import type { ColumnVector } from '../core/column-vector.js';
 import { OutOfOrderError, type TableWriter } from '../storage/table-writer.js';
-import { concatMany } from '../core/vector-ops.js';
+import { concatVectors } from '../core/vector-ops.js';
 import type * as A from '../sql/ast.js';
 import { bindExpr, castTo, inconvertibleValue } from '../sql/bind-expr.js';
 import type { BoundExpr, Plan } from '../sql/bound.js';
@@ -78,7 +78,7 @@ export function runInsert(stmt: A.Insert, catalog: Catalog, env: StatementEnv, k
   return async () => {
     const one = { rowCount: 1, columns: [] };
     const columns: Record<string, ColumnVector> = {};
-    targets.forEach((t, i) => { columns[t.name] = concatMany(rows.map((r) => r[i]!(one))); });
+    targets.forEach((t, i) => { columns[t.name] = concatVectors(rows.map((r) => r[i]!(one))); });
     const w = await catalog.writer(stmt.table);
     try {
       w.append({ rowCount: rows.length, columns });

@@ -7,7 +7,8 @@
 // chosen rows come out in timestamp order.
 import type { Plan } from '../sql/bound.js';
 import type { Batch } from '../core/batch.js';
-import { concatBatches, gatherBatch } from './batches.js';
+import type { SqlType } from '../core/sql-type.js';
+import { gatherFromBatches } from '../core/vector-ops.js';
 import { batchBytes, holding, type Held, keyEntryBytes, pace, type ExecContext } from './context.js';
 import { rowKey } from './vectors.js';
 
@@ -89,7 +90,7 @@ async function* latestByAny(plan: LatestPlan, input: AsyncIterable<Batch>, cx: E
   }
   if (best.size === 0) return;
   const winners = [...best.values()].sort((a, b) => a[2] - b[2] || a[0] - b[0] || a[1] - b[1]);
-  yield gatherWinners(batches, winners, plan.fields.length);
+  yield gatherWinners(batches, winners, plan.fields.map((f) => f.type));
 }
 
 /**
@@ -155,19 +156,10 @@ async function* latestBySymbol(plan: LatestPlan, input: AsyncIterable<Batch>, cx
   const tsOf = (w: [number, number]): number => (batches[w[0]]!.columns[plan.ts] as { data: Float64Array }).data[w[1]]!;
   // Oldest first; on equal timestamps the row stored earlier first (later batch numbers are older).
   winners.sort((a, b) => tsOf(a) - tsOf(b) || b[0] - a[0] || a[1] - b[1]);
-  yield gatherWinners(batches, winners, plan.fields.length);
+  yield gatherWinners(batches, winners, plan.fields.map((f) => f.type));
 }
 
-/** The winning rows ([batch, row] in output order) as one batch: runs from the same batch gathered together. */
-function gatherWinners(batches: readonly Batch[], winners: readonly (readonly [number, number, ...number[]])[], width: number): Batch {
-  const parts: Batch[] = [];
-  let i = 0;
-  while (i < winners.length) {
-    let j = i;
-    const idx: number[] = [];
-    while (j < winners.length && winners[j]![0] === winners[i]![0]) idx.push(winners[j++]![1]);
-    parts.push(gatherBatch(batches[winners[i]![0]]!, Int32Array.from(idx)));
-    i = j;
-  }
-  return concatBatches(parts, width);
+/** The winning rows ([batch, row] in output order) as one batch. */
+function gatherWinners(batches: readonly Batch[], winners: readonly (readonly [number, number, ...number[]])[], types: readonly SqlType[]): Batch {
+  return { rowCount: winners.length, columns: gatherFromBatches(winners.map((w) => batches[w[0]]!), Int32Array.from(winners, (w) => w[1]), types) };
 }

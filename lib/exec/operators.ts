@@ -9,7 +9,7 @@ import { runAggregate } from './aggregate.js';
 import { runLatestBy } from './latest-by.js';
 import { runAsofJoin } from './asof-join.js';
 import { runSampleFill } from './sample-fill.js';
-import { concatBatches, gatherBatch, sliceBatches } from './batches.js';
+import { concatBatches, gatherBatch, sliceBatches } from '../core/vector-ops.js';
 import { batchBytes, Held, keyEntryBytes, pace, tablesOf, type ExecContext } from './context.js';
 import { Evaluator } from './expr.js';
 import { runJoin } from './hash-join.js';

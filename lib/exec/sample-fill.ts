@@ -7,7 +7,7 @@
 import type { FillSpec, Plan } from '../sql/bound.js';
 import type { SqlType } from '../core/sql-type.js';
 import type { Batch } from '../core/batch.js';
-import { sliceBatches } from './batches.js';
+import { sliceBatches } from '../core/vector-ops.js';
 import { holding, type Held, pace, type ExecContext } from './context.js';
 import { fromValues, rowKey, valueAt, type Value } from './vectors.js';
 

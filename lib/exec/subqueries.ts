@@ -13,6 +13,7 @@ import { collect } from './batches.js';
 import { Held, type ExecContext } from './context.js';
 import { run } from './operators.js';
 import { valueAt, type Value } from './vectors.js';
+import { sliceVector } from '../core/vector-ops.js';
 import { typeInfo } from '../core/column-type.js';
 
 /** Runs the subqueries in `exprs` (nested ones first) that this execution has not run yet. */
@@ -65,16 +66,8 @@ export function scalarSubquery(e: Extract<BoundExpr, { kind: 'subquery' }>, resu
       size = Math.max(n, 1024);
       cached = constantVector(e.type, valuesOf(e, results)[0] ?? null, size);
     }
-    return size === n ? cached : sliceConst(cached, n);
+    return size === n ? cached : sliceVector(cached, 0, n);
   };
-}
-
-function sliceConst(v: ColumnVector, n: number): ColumnVector {
-  switch (v.kind) {
-    case 'fixed': return { ...v, data: v.data.subarray(0, n) };
-    case 'symbol': return { ...v, keys: v.keys.subarray(0, n) };
-    case 'var': return { ...v, offsets: v.offsets.subarray(0, n + 1), nulls: v.nulls?.subarray(0, n) ?? null };
-  }
 }
 
 /** A membership test of `x`'s rows in the subquery's values (this execution's), as a BOOLEAN vector. */

@@ -1,6 +1,6 @@
 // Row-level helpers over column vectors for the operators that need values
 // (group keys, join keys, metadata rows) and for tests: a value out of a
-// vector, vectors built from values, and zero-copy prefixes.
+// vector, vectors built from values, and a constant's row repeated.
 import { INT_NULL, LONG_NULL, isByteRows, typeInfo, typeKind, type ColumnType } from '../core/column-type.js';
 import { isDecimalNull } from '../core/decimal.js';
 import { isGeohashNull } from '../core/geohash.js';
@@ -83,30 +83,6 @@ export function fromValues(type: SqlType, values: readonly Value[]): ColumnVecto
       values.forEach((x, i) => { if (x !== null) (out.data as Uint8Array).set(Buffer.from(String(x), 'hex').subarray(0, w), i * w); });
       return out;
     }
-  }
-}
-
-/** The first `n` rows of `v` without copying. */
-export function prefix(v: ColumnVector, n: number): ColumnVector {
-  switch (v.kind) {
-    case 'fixed': {
-      const w = typeInfo(v.type).stride;
-      return { ...v, data: v.data.subarray(0, n * w), exact: v.exact?.subarray(0, n * 2) };
-    }
-    case 'symbol': return { ...v, keys: v.keys.subarray(0, n) };
-    case 'var': return { ...v, offsets: v.offsets.subarray(0, n + 1), nulls: v.nulls?.subarray(0, n) ?? null };
-  }
-}
-
-/** Rows [lo, hi) of `v` without copying (a text vector keeps its bytes; its offsets stay absolute). */
-export function sliceVector(v: ColumnVector, lo: number, hi: number): ColumnVector {
-  switch (v.kind) {
-    case 'fixed': {
-      const w = typeInfo(v.type).stride;
-      return { ...v, data: v.data.subarray(lo * w, hi * w), exact: v.exact?.subarray(lo * 2, hi * 2) };
-    }
-    case 'symbol': return { ...v, keys: v.keys.subarray(lo, hi) };
-    case 'var': return { ...v, offsets: v.offsets.subarray(lo, hi + 1), nulls: v.nulls?.subarray(lo, hi) ?? null };
   }
 }
 

@@ -8,10 +8,10 @@
 import type { Batch } from '../core/batch.js';
 import { nullVector, type ColumnVector } from '../core/column-vector.js';
 import { isByteRows, type ColumnType } from '../core/column-type.js';
-import { concatVectors, gatherVector } from '../core/vector-ops.js';
+import { concatVectors, gatherVector, sliceBatches } from '../core/vector-ops.js';
 import type { BoundExpr, BoundWindow, Plan } from '../sql/bound.js';
 import { asDoubles, fromDoubles, longVector, nullFlags } from '../core/vec.js';
-import { collect, sliceBatches } from './batches.js';
+import { collect } from './batches.js';
 import { holding, type Held, pace, vectorBytes, type ExecContext } from './context.js';
 import { exprText } from './explain.js';
 import { Evaluator } from './expr.js';
@@ -202,7 +202,7 @@ function ranks(o: Ordering, n: number, kind: BoundWindow['fn'], buckets: number)
 /** Row i of the result: row src[i] of `value`, or where src[i] < 0 row i of `dflt` (NULL without one). */
 function pick(type: BoundWindow['type'], value: ColumnVector, dflt: ColumnVector | null, src: Int32Array): ColumnVector {
   const n = src.length;
-  const combined = concatVectors(value, dflt ?? nullVector(type as ColumnType, 1));
+  const combined = concatVectors([value, dflt ?? nullVector(type as ColumnType, 1)]);
   for (let i = 0; i < n; i++) if (src[i]! < 0) src[i] = dflt ? n + i : n;
   return gatherVector(combined, src);
 }

@@ -11,7 +11,7 @@ import type { SqlType } from '../core/sql-type.js';
 import type { ColumnVector } from '../core/column-vector.js';
 import type { RowFormat } from './row-slices.js';
 import type { CodecName } from './parquet/format.js';
-import { typeInfo } from '../core/column-type.js';
+import { copySlice } from '../core/vector-ops.js';
 
 export type HelperRequest = FormatRequest | CompressRequest;
 
@@ -37,53 +37,6 @@ export interface FormatRequest {
 
 export type FormatReply = { readonly id: number; readonly bytes: Uint8Array } | { readonly id: number; readonly error: string };
 
-/** Dictionaries up to this many entries are sent whole; larger ones just with the entries a slice uses. */
-const WHOLE_DICT = 1024;
-
-/** Rows [from, to) of a vector as a vector of its own (copied), with the arrays to transfer. */
-export function sliceVector(v: ColumnVector, from: number, to: number, transfer: ArrayBuffer[]): ColumnVector {
-  switch (v.kind) {
-    case 'fixed': {
-      const w = typeInfo(v.type).stride;
-      const data = v.data.slice(from * w, to * w);
-      const exact = v.exact?.slice(2 * from, 2 * to);
-      transfer.push(data.buffer as ArrayBuffer);
-      if (exact) transfer.push(exact.buffer as ArrayBuffer);
-      return exact ? { kind: 'fixed', type: v.type, data, exact } : { kind: 'fixed', type: v.type, data };
-    }
-    case 'symbol': {
-      if (v.dict.length <= WHOLE_DICT) {
-        // A small dictionary goes whole (cheaper to clone than to remap every key).
-        const keys = v.keys.slice(from, to);
-        transfer.push(keys.buffer);
-        return { kind: 'symbol', type: 'SYMBOL', keys, dict: v.dict };
-      }
-      const keys = new Int32Array(to - from);
-      const dict: string[] = [];
-      const local = new Map<number, number>();
-      for (let i = from; i < to; i++) {
-        const k = v.keys[i]!;
-        if (k < 0) { keys[i - from] = -1; continue; }
-        let l = local.get(k);
-        if (l === undefined) { l = dict.length; dict.push(v.dict[k]!); local.set(k, l); }
-        keys[i - from] = l;
-      }
-      transfer.push(keys.buffer);
-      return { kind: 'symbol', type: 'SYMBOL', keys, dict };
-    }
-    case 'var': {
-      const base = v.offsets[from]!;
-      const bytes = v.bytes.slice(base, v.offsets[to]!);
-      const offsets = new Int32Array(to - from + 1);
-      for (let i = from; i <= to; i++) offsets[i - from] = v.offsets[i]! - base;
-      const nulls = v.nulls === null ? null : v.nulls.slice(from, to);
-      transfer.push(bytes.buffer, offsets.buffer);
-      if (nulls) transfer.push(nulls.buffer);
-      return { kind: 'var', type: v.type, bytes, offsets, nulls };
-    }
-  }
-}
-
 /** One helper thread, started on first use, shared by every export of the process. */
 export class FormatPool {
   #worker: Worker | null = null;
@@ -103,7 +56,7 @@ export class FormatPool {
     const w = this.#thread();
     if (w === null) return Promise.reject(new Error('no format thread'));
     const transfer: ArrayBuffer[] = [];
-    const sliced = columns.map((c) => sliceVector(c, from, to, transfer));
+    const sliced = columns.map((c) => copySlice(c, from, to, transfer));
     return this.#send(w, { kind: 'format', id: this.#next++, format, first, types, columns: sliced, rows: to - from }, transfer);
   }
 

@@ -5,7 +5,7 @@ import { Buffer } from 'node:buffer';
 import type { ColumnVector } from '../core/column-vector.js';
 import type { AggregateState } from './registry.js';
 import { asDoubles, nullFlags, textAt, textVector } from '../core/vec.js';
-import { gather } from '../core/rows.js';
+import { gatherVector } from '../core/vector-ops.js';
 import { isByteRows, typeInfo } from '../core/column-type.js';
 
 /** `arr` with room for `need` entries (doubling), new slots set to `fill`. */
@@ -137,7 +137,7 @@ export class DistinctState implements AggregateState {
     }
     const keptIds = new Int32Array(m);
     for (let j = 0; j < m; j++) keptIds[j] = ids[keep[j]!]!;
-    this.inner.update(keptIds, [gather(v, keep, m)], m, groups);
+    this.inner.update(keptIds, [gatherVector(v, keep.subarray(0, m))], m, groups);
   }
 
   result(groups: number): ColumnVector {

@@ -5,7 +5,8 @@ import type { Kernel, FunctionRegistry } from './registry.js';
 import { accept, defineScalar, type Signature } from './signature.js';
 import { commonType, type SqlType } from '../core/sql-type.js';
 import { boolVector, boolsOf, nullFlags } from '../core/vec.js';
-import { nulls, pickRows } from '../core/rows.js';
+import { nulls } from '../core/rows.js';
+import { pickRows } from '../core/vector-ops.js';
 import { compareKernel, comparable } from './compare.js';
 
 function logical(op: 'and' | 'or'): Kernel {

@@ -9,7 +9,7 @@ import { rowsOf, type ColumnVector } from '../core/column-vector.js';
 import { syncPath } from './io.js';
 import { partitionFloor, partitionName } from './partition-by.js';
 import type { PartWrite, TableWriter } from './table-writer.js';
-import { concatMany, concatVectors, gatherVector } from '../core/vector-ops.js';
+import { concatVectors, gatherVector } from '../core/vector-ops.js';
 
 export interface O3Batch {
   /** Late rows, in meta column order (copies, or a previous merge's kept rows). */
@@ -37,7 +37,7 @@ export function* mergeOutOfOrder(w: TableWriter, o3: O3Rows, lagFrom: number, ne
   const tsIndex = o3.batches[0]!.tsIndex;
   // All buffered rows as one set of vectors.
   const parts = o3.batches.map((b) => (b.idx ? b.vectors.map((v) => gatherVector(v, b.idx!)) : b.vectors));
-  const cols = parts[0]!.map((_, c) => concatMany(parts.map((p) => p[c]!)));
+  const cols = parts[0]!.map((_, c) => concatVectors(parts.map((p) => p[c]!)));
   const ts = (cols[tsIndex] as { data: Float64Array }).data;
   const n = ts.length;
   const order = new Int32Array(n);
@@ -100,7 +100,7 @@ function mergeGroup(
   const keyCols = meta.columns.flatMap((c, i) => (c.upsertKey && i !== tsIndex ? [i] : []));
   let rows: Int32Array = take;
   if (meta.columns.some((c) => c.upsertKey)) {
-    const all = existing ? existing.map((v, c) => concatVectors(v, incoming[c]!)) : incoming;
+    const all = existing ? existing.map((v, c) => concatVectors([v, incoming[c]!])) : incoming;
     const allTs = (all[tsIndex] as { data: Float64Array }).data;
     rows = dedupRows(take, allTs, keyCols.map((c) => all[c]!));
   }
@@ -114,7 +114,7 @@ function mergeGroup(
   const mode = table.options.commitMode;
   let mergedTs: Float64Array | null = null;
   for (let c = 0; c < meta.columns.length; c++) {
-    const merged = gatherVector(existing ? concatVectors(existing[c]!, incoming[c]!) : incoming[c]!, rows);
+    const merged = gatherVector(existing ? concatVectors([existing[c]!, incoming[c]!]) : incoming[c]!, rows);
     if (c === tsIndex) mergedTs = (merged as { data: Float64Array }).data;
     const a = new ColumnAppender(buildPath, meta.columns[c]!, 0);
     try {

@@ -180,6 +180,16 @@ describe('GEOHASH and DECIMAL over HTTP', () => {
     assert.match(await b.body.text(), /invalid GEOHASH size/);
   });
 
+  test('nullif, CASE and coalesce give NULL for one-byte GEOHASH and DECIMAL as for wider ones', async () => {
+    for (const [t, v] of [['decimal(2,0)', '7'], ['decimal(10,0)', '7'], ['geohash(1c)', "'s'"], ['geohash(4c)', "'u33d'"], ['geohash(3b)', '##101']]) {
+      const x = `cast(${v} as ${t})`;
+      const got = await rows(`select k, nullif(${x}, ${x}), case when k = 1 then ${x} end, coalesce(case when k = 1 then ${x} end, nullif(${x}, ${x})) from gd order by k`);
+      const shown = got[0]![2];
+      assert.notEqual(shown, null, t);
+      assert.deepEqual(got, [[1, null, shown, shown], [2, null, null, null], [3, null, null, null], [4, null, null, null]], t);
+    }
+  });
+
   test('out-of-order inserts across partitions and a restart keep every value', async () => {
     await ok(`insert into gd values (5, #s000, ##1000000, 0.01m, -1, '2023-12-31T00:00:00Z'),
       (6, #u33e, null, -99999999.99m, null, '2024-01-02T06:00:00Z')`);

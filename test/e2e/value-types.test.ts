@@ -1,6 +1,7 @@
 // End-to-end: QuestDB's value types as a client meets them over HTTP: CHAR
 // constants ('a'), IPv4 spelled as QuestDB spells it, LONG256 literals and
-// values, and how /exec (JSON), /exp (CSV) and /imp show them.
+// values, and how /exec (JSON), /exp (CSV) and /imp show them; ASOF/SPLICE
+// JOIN carrying every type's values exactly.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { FormData, request } from 'undici';
@@ -118,6 +119,34 @@ describe('value types over HTTP', () => {
     const r = await exec('select 0x1');
     assert.equal(r.status, 400);
     assert.match(String(r.json().error), /invalid constant/);
+  });
+
+  test('ASOF and SPLICE JOIN give the matched row\'s values exactly (LONG beyond 2^53, nanoseconds, bytes, text, arrays), NULL without a match', async () => {
+    await ok('create table aj_r (ts timestamp, k symbol, l long, n timestamp_ns, u uuid, v varchar, d decimal(20,2), g geohash(4c), a double[]) timestamp(ts)');
+    await ok('create table aj_l (ts timestamp, k symbol) timestamp(ts)');
+    await ok(`insert into aj_r values
+      ('2024-01-01T00:00:01', 'a', 9007199254740993, '2024-01-01T00:00:00.123456789Z', '11111111-2222-3333-4444-555555555555', 'héllo', 12345678901234.56, #u33d, ARRAY[1.5, 2.0]),
+      ('2024-01-01T00:00:03', 'b', -9007199254740995, null, null, null, null, null, null)`);
+    await ok("insert into aj_l values ('2024-01-01T00:00:00', 'a'), ('2024-01-01T00:00:02', 'a'), ('2024-01-01T00:00:02', 'b'), ('2024-01-01T00:00:04', 'b')");
+    const none = [null, null, null, null, null, null, null, null];
+    const a = ['a', 9007199254740993n, '2024-01-01T00:00:00.123456789Z', '11111111-2222-3333-4444-555555555555', 'héllo', '12345678901234.56', 'u33d', [1.5, 2]];
+    const b = ['b', -9007199254740995n, null, null, null, null, null, null];
+    // LONGs compared as their JSON digits: a double would round them to the nearest even.
+    const asof = await exec('select l.ts, r.k, l, n, u, v, d, g, a from aj_l l asof join aj_r r on (k)');
+    assert.equal(asof.status, 200, asof.text);
+    const exact = (text: string): unknown[][] => (JSON.parse(text.replace(/(-?\d{16,})(?=[,\]])/g, '"$1"')) as { dataset: unknown[][] }).dataset
+      .map((r) => r.map((x) => (typeof x === 'string' && /^-?\d{16,}$/.test(x) ? BigInt(x) : x)));
+    assert.deepEqual(exact(asof.text), [['2024-01-01T00:00:00.000000Z', ...none], ['2024-01-01T00:00:02.000000Z', ...a], ['2024-01-01T00:00:02.000000Z', ...none], ['2024-01-01T00:00:04.000000Z', ...b]]);
+    const splice = await exec('select l.ts, r.ts, r.l from aj_l l splice join aj_r r on (k)');
+    assert.equal(splice.status, 200, splice.text);
+    assert.deepEqual(exact(splice.text), [
+      ['2024-01-01T00:00:00.000000Z', null, null],
+      ['2024-01-01T00:00:00.000000Z', '2024-01-01T00:00:01.000000Z', 9007199254740993n],
+      ['2024-01-01T00:00:02.000000Z', '2024-01-01T00:00:01.000000Z', 9007199254740993n],
+      ['2024-01-01T00:00:02.000000Z', null, null],
+      ['2024-01-01T00:00:02.000000Z', '2024-01-01T00:00:03.000000Z', -9007199254740995n],
+      ['2024-01-01T00:00:04.000000Z', '2024-01-01T00:00:03.000000Z', -9007199254740995n],
+    ]);
   });
 
   test('/exp writes CHAR, IPv4, UUID and LONG256 bare, quoting only a CHAR that needs it', async () => {

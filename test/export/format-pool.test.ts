@@ -12,7 +12,7 @@ import { Catalog } from '../../lib/storage/catalog.js';
 import { compile } from '../../lib/exec/engine.js';
 import { csvBody } from '../../lib/export/csv-response.js';
 import { jsonQueryBody } from '../../lib/export/json-response.js';
-import { FormatPool, sliceVector } from '../../lib/export/format-pool.js';
+import { FormatPool } from '../../lib/export/format-pool.js';
 import type { RowWindow } from '../../lib/export/row-window.js';
 import { parquetBody, planParquet } from '../../lib/export/parquet/parquet-writer.js';
 import { PARQUET_DEFAULTS } from '../../lib/export/parquet/options.js';
@@ -83,18 +83,6 @@ test('JSON: the helper thread writes the same body as one thread, and it parses'
       assert.equal(parsed.dataset.length, win === null ? 60000 : win.last ?? win.hi - win.lo);
     }
   }
-});
-
-test('slices copy just their rows: var offsets rebased, large dictionaries cut to the entries used', () => {
-  const t: ArrayBuffer[] = [];
-  const v = sliceVector({ kind: 'var', type: 'VARCHAR', bytes: new TextEncoder().encode('aabbbc'), offsets: Int32Array.from([0, 2, 5, 5, 6]), nulls: Uint8Array.from([0, 0, 1, 0]) }, 1, 4, t);
-  assert.deepEqual(v.kind === 'var' ? [new TextDecoder().decode(v.bytes), [...v.offsets], [...v.nulls!]] : null, ['bbbc', [0, 3, 3, 4], [0, 1, 0]]);
-  const small = sliceVector({ kind: 'symbol', type: 'SYMBOL', keys: Int32Array.from([3, -1, 7, 3]), dict: ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h'] }, 1, 4, t);
-  assert.deepEqual(small.kind === 'symbol' ? [[...small.keys], small.dict.length] : null, [[-1, 7, 3], 8]);
-  const dict = Array.from({ length: 5000 }, (_, i) => `s${i}`);
-  const s = sliceVector({ kind: 'symbol', type: 'SYMBOL', keys: Int32Array.from([3, -1, 4999, 3]), dict }, 1, 4, t);
-  assert.deepEqual(s.kind === 'symbol' ? [[...s.keys], s.dict] : null, [[-1, 0, 1], ['s4999', 's3']]);
-  assert.equal(t.length, 5);
 });
 
 test('with the helper closed every row is formatted on this thread, in order', async () => {
