@@ -6,9 +6,12 @@
 import { createReadStream } from 'node:fs';
 import { join } from 'node:path';
 import { Config, loadConfig } from '../config/config.js';
-import { SvcError } from '../errors/svc-error.js';
+import { SvcError, isSvcError } from '../errors/svc-error.js';
 import { compile, type CompiledStatement, type EngineOptions, type SelectStatement } from '../exec/engine.js';
 import type { Batch } from '../core/batch.js';
+import { nullVector } from '../core/column-vector.js';
+import { formatBatches, type BatchFormat, type BatchFormatOptions } from '../export/batch-formats.js';
+import type { RowStats } from '../export/row-window.js';
 import { maybeGunzip } from '../ingest/gunzip.js';
 import { importLimitsFromConfig, type ImportLimits } from '../ingest/import-limits.js';
 import { parseImportParams, type ImportParams } from '../ingest/import-params.js';
@@ -45,6 +48,17 @@ export interface QueryRun {
 }
 
 export type { ImportResult };
+
+/** Progress of an export: rows written and bytes produced so far. */
+export interface ExportProgress {
+  readonly rows: number;
+  readonly bytes: number;
+}
+
+export interface ExportOptions extends BatchFormatOptions, RunOptions {
+  /** Called after each chunk of output with the totals so far. */
+  readonly onProgress?: (p: ExportProgress) => void;
+}
 
 export interface ExecuteResult {
   /** ddl: CREATE/DROP/ALTER/TRUNCATE/RENAME; insert: INSERT; update: UPDATE. */
@@ -130,6 +144,31 @@ export class ImportJob {
   }
 }
 
+async function* exportBytes(run: QueryRun, format: BatchFormat, o: ExportOptions): AsyncGenerator<Buffer> {
+  const stats: RowStats = { sent: 0, matched: 0 };
+  let bytes = 0;
+  try {
+    for await (const chunk of formatBatches(format, run, withColumns(run), o, stats)) {
+      if (chunk.length === 0) continue;
+      bytes += chunk.length;
+      yield chunk;
+      o.onProgress?.({ rows: stats.sent, bytes });
+    }
+  } finally {
+    run.stop();
+  }
+}
+
+/** The query's batches; one without rows when there are none, so that writers still see the columns. */
+async function* withColumns(run: QueryRun): AsyncGenerator<Batch> {
+  let any = false;
+  for await (const b of run.batches) {
+    any = true;
+    yield b;
+  }
+  if (!any) yield { rowCount: 0, columns: run.fields.map((f) => nullVector(f.type === 'NULL' ? 'STRING' : f.type, 0)) };
+}
+
 function checkStopped(hooks: ImportLoopHooks): void {
   const e = hooks.stopped?.();
   if (e !== null && e !== undefined) throw e;
@@ -137,6 +176,17 @@ function checkStopped(hooks: ImportLoopHooks): void {
 
 async function* toBytes(source: AsyncIterable<Uint8Array | string>): AsyncGenerator<Uint8Array> {
   for await (const c of source) yield typeof c === 'string' ? Buffer.from(c) : c;
+}
+
+/**
+ * Database.open's lock error as the library and `svcdb export` report it:
+ * which folder, and what to do about it. Other errors pass unchanged.
+ */
+export function openError(root: string, e: unknown): unknown {
+  if (isSvcError(e) && e.code === 'UNAVAILABLE') {
+    return new SvcError('UNAVAILABLE', `cannot open the database ${root}: ${e.message} (a running svcdb server, or another openDatabase); stop it, or use its HTTP API`);
+  }
+  return e;
 }
 
 /** The statement limits server.conf sets, handed to every compile. */
@@ -221,6 +271,15 @@ export class Database {
     } finally {
       this.#untrack(ac);
     }
+  }
+
+  /**
+   * A query's result as bytes in `format`, written as the library's
+   * batchesTo* writers write it (an empty result still has its columns).
+   */
+  export(sql: string, format: BatchFormat, o: ExportOptions, notSelect: (stmt: CompiledStatement) => SvcError): AsyncGenerator<Buffer> {
+    const run = this.query(sql, notSelect, o);
+    return exportBytes(run, format, o);
   }
 
   /** Runs DDL, INSERT or UPDATE, committed when the promise resolves; `notChange` is the error for a query. */

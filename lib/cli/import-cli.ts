@@ -7,12 +7,13 @@ import type { Readable, Writable } from 'node:stream';
 import cliProgress from 'cli-progress';
 import { Database } from '../db/database.js';
 import { isSvcError } from '../errors/svc-error.js';
-import { ArgList, parseArgsOrReport, UsageError } from '../errors/usage-error.js';
+import { ArgList } from './arg-list.js';
+import { parseArgsOrReport, UsageError } from './usage-error.js';
 import { parsePartitionBy } from '../storage/partition-by.js';
-import { sanitizeName, tableNameFromFile } from './import-names.js';
-import { importJson, importText } from './import-report.js';
-import type { Atomicity, ImportOptions } from './importer.js';
-import { parseSchema } from './schema.js';
+import { sanitizeName, tableNameFromFile } from '../ingest/import-names.js';
+import { importJson, importText } from '../ingest/import-report.js';
+import type { Atomicity, ImportOptions } from '../ingest/importer.js';
+import { parseSchema } from '../ingest/schema.js';
 
 export interface CliStreams {
   readonly stdout: Writable & { isTTY?: boolean };

@@ -15,13 +15,9 @@ import { compile } from '../exec/engine.js';
 import type { Catalog } from '../storage/catalog.js';
 import { run } from '../exec/operators.js';
 import { execContext } from '../exec/context.js';
-import { csvBody } from '../export/csv-response.js';
-import { jsonQueryBody } from '../export/json-response.js';
-import { parquetBody, planParquet } from '../export/parquet/parquet-writer.js';
+import { formatBatches } from '../export/batch-formats.js';
 import { PARQUET_PARAMETERS, parseParquetOptions } from '../export/parquet/options.js';
-import { ChunkWriter } from '../export/chunk-writer.js';
-import { formatSlices, jsonLineKeys } from '../export/row-slices.js';
-import { sharedFormatPool, sliceVector } from '../export/format-pool.js';
+import { sliceVector } from '../export/format-pool.js';
 import type { RowStats } from '../export/row-window.js';
 import { CsvBatcher, type CsvLayout } from '../ingest/csv-batcher.js';
 import { maybeGunzip } from '../ingest/gunzip.js';
@@ -351,8 +347,7 @@ export interface BatchesToCsvOptions extends WriterOptions {
 /** RecordBatches -> CSV as /exp writes it (quoted header, quoted text and timestamps, NULL empty). */
 export function batchesToCsv(options: BatchesToCsvOptions = {}): Duplex {
   checkKeys('batchesToCsv', options, ['header', 'onProgress']);
-  return byteWriter(options, (first, all, stats) =>
-    first === null ? [] : csvBody(first.fields, all, { nm: options.header === false, window: null, pool: null }, stats));
+  return byteWriter(options, (first, all, stats) => formatBatches('csv', first, all, { header: options.header }, stats));
 }
 
 export interface BatchesToJsonOptions extends WriterOptions {
@@ -365,29 +360,13 @@ export interface BatchesToJsonOptions extends WriterOptions {
 /** RecordBatches -> the /exec JSON document: {query, columns, timestamp, dataset, count}. */
 export function batchesToJson(options: BatchesToJsonOptions = {}): Duplex {
   checkKeys('batchesToJson', options, ['query', 'quoteLargeNum', 'onProgress']);
-  return byteWriter(options, (first, all, stats) => jsonQueryBody(
-    { fields: first?.fields ?? [], timestamp: first?.timestamp ?? -1 }, all,
-    { query: options.query ?? '', nm: false, count: true, timings: false, explain: false, quoteLargeNum: options.quoteLargeNum === true, window: null, compileNanos: 0, pool: null },
-    stats,
-  ));
+  return byteWriter(options, (first, all, stats) => formatBatches('json', first, all, { query: options.query, quoteLargeNum: options.quoteLargeNum }, stats));
 }
 
 /** RecordBatches -> JSON lines: one object per row, keys the column names, values as /exec prints them. */
 export function batchesToJsonLines(options: WriterOptions = {}): Duplex {
   checkKeys('batchesToJsonLines', options, ['onProgress']);
-  return byteWriter(options, async function* (first, all, stats) {
-    if (first === null) return;
-    const w = new ChunkWriter();
-    const format = { kind: 'jsonl', keys: jsonLineKeys(first.fields.map((f) => f.name)) } as const;
-    async function* slices(): AsyncGenerator<readonly [Batch, number, number]> {
-      for await (const b of all) {
-        stats.sent += b.rowCount;
-        yield [b, 0, b.rowCount] as const;
-      }
-    }
-    yield* formatSlices(slices(), format, first.fields.map((f) => f.type), w, null);
-    yield w.take();
-  });
+  return byteWriter(options, (first, all, stats) => formatBatches('jsonl', first, all, {}, stats));
 }
 
 /** The /exp Parquet parameters, by their names (README "Parquet export" has their meanings and defaults). */
@@ -413,6 +392,6 @@ export function batchesToParquet(options: BatchesToParquetOptions = {}): Duplex 
   const parquet = parseParquetOptions(toParams(options, ['onProgress']));
   return byteWriter(options, (first, all, stats) => {
     if (first === null) throw new SvcError('BAD_REQUEST', 'batchesToParquet got no batches: a Parquet file needs the columns of at least one batch');
-    return parquetBody(planParquet(first.fields, first.timestamp, null, parquet), all, null, stats, sharedFormatPool());
+    return formatBatches('parquet', first, all, { parquet }, stats);
   });
 }

@@ -4,7 +4,7 @@
 // importer as POST /imp. Queries stream RecordBatches with backpressure.
 import { Readable } from 'node:stream';
 import * as db from '../db/database.js';
-import { SvcError, isSvcError } from '../errors/svc-error.js';
+import { SvcError } from '../errors/svc-error.js';
 import type { ImportResult } from '../ingest/importer.js';
 import { sanitizeName, tableNameFromFile } from '../ingest/import-names.js';
 import { parseSchema } from '../ingest/schema.js';
@@ -73,10 +73,7 @@ export class Database {
     try {
       return new Database(db.Database.open(root, { memoryLimit: options.memoryLimit }));
     } catch (e) {
-      if (isSvcError(e) && e.code === 'UNAVAILABLE') {
-        throw new SvcError('UNAVAILABLE', `cannot open the database ${root}: ${e.message} (a running svcdb server, or another openDatabase); stop it, or use its HTTP API`);
-      }
-      throw e;
+      throw db.openError(root, e);
     }
   }
 
