@@ -47,7 +47,7 @@ export interface QueryRun {
   stop(reason?: unknown): void;
 }
 
-export type { ImportResult };
+export type { ImportResult, CompiledStatement, SelectStatement };
 
 /** Progress of an export: rows written and bytes produced so far. */
 export interface ExportProgress {
@@ -192,6 +192,15 @@ export function openError(root: string, e: unknown): unknown {
 /** The statement limits server.conf sets, handed to every compile. */
 interface Limits { readonly memoryLimit: number; readonly parentBudget: MemoryBudget | null; readonly maxTextBytes: number; readonly columnNaming: ColumnNaming }
 
+/**
+ * The engine's options for a statement: the one place they are put together
+ * (Database.engineOptions for a database's statements, batch-transform.ts for
+ * the library's per-batch transforms, which have no tables and default limits).
+ */
+export function engineOptions(catalog: Catalog, limits: Partial<Limits>, inputs?: EngineOptions['inputs']): EngineOptions {
+  return { catalog, ...limits, inputs };
+}
+
 export class Database {
   readonly root: string;
   readonly config: Config;
@@ -245,7 +254,7 @@ export class Database {
 
   /** What the engine gets for every statement: the catalog and the limits (the one place these are put together). */
   engineOptions(): EngineOptions {
-    return { catalog: this.#catalog, ...this.#limits };
+    return engineOptions(this.#catalog, this.#limits);
   }
 
   /** Parses and binds `sql`; SQL errors throw with their position. */

@@ -11,10 +11,7 @@
 // the SQL engine's binder and filter/project operators over the batches.
 import type { Duplex } from 'node:stream';
 import { SvcError } from '../errors/svc-error.js';
-import { compile } from '../exec/engine.js';
-import type { Catalog } from '../storage/catalog.js';
-import { run } from '../exec/operators.js';
-import { execContext } from '../exec/context.js';
+import { compileOverInputs, runOverInputs } from '../db/batch-transform.js';
 import { formatBatches } from '../export/batch-formats.js';
 import { PARQUET_PARAMETERS, parseParquetOptions } from '../export/parquet/options.js';
 import { sliceVector } from '../export/format-pool.js';
@@ -233,14 +230,6 @@ export function csvToBatches(options: CsvToBatchesOptions = {}): CsvToBatchesStr
 /** The input's name inside where() and select(): not a name a user would pick. */
 const INPUT = 'batches';
 
-/** Tables are not reachable from a transform: it sees only its batches' columns. */
-const NO_TABLES = {
-  exists: () => false,
-  get: (name: string): never => {
-    throw new SvcError('NOT_FOUND', `table does not exist [table=${name}]: where() and select() see only the columns of their batches`);
-  },
-} as unknown as Catalog;
-
 /** Plan nodes that work on each batch on its own. */
 const PER_BATCH = new Set<Plan['kind']>(['input', 'filter', 'project']);
 
@@ -298,7 +287,7 @@ function sqlTransform(what: string, prefix: string, text: string): Duplex {
     const inputs = new Map([[INPUT, { fields: b.fields, timestamp: b.timestamp }]]);
     let plan: Plan;
     try {
-      const stmt = compile(prefix + text, { catalog: NO_TABLES, inputs });
+      const stmt = compileOverInputs(prefix + text, inputs);
       if (stmt.kind !== 'select') throw new SvcError('SQL', `${what} takes an expression, not a statement`, { position: 0 });
       plan = stmt.plan;
       checkPerBatch(plan, what);
@@ -313,9 +302,8 @@ function sqlTransform(what: string, prefix: string, text: string): Duplex {
       const b = checkBatch(item);
       const { plan } = compileFor(b);
       const one = (async function* () { yield b as Batch; })();
-      const cx = execContext(NO_TABLES, signal, {}, undefined, new Map([[INPUT, one]]));
       let rows = 0;
-      for await (const out of run(plan, cx)) {
+      for await (const out of runOverInputs(plan, signal, new Map([[INPUT, one]]))) {
         if (out.rowCount === 0) continue;
         rows += out.rowCount;
         yield { fields: plan.fields, timestamp: plan.timestamp, rowCount: out.rowCount, columns: out.columns };

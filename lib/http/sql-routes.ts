@@ -4,8 +4,7 @@
 // (lib/db/database.ts) and streams the result; the statement stops when the
 // client goes away or its timeout passes.
 import { SvcError, isSvcError } from '../errors/svc-error.js';
-import type { Database } from '../db/database.js';
-import type { CompiledStatement, SelectStatement } from '../exec/engine.js';
+import type { CompiledStatement, Database, SelectStatement } from '../db/database.js';
 import { Deadline } from '../limits/deadline.js';
 import { csvBody } from '../export/csv-response.js';
 import { sharedFormatPool } from '../export/format-pool.js';
