@@ -114,7 +114,8 @@ export class ImportJob {
   /** Reads `source` (gunzipped when it is gzip) into the table, out of sight; on any failure the import is undone. */
   async stage(source: ImportSource, hooks: ImportLoopHooks = {}): Promise<ImportResult> {
     const imp = this.#importer;
-    const bytes = 'path' in source ? createReadStream(source.path, { highWaterMark: 1 << 20 }) : source;
+    const file = isFile(source) ? source.path : null;
+    const bytes = file !== null ? createReadStream(file, { highWaterMark: 1 << 20 }) : source as AsyncIterable<Uint8Array | string>;
     try {
       for await (const chunk of maybeGunzip(toBytes(bytes), this.#location)) {
         checkStopped(hooks);
@@ -125,7 +126,7 @@ export class ImportJob {
       return await imp.complete();
     } catch (e) {
       imp.abort();
-      if ((e as NodeJS.ErrnoException).code === 'ENOENT' && 'path' in source) throw new SvcError('BAD_REQUEST', `cannot read ${this.#location}: no such file`);
+      if ((e as NodeJS.ErrnoException).code === 'ENOENT' && file !== null) throw new SvcError('BAD_REQUEST', `cannot read ${this.#location}: no such file`);
       throw e;
     }
   }
@@ -167,6 +168,11 @@ async function* withColumns(run: QueryRun): AsyncGenerator<Batch> {
     yield b;
   }
   if (!any) yield { rowCount: 0, columns: run.fields.map((f) => nullVector(f.type === 'NULL' ? 'STRING' : f.type, 0)) };
+}
+
+/** A file to read, not bytes already (a file stream has a `path` too, so the test is for being iterable). */
+function isFile(source: ImportSource): source is { readonly path: string } {
+  return !(Symbol.asyncIterator in source);
 }
 
 function checkStopped(hooks: ImportLoopHooks): void {
