@@ -18,6 +18,13 @@ const LEVEL: Readonly<Record<string, number>> = { http: 7, health: 7, cli: 7, em
  */
 const SHARED_RANK: Readonly<Record<string, number>> = { errors: 0, 'version.ts': 0, core: 1, limits: 1, config: 1, metrics: 2, net: 2, log: 3, lifecycle: 4 };
 
+/**
+ * Layers beside each other rather than one above the other: storage is below
+ * exec only (`storage -> core`), so the compiler and the kernels never import
+ * it; the binder binds against sql/schema-source.ts, which the Catalog implements.
+ */
+const APART: ReadonlySet<string> = new Set(['sql -> storage', 'functions -> storage']);
+
 /** The composition roots: they may import anything. */
 const ROOTS = new Set(['index.ts', 'server.ts']);
 
@@ -42,6 +49,7 @@ export function violation(from: string, to: string): string | null {
   if (aShared !== undefined) return `${a} is shared (usable by all) but imports the layer ${b}`;
   const la = LEVEL[a], lb = LEVEL[b];
   if (la === undefined || lb === undefined) return `${la === undefined ? a : b} is in no layer (add it to test/layers.test.ts and ARCHITECTURE.md)`;
+  if (APART.has(`${a} -> ${b}`)) return `${a} may not import ${b}: they are beside each other, not one above the other`;
   return lb < la ? null : `${a} (level ${la}) imports ${b} (level ${lb}): imports go downward only`;
 }
 
@@ -77,6 +85,9 @@ test('the checker refuses upward, sideways and shared-to-layer imports and allow
   assert.match(violation('core/batch.ts', 'storage/table.ts')!, /shared/);
   assert.match(violation('config/config.ts', 'log/log-manager.ts')!, /rank/);
   assert.match(violation('nowhere/x.ts', 'sql/bound.ts')!, /no layer/);
+  assert.equal(violation('exec/operators.ts', 'storage/catalog.ts'), null);
+  assert.match(violation('sql/binder.ts', 'storage/catalog.ts')!, /beside/);
+  assert.match(violation('functions/registry.ts', 'storage/table.ts')!, /beside/);
 });
 
 test('every import in lib/ follows the layer rule (known exceptions listed with a reason)', () => {

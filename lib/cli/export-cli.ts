@@ -6,7 +6,7 @@ import { createWriteStream } from 'node:fs';
 import { Readable, type Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { Database, openError, type ExportProgress } from '../db/database.js';
-import { SvcError, isSvcError } from '../errors/svc-error.js';
+import { SvcError, isSqlError, isSvcError } from '../errors/svc-error.js';
 import { BATCH_FORMATS, type BatchFormat } from '../export/batch-formats.js';
 import { ArgList } from './arg-list.js';
 import { parseArgsOrReport, UsageError } from './usage-error.js';
@@ -100,8 +100,8 @@ export async function runExportCli(argv: readonly string[], io: ExportStreams): 
     // The reader went away (`svcdb export ... | head`): not an error.
     if ((e as NodeJS.ErrnoException).code === 'EPIPE' || (e as NodeJS.ErrnoException).code === 'ERR_STREAM_PREMATURE_CLOSE') return 0;
     if (isSvcError(e) && e.status < 500) {
-      if (e.position !== undefined && e.code === 'SQL') io.stderr.write(`${args.sql}\n${' '.repeat(Math.max(0, e.position))}^\n`);
-      io.stderr.write(`svcdb: ${e.message}${e.position !== undefined && e.code === 'SQL' ? ` [position=${e.position}]` : ''}\n`);
+      if (e.position !== undefined && isSqlError(e)) io.stderr.write(`${args.sql}\n${' '.repeat(Math.max(0, e.position))}^\n`);
+      io.stderr.write(`svcdb: ${e.message}${e.position !== undefined && isSqlError(e) ? ` [position=${e.position}]` : ''}\n`);
       return 1;
     }
     if ((e as NodeJS.ErrnoException).code !== undefined && (e as NodeJS.ErrnoException).syscall !== undefined) {

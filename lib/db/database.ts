@@ -203,8 +203,8 @@ interface Limits { readonly memoryLimit: number; readonly parentBudget: MemoryBu
  * (Database.engineOptions for a database's statements, batch-transform.ts for
  * the library's per-batch transforms, which have no tables and default limits).
  */
-export function engineOptions(catalog: Catalog, limits: Partial<Limits>, inputs?: EngineOptions['inputs']): EngineOptions {
-  return { catalog, ...limits, inputs };
+export function engineOptions(catalog: Catalog | null, limits: Partial<Limits>, inputs?: EngineOptions['inputs'], tables?: EngineOptions['tables']): EngineOptions {
+  return { catalog, ...limits, inputs, tables };
 }
 
 export class Database {

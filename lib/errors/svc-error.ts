@@ -5,10 +5,26 @@
 /** Every error code with the HTTP status it maps to. */
 export const ERROR_STATUS = {
   BAD_REQUEST: 400,
+  /** A fault of the SQL text: the position points into it. */
   SQL: 400,
+  /**
+   * The request passed a configured limit of the server (a memory budget, the
+   * import's column count or line length); the message names its key (`limit=`).
+   */
+  LIMIT: 400,
+  /**
+   * One value a function would build past cairo.sql.string.function.buffer.max.size:
+   * QuestDB's SQL error at the call (answered as SQL), but a limit of the evaluation,
+   * not a fault of the text (a bind-time evaluation leaves it to run time).
+   */
+  VALUE_LIMIT: 400,
   UNAUTHORIZED: 401,
   NOT_FOUND: 404,
   METHOD_NOT_ALLOWED: 405,
+  /** The request head did not arrive in time. */
+  REQUEST_TIMEOUT: 408,
+  /** A part of the request the HTTP parser refuses for its size (chunk extensions). */
+  PAYLOAD_TOO_LARGE: 413,
   URI_TOO_LONG: 414,
   HEADERS_TOO_LARGE: 431,
   /** A statement that ran past its timeout: a failed query, as QuestDB answers it. */
@@ -52,6 +68,16 @@ export class SvcError extends Error {
 
 export function isSvcError(e: unknown): e is SvcError {
   return e instanceof SvcError;
+}
+
+/** QuestDB's SQL errors: a fault of the statement or a value past its per-value limit, placed in the SQL text. */
+export function isSqlError(e: SvcError): boolean {
+  return e.code === 'SQL' || e.code === 'VALUE_LIMIT';
+}
+
+/** A limit of the server or of the evaluation that the request ran into, rather than a fault of its input. */
+export function isLimitError(e: unknown): e is SvcError {
+  return isSvcError(e) && (e.code === 'LIMIT' || e.code === 'VALUE_LIMIT');
 }
 
 /** A readable message for anything thrown, without a stack. */

@@ -16,7 +16,8 @@ export const MEMORY_LIMIT_KEY = 'query.memory.limit';
 export const DEFAULT_MAX_TEXT_BYTES = 1024 * 1024;
 
 export interface ExecContext {
-  readonly catalog: Catalog;
+  /** The database's tables; null when there are none (the library's where() and select()). */
+  readonly catalog: Catalog | null;
   readonly signal: AbortSignal;
   /** What the statement holds (collected batches, hash tables, sorts, text built per row), at most query.memory.limit. */
   readonly budget: MemoryBudget;
@@ -39,13 +40,19 @@ export interface StatementLimits {
 }
 
 /** A context for one execution: a fresh budget (under the parent, if any) and the deadline (none by default). */
-export function execContext(catalog: Catalog, signal: AbortSignal, limits: StatementLimits, deadline = Deadline.NEVER,
+export function execContext(catalog: Catalog | null, signal: AbortSignal, limits: StatementLimits, deadline = Deadline.NEVER,
   inputs?: ReadonlyMap<string, AsyncIterable<Batch>>): ExecContext {
   return {
     catalog, signal, deadline, inputs,
     budget: new MemoryBudget(limits.memoryLimit ?? 1024 ** 3, MEMORY_LIMIT_KEY, limits.parentBudget ?? null),
     maxTextBytes: limits.maxTextBytes ?? DEFAULT_MAX_TEXT_BYTES,
   };
+}
+
+/** The catalog of a plan that reads tables (a plan bound without tables has no such node). */
+export function tablesOf(cx: ExecContext): Catalog {
+  if (cx.catalog === null) throw new SvcError('INTERNAL', 'a plan that reads tables ran without a catalog');
+  return cx.catalog;
 }
 
 const YIELD_EVERY_MS = 8;

@@ -7,6 +7,7 @@ import type { Batch } from '../core/batch.js';
 import type * as A from '../sql/ast.js';
 import type { Field, Plan } from '../sql/bound.js';
 import { bindQuery, type BindContext } from '../sql/binder.js';
+import type { SchemaSource } from '../sql/schema-source.js';
 import { node } from '../sql/plan-timestamp.js';
 import type { ColumnNaming } from '../sql/column-alias.js';
 import { COLUMNS_FIELDS, SHOW_CREATE_FIELDS, SHOW_TABLES_FIELDS } from '../sql/metadata.js';
@@ -25,7 +26,10 @@ import { runUpdate } from './update.js';
 import { fromValues } from './vectors.js';
 
 export interface EngineOptions {
-  readonly catalog: Catalog;
+  /** The database's tables; null for none (the library's where() and select(), over their batches alone). */
+  readonly catalog: Catalog | null;
+  /** The tables FROM may name, when not the catalog's (where() and select(): none, with their own message). */
+  readonly tables?: SchemaSource;
   /** Bytes one execution may hold in collected rows, sorts, hash tables and text built per row (default 1 GiB). */
   readonly memoryLimit?: number;
   /** The process-wide budget every execution's charges also go to (none by default). */
@@ -79,6 +83,12 @@ function tooComplex(e: unknown): unknown {
   return e;
 }
 
+/** The catalog a statement that reads or changes tables needs. */
+function catalogOf(opts: EngineOptions): Catalog {
+  if (opts.catalog === null) throw new SvcError('INTERNAL', 'a statement on tables was compiled without a catalog');
+  return opts.catalog;
+}
+
 function context(opts: EngineOptions, signal: AbortSignal, deadline: Deadline | undefined): ExecContext {
   return execContext(opts.catalog, signal, opts, deadline);
 }
@@ -124,10 +134,9 @@ function ddlQueryType(stmt: A.CreateTable | A.DropTable | A.TruncateTable | A.Re
 }
 
 function compileStatement(stmt: A.Statement, opts: EngineOptions, text: string): CompiledStatement {
-  const catalog = opts.catalog;
   const naming = { naming: opts.columnNaming, sql: text };
   switch (stmt.kind) {
-    case 'query': return select(bindQuery(stmt.query, { catalog, inputs: opts.inputs, ...naming }), opts);
+    case 'query': return select(bindQuery(stmt.query, { catalog: opts.tables ?? catalogOf(opts), inputs: opts.inputs, ...naming }), opts);
     case 'explain': {
       const inner = compileStatement(stmt.statement, opts, text);
       const lines = inner.kind === 'select' ? explainPlan(inner.plan) : [`${inner.kind.toUpperCase()}`];
@@ -141,22 +150,22 @@ function compileStatement(stmt: A.Statement, opts: EngineOptions, text: string):
     case 'show': {
       const what = stmt.what.toUpperCase();
       const table = stmt.table;
-      if (table !== null && !catalog.exists(table)) throw new SvcError('SQL', `table does not exist [table=${table}]`, { position: stmt.tablePos });
+      if (table !== null && !catalogOf(opts).exists(table)) throw new SvcError('SQL', `table does not exist [table=${table}]`, { position: stmt.tablePos });
       if (what === 'TABLES') return select(node({ kind: 'metadata', what: 'tables', table: null, fields: SHOW_TABLES_FIELDS }), opts);
       if (what === 'COLUMNS') return select(node({ kind: 'metadata', what: 'columns', table, fields: COLUMNS_FIELDS }), opts);
       if (what === 'CREATE TABLE') return select(node({ kind: 'metadata', what: 'createTable', table, fields: SHOW_CREATE_FIELDS }), opts);
       throw new SvcError('SQL', `SHOW ${stmt.what} is not supported`, { position: stmt.pos });
     }
     case 'insert': {
-      const prepared = runInsert(stmt, catalog, standaloneKernelContext(opts.memoryLimit, opts.maxTextBytes));
+      const prepared = runInsert(stmt, catalogOf(opts), standaloneKernelContext(opts.memoryLimit, opts.maxTextBytes));
       return { kind: 'insert', queryType: stmt.query === null ? 'INSERT' : 'INSERT AS SELECT', execute: change(prepared, opts) };
     }
     case 'createTable': case 'dropTable': case 'truncateTable': case 'renameTable': case 'alterTable': {
-      const prepared = runDdl(stmt, catalog, naming);
+      const prepared = runDdl(stmt, catalogOf(opts), naming);
       return { kind: 'ddl', queryType: ddlQueryType(stmt), execute: change(prepared, opts) };
     }
     case 'update': {
-      const prepared = runUpdate(stmt, catalog);
+      const prepared = runUpdate(stmt, catalogOf(opts));
       return { kind: 'update', queryType: 'UPDATE', execute: change(prepared, opts) };
     }
     case 'unsupported': throw new SvcError('SQL', `${stmt.what} is not supported`, { position: stmt.pos });

@@ -40,7 +40,7 @@ function sourceColumn(p: Plan, index: number): { table: string; column: string }
 /** Whether the table's committed state says the symbol column never holds NULL (false when unknown). */
 function symbolHasNoNulls(plan: LatestPlan, cx: ExecContext): boolean {
   const src = plan.keys.length === 1 ? sourceColumn(plan.input, plan.keys[0]!) : null;
-  if (src === null || !cx.catalog.exists(src.table)) return false;
+  if (src === null || cx.catalog === null || !cx.catalog.exists(src.table)) return false;
   const t = cx.catalog.get(src.table);
   const c = t.meta.columns.find((x) => x.name.toLowerCase() === src.column.toLowerCase());
   return c !== undefined && c.type === 'SYMBOL' && t.txn.symbols[String(c.id)]?.nulls === false;

@@ -10,7 +10,7 @@ import { runLatestBy } from './latest-by.js';
 import { runAsofJoin } from './asof-join.js';
 import { runSampleFill } from './sample-fill.js';
 import { concatBatches, gatherBatch, sliceBatches } from './batches.js';
-import { batchBytes, Held, keyEntryBytes, pace, type ExecContext } from './context.js';
+import { batchBytes, Held, keyEntryBytes, pace, tablesOf, type ExecContext } from './context.js';
 import { Evaluator } from './expr.js';
 import { runJoin } from './hash-join.js';
 import { prepareSubqueries } from './subqueries.js';
@@ -29,7 +29,7 @@ export function run(plan: Plan, cx: ExecContext): AsyncGenerator<Batch> {
     }
     case 'oneRow': return (async function* () { yield { rowCount: 1, columns: [] }; })();
     case 'longSequence': return runLongSequence(plan.count, cx);
-    case 'metadata': return (async function* () { yield* sliceBatches(metadataRows(plan, cx.catalog)); })();
+    case 'metadata': return (async function* () { yield* sliceBatches(metadataRows(plan, tablesOf(cx))); })();
     case 'filter': return runFilter(plan, cx);
     case 'project': return runProject(plan, cx);
     case 'aggregate': return runAggregate(plan, run(plan.input, cx), cx);
@@ -48,7 +48,7 @@ export function run(plan: Plan, cx: ExecContext): AsyncGenerator<Batch> {
 }
 
 async function* runScan(plan: Extract<Plan, { kind: 'scan' }>, cx: ExecContext): AsyncGenerator<Batch> {
-  const reader = cx.catalog.reader(plan.table);
+  const reader = tablesOf(cx).reader(plan.table);
   try {
     for (const b of reader.scan({ columns: plan.columns, intervals: plan.intervals ?? undefined, backwards: plan.backwards === true, batchRows: plan.batchRows })) {
       await pace(cx);

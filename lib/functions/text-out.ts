@@ -4,14 +4,13 @@
 // and a batch whose text passes the chunk size is handed back to the evaluator
 // (RowChunkOverflow) to be redone in smaller row chunks. Also the per-value
 // limit of functions that can make one value much larger than their input.
-import { isSvcError, SvcError } from '../errors/svc-error.js';
+import { isLimitError as isLimitCode, SvcError } from '../errors/svc-error.js';
 import type { VarVector } from '../core/column-vector.js';
 import type { KernelContext } from './registry.js';
 import { textVector } from '../core/vec.js';
 
 /** The configuration key of the per-value limit (QuestDB's name and default, 1 MiB). */
 export const TEXT_LIMIT_KEY = 'cairo.sql.string.function.buffer.max.size';
-const TEXT_LIMIT_MESSAGE = 'breached memory limit set for';
 
 /** UTF-16 code units added between two charges (and deadline checks). */
 const STEP = 64 * 1024;
@@ -90,11 +89,11 @@ export function utf8Length(s: string): number {
  */
 export function checkTextSize(fn: string, required: number, kx: KernelContext): void {
   if (required > kx.maxTextBytes) {
-    throw new SvcError('SQL', `${TEXT_LIMIT_MESSAGE} ${fn} [maxLength=${kx.maxTextBytes}, requiredLength=${required}, limit=${TEXT_LIMIT_KEY}]`);
+    throw new SvcError('VALUE_LIMIT', `breached memory limit set for ${fn} [maxLength=${kx.maxTextBytes}, requiredLength=${required}, limit=${TEXT_LIMIT_KEY}]`);
   }
 }
 
 /** Whether an error is a limit a kernel ran into (memory budget, per-value text size), rather than a fault of the input. */
 export function isLimitError(e: unknown): boolean {
-  return e instanceof RowChunkOverflow || (isSvcError(e) && (e.code === 'BAD_REQUEST' || e.message.startsWith(TEXT_LIMIT_MESSAGE)));
+  return e instanceof RowChunkOverflow || isLimitCode(e);
 }

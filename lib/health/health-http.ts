@@ -1,8 +1,10 @@
 // The health server's node:http server, the same in the main event loop and in
 // the health worker thread; what differs is the backend that supplies state.
 import { createServer, type Server } from 'node:http';
+import { SvcError } from '../errors/svc-error.js';
+import { errorAnswer } from '../net/error-answer.js';
 import { checkHead, guardRequestHeads, parserLimit, type HeadLimits } from '../net/request-head.js';
-import type { HealthResponder, HealthSnapshot } from './health-responder.js';
+import type { HealthAnswer, HealthResponder, HealthSnapshot } from './health-responder.js';
 
 /** The health server ignores paths and needs few headers: small limits (414, 431 past them). */
 export const HEALTH_HEAD_LIMITS: HeadLimits = { maxUrl: 8 * 1024, maxHeaders: 16 * 1024 };
@@ -23,8 +25,8 @@ export function createHealthHttpServer(responder: HealthResponder, backend: Heal
     const method = req.method ?? 'GET';
     const tooLarge = checkHead(req, HEALTH_HEAD_LIMITS);
     if (tooLarge) backend.onBadRequest(`${method} -> ${tooLarge.status} ${tooLarge.message}`);
-    const answer = tooLarge
-      ? { kind: 'json' as const, status: tooLarge.status, endpoint: 'health', body: JSON.stringify({ error: tooLarge.message }), headers: { Connection: 'close' } }
+    const answer: HealthAnswer = tooLarge
+      ? { kind: 'error', endpoint: 'health', error: tooLarge }
       : responder.answer(method, req.url ?? '/', req.headers.authorization, () => backend.snapshot());
     const done = (): void => {
       backend.onRequest(answer.endpoint, method, res.statusCode, Number(process.hrtime.bigint() - started) / 1e9);
@@ -36,17 +38,24 @@ export function createHealthHttpServer(responder: HealthResponder, backend: Heal
       res.end();
       done();
     };
+    const sendError = (e: SvcError, framing: Record<string, string> = {}): void => {
+      const a = errorAnswer(e, { kind: 'health' });
+      const { 'Content-Type': contentType, ...headers } = a.headers;
+      send(a.status, contentType ?? 'application/json', a.body, { ...headers, ...framing });
+    };
     if (answer.kind === 'metrics') {
       backend.metrics().then(
         (m) => send(200, m.contentType, m.body),
         (e: unknown) => {
           backend.onError(`metrics scrape failed: ${e instanceof Error ? e.message : String(e)}`);
-          send(503, 'application/json', '{"error":"metrics unavailable"}');
+          sendError(new SvcError('UNAVAILABLE', 'metrics unavailable'));
         },
       );
       return;
     }
-    send(answer.status, answer.kind === 'json' ? 'application/json' : 'text/plain', answer.body, answer.headers);
+    // A head past the limits closes the connection after the answer.
+    if (answer.kind === 'error') sendError(answer.error, answer.error === tooLarge ? { Connection: 'close' } : {});
+    else send(answer.status, answer.kind === 'json' ? 'application/json' : 'text/plain', answer.body, answer.headers);
   });
   guardRequestHeads(server, HEALTH_HEAD_LIMITS, (message) => backend.onBadRequest(message));
   return server;

@@ -4,6 +4,7 @@
 import { BasicAuth, WWW_AUTHENTICATE } from '../net/basic-auth.js';
 import type { ComponentReport } from '../lifecycle/component-registry.js';
 import { nowMicros } from '../log/clock.js';
+import { SvcError } from '../errors/svc-error.js';
 
 export interface HealthSettings {
   readonly user: string;
@@ -22,6 +23,8 @@ export interface HealthSnapshot {
 
 export type HealthAnswer =
   | { readonly kind: 'text' | 'json'; readonly status: number; readonly body: string; readonly headers?: Record<string, string>; readonly endpoint: string }
+  /** Answered through net/error-answer.ts in the health server's shape. */
+  | { readonly kind: 'error'; readonly error: SvcError; readonly endpoint: string }
   | { readonly kind: 'metrics'; readonly endpoint: string };
 
 /** The credentials the health server checks: the main server's, unless its authentication is not required. */
@@ -43,10 +46,10 @@ export class HealthResponder {
     const endpoint = path === '/lifecycle' ? 'lifecycle' : path === '/metrics' ? 'metrics' : 'health';
     if (method !== 'GET' && method !== 'HEAD') {
       // QuestDB's line, as the main port answers it.
-      return { kind: 'text', status: 405, endpoint, headers: { Allow: 'GET, HEAD' }, body: `Method ${method} not supported\r\n` };
+      return { kind: 'error', endpoint, error: new SvcError('METHOD_NOT_ALLOWED', `Method ${method} not supported`, { headers: { Allow: 'GET, HEAD' }, plainText: true }) };
     }
     if (this.#auth && !this.#auth.check(authorization)) {
-      return { kind: 'json', status: 401, endpoint, headers: { 'WWW-Authenticate': WWW_AUTHENTICATE }, body: '{"error":"unauthorized"}' };
+      return { kind: 'error', endpoint, error: new SvcError('UNAUTHORIZED', 'unauthorized', { headers: { 'WWW-Authenticate': WWW_AUTHENTICATE } }) };
     }
     if (endpoint === 'lifecycle') {
       const report = { capturedAtMicros: nowMicros(), components: snapshot().components };
@@ -54,7 +57,7 @@ export class HealthResponder {
     }
     if (endpoint === 'metrics') {
       if (!this.#settings.metricsEnabled) {
-        return { kind: 'json', status: 404, endpoint, body: '{"error":"metrics are disabled [metrics.enabled=false]"}' };
+        return { kind: 'error', endpoint, error: new SvcError('NOT_FOUND', 'metrics are disabled [metrics.enabled=false]') };
       }
       return { kind: 'metrics', endpoint };
     }

@@ -1,6 +1,7 @@
-// The one place that turns an error into an HTTP response (STYLE.md "Errors"):
-// SvcError -> its status and the SPEC.md body ({query, error, position} for
-// SQL; a plain text line for the HTTP layer's 404 and 405). What an error
+// The one place that turns an error into an HTTP response of the main server
+// (STYLE.md "Errors"): what it counts as, logged and counted, then answered
+// through net/error-answer.ts (status, headers and the endpoint's body shape:
+// {query, error, position} for SQL, a text line for the HTTP layer's 404 and 405). What an error
 // counts as follows from its class (errorClass): a client mistake (4xx) is
 // logged at info; a condition of the machine or of the server's state (507
 // disk full, 503 unavailable) at error level and in
@@ -14,6 +15,7 @@ import type { ServerResponse } from 'node:http';
 import { SvcError, errorMessage, isSvcError } from '../errors/svc-error.js';
 import type { Logger } from '../log/log-manager.js';
 import type { Metrics } from '../metrics/metrics.js';
+import { errorAnswer, type ErrorShape } from '../net/error-answer.js';
 
 export interface ErrorContext {
   readonly res: ServerResponse;
@@ -74,29 +76,22 @@ export function reportError(log: Logger, metrics: Metrics, what: string, err: un
 }
 
 export function sendError(ctx: ErrorContext, err: unknown): void {
-  const { res } = ctx;
   const e = reportError(ctx.log, ctx.metrics, ctx.what, err);
+  writeError(ctx.res, e, { kind: 'main', query: ctx.query });
+}
+
+/**
+ * Answers an error already reported (reportError) in `shape`, with a Content-Length
+ * (and extra framing headers such as Connection: close). After a response started
+ * it is too late for a status: the connection is cut so the client sees a broken
+ * body, not a valid one.
+ */
+export function writeError(res: ServerResponse, e: SvcError, shape: ErrorShape, framing: Readonly<Record<string, string>> = {}): void {
   if (res.headersSent) {
-    // Too late for a status: cut the connection so the client sees a broken body, not a valid one.
     res.destroy();
     return;
   }
-  if (e.plainText) {
-    const line = `${e.message}\r\n`;
-    res.writeHead(e.status, { ...e.headers, 'Content-Type': 'text/plain; charset=utf-8', 'Content-Length': Buffer.byteLength(line) });
-    res.end(line);
-    return;
-  }
-  const body: Record<string, unknown> = {};
-  if (ctx.query !== undefined) body.query = ctx.query;
-  body.error = e.message;
-  // The SQL error body always has a position (SPEC.md); an error of the whole statement (a timeout) is at 0.
-  if (e.position !== undefined || ctx.query !== undefined) body.position = e.position ?? 0;
-  const text = JSON.stringify(body);
-  res.writeHead(e.status, {
-    ...e.headers,
-    'Content-Type': 'application/json; charset=utf-8',
-    'Content-Length': Buffer.byteLength(text),
-  });
-  res.end(text);
+  const a = errorAnswer(e, shape);
+  res.writeHead(a.status, { ...a.headers, 'Content-Length': Buffer.byteLength(a.body), ...framing });
+  res.end(a.body);
 }

@@ -20,7 +20,7 @@ import type { ImportParams } from '../ingest/import-params.js';
 import { parseSchema } from '../ingest/schema.js';
 import { importJson, importText } from '../ingest/import-report.js';
 import { sanitizeName, tableNameFromFile } from '../ingest/import-names.js';
-import { asSvcError, errorClass } from './error-response.js';
+import { asSvcError, errorClass, writeError } from './error-response.js';
 import type { RequestContext, Route } from './router.js';
 
 export interface ImportRouteOptions {
@@ -62,11 +62,9 @@ async function handleImport(ctx: RequestContext, o: ImportRouteOptions): Promise
     ctx.res.end(body);
   } catch (err) {
     if (err instanceof NotMultipart) {
-      const body = 'Non-multipart POST not supported\r\n';
-      ctx.report(new SvcError('BAD_REQUEST', 'Non-multipart POST not supported'));
+      const e = ctx.report(new SvcError('BAD_REQUEST', 'Non-multipart POST not supported', { plainText: true }));
       await settle(ctx, 4 << 20, 1000);
-      ctx.res.writeHead(400, { 'Content-Type': 'text/plain; charset=utf-8', 'Content-Length': Buffer.byteLength(body), Connection: 'close' });
-      ctx.res.end(body);
+      writeError(ctx.res, e, { kind: 'import', json }, { Connection: 'close' });
       return;
     }
     // Client mistakes and conditions of the machine (a full disk: 507) are answered in the import's
@@ -75,10 +73,8 @@ async function handleImport(ctx: RequestContext, o: ImportRouteOptions): Promise
     if (!isSvcError(e) || errorClass(e) === 'internal' || ctx.res.headersSent) throw err;
     ctx.report(e);
     await settle(ctx, 4 << 20, 1000);
-    const body = json ? JSON.stringify({ status: e.message }) : `${e.message}\r\n`;
     // The tabular format answers as QuestDB does, 200 with the message; fmt=json keeps the status that says what went wrong.
-    ctx.res.writeHead(json ? e.status : 200, { 'Content-Type': json ? 'application/json; charset=utf-8' : 'text/plain; charset=utf-8', 'Content-Length': Buffer.byteLength(body), Connection: 'close' });
-    ctx.res.end(body);
+    writeError(ctx.res, e, { kind: 'import', json }, { Connection: 'close' });
   }
 }
 

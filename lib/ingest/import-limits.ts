@@ -45,12 +45,12 @@ export function importBudget(limits: ImportLimits): MemoryBudget {
 
 /** A line (or one value of it) longer than the limit; `what` says which. */
 export function lineTooLong(limits: ImportLimits, what: string, line: number): SvcError {
-  return new SvcError('BAD_REQUEST',
+  return new SvcError('LIMIT',
     `${what} is longer than the limit of ${limits.lineBytes} bytes [limit=${limits.keys.lineBytes}, line=${line}]`);
 }
 
 /** A file wider than the column limit. */
 export function tooManyColumns(limits: ImportLimits, columns: number, label: string): SvcError {
-  return new SvcError('BAD_REQUEST',
+  return new SvcError('LIMIT',
     `the file has ${columns} columns, more than the limit of ${limits.maxColumns} [limit=${limits.keys.maxColumns}, table=${label}]`);
 }

@@ -76,7 +76,7 @@ export class MemoryBudget {
         `server busy: ${what} needs more memory than running requests leave of ${this.limit} bytes; try again later [limit=${this.key}, held=${this.#used}, requested=${Number.isFinite(bytes) ? bytes : 'unbounded'}]`,
         { headers: { 'Retry-After': '1' } });
     }
-    return new SvcError('BAD_REQUEST',
+    return new SvcError('LIMIT',
       `${what} needs more than the memory limit of ${this.limit} bytes [limit=${this.key}, held=${this.#used}, requested=${Number.isFinite(bytes) ? bytes : 'unbounded'}]`);
   }
 }

@@ -3,9 +3,10 @@
 // for a request target past its limit, 431 for header fields past theirs, 408
 // for a head that did not arrive in time, 400 for anything else; always a
 // status and a JSON body before the connection closes, never an unhandled error.
-import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import { STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { SvcError } from '../errors/svc-error.js';
+import { errorAnswer } from './error-answer.js';
 
 export interface HeadLimits {
   /** Longest request target (path and query string) in bytes; longer gets 414. */
@@ -121,9 +122,10 @@ export function guardRequestHeads(server: Server, limits: HeadLimits, onBadReque
     }
     const e = classify(err, tap, limits);
     onBadRequest(`bad HTTP request: ${err.code ?? 'parse error'} -> ${e.status} ${e.message}`);
-    const body = JSON.stringify({ error: e.message });
-    socket.end(`HTTP/1.1 ${e.status} ${REASONS[e.status] ?? 'Bad Request'}\r\nConnection: close\r\n`
-      + `Content-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
+    const a = errorAnswer(e, { kind: 'main' });
+    const headers = Object.entries(a.headers).map(([k, v]) => `${k}: ${v}\r\n`).join('');
+    socket.end(`HTTP/1.1 ${a.status} ${STATUS_CODES[a.status] ?? 'Bad Request'}\r\nConnection: close\r\n`
+      + `${headers}Content-Length: ${Buffer.byteLength(a.body)}\r\n\r\n${a.body}`);
     tap.answered = true;
     const timer = setTimeout(() => socket.destroy(), LINGER_MS);
     timer.unref();
@@ -131,11 +133,7 @@ export function guardRequestHeads(server: Server, limits: HeadLimits, onBadReque
   });
 }
 
-const REASONS: Record<number, string> = {
-  400: 'Bad Request', 408: 'Request Timeout', 413: 'Payload Too Large', 414: 'URI Too Long', 431: 'Request Header Fields Too Large',
-};
-
-function classify(err: NodeJS.ErrnoException & { bytesParsed?: number; rawPacket?: Buffer }, tap: HeadTap | undefined, l: HeadLimits): { status: number; message: string } {
+function classify(err: NodeJS.ErrnoException & { bytesParsed?: number; rawPacket?: Buffer }, tap: HeadTap | undefined, l: HeadLimits): SvcError {
   switch (err.code) {
     case 'HPE_HEADER_OVERFLOW': {
       let lineEnd = tap?.inHead ? tap.lineEnd : -1;
@@ -151,10 +149,10 @@ function classify(err: NodeJS.ErrnoException & { bytesParsed?: number; rawPacket
       return lineEnd > l.maxUrl ? urlTooLong(null, l) : headersTooLarge(null, l);
     }
     case 'HPE_CHUNK_EXTENSIONS_OVERFLOW':
-      return { status: 413, message: 'chunk extensions too large' };
+      return new SvcError('PAYLOAD_TOO_LARGE', 'chunk extensions too large');
     case 'ERR_HTTP_REQUEST_TIMEOUT':
-      return { status: 408, message: 'the request did not arrive in time' };
+      return new SvcError('REQUEST_TIMEOUT', 'the request did not arrive in time');
     default:
-      return { status: 400, message: `malformed HTTP request [${err.code ?? 'parse error'}: ${(err as { reason?: string }).reason ?? err.message}]` };
+      return new SvcError('BAD_REQUEST', `malformed HTTP request [${err.code ?? 'parse error'}: ${(err as { reason?: string }).reason ?? err.message}]`);
   }
 }

@@ -2,7 +2,6 @@
 // implicit GROUP BY), HAVING, the SELECT list, DISTINCT, ORDER BY, LIMIT and
 // set operations, into a logical plan with typed fields.
 import { SvcError } from '../errors/svc-error.js';
-import type { Catalog } from '../storage/catalog.js';
 import type * as A from './ast.js';
 import { bindExpr, castTo, exprKey, implicitNumber, literal, resolveColumn, unify, type ExprContext, type Scope, type ScopeField } from './bind-expr.js';
 import type { BoundAggregate, BoundExpr, Field, Plan } from './bound.js';
@@ -19,9 +18,11 @@ import { checkPlanDepth } from './depth-guard.js';
 import { designateTimestamp, node } from './plan-timestamp.js';
 import { balancedAnd } from './parse-expr.js';
 import { DEFAULT_COLUMN_NAMING, selectColumnNames, type ColumnNaming } from './column-alias.js';
+import type { SchemaSource, TableSchema } from './schema-source.js';
 
 export interface BindContext {
-  readonly catalog: Catalog;
+  /** The tables FROM may read (the storage Catalog, or none for the library's stream operators). */
+  readonly catalog: SchemaSource;
   /** Named batch inputs FROM may read instead of a table (the library's stream operators), by lower-case name. */
   readonly inputs?: ReadonlyMap<string, { readonly fields: readonly Field[]; readonly timestamp: number }>;
   /** How unaliased columns are named (QuestDB 9's expression text by default). */
@@ -133,15 +134,13 @@ function bindSource(f: A.FromItem, cx: BindContext, ctes: Ctes): Source {
         const plan: Plan = node({ kind: 'input', name: f.name.toLowerCase(), fields: input.fields, timestamp: input.timestamp });
         return { plan, scope: { fields: input.fields.map((x) => ({ table: f.alias ?? f.name, name: x.name, type: x.type })) } };
       }
-      let table;
+      let meta: TableSchema;
       try {
-        table = cx.catalog.get(f.name);
-        table.check();
+        meta = cx.catalog.schema(f.name);
       } catch (e) {
         if (e instanceof SvcError) throw new SvcError(e.code === 'NOT_FOUND' ? 'SQL' : e.code, e.message, { position: f.pos });
         throw e;
       }
-      const meta = table.meta;
       const fields: Field[] = meta.columns.map((c) => ({ name: c.name, type: c.type }));
       const ts = meta.columns.findIndex((c) => c.id === meta.timestampId);
       const plan: Plan = node({ kind: 'scan', table: meta.name, columns: fields.map((x) => x.name), intervals: null, fields, timestamp: ts });

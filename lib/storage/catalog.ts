@@ -183,6 +183,16 @@ export class Catalog {
     return this.#tables.has(nameKey(name));
   }
 
+  /**
+   * The table's metadata as it is now, for binding (the binder's SchemaSource,
+   * sql/schema-source.ts): `table does not exist` (NOT_FOUND) or the table's error.
+   */
+  schema(name: string): TableMeta {
+    const t = this.get(name);
+    t.check();
+    return t.meta;
+  }
+
   /** The table, or `table does not exist [table=x]`. */
   get(name: string): Table {
     const t = this.#tables.get(nameKey(name));

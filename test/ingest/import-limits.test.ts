@@ -63,12 +63,12 @@ test('long text values hand a batch over before its row count is reached', async
 
 test('a file wider than maxColumns is refused naming the limit, before anything is sized by it', async () => {
   await assert.rejects(batchesOf(wideCsv(11, 3), { limits: limits({ maxColumns: 10 }) }),
-    { code: 'BAD_REQUEST', message: /the file has 11 columns, more than the limit of 10 \[limit=import\.max\.columns, table=t\]/ });
+    { code: 'LIMIT', message: /the file has 11 columns, more than the limit of 10 \[limit=import\.max\.columns, table=t\]/ });
 });
 
 test('builders past the memory limit fail naming it', async () => {
   await assert.rejects(batchesOf(wideCsv(500, 2000), { limits: limits({ memory: 2 * MIB }) }),
-    { code: 'BAD_REQUEST', message: /needs more than the memory limit of 2097152 bytes \[limit=import\.memory\.limit/ });
+    { code: 'LIMIT', message: /needs more than the memory limit of 2097152 bytes \[limit=import\.memory\.limit/ });
 });
 
 test('detection waits past 1 MiB for two lines; a line past the line limit is refused naming it', async () => {
@@ -77,7 +77,7 @@ test('detection waits past 1 MiB for two lines; a line past the line limit is re
   assert.deepEqual(sizes, [3]);
   assert.deepEqual(layout!.types, ['VARCHAR', 'INT']);
   await assert.rejects(batchesOf(`${first},1\ny,2\n`, { limits: limits({ lineBytes: 2 * MIB }) }, 7777),
-    { code: 'BAD_REQUEST', message: /line 1 is longer than the limit of 2097152 bytes \[limit=http\.text\.roll\.buffer\.limit, line=1\]/ });
+    { code: 'LIMIT', message: /line 1 is longer than the limit of 2097152 bytes \[limit=http\.text\.roll\.buffer\.limit, line=1\]/ });
   // Old Mac line ends (\r alone) are line ends too.
   const { sizes: cr } = await batchesOf(`${'y'.repeat(MIB)},1\r${'z'.repeat(MIB)},2\r`, { limits: limits({ lineBytes: 2 * MIB }) }, 9999);
   assert.deepEqual(cr, [2]);
@@ -85,7 +85,7 @@ test('detection waits past 1 MiB for two lines; a line past the line limit is re
 
 test('a value held across chunks past the line limit is refused naming it and its line', async () => {
   await assert.rejects(batchesOf(`a,b\n1,x\n2,"${'q'.repeat(3 * MIB)}`, { limits: limits({ lineBytes: MIB }) }, 4096),
-    { code: 'BAD_REQUEST', message: /a value on line 3 is longer than the limit of 1048576 bytes \[limit=http\.text\.roll\.buffer\.limit, line=3\]/ });
+    { code: 'LIMIT', message: /a value on line 3 is longer than the limit of 1048576 bytes \[limit=http\.text\.roll\.buffer\.limit, line=3\]/ });
 });
 
 test('the held start of the file and the sample are given back once detection has run', async () => {
@@ -176,7 +176,7 @@ test('abort() while the import waits for the writer lets the writer go and fails
 test("the writer's buffers are charged: a file that needs more than the memory limit is refused before a table is made", async () => {
   const a = importer('toowide', { limits: limits({ memory: 4 * MIB }) });
   await assert.rejects(async () => { await a.push(enc.encode(wideCsv(100, 2))); await a.complete(); },
-    { code: 'BAD_REQUEST', message: /the table writer's buffers .* \[limit=import\.memory\.limit/ });
+    { code: 'LIMIT', message: /the table writer's buffers .* \[limit=import\.memory\.limit/ });
   a.abort();
   assert.equal(catalog.exists('toowide'), false);
 });
