@@ -13,18 +13,13 @@ import { urlOf } from './net/listen.js';
 import { MainServer } from './http/main-server.js';
 import { Router } from './http/router.js';
 import { sqlRoutes } from './http/sql-routes.js';
-import { createFunctionRegistry } from './functions/index.js';
-import { Pacer } from './exec/pacer.js';
 import { chkRoutes } from './http/chk-route.js';
 import { importRoutes } from './http/imp-route.js';
-import { importLimitsFromConfig } from './ingest/import-limits.js';
 import { ComponentRegistry } from './lifecycle/component-registry.js';
 import { loadLogConf } from './log/log-conf.js';
 import { LogManager, type Logger } from './log/log-manager.js';
 import { Metrics } from './metrics/metrics.js';
-import { Catalog, catalogOptions } from './storage/catalog.js';
-import { columnNamingFromConfig } from './sql/column-alias.js';
-import { queryMemoryTotal } from './limits/memory-budget.js';
+import { Database } from './db/database.js';
 import { VERSION } from './version.js';
 
 export interface ServerOptions {
@@ -52,7 +47,7 @@ export class SvcdbServer {
   readonly metrics: Metrics;
   readonly logs: LogManager;
   readonly registry: ComponentRegistry;
-  #catalog: Catalog | null = null;
+  #database: Database | null = null;
   readonly #log: Logger;
   readonly #main: MainServer;
   readonly #health: HealthServer | null;
@@ -76,19 +71,10 @@ export class SvcdbServer {
     });
 
     const router = new Router();
-    for (const r of sqlRoutes({
-      catalog: () => this.catalog,
-      registry: createFunctionRegistry(),
-      pacer: new Pacer(),
-      queryTimeoutMs: config.get('query.timeout'),
-      exportTimeoutMs: config.get('http.export.timeout'),
-      memoryLimit: config.get('query.memory.limit'),
-      totalMemory: queryMemoryTotal(config.get('query.memory.total.limit'), config.get('query.memory.limit')),
-      maxTextBytes: config.get('cairo.sql.string.function.buffer.max.size'),
-      columnNaming: columnNamingFromConfig(config),
-    })) router.add(r);
-    for (const r of importRoutes({ catalog: () => this.catalog, analysisLines: config.get('http.text.analysis.max.lines'), limits: importLimitsFromConfig(config) })) router.add(r);
-    for (const r of chkRoutes({ catalog: () => this.catalog })) router.add(r);
+    const database = (): Database => this.database;
+    for (const r of sqlRoutes({ database, queryTimeoutMs: config.get('query.timeout'), exportTimeoutMs: config.get('http.export.timeout') })) router.add(r);
+    for (const r of importRoutes({ database })) router.add(r);
+    for (const r of chkRoutes({ database })) router.add(r);
     if (config.get('http.debug.endpoints.enabled')) for (const r of debugRoutes) router.add(r);
     const auth = BasicAuth.fromConfig(config.get('http.user'), config.get('http.password'));
     this.#mainAuth = auth !== null;
@@ -154,10 +140,10 @@ export class SvcdbServer {
 
   get mainAddress(): AddressInfo { return this.#main.address; }
 
-  /** The tables; available once the storage component has started. */
-  get catalog(): Catalog {
-    if (!this.#catalog) throw new SvcError('UNAVAILABLE', 'storage is not open');
-    return this.#catalog;
+  /** The database; available once the storage component has started. */
+  get database(): Database {
+    if (!this.#database) throw new SvcError('UNAVAILABLE', 'storage is not open');
+    return this.#database;
   }
   get healthAddress(): AddressInfo | null { return this.#health?.address ?? null; }
 
@@ -200,19 +186,18 @@ export class SvcdbServer {
       softDependencies: health ? [COMPONENTS.health] : [],
       start: async (handle) => {
         const log = this.logs.logger('storage');
-        const db = join(this.root, 'db');
-        const catalog = Catalog.open(db, {
-          ...catalogOptions(config),
+        const database = Database.open(this.root, {
+          config,
           onProgress: (done, total, table) => handle.setProgress({ task: `opening table ${table}`, done, total, unit: 'tables' }),
         });
         handle.setProgress(null);
-        this.#catalog = catalog;
-        for (const r of catalog.recovered) log.info(`recovered table ${r.table}: removed ${r.removed.join(', ')}`);
-        for (const p of catalog.problems) log.critical(`cannot open table ${p.table}: ${p.error}`);
-        log.advisory(`database ${db}: ${catalog.tables().length - catalog.problems.length} tables open${catalog.problems.length ? `, ${catalog.problems.length} unusable` : ''}`);
-        return catalog.problems.length > 0 ? 'DEGRADED' : 'READY';
+        this.#database = database;
+        for (const r of database.recovered) log.info(`recovered table ${r.table}: removed ${r.removed.join(', ')}`);
+        for (const p of database.problems) log.critical(`cannot open table ${p.table}: ${p.error}`);
+        log.advisory(`database ${database.dir}: ${database.tableCount - database.problems.length} tables open${database.problems.length ? `, ${database.problems.length} unusable` : ''}`);
+        return database.problems.length > 0 ? 'DEGRADED' : 'READY';
       },
-      stop: async () => { this.#catalog?.close(); },
+      stop: async () => { await this.#database?.close(); },
     });
     registry.register({
       name: COMPONENTS.main,

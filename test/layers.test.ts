@@ -9,8 +9,8 @@ import { fileURLToPath } from 'node:url';
 
 const LIB = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'lib');
 
-/** The layered folders, higher imports lower: `http, health, api -> ingest, export -> exec -> sql -> functions -> storage`. */
-const LEVEL: Readonly<Record<string, number>> = { http: 6, health: 6, api: 6, ingest: 5, export: 5, exec: 4, sql: 3, functions: 2, storage: 1 };
+/** The layered folders, higher imports lower: `http, health, cli, embed -> db -> ingest, export -> exec -> sql -> functions -> storage`. */
+const LEVEL: Readonly<Record<string, number>> = { http: 7, health: 7, cli: 7, embed: 7, db: 6, ingest: 5, export: 5, exec: 4, sql: 3, functions: 2, storage: 1 };
 
 /**
  * Shared folders (and top files) usable by every layer; among themselves a
@@ -96,6 +96,10 @@ test('the checker refuses upward, sideways and shared-to-layer imports and allow
   assert.equal(violation('http/router.ts', 'core/batch.ts'), null);
   assert.equal(violation('log/log-manager.ts', 'config/config.ts'), null);
   assert.equal(violation('server.ts', 'http/main-server.ts'), null);
+  assert.equal(violation('http/sql-routes.ts', 'db/database.ts'), null);
+  assert.match(violation('db/database.ts', 'http/router.ts')!, /downward only/);
+  assert.match(violation('cli/export-cli.ts', 'embed/operators.ts')!, /downward only/);
+  assert.match(violation('ingest/importer.ts', 'db/database.ts')!, /downward only/);
   assert.match(violation('storage/table.ts', 'sql/bound.ts')!, /downward only/);
   assert.match(violation('ingest/importer.ts', 'export/csv-response.ts')!, /downward only/);
   assert.match(violation('core/batch.ts', 'storage/table.ts')!, /shared/);

@@ -2,11 +2,11 @@
 // call before an import. Text by default ("Exists" or "Does not exist", CRLF
 // ended, as QuestDB sends it), {"status": ...} with f=json; without `j` the
 // answer is "table name missing" (200, as QuestDB answers it).
-import type { Catalog } from '../storage/catalog.js';
+import type { Database } from '../db/database.js';
 import type { RequestContext, Route } from './router.js';
 
 export interface ChkRouteOptions {
-  readonly catalog: () => Catalog;
+  readonly database: () => Database;
 }
 
 function handleChk(ctx: RequestContext, o: ChkRouteOptions): void {
@@ -16,7 +16,7 @@ function handleChk(ctx: RequestContext, o: ChkRouteOptions): void {
   if (name === null) status = 'table name missing';
   else {
     let exists = false;
-    try { exists = name !== '' && o.catalog().exists(name); } catch { exists = false; } // a name no table can have does not exist
+    try { exists = o.database().tableExists(name); } catch { exists = false; } // storage not open: nothing exists
     status = exists ? 'Exists' : 'Does not exist';
   }
   const json = name !== null && (params.get('f') ?? '').toLowerCase() === 'json';

@@ -13,24 +13,19 @@
 import busboy from 'busboy';
 import { pipeline } from 'node:stream/promises';
 import { createGunzip } from 'node:zlib';
-import { maybeGunzip } from '../ingest/gunzip.js';
+import type { Database, ImportJob } from '../db/database.js';
 import { SvcError, isSvcError } from '../errors/svc-error.js';
-import { importError, Importer, type ImportResult, type SchemaEntry } from '../ingest/importer.js';
-import { DEFAULT_IMPORT_LIMITS, type ImportLimits } from '../ingest/import-limits.js';
-import { parseImportParams, type ImportParams } from '../ingest/import-params.js';
+import { importError, type ImportResult, type SchemaEntry } from '../ingest/importer.js';
+import type { ImportParams } from '../ingest/import-params.js';
 import { parseSchema } from '../ingest/schema.js';
 import { importJson, importText } from '../ingest/import-report.js';
 import { sanitizeName, tableNameFromFile } from '../ingest/import-names.js';
-import type { Catalog } from '../storage/catalog.js';
 import { asSvcError, errorClass, writeError } from './error-response.js';
 import type { RequestContext, Route } from './router.js';
 
 export interface ImportRouteOptions {
-  readonly catalog: () => Catalog;
-  /** http.text.analysis.max.lines */
-  readonly analysisLines: number;
-  /** import.memory.limit, import.max.columns, http.text.roll.buffer.limit (default: their defaults). */
-  readonly limits?: ImportLimits;
+  /** The open database: its http.text.analysis.max.lines and import limits apply. */
+  readonly database: () => Database;
 }
 
 /** The largest schema part (a field or a file part). */
@@ -54,7 +49,7 @@ async function handleImport(ctx: RequestContext, o: ImportRouteOptions): Promise
   let json = (ctx.url.searchParams.get('fmt') ?? '').toLowerCase() === 'json';
   try {
     if (!/^multipart\/form-data/i.test(ctx.req.headers['content-type'] ?? '')) throw new NotMultipart();
-    const p = parseImportParams(ctx.url.searchParams, o.analysisLines);
+    const p = o.database().importParams(ctx.url.searchParams);
     json = p.json;
     const { result, notes } = await runUpload(ctx, o, p);
     const body = json ? importJson(result) : importText(result);
@@ -120,7 +115,7 @@ function runUpload(ctx: RequestContext, o: ImportRouteOptions, p: ImportParams):
       return;
     }
     let schema: SchemaEntry[] = [];
-    let importer: Importer | null = null;
+    let importer: ImportJob | null = null;
     /** The data part read to its end, written out of sight (complete()); published at the end of the body. */
     let importing: Promise<ImportResult> | null = null;
     let lateSchema = false;
@@ -163,26 +158,16 @@ function runUpload(ctx: RequestContext, o: ImportRouteOptions, p: ImportParams):
       if (name !== 'data' || importing) { stream.resume(); return; }
       const location = info.filename ?? 'data';
       const table = p.name !== null ? sanitizeName(p.name, 'import') : tableNameFromFile(location);
-      const imp = new Importer(o.catalog(), { ...p.opts, table, schema, limits: o.limits ?? DEFAULT_IMPORT_LIMITS });
-      importer = imp;
+      const job = o.database().importJob({ opts: p.opts, table, schema, location });
+      importer = job;
       // Not destroyed when the import stops early: the rest of the part is then read and dropped (stream.resume()),
       // so that busboy goes on to the end of the body and the client gets to read the answer.
       const source: AsyncIterable<Buffer> = { [Symbol.asyncIterator]: () => stream.iterator({ destroyOnReturn: false }) };
-      importing = (async () => {
-        try {
-          for await (const chunk of maybeGunzip(source, location)) {
-            if (failed !== null) throw failed;
-            if (gone()) throw disconnected();
-            await imp.push(chunk);
-          }
-          if (gone()) throw disconnected();
-          return await imp.complete();
-        } catch (e) {
-          imp.abort();
-          stream.resume();
-          throw e;
-        }
-      })();
+      // Out of sight until the whole body is read (publish() below); the part's failures stop it before each chunk.
+      importing = job.stage(source, { stopped: () => failed ?? (gone() ? disconnected() : null) }).catch((e: unknown) => {
+        stream.resume();
+        throw e;
+      });
       importing.catch(fail);
     });
     const gone = (): boolean => ctx.signal.aborted || (ctx.req.destroyed && !ctx.req.complete);

@@ -1,46 +1,30 @@
 // The SQL endpoints of the main server (SPEC.md "Main server"): execute
 // (/api/v1/sql/execute, /execute, /exec), validate (/api/v1/sql/validate,
-// /validate) and CSV export (/exp). Each compiles through the one entry point
-// (lib/exec/engine.ts) and streams the result; the statement stops when the
+// /validate) and CSV export (/exp). Each compiles through the Database
+// (lib/db/database.ts) and streams the result; the statement stops when the
 // client goes away or its timeout passes.
 import { SvcError, isSvcError } from '../errors/svc-error.js';
-import type { FunctionRegistry } from '../functions/registry.js';
-import type { Pacer } from '../exec/pacer.js';
-import { compile, type CompiledStatement, type SelectStatement } from '../exec/engine.js';
+import type { CompiledStatement, Database, SelectStatement } from '../db/database.js';
 import { Deadline } from '../limits/deadline.js';
-import type { MemoryBudget } from '../limits/memory-budget.js';
 import { csvBody } from '../export/csv-response.js';
 import { sharedFormatPool } from '../export/format-pool.js';
 import { jsonQueryBody } from '../export/json-response.js';
 import { parseParquetOptions } from '../export/parquet/options.js';
 import { parquetBody, planParquet, sourceTable } from '../export/parquet/parquet-writer.js';
 import type { RowStats } from '../export/row-window.js';
-import type { Catalog } from '../storage/catalog.js';
 import { expDelimiterParam, expLimitParam, expTimeoutParam } from './exp-params.js';
 import { resultColumn } from '../core/column-type.js';
-import type { ColumnNaming } from '../sql/column-alias.js';
 import { boolParam, limitParam, queryParam, timeoutHeader } from './params.js';
 import type { RequestContext, Route } from './router.js';
 import { sendBody } from './stream-body.js';
 
 export interface SqlRouteOptions {
-  /** The open catalog (throws 503 while storage is not open). */
-  readonly catalog: () => Catalog;
-  /** The server's function registry and yield clock (one each per server). */
-  readonly registry: FunctionRegistry;
-  readonly pacer: Pacer;
+  /** The open database (throws 503 while storage is not open); its statement limits apply. */
+  readonly database: () => Database;
   /** Default statement timeout (query.timeout), ms. */
   readonly queryTimeoutMs: number;
   /** Default timeout of a Parquet export (http.export.timeout), ms; query.timeout when absent. */
   readonly exportTimeoutMs?: number;
-  /** Bytes one statement may hold (query.memory.limit). */
-  readonly memoryLimit: number;
-  /** What all running statements may hold together (query.memory.total.limit), if limited. */
-  readonly totalMemory?: MemoryBudget | null;
-  /** Most bytes of one value text functions may build (cairo.sql.string.function.buffer.max.size). */
-  readonly maxTextBytes?: number;
-  /** How unaliased result columns are named (cairo.sql.column.alias.*). */
-  readonly columnNaming?: ColumnNaming;
 }
 
 const JSON_TYPE = 'application/json; charset=utf-8';
@@ -77,7 +61,7 @@ function sqlText(url: URL, emptyMessage?: string): string {
 function compileFor(query: string, opts: SqlRouteOptions): { stmt: CompiledStatement; nanos: number } {
   const t0 = process.hrtime.bigint();
   try {
-    const stmt = compile(query, { catalog: opts.catalog(), registry: opts.registry, pacer: opts.pacer, memoryLimit: opts.memoryLimit, parentBudget: opts.totalMemory, maxTextBytes: opts.maxTextBytes, columnNaming: opts.columnNaming });
+    const stmt = opts.database().compile(query);
     return { stmt, nanos: Number(process.hrtime.bigint() - t0) };
   } catch (e) {
     throw new QueryError(query, e);

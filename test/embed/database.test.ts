@@ -5,7 +5,7 @@
 // (both ways) and against a second openDatabase.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { createReadStream, mkdirSync, openSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Readable, Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -88,6 +88,12 @@ describe('openDatabase', () => {
     assert.equal(fromBytes.rowsRejected, 1);
     const fromStream = await db.importCsv(Readable.from([csv.slice(0, 20), csv.slice(20)]), { name: 'streamed', overwrite: true });
     assert.equal(fromStream.rowsImported, 3);
+    // A file stream is bytes too: what it reads is imported (it has a `path`, but the file is not read again by name).
+    const headerAndOneRow = csv.indexOf('\n', csv.indexOf('\n') + 1);
+    const fromFileStream = await db.importCsv(createReadStream(file, { end: headerAndOneRow }), { name: 'from_file_stream' });
+    assert.equal(fromFileStream.rowsImported, 1);
+    const fromFd = await db.importCsv(createReadStream('', { fd: openSync(file, 'r') }), { name: 'from_fd' });
+    assert.equal(fromFd.rowsImported, 3);
 
     await assert.rejects(db.importCsv(Buffer.from(csv)), /importCsv needs the name option/);
     await assert.rejects(db.importCsv(Buffer.from(csv), { name: 'x', atomicity: 'never' as 'abort' }), /invalid value for parameter atomicity: never/);

@@ -1,23 +1,24 @@
 // `svcdb export`: a query of a database folder (no server running on it) to
 // CSV, JSON, JSON lines or Parquet, on standard output or into a file, through
-// the library's embedded database and writers (the same bytes as /exp and
+// the Database's export (the library's writers: the same bytes as /exp and
 // /exec write). With -o, one line on standard error says what was written.
 import { createWriteStream } from 'node:fs';
-import type { Writable } from 'node:stream';
+import { Readable, type Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { isSqlError, isSvcError } from '../errors/svc-error.js';
-import { ArgList, parseArgsOrReport, UsageError } from '../errors/usage-error.js';
-import { PARQUET_PARAMETERS } from '../export/parquet/options.js';
-import { openDatabase } from './database.js';
-import { batchesToCsv, batchesToJson, batchesToJsonLines, batchesToParquet, type Progress } from './operators.js';
+import { Database, openError, type ExportProgress } from '../db/database.js';
+import { SvcError, isSqlError, isSvcError } from '../errors/svc-error.js';
+import { BATCH_FORMATS, type BatchFormat } from '../export/batch-formats.js';
+import { ArgList } from './arg-list.js';
+import { parseArgsOrReport, UsageError } from './usage-error.js';
+import { PARQUET_PARAMETERS, parseParquetOptions } from '../export/parquet/options.js';
 
 export interface ExportStreams {
   readonly stdout: Writable;
   readonly stderr: Writable;
 }
 
-const FORMATS = ['csv', 'json', 'jsonl', 'parquet'] as const;
-type Format = (typeof FORMATS)[number];
+const FORMATS = BATCH_FORMATS;
+type Format = BatchFormat;
 
 interface ExportArgs {
   sql: string;
@@ -70,21 +71,25 @@ function parseArgs(args: readonly string[]): ExportArgs {
 export async function runExportCli(argv: readonly string[], io: ExportStreams): Promise<number> {
   const args = parseArgsOrReport(() => parseArgs(argv), io.stderr);
   if (args === null) return 1;
-  let progress: Progress = { rows: 0, bytes: 0 };
-  const onProgress = (p: Progress): void => { progress = p; };
+  let progress: ExportProgress = { rows: 0, bytes: 0 };
+  const onProgress = (p: ExportProgress): void => { progress = p; };
   try {
-    const writer = args.format === 'csv' ? batchesToCsv({ header: args.header, onProgress })
-      : args.format === 'json' ? batchesToJson({ query: args.sql, onProgress })
-        : args.format === 'jsonl' ? batchesToJsonLines({ onProgress })
-          : batchesToParquet({ ...args.parquet, onProgress });
-    const db = openDatabase(args.root);
+    // The Parquet options are checked before the folder is opened (400 naming the parameter).
+    const parquet = args.format === 'parquet' ? parseParquetOptions(new URLSearchParams(args.parquet)) : undefined;
+    let db: Database;
     try {
-      const rows = db.query(args.sql);
+      db = Database.open(args.root);
+    } catch (e) {
+      throw openError(args.root, e);
+    }
+    try {
+      const notSelect = (stmt: { kind: string }): SvcError => new SvcError('SQL', `query() runs SELECT statements; use execute() for ${stmt.kind.toUpperCase()}`, { position: 0 });
+      const bytes = Readable.from(db.export(args.sql, args.format, { header: args.header, query: args.sql, parquet, onProgress }, notSelect), { objectMode: false });
       if (args.out === null) {
-        await pipeline(rows, writer, io.stdout, { end: false });
+        await pipeline(bytes, io.stdout, { end: false });
         if (args.format === 'json') io.stdout.write('\n');
       } else {
-        await pipeline(rows, writer, createWriteStream(args.out));
+        await pipeline(bytes, createWriteStream(args.out));
         io.stderr.write(`exported ${progress.rows} rows, ${progress.bytes} bytes of ${args.format} to ${args.out}\n`);
       }
     } finally {

@@ -2,21 +2,18 @@
 // POST /imp, straight into the database folder, no server needed. The root's
 // lock keeps it from writing next to a running server. A progress bar with
 // rows/s and MB/s shows on a terminal; the answer is /imp's text or JSON.
-import { createReadStream, readFileSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { readFileSync, statSync } from 'node:fs';
 import type { Readable, Writable } from 'node:stream';
 import cliProgress from 'cli-progress';
-import { loadConfig } from '../config/config.js';
+import { Database } from '../db/database.js';
 import { isSvcError } from '../errors/svc-error.js';
-import { ArgList, parseArgsOrReport, UsageError } from '../errors/usage-error.js';
-import { Catalog, catalogOptions } from '../storage/catalog.js';
+import { ArgList } from './arg-list.js';
+import { parseArgsOrReport, UsageError } from './usage-error.js';
 import { parsePartitionBy } from '../storage/partition-by.js';
-import { maybeGunzip } from './gunzip.js';
-import { sanitizeName, tableNameFromFile } from './import-names.js';
-import { importLimitsFromConfig } from './import-limits.js';
-import { importJson, importText } from './import-report.js';
-import { Importer, type Atomicity, type ImportOptions } from './importer.js';
-import { parseSchema } from './schema.js';
+import { sanitizeName, tableNameFromFile } from '../ingest/import-names.js';
+import { importJson, importText } from '../ingest/import-report.js';
+import type { Atomicity, ImportOptions } from '../ingest/importer.js';
+import { parseSchema } from '../ingest/schema.js';
 
 export interface CliStreams {
   readonly stdout: Writable & { isTTY?: boolean };
@@ -101,10 +98,9 @@ export async function runImportCli(argv: readonly string[], io: CliStreams): Pro
   const table = args.table !== null ? sanitizeName(args.table, 'import') : fromStdin ? null : tableNameFromFile(args.file);
   if (table === null) { io.stderr.write('svcdb: reading standard input needs --table\n'); return 1; }
   const schema = args.schemaFile === null ? [] : parseSchema(readText(args.schemaFile));
-  const { config } = loadConfig(args.root);
-  let catalog: Catalog;
+  let db: Database;
   try {
-    catalog = Catalog.open(join(args.root, 'db'), catalogOptions(config));
+    db = Database.open(args.root);
   } catch (e) {
     if (isSvcError(e) && e.code === 'UNAVAILABLE') {
       io.stderr.write(`svcdb: ${e.message}: stop the server, or import through it: curl -F data=@${fromStdin ? 'file.csv' : args.file} 'http://localhost:9000/imp?name=${table}'\n`);
@@ -112,41 +108,35 @@ export async function runImportCli(argv: readonly string[], io: CliStreams): Pro
     }
     throw e;
   }
-  const importer = new Importer(catalog, {
-    ...args.opts, table, schema, analysisLines: config.get('http.text.analysis.max.lines'),
-    limits: importLimitsFromConfig(config),
-  });
   const bar = io.stderr.isTTY ? progressBar(io.stderr, total) : null;
   const started = performance.now();
   let interrupted = false;
   const onSigint = (): void => { interrupted = true; };
   process.once('SIGINT', onSigint);
   try {
-    const source = fromStdin ? io.stdin : createReadStream(args.file, { highWaterMark: 1 << 20 });
     let lastDraw = 0;
-    for await (const chunk of maybeGunzip(source, args.file)) {
-      if (interrupted) throw new UsageError('interrupted: nothing was imported');
-      await importer.push(chunk);
-      if (bar && performance.now() - lastDraw > 100) {
+    const result = await db.importStream(fromStdin ? io.stdin : { path: args.file }, {
+      opts: args.opts, table, schema, location: args.file,
+      stopped: () => interrupted ? new UsageError('interrupted: nothing was imported') : null,
+      onChunk: (p) => {
+        if (!bar || performance.now() - lastDraw <= 100) return;
         lastDraw = performance.now();
         const s = (lastDraw - started) / 1000;
-        bar.update(total > 0 ? Math.min(total, importer.bytes) : importer.bytes, {
-          rows: importer.rowsImported.toLocaleString('en-US'), rps: Math.round(importer.rowsImported / s).toLocaleString('en-US'), mbs: (importer.bytes / 1e6 / s).toFixed(1),
+        bar.update(total > 0 ? Math.min(total, p.bytes) : p.bytes, {
+          rows: p.rowsImported.toLocaleString('en-US'), rps: Math.round(p.rowsImported / s).toLocaleString('en-US'), mbs: (p.bytes / 1e6 / s).toFixed(1),
         });
-      }
-    }
-    const result = await importer.finish();
+      },
+    });
     bar?.stop();
     io.stdout.write(args.json ? `${importJson(result)}\n` : importText(result));
     return 0;
   } catch (e) {
-    importer.abort();
     bar?.stop();
     if (e instanceof UsageError || (isSvcError(e) && e.status < 500)) { io.stderr.write(`svcdb: ${e.message}\n`); return 1; }
     throw e;
   } finally {
     process.removeListener('SIGINT', onSigint);
-    catalog.close();
+    await db.close();
   }
 }
 

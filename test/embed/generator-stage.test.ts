@@ -7,7 +7,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Readable, Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { GeneratorStage } from '../../lib/api/generator-stage.js';
+import { GeneratorStage } from '../../lib/embed/generator-stage.js';
 
 const objects = { readableObjectMode: true, writableObjectMode: true } as const;
 

@@ -11,20 +11,11 @@
 // the SQL engine's binder and filter/project operators over the batches.
 import type { Duplex } from 'node:stream';
 import { SvcError } from '../errors/svc-error.js';
-import { compile } from '../exec/engine.js';
-import type { SchemaSource } from '../sql/schema-source.js';
-import { run } from '../exec/operators.js';
-import { execContext, type StatementRuntime } from '../exec/context.js';
-import { Pacer } from '../exec/pacer.js';
-import { createFunctionRegistry } from '../functions/index.js';
-import type { FunctionRegistry } from '../functions/registry.js';
-import { csvBody } from '../export/csv-response.js';
-import { jsonQueryBody } from '../export/json-response.js';
-import { parquetBody, planParquet } from '../export/parquet/parquet-writer.js';
+import { compileOverInputs, runOverInputs, transformEngine } from '../db/batch-transform.js';
+import type { StatementEngine } from '../db/database.js';
+import type { SelectStatement } from '../exec/engine.js';
+import { formatBatches } from '../export/batch-formats.js';
 import { PARQUET_PARAMETERS, parseParquetOptions } from '../export/parquet/options.js';
-import { ChunkWriter } from '../export/chunk-writer.js';
-import { formatSlices, jsonLineKeys } from '../export/row-slices.js';
-import { sharedFormatPool } from '../export/format-pool.js';
 import { copySlice } from '../core/vector-ops.js';
 import type { RowStats } from '../export/row-window.js';
 import { CsvBatcher, type CsvLayout } from '../ingest/csv-batcher.js';
@@ -241,14 +232,6 @@ export function csvToBatches(options: CsvToBatchesOptions = {}): CsvToBatchesStr
 /** The input's name inside where() and select(): not a name a user would pick. */
 const INPUT = 'batches';
 
-/** Tables are not reachable from a transform: it sees only its batches' columns. */
-const NO_TABLES: SchemaSource = {
-  exists: () => false,
-  schema: (name: string): never => {
-    throw new SvcError('NOT_FOUND', `table does not exist [table=${name}]: where() and select() see only the columns of their batches`);
-  },
-};
-
 /** Plan nodes that work on each batch on its own. */
 const PER_BATCH = new Set<Plan['kind']>(['input', 'filter', 'project']);
 
@@ -296,41 +279,37 @@ function placeIn(what: string, prefix: string, e: unknown): unknown {
 /**
  * A per-batch SQL transform: `prefix + text` compiled against the batches'
  * columns (again when the columns change); errors point into `text`. The
- * stage is a database of its own: its function registry (made on first use)
- * and its yield clock.
+ * stage is a small database of its own: its function registry and yield
+ * clock, made on first use.
  */
 function sqlTransform(what: string, prefix: string, text: string): Duplex {
   if (typeof text !== 'string' || text.trim() === '') throw new SvcError('BAD_REQUEST', `${what} needs a SQL expression string`);
   parseFor(what, prefix, text);
-  let registry: FunctionRegistry | null = null;
-  const pacer = new Pacer();
-  let compiled: { fields: readonly Field[]; plan: Plan; runtime: StatementRuntime } | null = null;
-  const compileFor = (b: RecordBatch): { fields: readonly Field[]; plan: Plan; runtime: StatementRuntime } => {
+  let engine: StatementEngine | null = null;
+  let compiled: { fields: readonly Field[]; stmt: SelectStatement; engine: StatementEngine } | null = null;
+  const compileFor = (b: RecordBatch): { fields: readonly Field[]; stmt: SelectStatement; engine: StatementEngine } => {
     if (compiled !== null && compiled.fields === b.fields) return compiled;
     const inputs = new Map([[INPUT, { fields: b.fields, timestamp: b.timestamp }]]);
-    let plan: Plan;
-    let statementMicros: number;
-    registry ??= createFunctionRegistry();
+    engine ??= transformEngine();
+    let stmt;
     try {
-      const stmt = compile(prefix + text, { catalog: null, tables: NO_TABLES, inputs, registry, pacer });
+      stmt = compileOverInputs(prefix + text, inputs, engine);
       if (stmt.kind !== 'select') throw new SvcError('SQL', `${what} takes an expression, not a statement`, { position: 0 });
-      plan = stmt.plan;
-      statementMicros = stmt.statementMicros;
-      checkPerBatch(plan, what);
+      checkPerBatch(stmt.plan, what);
     } catch (e) {
       throw placeIn(what, prefix, e);
     }
-    compiled = { fields: b.fields, plan, runtime: { registry, pacer, statementMicros } };
+    compiled = { fields: b.fields, stmt, engine };
     return compiled;
   };
   return new GeneratorStage(async function* (source: AsyncIterable<RecordBatch>, signal: AbortSignal) {
     for await (const item of source) {
       const b = checkBatch(item);
-      const { plan, runtime } = compileFor(b);
+      const { stmt, engine: e } = compileFor(b);
+      const plan = stmt.plan;
       const one = (async function* () { yield b as Batch; })();
-      const cx = execContext(null, signal, runtime, {}, undefined, new Map([[INPUT, one]]));
       let rows = 0;
-      for await (const out of run(plan, cx)) {
+      for await (const out of runOverInputs(stmt, e, signal, new Map([[INPUT, one]]))) {
         if (out.rowCount === 0) continue;
         rows += out.rowCount;
         yield { fields: plan.fields, timestamp: plan.timestamp, rowCount: out.rowCount, columns: out.columns };
@@ -362,8 +341,7 @@ export interface BatchesToCsvOptions extends WriterOptions {
 /** RecordBatches -> CSV as /exp writes it (quoted header, quoted text and timestamps, NULL empty). */
 export function batchesToCsv(options: BatchesToCsvOptions = {}): Duplex {
   checkKeys('batchesToCsv', options, ['header', 'onProgress']);
-  return byteWriter(options, (first, all, stats) =>
-    first === null ? [] : csvBody(first.fields, all, { nm: options.header === false, window: null, pool: null }, stats));
+  return byteWriter(options, (first, all, stats) => formatBatches('csv', first, all, { header: options.header }, stats));
 }
 
 export interface BatchesToJsonOptions extends WriterOptions {
@@ -376,29 +354,13 @@ export interface BatchesToJsonOptions extends WriterOptions {
 /** RecordBatches -> the /exec JSON document: {query, columns, timestamp, dataset, count}. */
 export function batchesToJson(options: BatchesToJsonOptions = {}): Duplex {
   checkKeys('batchesToJson', options, ['query', 'quoteLargeNum', 'onProgress']);
-  return byteWriter(options, (first, all, stats) => jsonQueryBody(
-    { fields: first?.fields ?? [], timestamp: first?.timestamp ?? -1 }, all,
-    { query: options.query ?? '', nm: false, count: true, timings: false, explain: false, quoteLargeNum: options.quoteLargeNum === true, window: null, compileNanos: 0, pool: null },
-    stats,
-  ));
+  return byteWriter(options, (first, all, stats) => formatBatches('json', first, all, { query: options.query, quoteLargeNum: options.quoteLargeNum }, stats));
 }
 
 /** RecordBatches -> JSON lines: one object per row, keys the column names, values as /exec prints them. */
 export function batchesToJsonLines(options: WriterOptions = {}): Duplex {
   checkKeys('batchesToJsonLines', options, ['onProgress']);
-  return byteWriter(options, async function* (first, all, stats) {
-    if (first === null) return;
-    const w = new ChunkWriter();
-    const format = { kind: 'jsonl', keys: jsonLineKeys(first.fields.map((f) => f.name)) } as const;
-    async function* slices(): AsyncGenerator<readonly [Batch, number, number]> {
-      for await (const b of all) {
-        stats.sent += b.rowCount;
-        yield [b, 0, b.rowCount] as const;
-      }
-    }
-    yield* formatSlices(slices(), format, first.fields.map((f) => f.type), w, null);
-    yield w.take();
-  });
+  return byteWriter(options, (first, all, stats) => formatBatches('jsonl', first, all, {}, stats));
 }
 
 /** The /exp Parquet parameters, by their names (README "Parquet export" has their meanings and defaults). */
@@ -424,6 +386,6 @@ export function batchesToParquet(options: BatchesToParquetOptions = {}): Duplex 
   const parquet = parseParquetOptions(toParams(options, ['onProgress']));
   return byteWriter(options, (first, all, stats) => {
     if (first === null) throw new SvcError('BAD_REQUEST', 'batchesToParquet got no batches: a Parquet file needs the columns of at least one batch');
-    return parquetBody(planParquet(first.fields, first.timestamp, null, parquet), all, null, stats, sharedFormatPool());
+    return formatBatches('parquet', first, all, { parquet }, stats);
   });
 }

@@ -1,0 +1,397 @@
+// Database: the one composition root of a database folder. It takes the
+// root's lock, opens the catalog (recovering every table), owns the limits and
+// the engine's options (built in one place, engineOptions()), and is what the
+// server, the HTTP routes, the library and every CLI command go through to
+// compile, query, execute and import.
+import { createReadStream } from 'node:fs';
+import { join } from 'node:path';
+import { Config, loadConfig } from '../config/config.js';
+import { SvcError, isSvcError } from '../errors/svc-error.js';
+import { compile, type CompiledStatement, type EngineOptions, type SelectStatement } from '../exec/engine.js';
+import { Pacer } from '../exec/pacer.js';
+import { createFunctionRegistry } from '../functions/index.js';
+import type { FunctionRegistry } from '../functions/registry.js';
+import type { Batch } from '../core/batch.js';
+import { nullVector } from '../core/column-vector.js';
+import { formatBatches, type BatchFormat, type BatchFormatOptions } from '../export/batch-formats.js';
+import type { RowStats } from '../export/row-window.js';
+import { maybeGunzip } from '../ingest/gunzip.js';
+import { importLimitsFromConfig, type ImportLimits } from '../ingest/import-limits.js';
+import { parseImportParams, type ImportParams } from '../ingest/import-params.js';
+import { Importer, type ImportOptions, type ImportResult, type SchemaEntry } from '../ingest/importer.js';
+import type { Deadline } from '../limits/deadline.js';
+import { queryMemoryTotal, type MemoryBudget } from '../limits/memory-budget.js';
+import { Catalog, catalogOptions, type TableProblem } from '../storage/catalog.js';
+import { columnNamingFromConfig, type ColumnNaming } from '../sql/column-alias.js';
+
+export interface DatabaseOpenOptions {
+  /** The root's configuration, when the caller loaded it already (the server: with its environment); default loadConfig(root). */
+  readonly config?: Config;
+  /** Bytes a sort or hash table of one statement may hold (default: server.conf's query.memory.limit). */
+  readonly memoryLimit?: number;
+  /** Called after each table is opened (the storage component's progress). */
+  readonly onProgress?: (done: number, total: number, table: string) => void;
+}
+
+export interface RunOptions {
+  /** Stops the statement (it then fails with the abort reason); close() stops it too. */
+  readonly signal?: AbortSignal;
+  /** The statement's timeout, checked by synchronous work. */
+  readonly deadline?: Deadline;
+}
+
+/** A running query: its columns (known before any row) and its batches, empty ones left out. */
+export interface QueryRun {
+  readonly fields: SelectStatement['fields'];
+  /** Index of the designated timestamp among fields, or -1. */
+  readonly timestamp: number;
+  readonly batches: AsyncGenerator<Batch>;
+  /** Stops the query at once (a consumer that went away), even while a batch is being made. */
+  stop(reason?: unknown): void;
+}
+
+export type { ImportResult, CompiledStatement, SelectStatement };
+
+/** Progress of an export: rows written and bytes produced so far. */
+export interface ExportProgress {
+  readonly rows: number;
+  readonly bytes: number;
+}
+
+export interface ExportOptions extends BatchFormatOptions, RunOptions {
+  /** Called after each chunk of output with the totals so far. */
+  readonly onProgress?: (p: ExportProgress) => void;
+}
+
+export interface ExecuteResult {
+  /** ddl: CREATE/DROP/ALTER/TRUNCATE/RENAME; insert: INSERT; update: UPDATE. */
+  readonly kind: 'ddl' | 'insert' | 'update';
+  /** Rows inserted or updated (0 for DDL). */
+  readonly rows: number;
+}
+
+/** One import's settings: the /imp parameters (parseImportParams' opts, or the CLI's flags), the target and schema. */
+export interface ImportStreamOptions {
+  readonly opts: Omit<ImportOptions, 'table' | 'schema' | 'analysisLines' | 'limits'> & { readonly analysisLines?: number };
+  /** Target table, already sanitized. */
+  readonly table: string;
+  readonly schema?: readonly SchemaEntry[];
+  /** The source's name: a .gz name means gzip; errors name it. */
+  readonly location: string;
+}
+
+/** What the import loop checks and reports between chunks. */
+export interface ImportLoopHooks {
+  /** Checked before each chunk and after the last one: an error to stop with (nothing is then imported), or null. */
+  readonly stopped?: () => unknown;
+  /** Called after each chunk is taken in (progress bars). */
+  readonly onChunk?: (progress: ImportProgress) => void;
+}
+
+export interface ImportProgress {
+  /** Bytes read (decompressed). */
+  readonly bytes: number;
+  readonly rowsImported: number;
+}
+
+/** Where imported bytes come from: a file path, or a stream / async iterable of bytes. */
+export type ImportSource = { readonly path: string } | AsyncIterable<Uint8Array | string>;
+
+/**
+ * One import into a table: the loop around the Importer, written once for
+ * POST /imp, the library and `svcdb import`. stage() reads the source to its
+ * end and writes it out of sight; publish() makes it visible in one step;
+ * abort() undoes it at any point before that.
+ */
+export class ImportJob {
+  readonly #importer: Importer;
+  readonly #location: string;
+
+  constructor(importer: Importer, location: string) {
+    this.#importer = importer;
+    this.#location = location;
+  }
+
+  get progress(): ImportProgress { return { bytes: this.#importer.bytes, rowsImported: this.#importer.rowsImported }; }
+
+  /** Reads `source` (gunzipped when it is gzip) into the table, out of sight; on any failure the import is undone. */
+  async stage(source: ImportSource, hooks: ImportLoopHooks = {}): Promise<ImportResult> {
+    const imp = this.#importer;
+    const file = isFile(source) ? source.path : null;
+    const bytes = file !== null ? createReadStream(file, { highWaterMark: 1 << 20 }) : source as AsyncIterable<Uint8Array | string>;
+    try {
+      for await (const chunk of maybeGunzip(toBytes(bytes), this.#location)) {
+        checkStopped(hooks);
+        await imp.push(chunk);
+        hooks.onChunk?.(this.progress);
+      }
+      checkStopped(hooks);
+      return await imp.complete();
+    } catch (e) {
+      imp.abort();
+      if ((e as NodeJS.ErrnoException).code === 'ENOENT' && file !== null) throw new SvcError('BAD_REQUEST', `cannot read ${this.#location}: no such file`);
+      throw e;
+    }
+  }
+
+  /** Makes a staged import visible, all of it in one step. */
+  publish(): Promise<void> { return this.#importer.publish(); }
+
+  /** Undoes everything the import wrote; safe at any point before publish(), more than once. */
+  abort(): void { this.#importer.abort(); }
+
+  /** stage() then publish(). */
+  async run(source: ImportSource, hooks: ImportLoopHooks = {}): Promise<ImportResult> {
+    const result = await this.stage(source, hooks);
+    await this.publish();
+    return result;
+  }
+}
+
+async function* exportBytes(run: QueryRun, format: BatchFormat, o: ExportOptions): AsyncGenerator<Buffer> {
+  const stats: RowStats = { sent: 0, matched: 0 };
+  let bytes = 0;
+  try {
+    for await (const chunk of formatBatches(format, run, withColumns(run), o, stats)) {
+      if (chunk.length === 0) continue;
+      bytes += chunk.length;
+      yield chunk;
+      o.onProgress?.({ rows: stats.sent, bytes });
+    }
+  } finally {
+    run.stop();
+  }
+}
+
+/** The query's batches; one without rows when there are none, so that writers still see the columns. */
+async function* withColumns(run: QueryRun): AsyncGenerator<Batch> {
+  let any = false;
+  for await (const b of run.batches) {
+    any = true;
+    yield b;
+  }
+  if (!any) yield { rowCount: 0, columns: run.fields.map((f) => nullVector(f.type === 'NULL' ? 'STRING' : f.type, 0)) };
+}
+
+/** A file to read, not bytes already (a file stream has a `path` too, so the test is for being iterable). */
+function isFile(source: ImportSource): source is { readonly path: string } {
+  return !(Symbol.asyncIterator in source);
+}
+
+function checkStopped(hooks: ImportLoopHooks): void {
+  const e = hooks.stopped?.();
+  if (e !== null && e !== undefined) throw e;
+}
+
+async function* toBytes(source: AsyncIterable<Uint8Array | string>): AsyncGenerator<Uint8Array> {
+  for await (const c of source) yield typeof c === 'string' ? Buffer.from(c) : c;
+}
+
+/**
+ * Database.open's lock error as the library and `svcdb export` report it:
+ * which folder, and what to do about it. Other errors pass unchanged.
+ */
+export function openError(root: string, e: unknown): unknown {
+  if (isSvcError(e) && e.code === 'UNAVAILABLE') {
+    return new SvcError('UNAVAILABLE', `cannot open the database ${root}: ${e.message} (a running svcdb server, or another openDatabase); stop it, or use its HTTP API`);
+  }
+  return e;
+}
+
+/** The statement limits server.conf sets, handed to every compile. */
+interface Limits { readonly memoryLimit: number; readonly parentBudget: MemoryBudget | null; readonly maxTextBytes: number; readonly columnNaming: ColumnNaming }
+
+/**
+ * The engine's options for a statement: the one place they are put together
+ * (Database.engineOptions for a database's statements, batch-transform.ts for
+ * the library's per-batch transforms, which have no tables and default limits).
+ */
+export function engineOptions(catalog: Catalog | null, limits: Partial<Limits>, engine: StatementEngine, inputs?: EngineOptions['inputs'],
+  tables?: EngineOptions['tables']): EngineOptions {
+  return { catalog, ...limits, registry: engine.registry, pacer: engine.pacer, inputs, tables };
+}
+
+/** What a database's statements share: the functions they resolve against and the yield clock. */
+export interface StatementEngine {
+  readonly registry: FunctionRegistry;
+  readonly pacer: Pacer;
+}
+
+export class Database {
+  readonly root: string;
+  readonly config: Config;
+  readonly #catalog: Catalog;
+  readonly #limits: Limits;
+  /** The functions this database's statements resolve against, and their shared yield clock. */
+  readonly #engine: StatementEngine = { registry: createFunctionRegistry(), pacer: new Pacer() };
+  /** http.text.analysis.max.lines: lines import detection looks at. */
+  readonly analysisLines: number;
+  /** import.memory.limit, import.max.columns, http.text.roll.buffer.limit. */
+  readonly importLimits: ImportLimits;
+  /** Statements and imports still running through query(), execute() or importStream(), stopped by close(). */
+  readonly #running = new Map<AbortController, () => void>();
+  #closed = false;
+
+  private constructor(root: string, config: Config, catalog: Catalog, memoryLimit: number) {
+    this.root = root;
+    this.config = config;
+    this.#catalog = catalog;
+    this.#limits = {
+      memoryLimit,
+      parentBudget: queryMemoryTotal(config.get('query.memory.total.limit'), memoryLimit),
+      maxTextBytes: config.get('cairo.sql.string.function.buffer.max.size'),
+      columnNaming: columnNamingFromConfig(config),
+    };
+    this.analysisLines = config.get('http.text.analysis.max.lines');
+    this.importLimits = importLimitsFromConfig(config);
+  }
+
+  /**
+   * Opens (creating if needed) the tables of the folder `root` under db/,
+   * taking its lock (an SvcError('UNAVAILABLE') while another process or
+   * Database holds it) and recovering every table.
+   */
+  static open(root: string, options: DatabaseOpenOptions = {}): Database {
+    const config = options.config ?? loadConfig(root).config;
+    const catalog = Catalog.open(join(root, 'db'), { ...catalogOptions(config), onProgress: options.onProgress });
+    return new Database(root, config, catalog, options.memoryLimit ?? config.get('query.memory.limit'));
+  }
+
+  /** The tables' folder (<root>/db). */
+  get dir(): string { return this.#catalog.dir; }
+  /** Tables that were brought back to their last commit on open, and what was removed. */
+  get recovered(): Catalog['recovered'] { return this.#catalog.recovered; }
+  /** Tables that could not be opened (each fails with its error when used). */
+  get problems(): readonly TableProblem[] { return this.#catalog.problems; }
+  /** How many tables the folder holds (the unusable ones too). */
+  get tableCount(): number { return this.#catalog.tables().length; }
+  /** Whether a table of that name exists (names no table can have do not exist). */
+  tableExists(name: string): boolean {
+    try { return name !== '' && this.#catalog.exists(name); } catch { return false; }
+  }
+
+  /** What the engine gets for every statement: the catalog and the limits (the one place these are put together). */
+  engineOptions(): EngineOptions {
+    return engineOptions(this.#catalog, this.#limits, this.#engine);
+  }
+
+  /** Parses and binds `sql`; SQL errors throw with their position. */
+  compile(sql: string): CompiledStatement {
+    this.#checkOpen();
+    return compile(sql, this.engineOptions());
+  }
+
+  /** Runs a query; `notSelect` is the error for any other statement. */
+  query(sql: string, notSelect: (stmt: CompiledStatement) => SvcError, options: RunOptions = {}): QueryRun {
+    const stmt = this.compile(sql);
+    if (stmt.kind !== 'select') throw notSelect(stmt);
+    const ac = this.#track(options.signal);
+    return {
+      fields: stmt.fields, timestamp: stmt.timestamp, batches: this.#batches(stmt, ac, options.deadline),
+      stop: (reason?: unknown) => { ac.abort(reason); this.#untrack(ac); },
+    };
+  }
+
+  async *#batches(stmt: SelectStatement, ac: AbortController, deadline: Deadline | undefined): AsyncGenerator<Batch> {
+    try {
+      for await (const b of stmt.execute(ac.signal, deadline)) if (b.rowCount > 0) yield b;
+    } finally {
+      this.#untrack(ac);
+    }
+  }
+
+  /**
+   * A query's result as bytes in `format`, written as the library's
+   * batchesTo* writers write it (an empty result still has its columns).
+   */
+  export(sql: string, format: BatchFormat, o: ExportOptions, notSelect: (stmt: CompiledStatement) => SvcError): AsyncGenerator<Buffer> {
+    const run = this.query(sql, notSelect, o);
+    return exportBytes(run, format, o);
+  }
+
+  /** Runs DDL, INSERT or UPDATE, committed when the promise resolves; `notChange` is the error for a query. */
+  async execute(sql: string, notChange: () => SvcError, options: RunOptions = {}): Promise<ExecuteResult> {
+    const stmt = this.compile(sql);
+    if (stmt.kind === 'select') throw notChange();
+    const ac = this.#track(options.signal);
+    try {
+      const r = await stmt.execute(ac.signal, options.deadline);
+      return { kind: stmt.kind, rows: r.rows };
+    } finally {
+      this.#untrack(ac);
+    }
+  }
+
+  /** The /imp parameters read with this database's http.text.analysis.max.lines (`strict`: the library's checks). */
+  importParams(params: URLSearchParams, strict = false): ImportParams {
+    return parseImportParams(params, this.analysisLines, strict);
+  }
+
+  /** A new import into `o.table`, with this database's import limits; nothing happens until it is staged or run. */
+  importJob(o: ImportStreamOptions): ImportJob {
+    this.#checkOpen();
+    const importer = new Importer(this.#catalog, {
+      analysisLines: this.analysisLines, ...o.opts, table: o.table, schema: o.schema ?? [], limits: this.importLimits,
+    });
+    return new ImportJob(importer, o.location);
+  }
+
+  /**
+   * Imports `source` as POST /imp does: all of it visible at the end, or
+   * none. `signal` stops it (`stopped` is the error then); close() stops it too.
+   */
+  async importStream(source: ImportSource, o: ImportStreamOptions & ImportLoopHooks & { readonly signal?: AbortSignal }): Promise<ImportResult> {
+    const job = this.importJob(o);
+    const ac = this.#track(o.signal);
+    const stopped = (): unknown => ac.signal.aborted
+      ? new SvcError('BAD_REQUEST', 'the import was stopped; nothing was imported')
+      : o.stopped?.() ?? null;
+    try {
+      return await job.run(source, { stopped, onChunk: o.onChunk });
+    } finally {
+      this.#untrack(ac);
+    }
+  }
+
+  /** Stops what is still running through this object and releases the folder (its lock). */
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    for (const ac of [...this.#running.keys()]) {
+      ac.abort(new SvcError('UNAVAILABLE', 'the database was closed'));
+      this.#untrack(ac);
+    }
+    // Let aborted queries and imports unwind (they check between batches) before the tables close.
+    await new Promise((resolve) => setImmediate(resolve));
+    this.#catalog.close();
+  }
+
+  get closed(): boolean { return this.#closed; }
+
+  #checkOpen(): void {
+    if (this.#closed) throw new SvcError('UNAVAILABLE', `the database ${this.root} is closed`);
+  }
+
+  /** An AbortController for one operation, aborted with the caller's signal (listened to only while it runs). */
+  #track(signal: AbortSignal | undefined): AbortController {
+    const ac = new AbortController();
+    let release = (): void => undefined;
+    if (signal) {
+      if (signal.aborted) ac.abort(signal.reason);
+      else {
+        const onAbort = (): void => ac.abort(signal.reason);
+        signal.addEventListener('abort', onAbort, { once: true });
+        release = () => signal.removeEventListener('abort', onAbort);
+      }
+    }
+    this.#running.set(ac, release);
+    return ac;
+  }
+
+  #untrack(ac: AbortController): void {
+    const release = this.#running.get(ac);
+    if (release === undefined) return;
+    this.#running.delete(ac);
+    release();
+  }
+}
