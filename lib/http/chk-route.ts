@@ -15,7 +15,7 @@ function handleChk(ctx: RequestContext, o: ChkRouteOptions): void {
   let status: string;
   if (name === null) status = 'table name missing';
   else {
-    let exists = false;
+    let exists: boolean;
     try { exists = name !== '' && o.catalog().exists(name); } catch { exists = false; } // a name no table can have does not exist
     status = exists ? 'Exists' : 'Does not exist';
   }
