@@ -417,7 +417,7 @@ async function runPostgres(pg: Pg, file: string): Promise<Run> {
   const sampler = sampleNewChildren(postmaster, new Set(childrenOf(postmaster)));
   const window = openWindow();
   const child = spawn(PSQL, psqlArgs(pg, ['\\timing on', `COPY t FROM '${file.replace(/'/g, "''")}' WITH (FORMAT csv, HEADER true)`]), { stdio: ['ignore', 'pipe', 'pipe'] });
-  let sampled: ReturnType<ReturnType<typeof sampleNewChildren>['stop']> = { peakKb: null, cpuSeconds: null };
+  let sampled: ReturnType<ReturnType<typeof sampleNewChildren>['stop']>;
   let out: string;
   try {
     ({ out } = await waitFor(child, 'psql COPY'));

@@ -97,7 +97,7 @@ export class ChunkWriter {
       b[--end] = 48 + (n - q * 10);
       n = q;
     }
-    b[--end] = 48 + n;
+    b[end - 1] = 48 + n;
   }
 
   /** `n` (0 <= n < 10^width) with leading zeros to `width` digits. */

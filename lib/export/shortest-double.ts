@@ -96,8 +96,8 @@ export function writeShortestDouble(out: Uint8Array, pos: number, x: number): nu
   const t = SPLITTER * a;
   const ah = t - (t - a);
   const al = a - ah;
-  let hi = 0;
-  let lo = 0;
+  let hi: number;
+  let lo: number;
   for (;;) {
     const k = 16 - e10;
     const p = POW10[k]!;

@@ -110,6 +110,7 @@ class DictCache {
 const jsonQuoted = (s: string): Uint8Array => Buffer.from(JSON.stringify(s), 'utf8');
 /** Text as a quoted CSV field, escaped as ChunkWriter.csvEscaped escapes it (QuestDB's /exp rule). */
 export function csvQuotedText(s: string): string {
+  // eslint-disable-next-line no-control-regex -- control characters are what is escaped
   return `"${s.replace(/["\\\x00-\x1f]/g, csvEscapeChar)}"`;
 }
 function csvEscapeChar(c: string): string {

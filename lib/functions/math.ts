@@ -71,7 +71,7 @@ export function roundDirected(x: number, scale: number, up: boolean): number {
   const k = Math.abs(scale);
   const pow = 10 ** k, inv = 10 ** -k;
   const y = scale >= 0 ? (up ? a * pow + 1 - TOLERANCE : (a + TOLERANCE) * pow) : (up ? a * inv + 1 - TOLERANCE : (a + TOLERANCE) * inv);
-  if (y >= 9223372036854775807) return x;
+  if (y >= 2 ** 63) return x; // past LONG's range (2^63 - 1 reads as 2^63 in a double)
   const t = Math.trunc(y);
   const r = scale < 0 ? t * pow : up ? t / pow : t * inv;
   return x < 0 || Object.is(x, -0) ? -r : r;

@@ -119,7 +119,9 @@ function right(s: string, k: number): string {
 }
 
 /** Characters at or below U+0020 trimmed, as Java's String.trim(). */
+// eslint-disable-next-line no-control-regex -- Java's trim() removes the control characters
 const trimStart = (s: string): string => s.replace(/^[\u0000-\u0020]+/, '');
+// eslint-disable-next-line no-control-regex -- as trimStart
 const trimEnd = (s: string): string => s.replace(/[\u0000-\u0020]+$/, '');
 
 function splitPart(s: string, delim: string, k: number): string | null {

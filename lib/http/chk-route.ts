@@ -15,7 +15,7 @@ function handleChk(ctx: RequestContext, o: ChkRouteOptions): void {
   let status: string;
   if (name === null) status = 'table name missing';
   else {
-    let exists = false;
+    let exists: boolean;
     try { exists = o.database().tableExists(name); } catch { exists = false; } // storage not open: nothing exists
     status = exists ? 'Exists' : 'Does not exist';
   }

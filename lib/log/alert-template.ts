@@ -126,7 +126,7 @@ export class AlertTemplate {
       parsed = JSON.parse(sample);
     } catch (e) {
       const why = e instanceof Error ? e.message : String(e);
-      throw new Error(`${source}: not valid JSON after substituting placeholders (${why})`);
+      throw new Error(`${source}: not valid JSON after substituting placeholders (${why})`, { cause: e });
     }
     if (!Array.isArray(parsed) || parsed.length === 0) {
       throw new Error(`${source}: must be a non-empty JSON array of alert objects`);
@@ -159,7 +159,7 @@ export function loadAlertTemplate(
     text = readFileSync(path, 'utf8');
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code ?? (e instanceof Error ? e.message : String(e));
-    throw new Error(`${prop}: cannot read alert template ${path} (${code})`);
+    throw new Error(`${prop}: cannot read alert template ${path} (${code})`, { cause: e });
   }
   if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
   return AlertTemplate.compile(text, values, `${prop}: alert template ${path}`);

@@ -84,7 +84,7 @@ export class RollingFileWriter implements LogWriter {
     try {
       this.#rollSize = size === undefined || size.trim() === '' ? 0 : sizeType.parse(size);
     } catch (e) {
-      throw new Error(`invalid value w.${ctx.name}.rollSize=${size}: ${(e as Error).message}`);
+      throw new Error(`invalid value w.${ctx.name}.rollSize=${size}: ${(e as Error).message}`, { cause: e });
     }
     const now = this.#now();
     this.#sink = new FileSink(locationOf(ctx, now));

@@ -64,7 +64,7 @@ export function loadLogConf(root: string, dOut: string | undefined, env: NodeJS.
     try {
       text = readFileSync(path, 'utf8');
     } catch (e) {
-      throw new Error(`cannot read log configuration -Dout=${dOut}: ${(e as Error).message}`);
+      throw new Error(`cannot read log configuration -Dout=${dOut}: ${(e as Error).message}`, { cause: e });
     }
   } else {
     path = join(root, 'conf', 'log.conf');

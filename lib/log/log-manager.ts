@@ -82,7 +82,7 @@ export class LogManager {
         let mask = DEFAULT_MASK;
         const levelText = v.get(prefix + 'level');
         if (levelText !== undefined) {
-          try { mask = parseLevelList(levelText); } catch (e) { throw new Error(`invalid value w.${name}.level=${levelText}: ${(e as Error).message}`); }
+          try { mask = parseLevelList(levelText); } catch (e) { throw new Error(`invalid value w.${name}.level=${levelText}: ${(e as Error).message}`, { cause: e }); }
         }
         if (opts.debug) mask |= Level.DEBUG;
         const props = new Map<string, string>();
@@ -91,6 +91,8 @@ export class LogManager {
           const p = k.slice(prefix.length);
           if (p !== 'class' && p !== 'level' && p !== 'scope') props.set(p, val);
         }
+        // Assigned once, after ctx: its report() closure reads it, and a writer may report while it is made.
+        // eslint-disable-next-line prefer-const
         let writer: LogWriter | undefined;
         const ctx: WriterContext = {
           name, mask, props, root: opts.root, logDir: this.logDir, env: opts.env, version: opts.version,
@@ -107,7 +109,7 @@ export class LogManager {
     } catch (e) {
       for (const w of this.#all) void w.close();
       consoleSink?.close();
-      throw new Error(`log configuration ${opts.conf.path}: ${(e as Error).message}`);
+      throw new Error(`log configuration ${opts.conf.path}: ${(e as Error).message}`, { cause: e });
     }
     // Longest scope first, so the first prefix match is the most specific.
     this.#scopes = [...byScope].map(([scope, writers]) => ({ scope, writers }))

@@ -215,7 +215,7 @@ function measurePlan(root: Plan): PlanMeasure {
     const top = items.length - 1;
     const list = kids[top]!;
     const i = next[top]!;
-    let done: PlanMeasure | null = null;
+    let done: PlanMeasure;
     if (i < list.length) {
       next[top] = i + 1;
       const child = list[i]!;

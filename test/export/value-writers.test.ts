@@ -86,6 +86,7 @@ test('text is escaped for JSON and CSV; invalid UTF-8 is replaced as TextDecoder
   js.forEach((text, i) => assert.equal(JSON.parse(text), decoded[i], `sample ${i}: ${Buffer.from(samples[i]!).toString('hex')}`));
   const csv = rows(csvValueWriter('VARCHAR'), v, samples.length);
   // QuestDB's /exp escaping: `"` doubled, `\` doubled, control characters as JSON escapes them.
+  // eslint-disable-next-line no-control-regex -- control characters are the point
   const csvText = (t: string): string => `"${t.replace(/"/g, '""').replace(/\\/g, '\\\\').replace(/[\x00-\x1f]/g, (c) => JSON.stringify(c).slice(1, -1))}"`;
   assert.equal(csv[1], '"q""uo\\\\te\\n\\r\\t\\b\\f\\u0000\\u001f\u007f é 😀 \u2028"');
   csv.forEach((text, i) => assert.equal(text, csvText(decoded[i]!), `sample ${i}`));

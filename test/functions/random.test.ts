@@ -120,6 +120,7 @@ test('rnd_str and rnd_varchar generate text of the asked lengths, from lists or 
   assert.equal(v.type, 'VARCHAR');
   assert.ok(v.rows.includes(null));
   assert.ok((v.rows.filter((x) => x !== null) as string[]).every((x) => [...x].length >= 1 && [...x].length <= 8));
+  // eslint-disable-next-line no-control-regex -- control characters are the point
   assert.ok((v.rows as (string | null)[]).some((x) => x !== null && /[^\x00-\x7f]/.test(x)));
   assert.deepEqual(draw('rnd_varchar', ['STRING'], (n) => [K('x', n)], 0).rows, []);
 });

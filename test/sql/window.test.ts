@@ -22,13 +22,12 @@ const ROWS = 3_000;
 
 type V = number | string | null;
 interface Row { ts: number; k: string | null; g: number | null; x: number | null }
-const COLS = ['ts', 'k', 'g', 'x'] as const;
-type Col = typeof COLS[number];
+type Col = 'ts' | 'k' | 'g' | 'x';
 
 const root = mkdtempSync(join(tmpdir(), 'svcdb-window-'));
 const catalog = Catalog.open(join(root, 'db'), { commitMode: 'nosync', writerWaitMs: 1000, readerCacheSize: 64 << 20, maxUncommittedRows: 1_000_000, o3MaxLag: 0 });
 const signal = new AbortController().signal;
-let rows: Row[] = [];
+const rows: Row[] = [];
 
 const rng = mulberry32;
 
@@ -138,7 +137,7 @@ function randomBounds(off: () => number): [number, number] {
     const s = b(), e = b();
     if (s === Infinity || e === -Infinity || s > e) continue;
     if (s === 0 && e < 0) continue;
-    return [s === -0 ? 0 : s, e === -0 ? 0 : e];
+    return [s === 0 ? 0 : s, e === 0 ? 0 : e]; // -0 as 0
   }
 }
 

@@ -229,7 +229,7 @@ test('an import with overwrite that fails at any step keeps the old table; disca
   const c = openCatalog(dir);
   await filled(c);
   const before = tree(dir);
-  let steps = 0;
+  let steps: number;
   for (let nth = 1; ; nth++) {
     const staged = c.createStaged({ ...DEF, columns: [{ name: 'ts', type: 'TIMESTAMP' }, { name: 'x', type: 'INT' }] });
     const count = failNth(nth);

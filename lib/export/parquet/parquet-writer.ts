@@ -113,6 +113,8 @@ export async function* parquetBody(
     if (n === 0 && specs.length > 0) return null;
     const chunks = specs.map((s, c) => planChunk(s, cols[c]!, chunkOpts[c]!, compress));
     for (const c of cols) c.reset();
+    // A body is a Buffer or, while compressing, a Promise of one: Promise.all takes both.
+    // eslint-disable-next-line @typescript-eslint/await-thenable
     const bodies = Promise.all(chunks.map((ch) => Promise.all(ch.pages.map((p) => p.body))));
     bodies.catch(() => undefined); // awaited in order later; a failure surfaces there
     return { rows: n, chunks, bodies };
