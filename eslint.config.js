@@ -3,9 +3,11 @@
 // also get the type-aware promise rules, because a promise nobody awaits is an
 // unhandled rejection or a lost error there. Formatting is Prettier's
 // (`npm run lint` runs both); tsc's noUnusedLocals already reports unused names.
+import { join } from 'node:path';
 import js from '@eslint/js';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
+import { layersPlugin } from './scripts/layers.mjs';
 
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', 'svcdb-data/**', 'fixtures/**'] },
@@ -35,5 +37,11 @@ export default tseslint.config(
       '@typescript-eslint/await-thenable': 'error',
       '@typescript-eslint/no-unnecessary-type-assertion': 'error',
     },
+  },
+  {
+    // The layer rule of ARCHITECTURE.md (test/layers.test.ts checks the same on every import).
+    files: ['lib/**/*.ts'],
+    plugins: { svcdb: layersPlugin(join(import.meta.dirname, 'lib')) },
+    rules: { 'svcdb/layers': 'error' },
   },
 );

@@ -1,57 +1,22 @@
-// The layer rule of ARCHITECTURE.md, read from the imports themselves so that
-// it cannot drift: every relative import in lib/ goes downward, or to a shared
-// bottom folder. Known exceptions are listed with their reason and must exist.
+// The layer rule of ARCHITECTURE.md (scripts/layers.mjs), checked on the imports
+// themselves so that it cannot drift: every relative import in lib/ goes downward,
+// or to a shared bottom folder. Known exceptions are listed with their reason and must exist.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, normalize, relative } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const LIB = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'lib');
 
-/** The layered folders, higher imports lower: `http, health, cli, embed -> db -> ingest, export -> exec -> sql -> functions -> storage`. */
-const LEVEL: Readonly<Record<string, number>> = { http: 7, health: 7, cli: 7, embed: 7, db: 6, ingest: 5, export: 5, exec: 4, sql: 3, functions: 2, storage: 1 };
+/** scripts/layers.mjs: the rule's tables and check, shared with ESLint's `svcdb/layers`. */
+interface LayerRule {
+  violation(from: string, to: string): string | null;
+}
+const { violation } = (await import(pathToFileURL(join(LIB, '..', 'scripts', 'layers.mjs')).href)) as LayerRule;
 
-/**
- * Shared folders (and top files) usable by every layer; among themselves a
- * lower rank only: errors <- core, limits, config, version <- metrics, net <- log <- lifecycle.
- */
-const SHARED_RANK: Readonly<Record<string, number>> = { errors: 0, 'version.ts': 0, core: 1, limits: 1, config: 1, metrics: 2, net: 2, log: 3, lifecycle: 4 };
-
-/**
- * Layers beside each other rather than one above the other: storage is below
- * exec only (`storage -> core`), so the compiler and the kernels never import
- * it; the binder binds against sql/schema-source.ts, which the Catalog implements.
- */
-const APART: ReadonlySet<string> = new Set(['sql -> storage', 'functions -> storage']);
-
-/** The composition roots: they may import anything. */
-const ROOTS = new Set(['index.ts', 'server.ts']);
-
-/** Edges that break the rule today, each with why (issue 17's restructure removes them); none now. */
+/** Edges that break the rule today, each with why; none now. */
 const KNOWN: Readonly<Record<string, string>> = {};
-
-/** The unit an import belongs to: its first folder under lib/, or the file itself at the top. */
-function unitOf(path: string): string {
-  const i = path.indexOf('/');
-  return i < 0 ? path : path.slice(0, i);
-}
-
-/** Why `from` may not import `to` (paths relative to lib/), or null when it may. */
-export function violation(from: string, to: string): string | null {
-  const a = unitOf(from), b = unitOf(to);
-  if (a === b || ROOTS.has(a)) return null;
-  const bShared = SHARED_RANK[b], aShared = SHARED_RANK[a];
-  if (bShared !== undefined) {
-    if (aShared === undefined || bShared < aShared) return null;
-    return `${a} (shared, rank ${aShared}) imports ${b} (rank ${bShared})`;
-  }
-  if (aShared !== undefined) return `${a} is shared (usable by all) but imports the layer ${b}`;
-  const la = LEVEL[a], lb = LEVEL[b];
-  if (la === undefined || lb === undefined) return `${la === undefined ? a : b} is in no layer (add it to test/layers.test.ts and ARCHITECTURE.md)`;
-  if (APART.has(`${a} -> ${b}`)) return `${a} may not import ${b}: they are beside each other, not one above the other`;
-  return lb < la ? null : `${a} (level ${la}) imports ${b} (level ${lb}): imports go downward only`;
-}
 
 function sources(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
