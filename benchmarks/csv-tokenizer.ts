@@ -47,7 +47,8 @@ function makeCsv(): { bytes: Buffer; rows: number; fields: number } {
       const ts = `${secPrefix}${String(us % 1e6).padStart(6, '0')}Z`;
       const sym = SYMBOLS[Math.floor(rnd() * SYMBOLS.length)]!;
       const r = rnd();
-      const side = r < 0.005 ? '"sell, ""iceberg"""' : r < 0.1 ? (r < 0.05 ? '"buy"' : '"sell"') : r < 0.55 ? 'buy' : 'sell';
+      const side =
+        r < 0.005 ? '"sell, ""iceberg"""' : r < 0.1 ? (r < 0.05 ? '"buy"' : '"sell"') : r < 0.55 ? 'buy' : 'sell';
       block += `${ts},${rnd() < 0.2 ? `"${sym}"` : sym},${(10 + rnd() * 60_000).toFixed(2)},${(rnd() * 5).toFixed(6)},${side}\n`;
     }
     blocks.push(block);
@@ -56,7 +57,6 @@ function makeCsv(): { bytes: Buffer; rows: number; fields: number } {
   }
   return { bytes: Buffer.from(blocks.join(''), 'latin1'), rows, fields: rows * 5 };
 }
-
 
 /** Counts fields, rows and field bytes: the least a consumer can do. */
 class CountingSink implements FieldSink {
@@ -111,8 +111,12 @@ async function main(): Promise<void> {
   const mb = data.bytes.length / MB;
   const chunks: Buffer[] = [];
   for (let i = 0; i < data.bytes.length; i += CHUNK) chunks.push(data.bytes.subarray(i, i + CHUNK));
-  console.log(`csv-tokenizer benchmark: ${mb.toFixed(1)} MB, ${data.rows.toLocaleString('en-US')} rows x 5 fields, ${chunks.length} chunks of ${CHUNK / 1024} KiB (generated in ${((performance.now() - g0) / 1000).toFixed(1)} s)`);
-  console.log(`node ${process.version}, ${cpus()[0]?.model ?? 'unknown cpu'} x ${cpus().length}; median of ${REPS} runs after one untimed warm-up of ours`);
+  console.log(
+    `csv-tokenizer benchmark: ${mb.toFixed(1)} MB, ${data.rows.toLocaleString('en-US')} rows x 5 fields, ${chunks.length} chunks of ${CHUNK / 1024} KiB (generated in ${((performance.now() - g0) / 1000).toFixed(1)} s)`,
+  );
+  console.log(
+    `node ${process.version}, ${cpus()[0]?.model ?? 'unknown cpu'} x ${cpus().length}; median of ${REPS} runs after one untimed warm-up of ours`,
+  );
 
   runTokenizer(chunks); // warm-up: let the hot loop reach its optimized tier
   const ours: number[] = [];
@@ -124,39 +128,52 @@ async function main(): Promise<void> {
     last = t.sink;
     ours.push(mb / (t.ms / 1000));
     const s = await runCsvParseStream(chunks);
-    if (s.records !== data.rows) throw new Error(`csv-parse stream counted ${s.records} records, expected ${data.rows}`);
+    if (s.records !== data.rows)
+      throw new Error(`csv-parse stream counted ${s.records} records, expected ${data.rows}`);
     stream.push(mb / (s.ms / 1000));
     const y = runCsvParseSync(data.bytes);
     if (y.records !== data.rows) throw new Error(`csv-parse/sync counted ${y.records} records, expected ${data.rows}`);
     sync.push(mb / (y.ms / 1000));
   }
   if (last === undefined || last.rows !== data.rows || last.fields !== data.fields) {
-    throw new Error(`tokenizer counted ${last?.rows} rows and ${last?.fields} fields, expected ${data.rows} and ${data.fields}`);
+    throw new Error(
+      `tokenizer counted ${last?.rows} rows and ${last?.fields} fields, expected ${data.rows} and ${data.fields}`,
+    );
   }
-  const oursMb = median(ours), streamMb = median(stream), syncMb = median(sync);
+  const oursMb = median(ours),
+    streamMb = median(stream),
+    syncMb = median(sync);
   const f = (x: number): string => x.toFixed(1).padStart(7);
   console.log('');
   console.log(`CsvTokenizer (counting sink)   ${f(oursMb)} MB/s   runs ${ours.map((x) => x.toFixed(1)).join(' ')}`);
-  console.log(`csv-parse stream (64 KiB)      ${f(streamMb)} MB/s   runs ${stream.map((x) => x.toFixed(1)).join(' ')}   ours/it ${(oursMb / streamMb).toFixed(1)}x`);
-  console.log(`csv-parse/sync (whole buffer)  ${f(syncMb)} MB/s   runs ${sync.map((x) => x.toFixed(1)).join(' ')}   ours/it ${(oursMb / syncMb).toFixed(1)}x`);
+  console.log(
+    `csv-parse stream (64 KiB)      ${f(streamMb)} MB/s   runs ${stream.map((x) => x.toFixed(1)).join(' ')}   ours/it ${(oursMb / streamMb).toFixed(1)}x`,
+  );
+  console.log(
+    `csv-parse/sync (whole buffer)  ${f(syncMb)} MB/s   runs ${sync.map((x) => x.toFixed(1)).join(' ')}   ours/it ${(oursMb / syncMb).toFixed(1)}x`,
+  );
   console.log(`(the same rows and fields from all three; target: ours/csv-parse stream >= 5x)`);
   const load = loadavg().map((x) => x.toFixed(2));
-  console.log(`load average at the end ${load.join(' ')} (other processes on the ${cpus().length} cores skew every figure)`);
+  console.log(
+    `load average at the end ${load.join(' ')} (other processes on the ${cpus().length} cores skew every figure)`,
+  );
   const r1 = (x: number): number => Math.round(x * 10) / 10;
-  console.log(JSON.stringify({
-    benchmark: 'csv-tokenizer',
-    node: process.version,
-    megabytes: r1(mb),
-    rows: data.rows,
-    chunkBytes: CHUNK,
-    tokenizerMBps: r1(oursMb),
-    csvParseStreamMBps: r1(streamMb),
-    csvParseSyncMBps: r1(syncMb),
-    ratioVsStream: r1(oursMb / streamMb),
-    ratioVsSync: r1(oursMb / syncMb),
-    loadAverage: load.map(Number),
-    runs: { tokenizer: ours.map(r1), csvParseStream: stream.map(r1), csvParseSync: sync.map(r1) },
-  }));
+  console.log(
+    JSON.stringify({
+      benchmark: 'csv-tokenizer',
+      node: process.version,
+      megabytes: r1(mb),
+      rows: data.rows,
+      chunkBytes: CHUNK,
+      tokenizerMBps: r1(oursMb),
+      csvParseStreamMBps: r1(streamMb),
+      csvParseSyncMBps: r1(syncMb),
+      ratioVsStream: r1(oursMb / streamMb),
+      ratioVsSync: r1(oursMb / syncMb),
+      loadAverage: load.map(Number),
+      runs: { tokenizer: ours.map(r1), csvParseStream: stream.map(r1), csvParseSync: sync.map(r1) },
+    }),
+  );
 }
 
 main().catch((e: unknown) => {

@@ -40,7 +40,13 @@ interface LoadSpec {
 /** What the load child reports over IPC. */
 type ChildMessage =
   | { readonly type: 'started' }
-  | { readonly type: 'done'; readonly requests: number; readonly seconds: number; readonly non2xx: number; readonly errors: number }
+  | {
+      readonly type: 'done';
+      readonly requests: number;
+      readonly seconds: number;
+      readonly non2xx: number;
+      readonly errors: number;
+    }
   | { readonly type: 'failed'; readonly message: string };
 
 interface Row extends Latencies {
@@ -66,11 +72,20 @@ async function runLoadChild(spec: LoadSpec, send: (m: ChildMessage) => void): Pr
     const result = await new Promise<autocannon.Result>((resolve, reject) => {
       const instance = autocannon(
         { url: spec.url + LOAD_PATH, connections: LOAD_CONNECTIONS, duration: spec.seconds },
-        (err, res) => { if (err) reject(err); else resolve(res); },
+        (err, res) => {
+          if (err) reject(err);
+          else resolve(res);
+        },
       );
       instance.on('start', () => send({ type: 'started' }));
     });
-    return { type: 'done', requests: result.requests.total, seconds: result.duration, non2xx: result.non2xx, errors: result.errors };
+    return {
+      type: 'done',
+      requests: result.requests.total,
+      seconds: result.duration,
+      non2xx: result.non2xx,
+      errors: result.errors,
+    };
   }
   // Block loop: evenly spaced blocks (autocannon's rate limit sends each second's quota in a burst).
   const client = new Client(spec.url, { keepAliveTimeout: 60_000 });
@@ -106,10 +121,14 @@ const children = new Set<ChildProcess>();
 const servers = new Set<ServerProcess>();
 
 function startLoadChild(spec: LoadSpec): { started: Promise<void>; done: Promise<DoneMessage> } {
-  const child = fork(fileURLToPath(import.meta.url), ['--load-child', JSON.stringify(spec)], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const child = fork(fileURLToPath(import.meta.url), ['--load-child', JSON.stringify(spec)], {
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
   children.add(child);
   let onStarted: () => void = () => undefined;
-  const started = new Promise<void>((resolve) => { onStarted = resolve; });
+  const started = new Promise<void>((resolve) => {
+    onStarted = resolve;
+  });
   const done = new Promise<DoneMessage>((resolve, reject) => {
     child.on('message', (m: ChildMessage) => {
       if (m.type === 'started') onStarted();
@@ -165,7 +184,8 @@ async function measureMode(mode: (typeof MODES)[number], seconds: number): Promi
     await server.waitForLine(/ A server-main server is ready/);
     const mainUrl = /http server listening on (http:\/\/\S+)/.exec(server.stdout())?.[1];
     const healthUrl = /health server listening on (http:\/\/\S+)/.exec(server.stdout())?.[1];
-    if (mainUrl === undefined || healthUrl === undefined) throw new Error(`no listening addresses in the server's output:\n${server.stdout()}`);
+    if (mainUrl === undefined || healthUrl === undefined)
+      throw new Error(`no listening addresses in the server's output:\n${server.stdout()}`);
     client = new Client(healthUrl, { keepAliveTimeout: 60_000, pipelining: 1 });
     await probeHealth(client, sleep(WARMUP_MS), 0);
     let idle: Latencies | null = null;
@@ -174,18 +194,29 @@ async function measureMode(mode: (typeof MODES)[number], seconds: number): Promi
       let lat: Latencies;
       let main: DoneMessage | null = null;
       if (phase === 'idle' || phase === 'idle-after') {
-        lat = await probeHealth(client, sleep((phase === 'idle' ? seconds : Math.max(1, seconds / 2)) * 1000), PROBE_INTERVAL_MS);
+        lat = await probeHealth(
+          client,
+          sleep((phase === 'idle' ? seconds : Math.max(1, seconds / 2)) * 1000),
+          PROBE_INTERVAL_MS,
+        );
         idle ??= lat;
       } else {
         const load = startLoadChild({ kind: phase, url: mainUrl, seconds });
         // The probe runs exactly while the child loads: from its 'started' to its report.
         await load.started;
-        lat = await probeHealth(client, load.done.catch(() => undefined), PROBE_INTERVAL_MS);
+        lat = await probeHealth(
+          client,
+          load.done.catch(() => undefined),
+          PROBE_INTERVAL_MS,
+        );
         main = await load.done;
       }
       const base = idle ?? lat;
       rows.push({
-        mode: mode.name, workerCount: mode.workerCount, phase, ...lat,
+        mode: mode.name,
+        workerCount: mode.workerCount,
+        phase,
+        ...lat,
         p50Ratio: lat.p50Ms / base.p50Ms,
         p99Ratio: lat.p99Ms / base.p99Ms,
         mainReqPerSec: main ? main.requests / main.seconds : null,
@@ -213,7 +244,8 @@ function parseDuration(argv: readonly string[]): number {
     const v = a === '--duration' ? argv[++i] : a.startsWith('--duration=') ? a.slice(11) : undefined;
     if (a === '--duration' || a.startsWith('--duration=')) {
       const n = Number(v);
-      if (!Number.isFinite(n) || n < 1 || n > 60) throw new UsageError(`--duration needs seconds between 1 and 60 [got ${v}]`);
+      if (!Number.isFinite(n) || n < 1 || n > 60)
+        throw new UsageError(`--duration needs seconds between 1 and 60 [got ${v}]`);
       seconds = n;
     } else {
       throw new UsageError(`unknown argument ${a} (usage: health-latency [--duration <s>])`);
@@ -226,14 +258,33 @@ const f1 = (n: number | null): string => (n === null ? '-' : n.toFixed(n < 10 ? 
 const fx = (n: number): string => `${n.toFixed(2)}x`;
 
 function printTable(rows: readonly Row[]): void {
-  const head = ['health server', 'phase', 'probes', 'p50 ms', 'p99 ms', 'max ms', 'p50/idle', 'p99/idle', 'bad', 'main req/s'];
+  const head = [
+    'health server',
+    'phase',
+    'probes',
+    'p50 ms',
+    'p99 ms',
+    'max ms',
+    'p50/idle',
+    'p99/idle',
+    'bad',
+    'main req/s',
+  ];
   const body = rows.map((r) => [
-    r.mode, r.phase, String(r.requests), f1(r.p50Ms), f1(r.p99Ms), f1(r.maxMs),
-    fx(r.p50Ratio), fx(r.p99Ratio),
-    String(r.bad), r.mainReqPerSec === null ? '-' : r.mainReqPerSec.toFixed(0),
+    r.mode,
+    r.phase,
+    String(r.requests),
+    f1(r.p50Ms),
+    f1(r.p99Ms),
+    f1(r.maxMs),
+    fx(r.p50Ratio),
+    fx(r.p99Ratio),
+    String(r.bad),
+    r.mainReqPerSec === null ? '-' : r.mainReqPerSec.toFixed(0),
   ]);
   const widths = head.map((h, i) => Math.max(h.length, ...body.map((b) => (b[i] ?? '').length)));
-  const line = (cells: readonly string[]): string => cells.map((c, i) => (i < 2 ? c.padEnd(widths[i] ?? 0) : c.padStart(widths[i] ?? 0))).join('  ');
+  const line = (cells: readonly string[]): string =>
+    cells.map((c, i) => (i < 2 ? c.padEnd(widths[i] ?? 0) : c.padStart(widths[i] ?? 0))).join('  ');
   console.log(line(head));
   console.log(widths.map((w) => '-'.repeat(w)).join('  '));
   for (const b of body) console.log(line(b));
@@ -241,12 +292,24 @@ function printTable(rows: readonly Row[]): void {
 
 async function main(): Promise<void> {
   const seconds = parseDuration(process.argv.slice(2));
-  console.log(`health-latency: GET / on the health port, one request every ${PROBE_INTERVAL_MS} ms (sequential, keep-alive undici Client), ${seconds} s per phase`);
-  console.log(`  idle:  no other traffic (the peer figure each mode's other figures are divided by), after ${WARMUP_MS} ms of back-to-back warm-up probes`);
-  console.log(`  load:  autocannon, ${LOAD_CONNECTIONS} connections on GET ${LOAD_PATH} of the main port, in a child process`);
-  console.log(`  block: GET /debug/block?ms=${BLOCK_MS} every ${BLOCK_EVERY_MS} ms from a child process (main event loop busy ${Math.round((100 * BLOCK_MS) / BLOCK_EVERY_MS)}% of the time)`);
-  console.log(`  idle-after: idle again for ${Math.max(1, seconds / 2)} s at the end; its ratios show the run's noise floor`);
-  console.log(`  machine: ${cpus().length} cores shared by the server, the load child and this measurer; Node ${process.version}; server stdout limited to A/C/E lines`);
+  console.log(
+    `health-latency: GET / on the health port, one request every ${PROBE_INTERVAL_MS} ms (sequential, keep-alive undici Client), ${seconds} s per phase`,
+  );
+  console.log(
+    `  idle:  no other traffic (the peer figure each mode's other figures are divided by), after ${WARMUP_MS} ms of back-to-back warm-up probes`,
+  );
+  console.log(
+    `  load:  autocannon, ${LOAD_CONNECTIONS} connections on GET ${LOAD_PATH} of the main port, in a child process`,
+  );
+  console.log(
+    `  block: GET /debug/block?ms=${BLOCK_MS} every ${BLOCK_EVERY_MS} ms from a child process (main event loop busy ${Math.round((100 * BLOCK_MS) / BLOCK_EVERY_MS)}% of the time)`,
+  );
+  console.log(
+    `  idle-after: idle again for ${Math.max(1, seconds / 2)} s at the end; its ratios show the run's noise floor`,
+  );
+  console.log(
+    `  machine: ${cpus().length} cores shared by the server, the load child and this measurer; Node ${process.version}; server stdout limited to A/C/E lines`,
+  );
   console.log('');
   const rows: Row[] = [];
   for (const mode of MODES) rows.push(...(await measureMode(mode, seconds)));
@@ -255,17 +318,35 @@ async function main(): Promise<void> {
   const skipped = rows.filter((r) => r.skipped > 0).map((r) => `${r.mode}/${r.phase}: ${r.skipped}`);
   if (skipped.length) console.log(`probe slots skipped while an answer was late: ${skipped.join(', ')}`);
   console.log('main req/s: load = GET /nope answered per second (404s); block = /debug/block requests per second');
-  console.log(JSON.stringify({
-    benchmark: 'health-latency', node: process.version, cores: cpus().length, secondsPerPhase: seconds,
-    probeIntervalMs: PROBE_INTERVAL_MS, loadConnections: LOAD_CONNECTIONS, blockMs: BLOCK_MS, blockEveryMs: BLOCK_EVERY_MS,
-    loadGenerator: 'child process',
-    results: rows.map((r) => ({
-      mode: r.mode, workerCount: r.workerCount, phase: r.phase, probes: r.requests,
-      p50Ms: round(r.p50Ms), p99Ms: round(r.p99Ms), maxMs: round(r.maxMs),
-      p50Ratio: round(r.p50Ratio), p99Ratio: round(r.p99Ratio), bad: r.bad, skipped: r.skipped,
-      mainReqPerSec: r.mainReqPerSec === null ? null : Math.round(r.mainReqPerSec), mainRequests: r.mainRequests, mainErrors: r.mainErrors,
-    })),
-  }));
+  console.log(
+    JSON.stringify({
+      benchmark: 'health-latency',
+      node: process.version,
+      cores: cpus().length,
+      secondsPerPhase: seconds,
+      probeIntervalMs: PROBE_INTERVAL_MS,
+      loadConnections: LOAD_CONNECTIONS,
+      blockMs: BLOCK_MS,
+      blockEveryMs: BLOCK_EVERY_MS,
+      loadGenerator: 'child process',
+      results: rows.map((r) => ({
+        mode: r.mode,
+        workerCount: r.workerCount,
+        phase: r.phase,
+        probes: r.requests,
+        p50Ms: round(r.p50Ms),
+        p99Ms: round(r.p99Ms),
+        maxMs: round(r.maxMs),
+        p50Ratio: round(r.p50Ratio),
+        p99Ratio: round(r.p99Ratio),
+        bad: r.bad,
+        skipped: r.skipped,
+        mainReqPerSec: r.mainReqPerSec === null ? null : Math.round(r.mainReqPerSec),
+        mainRequests: r.mainRequests,
+        mainErrors: r.mainErrors,
+      })),
+    }),
+  );
 }
 
 const round = (n: number): number => Math.round(n * 1000) / 1000;
@@ -275,7 +356,8 @@ if (process.argv[2] === '--load-child') {
   process.on('disconnect', () => process.exit(0));
   // Exit only once the last message is handed over: process.send is asynchronous.
   const sendThenExit = (m: ChildMessage, code: number): void => {
-    if (process.send) process.send(m, () => process.exit(code)); else process.exit(code);
+    if (process.send) process.send(m, () => process.exit(code));
+    else process.exit(code);
   };
   runLoadChild(JSON.parse(process.argv[3] ?? '{}') as LoadSpec, (m) => process.send?.(m)).then(
     (done) => sendThenExit(done, 0),

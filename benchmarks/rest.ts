@@ -37,9 +37,16 @@ const IDLE_PROBE_MS = 3000;
 const LOAD_CONNECTIONS = 32;
 const MB = 1e6;
 const MiB = 1024 * 1024;
-const TARGET = { jsonRowsPerSec: 2e6, csvRowsPerSec: 3e6, csvVsDuckdb: 1.5, select1ReqPerSec: 10_000, healthP99Ms: 50 } as const;
+const TARGET = {
+  jsonRowsPerSec: 2e6,
+  csvRowsPerSec: 3e6,
+  csvVsDuckdb: 1.5,
+  select1ReqPerSec: 10_000,
+  healthP99Ms: 50,
+} as const;
 
-const TABLE_DDL = 'create table t (ts timestamp, sym symbol, price double, amount double, side varchar) timestamp(ts) partition by day';
+const TABLE_DDL =
+  'create table t (ts timestamp, sym symbol, price double, amount double, side varchar) timestamp(ts) partition by day';
 const fillSql = (rows: number): string =>
   `insert into t select timestamp_sequence('2024-01-01T00:00:00.000000Z'::timestamp, ${STEP_US}), rnd_symbol(${SYMBOLS}, 4, 4, 0), ` +
   `rnd_double() * 100, rnd_double() * 1000, rnd_varchar('buy', 'sell') from long_sequence(${rows})`;
@@ -60,7 +67,15 @@ type ChildSpec =
 type ChildMessage =
   | { readonly type: 'started' }
   | { readonly type: 'listening'; readonly url: string }
-  | { readonly type: 'cannon'; readonly requests: number; readonly seconds: number; readonly non2xx: number; readonly errors: number; readonly p50Ms: number; readonly p99Ms: number }
+  | {
+      readonly type: 'cannon';
+      readonly requests: number;
+      readonly seconds: number;
+      readonly non2xx: number;
+      readonly errors: number;
+      readonly p50Ms: number;
+      readonly p99Ms: number;
+    }
   | { readonly type: 'exported'; readonly bytes: number; readonly ms: number; readonly status: number }
   | { readonly type: 'failed'; readonly message: string };
 
@@ -69,11 +84,24 @@ type Report = Extract<ChildMessage, { type: 'cannon' | 'exported' }>;
 async function runChild(spec: ChildSpec, send: (m: ChildMessage) => void): Promise<Report | null> {
   if (spec.kind === 'autocannon') {
     const r = await new Promise<autocannon.Result>((resolve, reject) => {
-      const instance = autocannon({ url: spec.url, connections: LOAD_CONNECTIONS, duration: spec.seconds },
-        (err, res) => { if (err) reject(err); else resolve(res); });
+      const instance = autocannon(
+        { url: spec.url, connections: LOAD_CONNECTIONS, duration: spec.seconds },
+        (err, res) => {
+          if (err) reject(err);
+          else resolve(res);
+        },
+      );
       instance.on('start', () => send({ type: 'started' }));
     });
-    return { type: 'cannon', requests: r.requests.total, seconds: r.duration, non2xx: r.non2xx, errors: r.errors + r.timeouts, p50Ms: r.latency.p50, p99Ms: r.latency.p99 };
+    return {
+      type: 'cannon',
+      requests: r.requests.total,
+      seconds: r.duration,
+      non2xx: r.non2xx,
+      errors: r.errors + r.timeouts,
+      p50Ms: r.latency.p50,
+      p99Ms: r.latency.p99,
+    };
   }
   if (spec.kind === 'export') {
     const u = new URL(spec.url);
@@ -106,10 +134,14 @@ const servers = new Set<ServerProcess>();
 const tempDirs = new Set<string>();
 
 function startChild(spec: ChildSpec): { child: ChildProcess; first: Promise<ChildMessage>; done: Promise<Report> } {
-  const child = fork(fileURLToPath(import.meta.url), ['--child', JSON.stringify(spec)], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const child = fork(fileURLToPath(import.meta.url), ['--child', JSON.stringify(spec)], {
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
   children.add(child);
   let onFirst: (m: ChildMessage) => void = () => undefined;
-  const first = new Promise<ChildMessage>((resolve) => { onFirst = resolve; });
+  const first = new Promise<ChildMessage>((resolve) => {
+    onFirst = resolve;
+  });
   const done = new Promise<Report>((resolve, reject) => {
     child.on('message', (m: ChildMessage) => {
       if (m.type === 'started' || m.type === 'listening') onFirst(m);
@@ -123,7 +155,10 @@ function startChild(spec: ChildSpec): { child: ChildProcess; first: Promise<Chil
     child.once('error', reject);
   });
   // A child that dies before its first message must not leave the caller waiting.
-  void done.then((m) => onFirst(m), () => onFirst({ type: 'failed', message: 'exited' }));
+  void done.then(
+    (m) => onFirst(m),
+    () => onFirst({ type: 'failed', message: 'exited' }),
+  );
   return { child, first, done };
 }
 
@@ -160,10 +195,16 @@ function memOf(pid: number): { rss: number; hwm: number } {
 /** Samples a process's RSS every RSS_SAMPLE_MS; VmHWM is reset first (clear_refs 5) so it covers only this window. */
 function sampleRss(pid: number): { stop(): { baseline: number; peak: number } } {
   let hwmReset = true;
-  try { writeFileSync(`/proc/${pid}/clear_refs`, '5'); } catch { hwmReset = false; }
+  try {
+    writeFileSync(`/proc/${pid}/clear_refs`, '5');
+  } catch {
+    hwmReset = false;
+  }
   const baseline = memOf(pid).rss;
   let peak = baseline;
-  const timer = setInterval(() => { peak = Math.max(peak, memOf(pid).rss); }, RSS_SAMPLE_MS);
+  const timer = setInterval(() => {
+    peak = Math.max(peak, memOf(pid).rss);
+  }, RSS_SAMPLE_MS);
   return {
     stop() {
       clearInterval(timer);
@@ -178,7 +219,10 @@ function sampleRss(pid: number): { stop(): { baseline: number; peak: number } } 
 function cpuOf(pid: number, withChildren: boolean): number {
   try {
     const f = readFileSync(`/proc/${pid}/stat`, 'latin1');
-    const v = f.slice(f.lastIndexOf(')') + 2).split(' ').map(Number);
+    const v = f
+      .slice(f.lastIndexOf(')') + 2)
+      .split(' ')
+      .map(Number);
     return ((v[11] ?? 0) + (v[12] ?? 0) + (withChildren ? (v[13] ?? 0) + (v[14] ?? 0) : 0)) / CLK_TCK;
   } catch {
     return 0; // exited and reaped between the listing and the read: its time is in our children's now
@@ -217,7 +261,10 @@ async function withOthers<T>(phase: string, fn: () => Promise<T>): Promise<Timed
 }
 
 /** Calls `once` (one timed run of each of `count` series) RUNS times, then until every series has RUNS clean runs, at most MAX_RUNS times. */
-async function repeatUntilClean<T>(count: number, once: (run: number) => Promise<Array<Timed<T>>>): Promise<Array<Array<Timed<T>>>> {
+async function repeatUntilClean<T>(
+  count: number,
+  once: (run: number) => Promise<Array<Timed<T>>>,
+): Promise<Array<Array<Timed<T>>>> {
   const series: Array<Array<Timed<T>>> = Array.from({ length: count }, () => []);
   for (let r = 0; r < MAX_RUNS; r++) {
     if (r >= RUNS && series.every((xs) => xs.filter(isClean).length >= RUNS)) break;
@@ -252,7 +299,12 @@ interface Export {
 }
 
 /** GETs `path`, discarding the body (or writing it to `file`), while sampling the server's RSS. */
-async function timedExport(client: Client, path: string, pid: number, file?: string): Promise<Export & { tail: string }> {
+async function timedExport(
+  client: Client,
+  path: string,
+  pid: number,
+  file?: string,
+): Promise<Export & { tail: string }> {
   const rss = sampleRss(pid);
   const t0 = performance.now();
   const res = await client.request({ method: 'GET', path });
@@ -269,8 +321,16 @@ async function timedExport(client: Client, path: string, pid: number, file?: str
   if (sink) await new Promise<void>((resolve, reject) => sink.end((e?: Error | null) => (e ? reject(e) : resolve())));
   const ms = performance.now() - t0;
   const { baseline, peak } = rss.stop();
-  if (res.statusCode !== 200) throw new Error(`GET ${path.slice(0, 80)} answered ${res.statusCode}: ${tail.toString()}`);
-  return { ms, ttfbMs, bytes, rssBaseline: baseline, rssPeak: peak, tail: tail.toString('utf8', Math.max(0, tail.length - 200)) };
+  if (res.statusCode !== 200)
+    throw new Error(`GET ${path.slice(0, 80)} answered ${res.statusCode}: ${tail.toString()}`);
+  return {
+    ms,
+    ttfbMs,
+    bytes,
+    rssBaseline: baseline,
+    rssPeak: peak,
+    tail: tail.toString('utf8', Math.max(0, tail.length - 200)),
+  };
 }
 
 async function exec(client: Client, sql: string): Promise<unknown> {
@@ -287,7 +347,11 @@ interface DuckConnection {
 }
 
 /** The CSV peer: the rows svcdb exported, read into DuckDB (in memory, one thread), then COPY t TO csv timed. */
-async function duckdbPeer(csvFile: string, dir: string, rows: number): Promise<{ loadMs: number; copyMs: ReadonlyArray<Timed<number>>; bytes: number; version: string }> {
+async function duckdbPeer(
+  csvFile: string,
+  dir: string,
+  rows: number,
+): Promise<{ loadMs: number; copyMs: ReadonlyArray<Timed<number>>; bytes: number; version: string }> {
   const con = await duckdbConnection<DuckConnection>();
   try {
     const version = String((await con.runAndReadAll('select version()')).getRows()[0]?.[0]);
@@ -329,12 +393,18 @@ function parseArgs(argv: readonly string[]): { rows: number; seconds: number; cp
     if (a === '--rows' && Number.isInteger(v) && v >= 1000) rows = v;
     else if (a === '--duration' && Number.isFinite(v) && v >= 1 && v <= 60) seconds = v;
     else if (a === '--cpu-prof' && text !== '') cpuProfDir = resolvePath(text);
-    else throw new UsageError(`bad argument ${a} ${text} (usage: rest [--rows N >= 1000] [--duration 1..60 s] [--cpu-prof DIR])`);
+    else
+      throw new UsageError(
+        `bad argument ${a} ${text} (usage: rest [--rows N >= 1000] [--duration 1..60 s] [--cpu-prof DIR])`,
+      );
   }
   return { rows, seconds, cpuProfDir };
 }
 
-const fmtLoad = (): string => loadavg().map((l) => l.toFixed(2)).join(' ');
+const fmtLoad = (): string =>
+  loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ');
 const mrows = (n: number): string => `${(n / 1e6).toFixed(2)}M`;
 const mib = (n: number): string => `${(n / MiB).toFixed(0)} MiB`;
 const round = (n: number, d = 3): number => Math.round(n * 10 ** d) / 10 ** d;
@@ -342,7 +412,11 @@ const verdict = (ok: boolean): string => (ok ? 'met' : 'MISSED');
 
 function printTable(head: readonly string[], body: readonly (readonly string[])[], leftCols = 1): void {
   const widths = head.map((h, i) => Math.max(h.length, ...body.map((b) => (b[i] ?? '').length)));
-  const line = (cells: readonly string[]): string => cells.map((c, i) => (i < leftCols ? c.padEnd(widths[i] ?? 0) : c.padStart(widths[i] ?? 0))).join('  ').trimEnd();
+  const line = (cells: readonly string[]): string =>
+    cells
+      .map((c, i) => (i < leftCols ? c.padEnd(widths[i] ?? 0) : c.padStart(widths[i] ?? 0)))
+      .join('  ')
+      .trimEnd();
   console.log(line(head));
   console.log(widths.map((w) => '-'.repeat(w)).join('  '));
   for (const b of body) console.log(line(b));
@@ -352,15 +426,31 @@ async function main(): Promise<void> {
   const { rows: ROWS, seconds, cpuProfDir } = parseArgs(process.argv.slice(2));
   const startedAt = performance.now();
   const loadStart = fmtLoad();
-  console.log(`rest benchmark: ${ROWS.toLocaleString('en-US')} rows (ts TIMESTAMP designated, sym SYMBOL x${SYMBOLS}, price DOUBLE, amount DOUBLE, side VARCHAR), DAY partitions`);
-  console.log(`  machine: ${cpus().length} cores (${cpus()[0]?.model ?? '?'}), ${(totalmem() / 1024 ** 3).toFixed(0)} GiB, Node ${process.version}; load average at start ${loadStart}`);
-  console.log('  server: dist/bin/svcdb.js in a child process, default config, request log off (stdout A/C/E only), health server in its worker thread');
-  console.log(`  exports: GET /exec?query=${SELECT_ALL}&count=true (JSON) and GET /exp?query=${SELECT_ALL} (CSV), undici Client in this process discarding the body;`);
-  console.log(`           one untimed run each, then ${RUNS} to ${MAX_RUNS} timed runs interleaved (until ${RUNS} ran with other processes under ${CLEAN_PCT}% of a core);`);
+  console.log(
+    `rest benchmark: ${ROWS.toLocaleString('en-US')} rows (ts TIMESTAMP designated, sym SYMBOL x${SYMBOLS}, price DOUBLE, amount DOUBLE, side VARCHAR), DAY partitions`,
+  );
+  console.log(
+    `  machine: ${cpus().length} cores (${cpus()[0]?.model ?? '?'}), ${(totalmem() / 1024 ** 3).toFixed(0)} GiB, Node ${process.version}; load average at start ${loadStart}`,
+  );
+  console.log(
+    '  server: dist/bin/svcdb.js in a child process, default config, request log off (stdout A/C/E only), health server in its worker thread',
+  );
+  console.log(
+    `  exports: GET /exec?query=${SELECT_ALL}&count=true (JSON) and GET /exp?query=${SELECT_ALL} (CSV), undici Client in this process discarding the body;`,
+  );
+  console.log(
+    `           one untimed run each, then ${RUNS} to ${MAX_RUNS} timed runs interleaved (until ${RUNS} ran with other processes under ${CLEAN_PCT}% of a core);`,
+  );
   console.log(`           peak RSS = max(VmRSS every ${RSS_SAMPLE_MS} ms, VmHWM reset before the request)`);
-  console.log('  CSV peer: DuckDB in memory, threads=1, loaded from the CSV svcdb exported, COPY t TO <tmp>.csv (HEADER) (to the page cache, not a socket)');
-  console.log(`  req/s: autocannon in a child process, ${LOAD_CONNECTIONS} connections, ${seconds} s each (once more if other processes were busy); select 1 peer: node:http in a child process answering svcdb's select 1 body`);
-  console.log(`  health: GET / on the health port every ${PROBE_INTERVAL_MS} ms from this process while a child downloads a full /exp; peer: the same probe idle for ${IDLE_PROBE_MS / 1000} s`);
+  console.log(
+    '  CSV peer: DuckDB in memory, threads=1, loaded from the CSV svcdb exported, COPY t TO <tmp>.csv (HEADER) (to the page cache, not a socket)',
+  );
+  console.log(
+    `  req/s: autocannon in a child process, ${LOAD_CONNECTIONS} connections, ${seconds} s each (once more if other processes were busy); select 1 peer: node:http in a child process answering svcdb's select 1 body`,
+  );
+  console.log(
+    `  health: GET / on the health port every ${PROBE_INTERVAL_MS} ms from this process while a child downloads a full /exp; peer: the same probe idle for ${IDLE_PROBE_MS / 1000} s`,
+  );
   console.log('');
 
   const dir = mkdtempSync(join(tmpdir(), 'svcdb-bench-rest-'));
@@ -372,13 +462,15 @@ async function main(): Promise<void> {
     // The profile is written when the server exits normally (server.stop() below).
     execArgv: cpuProfDir === null ? [] : ['--cpu-prof', `--cpu-prof-dir=${cpuProfDir}`],
   });
-  if (cpuProfDir !== null) console.log(`server CPU profiles go to ${cpuProfDir} (the figures below include the profiler's overhead)`);
+  if (cpuProfDir !== null)
+    console.log(`server CPU profiles go to ${cpuProfDir} (the figures below include the profiler's overhead)`);
   servers.add(server);
   await server.waitForLine(/ A server-main server is ready/, 30_000);
   const mainUrl = /http server listening on (http:\/\/\S+)/.exec(server.stdout())?.[1];
   const healthUrl = /health server listening on (http:\/\/\S+)/.exec(server.stdout())?.[1];
   const pid = server.child.pid;
-  if (mainUrl === undefined || healthUrl === undefined || pid === undefined) throw new Error(`no listening addresses in the server's output:\n${server.stdout()}`);
+  if (mainUrl === undefined || healthUrl === undefined || pid === undefined)
+    throw new Error(`no listening addresses in the server's output:\n${server.stdout()}`);
   const client = new Client(mainUrl, { keepAliveTimeout: 60_000, bodyTimeout: 0, headersTimeout: 0 });
   const health = new Client(healthUrl, { keepAliveTimeout: 60_000 });
   try {
@@ -391,10 +483,12 @@ async function main(): Promise<void> {
       return performance.now() - t0;
     });
     const loadMs = load.value;
-    const check = await exec(client, 'select count(), count_distinct(sym) from t') as { dataset: unknown[][] };
+    const check = (await exec(client, 'select count(), count_distinct(sym) from t')) as { dataset: unknown[][] };
     const [count, distinctSyms] = check.dataset[0] as [number, number];
     if (count !== ROWS) throw new Error(`table has ${count} rows after the insert, expected ${ROWS}`);
-    console.log(`load: INSERT INTO t SELECT ... FROM long_sequence(${ROWS}) ${(loadMs / 1000).toFixed(2)} s (${mrows(ROWS / (loadMs / 1000))} rows/s), ${distinctSyms} symbols; server RSS idle ${mib(rssIdle)}, after load ${mib(memOf(pid).rss)}`);
+    console.log(
+      `load: INSERT INTO t SELECT ... FROM long_sequence(${ROWS}) ${(loadMs / 1000).toFixed(2)} s (${mrows(ROWS / (loadMs / 1000))} rows/s), ${distinctSyms} symbols; server RSS idle ${mib(rssIdle)}, after load ${mib(memOf(pid).rss)}`,
+    );
 
     // 2. Exports: an untimed run of each (the CSV one kept on disk for DuckDB), then timed runs interleaved.
     const jsonPath = execPath(SELECT_ALL, '&count=true');
@@ -404,20 +498,29 @@ async function main(): Promise<void> {
     await timedExport(client, csvPath, pid, csvFile);
     const [json = [], csv = []] = await repeatUntilClean<Export>(2, async (r) => {
       const j = await withOthers(`json ${r + 1}`, () => timedExport(client, jsonPath, pid));
-      if (!j.value.tail.endsWith(`"count":${ROWS}}`)) throw new Error(`the JSON body does not end with "count":${ROWS}: ...${j.value.tail}`);
+      if (!j.value.tail.endsWith(`"count":${ROWS}}`))
+        throw new Error(`the JSON body does not end with "count":${ROWS}: ...${j.value.tail}`);
       const c = await withOthers(`csv ${r + 1}`, () => timedExport(client, csvPath, pid));
-      console.log(`  run ${r + 1}: JSON ${(j.value.ms / 1000).toFixed(2)} s, CSV ${(c.value.ms / 1000).toFixed(2)} s; other processes' CPU ${j.othersPct.toFixed(0)}% / ${c.othersPct.toFixed(0)}% of a core; load average ${fmtLoad()}`);
+      console.log(
+        `  run ${r + 1}: JSON ${(j.value.ms / 1000).toFixed(2)} s, CSV ${(c.value.ms / 1000).toFixed(2)} s; other processes' CPU ${j.othersPct.toFixed(0)}% / ${c.othersPct.toFixed(0)}% of a core; load average ${fmtLoad()}`,
+      );
       return [j, c];
     });
 
     // 6. Health latency: idle peer, then during a full /exp export run by a child.
     await probeHealth(health, sleep(1000), 0);
-    const healthIdle = await onceMoreIfBusy('health idle', () => probeHealth(health, sleep(IDLE_PROBE_MS), PROBE_INTERVAL_MS));
+    const healthIdle = await onceMoreIfBusy('health idle', () =>
+      probeHealth(health, sleep(IDLE_PROBE_MS), PROBE_INTERVAL_MS),
+    );
     let exportUnderProbeMs = 0;
     const healthBusy = await onceMoreIfBusy('health during /exp', async () => {
       const exp = startChild({ kind: 'export', url: mainUrl + csvPath });
       await exp.first;
-      const lat = await probeHealth(health, exp.done.catch(() => undefined), PROBE_INTERVAL_MS);
+      const lat = await probeHealth(
+        health,
+        exp.done.catch(() => undefined),
+        PROBE_INTERVAL_MS,
+      );
       const r = await exp.done;
       if (r.type !== 'exported' || r.status !== 200) throw new Error('the export under the health probe failed');
       exportUnderProbeMs = r.ms;
@@ -429,10 +532,16 @@ async function main(): Promise<void> {
     const bare = startChild({ kind: 'bare-http', body: select1Body });
     const listening = await bare.first;
     if (listening.type !== 'listening') throw new Error('the bare node:http peer did not start');
-    const cannonSelect1 = await onceMoreIfBusy('select 1', () => autocannonRun(mainUrl + execPath('select 1'), seconds));
-    const cannonPeer = await onceMoreIfBusy('node:http', () => autocannonRun(listening.url + execPath('select 1'), seconds));
+    const cannonSelect1 = await onceMoreIfBusy('select 1', () =>
+      autocannonRun(mainUrl + execPath('select 1'), seconds),
+    );
+    const cannonPeer = await onceMoreIfBusy('node:http', () =>
+      autocannonRun(listening.url + execPath('select 1'), seconds),
+    );
     bare.child.kill('SIGKILL');
-    const cannonPoint = await onceMoreIfBusy('point query', () => autocannonRun(mainUrl + execPath(POINT_QUERY), seconds));
+    const cannonPoint = await onceMoreIfBusy('point query', () =>
+      autocannonRun(mainUrl + execPath(POINT_QUERY), seconds),
+    );
     await health.close();
     await client.close();
     const timeout = setTimeout(() => server.child.kill('SIGKILL'), 10_000);
@@ -444,12 +553,21 @@ async function main(): Promise<void> {
     const duck = await duckdbPeer(csvFile, dir, ROWS);
 
     // The report.
-    const jsonSel = chosen(json), csvSel = chosen(csv), duckSel = chosen(duck.copyMs);
-    const med = (xs: ReadonlyArray<Timed<Export>>, k: 'ms' | 'ttfbMs' | 'rssBaseline' | 'rssPeak'): number => median(xs.map((x) => x.value[k]));
-    const jsonMs = med(jsonSel.runs, 'ms'), csvMs = med(csvSel.runs, 'ms'), duckMs = median(duckSel.runs.map((x) => x.value));
-    const jsonBytes = json[0]?.value.bytes ?? 0, csvBytes = csv[0]?.value.bytes ?? 0;
-    const jsonRps = ROWS / (jsonMs / 1000), csvRps = ROWS / (csvMs / 1000), duckRps = ROWS / (duckMs / 1000);
-    const growth = (xs: ReadonlyArray<Timed<Export>>): number => median(xs.map((x) => x.value.rssPeak - x.value.rssBaseline));
+    const jsonSel = chosen(json),
+      csvSel = chosen(csv),
+      duckSel = chosen(duck.copyMs);
+    const med = (xs: ReadonlyArray<Timed<Export>>, k: 'ms' | 'ttfbMs' | 'rssBaseline' | 'rssPeak'): number =>
+      median(xs.map((x) => x.value[k]));
+    const jsonMs = med(jsonSel.runs, 'ms'),
+      csvMs = med(csvSel.runs, 'ms'),
+      duckMs = median(duckSel.runs.map((x) => x.value));
+    const jsonBytes = json[0]?.value.bytes ?? 0,
+      csvBytes = csv[0]?.value.bytes ?? 0;
+    const jsonRps = ROWS / (jsonMs / 1000),
+      csvRps = ROWS / (csvMs / 1000),
+      duckRps = ROWS / (duckMs / 1000);
+    const growth = (xs: ReadonlyArray<Timed<Export>>): number =>
+      median(xs.map((x) => x.value.rssPeak - x.value.rssBaseline));
     const rps = (c: Timed<Extract<Report, { type: 'cannon' }>>): number => c.value.requests / c.value.seconds;
     const csvRatio = csvMs / duckMs;
     const medianOf = (sel: { runs: ReadonlyArray<unknown>; clean: boolean }, all: number): string =>
@@ -457,45 +575,213 @@ async function main(): Promise<void> {
     const busyNote = (t: Timed<unknown>): string => (isClean(t) ? '' : ` [others ${t.othersPct.toFixed(0)}%]`);
 
     console.log('');
-    console.log(`per run: seconds (other processes' CPU in that run, % of a core; clean below ${CLEAN_PCT}%); medians of the clean runs; MB = 10^6 bytes; RSS growth = peak - RSS before the request`);
-    const ms = (xs: ReadonlyArray<Timed<Export>>): Array<Timed<number>> => xs.map((x) => ({ value: x.value.ms, othersPct: x.othersPct }));
+    console.log(
+      `per run: seconds (other processes' CPU in that run, % of a core; clean below ${CLEAN_PCT}%); medians of the clean runs; MB = 10^6 bytes; RSS growth = peak - RSS before the request`,
+    );
+    const ms = (xs: ReadonlyArray<Timed<Export>>): Array<Timed<number>> =>
+      xs.map((x) => ({ value: x.value.ms, othersPct: x.othersPct }));
     const runCount = Math.max(json.length, duck.copyMs.length);
     const cells = (xs: ReadonlyArray<Timed<number>>): string[] =>
-      Array.from({ length: runCount }, (_, i) => { const x = xs[i]; return x ? `${(x.value / 1000).toFixed(2)} (${x.othersPct.toFixed(0)}%)` : ''; });
-    printTable(['export', ...Array.from({ length: runCount }, (_, i) => `run ${i + 1}`), 'median', 'of', 'TTFB ms', 'RSS before', 'RSS peak', 'growth'], [
-      ['JSON /exec', ...cells(ms(json)), (jsonMs / 1000).toFixed(2), medianOf(jsonSel, json.length), med(jsonSel.runs, 'ttfbMs').toFixed(1), mib(med(jsonSel.runs, 'rssBaseline')), mib(med(jsonSel.runs, 'rssPeak')), mib(growth(jsonSel.runs))],
-      ['CSV /exp', ...cells(ms(csv)), (csvMs / 1000).toFixed(2), medianOf(csvSel, csv.length), med(csvSel.runs, 'ttfbMs').toFixed(1), mib(med(csvSel.runs, 'rssBaseline')), mib(med(csvSel.runs, 'rssPeak')), mib(growth(csvSel.runs))],
-      ['DuckDB COPY', ...cells(duck.copyMs), (duckMs / 1000).toFixed(2), medianOf(duckSel, duck.copyMs.length), '-', '-', '-', '-'],
-    ], 1);
+      Array.from({ length: runCount }, (_, i) => {
+        const x = xs[i];
+        return x ? `${(x.value / 1000).toFixed(2)} (${x.othersPct.toFixed(0)}%)` : '';
+      });
+    printTable(
+      [
+        'export',
+        ...Array.from({ length: runCount }, (_, i) => `run ${i + 1}`),
+        'median',
+        'of',
+        'TTFB ms',
+        'RSS before',
+        'RSS peak',
+        'growth',
+      ],
+      [
+        [
+          'JSON /exec',
+          ...cells(ms(json)),
+          (jsonMs / 1000).toFixed(2),
+          medianOf(jsonSel, json.length),
+          med(jsonSel.runs, 'ttfbMs').toFixed(1),
+          mib(med(jsonSel.runs, 'rssBaseline')),
+          mib(med(jsonSel.runs, 'rssPeak')),
+          mib(growth(jsonSel.runs)),
+        ],
+        [
+          'CSV /exp',
+          ...cells(ms(csv)),
+          (csvMs / 1000).toFixed(2),
+          medianOf(csvSel, csv.length),
+          med(csvSel.runs, 'ttfbMs').toFixed(1),
+          mib(med(csvSel.runs, 'rssBaseline')),
+          mib(med(csvSel.runs, 'rssPeak')),
+          mib(growth(csvSel.runs)),
+        ],
+        [
+          'DuckDB COPY',
+          ...cells(duck.copyMs),
+          (duckMs / 1000).toFixed(2),
+          medianOf(duckSel, duck.copyMs.length),
+          '-',
+          '-',
+          '-',
+          '-',
+        ],
+      ],
+      1,
+    );
     console.log('');
-    const c1 = cannonSelect1.value, cp = cannonPeer.value, cq = cannonPoint.value, hb = healthBusy.value, hi = healthIdle.value;
-    printTable(['what', 'svcdb', 'peer (same run)', 'ratio', 'target', ''], [
-      ['load (INSERT ... SELECT)', `${(loadMs / 1000).toFixed(2)} s, ${mrows(ROWS / (loadMs / 1000))} rows/s${busyNote(load)}`, '', '', '', ''],
-      ['JSON export (/exec)', `${(jsonMs / 1000).toFixed(2)} s, ${mrows(jsonRps)} rows/s, ${(jsonBytes / jsonMs / 1000).toFixed(0)} MB/s of ${(jsonBytes / MB).toFixed(0)} MB, RSS +${mib(growth(jsonSel.runs))}`, '', '', `>= ${mrows(TARGET.jsonRowsPerSec)} rows/s`, verdict(jsonRps >= TARGET.jsonRowsPerSec)],
-      ['CSV export (/exp)', `${(csvMs / 1000).toFixed(2)} s, ${mrows(csvRps)} rows/s, ${(csvBytes / csvMs / 1000).toFixed(0)} MB/s of ${(csvBytes / MB).toFixed(0)} MB, RSS +${mib(growth(csvSel.runs))}`, '', '', `>= ${mrows(TARGET.csvRowsPerSec)} rows/s`, verdict(csvRps >= TARGET.csvRowsPerSec)],
-      ['CSV vs DuckDB COPY (1 thread)', `${(csvMs / 1000).toFixed(2)} s`, `${(duckMs / 1000).toFixed(2)} s, ${mrows(duckRps)} rows/s, ${(duck.bytes / duckMs / 1000).toFixed(0)} MB/s of ${(duck.bytes / MB).toFixed(0)} MB`, `${csvRatio.toFixed(2)}x`, `<= ${TARGET.csvVsDuckdb}x`, verdict(csvRatio <= TARGET.csvVsDuckdb)],
-      ['select 1 (autocannon)', `${rps(cannonSelect1).toFixed(0)} req/s, p50 ${c1.p50Ms} ms, p99 ${c1.p99Ms} ms${busyNote(cannonSelect1)}`, `node:http: ${rps(cannonPeer).toFixed(0)} req/s, p99 ${cp.p99Ms} ms${busyNote(cannonPeer)}`, `${(rps(cannonSelect1) / rps(cannonPeer)).toFixed(2)}x`, `>= ${TARGET.select1ReqPerSec} req/s`, verdict(rps(cannonSelect1) >= TARGET.select1ReqPerSec)],
-      [`${POINT_QUERY} (autocannon)`, `${rps(cannonPoint).toFixed(0)} req/s, p50 ${cq.p50Ms} ms, p99 ${cq.p99Ms} ms${busyNote(cannonPoint)}`, '', `${(rps(cannonPoint) / rps(cannonSelect1)).toFixed(2)}x of select 1`, '', ''],
-      ['health GET / during /exp', `p50 ${hb.p50Ms.toFixed(2)}, p99 ${hb.p99Ms.toFixed(2)}, max ${hb.maxMs.toFixed(1)} ms (${hb.requests} probes)${busyNote(healthBusy)}`, `idle: p50 ${hi.p50Ms.toFixed(2)}, p99 ${hi.p99Ms.toFixed(2)}, max ${hi.maxMs.toFixed(1)} ms${busyNote(healthIdle)}`, `${(hb.p99Ms / hi.p99Ms).toFixed(2)}x p99`, `p99 < ${TARGET.healthP99Ms} ms`, verdict(hb.p99Ms < TARGET.healthP99Ms)],
-    ], 3);
+    const c1 = cannonSelect1.value,
+      cp = cannonPeer.value,
+      cq = cannonPoint.value,
+      hb = healthBusy.value,
+      hi = healthIdle.value;
+    printTable(
+      ['what', 'svcdb', 'peer (same run)', 'ratio', 'target', ''],
+      [
+        [
+          'load (INSERT ... SELECT)',
+          `${(loadMs / 1000).toFixed(2)} s, ${mrows(ROWS / (loadMs / 1000))} rows/s${busyNote(load)}`,
+          '',
+          '',
+          '',
+          '',
+        ],
+        [
+          'JSON export (/exec)',
+          `${(jsonMs / 1000).toFixed(2)} s, ${mrows(jsonRps)} rows/s, ${(jsonBytes / jsonMs / 1000).toFixed(0)} MB/s of ${(jsonBytes / MB).toFixed(0)} MB, RSS +${mib(growth(jsonSel.runs))}`,
+          '',
+          '',
+          `>= ${mrows(TARGET.jsonRowsPerSec)} rows/s`,
+          verdict(jsonRps >= TARGET.jsonRowsPerSec),
+        ],
+        [
+          'CSV export (/exp)',
+          `${(csvMs / 1000).toFixed(2)} s, ${mrows(csvRps)} rows/s, ${(csvBytes / csvMs / 1000).toFixed(0)} MB/s of ${(csvBytes / MB).toFixed(0)} MB, RSS +${mib(growth(csvSel.runs))}`,
+          '',
+          '',
+          `>= ${mrows(TARGET.csvRowsPerSec)} rows/s`,
+          verdict(csvRps >= TARGET.csvRowsPerSec),
+        ],
+        [
+          'CSV vs DuckDB COPY (1 thread)',
+          `${(csvMs / 1000).toFixed(2)} s`,
+          `${(duckMs / 1000).toFixed(2)} s, ${mrows(duckRps)} rows/s, ${(duck.bytes / duckMs / 1000).toFixed(0)} MB/s of ${(duck.bytes / MB).toFixed(0)} MB`,
+          `${csvRatio.toFixed(2)}x`,
+          `<= ${TARGET.csvVsDuckdb}x`,
+          verdict(csvRatio <= TARGET.csvVsDuckdb),
+        ],
+        [
+          'select 1 (autocannon)',
+          `${rps(cannonSelect1).toFixed(0)} req/s, p50 ${c1.p50Ms} ms, p99 ${c1.p99Ms} ms${busyNote(cannonSelect1)}`,
+          `node:http: ${rps(cannonPeer).toFixed(0)} req/s, p99 ${cp.p99Ms} ms${busyNote(cannonPeer)}`,
+          `${(rps(cannonSelect1) / rps(cannonPeer)).toFixed(2)}x`,
+          `>= ${TARGET.select1ReqPerSec} req/s`,
+          verdict(rps(cannonSelect1) >= TARGET.select1ReqPerSec),
+        ],
+        [
+          `${POINT_QUERY} (autocannon)`,
+          `${rps(cannonPoint).toFixed(0)} req/s, p50 ${cq.p50Ms} ms, p99 ${cq.p99Ms} ms${busyNote(cannonPoint)}`,
+          '',
+          `${(rps(cannonPoint) / rps(cannonSelect1)).toFixed(2)}x of select 1`,
+          '',
+          '',
+        ],
+        [
+          'health GET / during /exp',
+          `p50 ${hb.p50Ms.toFixed(2)}, p99 ${hb.p99Ms.toFixed(2)}, max ${hb.maxMs.toFixed(1)} ms (${hb.requests} probes)${busyNote(healthBusy)}`,
+          `idle: p50 ${hi.p50Ms.toFixed(2)}, p99 ${hi.p99Ms.toFixed(2)}, max ${hi.maxMs.toFixed(1)} ms${busyNote(healthIdle)}`,
+          `${(hb.p99Ms / hi.p99Ms).toFixed(2)}x p99`,
+          `p99 < ${TARGET.healthP99Ms} ms`,
+          verdict(hb.p99Ms < TARGET.healthP99Ms),
+        ],
+      ],
+      3,
+    );
     console.log('');
     const errs = [c1, cp, cq].reduce((n, c) => n + c.errors + c.non2xx, 0) + hi.bad + hb.bad;
-    console.log(`DuckDB ${duck.version}: read svcdb's CSV in ${(duck.loadMs / 1000).toFixed(2)} s. The export under the health probe took ${(exportUnderProbeMs / 1000).toFixed(2)} s. Errors/non-2xx: ${errs}.`);
+    console.log(
+      `DuckDB ${duck.version}: read svcdb's CSV in ${(duck.loadMs / 1000).toFixed(2)} s. The export under the health probe took ${(exportUnderProbeMs / 1000).toFixed(2)} s. Errors/non-2xx: ${errs}.`,
+    );
     const loadEnd = fmtLoad();
-    console.log(`other processes' CPU by phase (machine busy time minus this benchmark's processes, kernel threads included, % of one core): ${othersByPhase.map((o) => `${o.phase} ${o.pct.toFixed(0)}%`).join(', ')}`);
-    console.log(`load average at start ${loadStart}, at end ${loadEnd}; whole run ${((performance.now() - startedAt) / 1000).toFixed(0)} s`);
-    const runsJson = (xs: ReadonlyArray<Timed<number>>): Array<{ seconds: number; othersPct: number }> => xs.map((x) => ({ seconds: round(x.value / 1000), othersPct: Math.round(x.othersPct) }));
-    console.log(JSON.stringify({
-      benchmark: 'rest', rows: ROWS, node: process.version, cores: cpus().length, loadAvgStart: loadStart, loadAvgEnd: loadEnd, cleanBelowPct: CLEAN_PCT,
-      loadSeconds: round(loadMs / 1000),
-      json: { medianSeconds: round(jsonMs / 1000), rowsPerSec: Math.round(jsonRps), mbPerSec: round(jsonBytes / jsonMs / 1000, 1), bodyBytes: jsonBytes, rssGrowthMiB: round(growth(jsonSel.runs) / MiB, 1), medianOfCleanRuns: jsonSel.clean, runs: runsJson(ms(json)), target: TARGET.jsonRowsPerSec },
-      csv: { medianSeconds: round(csvMs / 1000), rowsPerSec: Math.round(csvRps), mbPerSec: round(csvBytes / csvMs / 1000, 1), bodyBytes: csvBytes, rssGrowthMiB: round(growth(csvSel.runs) / MiB, 1), medianOfCleanRuns: csvSel.clean, runs: runsJson(ms(csv)), target: TARGET.csvRowsPerSec },
-      duckdbCopy: { version: duck.version, medianSeconds: round(duckMs / 1000), rowsPerSec: Math.round(duckRps), bytes: duck.bytes, medianOfCleanRuns: duckSel.clean, runs: runsJson(duck.copyMs), csvRatio: round(csvRatio), target: TARGET.csvVsDuckdb },
-      select1: { reqPerSec: Math.round(rps(cannonSelect1)), p50Ms: c1.p50Ms, p99Ms: c1.p99Ms, othersPct: Math.round(cannonSelect1.othersPct), peerReqPerSec: Math.round(rps(cannonPeer)), peerP99Ms: cp.p99Ms, peerOthersPct: Math.round(cannonPeer.othersPct), target: TARGET.select1ReqPerSec },
-      pointQuery: { reqPerSec: Math.round(rps(cannonPoint)), p50Ms: cq.p50Ms, p99Ms: cq.p99Ms, othersPct: Math.round(cannonPoint.othersPct) },
-      healthDuringExport: { p50Ms: round(hb.p50Ms), p99Ms: round(hb.p99Ms), maxMs: round(hb.maxMs), probes: hb.requests, othersPct: Math.round(healthBusy.othersPct), idleP50Ms: round(hi.p50Ms), idleP99Ms: round(hi.p99Ms), target: TARGET.healthP99Ms },
-      errors: errs,
-    }));
+    console.log(
+      `other processes' CPU by phase (machine busy time minus this benchmark's processes, kernel threads included, % of one core): ${othersByPhase.map((o) => `${o.phase} ${o.pct.toFixed(0)}%`).join(', ')}`,
+    );
+    console.log(
+      `load average at start ${loadStart}, at end ${loadEnd}; whole run ${((performance.now() - startedAt) / 1000).toFixed(0)} s`,
+    );
+    const runsJson = (xs: ReadonlyArray<Timed<number>>): Array<{ seconds: number; othersPct: number }> =>
+      xs.map((x) => ({ seconds: round(x.value / 1000), othersPct: Math.round(x.othersPct) }));
+    console.log(
+      JSON.stringify({
+        benchmark: 'rest',
+        rows: ROWS,
+        node: process.version,
+        cores: cpus().length,
+        loadAvgStart: loadStart,
+        loadAvgEnd: loadEnd,
+        cleanBelowPct: CLEAN_PCT,
+        loadSeconds: round(loadMs / 1000),
+        json: {
+          medianSeconds: round(jsonMs / 1000),
+          rowsPerSec: Math.round(jsonRps),
+          mbPerSec: round(jsonBytes / jsonMs / 1000, 1),
+          bodyBytes: jsonBytes,
+          rssGrowthMiB: round(growth(jsonSel.runs) / MiB, 1),
+          medianOfCleanRuns: jsonSel.clean,
+          runs: runsJson(ms(json)),
+          target: TARGET.jsonRowsPerSec,
+        },
+        csv: {
+          medianSeconds: round(csvMs / 1000),
+          rowsPerSec: Math.round(csvRps),
+          mbPerSec: round(csvBytes / csvMs / 1000, 1),
+          bodyBytes: csvBytes,
+          rssGrowthMiB: round(growth(csvSel.runs) / MiB, 1),
+          medianOfCleanRuns: csvSel.clean,
+          runs: runsJson(ms(csv)),
+          target: TARGET.csvRowsPerSec,
+        },
+        duckdbCopy: {
+          version: duck.version,
+          medianSeconds: round(duckMs / 1000),
+          rowsPerSec: Math.round(duckRps),
+          bytes: duck.bytes,
+          medianOfCleanRuns: duckSel.clean,
+          runs: runsJson(duck.copyMs),
+          csvRatio: round(csvRatio),
+          target: TARGET.csvVsDuckdb,
+        },
+        select1: {
+          reqPerSec: Math.round(rps(cannonSelect1)),
+          p50Ms: c1.p50Ms,
+          p99Ms: c1.p99Ms,
+          othersPct: Math.round(cannonSelect1.othersPct),
+          peerReqPerSec: Math.round(rps(cannonPeer)),
+          peerP99Ms: cp.p99Ms,
+          peerOthersPct: Math.round(cannonPeer.othersPct),
+          target: TARGET.select1ReqPerSec,
+        },
+        pointQuery: {
+          reqPerSec: Math.round(rps(cannonPoint)),
+          p50Ms: cq.p50Ms,
+          p99Ms: cq.p99Ms,
+          othersPct: Math.round(cannonPoint.othersPct),
+        },
+        healthDuringExport: {
+          p50Ms: round(hb.p50Ms),
+          p99Ms: round(hb.p99Ms),
+          maxMs: round(hb.maxMs),
+          probes: hb.requests,
+          othersPct: Math.round(healthBusy.othersPct),
+          idleP50Ms: round(hi.p50Ms),
+          idleP99Ms: round(hi.p99Ms),
+          target: TARGET.healthP99Ms,
+        },
+        errors: errs,
+      }),
+    );
   } finally {
     await health.close().catch(() => undefined);
     await client.close().catch(() => undefined);
@@ -508,10 +794,13 @@ if (process.argv[2] === '--child') {
   process.on('disconnect', () => process.exit(0));
   // Exit only once the last message is handed over: process.send is asynchronous.
   const sendThenExit = (m: ChildMessage, code: number): void => {
-    if (process.send) process.send(m, () => process.exit(code)); else process.exit(code);
+    if (process.send) process.send(m, () => process.exit(code));
+    else process.exit(code);
   };
   runChild(JSON.parse(process.argv[3] ?? '{}') as ChildSpec, (m) => process.send?.(m)).then(
-    (report) => { if (report) sendThenExit(report, 0); },
+    (report) => {
+      if (report) sendThenExit(report, 0);
+    },
     (e: unknown) => sendThenExit({ type: 'failed', message: e instanceof Error ? e.message : String(e) }, 1),
   );
 } else {

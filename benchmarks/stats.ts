@@ -33,7 +33,9 @@ export async function probeHealth(client: Client, stop: Promise<unknown>, interv
   let bad = 0;
   let skipped = 0;
   let stopped = false;
-  void stop.finally(() => { stopped = true; });
+  void stop.finally(() => {
+    stopped = true;
+  });
   let next = performance.now();
   while (!stopped) {
     const t0 = process.hrtime.bigint();
@@ -58,5 +60,12 @@ export async function probeHealth(client: Client, stop: Promise<unknown>, interv
     }
   }
   samples.sort((a, b) => a - b);
-  return { requests: samples.length, p50Ms: quantile(samples, 0.5), p99Ms: quantile(samples, 0.99), maxMs: samples.at(-1) ?? NaN, bad, skipped };
+  return {
+    requests: samples.length,
+    p50Ms: quantile(samples, 0.5),
+    p99Ms: quantile(samples, 0.99),
+    maxMs: samples.at(-1) ?? NaN,
+    bad,
+    skipped,
+  };
 }

@@ -2,7 +2,20 @@
 // against raw sequential file writes, a warm full scan of one DOUBLE column against the same loop over
 // an in-memory array, and the bytes a cold interval read pulls from files against the rows it returns.
 import { execFileSync } from 'node:child_process';
-import { closeSync, fsyncSync, mkdirSync, mkdtempSync, openSync, readFileSync, readdirSync, rmSync, statSync, statfsSync, unlinkSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  fsyncSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  statSync,
+  statfsSync,
+  unlinkSync,
+  writeSync,
+} from 'node:fs';
 import { cpus, freemem, loadavg, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -53,10 +66,12 @@ function parseRows(argv: readonly string[]): number {
   let rows = 10_000_000;
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i] ?? '';
-    if (a !== '--rows' && !a.startsWith('--rows=')) throw new UsageError(`unknown argument ${a} (usage: storage [--rows N])`);
+    if (a !== '--rows' && !a.startsWith('--rows='))
+      throw new UsageError(`unknown argument ${a} (usage: storage [--rows N])`);
     const v = a === '--rows' ? argv[++i] : a.slice(7);
     const n = Number(v?.replace(/_/g, ''));
-    if (!Number.isInteger(n) || n < 100_000 || n > 50_000_000) throw new UsageError(`--rows needs an integer between 100000 and 50000000 [got ${v}]`);
+    if (!Number.isInteger(n) || n < 100_000 || n > 50_000_000)
+      throw new UsageError(`--rows needs an integer between 100000 and 50000000 [got ${v}]`);
     rows = n;
   }
   return rows;
@@ -102,7 +117,13 @@ function batchOf(d: Data, lo: number, hi: number): AppendBatch {
       sym: { kind: 'symbol', type: 'SYMBOL', keys: d.sym.subarray(lo, hi), dict: SYMBOLS },
       price: d.price.subarray(lo, hi),
       amount: d.amount.subarray(lo, hi),
-      side: { kind: 'var', type: 'VARCHAR', bytes: d.sideBytes, offsets: d.sideOffsets.subarray(lo, hi + 1), nulls: null },
+      side: {
+        kind: 'var',
+        type: 'VARCHAR',
+        bytes: d.sideBytes,
+        offsets: d.sideOffsets.subarray(lo, hi + 1),
+        nulls: null,
+      },
     },
   };
 }
@@ -139,10 +160,24 @@ interface AppendResult {
  * Creates `name` and appends `rows` rows of `d` in BATCH_ROWS batches (auto-commits at
  * maxUncommittedRows) plus a final commit; with a budget, takes no more batches once it is spent.
  */
-async function appendTable(catalog: Catalog, name: string, d: Data, rows: number, budgetSeconds = Infinity): Promise<AppendResult> {
+async function appendTable(
+  catalog: Catalog,
+  name: string,
+  d: Data,
+  rows: number,
+  budgetSeconds = Infinity,
+): Promise<AppendResult> {
   catalog.create({
-    name, timestamp: 'ts', partitionBy: 'DAY',
-    columns: [{ name: 'ts', type: 'TIMESTAMP' }, { name: 'sym', type: 'SYMBOL' }, { name: 'price', type: 'DOUBLE' }, { name: 'amount', type: 'DOUBLE' }, { name: 'side', type: 'VARCHAR' }],
+    name,
+    timestamp: 'ts',
+    partitionBy: 'DAY',
+    columns: [
+      { name: 'ts', type: 'TIMESTAMP' },
+      { name: 'sym', type: 'SYMBOL' },
+      { name: 'price', type: 'DOUBLE' },
+      { name: 'amount', type: 'DOUBLE' },
+      { name: 'side', type: 'VARCHAR' },
+    ],
   });
   const batches: AppendBatch[] = [];
   for (let lo = 0; lo < rows; lo += BATCH_ROWS) batches.push(batchOf(d, lo, Math.min(rows, lo + BATCH_ROWS)));
@@ -165,13 +200,24 @@ async function appendTable(catalog: Catalog, name: string, d: Data, rows: number
   const seconds = (performance.now() - t0) / 1000;
   const w1 = bytesWritten();
   const t = catalog.get(name);
-  const columnBytes = columnFileBytes(t.dir, t.txn.partitions.map((p) => p.dir));
+  const columnBytes = columnFileBytes(
+    t.dir,
+    t.txn.partitions.map((p) => p.dir),
+  );
   const stored = t.txn.partitions.reduce((n, p) => n + p.rows, 0);
   if (stored !== appended) throw new Error(`table ${name} holds ${stored} rows after the append, expected ${appended}`);
   return {
-    rows: appended, seconds, rowsPerSec: appended / seconds, columnBytes, mbPerSec: columnBytes / MB / seconds,
-    writeAmplification: w0 === null || w1 === null ? null : (w1 - w0) / columnBytes, partitions: t.txn.partitions.length,
-    rawMbPerSec: 0, ratio: 0, layoutMbPerSec: 0, layoutRatio: 0,
+    rows: appended,
+    seconds,
+    rowsPerSec: appended / seconds,
+    columnBytes,
+    mbPerSec: columnBytes / MB / seconds,
+    writeAmplification: w0 === null || w1 === null ? null : (w1 - w0) / columnBytes,
+    partitions: t.txn.partitions.length,
+    rawMbPerSec: 0,
+    ratio: 0,
+    layoutMbPerSec: 0,
+    layoutRatio: 0,
   };
 }
 
@@ -179,7 +225,8 @@ async function appendTable(catalog: Catalog, name: string, d: Data, rows: number
 function columnFileBytes(tableDir: string, dirs: readonly string[]): number {
   let total = 0;
   for (const dir of dirs) {
-    for (const f of readdirSync(join(tableDir, dir))) if (/^\d+\.[di]$/.test(f)) total += statSync(join(tableDir, dir, f)).size;
+    for (const f of readdirSync(join(tableDir, dir)))
+      if (/^\d+\.[di]$/.test(f)) total += statSync(join(tableDir, dir, f)).size;
   }
   return total;
 }
@@ -244,7 +291,9 @@ function tableLayout(catalog: Catalog, name: string): PartitionLayout[] {
   const t = catalog.get(name);
   return t.txn.partitions.map((p) => ({
     rows: p.rows,
-    files: readdirSync(join(t.dir, p.dir)).filter((f) => /^\d+\.[di]$/.test(f)).map((f) => ({ name: f, bytes: statSync(join(t.dir, p.dir, f)).size })),
+    files: readdirSync(join(t.dir, p.dir))
+      .filter((f) => /^\d+\.[di]$/.test(f))
+      .map((f) => ({ name: f, bytes: statSync(join(t.dir, p.dir, f)).size })),
   }));
 }
 
@@ -272,7 +321,8 @@ function layoutWriteMbPerSec(dir: string, layout: readonly PartitionLayout[], re
       try {
         for (let c = 0; c < chunks; c++) {
           p.files.forEach((f, k) => {
-            const lo = Math.floor((f.bytes * c) / chunks), hi = Math.floor((f.bytes * (c + 1)) / chunks);
+            const lo = Math.floor((f.bytes * c) / chunks),
+              hi = Math.floor((f.bytes * (c + 1)) / chunks);
             for (let done = lo; done < hi;) done += writeSync(fds[k]!, source, done, hi - done, done);
           });
         }
@@ -290,7 +340,14 @@ function layoutWriteMbPerSec(dir: string, layout: readonly PartitionLayout[], re
  * An append and its peers, each from a settled page cache: the raw write of the same byte count to one
  * file, and the same files raw (folders, names, sizes), right after it.
  */
-async function appendVsRaw(catalog: Catalog, name: string, d: Data, rows: number, rawReps: number, budgetSeconds?: number): Promise<AppendResult> {
+async function appendVsRaw(
+  catalog: Catalog,
+  name: string,
+  d: Data,
+  rows: number,
+  rawReps: number,
+  budgetSeconds?: number,
+): Promise<AppendResult> {
   settle(catalog.dir, estimatedColumnBytes(d, rows));
   const a = await appendTable(catalog, name, d, rows, budgetSeconds);
   const raw = rawWriteMbPerSec(catalog.dir, a.columnBytes, rawReps);
@@ -309,7 +366,8 @@ function scanSum(catalog: Catalog, name: string): number {
   const r = catalog.reader(name);
   try {
     let s = 0;
-    for (const b of r.scan({ columns: ['price'], batchRows: 8192 })) s = sumInto((b.columns[0] as { data: Float64Array }).data, s);
+    for (const b of r.scan({ columns: ['price'], batchRows: 8192 }))
+      s = sumInto((b.columns[0] as { data: Float64Array }).data, s);
     return s;
   } finally {
     r.close();
@@ -327,7 +385,8 @@ interface ScanResult {
 function warmScan(catalog: Catalog, name: string, d: Data): ScanResult {
   const expected = sumInto(d.price, 0);
   if (scanSum(catalog, name) !== expected) throw new Error('the scan sum differs from the in-memory sum');
-  const scanMs: number[] = [], memoryMs: number[] = [];
+  const scanMs: number[] = [],
+    memoryMs: number[] = [];
   for (let r = 0; r < SCAN_REPS; r++) {
     let t0 = performance.now();
     const m = sumInto(d.price, 0);
@@ -338,7 +397,8 @@ function warmScan(catalog: Catalog, name: string, d: Data): ScanResult {
     // Using the sums keeps the loops from being optimized away.
     if (m !== expected || s !== expected) throw new Error('a repetition summed differently');
   }
-  const scanRowsPerSec = d.rows / (median(scanMs) / 1000), memoryRowsPerSec = d.rows / (median(memoryMs) / 1000);
+  const scanRowsPerSec = d.rows / (median(scanMs) / 1000),
+    memoryRowsPerSec = d.rows / (median(memoryMs) / 1000);
   return { scanRowsPerSec, memoryRowsPerSec, ratio: scanRowsPerSec / memoryRowsPerSec, scanMs, memoryMs };
 }
 
@@ -346,7 +406,9 @@ function warmScan(catalog: Catalog, name: string, d: Data): ScanResult {
 function verifyO3(catalog: Catalog, name: string, d: Data, expected: number): void {
   const r = catalog.reader(name);
   try {
-    let rows = 0, sideBytes = 0, prev = -Infinity;
+    let rows = 0,
+      sideBytes = 0,
+      prev = -Infinity;
     for (const b of r.scan({ columns: ['ts', 'side'] })) {
       const ts = (b.columns[0] as { data: Float64Array }).data;
       const side = b.columns[1] as { offsets: Int32Array };
@@ -358,7 +420,8 @@ function verifyO3(catalog: Catalog, name: string, d: Data, expected: number): vo
       rows += b.rowCount;
     }
     const want = d.sideOffsets[expected]!;
-    if (rows !== expected || sideBytes !== want) throw new Error(`O3 table holds ${rows} rows and ${sideBytes} VARCHAR bytes, expected ${expected} and ${want}`);
+    if (rows !== expected || sideBytes !== want)
+      throw new Error(`O3 table holds ${rows} rows and ${sideBytes} VARCHAR bytes, expected ${expected} and ${want}`);
   } finally {
     r.close();
   }
@@ -377,7 +440,15 @@ interface IntervalResult {
 }
 
 /** One interval scan of all columns on a fresh Catalog (empty cache), counting the bytes it reads from files. */
-function coldInterval(dir: string, opts: CatalogOptions, name: string, d: Data, tableBytes: number, label: string, iv: Interval): IntervalResult {
+function coldInterval(
+  dir: string,
+  opts: CatalogOptions,
+  name: string,
+  d: Data,
+  tableBytes: number,
+  label: string,
+  iv: Interval,
+): IntervalResult {
   const catalog = Catalog.open(dir, opts);
   try {
     const r = catalog.reader(name);
@@ -390,8 +461,18 @@ function coldInterval(dir: string, opts: CatalogOptions, name: string, d: Data, 
       const ms = performance.now() - t0;
       const expected = lowerBound(d.ts, iv[1]) - lowerBound(d.ts, iv[0]);
       if (rows !== expected) throw new Error(`interval ${label} returned ${rows} rows, expected ${expected}`);
-      const rowFraction = rows / d.rows, byteFraction = bytesRead / tableBytes;
-      return { label, rows, rowFraction, bytesRead, byteFraction, ratio: byteFraction / rowFraction, partitions: r.ranges([iv]).length, ms };
+      const rowFraction = rows / d.rows,
+        byteFraction = bytesRead / tableBytes;
+      return {
+        label,
+        rows,
+        rowFraction,
+        bytesRead,
+        byteFraction,
+        ratio: byteFraction / rowFraction,
+        partitions: r.ranges([iv]).length,
+        ms,
+      };
     } finally {
       r.close();
     }
@@ -401,14 +482,15 @@ function coldInterval(dir: string, opts: CatalogOptions, name: string, d: Data, 
 }
 
 function lowerBound(a: Float64Array, v: number): number {
-  let lo = 0, hi = a.length;
+  let lo = 0,
+    hi = a.length;
   while (lo < hi) {
     const mid = (lo + hi) >>> 1;
-    if (a[mid]! < v) lo = mid + 1; else hi = mid;
+    if (a[mid]! < v) lo = mid + 1;
+    else hi = mid;
   }
   return lo;
 }
-
 
 const peakRssMb = (): number => Math.round((process.resourceUsage().maxRSS * 1024) / 2 ** 20);
 const mrows = (n: number): string => `${(n / 1e6).toFixed(2)} M rows/s`;
@@ -416,7 +498,8 @@ const pct = (x: number): string => `${(x * 100).toFixed(3)}%`;
 
 function printTable(head: readonly string[], body: readonly (readonly string[])[]): void {
   const widths = head.map((h, i) => Math.max(h.length, ...body.map((b) => (b[i] ?? '').length)));
-  const line = (cells: readonly string[]): string => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ');
+  const line = (cells: readonly string[]): string =>
+    cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ');
   console.log(line(head));
   console.log(widths.map((w) => '-'.repeat(w)).join('  '));
   for (const b of body) console.log(line(b));
@@ -426,20 +509,38 @@ async function run(root: string, rows: number): Promise<void> {
   const dir = join(root, 'db');
   const fsStat = statfsSync(root);
   const machine = {
-    cores: cpus().length, cpu: cpus()[0]?.model ?? '?', node: process.version, platform: `${process.platform}-${process.arch}`,
-    memTotalMb: Math.round(totalmem() / 2 ** 20), memFreeMb: Math.round(freemem() / 2 ** 20),
-    diskFreeMb: Math.round((fsStat.bavail * fsStat.bsize) / 2 ** 20), dataDir: root, loadAvgStart: loadavg().map((x) => Math.round(x * 100) / 100),
+    cores: cpus().length,
+    cpu: cpus()[0]?.model ?? '?',
+    node: process.version,
+    platform: `${process.platform}-${process.arch}`,
+    memTotalMb: Math.round(totalmem() / 2 ** 20),
+    memFreeMb: Math.round(freemem() / 2 ** 20),
+    diskFreeMb: Math.round((fsStat.bavail * fsStat.bsize) / 2 ** 20),
+    dataDir: root,
+    loadAvgStart: loadavg().map((x) => Math.round(x * 100) / 100),
   };
   const n = (x: number): string => x.toLocaleString('en-US');
-  console.log(`storage benchmark: ${n(rows)} rows (ts TIMESTAMP, sym SYMBOL x${SYMBOLS.length}, price DOUBLE, amount DOUBLE, side VARCHAR buy/sell), DAY partitions, commitMode nosync`);
-  console.log(`  machine: ${machine.cores} cores (${machine.cpu}), ${machine.memTotalMb} MiB RAM, Node ${machine.node} ${machine.platform}, ${machine.diskFreeMb} MiB free on ${root}, load average ${machine.loadAvgStart.join(' ')}`);
+  console.log(
+    `storage benchmark: ${n(rows)} rows (ts TIMESTAMP, sym SYMBOL x${SYMBOLS.length}, price DOUBLE, amount DOUBLE, side VARCHAR buy/sell), DAY partitions, commitMode nosync`,
+  );
+  console.log(
+    `  machine: ${machine.cores} cores (${machine.cpu}), ${machine.memTotalMb} MiB RAM, Node ${machine.node} ${machine.platform}, ${machine.diskFreeMb} MiB free on ${root}, load average ${machine.loadAvgStart.join(' ')}`,
+  );
   const opts: CatalogOptions = {
-    commitMode: 'nosync', writerWaitMs: 5000, readerCacheSize: Math.max(256 << 20, rows * 8 * 2), maxUncommittedRows: COMMIT_EVERY, o3MaxLag: 0,
+    commitMode: 'nosync',
+    writerWaitMs: 5000,
+    readerCacheSize: Math.max(256 << 20, rows * 8 * 2),
+    maxUncommittedRows: COMMIT_EVERY,
+    o3MaxLag: 0,
   };
   const tGen = performance.now();
   const d = makeData(rows);
-  console.log(`  input generated in ${((performance.now() - tGen) / 1000).toFixed(1)} s (untimed); batches of ${n(BATCH_ROWS)} rows, auto-commit every ${n(COMMIT_EVERY)}, one commit at the end;`);
-  console.log('  before every timed write (table or raw): sync(1), then a scratch file of the same size written and deleted, so both start from the same page-cache state');
+  console.log(
+    `  input generated in ${((performance.now() - tGen) / 1000).toFixed(1)} s (untimed); batches of ${n(BATCH_ROWS)} rows, auto-commit every ${n(COMMIT_EVERY)}, one commit at the end;`,
+  );
+  console.log(
+    '  before every timed write (table or raw): sync(1), then a scratch file of the same size written and deleted, so both start from the same page-cache state',
+  );
   console.log('');
 
   const inOrder: AppendResult[] = [];
@@ -486,66 +587,182 @@ async function run(root: string, rows: number): Promise<void> {
   }
   catalog = Catalog.open(dir, opts);
   const t100 = catalog.get('trades_100d');
-  const tableBytes = columnFileBytes(t100.dir, t100.txn.partitions.map((p) => p.dir));
+  const tableBytes = columnFileBytes(
+    t100.dir,
+    t100.txn.partitions.map((p) => p.dir),
+  );
   catalog.close();
   const mid = START_US + Math.floor(INTERVAL_DAYS / 2) * DAY_US;
   const whole = coldInterval(dir, opts, 'trades_100d', d, tableBytes, 'one whole day', [mid, mid + DAY_US]);
-  const edges = coldInterval(dir, opts, 'trades_100d', d, tableBytes, 'day from 06:00 to 06:00', [mid + 6 * HOUR_US, mid + DAY_US + 6 * HOUR_US]);
+  const edges = coldInterval(dir, opts, 'trades_100d', d, tableBytes, 'day from 06:00 to 06:00', [
+    mid + 6 * HOUR_US,
+    mid + DAY_US + 6 * HOUR_US,
+  ]);
 
   const med = (f: (a: AppendResult) => number): number => median(inOrder.map(f));
   const inOrderMedian = {
-    rows, seconds: med((a) => a.seconds), rowsPerSec: med((a) => a.rowsPerSec), columnBytes: med((a) => a.columnBytes), mbPerSec: med((a) => a.mbPerSec),
-    rawMbPerSec: med((a) => a.rawMbPerSec), ratio: med((a) => a.ratio), writeAmplification: med((a) => a.writeAmplification ?? NaN), partitions: inOrder[0]!.partitions,
-    layoutMbPerSec: med((a) => a.layoutMbPerSec), layoutRatio: med((a) => a.layoutRatio),
+    rows,
+    seconds: med((a) => a.seconds),
+    rowsPerSec: med((a) => a.rowsPerSec),
+    columnBytes: med((a) => a.columnBytes),
+    mbPerSec: med((a) => a.mbPerSec),
+    rawMbPerSec: med((a) => a.rawMbPerSec),
+    ratio: med((a) => a.ratio),
+    writeAmplification: med((a) => a.writeAmplification ?? NaN),
+    partitions: inOrder[0]!.partitions,
+    layoutMbPerSec: med((a) => a.layoutMbPerSec),
+    layoutRatio: med((a) => a.layoutRatio),
   };
-  console.log('1. Append: MB/s = final column file bytes / time. Peers, right after: "raw" = sequential writeSync of the same byte count to one file');
-  console.log('   in the same folder; "layout" = the same folders and files (names, sizes) created and written raw, no per-row work');
+  console.log(
+    '1. Append: MB/s = final column file bytes / time. Peers, right after: "raw" = sequential writeSync of the same byte count to one file',
+  );
+  console.log(
+    '   in the same folder; "layout" = the same folders and files (names, sizes) created and written raw, no per-row work',
+  );
   const appendRow = (label: string, a: AppendResult, target: string): string[] => [
-    label, n(a.rows), a.seconds.toFixed(2), mrows(a.rowsPerSec), a.mbPerSec.toFixed(1), a.rawMbPerSec.toFixed(0), a.ratio.toFixed(3),
-    a.layoutMbPerSec > 0 ? a.layoutMbPerSec.toFixed(0) : '-', a.layoutMbPerSec > 0 ? a.layoutRatio.toFixed(3) : '-', target,
-    a.writeAmplification === null || Number.isNaN(a.writeAmplification) ? '-' : `${a.writeAmplification.toFixed(2)}x`, String(a.partitions),
+    label,
+    n(a.rows),
+    a.seconds.toFixed(2),
+    mrows(a.rowsPerSec),
+    a.mbPerSec.toFixed(1),
+    a.rawMbPerSec.toFixed(0),
+    a.ratio.toFixed(3),
+    a.layoutMbPerSec > 0 ? a.layoutMbPerSec.toFixed(0) : '-',
+    a.layoutMbPerSec > 0 ? a.layoutRatio.toFixed(3) : '-',
+    target,
+    a.writeAmplification === null || Number.isNaN(a.writeAmplification) ? '-' : `${a.writeAmplification.toFixed(2)}x`,
+    String(a.partitions),
   ];
-  printTable(['case', 'rows', 'time s', 'rows/s', 'MB/s', 'raw MB/s', 'ratio', 'layout MB/s', 'ratio', 'target', 'written/stored', 'partitions'], [
-    ...inOrder.map((a, i) => appendRow(`in order, run ${i + 1}`, a, '')),
-    appendRow(`in order, median of ${IN_ORDER_REPS}`, inOrderMedian, '>= 0.5 (layout)'),
-    appendRow(`${O3_FRACTION * 100}% out of order (1 h to 3 days back)`, o3, '-'),
-    appendRow('in order, commitMode sync; raw + fsync', durable, '>= 0.5 (raw)'),
-  ]);
-  console.log('   target: 0.5 of the physical limit of the same work. nosync never reaches the disk while timed, so its limit is the page');
-  console.log('   cache taking the same files ("layout": file creation included, ~0.3 ms per file here); "raw" (one file) is below any');
-  console.log('   multi-file layout. With commitMode sync both sides wait for the disk, and the raw write with fsync is the limit.');
-  console.log(`   ${(inOrderMedian.columnBytes / MB).toFixed(1)} MB of column files in order; written/stored = bytes passed to write() during the append / column file bytes (raw: median of ${RAW_REPS} for out of order)`);
-  if (o3.rows < rows) console.log(`   PARTIAL: the out-of-order append hit its ${O3_BUDGET_S} s budget after ${n(o3.rows)} of ${n(rows)} rows; its figures are over those rows`);
+  printTable(
+    [
+      'case',
+      'rows',
+      'time s',
+      'rows/s',
+      'MB/s',
+      'raw MB/s',
+      'ratio',
+      'layout MB/s',
+      'ratio',
+      'target',
+      'written/stored',
+      'partitions',
+    ],
+    [
+      ...inOrder.map((a, i) => appendRow(`in order, run ${i + 1}`, a, '')),
+      appendRow(`in order, median of ${IN_ORDER_REPS}`, inOrderMedian, '>= 0.5 (layout)'),
+      appendRow(`${O3_FRACTION * 100}% out of order (1 h to 3 days back)`, o3, '-'),
+      appendRow('in order, commitMode sync; raw + fsync', durable, '>= 0.5 (raw)'),
+    ],
+  );
+  console.log(
+    '   target: 0.5 of the physical limit of the same work. nosync never reaches the disk while timed, so its limit is the page',
+  );
+  console.log(
+    '   cache taking the same files ("layout": file creation included, ~0.3 ms per file here); "raw" (one file) is below any',
+  );
+  console.log(
+    '   multi-file layout. With commitMode sync both sides wait for the disk, and the raw write with fsync is the limit.',
+  );
+  console.log(
+    `   ${(inOrderMedian.columnBytes / MB).toFixed(1)} MB of column files in order; written/stored = bytes passed to write() during the append / column file bytes (raw: median of ${RAW_REPS} for out of order)`,
+  );
+  if (o3.rows < rows)
+    console.log(
+      `   PARTIAL: the out-of-order append hit its ${O3_BUDGET_S} s budget after ${n(o3.rows)} of ${n(rows)} rows; its figures are over those rows`,
+    );
   console.log('');
-  console.log(`2. Warm full scan of price, ${n(rows)} rows (${SCAN_REPS} repetitions after one untimed warm-up scan, median; peer = same loop over a Float64Array of the same values)`);
-  printTable(['case', 'median ms', 'rows/s', 'ratio', 'target', 'all ms'], [
-    ['scan (batches of 8192)', median(scan.scanMs).toFixed(1), mrows(scan.scanRowsPerSec), scan.ratio.toFixed(3), '>= 0.5', scan.scanMs.map((x) => x.toFixed(0)).join(' ')],
-    ['in-memory array', median(scan.memoryMs).toFixed(1), mrows(scan.memoryRowsPerSec), '1', '', scan.memoryMs.map((x) => x.toFixed(0)).join(' ')],
-  ]);
+  console.log(
+    `2. Warm full scan of price, ${n(rows)} rows (${SCAN_REPS} repetitions after one untimed warm-up scan, median; peer = same loop over a Float64Array of the same values)`,
+  );
+  printTable(
+    ['case', 'median ms', 'rows/s', 'ratio', 'target', 'all ms'],
+    [
+      [
+        'scan (batches of 8192)',
+        median(scan.scanMs).toFixed(1),
+        mrows(scan.scanRowsPerSec),
+        scan.ratio.toFixed(3),
+        '>= 0.5',
+        scan.scanMs.map((x) => x.toFixed(0)).join(' '),
+      ],
+      [
+        'in-memory array',
+        median(scan.memoryMs).toFixed(1),
+        mrows(scan.memoryRowsPerSec),
+        '1',
+        '',
+        scan.memoryMs.map((x) => x.toFixed(0)).join(' '),
+      ],
+    ],
+  );
   console.log('');
-  console.log(`3. Cold interval read, all columns, ${INTERVAL_DAYS}-day table with ${(tableBytes / MB).toFixed(1)} MB of column files (a new Catalog for each, so the read cache is empty)`);
-  printTable(['interval', 'rows', 'row share', 'bytes read', 'byte share', 'bytes/rows', 'target', 'partitions', 'ms'], [whole, edges].map((x) => [
-    x.label, n(x.rows), pct(x.rowFraction), n(x.bytesRead), pct(x.byteFraction), x.ratio.toFixed(3), '~1', String(x.partitions), x.ms.toFixed(1),
-  ]));
+  console.log(
+    `3. Cold interval read, all columns, ${INTERVAL_DAYS}-day table with ${(tableBytes / MB).toFixed(1)} MB of column files (a new Catalog for each, so the read cache is empty)`,
+  );
+  printTable(
+    ['interval', 'rows', 'row share', 'bytes read', 'byte share', 'bytes/rows', 'target', 'partitions', 'ms'],
+    [whole, edges].map((x) => [
+      x.label,
+      n(x.rows),
+      pct(x.rowFraction),
+      n(x.bytesRead),
+      pct(x.byteFraction),
+      x.ratio.toFixed(3),
+      '~1',
+      String(x.partitions),
+      x.ms.toFixed(1),
+    ]),
+  );
   console.log('');
   const rss = peakRssMb();
   const loadAvgEnd = loadavg().map((x) => Math.round(x * 100) / 100);
-  console.log(`peak RSS ${rss} MiB; load average at the end ${loadAvgEnd.join(' ')} (other processes on the ${machine.cores} cores skew every figure)`);
+  console.log(
+    `peak RSS ${rss} MiB; load average at the end ${loadAvgEnd.join(' ')} (other processes on the ${machine.cores} cores skew every figure)`,
+  );
   const r3 = (x: number): number => Math.round(x * 1000) / 1000;
   const app = (a: Omit<AppendResult, 'writeAmplification'> & { writeAmplification: number | null }): object => ({
-    rows: a.rows, seconds: r3(a.seconds), rowsPerSec: Math.round(a.rowsPerSec), columnBytes: a.columnBytes, mbPerSec: r3(a.mbPerSec), rawMbPerSec: r3(a.rawMbPerSec),
-    layoutMbPerSec: r3(a.layoutMbPerSec), ratioToLayout: r3(a.layoutRatio),
-    ratioToRaw: r3(a.ratio), writeAmplification: a.writeAmplification === null || Number.isNaN(a.writeAmplification) ? null : r3(a.writeAmplification), partitions: a.partitions,
+    rows: a.rows,
+    seconds: r3(a.seconds),
+    rowsPerSec: Math.round(a.rowsPerSec),
+    columnBytes: a.columnBytes,
+    mbPerSec: r3(a.mbPerSec),
+    rawMbPerSec: r3(a.rawMbPerSec),
+    layoutMbPerSec: r3(a.layoutMbPerSec),
+    ratioToLayout: r3(a.layoutRatio),
+    ratioToRaw: r3(a.ratio),
+    writeAmplification:
+      a.writeAmplification === null || Number.isNaN(a.writeAmplification) ? null : r3(a.writeAmplification),
+    partitions: a.partitions,
   });
-  console.log(JSON.stringify({
-    benchmark: 'storage', rows, machine: { ...machine, loadAvgEnd },
-    appendInOrder: { ...app(inOrderMedian), runs: inOrder.map(app) },
-    appendDurable: app(durable),
-    appendOutOfOrder: { ...app(o3), fraction: O3_FRACTION, partial: o3.rows < rows, budgetSeconds: O3_BUDGET_S },
-    warmScan: { scanRowsPerSec: Math.round(scan.scanRowsPerSec), memoryRowsPerSec: Math.round(scan.memoryRowsPerSec), ratio: r3(scan.ratio), scanMs: scan.scanMs.map(r3), memoryMs: scan.memoryMs.map(r3) },
-    coldInterval: { tableBytes, intervals: [whole, edges].map((x) => ({ ...x, rowFraction: r3(x.rowFraction * 100) / 100, byteFraction: r3(x.byteFraction * 100) / 100, ratio: r3(x.ratio), ms: r3(x.ms) })) },
-    peakRssMb: rss,
-  }));
+  console.log(
+    JSON.stringify({
+      benchmark: 'storage',
+      rows,
+      machine: { ...machine, loadAvgEnd },
+      appendInOrder: { ...app(inOrderMedian), runs: inOrder.map(app) },
+      appendDurable: app(durable),
+      appendOutOfOrder: { ...app(o3), fraction: O3_FRACTION, partial: o3.rows < rows, budgetSeconds: O3_BUDGET_S },
+      warmScan: {
+        scanRowsPerSec: Math.round(scan.scanRowsPerSec),
+        memoryRowsPerSec: Math.round(scan.memoryRowsPerSec),
+        ratio: r3(scan.ratio),
+        scanMs: scan.scanMs.map(r3),
+        memoryMs: scan.memoryMs.map(r3),
+      },
+      coldInterval: {
+        tableBytes,
+        intervals: [whole, edges].map((x) => ({
+          ...x,
+          rowFraction: r3(x.rowFraction * 100) / 100,
+          byteFraction: r3(x.byteFraction * 100) / 100,
+          ratio: r3(x.ratio),
+          ms: r3(x.ms),
+        })),
+      },
+      peakRssMb: rss,
+    }),
+  );
 }
 
 async function main(): Promise<void> {
@@ -553,7 +770,10 @@ async function main(): Promise<void> {
   const root = mkdtempSync(join(tmpdir(), 'svcdb-bench-storage-'));
   const cleanup = (): void => rmSync(root, { recursive: true, force: true });
   // An interrupted run must not leave gigabytes behind.
-  const onSignal = (sig: NodeJS.Signals): void => { cleanup(); process.kill(process.pid, sig); };
+  const onSignal = (sig: NodeJS.Signals): void => {
+    cleanup();
+    process.kill(process.pid, sig);
+  };
   process.once('SIGINT', onSignal);
   process.once('SIGTERM', onSignal);
   try {

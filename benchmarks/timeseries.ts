@@ -41,8 +41,12 @@ const QUOTE_OFFSET_US = 100_000; // quotes at 100 ms, 350 ms, ...; trades at 0, 
 const DUCK_TRADES = (table: string, n: number, amount: boolean) => `create table ${table} as select
   make_timestamp(${BASE_TS}::BIGINT + i * ${STEP_US}) as ts,
   'S' || (((i * 48271) % 1000003) % ${SYMBOLS})::VARCHAR as sym,
-  ((i * 7919) % 10000)::DOUBLE / 100 as price${amount ? `,
-  ((i * 104729) % 1000)::DOUBLE / 10 as amount` : ''}
+  ((i * 7919) % 10000)::DOUBLE / 100 as price${
+    amount
+      ? `,
+  ((i * 104729) % 1000)::DOUBLE / 10 as amount`
+      : ''
+  }
   from range(${n}) t(i)`;
 const DUCK_QUOTES = (table: string, n: number) => `create table ${table} as select
   make_timestamp(${BASE_TS + QUOTE_OFFSET_US}::BIGINT + i * ${STEP_US}) as ts,
@@ -67,7 +71,8 @@ const QUERIES: Query[] = [
   {
     name: 'SAMPLE BY 1m, full table',
     svcdb: 'SELECT ts, avg(price), min(price), max(price), first(price), last(price) FROM trades SAMPLE BY 1m',
-    duckdb: "SELECT time_bucket(INTERVAL '1 minute', ts) b, avg(price), min(price), max(price), arg_min(price, ts), arg_max(price, ts) FROM trades GROUP BY b ORDER BY b",
+    duckdb:
+      "SELECT time_bucket(INTERVAL '1 minute', ts) b, avg(price), min(price), max(price), arg_min(price, ts), arg_max(price, ts) FROM trades GROUP BY b ORDER BY b",
     target: 2,
   },
   {
@@ -81,14 +86,16 @@ const QUERIES: Query[] = [
     svcdb: 'SELECT * FROM trades LATEST ON ts PARTITION BY sym',
     // The fastest of the formulations tried (LATEST_CANDIDATES): max(ts) per sym joined back to the table. It
     // returns one row per sym only because (sym, ts) is unique here, as it is in this table.
-    duckdb: 'SELECT t.* FROM trades t JOIN (SELECT sym, max(ts) mts FROM trades GROUP BY sym) m ON t.sym = m.sym AND t.ts = m.mts ORDER BY t.ts',
+    duckdb:
+      'SELECT t.* FROM trades t JOIN (SELECT sym, max(ts) mts FROM trades GROUP BY sym) m ON t.sym = m.sym AND t.ts = m.mts ORDER BY t.ts',
     target: 1,
   },
   {
     name: `ASOF JOIN ${JOIN_ROWS / 1e6}M x ${JOIN_ROWS / 1e6}M ON sym, count/sum`,
     svcdb: 'SELECT count(), sum(q.bid), count(q.bid) FROM trades1m t ASOF JOIN quotes1m q ON (sym)',
     // LEFT: svcdb's (QuestDB's) ASOF JOIN keeps left rows without a match; DuckDB's plain ASOF JOIN drops them.
-    duckdb: 'SELECT count(*), sum(q.bid), count(q.bid) FROM trades1m t ASOF LEFT JOIN quotes1m q ON t.sym = q.sym AND t.ts >= q.ts',
+    duckdb:
+      'SELECT count(*), sum(q.bid), count(q.bid) FROM trades1m t ASOF LEFT JOIN quotes1m q ON t.sym = q.sym AND t.ts >= q.ts',
     target: 2,
   },
   {
@@ -102,10 +109,19 @@ const QUERIES: Query[] = [
 // DuckDB formulations of LATEST ON, timed in every run (skip with --no-candidates) to pick the one above.
 const LATEST_CANDIDATES: Array<[string, string]> = [
   ['join on (sym, max(ts)) [used]', QUERIES[2]!.duckdb],
-  ['max(ts) + arg_max per column', 'SELECT max(ts) ts, sym, arg_max(price, ts) price, arg_max(amount, ts) amount FROM trades GROUP BY sym ORDER BY ts'],
+  [
+    'max(ts) + arg_max per column',
+    'SELECT max(ts) ts, sym, arg_max(price, ts) price, arg_max(amount, ts) amount FROM trades GROUP BY sym ORDER BY ts',
+  ],
   ['arg_max(row struct, ts)', 'SELECT unnest(arg_max(trades, ts)) FROM trades GROUP BY sym ORDER BY 1'],
-  ['QUALIFY row_number() = 1', 'SELECT * FROM trades QUALIFY row_number() OVER (PARTITION BY sym ORDER BY ts DESC) = 1 ORDER BY ts'],
-  ['semi join on (sym, max(ts))', 'SELECT * FROM trades WHERE (sym, ts) IN (SELECT (sym, max(ts)) FROM trades GROUP BY sym) ORDER BY ts'],
+  [
+    'QUALIFY row_number() = 1',
+    'SELECT * FROM trades QUALIFY row_number() OVER (PARTITION BY sym ORDER BY ts DESC) = 1 ORDER BY ts',
+  ],
+  [
+    'semi join on (sym, max(ts))',
+    'SELECT * FROM trades WHERE (sym, ts) IN (SELECT (sym, max(ts)) FROM trades GROUP BY sym) ORDER BY ts',
+  ],
 ];
 
 const NOT_SUPPORTED = /window functions are not supported yet/;
@@ -120,7 +136,11 @@ interface DuckConnection {
   closeSync(): void;
 }
 
-async function runSvcdb(catalog: Catalog, sql: string, keep: boolean): Promise<{ ms: number; rows: number; values: Value[][] }> {
+async function runSvcdb(
+  catalog: Catalog,
+  sql: string,
+  keep: boolean,
+): Promise<{ ms: number; rows: number; values: Value[][] }> {
   const t0 = performance.now();
   const s = compile(sql, { ...ENGINE, catalog });
   let rows = 0;
@@ -151,13 +171,15 @@ function fromDuck(v: unknown): Value {
 
 function sameValue(a: Value, b: Value): boolean {
   if (a === b) return true;
-  if (typeof a === 'number' && typeof b === 'number') return Math.abs(a - b) <= 1e-9 * Math.max(1, Math.abs(a), Math.abs(b));
+  if (typeof a === 'number' && typeof b === 'number')
+    return Math.abs(a - b) <= 1e-9 * Math.max(1, Math.abs(a), Math.abs(b));
   return false;
 }
 
 function byFirstColumns(a: Value[], b: Value[]): number {
   for (let i = 0; i < a.length; i++) {
-    const x = a[i]!, y = b[i]!;
+    const x = a[i]!,
+      y = b[i]!;
     if (x === y) continue;
     if (x === null) return -1;
     if (y === null) return 1;
@@ -168,12 +190,15 @@ function byFirstColumns(a: Value[], b: Value[]): number {
 
 /** Compares two results as bags of rows (sorted by their columns); returns a description of the first difference, or null. */
 function compareResults(ours: Value[][], theirs: Value[][]): string | null {
-  if (ours.length !== theirs.length) return `row count: svcdb ${ours.length.toLocaleString()}, DuckDB ${theirs.length.toLocaleString()}`;
-  const a = [...ours].sort(byFirstColumns), b = [...theirs].sort(byFirstColumns);
+  if (ours.length !== theirs.length)
+    return `row count: svcdb ${ours.length.toLocaleString()}, DuckDB ${theirs.length.toLocaleString()}`;
+  const a = [...ours].sort(byFirstColumns),
+    b = [...theirs].sort(byFirstColumns);
   let bad = 0;
   let first = '';
   for (let i = 0; i < a.length; i++) {
-    const x = a[i]!, y = b[i]!;
+    const x = a[i]!,
+      y = b[i]!;
     if (x.length !== y.length) return `column count: svcdb ${x.length}, DuckDB ${y.length}`;
     if (x.some((v, j) => !sameValue(v, y[j]!))) {
       if (bad++ === 0) first = `row ${i}: svcdb ${JSON.stringify(x)}, DuckDB ${JSON.stringify(y)}`;
@@ -182,10 +207,19 @@ function compareResults(ours: Value[][], theirs: Value[][]): string | null {
   return bad === 0 ? null : `${bad.toLocaleString()} of ${a.length.toLocaleString()} rows differ; first at ${first}`;
 }
 
+const load = (): string =>
+  loadavg()
+    .map((x) => x.toFixed(2))
+    .join(' ');
 
-const load = (): string => loadavg().map((x) => x.toFixed(2)).join(' ');
-
-async function loadSvcdb(catalog: Catalog, name: string, n: number, cols: Array<{ name: string; type: 'SYMBOL' | 'DOUBLE' }>, row: (i: number, out: Array<Int32Array | Float64Array>, j: number) => void, offsetUs: number): Promise<void> {
+async function loadSvcdb(
+  catalog: Catalog,
+  name: string,
+  n: number,
+  cols: Array<{ name: string; type: 'SYMBOL' | 'DOUBLE' }>,
+  row: (i: number, out: Array<Int32Array | Float64Array>, j: number) => void,
+  offsetUs: number,
+): Promise<void> {
   catalog.create({ name, columns: [{ name: 'ts', type: 'TIMESTAMP' }, ...cols], timestamp: 'ts', partitionBy: 'DAY' });
   const dict = Array.from({ length: SYMBOLS }, (_, i) => `S${i}`);
   const w = await catalog.writer(name);
@@ -199,7 +233,9 @@ async function loadSvcdb(catalog: Catalog, name: string, n: number, cols: Array<
       row(s + j, out, j);
     }
     const columns: Record<string, unknown> = { ts };
-    cols.forEach((c, k) => { columns[c.name] = c.type === 'SYMBOL' ? { kind: 'symbol', type: 'SYMBOL', keys: out[k], dict } : out[k]; });
+    cols.forEach((c, k) => {
+      columns[c.name] = c.type === 'SYMBOL' ? { kind: 'symbol', type: 'SYMBOL', keys: out[k], dict } : out[k];
+    });
     w.append({ rowCount: m, columns } as Parameters<typeof w.append>[0]);
   }
   w.commit();
@@ -210,19 +246,64 @@ async function main(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'svcdb-bench-ts-'));
   let mismatches = 0;
   try {
-    console.log(`timeseries benchmark: ${ROWS.toLocaleString()}-row trades (ts every ${STEP_US / 1000} ms, sym SYMBOL x${SYMBOLS}, price DOUBLE, amount DOUBLE; DAY partitions), ASOF JOIN of two ${JOIN_ROWS.toLocaleString()}-row tables; interval day ${DAY}`);
-    console.log(`  ${cpus().length} cores (${cpus()[0]?.model.trim()}), Node ${process.version}, load average at start ${load()}`);
-    const catalog = Catalog.open(join(dir, 'db'), { commitMode: 'nosync', writerWaitMs: 1000, readerCacheSize: 2 * 1024 ** 3, maxUncommittedRows: 1_000_000, o3MaxLag: 0 });
+    console.log(
+      `timeseries benchmark: ${ROWS.toLocaleString()}-row trades (ts every ${STEP_US / 1000} ms, sym SYMBOL x${SYMBOLS}, price DOUBLE, amount DOUBLE; DAY partitions), ASOF JOIN of two ${JOIN_ROWS.toLocaleString()}-row tables; interval day ${DAY}`,
+    );
+    console.log(
+      `  ${cpus().length} cores (${cpus()[0]?.model.trim()}), Node ${process.version}, load average at start ${load()}`,
+    );
+    const catalog = Catalog.open(join(dir, 'db'), {
+      commitMode: 'nosync',
+      writerWaitMs: 1000,
+      readerCacheSize: 2 * 1024 ** 3,
+      maxUncommittedRows: 1_000_000,
+      o3MaxLag: 0,
+    });
     let t0 = performance.now();
-    await loadSvcdb(catalog, 'trades', ROWS, [{ name: 'sym', type: 'SYMBOL' }, { name: 'price', type: 'DOUBLE' }, { name: 'amount', type: 'DOUBLE' }], (i, o, j) => {
-      o[0]![j] = tradeSym(i); o[1]![j] = tradePrice(i); o[2]![j] = tradeAmount(i);
-    }, 0);
-    await loadSvcdb(catalog, 'trades1m', JOIN_ROWS, [{ name: 'sym', type: 'SYMBOL' }, { name: 'price', type: 'DOUBLE' }], (i, o, j) => {
-      o[0]![j] = tradeSym(i); o[1]![j] = tradePrice(i);
-    }, 0);
-    await loadSvcdb(catalog, 'quotes1m', JOIN_ROWS, [{ name: 'sym', type: 'SYMBOL' }, { name: 'bid', type: 'DOUBLE' }], (i, o, j) => {
-      o[0]![j] = quoteSym(i); o[1]![j] = quoteBid(i);
-    }, QUOTE_OFFSET_US);
+    await loadSvcdb(
+      catalog,
+      'trades',
+      ROWS,
+      [
+        { name: 'sym', type: 'SYMBOL' },
+        { name: 'price', type: 'DOUBLE' },
+        { name: 'amount', type: 'DOUBLE' },
+      ],
+      (i, o, j) => {
+        o[0]![j] = tradeSym(i);
+        o[1]![j] = tradePrice(i);
+        o[2]![j] = tradeAmount(i);
+      },
+      0,
+    );
+    await loadSvcdb(
+      catalog,
+      'trades1m',
+      JOIN_ROWS,
+      [
+        { name: 'sym', type: 'SYMBOL' },
+        { name: 'price', type: 'DOUBLE' },
+      ],
+      (i, o, j) => {
+        o[0]![j] = tradeSym(i);
+        o[1]![j] = tradePrice(i);
+      },
+      0,
+    );
+    await loadSvcdb(
+      catalog,
+      'quotes1m',
+      JOIN_ROWS,
+      [
+        { name: 'sym', type: 'SYMBOL' },
+        { name: 'bid', type: 'DOUBLE' },
+      ],
+      (i, o, j) => {
+        o[0]![j] = quoteSym(i);
+        o[1]![j] = quoteBid(i);
+      },
+      QUOTE_OFFSET_US,
+    );
     console.log(`  svcdb load ${((performance.now() - t0) / 1000).toFixed(1)} s`);
 
     const con = await duckdbConnection<DuckConnection>();
@@ -240,14 +321,21 @@ async function main(): Promise<void> {
       const ours = (await runSvcdb(catalog, QUERIES[2]!.svcdb, true)).values;
       for (const [name, sql] of LATEST_CANDIDATES) {
         const warm = await timeDuck(con, sql);
-        const check = compareResults(ours, warm.reader.getRowsJS().map((r) => r.map(fromDuck)));
+        const check = compareResults(
+          ours,
+          warm.reader.getRowsJS().map((r) => r.map(fromDuck)),
+        );
         const ms: number[] = [];
         for (let r = 0; r < 3; r++) ms.push((await timeDuck(con, sql)).ms);
-        console.log(`  ${name.padEnd(30)} ${median(ms).toFixed(1).padStart(8)} ms  ${warm.reader.currentRowCount} rows  ${check === null ? 'same' : 'MISMATCH: ' + check}`);
+        console.log(
+          `  ${name.padEnd(30)} ${median(ms).toFixed(1).padStart(8)} ms  ${warm.reader.currentRowCount} rows  ${check === null ? 'same' : 'MISMATCH: ' + check}`,
+        );
       }
     }
 
-    console.log(`\nquery                                   svcdb ms   duckdb ms    ratio  target  met   rows        check  load (1/5/15 min)`);
+    console.log(
+      `\nquery                                   svcdb ms   duckdb ms    ratio  target  met   rows        check  load (1/5/15 min)`,
+    );
     const results = [];
     for (const q of QUERIES) {
       if (ONLY !== undefined && !q.name.includes(ONLY)) continue;
@@ -267,10 +355,14 @@ async function main(): Promise<void> {
       const warm = await timeDuck(con, q.duckdb);
       const theirRows = warm.reader.currentRowCount;
       if (supported) {
-        check = compareResults(ours, warm.reader.getRowsJS().map((r) => r.map(fromDuck)));
+        check = compareResults(
+          ours,
+          warm.reader.getRowsJS().map((r) => r.map(fromDuck)),
+        );
         ours = [];
       }
-      const ourMs: number[] = [], theirMs: number[] = [];
+      const ourMs: number[] = [],
+        theirMs: number[] = [];
       for (let r = 0; r < RUNS; r++) {
         if (supported) {
           const a = await runSvcdb(catalog, q.svcdb, false);
@@ -294,14 +386,38 @@ async function main(): Promise<void> {
         console.log(`  *** MISMATCH (${q.name}): ${check}`);
       }
       results.push({
-        query: q.name, svcdb: q.svcdb, duckdb: q.duckdb,
-        svcdbMs: supported ? +m.toFixed(2) : null, duckdbMs: +d.toFixed(2), ratio: supported ? +ratio.toFixed(3) : null,
-        target: q.target, met, supported, svcdbRows: supported ? ourRows : null, duckdbRows: theirRows, check: supported ? (check ?? 'same') : null,
-        svcdbRunsMs: ourMs.map((x) => +x.toFixed(1)), duckdbRunsMs: theirMs.map((x) => +x.toFixed(1)), loadavg: loadavg().map((x) => +x.toFixed(2)),
+        query: q.name,
+        svcdb: q.svcdb,
+        duckdb: q.duckdb,
+        svcdbMs: supported ? +m.toFixed(2) : null,
+        duckdbMs: +d.toFixed(2),
+        ratio: supported ? +ratio.toFixed(3) : null,
+        target: q.target,
+        met,
+        supported,
+        svcdbRows: supported ? ourRows : null,
+        duckdbRows: theirRows,
+        check: supported ? (check ?? 'same') : null,
+        svcdbRunsMs: ourMs.map((x) => +x.toFixed(1)),
+        duckdbRunsMs: theirMs.map((x) => +x.toFixed(1)),
+        loadavg: loadavg().map((x) => +x.toFixed(2)),
       });
     }
     console.log(`\nload average at end ${load()}${mismatches > 0 ? `; *** ${mismatches} MISMATCH(ES) ***` : ''}`);
-    console.log(JSON.stringify({ benchmark: 'timeseries', rows: ROWS, joinRows: JOIN_ROWS, symbols: SYMBOLS, day: DAY, duckdb: String(version), node: process.version, cores: cpus().length, results, mismatches }));
+    console.log(
+      JSON.stringify({
+        benchmark: 'timeseries',
+        rows: ROWS,
+        joinRows: JOIN_ROWS,
+        symbols: SYMBOLS,
+        day: DAY,
+        duckdb: String(version),
+        node: process.version,
+        cores: cpus().length,
+        results,
+        mismatches,
+      }),
+    );
     con.closeSync();
     catalog.close();
   } finally {

@@ -6,8 +6,31 @@ import { mulberry32 } from '../test/helpers/prng.js';
 const START_US = Date.UTC(2024, 0, 1) * 1000;
 /** Mean gap between rows: 2M rows span about 5 days (6 DAY partitions). */
 export const MEAN_STEP_US = 216_000;
-const BASES = ['BTC', 'ETH', 'SOL', 'XRP', 'ADA', 'DOT', 'LTC', 'BNB', 'TRX', 'AVX', 'LNK', 'XLM', 'ATM', 'UNI', 'ETC', 'FIL', 'APT', 'ARB', 'NEAR', 'DOGE'];
-export const SYMBOLS: readonly string[] = BASES.flatMap((b) => ['USD', 'EUR', 'BTC'].map((q) => b + q)).filter((s) => !s.startsWith('BTCBTC'));
+const BASES = [
+  'BTC',
+  'ETH',
+  'SOL',
+  'XRP',
+  'ADA',
+  'DOT',
+  'LTC',
+  'BNB',
+  'TRX',
+  'AVX',
+  'LNK',
+  'XLM',
+  'ATM',
+  'UNI',
+  'ETC',
+  'FIL',
+  'APT',
+  'ARB',
+  'NEAR',
+  'DOGE',
+];
+export const SYMBOLS: readonly string[] = BASES.flatMap((b) => ['USD', 'EUR', 'BTC'].map((q) => b + q)).filter(
+  (s) => !s.startsWith('BTCBTC'),
+);
 
 const prng = mulberry32;
 
@@ -35,7 +58,8 @@ export function writeCsv(path: string, rows: number, seed: number): number {
         }
         const frac = String(us % 1e6).padStart(6, '0');
         const sym = SYMBOLS[Math.floor(rnd() * SYMBOLS.length)]!;
-        lines[k] = `${secPrefix}${frac}Z,${sym},${(10 + rnd() * 990).toFixed(4)},${(rnd() * 10).toFixed(6)},${rnd() < 0.5 ? 'buy' : 'sell'}\n`;
+        lines[k] =
+          `${secPrefix}${frac}Z,${sym},${(10 + rnd() * 990).toFixed(4)},${(rnd() * 10).toFixed(6)},${rnd() < 0.5 ? 'buy' : 'sell'}\n`;
       }
       bytes += writeSync(fd, lines.join(''), null, 'latin1'); // ASCII only
       done += n;
@@ -45,4 +69,3 @@ export function writeCsv(path: string, rows: number, seed: number): number {
     closeSync(fd);
   }
 }
-

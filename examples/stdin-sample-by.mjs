@@ -11,7 +11,12 @@ import { openDatabase, batchesToCsv } from 'svcdb';
 const root = process.argv[2] ?? mkdtempSync(join(tmpdir(), 'svcdb-etl-'));
 const db = openDatabase(root);
 try {
-  const imported = await db.importCsv(process.stdin, { name: 'trades', timestamp: 'ts', partitionBy: 'DAY', overwrite: true });
+  const imported = await db.importCsv(process.stdin, {
+    name: 'trades',
+    timestamp: 'ts',
+    partitionBy: 'DAY',
+    overwrite: true,
+  });
   console.error(`imported ${imported.rowsImported} rows (${imported.rowsRejected} rejected)`);
   const bars = db.query(`
     SELECT ts, sym, first(price) AS open, max(price) AS high, min(price) AS low, last(price) AS close, sum(amount) AS volume

@@ -3,13 +3,33 @@
 // composes (README "Use as a library"); everything else under lib/ is
 // internal and may change.
 export { openDatabase, Database } from './embed/database.js';
-export type { DatabaseOptions, QueryOptions, QueryStream, ExecuteResult, CsvSource, ImportCsvOptions, ImportResult } from './embed/database.js';
+export type {
+  DatabaseOptions,
+  QueryOptions,
+  QueryStream,
+  ExecuteResult,
+  CsvSource,
+  ImportCsvOptions,
+  ImportResult,
+} from './embed/database.js';
 export {
-  csvToBatches, where, select, batchesToCsv, batchesToJson, batchesToJsonLines, batchesToParquet,
+  csvToBatches,
+  where,
+  select,
+  batchesToCsv,
+  batchesToJson,
+  batchesToJsonLines,
+  batchesToParquet,
 } from './embed/operators.js';
 export type {
-  CsvToBatchesOptions, CsvToBatchesStream, CsvResult, Progress, WriterOptions,
-  BatchesToCsvOptions, BatchesToJsonOptions, BatchesToParquetOptions,
+  CsvToBatchesOptions,
+  CsvToBatchesStream,
+  CsvResult,
+  Progress,
+  WriterOptions,
+  BatchesToCsvOptions,
+  BatchesToJsonOptions,
+  BatchesToParquetOptions,
 } from './embed/operators.js';
 export { batchRows } from './embed/record-batch.js';
 export type { RecordBatch, Row, RowValue, Field, ColumnVector } from './embed/record-batch.js';

@@ -65,14 +65,20 @@ export class SvcdbServer {
     this.registry = new ComponentRegistry({
       onTransition: (name, from, to, reason) => {
         const line = `component ${name}: ${from} -> ${to}${reason ? ` (${reason})` : ''}`;
-        if (to === 'FAILED') this.#log.critical(line); else this.#log.info(line);
+        if (to === 'FAILED') this.#log.critical(line);
+        else this.#log.info(line);
       },
       onNotStarted: (name, reason) => this.#log.error(`component ${name} not started: ${reason}`),
     });
 
     const router = new Router();
     const database = (): Database => this.database;
-    for (const r of sqlRoutes({ database, queryTimeoutMs: config.get('query.timeout'), exportTimeoutMs: config.get('http.export.timeout') })) router.add(r);
+    for (const r of sqlRoutes({
+      database,
+      queryTimeoutMs: config.get('query.timeout'),
+      exportTimeoutMs: config.get('http.export.timeout'),
+    }))
+      router.add(r);
     for (const r of importRoutes({ database })) router.add(r);
     for (const r of chkRoutes({ database })) router.add(r);
     if (config.get('http.debug.endpoints.enabled')) for (const r of debugRoutes) router.add(r);
@@ -94,13 +100,13 @@ export class SvcdbServer {
     this.#healthAuth = healthAuthOf(healthSettings) !== null;
     this.#health = config.get('http.min.enabled')
       ? new HealthServer({
-        bindTo: config.get('http.min.net.bind.to'),
-        workerCount: config.get('http.min.worker.count'),
-        settings: healthSettings,
-        registry: this.registry,
-        metrics,
-        log: logs.logger('http-min-server'),
-      })
+          bindTo: config.get('http.min.net.bind.to'),
+          workerCount: config.get('http.min.worker.count'),
+          settings: healthSettings,
+          registry: this.registry,
+          metrics,
+          log: logs.logger('http-min-server'),
+        })
       : null;
   }
 
@@ -124,10 +130,15 @@ export class SvcdbServer {
     try {
       const conf = loadLogConf(root, opts.logConf, env);
       logs = new LogManager({
-        root, conf, debug, service: opts.service === true,
+        root,
+        conf,
+        debug,
+        service: opts.service === true,
         stdout: opts.stdout === undefined ? process.stdout : opts.stdout,
         consoleFile: opts.consoleFile ?? true,
-        env, version: VERSION, metrics,
+        env,
+        version: VERSION,
+        metrics,
       });
       const server = new SvcdbServer(root, loaded.config, metrics, logs);
       server.#announce(loaded.path, loaded.created, loaded.unknownKeys, conf.path, conf.overridden, debug);
@@ -138,21 +149,34 @@ export class SvcdbServer {
     }
   }
 
-  get mainAddress(): AddressInfo { return this.#main.address; }
+  get mainAddress(): AddressInfo {
+    return this.#main.address;
+  }
 
   /** The database; available once the storage component has started. */
   get database(): Database {
     if (!this.#database) throw new SvcError('UNAVAILABLE', 'storage is not open');
     return this.#database;
   }
-  get healthAddress(): AddressInfo | null { return this.#health?.address ?? null; }
+  get healthAddress(): AddressInfo | null {
+    return this.#health?.address ?? null;
+  }
 
-  #announce(confPath: string, created: boolean, unknown: readonly string[], logConfPath: string, overridden: readonly string[], debug: boolean): void {
+  #announce(
+    confPath: string,
+    created: boolean,
+    unknown: readonly string[],
+    logConfPath: string,
+    overridden: readonly string[],
+    debug: boolean,
+  ): void {
     const log = this.#log;
     log.advisory(`svcdb ${VERSION} on Node.js ${process.version}, pid ${process.pid}`);
     log.advisory(`root: ${this.root}`);
     log.advisory(`server.conf: ${confPath}${created ? ' (created with defaults)' : ''}`);
-    log.advisory(`log.conf: ${logConfPath}${overridden.length ? ` (overridden from the environment: ${overridden.join(', ')})` : ''}${debug ? ', debug on' : ''}`);
+    log.advisory(
+      `log.conf: ${logConfPath}${overridden.length ? ` (overridden from the environment: ${overridden.join(', ')})` : ''}${debug ? ', debug on' : ''}`,
+    );
     if (this.logs.consoleFilePath) log.advisory(`console log: ${this.logs.consoleFilePath}`);
     for (const k of unknown) log.advisory(`unknown server.conf key ignored: ${k}`);
     log.advisory('config:');
@@ -163,7 +187,9 @@ export class SvcdbServer {
     const { registry, config, metrics } = this;
     registry.register({
       name: COMPONENTS.metrics,
-      start: async () => { if (config.get('metrics.enabled')) metrics.enableProcessMetrics(); },
+      start: async () => {
+        if (config.get('metrics.enabled')) metrics.enableProcessMetrics();
+      },
       stop: async () => undefined,
     });
     const health = this.#health;
@@ -175,7 +201,9 @@ export class SvcdbServer {
           health.onFailure = (reason) => handle.fail(reason);
           const a = await health.start();
           const where = config.get('http.min.worker.count') > 0 ? 'worker thread' : 'main event loop';
-          this.#log.advisory(`health server listening on ${urlOf(a)} (${where}${this.#healthAuth ? ', basic authentication on' : ''})`);
+          this.#log.advisory(
+            `health server listening on ${urlOf(a)} (${where}${this.#healthAuth ? ', basic authentication on' : ''})`,
+          );
         },
         stop: () => health.stop(1000),
       });
@@ -188,16 +216,21 @@ export class SvcdbServer {
         const log = this.logs.logger('storage');
         const database = Database.open(this.root, {
           config,
-          onProgress: (done, total, table) => handle.setProgress({ task: `opening table ${table}`, done, total, unit: 'tables' }),
+          onProgress: (done, total, table) =>
+            handle.setProgress({ task: `opening table ${table}`, done, total, unit: 'tables' }),
         });
         handle.setProgress(null);
         this.#database = database;
         for (const r of database.recovered) log.info(`recovered table ${r.table}: removed ${r.removed.join(', ')}`);
         for (const p of database.problems) log.critical(`cannot open table ${p.table}: ${p.error}`);
-        log.advisory(`database ${database.dir}: ${database.tableCount - database.problems.length} tables open${database.problems.length ? `, ${database.problems.length} unusable` : ''}`);
+        log.advisory(
+          `database ${database.dir}: ${database.tableCount - database.problems.length} tables open${database.problems.length ? `, ${database.problems.length} unusable` : ''}`,
+        );
         return database.problems.length > 0 ? 'DEGRADED' : 'READY';
       },
-      stop: async () => { await this.#database?.close(); },
+      stop: async () => {
+        await this.#database?.close();
+      },
     });
     registry.register({
       name: COMPONENTS.main,
@@ -207,7 +240,9 @@ export class SvcdbServer {
         const a = await this.#main.start(config.get('http.net.bind.to'));
         this.#log.advisory(`http server listening on ${urlOf(a)}${this.#mainAuth ? ' (basic authentication on)' : ''}`);
         if (config.get('http.debug.endpoints.enabled')) {
-          this.#log.advisory(`debug endpoints on: ${debugRoutes.flatMap((r) => r.paths).join(', ')} (http.debug.endpoints.enabled; for tests only)`);
+          this.#log.advisory(
+            `debug endpoints on: ${debugRoutes.flatMap((r) => r.paths).join(', ')} (http.debug.endpoints.enabled; for tests only)`,
+          );
         }
       },
       stop: () => this.#main.stop(config.get('http.shutdown.grace.period')),

@@ -4,13 +4,35 @@
 import { dirname, join, normalize, relative, sep } from 'node:path';
 
 /** The layered folders, higher imports lower: `http, health, cli, embed -> db -> ingest, export -> exec -> sql -> functions -> storage`. */
-export const LEVEL = Object.freeze({ http: 7, health: 7, cli: 7, embed: 7, db: 6, ingest: 5, export: 5, exec: 4, sql: 3, functions: 2, storage: 1 });
+export const LEVEL = Object.freeze({
+  http: 7,
+  health: 7,
+  cli: 7,
+  embed: 7,
+  db: 6,
+  ingest: 5,
+  export: 5,
+  exec: 4,
+  sql: 3,
+  functions: 2,
+  storage: 1,
+});
 
 /**
  * Shared folders (and top files) usable by every layer; among themselves a
  * lower rank only: errors <- core, limits, config, version <- metrics, net <- log <- lifecycle.
  */
-export const SHARED_RANK = Object.freeze({ errors: 0, 'version.ts': 0, core: 1, limits: 1, config: 1, metrics: 2, net: 2, log: 3, lifecycle: 4 });
+export const SHARED_RANK = Object.freeze({
+  errors: 0,
+  'version.ts': 0,
+  core: 1,
+  limits: 1,
+  config: 1,
+  metrics: 2,
+  net: 2,
+  log: 3,
+  lifecycle: 4,
+});
 
 /**
  * Layers beside each other rather than one above the other: storage is below
@@ -35,16 +57,20 @@ function unitOf(path) {
  * @returns {string | null}
  */
 export function violation(from, to) {
-  const a = unitOf(from), b = unitOf(to);
+  const a = unitOf(from),
+    b = unitOf(to);
   if (a === b || ROOTS.has(a)) return null;
-  const bShared = SHARED_RANK[b], aShared = SHARED_RANK[a];
+  const bShared = SHARED_RANK[b],
+    aShared = SHARED_RANK[a];
   if (bShared !== undefined) {
     if (aShared === undefined || bShared < aShared) return null;
     return `${a} (shared, rank ${aShared}) imports ${b} (rank ${bShared})`;
   }
   if (aShared !== undefined) return `${a} is shared (usable by all) but imports the layer ${b}`;
-  const la = LEVEL[a], lb = LEVEL[b];
-  if (la === undefined || lb === undefined) return `${la === undefined ? a : b} is in no layer (add it to scripts/layers.mjs and ARCHITECTURE.md)`;
+  const la = LEVEL[a],
+    lb = LEVEL[b];
+  if (la === undefined || lb === undefined)
+    return `${la === undefined ? a : b} is in no layer (add it to scripts/layers.mjs and ARCHITECTURE.md)`;
   if (APART.has(`${a} -> ${b}`)) return `${a} may not import ${b}: they are beside each other, not one above the other`;
   return lb < la ? null : `${a} (level ${la}) imports ${b} (level ${lb}): imports go downward only`;
 }
@@ -63,7 +89,11 @@ export function layersPlugin(lib) {
   return {
     rules: {
       layers: {
-        meta: { type: 'problem', docs: { description: "imports of lib/ follow the layer rule (ARCHITECTURE.md)" }, schema: [] },
+        meta: {
+          type: 'problem',
+          docs: { description: 'imports of lib/ follow the layer rule (ARCHITECTURE.md)' },
+          schema: [],
+        },
         create(context) {
           const check = (node) => {
             const spec = node.source?.value;
@@ -73,7 +103,12 @@ export function layersPlugin(lib) {
             const why = violation(edge.from, edge.to);
             if (why !== null) context.report({ node: node.source, message: `layer rule: ${why}` });
           };
-          return { ImportDeclaration: check, ExportNamedDeclaration: check, ExportAllDeclaration: check, ImportExpression: check };
+          return {
+            ImportDeclaration: check,
+            ExportNamedDeclaration: check,
+            ExportAllDeclaration: check,
+            ImportExpression: check,
+          };
         },
       },
     },

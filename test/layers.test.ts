@@ -20,13 +20,16 @@ const KNOWN: Readonly<Record<string, string>> = {};
 
 function sources(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
-    e.isDirectory() ? sources(join(dir, e.name)) : e.name.endsWith('.ts') ? [join(dir, e.name)] : []);
+    e.isDirectory() ? sources(join(dir, e.name)) : e.name.endsWith('.ts') ? [join(dir, e.name)] : [],
+  );
 }
 
 /** The relative modules `text` imports or re-exports (`import ... from`, `export ... from`, and side-effect `import './x.js'`). */
 export function relativeImports(text: string): Array<{ path: string; sideEffect: boolean }> {
   const out: Array<{ path: string; sideEffect: boolean }> = [];
-  for (const m of text.matchAll(/(?:^|\n)\s*(?:(?:import|export)\b[^'"]*?\bfrom\s+'(\.{1,2}\/[^']+)'|import\s*'(\.{1,2}\/[^']+)')/g)) {
+  for (const m of text.matchAll(
+    /(?:^|\n)\s*(?:(?:import|export)\b[^'"]*?\bfrom\s+'(\.{1,2}\/[^']+)'|import\s*'(\.{1,2}\/[^']+)')/g,
+  )) {
     out.push(m[1] !== undefined ? { path: m[1], sideEffect: false } : { path: m[2]!, sideEffect: true });
   }
   return out;
@@ -45,15 +48,23 @@ function edges(): Array<{ from: string; to: string; sideEffect: boolean }> {
 }
 
 test('the import reader sees imports, re-exports and side-effect imports', () => {
-  const text = "import { a } from './a.js';\nimport type { B } from '../b/b.js';\nimport './registers.js';\nexport { c } from './c.js';\nimport { readFileSync } from 'node:fs';\n";
+  const text =
+    "import { a } from './a.js';\nimport type { B } from '../b/b.js';\nimport './registers.js';\nexport { c } from './c.js';\nimport { readFileSync } from 'node:fs';\n";
   assert.deepEqual(relativeImports(text), [
-    { path: './a.js', sideEffect: false }, { path: '../b/b.js', sideEffect: false },
-    { path: './registers.js', sideEffect: true }, { path: './c.js', sideEffect: false },
+    { path: './a.js', sideEffect: false },
+    { path: '../b/b.js', sideEffect: false },
+    { path: './registers.js', sideEffect: true },
+    { path: './c.js', sideEffect: false },
   ]);
 });
 
 test('no module in lib/ is imported for its side effects (nothing registers itself at import time)', () => {
-  assert.deepEqual(edges().filter((e) => e.sideEffect).map((e) => `${e.from} -> ${e.to}`), []);
+  assert.deepEqual(
+    edges()
+      .filter((e) => e.sideEffect)
+      .map((e) => `${e.from} -> ${e.to}`),
+    [],
+  );
 });
 
 test('the checker refuses upward, sideways and shared-to-layer imports and allows downward ones', () => {
@@ -84,7 +95,10 @@ test('every import in lib/ follows the layer rule (known exceptions listed with 
     const why = violation(from, to);
     if (why === null) continue;
     const key = `${from} -> ${to}`;
-    if (KNOWN[key] !== undefined) { found.add(key); continue; }
+    if (KNOWN[key] !== undefined) {
+      found.add(key);
+      continue;
+    }
     broken.push(`${key}: ${why}`);
   }
   assert.deepEqual(broken, [], 'imports that break the layer rule');

@@ -41,7 +41,8 @@ function parseArgs(args: readonly string[]): ExportArgs {
     else if (arg === '-o' || arg === '--output') a.out = value();
     else if (arg === '--format') {
       const f = value();
-      if (!(FORMATS as readonly string[]).includes(f)) throw new UsageError(`--format must be one of ${FORMATS.join(', ')} [got ${f}]`);
+      if (!(FORMATS as readonly string[]).includes(f))
+        throw new UsageError(`--format must be one of ${FORMATS.join(', ')} [got ${f}]`);
       a.format = f as Format;
       formatGiven = true;
     } else if (arg === '--no-header') a.header = false;
@@ -49,12 +50,14 @@ function parseArgs(args: readonly string[]): ExportArgs {
       // The /exp Parquet parameters: --compression_codec zstd or --compression_codec=zstd (dashes work too).
       const eq = arg.indexOf('=');
       const name = (eq < 0 ? arg.slice(2) : arg.slice(2, eq)).replace(/-/g, '_');
-      if (!PARQUET_PARAMETERS.includes(name)) throw new UsageError(`unknown argument for export: ${arg} (see svcdb --help)`);
+      if (!PARQUET_PARAMETERS.includes(name))
+        throw new UsageError(`unknown argument for export: ${arg} (see svcdb --help)`);
       a.parquet[name] = eq < 0 ? value() : arg.slice(eq + 1);
     } else if (sql === null) sql = arg;
     else throw new UsageError('export takes one SQL text (quote it)');
   }
-  if (sql === null || sql.trim() === '') throw new UsageError('export needs the SQL text: svcdb export "select * from trades" -o trades.csv');
+  if (sql === null || sql.trim() === '')
+    throw new UsageError('export needs the SQL text: svcdb export "select * from trades" -o trades.csv');
   a.sql = sql;
   // The file name's extension picks the format when --format does not.
   if (!formatGiven && a.out !== null) {
@@ -62,7 +65,10 @@ function parseArgs(args: readonly string[]): ExportArgs {
     if (ext === 'parquet' || ext === 'json' || ext === 'jsonl') a.format = ext;
     else if (ext === 'ndjson') a.format = 'jsonl';
   }
-  if (Object.keys(a.parquet).length > 0 && a.format !== 'parquet') throw new UsageError(`Parquet options need --format parquet (or an -o file ending in .parquet) [format=${a.format}]`);
+  if (Object.keys(a.parquet).length > 0 && a.format !== 'parquet')
+    throw new UsageError(
+      `Parquet options need --format parquet (or an -o file ending in .parquet) [format=${a.format}]`,
+    );
   if (a.format === 'parquet' && a.out === null) throw new UsageError('Parquet goes to a file: add -o <file>.parquet');
   return a;
 }
@@ -72,7 +78,9 @@ export async function runExportCli(argv: readonly string[], io: ExportStreams): 
   const args = parseArgsOrReport(() => parseArgs(argv), io.stderr);
   if (args === null) return 1;
   let progress: ExportProgress = { rows: 0, bytes: 0 };
-  const onProgress = (p: ExportProgress): void => { progress = p; };
+  const onProgress = (p: ExportProgress): void => {
+    progress = p;
+  };
   try {
     // The Parquet options are checked before the folder is opened (400 naming the parameter).
     const parquet = args.format === 'parquet' ? parseParquetOptions(new URLSearchParams(args.parquet)) : undefined;
@@ -83,8 +91,14 @@ export async function runExportCli(argv: readonly string[], io: ExportStreams): 
       throw openError(args.root, e);
     }
     try {
-      const notSelect = (stmt: { kind: string }): SvcError => new SvcError('SQL', `query() runs SELECT statements; use execute() for ${stmt.kind.toUpperCase()}`, { position: 0 });
-      const bytes = Readable.from(db.export(args.sql, args.format, { header: args.header, query: args.sql, parquet, onProgress }, notSelect), { objectMode: false });
+      const notSelect = (stmt: { kind: string }): SvcError =>
+        new SvcError('SQL', `query() runs SELECT statements; use execute() for ${stmt.kind.toUpperCase()}`, {
+          position: 0,
+        });
+      const bytes = Readable.from(
+        db.export(args.sql, args.format, { header: args.header, query: args.sql, parquet, onProgress }, notSelect),
+        { objectMode: false },
+      );
       if (args.out === null) {
         await pipeline(bytes, io.stdout, { end: false });
         if (args.format === 'json') io.stdout.write('\n');
@@ -98,10 +112,17 @@ export async function runExportCli(argv: readonly string[], io: ExportStreams): 
     return 0;
   } catch (e) {
     // The reader went away (`svcdb export ... | head`): not an error.
-    if ((e as NodeJS.ErrnoException).code === 'EPIPE' || (e as NodeJS.ErrnoException).code === 'ERR_STREAM_PREMATURE_CLOSE') return 0;
+    if (
+      (e as NodeJS.ErrnoException).code === 'EPIPE' ||
+      (e as NodeJS.ErrnoException).code === 'ERR_STREAM_PREMATURE_CLOSE'
+    )
+      return 0;
     if (isSvcError(e) && e.status < 500) {
-      if (e.position !== undefined && isSqlError(e)) io.stderr.write(`${args.sql}\n${' '.repeat(Math.max(0, e.position))}^\n`);
-      io.stderr.write(`svcdb: ${e.message}${e.position !== undefined && isSqlError(e) ? ` [position=${e.position}]` : ''}\n`);
+      if (e.position !== undefined && isSqlError(e))
+        io.stderr.write(`${args.sql}\n${' '.repeat(Math.max(0, e.position))}^\n`);
+      io.stderr.write(
+        `svcdb: ${e.message}${e.position !== undefined && isSqlError(e) ? ` [position=${e.position}]` : ''}\n`,
+      );
       return 1;
     }
     if ((e as NodeJS.ErrnoException).code !== undefined && (e as NodeJS.ErrnoException).syscall !== undefined) {

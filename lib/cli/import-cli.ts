@@ -21,7 +21,6 @@ export interface CliStreams {
   readonly stdin: Readable;
 }
 
-
 interface CliArgs {
   file: string;
   root: string;
@@ -34,8 +33,21 @@ interface CliArgs {
 function parseArgs(args: readonly string[]): CliArgs {
   let file: string | null = null;
   const a: CliArgs = {
-    file: '', root: './svcdb-data', table: null, json: false, schemaFile: null,
-    opts: { atomicity: 'skipCol', delimiter: null, forceHeader: false, overwrite: false, create: true, partitionBy: null, timestamp: null, skipLev: false },
+    file: '',
+    root: './svcdb-data',
+    table: null,
+    json: false,
+    schemaFile: null,
+    opts: {
+      atomicity: 'skipCol',
+      delimiter: null,
+      forceHeader: false,
+      overwrite: false,
+      create: true,
+      partitionBy: null,
+      timestamp: null,
+      skipLev: false,
+    },
   };
   const o = a.opts as { -readonly [K in keyof CliArgs['opts']]: CliArgs['opts'][K] };
   const list = new ArgList(args);
@@ -43,10 +55,19 @@ function parseArgs(args: readonly string[]): CliArgs {
     const flag = arg;
     const value = (): string => list.value(flag);
     switch (arg) {
-      case '-d': case '--root': a.root = value(); break;
-      case '--table': case '--name': a.table = value(); break;
-      case '--timestamp': o.timestamp = value(); break;
-      case '--partition-by': case '--partitionBy': {
+      case '-d':
+      case '--root':
+        a.root = value();
+        break;
+      case '--table':
+      case '--name':
+        a.table = value();
+        break;
+      case '--timestamp':
+        o.timestamp = value();
+        break;
+      case '--partition-by':
+      case '--partitionBy': {
         const v = value();
         const p = parsePartitionBy(v);
         if (!p) throw new UsageError(`--partition-by must be NONE, HOUR, DAY, WEEK, MONTH or YEAR [got ${v}]`);
@@ -60,18 +81,30 @@ function parseArgs(args: readonly string[]): CliArgs {
         o.delimiter = t.charCodeAt(0);
         break;
       }
-      case '--schema': a.schemaFile = value(); break;
+      case '--schema':
+        a.schemaFile = value();
+        break;
       case '--atomicity': {
         const v = value();
-        const at = ({ skipcol: 'skipCol', skiprow: 'skipRow', abort: 'abort' } as Record<string, Atomicity>)[v.toLowerCase()];
+        const at = ({ skipcol: 'skipCol', skiprow: 'skipRow', abort: 'abort' } as Record<string, Atomicity>)[
+          v.toLowerCase()
+        ];
         if (!at) throw new UsageError(`--atomicity must be skipCol, skipRow or abort [got ${v}]`);
         o.atomicity = at;
         break;
       }
-      case '--force-header': o.forceHeader = true; break;
-      case '--overwrite': o.overwrite = true; break;
-      case '--skip-lev': o.skipLev = true; break;
-      case '--no-create': o.create = false; break;
+      case '--force-header':
+        o.forceHeader = true;
+        break;
+      case '--overwrite':
+        o.overwrite = true;
+        break;
+      case '--skip-lev':
+        o.skipLev = true;
+        break;
+      case '--no-create':
+        o.create = false;
+        break;
       case '--format': {
         const v = value();
         if (v !== 'text' && v !== 'json') throw new UsageError(`--format must be text or json [got ${v}]`);
@@ -79,12 +112,14 @@ function parseArgs(args: readonly string[]): CliArgs {
         break;
       }
       default:
-        if (arg.startsWith('-') && arg !== '-') throw new UsageError(`unknown argument for import: ${arg} (see svcdb --help)`);
+        if (arg.startsWith('-') && arg !== '-')
+          throw new UsageError(`unknown argument for import: ${arg} (see svcdb --help)`);
         if (file !== null) throw new UsageError('import takes one file (or - for standard input)');
         file = arg;
     }
   }
-  if (file === null) throw new UsageError('import needs a file: svcdb import trades.csv --table trades (or - for standard input)');
+  if (file === null)
+    throw new UsageError('import needs a file: svcdb import trades.csv --table trades (or - for standard input)');
   a.file = file;
   return a;
 }
@@ -95,15 +130,21 @@ export async function runImportCli(argv: readonly string[], io: CliStreams): Pro
   if (args === null) return 1;
   const fromStdin = args.file === '-';
   const total = fromStdin ? 0 : fileSize(args.file);
-  const table = args.table !== null ? sanitizeName(args.table, 'import') : fromStdin ? null : tableNameFromFile(args.file);
-  if (table === null) { io.stderr.write('svcdb: reading standard input needs --table\n'); return 1; }
+  const table =
+    args.table !== null ? sanitizeName(args.table, 'import') : fromStdin ? null : tableNameFromFile(args.file);
+  if (table === null) {
+    io.stderr.write('svcdb: reading standard input needs --table\n');
+    return 1;
+  }
   const schema = args.schemaFile === null ? [] : parseSchema(readText(args.schemaFile));
   let db: Database;
   try {
     db = Database.open(args.root);
   } catch (e) {
     if (isSvcError(e) && e.code === 'UNAVAILABLE') {
-      io.stderr.write(`svcdb: ${e.message}: stop the server, or import through it: curl -F data=@${fromStdin ? 'file.csv' : args.file} 'http://localhost:9000/imp?name=${table}'\n`);
+      io.stderr.write(
+        `svcdb: ${e.message}: stop the server, or import through it: curl -F data=@${fromStdin ? 'file.csv' : args.file} 'http://localhost:9000/imp?name=${table}'\n`,
+      );
       return 1;
     }
     throw e;
@@ -111,19 +152,26 @@ export async function runImportCli(argv: readonly string[], io: CliStreams): Pro
   const bar = io.stderr.isTTY ? progressBar(io.stderr, total) : null;
   const started = performance.now();
   let interrupted = false;
-  const onSigint = (): void => { interrupted = true; };
+  const onSigint = (): void => {
+    interrupted = true;
+  };
   process.once('SIGINT', onSigint);
   try {
     let lastDraw = 0;
     const result = await db.importStream(fromStdin ? io.stdin : { path: args.file }, {
-      opts: args.opts, table, schema, location: args.file,
-      stopped: () => interrupted ? new UsageError('interrupted: nothing was imported') : null,
+      opts: args.opts,
+      table,
+      schema,
+      location: args.file,
+      stopped: () => (interrupted ? new UsageError('interrupted: nothing was imported') : null),
       onChunk: (p) => {
         if (!bar || performance.now() - lastDraw <= 100) return;
         lastDraw = performance.now();
         const s = (lastDraw - started) / 1000;
         bar.update(total > 0 ? Math.min(total, p.bytes) : p.bytes, {
-          rows: p.rowsImported.toLocaleString('en-US'), rps: Math.round(p.rowsImported / s).toLocaleString('en-US'), mbs: (p.bytes / 1e6 / s).toFixed(1),
+          rows: p.rowsImported.toLocaleString('en-US'),
+          rps: Math.round(p.rowsImported / s).toLocaleString('en-US'),
+          mbs: (p.bytes / 1e6 / s).toFixed(1),
         });
       },
     });
@@ -132,7 +180,10 @@ export async function runImportCli(argv: readonly string[], io: CliStreams): Pro
     return 0;
   } catch (e) {
     bar?.stop();
-    if (e instanceof UsageError || (isSvcError(e) && e.status < 500)) { io.stderr.write(`svcdb: ${e.message}\n`); return 1; }
+    if (e instanceof UsageError || (isSvcError(e) && e.status < 500)) {
+      io.stderr.write(`svcdb: ${e.message}\n`);
+      return 1;
+    }
     throw e;
   } finally {
     process.removeListener('SIGINT', onSigint);
@@ -157,12 +208,18 @@ function readText(path: string): string {
 }
 
 function progressBar(out: Writable, total: number): cliProgress.SingleBar {
-  const bar = new cliProgress.SingleBar({
-    stream: out as NodeJS.WritableStream,
-    format: total > 0 ? 'importing [{bar}] {percentage}% | {rows} rows | {rps} rows/s | {mbs} MB/s' : 'importing {value} bytes | {rows} rows | {rps} rows/s | {mbs} MB/s',
-    hideCursor: true,
-    clearOnComplete: true,
-  }, cliProgress.Presets.shades_classic);
+  const bar = new cliProgress.SingleBar(
+    {
+      stream: out as NodeJS.WritableStream,
+      format:
+        total > 0
+          ? 'importing [{bar}] {percentage}% | {rows} rows | {rps} rows/s | {mbs} MB/s'
+          : 'importing {value} bytes | {rows} rows | {rps} rows/s | {mbs} MB/s',
+      hideCursor: true,
+      clearOnComplete: true,
+    },
+    cliProgress.Presets.shades_classic,
+  );
   bar.start(total > 0 ? total : 1, 0, { rows: '0', rps: '0', mbs: '0.0' });
   return bar;
 }

@@ -16,7 +16,11 @@ async function importCommand(args: string[]): Promise<void> {
   // Loaded on use: `serve` and `query` start without the importer.
   const { runImportCli } = await import('./import-cli.js');
   try {
-    process.exitCode = await runImportCli(args, { stdout: process.stdout, stderr: process.stderr, stdin: process.stdin });
+    process.exitCode = await runImportCli(args, {
+      stdout: process.stdout,
+      stderr: process.stderr,
+      stdin: process.stdin,
+    });
   } catch (e) {
     fail(e instanceof Error ? e.message : String(e));
   }
@@ -35,10 +39,15 @@ async function exportCommand(args: string[]): Promise<void> {
 export async function runCli(argv: readonly string[], deps: CliDeps): Promise<void> {
   const [cmd, ...rest] = argv;
   switch (cmd) {
-    case '--version': case '-v': case 'version':
+    case '--version':
+    case '-v':
+    case 'version':
       process.stdout.write(`svcdb ${VERSION}\n`);
       return;
-    case undefined: case '--help': case '-h': case 'help':
+    case undefined:
+    case '--help':
+    case '-h':
+    case 'help':
       process.stdout.write(HELP);
       return;
     case 'serve':

@@ -49,7 +49,11 @@ export async function query(q: QueryArgs): Promise<void> {
   if (!res.ok) {
     const text = await res.text();
     let body: { error?: string; position?: number } = {};
-    try { body = JSON.parse(text) as typeof body; } catch { body = { error: text || res.statusText }; }
+    try {
+      body = JSON.parse(text) as typeof body;
+    } catch {
+      body = { error: text || res.statusText };
+    }
     if (body.position !== undefined) {
       process.stderr.write(`${q.sql}\n${' '.repeat(Math.max(0, body.position))}^\n`);
       fail(`${body.error} [position=${body.position}]`);

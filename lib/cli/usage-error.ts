@@ -9,7 +9,10 @@ export function parseArgsOrReport<T>(parse: () => T, stderr: Writable): T | null
   try {
     return parse();
   } catch (e) {
-    if (e instanceof UsageError) { stderr.write(`svcdb: ${e.message}\n`); return null; }
+    if (e instanceof UsageError) {
+      stderr.write(`svcdb: ${e.message}\n`);
+      return null;
+    }
     throw e;
   }
 }

@@ -87,7 +87,10 @@ export function loadConfig(root: string, env: NodeJS.ProcessEnv = process.env): 
   const unknownKeys: string[] = [];
   for (const entry of parseProperties(text)) {
     const spec = (CONFIG_KEYS as Record<string, KeySpec<unknown>>)[entry.key];
-    if (!spec) { unknownKeys.push(entry.key); continue; }
+    if (!spec) {
+      unknownKeys.push(entry.key);
+      continue;
+    }
     values.set(entry.key, parseValue(entry.key, spec, entry.value, `server.conf line ${entry.line}`));
     sources.set(entry.key, `server.conf:${entry.line}`);
     where.set(entry.key, `server.conf line ${entry.line}`);
@@ -119,13 +122,26 @@ function checkSecurity(values: ReadonlyMap<string, unknown>, where: ReadonlyMap<
     throw new SvcError('CONFIG', `invalid value ${k}=${shown} (${where.get(k) ?? 'default'}): ${reason}`);
   };
   if (user !== '' && password === '') {
-    refuse('http.user', 'http.password is empty, so basic authentication would be off; set http.password too, or leave http.user empty');
+    refuse(
+      'http.user',
+      'http.password is empty, so basic authentication would be off; set http.password too, or leave http.user empty',
+    );
   }
   if (password !== '' && user === '') {
-    refuse('http.password', 'http.user is empty, so basic authentication would be off; set http.user too, or leave http.password empty');
+    refuse(
+      'http.password',
+      'http.user is empty, so basic authentication would be off; set http.user too, or leave http.password empty',
+    );
   }
-  if (user === '' && values.get('http.health.check.authentication.required') === true && where.has('http.health.check.authentication.required')) {
-    refuse('http.health.check.authentication.required', 'no credentials are set (http.user, http.password), so the health server would be open; set them, or set this to false');
+  if (
+    user === '' &&
+    values.get('http.health.check.authentication.required') === true &&
+    where.has('http.health.check.authentication.required')
+  ) {
+    refuse(
+      'http.health.check.authentication.required',
+      'no credentials are set (http.user, http.password), so the health server would be open; set them, or set this to false',
+    );
   }
 }
 

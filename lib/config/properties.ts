@@ -29,7 +29,10 @@ export function parseProperties(text: string): PropertyEntry[] {
     let k = 0;
     while (k < logical.length) {
       const c = logical[k];
-      if (c === '\\') { k += 2; continue; }
+      if (c === '\\') {
+        k += 2;
+        continue;
+      }
       if (c === '=' || c === ':' || c === ' ' || c === '\t' || c === '\f') break;
       k++;
     }
@@ -54,20 +57,34 @@ function unescape(s: string): string {
   let r = '';
   for (let j = 0; j < s.length; j++) {
     const c = s[j];
-    if (c !== '\\' || j + 1 >= s.length) { r += c; continue; }
+    if (c !== '\\' || j + 1 >= s.length) {
+      r += c;
+      continue;
+    }
     const n = s[++j];
     switch (n) {
-      case 't': r += '\t'; break;
-      case 'n': r += '\n'; break;
-      case 'r': r += '\r'; break;
-      case 'f': r += '\f'; break;
+      case 't':
+        r += '\t';
+        break;
+      case 'n':
+        r += '\n';
+        break;
+      case 'r':
+        r += '\r';
+        break;
+      case 'f':
+        r += '\f';
+        break;
       case 'u': {
         const hex = s.slice(j + 1, j + 5);
-        if (/^[0-9a-fA-F]{4}$/.test(hex)) { r += String.fromCharCode(parseInt(hex, 16)); j += 4; }
-        else r += 'u';
+        if (/^[0-9a-fA-F]{4}$/.test(hex)) {
+          r += String.fromCharCode(parseInt(hex, 16));
+          j += 4;
+        } else r += 'u';
         break;
       }
-      default: r += n;
+      default:
+        r += n;
     }
   }
   return r;

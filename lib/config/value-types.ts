@@ -101,7 +101,11 @@ export const sizeType: ValueType<number> = {
     return Number(m[1]) * (SIZE_UNITS[(m[2] ?? '').toLowerCase()] ?? 1);
   },
   format(v) {
-    for (const [u, f] of [['g', 1024 ** 3], ['m', 1024 ** 2], ['k', 1024]] as const) {
+    for (const [u, f] of [
+      ['g', 1024 ** 3],
+      ['m', 1024 ** 2],
+      ['k', 1024],
+    ] as const) {
       if (v >= f && v % f === 0) return `${v / f}${u}`;
     }
     return String(v);

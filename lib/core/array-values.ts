@@ -19,7 +19,11 @@ export class ArrayVectorBuilder {
   #nulls: Uint8Array | null = null;
   #row = 0;
 
-  constructor(readonly type: ColumnType, rows: number, bytesHint = rows * 16) {
+  constructor(
+    readonly type: ColumnType,
+    rows: number,
+    bytesHint = rows * 16,
+  ) {
     this.#bytes = new Uint8Array(Math.max(16, bytesHint));
     this.#view = new DataView(this.#bytes.buffer);
     this.#offsets = new Int32Array(rows + 1);
@@ -38,7 +42,10 @@ export class ArrayVectorBuilder {
     let count = 1;
     for (let d = 0; d < shape.length; d++) count *= shape[d]!;
     this.#ensure(4 * shape.length + 8 * count);
-    for (let d = 0; d < shape.length; d++) { this.#view.setInt32(this.#at, shape[d]!, true); this.#at += 4; }
+    for (let d = 0; d < shape.length; d++) {
+      this.#view.setInt32(this.#at, shape[d]!, true);
+      this.#at += 4;
+    }
   }
 
   element(x: number): void {
@@ -63,7 +70,13 @@ export class ArrayVectorBuilder {
   }
 
   finish(): VarVector {
-    return { kind: 'var', type: this.type, bytes: this.#bytes.subarray(0, this.#at), offsets: this.#offsets, nulls: this.#nulls };
+    return {
+      kind: 'var',
+      type: this.type,
+      bytes: this.#bytes.subarray(0, this.#at),
+      offsets: this.#offsets,
+      nulls: this.#nulls,
+    };
   }
 }
 
@@ -86,7 +99,9 @@ export class ArrayReader {
     this.shape = new Int32Array(this.dims);
   }
 
-  get bytes(): Uint8Array { return this.#v.bytes; }
+  get bytes(): Uint8Array {
+    return this.#v.bytes;
+  }
 
   isNull(i: number): boolean {
     return this.#v.nulls !== null && this.#v.nulls[i] === 1;
@@ -96,7 +111,12 @@ export class ArrayReader {
   open(i: number): void {
     let at = this.#v.offsets[i]!;
     let count = 1;
-    for (let d = 0; d < this.dims; d++) { const s = this.#view.getInt32(at, true); this.shape[d] = s; count *= s; at += 4; }
+    for (let d = 0; d < this.dims; d++) {
+      const s = this.#view.getInt32(at, true);
+      this.shape[d] = s;
+      count *= s;
+      at += 4;
+    }
     this.start = at;
     this.count = count;
   }
@@ -120,7 +140,10 @@ export function formatArrayAt(r: ArrayReader, i: number): string | null {
     let s = '[';
     for (let j = 0; j < len; j++) {
       if (j > 0) s += ',';
-      if (d === r.dims - 1) { const x = r.element(k++); s += x !== x ? 'null' : formatDouble(x); } else s += nest(d + 1);
+      if (d === r.dims - 1) {
+        const x = r.element(k++);
+        s += x !== x ? 'null' : formatDouble(x);
+      } else s += nest(d + 1);
     }
     return s + ']';
   };
@@ -137,7 +160,10 @@ export function arraysFromTexts(type: ColumnType, texts: readonly (string | null
   const shape = new Int32Array(dims);
   const values: number[] = [];
   for (const t of texts) {
-    if (t === null) { b.nullRow(); continue; }
+    if (t === null) {
+      b.nullRow();
+      continue;
+    }
     values.length = 0;
     shape.fill(-1);
     let at = 0;
@@ -146,7 +172,10 @@ export function arraysFromTexts(type: ColumnType, texts: readonly (string | null
       at++;
       let len = 0;
       while (t[at] !== ']') {
-        if (len > 0) { if (t[at] !== ',') throw new Error(`bad array text: ${t}`); at++; }
+        if (len > 0) {
+          if (t[at] !== ',') throw new Error(`bad array text: ${t}`);
+          at++;
+        }
         if (d === dims - 1) {
           let end = at;
           while (end < t.length && t[end] !== ',' && t[end] !== ']') end++;

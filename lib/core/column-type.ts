@@ -4,8 +4,24 @@
 
 /** The types named by a plain word (no parameters). */
 export const COLUMN_TYPES = [
-  'BOOLEAN', 'BYTE', 'SHORT', 'CHAR', 'INT', 'LONG', 'FLOAT', 'DOUBLE', 'DATE', 'TIMESTAMP',
-  'SYMBOL', 'STRING', 'VARCHAR', 'UUID', 'IPV4', 'LONG256', 'BINARY', 'TIMESTAMP_NS',
+  'BOOLEAN',
+  'BYTE',
+  'SHORT',
+  'CHAR',
+  'INT',
+  'LONG',
+  'FLOAT',
+  'DOUBLE',
+  'DATE',
+  'TIMESTAMP',
+  'SYMBOL',
+  'STRING',
+  'VARCHAR',
+  'UUID',
+  'IPV4',
+  'LONG256',
+  'BINARY',
+  'TIMESTAMP_NS',
 ] as const;
 export type PlainColumnType = (typeof COLUMN_TYPES)[number];
 
@@ -70,7 +86,9 @@ export const ARRAY_MAX_DIMS = 32;
 /** The family of a type (see TypeKind). */
 export function typeKind(t: ColumnType): TypeKind {
   switch (t.charCodeAt(0)) {
-    case 71: if (t.startsWith('GEOHASH(')) return 'GEOHASH'; break; // G
+    case 71:
+      if (t.startsWith('GEOHASH(')) return 'GEOHASH';
+      break; // G
     case 68: // D
       if (t.startsWith('DECIMAL(')) return 'DECIMAL';
       if (t.startsWith('DOUBLE[')) return 'ARRAY';
@@ -137,7 +155,10 @@ const ARRAY_INFO: TypeInfo = { layout: 'var', width: 0, nullable: true, stride: 
 const BYTES_INFO = new Map<number, TypeInfo>();
 function bytesInfo(width: number): TypeInfo {
   let info = BYTES_INFO.get(width);
-  if (!info) { info = { layout: 'fixed', width, nullable: true, stride: width }; BYTES_INFO.set(width, info); }
+  if (!info) {
+    info = { layout: 'fixed', width, nullable: true, stride: width };
+    BYTES_INFO.set(width, info);
+  }
   return info;
 }
 
@@ -146,10 +167,14 @@ export function typeInfo(t: ColumnType): TypeInfo {
   const plain = PLAIN_INFO[t as PlainColumnType];
   if (plain) return plain;
   switch (typeKind(t)) {
-    case 'GEOHASH': return bytesInfo(geohashWidth(geohashBits(t)));
-    case 'DECIMAL': return bytesInfo(decimalWidth(decimalSpec(t).precision));
-    case 'ARRAY': return ARRAY_INFO;
-    default: throw new Error(`unknown column type: ${t}`);
+    case 'GEOHASH':
+      return bytesInfo(geohashWidth(geohashBits(t)));
+    case 'DECIMAL':
+      return bytesInfo(decimalWidth(decimalSpec(t).precision));
+    case 'ARRAY':
+      return ARRAY_INFO;
+    default:
+      throw new Error(`unknown column type: ${t}`);
   }
 }
 
@@ -160,14 +185,24 @@ export function isByteRows(t: ColumnType): boolean {
 
 /** A type's parameters are wrong (the message is QuestDB's); `offset` is where in the parameters text it points. */
 export class ColumnTypeError extends Error {
-  constructor(message: string, readonly offset = 0) {
+  constructor(
+    message: string,
+    readonly offset = 0,
+  ) {
     super(message);
   }
 }
 
 const ALIASES: Readonly<Record<string, PlainColumnType>> = {
-  INTEGER: 'INT', BIGINT: 'LONG', SMALLINT: 'SHORT', TINYINT: 'BYTE', REAL: 'FLOAT', 'DOUBLE PRECISION': 'DOUBLE',
-  TEXT: 'STRING', BOOL: 'BOOLEAN', TIMESTAMPTZ: 'TIMESTAMP',
+  INTEGER: 'INT',
+  BIGINT: 'LONG',
+  SMALLINT: 'SHORT',
+  TINYINT: 'BYTE',
+  REAL: 'FLOAT',
+  'DOUBLE PRECISION': 'DOUBLE',
+  TEXT: 'STRING',
+  BOOL: 'BOOLEAN',
+  TIMESTAMPTZ: 'TIMESTAMP',
 };
 
 /**
@@ -179,7 +214,7 @@ const ALIASES: Readonly<Record<string, PlainColumnType>> = {
 export function columnTypeOf(name: string, params: string | null, aliases = false): ColumnType | undefined {
   const n = name.trim().toUpperCase();
   if (n === 'GEOHASH') {
-    if (params === null) throw new ColumnTypeError("missing GEOHASH precision");
+    if (params === null) throw new ColumnTypeError('missing GEOHASH precision');
     return geohashType(parseGeohashBits(params));
   }
   if (n === 'DECIMAL') return parseDecimalParams(params);
@@ -227,8 +262,12 @@ function parseGeohashBits(params: string): number {
   const unit = m[2]!;
   let bits = Number(m[1]);
   if (unit === 'c' || unit === 'C') bits *= 5;
-  else if (unit !== 'b' && unit !== 'B') throw new ColumnTypeError("invalid GEOHASH size units, must be 'c', 'C' for chars, or 'b', 'B' for bits");
-  if (bits < 1 || bits > GEOHASH_MAX_BITS) throw new ColumnTypeError(`invalid GEOHASH type precision range, must be [1, ${GEOHASH_MAX_BITS}] bits, provided=${bits}`);
+  else if (unit !== 'b' && unit !== 'B')
+    throw new ColumnTypeError("invalid GEOHASH size units, must be 'c', 'C' for chars, or 'b', 'B' for bits");
+  if (bits < 1 || bits > GEOHASH_MAX_BITS)
+    throw new ColumnTypeError(
+      `invalid GEOHASH type precision range, must be [1, ${GEOHASH_MAX_BITS}] bits, provided=${bits}`,
+    );
   return bits;
 }
 
@@ -236,13 +275,15 @@ function parseGeohashBits(params: string): number {
 function parseDecimalParams(params: string | null): ColumnType {
   if (params === null) return decimalType(DECIMAL_DEFAULT_PRECISION, DECIMAL_DEFAULT_SCALE);
   const parts = params.split(',').map((s) => s.trim());
-  if (parts.length > 2 || !parts.every((s) => /^\d+$/.test(s))) throw new ColumnTypeError('invalid DECIMAL type, precision and scale must be numbers');
+  if (parts.length > 2 || !parts.every((s) => /^\d+$/.test(s)))
+    throw new ColumnTypeError('invalid DECIMAL type, precision and scale must be numbers');
   const precision = Number(parts[0]);
   const scale = parts.length > 1 ? Number(parts[1]) : 0;
   if (precision < 1 || precision > DECIMAL_MAX_PRECISION) {
     throw new ColumnTypeError(`invalid DECIMAL type, precision must be between 1 and ${DECIMAL_MAX_PRECISION}`);
   }
-  if (scale > precision) throw new ColumnTypeError('invalid DECIMAL type, scale must be less than or equal to precision');
+  if (scale > precision)
+    throw new ColumnTypeError('invalid DECIMAL type, scale must be less than or equal to precision');
   return decimalType(precision, scale);
 }
 

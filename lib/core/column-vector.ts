@@ -68,9 +68,17 @@ export function f64ToInt64(values: Float64Array): Int32Array {
 export function f64ToInt64Into(values: Float64Array, out: Int32Array): Int32Array {
   for (let i = 0, j = 0; i < values.length; i++, j += 2) {
     const v = values[i]!;
-    if (v !== v) { out[j] = 0; out[j + 1] = INT_NULL; continue; }
+    if (v !== v) {
+      out[j] = 0;
+      out[j + 1] = INT_NULL;
+      continue;
+    }
     // Within int32 the low word is the value and the high word its sign: no division needed.
-    if (v >= -0x80000000 && v <= 0x7fffffff) { out[j] = v; out[j + 1] = v < 0 ? -1 : 0; continue; }
+    if (v >= -0x80000000 && v <= 0x7fffffff) {
+      out[j] = v;
+      out[j + 1] = v < 0 ? -1 : 0;
+      continue;
+    }
     const hi = Math.floor(v / TWO32);
     out[j] = (v - hi * TWO32) | 0;
     out[j + 1] = hi | 0;
@@ -80,9 +88,12 @@ export function f64ToInt64Into(values: Float64Array, out: Int32Array): Int32Arra
 
 export function rowsOf(v: ColumnVector): number {
   switch (v.kind) {
-    case 'fixed': return v.data.length / typeInfo(v.type).stride;
-    case 'symbol': return v.keys.length;
-    case 'var': return v.offsets.length - 1;
+    case 'fixed':
+      return v.data.length / typeInfo(v.type).stride;
+    case 'symbol':
+      return v.keys.length;
+    case 'var':
+      return v.offsets.length - 1;
   }
 }
 
@@ -108,18 +119,32 @@ export function varFromStrings(type: ColumnType, values: readonly (string | null
   }
   const bytes = new Uint8Array(total);
   let at = 0;
-  for (const p of parts) { bytes.set(p, at); at += p.length; }
+  for (const p of parts) {
+    bytes.set(p, at);
+    at += p.length;
+  }
   return { kind: 'var', type, bytes, offsets, nulls };
 }
 
 /** Keys of `values` in `dict` (NULL -1), adding new values to `dict` and `index`. */
-export function internStrings(values: readonly (string | null | undefined)[], dict: string[], index: Map<string, number>): Int32Array {
+export function internStrings(
+  values: readonly (string | null | undefined)[],
+  dict: string[],
+  index: Map<string, number>,
+): Int32Array {
   const keys = new Int32Array(values.length);
   for (let i = 0; i < values.length; i++) {
     const s = values[i];
-    if (s === null || s === undefined) { keys[i] = -1; continue; }
+    if (s === null || s === undefined) {
+      keys[i] = -1;
+      continue;
+    }
     let k = index.get(s);
-    if (k === undefined) { k = dict.length; dict.push(s); index.set(s, k); }
+    if (k === undefined) {
+      k = dict.length;
+      dict.push(s);
+      index.set(s, k);
+    }
     keys[i] = k;
   }
   return keys;
@@ -134,15 +159,32 @@ export function symbolsFromStrings(values: readonly (string | null)[]): SymbolVe
 /** The typed array a fixed type is held in. */
 function expectedArray(type: ColumnType): string {
   switch (typeKind(type)) {
-    case 'GEOHASH': case 'DECIMAL': return 'Uint8Array';
-    case 'BOOLEAN': case 'UUID': case 'LONG256': return 'Uint8Array';
-    case 'BYTE': return 'Int8Array';
-    case 'SHORT': return 'Int16Array';
-    case 'CHAR': return 'Uint16Array';
-    case 'INT': case 'IPV4': return 'Int32Array';
-    case 'FLOAT': return 'Float32Array';
-    case 'DOUBLE': case 'LONG': case 'DATE': case 'TIMESTAMP': case 'TIMESTAMP_NS': return 'Float64Array';
-    default: return 'none';
+    case 'GEOHASH':
+    case 'DECIMAL':
+      return 'Uint8Array';
+    case 'BOOLEAN':
+    case 'UUID':
+    case 'LONG256':
+      return 'Uint8Array';
+    case 'BYTE':
+      return 'Int8Array';
+    case 'SHORT':
+      return 'Int16Array';
+    case 'CHAR':
+      return 'Uint16Array';
+    case 'INT':
+    case 'IPV4':
+      return 'Int32Array';
+    case 'FLOAT':
+      return 'Float32Array';
+    case 'DOUBLE':
+    case 'LONG':
+    case 'DATE':
+    case 'TIMESTAMP':
+    case 'TIMESTAMP_NS':
+      return 'Float64Array';
+    default:
+      return 'none';
   }
 }
 
@@ -157,12 +199,16 @@ export function toVector(column: string, type: ColumnType, input: ColumnInput, r
     else throw new SvcError('BAD_REQUEST', `column ${column} of type ${type} cannot take strings`);
   } else if (ArrayBuffer.isView(input)) {
     if (input instanceof BigInt64Array) {
-      if (!isInt64(type)) throw new SvcError('BAD_REQUEST', `column ${column} of type ${type} cannot take a BigInt64Array`);
+      if (!isInt64(type))
+        throw new SvcError('BAD_REQUEST', `column ${column} of type ${type} cannot take a BigInt64Array`);
       const exact = new Int32Array(input.buffer, input.byteOffset, input.length * 2);
       v = { kind: 'fixed', type, data: int64ToF64(exact), exact };
     } else {
       if (input.constructor.name !== expectedArray(type)) {
-        throw new SvcError('BAD_REQUEST', `column ${column} of type ${type} takes a ${expectedArray(type)}, got a ${input.constructor.name}`);
+        throw new SvcError(
+          'BAD_REQUEST',
+          `column ${column} of type ${type} takes a ${expectedArray(type)}, got a ${input.constructor.name}`,
+        );
       }
       v = { kind: 'fixed', type, data: input as FixedArray };
     }
@@ -190,22 +236,46 @@ export function fixedBytes(v: FixedVector): Uint8Array {
 export function nullVector(type: ColumnType, rows: number, dict: readonly string[] = []): ColumnVector {
   const info = typeInfo(type);
   if (info.layout === 'symbol') return { kind: 'symbol', type: 'SYMBOL', keys: new Int32Array(rows).fill(-1), dict };
-  if (info.layout === 'var') return { kind: 'var', type, bytes: new Uint8Array(0), offsets: new Int32Array(rows + 1), nulls: new Uint8Array(rows).fill(1) };
+  if (info.layout === 'var')
+    return {
+      kind: 'var',
+      type,
+      bytes: new Uint8Array(0),
+      offsets: new Int32Array(rows + 1),
+      nulls: new Uint8Array(rows).fill(1),
+    };
   switch (typeKind(type)) {
-    case 'BOOLEAN': return { kind: 'fixed', type, data: new Uint8Array(rows) };
-    case 'BYTE': return { kind: 'fixed', type, data: new Int8Array(rows) };
-    case 'SHORT': return { kind: 'fixed', type, data: new Int16Array(rows) };
-    case 'CHAR': return { kind: 'fixed', type, data: new Uint16Array(rows) };
-    case 'INT': return { kind: 'fixed', type, data: new Int32Array(rows).fill(INT_NULL) };
-    case 'IPV4': return { kind: 'fixed', type, data: new Int32Array(rows) };
-    case 'FLOAT': return { kind: 'fixed', type, data: new Float32Array(rows).fill(NaN) };
-    case 'DOUBLE': return { kind: 'fixed', type, data: new Float64Array(rows).fill(NaN) };
-    case 'LONG': case 'DATE': case 'TIMESTAMP': case 'TIMESTAMP_NS': {
+    case 'BOOLEAN':
+      return { kind: 'fixed', type, data: new Uint8Array(rows) };
+    case 'BYTE':
+      return { kind: 'fixed', type, data: new Int8Array(rows) };
+    case 'SHORT':
+      return { kind: 'fixed', type, data: new Int16Array(rows) };
+    case 'CHAR':
+      return { kind: 'fixed', type, data: new Uint16Array(rows) };
+    case 'INT':
+      return { kind: 'fixed', type, data: new Int32Array(rows).fill(INT_NULL) };
+    case 'IPV4':
+      return { kind: 'fixed', type, data: new Int32Array(rows) };
+    case 'FLOAT':
+      return { kind: 'fixed', type, data: new Float32Array(rows).fill(NaN) };
+    case 'DOUBLE':
+      return { kind: 'fixed', type, data: new Float64Array(rows).fill(NaN) };
+    case 'LONG':
+    case 'DATE':
+    case 'TIMESTAMP':
+    case 'TIMESTAMP_NS': {
       const exact = new Int32Array(rows * 2);
       for (let j = 1; j < exact.length; j += 2) exact[j] = INT_NULL;
-      return { kind: 'fixed', type, data: new Float64Array(rows).fill(-9223372036854775808), exact: hasExactPairs(type) ? exact : undefined };
+      return {
+        kind: 'fixed',
+        type,
+        data: new Float64Array(rows).fill(-9223372036854775808),
+        exact: hasExactPairs(type) ? exact : undefined,
+      };
     }
-    case 'UUID': case 'LONG256': {
+    case 'UUID':
+    case 'LONG256': {
       // NULL is every 64-bit lane at -2^63, as in QuestDB.
       const w = info.width;
       const data = new Uint8Array(rows * w);
@@ -213,7 +283,8 @@ export function nullVector(type: ColumnType, rows: number, dict: readonly string
       return { kind: 'fixed', type, data };
     }
     // GEOHASH: every bit set (-1), as in QuestDB.
-    case 'GEOHASH': return { kind: 'fixed', type, data: new Uint8Array(rows * info.width).fill(0xff) };
+    case 'GEOHASH':
+      return { kind: 'fixed', type, data: new Uint8Array(rows * info.width).fill(0xff) };
     // DECIMAL: the width's most negative two's complement value (top byte 0x80), outside every precision's range.
     case 'DECIMAL': {
       const w = info.width;
@@ -221,6 +292,7 @@ export function nullVector(type: ColumnType, rows: number, dict: readonly string
       for (let i = w - 1; i < data.length; i += w) data[i] = 0x80;
       return { kind: 'fixed', type, data };
     }
-    default: throw new Error(`no null vector for ${type}`);
+    default:
+      throw new Error(`no null vector for ${type}`);
   }
 }

@@ -8,7 +8,20 @@ export const MICROS_PER_HOUR = 3_600_000_000;
 export const MICROS_PER_DAY = 86_400_000_000;
 export const MICROS_PER_WEEK = 7 * MICROS_PER_DAY;
 
-export const MONTH_NAMES = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
+export const MONTH_NAMES = [
+  'January',
+  'February',
+  'March',
+  'April',
+  'May',
+  'June',
+  'July',
+  'August',
+  'September',
+  'October',
+  'November',
+  'December',
+];
 /** Monday first, as ISO day numbers 1..7 index them (minus one). */
 export const DAY_NAMES = ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday'];
 
@@ -24,9 +37,19 @@ export function daysFromCivil(y: number, m: number, d: number): number {
 }
 
 /** Fields of a timestamp, filled by splitMicros: reused, never allocated per row. */
-export const F_YEAR = 0, F_MONTH = 1, F_DAY = 2, F_HOUR = 3, F_MINUTE = 4, F_SECOND = 5, F_MICRO = 6, F_DOW = 7, F_DOY = 8;
+export const F_YEAR = 0,
+  F_MONTH = 1,
+  F_DAY = 2,
+  F_HOUR = 3,
+  F_MINUTE = 4,
+  F_SECOND = 5,
+  F_MICRO = 6,
+  F_DOW = 7,
+  F_DOY = 8;
 
-export function newFields(): Float64Array { return new Float64Array(9); }
+export function newFields(): Float64Array {
+  return new Float64Array(9);
+}
 
 /** Writes year, month (1-12), day, hour, minute, second, micros of second, ISO day of week (1 = Monday) and day of year. */
 export function splitMicros(us: number, out: Float64Array): void {
@@ -47,7 +70,12 @@ export function splitMicros(us: number, out: Float64Array): void {
   out[F_DOY] = cachedDoy;
 }
 
-let cachedDay = NaN, cachedYear = 0, cachedMonth = 0, cachedDate = 0, cachedDow = 0, cachedDoy = 0;
+let cachedDay = NaN,
+  cachedYear = 0,
+  cachedMonth = 0,
+  cachedDate = 0,
+  cachedDow = 0,
+  cachedDoy = 0;
 
 /** Calendar fields of a day number into the cache. */
 function civil(days: number): void {
@@ -180,7 +208,9 @@ export function parseTimestamp(text: string): number | null {
 }
 
 /** The last text parseIso accepted: its whole seconds (in micros), micros of the second, and nanos (7th to 9th digits). */
-let lastSeconds = 0, lastFrac = 0, lastNanos = 0;
+let lastSeconds = 0,
+  lastFrac = 0,
+  lastNanos = 0;
 
 /** ISO text -> epoch nanoseconds (TIMESTAMP_NS keeps all nine fraction digits), or null. */
 export function parseTimestampNanos(text: string): bigint | null {
@@ -193,14 +223,24 @@ function parseIso(text: string): number | null {
   lastNanos = 0;
   const y = digits(s, 0, 4);
   if (y < 0) return null;
-  let mo = 1, d = 1, h = 0, mi = 0, sec = 0, frac = 0;
+  let mo = 1,
+    d = 1,
+    h = 0,
+    mi = 0,
+    sec = 0,
+    frac = 0;
   let at = 4;
   const done = (): number | null => {
     const off = parseOffset(s, at);
     if (off === null) return null;
     if (mo < 1 || mo > 12 || d < 1 || d > daysInMonth(y, mo) || h > 23 || mi > 59 || sec > 59) return null;
     // Whole seconds are even numbers of micros, exact as doubles up to 2^54 (past the year 2255, where adding frac may round).
-    lastSeconds = daysFromCivil(y, mo, d) * MICROS_PER_DAY + h * MICROS_PER_HOUR + mi * MICROS_PER_MINUTE + sec * MICROS_PER_SECOND - off;
+    lastSeconds =
+      daysFromCivil(y, mo, d) * MICROS_PER_DAY +
+      h * MICROS_PER_HOUR +
+      mi * MICROS_PER_MINUTE +
+      sec * MICROS_PER_SECOND -
+      off;
     lastFrac = frac;
     return lastSeconds + frac;
   };
@@ -226,7 +266,8 @@ function parseIso(text: string): number | null {
   at += 3;
   if (s[at] !== '.') return done();
   at++;
-  let n = 0, nanos = 0;
+  let n = 0,
+    nanos = 0;
   while (at < s.length && n < 9) {
     const c = s.charCodeAt(at) - 48;
     if (c < 0 || c > 9) break;
@@ -257,16 +298,25 @@ export function parseFloorUnit(text: string): FloorUnit | null {
   const k = m[1] === '' ? 1 : Number(m[1]);
   if (!Number.isSafeInteger(k) || k <= 0) return null;
   switch (m[2]) {
-    case 'y': return { kind: 'months', months: 12 * k };
-    case 'M': return { kind: 'months', months: k };
-    case 'w': return { kind: 'fixed', micros: k * MICROS_PER_WEEK, origin: MONDAY_ORIGIN };
-    case 'd': return { kind: 'fixed', micros: k * MICROS_PER_DAY, origin: 0 };
-    case 'h': return { kind: 'fixed', micros: k * MICROS_PER_HOUR, origin: 0 };
-    case 'm': return { kind: 'fixed', micros: k * MICROS_PER_MINUTE, origin: 0 };
-    case 's': return { kind: 'fixed', micros: k * MICROS_PER_SECOND, origin: 0 };
-    case 'T': return { kind: 'fixed', micros: k * 1000, origin: 0 };
+    case 'y':
+      return { kind: 'months', months: 12 * k };
+    case 'M':
+      return { kind: 'months', months: k };
+    case 'w':
+      return { kind: 'fixed', micros: k * MICROS_PER_WEEK, origin: MONDAY_ORIGIN };
+    case 'd':
+      return { kind: 'fixed', micros: k * MICROS_PER_DAY, origin: 0 };
+    case 'h':
+      return { kind: 'fixed', micros: k * MICROS_PER_HOUR, origin: 0 };
+    case 'm':
+      return { kind: 'fixed', micros: k * MICROS_PER_MINUTE, origin: 0 };
+    case 's':
+      return { kind: 'fixed', micros: k * MICROS_PER_SECOND, origin: 0 };
+    case 'T':
+      return { kind: 'fixed', micros: k * 1000, origin: 0 };
     // Nanoseconds do not exist at micro resolution: 'n' floors to the microsecond.
-    default: return { kind: 'fixed', micros: m[2] === 'n' ? Math.max(1, Math.floor(k / 1000)) : k, origin: 0 };
+    default:
+      return { kind: 'fixed', micros: m[2] === 'n' ? Math.max(1, Math.floor(k / 1000)) : k, origin: 0 };
   }
 }
 
@@ -280,6 +330,9 @@ export function floorTo(us: number, unit: FloorUnit, origin: number | null = nul
   // From an origin: the latest origin + k months (k a multiple of the stride; days clamped to the month's end) not after us.
   let k = Math.floor((monthIndex(us) - monthIndex(origin)) / unit.months) * unit.months;
   let t = addMonths(origin, k);
-  while (t > us) { k -= unit.months; t = addMonths(origin, k); }
+  while (t > us) {
+    k -= unit.months;
+    t = addMonths(origin, k);
+  }
   return t;
 }

@@ -26,7 +26,8 @@ export function isDecimalNull(b: Uint8Array, i: number, w: number): boolean {
  * from the most significant down.
  */
 export function compareDecimalRows(a: Uint8Array, i: number, b: Uint8Array, j: number, w: number): number {
-  const p = i * w, q = j * w;
+  const p = i * w,
+    q = j * w;
   const top = ((a[p + w - 1]! << 24) >> 24) - ((b[q + w - 1]! << 24) >> 24);
   if (top !== 0) return top < 0 ? -1 : 1;
   for (let k = w - 2; k >= 0; k--) {
@@ -60,7 +61,10 @@ export function putDecimal(b: Uint8Array, i: number, w: number, x: bigint | null
     return;
   }
   let v = BigInt.asUintN(w * 8, x);
-  for (let k = 0; k < w; k++) { b[at + k] = Number(v & 0xffn); v >>= 8n; }
+  for (let k = 0; k < w; k++) {
+    b[at + k] = Number(v & 0xffn);
+    v >>= 8n;
+  }
 }
 
 /** An unscaled value as text with exactly `scale` fraction digits (QuestDB's: 12.34, -0.50, 7). */
@@ -94,11 +98,15 @@ const DECIMAL_TEXT = /^([+-]?)(\d*)(?:\.(\d*))?(?:[eE]([+-]?\d{1,4}))?$/;
 export function parseDecimalParts(text: string): { unscaled: bigint; scale: number } | null {
   const m = DECIMAL_TEXT.exec(text.trim());
   if (!m) return null;
-  const int = m[2]!, frac = m[3] ?? '';
+  const int = m[2]!,
+    frac = m[3] ?? '';
   if (int.length === 0 && frac.length === 0) return null;
   let scale = frac.length - (m[4] ? Number(m[4]) : 0);
   let unscaled = BigInt(`${int}${frac}` || '0');
-  if (scale < 0) { unscaled *= pow10(-scale); scale = 0; }
+  if (scale < 0) {
+    unscaled *= pow10(-scale);
+    scale = 0;
+  }
   return { unscaled: m[1] === '-' ? -unscaled : unscaled, scale };
 }
 

@@ -19,7 +19,8 @@ export function isGeohashNull(b: Uint8Array, i: number, w: number): boolean {
 
 /** Compares two non-NULL rows' bits (unsigned, most significant byte first) without building bigints. */
 export function compareGeohashRows(a: Uint8Array, i: number, b: Uint8Array, j: number, w: number): number {
-  const p = i * w, q = j * w;
+  const p = i * w,
+    q = j * w;
   for (let k = w - 1; k >= 0; k--) {
     const d = a[p + k]! - b[q + k]!;
     if (d !== 0) return d < 0 ? -1 : 1;
@@ -37,7 +38,14 @@ function bitAt(b: Uint8Array, at: number, k: number): number {
  * `pos` as ASCII, reading bits straight from the bytes (no bigint, no string);
  * returns the position after it.
  */
-export function writeGeohashText(b: Uint8Array, i: number, w: number, bits: number, out: Uint8Array, pos: number): number {
+export function writeGeohashText(
+  b: Uint8Array,
+  i: number,
+  w: number,
+  bits: number,
+  out: Uint8Array,
+  pos: number,
+): number {
   const at = i * w;
   let o = pos;
   if (bits % 5 === 0) {
@@ -64,9 +72,15 @@ export function geohashAt(b: Uint8Array, i: number, w: number): bigint | null {
 /** Writes bits (null: NULL) into row i. */
 export function putGeohash(b: Uint8Array, i: number, w: number, x: bigint | null): void {
   const at = i * w;
-  if (x === null) { b.fill(0xff, at, at + w); return; }
+  if (x === null) {
+    b.fill(0xff, at, at + w);
+    return;
+  }
   let v = x;
-  for (let k = 0; k < w; k++) { b[at + k] = Number(v & 0xffn); v >>= 8n; }
+  for (let k = 0; k < w; k++) {
+    b[at + k] = Number(v & 0xffn);
+    v >>= 8n;
+  }
 }
 
 /** A hash of `bits` bits as QuestDB prints it: base32 chars, or 0/1 digits when bits % 5 != 0. */

@@ -80,15 +80,18 @@ export function nanosFromTexts(texts: readonly (string | null)[]): FixedVector {
   for (let i = 0; i < texts.length; i++) {
     const t = texts[i];
     const ns = t === null || t === undefined ? null : parseTimestampNsText(t);
-    if (ns === null) setNullPair(pairs, i); else int64Pair(ns, pairs, i);
+    if (ns === null) setNullPair(pairs, i);
+    else int64Pair(ns, pairs, i);
   }
   return nanosVector(pairs);
 }
 
 /** Three-way comparison of rows i of a and j of b (int64 order: high words signed, low words unsigned). */
 export function comparePairs(a: Int32Array, i: number, b: Int32Array, j: number): number {
-  const ah = a[2 * i + 1]!, bh = b[2 * j + 1]!;
+  const ah = a[2 * i + 1]!,
+    bh = b[2 * j + 1]!;
   if (ah !== bh) return ah < bh ? -1 : 1;
-  const al = a[2 * i]! >>> 0, bl = b[2 * j]! >>> 0;
+  const al = a[2 * i]! >>> 0,
+    bl = b[2 * j]! >>> 0;
   return al < bl ? -1 : al > bl ? 1 : 0;
 }

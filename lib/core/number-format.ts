@@ -26,7 +26,10 @@ function fromExponential(e: string): string {
   const negative = e.charCodeAt(0) === 45;
   const body = negative ? e.slice(1) : e;
   const at = body.indexOf('e');
-  const digits = body.slice(0, at).replace('.', '').replace(/(.)0+$/, '$1');
+  const digits = body
+    .slice(0, at)
+    .replace('.', '')
+    .replace(/(.)0+$/, '$1');
   return javaLayout(negative, digits, Number(body.slice(at + 1)));
 }
 

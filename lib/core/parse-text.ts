@@ -28,10 +28,15 @@ export function parseDoubleText(s: string): number | null {
     return Number(c === 100 || c === 102 ? s.slice(0, -1) : s);
   }
   switch (s) {
-    case 'NaN': return NaN;
-    case 'Infinity': case '+Infinity': return Infinity;
-    case '-Infinity': return -Infinity;
-    default: return null;
+    case 'NaN':
+      return NaN;
+    case 'Infinity':
+    case '+Infinity':
+      return Infinity;
+    case '-Infinity':
+      return -Infinity;
+    default:
+      return null;
   }
 }
 
@@ -68,7 +73,15 @@ export function parseUuidText(s: string, out: Uint8Array, at: number): boolean {
  */
 export function parseLong256Text(s: string, out: Uint8Array, at: number): boolean {
   const n = s.length - 2;
-  if (n < 2 || n > 64 || n % 2 !== 0 || s.charCodeAt(0) !== 48 || (s.charCodeAt(1) | 32) !== 120 || !/^[0-9a-fA-F]+$/.test(s.slice(2))) return false;
+  if (
+    n < 2 ||
+    n > 64 ||
+    n % 2 !== 0 ||
+    s.charCodeAt(0) !== 48 ||
+    (s.charCodeAt(1) | 32) !== 120 ||
+    !/^[0-9a-fA-F]+$/.test(s.slice(2))
+  )
+    return false;
   out.fill(0, at, at + 32);
   for (let k = 0; k < n / 2; k++) out[at + k] = parseInt(s.slice(s.length - 2 * k - 2, s.length - 2 * k), 16);
   return true;

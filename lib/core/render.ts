@@ -43,20 +43,30 @@ export function renderAt(v: ColumnVector, i: number): string | null {
   if (v.kind !== 'fixed' || v.type === 'CHAR') return textAt(v, i);
   const x = v.data[i]!;
   switch (v.type) {
-    case 'BOOLEAN': return x ? 'true' : 'false';
-    case 'BYTE': case 'SHORT': return String(x);
-    case 'INT': return x === INT_NULL ? null : String(x);
-    case 'LONG': return x === LONG_NULL ? null : formatLong(x, v.exact, i);
-    case 'TIMESTAMP': return x === LONG_NULL ? null : formatTimestamp(x);
+    case 'BOOLEAN':
+      return x ? 'true' : 'false';
+    case 'BYTE':
+    case 'SHORT':
+      return String(x);
+    case 'INT':
+      return x === INT_NULL ? null : String(x);
+    case 'LONG':
+      return x === LONG_NULL ? null : formatLong(x, v.exact, i);
+    case 'TIMESTAMP':
+      return x === LONG_NULL ? null : formatTimestamp(x);
     case 'TIMESTAMP_NS': {
       if (x === LONG_NULL) return null;
       const p = pairsOf(v);
       return formatTimestampNs(p[2 * i]!, p[2 * i + 1]!);
     }
-    case 'DATE': return x === LONG_NULL ? null : formatDate(x);
-    case 'FLOAT': return x !== x ? null : formatFloat(x);
-    case 'DOUBLE': return x !== x ? null : formatDouble(x);
-    case 'IPV4': return x === 0 ? null : formatIpv4(x);
+    case 'DATE':
+      return x === LONG_NULL ? null : formatDate(x);
+    case 'FLOAT':
+      return x !== x ? null : formatFloat(x);
+    case 'DOUBLE':
+      return x !== x ? null : formatDouble(x);
+    case 'IPV4':
+      return x === 0 ? null : formatIpv4(x);
     case 'UUID': {
       const b = v.data as Uint8Array;
       let isNull = true;
@@ -69,7 +79,8 @@ export function renderAt(v: ColumnVector, i: number): string | null {
       for (let k = 0; k < 32 && isNull; k++) isNull = b[i * 32 + k] === ((k & 7) === 7 ? 0x80 : 0);
       return isNull ? null : formatLong256(b, i * 32);
     }
-    default: break;
+    default:
+      break;
   }
   switch (typeKind(v.type)) {
     case 'GEOHASH': {
@@ -80,7 +91,8 @@ export function renderAt(v: ColumnVector, i: number): string | null {
       const d = decimalAt(v.data as Uint8Array, i, typeInfo(v.type).width);
       return d === null ? null : formatDecimal(d, decimalSpec(v.type).scale);
     }
-    default: throw new Error(`cannot render ${v.type} as text`);
+    default:
+      throw new Error(`cannot render ${v.type} as text`);
   }
 }
 

@@ -8,10 +8,18 @@ import { constantVector } from './vec.js';
 /** The NULL sentinel of a fixed type held in its typed array. */
 export function nullValue(type: string): number {
   switch (type) {
-    case 'INT': return INT_NULL;
-    case 'LONG': case 'TIMESTAMP': case 'DATE': case 'TIMESTAMP_NS': return LONG_NULL;
-    case 'FLOAT': case 'DOUBLE': return NaN;
-    default: return 0;
+    case 'INT':
+      return INT_NULL;
+    case 'LONG':
+    case 'TIMESTAMP':
+    case 'DATE':
+    case 'TIMESTAMP_NS':
+      return LONG_NULL;
+    case 'FLOAT':
+    case 'DOUBLE':
+      return NaN;
+    default:
+      return 0;
   }
 }
 

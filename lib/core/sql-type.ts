@@ -7,29 +7,45 @@ export type SqlType = ColumnType | 'NULL';
 const INTEGRAL: readonly SqlType[] = ['BYTE', 'SHORT', 'INT', 'LONG'];
 const NUMERIC_ORDER: readonly SqlType[] = ['BYTE', 'SHORT', 'INT', 'LONG', 'FLOAT', 'DOUBLE'];
 
-export function isIntegral(t: SqlType): boolean { return INTEGRAL.includes(t); }
-export function isNumeric(t: SqlType): boolean { return NUMERIC_ORDER.includes(t); }
+export function isIntegral(t: SqlType): boolean {
+  return INTEGRAL.includes(t);
+}
+export function isNumeric(t: SqlType): boolean {
+  return NUMERIC_ORDER.includes(t);
+}
 /** STRING, VARCHAR, SYMBOL and CHAR: values that read as text. */
-export function isText(t: SqlType): boolean { return t === 'STRING' || t === 'VARCHAR' || t === 'SYMBOL' || t === 'CHAR'; }
-export function isTemporal(t: SqlType): boolean { return t === 'TIMESTAMP' || t === 'DATE'; }
-export function isDecimal(t: SqlType): boolean { return t !== 'NULL' && typeKind(t) === 'DECIMAL'; }
+export function isText(t: SqlType): boolean {
+  return t === 'STRING' || t === 'VARCHAR' || t === 'SYMBOL' || t === 'CHAR';
+}
+export function isTemporal(t: SqlType): boolean {
+  return t === 'TIMESTAMP' || t === 'DATE';
+}
+export function isDecimal(t: SqlType): boolean {
+  return t !== 'NULL' && typeKind(t) === 'DECIMAL';
+}
 
 /**
  * The DECIMAL two values meet in (comparison, CASE, IN): the larger scale, and
  * room for the larger integer part (an integer counts as DECIMAL(19,0)).
  */
 export function commonDecimal(a: SqlType, b: SqlType): ColumnType {
-  const spec = (t: SqlType): { precision: number; scale: number } => (isDecimal(t) ? decimalSpec(t as ColumnType) : { precision: 19, scale: 0 });
-  const x = spec(a), y = spec(b);
+  const spec = (t: SqlType): { precision: number; scale: number } =>
+    isDecimal(t) ? decimalSpec(t as ColumnType) : { precision: 19, scale: 0 };
+  const x = spec(a),
+    y = spec(b);
   const scale = Math.max(x.scale, y.scale);
-  return decimalType(Math.min(DECIMAL_MAX_PRECISION, Math.max(x.precision - x.scale, y.precision - y.scale) + scale), scale);
+  return decimalType(
+    Math.min(DECIMAL_MAX_PRECISION, Math.max(x.precision - x.scale, y.precision - y.scale) + scale),
+    scale,
+  );
 }
 
 /** The wider of two numeric types (INT + LONG -> LONG, LONG + DOUBLE -> DOUBLE); NULL adopts the other. */
 export function widerNumeric(a: SqlType, b: SqlType): SqlType | null {
   if (a === 'NULL') return isNumeric(b) ? b : null;
   if (b === 'NULL') return isNumeric(a) ? a : null;
-  const ia = NUMERIC_ORDER.indexOf(a), ib = NUMERIC_ORDER.indexOf(b);
+  const ia = NUMERIC_ORDER.indexOf(a),
+    ib = NUMERIC_ORDER.indexOf(b);
   if (ia < 0 || ib < 0) return null;
   // Arithmetic on small integers happens in INT, as in QuestDB.
   const w = NUMERIC_ORDER[Math.max(ia, ib, 2)]!;
@@ -56,13 +72,15 @@ export function commonType(a: SqlType, b: SqlType): SqlType | null {
     return other === 'DOUBLE' || other === 'FLOAT' ? 'DOUBLE' : null;
   }
   if (isNumeric(a) && isNumeric(b)) {
-    const ia = NUMERIC_ORDER.indexOf(a), ib = NUMERIC_ORDER.indexOf(b);
+    const ia = NUMERIC_ORDER.indexOf(a),
+      ib = NUMERIC_ORDER.indexOf(b);
     return NUMERIC_ORDER[Math.max(ia, ib)]!;
   }
   if (isText(a) && isText(b)) return a === 'VARCHAR' || b === 'VARCHAR' ? 'VARCHAR' : 'STRING';
   if (isTemporal(a) && isTemporal(b)) return 'TIMESTAMP';
   // TIMESTAMP_NS with a TIMESTAMP or DATE: the finer unit.
   if ((a === 'TIMESTAMP_NS' && isTemporal(b)) || (b === 'TIMESTAMP_NS' && isTemporal(a))) return 'TIMESTAMP_NS';
-  if ((a === 'UUID' && (b === 'STRING' || b === 'VARCHAR')) || (b === 'UUID' && (a === 'STRING' || a === 'VARCHAR'))) return 'UUID';
+  if ((a === 'UUID' && (b === 'STRING' || b === 'VARCHAR')) || (b === 'UUID' && (a === 'STRING' || a === 'VARCHAR')))
+    return 'UUID';
   return null;
 }

@@ -16,7 +16,11 @@ export interface Utf8Rows {
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 
-interface EncodedDict { readonly size: number; readonly bytes: Uint8Array; readonly offsets: Int32Array }
+interface EncodedDict {
+  readonly size: number;
+  readonly bytes: Uint8Array;
+  readonly offsets: Int32Array;
+}
 const dictCache = new WeakMap<readonly string[], EncodedDict>();
 
 /** A symbol dictionary as UTF-8 bytes + offsets, cached per dictionary (re-encoded when it grows). */
@@ -26,7 +30,10 @@ export function encodeDict(dict: readonly string[]): EncodedDict {
   const parts = dict.map((s) => encoder.encode(s));
   const offsets = new Int32Array(dict.length + 1);
   let total = 0;
-  parts.forEach((p, k) => { total += p.length; offsets[k + 1] = total; });
+  parts.forEach((p, k) => {
+    total += p.length;
+    offsets[k + 1] = total;
+  });
   const bytes = new Uint8Array(total);
   parts.forEach((p, k) => bytes.set(p, offsets[k]!));
   const e = { size: dict.length, bytes, offsets };
@@ -37,7 +44,8 @@ export function encodeDict(dict: readonly string[]): EncodedDict {
 /** Any text-like vector (STRING, VARCHAR, SYMBOL, CHAR) as byte ranges per row. */
 export function utf8Rows(v: ColumnVector, n: number): Utf8Rows {
   switch (v.kind) {
-    case 'var': return { bytes: v.bytes, starts: v.offsets.subarray(0, n), ends: v.offsets.subarray(1, n + 1), nulls: v.nulls };
+    case 'var':
+      return { bytes: v.bytes, starts: v.offsets.subarray(0, n), ends: v.offsets.subarray(1, n + 1), nulls: v.nulls };
     case 'symbol': {
       const d = encodeDict(v.dict);
       const starts = new Int32Array(n);
@@ -45,7 +53,10 @@ export function utf8Rows(v: ColumnVector, n: number): Utf8Rows {
       let nulls: Uint8Array | null = null;
       for (let i = 0; i < n; i++) {
         const k = v.keys[i]!;
-        if (k < 0) { (nulls ??= new Uint8Array(n))[i] = 1; continue; }
+        if (k < 0) {
+          (nulls ??= new Uint8Array(n))[i] = 1;
+          continue;
+        }
         starts[i] = d.offsets[k]!;
         ends[i] = d.offsets[k + 1]!;
       }
@@ -60,9 +71,12 @@ export function utf8Rows(v: ColumnVector, n: number): Utf8Rows {
 
 /** Byte-wise comparison of row i of `a` with row j of `b` (both non-NULL): <0, 0, >0. */
 export function compareRows(a: Utf8Rows, i: number, b: Utf8Rows, j: number): number {
-  const ab = a.bytes, bb = b.bytes;
-  const as = a.starts[i]!, bs = b.starts[j]!;
-  const la = a.ends[i]! - as, lb = b.ends[j]! - bs;
+  const ab = a.bytes,
+    bb = b.bytes;
+  const as = a.starts[i]!,
+    bs = b.starts[j]!;
+  const la = a.ends[i]! - as,
+    lb = b.ends[j]! - bs;
   const m = la < lb ? la : lb;
   for (let k = 0; k < m; k++) {
     const d = ab[as + k]! - bb[bs + k]!;
@@ -76,10 +90,12 @@ export function equalRows(a: Utf8Rows, i: number, b: Utf8Rows, j: number): boole
   const an = a.nulls !== null && a.nulls[i] === 1;
   const bn = b.nulls !== null && b.nulls[j] === 1;
   if (an || bn) return an && bn;
-  const as = a.starts[i]!, bs = b.starts[j]!;
+  const as = a.starts[i]!,
+    bs = b.starts[j]!;
   const len = a.ends[i]! - as;
   if (b.ends[j]! - bs !== len) return false;
-  const ab = a.bytes, bb = b.bytes;
+  const ab = a.bytes,
+    bb = b.bytes;
   for (let k = 0; k < len; k++) if (ab[as + k] !== bb[bs + k]) return false;
   return true;
 }
@@ -95,7 +111,7 @@ export function uniformText(v: ColumnVector, n: number): string | null | undefin
     case 'symbol': {
       const k = v.keys[0]!;
       for (let i = 1; i < n; i++) if (v.keys[i] !== k) return undefined;
-      return k < 0 ? null : v.dict[k] ?? null;
+      return k < 0 ? null : (v.dict[k] ?? null);
     }
     case 'fixed': {
       if (v.type !== 'CHAR') return undefined;
@@ -110,12 +126,16 @@ export function uniformText(v: ColumnVector, n: number): string | null | undefin
         for (let i = 1; i < n; i++) if (nl[i] !== first) return undefined;
         if (first) return null;
       }
-      const off = v.offsets, b = v.bytes;
-      const base = off[0]!, len = off[1]! - base, end = off[n]!;
+      const off = v.offsets,
+        b = v.bytes;
+      const base = off[0]!,
+        len = off[1]! - base,
+        end = off[n]!;
       if (end - base !== n * len) return undefined;
       for (let i = 2; i < n; i++) if (off[i] !== base + i * len) return undefined;
       // Rows of equal length laid end to end are all equal iff the bytes repeat with period len (one memcmp).
-      if (len > 0 && n > 1 && Buffer.compare(b.subarray(base, end - len), b.subarray(base + len, end)) !== 0) return undefined;
+      if (len > 0 && n > 1 && Buffer.compare(b.subarray(base, end - len), b.subarray(base + len, end)) !== 0)
+        return undefined;
       return decoder.decode(b.subarray(base, base + len));
     }
   }
@@ -125,7 +145,8 @@ export function uniformText(v: ColumnVector, n: number): string | null | undefin
 export function compareStrings(a: string, b: string): number {
   const m = Math.min(a.length, b.length);
   for (let k = 0; k < m; k++) {
-    let x = a.charCodeAt(k), y = b.charCodeAt(k);
+    let x = a.charCodeAt(k),
+      y = b.charCodeAt(k);
     if (x === y) continue;
     // Surrogates (U+D800..DFFF) encode code points above U+FFFF: move them above U+E000..FFFF.
     if (x >= 0xd800) x = x >= 0xe000 ? x - 0x800 : x + 0x2000;
@@ -140,7 +161,13 @@ export function codePointLength(s: string): number {
   let n = s.length;
   for (let k = 0; k < s.length; k++) {
     const c = s.charCodeAt(k);
-    if (c >= 0xd800 && c < 0xdc00 && k + 1 < s.length) { const d = s.charCodeAt(k + 1); if (d >= 0xdc00 && d < 0xe000) { n--; k++; } }
+    if (c >= 0xd800 && c < 0xdc00 && k + 1 < s.length) {
+      const d = s.charCodeAt(k + 1);
+      if (d >= 0xdc00 && d < 0xe000) {
+        n--;
+        k++;
+      }
+    }
   }
   return n;
 }

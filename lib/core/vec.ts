@@ -30,10 +30,30 @@ export function asDoubles(v: ColumnVector): Float64Array {
   const n = d.length;
   const out = new Float64Array(n);
   switch (v.type) {
-    case 'INT': for (let i = 0; i < n; i++) { const x = d[i]!; out[i] = x === INT_NULL ? NaN : x; } break;
-    case 'LONG': case 'TIMESTAMP': case 'DATE': case 'TIMESTAMP_NS': for (let i = 0; i < n; i++) { const x = d[i]!; out[i] = x === LONG_NULL ? NaN : x; } break;
-    case 'CHAR': case 'IPV4': for (let i = 0; i < n; i++) { const x = d[i]!; out[i] = x === 0 ? NaN : x; } break;
-    default: for (let i = 0; i < n; i++) out[i] = d[i]!;
+    case 'INT':
+      for (let i = 0; i < n; i++) {
+        const x = d[i]!;
+        out[i] = x === INT_NULL ? NaN : x;
+      }
+      break;
+    case 'LONG':
+    case 'TIMESTAMP':
+    case 'DATE':
+    case 'TIMESTAMP_NS':
+      for (let i = 0; i < n; i++) {
+        const x = d[i]!;
+        out[i] = x === LONG_NULL ? NaN : x;
+      }
+      break;
+    case 'CHAR':
+    case 'IPV4':
+      for (let i = 0; i < n; i++) {
+        const x = d[i]!;
+        out[i] = x === 0 ? NaN : x;
+      }
+      break;
+    default:
+      for (let i = 0; i < n; i++) out[i] = d[i]!;
   }
   return out;
 }
@@ -41,10 +61,17 @@ export function asDoubles(v: ColumnVector): Float64Array {
 /** Row i of a text-like vector as a string (null for NULL). Allocates: not for hot loops over numbers. */
 export function textAt(v: ColumnVector, i: number): string | null {
   switch (v.kind) {
-    case 'symbol': { const k = v.keys[i]!; return k < 0 ? null : v.dict[k] ?? null; }
-    case 'var': return v.nulls && v.nulls[i] ? null : decoder.decode(v.bytes.subarray(v.offsets[i], v.offsets[i + 1]));
+    case 'symbol': {
+      const k = v.keys[i]!;
+      return k < 0 ? null : (v.dict[k] ?? null);
+    }
+    case 'var':
+      return v.nulls && v.nulls[i] ? null : decoder.decode(v.bytes.subarray(v.offsets[i], v.offsets[i + 1]));
     case 'fixed': {
-      if (v.type === 'CHAR') { const c = v.data[i]!; return c === 0 ? null : String.fromCharCode(c); }
+      if (v.type === 'CHAR') {
+        const c = v.data[i]!;
+        return c === 0 ? null : String.fromCharCode(c);
+      }
       throw new Error(`not a text vector: ${v.type}`);
     }
   }
@@ -58,11 +85,19 @@ export function texts(v: ColumnVector): (string | null)[] {
   return out;
 }
 
-export function doubleVector(data: Float64Array): FixedVector { return { kind: 'fixed', type: 'DOUBLE', data }; }
-export function intVector(data: Int32Array): FixedVector { return { kind: 'fixed', type: 'INT', data }; }
+export function doubleVector(data: Float64Array): FixedVector {
+  return { kind: 'fixed', type: 'DOUBLE', data };
+}
+export function intVector(data: Int32Array): FixedVector {
+  return { kind: 'fixed', type: 'INT', data };
+}
 /** LONG, TIMESTAMP or DATE values as doubles (NULL -2^63). */
-export function longVector(type: 'LONG' | 'TIMESTAMP' | 'DATE', data: Float64Array): FixedVector { return { kind: 'fixed', type, data }; }
-export function boolVector(data: Uint8Array): FixedVector { return { kind: 'fixed', type: 'BOOLEAN', data }; }
+export function longVector(type: 'LONG' | 'TIMESTAMP' | 'DATE', data: Float64Array): FixedVector {
+  return { kind: 'fixed', type, data };
+}
+export function boolVector(data: Uint8Array): FixedVector {
+  return { kind: 'fixed', type: 'BOOLEAN', data };
+}
 
 /** Strings -> a text vector of `type` (STRING or VARCHAR). */
 export function textVector(type: 'STRING' | 'VARCHAR', values: readonly (string | null)[]): VarVector {
@@ -85,7 +120,10 @@ export function textVector(type: 'STRING' | 'VARCHAR', values: readonly (string 
     for (let i = 0; i < n; i++) {
       const s = values[i];
       if (s !== null && s !== undefined) {
-        for (let k = 0; k < s.length; k++) { const c = s.charCodeAt(k); total += c < 0x80 ? 1 : c < 0x800 ? 2 : 3; }
+        for (let k = 0; k < s.length; k++) {
+          const c = s.charCodeAt(k);
+          total += c < 0x80 ? 1 : c < 0x800 ? 2 : 3;
+        }
       }
       offsets[i + 1] = total;
     }
@@ -96,13 +134,21 @@ export function textVector(type: 'STRING' | 'VARCHAR', values: readonly (string 
   let total = 0;
   for (let i = 0; i < n; i++) {
     const s = values[i];
-    if (s === null || s === undefined) { (nulls ??= new Uint8Array(n))[i] = 1; }
-    else { const b = encoder.encode(s); parts.push(b); total += b.length; }
+    if (s === null || s === undefined) {
+      (nulls ??= new Uint8Array(n))[i] = 1;
+    } else {
+      const b = encoder.encode(s);
+      parts.push(b);
+      total += b.length;
+    }
     offsets[i + 1] = total;
   }
   const bytes = new Uint8Array(total);
   let at = 0;
-  for (const p of parts) { bytes.set(p, at); at += p.length; }
+  for (const p of parts) {
+    bytes.set(p, at);
+    at += p.length;
+  }
   return { kind: 'var', type, bytes, offsets, nulls };
 }
 
@@ -112,30 +158,70 @@ export function constantVector(type: SqlType, value: number | string | boolean |
   // An array constant is only ever NULL (ARRAY[...] is a call).
   if (value === null && t.startsWith('DOUBLE[')) return nullVector(t, n);
   switch (t) {
-    case 'BOOLEAN': return { kind: 'fixed', type: t, data: new Uint8Array(n).fill(value ? 1 : 0) };
-    case 'BYTE': return { kind: 'fixed', type: t, data: new Int8Array(n).fill(Number(value ?? 0)) };
-    case 'SHORT': return { kind: 'fixed', type: t, data: new Int16Array(n).fill(Number(value ?? 0)) };
-    case 'CHAR': return { kind: 'fixed', type: t, data: new Uint16Array(n).fill(typeof value === 'string' ? value.charCodeAt(0) || 0 : 0) };
-    case 'INT': case 'IPV4': return { kind: 'fixed', type: t, data: new Int32Array(n).fill(value === null ? (t === 'INT' ? INT_NULL : 0) : Number(value)) };
-    case 'LONG': case 'TIMESTAMP': case 'DATE': case 'TIMESTAMP_NS': return fromDoubles(t, new Float64Array(n).fill(value === null ? NaN : Number(value)));
-    case 'FLOAT': return { kind: 'fixed', type: t, data: new Float32Array(n).fill(value === null ? NaN : Number(value)) };
-    case 'DOUBLE': return { kind: 'fixed', type: t, data: new Float64Array(n).fill(value === null ? NaN : Number(value)) };
-    case 'SYMBOL': return { kind: 'symbol', type: 'SYMBOL', keys: new Int32Array(n).fill(value === null ? -1 : 0), dict: value === null ? [] : [String(value)] };
-    case 'STRING': case 'VARCHAR': case 'BINARY': {
-      if (value === null) return { kind: 'var', type: t, bytes: new Uint8Array(0), offsets: new Int32Array(n + 1), nulls: new Uint8Array(n).fill(1) };
+    case 'BOOLEAN':
+      return { kind: 'fixed', type: t, data: new Uint8Array(n).fill(value ? 1 : 0) };
+    case 'BYTE':
+      return { kind: 'fixed', type: t, data: new Int8Array(n).fill(Number(value ?? 0)) };
+    case 'SHORT':
+      return { kind: 'fixed', type: t, data: new Int16Array(n).fill(Number(value ?? 0)) };
+    case 'CHAR':
+      return {
+        kind: 'fixed',
+        type: t,
+        data: new Uint16Array(n).fill(typeof value === 'string' ? value.charCodeAt(0) || 0 : 0),
+      };
+    case 'INT':
+    case 'IPV4':
+      return {
+        kind: 'fixed',
+        type: t,
+        data: new Int32Array(n).fill(value === null ? (t === 'INT' ? INT_NULL : 0) : Number(value)),
+      };
+    case 'LONG':
+    case 'TIMESTAMP':
+    case 'DATE':
+    case 'TIMESTAMP_NS':
+      return fromDoubles(t, new Float64Array(n).fill(value === null ? NaN : Number(value)));
+    case 'FLOAT':
+      return { kind: 'fixed', type: t, data: new Float32Array(n).fill(value === null ? NaN : Number(value)) };
+    case 'DOUBLE':
+      return { kind: 'fixed', type: t, data: new Float64Array(n).fill(value === null ? NaN : Number(value)) };
+    case 'SYMBOL':
+      return {
+        kind: 'symbol',
+        type: 'SYMBOL',
+        keys: new Int32Array(n).fill(value === null ? -1 : 0),
+        dict: value === null ? [] : [String(value)],
+      };
+    case 'STRING':
+    case 'VARCHAR':
+    case 'BINARY': {
+      if (value === null)
+        return {
+          kind: 'var',
+          type: t,
+          bytes: new Uint8Array(0),
+          offsets: new Int32Array(n + 1),
+          nulls: new Uint8Array(n).fill(1),
+        };
       const b = encoder.encode(String(value));
       const bytes = new Uint8Array(b.length * n);
       const offsets = new Int32Array(n + 1);
-      for (let i = 0; i < n; i++) { bytes.set(b, i * b.length); offsets[i + 1] = (i + 1) * b.length; }
+      for (let i = 0; i < n; i++) {
+        bytes.set(b, i * b.length);
+        offsets[i + 1] = (i + 1) * b.length;
+      }
       return { kind: 'var', type: t, bytes, offsets, nulls: null };
     }
-    case 'UUID': case 'LONG256': {
+    case 'UUID':
+    case 'LONG256': {
       const v = nullVector(t, n);
       if (value === null) return v;
       const data = (v as FixedVector).data as Uint8Array;
       const w = typeInfo(t).width;
       const one = new Uint8Array(w);
-      if (t !== 'UUID' || !parseUuidText(String(value), one, 0)) throw new Error(`no constant vector for ${t} from ${typeof value}`);
+      if (t !== 'UUID' || !parseUuidText(String(value), one, 0))
+        throw new Error(`no constant vector for ${t} from ${typeof value}`);
       for (let i = 0; i < n; i++) data.set(one, i * w);
       return v;
     }
@@ -173,25 +259,56 @@ export function constantVector(type: SqlType, value: number | string | boolean |
 export function fromDoubles(type: SqlType, values: Float64Array): FixedVector {
   const n = values.length;
   switch (type) {
-    case 'DOUBLE': case 'NULL': return { kind: 'fixed', type: 'DOUBLE', data: values };
-    case 'FLOAT': return { kind: 'fixed', type, data: Float32Array.from(values) };
+    case 'DOUBLE':
+    case 'NULL':
+      return { kind: 'fixed', type: 'DOUBLE', data: values };
+    case 'FLOAT':
+      return { kind: 'fixed', type, data: Float32Array.from(values) };
     case 'INT': {
       const out = new Int32Array(n);
-      for (let i = 0; i < n; i++) { const x = values[i]!; out[i] = x !== x ? INT_NULL : x; }
+      for (let i = 0; i < n; i++) {
+        const x = values[i]!;
+        out[i] = x !== x ? INT_NULL : x;
+      }
       return { kind: 'fixed', type, data: out };
     }
-    case 'LONG': case 'TIMESTAMP': case 'DATE': case 'TIMESTAMP_NS': {
+    case 'LONG':
+    case 'TIMESTAMP':
+    case 'DATE':
+    case 'TIMESTAMP_NS': {
       const out = new Float64Array(n);
-      for (let i = 0; i < n; i++) { const x = values[i]!; out[i] = x !== x ? LONG_NULL : x; }
+      for (let i = 0; i < n; i++) {
+        const x = values[i]!;
+        out[i] = x !== x ? LONG_NULL : x;
+      }
       // TIMESTAMP_NS vectors always carry their int64 pairs (hasExactPairs).
-      return type === 'TIMESTAMP_NS' ? { kind: 'fixed', type, data: out, exact: f64ToInt64(out) } : { kind: 'fixed', type, data: out };
+      return type === 'TIMESTAMP_NS'
+        ? { kind: 'fixed', type, data: out, exact: f64ToInt64(out) }
+        : { kind: 'fixed', type, data: out };
     }
-    case 'BOOLEAN': case 'BYTE': case 'SHORT': case 'CHAR': case 'IPV4': {
-      const out = type === 'BOOLEAN' ? new Uint8Array(n) : type === 'BYTE' ? new Int8Array(n) : type === 'SHORT' ? new Int16Array(n) : type === 'CHAR' ? new Uint16Array(n) : new Int32Array(n);
-      for (let i = 0; i < n; i++) { const x = values[i]!; out[i] = x !== x ? 0 : x; }
+    case 'BOOLEAN':
+    case 'BYTE':
+    case 'SHORT':
+    case 'CHAR':
+    case 'IPV4': {
+      const out =
+        type === 'BOOLEAN'
+          ? new Uint8Array(n)
+          : type === 'BYTE'
+            ? new Int8Array(n)
+            : type === 'SHORT'
+              ? new Int16Array(n)
+              : type === 'CHAR'
+                ? new Uint16Array(n)
+                : new Int32Array(n);
+      for (let i = 0; i < n; i++) {
+        const x = values[i]!;
+        out[i] = x !== x ? 0 : x;
+      }
       return { kind: 'fixed', type, data: out };
     }
-    default: throw new Error(`no numeric vector for ${type}`);
+    default:
+      throw new Error(`no numeric vector for ${type}`);
   }
 }
 
@@ -200,16 +317,37 @@ export function nullFlags(v: ColumnVector): Uint8Array {
   const n = length(v);
   const out = new Uint8Array(n);
   switch (v.kind) {
-    case 'symbol': for (let i = 0; i < n; i++) out[i] = v.keys[i]! < 0 ? 1 : 0; break;
-    case 'var': if (v.nulls) out.set(v.nulls.subarray(0, n)); break;
+    case 'symbol':
+      for (let i = 0; i < n; i++) out[i] = v.keys[i]! < 0 ? 1 : 0;
+      break;
+    case 'var':
+      if (v.nulls) out.set(v.nulls.subarray(0, n));
+      break;
     case 'fixed': {
       const d = v.data;
       switch (v.type) {
-        case 'INT': for (let i = 0; i < n; i++) out[i] = d[i] === INT_NULL ? 1 : 0; break;
-        case 'LONG': case 'TIMESTAMP': case 'DATE': case 'TIMESTAMP_NS': for (let i = 0; i < n; i++) out[i] = d[i] === LONG_NULL ? 1 : 0; break;
-        case 'FLOAT': case 'DOUBLE': for (let i = 0; i < n; i++) { const x = d[i]!; out[i] = x !== x ? 1 : 0; } break;
-        case 'CHAR': case 'IPV4': for (let i = 0; i < n; i++) out[i] = d[i] === 0 ? 1 : 0; break;
-        case 'UUID': case 'LONG256': {
+        case 'INT':
+          for (let i = 0; i < n; i++) out[i] = d[i] === INT_NULL ? 1 : 0;
+          break;
+        case 'LONG':
+        case 'TIMESTAMP':
+        case 'DATE':
+        case 'TIMESTAMP_NS':
+          for (let i = 0; i < n; i++) out[i] = d[i] === LONG_NULL ? 1 : 0;
+          break;
+        case 'FLOAT':
+        case 'DOUBLE':
+          for (let i = 0; i < n; i++) {
+            const x = d[i]!;
+            out[i] = x !== x ? 1 : 0;
+          }
+          break;
+        case 'CHAR':
+        case 'IPV4':
+          for (let i = 0; i < n; i++) out[i] = d[i] === 0 ? 1 : 0;
+          break;
+        case 'UUID':
+        case 'LONG256': {
           // NULL: every 64-bit lane is -2^63 (bytes 0..6 zero, byte 7 0x80).
           const w = v.type === 'UUID' ? 16 : 32;
           for (let i = 0; i < n; i++) {

@@ -4,7 +4,16 @@
 // sources. Every vector kind and type layout goes through the same code.
 import { DEFAULT_BATCH_ROWS, type Batch } from './batch.js';
 import { INT_NULL, hasExactPairs, isByteRows, typeInfo, type ColumnType } from './column-type.js';
-import { f64ToInt64Into, nullVector, rowsOf, type ColumnVector, type FixedArray, type FixedVector, type SymbolVector, type VarVector } from './column-vector.js';
+import {
+  f64ToInt64Into,
+  nullVector,
+  rowsOf,
+  type ColumnVector,
+  type FixedArray,
+  type FixedVector,
+  type SymbolVector,
+  type VarVector,
+} from './column-vector.js';
 import { nullValue, nulls } from './rows.js';
 import type { SqlType } from './sql-type.js';
 
@@ -17,8 +26,10 @@ export function sliceVector(v: ColumnVector, lo: number, hi: number): ColumnVect
       const w = typeInfo(v.type).stride;
       return { ...v, data: v.data.subarray(lo * w, hi * w), exact: v.exact?.subarray(lo * 2, hi * 2) };
     }
-    case 'symbol': return { ...v, keys: v.keys.subarray(lo, hi) };
-    case 'var': return { ...v, offsets: v.offsets.subarray(lo, hi + 1), nulls: v.nulls?.subarray(lo, hi) ?? null };
+    case 'symbol':
+      return { ...v, keys: v.keys.subarray(lo, hi) };
+    case 'var':
+      return { ...v, offsets: v.offsets.subarray(lo, hi + 1), nulls: v.nulls?.subarray(lo, hi) ?? null };
   }
 }
 
@@ -63,9 +74,16 @@ export function copySlice(v: ColumnVector, from: number, to: number, transfer: A
       const local = new Map<number, number>();
       for (let i = from; i < to; i++) {
         const k = v.keys[i]!;
-        if (k < 0) { keys[i - from] = -1; continue; }
+        if (k < 0) {
+          keys[i - from] = -1;
+          continue;
+        }
         let l = local.get(k);
-        if (l === undefined) { l = dict.length; dict.push(v.dict[k]!); local.set(k, l); }
+        if (l === undefined) {
+          l = dict.length;
+          dict.push(v.dict[k]!);
+          local.set(k, l);
+        }
         keys[i - from] = l;
       }
       transfer.push(keys.buffer);
@@ -99,9 +117,12 @@ export function concatVectors(vs: readonly ColumnVector[]): ColumnVector {
   if (vs.length === 1) return v0;
   for (const v of vs) if (v.kind !== v0.kind) throw new Error(`cannot concatenate ${v0.kind} and ${v.kind} vectors`);
   switch (v0.kind) {
-    case 'fixed': return concatFixed(vs as readonly FixedVector[]);
-    case 'symbol': return concatSymbols(vs as readonly SymbolVector[]);
-    case 'var': return concatVar(vs as readonly VarVector[]);
+    case 'fixed':
+      return concatFixed(vs as readonly FixedVector[]);
+    case 'symbol':
+      return concatSymbols(vs as readonly SymbolVector[]);
+    case 'var':
+      return concatVar(vs as readonly VarVector[]);
   }
 }
 
@@ -120,10 +141,16 @@ function concatFixed(vs: readonly FixedVector[]): FixedVector {
   const v0 = vs[0]!;
   let total = 0;
   let withExact = false;
-  for (const v of vs) { total += v.data.length; if (v.exact) withExact = true; }
-  const data = new (v0.data.constructor as { new(n: number): FixedArray })(total);
+  for (const v of vs) {
+    total += v.data.length;
+    if (v.exact) withExact = true;
+  }
+  const data = new (v0.data.constructor as { new (n: number): FixedArray })(total);
   let at = 0;
-  for (const v of vs) { data.set(v.data as never, at); at += v.data.length; }
+  for (const v of vs) {
+    data.set(v.data as never, at);
+    at += v.data.length;
+  }
   if (!withExact) return { kind: 'fixed', type: v0.type, data };
   // int64 types have one element per row: the pairs of part i start at 2 * (its first row).
   const exact = new Int32Array(2 * total);
@@ -144,13 +171,20 @@ function concatSymbols(vs: readonly SymbolVector[]): SymbolVector {
   const first = vs[0]!.dict;
   let at = 0;
   if (vs.every((v) => v.dict === first)) {
-    for (const v of vs) { keys.set(v.keys, at); at += v.keys.length; }
+    for (const v of vs) {
+      keys.set(v.keys, at);
+      at += v.keys.length;
+    }
     return { kind: 'symbol', type: 'SYMBOL', keys, dict: first };
   }
   const { dict, maps } = mergeDicts(vs);
   for (let s = 0; s < vs.length; s++) {
-    const src = vs[s]!.keys, map = maps[s]!;
-    for (let i = 0; i < src.length; i++) { const k = src[i]!; keys[at + i] = k < 0 ? -1 : map[k]!; }
+    const src = vs[s]!.keys,
+      map = maps[s]!;
+    for (let i = 0; i < src.length; i++) {
+      const k = src[i]!;
+      keys[at + i] = k < 0 ? -1 : map[k]!;
+    }
     at += src.length;
   }
   return { kind: 'symbol', type: 'SYMBOL', keys, dict };
@@ -158,7 +192,9 @@ function concatSymbols(vs: readonly SymbolVector[]): SymbolVector {
 
 function concatVar(vs: readonly VarVector[]): VarVector {
   // Only the bytes the rows use: a part may be a slice (offsets not from 0) or a prefix with slack after its last row.
-  let rows = 0, size = 0, withNulls = false;
+  let rows = 0,
+    size = 0,
+    withNulls = false;
   for (const v of vs) {
     const n = v.offsets.length - 1;
     rows += n;
@@ -168,12 +204,15 @@ function concatVar(vs: readonly VarVector[]): VarVector {
   const bytes = new Uint8Array(size);
   const offsets = new Int32Array(rows + 1);
   const nulls = withNulls ? new Uint8Array(rows) : null;
-  let row = 0, at = 0;
+  let row = 0,
+    at = 0;
   for (const v of vs) {
     const n = v.offsets.length - 1;
-    const s = v.offsets[0]!, e = v.offsets[n]!;
+    const s = v.offsets[0]!,
+      e = v.offsets[n]!;
     bytes.set(v.bytes.subarray(s, e), at);
-    const shift = at - s, src = v.offsets;
+    const shift = at - s,
+      src = v.offsets;
     for (let i = 1; i <= n; i++) offsets[row + i] = src[i]! + shift;
     if (nulls && v.nulls) nulls.set(v.nulls.subarray(0, n), row);
     row += n;
@@ -199,7 +238,11 @@ export function mergeDicts(sources: readonly SymbolVector[]): { dict: readonly s
     for (let k = 0; k < s.dict.length; k++) {
       const v = s.dict[k]!;
       let g = index.get(v);
-      if (g === undefined) { g = dict.length; dict.push(v); index.set(v, g); }
+      if (g === undefined) {
+        g = dict.length;
+        dict.push(v);
+        index.set(v, g);
+      }
       m[k] = g;
     }
     seen.set(s.dict, m);
@@ -239,7 +282,10 @@ export function gatherOrNull(v: ColumnVector, idx: Int32Array, type: ColumnType)
   if (v.kind === 'var') return gatherVar(v, idx);
   // Fixed and symbol: gather row 0 for the missing ones, then write their NULLs.
   const safe = new Int32Array(n);
-  for (let i = 0; i < n; i++) { const r = idx[i]!; safe[i] = r < 0 ? 0 : r; }
+  for (let i = 0; i < n; i++) {
+    const r = idx[i]!;
+    safe[i] = r < 0 ? 0 : r;
+  }
   const g = gatherVector(v, safe);
   if (g.kind === 'symbol') {
     const keys = g.keys;
@@ -253,7 +299,10 @@ export function gatherOrNull(v: ColumnVector, idx: Int32Array, type: ColumnType)
     if (idx[i]! >= 0) continue;
     if (w === 1) fixed.data[i] = none.data[0]!;
     else (fixed.data as Uint8Array).set(none.data as Uint8Array, i * w);
-    if (fixed.exact) { fixed.exact[2 * i] = 0; fixed.exact[2 * i + 1] = INT_NULL; }
+    if (fixed.exact) {
+      fixed.exact[2 * i] = 0;
+      fixed.exact[2 * i + 1] = INT_NULL;
+    }
   }
   return fixed;
 }
@@ -264,20 +313,34 @@ export function gatherOrNull(v: ColumnVector, idx: Int32Array, type: ColumnType)
  * gathered, the pieces put end to end, and one gather orders them: every
  * value copied as it is (exact pairs too), O(rows) however large the batches.
  */
-export function gatherFromBatches(batches: readonly (Batch | null)[], rows: Int32Array, types: readonly SqlType[]): ColumnVector[] {
+export function gatherFromBatches(
+  batches: readonly (Batch | null)[],
+  rows: Int32Array,
+  types: readonly SqlType[],
+): ColumnVector[] {
   const n = rows.length;
   const slot = new Map<Batch, number>();
   const used: Batch[] = [];
   const counts: number[] = [];
   const which = new Int32Array(n);
-  let last: Batch | null = null, lastSlot = -1;
+  let last: Batch | null = null,
+    lastSlot = -1;
   for (let i = 0; i < n; i++) {
     const b = batches[i] ?? null;
-    if (b === null) { which[i] = -1; continue; }
+    if (b === null) {
+      which[i] = -1;
+      continue;
+    }
     if (b !== last) {
       let s = slot.get(b);
-      if (s === undefined) { s = used.length; slot.set(b, s); used.push(b); counts.push(0); }
-      last = b; lastSlot = s;
+      if (s === undefined) {
+        s = used.length;
+        slot.set(b, s);
+        used.push(b);
+        counts.push(0);
+      }
+      last = b;
+      lastSlot = s;
     }
     which[i] = lastSlot;
     counts[lastSlot]!++;
@@ -291,7 +354,10 @@ export function gatherFromBatches(batches: readonly (Batch | null)[], rows: Int3
   const order = new Int32Array(n);
   for (let i = 0; i < n; i++) {
     const s = which[i]!;
-    if (s < 0) { order[i] = -1; continue; }
+    if (s < 0) {
+      order[i] = -1;
+      continue;
+    }
     const at = fill[s]!++;
     pick[at] = rows[i]!;
     order[i] = at;
@@ -357,7 +423,7 @@ function gatherFixed(v: FixedVector, idx: Int32Array): FixedVector {
     } else gatherBytes(src, w, idx, out);
     return { kind: 'fixed', type: v.type, data: out };
   }
-  const C = v.data.constructor as { new(n: number): FixedArray };
+  const C = v.data.constructor as { new (n: number): FixedArray };
   const data = new C(n);
   const src = v.data;
   if (src instanceof Float64Array) gather8(src, idx, data as Float64Array);
@@ -373,7 +439,7 @@ function gatherFixed(v: FixedVector, idx: Int32Array): FixedVector {
 }
 
 /** The same memory as another typed array of the same element width. */
-function view<T>(a: FixedArray, C: { new(b: ArrayBufferLike, off: number, len: number): T }): T {
+function view<T>(a: FixedArray, C: { new (b: ArrayBufferLike, off: number, len: number): T }): T {
   return a.constructor === C ? (a as T) : new C(a.buffer, a.byteOffset, a.length);
 }
 
@@ -396,10 +462,14 @@ function gatherVar(v: VarVector, idx: Int32Array): VarVector {
   for (let i = 0; i < n; i++) {
     const r = idx[i]!;
     if (r >= 0) {
-      const s = offs[r]!, e = offs[r + 1]!;
+      const s = offs[r]!,
+        e = offs[r + 1]!;
       // Short values are copied byte by byte: cheaper than a subarray object per row.
       if (e - s <= 32) for (let k = s; k < e; k++) bytes[at++] = src[k]!;
-      else { bytes.set(src.subarray(s, e), at); at += e - s; }
+      else {
+        bytes.set(src.subarray(s, e), at);
+        at += e - s;
+      }
     }
     offsets[i + 1] = at;
   }
@@ -407,7 +477,10 @@ function gatherVar(v: VarVector, idx: Int32Array): VarVector {
   if (srcNulls !== null || missing) {
     for (let i = 0; i < n; i++) {
       const r = idx[i]!;
-      if (r < 0 || (srcNulls !== null && srcNulls[r] === 1)) { nulls ??= new Uint8Array(n); nulls[i] = 1; }
+      if (r < 0 || (srcNulls !== null && srcNulls[r] === 1)) {
+        nulls ??= new Uint8Array(n);
+        nulls[i] = 1;
+      }
     }
   }
   return { kind: 'var', type: v.type, bytes, offsets, nulls };
@@ -419,16 +492,19 @@ function gatherVar(v: VarVector, idx: Int32Array): VarVector {
 export function pickRows(sources: readonly ColumnVector[], choice: Int32Array, n: number): ColumnVector {
   const first = sources[0]!;
   switch (first.kind) {
-    case 'fixed': return pickFixed(sources as readonly FixedVector[], choice, n);
-    case 'symbol': return pickSymbols(sources as readonly SymbolVector[], choice, n);
-    case 'var': return pickVar(sources as readonly VarVector[], choice, n);
+    case 'fixed':
+      return pickFixed(sources as readonly FixedVector[], choice, n);
+    case 'symbol':
+      return pickSymbols(sources as readonly SymbolVector[], choice, n);
+    case 'var':
+      return pickVar(sources as readonly VarVector[], choice, n);
   }
 }
 
 function pickFixed(sources: readonly FixedVector[], choice: Int32Array, n: number): FixedVector {
   const first = sources[0]!;
   const w = typeInfo(first.type).stride;
-  const out = new (first.data.constructor as { new(n: number): FixedArray })(n * w);
+  const out = new (first.data.constructor as { new (n: number): FixedArray })(n * w);
   if (w === 1) {
     // One-byte GEOHASH and DECIMAL rows have their own NULL byte (not the 0 of BYTE).
     const nv = isByteRows(first.type) ? (nullVector(first.type, 1) as FixedVector).data[0]! : nullValue(first.type);
@@ -442,7 +518,7 @@ function pickFixed(sources: readonly FixedVector[], choice: Int32Array, n: numbe
     const bytes = out as Uint8Array;
     for (let i = 0, o = 0; i < n; i++, o += w) {
       const c = choice[i]!;
-      const src = c < 0 ? blank : sources[c]!.data as Uint8Array;
+      const src = c < 0 ? blank : (sources[c]!.data as Uint8Array);
       const from = c < 0 ? 0 : o;
       for (let k = 0; k < w; k++) bytes[o + k] = src[from + k]!;
     }
@@ -450,11 +526,19 @@ function pickFixed(sources: readonly FixedVector[], choice: Int32Array, n: numbe
   let exact: Int32Array | undefined;
   if (hasExactPairs(first.type) && sources.some((s) => s.exact)) {
     // Keep exact int64 values through the selection when any source has them.
-    const pairs = sources.map((s) => s.exact ?? f64ToInt64Into(s.data as Float64Array, new Int32Array(2 * s.data.length)));
+    const pairs = sources.map(
+      (s) => s.exact ?? f64ToInt64Into(s.data as Float64Array, new Int32Array(2 * s.data.length)),
+    );
     exact = new Int32Array(n * 2);
     for (let i = 0; i < n; i++) {
       const c = choice[i]!;
-      if (c < 0) { exact[2 * i] = 0; exact[2 * i + 1] = INT_NULL; } else { exact[2 * i] = pairs[c]![2 * i]!; exact[2 * i + 1] = pairs[c]![2 * i + 1]!; }
+      if (c < 0) {
+        exact[2 * i] = 0;
+        exact[2 * i + 1] = INT_NULL;
+      } else {
+        exact[2 * i] = pairs[c]![2 * i]!;
+        exact[2 * i + 1] = pairs[c]![2 * i + 1]!;
+      }
     }
   }
   return exact ? { kind: 'fixed', type: first.type, data: out, exact } : { kind: 'fixed', type: first.type, data: out };
@@ -465,7 +549,10 @@ function pickSymbols(sources: readonly SymbolVector[], choice: Int32Array, n: nu
   const keys = new Int32Array(n);
   for (let i = 0; i < n; i++) {
     const c = choice[i]!;
-    if (c < 0) { keys[i] = -1; continue; }
+    if (c < 0) {
+      keys[i] = -1;
+      continue;
+    }
     const k = sources[c]!.keys[i]!;
     keys[i] = k < 0 ? -1 : maps[c]![k]!;
   }
@@ -488,7 +575,8 @@ function pickVar(sources: readonly VarVector[], choice: Int32Array, n: number): 
     let at = offsets[i]!;
     if (offsets[i + 1] === at) continue;
     const src = sources[choice[i]!]!;
-    const s = src.offsets[i]!, e = src.offsets[i + 1]!;
+    const s = src.offsets[i]!,
+      e = src.offsets[i + 1]!;
     // Short values byte by byte, as in gatherVar: cheaper than a subarray object per row.
     if (e - s <= 32) for (let k = s; k < e; k++) bytes[at++] = src.bytes[k]!;
     else bytes.set(src.bytes.subarray(s, e), at);

@@ -16,7 +16,10 @@ import { engineOptions, type StatementEngine } from './database.js';
 const NO_TABLES: SchemaSource = {
   exists: () => false,
   schema: (name: string): never => {
-    throw new SvcError('NOT_FOUND', `table does not exist [table=${name}]: where() and select() see only the columns of their batches`);
+    throw new SvcError(
+      'NOT_FOUND',
+      `table does not exist [table=${name}]: where() and select() see only the columns of their batches`,
+    );
   },
 };
 
@@ -26,12 +29,23 @@ export function transformEngine(): StatementEngine {
 }
 
 /** Parses and binds `sql` over `inputs` (names FROM may read, with their columns); SQL errors throw with their position. */
-export function compileOverInputs(sql: string, inputs: NonNullable<EngineOptions['inputs']>, engine: StatementEngine): CompiledStatement {
+export function compileOverInputs(
+  sql: string,
+  inputs: NonNullable<EngineOptions['inputs']>,
+  engine: StatementEngine,
+): CompiledStatement {
   return compile(sql, engineOptions(null, {}, engine, inputs, NO_TABLES));
 }
 
 /** Runs a statement compileOverInputs made (at its statement time), its inputs read from `batches` by name. */
-export function runOverInputs(stmt: SelectStatement, engine: StatementEngine, signal: AbortSignal,
-  batches: ReadonlyMap<string, AsyncIterable<Batch>>): AsyncGenerator<Batch> {
-  return run(stmt.plan, execContext(null, signal, { ...engine, statementMicros: stmt.statementMicros }, {}, undefined, batches));
+export function runOverInputs(
+  stmt: SelectStatement,
+  engine: StatementEngine,
+  signal: AbortSignal,
+  batches: ReadonlyMap<string, AsyncIterable<Batch>>,
+): AsyncGenerator<Batch> {
+  return run(
+    stmt.plan,
+    execContext(null, signal, { ...engine, statementMicros: stmt.statementMicros }, {}, undefined, batches),
+  );
 }

@@ -72,7 +72,9 @@ export interface ExecuteResult {
 
 /** One import's settings: the /imp parameters (parseImportParams' opts, or the CLI's flags), the target and schema. */
 export interface ImportStreamOptions {
-  readonly opts: Omit<ImportOptions, 'table' | 'schema' | 'analysisLines' | 'limits'> & { readonly analysisLines?: number };
+  readonly opts: Omit<ImportOptions, 'table' | 'schema' | 'analysisLines' | 'limits'> & {
+    readonly analysisLines?: number;
+  };
   /** Target table, already sanitized. */
   readonly table: string;
   readonly schema?: readonly SchemaEntry[];
@@ -112,13 +114,18 @@ export class ImportJob {
     this.#location = location;
   }
 
-  get progress(): ImportProgress { return { bytes: this.#importer.bytes, rowsImported: this.#importer.rowsImported }; }
+  get progress(): ImportProgress {
+    return { bytes: this.#importer.bytes, rowsImported: this.#importer.rowsImported };
+  }
 
   /** Reads `source` (gunzipped when it is gzip) into the table, out of sight; on any failure the import is undone. */
   async stage(source: ImportSource, hooks: ImportLoopHooks = {}): Promise<ImportResult> {
     const imp = this.#importer;
     const file = isFile(source) ? source.path : null;
-    const bytes = file !== null ? createReadStream(file, { highWaterMark: 1 << 20 }) : source as AsyncIterable<Uint8Array | string>;
+    const bytes =
+      file !== null
+        ? createReadStream(file, { highWaterMark: 1 << 20 })
+        : (source as AsyncIterable<Uint8Array | string>);
     try {
       for await (const chunk of maybeGunzip(toBytes(bytes), this.#location)) {
         checkStopped(hooks);
@@ -129,16 +136,21 @@ export class ImportJob {
       return await imp.complete();
     } catch (e) {
       imp.abort();
-      if ((e as NodeJS.ErrnoException).code === 'ENOENT' && file !== null) throw new SvcError('BAD_REQUEST', `cannot read ${this.#location}: no such file`);
+      if ((e as NodeJS.ErrnoException).code === 'ENOENT' && file !== null)
+        throw new SvcError('BAD_REQUEST', `cannot read ${this.#location}: no such file`);
       throw e;
     }
   }
 
   /** Makes a staged import visible, all of it in one step. */
-  publish(): Promise<void> { return this.#importer.publish(); }
+  publish(): Promise<void> {
+    return this.#importer.publish();
+  }
 
   /** Undoes everything the import wrote; safe at any point before publish(), more than once. */
-  abort(): void { this.#importer.abort(); }
+  abort(): void {
+    this.#importer.abort();
+  }
 
   /** stage() then publish(). */
   async run(source: ImportSource, hooks: ImportLoopHooks = {}): Promise<ImportResult> {
@@ -193,21 +205,34 @@ async function* toBytes(source: AsyncIterable<Uint8Array | string>): AsyncGenera
  */
 export function openError(root: string, e: unknown): unknown {
   if (isSvcError(e) && e.code === 'UNAVAILABLE') {
-    return new SvcError('UNAVAILABLE', `cannot open the database ${root}: ${e.message} (a running svcdb server, or another openDatabase); stop it, or use its HTTP API`);
+    return new SvcError(
+      'UNAVAILABLE',
+      `cannot open the database ${root}: ${e.message} (a running svcdb server, or another openDatabase); stop it, or use its HTTP API`,
+    );
   }
   return e;
 }
 
 /** The statement limits server.conf sets, handed to every compile. */
-interface Limits { readonly memoryLimit: number; readonly parentBudget: MemoryBudget | null; readonly maxTextBytes: number; readonly columnNaming: ColumnNaming }
+interface Limits {
+  readonly memoryLimit: number;
+  readonly parentBudget: MemoryBudget | null;
+  readonly maxTextBytes: number;
+  readonly columnNaming: ColumnNaming;
+}
 
 /**
  * The engine's options for a statement: the one place they are put together
  * (Database.engineOptions for a database's statements, batch-transform.ts for
  * the library's per-batch transforms, which have no tables and default limits).
  */
-export function engineOptions(catalog: Catalog | null, limits: Partial<Limits>, engine: StatementEngine, inputs?: EngineOptions['inputs'],
-  tables?: EngineOptions['tables']): EngineOptions {
+export function engineOptions(
+  catalog: Catalog | null,
+  limits: Partial<Limits>,
+  engine: StatementEngine,
+  inputs?: EngineOptions['inputs'],
+  tables?: EngineOptions['tables'],
+): EngineOptions {
   return { catalog, ...limits, registry: engine.registry, pacer: engine.pacer, inputs, tables };
 }
 
@@ -258,16 +283,28 @@ export class Database {
   }
 
   /** The tables' folder (<root>/db). */
-  get dir(): string { return this.#catalog.dir; }
+  get dir(): string {
+    return this.#catalog.dir;
+  }
   /** Tables that were brought back to their last commit on open, and what was removed. */
-  get recovered(): Catalog['recovered'] { return this.#catalog.recovered; }
+  get recovered(): Catalog['recovered'] {
+    return this.#catalog.recovered;
+  }
   /** Tables that could not be opened (each fails with its error when used). */
-  get problems(): readonly TableProblem[] { return this.#catalog.problems; }
+  get problems(): readonly TableProblem[] {
+    return this.#catalog.problems;
+  }
   /** How many tables the folder holds (the unusable ones too). */
-  get tableCount(): number { return this.#catalog.tables().length; }
+  get tableCount(): number {
+    return this.#catalog.tables().length;
+  }
   /** Whether a table of that name exists (names no table can have do not exist). */
   tableExists(name: string): boolean {
-    try { return name !== '' && this.#catalog.exists(name); } catch { return false; }
+    try {
+      return name !== '' && this.#catalog.exists(name);
+    } catch {
+      return false;
+    }
   }
 
   /** What the engine gets for every statement: the catalog and the limits (the one place these are put together). */
@@ -287,8 +324,13 @@ export class Database {
     if (stmt.kind !== 'select') throw notSelect(stmt);
     const ac = this.#track(options.signal);
     return {
-      fields: stmt.fields, timestamp: stmt.timestamp, batches: this.#batches(stmt, ac, options.deadline),
-      stop: (reason?: unknown) => { ac.abort(reason); this.#untrack(ac); },
+      fields: stmt.fields,
+      timestamp: stmt.timestamp,
+      batches: this.#batches(stmt, ac, options.deadline),
+      stop: (reason?: unknown) => {
+        ac.abort(reason);
+        this.#untrack(ac);
+      },
     };
   }
 
@@ -304,7 +346,12 @@ export class Database {
    * A query's result as bytes in `format`, written as the library's
    * batchesTo* writers write it (an empty result still has its columns).
    */
-  export(sql: string, format: BatchFormat, o: ExportOptions, notSelect: (stmt: CompiledStatement) => SvcError): AsyncGenerator<Buffer> {
+  export(
+    sql: string,
+    format: BatchFormat,
+    o: ExportOptions,
+    notSelect: (stmt: CompiledStatement) => SvcError,
+  ): AsyncGenerator<Buffer> {
     const run = this.query(sql, notSelect, o);
     return exportBytes(run, format, o);
   }
@@ -331,7 +378,11 @@ export class Database {
   importJob(o: ImportStreamOptions): ImportJob {
     this.#checkOpen();
     const importer = new Importer(this.#catalog, {
-      analysisLines: this.analysisLines, ...o.opts, table: o.table, schema: o.schema ?? [], limits: this.importLimits,
+      analysisLines: this.analysisLines,
+      ...o.opts,
+      table: o.table,
+      schema: o.schema ?? [],
+      limits: this.importLimits,
     });
     return new ImportJob(importer, o.location);
   }
@@ -340,12 +391,16 @@ export class Database {
    * Imports `source` as POST /imp does: all of it visible at the end, or
    * none. `signal` stops it (`stopped` is the error then); close() stops it too.
    */
-  async importStream(source: ImportSource, o: ImportStreamOptions & ImportLoopHooks & { readonly signal?: AbortSignal }): Promise<ImportResult> {
+  async importStream(
+    source: ImportSource,
+    o: ImportStreamOptions & ImportLoopHooks & { readonly signal?: AbortSignal },
+  ): Promise<ImportResult> {
     const job = this.importJob(o);
     const ac = this.#track(o.signal);
-    const stopped = (): unknown => ac.signal.aborted
-      ? new SvcError('BAD_REQUEST', 'the import was stopped; nothing was imported')
-      : o.stopped?.() ?? null;
+    const stopped = (): unknown =>
+      ac.signal.aborted
+        ? new SvcError('BAD_REQUEST', 'the import was stopped; nothing was imported')
+        : (o.stopped?.() ?? null);
     try {
       return await job.run(source, { stopped, onChunk: o.onChunk });
     } finally {
@@ -366,7 +421,9 @@ export class Database {
     this.#catalog.close();
   }
 
-  get closed(): boolean { return this.#closed; }
+  get closed(): boolean {
+    return this.#closed;
+  }
 
   #checkOpen(): void {
     if (this.#closed) throw new SvcError('UNAVAILABLE', `the database ${this.root} is closed`);

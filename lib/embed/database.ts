@@ -56,7 +56,21 @@ export interface ImportCsvOptions {
   readonly signal?: AbortSignal;
 }
 
-const IMPORT_KEYS = ['name', 'overwrite', 'atomicity', 'delimiter', 'forceHeader', 'partitionBy', 'timestamp', 'skipLev', 'create', 'maxUncommittedRows', 'o3MaxLag', 'schema', 'signal'];
+const IMPORT_KEYS = [
+  'name',
+  'overwrite',
+  'atomicity',
+  'delimiter',
+  'forceHeader',
+  'partitionBy',
+  'timestamp',
+  'skipLev',
+  'create',
+  'maxUncommittedRows',
+  'o3MaxLag',
+  'schema',
+  'signal',
+];
 
 /** The library's face of lib/db's Database: its statements as Node streams of RecordBatches, its errors in the library's words. */
 export class Database {
@@ -78,11 +92,20 @@ export class Database {
   }
 
   /** Tables that could not be opened (each fails with its error when used). */
-  get problems(): ReadonlyArray<{ readonly table: string; readonly error: string }> { return this.#db.problems; }
+  get problems(): ReadonlyArray<{ readonly table: string; readonly error: string }> {
+    return this.#db.problems;
+  }
 
   /** Runs a SELECT (or SHOW, EXPLAIN); SQL errors throw here with their position. */
   query(sql: string, options: QueryOptions = {}): QueryStream {
-    const run = this.#db.query(sql, (stmt) => new SvcError('SQL', `query() runs SELECT statements; use execute() for ${stmt.kind.toUpperCase()}`, { position: 0 }), options);
+    const run = this.#db.query(
+      sql,
+      (stmt) =>
+        new SvcError('SQL', `query() runs SELECT statements; use execute() for ${stmt.kind.toUpperCase()}`, {
+          position: 0,
+        }),
+      options,
+    );
     const stream = Readable.from(recordBatches(run), { objectMode: true, highWaterMark: 1 }) as QueryStream;
     stream.once('close', () => run.stop());
     Object.defineProperties(stream, {
@@ -99,7 +122,11 @@ export class Database {
 
   /** Runs DDL, INSERT or UPDATE, committed when the promise resolves. */
   execute(sql: string, options: QueryOptions = {}): Promise<db.ExecuteResult> {
-    return this.#db.execute(sql, () => new SvcError('SQL', 'execute() runs DDL, INSERT and UPDATE; use query() for SELECT', { position: 0 }), options);
+    return this.#db.execute(
+      sql,
+      () => new SvcError('SQL', 'execute() runs DDL, INSERT and UPDATE; use query() for SELECT', { position: 0 }),
+      options,
+    );
   }
 
   /**
@@ -111,7 +138,8 @@ export class Database {
   async importCsv(source: CsvSource, options: ImportCsvOptions = {}): Promise<ImportResult> {
     if (this.#db.closed) throw new SvcError('UNAVAILABLE', `the database ${this.root} is closed`);
     for (const k of Object.keys(options)) {
-      if (!IMPORT_KEYS.includes(k)) throw new SvcError('BAD_REQUEST', `unknown importCsv option: ${k} [expected one of ${IMPORT_KEYS.join(', ')}]`);
+      if (!IMPORT_KEYS.includes(k))
+        throw new SvcError('BAD_REQUEST', `unknown importCsv option: ${k} [expected one of ${IMPORT_KEYS.join(', ')}]`);
     }
     const params = new URLSearchParams();
     for (const [k, v] of Object.entries(options)) {
@@ -125,12 +153,24 @@ export class Database {
     if (p.name !== null) table = sanitizeName(p.name, 'import');
     else if (isPath) table = tableNameFromFile(source);
     else throw new SvcError('BAD_REQUEST', 'importCsv needs the name option when the source is not a file path');
-    const from: db.ImportSource = isPath ? { path: source } : source instanceof Uint8Array ? Readable.from([source]) : source;
-    return this.#db.importStream(from, { opts: p.opts, table, schema, location: isPath ? source : 'data', signal: options.signal });
+    const from: db.ImportSource = isPath
+      ? { path: source }
+      : source instanceof Uint8Array
+        ? Readable.from([source])
+        : source;
+    return this.#db.importStream(from, {
+      opts: p.opts,
+      table,
+      schema,
+      location: isPath ? source : 'data',
+      signal: options.signal,
+    });
   }
 
   /** Stops what is still running and releases the folder. */
-  close(): Promise<void> { return this.#db.close(); }
+  close(): Promise<void> {
+    return this.#db.close();
+  }
 }
 
 /** The query's batches as RecordBatches; an empty result still tells a writer downstream its columns. */

@@ -46,14 +46,20 @@ export class GeneratorStage<I, O> extends Duplex {
   }
 
   override _write(chunk: I, _encoding: BufferEncoding, cb: Callback): void {
-    if (this.#done) { cb(); return; }
+    if (this.#done) {
+      cb();
+      return;
+    }
     this.#chunk = { value: chunk, cb };
     this.#start();
     this.#wake();
   }
 
   override _final(cb: Callback): void {
-    if (this.#done) { cb(); return; }
+    if (this.#done) {
+      cb();
+      return;
+    }
     this.#ended = true;
     this.#finalCb = cb;
     this.#start();
@@ -99,7 +105,9 @@ export class GeneratorStage<I, O> extends Duplex {
         return { value: c.value, done: false };
       }
       if (this.#ended) return { value: undefined, done: true };
-      await new Promise<void>((resolve) => { this.#wakeInput = resolve; });
+      await new Promise<void>((resolve) => {
+        this.#wakeInput = resolve;
+      });
     }
   }
 
@@ -108,7 +116,10 @@ export class GeneratorStage<I, O> extends Duplex {
     try {
       for await (const out of this.#body(input, this.#ac.signal)) {
         if (this.destroyed) return;
-        if (!this.push(out)) await new Promise<void>((resolve) => { this.#wakeRead = resolve; });
+        if (!this.push(out))
+          await new Promise<void>((resolve) => {
+            this.#wakeRead = resolve;
+          });
         if (this.destroyed) return;
       }
       this.#finish();

@@ -60,15 +60,24 @@ function toParams(options: object, skip: readonly string[]): URLSearchParams {
 /** Refuses option names `what` does not know (a typo would otherwise be ignored silently). */
 function checkKeys(what: string, options: object, known: readonly string[]): void {
   for (const k of Object.keys(options)) {
-    if (!known.includes(k)) throw new SvcError('BAD_REQUEST', `unknown ${what} option: ${k} [expected one of ${known.join(', ')}]`);
+    if (!known.includes(k))
+      throw new SvcError('BAD_REQUEST', `unknown ${what} option: ${k} [expected one of ${known.join(', ')}]`);
   }
 }
 
 /** The first batch (for the schema) and then every batch again, as one stream. */
-async function schemaAndBatches(source: AsyncIterable<RecordBatch>): Promise<{ first: RecordBatch | null; all: AsyncIterable<Batch> }> {
+async function schemaAndBatches(
+  source: AsyncIterable<RecordBatch>,
+): Promise<{ first: RecordBatch | null; all: AsyncIterable<Batch> }> {
   const it = source[Symbol.asyncIterator]();
   const r = await it.next();
-  if (r.done) return { first: null, all: (async function* () { /* empty */ })() };
+  if (r.done)
+    return {
+      first: null,
+      all: (async function* () {
+        /* empty */
+      })(),
+    };
   const first = checkBatch(r.value);
   return {
     first,
@@ -87,8 +96,17 @@ async function schemaAndBatches(source: AsyncIterable<RecordBatch>): Promise<{ f
 
 function checkBatch(b: unknown): RecordBatch {
   const r = b as RecordBatch;
-  if (r === null || typeof r !== 'object' || !Array.isArray(r.fields) || !Array.isArray(r.columns) || typeof r.rowCount !== 'number') {
-    throw new SvcError('BAD_REQUEST', 'expected RecordBatch objects ({fields, timestamp, rowCount, columns}), as csvToBatches and Database.query produce');
+  if (
+    r === null ||
+    typeof r !== 'object' ||
+    !Array.isArray(r.fields) ||
+    !Array.isArray(r.columns) ||
+    typeof r.rowCount !== 'number'
+  ) {
+    throw new SvcError(
+      'BAD_REQUEST',
+      'expected RecordBatch objects ({fields, timestamp, rowCount, columns}), as csvToBatches and Database.query produce',
+    );
   }
   return r;
 }
@@ -96,19 +114,26 @@ function checkBatch(b: unknown): RecordBatch {
 /** A byte writer: fields from the first batch, then the body generator's chunks, with progress. */
 function byteWriter(
   options: WriterOptions,
-  body: (first: RecordBatch | null, batches: AsyncIterable<Batch>, stats: RowStats) => AsyncIterable<Buffer> | Iterable<Buffer>,
+  body: (
+    first: RecordBatch | null,
+    batches: AsyncIterable<Batch>,
+    stats: RowStats,
+  ) => AsyncIterable<Buffer> | Iterable<Buffer>,
 ): Duplex {
-  return new GeneratorStage(async function* (source: AsyncIterable<RecordBatch>) {
-    const { first, all } = await schemaAndBatches(source);
-    const stats: RowStats = { sent: 0, matched: 0 };
-    let bytes = 0;
-    for await (const chunk of body(first, all, stats)) {
-      if (chunk.length === 0) continue;
-      bytes += chunk.length;
-      yield chunk;
-      options.onProgress?.({ rows: stats.sent, bytes });
-    }
-  }, { writableObjectMode: true, readableObjectMode: false });
+  return new GeneratorStage(
+    async function* (source: AsyncIterable<RecordBatch>) {
+      const { first, all } = await schemaAndBatches(source);
+      const stats: RowStats = { sent: 0, matched: 0 };
+      let bytes = 0;
+      for await (const chunk of body(first, all, stats)) {
+        if (chunk.length === 0) continue;
+        bytes += chunk.length;
+        yield chunk;
+        options.onProgress?.({ rows: stats.sent, bytes });
+      }
+    },
+    { writableObjectMode: true, readableObjectMode: false },
+  );
 }
 
 // ---------------------------------------------------------------------------
@@ -154,7 +179,20 @@ export interface CsvToBatchesStream extends Duplex {
   readonly result: CsvResult | null;
 }
 
-const CSV_OPTION_KEYS = ['delimiter', 'forceHeader', 'schema', 'atomicity', 'skipLev', 'timestamp', 'analysisLines', 'batchRows', 'name', 'memoryLimit', 'maxColumns', 'maxLineBytes'];
+const CSV_OPTION_KEYS = [
+  'delimiter',
+  'forceHeader',
+  'schema',
+  'atomicity',
+  'skipLev',
+  'timestamp',
+  'analysisLines',
+  'batchRows',
+  'name',
+  'memoryLimit',
+  'maxColumns',
+  'maxLineBytes',
+];
 
 /**
  * CSV bytes (gzip too) -> RecordBatches: delimiter, header and types detected
@@ -163,65 +201,101 @@ const CSV_OPTION_KEYS = ['delimiter', 'forceHeader', 'schema', 'atomicity', 'ski
 export function csvToBatches(options: CsvToBatchesOptions = {}): CsvToBatchesStream {
   checkKeys('csvToBatches', options, CSV_OPTION_KEYS);
   const analysisLines = options.analysisLines ?? 1000;
-  if (!Number.isInteger(analysisLines) || analysisLines < 2) throw new SvcError('BAD_REQUEST', `invalid value for option analysisLines: ${analysisLines} [expected an integer of at least 2]`);
+  if (!Number.isInteger(analysisLines) || analysisLines < 2)
+    throw new SvcError(
+      'BAD_REQUEST',
+      `invalid value for option analysisLines: ${analysisLines} [expected an integer of at least 2]`,
+    );
   const batchRows = options.batchRows ?? 1 << 16;
-  if (!Number.isInteger(batchRows) || batchRows < 1) throw new SvcError('BAD_REQUEST', `invalid value for option batchRows: ${batchRows} [expected a positive integer]`);
+  if (!Number.isInteger(batchRows) || batchRows < 1)
+    throw new SvcError('BAD_REQUEST', `invalid value for option batchRows: ${batchRows} [expected a positive integer]`);
   const limit = (name: 'memoryLimit' | 'maxColumns' | 'maxLineBytes', def: number): number => {
     const v = options[name] ?? def;
-    if (!Number.isInteger(v) || v < 1) throw new SvcError('BAD_REQUEST', `invalid value for option ${name}: ${v} [expected a positive integer]`);
+    if (!Number.isInteger(v) || v < 1)
+      throw new SvcError('BAD_REQUEST', `invalid value for option ${name}: ${v} [expected a positive integer]`);
     return v;
   };
   const limits: ImportLimits = {
-    memory: limit('memoryLimit', DEFAULT_IMPORT_LIMITS.memory), maxColumns: limit('maxColumns', DEFAULT_IMPORT_LIMITS.maxColumns),
+    memory: limit('memoryLimit', DEFAULT_IMPORT_LIMITS.memory),
+    maxColumns: limit('maxColumns', DEFAULT_IMPORT_LIMITS.maxColumns),
     lineBytes: limit('maxLineBytes', DEFAULT_IMPORT_LIMITS.lineBytes),
     keys: { memory: 'memoryLimit option', maxColumns: 'maxColumns option', lineBytes: 'maxLineBytes option' },
   };
   // The same parser (and messages) as /imp's parameters.
-  const p = parseImportParams(toParams(options, ['schema', 'analysisLines', 'batchRows', 'name', 'memoryLimit', 'maxColumns', 'maxLineBytes']), analysisLines, true).opts;
+  const p = parseImportParams(
+    toParams(options, ['schema', 'analysisLines', 'batchRows', 'name', 'memoryLimit', 'maxColumns', 'maxLineBytes']),
+    analysisLines,
+    true,
+  ).opts;
   const schema = options.schema ? parseSchema(JSON.stringify(options.schema)) : [];
   const label = options.name ?? 'csv';
   const state: { result: CsvResult | null } = { result: null };
 
-  const stream = new GeneratorStage(async function* (source: AsyncIterable<Uint8Array | string>) {
-    let fields: Field[] = [];
-    let types: ColumnType[] = [];
-    let ts = -1;
-    const ready: RecordBatch[] = [];
-    const batcher = new CsvBatcher({
-      label, atomicity: p.atomicity, delimiter: p.delimiter, forceHeader: p.forceHeader, skipLev: p.skipLev, schema, analysisLines, batchRows,
-      abortNote: '; the stream stops here (the batches before this line were passed on)', limits,
-    }, {
-      prepare: (layout: CsvLayout) => {
-        types = layout.types;
-        fields = layout.names.map((name, i) => ({ name, type: layout.types[i]! }));
-        if (p.timestamp !== null) {
-          ts = layout.names.findIndex((n) => n.toLowerCase() === p.timestamp!.toLowerCase());
-          if (ts < 0) throw new SvcError('BAD_REQUEST', `timestamp column does not exist in the file [column=${p.timestamp}]`);
-          if (layout.types[ts] !== 'TIMESTAMP') {
-            throw new SvcError('BAD_REQUEST', `timestamp column must be a TIMESTAMP [column=${layout.names[ts]}, detected=${layout.types[ts]}]; give its type and pattern in the schema option`);
-          }
-        }
-        return { types: layout.types, patterns: layout.patterns, names: layout.names, tsColumn: ts };
-      },
-      batch: (rows, inputs) => {
-        const columns = inputs.map((input, i) => copySlice(toVector(fields[i]!.name, types[i]!, input, rows), 0, rows));
-        ready.push({ fields, timestamp: ts, rowCount: rows, columns });
-      },
-    });
-    async function* bytes(): AsyncGenerator<Uint8Array> {
-      for await (const c of source) yield typeof c === 'string' ? Buffer.from(c) : c;
-    }
-    for await (const chunk of maybeGunzip(bytes(), label)) {
-      await batcher.push(chunk);
+  const stream = new GeneratorStage(
+    async function* (source: AsyncIterable<Uint8Array | string>) {
+      let fields: Field[] = [];
+      let types: ColumnType[] = [];
+      let ts = -1;
+      const ready: RecordBatch[] = [];
+      const batcher = new CsvBatcher(
+        {
+          label,
+          atomicity: p.atomicity,
+          delimiter: p.delimiter,
+          forceHeader: p.forceHeader,
+          skipLev: p.skipLev,
+          schema,
+          analysisLines,
+          batchRows,
+          abortNote: '; the stream stops here (the batches before this line were passed on)',
+          limits,
+        },
+        {
+          prepare: (layout: CsvLayout) => {
+            types = layout.types;
+            fields = layout.names.map((name, i) => ({ name, type: layout.types[i]! }));
+            if (p.timestamp !== null) {
+              ts = layout.names.findIndex((n) => n.toLowerCase() === p.timestamp!.toLowerCase());
+              if (ts < 0)
+                throw new SvcError(
+                  'BAD_REQUEST',
+                  `timestamp column does not exist in the file [column=${p.timestamp}]`,
+                );
+              if (layout.types[ts] !== 'TIMESTAMP') {
+                throw new SvcError(
+                  'BAD_REQUEST',
+                  `timestamp column must be a TIMESTAMP [column=${layout.names[ts]}, detected=${layout.types[ts]}]; give its type and pattern in the schema option`,
+                );
+              }
+            }
+            return { types: layout.types, patterns: layout.patterns, names: layout.names, tsColumn: ts };
+          },
+          batch: (rows, inputs) => {
+            const columns = inputs.map((input, i) =>
+              copySlice(toVector(fields[i]!.name, types[i]!, input, rows), 0, rows),
+            );
+            ready.push({ fields, timestamp: ts, rowCount: rows, columns });
+          },
+        },
+      );
+      async function* bytes(): AsyncGenerator<Uint8Array> {
+        for await (const c of source) yield typeof c === 'string' ? Buffer.from(c) : c;
+      }
+      for await (const chunk of maybeGunzip(bytes(), label)) {
+        await batcher.push(chunk);
+        while (ready.length > 0) yield ready.shift()!;
+      }
+      await batcher.finish();
       while (ready.length > 0) yield ready.shift()!;
-    }
-    await batcher.finish();
-    while (ready.length > 0) yield ready.shift()!;
-    state.result = {
-      rowsAccepted: batcher.rowsAccepted, rowsRejected: batcher.rowsRejected, header: batcher.header,
-      columns: fields.map((f, i) => ({ name: f.name, type: f.type, errors: batcher.errors[i] ?? 0 })),
-    };
-  }, { writableObjectMode: false, readableObjectMode: true });
+      state.result = {
+        rowsAccepted: batcher.rowsAccepted,
+        rowsRejected: batcher.rowsRejected,
+        header: batcher.header,
+        columns: fields.map((f, i) => ({ name: f.name, type: f.type, errors: batcher.errors[i] ?? 0 })),
+      };
+    },
+    { writableObjectMode: false, readableObjectMode: true },
+  );
   Object.defineProperty(stream, 'result', { get: () => state.result, enumerable: true });
   return stream as unknown as CsvToBatchesStream;
 }
@@ -237,12 +311,21 @@ const PER_BATCH = new Set<Plan['kind']>(['input', 'filter', 'project']);
 
 function checkPerBatch(plan: Plan, what: string): void {
   if (!PER_BATCH.has(plan.kind)) {
-    throw new SvcError('SQL', `${what} works on each batch on its own, so ${plan.kind === 'aggregate' ? 'aggregate functions' : `'${plan.kind}'`} cannot be used here; load the rows into a table and query it`, { position: 0 });
+    throw new SvcError(
+      'SQL',
+      `${what} works on each batch on its own, so ${plan.kind === 'aggregate' ? 'aggregate functions' : `'${plan.kind}'`} cannot be used here; load the rows into a table and query it`,
+      { position: 0 },
+    );
   }
   const exprs = plan.kind === 'filter' ? [plan.predicate] : plan.kind === 'project' ? plan.exprs : [];
   for (const e of exprs) {
     const sub = subqueryIn(e);
-    if (sub !== null) throw new SvcError('SQL', `${what} works on each batch on its own, so subqueries cannot be used here; load the rows into a table and query it`, { position: sub });
+    if (sub !== null)
+      throw new SvcError(
+        'SQL',
+        `${what} works on each batch on its own, so subqueries cannot be used here; load the rows into a table and query it`,
+        { position: sub },
+      );
   }
   if (plan.kind === 'filter' || plan.kind === 'project') checkPerBatch(plan.input, what);
 }
@@ -250,12 +333,18 @@ function checkPerBatch(plan: Plan, what: string): void {
 /** The position of a subquery inside `e`, or null. */
 function subqueryIn(e: BoundExpr): number | null {
   switch (e.kind) {
-    case 'subquery': case 'inSubquery': return e.pos;
+    case 'subquery':
+    case 'inSubquery':
+      return e.pos;
     case 'call': {
-      for (const a of e.args) { const p = subqueryIn(a); if (p !== null) return p; }
+      for (const a of e.args) {
+        const p = subqueryIn(a);
+        if (p !== null) return p;
+      }
       return null;
     }
-    default: return null;
+    default:
+      return null;
   }
 }
 
@@ -283,7 +372,8 @@ function placeIn(what: string, prefix: string, e: unknown): unknown {
  * clock, made on first use.
  */
 function sqlTransform(what: string, prefix: string, text: string): Duplex {
-  if (typeof text !== 'string' || text.trim() === '') throw new SvcError('BAD_REQUEST', `${what} needs a SQL expression string`);
+  if (typeof text !== 'string' || text.trim() === '')
+    throw new SvcError('BAD_REQUEST', `${what} needs a SQL expression string`);
   parseFor(what, prefix, text);
   let engine: StatementEngine | null = null;
   let compiled: { fields: readonly Field[]; stmt: SelectStatement; engine: StatementEngine } | null = null;
@@ -294,7 +384,8 @@ function sqlTransform(what: string, prefix: string, text: string): Duplex {
     let stmt;
     try {
       stmt = compileOverInputs(prefix + text, inputs, engine);
-      if (stmt.kind !== 'select') throw new SvcError('SQL', `${what} takes an expression, not a statement`, { position: 0 });
+      if (stmt.kind !== 'select')
+        throw new SvcError('SQL', `${what} takes an expression, not a statement`, { position: 0 });
       checkPerBatch(stmt.plan, what);
     } catch (e) {
       throw placeIn(what, prefix, e);
@@ -302,22 +393,27 @@ function sqlTransform(what: string, prefix: string, text: string): Duplex {
     compiled = { fields: b.fields, stmt, engine };
     return compiled;
   };
-  return new GeneratorStage(async function* (source: AsyncIterable<RecordBatch>, signal: AbortSignal) {
-    for await (const item of source) {
-      const b = checkBatch(item);
-      const { stmt, engine: e } = compileFor(b);
-      const plan = stmt.plan;
-      const one = (async function* () { yield b as Batch; })();
-      let rows = 0;
-      for await (const out of runOverInputs(stmt, e, signal, new Map([[INPUT, one]]))) {
-        if (out.rowCount === 0) continue;
-        rows += out.rowCount;
-        yield { fields: plan.fields, timestamp: plan.timestamp, rowCount: out.rowCount, columns: out.columns };
+  return new GeneratorStage(
+    async function* (source: AsyncIterable<RecordBatch>, signal: AbortSignal) {
+      for await (const item of source) {
+        const b = checkBatch(item);
+        const { stmt, engine: e } = compileFor(b);
+        const plan = stmt.plan;
+        const one = (async function* () {
+          yield b as Batch;
+        })();
+        let rows = 0;
+        for await (const out of runOverInputs(stmt, e, signal, new Map([[INPUT, one]]))) {
+          if (out.rowCount === 0) continue;
+          rows += out.rowCount;
+          yield { fields: plan.fields, timestamp: plan.timestamp, rowCount: out.rowCount, columns: out.columns };
+        }
+        // A batch with no rows left still carries the columns downstream (a writer needs them for an empty result).
+        if (rows === 0) yield emptyBatch(plan.fields, plan.timestamp);
       }
-      // A batch with no rows left still carries the columns downstream (a writer needs them for an empty result).
-      if (rows === 0) yield emptyBatch(plan.fields, plan.timestamp);
-    }
-  }, { writableObjectMode: true, readableObjectMode: true });
+    },
+    { writableObjectMode: true, readableObjectMode: true },
+  );
 }
 
 /** Keeps the rows for which `condition` (a SQL boolean expression over the batches' columns) is true. */
@@ -341,7 +437,9 @@ export interface BatchesToCsvOptions extends WriterOptions {
 /** RecordBatches -> CSV as /exp writes it (quoted header, quoted text and timestamps, NULL empty). */
 export function batchesToCsv(options: BatchesToCsvOptions = {}): Duplex {
   checkKeys('batchesToCsv', options, ['header', 'onProgress']);
-  return byteWriter(options, (first, all, stats) => formatBatches('csv', first, all, { header: options.header }, stats));
+  return byteWriter(options, (first, all, stats) =>
+    formatBatches('csv', first, all, { header: options.header }, stats),
+  );
 }
 
 export interface BatchesToJsonOptions extends WriterOptions {
@@ -354,7 +452,9 @@ export interface BatchesToJsonOptions extends WriterOptions {
 /** RecordBatches -> the /exec JSON document: {query, columns, timestamp, dataset, count}. */
 export function batchesToJson(options: BatchesToJsonOptions = {}): Duplex {
   checkKeys('batchesToJson', options, ['query', 'quoteLargeNum', 'onProgress']);
-  return byteWriter(options, (first, all, stats) => formatBatches('json', first, all, { query: options.query, quoteLargeNum: options.quoteLargeNum }, stats));
+  return byteWriter(options, (first, all, stats) =>
+    formatBatches('json', first, all, { query: options.query, quoteLargeNum: options.quoteLargeNum }, stats),
+  );
 }
 
 /** RecordBatches -> JSON lines: one object per row, keys the column names, values as /exec prints them. */
@@ -385,7 +485,11 @@ export function batchesToParquet(options: BatchesToParquetOptions = {}): Duplex 
   checkKeys('batchesToParquet', options, ['onProgress', ...PARQUET_PARAMETERS]);
   const parquet = parseParquetOptions(toParams(options, ['onProgress']));
   return byteWriter(options, (first, all, stats) => {
-    if (first === null) throw new SvcError('BAD_REQUEST', 'batchesToParquet got no batches: a Parquet file needs the columns of at least one batch');
+    if (first === null)
+      throw new SvcError(
+        'BAD_REQUEST',
+        'batchesToParquet got no batches: a Parquet file needs the columns of at least one batch',
+      );
     return formatBatches('parquet', first, all, { parquet }, stats);
   });
 }

@@ -40,7 +40,12 @@ export function recordBatch(fields: readonly Field[], timestamp: number, b: Batc
 
 /** A batch with no rows: it still tells a writer downstream the columns (an empty result). */
 export function emptyBatch(fields: readonly Field[], timestamp: number): RecordBatch {
-  return { fields, timestamp, rowCount: 0, columns: fields.map((f) => nullVector(f.type === 'NULL' ? 'STRING' : f.type, 0)) };
+  return {
+    fields,
+    timestamp,
+    rowCount: 0,
+    columns: fields.map((f) => nullVector(f.type === 'NULL' ? 'STRING' : f.type, 0)),
+  };
 }
 
 /** Row i of vector v as a plain value. */
@@ -48,12 +53,20 @@ export function rowValue(v: ColumnVector, i: number): RowValue {
   if (v.kind === 'fixed') {
     const x = v.data[i]!;
     switch (v.type) {
-      case 'BOOLEAN': return x === 1;
-      case 'BYTE': case 'SHORT': return x;
-      case 'INT': return x === INT_NULL ? null : x;
-      case 'LONG': return x === LONG_NULL ? null : x;
-      case 'FLOAT': case 'DOUBLE': return x !== x ? null : x;
-      default: break;
+      case 'BOOLEAN':
+        return x === 1;
+      case 'BYTE':
+      case 'SHORT':
+        return x;
+      case 'INT':
+        return x === INT_NULL ? null : x;
+      case 'LONG':
+        return x === LONG_NULL ? null : x;
+      case 'FLOAT':
+      case 'DOUBLE':
+        return x !== x ? null : x;
+      default:
+        break;
     }
   }
   if (v.kind === 'var' && isArrayType(v.type)) return arrayValue(new ArrayReader(v), i);
@@ -68,7 +81,10 @@ function arrayValue(r: ArrayReader, i: number): RowArray | null {
   const nest = (d: number): RowArray => {
     const out: Array<number | null | RowArray> = [];
     for (let j = 0; j < r.shape[d]!; j++) {
-      if (d < r.dims - 1) { out.push(nest(d + 1)); continue; }
+      if (d < r.dims - 1) {
+        out.push(nest(d + 1));
+        continue;
+      }
       const x = r.element(k++);
       out.push(x !== x ? null : x);
     }

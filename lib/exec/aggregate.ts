@@ -20,7 +20,12 @@ export function runAggregate(plan: AggregatePlan, input: AsyncIterable<Batch>, c
   return holding(cx.budget, 'GROUP BY', (held) => aggregate(plan, input, cx, held));
 }
 
-async function* aggregate(plan: AggregatePlan, input: AsyncIterable<Batch>, cx: ExecContext, held: Held): AsyncGenerator<Batch> {
+async function* aggregate(
+  plan: AggregatePlan,
+  input: AsyncIterable<Batch>,
+  cx: ExecContext,
+  held: Held,
+): AsyncGenerator<Batch> {
   await prepareSubqueries([...plan.keys, ...plan.aggregates.flatMap((a) => a.args)], cx);
   const ev = new Evaluator(cx);
   const keyFns = plan.keys.map((e) => ev.compile(e));
@@ -39,7 +44,11 @@ async function* aggregate(plan: AggregatePlan, input: AsyncIterable<Batch>, cx: 
   // Group ids of a batch's rows (all 0 without keys): one buffer, grown to the largest batch.
   let idBuffer = new Int32Array(0);
   // Keys and arguments of a batch (or row chunk) are all evaluated before any state changes: a chunk may be evaluated again.
-  const evaluate = (b: Batch): { b: Batch; keys: ColumnVector[]; args: ColumnVector[][] } => ({ b, keys: keyFns.map((f) => f(b)), args: argFns.map((fs) => fs.map((f) => f(b))) });
+  const evaluate = (b: Batch): { b: Batch; keys: ColumnVector[]; args: ColumnVector[][] } => ({
+    b,
+    keys: keyFns.map((f) => f(b)),
+    args: argFns.map((fs) => fs.map((f) => f(b))),
+  });
   for await (const batch of input) {
     for await (const { b, keys, args } of ev.chunks(batch, evaluate)) {
       const n = b.rowCount;
@@ -55,15 +64,24 @@ async function* aggregate(plan: AggregatePlan, input: AsyncIterable<Batch>, cx: 
   function assignGroups(keys: ColumnVector[], n: number, ids: Int32Array): void {
     const k0 = keys[0]!;
     if (keys.length === 1 && k0.kind === 'symbol') {
-      if (k0.dict !== symDict) { symDict = k0.dict; symGroups = new Int32Array(Math.max(16, k0.dict.length + 1)).fill(-1); }
-      if (symGroups.length < k0.dict.length + 1) { const g = new Int32Array(k0.dict.length * 2 + 1).fill(-1); g.set(symGroups); symGroups = g; }
+      if (k0.dict !== symDict) {
+        symDict = k0.dict;
+        symGroups = new Int32Array(Math.max(16, k0.dict.length + 1)).fill(-1);
+      }
+      if (symGroups.length < k0.dict.length + 1) {
+        const g = new Int32Array(k0.dict.length * 2 + 1).fill(-1);
+        g.set(symGroups);
+        symGroups = g;
+      }
       for (let i = 0; i < n; i++) {
         const slot = k0.keys[i]! + 1; // NULL (-1) -> slot 0
         let g = symGroups[slot]!;
         if (g < 0) {
           const key = rowKey(keys, i);
           g = groupOf.get(key) ?? -1;
-          if (g < 0) { g = newGroup(keys, i, key); }
+          if (g < 0) {
+            g = newGroup(keys, i, key);
+          }
           symGroups[slot] = g;
         }
         ids[i] = g;
@@ -76,7 +94,8 @@ async function* aggregate(plan: AggregatePlan, input: AsyncIterable<Batch>, cx: 
         let g = v === v ? numGroups.get(v) : nullGroup;
         if (g === undefined || g < 0) {
           g = newGroup(keys, i, rowKey(keys, i));
-          if (v === v) numGroups.set(v, g); else nullGroup = g;
+          if (v === v) numGroups.set(v, g);
+          else nullGroup = g;
         }
         ids[i] = g;
       }

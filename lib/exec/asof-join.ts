@@ -11,10 +11,15 @@ import { rowKey } from './vectors.js';
 
 type AsofPlan = Extract<Plan, { kind: 'asofJoin' }>;
 
-export function runAsofJoin(plan: AsofPlan, left: AsyncIterable<Batch>, right: AsyncIterator<Batch>, cx: ExecContext): AsyncGenerator<Batch> {
-  return holding(cx.budget, plan.splice ? 'SPLICE JOIN' : 'ASOF JOIN', (held) => (plan.splice
-    ? runSplice(plan, left[Symbol.asyncIterator](), right, cx, held)
-    : runAsof(plan, left, right, cx, held)));
+export function runAsofJoin(
+  plan: AsofPlan,
+  left: AsyncIterable<Batch>,
+  right: AsyncIterator<Batch>,
+  cx: ExecContext,
+): AsyncGenerator<Batch> {
+  return holding(cx.budget, plan.splice ? 'SPLICE JOIN' : 'ASOF JOIN', (held) =>
+    plan.splice ? runSplice(plan, left[Symbol.asyncIterator](), right, cx, held) : runAsof(plan, left, right, cx, held),
+  );
 }
 
 /**
@@ -38,7 +43,10 @@ class Remembered {
 
   #unref(b: Batch): void {
     const n = this.#refs.get(b)! - 1;
-    if (n > 0) { this.#refs.set(b, n); return; }
+    if (n > 0) {
+      this.#refs.set(b, n);
+      return;
+    }
     this.#refs.delete(b);
     this.#entries -= batchBytes(b);
   }
@@ -54,17 +62,27 @@ function remember(last: Map<string, [Batch, number]>, key: string, b: Batch, i: 
   const old = last.get(key);
   remembered.replace(old, b, key.length);
   if (old === undefined) last.set(key, [b, i]);
-  else { old[0] = b; old[1] = i; }
+  else {
+    old[0] = b;
+    old[1] = i;
+  }
 }
 
-async function* runAsof(plan: AsofPlan, left: AsyncIterable<Batch>, right: AsyncIterator<Batch>, cx: ExecContext, held: Held): AsyncGenerator<Batch> {
+async function* runAsof(
+  plan: AsofPlan,
+  left: AsyncIterable<Batch>,
+  right: AsyncIterator<Batch>,
+  cx: ExecContext,
+  held: Held,
+): AsyncGenerator<Batch> {
   const rightTypes = plan.right.fields.map((f) => (f.type === 'NULL' ? 'DOUBLE' : f.type) as SqlType);
   const last = new Map<string, [Batch, number]>();
   const remembered = new Remembered(held);
   let rb: Batch | null = null;
   let ri = 0;
   let rightDone = false;
-  const keyOf = (cols: readonly Batch['columns'][number][], i: number): string => (cols.length === 0 ? '' : rowKey(cols, i));
+  const keyOf = (cols: readonly Batch['columns'][number][], i: number): string =>
+    cols.length === 0 ? '' : rowKey(cols, i);
   try {
     for await (const b of left) {
       const lts = (b.columns[plan.leftTs] as { data: Float64Array }).data;
@@ -78,7 +96,10 @@ async function* runAsof(plan: AsofPlan, left: AsyncIterable<Batch>, right: Async
           if (rb === null || ri >= rb.rowCount) {
             if (rightDone) break;
             const r = await right.next();
-            if (r.done) { rightDone = true; break; }
+            if (r.done) {
+              rightDone = true;
+              break;
+            }
             rb = r.value;
             ri = 0;
             remembered.settle(batchBytes(rb));
@@ -86,7 +107,10 @@ async function* runAsof(plan: AsofPlan, left: AsyncIterable<Batch>, right: Async
           }
           const rt = (rb.columns[plan.rightTs] as { data: Float64Array }).data[ri]!;
           if (plan.strict ? rt >= t : rt > t) break;
-          const key = keyOf(plan.rightKeys.map((k) => rb!.columns[k]!), ri);
+          const key = keyOf(
+            plan.rightKeys.map((k) => rb!.columns[k]!),
+            ri,
+          );
           remember(last, key, rb, ri, remembered);
           ri++;
         }
@@ -112,12 +136,19 @@ class Rows {
   b: Batch | null = null;
   i = 0;
   done = false;
-  constructor(private readonly it: AsyncIterator<Batch>, private readonly ts: number) {}
+  constructor(
+    private readonly it: AsyncIterator<Batch>,
+    private readonly ts: number,
+  ) {}
   /** The current row's timestamp (Infinity at the end), pulling batches as needed. */
   async peek(): Promise<number> {
     while (!this.done && (this.b === null || this.i >= this.b.rowCount)) {
       const r = await this.it.next();
-      if (r.done) this.done = true; else { this.b = r.value; this.i = 0; }
+      if (r.done) this.done = true;
+      else {
+        this.b = r.value;
+        this.i = 0;
+      }
     }
     return this.done ? Infinity : (this.b!.columns[this.ts] as { data: Float64Array }).data[this.i]!;
   }
@@ -128,26 +159,49 @@ class Rows {
  * of either side comes out with the latest row of the other side for its key
  * at or before it (NULLs when there is none).
  */
-async function* runSplice(plan: AsofPlan, leftIt: AsyncIterator<Batch>, rightIt: AsyncIterator<Batch>, cx: ExecContext, held: Held): AsyncGenerator<Batch> {
-  const L = new Rows(leftIt, plan.leftTs), R = new Rows(rightIt, plan.rightTs);
-  const lastL = new Map<string, [Batch, number]>(), lastR = new Map<string, [Batch, number]>();
+async function* runSplice(
+  plan: AsofPlan,
+  leftIt: AsyncIterator<Batch>,
+  rightIt: AsyncIterator<Batch>,
+  cx: ExecContext,
+  held: Held,
+): AsyncGenerator<Batch> {
+  const L = new Rows(leftIt, plan.leftTs),
+    R = new Rows(rightIt, plan.rightTs);
+  const lastL = new Map<string, [Batch, number]>(),
+    lastR = new Map<string, [Batch, number]>();
   const remembered = new Remembered(held);
   const types = plan.fields.map((f) => (f.type === 'NULL' ? 'DOUBLE' : f.type) as SqlType);
   const nl = plan.left.fields.length;
   const out: Array<[Batch | null, number, Batch | null, number]> = [];
   const flush = (): Batch => {
     const columns = [
-      ...gatherFromBatches(out.map((o) => o[0]), Int32Array.from(out, (o) => o[1]), types.slice(0, nl)),
-      ...gatherFromBatches(out.map((o) => o[2]), Int32Array.from(out, (o) => o[3]), types.slice(nl)),
+      ...gatherFromBatches(
+        out.map((o) => o[0]),
+        Int32Array.from(out, (o) => o[1]),
+        types.slice(0, nl),
+      ),
+      ...gatherFromBatches(
+        out.map((o) => o[2]),
+        Int32Array.from(out, (o) => o[3]),
+        types.slice(nl),
+      ),
     ];
     const b = { rowCount: out.length, columns };
     out.length = 0;
     return b;
   };
-  const key = (b: Batch, keys: readonly number[], i: number): string => (keys.length === 0 ? '' : rowKey(keys.map((k) => b.columns[k]!), i));
+  const key = (b: Batch, keys: readonly number[], i: number): string =>
+    keys.length === 0
+      ? ''
+      : rowKey(
+          keys.map((k) => b.columns[k]!),
+          i,
+        );
   try {
     for (;;) {
-      const lt = await L.peek(), rt = await R.peek();
+      const lt = await L.peek(),
+        rt = await R.peek();
       if (lt === Infinity && rt === Infinity) break;
       if (lt <= rt) {
         const k = key(L.b!, plan.leftKeys, L.i);
@@ -162,7 +216,11 @@ async function* runSplice(plan: AsofPlan, leftIt: AsyncIterator<Batch>, rightIt:
         out.push([m?.[0] ?? null, m?.[1] ?? 0, R.b!, R.i]);
         R.i++;
       }
-      if (out.length >= 8192) { remembered.settle(out.length * 64); yield flush(); await pace(cx); }
+      if (out.length >= 8192) {
+        remembered.settle(out.length * 64);
+        yield flush();
+        await pace(cx);
+      }
     }
     if (out.length > 0) yield flush();
   } finally {

@@ -61,10 +61,19 @@ export interface StatementLimits {
  * A context for one execution of the statement `runtime` describes: a fresh budget (under
  * the parent, if any), the deadline (none by default), no subquery values yet.
  */
-export function execContext(catalog: Catalog | null, signal: AbortSignal, runtime: StatementRuntime, limits: StatementLimits, deadline = Deadline.NEVER,
-  inputs?: ReadonlyMap<string, AsyncIterable<Batch>>): ExecContext {
+export function execContext(
+  catalog: Catalog | null,
+  signal: AbortSignal,
+  runtime: StatementRuntime,
+  limits: StatementLimits,
+  deadline = Deadline.NEVER,
+  inputs?: ReadonlyMap<string, AsyncIterable<Batch>>,
+): ExecContext {
   return {
-    catalog, signal, deadline, inputs,
+    catalog,
+    signal,
+    deadline,
+    inputs,
     registry: runtime.registry,
     statementMicros: runtime.statementMicros,
     pacer: runtime.pacer,
@@ -103,9 +112,14 @@ function abortError(signal: AbortSignal): Error {
  */
 export class Held {
   #bytes = 0;
-  constructor(private readonly budget: MemoryBudget, readonly what: string) {}
+  constructor(
+    private readonly budget: MemoryBudget,
+    readonly what: string,
+  ) {}
 
-  get bytes(): number { return this.#bytes; }
+  get bytes(): number {
+    return this.#bytes;
+  }
 
   /** Now holding `bytes` (the difference is charged or released); throws the limit's 400 when it does not fit. */
   set(bytes: number): void {
@@ -129,7 +143,11 @@ export class Held {
  * Runs an operator's generator with a Held charged under `what`, given back
  * however the generator ends (done, failed, or stopped by its consumer).
  */
-export async function* holding<T>(budget: MemoryBudget, what: string, run: (held: Held) => AsyncGenerator<T>): AsyncGenerator<T> {
+export async function* holding<T>(
+  budget: MemoryBudget,
+  what: string,
+  run: (held: Held) => AsyncGenerator<T>,
+): AsyncGenerator<T> {
   const held = new Held(budget, what);
   try {
     yield* run(held);
@@ -141,9 +159,12 @@ export async function* holding<T>(budget: MemoryBudget, what: string, run: (held
 /** Bytes of a vector's arrays (a slice of a text vector counts all the bytes it shares). */
 export function vectorBytes(v: ColumnVector): number {
   switch (v.kind) {
-    case 'fixed': return v.data.byteLength + (v.exact?.byteLength ?? 0);
-    case 'symbol': return v.keys.byteLength;
-    case 'var': return v.bytes.byteLength + v.offsets.byteLength + (v.nulls?.byteLength ?? 0);
+    case 'fixed':
+      return v.data.byteLength + (v.exact?.byteLength ?? 0);
+    case 'symbol':
+      return v.keys.byteLength;
+    case 'var':
+      return v.bytes.byteLength + v.offsets.byteLength + (v.nulls?.byteLength ?? 0);
   }
 }
 

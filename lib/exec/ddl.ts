@@ -24,7 +24,8 @@ async function at<T>(pos: number, f: () => T | Promise<T>): Promise<T> {
   try {
     return await f();
   } catch (e) {
-    if (e instanceof SvcError && e.position === undefined && e.status < 500) throw new SvcError('SQL', e.message, { position: pos });
+    if (e instanceof SvcError && e.position === undefined && e.status < 500)
+      throw new SvcError('SQL', e.message, { position: pos });
     throw e;
   }
 }
@@ -46,13 +47,17 @@ function durationMicros(text: string, pos: number): number {
   return Number(m[1]) * unit;
 }
 
-function params(list: ReadonlyArray<{ key: string; value: string }>, pos: number): { maxUncommittedRows?: number; o3MaxLag?: number } {
+function params(
+  list: ReadonlyArray<{ key: string; value: string }>,
+  pos: number,
+): { maxUncommittedRows?: number; o3MaxLag?: number } {
   const out: { maxUncommittedRows?: number; o3MaxLag?: number } = {};
   for (const p of list) {
     const k = p.key.toLowerCase();
     if (k === 'maxuncommittedrows') {
       const n = Number(p.value);
-      if (!Number.isInteger(n) || n < 1) throw new SvcError('SQL', `invalid maxUncommittedRows [value=${p.value}]`, { position: pos });
+      if (!Number.isInteger(n) || n < 1)
+        throw new SvcError('SQL', `invalid maxUncommittedRows [value=${p.value}]`, { position: pos });
       out.maxUncommittedRows = n;
     } else if (k === 'o3maxlag') out.o3MaxLag = durationMicros(p.value, pos);
   }
@@ -64,30 +69,40 @@ export type DdlEnv = StatementEnv & Pick<BindContext, 'naming' | 'sql'>;
 
 export function runDdl(stmt: Ddl, catalog: Catalog, env: DdlEnv): Prepared {
   switch (stmt.kind) {
-    case 'createTable': return createTable(stmt, catalog, env);
-    case 'dropTable': return async () => {
-      const names = stmt.all ? catalog.tables().map((t) => ({ name: t.name, pos: stmt.pos })) : stmt.names;
-      for (const n of names) await at(n.pos, () => catalog.drop(n.name, { ifExists: stmt.ifExists }));
-      return { rows: 0 };
-    };
-    case 'truncateTable': return async () => {
-      for (const n of stmt.names) {
-        const w = await at(n.pos, () => catalog.writer(n.name));
-        try { w.truncate(); } finally { w.close(); }
-      }
-      return { rows: 0 };
-    };
+    case 'createTable':
+      return createTable(stmt, catalog, env);
+    case 'dropTable':
+      return async () => {
+        const names = stmt.all ? catalog.tables().map((t) => ({ name: t.name, pos: stmt.pos })) : stmt.names;
+        for (const n of names) await at(n.pos, () => catalog.drop(n.name, { ifExists: stmt.ifExists }));
+        return { rows: 0 };
+      };
+    case 'truncateTable':
+      return async () => {
+        for (const n of stmt.names) {
+          const w = await at(n.pos, () => catalog.writer(n.name));
+          try {
+            w.truncate();
+          } finally {
+            w.close();
+          }
+        }
+        return { rows: 0 };
+      };
     case 'renameTable': {
       checkName(checkTableName, stmt.to, stmt.toPos);
       return async () => {
         // QuestDB points at the statement for both.
-        if (!catalog.exists(stmt.from)) throw new SvcError('SQL', `table does not exist [table=${stmt.from}]`, { position: stmt.pos });
-        if (nameKey(stmt.from) !== nameKey(stmt.to) && catalog.exists(stmt.to)) throw new SvcError('SQL', 'Rename target exists', { position: stmt.pos });
+        if (!catalog.exists(stmt.from))
+          throw new SvcError('SQL', `table does not exist [table=${stmt.from}]`, { position: stmt.pos });
+        if (nameKey(stmt.from) !== nameKey(stmt.to) && catalog.exists(stmt.to))
+          throw new SvcError('SQL', 'Rename target exists', { position: stmt.pos });
         await at(stmt.toPos, () => catalog.rename(stmt.from, stmt.to));
         return { rows: 0 };
       };
     }
-    case 'alterTable': return alterTable(stmt, catalog, env);
+    case 'alterTable':
+      return alterTable(stmt, catalog, env);
   }
 }
 
@@ -99,14 +114,20 @@ function createTable(stmt: A.CreateTable, catalog: Catalog, env: DdlEnv): Prepar
   let columns: Array<ColumnOptions & { name: string; type: ColumnType }>;
   const query = stmt.asSelect ? bindQuery(stmt.asSelect, { catalog, ...env }) : null;
   if (stmt.like) {
-    if (!catalog.exists(stmt.like)) throw new SvcError('SQL', `table does not exist [table=${stmt.like}]`, { position: stmt.pos });
+    if (!catalog.exists(stmt.like))
+      throw new SvcError('SQL', `table does not exist [table=${stmt.like}]`, { position: stmt.pos });
     // The structure as a whole: columns with their options and upsert keys, designated timestamp,
     // partitioning, WAL and parameters (QuestDB's LIKE); no rows.
     const m = catalog.get(stmt.like).meta;
     const ts = m.columns.find((c) => c.id === m.timestampId);
     const like: CreateTableDef = {
-      name: stmt.name, columns: m.columns.map((c) => ({ ...columnOptions(c), name: c.name, type: c.type })),
-      timestamp: ts?.name, partitionBy: m.partitionBy, wal: m.wal === true, maxUncommittedRows: m.maxUncommittedRows, o3MaxLag: m.o3MaxLag,
+      name: stmt.name,
+      columns: m.columns.map((c) => ({ ...columnOptions(c), name: c.name, type: c.type })),
+      timestamp: ts?.name,
+      partitionBy: m.partitionBy,
+      wal: m.wal === true,
+      maxUncommittedRows: m.maxUncommittedRows,
+      o3MaxLag: m.o3MaxLag,
     };
     return async () => {
       if (exists) return { rows: 0 }; // IF NOT EXISTS
@@ -116,16 +137,19 @@ function createTable(stmt: A.CreateTable, catalog: Catalog, env: DdlEnv): Prepar
   } else if (query) {
     // The select list's items name the columns; with `*` among them, the query's position stands in.
     const items = stmt.asSelect!.kind === 'select' ? stmt.asSelect!.columns : [];
-    const itemPos = items.length === query.fields.length && items.every((i) => i.kind === 'item') ? items.map((i) => i.pos) : null;
+    const itemPos =
+      items.length === query.fields.length && items.every((i) => i.kind === 'item') ? items.map((i) => i.pos) : null;
     columns = query.fields.map((f, i) => {
       checkName(checkColumnName, f.name, itemPos?.[i] ?? stmt.asSelect!.pos);
       const cast = stmt.casts.find((c) => c.column.toLowerCase() === f.name.toLowerCase());
       const type = cast ? typeOf(cast.type) : f.type;
-      if (type === 'NULL') throw new SvcError('SQL', `cannot create a column of type NULL [column=${f.name}]`, { position: stmt.pos });
+      if (type === 'NULL')
+        throw new SvcError('SQL', `cannot create a column of type NULL [column=${f.name}]`, { position: stmt.pos });
       return { name: f.name, type };
     });
     for (const c of stmt.casts) {
-      if (!columns.some((x) => x.name.toLowerCase() === c.column.toLowerCase())) throw new SvcError('SQL', `Invalid column: ${c.column}`, { position: c.pos });
+      if (!columns.some((x) => x.name.toLowerCase() === c.column.toLowerCase()))
+        throw new SvcError('SQL', `Invalid column: ${c.column}`, { position: c.pos });
     }
     // `, INDEX(col [CAPACITY n])`: an index on a SYMBOL column of the result.
     for (const ix of stmt.indexes ?? []) {
@@ -134,7 +158,10 @@ function createTable(stmt: A.CreateTable, catalog: Catalog, env: DdlEnv): Prepar
       const c = columns[i]!;
       // QuestDB's parser checks a column with a cast (at its name); the query's own types are checked later (at 0).
       const cast = stmt.casts.some((x) => x.column.toLowerCase() === c.name.toLowerCase());
-      if (c.type !== 'SYMBOL') throw new SvcError('SQL', `indexes are supported only for SYMBOL columns: ${ix.column}`, { position: cast ? ix.pos : 0 });
+      if (c.type !== 'SYMBOL')
+        throw new SvcError('SQL', `indexes are supported only for SYMBOL columns: ${ix.column}`, {
+          position: cast ? ix.pos : 0,
+        });
       columns[i] = { ...c, indexed: true, ...(ix.capacity !== null ? { indexCapacity: ceilPow2(ix.capacity) } : {}) };
     }
   } else {
@@ -143,7 +170,8 @@ function createTable(stmt: A.CreateTable, catalog: Catalog, env: DdlEnv): Prepar
       checkName(checkColumnName, c.name, c.pos);
       const t = typeOf(c.type);
       if (t === 'NULL') throw new SvcError('SQL', 'invalid column type', { position: c.type.pos });
-      if (seen.has(c.name.toLowerCase())) throw new SvcError('SQL', `Duplicate column [name=${c.name}]`, { position: c.pos });
+      if (seen.has(c.name.toLowerCase()))
+        throw new SvcError('SQL', `Duplicate column [name=${c.name}]`, { position: c.pos });
       seen.add(c.name.toLowerCase());
       return { name: c.name, type: t, ...(t === 'SYMBOL' ? symbolOptions(c) : {}) };
     });
@@ -151,15 +179,24 @@ function createTable(stmt: A.CreateTable, catalog: Catalog, env: DdlEnv): Prepar
   let partitionBy;
   if (stmt.partitionBy) {
     partitionBy = parsePartitionBy(stmt.partitionBy.unit);
-    if (!partitionBy) throw new SvcError('SQL', `'NONE', 'HOUR', 'DAY', 'WEEK', 'MONTH' or 'YEAR' expected`, { position: stmt.partitionBy.pos });
+    if (!partitionBy)
+      throw new SvcError('SQL', `'NONE', 'HOUR', 'DAY', 'WEEK', 'MONTH' or 'YEAR' expected`, {
+        position: stmt.partitionBy.pos,
+      });
     if (partitionBy !== 'NONE' && !stmt.timestamp) {
-      throw new SvcError('SQL', 'partitioning is possible only on tables with designated timestamps', { position: stmt.partitionBy.pos });
+      throw new SvcError('SQL', 'partitioning is possible only on tables with designated timestamps', {
+        position: stmt.partitionBy.pos,
+      });
     }
   }
   if (stmt.timestamp) {
     const c = columns.find((x) => x.name.toLowerCase() === stmt.timestamp!.column.toLowerCase());
-    if (!c) throw new SvcError('SQL', `invalid designated timestamp column [name=${stmt.timestamp.column}]`, { position: stmt.timestamp.pos });
-    if (c.type !== 'TIMESTAMP') throw new SvcError('SQL', `TIMESTAMP column expected [actual=${c.type}]`, { position: stmt.timestamp.pos });
+    if (!c)
+      throw new SvcError('SQL', `invalid designated timestamp column [name=${stmt.timestamp.column}]`, {
+        position: stmt.timestamp.pos,
+      });
+    if (c.type !== 'TIMESTAMP')
+      throw new SvcError('SQL', `TIMESTAMP column expected [actual=${c.type}]`, { position: stmt.timestamp.pos });
   }
   if (stmt.wal === true && (partitionBy === undefined || partitionBy === 'NONE')) {
     throw new SvcError('SQL', 'WAL Write Mode can only be used on partitioned tables', { position: stmt.namePos });
@@ -172,7 +209,12 @@ function createTable(stmt: A.CreateTable, catalog: Catalog, env: DdlEnv): Prepar
     columns = columns.map((c) => (keys.has(c.name.toLowerCase()) ? { ...c, upsertKey: true } : c));
   }
   const def: CreateTableDef = {
-    name: stmt.name, columns, timestamp: stmt.timestamp?.column, partitionBy, wal, ...params(stmt.params, stmt.pos),
+    name: stmt.name,
+    columns,
+    timestamp: stmt.timestamp?.column,
+    partitionBy,
+    wal,
+    ...params(stmt.params, stmt.pos),
   };
   return async (cx) => {
     if (exists) return { rows: 0 }; // IF NOT EXISTS
@@ -187,7 +229,13 @@ function createTable(stmt: A.CreateTable, catalog: Catalog, env: DdlEnv): Prepar
       const w = await catalog.stagedWriter(staged);
       let rows: number;
       try {
-        rows = await appendRows(w, columns.map((c) => c.name), query, cx, stmt.asSelect!.pos);
+        rows = await appendRows(
+          w,
+          columns.map((c) => c.name),
+          query,
+          cx,
+          stmt.asSelect!.pos,
+        );
       } finally {
         w.close();
       }
@@ -205,21 +253,33 @@ function createTable(stmt: A.CreateTable, catalog: Catalog, env: DdlEnv): Prepar
  * DEDUP UPSERT KEYS as QuestDB checks them: existing columns, the designated timestamp among them,
  * a WAL table. The writer then keeps one row per distinct key (the last written).
  */
-function checkDedupKeys(keys: ReadonlyArray<{ name: string; pos: number }>, columns: ReadonlyArray<{ name: string }>, timestamp: string | null, wal: boolean): void {
+function checkDedupKeys(
+  keys: ReadonlyArray<{ name: string; pos: number }>,
+  columns: ReadonlyArray<{ name: string }>,
+  timestamp: string | null,
+  wal: boolean,
+): void {
   for (const k of keys) {
     if (!columns.some((c) => c.name.toLowerCase() === k.name.toLowerCase())) {
       throw new SvcError('SQL', `deduplicate key column not found [column=${k.name}]`, { position: k.pos });
     }
   }
-  if (timestamp === null) throw new SvcError('SQL', 'deduplication is possible only on tables with a designated timestamp', { position: keys[0]!.pos });
+  if (timestamp === null)
+    throw new SvcError('SQL', 'deduplication is possible only on tables with a designated timestamp', {
+      position: keys[0]!.pos,
+    });
   if (!keys.some((k) => k.name.toLowerCase() === timestamp.toLowerCase())) {
-    throw new SvcError('SQL', `deduplicate key list must include dedicated timestamp column [column=${timestamp}]`, { position: keys[0]!.pos });
+    throw new SvcError('SQL', `deduplicate key list must include dedicated timestamp column [column=${timestamp}]`, {
+      position: keys[0]!.pos,
+    });
   }
   if (!wal) throw new SvcError('SQL', 'deduplication is possible only on WAL tables', { position: keys[0]!.pos });
 }
 
 /** SYMBOL CAPACITY n, CACHE/NOCACHE, INDEX [CAPACITY n] of a column definition; capacities rounded up to a power of 2 as QuestDB does. */
-function symbolOptions(c: Pick<A.ColumnDefAst, 'symbolCapacity' | 'symbolCached' | 'indexed' | 'indexCapacity'>): ColumnOptions {
+function symbolOptions(
+  c: Pick<A.ColumnDefAst, 'symbolCapacity' | 'symbolCached' | 'indexed' | 'indexCapacity'>,
+): ColumnOptions {
   const out: { -readonly [K in keyof ColumnOptions]: ColumnOptions[K] } = {};
   if (c.symbolCapacity !== undefined) out.symbolCapacity = ceilPow2(c.symbolCapacity);
   if (c.symbolCached !== undefined) out.symbolCached = c.symbolCached;
@@ -235,45 +295,76 @@ function ceilPow2(n: number): number {
 }
 
 function alterTable(stmt: A.AlterTable, catalog: Catalog, env: StatementEnv): Prepared {
-  if (!catalog.exists(stmt.name)) throw new SvcError('SQL', `table does not exist [table=${stmt.name}]`, { position: stmt.namePos });
+  if (!catalog.exists(stmt.name))
+    throw new SvcError('SQL', `table does not exist [table=${stmt.name}]`, { position: stmt.namePos });
   const a = stmt.action;
-  if (a.kind === 'otherAlter') throw new SvcError('SQL', `ALTER TABLE ${a.text.split(/\s+/).slice(0, 2).join(' ')} is not supported`, { position: a.pos });
-  if (a.kind === 'dropPartition' && a.where) throw new SvcError('SQL', 'DROP PARTITION WHERE is not supported yet', { position: a.where.pos });
-  const partitions = a.kind === 'dropPartition' ? a.list.map((e) => {
-    if (e.kind !== 'literal' || e.type !== 'STRING') throw new SvcError('SQL', 'partition name expected', { position: e.pos });
-    return { name: String(e.value), pos: e.pos };
-  }) : [];
+  if (a.kind === 'otherAlter')
+    throw new SvcError('SQL', `ALTER TABLE ${a.text.split(/\s+/).slice(0, 2).join(' ')} is not supported`, {
+      position: a.pos,
+    });
+  if (a.kind === 'dropPartition' && a.where)
+    throw new SvcError('SQL', 'DROP PARTITION WHERE is not supported yet', { position: a.where.pos });
+  const partitions =
+    a.kind === 'dropPartition'
+      ? a.list.map((e) => {
+          if (e.kind !== 'literal' || e.type !== 'STRING')
+            throw new SvcError('SQL', 'partition name expected', { position: e.pos });
+          return { name: String(e.value), pos: e.pos };
+        })
+      : [];
   const meta = catalog.get(stmt.name).meta;
   const find = (name: string): ColumnDef | undefined => meta.columns.find((c) => nameKey(c.name) === nameKey(name));
   if (a.kind === 'dropColumn') {
     for (const c of a.columns) {
       if (find(c.name)?.id === meta.timestampId) {
-        throw new SvcError('SQL', `cannot remove designated timestamp column [table=${meta.name}, column=${find(c.name)!.name}]`, { position: stmt.pos });
+        throw new SvcError(
+          'SQL',
+          `cannot remove designated timestamp column [table=${meta.name}, column=${find(c.name)!.name}]`,
+          { position: stmt.pos },
+        );
       }
     }
   }
   // QuestDB applies an ALTER of a WAL table as one structure change: adding or dropping several
   // columns in one statement is refused.
   if ((a.kind === 'addColumn' || a.kind === 'dropColumn') && meta.wal && a.columns.length > 1) {
-    throw new SvcError('SQL', `statement is either no-op, or contains multiple transactions, such as 'alter table add column col1, col2', and currently not supported for WAL tables [table=${meta.name}, oldStructureVersion=${meta.version}, newStructureVersion=${meta.version + a.columns.length}]`, { position: stmt.pos });
+    throw new SvcError(
+      'SQL',
+      `statement is either no-op, or contains multiple transactions, such as 'alter table add column col1, col2', and currently not supported for WAL tables [table=${meta.name}, oldStructureVersion=${meta.version}, newStructureVersion=${meta.version + a.columns.length}]`,
+      { position: stmt.pos },
+    );
   }
   if (a.kind === 'addColumn') for (const c of a.columns) checkName(checkColumnName, c.name, c.pos);
   if (a.kind === 'renameColumn') {
     checkName(checkColumnName, a.to, a.toPos);
-    if (nameKey(a.from) !== nameKey(a.to) && find(a.to)) throw new SvcError('SQL', ' column already exists', { position: a.toPos });
+    if (nameKey(a.from) !== nameKey(a.to) && find(a.to))
+      throw new SvcError('SQL', ' column already exists', { position: a.toPos });
   }
   if (a.kind === 'columnIndex' || a.kind === 'alterColumnType') {
     const c = find(a.column);
     if (!c) throw new SvcError('SQL', `Invalid column: ${a.column}`, { position: a.columnPos });
     if (a.kind === 'columnIndex' && c.type !== 'SYMBOL') {
-      throw new SvcError('SQL', `indexes are only supported for symbol type [column=${c.name}, type=${typeName(c.type)}]`, { position: a.columnPos });
+      throw new SvcError(
+        'SQL',
+        `indexes are only supported for symbol type [column=${c.name}, type=${typeName(c.type)}]`,
+        { position: a.columnPos },
+      );
     }
   }
   if (a.kind === 'dedup' && a.keys) {
     const ts = meta.columns.find((c) => c.id === meta.timestampId);
     checkDedupKeys(a.keys, meta.columns, ts?.name ?? null, meta.wal === true);
   }
-  const convert = a.kind === 'alterColumnType' ? columnConversion(env, find(a.column)!, a.type, a.columnPos, meta.columns.find((c) => c.id === meta.timestampId)) : null;
+  const convert =
+    a.kind === 'alterColumnType'
+      ? columnConversion(
+          env,
+          find(a.column)!,
+          a.type,
+          a.columnPos,
+          meta.columns.find((c) => c.id === meta.timestampId),
+        )
+      : null;
   const types = a.kind === 'addColumn' ? a.columns.map((c) => typeOf(c.type)) : [];
   return async (cx) => {
     const w = await at(stmt.namePos, () => catalog.writer(stmt.name));
@@ -283,21 +374,45 @@ function alterTable(stmt: A.AlterTable, catalog: Catalog, env: StatementEnv): Pr
           for (let i = 0; i < a.columns.length; i++) {
             const c = a.columns[i]!;
             if (a.ifNotExists && w.meta.columns.some((x) => x.name.toLowerCase() === c.name.toLowerCase())) continue;
-            await at(c.pos, () => w.addColumn(c.name, types[i] as ColumnType, types[i] === 'SYMBOL' ? symbolOptions(c) : {}));
+            await at(c.pos, () =>
+              w.addColumn(c.name, types[i] as ColumnType, types[i] === 'SYMBOL' ? symbolOptions(c) : {}),
+            );
           }
           break;
-        case 'dropColumn': for (const c of a.columns) await at(c.pos, () => w.dropColumn(c.name)); break;
-        case 'renameColumn': await at(a.fromPos, () => w.renameColumn(a.from, a.to)); break;
-        case 'dropPartition': for (const p of partitions) await at(p.pos, () => w.dropPartition(p.name)); break;
-        case 'setParam': w.setParams(params(a.params, a.pos)); break;
-        case 'columnIndex': await at(a.columnPos, () => w.setIndexed(a.column, a.add, a.capacity !== null ? ceilPow2(a.capacity) : undefined)); break;
-        case 'dedup': await at(a.pos, () => w.setUpsertKeys(a.keys ? a.keys.map((k) => k.name) : null)); break;
+        case 'dropColumn':
+          for (const c of a.columns) await at(c.pos, () => w.dropColumn(c.name));
+          break;
+        case 'renameColumn':
+          await at(a.fromPos, () => w.renameColumn(a.from, a.to));
+          break;
+        case 'dropPartition':
+          for (const p of partitions) await at(p.pos, () => w.dropPartition(p.name));
+          break;
+        case 'setParam':
+          w.setParams(params(a.params, a.pos));
+          break;
+        case 'columnIndex':
+          await at(a.columnPos, () =>
+            w.setIndexed(a.column, a.add, a.capacity !== null ? ceilPow2(a.capacity) : undefined),
+          );
+          break;
+        case 'dedup':
+          await at(a.pos, () => w.setUpsertKeys(a.keys ? a.keys.map((k) => k.name) : null));
+          break;
         case 'alterColumnType': {
           const ev = new Evaluator(cx, false);
           const fn = ev.compile(convert!.expr);
           const options = convert!.type === 'SYMBOL' ? symbolOptions(a) : {};
           // Partition by partition at the statement's pace: its deadline, a turn for other requests.
-          await at(a.columnPos, () => w.changeColumnTypeAsync(a.column, convert!.type, (v, rows) => ev.once({ rowCount: rows, columns: [v] }, (b) => fn(b)), options, () => pace(cx)));
+          await at(a.columnPos, () =>
+            w.changeColumnTypeAsync(
+              a.column,
+              convert!.type,
+              (v, rows) => ev.once({ rowCount: rows, columns: [v] }, (b) => fn(b)),
+              options,
+              () => pace(cx),
+            ),
+          );
           break;
         }
       }
@@ -312,11 +427,29 @@ function alterTable(stmt: A.AlterTable, catalog: Catalog, env: StatementEnv): Pr
  * ALTER COLUMN c TYPE t: the column's values through cast(c AS t), as a query would convert them
  * (a value the new type cannot hold becomes NULL). The designated timestamp keeps its type.
  */
-function columnConversion(env: StatementEnv, c: ColumnDef, typeAst: A.TypeName, pos: number, ts: ColumnDef | undefined): { type: ColumnType; expr: BoundExpr } {
-  if (c.id === ts?.id) throw new SvcError('SQL', `cannot change type of designated timestamp column [column=${c.name}]`, { position: pos });
+function columnConversion(
+  env: StatementEnv,
+  c: ColumnDef,
+  typeAst: A.TypeName,
+  pos: number,
+  ts: ColumnDef | undefined,
+): { type: ColumnType; expr: BoundExpr } {
+  if (c.id === ts?.id)
+    throw new SvcError('SQL', `cannot change type of designated timestamp column [column=${c.name}]`, {
+      position: pos,
+    });
   const type = typeOf(typeAst);
   if (type === 'NULL') throw new SvcError('SQL', 'invalid column type', { position: typeAst.pos });
-  const cast: A.Expr = { kind: 'cast', pos: typeAst.pos, expr: { kind: 'column', pos, table: null, name: c.name }, type: typeAst };
-  const expr = bindExpr(cast, { env, scope: { fields: [{ table: null, name: c.name, type: c.type }] }, onAggregate: null });
+  const cast: A.Expr = {
+    kind: 'cast',
+    pos: typeAst.pos,
+    expr: { kind: 'column', pos, table: null, name: c.name },
+    type: typeAst,
+  };
+  const expr = bindExpr(cast, {
+    env,
+    scope: { fields: [{ table: null, name: c.name, type: c.type }] },
+    onAggregate: null,
+  });
   return { type, expr };
 }

@@ -74,7 +74,11 @@ export type CompiledStatement = SelectStatement | ChangeStatement;
 
 /** Parses and binds `text`. Throws SvcError('SQL', ..., {position}) for anything wrong with it. */
 export function compile(text: string, opts: EngineOptions): CompiledStatement {
-  const runtime: StatementRuntime = { registry: opts.registry, pacer: opts.pacer, statementMicros: (opts.clock ?? WALL_CLOCK).micros() };
+  const runtime: StatementRuntime = {
+    registry: opts.registry,
+    pacer: opts.pacer,
+    statementMicros: (opts.clock ?? WALL_CLOCK).micros(),
+  };
   try {
     const stmt = parseStatement(text);
     return compileStatement(stmt, opts, runtime, text);
@@ -89,7 +93,8 @@ export function compile(text: string, opts: EngineOptions): CompiledStatement {
  * this is the net under it, for a recursion it does not know about.
  */
 function tooComplex(e: unknown): unknown {
-  if (e instanceof RangeError && /call stack/i.test(e.message)) return new SvcError('SQL', 'statement too complex', { position: 0, cause: e });
+  if (e instanceof RangeError && /call stack/i.test(e.message))
+    return new SvcError('SQL', 'statement too complex', { position: 0, cause: e });
   return e;
 }
 
@@ -99,7 +104,12 @@ function catalogOf(opts: EngineOptions): Catalog {
   return opts.catalog;
 }
 
-function context(opts: EngineOptions, runtime: StatementRuntime, signal: AbortSignal, deadline: Deadline | undefined): ExecContext {
+function context(
+  opts: EngineOptions,
+  runtime: StatementRuntime,
+  signal: AbortSignal,
+  deadline: Deadline | undefined,
+): ExecContext {
   return execContext(opts.catalog, signal, runtime, opts, deadline);
 }
 
@@ -115,7 +125,11 @@ async function* runStatement(plan: Plan, cx: ExecContext): AsyncGenerator<Batch>
 }
 
 /** A change statement's execution, its budget given back at the end. */
-function change(prepared: (cx: ExecContext) => Promise<{ rows: number }>, opts: EngineOptions, runtime: StatementRuntime) {
+function change(
+  prepared: (cx: ExecContext) => Promise<{ rows: number }>,
+  opts: EngineOptions,
+  runtime: StatementRuntime,
+) {
   return async (signal: AbortSignal, deadline?: Deadline): Promise<{ rows: number }> => {
     const cx = context(opts, runtime, signal, deadline);
     try {
@@ -130,7 +144,11 @@ function change(prepared: (cx: ExecContext) => Promise<{ rows: number }>, opts: 
 
 function selectOf(plan: Plan, opts: EngineOptions, runtime: StatementRuntime): SelectStatement {
   return {
-    kind: 'select', fields: plan.fields, timestamp: plan.timestamp, plan, statementMicros: runtime.statementMicros,
+    kind: 'select',
+    fields: plan.fields,
+    timestamp: plan.timestamp,
+    plan,
+    statementMicros: runtime.statementMicros,
     execute: (signal, deadline) => runStatement(plan, context(opts, runtime, signal, deadline)),
   };
 }
@@ -138,43 +156,81 @@ function selectOf(plan: Plan, opts: EngineOptions, runtime: StatementRuntime): S
 /** QuestDB's names of the DDL statement types (CompiledQuery), as /validate reports them. */
 function ddlQueryType(stmt: A.CreateTable | A.DropTable | A.TruncateTable | A.RenameTable | A.AlterTable): string {
   switch (stmt.kind) {
-    case 'createTable': return stmt.asSelect === null ? 'CREATE TABLE' : 'CREATE TABLE AS SELECT';
-    case 'dropTable': return 'DROP';
-    case 'truncateTable': return 'TRUNCATE';
-    case 'renameTable': return 'RENAME TABLE';
-    case 'alterTable': return 'ALTER';
+    case 'createTable':
+      return stmt.asSelect === null ? 'CREATE TABLE' : 'CREATE TABLE AS SELECT';
+    case 'dropTable':
+      return 'DROP';
+    case 'truncateTable':
+      return 'TRUNCATE';
+    case 'renameTable':
+      return 'RENAME TABLE';
+    case 'alterTable':
+      return 'ALTER';
   }
 }
 
-function compileStatement(stmt: A.Statement, opts: EngineOptions, runtime: StatementRuntime, text: string): CompiledStatement {
-  const env = { registry: runtime.registry, statementMicros: runtime.statementMicros, naming: opts.columnNaming, sql: text };
+function compileStatement(
+  stmt: A.Statement,
+  opts: EngineOptions,
+  runtime: StatementRuntime,
+  text: string,
+): CompiledStatement {
+  const env = {
+    registry: runtime.registry,
+    statementMicros: runtime.statementMicros,
+    naming: opts.columnNaming,
+    sql: text,
+  };
   const select = (plan: Plan): SelectStatement => selectOf(plan, opts, runtime);
   switch (stmt.kind) {
-    case 'query': return select(bindQuery(stmt.query, { catalog: opts.tables ?? catalogOf(opts), inputs: opts.inputs, ...env }));
+    case 'query':
+      return select(bindQuery(stmt.query, { catalog: opts.tables ?? catalogOf(opts), inputs: opts.inputs, ...env }));
     case 'explain': {
       const inner = compileStatement(stmt.statement, opts, runtime, text);
       const lines = inner.kind === 'select' ? explainPlan(inner.plan) : [`${inner.kind.toUpperCase()}`];
       const plan: Plan = node({ kind: 'oneRow', fields: [] });
       const fields: Field[] = [{ name: 'QUERY PLAN', type: 'STRING' }];
       return {
-        kind: 'select', fields, timestamp: -1, plan, statementMicros: runtime.statementMicros,
-        async *execute() { yield { rowCount: lines.length, columns: [fromValues('STRING', lines)] }; },
+        kind: 'select',
+        fields,
+        timestamp: -1,
+        plan,
+        statementMicros: runtime.statementMicros,
+        async *execute() {
+          yield { rowCount: lines.length, columns: [fromValues('STRING', lines)] };
+        },
       };
     }
     case 'show': {
       const what = stmt.what.toUpperCase();
       const table = stmt.table;
-      if (table !== null && !catalogOf(opts).exists(table)) throw new SvcError('SQL', `table does not exist [table=${table}]`, { position: stmt.tablePos });
-      if (what === 'TABLES') return select(node({ kind: 'metadata', what: 'tables', table: null, fields: SHOW_TABLES_FIELDS }));
+      if (table !== null && !catalogOf(opts).exists(table))
+        throw new SvcError('SQL', `table does not exist [table=${table}]`, { position: stmt.tablePos });
+      if (what === 'TABLES')
+        return select(node({ kind: 'metadata', what: 'tables', table: null, fields: SHOW_TABLES_FIELDS }));
       if (what === 'COLUMNS') return select(node({ kind: 'metadata', what: 'columns', table, fields: COLUMNS_FIELDS }));
-      if (what === 'CREATE TABLE') return select(node({ kind: 'metadata', what: 'createTable', table, fields: SHOW_CREATE_FIELDS }));
+      if (what === 'CREATE TABLE')
+        return select(node({ kind: 'metadata', what: 'createTable', table, fields: SHOW_CREATE_FIELDS }));
       throw new SvcError('SQL', `SHOW ${stmt.what} is not supported`, { position: stmt.pos });
     }
     case 'insert': {
-      const prepared = runInsert(stmt, catalogOf(opts), env, standaloneKernelContext(runtime.statementMicros, opts.memoryLimit, opts.maxTextBytes));
-      return { kind: 'insert', queryType: stmt.query === null ? 'INSERT' : 'INSERT AS SELECT', execute: change(prepared, opts, runtime) };
+      const prepared = runInsert(
+        stmt,
+        catalogOf(opts),
+        env,
+        standaloneKernelContext(runtime.statementMicros, opts.memoryLimit, opts.maxTextBytes),
+      );
+      return {
+        kind: 'insert',
+        queryType: stmt.query === null ? 'INSERT' : 'INSERT AS SELECT',
+        execute: change(prepared, opts, runtime),
+      };
     }
-    case 'createTable': case 'dropTable': case 'truncateTable': case 'renameTable': case 'alterTable': {
+    case 'createTable':
+    case 'dropTable':
+    case 'truncateTable':
+    case 'renameTable':
+    case 'alterTable': {
       const prepared = runDdl(stmt, catalogOf(opts), env);
       return { kind: 'ddl', queryType: ddlQueryType(stmt), execute: change(prepared, opts, runtime) };
     }
@@ -182,7 +238,11 @@ function compileStatement(stmt: A.Statement, opts: EngineOptions, runtime: State
       const prepared = runUpdate(stmt, catalogOf(opts), env);
       return { kind: 'update', queryType: 'UPDATE', execute: change(prepared, opts, runtime) };
     }
-    case 'unsupported': throw new SvcError('SQL', `${stmt.what} is not supported`, { position: stmt.pos });
-    default: throw new SvcError('SQL', `unsupported statement [${(stmt as { kind: string }).kind}]`, { position: (stmt as { pos: number }).pos });
+    case 'unsupported':
+      throw new SvcError('SQL', `${stmt.what} is not supported`, { position: stmt.pos });
+    default:
+      throw new SvcError('SQL', `unsupported statement [${(stmt as { kind: string }).kind}]`, {
+        position: (stmt as { pos: number }).pos,
+      });
   }
 }

@@ -7,49 +7,101 @@ export function explainPlan(plan: Plan, depth = 0): string[] {
   const head = pad + describe(plan);
   const children: Plan[] = [];
   switch (plan.kind) {
-    case 'filter': case 'project': case 'aggregate': case 'window': case 'sort': case 'limit': case 'distinct': case 'reverse': case 'latestBy': case 'sampleFill': case 'designate': children.push(plan.input); break;
-    case 'join': case 'setOp': case 'asofJoin': children.push(plan.left, plan.right); break;
-    default: break;
+    case 'filter':
+    case 'project':
+    case 'aggregate':
+    case 'window':
+    case 'sort':
+    case 'limit':
+    case 'distinct':
+    case 'reverse':
+    case 'latestBy':
+    case 'sampleFill':
+    case 'designate':
+      children.push(plan.input);
+      break;
+    case 'join':
+    case 'setOp':
+    case 'asofJoin':
+      children.push(plan.left, plan.right);
+      break;
+    default:
+      break;
   }
   return [head, ...children.flatMap((c) => explainPlan(c, depth + 1))];
 }
 
 function describe(p: Plan): string {
   switch (p.kind) {
-    case 'scan': return `DataFrame${p.backwards ? ' backward' : ''} table: ${p.table}${p.intervals ? ` intervals: [${p.intervals.map(([a, b]) => `("${bound(a)}","${bound(b - 1)}")`).join(',')}]` : ''}`;
-    case 'input': return `Input name: ${p.name}`;
-    case 'oneRow': return 'VirtualRecord (one row)';
-    case 'longSequence': return `long_sequence count: ${p.count}`;
-    case 'metadata': return `Metadata ${p.what}${p.table ? ` table: ${p.table}` : ''}`;
-    case 'filter': return `Filter filter: ${expr(p.predicate)}`;
-    case 'project': return `VirtualRecord functions: [${p.exprs.map(expr).join(',')}]`;
-    case 'aggregate': return `GroupBy keys: [${p.keys.map(expr).join(',')}] values: [${p.aggregates.map((a) => `${a.name}(${a.args.map(expr).join(',')})`).join(',')}]`;
-    case 'window': return `Window functions: [${p.functions.map(windowText).join(', ')}]`;
-    case 'sort': return `Sort${p.limit !== null ? ` light lo: ${p.limit}` : ''} keys: [${p.keys.map((k) => `${k.index}${k.desc ? ' desc' : ''}`).join(', ')}]`;
-    case 'limit': return p.last !== null ? `Limit last: ${p.last}` : `Limit lo: ${p.lo} hi: ${p.hi}`;
-    case 'distinct': return 'Distinct';
-    case 'reverse': return 'Reverse (designated timestamp descending)';
-    case 'designate': return `Timestamp column: $${p.column}`;
-    case 'sampleFill': return `SampleByFill fill: [${p.fills.map((f) => (f.kind === 'const' ? String(f.value) : f.kind)).join(',')}]`;
-    case 'asofJoin': return `${p.splice ? 'Splice' : p.strict ? 'Lt' : 'AsOf'} Join keys: [${p.leftKeys.join(',')}] = [${p.rightKeys.join(',')}]${p.tolerance !== null ? ` tolerance: ${p.tolerance}us` : ''}`;
-    case 'latestBy': return `LatestBy keys: [${p.keys.map((k) => `$${k}`).join(',')}] timestamp: $${p.ts}`;
-    case 'join': return `Hash ${p.type} Join keys: [${p.leftKeys.join(',')}] = [${p.rightKeys.join(',')}]${p.residual ? ` filter: ${expr(p.residual)}` : ''}`;
-    case 'setOp': return `${p.op}${p.all ? ' ALL' : ''}`;
+    case 'scan':
+      return `DataFrame${p.backwards ? ' backward' : ''} table: ${p.table}${p.intervals ? ` intervals: [${p.intervals.map(([a, b]) => `("${bound(a)}","${bound(b - 1)}")`).join(',')}]` : ''}`;
+    case 'input':
+      return `Input name: ${p.name}`;
+    case 'oneRow':
+      return 'VirtualRecord (one row)';
+    case 'longSequence':
+      return `long_sequence count: ${p.count}`;
+    case 'metadata':
+      return `Metadata ${p.what}${p.table ? ` table: ${p.table}` : ''}`;
+    case 'filter':
+      return `Filter filter: ${expr(p.predicate)}`;
+    case 'project':
+      return `VirtualRecord functions: [${p.exprs.map(expr).join(',')}]`;
+    case 'aggregate':
+      return `GroupBy keys: [${p.keys.map(expr).join(',')}] values: [${p.aggregates.map((a) => `${a.name}(${a.args.map(expr).join(',')})`).join(',')}]`;
+    case 'window':
+      return `Window functions: [${p.functions.map(windowText).join(', ')}]`;
+    case 'sort':
+      return `Sort${p.limit !== null ? ` light lo: ${p.limit}` : ''} keys: [${p.keys.map((k) => `${k.index}${k.desc ? ' desc' : ''}`).join(', ')}]`;
+    case 'limit':
+      return p.last !== null ? `Limit last: ${p.last}` : `Limit lo: ${p.lo} hi: ${p.hi}`;
+    case 'distinct':
+      return 'Distinct';
+    case 'reverse':
+      return 'Reverse (designated timestamp descending)';
+    case 'designate':
+      return `Timestamp column: $${p.column}`;
+    case 'sampleFill':
+      return `SampleByFill fill: [${p.fills.map((f) => (f.kind === 'const' ? String(f.value) : f.kind)).join(',')}]`;
+    case 'asofJoin':
+      return `${p.splice ? 'Splice' : p.strict ? 'Lt' : 'AsOf'} Join keys: [${p.leftKeys.join(',')}] = [${p.rightKeys.join(',')}]${p.tolerance !== null ? ` tolerance: ${p.tolerance}us` : ''}`;
+    case 'latestBy':
+      return `LatestBy keys: [${p.keys.map((k) => `$${k}`).join(',')}] timestamp: $${p.ts}`;
+    case 'join':
+      return `Hash ${p.type} Join keys: [${p.leftKeys.join(',')}] = [${p.rightKeys.join(',')}]${p.residual ? ` filter: ${expr(p.residual)}` : ''}`;
+    case 'setOp':
+      return `${p.op}${p.all ? ' ALL' : ''}`;
   }
 }
 
 /** `fn(args) over (partition by [..] order by [..] rows|range between .. and ..)`. */
 function windowText(w: BoundWindow): string {
-  const args = w.fn === 'lag' || w.fn === 'lead' ? [expr(w.args[0]!), String(w.offset), w.args[1] ? expr(w.args[1]) : 'NULL'] : w.fn === 'ntile' ? [String(w.offset)] : w.args.map(expr);
+  const args =
+    w.fn === 'lag' || w.fn === 'lead'
+      ? [expr(w.args[0]!), String(w.offset), w.args[1] ? expr(w.args[1]) : 'NULL']
+      : w.fn === 'ntile'
+        ? [String(w.offset)]
+        : w.args.map(expr);
   const parts: string[] = [];
   if (w.partitionBy.length > 0) parts.push(`partition by [${w.partitionBy.map(expr).join(',')}]`);
-  if (w.orderBy.length > 0) parts.push(`order by [${w.orderBy.map((o) => `${expr(o.expr)}${o.desc ? ' desc' : ''}`).join(',')}]`);
-  if (!['row_number', 'rank', 'dense_rank', 'percent_rank', 'cume_dist', 'ntile', 'lag', 'lead'].includes(w.fn)) parts.push(frameText(w.frame));
+  if (w.orderBy.length > 0)
+    parts.push(`order by [${w.orderBy.map((o) => `${expr(o.expr)}${o.desc ? ' desc' : ''}`).join(',')}]`);
+  if (!['row_number', 'rank', 'dense_rank', 'percent_rank', 'cume_dist', 'ntile', 'lag', 'lead'].includes(w.fn))
+    parts.push(frameText(w.frame));
   return `${w.fn}(${args.join(',')})${w.ignoreNulls ? ' ignore nulls' : ''} over (${parts.join(' ')})`;
 }
 
 function frameText(f: BoundFrame): string {
-  const bound = (x: number): string => (x === -Infinity ? 'unbounded preceding' : x === Infinity ? 'unbounded following' : x === 0 ? 'current row' : x < 0 ? `${-x} preceding` : `${x} following`);
+  const bound = (x: number): string =>
+    x === -Infinity
+      ? 'unbounded preceding'
+      : x === Infinity
+        ? 'unbounded following'
+        : x === 0
+          ? 'current row'
+          : x < 0
+            ? `${-x} preceding`
+            : `${x} following`;
   return `${f.unit.toLowerCase()} between ${bound(f.start)} and ${bound(f.end)}`;
 }
 
@@ -60,11 +112,22 @@ export function exprText(e: BoundExpr): string {
 
 function expr(e: BoundExpr): string {
   switch (e.kind) {
-    case 'col': return `$${e.index}`;
-    case 'const': return typeof e.value === 'string' ? `'${e.value}'` : String(e.value);
-    case 'call': return /^[^a-z]/.test(e.name) && e.args.length === 2 ? `${expr(e.args[0]!)}${e.name}${expr(e.args[1]!)}` : `${e.name}(${e.args.map(expr).join(',')})`;
-    case 'subquery': return `(${explainPlan(e.plan).map((l) => l.trim()).join(' <- ')})`;
-    case 'inSubquery': return `${expr(e.expr)} in (${explainPlan(e.plan).map((l) => l.trim()).join(' <- ')})`;
+    case 'col':
+      return `$${e.index}`;
+    case 'const':
+      return typeof e.value === 'string' ? `'${e.value}'` : String(e.value);
+    case 'call':
+      return /^[^a-z]/.test(e.name) && e.args.length === 2
+        ? `${expr(e.args[0]!)}${e.name}${expr(e.args[1]!)}`
+        : `${e.name}(${e.args.map(expr).join(',')})`;
+    case 'subquery':
+      return `(${explainPlan(e.plan)
+        .map((l) => l.trim())
+        .join(' <- ')})`;
+    case 'inSubquery':
+      return `${expr(e.expr)} in (${explainPlan(e.plan)
+        .map((l) => l.trim())
+        .join(' <- ')})`;
   }
 }
 

@@ -34,7 +34,8 @@ export function compileExpr(e: BoundExpr, kx: KernelContext, subqueries: Subquer
       const i = e.index;
       return (b) => b.columns[i]!;
     }
-    case 'const': return constant(() => constantVector(e.type, e.value, 1), kx);
+    case 'const':
+      return constant(() => constantVector(e.type, e.value, 1), kx);
     case 'call': {
       const args = (e.runArgs ? e.runArgs.map((i) => e.args[i]!) : e.args).map((a) => compileExpr(a, kx, subqueries));
       if (isConstant(e)) {
@@ -43,7 +44,11 @@ export function compileExpr(e: BoundExpr, kx: KernelContext, subqueries: Subquer
         const one: Batch = { rowCount: 1, columns: [] };
         return constant(() => {
           try {
-            return kernel(args.map((a) => a(one)), 1, kx);
+            return kernel(
+              args.map((a) => a(one)),
+              1,
+              kx,
+            );
           } catch (err) {
             throw atCall(err, e.pos);
           }
@@ -53,7 +58,11 @@ export function compileExpr(e: BoundExpr, kx: KernelContext, subqueries: Subquer
       const pos = e.pos;
       return (b) => {
         try {
-          return kernel(args.map((a) => a(b)), b.rowCount, kx);
+          return kernel(
+            args.map((a) => a(b)),
+            b.rowCount,
+            kx,
+          );
         } catch (err) {
           throw atCall(err, pos);
         }
@@ -98,7 +107,8 @@ function constant(first: () => ColumnVector, kx: KernelContext): CompiledExpr {
 
 /** A kernel's SQL error without a position, placed at the call that raised it (other errors pass through). */
 function atCall(err: unknown, pos: number): unknown {
-  if (isSvcError(err) && err.position === undefined) return new SvcError(err.code, err.message, { position: pos, cause: err });
+  if (isSvcError(err) && err.position === undefined)
+    return new SvcError(err.code, err.message, { position: pos, cause: err });
   return err;
 }
 
@@ -149,7 +159,10 @@ export class Evaluator {
    */
   async *chunks<T>(b: Batch, step: (part: Batch) => T): AsyncGenerator<T> {
     const n = b.rowCount;
-    if (n === 0) { yield this.once(b, step); return; }
+    if (n === 0) {
+      yield this.once(b, step);
+      return;
+    }
     for (let lo = 0; lo < n;) {
       const hi = Math.min(n, lo + this.#rows);
       let out: T;

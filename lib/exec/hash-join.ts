@@ -53,7 +53,9 @@ class NumberIndex {
     this.#bits[0] = v;
     let h = Math.imul(words[0]! ^ Math.imul(words[1]!, 0x9e3779b1), 0x85ebca6b);
     h ^= h >>> 15;
-    const keys = this.#keys, values = this.#values, mask = this.#mask;
+    const keys = this.#keys,
+      values = this.#values,
+      mask = this.#mask;
     let slot = h & mask;
     while (values[slot]! >= 0 && keys[slot] !== v) slot = (slot + 1) & mask;
     return slot;
@@ -88,7 +90,13 @@ class JoinTable {
   }
 
   /** Hashes `right`'s rows on `keys` (rows with a NULL key never match), charging `held` and pacing as it goes. */
-  static async build(right: Batch, keys: readonly number[], numeric: boolean, cx: ExecContext, held: Held): Promise<JoinTable> {
+  static async build(
+    right: Batch,
+    keys: readonly number[],
+    numeric: boolean,
+    cx: ExecContext,
+    held: Held,
+  ): Promise<JoinTable> {
     const n = right.rowCount;
     // The chains, and for numbers the index (two slots a row at most: 24 bytes).
     held.add(n * 4 + (numeric ? 24 * Math.max(8, n) : 0));
@@ -102,7 +110,10 @@ class JoinTable {
       const index = t.#numbers;
       const x = asDoubles(cols[0]!);
       for (let i = n - 1; i >= 0; i--) {
-        if (nulls !== null && nulls[i]) { next[i] = -1; continue; }
+        if (nulls !== null && nulls[i]) {
+          next[i] = -1;
+          continue;
+        }
         next[i] = index.swap(x[i]!, i);
         if ((i & 65535) === 0) await pace(cx);
       }
@@ -111,13 +122,20 @@ class JoinTable {
     const map = t.#strings!;
     let bytes = 0;
     for (let i = n - 1; i >= 0; i--) {
-      if (nulls !== null && nulls[i]) { next[i] = -1; continue; }
+      if (nulls !== null && nulls[i]) {
+        next[i] = -1;
+        continue;
+      }
       const k = rowKey(cols, i);
       const first = map.get(k);
       if (first === undefined) bytes += keyEntryBytes(k.length);
       next[i] = first ?? -1;
       map.set(k, i);
-      if ((i & 8191) === 0) { held.add(bytes); bytes = 0; await pace(cx); }
+      if ((i & 8191) === 0) {
+        held.add(bytes);
+        bytes = 0;
+        await pace(cx);
+      }
     }
     held.add(bytes);
     return t;
@@ -133,7 +151,7 @@ class JoinTable {
       for (let i = 0; i < n; i++) first[i] = nulls !== null && nulls[i] ? -1 : index.get(x[i]!);
     } else {
       const map = this.#strings!;
-      for (let i = 0; i < n; i++) first[i] = nulls !== null && nulls[i] ? -1 : map.get(rowKey(cols, i)) ?? -1;
+      for (let i = 0; i < n; i++) first[i] = nulls !== null && nulls[i] ? -1 : (map.get(rowKey(cols, i)) ?? -1);
     }
     return first;
   }
@@ -159,21 +177,31 @@ export async function* runJoin(plan: JoinPlan, cx: ExecContext): AsyncGenerator<
     const rightTypes = plan.right.fields.map((f) => (f.type === 'NULL' ? 'DOUBLE' : f.type) as ColumnType);
     const cross = plan.type === 'CROSS';
     const left = plan.type === 'LEFT';
-    const numeric = plan.leftKeys.length === 1
-      && NUMBER_KEYS.has(plan.left.fields[plan.leftKeys[0]!]!.type) && NUMBER_KEYS.has(plan.right.fields[plan.rightKeys[0]!]!.type);
+    const numeric =
+      plan.leftKeys.length === 1 &&
+      NUMBER_KEYS.has(plan.left.fields[plan.leftKeys[0]!]!.type) &&
+      NUMBER_KEYS.has(plan.right.fields[plan.rightKeys[0]!]!.type);
     const table = cross ? null : await JoinTable.build(right, plan.rightKeys, numeric, cx, held);
     const next = table?.next ?? null;
     const rightRows = right.rowCount;
     // The pairs of one chunk: left row, right row (-1: none), and whether it is its left row's last pair.
-    const li = new Int32Array(PAIRS), ri = new Int32Array(PAIRS), last = new Uint8Array(PAIRS);
-    const keepL = new Int32Array(PAIRS), keepR = new Int32Array(PAIRS);
+    const li = new Int32Array(PAIRS),
+      ri = new Int32Array(PAIRS),
+      last = new Uint8Array(PAIRS);
+    const keepL = new Int32Array(PAIRS),
+      keepR = new Int32Array(PAIRS);
     held.add(PAIRS * 17);
     // LEFT JOIN with an ON remainder: whether the current left row had a pair that passed it (its pairs may span chunks).
     let passed = false;
     for await (const b of run(plan.left, cx)) {
       const n = b.rowCount;
       if (n === 0) continue;
-      const first = table ? table.probe(plan.leftKeys.map((k) => b.columns[k]!), n) : null;
+      const first = table
+        ? table.probe(
+            plan.leftKeys.map((k) => b.columns[k]!),
+            n,
+          )
+        : null;
       let i = 0;
       /** The next right row of left row i; -2 before its first. */
       let r = -2;
@@ -183,14 +211,25 @@ export async function* runJoin(plan: JoinPlan, cx: ExecContext): AsyncGenerator<
           if (r === -2) {
             r = first ? first[i]! : rightRows > 0 ? 0 : -1;
             if (r < 0) {
-              if (left) { li[count] = i; ri[count] = -1; last[count] = 1; count++; }
-              i++; r = -2;
+              if (left) {
+                li[count] = i;
+                ri[count] = -1;
+                last[count] = 1;
+                count++;
+              }
+              i++;
+              r = -2;
               continue;
             }
           }
-          li[count] = i; ri[count] = r;
+          li[count] = i;
+          ri[count] = r;
           r = next ? next[r]! : r + 1 < rightRows ? r + 1 : -1;
-          if (r < 0) { last[count] = 1; i++; r = -2; } else last[count] = 0;
+          if (r < 0) {
+            last[count] = 1;
+            i++;
+            r = -2;
+          } else last[count] = 0;
           count++;
         }
         if (count > 0) {
@@ -207,9 +246,18 @@ export async function* runJoin(plan: JoinPlan, cx: ExecContext): AsyncGenerator<
             // Pairs that pass; a LEFT JOIN's left row whose pairs all fail still appears once, with NULLs.
             let kept = 0;
             for (let j = 0; j < count; j++) {
-              if (mask[j] && ri[j]! >= 0) { keepL[kept] = li[j]!; keepR[kept] = ri[j]!; kept++; passed = true; }
+              if (mask[j] && ri[j]! >= 0) {
+                keepL[kept] = li[j]!;
+                keepR[kept] = ri[j]!;
+                kept++;
+                passed = true;
+              }
               if (last[j]) {
-                if (left && !passed) { keepL[kept] = li[j]!; keepR[kept] = -1; kept++; }
+                if (left && !passed) {
+                  keepL[kept] = li[j]!;
+                  keepR[kept] = -1;
+                  kept++;
+                }
                 passed = false;
               }
             }
@@ -225,9 +273,17 @@ export async function* runJoin(plan: JoinPlan, cx: ExecContext): AsyncGenerator<
 }
 
 /** Left rows `li` side by side with right rows `ri` (NULLs where `ri` is -1). */
-export function joinPairs(left: Batch, right: Batch, li: Int32Array, ri: Int32Array, rightTypes: readonly ColumnType[]): Batch {
+export function joinPairs(
+  left: Batch,
+  right: Batch,
+  li: Int32Array,
+  ri: Int32Array,
+  rightTypes: readonly ColumnType[],
+): Batch {
   const l = gatherBatch(left, li);
   // A right side without rows was collected without columns: all NULL.
-  const rcols = rightTypes.map((t, c) => (right.rowCount === 0 ? nullVector(t, ri.length) : gatherOrNull(right.columns[c]!, ri, t)));
+  const rcols = rightTypes.map((t, c) =>
+    right.rowCount === 0 ? nullVector(t, ri.length) : gatherOrNull(right.columns[c]!, ri, t),
+  );
   return { rowCount: li.length, columns: [...l.columns, ...rcols] };
 }

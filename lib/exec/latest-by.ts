@@ -19,22 +19,29 @@ const EMPTY: Batch = { rowCount: 0, columns: [] };
 /** Whether `p` reads its table newest batch first (a backwards scan under filters and projections). */
 function newestFirst(p: Plan): boolean {
   switch (p.kind) {
-    case 'scan': return p.backwards === true;
-    case 'filter': case 'project': return newestFirst(p.input);
-    default: return false;
+    case 'scan':
+      return p.backwards === true;
+    case 'filter':
+    case 'project':
+      return newestFirst(p.input);
+    default:
+      return false;
   }
 }
 
 /** The table and column behind output `index` of `p` when it is a column passed up from a scan. */
 function sourceColumn(p: Plan, index: number): { table: string; column: string } | null {
   switch (p.kind) {
-    case 'scan': return p.columns[index] !== undefined ? { table: p.table, column: p.columns[index]! } : null;
-    case 'filter': return sourceColumn(p.input, index);
+    case 'scan':
+      return p.columns[index] !== undefined ? { table: p.table, column: p.columns[index]! } : null;
+    case 'filter':
+      return sourceColumn(p.input, index);
     case 'project': {
       const e = p.exprs[index];
       return e !== undefined && e.kind === 'col' ? sourceColumn(p.input, e.index) : null;
     }
-    default: return null;
+    default:
+      return null;
   }
 }
 
@@ -48,13 +55,20 @@ function symbolHasNoNulls(plan: LatestPlan, cx: ExecContext): boolean {
 }
 
 export function runLatestBy(plan: LatestPlan, input: AsyncIterable<Batch>, cx: ExecContext): AsyncGenerator<Batch> {
-  return holding(cx.budget, 'LATEST ON', (held) => (newestFirst(plan.input) && plan.keys.length === 1
-    ? latestBySymbol(plan, input, cx, symbolHasNoNulls(plan, cx), held)
-    : latestByAny(plan, input, cx, held)));
+  return holding(cx.budget, 'LATEST ON', (held) =>
+    newestFirst(plan.input) && plan.keys.length === 1
+      ? latestBySymbol(plan, input, cx, symbolHasNoNulls(plan, cx), held)
+      : latestByAny(plan, input, cx, held),
+  );
 }
 
 /** Any keys, any order: the newest row per key kept while everything is read (batches with a kept row stay, charged). */
-async function* latestByAny(plan: LatestPlan, input: AsyncIterable<Batch>, cx: ExecContext, held: Held): AsyncGenerator<Batch> {
+async function* latestByAny(
+  plan: LatestPlan,
+  input: AsyncIterable<Batch>,
+  cx: ExecContext,
+  held: Held,
+): AsyncGenerator<Batch> {
   const ordered = newestFirst(plan.input);
   const batches: Batch[] = [];
   /** Per key: the winning row as [batch number, row, ts]. */
@@ -80,17 +94,26 @@ async function* latestByAny(plan: LatestPlan, input: AsyncIterable<Batch>, cx: E
         bytes += typeof key === 'string' ? keyEntryBytes(key.length) + 48 : 80;
         used = true;
       } else if (!ordered && ts[i]! >= cur[2]) {
-        cur[0] = bn; cur[1] = i; cur[2] = ts[i]!;
+        cur[0] = bn;
+        cur[1] = i;
+        cur[2] = ts[i]!;
         used = true;
       }
     }
-    if (used) { batches.push(b); bytes += batchBytes(b); } else batches.push(EMPTY);
+    if (used) {
+      batches.push(b);
+      bytes += batchBytes(b);
+    } else batches.push(EMPTY);
     held.add(bytes);
     await pace(cx);
   }
   if (best.size === 0) return;
   const winners = [...best.values()].sort((a, b) => a[2] - b[2] || a[0] - b[0] || a[1] - b[1]);
-  yield gatherWinners(batches, winners, plan.fields.map((f) => f.type));
+  yield gatherWinners(
+    batches,
+    winners,
+    plan.fields.map((f) => f.type),
+  );
 }
 
 /**
@@ -99,10 +122,17 @@ async function* latestByAny(plan: LatestPlan, input: AsyncIterable<Batch>, cx: E
  * the dictionary has been seen, and NULL too unless the table's committed
  * state says the column never holds NULL. Other key types fall back to a Map.
  */
-async function* latestBySymbol(plan: LatestPlan, input: AsyncIterable<Batch>, cx: ExecContext, noNulls: boolean, held: Held): AsyncGenerator<Batch> {
+async function* latestBySymbol(
+  plan: LatestPlan,
+  input: AsyncIterable<Batch>,
+  cx: ExecContext,
+  noNulls: boolean,
+  held: Held,
+): AsyncGenerator<Batch> {
   const batches: Batch[] = [];
   let dict: readonly string[] | null = null;
-  let bestBatch = new Int32Array(0), bestRow = new Int32Array(0);
+  let bestBatch = new Int32Array(0),
+    bestRow = new Int32Array(0);
   let found = 0;
   const other = new Map<string, [number, number]>();
   for await (const b of input) {
@@ -122,9 +152,14 @@ async function* latestBySymbol(plan: LatestPlan, input: AsyncIterable<Batch>, cx
       const keys = k0.keys;
       for (let i = n - 1; i >= 0; i--) {
         const slot = keys[i]! + 1;
-        if (bestBatch[slot]! < 0) { bestBatch[slot] = bn; bestRow[slot] = i; found++; }
+        if (bestBatch[slot]! < 0) {
+          bestBatch[slot] = bn;
+          bestRow[slot] = i;
+          found++;
+        }
       }
-      if (found === before) batches[bn] = EMPTY; // nothing of it is kept: let it go
+      if (found === before)
+        batches[bn] = EMPTY; // nothing of it is kept: let it go
       else held.add(batchBytes(b) + (found - before) * 8);
       const needed = dict.length + (noNulls ? 0 : 1);
       const nullSeen = bestBatch[0]! >= 0 ? 1 : 0;
@@ -133,7 +168,11 @@ async function* latestBySymbol(plan: LatestPlan, input: AsyncIterable<Batch>, cx
       // Not one dictionary: every row through a Map (no early stop).
       if (dict !== null && other.size === 0) {
         for (let s = 0; s < bestBatch.length; s++) {
-          if (bestBatch[s]! >= 0) other.set(rowKey([batches[bestBatch[s]!]!.columns[plan.keys[0]!]!], bestRow[s]!), [bestBatch[s]!, bestRow[s]!]);
+          if (bestBatch[s]! >= 0)
+            other.set(rowKey([batches[bestBatch[s]!]!.columns[plan.keys[0]!]!], bestRow[s]!), [
+              bestBatch[s]!,
+              bestRow[s]!,
+            ]);
         }
         dict = null;
       }
@@ -141,7 +180,10 @@ async function* latestBySymbol(plan: LatestPlan, input: AsyncIterable<Batch>, cx
       let bytes = 0;
       for (let i = n - 1; i >= 0; i--) {
         const key = rowKey(cols, i);
-        if (!other.has(key)) { other.set(key, [bn, i]); bytes += keyEntryBytes(key.length) + 40; }
+        if (!other.has(key)) {
+          other.set(key, [bn, i]);
+          bytes += keyEntryBytes(key.length) + 40;
+        }
       }
       if (found + other.size === before) batches[bn] = EMPTY;
       else held.add(bytes + batchBytes(b));
@@ -156,10 +198,25 @@ async function* latestBySymbol(plan: LatestPlan, input: AsyncIterable<Batch>, cx
   const tsOf = (w: [number, number]): number => (batches[w[0]]!.columns[plan.ts] as { data: Float64Array }).data[w[1]]!;
   // Oldest first; on equal timestamps the row stored earlier first (later batch numbers are older).
   winners.sort((a, b) => tsOf(a) - tsOf(b) || b[0] - a[0] || a[1] - b[1]);
-  yield gatherWinners(batches, winners, plan.fields.map((f) => f.type));
+  yield gatherWinners(
+    batches,
+    winners,
+    plan.fields.map((f) => f.type),
+  );
 }
 
 /** The winning rows ([batch, row] in output order) as one batch. */
-function gatherWinners(batches: readonly Batch[], winners: readonly (readonly [number, number, ...number[]])[], types: readonly SqlType[]): Batch {
-  return { rowCount: winners.length, columns: gatherFromBatches(winners.map((w) => batches[w[0]]!), Int32Array.from(winners, (w) => w[1]), types) };
+function gatherWinners(
+  batches: readonly Batch[],
+  winners: readonly (readonly [number, number, ...number[]])[],
+  types: readonly SqlType[],
+): Batch {
+  return {
+    rowCount: winners.length,
+    columns: gatherFromBatches(
+      winners.map((w) => batches[w[0]]!),
+      Int32Array.from(winners, (w) => w[1]),
+      types,
+    ),
+  };
 }

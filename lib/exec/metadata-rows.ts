@@ -16,30 +16,63 @@ export function metadataRows(plan: MetadataPlan, catalog: Catalog): Batch {
   if (plan.what === 'tables') {
     catalog.tables().forEach((t, i) => {
       const m = t.meta;
-      if (plan.fields.length === 1) { rows.push([m.name]); return; }
+      if (plan.fields.length === 1) {
+        rows.push([m.name]);
+        return;
+      }
       const ts = m.columns.find((c) => c.id === m.timestampId);
       const parts = t.txn.partitions;
       const rowCount = parts.reduce((s, p) => s + p.rows, 0);
       // The statistics columns past table_txn (QuestDB's WAL, write amplification, merge rate and
       // replication figures) stay NULL: svcdb keeps no such figures.
-      rows.push([i + 1, m.name, ts?.name ?? null, m.partitionBy, m.wal === true, upsertKeys(m).length > 0, 0, 'HOUR', false, m.name,
-        m.maxUncommittedRows, m.o3MaxLag, t.error !== null, 'T', rowCount,
-        ts && parts.length ? parts[0]!.minTs : null, ts && parts.length ? parts[parts.length - 1]!.maxTs : null,
-        lastCommit(t.dir), t.txn.txn]);
+      rows.push([
+        i + 1,
+        m.name,
+        ts?.name ?? null,
+        m.partitionBy,
+        m.wal === true,
+        upsertKeys(m).length > 0,
+        0,
+        'HOUR',
+        false,
+        m.name,
+        m.maxUncommittedRows,
+        m.o3MaxLag,
+        t.error !== null,
+        'T',
+        rowCount,
+        ts && parts.length ? parts[0]!.minTs : null,
+        ts && parts.length ? parts[parts.length - 1]!.maxTs : null,
+        lastCommit(t.dir),
+        t.txn.txn,
+      ]);
     });
   } else if (plan.what === 'columns') {
     const table = catalog.get(plan.table!);
     const m = table.meta;
     for (const c of m.columns) {
       const sym = c.type === 'SYMBOL';
-      rows.push([c.name, typeName(c.type), c.indexed === true, sym ? c.indexCapacity ?? SYMBOL_DEFAULTS.indexCapacity : 0,
-        sym ? c.symbolCached ?? SYMBOL_DEFAULTS.cached : false, sym ? c.symbolCapacity ?? SYMBOL_DEFAULTS.capacity : 0,
-        sym ? (table.txn.symbols[String(c.id)]?.count ?? 0) : 0, c.id === m.timestampId, c.upsertKey === true]); // committed symbols only
+      rows.push([
+        c.name,
+        typeName(c.type),
+        c.indexed === true,
+        sym ? (c.indexCapacity ?? SYMBOL_DEFAULTS.indexCapacity) : 0,
+        sym ? (c.symbolCached ?? SYMBOL_DEFAULTS.cached) : false,
+        sym ? (c.symbolCapacity ?? SYMBOL_DEFAULTS.capacity) : 0,
+        sym ? (table.txn.symbols[String(c.id)]?.count ?? 0) : 0,
+        c.id === m.timestampId,
+        c.upsertKey === true,
+      ]); // committed symbols only
     }
   } else {
     rows.push([createTableDdl(catalog, plan.table!)]);
   }
-  const columns = plan.fields.map((f, c) => fromValues(f.type, rows.map((r) => r[c] ?? null)));
+  const columns = plan.fields.map((f, c) =>
+    fromValues(
+      f.type,
+      rows.map((r) => r[c] ?? null),
+    ),
+  );
   return { rowCount: rows.length, columns };
 }
 
@@ -67,7 +100,8 @@ export function createTableDdl(catalog: Catalog, table: string): string {
     if (m.partitionBy !== 'NONE' && m.wal !== true) ddl += ' BYPASS WAL';
   }
   const withs: string[] = [];
-  if (m.maxUncommittedRows !== catalog.options.maxUncommittedRows) withs.push(`maxUncommittedRows=${m.maxUncommittedRows}`);
+  if (m.maxUncommittedRows !== catalog.options.maxUncommittedRows)
+    withs.push(`maxUncommittedRows=${m.maxUncommittedRows}`);
   if (m.o3MaxLag !== catalog.options.o3MaxLag) withs.push(`o3MaxLag=${Math.round(m.o3MaxLag)}us`);
   if (withs.length > 0) ddl += `\nWITH ${withs.join(', ')}`;
   const keys = upsertKeys(m);
@@ -78,11 +112,13 @@ export function createTableDdl(catalog: Catalog, table: string): string {
 function symbolClause(c: ColumnDef): string {
   if (c.type !== 'SYMBOL') return '';
   let s = '';
-  if (c.symbolCapacity !== undefined && c.symbolCapacity !== SYMBOL_DEFAULTS.capacity) s += ` CAPACITY ${c.symbolCapacity}`;
+  if (c.symbolCapacity !== undefined && c.symbolCapacity !== SYMBOL_DEFAULTS.capacity)
+    s += ` CAPACITY ${c.symbolCapacity}`;
   if (c.symbolCached === false) s += ' NOCACHE';
   if (c.indexed) {
     s += ' INDEX';
-    if (c.indexCapacity !== undefined && c.indexCapacity !== SYMBOL_DEFAULTS.indexCapacity) s += ` CAPACITY ${c.indexCapacity}`;
+    if (c.indexCapacity !== undefined && c.indexCapacity !== SYMBOL_DEFAULTS.indexCapacity)
+      s += ` CAPACITY ${c.indexCapacity}`;
   }
   return s;
 }

@@ -21,36 +21,65 @@ import { rowKey } from './vectors.js';
 
 export function run(plan: Plan, cx: ExecContext): AsyncGenerator<Batch> {
   switch (plan.kind) {
-    case 'scan': return runScan(plan, cx);
+    case 'scan':
+      return runScan(plan, cx);
     case 'input': {
       const input = cx.inputs?.get(plan.name);
       if (!input) throw new Error(`no batches were handed in for input ${plan.name}`);
-      return (async function* () { yield* input; })();
+      return (async function* () {
+        yield* input;
+      })();
     }
-    case 'oneRow': return (async function* () { yield { rowCount: 1, columns: [] }; })();
-    case 'longSequence': return runLongSequence(plan.count, cx);
-    case 'metadata': return (async function* () { yield* sliceBatches(metadataRows(plan, tablesOf(cx))); })();
-    case 'filter': return runFilter(plan, cx);
-    case 'project': return runProject(plan, cx);
-    case 'aggregate': return runAggregate(plan, run(plan.input, cx), cx);
-    case 'window': return runWindow(plan, run(plan.input, cx), cx);
-    case 'sort': return runSort(plan, run(plan.input, cx), cx);
-    case 'limit': return runLimit(plan, cx);
-    case 'distinct': return runDistinct(plan, cx);
-    case 'reverse': return runReverse(plan, cx);
-    case 'designate': return run(plan.input, cx);
-    case 'latestBy': return runLatestBy(plan, run(plan.input, cx), cx);
-    case 'asofJoin': return runAsofJoin(plan, run(plan.left, cx), run(plan.right, cx)[Symbol.asyncIterator](), cx);
-    case 'sampleFill': return runSampleFill(plan, run(plan.input, cx), cx);
-    case 'join': return runJoin(plan, cx);
-    case 'setOp': return runSetOp(plan, cx);
+    case 'oneRow':
+      return (async function* () {
+        yield { rowCount: 1, columns: [] };
+      })();
+    case 'longSequence':
+      return runLongSequence(plan.count, cx);
+    case 'metadata':
+      return (async function* () {
+        yield* sliceBatches(metadataRows(plan, tablesOf(cx)));
+      })();
+    case 'filter':
+      return runFilter(plan, cx);
+    case 'project':
+      return runProject(plan, cx);
+    case 'aggregate':
+      return runAggregate(plan, run(plan.input, cx), cx);
+    case 'window':
+      return runWindow(plan, run(plan.input, cx), cx);
+    case 'sort':
+      return runSort(plan, run(plan.input, cx), cx);
+    case 'limit':
+      return runLimit(plan, cx);
+    case 'distinct':
+      return runDistinct(plan, cx);
+    case 'reverse':
+      return runReverse(plan, cx);
+    case 'designate':
+      return run(plan.input, cx);
+    case 'latestBy':
+      return runLatestBy(plan, run(plan.input, cx), cx);
+    case 'asofJoin':
+      return runAsofJoin(plan, run(plan.left, cx), run(plan.right, cx)[Symbol.asyncIterator](), cx);
+    case 'sampleFill':
+      return runSampleFill(plan, run(plan.input, cx), cx);
+    case 'join':
+      return runJoin(plan, cx);
+    case 'setOp':
+      return runSetOp(plan, cx);
   }
 }
 
 async function* runScan(plan: Extract<Plan, { kind: 'scan' }>, cx: ExecContext): AsyncGenerator<Batch> {
   const reader = tablesOf(cx).reader(plan.table);
   try {
-    for (const b of reader.scan({ columns: plan.columns, intervals: plan.intervals ?? undefined, backwards: plan.backwards === true, batchRows: plan.batchRows })) {
+    for (const b of reader.scan({
+      columns: plan.columns,
+      intervals: plan.intervals ?? undefined,
+      backwards: plan.backwards === true,
+      batchRows: plan.batchRows,
+    })) {
       await pace(cx);
       yield b;
     }
@@ -104,9 +133,13 @@ async function* runProject(plan: Extract<Plan, { kind: 'project' }>, cx: ExecCon
  */
 function smallBatches(p: Plan, rows: number): Plan {
   switch (p.kind) {
-    case 'scan': return { ...p, batchRows: Math.max(1, rows) };
-    case 'project': case 'reverse': return { ...p, input: smallBatches(p.input, rows) };
-    default: return p;
+    case 'scan':
+      return { ...p, batchRows: Math.max(1, rows) };
+    case 'project':
+    case 'reverse':
+      return { ...p, input: smallBatches(p.input, rows) };
+    default:
+      return p;
   }
 }
 
@@ -139,10 +172,12 @@ async function* runLimit(plan: Extract<Plan, { kind: 'limit' }>, cx: ExecContext
   if (plan.hi <= plan.lo) return;
   const input = plan.hi < DEFAULT_BATCH_ROWS ? smallBatches(plan.input, plan.hi) : plan.input;
   for await (const b of run(input, cx)) {
-    const start = seen, end = seen + b.rowCount;
+    const start = seen,
+      end = seen + b.rowCount;
     seen = end;
     if (end <= plan.lo) continue;
-    const from = Math.max(0, plan.lo - start), to = Math.min(b.rowCount, plan.hi - start);
+    const from = Math.max(0, plan.lo - start),
+      to = Math.min(b.rowCount, plan.hi - start);
     if (to > from) yield* sliceBatches(b, from, to);
     if (seen >= plan.hi) return; // stops the input too: its generators run their finally blocks
   }
@@ -173,10 +208,15 @@ async function* runDistinct(plan: Extract<Plan, { kind: 'distinct' }>, cx: ExecC
 /** The rows of `b` whose values `seen` did not have yet (added to it, charged to `held`), or null. */
 function distinctRows(b: Batch, seen: Set<string>, held: Held): Batch | null {
   const keep = new Int32Array(b.rowCount);
-  let kept = 0, bytes = 0;
+  let kept = 0,
+    bytes = 0;
   for (let i = 0; i < b.rowCount; i++) {
     const k = rowKey(b.columns, i);
-    if (!seen.has(k)) { seen.add(k); keep[kept++] = i; bytes += keyEntryBytes(k.length); }
+    if (!seen.has(k)) {
+      seen.add(k);
+      keep[kept++] = i;
+      bytes += keyEntryBytes(k.length);
+    }
   }
   held.add(bytes);
   return kept === 0 ? null : gatherBatch(b, keep.subarray(0, kept));
@@ -200,7 +240,8 @@ async function* runSetOp(plan: Extract<Plan, { kind: 'setOp' }>, cx: ExecContext
       }
       return;
     }
-    if (plan.op !== 'INTERSECT' && plan.op !== 'EXCEPT') throw new SvcError('SQL', `unsupported set operation ${plan.op}`);
+    if (plan.op !== 'INTERSECT' && plan.op !== 'EXCEPT')
+      throw new SvcError('SQL', `unsupported set operation ${plan.op}`);
     const rightRows = new Map<string, number>();
     for await (const b of run(plan.right, cx)) {
       let bytes = 0;

@@ -26,7 +26,8 @@ async function* fill(plan: FillPlan, input: AsyncIterable<Batch>, cx: ExecContex
   const nKeys = plan.keys.length + 1;
   // Per key (first-appearance order): its key values and bucket -> row.
   const byKey = new Map<string, { keyRow: Value[]; rows: Map<number, Value[]> }>();
-  let lo = Infinity, hi = -Infinity;
+  let lo = Infinity,
+    hi = -Infinity;
   for await (const b of input) {
     held.add(b.rowCount * (width * VALUE_BYTES + 64));
     const keyCols = plan.keys.map((k) => b.columns[k]!);
@@ -34,9 +35,15 @@ async function* fill(plan: FillPlan, input: AsyncIterable<Batch>, cx: ExecContex
     for (let i = 0; i < b.rowCount; i++) {
       const k = plan.keys.length === 0 ? '' : rowKey(keyCols, i);
       let e = byKey.get(k);
-      if (!e) { e = { keyRow: b.columns.map((c) => valueAt(c, i)), rows: new Map() }; byKey.set(k, e); }
+      if (!e) {
+        e = { keyRow: b.columns.map((c) => valueAt(c, i)), rows: new Map() };
+        byKey.set(k, e);
+      }
       const t = bucket[i]!;
-      e.rows.set(t, b.columns.map((c) => valueAt(c, i)));
+      e.rows.set(
+        t,
+        b.columns.map((c) => valueAt(c, i)),
+      );
       if (t < lo) lo = t;
       if (t > hi) hi = t;
     }
@@ -58,7 +65,10 @@ async function* fill(plan: FillPlan, input: AsyncIterable<Batch>, cx: ExecContex
   const base = held.bytes;
   for (let b = start; b <= last; b = bk.next(b)) {
     all.push(b);
-    if ((all.length & 4095) === 0) { held.set(base + all.length * perBucket); cx.deadline.check(); }
+    if ((all.length & 4095) === 0) {
+      held.set(base + all.length * perBucket);
+      cx.deadline.check();
+    }
     if (all.length * byKey.size > MAX_ROWS) held.add(Infinity);
   }
   held.set(base + all.length * perBucket);
@@ -68,10 +78,19 @@ async function* fill(plan: FillPlan, input: AsyncIterable<Batch>, cx: ExecContex
   for (const b of all) {
     for (const e of byKey.values()) {
       const row = e.rows.get(b);
-      if (row) { for (let c = 0; c < width; c++) out[c]!.push(row[c]!); continue; }
+      if (row) {
+        for (let c = 0; c < width; c++) out[c]!.push(row[c]!);
+        continue;
+      }
       for (let c = 0; c < width; c++) {
-        if (c === plan.bucket) { out[c]!.push(b); continue; }
-        if (c < aggStart) { out[c]!.push(e.keyRow[c]!); continue; }
+        if (c === plan.bucket) {
+          out[c]!.push(b);
+          continue;
+        }
+        if (c < aggStart) {
+          out[c]!.push(e.keyRow[c]!);
+          continue;
+        }
         const spec = plan.fills[c - aggStart]!;
         // PREV and LINEAR look along the buckets: the work is buckets x buckets.
         if (spec.kind === 'prev' || spec.kind === 'linear') cx.deadline.tick(all.length);
@@ -86,8 +105,11 @@ async function* fill(plan: FillPlan, input: AsyncIterable<Batch>, cx: ExecContex
 
 function fillValue(spec: FillSpec, rows: Map<number, Value[]>, b: number, c: number, all: readonly number[]): Value {
   switch (spec.kind) {
-    case 'none': case 'null': return null;
-    case 'const': return spec.value;
+    case 'none':
+    case 'null':
+      return null;
+    case 'const':
+      return spec.value;
     case 'prev': {
       let prev: Value = null;
       for (const t of all) {
@@ -98,11 +120,21 @@ function fillValue(spec: FillSpec, rows: Map<number, Value[]>, b: number, c: num
       return prev;
     }
     case 'linear': {
-      let b0 = -Infinity, v0: number | null = null, b1 = Infinity, v1: number | null = null;
+      let b0 = -Infinity,
+        v0: number | null = null,
+        b1 = Infinity,
+        v1: number | null = null;
       for (const t of all) {
         const r = rows.get(t);
         if (!r || typeof r[c] !== 'number') continue;
-        if (t < b) { b0 = t; v0 = r[c] as number; } else if (t > b) { b1 = t; v1 = r[c] as number; break; }
+        if (t < b) {
+          b0 = t;
+          v0 = r[c] as number;
+        } else if (t > b) {
+          b1 = t;
+          v1 = r[c] as number;
+          break;
+        }
       }
       if (v0 === null || v1 === null) return null;
       return v0 + ((v1 - v0) * (b - b0)) / (b1 - b0);

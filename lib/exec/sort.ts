@@ -102,7 +102,8 @@ export function comparable(v: ColumnVector, held?: Held): (a: number, b: number)
   if (v.kind === 'fixed' && v.type !== 'CHAR' && !isByteRows(v.type)) {
     const d = asDoubles(v);
     return (a, b) => {
-      const x = d[a]!, y = d[b]!;
+      const x = d[a]!,
+        y = d[b]!;
       if (x !== x) return y !== y ? 0 : -1;
       if (y !== y) return 1;
       return x < y ? -1 : x > y ? 1 : 0;
@@ -117,20 +118,25 @@ export function comparable(v: ColumnVector, held?: Held): (a: number, b: number)
     const isNull = decimal ? isDecimalNull : isGeohashNull;
     const cmp = decimal ? compareDecimalRows : compareGeohashRows;
     return (a, c) => {
-      const x = isNull(b, a, w), y = isNull(b, c, w);
+      const x = isNull(b, a, w),
+        y = isNull(b, c, w);
       if (x) return y ? 0 : -1;
       if (y) return 1;
       return cmp(b, a, b, c, w);
     };
   }
-  const t = v.kind === 'fixed' ? Array.from({ length: v.data.length / typeInfo(v.type).stride }, (_, i) => valueAt(v, i) as string | null) : texts(v);
+  const t =
+    v.kind === 'fixed'
+      ? Array.from({ length: v.data.length / typeInfo(v.type).stride }, (_, i) => valueAt(v, i) as string | null)
+      : texts(v);
   if (held) {
     let chars = 0;
     for (const s of t) if (s) chars += s.length;
     held.add(t.length * 16 + chars * 2);
   }
   return (a, b) => {
-    const x = t[a], y = t[b];
+    const x = t[a],
+      y = t[b];
     if (x === null || x === undefined) return y === null || y === undefined ? 0 : -1;
     if (y === null || y === undefined) return 1;
     return x < y ? -1 : x > y ? 1 : 0;

@@ -23,10 +23,17 @@ export async function prepareSubqueries(exprs: readonly (BoundExpr | null)[], cx
 
 async function prepare(e: BoundExpr, cx: ExecContext): Promise<void> {
   switch (e.kind) {
-    case 'col': case 'const': return;
-    case 'call': for (const a of e.args) await prepare(a, cx); return;
-    case 'inSubquery': await prepare(e.expr, cx); break;
-    case 'subquery': break;
+    case 'col':
+    case 'const':
+      return;
+    case 'call':
+      for (const a of e.args) await prepare(a, cx);
+      return;
+    case 'inSubquery':
+      await prepare(e.expr, cx);
+      break;
+    case 'subquery':
+      break;
   }
   if (cx.subqueryValues.has(e)) return;
   // The values stay charged for the rest of the statement (its budget is let go as a whole at the end).
@@ -53,12 +60,16 @@ export type SubqueryValues = ReadonlyMap<BoundExpr, readonly Value[]> | null;
 
 function valuesOf(e: BoundExpr & { pos: number }, results: SubqueryValues): readonly Value[] {
   const values = results?.get(e);
-  if (values === undefined) throw new SvcError('INTERNAL', 'subquery was not run before its expression', { position: e.pos });
+  if (values === undefined)
+    throw new SvcError('INTERNAL', 'subquery was not run before its expression', { position: e.pos });
   return values;
 }
 
 /** The scalar subquery's value (this execution's) as a constant vector of the batch's length. */
-export function scalarSubquery(e: Extract<BoundExpr, { kind: 'subquery' }>, results: SubqueryValues): (n: number) => ColumnVector {
+export function scalarSubquery(
+  e: Extract<BoundExpr, { kind: 'subquery' }>,
+  results: SubqueryValues,
+): (n: number) => ColumnVector {
   let cached: ColumnVector | null = null;
   let size = 0;
   return (n) => {
@@ -71,7 +82,10 @@ export function scalarSubquery(e: Extract<BoundExpr, { kind: 'subquery' }>, resu
 }
 
 /** A membership test of `x`'s rows in the subquery's values (this execution's), as a BOOLEAN vector. */
-export function inSubquery(e: Extract<BoundExpr, { kind: 'inSubquery' }>, results: SubqueryValues): (x: ColumnVector) => ColumnVector {
+export function inSubquery(
+  e: Extract<BoundExpr, { kind: 'inSubquery' }>,
+  results: SubqueryValues,
+): (x: ColumnVector) => ColumnVector {
   const t = e.expr.type;
   const numeric = t === 'BOOLEAN' || (t !== 'CHAR' && t !== 'IPV4' && (isNumeric(t) || isTemporal(t)));
   let nums: Set<number> | null = null;
@@ -81,18 +95,30 @@ export function inSubquery(e: Extract<BoundExpr, { kind: 'inSubquery' }>, result
     if (nums === null && strs === null) {
       const values = valuesOf(e, results);
       hasNull = values.includes(null);
-      if (numeric) nums = new Set(values.filter((v) => v !== null).map((v) => (typeof v === 'boolean' ? (v ? 1 : 0) : Number(v))));
+      if (numeric)
+        nums = new Set(values.filter((v) => v !== null).map((v) => (typeof v === 'boolean' ? (v ? 1 : 0) : Number(v))));
       else strs = new Set(values.filter((v) => v !== null).map(String));
     }
-    const n = x.kind === 'var' ? x.offsets.length - 1 : x.kind === 'symbol' ? x.keys.length : x.data.length / typeInfo(x.type).stride;
+    const n =
+      x.kind === 'var'
+        ? x.offsets.length - 1
+        : x.kind === 'symbol'
+          ? x.keys.length
+          : x.data.length / typeInfo(x.type).stride;
     const out = new Uint8Array(n);
     if (nums !== null) {
       const d = asDoubles(x);
-      for (let i = 0; i < n; i++) { const v = d[i]!; out[i] = v !== v ? (hasNull ? 1 : 0) : nums.has(v) ? 1 : 0; }
+      for (let i = 0; i < n; i++) {
+        const v = d[i]!;
+        out[i] = v !== v ? (hasNull ? 1 : 0) : nums.has(v) ? 1 : 0;
+      }
     } else if (x.kind === 'symbol') {
       // Once per dictionary entry, not per row.
       const hit = x.dict.map((s) => (strs!.has(s) ? 1 : 0));
-      for (let i = 0; i < n; i++) { const k = x.keys[i]!; out[i] = k < 0 ? (hasNull ? 1 : 0) : hit[k]!; }
+      for (let i = 0; i < n; i++) {
+        const k = x.keys[i]!;
+        out[i] = k < 0 ? (hasNull ? 1 : 0) : hit[k]!;
+      }
     } else {
       for (let i = 0; i < n; i++) {
         const v = valueAt(x, i);

@@ -33,23 +33,41 @@ interface FromSource {
 }
 
 export function runUpdate(stmt: A.Update, catalog: Catalog, env: StatementEnv): Prepared {
-  if (!catalog.exists(stmt.table)) throw new SvcError('SQL', `table does not exist [table=${stmt.table}]`, { position: stmt.tablePos });
+  if (!catalog.exists(stmt.table))
+    throw new SvcError('SQL', `table does not exist [table=${stmt.table}]`, { position: stmt.tablePos });
   const meta = catalog.get(stmt.table).meta;
-  const target: ScopeField[] = meta.columns.map((c) => ({ table: stmt.alias ?? meta.name, name: c.name, type: c.type }));
+  const target: ScopeField[] = meta.columns.map((c) => ({
+    table: stmt.alias ?? meta.name,
+    name: c.name,
+    type: c.type,
+  }));
   const nt = target.length;
   const bound = stmt.from ? bindFromItem(stmt.from, { catalog, ...env }, stmt.with ?? []) : null;
-  const scope: Scope = { fields: [...target, ...(bound?.scope.fields ?? [])], subquery: subqueryBinder({ catalog, ...env }) };
+  const scope: Scope = {
+    fields: [...target, ...(bound?.scope.fields ?? [])],
+    subquery: subqueryBinder({ catalog, ...env }),
+  };
 
   let whereAst = stmt.where;
   let from: FromSource | null = null;
   if (bound) {
-    const targetKeys: number[] = [], sourceKeys: number[] = [];
+    const targetKeys: number[] = [],
+      sourceKeys: number[] = [];
     const rest: A.Expr[] = [];
     for (const c of stmt.where ? conjuncts(stmt.where) : []) {
       if (c.kind === 'binary' && c.op === '=' && c.left.kind === 'column' && c.right.kind === 'column') {
-        const a = resolveColumn(scope, c.left).index, b = resolveColumn(scope, c.right).index;
-        if (a < nt && b >= nt) { targetKeys.push(a); sourceKeys.push(b - nt); continue; }
-        if (b < nt && a >= nt) { targetKeys.push(b); sourceKeys.push(a - nt); continue; }
+        const a = resolveColumn(scope, c.left).index,
+          b = resolveColumn(scope, c.right).index;
+        if (a < nt && b >= nt) {
+          targetKeys.push(a);
+          sourceKeys.push(b - nt);
+          continue;
+        }
+        if (b < nt && a >= nt) {
+          targetKeys.push(b);
+          sourceKeys.push(a - nt);
+          continue;
+        }
       }
       rest.push(c);
     }
@@ -58,17 +76,21 @@ export function runUpdate(stmt: A.Update, catalog: Catalog, env: StatementEnv): 
     from = { plan: bound.plan, types, targetKeys, sourceKeys };
   }
   const where: BoundExpr | null = whereAst ? bindExpr(whereAst, { env, scope, onAggregate: null }) : null;
-  if (where && where.type !== 'BOOLEAN') throw new SvcError('SQL', 'boolean expression expected', { position: whereAst!.pos });
+  if (where && where.type !== 'BOOLEAN')
+    throw new SvcError('SQL', 'boolean expression expected', { position: whereAst!.pos });
 
   // One expression per table column over [target columns, source columns, matched]: unchanged columns pass through.
   const matchedIndex = scope.fields.length;
-  const matched: BoundExpr = from ? { kind: 'col', index: matchedIndex, type: 'BOOLEAN' } : where ?? { kind: 'const', type: 'BOOLEAN', value: true };
+  const matched: BoundExpr = from
+    ? { kind: 'col', index: matchedIndex, type: 'BOOLEAN' }
+    : (where ?? { kind: 'const', type: 'BOOLEAN', value: true });
   const exprs: BoundExpr[] = meta.columns.map((c, i) => ({ kind: 'col', index: i, type: c.type }));
   for (const s of stmt.set) {
     const i = meta.columns.findIndex((c) => c.name.toLowerCase() === s.column.toLowerCase());
     if (i < 0) throw new SvcError('SQL', `Invalid column: ${s.column}`, { position: s.pos });
     const c = meta.columns[i]!;
-    if (c.id === meta.timestampId) throw new SvcError('SQL', 'Designated timestamp column cannot be updated', { position: s.pos });
+    if (c.id === meta.timestampId)
+      throw new SvcError('SQL', 'Designated timestamp column cannot be updated', { position: s.pos });
     const value = castTo(env, bindExpr(s.value, { env, scope, onAggregate: null }), c.type, s.value.pos);
     exprs[i] = from || where ? call(env, 'case', [matched, value, exprs[i]!], s.pos) : value;
   }
@@ -87,32 +109,38 @@ export function runUpdate(stmt: A.Update, catalog: Catalog, env: StatementEnv): 
       const w = await catalog.writer(stmt.table);
       let updated = 0;
       try {
-        await w.rewritePartitionsAsync((rows) => {
-          let input: Batch = rows;
-          let n: number;
-          if (pick) {
-            const chosen = pick(rows);
-            n = 0;
-            for (let i = 0; i < chosen.length; i++) if (chosen[i]! >= 0) n++;
-            if (n === 0) return null;
-            const all = new Int32Array(rows.rowCount);
-            for (let i = 0; i < all.length; i++) all[i] = i;
-            const joined = joinPairs(rows, source!, all, chosen, from!.types);
-            const flags = new Uint8Array(rows.rowCount);
-            for (let i = 0; i < flags.length; i++) flags[i] = chosen[i]! >= 0 ? 1 : 0;
-            input = { rowCount: rows.rowCount, columns: [...joined.columns, { kind: 'fixed', type: 'BOOLEAN', data: flags }] };
-          } else if (cond) {
-            const m = ev.once(rows, (b) => (cond(b) as { data: Uint8Array }).data);
-            n = 0;
-            for (let i = 0; i < rows.rowCount; i++) n += m[i]!;
-            if (n === 0) return null;
-          } else {
-            n = rows.rowCount;
-          }
-          updated += n;
-          cx.deadline.check();
-          return ev.once(input, (b) => fns.map((f) => f(b)));
-        }, () => pace(cx)); // the statement's pace between partitions: its deadline, a turn for other requests
+        await w.rewritePartitionsAsync(
+          (rows) => {
+            let input: Batch = rows;
+            let n: number;
+            if (pick) {
+              const chosen = pick(rows);
+              n = 0;
+              for (let i = 0; i < chosen.length; i++) if (chosen[i]! >= 0) n++;
+              if (n === 0) return null;
+              const all = new Int32Array(rows.rowCount);
+              for (let i = 0; i < all.length; i++) all[i] = i;
+              const joined = joinPairs(rows, source!, all, chosen, from!.types);
+              const flags = new Uint8Array(rows.rowCount);
+              for (let i = 0; i < flags.length; i++) flags[i] = chosen[i]! >= 0 ? 1 : 0;
+              input = {
+                rowCount: rows.rowCount,
+                columns: [...joined.columns, { kind: 'fixed', type: 'BOOLEAN', data: flags }],
+              };
+            } else if (cond) {
+              const m = ev.once(rows, (b) => (cond(b) as { data: Uint8Array }).data);
+              n = 0;
+              for (let i = 0; i < rows.rowCount; i++) n += m[i]!;
+              if (n === 0) return null;
+            } else {
+              n = rows.rowCount;
+            }
+            updated += n;
+            cx.deadline.check();
+            return ev.once(input, (b) => fns.map((f) => f(b)));
+          },
+          () => pace(cx),
+        ); // the statement's pace between partitions: its deadline, a turn for other requests
       } finally {
         w.close();
       }
@@ -128,7 +156,14 @@ export function runUpdate(stmt: A.Update, catalog: Catalog, env: StatementEnv): 
  * equal, then the remaining WHERE over the pair), or -1. Candidate pairs are
  * made and tested a batch at a time.
  */
-function matcher(from: FromSource, source: Batch, cond: CompiledExpr | null, ev: Evaluator, cx: ExecContext, held: Held): (rows: Batch) => Int32Array {
+function matcher(
+  from: FromSource,
+  source: Batch,
+  cond: CompiledExpr | null,
+  ev: Evaluator,
+  cx: ExecContext,
+  held: Held,
+): (rows: Batch) => Int32Array {
   const byKey = new Map<string, number[]>();
   const every = Int32Array.from({ length: source.rowCount }, (_, j) => j);
   held.add(every.byteLength);
@@ -139,12 +174,17 @@ function matcher(from: FromSource, source: Batch, cond: CompiledExpr | null, ev:
       if (cols.some((c) => valueAt(c, j) === null)) continue;
       const k = rowKey(cols, j);
       const list = byKey.get(k);
-      if (list) list.push(j); else { byKey.set(k, [j]); bytes += keyEntryBytes(k.length); }
+      if (list) list.push(j);
+      else {
+        byKey.set(k, [j]);
+        bytes += keyEntryBytes(k.length);
+      }
       bytes += 8;
     }
     held.add(bytes);
   }
-  const li = new Int32Array(DEFAULT_BATCH_ROWS), ri = new Int32Array(DEFAULT_BATCH_ROWS);
+  const li = new Int32Array(DEFAULT_BATCH_ROWS),
+    ri = new Int32Array(DEFAULT_BATCH_ROWS);
   held.add(li.byteLength + ri.byteLength);
   return (rows) => {
     const chosen = new Int32Array(rows.rowCount).fill(-1);
@@ -159,11 +199,17 @@ function matcher(from: FromSource, source: Batch, cond: CompiledExpr | null, ev:
       cx.deadline.check();
     };
     for (let i = 0; i < rows.rowCount; i++) {
-      const candidates = keys.length === 0 ? every : keys.some((c) => valueAt(c, i) === null) ? undefined : byKey.get(rowKey(keys, i));
+      const candidates =
+        keys.length === 0 ? every : keys.some((c) => valueAt(c, i) === null) ? undefined : byKey.get(rowKey(keys, i));
       if (!candidates) continue;
-      if (!cond) { chosen[i] = candidates[0]!; continue; }
+      if (!cond) {
+        chosen[i] = candidates[0]!;
+        continue;
+      }
       for (const j of candidates) {
-        li[count] = i; ri[count] = j; count++;
+        li[count] = i;
+        ri[count] = j;
+        count++;
         if (count === li.length) test();
       }
     }

@@ -4,7 +4,14 @@
 import { INT_NULL, LONG_NULL, isByteRows, typeInfo, typeKind, type ColumnType } from '../core/column-type.js';
 import { isDecimalNull } from '../core/decimal.js';
 import { isGeohashNull } from '../core/geohash.js';
-import { nullVector, rowsOf, symbolsFromStrings, type ColumnVector, type FixedArray, type FixedVector } from '../core/column-vector.js';
+import {
+  nullVector,
+  rowsOf,
+  symbolsFromStrings,
+  type ColumnVector,
+  type FixedArray,
+  type FixedVector,
+} from '../core/column-vector.js';
 import { textAt, textVector } from '../core/vec.js';
 import { renderAt } from '../core/render.js';
 import { nanosFromTexts } from '../core/nanos.js';
@@ -20,15 +27,26 @@ export function valueAt(v: ColumnVector, i: number): Value {
   if (v.kind !== 'fixed') return textAt(v, i);
   const x = v.data[i]!;
   switch (v.type) {
-    case 'BOOLEAN': return x === 1;
-    case 'INT': return x === INT_NULL ? null : x;
-    case 'LONG': case 'TIMESTAMP': case 'DATE': return x === LONG_NULL ? null : x;
+    case 'BOOLEAN':
+      return x === 1;
+    case 'INT':
+      return x === INT_NULL ? null : x;
+    case 'LONG':
+    case 'TIMESTAMP':
+    case 'DATE':
+      return x === LONG_NULL ? null : x;
     // Nanoseconds as their ISO text: a double would merge neighbouring values (group and join keys).
-    case 'TIMESTAMP_NS': return renderAt(v, i);
-    case 'FLOAT': case 'DOUBLE': return Number.isNaN(x) ? null : x;
-    case 'CHAR': return x === 0 ? null : String.fromCharCode(x);
-    case 'IPV4': return x === 0 ? null : x >>> 0;
-    case 'UUID': case 'LONG256': {
+    case 'TIMESTAMP_NS':
+      return renderAt(v, i);
+    case 'FLOAT':
+    case 'DOUBLE':
+      return Number.isNaN(x) ? null : x;
+    case 'CHAR':
+      return x === 0 ? null : String.fromCharCode(x);
+    case 'IPV4':
+      return x === 0 ? null : x >>> 0;
+    case 'UUID':
+    case 'LONG256': {
       const w = v.type === 'UUID' ? 16 : 32;
       const b = (v.data as Uint8Array).subarray(i * w, i * w + w);
       return Buffer.from(b).toString('hex');
@@ -47,32 +65,62 @@ export function valueAt(v: ColumnVector, i: number): Value {
 /** A vector of `type` from JS values (null = NULL). */
 export function fromValues(type: SqlType, values: readonly Value[]): ColumnVector {
   const n = values.length;
-  if (isArrayType(type)) return arraysFromTexts(type as ColumnType, values.map((x) => (x === null ? null : String(x))));
+  if (isArrayType(type))
+    return arraysFromTexts(
+      type as ColumnType,
+      values.map((x) => (x === null ? null : String(x))),
+    );
   switch (type) {
-    case 'BOOLEAN': return { kind: 'fixed', type, data: Uint8Array.from(values, (x) => (x ? 1 : 0)) };
-    case 'BYTE': return { kind: 'fixed', type, data: Int8Array.from(values, (x) => Number(x ?? 0)) };
-    case 'SHORT': return { kind: 'fixed', type, data: Int16Array.from(values, (x) => Number(x ?? 0)) };
-    case 'CHAR': return { kind: 'fixed', type, data: Uint16Array.from(values, (x) => (x === null ? 0 : String(x).charCodeAt(0))) };
-    case 'INT': return { kind: 'fixed', type, data: Int32Array.from(values, (x) => (x === null ? INT_NULL : Number(x))) };
-    case 'IPV4': return { kind: 'fixed', type, data: Int32Array.from(values, (x) => (x === null ? 0 : Number(x) | 0)) };
-    case 'LONG': case 'TIMESTAMP': case 'DATE': return { kind: 'fixed', type, data: Float64Array.from(values, (x) => (x === null ? LONG_NULL : Number(x))) };
-    case 'TIMESTAMP_NS': return nanosFromTexts(values.map((x) => (x === null ? null : String(x))));
-    case 'FLOAT': return { kind: 'fixed', type, data: Float32Array.from(values, (x) => (x === null ? NaN : Number(x))) };
-    case 'DOUBLE': case 'NULL': return { kind: 'fixed', type: 'DOUBLE', data: Float64Array.from(values, (x) => (x === null ? NaN : Number(x))) };
-    case 'SYMBOL': return symbolsFromStrings(values.map((x) => (x === null ? null : String(x))));
-    case 'STRING': case 'VARCHAR': return textVector(type, values.map((x) => (x === null ? null : String(x))));
-    case 'UUID': case 'LONG256': {
+    case 'BOOLEAN':
+      return { kind: 'fixed', type, data: Uint8Array.from(values, (x) => (x ? 1 : 0)) };
+    case 'BYTE':
+      return { kind: 'fixed', type, data: Int8Array.from(values, (x) => Number(x ?? 0)) };
+    case 'SHORT':
+      return { kind: 'fixed', type, data: Int16Array.from(values, (x) => Number(x ?? 0)) };
+    case 'CHAR':
+      return { kind: 'fixed', type, data: Uint16Array.from(values, (x) => (x === null ? 0 : String(x).charCodeAt(0))) };
+    case 'INT':
+      return { kind: 'fixed', type, data: Int32Array.from(values, (x) => (x === null ? INT_NULL : Number(x))) };
+    case 'IPV4':
+      return { kind: 'fixed', type, data: Int32Array.from(values, (x) => (x === null ? 0 : Number(x) | 0)) };
+    case 'LONG':
+    case 'TIMESTAMP':
+    case 'DATE':
+      return { kind: 'fixed', type, data: Float64Array.from(values, (x) => (x === null ? LONG_NULL : Number(x))) };
+    case 'TIMESTAMP_NS':
+      return nanosFromTexts(values.map((x) => (x === null ? null : String(x))));
+    case 'FLOAT':
+      return { kind: 'fixed', type, data: Float32Array.from(values, (x) => (x === null ? NaN : Number(x))) };
+    case 'DOUBLE':
+    case 'NULL':
+      return { kind: 'fixed', type: 'DOUBLE', data: Float64Array.from(values, (x) => (x === null ? NaN : Number(x))) };
+    case 'SYMBOL':
+      return symbolsFromStrings(values.map((x) => (x === null ? null : String(x))));
+    case 'STRING':
+    case 'VARCHAR':
+      return textVector(
+        type,
+        values.map((x) => (x === null ? null : String(x))),
+      );
+    case 'UUID':
+    case 'LONG256': {
       // Values are the hex text valueAt gives; NULL is every 64-bit lane at -2^63.
       const w = type === 'UUID' ? 16 : 32;
       const data = new Uint8Array(n * w);
       values.forEach((x, i) => {
-        if (x === null) { for (let k = 7; k < w; k += 8) data[i * w + k] = 0x80; return; }
+        if (x === null) {
+          for (let k = 7; k < w; k += 8) data[i * w + k] = 0x80;
+          return;
+        }
         data.set(Buffer.from(String(x), 'hex').subarray(0, w), i * w);
       });
       return { kind: 'fixed', type, data };
     }
     case 'BINARY': {
-      const v = textVector('VARCHAR', values.map((x) => (x === null ? null : String(x))));
+      const v = textVector(
+        'VARCHAR',
+        values.map((x) => (x === null ? null : String(x))),
+      );
       return { ...v, type: 'BINARY' };
     }
     default: {
@@ -80,7 +128,9 @@ export function fromValues(type: SqlType, values: readonly Value[]): ColumnVecto
       // GEOHASH and DECIMAL from the hex valueAt gives (null: NULL).
       const out = nullVector(type, n) as FixedVector;
       const w = typeInfo(type).stride;
-      values.forEach((x, i) => { if (x !== null) (out.data as Uint8Array).set(Buffer.from(String(x), 'hex').subarray(0, w), i * w); });
+      values.forEach((x, i) => {
+        if (x !== null) (out.data as Uint8Array).set(Buffer.from(String(x), 'hex').subarray(0, w), i * w);
+      });
       return out;
     }
   }
@@ -89,28 +139,45 @@ export function fromValues(type: SqlType, values: readonly Value[]): ColumnVecto
 /** Bytes one row of `v` takes (a vector of one row: a constant's value). */
 export function rowBytes(v: ColumnVector): number {
   switch (v.kind) {
-    case 'fixed': return v.data.byteLength + (v.exact?.byteLength ?? 0);
-    case 'symbol': return 4;
-    case 'var': return v.bytes.byteLength + 5;
+    case 'fixed':
+      return v.data.byteLength + (v.exact?.byteLength ?? 0);
+    case 'symbol':
+      return 4;
+    case 'var':
+      return v.bytes.byteLength + 5;
   }
 }
 
 /** `n` copies of row 0 of `v` (a constant's vector for a batch). */
 export function repeatRow(v: ColumnVector, n: number): ColumnVector {
   switch (v.kind) {
-    case 'symbol': return { kind: 'symbol', type: 'SYMBOL', keys: new Int32Array(n).fill(v.keys[0]!), dict: v.dict };
+    case 'symbol':
+      return { kind: 'symbol', type: 'SYMBOL', keys: new Int32Array(n).fill(v.keys[0]!), dict: v.dict };
     case 'fixed': {
       const w = v.data.length / Math.max(1, rowsOf(v));
-      const C = v.data.constructor as { new(len: number): FixedArray };
+      const C = v.data.constructor as { new (len: number): FixedArray };
       const data = new C(n * w);
       if (w === 1) data.fill(v.data[0]!);
       else repeatPattern(data as Uint8Array, v.data as Uint8Array, n);
       let exact: Int32Array | undefined;
-      if (v.exact) { exact = new Int32Array(2 * n); for (let i = 0; i < n; i++) { exact[2 * i] = v.exact[0]!; exact[2 * i + 1] = v.exact[1]!; } }
+      if (v.exact) {
+        exact = new Int32Array(2 * n);
+        for (let i = 0; i < n; i++) {
+          exact[2 * i] = v.exact[0]!;
+          exact[2 * i + 1] = v.exact[1]!;
+        }
+      }
       return { kind: 'fixed', type: v.type, data, exact };
     }
     case 'var': {
-      if (v.nulls && v.nulls[0]) return { kind: 'var', type: v.type, bytes: new Uint8Array(0), offsets: new Int32Array(n + 1), nulls: new Uint8Array(n).fill(1) };
+      if (v.nulls && v.nulls[0])
+        return {
+          kind: 'var',
+          type: v.type,
+          bytes: new Uint8Array(0),
+          offsets: new Int32Array(n + 1),
+          nulls: new Uint8Array(n).fill(1),
+        };
       const one = v.bytes.subarray(v.offsets[0], v.offsets[1]);
       const len = one.length;
       const bytes = new Uint8Array(len * n);

@@ -39,9 +39,17 @@ export function runWindow(plan: WindowPlan, input: AsyncIterable<Batch>, cx: Exe
   return holding(cx.budget, 'window functions', (held) => windows(plan, input, cx, held));
 }
 
-async function* windows(plan: WindowPlan, input: AsyncIterable<Batch>, cx: ExecContext, held: Held): AsyncGenerator<Batch> {
+async function* windows(
+  plan: WindowPlan,
+  input: AsyncIterable<Batch>,
+  cx: ExecContext,
+  held: Held,
+): AsyncGenerator<Batch> {
   const fns = plan.functions;
-  await prepareSubqueries(fns.flatMap((f) => [...f.args, ...f.partitionBy, ...f.orderBy.map((o) => o.expr)]), cx);
+  await prepareSubqueries(
+    fns.flatMap((f) => [...f.args, ...f.partitionBy, ...f.orderBy.map((o) => o.expr)]),
+    cx,
+  );
   const all = await collect(input, plan.input.fields.length, cx, held);
   const n = all.rowCount;
   if (n === 0) return;
@@ -55,7 +63,11 @@ async function* windows(plan: WindowPlan, input: AsyncIterable<Batch>, cx: ExecC
   const orderings = new Map<string, Ordering>();
   const results: ColumnVector[] = [];
   for (const f of fns) {
-    const key = [...f.partitionBy.map(exprText), '|', ...f.orderBy.map((o) => `${exprText(o.expr)}${o.desc ? ' desc' : ''}`)].join(',');
+    const key = [
+      ...f.partitionBy.map(exprText),
+      '|',
+      ...f.orderBy.map((o) => `${exprText(o.expr)}${o.desc ? ' desc' : ''}`),
+    ].join(',');
     let o = orderings.get(key);
     if (!o) {
       held.add(n * 8);
@@ -98,7 +110,8 @@ function ordering(f: BoundWindow, n: number, value: Values, cx: ExecContext): Or
     return x - y; // rows of a partition are in input order: ties keep it
   };
   for (let k = 0; k < count; k++) {
-    const s = starts[k]!, e = starts[k + 1]!;
+    const s = starts[k]!,
+      e = starts[k + 1]!;
     let sorted = true;
     for (let p = s + 1; p < e && sorted; p++) sorted = cmp(perm[p - 1]!, perm[p]!) < 0;
     if (!sorted) perm.subarray(s, e).sort(cmp);
@@ -135,7 +148,8 @@ function partitionIds(cols: readonly ColumnVector[], n: number): { ids: Int32Arr
       let g = v === v ? groups.get(v) : nullGroup;
       if (g === undefined || g < 0) {
         g = count++;
-        if (v === v) groups.set(v, g); else nullGroup = g;
+        if (v === v) groups.set(v, g);
+        else nullGroup = g;
       }
       ids[i] = g;
     }
@@ -145,7 +159,10 @@ function partitionIds(cols: readonly ColumnVector[], n: number): { ids: Int32Arr
   for (let i = 0; i < n; i++) {
     const k = rowKey(cols, i);
     let g = groups.get(k);
-    if (g === undefined) { g = count++; groups.set(k, g); }
+    if (g === undefined) {
+      g = count++;
+      groups.set(k, g);
+    }
     ids[i] = g;
   }
   return { ids, count };
@@ -154,12 +171,27 @@ function partitionIds(cols: readonly ColumnVector[], n: number): { ids: Int32Arr
 function compute(f: BoundWindow, o: Ordering, n: number, value: Values): ColumnVector {
   const args = f.args.map(value);
   switch (f.fn) {
-    case 'row_number': case 'rank': case 'dense_rank': case 'percent_rank': case 'cume_dist': case 'ntile': return ranks(o, n, f.fn, f.offset);
-    case 'lag': case 'lead': return pick(f.type, args[0]!, args[1] ?? null, offsetSources(f, o, args[0]!, n));
-    case 'first_value': case 'last_value': return pick(f.type, args[0]!, null, valueSources(f, o, args[0]!, n));
-    case 'count': return counts(f, o, args[0] ?? null, n);
-    case 'sum': case 'avg': return sums(f, o, args[0]!, n);
-    case 'min': case 'max': return extremes(f, o, args[0]!, n);
+    case 'row_number':
+    case 'rank':
+    case 'dense_rank':
+    case 'percent_rank':
+    case 'cume_dist':
+    case 'ntile':
+      return ranks(o, n, f.fn, f.offset);
+    case 'lag':
+    case 'lead':
+      return pick(f.type, args[0]!, args[1] ?? null, offsetSources(f, o, args[0]!, n));
+    case 'first_value':
+    case 'last_value':
+      return pick(f.type, args[0]!, null, valueSources(f, o, args[0]!, n));
+    case 'count':
+      return counts(f, o, args[0] ?? null, n);
+    case 'sum':
+    case 'avg':
+      return sums(f, o, args[0]!, n);
+    case 'min':
+    case 'max':
+      return extremes(f, o, args[0]!, n);
   }
 }
 
@@ -173,22 +205,43 @@ function ranks(o: Ordering, n: number, kind: BoundWindow['fn'], buckets: number)
   const { perm, starts, peers } = o;
   const out = new Float64Array(n);
   for (let k = 0; k + 1 < starts.length; k++) {
-    const s = starts[k]!, e = starts[k + 1]!, m = e - s;
-    const size = Math.floor(m / buckets), big = m % buckets, threshold = big * (size + 1);
-    let rank = 1, dense = 1, groupEnd = s;
+    const s = starts[k]!,
+      e = starts[k + 1]!,
+      m = e - s;
+    const size = Math.floor(m / buckets),
+      big = m % buckets,
+      threshold = big * (size + 1);
+    let rank = 1,
+      dense = 1,
+      groupEnd = s;
     for (let p = s; p < e; p++) {
-      if (p > s && !peers(perm[p - 1]!, perm[p]!)) { rank = p - s + 1; dense++; }
+      if (p > s && !peers(perm[p - 1]!, perm[p]!)) {
+        rank = p - s + 1;
+        dense++;
+      }
       let v: number;
       switch (kind) {
-        case 'row_number': v = p - s + 1; break;
-        case 'rank': v = rank; break;
-        case 'dense_rank': v = dense; break;
-        case 'percent_rank': v = m === 1 ? 0 : (rank - 1) / (m - 1); break;
+        case 'row_number':
+          v = p - s + 1;
+          break;
+        case 'rank':
+          v = rank;
+          break;
+        case 'dense_rank':
+          v = dense;
+          break;
+        case 'percent_rank':
+          v = m === 1 ? 0 : (rank - 1) / (m - 1);
+          break;
         case 'cume_dist':
-          if (groupEnd <= p) { groupEnd = p + 1; while (groupEnd < e && peers(perm[p]!, perm[groupEnd]!)) groupEnd++; }
+          if (groupEnd <= p) {
+            groupEnd = p + 1;
+            while (groupEnd < e && peers(perm[p]!, perm[groupEnd]!)) groupEnd++;
+          }
           v = (groupEnd - s) / m;
           break;
-        default: { // ntile
+        default: {
+          // ntile
           const i = p - s;
           v = i < threshold ? Math.floor(i / (size + 1)) + 1 : Math.floor((i - threshold) / size) + 1 + big;
         }
@@ -200,7 +253,12 @@ function ranks(o: Ordering, n: number, kind: BoundWindow['fn'], buckets: number)
 }
 
 /** Row i of the result: row src[i] of `value`, or where src[i] < 0 row i of `dflt` (NULL without one). */
-function pick(type: BoundWindow['type'], value: ColumnVector, dflt: ColumnVector | null, src: Int32Array): ColumnVector {
+function pick(
+  type: BoundWindow['type'],
+  value: ColumnVector,
+  dflt: ColumnVector | null,
+  src: Int32Array,
+): ColumnVector {
   const n = src.length;
   const combined = concatVectors([value, dflt ?? nullVector(type as ColumnType, 1)]);
   for (let i = 0; i < n; i++) if (src[i]! < 0) src[i] = dflt ? n + i : n;
@@ -216,7 +274,8 @@ function offsetSources(f: BoundWindow, o: Ordering, value: ColumnVector, n: numb
   const isNull = f.ignoreNulls && off > 0 ? nullFlags(value) : null;
   const nn = isNull ? new Int32Array(n) : null; // rows with a value, in partition order
   for (let k = 0; k + 1 < starts.length; k++) {
-    const s = starts[k]!, e = starts[k + 1]!;
+    const s = starts[k]!,
+      e = starts[k + 1]!;
     if (!isNull || !nn) {
       for (let p = s; p < e; p++) {
         const q = back ? p - off : p + off;
@@ -256,23 +315,36 @@ function frameBounds(f: BoundWindow, o: Ordering, n: number): { lo: Int32Array; 
     const x = asDoubles(o.first!);
     key = new Float64Array(n);
     const nullKey = order.desc ? Infinity : -Infinity;
-    for (let i = 0; i < n; i++) { const v = x[i]!; key[i] = v !== v ? nullKey : order.desc ? -v : v; }
+    for (let i = 0; i < n; i++) {
+      const v = x[i]!;
+      key[i] = v !== v ? nullKey : order.desc ? -v : v;
+    }
   }
   for (let k = 0; k + 1 < starts.length; k++) {
-    const s = starts[k]!, e = starts[k + 1]!;
+    const s = starts[k]!,
+      e = starts[k + 1]!;
     if (unit === 'ROWS') {
       for (let p = s; p < e; p++) {
         lo[p] = start === -Infinity ? s : Math.min(e, Math.max(s, p + start));
         hi[p] = end === Infinity ? e - 1 : Math.max(s - 1, Math.min(e - 1, p + end));
       }
     } else if (key) {
-      let i = s, j = s;
+      let i = s,
+        j = s;
       for (let p = s; p < e; p++) {
         const v = key[perm[p]!]!;
         if (start === -Infinity) lo[p] = s;
-        else { const t = v + start; while (i < e && key[perm[i]!]! < t) i++; lo[p] = i; }
+        else {
+          const t = v + start;
+          while (i < e && key[perm[i]!]! < t) i++;
+          lo[p] = i;
+        }
         if (end === Infinity) hi[p] = e - 1;
-        else { const t = v + end; while (j < e && key[perm[j]!]! <= t) j++; hi[p] = j - 1; }
+        else {
+          const t = v + end;
+          while (j < e && key[perm[j]!]! <= t) j++;
+          hi[p] = j - 1;
+        }
       }
     } else {
       // RANGE with CURRENT ROW bounds: the current row's peer group.
@@ -305,14 +377,30 @@ function valueSources(f: BoundWindow, o: Ordering, value: ColumnVector, n: numbe
   const isNull = nullFlags(value);
   const near = new Int32Array(n);
   for (let k = 0; k + 1 < starts.length; k++) {
-    const s = starts[k]!, e = starts[k + 1]!;
-    if (first) { let q = e; for (let p = e - 1; p >= s; p--) { if (!isNull[perm[p]!]) q = p; near[p] = q; } }
-    else { let q = s - 1; for (let p = s; p < e; p++) { if (!isNull[perm[p]!]) q = p; near[p] = q; } }
+    const s = starts[k]!,
+      e = starts[k + 1]!;
+    if (first) {
+      let q = e;
+      for (let p = e - 1; p >= s; p--) {
+        if (!isNull[perm[p]!]) q = p;
+        near[p] = q;
+      }
+    } else {
+      let q = s - 1;
+      for (let p = s; p < e; p++) {
+        if (!isNull[perm[p]!]) q = p;
+        near[p] = q;
+      }
+    }
   }
   for (let p = 0; p < n; p++) {
-    const a = lo[p]!, z = hi[p]!;
+    const a = lo[p]!,
+      z = hi[p]!;
     let q = -1;
-    if (a <= z) { q = first ? near[a]! : near[z]!; if (q < a || q > z) q = -1; }
+    if (a <= z) {
+      q = first ? near[a]! : near[z]!;
+      if (q < a || q > z) q = -1;
+    }
     src[perm[p]!] = q < 0 ? -1 : perm[q]!;
   }
   return src;
@@ -323,11 +411,23 @@ function valueSources(f: BoundWindow, o: Ordering, value: ColumnVector, n: numbe
  * frame's ends move, `reset` when the next frame starts past the current
  * one, `emit` once the frame of position p is in place.
  */
-function slide(lo: Int32Array, hi: Int32Array, add: (q: number) => void, remove: (q: number) => void, reset: () => void, emit: (p: number) => void): void {
-  let from = 0, to = 0; // the state holds positions [from, to)
+function slide(
+  lo: Int32Array,
+  hi: Int32Array,
+  add: (q: number) => void,
+  remove: (q: number) => void,
+  reset: () => void,
+  emit: (p: number) => void,
+): void {
+  let from = 0,
+    to = 0; // the state holds positions [from, to)
   for (let p = 0; p < lo.length; p++) {
-    const a = lo[p]!, z = Math.max(a, hi[p]! + 1);
-    if (a >= to) { reset(); from = to = a; }
+    const a = lo[p]!,
+      z = Math.max(a, hi[p]! + 1);
+    if (a >= to) {
+      reset();
+      from = to = a;
+    }
     while (to < z) add(to++);
     while (from < a) remove(from++);
     emit(p);
@@ -355,22 +455,36 @@ function sums(f: BoundWindow, o: Ordering, value: ColumnVector, n: number): Colu
   const { lo, hi } = frameBounds(f, o, n);
   const x = asDoubles(value);
   const out = new Float64Array(n);
-  let sum = 0, comp = 0, cnt = 0, pos = 0, neg = 0;
+  let sum = 0,
+    comp = 0,
+    cnt = 0,
+    pos = 0,
+    neg = 0;
   const update = (v: number, sign: number): void => {
     if (v !== v) return;
     cnt += sign;
-    if (v === Infinity) { pos += sign; return; }
-    if (v === -Infinity) { neg += sign; return; }
+    if (v === Infinity) {
+      pos += sign;
+      return;
+    }
+    if (v === -Infinity) {
+      neg += sign;
+      return;
+    }
     const y = sign * v;
     const t = sum + y;
-    comp += Math.abs(sum) >= Math.abs(y) ? (sum - t) + y : (y - t) + sum;
+    comp += Math.abs(sum) >= Math.abs(y) ? sum - t + y : y - t + sum;
     sum = t;
   };
   const average = f.fn === 'avg';
-  slide(lo, hi,
+  slide(
+    lo,
+    hi,
     (q) => update(x[perm[q]!]!, 1),
     (q) => update(x[perm[q]!]!, -1),
-    () => { sum = comp = cnt = pos = neg = 0; },
+    () => {
+      sum = comp = cnt = pos = neg = 0;
+    },
     (p) => {
       let r: number;
       if (cnt === 0 || (pos > 0 && neg > 0)) r = NaN;
@@ -378,7 +492,8 @@ function sums(f: BoundWindow, o: Ordering, value: ColumnVector, n: number): Colu
       else if (neg > 0) r = -Infinity;
       else r = sum + comp;
       out[perm[p]!] = average ? r / cnt : r;
-    });
+    },
+  );
   return fromDoubles('DOUBLE', out);
 }
 
@@ -389,17 +504,27 @@ function extremes(f: BoundWindow, o: Ordering, value: ColumnVector, n: number): 
   const x = asDoubles(value);
   const out = new Float64Array(n);
   const dq = new Int32Array(n);
-  let head = 0, tail = 0;
+  let head = 0,
+    tail = 0;
   const sign = f.fn === 'min' ? 1 : -1;
-  slide(lo, hi,
+  slide(
+    lo,
+    hi,
     (q) => {
       const v = x[perm[q]!]!;
       if (v !== v) return;
       while (tail > head && sign * x[perm[dq[tail - 1]!]!]! >= sign * v) tail--;
       dq[tail++] = q;
     },
-    (q) => { if (head < tail && dq[head] === q) head++; },
-    () => { head = tail = 0; },
-    (p) => { out[perm[p]!] = head < tail ? x[perm[dq[head]!]!]! : NaN; });
+    (q) => {
+      if (head < tail && dq[head] === q) head++;
+    },
+    () => {
+      head = tail = 0;
+    },
+    (p) => {
+      out[perm[p]!] = head < tail ? x[perm[dq[head]!]!]! : NaN;
+    },
+  );
   return fromDoubles(f.type, out);
 }

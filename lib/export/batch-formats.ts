@@ -38,27 +38,55 @@ export interface BatchFormatOptions {
  * Rows written are counted in `stats.sent`.
  */
 export function formatBatches(
-  format: BatchFormat, schema: BatchSchema | null, batches: AsyncIterable<Batch>, o: BatchFormatOptions, stats: RowStats,
+  format: BatchFormat,
+  schema: BatchSchema | null,
+  batches: AsyncIterable<Batch>,
+  o: BatchFormatOptions,
+  stats: RowStats,
 ): AsyncIterable<Buffer> | Iterable<Buffer> {
   switch (format) {
     case 'csv':
-      return schema === null ? [] : csvBody(schema.fields, batches, { nm: o.header === false, window: null, pool: null }, stats);
+      return schema === null
+        ? []
+        : csvBody(schema.fields, batches, { nm: o.header === false, window: null, pool: null }, stats);
     case 'json':
       return jsonQueryBody(
-        { fields: schema?.fields ?? [], timestamp: schema?.timestamp ?? -1 }, batches,
-        { query: o.query ?? '', nm: false, count: true, timings: false, explain: false, quoteLargeNum: o.quoteLargeNum === true, window: null, compileNanos: 0, pool: null },
+        { fields: schema?.fields ?? [], timestamp: schema?.timestamp ?? -1 },
+        batches,
+        {
+          query: o.query ?? '',
+          nm: false,
+          count: true,
+          timings: false,
+          explain: false,
+          quoteLargeNum: o.quoteLargeNum === true,
+          window: null,
+          compileNanos: 0,
+          pool: null,
+        },
         stats,
       );
     case 'jsonl':
       return schema === null ? [] : jsonLines(schema.fields, batches, stats);
     case 'parquet':
-      if (schema === null || o.parquet === undefined) throw new Error('a Parquet file needs the columns and the options');
-      return parquetBody(planParquet(schema.fields, schema.timestamp, null, o.parquet), batches, null, stats, sharedFormatPool());
+      if (schema === null || o.parquet === undefined)
+        throw new Error('a Parquet file needs the columns and the options');
+      return parquetBody(
+        planParquet(schema.fields, schema.timestamp, null, o.parquet),
+        batches,
+        null,
+        stats,
+        sharedFormatPool(),
+      );
   }
 }
 
 /** JSON lines: one object per row, keys the column names, values as /exec prints them. */
-async function* jsonLines(fields: readonly Field[], batches: AsyncIterable<Batch>, stats: RowStats): AsyncGenerator<Buffer> {
+async function* jsonLines(
+  fields: readonly Field[],
+  batches: AsyncIterable<Batch>,
+  stats: RowStats,
+): AsyncGenerator<Buffer> {
   const w = new ChunkWriter();
   const format = { kind: 'jsonl', keys: jsonLineKeys(fields.map((f) => f.name)) } as const;
   async function* slices(): AsyncGenerator<readonly [Batch, number, number]> {
@@ -67,6 +95,12 @@ async function* jsonLines(fields: readonly Field[], batches: AsyncIterable<Batch
       yield [b, 0, b.rowCount] as const;
     }
   }
-  yield* formatSlices(slices(), format, fields.map((f) => f.type), w, null);
+  yield* formatSlices(
+    slices(),
+    format,
+    fields.map((f) => f.type),
+    w,
+    null,
+  );
   yield w.take();
 }

@@ -27,9 +27,13 @@ export class ByteSpool {
     this.#dir = opts.dir ?? tmpdir();
   }
 
-  get bytes(): number { return this.#bytes; }
+  get bytes(): number {
+    return this.#bytes;
+  }
   /** Whether the bytes went to a temporary file. */
-  get onDisk(): boolean { return this.#folder !== null; }
+  get onDisk(): boolean {
+    return this.#folder !== null;
+  }
 
   write(chunk: Uint8Array): void {
     this.#bytes += chunk.byteLength;
@@ -55,7 +59,10 @@ export class ByteSpool {
         yield* chunks;
         return;
       }
-      if (this.#fd !== null) { closeSync(this.#fd); this.#fd = null; }
+      if (this.#fd !== null) {
+        closeSync(this.#fd);
+        this.#fd = null;
+      }
       for await (const c of createReadStream(join(this.#folder, 'data'), { highWaterMark: 1 << 20 })) yield c as Buffer;
     } finally {
       this.dispose();
@@ -64,7 +71,10 @@ export class ByteSpool {
 
   dispose(): void {
     this.#chunks = [];
-    if (this.#fd !== null) { closeSync(this.#fd); this.#fd = null; }
+    if (this.#fd !== null) {
+      closeSync(this.#fd);
+      this.#fd = null;
+    }
     if (this.#folder !== null) {
       rmSync(this.#folder, { recursive: true, force: true });
       this.#folder = null;

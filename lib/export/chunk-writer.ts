@@ -24,7 +24,9 @@ export class ChunkWriter {
     this.buf = Buffer.allocUnsafeSlow(FIRST);
   }
 
-  get full(): boolean { return this.pos >= CHUNK; }
+  get full(): boolean {
+    return this.pos >= CHUNK;
+  }
 
   /** The bytes written since the last take (may be empty). */
   take(): Buffer {
@@ -86,8 +88,15 @@ export class ChunkWriter {
     this.ensure(21);
     const b = this.buf;
     let p = this.pos;
-    if (n < 0) { b[p++] = 45; n = -n; }
-    if (n < 10) { b[p++] = 48 + n; this.pos = p; return; }
+    if (n < 0) {
+      b[p++] = 45;
+      n = -n;
+    }
+    if (n < 10) {
+      b[p++] = 48 + n;
+      this.pos = p;
+      return;
+    }
     let digits = 1;
     for (let x = n; x >= 10; x = Math.floor(x / 10)) digits++;
     let end = p + digits;
@@ -125,7 +134,9 @@ export class ChunkWriter {
     while (i < to) {
       const c = src[i]!;
       if (c >= 0x20 && c < 0x80) {
-        if (c === 0x22 || c === 0x5c) { b[p++] = 0x5c; }
+        if (c === 0x22 || c === 0x5c) {
+          b[p++] = 0x5c;
+        }
         b[p++] = c;
         i++;
         continue;
@@ -136,7 +147,13 @@ export class ChunkWriter {
         continue;
       }
       const n = utf8SequenceLength(src, i, to);
-      if (n < 0) { b[p++] = 0xef; b[p++] = 0xbf; b[p++] = 0xbd; i -= n; continue; }
+      if (n < 0) {
+        b[p++] = 0xef;
+        b[p++] = 0xbf;
+        b[p++] = 0xbd;
+        i -= n;
+        continue;
+      }
       for (let k = 0; k < n; k++) b[p++] = src[i + k]!;
       i += n;
     }
@@ -168,7 +185,13 @@ export class ChunkWriter {
         continue;
       }
       const n = utf8SequenceLength(src, i, to);
-      if (n < 0) { b[p++] = 0xef; b[p++] = 0xbf; b[p++] = 0xbd; i -= n; continue; }
+      if (n < 0) {
+        b[p++] = 0xef;
+        b[p++] = 0xbf;
+        b[p++] = 0xbd;
+        i -= n;
+        continue;
+      }
       for (let k = 0; k < n; k++) b[p++] = src[i + k]!;
       i += n;
     }
@@ -180,12 +203,27 @@ export class ChunkWriter {
 function escapeControl(b: Uint8Array, p: number, c: number): number {
   b[p++] = 0x5c;
   switch (c) {
-    case 0x0a: b[p++] = 0x6e; break;
-    case 0x0d: b[p++] = 0x72; break;
-    case 0x09: b[p++] = 0x74; break;
-    case 0x08: b[p++] = 0x62; break;
-    case 0x0c: b[p++] = 0x66; break;
-    default: b[p++] = 0x75; b[p++] = 0x30; b[p++] = 0x30; b[p++] = HEX[c >> 4]!; b[p++] = HEX[c & 15]!;
+    case 0x0a:
+      b[p++] = 0x6e;
+      break;
+    case 0x0d:
+      b[p++] = 0x72;
+      break;
+    case 0x09:
+      b[p++] = 0x74;
+      break;
+    case 0x08:
+      b[p++] = 0x62;
+      break;
+    case 0x0c:
+      b[p++] = 0x66;
+      break;
+    default:
+      b[p++] = 0x75;
+      b[p++] = 0x30;
+      b[p++] = 0x30;
+      b[p++] = HEX[c >> 4]!;
+      b[p++] = HEX[c & 15]!;
   }
   return p;
 }
@@ -198,11 +236,19 @@ function escapeControl(b: Uint8Array, p: number, c: number): number {
  */
 function utf8SequenceLength(s: Uint8Array, i: number, end: number): number {
   const c = s[i]!;
-  let need: number, lo = 0x80, hi = 0xbf;
+  let need: number,
+    lo = 0x80,
+    hi = 0xbf;
   if (c >= 0xc2 && c <= 0xdf) need = 1;
-  else if (c >= 0xe0 && c <= 0xef) { need = 2; if (c === 0xe0) lo = 0xa0; else if (c === 0xed) hi = 0x9f; }
-  else if (c >= 0xf0 && c <= 0xf4) { need = 3; if (c === 0xf0) lo = 0x90; else if (c === 0xf4) hi = 0x8f; }
-  else return -1;
+  else if (c >= 0xe0 && c <= 0xef) {
+    need = 2;
+    if (c === 0xe0) lo = 0xa0;
+    else if (c === 0xed) hi = 0x9f;
+  } else if (c >= 0xf0 && c <= 0xf4) {
+    need = 3;
+    if (c === 0xf0) lo = 0x90;
+    else if (c === 0xf4) hi = 0x8f;
+  } else return -1;
   for (let k = 1; k <= need; k++) {
     const b = i + k < end ? s[i + k]! : -1;
     if (b < lo || b > hi) return -k;

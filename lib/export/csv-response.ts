@@ -21,7 +21,10 @@ export interface CsvResponseOptions {
 }
 
 export async function* csvBody(
-  fields: readonly Field[], rows: AsyncIterable<Batch>, opts: CsvResponseOptions, stats: RowStats,
+  fields: readonly Field[],
+  rows: AsyncIterable<Batch>,
+  opts: CsvResponseOptions,
+  stats: RowStats,
 ): AsyncGenerator<Buffer> {
   const w = new ChunkWriter();
   const delimiter = opts.delimiter ?? 0x2c;
@@ -29,6 +32,12 @@ export async function* csvBody(
     w.utf8(fields.map((f) => csvQuotedText(f.name)).join(String.fromCharCode(delimiter)));
     w.byte(10);
   }
-  yield* formatSlices(windowRows(rows, opts.window, false, stats), { kind: 'csv', delimiter }, fields.map((f) => f.type), w, opts.pool ?? null);
+  yield* formatSlices(
+    windowRows(rows, opts.window, false, stats),
+    { kind: 'csv', delimiter },
+    fields.map((f) => f.type),
+    w,
+    opts.pool ?? null,
+  );
   yield w.take();
 }

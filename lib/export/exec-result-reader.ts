@@ -44,22 +44,36 @@ export class ExecResultReader implements JsonTokenSink {
   }
 
   /** Rows read so far. */
-  get rows(): number { return this.#rows; }
+  get rows(): number {
+    return this.#rows;
+  }
 
   /** Whether the document had a dataset (a query) rather than a statement's answer. */
-  get hasDataset(): boolean { return this.#sawDataset; }
+  get hasDataset(): boolean {
+    return this.#sawDataset;
+  }
 
-  write(chunk: Uint8Array): void { this.#tokens.write(chunk); }
+  write(chunk: Uint8Array): void {
+    this.#tokens.write(chunk);
+  }
 
   end(): void {
     this.#tokens.end();
     if (!this.#complete) throw new JsonSyntaxError('the answer holds no JSON document');
   }
 
-  startObject(): void { this.#open('{'); }
-  startArray(): void { this.#open('['); }
-  endObject(): void { this.#close('}'); }
-  endArray(): void { this.#close(']'); }
+  startObject(): void {
+    this.#open('{');
+  }
+  startArray(): void {
+    this.#open('[');
+  }
+  endObject(): void {
+    this.#close('}');
+  }
+  endArray(): void {
+    this.#close(']');
+  }
 
   key(name: string): void {
     const d = this.#depth;
@@ -72,14 +86,20 @@ export class ExecResultReader implements JsonTokenSink {
     }
   }
 
-  string(value: string): void { this.#value(value, JSON.stringify(value)); }
-  number(text: string): void { this.#value(text, text); }
+  string(value: string): void {
+    this.#value(value, JSON.stringify(value));
+  }
+  number(text: string): void {
+    this.#value(text, text);
+  }
   literal(value: true | false | null): void {
     const text = value === null ? 'null' : String(value);
     this.#value(value === null ? null : text, text);
   }
 
-  #inDataset(): boolean { return this.#topKey === 'dataset'; }
+  #inDataset(): boolean {
+    return this.#topKey === 'dataset';
+  }
 
   #open(bracket: '{' | '['): void {
     const d = ++this.#depth;

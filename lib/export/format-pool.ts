@@ -35,7 +35,8 @@ export interface FormatRequest {
   readonly rows: number;
 }
 
-export type FormatReply = { readonly id: number; readonly bytes: Uint8Array } | { readonly id: number; readonly error: string };
+export type FormatReply =
+  { readonly id: number; readonly bytes: Uint8Array } | { readonly id: number; readonly error: string };
 
 /** One helper thread, started on first use, shared by every export of the process. */
 export class FormatPool {
@@ -49,15 +50,28 @@ export class FormatPool {
     return availableParallelism() > 1 ? new FormatPool() : null;
   }
 
-  get usable(): boolean { return !this.#failed; }
+  get usable(): boolean {
+    return !this.#failed;
+  }
 
   /** Rows [from, to) of `columns` in `format` (row-slices.ts writeRows). */
-  format(format: RowFormat, types: readonly SqlType[], columns: readonly ColumnVector[], from: number, to: number, first: boolean): Promise<Buffer> {
+  format(
+    format: RowFormat,
+    types: readonly SqlType[],
+    columns: readonly ColumnVector[],
+    from: number,
+    to: number,
+    first: boolean,
+  ): Promise<Buffer> {
     const w = this.#thread();
     if (w === null) return Promise.reject(new Error('no format thread'));
     const transfer: ArrayBuffer[] = [];
     const sliced = columns.map((c) => copySlice(c, from, to, transfer));
-    return this.#send(w, { kind: 'format', id: this.#next++, format, first, types, columns: sliced, rows: to - from }, transfer);
+    return this.#send(
+      w,
+      { kind: 'format', id: this.#next++, format, first, types, columns: sliced, rows: to - from },
+      transfer,
+    );
   }
 
   /** `data` compressed with `codec` (codecs.ts pageCodec) on the helper thread; `data` is copied before this returns. */
@@ -65,7 +79,9 @@ export class FormatPool {
     const w = this.#thread();
     if (w === null) return Promise.reject(new Error('no helper thread'));
     const owned = data.slice();
-    return this.#send(w, { kind: 'compress', id: this.#next++, codec, level, data: owned }, [owned.buffer as ArrayBuffer]);
+    return this.#send(w, { kind: 'compress', id: this.#next++, codec, level, data: owned }, [
+      owned.buffer as ArrayBuffer,
+    ]);
   }
 
   #send(w: Worker, request: HelperRequest, transfer: ArrayBuffer[]): Promise<Buffer> {

@@ -16,7 +16,10 @@ const codecs = new Map<string, PageCodec>();
 function compress(m: Extract<HelperRequest, { kind: 'compress' }>): Buffer {
   const key = `${m.codec}:${m.level}`;
   let c = codecs.get(key);
-  if (!c) { c = pageCodec(m.codec, m.level); codecs.set(key, c); }
+  if (!c) {
+    c = pageCodec(m.codec, m.level);
+    codecs.set(key, c);
+  }
   return c.compress(m.data);
 }
 

@@ -35,7 +35,10 @@ export interface JsonResponseOptions {
 }
 
 export async function* jsonQueryBody(
-  stmt: Pick<SelectStatement, 'fields' | 'timestamp'>, rows: AsyncIterable<Batch>, opts: JsonResponseOptions, stats: RowStats,
+  stmt: Pick<SelectStatement, 'fields' | 'timestamp'>,
+  rows: AsyncIterable<Batch>,
+  opts: JsonResponseOptions,
+  stats: RowStats,
 ): AsyncGenerator<Buffer> {
   const w = new ChunkWriter();
   w.utf8(`{"query":${JSON.stringify(opts.query)},`);
@@ -47,7 +50,13 @@ export async function* jsonQueryBody(
   let streamed = false;
   try {
     const slices = windowRows(rows, opts.window, opts.count, stats);
-    for await (const chunk of formatSlices(slices, { kind: 'json', quoteLargeNum: opts.quoteLargeNum }, stmt.fields.map((f) => f.type), w, opts.pool ?? null)) {
+    for await (const chunk of formatSlices(
+      slices,
+      { kind: 'json', quoteLargeNum: opts.quoteLargeNum },
+      stmt.fields.map((f) => f.type),
+      w,
+      opts.pool ?? null,
+    )) {
       streamed = true;
       yield chunk;
     }

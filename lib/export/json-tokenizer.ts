@@ -16,7 +16,12 @@ export interface JsonTokenSink {
   literal(value: true | false | null): void;
 }
 
-const enum State { Between, String, Number, Literal }
+const enum State {
+  Between,
+  String,
+  Number,
+  Literal,
+}
 
 /** Malformed JSON (the server's answer was not what the API writes, or was cut short). */
 export class JsonSyntaxError extends Error {
@@ -45,7 +50,9 @@ export class JsonTokenizer {
   }
 
   /** Containers open now; 0 once a top-level value is complete. */
-  get depth(): number { return this.#objects.length; }
+  get depth(): number {
+    return this.#objects.length;
+  }
 
   write(chunk: Uint8Array): void {
     const buf = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
@@ -71,13 +78,15 @@ export class JsonTokenizer {
             const object = c === 0x7b;
             this.#objects.push(object);
             this.#expectKey = object;
-            if (object) this.#sink.startObject(); else this.#sink.startArray();
+            if (object) this.#sink.startObject();
+            else this.#sink.startArray();
             i++;
           } else if (c === 0x7d || c === 0x5d) {
             const object = this.#objects.pop();
             if (object !== (c === 0x7d)) throw this.#error(`unexpected '${String.fromCharCode(c)}'`, i);
             this.#expectKey = false;
-            if (object) this.#sink.endObject(); else this.#sink.endArray();
+            if (object) this.#sink.endObject();
+            else this.#sink.endArray();
             i++;
           } else if (c === 0x2d || (c >= 0x30 && c <= 0x39)) {
             this.#state = State.Number;
@@ -96,22 +105,37 @@ export class JsonTokenizer {
           let backslash = this.#backslash;
           for (; j < n; j++) {
             const c = buf[j]!;
-            if (backslash) { backslash = false; continue; }
-            if (c === 0x5c) { backslash = true; this.#escaped = true; } else if (c === 0x22) break;
+            if (backslash) {
+              backslash = false;
+              continue;
+            }
+            if (c === 0x5c) {
+              backslash = true;
+              this.#escaped = true;
+            } else if (c === 0x22) break;
           }
           this.#backslash = backslash;
-          if (j === n) { i = n; break; }
+          if (j === n) {
+            i = n;
+            break;
+          }
           const text = this.#text(buf, start, j);
           const value = this.#escaped ? this.#unescape(text, j) : text;
           i = j + 1;
           this.#state = State.Between;
-          if (this.#expectKey) { this.#expectKey = false; this.#sink.key(value); } else this.#sink.string(value);
+          if (this.#expectKey) {
+            this.#expectKey = false;
+            this.#sink.key(value);
+          } else this.#sink.string(value);
           break;
         }
         case State.Number: {
           let j = i;
           while (j < n && isNumberByte(buf[j]!)) j++;
-          if (j === n) { i = n; break; }
+          if (j === n) {
+            i = n;
+            break;
+          }
           const text = this.#text(buf, start, j);
           this.#state = State.Between;
           i = j;
@@ -121,7 +145,10 @@ export class JsonTokenizer {
         case State.Literal: {
           let j = i;
           while (j < n && buf[j]! >= 0x61 && buf[j]! <= 0x7a) j++;
-          if (j === n) { i = n; break; }
+          if (j === n) {
+            i = n;
+            break;
+          }
           const text = this.#text(buf, start, j);
           this.#state = State.Between;
           i = j;

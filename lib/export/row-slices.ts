@@ -28,7 +28,11 @@ export function jsonLineKeys(names: readonly string[]): Uint8Array[] {
 }
 
 export function rowWriters(format: RowFormat, types: readonly SqlType[]): ValueWriter[] {
-  return types.map((t) => (format.kind === 'csv' ? csvValueWriter(t, format.delimiter) : jsonValueWriter(t, { quoteLargeNum: format.kind === 'json' && format.quoteLargeNum })));
+  return types.map((t) =>
+    format.kind === 'csv'
+      ? csvValueWriter(t, format.delimiter)
+      : jsonValueWriter(t, { quoteLargeNum: format.kind === 'json' && format.quoteLargeNum }),
+  );
 }
 
 /**
@@ -37,8 +41,14 @@ export function rowWriters(format: RowFormat, types: readonly SqlType[]): ValueW
  * fills a chunk: the next row to write.
  */
 export function writeRows(
-  w: ChunkWriter, format: RowFormat, writers: readonly ValueWriter[], cols: readonly ColumnVector[],
-  from: number, to: number, first: boolean, chunked: boolean,
+  w: ChunkWriter,
+  format: RowFormat,
+  writers: readonly ValueWriter[],
+  cols: readonly ColumnVector[],
+  from: number,
+  to: number,
+  first: boolean,
+  chunked: boolean,
 ): number {
   const width = writers.length;
   if (format.kind === 'jsonl') {
@@ -56,7 +66,7 @@ export function writeRows(
     return to;
   }
   const json = format.kind === 'json';
-  const sep = format.kind === 'csv' ? format.delimiter ?? 44 : 44;
+  const sep = format.kind === 'csv' ? (format.delimiter ?? 44) : 44;
   for (let i = from; i < to; i++) {
     if (json) {
       if (i > from || !first) w.byte(44);
@@ -89,8 +99,11 @@ interface Slot {
  * in order; `w` is left holding the tail (the caller adds its end and takes it).
  */
 export async function* formatSlices(
-  slices: AsyncIterable<readonly [Batch, number, number]>, format: RowFormat, types: readonly SqlType[],
-  w: ChunkWriter, pool: FormatPool | null,
+  slices: AsyncIterable<readonly [Batch, number, number]>,
+  format: RowFormat,
+  types: readonly SqlType[],
+  w: ChunkWriter,
+  pool: FormatPool | null,
 ): AsyncGenerator<Buffer> {
   const writers = rowWriters(format, types);
   const queue: Slot[] = [];
@@ -108,7 +121,14 @@ export async function* formatSlices(
         if (inHelper < HELPER_DEPTH) {
           inHelper++;
           const slot: Slot = { bytes: null, done: null };
-          slot.done = pool.format(format, types, cols, from, to, isFirst).then((x) => { slot.bytes = x; }).finally(() => { inHelper--; });
+          slot.done = pool
+            .format(format, types, cols, from, to, isFirst)
+            .then((x) => {
+              slot.bytes = x;
+            })
+            .finally(() => {
+              inHelper--;
+            });
           queue.push(slot);
         } else {
           // Room for the whole slice up front (from the last slice's bytes per row): no regrowth copies.

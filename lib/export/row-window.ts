@@ -22,7 +22,10 @@ export interface RowStats {
 
 /** The parts of the stream's batches inside the window: [batch, from, to) slices. */
 export async function* windowRows(
-  batches: AsyncIterable<Batch>, win: RowWindow | null, countAll: boolean, stats: RowStats,
+  batches: AsyncIterable<Batch>,
+  win: RowWindow | null,
+  countAll: boolean,
+  stats: RowStats,
 ): AsyncGenerator<readonly [Batch, number, number]> {
   if (win !== null && win.last !== null) {
     const keep = win.last;
@@ -39,7 +42,10 @@ export async function* windowRows(
     for (const b of kept) {
       const from = Math.min(skip, b.rowCount);
       skip -= from;
-      if (from < b.rowCount) { stats.sent += b.rowCount - from; yield [b, from, b.rowCount]; }
+      if (from < b.rowCount) {
+        stats.sent += b.rowCount - from;
+        yield [b, from, b.rowCount];
+      }
     }
     return;
   }
@@ -50,8 +56,12 @@ export async function* windowRows(
     const start = seen;
     seen += b.rowCount;
     stats.matched += b.rowCount;
-    const from = Math.max(0, lo - start), to = Math.min(b.rowCount, hi - start);
-    if (to > from) { stats.sent += to - from; yield [b, from, to]; }
+    const from = Math.max(0, lo - start),
+      to = Math.min(b.rowCount, hi - start);
+    if (to > from) {
+      stats.sent += to - from;
+      yield [b, from, to];
+    }
     if (seen >= hi && !countAll) return; // stops the query: its generators run their finally blocks
   }
 }

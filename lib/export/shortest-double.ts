@@ -31,7 +31,10 @@ for (let k = 0; k <= 22; k++) {
 const HALF_ULP = new Float64Array(2047);
 {
   let v = Math.pow(2, 970); // biased 2046
-  for (let b = 2046; b >= 1; b--) { HALF_ULP[b] = v; v /= 2; }
+  for (let b = 2046; b >= 1; b--) {
+    HALF_ULP[b] = v;
+    v /= 2;
+  }
 }
 
 const bits = new Float64Array(1);
@@ -44,7 +47,10 @@ const LO = LITTLE_ENDIAN ? 0 : 1;
 const digits = new Uint8Array(17);
 /** "00" .. "99": the two characters of n at PAIRS[2n], PAIRS[2n + 1]. */
 const PAIRS = new Uint8Array(200);
-for (let n = 0; n < 100; n++) { PAIRS[2 * n] = 48 + Math.floor(n / 10); PAIRS[2 * n + 1] = 48 + (n % 10); }
+for (let n = 0; n < 100; n++) {
+  PAIRS[2 * n] = 48 + Math.floor(n / 10);
+  PAIRS[2 * n + 1] = 48 + (n % 10);
+}
 
 /** Whether the candidate I + di (di an integer) lies within the doubles that read back to x. */
 function inside(di: number, lo: number, hl: number, hu: number, even: boolean): boolean {
@@ -63,7 +69,7 @@ function closer(a: number, b: number, lo: number): number {
   const sum = a + b;
   if (twice === sum) return 0;
   const lowerCloser = twice < sum;
-  return (a < b) === lowerCloser ? -1 : 1;
+  return a < b === lowerCloser ? -1 : 1;
 }
 
 /** The most bytes writeShortestDouble writes: a sign, "0.00" and 17 digits. */
@@ -88,9 +94,26 @@ function pairsInto(n: number, at: number): void {
 export function writeShortestDouble(out: Uint8Array, pos: number, x: number): number {
   const a = x < 0 ? -x : x;
   if (!(a >= 1e-3 && a < 1e7)) return -1;
-  let e10 = a >= 1
-    ? (a >= 1e3 ? (a >= 1e5 ? (a >= 1e6 ? 6 : 5) : (a >= 1e4 ? 4 : 3)) : (a >= 100 ? 2 : a >= 10 ? 1 : 0))
-    : (a >= 0.1 ? -1 : a >= 0.01 ? -2 : -3);
+  let e10 =
+    a >= 1
+      ? a >= 1e3
+        ? a >= 1e5
+          ? a >= 1e6
+            ? 6
+            : 5
+          : a >= 1e4
+            ? 4
+            : 3
+        : a >= 100
+          ? 2
+          : a >= 10
+            ? 1
+            : 0
+      : a >= 0.1
+        ? -1
+        : a >= 0.01
+          ? -2
+          : -3;
 
   // V = a * 10^k = hi + lo exactly, with V in [10^16, 10^17).
   const t = SPLITTER * a;
@@ -104,9 +127,15 @@ export function writeShortestDouble(out: Uint8Array, pos: number, x: number): nu
     const ph = POW10_HI[k]!;
     const pl = POW10_LO[k]!;
     hi = a * p;
-    lo = ((ah * ph - hi) + ah * pl + al * ph) + al * pl;
-    if (hi < 1e16 || (hi === 1e16 && lo < 0)) { e10--; continue; }
-    if (hi > 1e17 || (hi === 1e17 && lo >= 0)) { e10++; continue; }
+    lo = ah * ph - hi + ah * pl + al * ph + al * pl;
+    if (hi < 1e16 || (hi === 1e16 && lo < 0)) {
+      e10--;
+      continue;
+    }
+    if (hi > 1e17 || (hi === 1e17 && lo >= 0)) {
+      e10++;
+      continue;
+    }
     break;
   }
 
@@ -125,7 +154,13 @@ export function writeShortestDouble(out: Uint8Array, pos: number, x: number): nu
   const r = Math.round(lo);
   lo -= r;
   bot += r;
-  if (bot < 0) { bot += 1e9; top--; } else if (bot >= 1e9) { bot -= 1e9; top++; }
+  if (bot < 0) {
+    bot += 1e9;
+    top--;
+  } else if (bot >= 1e9) {
+    bot -= 1e9;
+    top++;
+  }
   let b = bot | 0;
   let tp = top | 0;
 
@@ -134,13 +169,22 @@ export function writeShortestDouble(out: Uint8Array, pos: number, x: number): nu
   let di = 0;
   let found = false;
   const r100 = b % 100;
-  if (inside(-r100, lo, hl, hu, even)) { di = -r100; found = true; }
-  else if (inside(100 - r100, lo, hl, hu, even)) { di = 100 - r100; found = true; }
+  if (inside(-r100, lo, hl, hu, even)) {
+    di = -r100;
+    found = true;
+  } else if (inside(100 - r100, lo, hl, hu, even)) {
+    di = 100 - r100;
+    found = true;
+  }
   if (!found) {
     const r10 = r100 % 10;
     for (let c = -r10 - 10; c <= 20 - r10; c += 10) {
       if (!inside(c, lo, hl, hu, even)) continue;
-      if (!found) { di = c; found = true; continue; }
+      if (!found) {
+        di = c;
+        found = true;
+        continue;
+      }
       const cmp = closer(c, di, lo);
       // A tie goes to the even last (16th) digit: (b + c) / 10 has the parity of (I + c) / 10, 10^8 being even.
       if (cmp < 0 || (cmp === 0 && (Math.floor((b + c) / 10) & 1) === 0)) di = c;
@@ -156,8 +200,17 @@ export function writeShortestDouble(out: Uint8Array, pos: number, x: number): nu
     if (!inside(di, lo, hl, hu, even)) di = lo > 0 ? 1 : -1;
   }
   b = (b + di) | 0;
-  if (b < 0) { b = (b + 1000000000) | 0; tp = (tp - 1) | 0; } else if (b >= 1000000000) { b = (b - 1000000000) | 0; tp = (tp + 1) | 0; }
-  if (tp >= 100000000) { tp = 10000000; e10++; } // rounded up to 10^17: the digits become 1000...
+  if (b < 0) {
+    b = (b + 1000000000) | 0;
+    tp = (tp - 1) | 0;
+  } else if (b >= 1000000000) {
+    b = (b - 1000000000) | 0;
+    tp = (tp + 1) | 0;
+  }
+  if (tp >= 100000000) {
+    tp = 10000000;
+    e10++;
+  } // rounded up to 10^17: the digits become 1000...
 
   // The 17 digit characters (top: 8, b: 9) and the last nonzero one.
   const head = (b / 100000000) | 0;

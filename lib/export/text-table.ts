@@ -13,8 +13,11 @@ const NUMERIC = new Set(['BYTE', 'SHORT', 'INT', 'LONG', 'FLOAT', 'DOUBLE']);
 /** The cell as shown: `null`, or the text with control characters escaped. */
 function shown(c: Cell): string {
   if (c === null) return 'null';
-  // eslint-disable-next-line no-control-regex
-  return /[\u0000-\u001f\u007f]/.test(c) ? c.replace(/[\u0000-\u001f\u007f]/g, (x) => JSON.stringify(x).slice(1, -1)) : c;
+  /* eslint-disable no-control-regex -- control characters are what is escaped */
+  return /[\u0000-\u001f\u007f]/.test(c)
+    ? c.replace(/[\u0000-\u001f\u007f]/g, (x) => JSON.stringify(x).slice(1, -1))
+    : c;
+  /* eslint-enable no-control-regex */
 }
 
 /** Display width: one column per code point (wide characters are rare in results; good enough for alignment). */
@@ -49,7 +52,10 @@ export class TextTable {
 
   /** The header line and the rule. */
   head(): string {
-    return `${this.#names.map((h, i) => this.#pad(h, i)).join(' | ').trimEnd()}\n${this.#widths.map((w) => '-'.repeat(w)).join('-+-')}\n`;
+    return `${this.#names
+      .map((h, i) => this.#pad(h, i))
+      .join(' | ')
+      .trimEnd()}\n${this.#widths.map((w) => '-'.repeat(w)).join('-+-')}\n`;
   }
 
   line(cells: readonly Cell[]): string {
@@ -82,12 +88,18 @@ export interface PrintedTable {
  * Prints an /exec answer as a table. Nothing is printed when the answer holds
  * no dataset (a statement) or ends with an error: the caller reports `members`.
  */
-export async function printTable(body: AsyncIterable<Uint8Array>, out: NodeJS.WritableStream, opts: ByteSpoolOptions = {}): Promise<PrintedTable> {
+export async function printTable(
+  body: AsyncIterable<Uint8Array>,
+  out: NodeJS.WritableStream,
+  opts: ByteSpoolOptions = {},
+): Promise<PrintedTable> {
   const spool = new ByteSpool(opts);
   try {
     let table: TextTable | null = null;
     const measuring = new ExecResultReader({
-      columns: (cols) => { table = new TextTable(cols); },
+      columns: (cols) => {
+        table = new TextTable(cols);
+      },
       row: (cells) => table?.measure(cells),
     });
     for await (const chunk of body) {
@@ -105,7 +117,12 @@ export async function printTable(body: AsyncIterable<Uint8Array>, out: NodeJS.Wr
       pending = '';
       if (!out.write(text)) await once(out, 'drain');
     };
-    const printing = new ExecResultReader({ columns: () => undefined, row: (cells) => { pending += t.line(cells); } });
+    const printing = new ExecResultReader({
+      columns: () => undefined,
+      row: (cells) => {
+        pending += t.line(cells);
+      },
+    });
     for await (const chunk of spool.read()) {
       printing.write(chunk);
       if (pending.length >= 1 << 16) await flush();

@@ -5,7 +5,19 @@
 import { INT_NULL, LONG_NULL, typeKind } from '../core/column-type.js';
 import type { ColumnVector } from '../core/column-vector.js';
 import type { SqlType } from '../core/sql-type.js';
-import { F_DAY, F_HOUR, F_MINUTE, F_MONTH, F_SECOND, F_YEAR, daysFromCivil, formatDate, formatTimestamp, newFields, splitMicros } from '../core/datetime.js';
+import {
+  F_DAY,
+  F_HOUR,
+  F_MINUTE,
+  F_MONTH,
+  F_SECOND,
+  F_YEAR,
+  daysFromCivil,
+  formatDate,
+  formatTimestamp,
+  newFields,
+  splitMicros,
+} from '../core/datetime.js';
 import { formatDouble, formatFloat, formatLong } from '../core/number-format.js';
 import { SHORTEST_DOUBLE_BYTES, writeShortestDouble } from './shortest-double.js';
 import { renderAt } from '../core/render.js';
@@ -35,7 +47,10 @@ class TimestampText {
     const us = nanosToMicros(lo, hi);
     const day = Math.floor(us / DAY_US);
     // Near the ends of the int64 range the micros are not exact doubles: formatTimestampNs's BigInt path.
-    if (hi >= 2_000_000_000 || hi <= -2_000_000_000 || day < MIN_FAST_DAY || day >= MAX_FAST_DAY) { w.ascii(formatTimestampNs(lo, hi)); return; }
+    if (hi >= 2_000_000_000 || hi <= -2_000_000_000 || day < MIN_FAST_DAY || day >= MAX_FAST_DAY) {
+      w.ascii(formatTimestampNs(lo, hi));
+      return;
+    }
     this.write(w, us, 6, false);
     w.padded(subMicroNanos(lo, hi), 3);
     w.byte(90);
@@ -53,12 +68,23 @@ class TimestampText {
       const f = this.#fields;
       splitMicros(second * 1_000_000, f);
       const p = this.#prefix;
-      digits(p, 0, f[F_YEAR]!, 4); p[4] = 45; digits(p, 5, f[F_MONTH]!, 2); p[7] = 45; digits(p, 8, f[F_DAY]!, 2); p[10] = 84;
-      digits(p, 11, f[F_HOUR]!, 2); p[13] = 58; digits(p, 14, f[F_MINUTE]!, 2); p[16] = 58; digits(p, 17, f[F_SECOND]!, 2); p[19] = 46;
+      digits(p, 0, f[F_YEAR]!, 4);
+      p[4] = 45;
+      digits(p, 5, f[F_MONTH]!, 2);
+      p[7] = 45;
+      digits(p, 8, f[F_DAY]!, 2);
+      p[10] = 84;
+      digits(p, 11, f[F_HOUR]!, 2);
+      p[13] = 58;
+      digits(p, 14, f[F_MINUTE]!, 2);
+      p[16] = 58;
+      digits(p, 17, f[F_SECOND]!, 2);
+      p[19] = 46;
       this.#second = second;
     }
     w.bytes(this.#prefix);
-    if (fractionDigits === 6) w.padded(micros, 6); else w.padded(Math.floor(micros / 1000), 3);
+    if (fractionDigits === 6) w.padded(micros, 6);
+    else w.padded(Math.floor(micros / 1000), 3);
     if (zone) w.byte(90);
   }
 }
@@ -79,7 +105,8 @@ function digits(p: Uint8Array, at: number, n: number, width: number): void {
 function writeDouble(w: ChunkWriter, x: number): void {
   if (x > -1e7 && x < 1e7 && Math.floor(x) === x && !(x === 0 && 1 / x < 0)) {
     w.int(x);
-    w.byte(46); w.byte(48);
+    w.byte(46);
+    w.byte(48);
     return;
   }
   w.ensure(SHORTEST_DOUBLE_BYTES);
@@ -100,9 +127,15 @@ class DictCache {
 
   get(dict: readonly string[], key: number): Uint8Array {
     let entries = this.#byDict.get(dict);
-    if (!entries) { entries = []; this.#byDict.set(dict, entries); }
+    if (!entries) {
+      entries = [];
+      this.#byDict.set(dict, entries);
+    }
     let e = entries[key];
-    if (e === undefined) { e = this.encode(dict[key]!); entries[key] = e; }
+    if (e === undefined) {
+      e = this.encode(dict[key]!);
+      entries[key] = e;
+    }
     return e;
   }
 }
@@ -130,7 +163,10 @@ class ReaderCache {
   #v: ColumnVector | null = null;
   #r: ArrayReader | null = null;
   of(v: ColumnVector): ArrayReader {
-    if (v !== this.#v) { this.#v = v; this.#r = new ArrayReader(v); }
+    if (v !== this.#v) {
+      this.#v = v;
+      this.#r = new ArrayReader(v);
+    }
     return this.#r!;
   }
 }
@@ -140,7 +176,10 @@ function jsonArrayWriter(): ValueWriter {
   const readers = new ReaderCache();
   return (w, v, i) => {
     const r = readers.of(v);
-    if (r.isNull(i)) { w.ascii('null'); return; }
+    if (r.isNull(i)) {
+      w.ascii('null');
+      return;
+    }
     r.open(i);
     let k = 0;
     const nest = (d: number): void => {
@@ -148,7 +187,11 @@ function jsonArrayWriter(): ValueWriter {
       const len = r.shape[d]!;
       for (let j = 0; j < len; j++) {
         if (j > 0) w.byte(44);
-        if (d === r.dims - 1) { const x = r.element(k++); if (x !== x || x === Infinity || x === -Infinity) w.ascii('null'); else writeDouble(w, x); } else nest(d + 1);
+        if (d === r.dims - 1) {
+          const x = r.element(k++);
+          if (x !== x || x === Infinity || x === -Infinity) w.ascii('null');
+          else writeDouble(w, x);
+        } else nest(d + 1);
       }
       w.byte(93);
     };
@@ -160,40 +203,69 @@ function jsonArrayWriter(): ValueWriter {
 export function jsonValueWriter(type: SqlType, opts: JsonOptions): ValueWriter {
   if (isArrayType(type)) return jsonArrayWriter();
   switch (type) {
-    case 'BOOLEAN': return (w, v, i) => w.ascii((v as { data: Uint8Array }).data[i] ? 'true' : 'false');
-    case 'BYTE': case 'SHORT': return (w, v, i) => w.int((v as { data: Int16Array }).data[i]!);
-    case 'INT': return (w, v, i) => {
-      const x = (v as { data: Int32Array }).data[i]!;
-      if (x === INT_NULL) w.ascii('null'); else w.int(x);
-    };
-    case 'LONG': return (w, v, i) => {
-      const x = (v as { data: Float64Array }).data[i]!;
-      if (x === LONG_NULL) { w.ascii('null'); return; }
-      if (opts.quoteLargeNum) { w.byte(34); writeLong(w, x, v, i); w.byte(34); } else writeLong(w, x, v, i);
-    };
-    case 'DOUBLE': case 'NULL': return (w, v, i) => {
-      const x = (v as { data: Float64Array }).data[i]!;
-      if (x !== x || x === Infinity || x === -Infinity) w.ascii('null'); else writeDouble(w, x);
-    };
-    case 'FLOAT': return (w, v, i) => {
-      const x = (v as { data: Float32Array }).data[i]!;
-      if (x !== x || x === Infinity || x === -Infinity) w.ascii('null'); else w.ascii(formatFloat(x));
-    };
-    case 'TIMESTAMP': case 'DATE': {
+    case 'BOOLEAN':
+      return (w, v, i) => w.ascii((v as { data: Uint8Array }).data[i] ? 'true' : 'false');
+    case 'BYTE':
+    case 'SHORT':
+      return (w, v, i) => w.int((v as { data: Int16Array }).data[i]!);
+    case 'INT':
+      return (w, v, i) => {
+        const x = (v as { data: Int32Array }).data[i]!;
+        if (x === INT_NULL) w.ascii('null');
+        else w.int(x);
+      };
+    case 'LONG':
+      return (w, v, i) => {
+        const x = (v as { data: Float64Array }).data[i]!;
+        if (x === LONG_NULL) {
+          w.ascii('null');
+          return;
+        }
+        if (opts.quoteLargeNum) {
+          w.byte(34);
+          writeLong(w, x, v, i);
+          w.byte(34);
+        } else writeLong(w, x, v, i);
+      };
+    case 'DOUBLE':
+    case 'NULL':
+      return (w, v, i) => {
+        const x = (v as { data: Float64Array }).data[i]!;
+        if (x !== x || x === Infinity || x === -Infinity) w.ascii('null');
+        else writeDouble(w, x);
+      };
+    case 'FLOAT':
+      return (w, v, i) => {
+        const x = (v as { data: Float32Array }).data[i]!;
+        if (x !== x || x === Infinity || x === -Infinity) w.ascii('null');
+        else w.ascii(formatFloat(x));
+      };
+    case 'TIMESTAMP':
+    case 'DATE': {
       const ts = new TimestampText();
       const date = type === 'DATE';
       return (w, v, i) => {
         const x = (v as { data: Float64Array }).data[i]!;
-        if (x === LONG_NULL) { w.ascii('null'); return; }
-        w.byte(34); ts.write(w, date ? x * 1000 : x, date ? 3 : 6); w.byte(34);
+        if (x === LONG_NULL) {
+          w.ascii('null');
+          return;
+        }
+        w.byte(34);
+        ts.write(w, date ? x * 1000 : x, date ? 3 : 6);
+        w.byte(34);
       };
     }
     case 'TIMESTAMP_NS': {
       const ts = new TimestampText();
       return (w, v, i) => {
         const p = (v as { exact: Int32Array }).exact;
-        if ((v as { data: Float64Array }).data[i] === LONG_NULL) { w.ascii('null'); return; }
-        w.byte(34); ts.writeNanos(w, p[2 * i]!, p[2 * i + 1]!); w.byte(34);
+        if ((v as { data: Float64Array }).data[i] === LONG_NULL) {
+          w.ascii('null');
+          return;
+        }
+        w.byte(34);
+        ts.writeNanos(w, p[2 * i]!, p[2 * i + 1]!);
+        w.byte(34);
       };
     }
     case 'SYMBOL': {
@@ -201,24 +273,36 @@ export function jsonValueWriter(type: SqlType, opts: JsonOptions): ValueWriter {
       return (w, v, i) => {
         const s = v as { keys: Int32Array; dict: readonly string[] };
         const k = s.keys[i]!;
-        if (k < 0) w.ascii('null'); else w.bytes(cache.get(s.dict, k));
+        if (k < 0) w.ascii('null');
+        else w.bytes(cache.get(s.dict, k));
       };
     }
-    case 'STRING': case 'VARCHAR': return (w, v, i) => {
-      const s = v as { bytes: Uint8Array; offsets: Int32Array; nulls: Uint8Array | null };
-      if (s.nulls !== null && s.nulls[i]) { w.ascii('null'); return; }
-      w.byte(34); w.jsonEscaped(s.bytes, s.offsets[i]!, s.offsets[i + 1]!); w.byte(34);
-    };
+    case 'STRING':
+    case 'VARCHAR':
+      return (w, v, i) => {
+        const s = v as { bytes: Uint8Array; offsets: Int32Array; nulls: Uint8Array | null };
+        if (s.nulls !== null && s.nulls[i]) {
+          w.ascii('null');
+          return;
+        }
+        w.byte(34);
+        w.jsonEscaped(s.bytes, s.offsets[i]!, s.offsets[i + 1]!);
+        w.byte(34);
+      };
     // QuestDB writes a CHAR or LONG256 NULL as an empty string, not null.
-    case 'CHAR': case 'LONG256': return (w, v, i) => {
-      const t = renderAt(v, i);
-      w.utf8(JSON.stringify(t ?? ''));
-    };
-    default: return (w, v, i) => {
-      // IPV4, UUID, BINARY: rare; their text form, quoted.
-      const t = renderAt(v, i);
-      if (t === null) w.ascii('null'); else w.utf8(JSON.stringify(t));
-    };
+    case 'CHAR':
+    case 'LONG256':
+      return (w, v, i) => {
+        const t = renderAt(v, i);
+        w.utf8(JSON.stringify(t ?? ''));
+      };
+    default:
+      return (w, v, i) => {
+        // IPV4, UUID, BINARY: rare; their text form, quoted.
+        const t = renderAt(v, i);
+        if (t === null) w.ascii('null');
+        else w.utf8(JSON.stringify(t));
+      };
   }
 }
 
@@ -235,31 +319,42 @@ export function csvValueWriter(type: SqlType, delimiter = 0x2c): ValueWriter {
     return (w, v, i) => w.utf8(csvQuotedText(formatArrayAt(readers.of(v), i) ?? 'null'));
   }
   switch (type) {
-    case 'BOOLEAN': return (w, v, i) => w.ascii((v as { data: Uint8Array }).data[i] ? 'true' : 'false');
-    case 'BYTE': case 'SHORT': return (w, v, i) => w.int((v as { data: Int16Array }).data[i]!);
-    case 'INT': return (w, v, i) => {
-      const x = (v as { data: Int32Array }).data[i]!;
-      if (x !== INT_NULL) w.int(x);
-    };
-    case 'LONG': return (w, v, i) => {
-      const x = (v as { data: Float64Array }).data[i]!;
-      if (x !== LONG_NULL) writeLong(w, x, v, i);
-    };
-    case 'DOUBLE': case 'NULL': return (w, v, i) => {
-      const x = (v as { data: Float64Array }).data[i]!;
-      if (x === x && x !== Infinity && x !== -Infinity) writeDouble(w, x);
-    };
-    case 'FLOAT': return (w, v, i) => {
-      const x = (v as { data: Float32Array }).data[i]!;
-      if (x === x && x !== Infinity && x !== -Infinity) w.ascii(formatFloat(x));
-    };
-    case 'TIMESTAMP': case 'DATE': {
+    case 'BOOLEAN':
+      return (w, v, i) => w.ascii((v as { data: Uint8Array }).data[i] ? 'true' : 'false');
+    case 'BYTE':
+    case 'SHORT':
+      return (w, v, i) => w.int((v as { data: Int16Array }).data[i]!);
+    case 'INT':
+      return (w, v, i) => {
+        const x = (v as { data: Int32Array }).data[i]!;
+        if (x !== INT_NULL) w.int(x);
+      };
+    case 'LONG':
+      return (w, v, i) => {
+        const x = (v as { data: Float64Array }).data[i]!;
+        if (x !== LONG_NULL) writeLong(w, x, v, i);
+      };
+    case 'DOUBLE':
+    case 'NULL':
+      return (w, v, i) => {
+        const x = (v as { data: Float64Array }).data[i]!;
+        if (x === x && x !== Infinity && x !== -Infinity) writeDouble(w, x);
+      };
+    case 'FLOAT':
+      return (w, v, i) => {
+        const x = (v as { data: Float32Array }).data[i]!;
+        if (x === x && x !== Infinity && x !== -Infinity) w.ascii(formatFloat(x));
+      };
+    case 'TIMESTAMP':
+    case 'DATE': {
       const ts = new TimestampText();
       const date = type === 'DATE';
       return (w, v, i) => {
         const x = (v as { data: Float64Array }).data[i]!;
         if (x === LONG_NULL) return;
-        w.byte(34); ts.write(w, date ? x * 1000 : x, date ? 3 : 6); w.byte(34);
+        w.byte(34);
+        ts.write(w, date ? x * 1000 : x, date ? 3 : 6);
+        w.byte(34);
       };
     }
     case 'TIMESTAMP_NS': {
@@ -267,7 +362,9 @@ export function csvValueWriter(type: SqlType, delimiter = 0x2c): ValueWriter {
       return (w, v, i) => {
         const p = (v as { exact: Int32Array }).exact;
         if ((v as { data: Float64Array }).data[i] === LONG_NULL) return;
-        w.byte(34); ts.writeNanos(w, p[2 * i]!, p[2 * i + 1]!); w.byte(34);
+        w.byte(34);
+        ts.writeNanos(w, p[2 * i]!, p[2 * i + 1]!);
+        w.byte(34);
       };
     }
     case 'SYMBOL': {
@@ -278,29 +375,46 @@ export function csvValueWriter(type: SqlType, delimiter = 0x2c): ValueWriter {
         if (k >= 0) w.bytes(cache.get(s.dict, k));
       };
     }
-    case 'STRING': case 'VARCHAR': return (w, v, i) => {
-      const s = v as { bytes: Uint8Array; offsets: Int32Array; nulls: Uint8Array | null };
-      if (s.nulls !== null && s.nulls[i]) return;
-      w.byte(34); w.csvEscaped(s.bytes, s.offsets[i]!, s.offsets[i + 1]!); w.byte(34);
-    };
+    case 'STRING':
+    case 'VARCHAR':
+      return (w, v, i) => {
+        const s = v as { bytes: Uint8Array; offsets: Int32Array; nulls: Uint8Array | null };
+        if (s.nulls !== null && s.nulls[i]) return;
+        w.byte(34);
+        w.csvEscaped(s.bytes, s.offsets[i]!, s.offsets[i + 1]!);
+        w.byte(34);
+      };
     // QuestDB writes these bare (z, 10.1.2.3, 0x0102, the UUID): their text never needs quotes,
     // except a CHAR that is a quote, a line break or the delimiter, which is quoted to keep the file readable.
-    case 'CHAR': return (w, v, i) => {
-      const c = (v as { data: Uint16Array }).data[i]!;
-      if (c === 0) return;
-      if (c === delimiter || c === 0x22 || c === 0x0a || c === 0x0d) { w.byte(34); if (c === 0x22) w.byte(34); w.byte(c); w.byte(34); return; }
-      if (c < 0x80) w.byte(c); else w.utf8(String.fromCharCode(c >= 0xd800 && c <= 0xdfff ? 0xfffd : c));
-    };
-    case 'IPV4': case 'UUID': case 'LONG256': return (w, v, i) => {
-      const t = renderAt(v, i);
-      if (t !== null) w.ascii(t);
-    };
+    case 'CHAR':
+      return (w, v, i) => {
+        const c = (v as { data: Uint16Array }).data[i]!;
+        if (c === 0) return;
+        if (c === delimiter || c === 0x22 || c === 0x0a || c === 0x0d) {
+          w.byte(34);
+          if (c === 0x22) w.byte(34);
+          w.byte(c);
+          w.byte(34);
+          return;
+        }
+        if (c < 0x80) w.byte(c);
+        else w.utf8(String.fromCharCode(c >= 0xd800 && c <= 0xdfff ? 0xfffd : c));
+      };
+    case 'IPV4':
+    case 'UUID':
+    case 'LONG256':
+      return (w, v, i) => {
+        const t = renderAt(v, i);
+        if (t !== null) w.ascii(t);
+      };
     default:
       // QuestDB writes a NULL GEOHASH as a bare `null` (every other NULL is empty).
-      if (typeKind(type) === 'GEOHASH') return (w, v, i) => {
-        const t = renderAt(v, i);
-        if (t === null) w.ascii('null'); else w.utf8(csvQuotedText(t));
-      };
+      if (typeKind(type) === 'GEOHASH')
+        return (w, v, i) => {
+          const t = renderAt(v, i);
+          if (t === null) w.ascii('null');
+          else w.utf8(csvQuotedText(t));
+        };
       return (w, v, i) => {
         const t = renderAt(v, i);
         if (t !== null) w.utf8(csvQuotedText(t));

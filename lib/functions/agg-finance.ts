@@ -18,10 +18,13 @@ class WeightedState implements AggregateState {
   update(ids: Int32Array, args: readonly ColumnVector[], n: number, groups: number): void {
     this.#num = growF64(this.#num, groups);
     this.#den = growF64(this.#den, groups);
-    const v = asDoubles(args[0]!), w = asDoubles(args[1]!);
-    const num = this.#num, den = this.#den;
+    const v = asDoubles(args[0]!),
+      w = asDoubles(args[1]!);
+    const num = this.#num,
+      den = this.#den;
     for (let i = 0; i < n; i++) {
-      const x = v[i]!, y = w[i]!;
+      const x = v[i]!,
+        y = w[i]!;
       if (x !== x || y !== y) continue;
       const g = ids[i]!;
       num[g]! += x * y;
@@ -38,7 +41,9 @@ class WeightedState implements AggregateState {
     return fromDoubles('DOUBLE', out);
   }
 
-  bytes(): number { return this.#num.byteLength * 2; }
+  bytes(): number {
+    return this.#num.byteLength * 2;
+  }
 }
 
 type PercentileKind = 'disc' | 'cont';
@@ -60,7 +65,10 @@ class PercentileState implements AggregateState {
     }
     for (let i = 0; i < n; i++) {
       const x = v[i]!;
-      if (x === x) { this.#values[ids[i]!]!.push(x); this.#count++; }
+      if (x === x) {
+        this.#values[ids[i]!]!.push(x);
+        this.#count++;
+      }
     }
   }
 
@@ -70,19 +78,25 @@ class PercentileState implements AggregateState {
     for (let g = 0; g < groups; g++) {
       const xs = (this.#values[g] ?? []).sort((a, b) => a - b);
       const n = xs.length;
-      if (n === 0) { out[g] = NaN; continue; }
+      if (n === 0) {
+        out[g] = NaN;
+        continue;
+      }
       if (this.kind === 'disc') {
         out[g] = xs[Math.max(0, Math.ceil(p * n) - 1)]!;
       } else {
         const r = p * (n - 1);
-        const lo = Math.floor(r), hi = Math.ceil(r);
+        const lo = Math.floor(r),
+          hi = Math.ceil(r);
         out[g] = xs[lo]! + (xs[hi]! - xs[lo]!) * (r - lo);
       }
     }
     return fromDoubles('DOUBLE', out);
   }
 
-  bytes(): number { return this.#count * 8 + this.#values.length * 32; }
+  bytes(): number {
+    return this.#count * 8 + this.#values.length * 32;
+  }
 }
 
 const num = (t: SqlType | undefined): boolean => t !== undefined && (isNumeric(t) || t === 'NULL');
@@ -101,13 +115,18 @@ export function registerFinanceAggregates(registry: FunctionRegistry): void {
       },
     });
   }
-  const percentiles: Array<[string, PercentileKind]> = [['percentile_disc', 'disc'], ['percentile_cont', 'cont'], ['approx_percentile', 'disc']];
+  const percentiles: Array<[string, PercentileKind]> = [
+    ['percentile_disc', 'disc'],
+    ['percentile_cont', 'cont'],
+    ['approx_percentile', 'disc'],
+  ];
   for (const [name, kind] of percentiles) {
     registry.registerAggregate({
       name,
       resolve(argTypes): AggregateOverload | string {
         const okArity = argTypes.length === 2 || (name === 'approx_percentile' && argTypes.length === 3);
-        if (!okArity || !num(argTypes[0]) || !num(argTypes[1]) || (argTypes.length === 3 && !num(argTypes[2]))) return noMatch(name, argTypes);
+        if (!okArity || !num(argTypes[0]) || !num(argTypes[1]) || (argTypes.length === 3 && !num(argTypes[2])))
+          return noMatch(name, argTypes);
         return { type: 'DOUBLE', create: () => new PercentileState(kind) };
       },
     });

@@ -29,13 +29,18 @@ abstract class GroupArrays implements AggregateState {
 }
 
 class CountState extends GroupArrays {
-  constructor(private readonly ofColumn: boolean) { super(1); }
+  constructor(private readonly ofColumn: boolean) {
+    super(1);
+  }
 
   update(ids: Int32Array, args: readonly ColumnVector[], n: number, groups: number): void {
     this.ensure(groups);
     const c = this.arrays[0]!;
     if (!this.ofColumn) {
-      if (groups === 1) { c[0]! += n; return; }
+      if (groups === 1) {
+        c[0]! += n;
+        return;
+      }
       for (let i = 0; i < n; i++) c[ids[i]!]!++;
       return;
     }
@@ -51,7 +56,10 @@ class CountState extends GroupArrays {
 
 /** x[0] + ... + x[n-1] in four interleaved partial sums (NaN if any is NaN). */
 function sum4(x: ArrayLike<number>, n: number): number {
-  let s0 = 0, s1 = 0, s2 = 0, s3 = 0;
+  let s0 = 0,
+    s1 = 0,
+    s2 = 0,
+    s3 = 0;
   let i = 0;
   for (; i + 3 < n; i += 4) {
     s0 += x[i]!;
@@ -60,7 +68,7 @@ function sum4(x: ArrayLike<number>, n: number): number {
     s3 += x[i + 3]!;
   }
   for (; i < n; i++) s0 += x[i]!;
-  return (s0 + s1) + (s2 + s3);
+  return s0 + s1 + (s2 + s3);
 }
 
 type SumKind = 'plain' | 'kahan' | 'neumaier';
@@ -90,7 +98,11 @@ class SumState extends GroupArrays {
   private big: Map<number, bigint> | null = null;
   private readonly exactInt: boolean;
 
-  constructor(private readonly kind: SumKind, private readonly type: SqlType, private readonly average: boolean) {
+  constructor(
+    private readonly kind: SumKind,
+    private readonly type: SqlType,
+    private readonly average: boolean,
+  ) {
     super(3);
     this.exactInt = type === 'LONG' && kind === 'plain' && !average;
   }
@@ -107,7 +119,10 @@ class SumState extends GroupArrays {
       const g = single ? 0 : ids[i]!;
       cnt[g]!++;
       const t = sum[g]! + d;
-      if (t < EXACT_LIMIT && t > -EXACT_LIMIT && d < EXACT_LIMIT && d > -EXACT_LIMIT) { sum[g] = t; continue; }
+      if (t < EXACT_LIMIT && t > -EXACT_LIMIT && d < EXACT_LIMIT && d > -EXACT_LIMIT) {
+        sum[g] = t;
+        continue;
+      }
       const big = (this.big ??= new Map());
       const b = big.get(g);
       big.set(g, (b === undefined ? BigInt(sum[g]!) : b) + exactAt(v, x, i)!);
@@ -123,7 +138,11 @@ class SumState extends GroupArrays {
       // No GROUP BY keys: four running sums in locals (independent adds pipeline), no NULL test per
       // row. A NaN result means the batch has a NULL (or infinities of both signs): then the exact loop.
       const s = sum4(x, n);
-      if (this.exactInt && (this.big !== null || !(s + sum[0]! < EXACT_LIMIT && s + sum[0]! > -EXACT_LIMIT && s < EXACT_LIMIT && s > -EXACT_LIMIT))) {
+      if (
+        this.exactInt &&
+        (this.big !== null ||
+          !(s + sum[0]! < EXACT_LIMIT && s + sum[0]! > -EXACT_LIMIT && s < EXACT_LIMIT && s > -EXACT_LIMIT))
+      ) {
         this.updateExact(ids, args[0]!, x, n, true);
         return;
       }
@@ -132,28 +151,41 @@ class SumState extends GroupArrays {
         cnt[0]! += n;
         return;
       }
-      let t = 0, c = 0;
-      for (let i = 0; i < n; i++) { const v = x[i]!; if (v === v) { t += v; c++; } }
+      let t = 0,
+        c = 0;
+      for (let i = 0; i < n; i++) {
+        const v = x[i]!;
+        if (v === v) {
+          t += v;
+          c++;
+        }
+      }
       sum[0]! += t;
       cnt[0]! += c;
       return;
     }
-    if (this.exactInt) { this.updateExact(ids, args[0]!, x, n, groups === 1); return; }
+    if (this.exactInt) {
+      this.updateExact(ids, args[0]!, x, n, groups === 1);
+      return;
+    }
     for (let i = 0; i < n; i++) {
       const v = x[i]!;
       if (v !== v) continue;
       const g = ids[i]!;
       cnt[g]!++;
-      if (this.kind === 'plain') { sum[g]! += v; continue; }
+      if (this.kind === 'plain') {
+        sum[g]! += v;
+        continue;
+      }
       const s = sum[g]!;
       if (this.kind === 'kahan') {
         const y = v - comp[g]!;
         const t = s + y;
-        comp[g] = (t - s) - y;
+        comp[g] = t - s - y;
         sum[g] = t;
       } else {
         const t = s + v;
-        comp[g]! += Math.abs(s) >= Math.abs(v) ? (s - t) + v : (v - t) + s;
+        comp[g]! += Math.abs(s) >= Math.abs(v) ? s - t + v : v - t + s;
         sum[g] = t;
       }
     }
@@ -194,7 +226,9 @@ type Moment = 'var_samp' | 'var_pop' | 'stddev_samp' | 'stddev_pop';
 
 /** Welford's online mean and sum of squared deviations per group: arrays are count, mean, m2. */
 class VarianceState extends GroupArrays {
-  constructor(private readonly moment: Moment) { super(3); }
+  constructor(private readonly moment: Moment) {
+    super(3);
+  }
 
   update(ids: Int32Array, args: readonly ColumnVector[], n: number, groups: number): void {
     this.ensure(groups);
@@ -219,7 +253,10 @@ class VarianceState extends GroupArrays {
     const root = this.moment === 'stddev_samp' || this.moment === 'stddev_pop';
     for (let g = 0; g < groups; g++) {
       const c = cnt[g]!;
-      if (c < (samp ? 2 : 1)) { out[g] = NaN; continue; }
+      if (c < (samp ? 2 : 1)) {
+        out[g] = NaN;
+        continue;
+      }
       const v = m2[g]! / (samp ? c - 1 : c);
       out[g] = root ? Math.sqrt(v) : v;
     }
@@ -248,17 +285,29 @@ export function registerNumericAggregates(registry: FunctionRegistry): void {
     resolve(argTypes, distinct) {
       if (argTypes.length === 0) return overload('LONG', () => new CountState(false));
       if (argTypes.length !== 1 || argTypes[0] === 'BINARY') return noMatch('count', argTypes);
-      return maybeDistinct(overload('LONG', () => new CountState(true)), distinct);
+      return maybeDistinct(
+        overload('LONG', () => new CountState(true)),
+        distinct,
+      );
     },
   });
   registry.registerAggregate({
     name: 'count_distinct',
     resolve(argTypes) {
-      if (argTypes.length !== 1 || argTypes[0] === 'BINARY' || argTypes[0] === 'NULL') return noMatch('count_distinct', argTypes);
-      return maybeDistinct(overload('LONG', () => new CountState(true)), true);
+      if (argTypes.length !== 1 || argTypes[0] === 'BINARY' || argTypes[0] === 'NULL')
+        return noMatch('count_distinct', argTypes);
+      return maybeDistinct(
+        overload('LONG', () => new CountState(true)),
+        true,
+      );
     },
   });
-  const sums: Array<[string, SumKind, boolean]> = [['sum', 'plain', false], ['avg', 'plain', true], ['ksum', 'kahan', false], ['nsum', 'neumaier', false]];
+  const sums: Array<[string, SumKind, boolean]> = [
+    ['sum', 'plain', false],
+    ['avg', 'plain', true],
+    ['ksum', 'kahan', false],
+    ['nsum', 'neumaier', false],
+  ];
   for (const [name, kind, average] of sums) {
     registry.registerAggregate({
       name,
@@ -267,20 +316,30 @@ export function registerNumericAggregates(registry: FunctionRegistry): void {
         if (argTypes.length !== 1 || !numericArg(t!)) return noMatch(name, argTypes);
         // sum of integers is a LONG (no overflow check, as in QuestDB); everything else a DOUBLE.
         const type: SqlType = name === 'sum' && isIntegral(t!) ? 'LONG' : 'DOUBLE';
-        return maybeDistinct(overload(type, () => new SumState(kind, type, average)), distinct);
+        return maybeDistinct(
+          overload(type, () => new SumState(kind, type, average)),
+          distinct,
+        );
       },
     });
   }
   const moments: Array<[string, Moment]> = [
-    ['stddev_samp', 'stddev_samp'], ['stddev', 'stddev_samp'], ['stddev_pop', 'stddev_pop'],
-    ['var_samp', 'var_samp'], ['variance', 'var_samp'], ['var_pop', 'var_pop'],
+    ['stddev_samp', 'stddev_samp'],
+    ['stddev', 'stddev_samp'],
+    ['stddev_pop', 'stddev_pop'],
+    ['var_samp', 'var_samp'],
+    ['variance', 'var_samp'],
+    ['var_pop', 'var_pop'],
   ];
   for (const [name, moment] of moments) {
     registry.registerAggregate({
       name,
       resolve(argTypes, distinct) {
         if (argTypes.length !== 1 || !numericArg(argTypes[0]!)) return noMatch(name, argTypes);
-        return maybeDistinct(overload('DOUBLE', () => new VarianceState(moment)), distinct);
+        return maybeDistinct(
+          overload('DOUBLE', () => new VarianceState(moment)),
+          distinct,
+        );
       },
     });
   }

@@ -16,7 +16,10 @@ class NumberPick implements AggregateState {
   private values = new Float64Array(0);
   private has = new Uint8Array(0);
 
-  constructor(private readonly mode: Mode, private readonly type: SqlType) {}
+  constructor(
+    private readonly mode: Mode,
+    private readonly type: SqlType,
+  ) {}
 
   private ensure(groups: number): void {
     this.values = growF64(this.values, groups, NaN);
@@ -26,14 +29,65 @@ class NumberPick implements AggregateState {
   update(ids: Int32Array, args: readonly ColumnVector[], n: number, groups: number): void {
     this.ensure(groups);
     const x = asDoubles(args[0]!);
-    const values = this.values, has = this.has;
+    const values = this.values,
+      has = this.has;
     switch (this.mode) {
-      case 'min': for (let i = 0; i < n; i++) { const v = x[i]!, g = ids[i]!; if (v === v && (!has[g] || v < values[g]!)) { values[g] = v; has[g] = 1; } } break;
-      case 'max': for (let i = 0; i < n; i++) { const v = x[i]!, g = ids[i]!; if (v === v && (!has[g] || v > values[g]!)) { values[g] = v; has[g] = 1; } } break;
-      case 'first': for (let i = 0; i < n; i++) { const g = ids[i]!; if (!has[g]) { values[g] = x[i]!; has[g] = 1; } } break;
-      case 'last': for (let i = 0; i < n; i++) { const g = ids[i]!; values[g] = x[i]!; has[g] = 1; } break;
-      case 'first_not_null': for (let i = 0; i < n; i++) { const v = x[i]!, g = ids[i]!; if (v === v && !has[g]) { values[g] = v; has[g] = 1; } } break;
-      case 'last_not_null': for (let i = 0; i < n; i++) { const v = x[i]!; if (v === v) { const g = ids[i]!; values[g] = v; has[g] = 1; } } break;
+      case 'min':
+        for (let i = 0; i < n; i++) {
+          const v = x[i]!,
+            g = ids[i]!;
+          if (v === v && (!has[g] || v < values[g]!)) {
+            values[g] = v;
+            has[g] = 1;
+          }
+        }
+        break;
+      case 'max':
+        for (let i = 0; i < n; i++) {
+          const v = x[i]!,
+            g = ids[i]!;
+          if (v === v && (!has[g] || v > values[g]!)) {
+            values[g] = v;
+            has[g] = 1;
+          }
+        }
+        break;
+      case 'first':
+        for (let i = 0; i < n; i++) {
+          const g = ids[i]!;
+          if (!has[g]) {
+            values[g] = x[i]!;
+            has[g] = 1;
+          }
+        }
+        break;
+      case 'last':
+        for (let i = 0; i < n; i++) {
+          const g = ids[i]!;
+          values[g] = x[i]!;
+          has[g] = 1;
+        }
+        break;
+      case 'first_not_null':
+        for (let i = 0; i < n; i++) {
+          const v = x[i]!,
+            g = ids[i]!;
+          if (v === v && !has[g]) {
+            values[g] = v;
+            has[g] = 1;
+          }
+        }
+        break;
+      case 'last_not_null':
+        for (let i = 0; i < n; i++) {
+          const v = x[i]!;
+          if (v === v) {
+            const g = ids[i]!;
+            values[g] = v;
+            has[g] = 1;
+          }
+        }
+        break;
     }
   }
 
@@ -66,20 +120,39 @@ class NanosPick implements AggregateState {
 
   update(ids: Int32Array, args: readonly ColumnVector[], n: number, groups: number): void {
     this.ensure(groups);
-    const p = pairsOf(args[0]!), out = this.pairs, has = this.has, mode = this.mode;
+    const p = pairsOf(args[0]!),
+      out = this.pairs,
+      has = this.has,
+      mode = this.mode;
     for (let i = 0; i < n; i++) {
       const g = ids[i]!;
       const isNull = isNullPair(p, i);
       let take: boolean;
       switch (mode) {
-        case 'min': take = !isNull && (!has[g] || comparePairs(p, i, out, g) < 0); break;
-        case 'max': take = !isNull && (!has[g] || comparePairs(p, i, out, g) > 0); break;
-        case 'first': take = !has[g]; break;
-        case 'last': take = true; break;
-        case 'first_not_null': take = !isNull && !has[g]; break;
-        case 'last_not_null': take = !isNull; break;
+        case 'min':
+          take = !isNull && (!has[g] || comparePairs(p, i, out, g) < 0);
+          break;
+        case 'max':
+          take = !isNull && (!has[g] || comparePairs(p, i, out, g) > 0);
+          break;
+        case 'first':
+          take = !has[g];
+          break;
+        case 'last':
+          take = true;
+          break;
+        case 'first_not_null':
+          take = !isNull && !has[g];
+          break;
+        case 'last_not_null':
+          take = !isNull;
+          break;
       }
-      if (take) { out[2 * g] = p[2 * i]!; out[2 * g + 1] = p[2 * i + 1]!; has[g] = 1; }
+      if (take) {
+        out[2 * g] = p[2 * i]!;
+        out[2 * g + 1] = p[2 * i + 1]!;
+        has[g] = 1;
+      }
     }
   }
 
@@ -105,7 +178,10 @@ class TextPick implements AggregateState {
   private rank = new Int32Array(0);
   private rankDict: readonly string[] | null = null;
 
-  constructor(private readonly mode: Mode, private readonly type: SqlType) {}
+  constructor(
+    private readonly mode: Mode,
+    private readonly type: SqlType,
+  ) {}
 
   private ensure(groups: number): void {
     while (this.values.length < groups) this.values.push(null);
@@ -125,10 +201,13 @@ class TextPick implements AggregateState {
     if (this.rankDict !== v.dict || this.rank.length !== v.dict.length) {
       const order = Array.from(v.dict, (_, k) => k).sort((a, b) => compareStrings(v.dict[a]!, v.dict[b]!));
       this.rank = new Int32Array(v.dict.length);
-      order.forEach((k, r) => { this.rank[k] = r; });
+      order.forEach((k, r) => {
+        this.rank[k] = r;
+      });
       this.rankDict = v.dict;
     }
-    const rank = this.rank, sign = this.mode === 'min' ? 1 : -1;
+    const rank = this.rank,
+      sign = this.mode === 'min' ? 1 : -1;
     const b = ++this.batch;
     const touched = new Int32Array(n);
     let t = 0;
@@ -136,7 +215,11 @@ class TextPick implements AggregateState {
       const k = v.keys[i]!;
       if (k < 0) continue;
       const g = ids[i]!;
-      if (this.stamp[g] !== b) { this.stamp[g] = b; this.best[g] = k; touched[t++] = g; } else if ((rank[k]! - rank[this.best[g]!]!) * sign < 0) this.best[g] = k;
+      if (this.stamp[g] !== b) {
+        this.stamp[g] = b;
+        this.best[g] = k;
+        touched[t++] = g;
+      } else if ((rank[k]! - rank[this.best[g]!]!) * sign < 0) this.best[g] = k;
     }
     for (let j = 0; j < t; j++) {
       const g = touched[j]!;
@@ -150,9 +233,18 @@ class TextPick implements AggregateState {
     const v = args[0]!;
     const has = this.has;
     const mode = this.mode;
-    if (v.kind === 'symbol' && (mode === 'min' || mode === 'max')) { this.symbolExtreme(ids, v, n); return; }
+    if (v.kind === 'symbol' && (mode === 'min' || mode === 'max')) {
+      this.symbolExtreme(ids, v, n);
+      return;
+    }
     // Symbols read their dictionary's strings (no decoding); other text is decoded only when needed.
-    const at = v.kind === 'symbol' ? (i: number): string | null => { const k = v.keys[i]!; return k < 0 ? null : v.dict[k]!; } : (i: number) => textAt(v, i);
+    const at =
+      v.kind === 'symbol'
+        ? (i: number): string | null => {
+            const k = v.keys[i]!;
+            return k < 0 ? null : v.dict[k]!;
+          }
+        : (i: number) => textAt(v, i);
     if (mode === 'last' || mode === 'last_not_null') {
       const b = ++this.batch;
       for (let i = n - 1; i >= 0; i--) {
@@ -167,11 +259,17 @@ class TextPick implements AggregateState {
     }
     for (let i = 0; i < n; i++) {
       const g = ids[i]!;
-      if (mode === 'first') { if (!has[g]) this.set(g, at(i)); continue; }
+      if (mode === 'first') {
+        if (!has[g]) this.set(g, at(i));
+        continue;
+      }
       if (mode === 'first_not_null' && has[g]) continue;
       const s = at(i);
       if (s === null) continue;
-      if (!has[g] || mode === 'first_not_null') { this.set(g, s); continue; }
+      if (!has[g] || mode === 'first_not_null') {
+        this.set(g, s);
+        continue;
+      }
       const c = compareStrings(s, this.values[g]!);
       if (mode === 'min' ? c < 0 : c > 0) this.set(g, s);
     }
@@ -185,7 +283,14 @@ class TextPick implements AggregateState {
   }
 
   bytes(): number {
-    return this.values.length * 8 + this.chars * 2 + this.has.byteLength + this.stamp.byteLength + this.best.byteLength + this.rank.byteLength;
+    return (
+      this.values.length * 8 +
+      this.chars * 2 +
+      this.has.byteLength +
+      this.stamp.byteLength +
+      this.best.byteLength +
+      this.rank.byteLength
+    );
   }
 }
 
@@ -200,7 +305,8 @@ export function registerPickAggregates(registry: FunctionRegistry): void {
         const t = argTypes[0]!;
         const ordered = mode === 'min' || mode === 'max';
         if (argTypes.length === 1 && t === 'TIMESTAMP_NS') return { type: t, create: () => new NanosPick(mode) };
-        const numberLike = isNumeric(t) || isTemporal(t) || t === 'CHAR' || (!ordered && (t === 'BOOLEAN' || t === 'IPV4'));
+        const numberLike =
+          isNumeric(t) || isTemporal(t) || t === 'CHAR' || (!ordered && (t === 'BOOLEAN' || t === 'IPV4'));
         if (argTypes.length !== 1 || !(numberLike || TEXT.includes(t) || t === 'NULL')) {
           return `there is no matching function \`${mode}\` with the argument types: (${argTypes.join(', ')})`;
         }

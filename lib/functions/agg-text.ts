@@ -21,7 +21,10 @@ class StringAgg implements AggregateState {
     const values = this.values;
     for (let i = 0; i < n; i++) {
       let s: string | null;
-      if (v.kind === 'symbol') { const k = v.keys[i]!; s = k < 0 ? null : v.dict[k]!; } else s = textAt(v, i);
+      if (v.kind === 'symbol') {
+        const k = v.keys[i]!;
+        s = k < 0 ? null : v.dict[k]!;
+      } else s = textAt(v, i);
       if (s === null) continue;
       const g = ids[i]!;
       const had = values[g];
@@ -46,7 +49,13 @@ export function registerTextAggregates(registry: FunctionRegistry): void {
   registry.registerAggregate({
     name: 'string_agg',
     resolve(argTypes, distinct) {
-      if (distinct || argTypes.length !== 2 || !TEXT.includes(argTypes[0]!) || !TEXT.includes(argTypes[1]!) || argTypes[1] === 'NULL') {
+      if (
+        distinct ||
+        argTypes.length !== 2 ||
+        !TEXT.includes(argTypes[0]!) ||
+        !TEXT.includes(argTypes[1]!) ||
+        argTypes[1] === 'NULL'
+      ) {
         return noMatch('string_agg', argTypes);
       }
       const type = argTypes[0] === 'VARCHAR' ? 'VARCHAR' : 'STRING';

@@ -65,7 +65,8 @@ export class PairSet {
   }
 
   private rehash(cap: number): void {
-    const og = this.groups, ov = this.values;
+    const og = this.groups,
+      ov = this.values;
     this.groups = new Int32Array(cap).fill(-1);
     this.values = new Float64Array(cap);
     this.size = 0;
@@ -81,7 +82,11 @@ export class Interner {
 
   private id(s: string): number {
     let k = this.ids.get(s);
-    if (k === undefined) { k = this.ids.size; this.ids.set(s, k); this.chars += s.length; }
+    if (k === undefined) {
+      k = this.ids.size;
+      this.ids.set(s, k);
+      this.chars += s.length;
+    }
     return k;
   }
 
@@ -93,10 +98,16 @@ export class Interner {
         this.dictMap = { dict: v.dict, map: Float64Array.from(v.dict, (s) => this.id(s)) };
       }
       const map = this.dictMap.map;
-      for (let i = 0; i < n; i++) { const k = v.keys[i]!; out[i] = k < 0 ? NaN : map[k]!; }
+      for (let i = 0; i < n; i++) {
+        const k = v.keys[i]!;
+        out[i] = k < 0 ? NaN : map[k]!;
+      }
       return out;
     }
-    for (let i = 0; i < n; i++) { const s = textAt(v, i); out[i] = s === null ? NaN : this.id(s); }
+    for (let i = 0; i < n; i++) {
+      const s = textAt(v, i);
+      out[i] = s === null ? NaN : this.id(s);
+    }
     return out;
   }
 
@@ -113,7 +124,9 @@ export function distinctKeys(v: ColumnVector, n: number, interner: Interner): Fl
   if (v.kind === 'fixed' && isByteRows(v.type)) {
     const w = typeInfo(v.type).stride;
     const isNull = nullFlags(v);
-    const hex = Array.from({ length: n }, (_, i) => (isNull[i] ? null : Buffer.from((v.data as Uint8Array).subarray(i * w, i * w + w)).toString('hex')));
+    const hex = Array.from({ length: n }, (_, i) =>
+      isNull[i] ? null : Buffer.from((v.data as Uint8Array).subarray(i * w, i * w + w)).toString('hex'),
+    );
     return interner.keys(textVector('STRING', hex), n);
   }
   return asDoubles(v);

@@ -22,13 +22,19 @@ function finish(type: SqlType, out: Float64Array): ColumnVector {
   const n = out.length;
   if (type === 'INT') {
     const r = new Int32Array(n);
-    for (let i = 0; i < n; i++) { const x = out[i]!; r[i] = x !== x ? INT_NULL : x | 0; }
+    for (let i = 0; i < n; i++) {
+      const x = out[i]!;
+      r[i] = x !== x ? INT_NULL : x | 0;
+    }
     return { kind: 'fixed', type, data: r };
   }
   if (type === 'LONG' || type === 'TIMESTAMP' || type === 'DATE') {
     for (let i = 0; i < n; i++) {
       let x = out[i]!;
-      if (x !== x) { out[i] = LONG_NULL; continue; }
+      if (x !== x) {
+        out[i] = LONG_NULL;
+        continue;
+      }
       if (x >= TWO63 || x < -TWO63) x -= Math.round(x / TWO64) * TWO64;
       out[i] = x === 0 ? 0 : x;
     }
@@ -37,20 +43,46 @@ function finish(type: SqlType, out: Float64Array): ColumnVector {
   return fromDoubles(type, out);
 }
 
-function compute(op: Op, integral: boolean, intMul: boolean, a: Float64Array, b: Float64Array, n: number): Float64Array {
+function compute(
+  op: Op,
+  integral: boolean,
+  intMul: boolean,
+  a: Float64Array,
+  b: Float64Array,
+  n: number,
+): Float64Array {
   const out = new Float64Array(n);
   switch (op) {
-    case '+': for (let i = 0; i < n; i++) out[i] = a[i]! + b[i]!; break;
-    case '-': for (let i = 0; i < n; i++) out[i] = a[i]! - b[i]!; break;
+    case '+':
+      for (let i = 0; i < n; i++) out[i] = a[i]! + b[i]!;
+      break;
+    case '-':
+      for (let i = 0; i < n; i++) out[i] = a[i]! - b[i]!;
+      break;
     case '*':
-      if (intMul) for (let i = 0; i < n; i++) { const x = a[i]!, y = b[i]!; out[i] = x !== x || y !== y ? NaN : Math.imul(x, y); }
+      if (intMul)
+        for (let i = 0; i < n; i++) {
+          const x = a[i]!,
+            y = b[i]!;
+          out[i] = x !== x || y !== y ? NaN : Math.imul(x, y);
+        }
       else for (let i = 0; i < n; i++) out[i] = a[i]! * b[i]!;
       break;
     case '/':
-      if (integral) for (let i = 0; i < n; i++) { const y = b[i]!; out[i] = y === 0 ? NaN : Math.trunc(a[i]! / y); }
-      else for (let i = 0; i < n; i++) { const y = b[i]!; out[i] = y === 0 ? NaN : a[i]! / y; }
+      if (integral)
+        for (let i = 0; i < n; i++) {
+          const y = b[i]!;
+          out[i] = y === 0 ? NaN : Math.trunc(a[i]! / y);
+        }
+      else
+        for (let i = 0; i < n; i++) {
+          const y = b[i]!;
+          out[i] = y === 0 ? NaN : a[i]! / y;
+        }
       break;
-    case '%': for (let i = 0; i < n; i++) out[i] = a[i]! % b[i]!; break;
+    case '%':
+      for (let i = 0; i < n; i++) out[i] = a[i]! % b[i]!;
+      break;
   }
   return out;
 }
@@ -59,10 +91,29 @@ function compute(op: Op, integral: boolean, intMul: boolean, a: Float64Array, b:
 function intFast(op: Op, a: Int32Array, b: Int32Array, n: number): Int32Array | null {
   const out = new Int32Array(n);
   switch (op) {
-    case '+': for (let i = 0; i < n; i++) { const x = a[i]!, y = b[i]!; out[i] = x === INT_NULL || y === INT_NULL ? INT_NULL : (x + y) | 0; } return out;
-    case '-': for (let i = 0; i < n; i++) { const x = a[i]!, y = b[i]!; out[i] = x === INT_NULL || y === INT_NULL ? INT_NULL : (x - y) | 0; } return out;
-    case '*': for (let i = 0; i < n; i++) { const x = a[i]!, y = b[i]!; out[i] = x === INT_NULL || y === INT_NULL ? INT_NULL : Math.imul(x, y); } return out;
-    default: return null;
+    case '+':
+      for (let i = 0; i < n; i++) {
+        const x = a[i]!,
+          y = b[i]!;
+        out[i] = x === INT_NULL || y === INT_NULL ? INT_NULL : (x + y) | 0;
+      }
+      return out;
+    case '-':
+      for (let i = 0; i < n; i++) {
+        const x = a[i]!,
+          y = b[i]!;
+        out[i] = x === INT_NULL || y === INT_NULL ? INT_NULL : (x - y) | 0;
+      }
+      return out;
+    case '*':
+      for (let i = 0; i < n; i++) {
+        const x = a[i]!,
+          y = b[i]!;
+        out[i] = x === INT_NULL || y === INT_NULL ? INT_NULL : Math.imul(x, y);
+      }
+      return out;
+    default:
+      return null;
   }
 }
 
@@ -74,8 +125,12 @@ function isInt64Vector(v: ColumnVector): v is FixedVector {
 function int64AddSub(minus: boolean, a: Float64Array, b: Float64Array, n: number): Float64Array {
   const out = new Float64Array(n);
   for (let i = 0; i < n; i++) {
-    const x = a[i]!, y = b[i]!;
-    if (x === LONG_NULL || y === LONG_NULL) { out[i] = LONG_NULL; continue; }
+    const x = a[i]!,
+      y = b[i]!;
+    if (x === LONG_NULL || y === LONG_NULL) {
+      out[i] = LONG_NULL;
+      continue;
+    }
     let r = minus ? x - y : x + y;
     if (r >= TWO63 || r < -TWO63) r -= Math.round(r / TWO64) * TWO64;
     out[i] = r === 0 ? 0 : r;
@@ -100,24 +155,43 @@ function exactLong(op: Op, x: ColumnVector, y: ColumnVector, n: number): FixedVe
       };
     }
     const d = asDoubles(v);
-    return (i) => { const x = d[i]!; return x !== x ? null : BigInt(x); };
+    return (i) => {
+      const x = d[i]!;
+      return x !== x ? null : BigInt(x);
+    };
   };
-  const a = read(x), b = read(y);
+  const a = read(x),
+    b = read(y);
   const data = new Float64Array(n);
   const exact = new Int32Array(2 * n);
   for (let i = 0; i < n; i++) {
-    const p = a(i), q = b(i);
+    const p = a(i),
+      q = b(i);
     let r: bigint | null = null;
     if (p !== null && q !== null) {
       switch (op) {
-        case '+': r = BigInt.asIntN(64, p + q); break;
-        case '-': r = BigInt.asIntN(64, p - q); break;
-        case '*': r = BigInt.asIntN(64, p * q); break;
-        case '/': r = q === 0n ? null : BigInt.asIntN(64, p / q); break;
-        case '%': r = q === 0n ? null : p % q; break;
+        case '+':
+          r = BigInt.asIntN(64, p + q);
+          break;
+        case '-':
+          r = BigInt.asIntN(64, p - q);
+          break;
+        case '*':
+          r = BigInt.asIntN(64, p * q);
+          break;
+        case '/':
+          r = q === 0n ? null : BigInt.asIntN(64, p / q);
+          break;
+        case '%':
+          r = q === 0n ? null : p % q;
+          break;
       }
     }
-    if (r === null || r === MIN64) { data[i] = LONG_NULL; exact[2 * i + 1] = INT_NULL; continue; }
+    if (r === null || r === MIN64) {
+      data[i] = LONG_NULL;
+      exact[2 * i + 1] = INT_NULL;
+      continue;
+    }
     const d = Number(r);
     // A value that rounds to the NULL sentinel's double keeps the nearest double above it.
     data[i] = d === LONG_NULL ? -9223372036854774784 : d;
@@ -131,8 +205,10 @@ function exactLong(op: Op, x: ColumnVector, y: ColumnVector, n: number): FixedVe
 export function arithmeticKernel(op: Op, type: SqlType): Kernel {
   const integral = type === 'INT' || type === 'LONG' || type === 'TIMESTAMP' || type === 'DATE';
   return (args, n) => {
-    const x = args[0]!, y = args[1]!;
-    if (type === 'LONG' && ((x as FixedVector).exact !== undefined || (y as FixedVector).exact !== undefined)) return exactLong(op, x, y, n);
+    const x = args[0]!,
+      y = args[1]!;
+    if (type === 'LONG' && ((x as FixedVector).exact !== undefined || (y as FixedVector).exact !== undefined))
+      return exactLong(op, x, y, n);
     if (type === 'INT' && x.kind === 'fixed' && y.kind === 'fixed' && x.type === 'INT' && y.type === 'INT') {
       const r = intFast(op, x.data as Int32Array, y.data as Int32Array, n);
       if (r) return { kind: 'fixed', type: 'INT', data: r };
@@ -140,9 +216,13 @@ export function arithmeticKernel(op: Op, type: SqlType): Kernel {
     if (integral && type !== 'INT' && (op === '+' || op === '-') && isInt64Vector(x) && isInt64Vector(y)) {
       return { kind: 'fixed', type, data: int64AddSub(op === '-', x.data as Float64Array, y.data as Float64Array, n) };
     }
-    let a = asDoubles(x), b = asDoubles(y);
+    let a = asDoubles(x),
+      b = asDoubles(y);
     // FLOAT arithmetic reads both operands as floats first (Java: an int operand is converted to float).
-    if (type === 'FLOAT') { a = a.map(Math.fround); b = b.map(Math.fround); }
+    if (type === 'FLOAT') {
+      a = a.map(Math.fround);
+      b = b.map(Math.fround);
+    }
     return finish(type, compute(op, integral, type === 'INT', a, b, n));
   };
 }
@@ -170,17 +250,23 @@ const numericSig = (op: Op): Signature => ({
  * when the product fits, it stays an INT that wraps.
  */
 function foldIntProduct(args: readonly BindArg[]): BindResult | void {
-  const a = args[0]!.value, b = args[1]!.value;
+  const a = args[0]!.value,
+    b = args[1]!.value;
   if (typeof a !== 'number' || typeof b !== 'number') return;
   const p = BigInt(a) * BigInt(b);
   if (p >= -2147483648n && p <= 2147483647n) return;
-  const value = Number(p), lo = Number(p & 0xffffffffn) | 0, hi = Number(p >> 32n);
+  const value = Number(p),
+    lo = Number(p & 0xffffffffn) | 0,
+    hi = Number(p >> 32n);
   return {
     type: 'LONG',
     kernel: (_args, n) => {
       // Exact int64 pairs too: a product past 2^53 is not a double.
       const exact = new Int32Array(2 * n);
-      for (let i = 0; i < n; i++) { exact[2 * i] = lo; exact[2 * i + 1] = hi; }
+      for (let i = 0; i < n; i++) {
+        exact[2 * i] = lo;
+        exact[2 * i + 1] = hi;
+      }
       return { kind: 'fixed', type: 'LONG', data: new Float64Array(n).fill(value), exact };
     },
   };
@@ -194,11 +280,23 @@ const floating = (t: SqlType): SqlType | null => (t === 'FLOAT' || t === 'DOUBLE
 function temporalSigs(op: '+' | '-'): Signature[] {
   const sigs: Signature[] = [
     { args: [temporal, integralOrNull], build: (t) => built(op, t[0]!) },
-    { args: [temporal, floating], build: (t) => { t[0] = 'DOUBLE'; return built(op, 'DOUBLE'); } },
+    {
+      args: [temporal, floating],
+      build: (t) => {
+        t[0] = 'DOUBLE';
+        return built(op, 'DOUBLE');
+      },
+    },
   ];
   if (op === '+') {
     sigs.push({ args: [integralOrNull, temporal], build: (t) => built(op, t[1]!) });
-    sigs.push({ args: [floating, temporal], build: (t) => { t[1] = 'DOUBLE'; return built(op, 'DOUBLE'); } });
+    sigs.push({
+      args: [floating, temporal],
+      build: (t) => {
+        t[1] = 'DOUBLE';
+        return built(op, 'DOUBLE');
+      },
+    });
   } else {
     // QuestDB has no TIMESTAMP - TIMESTAMP: its `-(TIMESTAMP, LONG)` takes the right side as a
     // LONG of micros, so the difference is a TIMESTAMP (a day reads 1970-01-02T00:00:00.000000Z).
@@ -230,11 +328,13 @@ export function registerArithmetic(registry: FunctionRegistry): void {
   defineScalar(registry, '*', [numericSig('*')]);
   defineScalar(registry, '/', [numericSig('/')]);
   defineScalar(registry, '%', [numericSig('%')]);
-  defineScalar(registry, 'neg', [{
-    args: [(t) => (isNumeric(t) ? t : t === 'NULL' ? 'DOUBLE' : null)],
-    build: (t) => {
-      const type = widerNumeric(t[0]!, t[0]!) ?? 'DOUBLE';
-      return { type, kernel: negKernel(type) };
+  defineScalar(registry, 'neg', [
+    {
+      args: [(t) => (isNumeric(t) ? t : t === 'NULL' ? 'DOUBLE' : null)],
+      build: (t) => {
+        const type = widerNumeric(t[0]!, t[0]!) ?? 'DOUBLE';
+        return { type, kernel: negKernel(type) };
+      },
     },
-  }]);
+  ]);
 }

@@ -23,7 +23,8 @@ function constructType(argTypes: readonly SqlType[]): { type: ColumnType; argTyp
     if (bad >= 0) return `array elements must be numbers or arrays, found ${argTypes[bad]}`;
     return { type: arrayType(1), argTypes: argTypes.map(() => 'DOUBLE') };
   }
-  if (argTypes.some((t) => t !== sub && t !== 'NULL')) return `sub-arrays must all have the same type, found ${argTypes.join(', ')}`;
+  if (argTypes.some((t) => t !== sub && t !== 'NULL'))
+    return `sub-arrays must all have the same type, found ${argTypes.join(', ')}`;
   return { type: arrayType(arrayDims(sub as ColumnType) + 1), argTypes: argTypes.map(() => sub) };
 }
 
@@ -47,7 +48,10 @@ function constructNested(type: ColumnType, args: readonly ColumnVector[], n: num
   const shape = new Int32Array(arrayDims(type));
   shape[0] = k;
   for (let i = 0; i < n; i++) {
-    if (readers.some((r) => r.isNull(i))) { b.nullRow(); continue; }
+    if (readers.some((r) => r.isNull(i))) {
+      b.nullRow();
+      continue;
+    }
     const first = readers[0]!;
     first.open(i);
     shape.set(first.shape, 1);
@@ -55,7 +59,7 @@ function constructNested(type: ColumnType, args: readonly ColumnVector[], n: num
       r.open(i);
       for (let d = 0; d < r.dims; d++) {
         // No position: the evaluator places the error at the ARRAY call.
-        if (r.shape[d] !== first.shape[d]) throw new SvcError('SQL', 'sub-arrays don\'t match in size');
+        if (r.shape[d] !== first.shape[d]) throw new SvcError('SQL', "sub-arrays don't match in size");
       }
     }
     b.begin(shape);
@@ -83,21 +87,32 @@ function accessKernel(resultType: SqlType) {
       let isNull = r.isNull(i);
       for (let j = 0; j < k && !isNull; j++) isNull = idx[j]![i] !== idx[j]![i];
       if (isNull) {
-        if (out) out[i] = NaN; else b!.nullRow();
+        if (out) out[i] = NaN;
+        else b!.nullRow();
         continue;
       }
       r.open(i);
       // Row-major offset of the selected block; any index outside [1, len] leaves it out of range.
-      let offset = 0, inRange = true;
+      let offset = 0,
+        inRange = true;
       for (let d = 0; d < k; d++) {
-        const x = Math.trunc(idx[d]![i]!), len = r.shape[d]!;
-        if (x < 1 || x > len) { inRange = false; break; }
+        const x = Math.trunc(idx[d]![i]!),
+          len = r.shape[d]!;
+        if (x < 1 || x > len) {
+          inRange = false;
+          break;
+        }
         offset = offset * len + (x - 1);
       }
       let block = 1;
       for (let d = k; d < r.dims; d++) block *= r.shape[d]!;
-      if (out) { out[i] = inRange ? r.element(offset) : NaN; continue; }
-      if (inRange) { for (let d = k; d < r.dims; d++) subShape[d - k] = r.shape[d]!; } else subShape.fill(0);
+      if (out) {
+        out[i] = inRange ? r.element(offset) : NaN;
+        continue;
+      }
+      if (inRange) {
+        for (let d = k; d < r.dims; d++) subShape[d - k] = r.shape[d]!;
+      } else subShape.fill(0);
       b!.begin(subShape);
       if (inRange) b!.copyElements(r.bytes, r.start + 8 * offset * block, block);
       b!.end();
@@ -125,14 +140,22 @@ export function registerArrays(registry: FunctionRegistry): void {
     name: '[]',
     resolve(argTypes) {
       const arr = argTypes[0]!;
-      if (!isArrayType(arr)) return `there is no matching operator \`[]\` with the argument types: ${argTypes.join(', ')}`;
+      if (!isArrayType(arr))
+        return `there is no matching operator \`[]\` with the argument types: ${argTypes.join(', ')}`;
       const dims = arrayDims(arr as ColumnType);
       const k = argTypes.length - 1;
       if (k > dims) return `too many array indexes [dims=${dims}, indexes=${k}]`;
-      const bad = argTypes.findIndex((t, j) => j > 0 && t !== 'NULL' && t !== 'INT' && t !== 'SHORT' && t !== 'BYTE' && t !== 'LONG');
+      const bad = argTypes.findIndex(
+        (t, j) => j > 0 && t !== 'NULL' && t !== 'INT' && t !== 'SHORT' && t !== 'BYTE' && t !== 'LONG',
+      );
       if (bad > 0) return { message: `array index must be an integer, found ${argTypes[bad]}`, arg: bad };
       const type: SqlType = k === dims ? 'DOUBLE' : arrayType(dims - k);
-      return { type, argTypes: [arr, ...argTypes.slice(1).map((t) => (t === 'LONG' ? 'LONG' : 'INT'))], deterministic: true, kernel: accessKernel(type) };
+      return {
+        type,
+        argTypes: [arr, ...argTypes.slice(1).map((t) => (t === 'LONG' ? 'LONG' : 'INT'))],
+        deterministic: true,
+        kernel: accessKernel(type),
+      };
     },
   });
 }

@@ -31,7 +31,8 @@ export class ByteSet {
     while (cap < 2 * keys.length) cap *= 2;
     this.#slots = new Int32Array(cap);
     this.#mask = cap - 1;
-    let at = 0, size = 0;
+    let at = 0,
+      size = 0;
     for (const k of keys) {
       this.#bytes.set(k, at);
       if (this.has(this.#bytes, at, at + k.length)) continue;
@@ -48,7 +49,11 @@ export class ByteSet {
   /** Whether bytes[s, e) is in the set. */
   has(bytes: Uint8Array, s: number, e: number): boolean {
     const len = e - s;
-    const keys = this.#bytes, starts = this.#starts, ends = this.#ends, slots = this.#slots, mask = this.#mask;
+    const keys = this.#bytes,
+      starts = this.#starts,
+      ends = this.#ends,
+      slots = this.#slots,
+      mask = this.#mask;
     let slot = hash(bytes, s, e) & mask;
     for (;;) {
       const k = slots[slot]! - 1;

@@ -8,7 +8,16 @@ import { nullVector, type ColumnVector, type FixedVector } from '../core/column-
 import type { Kernel } from './registry.js';
 import { isIntegral, isText, type SqlType } from '../core/sql-type.js';
 import { asDoubles, fromDoubles, textAt } from '../core/vec.js';
-import { decimalAt, decimalOverflow, fitsPrecision, formatDecimal, parseDecimalText, pow10, putDecimal, rescale } from '../core/decimal.js';
+import {
+  decimalAt,
+  decimalOverflow,
+  fitsPrecision,
+  formatDecimal,
+  parseDecimalText,
+  pow10,
+  putDecimal,
+  rescale,
+} from '../core/decimal.js';
 import { geohashAt, geohashFromText, narrowGeohash, putGeohash } from '../core/geohash.js';
 import { formatLong } from '../core/number-format.js';
 
@@ -22,7 +31,13 @@ export function parametricCastKernel(from: SqlType, to: ColumnType): Kernel | nu
 }
 
 /** Builds a DECIMAL vector row by row from unscaled values (null: NULL). */
-function decimalVector(to: ColumnType, n: number, valueAt: (i: number) => bigint | null, shownAt: (i: number) => string, from: SqlType): FixedVector {
+function decimalVector(
+  to: ColumnType,
+  n: number,
+  valueAt: (i: number) => bigint | null,
+  shownAt: (i: number) => string,
+  from: SqlType,
+): FixedVector {
   const { precision } = decimalSpec(to);
   const w = typeInfo(to).width;
   const out = nullVector(to, n) as FixedVector;
@@ -42,13 +57,19 @@ function toDecimal(from: SqlType, to: ColumnType): Kernel | null {
     return (args, n) => {
       const v = args[0]!;
       // Text that is no number is as much an error as one too wide (QuestDB's); NULL stays NULL.
-      return decimalVector(to, n, (i) => {
-        const t = textAt(v, i);
-        if (t === null) return null;
-        const x = parseDecimalText(t, scale);
-        if (x === null) throw decimalOverflow(`\`${t}\``, from, to);
-        return x;
-      }, (i) => `\`${textAt(v, i)}\``, from);
+      return decimalVector(
+        to,
+        n,
+        (i) => {
+          const t = textAt(v, i);
+          if (t === null) return null;
+          const x = parseDecimalText(t, scale);
+          if (x === null) throw decimalOverflow(`\`${t}\``, from, to);
+          return x;
+        },
+        (i) => `\`${textAt(v, i)}\``,
+        from,
+      );
     };
   }
   if (isIntegral(from)) {
@@ -57,15 +78,31 @@ function toDecimal(from: SqlType, to: ColumnType): Kernel | null {
       const v = args[0] as FixedVector;
       const d = asDoubles(v);
       // A LONG past 2^53 takes its exact int64 pair.
-      const intAt = (i: number): bigint | null => (d[i]! !== d[i]! ? null : BigInt(from === 'LONG' ? formatLong(d[i]!, v.exact, i) : d[i]!));
-      return decimalVector(to, n, (i) => { const x = intAt(i); return x === null ? null : x * k; }, (i) => String(intAt(i)), from);
+      const intAt = (i: number): bigint | null =>
+        d[i]! !== d[i]! ? null : BigInt(from === 'LONG' ? formatLong(d[i]!, v.exact, i) : d[i]!);
+      return decimalVector(
+        to,
+        n,
+        (i) => {
+          const x = intAt(i);
+          return x === null ? null : x * k;
+        },
+        (i) => String(intAt(i)),
+        from,
+      );
     };
   }
   if (from === 'DOUBLE' || from === 'FLOAT') {
     return (args, n) => {
       const d = asDoubles(args[0]!);
       // The shortest text that reads back as the double: what the user wrote, not its binary expansion.
-      return decimalVector(to, n, (i) => (Number.isFinite(d[i]!) ? parseDecimalText(String(d[i]!), scale) : null), (i) => String(d[i]!), from);
+      return decimalVector(
+        to,
+        n,
+        (i) => (Number.isFinite(d[i]!) ? parseDecimalText(String(d[i]!), scale) : null),
+        (i) => String(d[i]!),
+        from,
+      );
     };
   }
   if (from !== 'NULL' && typeKind(from) === 'DECIMAL') {
@@ -73,7 +110,16 @@ function toDecimal(from: SqlType, to: ColumnType): Kernel | null {
     const w = typeInfo(from).width;
     return (args, n) => {
       const b = (args[0] as FixedVector).data as Uint8Array;
-      return decimalVector(to, n, (i) => { const x = decimalAt(b, i, w); return x === null ? null : rescale(x, src.scale, scale); }, (i) => formatDecimal(decimalAt(b, i, w)!, src.scale), from);
+      return decimalVector(
+        to,
+        n,
+        (i) => {
+          const x = decimalAt(b, i, w);
+          return x === null ? null : rescale(x, src.scale, scale);
+        },
+        (i) => formatDecimal(decimalAt(b, i, w)!, src.scale),
+        from,
+      );
     };
   }
   return null;
@@ -88,7 +134,10 @@ function fromDecimal(from: ColumnType, to: SqlType): Kernel | null {
       const b = (args[0] as FixedVector).data as Uint8Array;
       const out = new Float64Array(n);
       // Through the text: the nearest double to the exact value.
-      for (let i = 0; i < n; i++) { const x = decimalAt(b, i, w); out[i] = x === null ? NaN : Number(formatDecimal(x, scale)); }
+      for (let i = 0; i < n; i++) {
+        const x = decimalAt(b, i, w);
+        out[i] = x === null ? NaN : Number(formatDecimal(x, scale));
+      }
       return fromDoubles(to, out);
     };
   }
@@ -136,7 +185,10 @@ function toGeohash(from: SqlType, to: ColumnType): Kernel | null {
       const src = (args[0] as FixedVector).data as Uint8Array;
       const out = nullVector(to, n) as FixedVector;
       const b = out.data as Uint8Array;
-      for (let i = 0; i < n; i++) { const x = geohashAt(src, i, fw); if (x !== null) putGeohash(b, i, w, narrowGeohash(x, fromBits, bits)); }
+      for (let i = 0; i < n; i++) {
+        const x = geohashAt(src, i, fw);
+        if (x !== null) putGeohash(b, i, w, narrowGeohash(x, fromBits, bits));
+      }
       return out;
     };
   }

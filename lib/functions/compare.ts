@@ -24,36 +24,70 @@ const numberLike = (t: SqlType): boolean => isNumeric(t) || isTemporal(t) || t =
 
 /** A numeric vector as doubles for comparison; IPV4 addresses compare unsigned. */
 function numbers(v: ColumnVector): Float64Array {
-  if (v.kind === 'fixed' && v.type === 'IPV4') return Float64Array.from(v.data as Int32Array, (x) => (x === 0 ? NaN : x >>> 0));
+  if (v.kind === 'fixed' && v.type === 'IPV4')
+    return Float64Array.from(v.data as Int32Array, (x) => (x === 0 ? NaN : x >>> 0));
   return asDoubles(v);
 }
 
 export function numericCompare(op: CmpOp, a: Float64Array, b: Float64Array, n: number): Uint8Array {
   const out = new Uint8Array(n);
   switch (op) {
-    case '=': for (let i = 0; i < n; i++) { const x = a[i]!, y = b[i]!; out[i] = x === y || (x !== x && y !== y) ? 1 : 0; } break;
-    case '!=': for (let i = 0; i < n; i++) { const x = a[i]!, y = b[i]!; out[i] = x === y || (x !== x && y !== y) ? 0 : 1; } break;
-    case '<': for (let i = 0; i < n; i++) out[i] = a[i]! < b[i]! ? 1 : 0; break;
-    case '<=': for (let i = 0; i < n; i++) out[i] = a[i]! <= b[i]! ? 1 : 0; break;
-    case '>': for (let i = 0; i < n; i++) out[i] = a[i]! > b[i]! ? 1 : 0; break;
-    case '>=': for (let i = 0; i < n; i++) out[i] = a[i]! >= b[i]! ? 1 : 0; break;
+    case '=':
+      for (let i = 0; i < n; i++) {
+        const x = a[i]!,
+          y = b[i]!;
+        out[i] = x === y || (x !== x && y !== y) ? 1 : 0;
+      }
+      break;
+    case '!=':
+      for (let i = 0; i < n; i++) {
+        const x = a[i]!,
+          y = b[i]!;
+        out[i] = x === y || (x !== x && y !== y) ? 0 : 1;
+      }
+      break;
+    case '<':
+      for (let i = 0; i < n; i++) out[i] = a[i]! < b[i]! ? 1 : 0;
+      break;
+    case '<=':
+      for (let i = 0; i < n; i++) out[i] = a[i]! <= b[i]! ? 1 : 0;
+      break;
+    case '>':
+      for (let i = 0; i < n; i++) out[i] = a[i]! > b[i]! ? 1 : 0;
+      break;
+    case '>=':
+      for (let i = 0; i < n; i++) out[i] = a[i]! >= b[i]! ? 1 : 0;
+      break;
   }
   return out;
 }
 
 function holds(op: CmpOp, c: number): boolean {
   switch (op) {
-    case '=': return c === 0;
-    case '!=': return c !== 0;
-    case '<': return c < 0;
-    case '<=': return c <= 0;
-    case '>': return c > 0;
-    case '>=': return c >= 0;
+    case '=':
+      return c === 0;
+    case '!=':
+      return c !== 0;
+    case '<':
+      return c < 0;
+    case '<=':
+      return c <= 0;
+    case '>':
+      return c > 0;
+    case '>=':
+      return c >= 0;
   }
 }
 
 /** Symbol vs one constant: each dictionary entry compared once (cached per call site), then a key lookup per row. */
-function symbolVsConstant(op: CmpOp, sym: Extract<ColumnVector, { kind: 'symbol' }>, value: string | null, n: number, flipped: boolean, cache: DictTables): Uint8Array {
+function symbolVsConstant(
+  op: CmpOp,
+  sym: Extract<ColumnVector, { kind: 'symbol' }>,
+  value: string | null,
+  n: number,
+  flipped: boolean,
+  cache: DictTables,
+): Uint8Array {
   const out = new Uint8Array(n);
   const eq = op === '=' || op === '!=';
   if (value === null) {
@@ -66,7 +100,12 @@ function symbolVsConstant(op: CmpOp, sym: Extract<ColumnVector, { kind: 'symbol'
     const d = encodeDict(sym.dict);
     const c = new TextEncoder().encode(value);
     const cRows: Utf8Rows = { bytes: c, starts: Int32Array.of(0), ends: Int32Array.of(c.length), nulls: null };
-    const dRows: Utf8Rows = { bytes: d.bytes, starts: d.offsets.subarray(0, sym.dict.length), ends: d.offsets.subarray(1), nulls: null };
+    const dRows: Utf8Rows = {
+      bytes: d.bytes,
+      starts: d.offsets.subarray(0, sym.dict.length),
+      ends: d.offsets.subarray(1),
+      nulls: null,
+    };
     const t = new Uint8Array(sym.dict.length);
     for (let k = 0; k < t.length; k++) {
       const r = compareRows(dRows, k, cRows, 0);
@@ -75,11 +114,20 @@ function symbolVsConstant(op: CmpOp, sym: Extract<ColumnVector, { kind: 'symbol'
     return t;
   });
   const nullResult = op === '!=' ? 1 : 0;
-  for (let i = 0; i < n; i++) { const k = sym.keys[i]!; out[i] = k < 0 ? nullResult : table[k]!; }
+  for (let i = 0; i < n; i++) {
+    const k = sym.keys[i]!;
+    out[i] = k < 0 ? nullResult : table[k]!;
+  }
   return out;
 }
 
-export function textCompare(op: CmpOp, x: ColumnVector, y: ColumnVector, n: number, cache = new DictTables()): Uint8Array {
+export function textCompare(
+  op: CmpOp,
+  x: ColumnVector,
+  y: ColumnVector,
+  n: number,
+  cache = new DictTables(),
+): Uint8Array {
   if (x.kind === 'symbol' && y.kind === 'symbol' && x.dict === y.dict && (op === '=' || op === '!=')) {
     const out = new Uint8Array(n);
     const want = op === '=' ? 1 : 0;
@@ -93,7 +141,8 @@ export function textCompare(op: CmpOp, x: ColumnVector, y: ColumnVector, n: numb
     const c = uniformText(x, n);
     if (c !== undefined) return symbolVsConstant(op, y, c, n, true, cache);
   }
-  const a = utf8Rows(x, n), b = utf8Rows(y, n);
+  const a = utf8Rows(x, n),
+    b = utf8Rows(y, n);
   const out = new Uint8Array(n);
   if (op === '=' || op === '!=') {
     const want = op === '=' ? 1 : 0;
@@ -102,9 +151,16 @@ export function textCompare(op: CmpOp, x: ColumnVector, y: ColumnVector, n: numb
       return out;
     }
     // No NULLs: lengths first, then bytes, inline.
-    const ab = a.bytes, bb = b.bytes, as = a.starts, ae = a.ends, bs = b.starts, be = b.ends;
+    const ab = a.bytes,
+      bb = b.bytes,
+      as = a.starts,
+      ae = a.ends,
+      bs = b.starts,
+      be = b.ends;
     for (let i = 0; i < n; i++) {
-      const p = as[i]!, q = bs[i]!, len = ae[i]! - p;
+      const p = as[i]!,
+        q = bs[i]!,
+        len = ae[i]! - p;
       let same = be[i]! - q === len;
       for (let k = 0; same && k < len; k++) same = ab[p + k] === bb[q + k];
       out[i] = same ? want : 1 - want;
@@ -119,7 +175,8 @@ export function textCompare(op: CmpOp, x: ColumnVector, y: ColumnVector, n: numb
 }
 
 function boolCompare(op: CmpOp, x: ColumnVector, y: ColumnVector, n: number): Uint8Array {
-  const a = boolsOf(x), b = boolsOf(y);
+  const a = boolsOf(x),
+    b = boolsOf(y);
   const out = new Uint8Array(n);
   for (let i = 0; i < n; i++) out[i] = holds(op, a[i]! - b[i]!) ? 1 : 0;
   return out;
@@ -130,12 +187,17 @@ type Family = 'number' | 'text' | 'boolean' | 'bytes' | 'decimal' | 'nanos' | 'a
 const isKind = (t: SqlType, kind: 'GEOHASH' | 'DECIMAL'): boolean => t !== 'NULL' && typeKind(t) === kind;
 
 /** The family two types compare in and the types to cast them to, or null. */
-export function comparable(a: SqlType, b: SqlType, ordered: boolean): { family: Family; types: [SqlType, SqlType] } | null {
+export function comparable(
+  a: SqlType,
+  b: SqlType,
+  ordered: boolean,
+): { family: Family; types: [SqlType, SqlType] } | null {
   if (a === 'NULL' && b === 'NULL') return { family: 'number', types: ['DOUBLE', 'DOUBLE'] };
   if (a === 'BOOLEAN' || b === 'BOOLEAN') {
     if (ordered) return null;
     const other = a === 'BOOLEAN' ? b : a;
-    if (other === 'BOOLEAN' || other === 'NULL' || (isText(other) && other !== 'CHAR')) return { family: 'boolean', types: ['BOOLEAN', 'BOOLEAN'] };
+    if (other === 'BOOLEAN' || other === 'NULL' || (isText(other) && other !== 'CHAR'))
+      return { family: 'boolean', types: ['BOOLEAN', 'BOOLEAN'] };
     return null;
   }
   // A GEOHASH equals a GEOHASH of the same bits (or a text read as one), by its bits; no order, as in QuestDB.
@@ -160,7 +222,8 @@ export function comparable(a: SqlType, b: SqlType, ordered: boolean): { family: 
   for (const wide of ['UUID', 'LONG256'] as const) {
     if (a !== wide && b !== wide) continue;
     const other = a === wide ? b : a;
-    if (ordered || !(other === wide || other === 'NULL' || (isText(other) && other !== 'CHAR' && wide === 'UUID'))) return null;
+    if (ordered || !(other === wide || other === 'NULL' || (isText(other) && other !== 'CHAR' && wide === 'UUID')))
+      return null;
     return { family: 'bytes', types: [wide, wide] };
   }
   // Arrays of one type: = and != (same shape and elements), as QuestDB's.
@@ -172,11 +235,19 @@ export function comparable(a: SqlType, b: SqlType, ordered: boolean): { family: 
   // TIMESTAMP_NS against itself, a TIMESTAMP, DATE, integer, NULL or text: both read as nanoseconds, compared exactly.
   if (a === 'TIMESTAMP_NS' || b === 'TIMESTAMP_NS') {
     const other = a === 'TIMESTAMP_NS' ? b : a;
-    if (!(other === 'TIMESTAMP_NS' || other === 'NULL' || isTemporal(other) || isIntegral(other) || (isText(other) && other !== 'CHAR'))) return null;
+    if (!(
+      other === 'TIMESTAMP_NS' ||
+      other === 'NULL' ||
+      isTemporal(other) ||
+      isIntegral(other) ||
+      (isText(other) && other !== 'CHAR')
+    ))
+      return null;
     return { family: 'nanos', types: ['TIMESTAMP_NS', 'TIMESTAMP_NS'] };
   }
   if (isText(a) && isText(b)) return { family: 'text', types: [a, b] };
-  if ((isText(a) && b === 'NULL') || (a === 'NULL' && isText(b))) return { family: 'text', types: [a === 'NULL' ? 'STRING' : a, b === 'NULL' ? 'STRING' : b] };
+  if ((isText(a) && b === 'NULL') || (a === 'NULL' && isText(b)))
+    return { family: 'text', types: [a === 'NULL' ? 'STRING' : a, b === 'NULL' ? 'STRING' : b] };
   // A text against a number or a timestamp is read as that type.
   if (isText(a) && a !== 'CHAR' && numberLike(b) && b !== 'NULL') return { family: 'number', types: [b, b] };
   if (isText(b) && b !== 'CHAR' && numberLike(a) && a !== 'NULL') return { family: 'number', types: [a, a] };
@@ -189,34 +260,45 @@ export function comparable(a: SqlType, b: SqlType, ordered: boolean): { family: 
 
 export function compareKernel(op: CmpOp, family: Family): Kernel {
   switch (family) {
-    case 'number': return (args, n) => boolVector(numericCompare(op, numbers(args[0]!), numbers(args[1]!), n));
+    case 'number':
+      return (args, n) => boolVector(numericCompare(op, numbers(args[0]!), numbers(args[1]!), n));
     case 'text': {
       const cache = new DictTables();
       return (args, n) => boolVector(textCompare(op, args[0]!, args[1]!, n, cache));
     }
-    case 'boolean': return (args, n) => boolVector(boolCompare(op, args[0]!, args[1]!, n));
-    case 'bytes': return (args, n) => boolVector(bytesCompare(op, args[0]!, args[1]!, n));
+    case 'boolean':
+      return (args, n) => boolVector(boolCompare(op, args[0]!, args[1]!, n));
+    case 'bytes':
+      return (args, n) => boolVector(bytesCompare(op, args[0]!, args[1]!, n));
     // Both sides are one DECIMAL type: equal values have equal bytes; order needs the values.
-    case 'decimal': return op === '=' || op === '!=' ? (args, n) => boolVector(bytesCompare(op, args[0]!, args[1]!, n)) : (args, n) => boolVector(decimalCompare(op, args[0]!, args[1]!, n));
-    case 'nanos': return (args, n) => boolVector(nanosCompare(op, pairsOf(args[0]!), pairsOf(args[1]!), n));
-    case 'array': return (args, n) => boolVector(arrayEquals(op, args[0]!, args[1]!, n));
+    case 'decimal':
+      return op === '=' || op === '!='
+        ? (args, n) => boolVector(bytesCompare(op, args[0]!, args[1]!, n))
+        : (args, n) => boolVector(decimalCompare(op, args[0]!, args[1]!, n));
+    case 'nanos':
+      return (args, n) => boolVector(nanosCompare(op, pairsOf(args[0]!), pairsOf(args[1]!), n));
+    case 'array':
+      return (args, n) => boolVector(arrayEquals(op, args[0]!, args[1]!, n));
   }
 }
 
 /** <, <=, >, >= over two vectors of one DECIMAL type; NULL on either side is false. */
 function decimalCompare(op: CmpOp, x: ColumnVector, y: ColumnVector, n: number): Uint8Array {
-  const a = (x as FixedVector).data as Uint8Array, b = (y as FixedVector).data as Uint8Array;
+  const a = (x as FixedVector).data as Uint8Array,
+    b = (y as FixedVector).data as Uint8Array;
   const w = typeInfo(x.type).width;
   const out = new Uint8Array(n);
   for (let i = 0; i < n; i++) {
-    if (!isDecimalNull(a, i, w) && !isDecimalNull(b, i, w)) out[i] = holds(op, compareDecimalRows(a, i, b, i, w)) ? 1 : 0;
+    if (!isDecimalNull(a, i, w) && !isDecimalNull(b, i, w))
+      out[i] = holds(op, compareDecimalRows(a, i, b, i, w)) ? 1 : 0;
   }
   return out;
 }
 
 /** Arrays equal: both NULL, or the same shape and elements (NaN equals NaN: a NULL element). */
 function arrayEquals(op: CmpOp, x: ColumnVector, y: ColumnVector, n: number): Uint8Array {
-  const a = new ArrayReader(x), b = new ArrayReader(y);
+  const a = new ArrayReader(x),
+    b = new ArrayReader(y);
   const want = op === '=' ? 1 : 0;
   const out = new Uint8Array(n);
   for (let i = 0; i < n; i++) {
@@ -225,7 +307,11 @@ function arrayEquals(op: CmpOp, x: ColumnVector, y: ColumnVector, n: number): Ui
       a.open(i);
       b.open(i);
       for (let d = 0; same && d < a.dims; d++) same = a.shape[d] === b.shape[d];
-      for (let k = 0; same && k < a.count; k++) { const p = a.element(k), q = b.element(k); same = p === q || (p !== p && q !== q); }
+      for (let k = 0; same && k < a.count; k++) {
+        const p = a.element(k),
+          q = b.element(k);
+        same = p === q || (p !== p && q !== q);
+      }
     }
     out[i] = same ? want : 1 - want;
   }
@@ -245,7 +331,8 @@ function nanosCompare(op: CmpOp, a: Int32Array, b: Int32Array, n: number): Uint8
 
 /** = or != over fixed-width byte rows (UUID: 16 bytes, LONG256: 32, GEOHASH and DECIMAL: their width). */
 function bytesCompare(op: CmpOp, x: ColumnVector, y: ColumnVector, n: number): Uint8Array {
-  const a = (x as FixedVector).data as Uint8Array, b = (y as FixedVector).data as Uint8Array;
+  const a = (x as FixedVector).data as Uint8Array,
+    b = (y as FixedVector).data as Uint8Array;
   const w = typeInfo(x.type).width;
   const want = op === '=' ? 1 : 0;
   const out = new Uint8Array(n);
@@ -275,34 +362,49 @@ function betweenKernel(family: Family): Kernel {
   return (args, n) => {
     const out = new Uint8Array(n);
     if (family === 'nanos') {
-      const x = pairsOf(args[0]!), lo = pairsOf(args[1]!), hi = pairsOf(args[2]!);
+      const x = pairsOf(args[0]!),
+        lo = pairsOf(args[1]!),
+        hi = pairsOf(args[2]!);
       for (let i = 0; i < n; i++) {
         if (isNullPair(x, i) || isNullPair(lo, i) || isNullPair(hi, i)) continue;
         const swap = comparePairs(lo, i, hi, i) > 0;
-        const a = swap ? hi : lo, b = swap ? lo : hi;
+        const a = swap ? hi : lo,
+          b = swap ? lo : hi;
         out[i] = comparePairs(x, i, a, i) >= 0 && comparePairs(x, i, b, i) <= 0 ? 1 : 0;
       }
     } else if (family === 'number') {
-      const x = numbers(args[0]!), lo = numbers(args[1]!), hi = numbers(args[2]!);
+      const x = numbers(args[0]!),
+        lo = numbers(args[1]!),
+        hi = numbers(args[2]!);
       for (let i = 0; i < n; i++) {
-        const v = x[i]!, a = lo[i]!, b = hi[i]!;
-        out[i] = a <= b ? (v >= a && v <= b ? 1 : 0) : (v >= b && v <= a ? 1 : 0);
+        const v = x[i]!,
+          a = lo[i]!,
+          b = hi[i]!;
+        out[i] = a <= b ? (v >= a && v <= b ? 1 : 0) : v >= b && v <= a ? 1 : 0;
       }
     } else if (family === 'decimal') {
       const w = typeInfo(args[0]!.type).width;
-      const [x, lo, hi] = args.map((v) => (v as FixedVector).data as Uint8Array) as [Uint8Array, Uint8Array, Uint8Array];
+      const [x, lo, hi] = args.map((v) => (v as FixedVector).data as Uint8Array) as [
+        Uint8Array,
+        Uint8Array,
+        Uint8Array,
+      ];
       for (let i = 0; i < n; i++) {
         if (isDecimalNull(x, i, w) || isDecimalNull(lo, i, w) || isDecimalNull(hi, i, w)) continue;
-        const va = compareDecimalRows(x, i, lo, i, w), vb = compareDecimalRows(x, i, hi, i, w);
-        out[i] = compareDecimalRows(lo, i, hi, i, w) <= 0 ? (va >= 0 && vb <= 0 ? 1 : 0) : (vb >= 0 && va <= 0 ? 1 : 0);
+        const va = compareDecimalRows(x, i, lo, i, w),
+          vb = compareDecimalRows(x, i, hi, i, w);
+        out[i] = compareDecimalRows(lo, i, hi, i, w) <= 0 ? (va >= 0 && vb <= 0 ? 1 : 0) : vb >= 0 && va <= 0 ? 1 : 0;
       }
     } else {
-      const x = utf8Rows(args[0]!, n), lo = utf8Rows(args[1]!, n), hi = utf8Rows(args[2]!, n);
+      const x = utf8Rows(args[0]!, n),
+        lo = utf8Rows(args[1]!, n),
+        hi = utf8Rows(args[2]!, n);
       const isNull = (r: Utf8Rows, i: number): boolean => r.nulls !== null && r.nulls[i] === 1;
       for (let i = 0; i < n; i++) {
         if (isNull(x, i) || isNull(lo, i) || isNull(hi, i)) continue;
         const swap = compareRows(lo, i, hi, i) > 0;
-        const a = swap ? hi : lo, b = swap ? lo : hi;
+        const a = swap ? hi : lo,
+          b = swap ? lo : hi;
         out[i] = compareRows(x, i, a, i) >= 0 && compareRows(x, i, b, i) <= 0 ? 1 : 0;
       }
     }
@@ -322,16 +424,25 @@ function inListKernel(family: Family): Kernel {
         const consts = list.map((v) => uniformText(v, n));
         if (consts.every((c) => c !== undefined)) {
           const set = new Set(consts);
-          const table = cache.get(x.dict, JSON.stringify(consts), () => Uint8Array.from(x.dict, (s) => (set.has(s) ? 1 : 0)));
+          const table = cache.get(x.dict, JSON.stringify(consts), () =>
+            Uint8Array.from(x.dict, (s) => (set.has(s) ? 1 : 0)),
+          );
           const nullHit = set.has(null) ? 1 : 0;
-          for (let i = 0; i < n; i++) { const k = x.keys[i]!; out[i] = k < 0 ? nullHit : table[k]!; }
+          for (let i = 0; i < n; i++) {
+            const k = x.keys[i]!;
+            out[i] = k < 0 ? nullHit : table[k]!;
+          }
           return boolVector(out);
         }
       }
       const xr = utf8Rows(x, n);
       const lr = list.map((v) => utf8Rows(v, n));
       for (let i = 0; i < n; i++) {
-        for (const r of lr) if (equalRows(xr, i, r, i)) { out[i] = 1; break; }
+        for (const r of lr)
+          if (equalRows(xr, i, r, i)) {
+            out[i] = 1;
+            break;
+          }
       }
       return boolVector(out);
     }
@@ -345,7 +456,10 @@ function inListKernel(family: Family): Kernel {
         for (const l of ls) {
           let same = true;
           for (let k = 0; same && k < w; k++) same = a[at + k] === l[at + k];
-          if (same) { out[i] = 1; break; }
+          if (same) {
+            out[i] = 1;
+            break;
+          }
         }
       }
       return boolVector(out);
@@ -353,20 +467,36 @@ function inListKernel(family: Family): Kernel {
     if (family === 'nanos') {
       const a = pairsOf(x);
       const ls = list.map((v) => pairsOf(v));
-      for (let i = 0; i < n; i++) for (const l of ls) if (comparePairs(a, i, l, i) === 0) { out[i] = 1; break; }
+      for (let i = 0; i < n; i++)
+        for (const l of ls)
+          if (comparePairs(a, i, l, i) === 0) {
+            out[i] = 1;
+            break;
+          }
       return boolVector(out);
     }
     if (family === 'boolean') {
       const a = boolsOf(x);
       const ls = list.map((v) => boolsOf(v));
-      for (let i = 0; i < n; i++) for (const l of ls) if (l[i] === a[i]) { out[i] = 1; break; }
+      for (let i = 0; i < n; i++)
+        for (const l of ls)
+          if (l[i] === a[i]) {
+            out[i] = 1;
+            break;
+          }
       return boolVector(out);
     }
     const a = numbers(x);
     const ls = list.map((v) => numbers(v));
     for (let i = 0; i < n; i++) {
       const v = a[i]!;
-      for (const l of ls) { const w = l[i]!; if (v === w || (v !== v && w !== w)) { out[i] = 1; break; } }
+      for (const l of ls) {
+        const w = l[i]!;
+        if (v === w || (v !== v && w !== w)) {
+          out[i] = 1;
+          break;
+        }
+      }
     }
     return boolVector(out);
   };
@@ -394,9 +524,13 @@ function inSetKernel(family: Family, consts: readonly ColumnVector[], varying: n
 }
 
 /** A test writing 1 into out[i] for the rows of x whose value is one of the constants (row 0 of each of `consts`). */
-function memberTest(family: Family, consts: readonly ColumnVector[]): (x: ColumnVector, n: number, out: Uint8Array) => void {
+function memberTest(
+  family: Family,
+  consts: readonly ColumnVector[],
+): (x: ColumnVector, n: number, out: Uint8Array) => void {
   switch (family) {
-    case 'array': throw new Error('IN lists of arrays are refused when bound');
+    case 'array':
+      throw new Error('IN lists of arrays are refused when bound');
     case 'number': {
       // NaN (NULL) is in the set when a constant is NULL: Set matches NaN with NaN.
       const set = new Set<number>(consts.map((v) => numbers(v)[0]!));
@@ -407,7 +541,12 @@ function memberTest(family: Family, consts: readonly ColumnVector[]): (x: Column
     }
     case 'nanos': {
       // Nanoseconds as `hi:lo` keys (a double cannot hold them).
-      const set = new Set<string>(consts.map((v) => { const p = pairsOf(v); return `${p[1]}:${p[0]}`; }));
+      const set = new Set<string>(
+        consts.map((v) => {
+          const p = pairsOf(v);
+          return `${p[1]}:${p[0]}`;
+        }),
+      );
       return (x, n, out) => {
         const p = pairsOf(x);
         for (let i = 0; i < n; i++) out[i] = set.has(`${p[2 * i + 1]}:${p[2 * i]}`) ? 1 : 0;
@@ -421,7 +560,8 @@ function memberTest(family: Family, consts: readonly ColumnVector[]): (x: Column
         for (let i = 0; i < n; i++) out[i] = has[a[i]!] ? 1 : 0;
       };
     }
-    case 'bytes': case 'decimal': {
+    case 'bytes':
+    case 'decimal': {
       // UUID / LONG256 / GEOHASH / DECIMAL rows as fixed-width byte strings; NULL is one byte pattern, so NULL matches NULL.
       const w = consts[0] ? typeInfo(consts[0].type).width : 16;
       const set = new ByteSet(consts.map((v) => ((v as FixedVector).data as Uint8Array).slice(0, w)));
@@ -435,7 +575,8 @@ function memberTest(family: Family, consts: readonly ColumnVector[]): (x: Column
       let nullIn = 0;
       for (const v of consts) {
         const r = utf8Rows(v, 1);
-        if (r.nulls && r.nulls[0]) nullIn = 1; else keys.push(r.bytes.slice(r.starts[0]!, r.ends[0]!));
+        if (r.nulls && r.nulls[0]) nullIn = 1;
+        else keys.push(r.bytes.slice(r.starts[0]!, r.ends[0]!));
       }
       const set = new ByteSet(keys);
       const cache = new DictTables();
@@ -446,11 +587,15 @@ function memberTest(family: Family, consts: readonly ColumnVector[]): (x: Column
             const d = encodeDict(x.dict);
             return Uint8Array.from(x.dict, (_s, k) => (set.has(d.bytes, d.offsets[k]!, d.offsets[k + 1]!) ? 1 : 0));
           });
-          for (let i = 0; i < n; i++) { const k = x.keys[i]!; out[i] = k < 0 ? nullIn : table[k]!; }
+          for (let i = 0; i < n; i++) {
+            const k = x.keys[i]!;
+            out[i] = k < 0 ? nullIn : table[k]!;
+          }
           return;
         }
         const r = utf8Rows(x, n);
-        for (let i = 0; i < n; i++) out[i] = r.nulls && r.nulls[i] ? nullIn : set.has(r.bytes, r.starts[i]!, r.ends[i]!) ? 1 : 0;
+        for (let i = 0; i < n; i++)
+          out[i] = r.nulls && r.nulls[i] ? nullIn : set.has(r.bytes, r.starts[i]!, r.ends[i]!) ? 1 : 0;
       };
     }
   }
@@ -463,8 +608,17 @@ function inListSet(family: Family): BindHook {
     const consts = list.filter((a) => a.constant && a.vector !== undefined);
     if (consts.length <= SMALL_IN_LIST) return;
     const runArgs = [0];
-    list.forEach((a, j) => { if (!(a.constant && a.vector !== undefined)) runArgs.push(j + 1); });
-    return { kernel: inSetKernel(family, consts.map((a) => a.vector!), runArgs.length - 1), runArgs };
+    list.forEach((a, j) => {
+      if (!(a.constant && a.vector !== undefined)) runArgs.push(j + 1);
+    });
+    return {
+      kernel: inSetKernel(
+        family,
+        consts.map((a) => a.vector!),
+        runArgs.length - 1,
+      ),
+      runArgs,
+    };
   };
 }
 
@@ -508,23 +662,28 @@ function familyOf(types: SqlType[]): Family | null {
 
 export function registerCompare(registry: FunctionRegistry): void {
   for (const op of ['=', '!=', '<', '<=', '>', '>='] as const) defineScalar(registry, op, [compareSig(op)]);
-  defineScalar(registry, 'between', [{
-    args: [(t) => t, (t) => t, (t) => t],
-    build: (t) => {
-      const given = t.join(', ');
-      const f = familyOf(t);
-      if (!f || f === 'boolean' || f === 'bytes') return `there is no matching function \`between\` with the argument types: (${given})`;
-      return { type: 'BOOLEAN', kernel: betweenKernel(f) };
+  defineScalar(registry, 'between', [
+    {
+      args: [(t) => t, (t) => t, (t) => t],
+      build: (t) => {
+        const given = t.join(', ');
+        const f = familyOf(t);
+        if (!f || f === 'boolean' || f === 'bytes')
+          return `there is no matching function \`between\` with the argument types: (${given})`;
+        return { type: 'BOOLEAN', kernel: betweenKernel(f) };
+      },
     },
-  }]);
-  defineScalar(registry, 'in_list', [{
-    args: [(t) => t],
-    rest: (t) => t,
-    minRest: 1,
-    build: (t) => {
-      const f = familyOf(t);
-      if (!f) return `there is no matching function \`in\` with the argument types: (${t.join(', ')})`;
-      return { type: 'BOOLEAN', kernel: inListKernel(f), bind: inListSet(f) };
+  ]);
+  defineScalar(registry, 'in_list', [
+    {
+      args: [(t) => t],
+      rest: (t) => t,
+      minRest: 1,
+      build: (t) => {
+        const f = familyOf(t);
+        if (!f) return `there is no matching function \`in\` with the argument types: (${t.join(', ')})`;
+        return { type: 'BOOLEAN', kernel: inListKernel(f), bind: inListSet(f) };
+      },
     },
-  }]);
+  ]);
 }

@@ -30,10 +30,22 @@ const FOLD_EXTRA: Readonly<Record<string, string>> = {
   '\u017f': 's', // long s
   '\u0345': '\u03b9', // combining ypogegrammeni -> iota
   '\u03c2': '\u03c3', // final sigma -> sigma
-  '\u03d0': '\u03b2', '\u03d1': '\u03b8', '\u03d5': '\u03c6', '\u03d6': '\u03c0',
-  '\u03f0': '\u03ba', '\u03f1': '\u03c1', '\u03f5': '\u03b5',
-  '\u1c80': '\u0432', '\u1c81': '\u0434', '\u1c82': '\u043e', '\u1c83': '\u0441', // Cyrillic small letter variants
-  '\u1c84': '\u0442', '\u1c85': '\u0442', '\u1c86': '\u044a', '\u1c87': '\u0463', '\u1c88': '\ua64b',
+  '\u03d0': '\u03b2',
+  '\u03d1': '\u03b8',
+  '\u03d5': '\u03c6',
+  '\u03d6': '\u03c0',
+  '\u03f0': '\u03ba',
+  '\u03f1': '\u03c1',
+  '\u03f5': '\u03b5',
+  '\u1c80': '\u0432',
+  '\u1c81': '\u0434',
+  '\u1c82': '\u043e',
+  '\u1c83': '\u0441', // Cyrillic small letter variants
+  '\u1c84': '\u0442',
+  '\u1c85': '\u0442',
+  '\u1c86': '\u044a',
+  '\u1c87': '\u0463',
+  '\u1c88': '\ua64b',
   '\u1e9b': '\u1e61', // long s with dot above
   '\u1fbe': '\u03b9', // prosgegrammeni -> iota
 };
@@ -85,10 +97,15 @@ export class LikeMatcher {
     this.#extra = caseInsensitive ? extraFoldsFor(p) : null;
     const segments: Segment[] = [];
     let tokens: number[] = [];
-    let lead = '', leadTokens = 0, leading = true;
+    let lead = '',
+      leadTokens = 0,
+      leading = true;
     const close = (): void => {
       segments.push({ tokens: Int32Array.from(tokens), lead, leadTokens });
-      tokens = []; lead = ''; leadTokens = 0; leading = true;
+      tokens = [];
+      lead = '';
+      leadTokens = 0;
+      leading = true;
     };
     for (let i = 0; i < p.length;) {
       let cp = p.codePointAt(i)!;
@@ -98,19 +115,34 @@ export class LikeMatcher {
         if (tokens.length > 0 || segments.length === 0) close();
         continue;
       }
-      if (cp === 0x5f /* _ */) { tokens.push(ANY); leading = false; continue; }
-      if (cp === 0x5c /* \ */ && i < p.length) { cp = p.codePointAt(i)!; i += cp > 0xffff ? 2 : 1; }
+      if (cp === 0x5f /* _ */) {
+        tokens.push(ANY);
+        leading = false;
+        continue;
+      }
+      if (cp === 0x5c /* \ */ && i < p.length) {
+        cp = p.codePointAt(i)!;
+        i += cp > 0xffff ? 2 : 1;
+      }
       tokens.push(cp);
-      if (leading) { lead += String.fromCodePoint(cp); leadTokens++; }
+      if (leading) {
+        lead += String.fromCodePoint(cp);
+        leadTokens++;
+      }
     }
     close();
     this.#segments = segments;
     let middle = 0;
     for (let k = 1; k < segments.length - 1; k++) middle += segments[k]!.tokens.length;
     this.cost = Math.max(1, middle);
-    this.#plain = segments.every((s, k) => !s.tokens.includes(ANY)
-      && !(k > 0 && isLow(s.tokens[0] ?? 0)) && !(k < segments.length - 1 && isHigh(s.tokens[s.tokens.length - 1] ?? 0)))
-      ? segments.map((s) => s.lead) : null;
+    this.#plain = segments.every(
+      (s, k) =>
+        !s.tokens.includes(ANY) &&
+        !(k > 0 && isLow(s.tokens[0] ?? 0)) &&
+        !(k < segments.length - 1 && isHigh(s.tokens[s.tokens.length - 1] ?? 0)),
+    )
+      ? segments.map((s) => s.lead)
+      : null;
   }
 
   test(text: string): boolean {
@@ -127,7 +159,8 @@ export class LikeMatcher {
 function matchPlain(segs: readonly string[], s: string): boolean {
   const k = segs.length;
   if (k === 1) return s === segs[0];
-  const first = segs[0]!, last = segs[k - 1]!;
+  const first = segs[0]!,
+    last = segs[k - 1]!;
   let pos = first.length;
   const end = s.length - last.length;
   if (end < pos) return false;
@@ -179,8 +212,12 @@ function forward(tokens: Int32Array, t0: number, s: string, i: number, limit: nu
 function backward(tokens: Int32Array, s: string, end: number, floor: number): number {
   for (let t = tokens.length - 1; t >= 0; t--) {
     if (end <= floor) return -1;
-    let cp = s.charCodeAt(end - 1), width = 1;
-    if (isLow(cp) && end - 2 >= floor && isHigh(s.charCodeAt(end - 2))) { cp = s.codePointAt(end - 2)!; width = 2; }
+    let cp = s.charCodeAt(end - 1),
+      width = 1;
+    if (isLow(cp) && end - 2 >= floor && isHigh(s.charCodeAt(end - 2))) {
+      cp = s.codePointAt(end - 2)!;
+      width = 2;
+    }
     const want = tokens[t]!;
     if (want !== ANY && want !== cp) return -1;
     end -= width;
@@ -203,7 +240,10 @@ function find(seg: Segment, s: string, from: number, limit: number): number {
     const after = at + lead.length;
     if (at < 0 || after > limit) return -1;
     // A lead starting with a lone low surrogate, or ending with a lone high one, can be found in a pair, which is one character.
-    if (splitsPair(s, at) || splitsPair(s, after)) { start = at + 1; continue; }
+    if (splitsPair(s, at) || splitsPair(s, after)) {
+      start = at + 1;
+      continue;
+    }
     const e = forward(tokens, leadTokens, s, after, limit);
     if (e >= 0) return e;
     start = at + 1;

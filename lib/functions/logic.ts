@@ -11,7 +11,8 @@ import { compareKernel, comparable } from './compare.js';
 
 function logical(op: 'and' | 'or'): Kernel {
   return (args, n) => {
-    const a = boolsOf(args[0]!), b = boolsOf(args[1]!);
+    const a = boolsOf(args[0]!),
+      b = boolsOf(args[1]!);
     const out = new Uint8Array(n);
     if (op === 'and') for (let i = 0; i < n; i++) out[i] = a[i]! & b[i]!;
     else for (let i = 0; i < n; i++) out[i] = a[i]! | b[i]!;
@@ -56,7 +57,11 @@ function caseKernel(type: SqlType): Kernel {
       // A NULL-typed condition arrives as a DOUBLE NaN vector: never true.
       if (c.type !== 'BOOLEAN') continue;
       const cd = boolsOf(c);
-      for (let i = 0; i < n; i++) if (open[i] && cd[i]) { choice[i] = p; open[i] = 0; }
+      for (let i = 0; i < n; i++)
+        if (open[i] && cd[i]) {
+          choice[i] = p;
+          open[i] = 0;
+        }
     }
     const sources = [];
     for (let p = 0; p < pairs; p++) sources.push(args[2 * p + 1]!);
@@ -94,7 +99,11 @@ function coalesceKernel(type: SqlType): Kernel {
     let open = n;
     for (let a = 0; a < args.length && open > 0; a++) {
       const f = nullFlags(args[a]!);
-      for (let i = 0; i < n; i++) if (choice[i]! < 0 && !f[i]) { choice[i] = a; open--; }
+      for (let i = 0; i < n; i++)
+        if (choice[i]! < 0 && !f[i]) {
+          choice[i] = a;
+          open--;
+        }
     }
     return pickRows(args, choice, n);
   };
@@ -119,7 +128,8 @@ const nullifSig: Signature = {
   build: (t) => {
     const type = common(t);
     const c = type === null ? null : comparable(type, type, false);
-    if (type === null || !c) return `there is no matching function \`nullif\` with the argument types: (${t.join(', ')})`;
+    if (type === null || !c)
+      return `there is no matching function \`nullif\` with the argument types: (${t.join(', ')})`;
     t.fill(type);
     if (type === 'NULL') return { type, kernel: (_args, n) => nulls('NULL', n) };
     const eq = compareKernel('=', c.family);
@@ -134,12 +144,18 @@ const nullifSig: Signature = {
 };
 
 export function registerLogic(registry: FunctionRegistry): void {
-  defineScalar(registry, 'and', [{ args: [accept.boolean, accept.boolean], build: () => ({ type: 'BOOLEAN', kernel: logical('and') }) }]);
-  defineScalar(registry, 'or', [{ args: [accept.boolean, accept.boolean], build: () => ({ type: 'BOOLEAN', kernel: logical('or') }) }]);
+  defineScalar(registry, 'and', [
+    { args: [accept.boolean, accept.boolean], build: () => ({ type: 'BOOLEAN', kernel: logical('and') }) },
+  ]);
+  defineScalar(registry, 'or', [
+    { args: [accept.boolean, accept.boolean], build: () => ({ type: 'BOOLEAN', kernel: logical('or') }) },
+  ]);
   defineScalar(registry, 'not', [{ args: [accept.boolean], build: () => ({ type: 'BOOLEAN', kernel: notKernel }) }]);
   // IS NULL takes every type; the argument is not cast (a NULL literal is a DOUBLE NaN vector).
   defineScalar(registry, 'is_null', [{ args: [(t) => t], build: () => ({ type: 'BOOLEAN', kernel: nullTest(true) }) }]);
-  defineScalar(registry, 'is_not_null', [{ args: [(t) => t], build: () => ({ type: 'BOOLEAN', kernel: nullTest(false) }) }]);
+  defineScalar(registry, 'is_not_null', [
+    { args: [(t) => t], build: () => ({ type: 'BOOLEAN', kernel: nullTest(false) }) },
+  ]);
   defineScalar(registry, 'case', [caseSig]);
   defineScalar(registry, 'coalesce', [coalesceSig]);
   defineScalar(registry, 'nullif', [nullifSig]);

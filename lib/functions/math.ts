@@ -20,10 +20,18 @@ function roundByDigits(x: number, scale: number, mode: Mode): number {
   const restNonZero = /[1-9]/.test(digits.slice(Math.max(keep + 1, 0)));
   let up: boolean;
   switch (mode) {
-    case 'half-up': up = keep >= 0 && next >= 5; break;
-    case 'half-even': up = keep >= 0 && (next > 5 || (next === 5 && (restNonZero || kept % 2 === 1))); break;
-    case 'down': up = false; break;
-    case 'up': up = next > 0 || restNonZero; break;
+    case 'half-up':
+      up = keep >= 0 && next >= 5;
+      break;
+    case 'half-even':
+      up = keep >= 0 && (next > 5 || (next === 5 && (restNonZero || kept % 2 === 1)));
+      break;
+    case 'down':
+      up = false;
+      break;
+    case 'up':
+      up = next > 0 || restNonZero;
+      break;
   }
   if (up) kept += 1;
   const r = scale >= 0 ? kept / 10 ** scale : kept * 10 ** -scale;
@@ -47,9 +55,16 @@ export function roundTo(x: number, scale: number, mode: Mode): number {
   if (edge < 1e-6) return roundByDigits(x, scale, mode);
   let r: number;
   switch (mode) {
-    case 'half-up': case 'half-even': r = frac > 0.5 ? fl + 1 : fl; break;
-    case 'down': r = fl; break;
-    case 'up': r = frac > 0 ? fl + 1 : fl; break;
+    case 'half-up':
+    case 'half-even':
+      r = frac > 0.5 ? fl + 1 : fl;
+      break;
+    case 'down':
+      r = fl;
+      break;
+    case 'up':
+      r = frac > 0 ? fl + 1 : fl;
+      break;
   }
   const v = scale >= 0 ? r / f : r * f;
   return x < 0 ? -v : v;
@@ -69,8 +84,16 @@ export function roundDirected(x: number, scale: number, up: boolean): number {
   if (x !== x || x === Infinity || x === -Infinity || scale !== scale) return scale !== scale ? NaN : x;
   const a = Math.abs(x);
   const k = Math.abs(scale);
-  const pow = 10 ** k, inv = 10 ** -k;
-  const y = scale >= 0 ? (up ? a * pow + 1 - TOLERANCE : (a + TOLERANCE) * pow) : (up ? a * inv + 1 - TOLERANCE : (a + TOLERANCE) * inv);
+  const pow = 10 ** k,
+    inv = 10 ** -k;
+  const y =
+    scale >= 0
+      ? up
+        ? a * pow + 1 - TOLERANCE
+        : (a + TOLERANCE) * pow
+      : up
+        ? a * inv + 1 - TOLERANCE
+        : (a + TOLERANCE) * inv;
   if (y >= 2 ** 63) return x; // past LONG's range (2^63 - 1 reads as 2^63 in a double)
   const t = Math.trunc(y);
   const r = scale < 0 ? t * pow : up ? t / pow : t * inv;
@@ -145,7 +168,8 @@ function extreme(max: boolean): Signature {
           for (const a of args) {
             const x = asDoubles(a);
             for (let i = 0; i < n; i++) {
-              const v = x[i]!, o = out[i]!;
+              const v = x[i]!,
+                o = out[i]!;
               if (v === v && (o !== o || (max ? v > o : v < o))) out[i] = v;
             }
           }
@@ -162,7 +186,8 @@ function pow(): Signature {
     build: () => ({
       type: 'DOUBLE',
       kernel: (args, n) => {
-        const b = asDoubles(args[0]!), e = asDoubles(args[1]!);
+        const b = asDoubles(args[0]!),
+          e = asDoubles(args[1]!);
         const out = new Float64Array(n);
         for (let i = 0; i < n; i++) out[i] = b[i]! ** e[i]!;
         return fromDoubles('DOUBLE', out);
@@ -174,9 +199,17 @@ function pow(): Signature {
 export function registerMath(registry: FunctionRegistry): void {
   defineScalar(registry, 'abs', [sameType(Math.abs)]);
   defineScalar(registry, 'sign', [sameType((x) => (x !== x ? NaN : x > 0 ? 1 : x < 0 ? -1 : 0))]);
-  for (const [name, mode] of [['round', 'half-up'], ['round_half_even', 'half-even'], ['round_down', 'down'], ['round_up', 'up']] as const) {
-    const sigs: Signature[] = [{ args: [accept.double, accept.int], build: () => ({ type: 'DOUBLE', kernel: roundKernel(mode, true) }) }];
-    if (name === 'round') sigs.push({ args: [accept.double], build: () => ({ type: 'DOUBLE', kernel: roundKernel(mode, false) }) });
+  for (const [name, mode] of [
+    ['round', 'half-up'],
+    ['round_half_even', 'half-even'],
+    ['round_down', 'down'],
+    ['round_up', 'up'],
+  ] as const) {
+    const sigs: Signature[] = [
+      { args: [accept.double, accept.int], build: () => ({ type: 'DOUBLE', kernel: roundKernel(mode, true) }) },
+    ];
+    if (name === 'round')
+      sigs.push({ args: [accept.double], build: () => ({ type: 'DOUBLE', kernel: roundKernel(mode, false) }) });
     defineScalar(registry, name, sigs);
   }
   defineScalar(registry, 'floor', [unary(Math.floor)]);

@@ -54,7 +54,8 @@ function matcher(compile: (p: string) => TextTest, negate: boolean): Kernel {
   const miss = 1 - hit;
   const cache = new DictTables();
   return (args, n, kx) => {
-    const s = args[0]!, p = args[1]!;
+    const s = args[0]!,
+      p = args[1]!;
     const out = new Uint8Array(n);
     const deadline = kx.deadline;
     const constant = uniformText(p, n);
@@ -62,24 +63,36 @@ function matcher(compile: (p: string) => TextTest, negate: boolean): Kernel {
     if (constant !== undefined) {
       const r = re(constant, kx);
       if (s.kind === 'symbol') {
-        const table = cache.get(s.dict, constant, () => Uint8Array.from(s.dict, (v) => {
-          deadline.tick(1 + v.length * r.cost / 1024);
-          return r.test(v) ? hit : 1 - hit;
-        }));
-        for (let i = 0; i < n; i++) { const k = s.keys[i]!; out[i] = k < 0 ? miss : table[k]!; }
+        const table = cache.get(s.dict, constant, () =>
+          Uint8Array.from(s.dict, (v) => {
+            deadline.tick(1 + (v.length * r.cost) / 1024);
+            return r.test(v) ? hit : 1 - hit;
+          }),
+        );
+        for (let i = 0; i < n; i++) {
+          const k = s.keys[i]!;
+          out[i] = k < 0 ? miss : table[k]!;
+        }
         return boolVector(out);
       }
       for (let i = 0; i < n; i++) {
         const v = textAt(s, i);
-        if (v === null) { out[i] = miss; continue; }
+        if (v === null) {
+          out[i] = miss;
+          continue;
+        }
         out[i] = r.test(v) ? hit : 1 - hit;
-        deadline.tick(1 + v.length * r.cost / 1024);
+        deadline.tick(1 + (v.length * r.cost) / 1024);
       }
       return boolVector(out);
     }
     for (let i = 0; i < n; i++) {
-      const v = textAt(s, i), q = textAt(p, i);
-      if (v === null || q === null) { out[i] = miss; continue; }
+      const v = textAt(s, i),
+        q = textAt(p, i);
+      if (v === null || q === null) {
+        out[i] = miss;
+        continue;
+      }
       const r = re(q, kx);
       out[i] = r.test(v) ? hit : 1 - hit;
       deadline.tick(1 + (v.length * r.cost + q.length) / 1024);
@@ -108,14 +121,34 @@ export function concatKernel(type: 'STRING' | 'VARCHAR'): Kernel {
 
 export function registerPattern(registry: FunctionRegistry): void {
   const text2 = [accept.text, accept.text];
-  const boolOf = (kernel: () => Kernel, bind?: BindHook) => [{ args: text2, build: () => ({ type: 'BOOLEAN' as const, kernel: kernel(), bind }) }];
-  defineScalar(registry, 'like', boolOf(() => matcher((p) => new LikeMatcher(p, false), false)));
-  defineScalar(registry, 'ilike', boolOf(() => matcher((p) => new LikeMatcher(p, true), false)));
-  defineScalar(registry, '~', boolOf(() => matcher((p) => new Regex(p), false), checkPattern(1)));
-  defineScalar(registry, '!~', boolOf(() => matcher((p) => new Regex(p), true), checkPattern(1)));
+  const boolOf = (kernel: () => Kernel, bind?: BindHook) => [
+    { args: text2, build: () => ({ type: 'BOOLEAN' as const, kernel: kernel(), bind }) },
+  ];
+  defineScalar(
+    registry,
+    'like',
+    boolOf(() => matcher((p) => new LikeMatcher(p, false), false)),
+  );
+  defineScalar(
+    registry,
+    'ilike',
+    boolOf(() => matcher((p) => new LikeMatcher(p, true), false)),
+  );
+  defineScalar(
+    registry,
+    '~',
+    boolOf(() => matcher((p) => new Regex(p), false), checkPattern(1)),
+  );
+  defineScalar(
+    registry,
+    '!~',
+    boolOf(() => matcher((p) => new Regex(p), true), checkPattern(1)),
+  );
   // `a || b` is concat(a, b): a STRING, as in QuestDB.
-  defineScalar(registry, '||', [{
-    args: [accept.printable, accept.printable],
-    build: () => ({ type: 'STRING', kernel: concatKernel('STRING') }),
-  }]);
+  defineScalar(registry, '||', [
+    {
+      args: [accept.printable, accept.printable],
+      build: () => ({ type: 'STRING', kernel: concatKernel('STRING') }),
+    },
+  ]);
 }

@@ -31,10 +31,16 @@ function randomString(rng: Rng, len: number, wide: boolean): string {
   return scratch.toString('utf16le', 0, 2 * len);
 }
 
-interface Lengths { readonly min: number; readonly max: number; readonly rate: number }
+interface Lengths {
+  readonly min: number;
+  readonly max: number;
+  readonly rate: number;
+}
 
 function lengthArgs(args: readonly ColumnVector[], at: number): Lengths {
-  const min = constArg(args[at]), max = constArg(args[at + 1]), rate = constArg(args[at + 2]);
+  const min = constArg(args[at]),
+    max = constArg(args[at + 1]),
+    rate = constArg(args[at + 2]);
   if (min !== min || max !== max || min < 0 || min > max) throw new SvcError('SQL', 'invalid range');
   if (rate !== rate || rate < 0) throw new SvcError('SQL', 'invalid null rate');
   return { min, max, rate };
@@ -42,7 +48,8 @@ function lengthArgs(args: readonly ColumnVector[], at: number): Lengths {
 
 /** Bind-time checks of (min, max, rate) from argument `at`: the range at the call, the rate at its argument. */
 function checkLengths(args: readonly BindArg[], pos: number, at: number): void {
-  const min = numberArg(args[at]), max = numberArg(args[at + 1]);
+  const min = numberArg(args[at]),
+    max = numberArg(args[at + 1]);
   if (min !== min || max !== max || min < 0 || min > max) throw argError('invalid range', pos);
   checkRate(args[at + 2]!, 'invalid null rate');
 }
@@ -68,7 +75,8 @@ function dictionary(rng: Rng, count: number, l: Lengths, wide: boolean, kx: Kern
   if (count !== count || count < 1) throw new SvcError('SQL', 'invalid symbol count');
   kx.budget.check(count * (40 + 2 * l.max), 'the values of rnd_str / rnd_symbol');
   const set = new Set<string>();
-  for (let tries = 0; set.size < count && tries < count * 20; tries++) set.add(randomString(rng, l.min + rng.below(l.max - l.min + 1), wide));
+  for (let tries = 0; set.size < count && tries < count * 20; tries++)
+    set.add(randomString(rng, l.min + rng.below(l.max - l.min + 1), wide));
   return [...set];
 }
 
@@ -83,77 +91,107 @@ function symbols(seeds: RandomSeeds, mode: 'list' | 'generated'): Signature {
     args: mode === 'generated' ? [accept.int, accept.int, accept.int, accept.int] : [],
     rest: mode === 'list' ? accept.text : undefined,
     minRest: 1,
-    build: () => generator('SYMBOL', () => {
-      const rng = seeds.newRng();
-      let dict: readonly string[] | null = null;
-      let listNulls: Int32Array | null = null;
-      let rate = 0;
-      const kernel: Kernel = (args, n, kx) => {
-        const keys = new Int32Array(n);
-        if (n === 0) return { kind: 'symbol', type: 'SYMBOL', keys, dict: dict ?? [] };
-        if (!dict) {
-          if (mode === 'generated') {
-            const l = lengthArgs(args, 1);
-            rate = l.rate;
-            dict = dictionary(rng, constArg(args[0]), l, false, kx);
-          } else {
-            // NULL list items are picked like the others and come out NULL.
-            const items = listOf(args);
-            const d: string[] = [];
-            listNulls = Int32Array.from(items, (s) => (s === null ? -1 : d.push(s) - 1));
-            dict = d;
-          }
-        }
-        const size = listNulls ? listNulls.length : dict.length;
-        for (let i = 0; i < n; i++) {
-          if (rng.isNull(rate) || size === 0) { keys[i] = -1; continue; }
-          const k = rng.below(size);
-          keys[i] = listNulls ? listNulls[k]! : k;
-        }
-        return { kind: 'symbol', type: 'SYMBOL', keys, dict };
-      };
-      return kernel;
-    }, checkMode(mode)),
+    build: () =>
+      generator(
+        'SYMBOL',
+        () => {
+          const rng = seeds.newRng();
+          let dict: readonly string[] | null = null;
+          let listNulls: Int32Array | null = null;
+          let rate = 0;
+          const kernel: Kernel = (args, n, kx) => {
+            const keys = new Int32Array(n);
+            if (n === 0) return { kind: 'symbol', type: 'SYMBOL', keys, dict: dict ?? [] };
+            if (!dict) {
+              if (mode === 'generated') {
+                const l = lengthArgs(args, 1);
+                rate = l.rate;
+                dict = dictionary(rng, constArg(args[0]), l, false, kx);
+              } else {
+                // NULL list items are picked like the others and come out NULL.
+                const items = listOf(args);
+                const d: string[] = [];
+                listNulls = Int32Array.from(items, (s) => (s === null ? -1 : d.push(s) - 1));
+                dict = d;
+              }
+            }
+            const size = listNulls ? listNulls.length : dict.length;
+            for (let i = 0; i < n; i++) {
+              if (rng.isNull(rate) || size === 0) {
+                keys[i] = -1;
+                continue;
+              }
+              const k = rng.below(size);
+              keys[i] = listNulls ? listNulls[k]! : k;
+            }
+            return { kind: 'symbol', type: 'SYMBOL', keys, dict };
+          };
+          return kernel;
+        },
+        checkMode(mode),
+      ),
   };
 }
 
 /** rnd_str / rnd_varchar: from a list, from a generated finite list, or fresh strings per row. */
 function strings(seeds: RandomSeeds, type: 'STRING' | 'VARCHAR', mode: 'list' | 'lengths' | 'generated'): Signature {
-  const args = mode === 'lengths' ? [accept.int, accept.int, accept.int] : mode === 'generated' ? [accept.int, accept.int, accept.int, accept.int] : [];
+  const args =
+    mode === 'lengths'
+      ? [accept.int, accept.int, accept.int]
+      : mode === 'generated'
+        ? [accept.int, accept.int, accept.int, accept.int]
+        : [];
   return {
     args,
     rest: mode === 'list' ? accept.text : undefined,
     minRest: 1,
-    build: () => generator(type, () => {
-      const rng = seeds.newRng();
-      const wide = type === 'VARCHAR';
-      let list: (string | null)[] | null = null;
-      let l: Lengths | null = null;
-      const kernel: Kernel = (a, n, kx) => {
-        const out = new TextOut(type, n, kx);
-        if (n === 0) return out.vector();
-        if (mode === 'list') list ??= listOf(a);
-        else if (mode === 'generated' && !list) { l = lengthArgs(a, 1); list = dictionary(rng, constArg(a[0]), l, wide, kx); }
-        else l ??= lengthArgs(a, 0);
-        const rate = l ? l.rate : 0;
-        // One string is drawn whole before the builder sees it: its size must fit the budget first.
-        if (!list) kx.budget.check(3 * l!.max, type === 'VARCHAR' ? 'rnd_varchar' : 'rnd_str');
-        for (let i = 0; i < n; i++) {
-          if (rng.isNull(rate)) { out.set(i, null); continue; }
-          if (list) { out.set(i, list[rng.below(list.length)] ?? null); continue; }
-          const len = l!.min + rng.below(l!.max - l!.min + 1);
-          kx.deadline.tick(len >> 10);
-          out.set(i, randomString(rng, len, wide));
-        }
-        return out.vector();
-      };
-      return kernel;
-    }, checkMode(mode)),
+    build: () =>
+      generator(
+        type,
+        () => {
+          const rng = seeds.newRng();
+          const wide = type === 'VARCHAR';
+          let list: (string | null)[] | null = null;
+          let l: Lengths | null = null;
+          const kernel: Kernel = (a, n, kx) => {
+            const out = new TextOut(type, n, kx);
+            if (n === 0) return out.vector();
+            if (mode === 'list') list ??= listOf(a);
+            else if (mode === 'generated' && !list) {
+              l = lengthArgs(a, 1);
+              list = dictionary(rng, constArg(a[0]), l, wide, kx);
+            } else l ??= lengthArgs(a, 0);
+            const rate = l ? l.rate : 0;
+            // One string is drawn whole before the builder sees it: its size must fit the budget first.
+            if (!list) kx.budget.check(3 * l!.max, type === 'VARCHAR' ? 'rnd_varchar' : 'rnd_str');
+            for (let i = 0; i < n; i++) {
+              if (rng.isNull(rate)) {
+                out.set(i, null);
+                continue;
+              }
+              if (list) {
+                out.set(i, list[rng.below(list.length)] ?? null);
+                continue;
+              }
+              const len = l!.min + rng.below(l!.max - l!.min + 1);
+              kx.deadline.tick(len >> 10);
+              out.set(i, randomString(rng, len, wide));
+            }
+            return out.vector();
+          };
+          return kernel;
+        },
+        checkMode(mode),
+      ),
   };
 }
 
 export function registerRandomText(registry: FunctionRegistry, seeds: RandomSeeds): void {
   defineScalar(registry, 'rnd_symbol', [symbols(seeds, 'generated'), symbols(seeds, 'list')]);
-  defineScalar(registry, 'rnd_str', [strings(seeds, 'STRING', 'lengths'), strings(seeds, 'STRING', 'generated'), strings(seeds, 'STRING', 'list')]);
+  defineScalar(registry, 'rnd_str', [
+    strings(seeds, 'STRING', 'lengths'),
+    strings(seeds, 'STRING', 'generated'),
+    strings(seeds, 'STRING', 'list'),
+  ]);
   defineScalar(registry, 'rnd_varchar', [strings(seeds, 'VARCHAR', 'lengths'), strings(seeds, 'VARCHAR', 'list')]);
 }

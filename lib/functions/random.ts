@@ -28,7 +28,10 @@ export class Rng {
       z = Math.imul(z ^ (z >>> 13), 0xc2b2ae35);
       return (z ^ (z >>> 16)) | 0;
     };
-    this.s0 = mix(); this.s1 = mix(); this.s2 = mix(); this.s3 = mix();
+    this.s0 = mix();
+    this.s1 = mix();
+    this.s2 = mix();
+    this.s3 = mix();
     if ((this.s0 | this.s1 | this.s2 | this.s3) === 0) this.s0 = 1;
   }
 
@@ -110,7 +113,8 @@ export function numberArg(a: BindArg | undefined): number {
 
 /** lo <= hi (an error at the call) and a rate >= 0 (an error at the rate), as QuestDB checks them. */
 function checkRange(args: readonly BindArg[], pos: number): void {
-  const lo = numberArg(args[0]), hi = numberArg(args[1]);
+  const lo = numberArg(args[0]),
+    hi = numberArg(args[1]);
   if (lo !== lo || hi !== hi || lo > hi) throw argError('invalid range', pos);
   if (args.length > 2) checkRate(args[2]!, 'invalid NaN rate');
 }
@@ -123,7 +127,9 @@ export function checkRate(a: BindArg, message: string): void {
 
 /** lo, hi and rate (constants, checked at bind) read from the argument vectors. */
 export function rangeArgs(args: readonly ColumnVector[], at = 0): { lo: number; hi: number; rate: number } {
-  const lo = constArg(args[at]), hi = constArg(args[at + 1]), rate = args.length > at + 2 ? constArg(args[at + 2]) : 0;
+  const lo = constArg(args[at]),
+    hi = constArg(args[at + 1]),
+    rate = args.length > at + 2 ? constArg(args[at + 2]) : 0;
   if (lo !== lo || hi !== hi || lo > hi) throw new SvcError('SQL', 'invalid range');
   if (rate !== rate || rate < 0) throw new SvcError('SQL', 'invalid NaN rate');
   return { lo, hi, rate };
@@ -131,21 +137,33 @@ export function rangeArgs(args: readonly ColumnVector[], at = 0): { lo: number; 
 
 /** Numbers in [lo, hi] (integers) or NULL at `rate`. */
 function ranged(seeds: RandomSeeds, type: 'INT' | 'LONG' | 'TIMESTAMP' | 'DATE' | 'BYTE' | 'SHORT'): Signature {
-  const arg = type === 'TIMESTAMP' ? accept.timestamp : type === 'DATE' ? (t: Built['type']) => (accept.timestamp(t) ? 'DATE' as const : null) : type === 'INT' || type === 'BYTE' || type === 'SHORT' ? accept.int : accept.long;
+  const arg =
+    type === 'TIMESTAMP'
+      ? accept.timestamp
+      : type === 'DATE'
+        ? (t: Built['type']) => (accept.timestamp(t) ? ('DATE' as const) : null)
+        : type === 'INT' || type === 'BYTE' || type === 'SHORT'
+          ? accept.int
+          : accept.long;
   const args = type === 'BYTE' || type === 'SHORT' ? [arg, arg] : [arg, arg, accept.int];
   return {
     args,
-    build: () => generator(type, () => {
-      const rng = seeds.newRng();
-      return (a, n) => {
-        const out = new Float64Array(n);
-        if (n === 0) return fromDoubles(type, out);
-        const { lo, hi, rate } = rangeArgs(a);
-        const span = hi - lo + 1;
-        for (let i = 0; i < n; i++) out[i] = rng.isNull(rate) ? NaN : lo + rng.below(span);
-        return fromDoubles(type, out);
-      };
-    }, constantArgs(checkRange)),
+    build: () =>
+      generator(
+        type,
+        () => {
+          const rng = seeds.newRng();
+          return (a, n) => {
+            const out = new Float64Array(n);
+            if (n === 0) return fromDoubles(type, out);
+            const { lo, hi, rate } = rangeArgs(a);
+            const span = hi - lo + 1;
+            for (let i = 0; i < n; i++) out[i] = rng.isNull(rate) ? NaN : lo + rng.below(span);
+            return fromDoubles(type, out);
+          };
+        },
+        constantArgs(checkRange),
+      ),
   };
 }
 
@@ -153,35 +171,60 @@ function ranged(seeds: RandomSeeds, type: 'INT' | 'LONG' | 'TIMESTAMP' | 'DATE' 
 function full(seeds: RandomSeeds, type: 'INT' | 'LONG' | 'BYTE' | 'SHORT' | 'BOOLEAN' | 'CHAR'): Signature {
   return {
     args: [],
-    build: () => generator(type, () => {
-      const rng = seeds.newRng();
-      return (_a, n) => {
-        switch (type) {
-          case 'INT': {
-            const out = new Int32Array(n);
-            for (let i = 0; i < n; i++) { let x = rng.nextInt(); while (x === INT_NULL) x = rng.nextInt(); out[i] = x; }
-            return { kind: 'fixed', type, data: out };
-          }
-          case 'LONG': {
-            // Both halves random: the int64 pairs carry the exact value, the doubles its nearest.
-            const exact = new Int32Array(2 * n);
-            const data = new Float64Array(n);
-            for (let i = 0; i < n; i++) {
-              let lo = rng.nextInt(), hi = rng.nextInt();
-              while (lo === 0 && hi === INT_NULL) { lo = rng.nextInt(); hi = rng.nextInt(); } // -2^63 is NULL
-              exact[2 * i] = lo;
-              exact[2 * i + 1] = hi;
-              data[i] = hi * TWO32 + (lo >>> 0);
+    build: () =>
+      generator(type, () => {
+        const rng = seeds.newRng();
+        return (_a, n) => {
+          switch (type) {
+            case 'INT': {
+              const out = new Int32Array(n);
+              for (let i = 0; i < n; i++) {
+                let x = rng.nextInt();
+                while (x === INT_NULL) x = rng.nextInt();
+                out[i] = x;
+              }
+              return { kind: 'fixed', type, data: out };
             }
-            return { kind: 'fixed', type, data, exact };
+            case 'LONG': {
+              // Both halves random: the int64 pairs carry the exact value, the doubles its nearest.
+              const exact = new Int32Array(2 * n);
+              const data = new Float64Array(n);
+              for (let i = 0; i < n; i++) {
+                let lo = rng.nextInt(),
+                  hi = rng.nextInt();
+                while (lo === 0 && hi === INT_NULL) {
+                  lo = rng.nextInt();
+                  hi = rng.nextInt();
+                } // -2^63 is NULL
+                exact[2 * i] = lo;
+                exact[2 * i + 1] = hi;
+                data[i] = hi * TWO32 + (lo >>> 0);
+              }
+              return { kind: 'fixed', type, data, exact };
+            }
+            case 'BYTE': {
+              const out = new Int8Array(n);
+              for (let i = 0; i < n; i++) out[i] = rng.nextInt() & 127;
+              return { kind: 'fixed', type, data: out };
+            }
+            case 'SHORT': {
+              const out = new Int16Array(n);
+              for (let i = 0; i < n; i++) out[i] = rng.nextInt();
+              return { kind: 'fixed', type, data: out };
+            }
+            case 'BOOLEAN': {
+              const out = new Uint8Array(n);
+              for (let i = 0; i < n; i++) out[i] = rng.nextInt() & 1;
+              return boolVector(out);
+            }
+            case 'CHAR': {
+              const out = new Uint16Array(n);
+              for (let i = 0; i < n; i++) out[i] = 65 + rng.below(26);
+              return { kind: 'fixed', type, data: out };
+            }
           }
-          case 'BYTE': { const out = new Int8Array(n); for (let i = 0; i < n; i++) out[i] = rng.nextInt() & 127; return { kind: 'fixed', type, data: out }; }
-          case 'SHORT': { const out = new Int16Array(n); for (let i = 0; i < n; i++) out[i] = rng.nextInt(); return { kind: 'fixed', type, data: out }; }
-          case 'BOOLEAN': { const out = new Uint8Array(n); for (let i = 0; i < n; i++) out[i] = rng.nextInt() & 1; return boolVector(out); }
-          case 'CHAR': { const out = new Uint16Array(n); for (let i = 0; i < n; i++) out[i] = 65 + rng.below(26); return { kind: 'fixed', type, data: out }; }
-        }
-      };
-    }),
+        };
+      }),
   };
 }
 
@@ -189,36 +232,43 @@ function full(seeds: RandomSeeds, type: 'INT' | 'LONG' | 'BYTE' | 'SHORT' | 'BOO
 function unit(seeds: RandomSeeds, type: 'DOUBLE' | 'FLOAT', withRate: boolean): Signature {
   return {
     args: withRate ? [accept.int] : [],
-    build: () => generator(type, () => {
-      const rng = seeds.newRng();
-      return (a, n) => {
-        const rate = withRate && n > 0 ? constArg(a[0]) : 0;
-        if (rate !== rate || rate < 0) throw new SvcError('SQL', 'invalid NaN rate');
-        const out = new Float64Array(n);
-        for (let i = 0; i < n; i++) out[i] = rng.isNull(rate) ? NaN : type === 'FLOAT' ? (rng.nextInt() >>> 8) / 16777216 : rng.nextDouble();
-        return fromDoubles(type, out);
-      };
-    }, withRate ? constantArgs((args) => checkRate(args[0]!, 'invalid NaN rate')) : undefined),
+    build: () =>
+      generator(
+        type,
+        () => {
+          const rng = seeds.newRng();
+          return (a, n) => {
+            const rate = withRate && n > 0 ? constArg(a[0]) : 0;
+            if (rate !== rate || rate < 0) throw new SvcError('SQL', 'invalid NaN rate');
+            const out = new Float64Array(n);
+            for (let i = 0; i < n; i++)
+              out[i] = rng.isNull(rate) ? NaN : type === 'FLOAT' ? (rng.nextInt() >>> 8) / 16777216 : rng.nextDouble();
+            return fromDoubles(type, out);
+          };
+        },
+        withRate ? constantArgs((args) => checkRate(args[0]!, 'invalid NaN rate')) : undefined,
+      ),
   };
 }
 
 function uuid4(seeds: RandomSeeds): Signature {
   return {
     args: [],
-    build: () => generator('UUID', () => {
-      const rng = seeds.newRng();
-      return (_a, n) => {
-        const data = new Uint8Array(16 * n);
-        const words = new Int32Array(data.buffer);
-        for (let k = 0; k < 4 * n; k++) words[k] = rng.nextInt();
-        for (let i = 0; i < n; i++) {
-          // Stored low long first: the version nibble lives in byte 9, the variant bits in byte 7.
-          data[16 * i + 9] = (data[16 * i + 9]! & 0x0f) | 0x40;
-          data[16 * i + 7] = (data[16 * i + 7]! & 0x3f) | 0x80;
-        }
-        return { kind: 'fixed', type: 'UUID', data };
-      };
-    }),
+    build: () =>
+      generator('UUID', () => {
+        const rng = seeds.newRng();
+        return (_a, n) => {
+          const data = new Uint8Array(16 * n);
+          const words = new Int32Array(data.buffer);
+          for (let k = 0; k < 4 * n; k++) words[k] = rng.nextInt();
+          for (let i = 0; i < n; i++) {
+            // Stored low long first: the version nibble lives in byte 9, the variant bits in byte 7.
+            data[16 * i + 9] = (data[16 * i + 9]! & 0x0f) | 0x40;
+            data[16 * i + 7] = (data[16 * i + 7]! & 0x3f) | 0x80;
+          }
+          return { kind: 'fixed', type: 'UUID', data };
+        };
+      }),
   };
 }
 
@@ -226,20 +276,22 @@ function uuid4(seeds: RandomSeeds): Signature {
 function timestampSequence(): Signature {
   return {
     args: [accept.timestamp, accept.long],
-    build: () => generator('TIMESTAMP', () => {
-      let next = NaN;
-      return (a, n) => {
-        const start = asDoubles(a[0]!), step = asDoubles(a[1]!);
-        const out = new Float64Array(n);
-        for (let i = 0; i < n; i++) {
-          if (next !== next) next = start[i]!;
-          out[i] = next;
-          const s = step[i]!;
-          if (next === next && s === s) next += s;
-        }
-        return fromDoubles('TIMESTAMP', out);
-      };
-    }),
+    build: () =>
+      generator('TIMESTAMP', () => {
+        let next = NaN;
+        return (a, n) => {
+          const start = asDoubles(a[0]!),
+            step = asDoubles(a[1]!);
+          const out = new Float64Array(n);
+          for (let i = 0; i < n; i++) {
+            if (next !== next) next = start[i]!;
+            out[i] = next;
+            const s = step[i]!;
+            if (next === next && s === s) next += s;
+          }
+          return fromDoubles('TIMESTAMP', out);
+        };
+      }),
   };
 }
 

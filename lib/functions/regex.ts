@@ -40,7 +40,8 @@ function toRe2(pattern: string): string {
     const c = pattern[i]!;
     if (c === '\\') {
       const d = pattern[i + 1];
-      if (d === 'Q') { // \Q...\E quotes: copied as is
+      if (d === 'Q') {
+        // \Q...\E quotes: copied as is
         const e = pattern.indexOf('\\E', i + 2);
         const stop = e < 0 ? pattern.length : e + 2;
         out += pattern.slice(i, stop);
@@ -59,7 +60,10 @@ function toRe2(pattern: string): string {
     if (inClass) {
       // Java nests classes ([a[b]] is a union, [a&&[^b]] an intersection); RE2 reads [ and & literally.
       if (c === '[' || (c === '&' && pattern[i + 1] === '&')) {
-        throw new SvcError('SQL', `invalid regular expression: ${pattern} (nested character classes and class intersection (&&) are not supported at ${i}; ${HINT})`);
+        throw new SvcError(
+          'SQL',
+          `invalid regular expression: ${pattern} (nested character classes and class intersection (&&) are not supported at ${i}; ${HINT})`,
+        );
       }
       if (c === ']') inClass = false;
       out += c;
@@ -69,8 +73,14 @@ function toRe2(pattern: string): string {
       inClass = true;
       out += c;
       // A ] first in a class (after an optional ^) is a literal in RE2; Java agrees.
-      if (pattern[i + 1] === '^') { out += '^'; i++; }
-      if (pattern[i + 1] === ']') { out += ']'; i++; }
+      if (pattern[i + 1] === '^') {
+        out += '^';
+        i++;
+      }
+      if (pattern[i + 1] === ']') {
+        out += ']';
+        i++;
+      }
       continue;
     }
     if (c === '(' && pattern[i + 1] === '?') {
@@ -109,7 +119,10 @@ export class Regex {
     }
     const size = this.#search.programSize();
     if (size > MAX_PROGRAM) {
-      throw new SvcError('SQL', `invalid regular expression: ${pattern} (too complex: ${size} instructions, at most ${MAX_PROGRAM}; ${HINT})`);
+      throw new SvcError(
+        'SQL',
+        `invalid regular expression: ${pattern} (too complex: ${size} instructions, at most ${MAX_PROGRAM}; ${HINT})`,
+      );
     }
     (this.#search.re2() as unknown as { onepass: unknown }).onepass = null;
     this.cost = Math.max(1, size);
@@ -136,14 +149,16 @@ export class Regex {
    * successive searches can rescan the rest of the text.
    */
   replaceAll(s: string, rep: Replacement, kx: KernelContext): string {
-    kx.deadline.tick(1 + s.length * this.cost / 1024);
+    kx.deadline.tick(1 + (s.length * this.cost) / 1024);
     if (!this.#search.test(s)) return s;
     this.#capture ??= RE2JS.compile(this.#source);
     const m = this.#matcher === null ? (this.#matcher = this.#capture.matcher(s)) : this.#matcher.resetMatcherInput(s);
     const max = kx.maxTextBytes;
-    let out = '', last = 0;
+    let out = '',
+      last = 0;
     while (m.find()) {
-      const start = m.start(), end = m.end();
+      const start = m.start(),
+        end = m.end();
       out += s.slice(last, start);
       const parts = rep.parts;
       for (let k = 0; k < parts.length; k++) {
@@ -153,7 +168,7 @@ export class Regex {
       last = end;
       // Bytes are at least UTF-16 units: past the limit in units is past it in bytes.
       if (out.length > max) checkTextSize('regexp_replace', out.length + s.length - last, kx);
-      kx.deadline.tick(1 + (s.length - start) * this.cost / 1024);
+      kx.deadline.tick(1 + ((s.length - start) * this.cost) / 1024);
     }
     out += s.slice(last);
     checkTextSize('regexp_replace', utf8Length(out), kx);
@@ -186,7 +201,11 @@ export function parseReplacement(rep: string, re: Regex): Replacement {
       i += 2;
       continue;
     }
-    if (c !== '$') { lit += c; i++; continue; }
+    if (c !== '$') {
+      lit += c;
+      i++;
+      continue;
+    }
     i++;
     if (i >= rep.length) throw bad('group index is missing after $');
     let group: number;
@@ -210,7 +229,10 @@ export function parseReplacement(rep: string, re: Regex): Replacement {
         group = group * 10 + e;
       }
     }
-    if (lit !== '') { parts.push(lit); lit = ''; }
+    if (lit !== '') {
+      parts.push(lit);
+      lit = '';
+    }
     parts.push(group);
   }
   if (lit !== '') parts.push(lit);

@@ -36,8 +36,18 @@ export interface KernelContext {
  * `memory` bytes, no deadline, QuestDB's default 1 MiB per built text value
  * unless given, no row chunks.
  */
-export function standaloneKernelContext(statementMicros: number, memory = 1024 ** 3, maxTextBytes = 1024 * 1024): KernelContext {
-  return { budget: new MemoryBudget(memory, 'query.memory.limit'), deadline: Deadline.NEVER, maxTextBytes, chunkBytes: Infinity, statementMicros };
+export function standaloneKernelContext(
+  statementMicros: number,
+  memory = 1024 ** 3,
+  maxTextBytes = 1024 * 1024,
+): KernelContext {
+  return {
+    budget: new MemoryBudget(memory, 'query.memory.limit'),
+    deadline: Deadline.NEVER,
+    maxTextBytes,
+    chunkBytes: Infinity,
+    statementMicros,
+  };
 }
 
 /** Computes a result vector of `n` rows from argument vectors of `n` rows. */
@@ -191,7 +201,10 @@ export class FunctionRegistry {
   /** Resolves a scalar call or throws the QuestDB-style error at `pos`. */
   resolveScalar(name: string, argTypes: readonly SqlType[], pos: number, argPos?: readonly number[]): ScalarOverload {
     const f = this.#scalarOf(name);
-    if (!f) throw new SvcError('SQL', `unknown function name: ${name}(${argTypes.map(typeName).join(', ')})`, { position: pos });
+    if (!f)
+      throw new SvcError('SQL', `unknown function name: ${name}(${argTypes.map(typeName).join(', ')})`, {
+        position: pos,
+      });
     const r = f.resolve(argTypes);
     if (typeof r === 'string') throw new SvcError('SQL', typeNamesIn(r), { position: pos });
     if ('message' in r) throw new SvcError('SQL', r.message, { position: argPos?.[r.arg] ?? pos });
@@ -200,7 +213,10 @@ export class FunctionRegistry {
 
   resolveAggregate(name: string, argTypes: readonly SqlType[], distinct: boolean, pos: number): AggregateOverload {
     const f = this.#aggregates.get(name.toLowerCase());
-    if (!f) throw new SvcError('SQL', `unknown function name: ${name}(${argTypes.map(typeName).join(', ')})`, { position: pos });
+    if (!f)
+      throw new SvcError('SQL', `unknown function name: ${name}(${argTypes.map(typeName).join(', ')})`, {
+        position: pos,
+      });
     const r = f.resolve(argTypes, distinct);
     if (typeof r === 'string') throw new SvcError('SQL', typeNamesIn(r), { position: pos });
     return r;

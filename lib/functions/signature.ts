@@ -20,7 +20,10 @@ export const accept = {
    * TIMESTAMP, DATE (cast up to micros), ISO text (parsed), NULL, and INT or
    * LONG as epoch micros (QuestDB's implicit INT/LONG -> TIMESTAMP).
    */
-  timestamp: (t: SqlType): SqlType | null => (t === 'TIMESTAMP' || t === 'DATE' || t === 'NULL' || t === 'INT' || t === 'LONG' || (isText(t) && t !== 'CHAR') ? 'TIMESTAMP' : null),
+  timestamp: (t: SqlType): SqlType | null =>
+    t === 'TIMESTAMP' || t === 'DATE' || t === 'NULL' || t === 'INT' || t === 'LONG' || (isText(t) && t !== 'CHAR')
+      ? 'TIMESTAMP'
+      : null,
   /** STRING, VARCHAR, SYMBOL, CHAR as themselves; NULL as STRING. */
   text: (t: SqlType): SqlType | null => (isText(t) ? t : t === 'NULL' ? 'STRING' : null),
   boolean: (t: SqlType): SqlType | null => (t === 'BOOLEAN' || t === 'NULL' ? 'BOOLEAN' : null),
@@ -28,7 +31,10 @@ export const accept = {
   any: (t: SqlType): SqlType | null => (t === 'NULL' ? 'STRING' : t),
   /** Anything that prints as text (not BINARY or LONG256); NULL as STRING. */
   printable: (t: SqlType): SqlType | null => (t === 'BINARY' || t === 'LONG256' ? null : t === 'NULL' ? 'STRING' : t),
-  exactly: (...types: SqlType[]) => (t: SqlType): SqlType | null => (types.includes(t) ? t : null),
+  exactly:
+    (...types: SqlType[]) =>
+    (t: SqlType): SqlType | null =>
+      types.includes(t) ? t : null,
 };
 
 /** The wider numeric type of two (no INT floor, unlike arithmetic). */
@@ -36,14 +42,36 @@ export function widest(a: SqlType, b: SqlType): SqlType {
   return (NUMERIC_RANK[a] ?? -1) >= (NUMERIC_RANK[b] ?? -1) ? a : b;
 }
 
-const OPERATORS = new Set(['+', '-', '*', '/', '%', '=', '!=', '<', '<=', '>', '>=', '||', '~', '!~', 'and', 'or', 'not', 'neg', 'like', 'ilike']);
+const OPERATORS = new Set([
+  '+',
+  '-',
+  '*',
+  '/',
+  '%',
+  '=',
+  '!=',
+  '<',
+  '<=',
+  '>',
+  '>=',
+  '||',
+  '~',
+  '!~',
+  'and',
+  'or',
+  'not',
+  'neg',
+  'like',
+  'ilike',
+]);
 
 /** QuestDB's message for a call no overload accepts. */
 export function noMatch(name: string, types: readonly SqlType[]): string {
   const argTypes = types.map(typeName);
   if (OPERATORS.has(name)) {
     const op = name === 'neg' ? '-' : name;
-    if (argTypes.length === 2) return `there is no matching operator \`${op}\` with the argument types: ${argTypes[0]} ${op} ${argTypes[1]}`;
+    if (argTypes.length === 2)
+      return `there is no matching operator \`${op}\` with the argument types: ${argTypes[0]} ${op} ${argTypes[1]}`;
     if (argTypes.length === 1) return `there is no matching operator \`${op}\` with the argument type: ${argTypes[0]}`;
   }
   return `there is no matching function \`${name}\` with the argument types: (${argTypes.join(', ')})`;
@@ -90,7 +118,11 @@ export function matchSignature(sig: Signature, argTypes: readonly SqlType[]): Sq
  * "requires arguments"; NOT (one signature) names the argument that does not
  * fit it; otherwise "no matching function" with the argument types.
  */
-export function resolveSignatures(name: string, sigs: readonly Signature[], argTypes: readonly SqlType[]): ScalarOverload | string | ArgMismatch {
+export function resolveSignatures(
+  name: string,
+  sigs: readonly Signature[],
+  argTypes: readonly SqlType[],
+): ScalarOverload | string | ArgMismatch {
   for (const sig of sigs) {
     const m = matchSignature(sig, argTypes);
     if (!m) continue;
@@ -107,14 +139,21 @@ export function resolveSignatures(name: string, sigs: readonly Signature[], argT
     const i = argTypes.findIndex((t, k) => only.args[k]!(t) === null);
     const expected = i >= 0 ? only.args[i]!('NULL') : null;
     if (i >= 0 && expected !== null) {
-      return { message: `argument type mismatch for function \`${name}\` at #${i + 1} expected: ${expected}, actual: ${argTypes[i]}`, arg: i };
+      return {
+        message: `argument type mismatch for function \`${name}\` at #${i + 1} expected: ${expected}, actual: ${argTypes[i]}`,
+        arg: i,
+      };
     }
   }
   return noMatch(name, argTypes);
 }
 
 /** Registers `name` (and its aliases) resolving through `sigs`. */
-export function defineScalar(registry: FunctionRegistry, name: string | readonly string[], sigs: readonly Signature[]): void {
+export function defineScalar(
+  registry: FunctionRegistry,
+  name: string | readonly string[],
+  sigs: readonly Signature[],
+): void {
   for (const n of typeof name === 'string' ? [name] : name) {
     registry.registerScalar({ name: n, resolve: (argTypes) => resolveSignatures(n, sigs, argTypes) });
   }

@@ -23,7 +23,10 @@ const BYTES_PER_UNIT = 2;
  * it did. The evaluator catches it and evaluates the batch again in row chunks.
  */
 export class RowChunkOverflow extends Error {
-  constructor(readonly rows: number, readonly bytes: number) {
+  constructor(
+    readonly rows: number,
+    readonly bytes: number,
+  ) {
     super(`text of ${rows} rows passed the chunk size (${bytes} bytes)`);
     this.name = 'RowChunkOverflow';
   }
@@ -37,7 +40,11 @@ export class TextOut {
   #next = STEP;
   #charged = 0;
 
-  constructor(readonly type: 'STRING' | 'VARCHAR', readonly n: number, kx: KernelContext) {
+  constructor(
+    readonly type: 'STRING' | 'VARCHAR',
+    readonly n: number,
+    kx: KernelContext,
+  ) {
     this.#values = new Array<string | null>(n);
     this.#kx = kx;
   }
@@ -72,10 +79,17 @@ export function utf8Length(s: string): number {
   for (let k = 0; k < s.length; k++) {
     const c = s.charCodeAt(k);
     if (c < 0x80) continue;
-    if (c < 0x800) { n += 1; continue; }
+    if (c < 0x800) {
+      n += 1;
+      continue;
+    }
     if (c >= 0xd800 && c <= 0xdbff && k + 1 < s.length) {
       const d = s.charCodeAt(k + 1);
-      if (d >= 0xdc00 && d <= 0xdfff) { n += 2; k++; continue; } // 2 units -> 4 bytes
+      if (d >= 0xdc00 && d <= 0xdfff) {
+        n += 2;
+        k++;
+        continue;
+      } // 2 units -> 4 bytes
     }
     n += 2;
   }
@@ -89,7 +103,10 @@ export function utf8Length(s: string): number {
  */
 export function checkTextSize(fn: string, required: number, kx: KernelContext): void {
   if (required > kx.maxTextBytes) {
-    throw new SvcError('VALUE_LIMIT', `breached memory limit set for ${fn} [maxLength=${kx.maxTextBytes}, requiredLength=${required}, limit=${TEXT_LIMIT_KEY}]`);
+    throw new SvcError(
+      'VALUE_LIMIT',
+      `breached memory limit set for ${fn} [maxLength=${kx.maxTextBytes}, requiredLength=${required}, limit=${TEXT_LIMIT_KEY}]`,
+    );
   }
 }
 

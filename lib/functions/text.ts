@@ -27,7 +27,12 @@ function cpSlice(s: string, from: number, count?: number): string {
 }
 
 /** One row of a text function: the first text argument, the number and text arguments by position, the kernel's context. */
-type TextRowFn = (s: string, nums: readonly number[], texts: readonly (string | null)[], kx: KernelContext) => string | null;
+type TextRowFn = (
+  s: string,
+  nums: readonly number[],
+  texts: readonly (string | null)[],
+  kx: KernelContext,
+) => string | null;
 
 /** A per-row text function over text and number arguments; any NULL argument gives NULL unless `fn` handles it. */
 function textFn(type: 'STRING' | 'VARCHAR', fn: TextRowFn, layout: readonly ('t' | 'n')[]): Kernel {
@@ -39,7 +44,15 @@ function textFn(type: 'STRING' | 'VARCHAR', fn: TextRowFn, layout: readonly ('t'
     for (let i = 0; i < n; i++) {
       let isNull = false;
       for (let j = 0; j < layout.length; j++) {
-        if (layout[j] === 'n') { const v = nums[j]![i]!; if (v !== v) isNull = true; nx[j] = v; } else { const t = textAt(args[j] as ColumnVector, i); if (t === null) isNull = true; tx[j] = t; }
+        if (layout[j] === 'n') {
+          const v = nums[j]![i]!;
+          if (v !== v) isNull = true;
+          nx[j] = v;
+        } else {
+          const t = textAt(args[j] as ColumnVector, i);
+          if (t === null) isNull = true;
+          tx[j] = t;
+        }
       }
       out.set(i, isNull ? null : fn(tx[0]!, nx, tx, kx));
     }
@@ -50,12 +63,22 @@ function textFn(type: 'STRING' | 'VARCHAR', fn: TextRowFn, layout: readonly ('t'
 /** Signature of a text-returning function: `layout` lists text ('t') and integer ('n') parameters. */
 type TextType = 'STRING' | 'VARCHAR';
 
-function textSig(layout: readonly ('t' | 'n')[], fn: TextRowFn, bind?: BindHook, result?: TextType | ((t: readonly SqlType[]) => TextType)): Signature {
+function textSig(
+  layout: readonly ('t' | 'n')[],
+  fn: TextRowFn,
+  bind?: BindHook,
+  result?: TextType | ((t: readonly SqlType[]) => TextType),
+): Signature {
   return {
     args: layout.map((k) => (k === 't' ? accept.text : accept.int)),
     build: (t) => {
       // By default VARCHAR in, VARCHAR out (QuestDB's Ø overloads); STRING otherwise.
-      const type = result === undefined ? textResult(t[0] === 'VARCHAR' ? ['VARCHAR'] : []) : typeof result === 'string' ? result : result(t);
+      const type =
+        result === undefined
+          ? textResult(t[0] === 'VARCHAR' ? ['VARCHAR'] : [])
+          : typeof result === 'string'
+            ? result
+            : result(t);
       return { type, kernel: textFn(type, fn, layout), bind };
     },
   };
@@ -172,9 +195,15 @@ const lengthKernel: Kernel = (args, n) => {
   const count = v.type === 'VARCHAR' ? codePointLength : utf16Length;
   if (v.kind === 'symbol') {
     const table = Int32Array.from(v.dict, count);
-    for (let i = 0; i < n; i++) { const k = v.keys[i]!; out[i] = k < 0 ? -1 : table[k]!; }
+    for (let i = 0; i < n; i++) {
+      const k = v.keys[i]!;
+      out[i] = k < 0 ? -1 : table[k]!;
+    }
   } else {
-    for (let i = 0; i < n; i++) { const s = textAt(v, i); out[i] = s === null ? -1 : count(s); }
+    for (let i = 0; i < n; i++) {
+      const s = textAt(v, i);
+      out[i] = s === null ? -1 : count(s);
+    }
   }
   return intVector(out);
 };
@@ -183,8 +212,12 @@ function strposKernel(): Kernel {
   return (args, n) => {
     const out = new Int32Array(n);
     for (let i = 0; i < n; i++) {
-      const s = textAt(args[0]!, i), sub = textAt(args[1]!, i);
-      if (s === null || sub === null) { out[i] = INT_NULL; continue; }
+      const s = textAt(args[0]!, i),
+        sub = textAt(args[1]!, i);
+      if (s === null || sub === null) {
+        out[i] = INT_NULL;
+        continue;
+      }
       const at = s.indexOf(sub);
       out[i] = at < 0 ? 0 : codePointLength(s.slice(0, at)) + 1;
     }
@@ -195,7 +228,8 @@ function strposKernel(): Kernel {
 const startsWithKernel: Kernel = (args, n) => {
   const out = new Uint8Array(n);
   for (let i = 0; i < n; i++) {
-    const s = textAt(args[0]!, i), p = textAt(args[1]!, i);
+    const s = textAt(args[0]!, i),
+      p = textAt(args[1]!, i);
     out[i] = s !== null && p !== null && s.startsWith(p) ? 1 : 0;
   }
   return boolVector(out);
@@ -205,22 +239,28 @@ const startsWithKernel: Kernel = (args, n) => {
 function regexpReplaceKernel(type: 'STRING' | 'VARCHAR'): Kernel {
   let re: Regex | null = null;
   let rep: Replacement | null = null;
-  return textFn(type, (s, _n, t, kx) => {
-    const p = t[1]!, r = t[2]!;
-    if (re === null || p !== re.pattern) {
-      re = new Regex(p);
-      rep = null;
-      kx.deadline.tick(re.cost); // compiling is work too when patterns change from row to row
-    }
-    if (rep === null || r !== rep.text) rep = parseReplacement(r, re);
-    return re.replaceAll(s, rep, kx);
-  }, ['t', 't', 't']);
+  return textFn(
+    type,
+    (s, _n, t, kx) => {
+      const p = t[1]!,
+        r = t[2]!;
+      if (re === null || p !== re.pattern) {
+        re = new Regex(p);
+        rep = null;
+        kx.deadline.tick(re.cost); // compiling is work too when patterns change from row to row
+      }
+      if (rep === null || r !== rep.text) rep = parseReplacement(r, re);
+      return re.replaceAll(s, rep, kx);
+    },
+    ['t', 't', 't'],
+  );
 }
 
 /** Bind hook of regexp_replace: a constant pattern must compile, and a constant replacement must fit it (its groups). */
 const checkRegexpReplace: BindHook = (args, pos) => {
   checkPattern(1)(args, pos);
-  const p = args[1]!, r = args[2]!;
+  const p = args[1]!,
+    r = args[2]!;
   if (p.value === undefined || p.value === null || r.value === undefined || r.value === null) return;
   try {
     parseReplacement(String(r.value), new Regex(String(p.value)));
@@ -234,34 +274,61 @@ export function registerText(registry: FunctionRegistry): void {
   // QuestDB's upper/lower are STRING functions (a VARCHAR argument is read as a STRING).
   defineScalar(registry, ['upper', 'to_uppercase'], [textSig(['t'], javaUpper, undefined, 'STRING')]);
   defineScalar(registry, ['lower', 'to_lowercase'], [textSig(['t'], javaLower, undefined, 'STRING')]);
-  defineScalar(registry, 'concat', [{
-    args: [],
-    rest: accept.printable,
-    minRest: 1,
-    // QuestDB's concat is a STRING whatever its arguments (VARCHAR ones included).
-    build: () => ({ type: 'STRING', kernel: concatKernel('STRING') }),
-  }]);
+  defineScalar(registry, 'concat', [
+    {
+      args: [],
+      rest: accept.printable,
+      minRest: 1,
+      // QuestDB's concat is a STRING whatever its arguments (VARCHAR ones included).
+      build: () => ({ type: 'STRING', kernel: concatKernel('STRING') }),
+    },
+  ]);
   defineScalar(registry, 'substring', [
-    textSig(['t', 'n', 'n'], (s, x) => substring(s, x[1]!, x[2]!), checkInt(2, (len) => len >= 0, NEGATIVE_LENGTH)),
+    textSig(
+      ['t', 'n', 'n'],
+      (s, x) => substring(s, x[1]!, x[2]!),
+      checkInt(2, (len) => len >= 0, NEGATIVE_LENGTH),
+    ),
     textSig(['t', 'n'], (s, x) => substring(s, x[1]!, undefined)),
   ]);
   defineScalar(registry, 'left', [textSig(['t', 'n'], (s, x) => left(s, x[1]!))]);
   defineScalar(registry, 'right', [textSig(['t', 'n'], (s, x) => right(s, x[1]!))]);
-  defineScalar(registry, ['strpos', 'position'], [{ args: [accept.text, accept.text], build: () => ({ type: 'INT', kernel: strposKernel() }) }]);
+  defineScalar(
+    registry,
+    ['strpos', 'position'],
+    [{ args: [accept.text, accept.text], build: () => ({ type: 'INT', kernel: strposKernel() }) }],
+  );
   // replace is VARCHAR only when all three arguments are (QuestDB's replace(ØØØ)); else STRING.
-  defineScalar(registry, 'replace', [textSig(['t', 't', 't'], (s, _x, t, kx) => replace(s, t[1]!, t[2]!, kx), undefined, (t): TextType => (t.every((x) => x === 'VARCHAR') ? 'VARCHAR' : 'STRING'))]);
+  defineScalar(registry, 'replace', [
+    textSig(
+      ['t', 't', 't'],
+      (s, _x, t, kx) => replace(s, t[1]!, t[2]!, kx),
+      undefined,
+      (t): TextType => (t.every((x) => x === 'VARCHAR') ? 'VARCHAR' : 'STRING'),
+    ),
+  ]);
   defineScalar(registry, 'trim', [textSig(['t'], (s) => trimEnd(trimStart(s)))]);
   defineScalar(registry, 'ltrim', [textSig(['t'], trimStart)]);
   defineScalar(registry, 'rtrim', [textSig(['t'], trimEnd)]);
-  defineScalar(registry, 'split_part', [textSig(['t', 't', 'n'], (s, x, t) => splitPart(s, t[1]!, x[2]!), checkInt(2, (k) => k !== 0, ZERO_FIELD))]);
-  defineScalar(registry, 'starts_with', [{ args: [accept.text, accept.text], build: () => ({ type: 'BOOLEAN', kernel: startsWithKernel }) }]);
-  defineScalar(registry, 'regexp_replace', [{
-    args: [accept.text, accept.text, accept.text],
-    build: (t) => {
-      const type = textResult(t[0] === 'VARCHAR' ? ['VARCHAR'] : []);
-      return { type, kernel: regexpReplaceKernel(type), bind: checkRegexpReplace };
+  defineScalar(registry, 'split_part', [
+    textSig(
+      ['t', 't', 'n'],
+      (s, x, t) => splitPart(s, t[1]!, x[2]!),
+      checkInt(2, (k) => k !== 0, ZERO_FIELD),
+    ),
+  ]);
+  defineScalar(registry, 'starts_with', [
+    { args: [accept.text, accept.text], build: () => ({ type: 'BOOLEAN', kernel: startsWithKernel }) },
+  ]);
+  defineScalar(registry, 'regexp_replace', [
+    {
+      args: [accept.text, accept.text, accept.text],
+      build: (t) => {
+        const type = textResult(t[0] === 'VARCHAR' ? ['VARCHAR'] : []);
+        return { type, kernel: regexpReplaceKernel(type), bind: checkRegexpReplace };
+      },
     },
-  }]);
+  ]);
   defineScalar(registry, 'lpad', [
     textSig(['t', 'n', 't'], (s, x, t, kx) => pad('lpad', s, x[1]!, t[2]!, true, kx)),
     textSig(['t', 'n'], (s, x, _t, kx) => pad('lpad', s, x[1]!, ' ', true, kx)),

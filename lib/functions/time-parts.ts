@@ -8,8 +8,26 @@ import { accept, defineScalar } from './signature.js';
 import { asDoubles, fromDoubles, textAt } from '../core/vec.js';
 import { uniformText } from '../core/utf8.js';
 import {
-  F_DAY, F_DOW, F_DOY, F_HOUR, F_MICRO, F_MINUTE, F_MONTH, F_SECOND, F_YEAR, MICROS_PER_DAY, addMonths, daysFromCivil,
-  daysInMonth, floorTo, isLeapYear, isoWeek, newFields, parseFloorUnit, splitMicros, type FloorUnit,
+  F_DAY,
+  F_DOW,
+  F_DOY,
+  F_HOUR,
+  F_MICRO,
+  F_MINUTE,
+  F_MONTH,
+  F_SECOND,
+  F_YEAR,
+  MICROS_PER_DAY,
+  addMonths,
+  daysFromCivil,
+  daysInMonth,
+  floorTo,
+  isLeapYear,
+  isoWeek,
+  newFields,
+  parseFloorUnit,
+  splitMicros,
+  type FloorUnit,
 } from '../core/datetime.js';
 
 type Part = (f: Float64Array, us: number) => number;
@@ -53,7 +71,10 @@ function partKernel(part: Part, type: 'INT' | 'LONG' = 'INT'): Kernel {
     const out = new Float64Array(n);
     for (let i = 0; i < n; i++) {
       const us = ts[i]!;
-      if (us !== us) { out[i] = NaN; continue; }
+      if (us !== us) {
+        out[i] = NaN;
+        continue;
+      }
       splitMicros(us, f);
       out[i] = part(f, us);
     }
@@ -95,7 +116,10 @@ const extractKernel: Kernel = (args, n, kx) => {
   const out = new Float64Array(n);
   for (let i = 0; i < n; i++) {
     const us = ts[i]!;
-    if (us !== us) { out[i] = NaN; continue; }
+    if (us !== us) {
+      out[i] = NaN;
+      continue;
+    }
     splitMicros(us, f);
     out[i] = one(textAt(args[0]!, i))(f, us);
   }
@@ -103,15 +127,24 @@ const extractKernel: Kernel = (args, n, kx) => {
 };
 
 /** A unit argument read once per batch (it is a constant in practice), per row otherwise. */
-function unitsOf(args: Parameters<Kernel>[0], n: number, parse: (s: string) => FloorUnit | null): (i: number) => FloorUnit {
-  const bad = (s: string | null): never => { throw new SvcError('SQL', `invalid unit '${s}'`); };
+function unitsOf(
+  args: Parameters<Kernel>[0],
+  n: number,
+  parse: (s: string) => FloorUnit | null,
+): (i: number) => FloorUnit {
+  const bad = (s: string | null): never => {
+    throw new SvcError('SQL', `invalid unit '${s}'`);
+  };
   const c = uniformText(args[0]!, n);
   if (c !== undefined) {
     const u = c === null ? null : parse(c);
     if (!u) return bad(c);
     return () => u;
   }
-  return (i) => { const s = textAt(args[0]!, i); return (s === null ? null : parse(s)) ?? bad(s); };
+  return (i) => {
+    const s = textAt(args[0]!, i);
+    return (s === null ? null : parse(s)) ?? bad(s);
+  };
 }
 
 const floorKernel: Kernel = (args, n) => {
@@ -136,7 +169,10 @@ const ceilKernel: Kernel = (args, n) => {
   const unit = unitsOf(args, n, parseFloorUnit);
   for (let i = 0; i < n; i++) {
     const us = ts[i]!;
-    if (us !== us) { out[i] = NaN; continue; }
+    if (us !== us) {
+      out[i] = NaN;
+      continue;
+    }
     const u = unit(i);
     const fl = floorTo(us, u);
     out[i] = fl === us ? us : u.kind === 'fixed' ? fl + u.micros : addMonths(fl, u.months);
@@ -173,7 +209,10 @@ const truncKernel: Kernel = (args, n) => {
   const name = uniformText(args[0]!, n);
   for (let i = 0; i < n; i++) {
     const us = ts[i]!;
-    if (us !== us) { out[i] = NaN; continue; }
+    if (us !== us) {
+      out[i] = NaN;
+      continue;
+    }
     const unit = name !== undefined ? name : textAt(args[0]!, i);
     const fn = unit === null ? undefined : own(TRUNC, unit.toLowerCase());
     if (!fn) throw new SvcError('SQL', `invalid unit '${unit}'`);
@@ -184,9 +223,16 @@ const truncKernel: Kernel = (args, n) => {
 };
 
 export function registerTimeParts(registry: FunctionRegistry): void {
-  defineScalar(registry, 'extract', [{ args: [accept.text, accept.timestamp], build: () => ({ type: 'INT', kernel: extractKernel, bind: bindExtract }) }]);
+  defineScalar(registry, 'extract', [
+    { args: [accept.text, accept.timestamp], build: () => ({ type: 'INT', kernel: extractKernel, bind: bindExtract }) },
+  ]);
   const simple: Record<string, Part> = {
-    year: PARTS.year!, month: PARTS.month!, day: PARTS.day!, hour: PARTS.hour!, minute: PARTS.minute!, second: PARTS.second!,
+    year: PARTS.year!,
+    month: PARTS.month!,
+    day: PARTS.day!,
+    hour: PARTS.hour!,
+    minute: PARTS.minute!,
+    second: PARTS.second!,
     millis: (f) => Math.floor(f[F_MICRO]! / 1000),
     micros: (f) => f[F_MICRO]! % 1000,
     day_of_week: (f) => f[F_DOW]!,
@@ -195,27 +241,53 @@ export function registerTimeParts(registry: FunctionRegistry): void {
     days_in_month: (f) => daysInMonth(f[F_YEAR]!, f[F_MONTH]!),
   };
   for (const [name, part] of Object.entries(simple)) {
-    defineScalar(registry, name, [{ args: [accept.timestamp], build: () => ({ type: 'INT', kernel: partKernel(part) }) }]);
+    defineScalar(registry, name, [
+      { args: [accept.timestamp], build: () => ({ type: 'INT', kernel: partKernel(part) }) },
+    ]);
   }
-  defineScalar(registry, 'is_leap_year', [{
-    args: [accept.timestamp],
-    build: () => ({
-      type: 'BOOLEAN',
-      kernel: (args, n) => {
-        const f = newFields();
-        const ts = asDoubles(args[0]!);
-        const out = new Float64Array(n);
-        for (let i = 0; i < n; i++) { const us = ts[i]!; if (us === us) { splitMicros(us, f); out[i] = isLeapYear(f[F_YEAR]!) ? 1 : 0; } }
-        return fromDoubles('BOOLEAN', out);
-      },
-    }),
-  }]);
+  defineScalar(registry, 'is_leap_year', [
+    {
+      args: [accept.timestamp],
+      build: () => ({
+        type: 'BOOLEAN',
+        kernel: (args, n) => {
+          const f = newFields();
+          const ts = asDoubles(args[0]!);
+          const out = new Float64Array(n);
+          for (let i = 0; i < n; i++) {
+            const us = ts[i]!;
+            if (us === us) {
+              splitMicros(us, f);
+              out[i] = isLeapYear(f[F_YEAR]!) ? 1 : 0;
+            }
+          }
+          return fromDoubles('BOOLEAN', out);
+        },
+      }),
+    },
+  ]);
   const floorUnit = checkUnit((s) => parseFloorUnit(s) !== null);
   defineScalar(registry, 'timestamp_floor', [
-    { args: [accept.text, accept.timestamp], build: () => ({ type: 'TIMESTAMP', kernel: floorKernel, bind: floorUnit }) },
-    { args: [accept.text, accept.timestamp, accept.timestamp], build: () => ({ type: 'TIMESTAMP', kernel: floorKernel, bind: floorUnit }) },
+    {
+      args: [accept.text, accept.timestamp],
+      build: () => ({ type: 'TIMESTAMP', kernel: floorKernel, bind: floorUnit }),
+    },
+    {
+      args: [accept.text, accept.timestamp, accept.timestamp],
+      build: () => ({ type: 'TIMESTAMP', kernel: floorKernel, bind: floorUnit }),
+    },
   ]);
-  defineScalar(registry, 'timestamp_ceil', [{ args: [accept.text, accept.timestamp], build: () => ({ type: 'TIMESTAMP', kernel: ceilKernel, bind: floorUnit }) }]);
+  defineScalar(registry, 'timestamp_ceil', [
+    {
+      args: [accept.text, accept.timestamp],
+      build: () => ({ type: 'TIMESTAMP', kernel: ceilKernel, bind: floorUnit }),
+    },
+  ]);
   const truncUnit = checkUnit((s) => own(TRUNC, s.toLowerCase()) !== undefined);
-  defineScalar(registry, 'date_trunc', [{ args: [accept.text, accept.timestamp], build: () => ({ type: 'TIMESTAMP', kernel: truncKernel, bind: truncUnit }) }]);
+  defineScalar(registry, 'date_trunc', [
+    {
+      args: [accept.text, accept.timestamp],
+      build: () => ({ type: 'TIMESTAMP', kernel: truncKernel, bind: truncUnit }),
+    },
+  ]);
 }

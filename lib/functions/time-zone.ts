@@ -49,6 +49,16 @@ function kernel(toUtc: boolean): Kernel {
 }
 
 export function registerTimeZone(registry: FunctionRegistry): void {
-  defineScalar(registry, 'to_timezone', [{ args: [accept.timestamp, accept.text], build: () => ({ type: 'TIMESTAMP', kernel: kernel(false), bind: checkZone }) }]);
-  defineScalar(registry, 'to_utc', [{ args: [accept.timestamp, accept.text], build: () => ({ type: 'TIMESTAMP', kernel: kernel(true), bind: checkZone }) }]);
+  defineScalar(registry, 'to_timezone', [
+    {
+      args: [accept.timestamp, accept.text],
+      build: () => ({ type: 'TIMESTAMP', kernel: kernel(false), bind: checkZone }),
+    },
+  ]);
+  defineScalar(registry, 'to_utc', [
+    {
+      args: [accept.timestamp, accept.text],
+      build: () => ({ type: 'TIMESTAMP', kernel: kernel(true), bind: checkZone }),
+    },
+  ]);
 }

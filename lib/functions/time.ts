@@ -11,7 +11,14 @@ import { uniformText } from '../core/utf8.js';
 import { dateFormat } from '../core/date-format.js';
 import { offsetAt } from './time-zone.js';
 import {
-  MICROS_PER_DAY, MICROS_PER_HOUR, MICROS_PER_MINUTE, MICROS_PER_SECOND, MICROS_PER_WEEK, addMonths, monthIndex, monthStart,
+  MICROS_PER_DAY,
+  MICROS_PER_HOUR,
+  MICROS_PER_MINUTE,
+  MICROS_PER_SECOND,
+  MICROS_PER_WEEK,
+  addMonths,
+  monthIndex,
+  monthStart,
 } from '../core/datetime.js';
 
 /** The unit letter of each row of a CHAR or text argument (0 when it is not one character). */
@@ -20,25 +27,39 @@ export function unitLetters(v: ColumnVector, n: number): Uint16Array {
   const out = new Uint16Array(n);
   const c = uniformText(v, n);
   if (c !== undefined) return out.fill(c !== null && c.length === 1 ? c.charCodeAt(0) : 0);
-  for (let i = 0; i < n; i++) { const s = textAt(v, i); out[i] = s !== null && s.length === 1 ? s.charCodeAt(0) : 0; }
+  for (let i = 0; i < n; i++) {
+    const s = textAt(v, i);
+    out[i] = s !== null && s.length === 1 ? s.charCodeAt(0) : 0;
+  }
   return out;
 }
 
 /** Micros in one fixed-size unit, or 0 for calendar units and unknown letters. */
 function unitMicros(u: number): number {
   switch (String.fromCharCode(u)) {
-    case 'w': return MICROS_PER_WEEK;
-    case 'd': return MICROS_PER_DAY;
-    case 'h': return MICROS_PER_HOUR;
-    case 'm': return MICROS_PER_MINUTE;
-    case 's': return MICROS_PER_SECOND;
-    case 'T': return 1000;
-    case 'u': case 'U': return 1;
-    default: return 0;
+    case 'w':
+      return MICROS_PER_WEEK;
+    case 'd':
+      return MICROS_PER_DAY;
+    case 'h':
+      return MICROS_PER_HOUR;
+    case 'm':
+      return MICROS_PER_MINUTE;
+    case 's':
+      return MICROS_PER_SECOND;
+    case 'T':
+      return 1000;
+    case 'u':
+    case 'U':
+      return 1;
+    default:
+      return 0;
   }
 }
 
-const Y = 121, M = 77, N = 110; // 'y', 'M', 'n'
+const Y = 121,
+  M = 77,
+  N = 110; // 'y', 'M', 'n'
 
 /** The unit letters dateadd and datediff take. */
 const UNITS = 'yMwdhmsTuUn';
@@ -67,7 +88,8 @@ export function dateAdd(u: number, k: number, ts: number): number {
 /** Whole units between two timestamps, always non-negative; NaN for NULL or an unknown unit. */
 export function dateDiff(u: number, a: number, b: number): number {
   if (a !== a || b !== b) return NaN;
-  const lo = Math.min(a, b), hi = Math.max(a, b);
+  const lo = Math.min(a, b),
+    hi = Math.max(a, b);
   if (u === Y || u === M) {
     // Whole months: one fewer when the later day-of-month and time fall before the earlier's (Jan 31 -> Feb 29 is 0).
     let months = monthIndex(hi) - monthIndex(lo);
@@ -80,14 +102,18 @@ export function dateDiff(u: number, a: number, b: number): number {
 }
 
 const dateaddKernel: Kernel = (args, n) => {
-  const u = unitLetters(args[0]!, n), k = asDoubles(args[1]!), ts = asDoubles(args[2]!);
+  const u = unitLetters(args[0]!, n),
+    k = asDoubles(args[1]!),
+    ts = asDoubles(args[2]!);
   const out = new Float64Array(n);
   for (let i = 0; i < n; i++) out[i] = dateAdd(u[i]!, k[i]!, ts[i]!);
   return fromDoubles('TIMESTAMP', out);
 };
 
 const datediffKernel: Kernel = (args, n) => {
-  const u = unitLetters(args[0]!, n), a = asDoubles(args[1]!), b = asDoubles(args[2]!);
+  const u = unitLetters(args[0]!, n),
+    a = asDoubles(args[1]!),
+    b = asDoubles(args[2]!);
   const out = new Float64Array(n);
   for (let i = 0; i < n; i++) out[i] = dateDiff(u[i]!, a[i]!, b[i]!);
   return fromDoubles('LONG', out);
@@ -189,20 +215,55 @@ const nowOf = (kx: KernelContext): number => kx.statementMicros;
 export function registerTime(registry: FunctionRegistry): void {
   // now() is the statement's time (KernelContext.statementMicros), one value for every call site in it.
   // Not deterministic: never folded at bind time, where there is no statement time to read.
-  defineScalar(registry, 'now', [{ args: [], build: () => ({ type: 'TIMESTAMP', kernel: constantTime('TIMESTAMP', nowOf), deterministic: false }) }]);
-  defineScalar(registry, 'systimestamp', [{ args: [], build: () => ({ type: 'TIMESTAMP', kernel: constantTime('TIMESTAMP', clockMicros), deterministic: false }) }]);
-  defineScalar(registry, 'sysdate', [{ args: [], build: () => ({ type: 'DATE', kernel: constantTime('DATE', () => Math.floor(clockMicros() / 1000)), deterministic: false }) }]);
+  defineScalar(registry, 'now', [
+    { args: [], build: () => ({ type: 'TIMESTAMP', kernel: constantTime('TIMESTAMP', nowOf), deterministic: false }) },
+  ]);
+  defineScalar(registry, 'systimestamp', [
+    {
+      args: [],
+      build: () => ({ type: 'TIMESTAMP', kernel: constantTime('TIMESTAMP', clockMicros), deterministic: false }),
+    },
+  ]);
+  defineScalar(registry, 'sysdate', [
+    {
+      args: [],
+      build: () => ({
+        type: 'DATE',
+        kernel: constantTime('DATE', () => Math.floor(clockMicros() / 1000)),
+        deterministic: false,
+      }),
+    },
+  ]);
   // In a SELECT list: the day's first microsecond (QuestDB shows the day's interval); `ts IN today()` is
   // bound as that interval (bind-expr.ts).
   for (const which of ['today', 'yesterday', 'tomorrow'] as const) {
     defineScalar(registry, which, [
       { args: [], build: () => ({ type: 'TIMESTAMP', kernel: dayStart(which), deterministic: false }) },
-      { args: [accept.text], build: () => ({ type: 'TIMESTAMP', kernel: dayStart(which), deterministic: false, bind: checkDayZone }) },
+      {
+        args: [accept.text],
+        build: () => ({ type: 'TIMESTAMP', kernel: dayStart(which), deterministic: false, bind: checkDayZone }),
+      },
     ]);
   }
-  defineScalar(registry, 'to_timestamp', [{ args: [accept.text, accept.text], build: () => ({ type: 'TIMESTAMP', kernel: parseWith('TIMESTAMP') }) }]);
-  defineScalar(registry, 'to_date', [{ args: [accept.text, accept.text], build: () => ({ type: 'DATE', kernel: parseWith('DATE') }) }]);
-  defineScalar(registry, 'to_str', [{ args: [accept.timestamp, accept.text], build: () => ({ type: 'STRING', kernel: toStrKernel }) }]);
-  defineScalar(registry, 'dateadd', [{ args: [accept.text, accept.long, accept.timestamp], build: () => ({ type: 'TIMESTAMP', kernel: dateaddKernel, bind: checkDateUnit }) }]);
-  defineScalar(registry, 'datediff', [{ args: [accept.text, accept.timestamp, accept.timestamp], build: () => ({ type: 'LONG', kernel: datediffKernel, bind: checkDateUnit }) }]);
+  defineScalar(registry, 'to_timestamp', [
+    { args: [accept.text, accept.text], build: () => ({ type: 'TIMESTAMP', kernel: parseWith('TIMESTAMP') }) },
+  ]);
+  defineScalar(registry, 'to_date', [
+    { args: [accept.text, accept.text], build: () => ({ type: 'DATE', kernel: parseWith('DATE') }) },
+  ]);
+  defineScalar(registry, 'to_str', [
+    { args: [accept.timestamp, accept.text], build: () => ({ type: 'STRING', kernel: toStrKernel }) },
+  ]);
+  defineScalar(registry, 'dateadd', [
+    {
+      args: [accept.text, accept.long, accept.timestamp],
+      build: () => ({ type: 'TIMESTAMP', kernel: dateaddKernel, bind: checkDateUnit }),
+    },
+  ]);
+  defineScalar(registry, 'datediff', [
+    {
+      args: [accept.text, accept.timestamp, accept.timestamp],
+      build: () => ({ type: 'LONG', kernel: datediffKernel, bind: checkDateUnit }),
+    },
+  ]);
 }

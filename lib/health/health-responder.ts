@@ -22,7 +22,13 @@ export interface HealthSnapshot {
 }
 
 export type HealthAnswer =
-  | { readonly kind: 'text' | 'json'; readonly status: number; readonly body: string; readonly headers?: Record<string, string>; readonly endpoint: string }
+  | {
+      readonly kind: 'text' | 'json';
+      readonly status: number;
+      readonly body: string;
+      readonly headers?: Record<string, string>;
+      readonly endpoint: string;
+    }
   /** Answered through net/error-answer.ts in the health server's shape. */
   | { readonly kind: 'error'; readonly error: SvcError; readonly endpoint: string }
   | { readonly kind: 'metrics'; readonly endpoint: string };
@@ -41,15 +47,31 @@ export class HealthResponder {
     this.#auth = healthAuthOf(settings);
   }
 
-  answer(method: string, rawUrl: string, authorization: string | undefined, snapshot: () => HealthSnapshot): HealthAnswer {
+  answer(
+    method: string,
+    rawUrl: string,
+    authorization: string | undefined,
+    snapshot: () => HealthSnapshot,
+  ): HealthAnswer {
     const path = pathOf(rawUrl);
     const endpoint = path === '/lifecycle' ? 'lifecycle' : path === '/metrics' ? 'metrics' : 'health';
     if (method !== 'GET' && method !== 'HEAD') {
       // QuestDB's line, as the main port answers it.
-      return { kind: 'error', endpoint, error: new SvcError('METHOD_NOT_ALLOWED', `Method ${method} not supported`, { headers: { Allow: 'GET, HEAD' }, plainText: true }) };
+      return {
+        kind: 'error',
+        endpoint,
+        error: new SvcError('METHOD_NOT_ALLOWED', `Method ${method} not supported`, {
+          headers: { Allow: 'GET, HEAD' },
+          plainText: true,
+        }),
+      };
     }
     if (this.#auth && !this.#auth.check(authorization)) {
-      return { kind: 'error', endpoint, error: new SvcError('UNAUTHORIZED', 'unauthorized', { headers: { 'WWW-Authenticate': WWW_AUTHENTICATE } }) };
+      return {
+        kind: 'error',
+        endpoint,
+        error: new SvcError('UNAUTHORIZED', 'unauthorized', { headers: { 'WWW-Authenticate': WWW_AUTHENTICATE } }),
+      };
     }
     if (endpoint === 'lifecycle') {
       const report = { capturedAtMicros: nowMicros(), components: snapshot().components };
@@ -57,7 +79,11 @@ export class HealthResponder {
     }
     if (endpoint === 'metrics') {
       if (!this.#settings.metricsEnabled) {
-        return { kind: 'error', endpoint, error: new SvcError('NOT_FOUND', 'metrics are disabled [metrics.enabled=false]') };
+        return {
+          kind: 'error',
+          endpoint,
+          error: new SvcError('NOT_FOUND', 'metrics are disabled [metrics.enabled=false]'),
+        };
       }
       return { kind: 'metrics', endpoint };
     }

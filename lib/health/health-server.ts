@@ -57,7 +57,9 @@ export class HealthServer {
     if (w) {
       const exited = new Promise<void>((resolve) => w.once('exit', () => resolve()));
       w.postMessage({ type: 'stop', graceMs } satisfies ToWorker);
-      const timer = setTimeout(() => { void w.terminate(); }, graceMs + 1000);
+      const timer = setTimeout(() => {
+        void w.terminate();
+      }, graceMs + 1000);
       await exited;
       clearTimeout(timer);
     }
@@ -72,7 +74,10 @@ export class HealthServer {
   async #startInLoop(): Promise<AddressInfo> {
     const { registry, metrics, log } = this.#opts;
     const backend: HealthBackend = {
-      snapshot: () => ({ components: registry.report().components, unhandledErrors: Atomics.load(metrics.unhandledShared, 0) }),
+      snapshot: () => ({
+        components: registry.report().components,
+        unhandledErrors: Atomics.load(metrics.unhandledShared, 0),
+      }),
       metrics: () => metrics.exposition(),
       onRequest: (e, m, s, t) => this.#onRequest(e, m, s, t),
       onError: (message) => log.error(message),
@@ -102,14 +107,30 @@ export class HealthServer {
     return new Promise((resolve, reject) => {
       worker.on('message', (m: FromWorker) => {
         switch (m.type) {
-          case 'listening': resolve(m.address); break;
-          case 'start-error': reject(new Error(m.message)); break;
-          case 'request': this.#onRequest(m.endpoint, m.method, m.status, m.seconds); break;
-          case 'log': if (m.level === 'error') log.error(m.message); else log.info(m.message); break;
+          case 'listening':
+            resolve(m.address);
+            break;
+          case 'start-error':
+            reject(new Error(m.message));
+            break;
+          case 'request':
+            this.#onRequest(m.endpoint, m.method, m.status, m.seconds);
+            break;
+          case 'log':
+            if (m.level === 'error') log.error(m.message);
+            else log.info(m.message);
+            break;
           case 'metrics-request':
             metrics.exposition().then(
-              (x) => worker.postMessage({ type: 'metrics-reply', id: m.id, contentType: x.contentType, body: x.body } satisfies ToWorker),
-              (e: unknown) => worker.postMessage({ type: 'metrics-reply', id: m.id, error: String(e) } satisfies ToWorker),
+              (x) =>
+                worker.postMessage({
+                  type: 'metrics-reply',
+                  id: m.id,
+                  contentType: x.contentType,
+                  body: x.body,
+                } satisfies ToWorker),
+              (e: unknown) =>
+                worker.postMessage({ type: 'metrics-reply', id: m.id, error: String(e) } satisfies ToWorker),
             );
             break;
         }

@@ -25,19 +25,23 @@ const post = (m: FromWorker): void => port.postMessage(m);
 
 let components = data.components;
 let nextId = 1;
-const pending = new Map<number, { resolve: (m: { contentType: string; body: string }) => void; reject: (e: Error) => void; timer: NodeJS.Timeout }>();
+const pending = new Map<
+  number,
+  { resolve: (m: { contentType: string; body: string }) => void; reject: (e: Error) => void; timer: NodeJS.Timeout }
+>();
 
 const server = createHealthHttpServer(new HealthResponder(data.settings), {
   snapshot: () => ({ components, unhandledErrors: Atomics.load(data.unhandled, 0) }),
-  metrics: () => new Promise((resolve, reject) => {
-    const id = nextId++;
-    const timer = setTimeout(() => {
-      pending.delete(id);
-      reject(new Error(`the main thread did not answer within ${data.metricsTimeoutMs} ms`));
-    }, data.metricsTimeoutMs);
-    pending.set(id, { resolve, reject, timer });
-    post({ type: 'metrics-request', id });
-  }),
+  metrics: () =>
+    new Promise((resolve, reject) => {
+      const id = nextId++;
+      const timer = setTimeout(() => {
+        pending.delete(id);
+        reject(new Error(`the main thread did not answer within ${data.metricsTimeoutMs} ms`));
+      }, data.metricsTimeoutMs);
+      pending.set(id, { resolve, reject, timer });
+      post({ type: 'metrics-request', id });
+    }),
   onRequest: (endpoint, method, status, seconds) => post({ type: 'request', endpoint, method, status, seconds }),
   onError: (message) => post({ type: 'log', level: 'error', message }),
   onBadRequest: (message) => post({ type: 'log', level: 'info', message }),
@@ -58,7 +62,9 @@ port.on('message', (m: ToWorker) => {
       break;
     }
     case 'stop':
-      server.close(() => { port.close(); });
+      server.close(() => {
+        port.close();
+      });
       server.closeIdleConnections();
       setTimeout(() => server.closeAllConnections(), m.graceMs).unref();
       break;
@@ -66,7 +72,8 @@ port.on('message', (m: ToWorker) => {
 });
 
 listen(server, data.bindTo).then(
-  (address) => post({ type: 'listening', address: { address: address.address, port: address.port, family: address.family } }),
+  (address) =>
+    post({ type: 'listening', address: { address: address.address, port: address.port, family: address.family } }),
   (e: unknown) => {
     post({ type: 'start-error', message: e instanceof Error ? e.message : String(e) });
     port.close();

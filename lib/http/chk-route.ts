@@ -16,13 +16,20 @@ function handleChk(ctx: RequestContext, o: ChkRouteOptions): void {
   if (name === null) status = 'table name missing';
   else {
     let exists: boolean;
-    try { exists = o.database().tableExists(name); } catch { exists = false; } // storage not open: nothing exists
+    try {
+      exists = o.database().tableExists(name);
+    } catch {
+      exists = false;
+    } // storage not open: nothing exists
     status = exists ? 'Exists' : 'Does not exist';
   }
   const json = name !== null && (params.get('f') ?? '').toLowerCase() === 'json';
   const body = json ? JSON.stringify({ status }) : `${status}\r\n`;
   ctx.stats.bytes += Buffer.byteLength(body);
-  ctx.res.writeHead(200, { 'Content-Type': json ? 'application/json; charset=utf-8' : 'text/plain; charset=utf-8', 'Content-Length': Buffer.byteLength(body) });
+  ctx.res.writeHead(200, {
+    'Content-Type': json ? 'application/json; charset=utf-8' : 'text/plain; charset=utf-8',
+    'Content-Length': Buffer.byteLength(body),
+  });
   ctx.res.end(body);
 }
 

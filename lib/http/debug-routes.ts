@@ -23,8 +23,11 @@ export const debugRoutes: readonly Route[] = [
         const kind = ctx.url.searchParams.get('kind') ?? 'throw';
         const message = ctx.url.searchParams.get('message') ?? 'forced fault';
         switch (kind) {
-          case 'throw': throw new Error(message);
-          case 'reject': await Promise.resolve(); throw new Error(message);
+          case 'throw':
+            throw new Error(message);
+          case 'reject':
+            await Promise.resolve();
+            throw new Error(message);
           case 'critical': {
             ctx.log.critical(message);
             ctx.res.writeHead(200, { 'Content-Type': 'application/json' }).end('{"logged":"critical"}');
@@ -33,8 +36,12 @@ export const debugRoutes: readonly Route[] = [
           case 'disk-full': {
             // Until kind=disk-ok, every storage write and folder creation fails as on a full disk
             // (renames still work, as they mostly do there).
-            setWriteFault((path) => { throw enospc(path); });
-            setFsFault((op, path) => { if (op === 'mkdir') throw enospc(path, 'mkdir'); });
+            setWriteFault((path) => {
+              throw enospc(path);
+            });
+            setFsFault((op, path) => {
+              if (op === 'mkdir') throw enospc(path, 'mkdir');
+            });
             ctx.res.writeHead(200, { 'Content-Type': 'application/json' }).end('{"disk":"full"}');
             return;
           }
@@ -44,7 +51,11 @@ export const debugRoutes: readonly Route[] = [
             ctx.res.writeHead(200, { 'Content-Type': 'application/json' }).end('{"disk":"ok"}');
             return;
           }
-          default: throw new SvcError('BAD_REQUEST', `invalid kind [kind=${kind}, expected throw, reject, critical, disk-full or disk-ok]`);
+          default:
+            throw new SvcError(
+              'BAD_REQUEST',
+              `invalid kind [kind=${kind}, expected throw, reject, critical, disk-full or disk-ok]`,
+            );
         }
       },
     },
@@ -61,7 +72,9 @@ export const debugRoutes: readonly Route[] = [
         ctx.res.write('blocking\n');
         await new Promise((r) => setImmediate(r));
         const until = Date.now() + ms;
-        while (Date.now() < until) { /* busy on purpose */ }
+        while (Date.now() < until) {
+          /* busy on purpose */
+        }
         ctx.res.end('unblocked\n');
       },
     },

@@ -35,7 +35,11 @@ export function asSvcError(err: unknown): unknown {
   const code = (err as NodeJS.ErrnoException | null)?.code;
   if (code === 'ENOSPC' || code === 'EDQUOT') return new SvcError('DISK_FULL', `disk full [${code}]`, { cause: err });
   if (code === 'EMFILE' || code === 'ENFILE') {
-    return new SvcError('UNAVAILABLE', `too many open files [${code}]; raise the open-file limit of the server (ulimit -n) or work with fewer columns at once`, { cause: err });
+    return new SvcError(
+      'UNAVAILABLE',
+      `too many open files [${code}]; raise the open-file limit of the server (ulimit -n) or work with fewer columns at once`,
+      { cause: err },
+    );
   }
   return err;
 }
@@ -86,7 +90,12 @@ export function sendError(ctx: ErrorContext, err: unknown): void {
  * it is too late for a status: the connection is cut so the client sees a broken
  * body, not a valid one.
  */
-export function writeError(res: ServerResponse, e: SvcError, shape: ErrorShape, framing: Readonly<Record<string, string>> = {}): void {
+export function writeError(
+  res: ServerResponse,
+  e: SvcError,
+  shape: ErrorShape,
+  framing: Readonly<Record<string, string>> = {},
+): void {
   if (res.headersSent) {
     res.destroy();
     return;

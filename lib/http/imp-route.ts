@@ -33,7 +33,8 @@ const SCHEMA_BYTES = 1 << 20;
 /** File parts read; further ones are skipped (only the first `data` part is imported). */
 const MAX_FILES = 4;
 /** What the answer says about a schema part that came after the data part. */
-export const LATE_SCHEMA_NOTE = 'the schema part came after the data part, so it was not applied; send it before the data part';
+export const LATE_SCHEMA_NOTE =
+  'the schema part came after the data part, so it was not applied; send it before the data part';
 
 /** An import's result, and what the answer should say beside it. */
 interface Upload {
@@ -55,7 +56,10 @@ async function handleImport(ctx: RequestContext, o: ImportRouteOptions): Promise
     const body = json ? importJson(result) : importText(result);
     ctx.stats.rows += result.rowsImported;
     ctx.stats.bytes += Buffer.byteLength(body);
-    const headers: Record<string, string | number | string[]> = { 'Content-Type': json ? 'application/json; charset=utf-8' : 'text/plain; charset=utf-8', 'Content-Length': Buffer.byteLength(body) };
+    const headers: Record<string, string | number | string[]> = {
+      'Content-Type': json ? 'application/json; charset=utf-8' : 'text/plain; charset=utf-8',
+      'Content-Length': Buffer.byteLength(body),
+    };
     // RFC 7234's Warning (code 199, miscellaneous): what did not stop the import, without changing QuestDB's body.
     if (notes.length > 0) headers.Warning = notes.map((n) => `199 svcdb ${JSON.stringify(n)}`);
     ctx.res.writeHead(200, headers);
@@ -95,7 +99,10 @@ function settle(ctx: RequestContext, maxBytes: number, maxMs: number): Promise<v
       req.off('close', done);
       resolve();
     };
-    const onData = (c: Buffer): void => { seen += c.length; if (seen > maxBytes) done(); };
+    const onData = (c: Buffer): void => {
+      seen += c.length;
+      if (seen > maxBytes) done();
+    };
     const timer = setTimeout(done, maxMs);
     req.on('data', onData);
     req.once('end', done);
@@ -109,7 +116,11 @@ function runUpload(ctx: RequestContext, o: ImportRouteOptions, p: ImportParams):
     let bb: busboy.Busboy;
     try {
       // File names are UTF-8 (curl, browsers); busboy's default would read them as Latin-1.
-      bb = busboy({ headers: ctx.req.headers, limits: { fieldSize: SCHEMA_BYTES, files: MAX_FILES }, defParamCharset: 'utf8' });
+      bb = busboy({
+        headers: ctx.req.headers,
+        limits: { fieldSize: SCHEMA_BYTES, files: MAX_FILES },
+        defParamCharset: 'utf8',
+      });
     } catch (e) {
       reject(importError(`malformed multipart request: ${(e as Error).message}`));
       return;
@@ -130,63 +141,107 @@ function runUpload(ctx: RequestContext, o: ImportRouteOptions, p: ImportParams):
     const schemaTooLarge = (): SvcError => importError(`the schema part is larger than ${SCHEMA_BYTES} bytes`);
     bb.on('field', (name, value, info) => {
       if (name !== 'schema' || failed !== null) return;
-      if (importing) { lateSchema = true; return; }
-      if (info.valueTruncated) { fail(schemaTooLarge()); return; }
-      try { schema = parseSchema(value); } catch (e) { fail(e); }
+      if (importing) {
+        lateSchema = true;
+        return;
+      }
+      if (info.valueTruncated) {
+        fail(schemaTooLarge());
+        return;
+      }
+      try {
+        schema = parseSchema(value);
+      } catch (e) {
+        fail(e);
+      }
     });
     bb.on('file', (name, stream, info) => {
       // A body cut short destroys the part being read with the same error that fails the pipeline
       // (`done` below), which is where it is handled; a part nobody reads any more (skipped, or after
       // the import stopped) must not turn it into an uncaught exception.
       stream.on('error', () => {});
-      if (failed !== null) { stream.resume(); return; }
+      if (failed !== null) {
+        stream.resume();
+        return;
+      }
       if (name === 'schema') {
-        if (importing) { lateSchema = true; stream.resume(); return; }
+        if (importing) {
+          lateSchema = true;
+          stream.resume();
+          return;
+        }
         const parts: Buffer[] = [];
         let size = 0;
         stream.on('data', (c: Buffer) => {
           size += c.length;
-          if (size > SCHEMA_BYTES) { fail(schemaTooLarge()); return; } // the rest is read and dropped
+          if (size > SCHEMA_BYTES) {
+            fail(schemaTooLarge());
+            return;
+          } // the rest is read and dropped
           parts.push(c);
         });
         stream.on('end', () => {
           if (failed !== null) return;
-          try { schema = parseSchema(Buffer.concat(parts).toString('utf8')); } catch (e) { fail(e); }
+          try {
+            schema = parseSchema(Buffer.concat(parts).toString('utf8'));
+          } catch (e) {
+            fail(e);
+          }
         });
         return;
       }
-      if (name !== 'data' || importing) { stream.resume(); return; }
+      if (name !== 'data' || importing) {
+        stream.resume();
+        return;
+      }
       const location = info.filename ?? 'data';
       const table = p.name !== null ? sanitizeName(p.name, 'import') : tableNameFromFile(location);
       const job = o.database().importJob({ opts: p.opts, table, schema, location });
       importer = job;
       // Not destroyed when the import stops early: the rest of the part is then read and dropped (stream.resume()),
       // so that busboy goes on to the end of the body and the client gets to read the answer.
-      const source: AsyncIterable<Buffer> = { [Symbol.asyncIterator]: () => stream.iterator({ destroyOnReturn: false }) };
+      const source: AsyncIterable<Buffer> = {
+        [Symbol.asyncIterator]: () => stream.iterator({ destroyOnReturn: false }),
+      };
       // Out of sight until the whole body is read (publish() below); the part's failures stop it before each chunk.
-      importing = job.stage(source, { stopped: () => failed ?? (gone() ? disconnected() : null) }).catch((e: unknown) => {
-        stream.resume();
-        throw e;
-      });
+      importing = job
+        .stage(source, { stopped: () => failed ?? (gone() ? disconnected() : null) })
+        .catch((e: unknown) => {
+          stream.resume();
+          throw e;
+        });
       importing.catch(fail);
     });
     const gone = (): boolean => ctx.signal.aborted || (ctx.req.destroyed && !ctx.req.complete);
-    const disconnected = (): SvcError => new SvcError('BAD_REQUEST', 'client disconnected during the upload; nothing was imported');
-    bb.on('error', (e) => fail(gone() ? disconnected() : importError(`malformed multipart request: ${(e as Error).message}`)));
+    const disconnected = (): SvcError =>
+      new SvcError('BAD_REQUEST', 'client disconnected during the upload; nothing was imported');
+    bb.on('error', (e) =>
+      fail(gone() ? disconnected() : importError(`malformed multipart request: ${(e as Error).message}`)),
+    );
     const encoding = String(ctx.req.headers['content-encoding'] ?? '').toLowerCase();
     const done = encoding === 'gzip' ? pipeline(ctx.req, createGunzip(), bb) : pipeline(ctx.req, bb);
-    done.catch((e: unknown) => fail(gone() ? disconnected() : importError(`the upload failed: ${(e as Error).message}`)));
+    done.catch((e: unknown) =>
+      fail(gone() ? disconnected() : importError(`the upload failed: ${(e as Error).message}`)),
+    );
     bb.on('close', () => {
-      if (failed !== null) { reject(failed); return; }
-      if (!importing || !importer) { fail(importError('the upload has no "data" part')); return; }
+      if (failed !== null) {
+        reject(failed);
+        return;
+      }
+      if (!importing || !importer) {
+        fail(importError('the upload has no "data" part'));
+        return;
+      }
       const imp = importer;
       // Published only now: the body was read to its end (done) and every part parsed without error.
-      Promise.all([importing, done]).then(async ([result]) => {
-        if (failed !== null) throw failed;
-        if (gone()) throw disconnected();
-        await imp.publish();
-        return { result, notes: lateSchema ? [LATE_SCHEMA_NOTE] : [] };
-      }).then(resolve, fail);
+      Promise.all([importing, done])
+        .then(async ([result]) => {
+          if (failed !== null) throw failed;
+          if (gone()) throw disconnected();
+          await imp.publish();
+          return { result, notes: lateSchema ? [LATE_SCHEMA_NOTE] : [] };
+        })
+        .then(resolve, fail);
     });
   });
 }
@@ -194,4 +249,3 @@ function runUpload(ctx: RequestContext, o: ImportRouteOptions, p: ImportParams):
 export function importRoutes(o: ImportRouteOptions): Route[] {
   return [{ endpoint: 'imp', paths: ['/imp'], methods: { POST: (ctx) => handleImport(ctx, o) } }];
 }
-

@@ -35,7 +35,9 @@ export class MainServer {
 
   constructor(opts: MainServerOptions) {
     this.#opts = opts;
-    this.#server = createServer({ keepAlive: true, maxHeaderSize: parserLimit(HEAD_LIMITS) }, (req, res) => { void this.#handle(req, res); });
+    this.#server = createServer({ keepAlive: true, maxHeaderSize: parserLimit(HEAD_LIMITS) }, (req, res) => {
+      void this.#handle(req, res);
+    });
     // Malformed or oversize HTTP: a status and a JSON error from request-head.ts, logged at info, never counted as unhandled.
     guardRequestHeads(this.#server, HEAD_LIMITS, (message) => opts.log.info(message));
   }
@@ -81,7 +83,15 @@ export class MainServer {
       }
       const resolved = router.resolve(method, path);
       if (resolved instanceof SvcError) throw resolved;
-      ctx = { req, res, url, signal: controller.signal, log, stats, report: (e) => reportError(log, metrics, `${method} ${path}`, e) };
+      ctx = {
+        req,
+        res,
+        url,
+        signal: controller.signal,
+        log,
+        stats,
+        report: (e) => reportError(log, metrics, `${method} ${path}`, e),
+      };
       await resolved.handler(ctx);
     } catch (err) {
       sendError({ res, log, metrics, what: `${method} ${path}`, query: ctx?.errorQuery }, err);
@@ -95,7 +105,9 @@ export class MainServer {
       if (stats.rows > 0) metrics.httpRows.inc({ endpoint }, stats.rows);
       if (stats.bytes > 0) metrics.httpBytes.inc({ endpoint }, stats.bytes);
       if (res.statusCode >= 400 || !res.writableFinished) metrics.httpErrors.inc({ endpoint });
-      log.info(`${method} ${path} ${status}${res.writableFinished ? '' : ' (cut)'} rows=${stats.rows} bytes=${stats.bytes} ${(seconds * 1000).toFixed(1)}ms`);
+      log.info(
+        `${method} ${path} ${status}${res.writableFinished ? '' : ' (cut)'} rows=${stats.rows} bytes=${stats.bytes} ${(seconds * 1000).toFixed(1)}ms`,
+      );
     }
   }
 }

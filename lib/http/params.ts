@@ -102,7 +102,7 @@ function wholeNumber(s: string): number | null {
 /** A positive number of milliseconds from a header, or null when absent or not one (QuestDB keeps its default). */
 export function timeoutHeader(value: string | string[] | undefined): number | null {
   if (value === undefined) return null;
-  const v = (Array.isArray(value) ? value[0] ?? '' : value).trim();
+  const v = (Array.isArray(value) ? (value[0] ?? '') : value).trim();
   if (!/^\d+$/.test(v) || Number(v) <= 0) return null;
   return Number(v);
 }
@@ -112,6 +112,7 @@ export function timeoutSecondsParam(url: URL): number | null {
   const v = url.searchParams.get('timeout');
   if (v === null || v === '') return null;
   const s = Number(v);
-  if (!Number.isFinite(s) || s <= 0) throw new SvcError('BAD_REQUEST', `invalid value for parameter timeout: ${v} [expected seconds > 0]`);
+  if (!Number.isFinite(s) || s <= 0)
+    throw new SvcError('BAD_REQUEST', `invalid value for parameter timeout: ${v} [expected seconds > 0]`);
   return Math.round(s * 1000);
 }

@@ -58,7 +58,10 @@ export class Router {
     const handler = Object.hasOwn(route.methods, method) ? route.methods[method] : undefined;
     if (!handler) {
       const allow = Object.keys(route.methods).join(', ');
-      return new SvcError('METHOD_NOT_ALLOWED', `Method ${method} not supported`, { headers: { Allow: allow }, plainText: true });
+      return new SvcError('METHOD_NOT_ALLOWED', `Method ${method} not supported`, {
+        headers: { Allow: allow },
+        plainText: true,
+      });
     }
     return { endpoint: route.endpoint, handler };
   }

@@ -41,7 +41,12 @@ function withTimeout(parent: AbortSignal, ms: number): { deadline: Deadline; sig
 
 /** Compile errors carry the query text so the error body can echo it. */
 class QueryError extends Error {
-  constructor(readonly query: string, readonly inner: unknown) { super(isSvcError(inner) ? inner.message : 'internal error'); }
+  constructor(
+    readonly query: string,
+    readonly inner: unknown,
+  ) {
+    super(isSvcError(inner) ? inner.message : 'internal error');
+  }
 }
 
 function sendJson(ctx: RequestContext, body: unknown): void {
@@ -73,8 +78,11 @@ async function execute(ctx: RequestContext, opts: SqlRouteOptions): Promise<void
   const url = ctx.url;
   const query = sqlText(url);
   const flags = {
-    count: boolParam(url, 'count'), nm: boolParam(url, 'nm'), timings: boolParam(url, 'timings'),
-    explain: boolParam(url, 'explain'), quoteLargeNum: boolParam(url, 'quoteLargeNum'),
+    count: boolParam(url, 'count'),
+    nm: boolParam(url, 'nm'),
+    timings: boolParam(url, 'timings'),
+    explain: boolParam(url, 'explain'),
+    quoteLargeNum: boolParam(url, 'quoteLargeNum'),
   };
   const window = limitParam(url, true);
   const timeout = timeoutHeader(ctx.req.headers['statement-timeout']) ?? opts.queryTimeoutMs;
@@ -95,7 +103,12 @@ async function execute(ctx: RequestContext, opts: SqlRouteOptions): Promise<void
       return;
     }
     const stats: RowStats = { sent: 0, matched: 0 };
-    const body = jsonQueryBody(stmt, stmt.execute(t.signal, t.deadline), { query, ...flags, window, compileNanos: nanos, pool: sharedFormatPool() }, stats);
+    const body = jsonQueryBody(
+      stmt,
+      stmt.execute(t.signal, t.deadline),
+      { query, ...flags, window, compileNanos: nanos, pool: sharedFormatPool() },
+      stats,
+    );
     try {
       // The stream stops with the client; the timeout stops the query, whose error ends the body.
       await sendBody(ctx, { 'Content-Type': JSON_TYPE }, counted(ctx, body), ctx.signal);
@@ -145,8 +158,17 @@ async function exportParquet(ctx: RequestContext, opts: SqlRouteOptions, query: 
   const t = withTimeout(ctx.signal, timeout);
   const stats: RowStats = { sent: 0, matched: 0 };
   try {
-    const headers = { 'Content-Type': 'application/vnd.apache.parquet', 'Content-Disposition': `attachment; filename="${fileName(url, 'parquet')}"` };
-    await sendBody(ctx, headers, counted(ctx, parquetBody(plan, stmt.execute(t.signal, t.deadline), window, stats, sharedFormatPool())), ctx.signal, { compressible: false });
+    const headers = {
+      'Content-Type': 'application/vnd.apache.parquet',
+      'Content-Disposition': `attachment; filename="${fileName(url, 'parquet')}"`,
+    };
+    await sendBody(
+      ctx,
+      headers,
+      counted(ctx, parquetBody(plan, stmt.execute(t.signal, t.deadline), window, stats, sharedFormatPool())),
+      ctx.signal,
+      { compressible: false },
+    );
   } finally {
     ctx.stats.rows += stats.sent;
     t.dispose();
@@ -172,7 +194,8 @@ async function exportRows(ctx: RequestContext, opts: SqlRouteOptions): Promise<v
     if (query === '') throw new SvcError('BAD_REQUEST', 'No query text', { position: 0 });
     const fmt = url.searchParams.get('fmt') ?? 'csv';
     if (fmt.toLowerCase() === 'parquet') return await exportParquet(ctx, opts, query);
-    if (fmt.toLowerCase() !== 'csv') throw new SvcError('BAD_REQUEST', `unrecognised format [format=${fmt}]`, { position: 0 });
+    if (fmt.toLowerCase() !== 'csv')
+      throw new SvcError('BAD_REQUEST', `unrecognised format [format=${fmt}]`, { position: 0 });
     await exportCsv(ctx, opts, query);
   } catch (e) {
     if (ctx.res.headersSent || e instanceof QueryError) throw e;
@@ -192,8 +215,24 @@ async function exportCsv(ctx: RequestContext, opts: SqlRouteOptions, query: stri
   const t = withTimeout(ctx.signal, timeout);
   const stats: RowStats = { sent: 0, matched: 0 };
   try {
-    const headers = { 'Content-Type': 'text/csv; charset=utf-8', 'Content-Disposition': `attachment; filename="${fileName(url)}"` };
-    await sendBody(ctx, headers, counted(ctx, csvBody(stmt.fields, stmt.execute(t.signal, t.deadline), { nm, window, delimiter, pool: sharedFormatPool() }, stats)), ctx.signal);
+    const headers = {
+      'Content-Type': 'text/csv; charset=utf-8',
+      'Content-Disposition': `attachment; filename="${fileName(url)}"`,
+    };
+    await sendBody(
+      ctx,
+      headers,
+      counted(
+        ctx,
+        csvBody(
+          stmt.fields,
+          stmt.execute(t.signal, t.deadline),
+          { nm, window, delimiter, pool: sharedFormatPool() },
+          stats,
+        ),
+      ),
+      ctx.signal,
+    );
   } finally {
     ctx.stats.rows += stats.sent;
     t.dispose();
@@ -226,8 +265,16 @@ function sqlHandler(fn: (ctx: RequestContext, opts: SqlRouteOptions) => Promise<
 
 export function sqlRoutes(opts: SqlRouteOptions): Route[] {
   return [
-    { endpoint: 'execute', paths: ['/api/v1/sql/execute', '/execute', '/exec'], methods: { GET: sqlHandler(execute, opts) } },
-    { endpoint: 'validate', paths: ['/api/v1/sql/validate', '/validate'], methods: { GET: sqlHandler(validate, opts) } },
+    {
+      endpoint: 'execute',
+      paths: ['/api/v1/sql/execute', '/execute', '/exec'],
+      methods: { GET: sqlHandler(execute, opts) },
+    },
+    {
+      endpoint: 'validate',
+      paths: ['/api/v1/sql/validate', '/validate'],
+      methods: { GET: sqlHandler(validate, opts) },
+    },
     { endpoint: 'exp', paths: ['/exp'], methods: { GET: sqlHandler(exportRows, opts) } },
   ];
 }

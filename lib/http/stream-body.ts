@@ -25,7 +25,10 @@ export function acceptsGzip(req: IncomingMessage): boolean {
 const MIN_GZIP = 1024;
 
 export async function sendBody(
-  ctx: RequestContext, headers: Record<string, string>, body: AsyncGenerator<Buffer>, signal: AbortSignal,
+  ctx: RequestContext,
+  headers: Record<string, string>,
+  body: AsyncGenerator<Buffer>,
+  signal: AbortSignal,
   opts: { compressible?: boolean } = {},
 ): Promise<void> {
   const first = await body.next();

@@ -12,7 +12,13 @@ import { geohashFromText, putGeohash } from '../core/geohash.js';
 import type { ColumnInput } from '../core/column-vector.js';
 import { daysFromCivil } from '../core/datetime.js';
 import { dateFormat } from '../core/date-format.js';
-import { parseDoubleText, parseIpv4Text, parseLongText, parseTimestampText, parseUuidText } from '../core/parse-text.js';
+import {
+  parseDoubleText,
+  parseIpv4Text,
+  parseLongText,
+  parseTimestampText,
+  parseUuidText,
+} from '../core/parse-text.js';
 import { int64Pair } from '../core/number-format.js';
 import { parseTimestampNsText } from '../core/nanos.js';
 
@@ -43,7 +49,8 @@ const isAscii = (b: Uint8Array, s: number, e: number): boolean => {
   return true;
 };
 /** A field as a JS string (UTF-8). */
-export const fieldText = (b: Uint8Array, s: number, e: number): string => (isAscii(b, s, e) ? latin1(b, s, e) : decoder.decode(b.subarray(s, e)));
+export const fieldText = (b: Uint8Array, s: number, e: number): string =>
+  isAscii(b, s, e) ? latin1(b, s, e) : decoder.decode(b.subarray(s, e));
 
 const POW10 = Array.from({ length: 23 }, (_, i) => 10 ** i);
 
@@ -55,24 +62,45 @@ const POW10 = Array.from({ length: 23 }, (_, i) => 10 ** i);
 export function parseDoubleBytes(b: Uint8Array, s: number, e: number): number | null {
   let i = s;
   let neg = false;
-  if (i < e && (b[i] === 45 || b[i] === 43)) { neg = b[i] === 45; i++; }
+  if (i < e && (b[i] === 45 || b[i] === 43)) {
+    neg = b[i] === 45;
+    i++;
+  }
   let m = 0;
   let digits = 0;
   let scale = 0;
   let any = false;
-  while (i < e && b[i]! >= 48 && b[i]! <= 57) { m = m * 10 + (b[i]! - 48); digits++; i++; any = true; }
+  while (i < e && b[i]! >= 48 && b[i]! <= 57) {
+    m = m * 10 + (b[i]! - 48);
+    digits++;
+    i++;
+    any = true;
+  }
   if (i < e && b[i] === 46) {
     i++;
-    while (i < e && b[i]! >= 48 && b[i]! <= 57) { m = m * 10 + (b[i]! - 48); digits++; scale--; i++; any = true; }
+    while (i < e && b[i]! >= 48 && b[i]! <= 57) {
+      m = m * 10 + (b[i]! - 48);
+      digits++;
+      scale--;
+      i++;
+      any = true;
+    }
   }
   if (!any) return slowDouble(b, s, e);
   if (i < e && (b[i] === 101 || b[i] === 69)) {
     i++;
     let eneg = false;
-    if (i < e && (b[i] === 45 || b[i] === 43)) { eneg = b[i] === 45; i++; }
+    if (i < e && (b[i] === 45 || b[i] === 43)) {
+      eneg = b[i] === 45;
+      i++;
+    }
     let x = 0;
     let ed = 0;
-    while (i < e && b[i]! >= 48 && b[i]! <= 57 && ed < 6) { x = x * 10 + (b[i]! - 48); i++; ed++; }
+    while (i < e && b[i]! >= 48 && b[i]! <= 57 && ed < 6) {
+      x = x * 10 + (b[i]! - 48);
+      i++;
+      ed++;
+    }
     if (ed === 0) return null;
     scale += eneg ? -x : x;
   }
@@ -91,7 +119,10 @@ function slowDouble(b: Uint8Array, s: number, e: number): number | null {
 function parseIntBytes(b: Uint8Array, s: number, e: number, max: number): number | null {
   let i = s;
   let neg = false;
-  if (i < e && (b[i] === 45 || b[i] === 43)) { neg = b[i] === 45; i++; }
+  if (i < e && (b[i] === 45 || b[i] === 43)) {
+    neg = b[i] === 45;
+    i++;
+  }
   if (i === e || e - i > 16) return null;
   let v = 0;
   for (; i < e; i++) {
@@ -124,15 +155,45 @@ export class TimestampParser {
 
   parse(b: Uint8Array, s: number, e: number): number | null {
     const n = e - s;
-    if (n >= 19 && b[s + 4] === 45 && b[s + 7] === 45 && (b[s + 10] === 84 || b[s + 10] === 32) && b[s + 13] === 58 && b[s + 16] === 58) {
-      const y1 = two(b, s), y2 = two(b, s + 2), mo = two(b, s + 5), dd = two(b, s + 8), hh = two(b, s + 11), mi = two(b, s + 14), ss = two(b, s + 17);
-      if (y1 >= 0 && y2 >= 0 && mo >= 1 && mo <= 12 && dd >= 1 && dd <= 31 && hh >= 0 && hh <= 23 && mi >= 0 && mi <= 59 && ss >= 0 && ss <= 59) {
+    if (
+      n >= 19 &&
+      b[s + 4] === 45 &&
+      b[s + 7] === 45 &&
+      (b[s + 10] === 84 || b[s + 10] === 32) &&
+      b[s + 13] === 58 &&
+      b[s + 16] === 58
+    ) {
+      const y1 = two(b, s),
+        y2 = two(b, s + 2),
+        mo = two(b, s + 5),
+        dd = two(b, s + 8),
+        hh = two(b, s + 11),
+        mi = two(b, s + 14),
+        ss = two(b, s + 17);
+      if (
+        y1 >= 0 &&
+        y2 >= 0 &&
+        mo >= 1 &&
+        mo <= 12 &&
+        dd >= 1 &&
+        dd <= 31 &&
+        hh >= 0 &&
+        hh <= 23 &&
+        mi >= 0 &&
+        mi <= 59 &&
+        ss >= 0 &&
+        ss <= 59
+      ) {
         let i = s + 19;
         let micros = 0;
         if (i < e && b[i] === 46) {
           i++;
           let k = 0;
-          while (i < e && b[i]! >= 48 && b[i]! <= 57) { if (k < 6) micros = micros * 10 + (b[i]! - 48); k++; i++; }
+          while (i < e && b[i]! >= 48 && b[i]! <= 57) {
+            if (k < 6) micros = micros * 10 + (b[i]! - 48);
+            k++;
+            i++;
+          }
           if (k === 0 || k > 9) return this.#slow(b, s, e);
           for (; k < 6; k++) micros *= 10;
         }
@@ -209,7 +270,11 @@ const UNBOUNDED = new BuilderMemory(null, 1 << 16, Infinity);
 class Grow<T extends Float64Array | Int32Array | Int16Array | Int8Array | Uint8Array | Uint16Array | Float32Array> {
   data: T;
   length = 0;
-  constructor(readonly make: (n: number) => T, capacity: number, readonly mem: BuilderMemory) {
+  constructor(
+    readonly make: (n: number) => T,
+    capacity: number,
+    readonly mem: BuilderMemory,
+  ) {
     const data = make(0);
     mem.charge(capacity * data.BYTES_PER_ELEMENT);
     this.data = make(capacity);
@@ -222,23 +287,40 @@ class Grow<T extends Float64Array | Int32Array | Int16Array | Int8Array | Uint8A
     bigger.set(this.data.subarray(0, this.length) as never);
     this.data = bigger;
   }
-  view(): T { return this.data.subarray(0, this.length) as T; }
+  view(): T {
+    return this.data.subarray(0, this.length) as T;
+  }
 }
 
-abstract class FixedBuilder<T extends Float64Array | Int32Array | Int16Array | Int8Array | Uint8Array | Uint16Array | Float32Array> implements ColumnBuilder {
+abstract class FixedBuilder<
+  T extends Float64Array | Int32Array | Int16Array | Int8Array | Uint8Array | Uint16Array | Float32Array,
+> implements ColumnBuilder {
   protected readonly g: Grow<T>;
-  constructor(readonly type: ColumnType, make: (n: number) => T, readonly nullValue: number, protected readonly mem: BuilderMemory) {
+  constructor(
+    readonly type: ColumnType,
+    make: (n: number) => T,
+    readonly nullValue: number,
+    protected readonly mem: BuilderMemory,
+  ) {
     this.g = new Grow(make, mem.initialRows, mem);
   }
-  get length(): number { return this.g.length; }
+  get length(): number {
+    return this.g.length;
+  }
   abstract add(buf: Uint8Array, start: number, end: number, quoted: boolean): boolean;
-  addNull(): void { this.put(this.nullValue); }
+  addNull(): void {
+    this.put(this.nullValue);
+  }
   protected put(v: number): void {
     this.g.ensure(1);
     this.g.data[this.g.length++] = v;
   }
-  pop(): void { this.g.length--; }
-  last(): number { return this.g.data[this.g.length - 1]!; }
+  pop(): void {
+    this.g.length--;
+  }
+  last(): number {
+    return this.g.data[this.g.length - 1]!;
+  }
   take(): ColumnInput {
     const v = this.g.view();
     this.g.length = 0;
@@ -247,7 +329,9 @@ abstract class FixedBuilder<T extends Float64Array | Int32Array | Int16Array | I
 }
 
 class DoubleBuilder extends FixedBuilder<Float64Array> {
-  constructor(mem: BuilderMemory) { super('DOUBLE', (n) => new Float64Array(n), NaN, mem); }
+  constructor(mem: BuilderMemory) {
+    super('DOUBLE', (n) => new Float64Array(n), NaN, mem);
+  }
   add(b: Uint8Array, s: number, e: number): boolean {
     const v = parseDoubleBytes(b, s, e);
     if (v === null) return false;
@@ -257,7 +341,9 @@ class DoubleBuilder extends FixedBuilder<Float64Array> {
 }
 
 class FloatBuilder extends FixedBuilder<Float32Array> {
-  constructor(mem: BuilderMemory) { super('FLOAT', (n) => new Float32Array(n), NaN, mem); }
+  constructor(mem: BuilderMemory) {
+    super('FLOAT', (n) => new Float32Array(n), NaN, mem);
+  }
   add(b: Uint8Array, s: number, e: number): boolean {
     const v = parseDoubleBytes(b, s, e);
     if (v === null) return false;
@@ -267,7 +353,9 @@ class FloatBuilder extends FixedBuilder<Float32Array> {
 }
 
 class IntBuilder extends FixedBuilder<Int32Array> {
-  constructor(mem: BuilderMemory) { super('INT', (n) => new Int32Array(n), INT_NULL, mem); }
+  constructor(mem: BuilderMemory) {
+    super('INT', (n) => new Int32Array(n), INT_NULL, mem);
+  }
   add(b: Uint8Array, s: number, e: number): boolean {
     const v = parseIntBytes(b, s, e, 2147483647);
     if (v === null) return false;
@@ -291,17 +379,40 @@ class SmallIntBuilder extends FixedBuilder<Int16Array | Int8Array> {
 }
 
 class BooleanBuilder extends FixedBuilder<Uint8Array> {
-  constructor(mem: BuilderMemory) { super('BOOLEAN', (n) => new Uint8Array(n), 0, mem); }
+  constructor(mem: BuilderMemory) {
+    super('BOOLEAN', (n) => new Uint8Array(n), 0, mem);
+  }
   add(b: Uint8Array, s: number, e: number): boolean {
     const n = e - s;
-    if (n === 4 && (b[s]! | 32) === 116 && (b[s + 1]! | 32) === 114 && (b[s + 2]! | 32) === 117 && (b[s + 3]! | 32) === 101) { this.put(1); return true; }
-    if (n === 5 && (b[s]! | 32) === 102 && (b[s + 1]! | 32) === 97 && (b[s + 2]! | 32) === 108 && (b[s + 3]! | 32) === 115 && (b[s + 4]! | 32) === 101) { this.put(0); return true; }
+    if (
+      n === 4 &&
+      (b[s]! | 32) === 116 &&
+      (b[s + 1]! | 32) === 114 &&
+      (b[s + 2]! | 32) === 117 &&
+      (b[s + 3]! | 32) === 101
+    ) {
+      this.put(1);
+      return true;
+    }
+    if (
+      n === 5 &&
+      (b[s]! | 32) === 102 &&
+      (b[s + 1]! | 32) === 97 &&
+      (b[s + 2]! | 32) === 108 &&
+      (b[s + 3]! | 32) === 115 &&
+      (b[s + 4]! | 32) === 101
+    ) {
+      this.put(0);
+      return true;
+    }
     return false;
   }
 }
 
 class CharBuilder extends FixedBuilder<Uint16Array> {
-  constructor(mem: BuilderMemory) { super('CHAR', (n) => new Uint16Array(n), 0, mem); }
+  constructor(mem: BuilderMemory) {
+    super('CHAR', (n) => new Uint16Array(n), 0, mem);
+  }
   add(b: Uint8Array, s: number, e: number): boolean {
     const t = fieldText(b, s, e);
     if (t.length !== 1) return false;
@@ -311,7 +422,9 @@ class CharBuilder extends FixedBuilder<Uint16Array> {
 }
 
 class Ipv4Builder extends FixedBuilder<Int32Array> {
-  constructor(mem: BuilderMemory) { super('IPV4', (n) => new Int32Array(n), 0, mem); }
+  constructor(mem: BuilderMemory) {
+    super('IPV4', (n) => new Int32Array(n), 0, mem);
+  }
   add(b: Uint8Array, s: number, e: number): boolean {
     const v = parseIpv4Text(latin1(b, s, e));
     if (v === null) return false;
@@ -332,19 +445,34 @@ class Int64Builder extends FixedBuilder<Float64Array> {
       this.#parse = (b, s, e) => {
         let ns: bigint | null;
         if (p === null) ns = parseTimestampNsText(latin1(b, s, e));
-        else { const us = p(b, s, e); ns = us === null ? null : BigInt(us) * 1000n; }
+        else {
+          const us = p(b, s, e);
+          ns = us === null ? null : BigInt(us) * 1000n;
+        }
         if (ns === null) return null;
         this.#exactPair(ns);
         return Number(ns);
       };
     } else if (pattern !== undefined) {
       const p = patternParser(pattern);
-      this.#parse = type === 'DATE' ? (b, s, e) => { const v = p(b, s, e); return v === null ? null : Math.floor(v / 1000); } : p;
+      this.#parse =
+        type === 'DATE'
+          ? (b, s, e) => {
+              const v = p(b, s, e);
+              return v === null ? null : Math.floor(v / 1000);
+            }
+          : p;
     } else if (type === 'LONG') {
       this.#parse = (b, s, e) => this.#long(b, s, e);
     } else {
       const ts = new TimestampParser();
-      this.#parse = type === 'DATE' ? (b, s, e) => { const v = ts.parse(b, s, e); return v === null ? null : Math.floor(v / 1000); } : (b, s, e) => ts.parse(b, s, e);
+      this.#parse =
+        type === 'DATE'
+          ? (b, s, e) => {
+              const v = ts.parse(b, s, e);
+              return v === null ? null : Math.floor(v / 1000);
+            }
+          : (b, s, e) => ts.parse(b, s, e);
     }
   }
   #long(b: Uint8Array, s: number, e: number): number | null {
@@ -386,7 +514,11 @@ class Int64Builder extends FixedBuilder<Float64Array> {
   }
   add(b: Uint8Array, s: number, e: number): boolean {
     const v = this.#parse(b, s, e);
-    if (v === null || v === LONG_NULL) { this.#pendingExact = false; if (this.#exact) this.#exact.length = Math.min(this.#exact.length, this.g.length * 2); return false; }
+    if (v === null || v === LONG_NULL) {
+      this.#pendingExact = false;
+      if (this.#exact) this.#exact.length = Math.min(this.#exact.length, this.g.length * 2);
+      return false;
+    }
     this.put(v);
     return true;
   }
@@ -403,8 +535,12 @@ class Int64Builder extends FixedBuilder<Float64Array> {
 class UuidBuilder implements ColumnBuilder {
   readonly type = 'UUID';
   readonly #g: Grow<Uint8Array>;
-  constructor(mem: BuilderMemory) { this.#g = new Grow((n) => new Uint8Array(n), mem.initialRows * 16, mem); }
-  get length(): number { return this.#g.length / 16; }
+  constructor(mem: BuilderMemory) {
+    this.#g = new Grow((n) => new Uint8Array(n), mem.initialRows * 16, mem);
+  }
+  get length(): number {
+    return this.#g.length / 16;
+  }
   add(b: Uint8Array, s: number, e: number): boolean {
     this.#g.ensure(16);
     if (!parseUuidText(latin1(b, s, e), this.#g.data, this.#g.length)) return false;
@@ -418,7 +554,9 @@ class UuidBuilder implements ColumnBuilder {
     this.#g.data[this.#g.length + 15] = 0x80;
     this.#g.length += 16;
   }
-  pop(): void { this.#g.length -= 16; }
+  pop(): void {
+    this.#g.length -= 16;
+  }
   take(): ColumnInput {
     const v = this.#g.view();
     this.#g.length = 0;
@@ -435,7 +573,10 @@ class ByteRowsBuilder implements ColumnBuilder {
   readonly #g: Grow<Uint8Array>;
   readonly #w: number;
   readonly #put: (text: string, at: number) => boolean;
-  constructor(readonly type: ColumnType, mem: BuilderMemory) {
+  constructor(
+    readonly type: ColumnType,
+    mem: BuilderMemory,
+  ) {
     const w = typeInfo(type).width;
     this.#w = w;
     this.#g = new Grow((n) => new Uint8Array(n), mem.initialRows * w, mem);
@@ -457,7 +598,9 @@ class ByteRowsBuilder implements ColumnBuilder {
       };
     }
   }
-  get length(): number { return this.#g.length / this.#w; }
+  get length(): number {
+    return this.#g.length / this.#w;
+  }
   add(b: Uint8Array, s: number, e: number): boolean {
     this.#g.ensure(this.#w);
     if (!this.#put(latin1(b, s, e), this.#g.length / this.#w)) return false;
@@ -470,7 +613,9 @@ class ByteRowsBuilder implements ColumnBuilder {
     else putDecimal(this.#g.data, this.#g.length / this.#w, this.#w, null);
     this.#g.length += this.#w;
   }
-  pop(): void { this.#g.length -= this.#w; }
+  pop(): void {
+    this.#g.length -= this.#w;
+  }
   take(): ColumnInput {
     const v = this.#g.view();
     this.#g.length = 0;
@@ -485,14 +630,19 @@ class TextBuilder implements ColumnBuilder {
   readonly #nulls: Grow<Uint8Array>;
   readonly #mem: BuilderMemory;
   #anyNull = false;
-  constructor(readonly type: ColumnType, mem: BuilderMemory) {
+  constructor(
+    readonly type: ColumnType,
+    mem: BuilderMemory,
+  ) {
     this.#mem = mem;
     this.#bytes = new Grow((n) => new Uint8Array(n), mem.initialRows * 16, mem);
     this.#offsets = new Grow((n) => new Int32Array(n), mem.initialRows + 1, mem);
     this.#nulls = new Grow((n) => new Uint8Array(n), mem.initialRows, mem);
     this.#offsets.length = 1;
   }
-  get length(): number { return this.#nulls.length; }
+  get length(): number {
+    return this.#nulls.length;
+  }
   add(b: Uint8Array, s: number, e: number): boolean {
     const n = e - s;
     this.#bytes.ensure(n);
@@ -500,7 +650,10 @@ class TextBuilder implements ColumnBuilder {
     let at = this.#bytes.length;
     // Short values (most text fields) byte by byte: a subarray + set per field costs more than the copy.
     if (n <= 32) for (let i = s; i < e; i++) d[at++] = b[i]!;
-    else { d.set(b.subarray(s, e), at); at += n; }
+    else {
+      d.set(b.subarray(s, e), at);
+      at += n;
+    }
     this.#bytes.length = at;
     // Long values make a batch big before its row count is reached: hand it over early.
     if (at > this.#mem.batchBytes) this.#mem.full();
@@ -523,7 +676,13 @@ class TextBuilder implements ColumnBuilder {
     this.#bytes.length = this.#offsets.data[this.#offsets.length - 1]!;
   }
   take(): ColumnInput {
-    const v = { kind: 'var' as const, type: this.type, bytes: this.#bytes.view(), offsets: this.#offsets.view(), nulls: this.#anyNull ? this.#nulls.view() : null };
+    const v = {
+      kind: 'var' as const,
+      type: this.type,
+      bytes: this.#bytes.view(),
+      offsets: this.#offsets.view(),
+      nulls: this.#anyNull ? this.#nulls.view() : null,
+    };
     this.#bytes.length = 0;
     this.#offsets.length = 1;
     this.#nulls.length = 0;
@@ -543,14 +702,18 @@ class SymbolBuilder implements ColumnBuilder {
     this.#mem = mem;
     this.#keys = new Grow((n) => new Int32Array(n), mem.initialRows, mem);
   }
-  get length(): number { return this.#keys.length; }
+  get length(): number {
+    return this.#keys.length;
+  }
   add(b: Uint8Array, s: number, e: number): boolean {
     const t = fieldText(b, s, e);
     let k = this.#index.get(t);
     if (k === undefined) {
       // The dictionary lives for the whole import (and the table's copy with it): each new value is charged.
       this.#mem.budget?.charge(SYMBOL_ENTRY_BYTES + 2 * t.length, "the import's SYMBOL dictionaries");
-      k = this.#dict.length; this.#dict.push(t); this.#index.set(t, k);
+      k = this.#dict.length;
+      this.#dict.push(t);
+      this.#index.set(t, k);
     }
     this.#keys.ensure(1);
     this.#keys.data[this.#keys.length++] = k;
@@ -560,7 +723,9 @@ class SymbolBuilder implements ColumnBuilder {
     this.#keys.ensure(1);
     this.#keys.data[this.#keys.length++] = -1;
   }
-  pop(): void { this.#keys.length--; }
+  pop(): void {
+    this.#keys.length--;
+  }
   take(): ColumnInput {
     const v = { kind: 'symbol' as const, type: 'SYMBOL' as const, keys: this.#keys.view(), dict: this.#dict };
     this.#keys.length = 0;
@@ -575,7 +740,25 @@ class SymbolBuilder implements ColumnBuilder {
 const SYMBOL_ENTRY_BYTES = 96;
 
 /** Column types a file can be imported into (GEOHASH and DECIMAL of any parameters too: importable()). */
-export const IMPORTABLE: readonly ColumnType[] = ['BOOLEAN', 'BYTE', 'SHORT', 'CHAR', 'INT', 'LONG', 'FLOAT', 'DOUBLE', 'DATE', 'TIMESTAMP', 'SYMBOL', 'STRING', 'VARCHAR', 'UUID', 'IPV4', 'BINARY', 'TIMESTAMP_NS'];
+export const IMPORTABLE: readonly ColumnType[] = [
+  'BOOLEAN',
+  'BYTE',
+  'SHORT',
+  'CHAR',
+  'INT',
+  'LONG',
+  'FLOAT',
+  'DOUBLE',
+  'DATE',
+  'TIMESTAMP',
+  'SYMBOL',
+  'STRING',
+  'VARCHAR',
+  'UUID',
+  'IPV4',
+  'BINARY',
+  'TIMESTAMP_NS',
+];
 
 /** Whether a file can be imported into a column of `type`. */
 export function importable(type: ColumnType): boolean {
@@ -586,17 +769,34 @@ export function importable(type: ColumnType): boolean {
 /** A builder for `type`; its arrays are charged to `mem`'s budget. */
 export function columnBuilder(type: ColumnType, pattern?: string, mem: BuilderMemory = UNBOUNDED): ColumnBuilder {
   switch (type) {
-    case 'BOOLEAN': return new BooleanBuilder(mem);
-    case 'BYTE': case 'SHORT': return new SmallIntBuilder(type, mem);
-    case 'CHAR': return new CharBuilder(mem);
-    case 'INT': return new IntBuilder(mem);
-    case 'LONG': case 'TIMESTAMP': case 'DATE': case 'TIMESTAMP_NS': return new Int64Builder(type, pattern, mem);
-    case 'FLOAT': return new FloatBuilder(mem);
-    case 'DOUBLE': return new DoubleBuilder(mem);
-    case 'SYMBOL': return new SymbolBuilder(mem);
-    case 'STRING': case 'VARCHAR': case 'BINARY': return new TextBuilder(type, mem);
-    case 'UUID': return new UuidBuilder(mem);
-    case 'IPV4': return new Ipv4Builder(mem);
+    case 'BOOLEAN':
+      return new BooleanBuilder(mem);
+    case 'BYTE':
+    case 'SHORT':
+      return new SmallIntBuilder(type, mem);
+    case 'CHAR':
+      return new CharBuilder(mem);
+    case 'INT':
+      return new IntBuilder(mem);
+    case 'LONG':
+    case 'TIMESTAMP':
+    case 'DATE':
+    case 'TIMESTAMP_NS':
+      return new Int64Builder(type, pattern, mem);
+    case 'FLOAT':
+      return new FloatBuilder(mem);
+    case 'DOUBLE':
+      return new DoubleBuilder(mem);
+    case 'SYMBOL':
+      return new SymbolBuilder(mem);
+    case 'STRING':
+    case 'VARCHAR':
+    case 'BINARY':
+      return new TextBuilder(type, mem);
+    case 'UUID':
+      return new UuidBuilder(mem);
+    case 'IPV4':
+      return new Ipv4Builder(mem);
     default:
       if (typeKind(type) === 'GEOHASH' || typeKind(type) === 'DECIMAL') return new ByteRowsBuilder(type, mem);
       throw new Error(`a file cannot be imported into a ${type} column`);

@@ -18,7 +18,13 @@ import type { ColumnInput } from '../core/column-vector.js';
 import { BuilderMemory, columnBuilder, type ColumnBuilder } from './column-builders.js';
 import { CsvTokenizer, type FieldSink } from './csv-tokenizer.js';
 import { detectColumns, detectDelimiter, sampleLines, type Sample } from './detect.js';
-import { DEFAULT_IMPORT_LIMITS, importBudget, lineTooLong, tooManyColumns, type ImportLimits } from './import-limits.js';
+import {
+  DEFAULT_IMPORT_LIMITS,
+  importBudget,
+  lineTooLong,
+  tooManyColumns,
+  type ImportLimits,
+} from './import-limits.js';
 import { columnNames } from './import-names.js';
 
 export type Atomicity = 'skipCol' | 'skipRow' | 'abort';
@@ -158,12 +164,20 @@ export class CsvBatcher {
   }
 
   /** The budget everything this batcher holds is charged to. */
-  get budget(): MemoryBudget { return this.#budget; }
+  get budget(): MemoryBudget {
+    return this.#budget;
+  }
 
-  get rowsAccepted(): number { return this.#accepted; }
-  get rowsRejected(): number { return this.#rejected; }
+  get rowsAccepted(): number {
+    return this.#accepted;
+  }
+  get rowsRejected(): number {
+    return this.#rejected;
+  }
   /** Whether the first line was a header (known once detection ran). */
-  get header(): boolean { return this.#header; }
+  get header(): boolean {
+    return this.#header;
+  }
 
   /** Feeds the next bytes. */
   async push(chunk: Uint8Array): Promise<void> {
@@ -246,7 +260,9 @@ export class CsvBatcher {
       const scan = detectDelimiter(head, o.analysisLines, complete);
       if ('error' in scan) {
         // QuestDB's words, which text-format clients compare: the delimiter parameter is the way out of both.
-        throw importError(scan.error === 'lines' ? `not enough lines [table=${o.label}]` : `min deviation is too high [${scan.detail}]`);
+        throw importError(
+          scan.error === 'lines' ? `not enough lines [table=${o.label}]` : `min deviation is too high [${scan.detail}]`,
+        );
       }
       delimiter = scan.delimiter;
     }
@@ -255,13 +271,16 @@ export class CsvBatcher {
     const d = detectColumns(sample, o.forceHeader);
     // Before anything is sized by the column count: a wide file is refused here, having held a few lines.
     if (d.columns.length > this.#limits.maxColumns) throw tooManyColumns(this.#limits, d.columns.length, o.label);
-    if (d.header && sample.lines.length === 1 && complete) throw importError(`the file has a header and no rows [table=${o.label}]`);
+    if (d.header && sample.lines.length === 1 && complete)
+      throw importError(`the file has a header and no rows [table=${o.label}]`);
     const names = columnNames(d.header ? d.names : null, d.columns.length);
     const types = d.columns.map((c) => c.type);
     const patterns = d.columns.map((c) => c.pattern);
     // Schema entries override detection by name, case-insensitively; one naming no column of the file is ignored (as QuestDB does).
     const byName = new Map<string, number>();
-    names.forEach((n, i) => { if (!byName.has(n.toLowerCase())) byName.set(n.toLowerCase(), i); });
+    names.forEach((n, i) => {
+      if (!byName.has(n.toLowerCase())) byName.set(n.toLowerCase(), i);
+    });
     for (const s of o.schema) {
       const i = byName.get(s.name.toLowerCase());
       if (i === undefined) continue;
@@ -276,7 +295,9 @@ export class CsvBatcher {
     this.errors = target.types.map(() => 0);
     this.#skipHeader = d.header;
     this.#tokenizer = new CsvTokenizer({
-      delimiter, maxField: this.#limits.lineBytes, budget: this.#budget,
+      delimiter,
+      maxField: this.#limits.lineBytes,
+      budget: this.#budget,
       fieldTooLong: (line) => lineTooLong(this.#limits, `a value on line ${line}`, line),
     });
     await this.#feed(head);
@@ -292,17 +313,29 @@ export class CsvBatcher {
     let textColumns = 0;
     types.forEach((t, c) => {
       const info = typeInfo(t);
-      if (info.layout !== 'var') { rowBytes += info.width; return; }
+      if (info.layout !== 'var') {
+        rowBytes += info.width;
+        return;
+      }
       textColumns++;
       let bytes = 0;
       let n = 0;
-      for (let l = header ? 1 : 0; l < sample.lines.length; l++) { bytes += sample.lines[l]![c]?.length ?? 0; n++; }
+      for (let l = header ? 1 : 0; l < sample.lines.length; l++) {
+        bytes += sample.lines[l]![c]?.length ?? 0;
+        n++;
+      }
       rowBytes += TEXT_ROW_BYTES + (n > 0 ? Math.ceil(bytes / n) : 0);
     });
     this.#batchRows = Math.max(1, Math.min(this.#batchRows, Math.floor(BATCH_BYTES / Math.max(rowBytes, 1))));
     this.#rowLimit = this.#batchRows;
-    this.#memory = new BuilderMemory(this.#budget, Math.min(this.#batchRows, INITIAL_ROWS), textColumns > 0 ? Math.ceil(BATCH_BYTES / textColumns) : Infinity,
-      () => { this.#rowLimit = 0; });
+    this.#memory = new BuilderMemory(
+      this.#budget,
+      Math.min(this.#batchRows, INITIAL_ROWS),
+      textColumns > 0 ? Math.ceil(BATCH_BYTES / textColumns) : Infinity,
+      () => {
+        this.#rowLimit = 0;
+      },
+    );
   }
 
   readonly #fields: FieldSink = {
@@ -319,41 +352,61 @@ export class CsvBatcher {
       if (start === end && (!quoted || (b.type !== 'VARCHAR' && b.type !== 'STRING'))) {
         b.addNull();
         // A row without its designated timestamp is rejected, and counted against that column (QuestDB).
-        if (c === ts) { this.#rowBad = true; this.errors[c]!++; }
+        if (c === ts) {
+          this.#rowBad = true;
+          this.errors[c]!++;
+        }
         return;
       }
       if (b.add(buf, start, end, quoted)) return;
       this.errors[c]!++;
       b.addNull();
-      if (c === ts) { this.#rowBad = true; return; }
+      if (c === ts) {
+        this.#rowBad = true;
+        return;
+      }
       if (this.#opts.atomicity === 'skipRow') this.#rowBad = true;
       else if (this.#opts.atomicity === 'abort') {
         const line = this.#tokenizer?.line ?? 0;
-        throw importError(`cannot convert a value to ${b.type} [column=${this.#target!.names[c]}, line=${line}, atomicity=abort]${this.#opts.abortNote ?? '; nothing was imported'}`);
+        throw importError(
+          `cannot convert a value to ${b.type} [column=${this.#target!.names[c]}, line=${line}, atomicity=abort]${this.#opts.abortNote ?? '; nothing was imported'}`,
+        );
       }
     },
     endRow: () => {
       const builders = this.#builders!;
       const fields = this.#field;
       this.#field = 0;
-      if (this.#skipHeader) { this.#skipHeader = false; return; }
+      if (this.#skipHeader) {
+        this.#skipHeader = false;
+        return;
+      }
       const n = builders.length;
       const ts = this.#target!.tsColumn;
       // A short line: the missing values are NULL (never borrowed from another line).
       for (let c = Math.min(fields, n); c < n; c++) {
         builders[c]!.addNull();
-        if (c === ts) { this.#rowBad = true; this.errors[c]!++; }
+        if (c === ts) {
+          this.#rowBad = true;
+          this.errors[c]!++;
+        }
       }
       const from = this.#target!.inOrderFrom;
       if (from !== undefined && !this.#rowBad) {
         const t = builders[ts]!.last!();
-        if (t < Math.max(from, this.#maxTs)) { this.#rowBad = true; this.errors[ts]!++; } else this.#maxTs = t;
+        if (t < Math.max(from, this.#maxTs)) {
+          this.#rowBad = true;
+          this.errors[ts]!++;
+        } else this.#maxTs = t;
       }
       if (this.#rowBad) {
         this.#rowBad = false;
         for (const b of builders) b.pop();
         this.#rejected++;
-        if (this.#opts.atomicity === 'abort') throw importError(`line ${this.#tokenizer?.line ?? 0} cannot be imported [atomicity=abort]${this.#opts.abortNote ?? '; nothing was imported'}`);
+        if (this.#opts.atomicity === 'abort')
+          throw importError(
+            `line ${this.#tokenizer?.line ?? 0} cannot be imported [atomicity=abort]${this.#opts.abortNote ?? '; nothing was imported'}`,
+          );
         return;
       }
       this.#accepted++;
@@ -366,7 +419,10 @@ export class CsvBatcher {
     if (this.#pending === 0) return;
     const rows = this.#pending;
     this.#pending = 0;
-    await this.#sink.batch(rows, this.#builders!.map((b) => b.take()));
+    await this.#sink.batch(
+      rows,
+      this.#builders!.map((b) => b.take()),
+    );
   }
 }
 
@@ -374,7 +430,9 @@ function concat(parts: readonly Uint8Array[]): Uint8Array {
   if (parts.length === 1) return parts[0]!;
   const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
   let at = 0;
-  for (const p of parts) { out.set(p, at); at += p.length; }
+  for (const p of parts) {
+    out.set(p, at);
+    at += p.length;
+  }
   return out;
 }
-

@@ -94,11 +94,16 @@ export class CsvTokenizer {
   constructor(opts: TokenizerOptions) {
     const d = opts.delimiter;
     if (!Number.isInteger(d) || d < 1 || d > 0x7f || d === QUOTE || d === CR || d === LF) {
-      throw new SvcError('BAD_REQUEST', `invalid CSV delimiter [byte=${String(d)}]: an ASCII character other than NUL, ", \\r and \\n`);
+      throw new SvcError(
+        'BAD_REQUEST',
+        `invalid CSV delimiter [byte=${String(d)}]: an ASCII character other than NUL, ", \\r and \\n`,
+      );
     }
     this.delim = d;
     this.scratchLimit = (opts.maxField ?? Infinity) + 1;
-    this.fieldTooLong = opts.fieldTooLong ?? ((line) => new SvcError('BAD_REQUEST', `a value is longer than ${opts.maxField} bytes [line=${line}]`));
+    this.fieldTooLong =
+      opts.fieldTooLong ??
+      ((line) => new SvcError('BAD_REQUEST', `a value is longer than ${opts.maxField} bytes [line=${line}]`));
     this.budget = opts.budget ?? null;
     this.budget?.charge(this.scratch.length, "the CSV parser's buffer");
   }

@@ -18,8 +18,13 @@ export function sampleLines(bytes: Uint8Array, delimiter: number, maxLines: numb
   let row: (string | null)[] = [];
   const t = new CsvTokenizer({ delimiter });
   const sink = {
-    field: (b: Uint8Array, s: number, e: number, quoted: boolean): void => { row.push(e === s && !quoted ? null : fieldText(b, s, e)); },
-    endRow: (): void => { if (lines.length < maxLines) lines.push(row); row = []; },
+    field: (b: Uint8Array, s: number, e: number, quoted: boolean): void => {
+      row.push(e === s && !quoted ? null : fieldText(b, s, e));
+    },
+    endRow: (): void => {
+      if (lines.length < maxLines) lines.push(row);
+      row = [];
+    },
   };
   t.push(bytes, sink);
   if (complete) t.end(sink);
@@ -37,10 +42,17 @@ const LENGTH_SLOT = 0x41;
 
 function priority(b: number): number {
   switch (b) {
-    case 0x2c: case 0x09: case 0x7c: return 10; // , TAB |
-    case 0x3a: return 9; // :
-    case 0x20: case 0x3b: return 8; // space ;
-    default: return 0;
+    case 0x2c:
+    case 0x09:
+    case 0x7c:
+      return 10; // , TAB |
+    case 0x3a:
+      return 9; // :
+    case 0x20:
+    case 0x3b:
+      return 8; // space ;
+    default:
+      return 0;
   }
 }
 
@@ -82,7 +94,10 @@ export function detectDelimiter(bytes: Uint8Array, maxLines: number, complete: b
     const b = bytes[i]!;
     if (closing) {
       closing = false;
-      if (b === 0x22) { len++; continue; } // a doubled quote inside quotes
+      if (b === 0x22) {
+        len++;
+        continue;
+      } // a doubled quote inside quotes
       quoted = false;
     }
     if (quoted) {
@@ -90,10 +105,19 @@ export function detectDelimiter(bytes: Uint8Array, maxLines: number, complete: b
       len++;
       continue;
     }
-    if (b === 0x0a || b === 0x0d) { endLine(); continue; }
+    if (b === 0x0a || b === 0x0d) {
+      endLine();
+      continue;
+    }
     len++;
-    if (b === 0x22) { quoted = true; continue; }
-    if (candidate(b)) { row[b]!++; seen[b] = 1; }
+    if (b === 0x22) {
+      quoted = true;
+      continue;
+    }
+    if (candidate(b)) {
+      row[b]!++;
+      seen[b] = 1;
+    }
   }
   if (complete && counts.length < maxLines) endLine();
   const n = counts.length;
@@ -103,17 +127,29 @@ export function detectDelimiter(bytes: Uint8Array, maxLines: number, complete: b
     for (const c of counts) sum += c[slot]!;
     const mean = sum / n;
     let sq = 0;
-    for (const c of counts) { const x = c[slot]! - mean; sq += x * x; }
+    for (const c of counts) {
+      const x = c[slot]! - mean;
+      sq += x * x;
+    }
     return { mean, dev: Math.sqrt(sq / n) };
   };
-  let best = -1, bestDev = Infinity, bestPriority = -1, bestMean = 0;
+  let best = -1,
+    bestDev = Infinity,
+    bestPriority = -1,
+    bestMean = 0;
   for (let b = 1; b < 128; b++) {
     if (!seen[b]) continue;
     const { mean, dev } = stddev(b);
     if (mean <= 0) continue;
     const p = priority(b);
-    if (dev < bestDev || (Math.abs(dev - bestDev) < STDDEV_TOLERANCE && (bestPriority < p || (bestPriority === p && bestMean > mean)))) {
-      best = b; bestDev = dev; bestPriority = p; bestMean = mean;
+    if (
+      dev < bestDev ||
+      (Math.abs(dev - bestDev) < STDDEV_TOLERANCE && (bestPriority < p || (bestPriority === p && bestMean > mean)))
+    ) {
+      best = b;
+      bestDev = dev;
+      bestPriority = p;
+      bestMean = mean;
     }
   }
   if (best >= 0 && best !== 0x2e && bestDev < MAX_DELIMITER_STDDEV) return { delimiter: best };
@@ -158,8 +194,22 @@ const PROBES: readonly Probe[] = [
   { type: 'TIMESTAMP' }, // any ISO form the timestamp parser reads
 ];
 const P = {
-  CHAR: 0, INT: 1, LONG: 2, DOUBLE: 3, BOOLEAN: 4, UUID: 5, IPV4: 6, DATE_DMY: 7, DATE_SECONDS: 8, DATE_MILLIS_ZONE: 9,
-  DATE_MDY: 10, DATE_DAY: 11, TS_FRACTION: 12, TS_DMY_TIME: 13, TS_MDY_TIME: 14, TS_ISO: 15,
+  CHAR: 0,
+  INT: 1,
+  LONG: 2,
+  DOUBLE: 3,
+  BOOLEAN: 4,
+  UUID: 5,
+  IPV4: 6,
+  DATE_DMY: 7,
+  DATE_SECONDS: 8,
+  DATE_MILLIS_ZONE: 9,
+  DATE_MDY: 10,
+  DATE_DAY: 11,
+  TS_FRACTION: 12,
+  TS_DMY_TIME: 13,
+  TS_MDY_TIME: 14,
+  TS_ISO: 15,
 } as const;
 
 const enc = new TextEncoder();
@@ -174,11 +224,21 @@ const ISO_DAY = /^\d{4}-\d{2}-\d{2}$/;
 const ISO_SECONDS_SPACE = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/;
 const ISO_MILLIS_ZONE = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}(Z|z|[+-]\d{2}:?\d{2})$/;
 const ISO_FRACTION = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{1,9}(Z|z|[+-]\d{2}:?\d{2})?$/;
-const INT_MIN = -2147483648n, INT_MAX = 2147483647n, LONG_MIN = -(2n ** 63n), LONG_MAX = 2n ** 63n - 1n;
+const INT_MIN = -2147483648n,
+  INT_MAX = 2147483647n,
+  LONG_MIN = -(2n ** 63n),
+  LONG_MAX = 2n ** 63n - 1n;
 
 function validDay(day: number, month: number, year: number): boolean {
   if (month < 1 || month > 12 || day < 1) return false;
-  const days = month === 2 ? ((year % 4 === 0 && year % 100 !== 0) || year % 400 === 0 ? 29 : 28) : month === 4 || month === 6 || month === 9 || month === 11 ? 30 : 31;
+  const days =
+    month === 2
+      ? (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0
+        ? 29
+        : 28
+      : month === 4 || month === 6 || month === 9 || month === 11
+        ? 30
+        : 31;
   return day <= days;
 }
 
@@ -210,8 +270,11 @@ export function probeMask(v: string): number {
     if (ip && ip.slice(1).every((x) => Number(x) <= 255)) m |= 1 << P.IPV4;
     const slash = SLASH_DATE.exec(v);
     if (slash) {
-      const a = Number(slash[1]), b = Number(slash[2]), y = Number(slash[3]);
-      const dmy = validDay(a, b, y), mdy = validDay(b, a, y);
+      const a = Number(slash[1]),
+        b = Number(slash[2]),
+        y = Number(slash[3]);
+      const dmy = validDay(a, b, y),
+        mdy = validDay(b, a, y);
       if (slash[4] === undefined) {
         if (dmy) m |= 1 << P.DATE_DMY;
         if (mdy) m |= 1 << P.DATE_MDY;
@@ -279,7 +342,10 @@ export function detectColumns(sample: Sample, forceHeader: boolean): Detection {
     const long = i === 0 ? longFirst : longLater;
     for (let c = 0; c < width; c++) {
       const v = l[c];
-      if (v === null || v === undefined || v === '') { blanks[c]!++; continue; }
+      if (v === null || v === undefined || v === '') {
+        blanks[c]!++;
+        continue;
+      }
       if (v.length > 1) long[c] = 1;
       let mask = probeMask(v);
       for (let k = 0; mask !== 0; k++, mask >>>= 1) if (mask & 1) hits[c * probes + k]!++;
@@ -293,7 +359,10 @@ export function detectColumns(sample: Sample, forceHeader: boolean): Detection {
       const b = blanks[c]!;
       let found: number | null = null;
       for (let k = 0; k < probes; k++) {
-        if (hits[c * probes + k]! + b === count && b < count) { found = k; break; }
+        if (hits[c * probes + k]! + b === count && b < count) {
+          found = k;
+          break;
+        }
       }
       if (found !== null) {
         into[c] = found;
@@ -311,7 +380,10 @@ export function detectColumns(sample: Sample, forceHeader: boolean): Detection {
     if (!withoutOne) header = true;
     // CHAR is kept only where no value of the data is longer than a character.
     fewer.forEach((t, c) => {
-      if (t !== P.CHAR) { if (header) types[c] = t; return; }
+      if (t !== P.CHAR) {
+        if (header) types[c] = t;
+        return;
+      }
       if (!longLater[c] && (header || !longFirst[c])) types[c] = t;
     });
   }

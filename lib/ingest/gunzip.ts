@@ -11,12 +11,16 @@ import { createGunzip } from 'node:zlib';
 import { importError } from './importer.js';
 
 /** The bytes of `stream`, gunzipped when they start with gzip's magic bytes or the name ends in .gz. */
-export async function* maybeGunzip(stream: Readable | AsyncIterable<Uint8Array>, fileName: string): AsyncGenerator<Uint8Array> {
+export async function* maybeGunzip(
+  stream: Readable | AsyncIterable<Uint8Array>,
+  fileName: string,
+): AsyncGenerator<Uint8Array> {
   const it = (stream as AsyncIterable<Buffer>)[Symbol.asyncIterator]();
   try {
     const first = await it.next();
     if (first.done) return;
-    const gz = /\.gz$/i.test(fileName) || (first.value.length >= 2 && first.value[0] === 0x1f && first.value[1] === 0x8b);
+    const gz =
+      /\.gz$/i.test(fileName) || (first.value.length >= 2 && first.value[0] === 0x1f && first.value[1] === 0x8b);
     if (!gz) {
       yield first.value;
       for (let r = await it.next(); !r.done; r = await it.next()) yield r.value;
@@ -44,4 +48,3 @@ async function* gunzipped(first: Buffer, it: AsyncIterator<Buffer>): AsyncGenera
     await feeding;
   }
 }
-

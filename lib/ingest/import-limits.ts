@@ -18,7 +18,11 @@ export interface ImportLimits {
   readonly keys: { readonly memory: string; readonly maxColumns: string; readonly lineBytes: string };
 }
 
-export const SERVER_LIMIT_KEYS = { memory: 'import.memory.limit', maxColumns: 'import.max.columns', lineBytes: 'http.text.roll.buffer.limit' } as const;
+export const SERVER_LIMIT_KEYS = {
+  memory: 'import.memory.limit',
+  maxColumns: 'import.max.columns',
+  lineBytes: 'http.text.roll.buffer.limit',
+} as const;
 
 /** The server.conf defaults. */
 export const DEFAULT_IMPORT_LIMITS: ImportLimits = {
@@ -45,12 +49,16 @@ export function importBudget(limits: ImportLimits): MemoryBudget {
 
 /** A line (or one value of it) longer than the limit; `what` says which. */
 export function lineTooLong(limits: ImportLimits, what: string, line: number): SvcError {
-  return new SvcError('LIMIT',
-    `${what} is longer than the limit of ${limits.lineBytes} bytes [limit=${limits.keys.lineBytes}, line=${line}]`);
+  return new SvcError(
+    'LIMIT',
+    `${what} is longer than the limit of ${limits.lineBytes} bytes [limit=${limits.keys.lineBytes}, line=${line}]`,
+  );
 }
 
 /** A file wider than the column limit. */
 export function tooManyColumns(limits: ImportLimits, columns: number, label: string): SvcError {
-  return new SvcError('LIMIT',
-    `the file has ${columns} columns, more than the limit of ${limits.maxColumns} [limit=${limits.keys.maxColumns}, table=${label}]`);
+  return new SvcError(
+    'LIMIT',
+    `the file has ${columns} columns, more than the limit of ${limits.maxColumns} [limit=${limits.keys.maxColumns}, table=${label}]`,
+  );
 }

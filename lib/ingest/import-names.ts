@@ -34,7 +34,10 @@ export function importTableName(raw: string): string {
 
 /** The table name from a file name: without its folders and its .csv/.tsv/.txt (and .gz) extension. */
 export function tableNameFromFile(file: string): string {
-  const base = file.replace(/^.*[\\/]/, '').replace(/\.gz$/i, '').replace(/\.(csv|tsv|txt|psv)$/i, '');
+  const base = file
+    .replace(/^.*[\\/]/, '')
+    .replace(/\.gz$/i, '')
+    .replace(/\.(csv|tsv|txt|psv)$/i, '');
   return sanitizeName(base, 'import');
 }
 
@@ -50,7 +53,10 @@ export function columnName(raw: string): string {
   let capNext = false;
   for (const ch of raw) {
     if (ch === '\uFEFF' || INVISIBLE.test(ch)) continue; // control, format and bidi characters (svcdb refuses them, QuestDB keeps them): dropped, no word break
-    if (REFUSED_ONE.test(ch)) { capNext = true; continue; }
+    if (REFUSED_ONE.test(ch)) {
+      capNext = true;
+      continue;
+    }
     if (out === '' && ch >= '0' && ch <= '9') out = '_';
     out += capNext ? ch.toUpperCase() : ch;
     capNext = false;

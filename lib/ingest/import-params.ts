@@ -31,20 +31,25 @@ export function parseImportParams(url: URLSearchParams, analysisLines: number, s
   const nameParam = param(url, 'name');
   const name = nameParam === null ? null : importTableName(nameParam);
   const atomicityText = param(url, 'atomicity') ?? 'skipCol';
-  const atomicity = ({ skipcol: 'skipCol', skiprow: 'skipRow', abort: 'abort' } as Record<string, Atomicity>)[atomicityText.toLowerCase()];
-  if (!atomicity && strict) throw importError(`invalid value for parameter atomicity: ${atomicityText} [expected skipCol, skipRow or abort]`);
+  const atomicity = ({ skipcol: 'skipCol', skiprow: 'skipRow', abort: 'abort' } as Record<string, Atomicity>)[
+    atomicityText.toLowerCase()
+  ];
+  if (!atomicity && strict)
+    throw importError(`invalid value for parameter atomicity: ${atomicityText} [expected skipCol, skipRow or abort]`);
   const fmt = (param(url, 'fmt') ?? 'tabular').toLowerCase();
-  if (strict && fmt !== 'tabular' && fmt !== 'json') throw importError(`invalid value for parameter fmt: ${fmt} [expected tabular or json]`);
+  if (strict && fmt !== 'tabular' && fmt !== 'json')
+    throw importError(`invalid value for parameter fmt: ${fmt} [expected tabular or json]`);
   const d = param(url, 'delimiter');
   let delimiter: number | null = null;
   if (d !== null) {
     const text = d === '\\t' || d.toLowerCase() === 'tab' ? '\t' : d;
     const usable = text.length === 1 && text.charCodeAt(0) <= 127 && !/[\r\n"]/.test(text);
     if (usable) delimiter = text.charCodeAt(0);
-    else if (strict) throw importError(`invalid value for parameter delimiter: ${JSON.stringify(d)} [expected one ASCII character]`);
+    else if (strict)
+      throw importError(`invalid value for parameter delimiter: ${JSON.stringify(d)} [expected one ASCII character]`);
   }
   const pb = param(url, 'partitionBy');
-  const partitionBy = pb === null ? null : parsePartitionBy(pb) ?? null;
+  const partitionBy = pb === null ? null : (parsePartitionBy(pb) ?? null);
   if (pb !== null && partitionBy === null) throw importError('invalid partitionBy');
   const timestamp = param(url, 'timestamp');
   if (partitionBy !== null && partitionBy !== 'NONE' && timestamp === null) {
@@ -53,10 +58,12 @@ export function parseImportParams(url: URLSearchParams, analysisLines: number, s
   const mur = param(url, 'maxUncommittedRows');
   let maxUncommittedRows: number | undefined;
   if (mur !== null) {
-    if (!/^[+-]?\d+$/.test(mur) || Math.abs(Number(mur)) > 2147483647) throw importError('invalid maxUncommittedRows, must be an int');
+    if (!/^[+-]?\d+$/.test(mur) || Math.abs(Number(mur)) > 2147483647)
+      throw importError('invalid maxUncommittedRows, must be an int');
     // A negative value leaves the setting as it is (QuestDB); zero too, since a commit needs at least one row.
     if (Number(mur) >= 1) maxUncommittedRows = Number(mur);
-    else if (strict) throw importError(`invalid value for parameter maxUncommittedRows: ${mur} [expected a positive integer]`);
+    else if (strict)
+      throw importError(`invalid value for parameter maxUncommittedRows: ${mur} [expected a positive integer]`);
   }
   const lag = param(url, 'o3MaxLag');
   let o3MaxLag: number | undefined;
@@ -65,7 +72,11 @@ export function parseImportParams(url: URLSearchParams, analysisLines: number, s
     if (/^[+-]?\d+$/.test(lag)) {
       if (Number(lag) >= 0) o3MaxLag = Number(lag);
     } else {
-      try { o3MaxLag = durationType.parse(lag) * 1000; } catch { throw importError('invalid o3MaxLag value, must be a long'); }
+      try {
+        o3MaxLag = durationType.parse(lag) * 1000;
+      } catch {
+        throw importError('invalid o3MaxLag value, must be a long');
+      }
     }
   }
   const flag = (name: string, def: boolean): boolean => {
@@ -82,9 +93,17 @@ export function parseImportParams(url: URLSearchParams, analysisLines: number, s
     json: fmt === 'json',
     name,
     opts: {
-      atomicity: atomicity ?? 'skipCol', delimiter, partitionBy, timestamp, analysisLines,
-      forceHeader: flag('forceHeader', false), overwrite: flag('overwrite', false), create: flag('create', true), skipLev: flag('skipLev', false),
-      maxUncommittedRows, o3MaxLag,
+      atomicity: atomicity ?? 'skipCol',
+      delimiter,
+      partitionBy,
+      timestamp,
+      analysisLines,
+      forceHeader: flag('forceHeader', false),
+      overwrite: flag('overwrite', false),
+      create: flag('create', true),
+      skipLev: flag('skipLev', false),
+      maxUncommittedRows,
+      o3MaxLag,
     },
   };
 }

@@ -11,7 +11,11 @@
 import type { ColumnType } from '../core/column-type.js';
 import type { ImportResult } from './importer.js';
 
-const W1 = 15, W2 = 50, W3 = 15, W4 = 7, W5 = 12;
+const W1 = 15,
+  W2 = 50,
+  W3 = 15,
+  W4 = 7,
+  W5 = 12;
 const EOL = '\r\n';
 const RULE = `+${'-'.repeat(W1 + W2 + W3 + W4 + W5 + 14)}+${EOL}`;
 
@@ -41,7 +45,9 @@ export function importText(r: ImportResult): string {
   ];
   // One string per column, joined once: a file may have 100,000 columns.
   r.columns.forEach((c, i) => {
-    out.push(`|${cell(W1, String(i))}${cell(W2, c.name)}${cell(W3 + W4 + 3, importTypeName(c.type))}${cell(W5, String(c.errors))}${EOL}`);
+    out.push(
+      `|${cell(W1, String(i))}${cell(W2, c.name)}${cell(W3 + W4 + 3, importTypeName(c.type))}${cell(W5, String(c.errors))}${EOL}`,
+    );
   });
   out.push(RULE);
   return out.join('');
@@ -49,7 +55,11 @@ export function importText(r: ImportResult): string {
 
 export function importJson(r: ImportResult): string {
   return JSON.stringify({
-    status: r.status, location: r.location, rowsRejected: r.rowsRejected, rowsImported: r.rowsImported, header: r.header,
+    status: r.status,
+    location: r.location,
+    rowsRejected: r.rowsRejected,
+    rowsImported: r.rowsImported,
+    header: r.header,
     partitionBy: r.partitionBy,
     ...(r.timestamp !== null ? { timestamp: r.timestamp } : {}),
     ...(r.warnings.length > 0 ? { warnings: r.warnings } : {}),

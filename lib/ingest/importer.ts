@@ -17,7 +17,14 @@ import type { PartitionBy } from '../storage/partition-by.js';
 import type { Table } from '../storage/table.js';
 import { committedMaxTs, type TableWriter } from '../storage/table-writer.js';
 import { importable } from './column-builders.js';
-import { CsvBatcher, importError, type Atomicity, type CsvLayout, type CsvTarget, type SchemaEntry } from './csv-batcher.js';
+import {
+  CsvBatcher,
+  importError,
+  type Atomicity,
+  type CsvLayout,
+  type CsvTarget,
+  type SchemaEntry,
+} from './csv-batcher.js';
 import { DEFAULT_IMPORT_LIMITS, importBudget, type ImportLimits } from './import-limits.js';
 
 export { importError, type Atomicity, type SchemaEntry };
@@ -107,21 +114,39 @@ export class Importer {
     this.#opts = opts;
     const limits = opts.limits ?? DEFAULT_IMPORT_LIMITS;
     this.#budget = importBudget(limits);
-    this.#batcher = new CsvBatcher({
-      label: opts.table, atomicity: opts.atomicity, delimiter: opts.delimiter, forceHeader: opts.forceHeader,
-      skipLev: opts.skipLev, schema: opts.schema, analysisLines: opts.analysisLines, limits, budget: this.#budget,
-    }, {
-      prepare: (layout) => this.#prepare(layout),
-      batch: (rows, columns) => this.#append(rows, columns),
-    });
+    this.#batcher = new CsvBatcher(
+      {
+        label: opts.table,
+        atomicity: opts.atomicity,
+        delimiter: opts.delimiter,
+        forceHeader: opts.forceHeader,
+        skipLev: opts.skipLev,
+        schema: opts.schema,
+        analysisLines: opts.analysisLines,
+        limits,
+        budget: this.#budget,
+      },
+      {
+        prepare: (layout) => this.#prepare(layout),
+        batch: (rows, columns) => this.#append(rows, columns),
+      },
+    );
   }
 
-  get rowsImported(): number { return this.#batcher.rowsAccepted; }
-  get rowsRejected(): number { return this.#batcher.rowsRejected; }
+  get rowsImported(): number {
+    return this.#batcher.rowsAccepted;
+  }
+  get rowsRejected(): number {
+    return this.#batcher.rowsRejected;
+  }
   /** Bytes consumed so far, for progress. */
-  get bytes(): number { return this.#batcher.bytes; }
+  get bytes(): number {
+    return this.#batcher.bytes;
+  }
   /** What the import holds now, and the most it held (bytes charged to its budget). */
-  get memory(): { readonly used: number; readonly peak: number } { return { used: this.#budget.used, peak: this.#budget.peak }; }
+  get memory(): { readonly used: number; readonly peak: number } {
+    return { used: this.#budget.used, peak: this.#budget.peak };
+  }
 
   /** Feeds the next bytes of the file. */
   async push(chunk: Uint8Array): Promise<void> {
@@ -148,10 +173,17 @@ export class Importer {
     // The builders and held lines are done with; an append's late rows wait in the writer for publish().
     this.#budget.release(this.#budget.used - this.#lateBytes);
     const errors = new Array<number>(t.report.length).fill(0);
-    this.#batcher.errors.forEach((n, i) => { errors[t.reportIndex[i]!]! += n; });
+    this.#batcher.errors.forEach((n, i) => {
+      errors[t.reportIndex[i]!]! += n;
+    });
     return {
-      status: 'OK', location: this.#opts.table, rowsRejected: this.rowsRejected, rowsImported: this.rowsImported, header: this.#batcher.header,
-      partitionBy: t.partitionBy, timestamp: t.timestamp,
+      status: 'OK',
+      location: this.#opts.table,
+      rowsRejected: this.rowsRejected,
+      rowsImported: this.rowsImported,
+      header: this.#batcher.header,
+      partitionBy: t.partitionBy,
+      timestamp: t.timestamp,
       columns: t.report.map((c, i) => ({ ...c, errors: errors[i]! })),
       warnings: t.warnings,
     };
@@ -210,14 +242,18 @@ export class Importer {
   }
 
   #checkOpen(): void {
-    if (this.#state !== 'open') throw importError(this.#state === 'aborted' ? 'the import was stopped; nothing was imported' : 'the import has already finished');
+    if (this.#state !== 'open')
+      throw importError(
+        this.#state === 'aborted' ? 'the import was stopped; nothing was imported' : 'the import has already finished',
+      );
   }
 
   async #prepare(layout: CsvLayout): Promise<CsvTarget> {
     const o = this.#opts;
     const exists = this.#catalog.exists(o.table);
     if (exists && !o.overwrite) return this.#prepareAppend(layout);
-    if (!exists && !o.create) throw importError(`table does not exist [table=${o.table}] and create param was set to false.`);
+    if (!exists && !o.create)
+      throw importError(`table does not exist [table=${o.table}] and create param was set to false.`);
     return this.#prepareNew(layout);
   }
 
@@ -251,12 +287,17 @@ export class Importer {
       }
     }
     const partitionBy = o.partitionBy ?? 'NONE';
-    if (partitionBy !== 'NONE' && ts < 0) throw importError('when specifying partitionBy you must also specify timestamp');
+    if (partitionBy !== 'NONE' && ts < 0)
+      throw importError('when specifying partitionBy you must also specify timestamp');
     for (const t of types) if (!importable(t)) throw importError(`a file cannot be imported into a ${t} column`);
     this.#chargeWriter(types);
     const staged = this.#catalog.createStaged({
-      name: o.table, columns: names.map((name, i) => ({ name, type: types[i]! })), timestamp: ts >= 0 ? names[ts] : undefined, partitionBy,
-      maxUncommittedRows: o.maxUncommittedRows, o3MaxLag: o.o3MaxLag,
+      name: o.table,
+      columns: names.map((name, i) => ({ name, type: types[i]! })),
+      timestamp: ts >= 0 ? names[ts] : undefined,
+      partitionBy,
+      maxUncommittedRows: o.maxUncommittedRows,
+      o3MaxLag: o.o3MaxLag,
     });
     let writer: TableWriter;
     try {
@@ -266,10 +307,22 @@ export class Importer {
       throw e;
     }
     this.#adopt({
-      names, reportIndex: names.map((_, i) => i), warnings: [], writer, staged, report: names.map((name, i) => reportColumn(name, types[i]!)),
-      partitionBy, timestamp: ts >= 0 ? names[ts]! : null,
+      names,
+      reportIndex: names.map((_, i) => i),
+      warnings: [],
+      writer,
+      staged,
+      report: names.map((name, i) => reportColumn(name, types[i]!)),
+      partitionBy,
+      timestamp: ts >= 0 ? names[ts]! : null,
     });
-    return { types, patterns, names, tsColumn: ts, ...(ts >= 0 && partitionBy === 'NONE' ? { inOrderFrom: -Infinity } : {}) };
+    return {
+      types,
+      patterns,
+      names,
+      tsColumn: ts,
+      ...(ts >= 0 && partitionBy === 'NONE' ? { inOrderFrom: -Infinity } : {}),
+    };
   }
 
   /**
@@ -283,7 +336,9 @@ export class Importer {
     const o = this.#opts;
     const meta = this.#catalog.get(o.table).meta;
     if (names.length > meta.columns.length) {
-      throw importError(`column count mismatch [textColumnCount=${names.length}, tableColumnCount=${meta.columns.length}, table=${meta.name}]`);
+      throw importError(
+        `column count mismatch [textColumnCount=${names.length}, tableColumnCount=${meta.columns.length}, table=${meta.name}]`,
+      );
     }
     const index = names.map((n, i) => {
       const byName = meta.columns.findIndex((c) => c.name.toLowerCase() === n.toLowerCase());
@@ -291,25 +346,41 @@ export class Importer {
     });
     const twice = index.findIndex((t, i) => index.indexOf(t) !== i);
     if (twice >= 0) {
-      throw importError(`two columns of the file go to table column ${meta.columns[index[twice]!]!.name} [columns=${names[index.indexOf(index[twice]!)]}, ${names[twice]}, table=${meta.name}]`);
+      throw importError(
+        `two columns of the file go to table column ${meta.columns[index[twice]!]!.name} [columns=${names[index.indexOf(index[twice]!)]}, ${names[twice]}, table=${meta.name}]`,
+      );
     }
     const cols = index.map((t) => meta.columns[t]!);
     const tsDef = meta.columns.find((c) => c.id === meta.timestampId);
     const ts = tsDef ? cols.findIndex((c) => c === tsDef) : -1;
-    if (tsDef && ts < 0) throw importError(`the file has no column for the designated timestamp [table=${meta.name}, column=${tsDef.name}]`);
-    for (const c of cols) if (!importable(c.type)) throw importError(`a file cannot be imported into a ${c.type} column [column=${c.name}]`);
+    if (tsDef && ts < 0)
+      throw importError(
+        `the file has no column for the designated timestamp [table=${meta.name}, column=${tsDef.name}]`,
+      );
+    for (const c of cols)
+      if (!importable(c.type))
+        throw importError(`a file cannot be imported into a ${c.type} column [column=${c.name}]`);
     const warnings: ImportWarning[] = [];
-    if (o.timestamp !== null && o.timestamp.toLowerCase() !== (tsDef?.name.toLowerCase() ?? null)) warnings.push('Existing table timestamp column is used');
-    if (o.partitionBy !== null && o.partitionBy !== 'NONE' && o.partitionBy !== meta.partitionBy) warnings.push('Existing table PartitionBy is used');
+    if (o.timestamp !== null && o.timestamp.toLowerCase() !== (tsDef?.name.toLowerCase() ?? null))
+      warnings.push('Existing table timestamp column is used');
+    if (o.partitionBy !== null && o.partitionBy !== 'NONE' && o.partitionBy !== meta.partitionBy)
+      warnings.push('Existing table PartitionBy is used');
     this.#chargeWriter(meta.columns.map((c) => c.type));
     const writer = await this.#catalog.writer(o.table);
     writer.autoCommit = false;
     const tableNames = cols.map((c) => c.name);
     this.#adopt({
-      names: tableNames, reportIndex: index, warnings, writer, staged: null, report: meta.columns.map((c) => reportColumn(c.name, c.type)),
-      partitionBy: meta.partitionBy, timestamp: tsDef?.name ?? null,
+      names: tableNames,
+      reportIndex: index,
+      warnings,
+      writer,
+      staged: null,
+      report: meta.columns.map((c) => reportColumn(c.name, c.type)),
+      partitionBy: meta.partitionBy,
+      timestamp: tsDef?.name ?? null,
     });
-    const inOrder = ts >= 0 && meta.partitionBy === 'NONE' ? { inOrderFrom: committedMaxTs(this.#catalog.get(o.table).txn) } : {};
+    const inOrder =
+      ts >= 0 && meta.partitionBy === 'NONE' ? { inOrderFrom: committedMaxTs(this.#catalog.get(o.table).txn) } : {};
     return { types: cols.map((c) => c.type), patterns, names: tableNames, tsColumn: ts, ...inOrder };
   }
 
@@ -317,12 +388,19 @@ export class Importer {
     this.#checkOpen();
     const t = this.#target!;
     const columns: Record<string, ColumnInput> = {};
-    inputs.forEach((input, i) => { columns[t.names[i]!] = input; });
+    inputs.forEach((input, i) => {
+      columns[t.names[i]!] = input;
+    });
     // Rows spread over thousands of partitions: a few dozen at a time, a turn for other requests between.
-    await t.writer.appendAsync({ rowCount, columns }, turnTaker(() => this.#checkOpen()));
+    await t.writer.appendAsync(
+      { rowCount, columns },
+      turnTaker(() => this.#checkOpen()),
+    );
     const limit = t.writer.meta.maxUncommittedRows * LATE_ROWS_FACTOR;
     if (!t.staged && t.writer.pendingLateRows > limit) {
-      throw importError(`more than ${limit} rows are older than the table's newest row; an import into an existing table holds them in memory until it commits [table=${t.writer.meta.name}]; import into a new table, or sort the file`);
+      throw importError(
+        `more than ${limit} rows are older than the table's newest row; an import into an existing table holds them in memory until it commits [table=${t.writer.meta.name}]; import into a new table, or sort the file`,
+      );
     }
     await this.#chargeLateRows(t, rowCount, inputs);
   }
@@ -336,9 +414,11 @@ export class Importer {
     const late = t.writer.pendingLateRows;
     if (late === this.#lateRows) return;
     let bytes = this.#lateBytes;
-    if (late > this.#lateRows) bytes += Math.ceil((late - this.#lateRows) * inputBytes(inputs) / rowCount);
-    else bytes = this.#lateRows > 0 ? Math.ceil(bytes * late / this.#lateRows) : 0; // an automatic commit merged some
-    const what = t.staged ? 'out-of-order rows held until they are merged' : "rows older than the table's newest, held until the import's single commit (import into a new table, or sort the file)";
+    if (late > this.#lateRows) bytes += Math.ceil(((late - this.#lateRows) * inputBytes(inputs)) / rowCount);
+    else bytes = this.#lateRows > 0 ? Math.ceil((bytes * late) / this.#lateRows) : 0; // an automatic commit merged some
+    const what = t.staged
+      ? 'out-of-order rows held until they are merged'
+      : "rows older than the table's newest, held until the import's single commit (import into a new table, or sort the file)";
     if (t.staged && bytes > this.#lateBytes && this.#budget.used + bytes - this.#lateBytes > this.#budget.limit) {
       // The staged table is invisible: merging now only makes the merge happen earlier.
       await t.writer.commitAsync(turnTaker(() => this.#checkOpen()));
@@ -355,7 +435,8 @@ function inputBytes(inputs: readonly ColumnInput[]): number {
   let n = 0;
   for (const v of inputs) {
     if (ArrayBuffer.isView(v)) n += v.byteLength;
-    else if (Array.isArray(v)) n += v.length * 8; // not from the builders; a pointer each at least
+    else if (Array.isArray(v))
+      n += v.length * 8; // not from the builders; a pointer each at least
     else {
       const c = v as Exclude<ColumnInput, readonly unknown[] | ArrayBufferView>;
       if (c.kind === 'var') n += c.bytes.byteLength + c.offsets.byteLength + (c.nulls?.byteLength ?? 0);

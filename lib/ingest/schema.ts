@@ -13,13 +13,16 @@ export function parseSchema(text: string): SchemaEntry[] {
     throw importError('the schema part is not valid JSON: expected [{"name": ..., "type": ..., "pattern": ...}, ...]');
   }
   const list = Array.isArray(raw) ? raw : (raw as { columns?: unknown })?.columns;
-  if (!Array.isArray(list)) throw importError('the schema part must be a JSON array of {"name", "type", "pattern"} objects');
+  if (!Array.isArray(list))
+    throw importError('the schema part must be a JSON array of {"name", "type", "pattern"} objects');
   return list.map((e: unknown, i) => {
     const o = e as { name?: unknown; type?: unknown; pattern?: unknown };
-    if (typeof o?.name !== 'string' || typeof o.type !== 'string') throw importError(`schema entry ${i} needs string "name" and "type"`);
+    if (typeof o?.name !== 'string' || typeof o.type !== 'string')
+      throw importError(`schema entry ${i} needs string "name" and "type"`);
     const type = parseColumnType(o.type);
     if (type === null) throw importError(`schema entry ${o.name}: unknown type ${o.type}`);
-    if (o.pattern !== undefined && typeof o.pattern !== 'string') throw importError(`schema entry ${o.name}: "pattern" must be a string`);
+    if (o.pattern !== undefined && typeof o.pattern !== 'string')
+      throw importError(`schema entry ${o.name}: "pattern" must be a string`);
     return { name: columnName(o.name) || o.name, type, pattern: o.pattern as string | undefined };
   });
 }

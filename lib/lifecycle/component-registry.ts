@@ -90,7 +90,9 @@ class Entry implements ComponentHandle {
     this.#registry = registry;
   }
 
-  get name(): string { return this.spec.name; }
+  get name(): string {
+    return this.spec.name;
+  }
 
   setProgress(p: Progress | null): void {
     this.progress = p;
@@ -170,7 +172,8 @@ export class ComponentRegistry {
       this.transition(e, 'STARTING');
       try {
         const result = await e.spec.start(e);
-        if ((e.state as ComponentState) === 'STARTING') this.transition(e, result === 'DEGRADED' ? 'DEGRADED' : 'READY');
+        if ((e.state as ComponentState) === 'STARTING')
+          this.transition(e, result === 'DEGRADED' ? 'DEGRADED' : 'READY');
       } catch (err) {
         e.failure = err;
         failed.push(e.name);
@@ -184,7 +187,10 @@ export class ComponentRegistry {
   async stopAll(): Promise<void> {
     for (const e of [...this.#entries].reverse()) {
       if (e.state === 'STOPPED') continue;
-      if (e.state === 'INIT') { this.transition(e, 'STOPPED'); continue; }
+      if (e.state === 'INIT') {
+        this.transition(e, 'STOPPED');
+        continue;
+      }
       if (e.state === 'SWITCHING') this.transition(e, 'FAILED', 'stopped during a switch');
       const wasFailed = e.state === 'FAILED';
       this.transition(e, 'STOPPING');

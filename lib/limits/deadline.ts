@@ -60,12 +60,17 @@ export class Deadline {
   signal(parent: AbortSignal): { readonly signal: AbortSignal; dispose(): void } {
     const c = new AbortController();
     const onParent = (): void => c.abort(parent.reason);
-    if (parent.aborted) c.abort(parent.reason); else parent.addEventListener('abort', onParent, { once: true });
-    const timer = this.at === Infinity ? null : setTimeout(() => c.abort(this.error()), Math.max(0, this.at - performance.now()));
+    if (parent.aborted) c.abort(parent.reason);
+    else parent.addEventListener('abort', onParent, { once: true });
+    const timer =
+      this.at === Infinity ? null : setTimeout(() => c.abort(this.error()), Math.max(0, this.at - performance.now()));
     timer?.unref();
     return {
       signal: c.signal,
-      dispose: () => { if (timer) clearTimeout(timer); parent.removeEventListener('abort', onParent); },
+      dispose: () => {
+        if (timer) clearTimeout(timer);
+        parent.removeEventListener('abort', onParent);
+      },
     };
   }
 }

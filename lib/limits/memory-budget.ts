@@ -32,9 +32,13 @@ export class MemoryBudget {
   }
 
   /** Bytes charged and not yet released. */
-  get used(): number { return this.#used; }
+  get used(): number {
+    return this.#used;
+  }
   /** The most bytes held at once. */
-  get peak(): number { return this.#peak; }
+  get peak(): number {
+    return this.#peak;
+  }
 
   /**
    * Charges `bytes` for `what` (a phrase: `ORDER BY`, `the import's column builders`), or throws
@@ -68,16 +72,22 @@ export class MemoryBudget {
   }
 
   /** Releases everything (the end of the request). */
-  releaseAll(): void { this.release(this.#used); }
+  releaseAll(): void {
+    this.release(this.#used);
+  }
 
   #exceeded(what: string, bytes: number): SvcError {
     if (this.#shared) {
-      return new SvcError('UNAVAILABLE',
+      return new SvcError(
+        'UNAVAILABLE',
         `server busy: ${what} needs more memory than running requests leave of ${this.limit} bytes; try again later [limit=${this.key}, held=${this.#used}, requested=${Number.isFinite(bytes) ? bytes : 'unbounded'}]`,
-        { headers: { 'Retry-After': '1' } });
+        { headers: { 'Retry-After': '1' } },
+      );
     }
-    return new SvcError('LIMIT',
-      `${what} needs more than the memory limit of ${this.limit} bytes [limit=${this.key}, held=${this.#used}, requested=${Number.isFinite(bytes) ? bytes : 'unbounded'}]`);
+    return new SvcError(
+      'LIMIT',
+      `${what} needs more than the memory limit of ${this.limit} bytes [limit=${this.key}, held=${this.#used}, requested=${Number.isFinite(bytes) ? bytes : 'unbounded'}]`,
+    );
   }
 }
 

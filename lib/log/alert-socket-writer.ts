@@ -12,8 +12,13 @@ import type { LogRecord, LogWriter, WriterContext } from './log-writer.js';
 
 export const MAX_ALERT_TARGETS = 12;
 const PROPS = [
-  'location', 'alertTargets', 'defaultAlertHost', 'defaultAlertPort',
-  'inBufferSize', 'outBufferSize', 'reconnectDelay',
+  'location',
+  'alertTargets',
+  'defaultAlertHost',
+  'defaultAlertPort',
+  'inBufferSize',
+  'outBufferSize',
+  'reconnectDelay',
 ] as const;
 type Prop = (typeof PROPS)[number];
 
@@ -97,7 +102,10 @@ export class AlertSocketWriter implements LogWriter {
   private readonly idleWaiters: Array<() => void> = [];
   private wakeDelay: (() => void) | null = null;
 
-  constructor(private readonly ctx: WriterContext, options: AlertSocketWriterOptions = {}) {
+  constructor(
+    private readonly ctx: WriterContext,
+    options: AlertSocketWriterOptions = {},
+  ) {
     this.mask = ctx.mask;
     const bad = (prop: string, value: string, why: string): SvcError =>
       new SvcError('CONFIG', `w.${ctx.name}.${prop}=${value}: ${why}`);
@@ -135,13 +143,17 @@ export class AlertSocketWriter implements LogWriter {
     const defaultHost: AlertTarget = { host, port: defaultPort };
 
     const targetsText = prop('alertTargets') ?? '';
-    const entries = targetsText.split(',').map((s) => s.trim()).filter((s) => s !== '');
+    const entries = targetsText
+      .split(',')
+      .map((s) => s.trim())
+      .filter((s) => s !== '');
     if (entries.length > MAX_ALERT_TARGETS) {
       throw bad('alertTargets', targetsText, `${entries.length} targets, at most ${MAX_ALERT_TARGETS} are allowed`);
     }
     const targets = entries.map((e) => {
       const t = parseTarget(e, defaultPort);
-      if (t === null) throw bad('alertTargets', targetsText, `bad target "${e}" (expected host or host:port, port 1..65535)`);
+      if (t === null)
+        throw bad('alertTargets', targetsText, `bad target "${e}" (expected host or host:port, port 1..65535)`);
       return t;
     });
     this.targets = targets.length > 0 ? targets : [defaultHost];
@@ -189,14 +201,20 @@ export class AlertSocketWriter implements LogWriter {
       if (this.queue.length >= this.maxQueued || this.queuedBytes + bytes > this.outBufferSize) {
         this.ctx.metrics.alertsFailed.inc();
         if (this.droppedInRow++ === 0) {
-          this.ctx.report('error', `alert writer ${this.ctx.name}: queue full (${this.queue.length}/${this.maxQueued} alerts, ` +
-            `${this.queuedBytes}+${bytes}/${this.outBufferSize} bytes), ` +
-            'dropping alerts until it drains');
+          this.ctx.report(
+            'error',
+            `alert writer ${this.ctx.name}: queue full (${this.queue.length}/${this.maxQueued} alerts, ` +
+              `${this.queuedBytes}+${bytes}/${this.outBufferSize} bytes), ` +
+              'dropping alerts until it drains',
+          );
         }
         return;
       }
       if (this.droppedInRow > 0) {
-        this.ctx.report('error', `alert writer ${this.ctx.name}: ${this.droppedInRow} alerts were dropped on a full queue`);
+        this.ctx.report(
+          'error',
+          `alert writer ${this.ctx.name}: ${this.droppedInRow} alerts were dropped on a full queue`,
+        );
         this.droppedInRow = 0;
       }
       this.queue.push({ escapedMessage, bytes });
@@ -226,7 +244,9 @@ export class AlertSocketWriter implements LogWriter {
       let timer: NodeJS.Timeout | undefined;
       await Promise.race([
         new Promise<void>((res) => this.idleWaiters.push(res)),
-        new Promise<void>((res) => { timer = setTimeout(res, this.closeTimeoutMs); }),
+        new Promise<void>((res) => {
+          timer = setTimeout(res, this.closeTimeoutMs);
+        }),
       ]);
       clearTimeout(timer);
     }
@@ -286,8 +306,12 @@ export class AlertSocketWriter implements LogWriter {
 
   private fail(alert: Queued, tried: readonly string[]): void {
     this.ctx.metrics.alertsFailed.inc();
-    const preview = alert.escapedMessage.length > 200 ? alert.escapedMessage.slice(0, 200) + '...' : alert.escapedMessage;
-    this.ctx.report('error', `alert writer ${this.ctx.name}: alert not delivered; tried ${tried.join(', ')}; message: ${preview}`);
+    const preview =
+      alert.escapedMessage.length > 200 ? alert.escapedMessage.slice(0, 200) + '...' : alert.escapedMessage;
+    this.ctx.report(
+      'error',
+      `alert writer ${this.ctx.name}: alert not delivered; tried ${tried.join(', ')}; message: ${preview}`,
+    );
   }
 
   /** Resolves after `ms`, or at once when the writer is closed. */
@@ -338,12 +362,15 @@ export class AlertSocketWriter implements LogWriter {
       timer.unref();
       // Stays attached after finish: a late error on a destroyed socket must not go uncaught.
       socket.on('error', (e: NodeJS.ErrnoException) => finish({ ok: false, reason: e.code ?? e.message }));
-      socket.on('close', () => finish({ ok: false, reason: this.aborted ? 'writer closed' : 'closed without a response' }));
+      socket.on('close', () =>
+        finish({ ok: false, reason: this.aborted ? 'writer closed' : 'closed without a response' }),
+      );
       socket.on('data', (chunk: Buffer) => {
         response += chunk.toString('latin1');
         const eol = response.indexOf('\r\n');
         if (eol < 0) {
-          if (response.length > Math.min(this.inBufferSize, 8192)) finish({ ok: false, reason: 'status line too long' });
+          if (response.length > Math.min(this.inBufferSize, 8192))
+            finish({ ok: false, reason: 'status line too long' });
           return;
         }
         const m = /^HTTP\/1\.[01] (\d{3})(?: |$)/.exec(response.slice(0, eol));

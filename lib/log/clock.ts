@@ -28,16 +28,26 @@ export function formatDatePattern(pattern: string, micros: number): string {
   const p2 = (n: number): string => String(n).padStart(2, '0');
   return pattern.replace(TOKEN, (t) => {
     switch (t) {
-      case 'yyyy': return String(d.getUTCFullYear()).padStart(4, '0');
-      case 'yy': return p2(d.getUTCFullYear() % 100);
-      case 'MM': return p2(d.getUTCMonth() + 1);
-      case 'dd': return p2(d.getUTCDate());
-      case 'HH': return p2(d.getUTCHours());
-      case 'mm': return p2(d.getUTCMinutes());
-      case 'ss': return p2(d.getUTCSeconds());
-      case 'SSS': return String(d.getUTCMilliseconds()).padStart(3, '0');
-      case 'UUU': return String(Math.floor(micros) % 1000).padStart(3, '0');
-      default: return t.startsWith("'") ? t.slice(1, -1) : t;
+      case 'yyyy':
+        return String(d.getUTCFullYear()).padStart(4, '0');
+      case 'yy':
+        return p2(d.getUTCFullYear() % 100);
+      case 'MM':
+        return p2(d.getUTCMonth() + 1);
+      case 'dd':
+        return p2(d.getUTCDate());
+      case 'HH':
+        return p2(d.getUTCHours());
+      case 'mm':
+        return p2(d.getUTCMinutes());
+      case 'ss':
+        return p2(d.getUTCSeconds());
+      case 'SSS':
+        return String(d.getUTCMilliseconds()).padStart(3, '0');
+      case 'UUU':
+        return String(Math.floor(micros) % 1000).padStart(3, '0');
+      default:
+        return t.startsWith("'") ? t.slice(1, -1) : t;
     }
   });
 }

@@ -32,7 +32,11 @@ export class ConsoleWriter implements LogWriter {
       watched.add(stream);
       stream.on('error', () => broken.add(stream));
     }
-    this.#stdout = stream ? new LineBuffer((chunk) => { if (!broken.has(stream)) stream.write(chunk); }) : null;
+    this.#stdout = stream
+      ? new LineBuffer((chunk) => {
+          if (!broken.has(stream)) stream.write(chunk);
+        })
+      : null;
   }
 
   write(record: LogRecord): void {

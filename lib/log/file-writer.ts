@@ -36,21 +36,31 @@ export class FileWriter implements LogWriter {
     this.#sink = new FileSink(locationOf(ctx, (ctx.now ?? nowMicros)()));
   }
 
-  get path(): string { return this.#sink.path; }
+  get path(): string {
+    return this.#sink.path;
+  }
 
   write(record: LogRecord): void {
     this.#sink.write(record.line + '\n', record.level === Level.CRITICAL);
   }
 
-  flush(): void { this.#sink.flush(); }
+  flush(): void {
+    this.#sink.flush();
+  }
 
-  async close(): Promise<void> { this.#sink.close(); }
+  async close(): Promise<void> {
+    this.#sink.close();
+  }
 }
 
 /** Epoch micros of the first instant of the next `unit` period after `micros` (UTC). */
 export function nextRollMicros(unit: RollUnit, micros: number): number {
   const d = new Date(Math.floor(micros / 1000));
-  const y = d.getUTCFullYear(), mo = d.getUTCMonth(), da = d.getUTCDate(), h = d.getUTCHours(), mi = d.getUTCMinutes();
+  const y = d.getUTCFullYear(),
+    mo = d.getUTCMonth(),
+    da = d.getUTCDate(),
+    h = d.getUTCHours(),
+    mi = d.getUTCMinutes();
   const ms = {
     minute: Date.UTC(y, mo, da, h, mi + 1),
     hour: Date.UTC(y, mo, da, h + 1),
@@ -91,7 +101,9 @@ export class RollingFileWriter implements LogWriter {
     this.#nextRoll = this.#rollEvery ? nextRollMicros(this.#rollEvery, now) : Infinity;
   }
 
-  get path(): string { return this.#sink.path; }
+  get path(): string {
+    return this.#sink.path;
+  }
 
   write(record: LogRecord): void {
     const text = record.line + '\n';
@@ -113,7 +125,11 @@ export class RollingFileWriter implements LogWriter {
     if (this.#rollEvery) this.#nextRoll = nextRollMicros(this.#rollEvery, now);
   }
 
-  flush(): void { this.#sink.flush(); }
+  flush(): void {
+    this.#sink.flush();
+  }
 
-  async close(): Promise<void> { this.#sink.close(); }
+  async close(): Promise<void> {
+    this.#sink.close();
+  }
 }

@@ -21,7 +21,10 @@ export class LineBuffer {
     if (urgent || this.#pendingBytes >= FLUSH_BYTES) this.flush();
     else if (!this.#scheduled) {
       this.#scheduled = true;
-      setImmediate(() => { this.#scheduled = false; this.flush(); }).unref();
+      setImmediate(() => {
+        this.#scheduled = false;
+        this.flush();
+      }).unref();
     }
   }
 

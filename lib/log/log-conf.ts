@@ -52,8 +52,20 @@ export interface LogConfSource {
 }
 
 /** Writer properties that SVC_LOG_ variables may set even when the file does not mention them. */
-const WRITER_PROPS = ['class', 'level', 'scope', 'location', 'rollEvery', 'rollSize', 'alertTargets',
-  'defaultAlertHost', 'defaultAlertPort', 'inBufferSize', 'outBufferSize', 'reconnectDelay'];
+const WRITER_PROPS = [
+  'class',
+  'level',
+  'scope',
+  'location',
+  'rollEvery',
+  'rollSize',
+  'alertTargets',
+  'defaultAlertHost',
+  'defaultAlertPort',
+  'inBufferSize',
+  'outBufferSize',
+  'reconnectDelay',
+];
 
 export function loadLogConf(root: string, dOut: string | undefined, env: NodeJS.ProcessEnv): LogConfSource {
   let path: string;
@@ -98,11 +110,17 @@ function applyEnvOverrides(values: Map<string, string>, env: NodeJS.ProcessEnv):
   const overridden: string[] = [];
   const set = (key: string): void => {
     const v = env[envKey(key)];
-    if (v !== undefined) { values.set(key, v); overridden.push(key); }
+    if (v !== undefined) {
+      values.set(key, v);
+      overridden.push(key);
+    }
   };
   set('writers');
   const candidates = new Set(values.keys());
-  for (const w of (values.get('writers') ?? '').split(',').map((s) => s.trim()).filter(Boolean)) {
+  for (const w of (values.get('writers') ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)) {
     for (const p of WRITER_PROPS) candidates.add(`w.${w}.${p}`);
   }
   candidates.delete('writers');

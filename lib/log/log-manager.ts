@@ -69,7 +69,10 @@ export class LogManager {
 
     const byScope = new Map<string, LogWriter[]>();
     const v = opts.conf.values;
-    const names = (v.get('writers') ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+    const names = (v.get('writers') ?? '')
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean);
     try {
       for (const name of names) {
         const prefix = `w.${name}.`;
@@ -82,7 +85,11 @@ export class LogManager {
         let mask = DEFAULT_MASK;
         const levelText = v.get(prefix + 'level');
         if (levelText !== undefined) {
-          try { mask = parseLevelList(levelText); } catch (e) { throw new Error(`invalid value w.${name}.level=${levelText}: ${(e as Error).message}`, { cause: e }); }
+          try {
+            mask = parseLevelList(levelText);
+          } catch (e) {
+            throw new Error(`invalid value w.${name}.level=${levelText}: ${(e as Error).message}`, { cause: e });
+          }
         }
         if (opts.debug) mask |= Level.DEBUG;
         const props = new Map<string, string>();
@@ -95,9 +102,17 @@ export class LogManager {
         // eslint-disable-next-line prefer-const
         let writer: LogWriter | undefined;
         const ctx: WriterContext = {
-          name, mask, props, root: opts.root, logDir: this.logDir, env: opts.env, version: opts.version,
-          metrics: opts.metrics, now,
-          report: (level, message) => this.#report(writer, level === 'error' ? Level.ERROR : Level.INFO, `log-writer-${name}`, message),
+          name,
+          mask,
+          props,
+          root: opts.root,
+          logDir: this.logDir,
+          env: opts.env,
+          version: opts.version,
+          metrics: opts.metrics,
+          now,
+          report: (level, message) =>
+            this.#report(writer, level === 'error' ? Level.ERROR : Level.INFO, `log-writer-${name}`, message),
         };
         writer = factory(ctx, this.#console);
         this.#all.push(writer);
@@ -112,13 +127,20 @@ export class LogManager {
       throw new Error(`log configuration ${opts.conf.path}: ${(e as Error).message}`, { cause: e });
     }
     // Longest scope first, so the first prefix match is the most specific.
-    this.#scopes = [...byScope].map(([scope, writers]) => ({ scope, writers }))
+    this.#scopes = [...byScope]
+      .map(([scope, writers]) => ({ scope, writers }))
       .sort((a, b) => b.scope.length - a.scope.length);
 
     this.#bunyan = bunyan.createLogger({
       name: 'svcdb',
       level: opts.debug ? 'debug' : 'info',
-      streams: [{ type: 'raw', level: opts.debug ? 'debug' : 'info', stream: { write: (r: unknown) => this.#onRecord(r as BunyanRecord) } }],
+      streams: [
+        {
+          type: 'raw',
+          level: opts.debug ? 'debug' : 'info',
+          stream: { write: (r: unknown) => this.#onRecord(r as BunyanRecord) },
+        },
+      ],
     });
   }
 
@@ -193,24 +215,46 @@ export class Logger {
     this.#mask = mask;
   }
 
-  get debugEnabled(): boolean { return (this.#mask & Level.DEBUG) !== 0; }
+  get debugEnabled(): boolean {
+    return (this.#mask & Level.DEBUG) !== 0;
+  }
 
-  advisory(msg: string): void { this.#log(Level.ADVISORY, msg); }
-  critical(msg: string, err?: unknown): void { this.#log(Level.CRITICAL, withError(msg, err)); }
-  error(msg: string, err?: unknown): void { this.#log(Level.ERROR, withError(msg, err)); }
-  info(msg: string): void { this.#log(Level.INFO, msg); }
-  debug(msg: string): void { this.#log(Level.DEBUG, msg); }
+  advisory(msg: string): void {
+    this.#log(Level.ADVISORY, msg);
+  }
+  critical(msg: string, err?: unknown): void {
+    this.#log(Level.CRITICAL, withError(msg, err));
+  }
+  error(msg: string, err?: unknown): void {
+    this.#log(Level.ERROR, withError(msg, err));
+  }
+  info(msg: string): void {
+    this.#log(Level.INFO, msg);
+  }
+  debug(msg: string): void {
+    this.#log(Level.DEBUG, msg);
+  }
 
   #log(level: LevelBit, msg: string): void {
     if ((this.#mask & level) === 0) return;
     const fields = { us: nowMicros() };
     // '%s' keeps bunyan's printf-style formatting away from the message text.
     switch (level) {
-      case Level.DEBUG: this.#b.debug(fields, '%s', msg); break;
-      case Level.INFO: this.#b.info(fields, '%s', msg); break;
-      case Level.ADVISORY: this.#b.warn(fields, '%s', msg); break;
-      case Level.ERROR: this.#b.error(fields, '%s', msg); break;
-      case Level.CRITICAL: this.#b.fatal(fields, '%s', msg); break;
+      case Level.DEBUG:
+        this.#b.debug(fields, '%s', msg);
+        break;
+      case Level.INFO:
+        this.#b.info(fields, '%s', msg);
+        break;
+      case Level.ADVISORY:
+        this.#b.warn(fields, '%s', msg);
+        break;
+      case Level.ERROR:
+        this.#b.error(fields, '%s', msg);
+        break;
+      case Level.CRITICAL:
+        this.#b.fatal(fields, '%s', msg);
+        break;
     }
   }
 }

@@ -10,7 +10,12 @@ export function expandLocation(location: string, vars: Readonly<Record<string, s
   return location.replace(/\$\{([^}]+)\}/g, (whole, name: string) => {
     if (name.startsWith('date:')) return formatDatePattern(name.slice(5).trim(), micros);
     const v = vars[name];
-    if (v === undefined) throw new Error(`unknown variable ${whole} (known: ${Object.keys(vars).map((k) => '${' + k + '}').join(', ')}, \${date:<format>})`);
+    if (v === undefined)
+      throw new Error(
+        `unknown variable ${whole} (known: ${Object.keys(vars)
+          .map((k) => '${' + k + '}')
+          .join(', ')}, \${date:<format>})`,
+      );
     return v;
   });
 }

@@ -3,7 +3,11 @@
 import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 
 /** Default metrics that are gauges named like counters: left out. */
-const GAUGES_NAMED_TOTAL = ['nodejs_active_handles_total', 'nodejs_active_requests_total', 'nodejs_active_resources_total'];
+const GAUGES_NAMED_TOTAL = [
+  'nodejs_active_handles_total',
+  'nodejs_active_requests_total',
+  'nodejs_active_resources_total',
+];
 
 export class Metrics {
   readonly registry = new Registry();

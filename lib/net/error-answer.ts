@@ -29,7 +29,8 @@ const TEXT_TYPE = 'text/plain; charset=utf-8';
 export function errorAnswer(e: SvcError, shape: ErrorShape): ErrorAnswer {
   switch (shape.kind) {
     case 'main': {
-      if (e.plainText) return { status: e.status, headers: { ...e.headers, 'Content-Type': TEXT_TYPE }, body: `${e.message}\r\n` };
+      if (e.plainText)
+        return { status: e.status, headers: { ...e.headers, 'Content-Type': TEXT_TYPE }, body: `${e.message}\r\n` };
       // The SQL error body always has a position (SPEC.md); an error of the whole statement (a timeout) is at 0.
       const positioned = e.position !== undefined || shape.query !== undefined;
       const body = {
@@ -40,13 +41,22 @@ export function errorAnswer(e: SvcError, shape: ErrorShape): ErrorAnswer {
       return { status: e.status, headers: { ...e.headers, 'Content-Type': JSON_TYPE }, body: JSON.stringify(body) };
     }
     case 'import':
-      if (e.plainText) return { status: e.status, headers: { ...e.headers, 'Content-Type': TEXT_TYPE }, body: `${e.message}\r\n` };
+      if (e.plainText)
+        return { status: e.status, headers: { ...e.headers, 'Content-Type': TEXT_TYPE }, body: `${e.message}\r\n` };
       return shape.json
-        ? { status: e.status, headers: { ...e.headers, 'Content-Type': JSON_TYPE }, body: JSON.stringify({ status: e.message }) }
+        ? {
+            status: e.status,
+            headers: { ...e.headers, 'Content-Type': JSON_TYPE },
+            body: JSON.stringify({ status: e.message }),
+          }
         : { status: 200, headers: { ...e.headers, 'Content-Type': TEXT_TYPE }, body: `${e.message}\r\n` };
     case 'health':
       return e.plainText
         ? { status: e.status, headers: { ...e.headers, 'Content-Type': 'text/plain' }, body: `${e.message}\r\n` }
-        : { status: e.status, headers: { ...e.headers, 'Content-Type': 'application/json' }, body: JSON.stringify({ error: e.message }) };
+        : {
+            status: e.status,
+            headers: { ...e.headers, 'Content-Type': 'application/json' },
+            body: JSON.stringify({ error: e.message }),
+          };
   }
 }

@@ -27,7 +27,9 @@ export async function closeGracefully(server: Server, graceMs: number, onDeadlin
   const closed = new Promise<void>((resolve) => server.close(() => resolve()));
   server.closeIdleConnections();
   let timer: NodeJS.Timeout | undefined;
-  const deadline = new Promise<void>((resolve) => { timer = setTimeout(resolve, graceMs); });
+  const deadline = new Promise<void>((resolve) => {
+    timer = setTimeout(resolve, graceMs);
+  });
   const first = await Promise.race([closed.then(() => 'closed' as const), deadline.then(() => 'deadline' as const)]);
   clearTimeout(timer);
   if (first === 'deadline') {

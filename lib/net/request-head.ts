@@ -111,29 +111,46 @@ export function guardRequestHeads(server: Server, limits: HeadLimits, onBadReque
     };
     res.once('finish', next);
   });
-  server.on('clientError', (err: NodeJS.ErrnoException & { bytesParsed?: number; rawPacket?: Buffer }, socket: Socket) => {
-    const tap = taps.get(socket);
-    // The parser stays in its error state and reports each further chunk: the refusal was sent once already.
-    if (tap?.answered) return;
-    if (!tap || err.code === 'ECONNRESET' || err.code === 'EPIPE' || !socket.writable || tap.res?.headersSent === true) {
-      // Nothing to answer to, or a response is already under way: a status line now would corrupt it.
-      socket.destroy();
-      return;
-    }
-    const e = classify(err, tap, limits);
-    onBadRequest(`bad HTTP request: ${err.code ?? 'parse error'} -> ${e.status} ${e.message}`);
-    const a = errorAnswer(e, { kind: 'main' });
-    const headers = Object.entries(a.headers).map(([k, v]) => `${k}: ${v}\r\n`).join('');
-    socket.end(`HTTP/1.1 ${a.status} ${STATUS_CODES[a.status] ?? 'Bad Request'}\r\nConnection: close\r\n`
-      + `${headers}Content-Length: ${Buffer.byteLength(a.body)}\r\n\r\n${a.body}`);
-    tap.answered = true;
-    const timer = setTimeout(() => socket.destroy(), LINGER_MS);
-    timer.unref();
-    socket.once('close', () => clearTimeout(timer));
-  });
+  server.on(
+    'clientError',
+    (err: NodeJS.ErrnoException & { bytesParsed?: number; rawPacket?: Buffer }, socket: Socket) => {
+      const tap = taps.get(socket);
+      // The parser stays in its error state and reports each further chunk: the refusal was sent once already.
+      if (tap?.answered) return;
+      if (
+        !tap ||
+        err.code === 'ECONNRESET' ||
+        err.code === 'EPIPE' ||
+        !socket.writable ||
+        tap.res?.headersSent === true
+      ) {
+        // Nothing to answer to, or a response is already under way: a status line now would corrupt it.
+        socket.destroy();
+        return;
+      }
+      const e = classify(err, tap, limits);
+      onBadRequest(`bad HTTP request: ${err.code ?? 'parse error'} -> ${e.status} ${e.message}`);
+      const a = errorAnswer(e, { kind: 'main' });
+      const headers = Object.entries(a.headers)
+        .map(([k, v]) => `${k}: ${v}\r\n`)
+        .join('');
+      socket.end(
+        `HTTP/1.1 ${a.status} ${STATUS_CODES[a.status] ?? 'Bad Request'}\r\nConnection: close\r\n` +
+          `${headers}Content-Length: ${Buffer.byteLength(a.body)}\r\n\r\n${a.body}`,
+      );
+      tap.answered = true;
+      const timer = setTimeout(() => socket.destroy(), LINGER_MS);
+      timer.unref();
+      socket.once('close', () => clearTimeout(timer));
+    },
+  );
 }
 
-function classify(err: NodeJS.ErrnoException & { bytesParsed?: number; rawPacket?: Buffer }, tap: HeadTap | undefined, l: HeadLimits): SvcError {
+function classify(
+  err: NodeJS.ErrnoException & { bytesParsed?: number; rawPacket?: Buffer },
+  tap: HeadTap | undefined,
+  l: HeadLimits,
+): SvcError {
   switch (err.code) {
     case 'HPE_HEADER_OVERFLOW': {
       let lineEnd = tap?.inHead ? tap.lineEnd : -1;
@@ -153,6 +170,9 @@ function classify(err: NodeJS.ErrnoException & { bytesParsed?: number; rawPacket
     case 'ERR_HTTP_REQUEST_TIMEOUT':
       return new SvcError('REQUEST_TIMEOUT', 'the request did not arrive in time');
     default:
-      return new SvcError('BAD_REQUEST', `malformed HTTP request [${err.code ?? 'parse error'}: ${(err as { reason?: string }).reason ?? err.message}]`);
+      return new SvcError(
+        'BAD_REQUEST',
+        `malformed HTTP request [${err.code ?? 'parse error'}: ${(err as { reason?: string }).reason ?? err.message}]`,
+      );
   }
 }

@@ -16,7 +16,8 @@ export interface Node {
  * `value` is the text as written (GEOHASH) or the digits without the `m` suffix (DECIMAL).
  * LONG256 (`0x` and an even number of hex digits, at most 64, as QuestDB reads constants): `value` and `text` as written.
  */
-export type LiteralType = 'INT' | 'LONG' | 'DOUBLE' | 'STRING' | 'BOOLEAN' | 'NULL' | 'CHAR' | 'GEOHASH' | 'DECIMAL' | 'LONG256';
+export type LiteralType =
+  'INT' | 'LONG' | 'DOUBLE' | 'STRING' | 'BOOLEAN' | 'NULL' | 'CHAR' | 'GEOHASH' | 'DECIMAL' | 'LONG256';
 
 export interface Literal extends Node {
   readonly kind: 'literal';
@@ -192,15 +193,35 @@ export interface Slice extends Node {
 }
 
 export type Expr =
-  | Literal | ColumnRef | StarArg | Unary | Binary | Call | Cast | Case | In | Between | IsNull
-  | ScalarSubquery | BindVar | ArrayLiteral | Subscript | Slice;
+  | Literal
+  | ColumnRef
+  | StarArg
+  | Unary
+  | Binary
+  | Call
+  | Cast
+  | Case
+  | In
+  | Between
+  | IsNull
+  | ScalarSubquery
+  | BindVar
+  | ArrayLiteral
+  | Subscript
+  | Slice;
 
 // ---------------------------------------------------------------- queries
 
 export type SelectItem =
   | { readonly kind: 'star'; readonly pos: number; readonly table: string | null }
   /** `end`: offset just past the expression (before any alias), for naming unaliased columns after their text. */
-  | { readonly kind: 'item'; readonly pos: number; readonly expr: Expr; readonly alias: string | null; readonly end?: number };
+  | {
+      readonly kind: 'item';
+      readonly pos: number;
+      readonly expr: Expr;
+      readonly alias: string | null;
+      readonly end?: number;
+    };
 
 export interface OrderItem {
   readonly expr: Expr;
@@ -330,7 +351,12 @@ export interface Select extends Node {
 export interface Pivot {
   readonly pos: number;
   readonly aggregates: ReadonlyArray<{ readonly expr: Expr; readonly alias: string | null; readonly pos: number }>;
-  readonly for: ReadonlyArray<{ readonly expr: Expr; readonly values: readonly Expr[] | null; readonly query: Query | null; readonly pos: number }>;
+  readonly for: ReadonlyArray<{
+    readonly expr: Expr;
+    readonly values: readonly Expr[] | null;
+    readonly query: Query | null;
+    readonly pos: number;
+  }>;
   readonly groupBy: readonly Expr[];
 }
 
@@ -418,18 +444,59 @@ export interface RenameTable extends Node {
 }
 
 export type AlterAction =
-  | { readonly kind: 'addColumn'; readonly pos: number; readonly columns: readonly ColumnDefAst[]; readonly ifNotExists: boolean }
-  | { readonly kind: 'dropColumn'; readonly pos: number; readonly columns: ReadonlyArray<{ readonly name: string; readonly pos: number }> }
-  | { readonly kind: 'renameColumn'; readonly pos: number; readonly from: string; readonly fromPos: number; readonly to: string; readonly toPos: number }
-  | { readonly kind: 'dropPartition'; readonly pos: number; readonly list: readonly Expr[]; readonly where: Expr | null }
-  | { readonly kind: 'setParam'; readonly pos: number; readonly params: ReadonlyArray<{ readonly key: string; readonly value: string }> }
+  | {
+      readonly kind: 'addColumn';
+      readonly pos: number;
+      readonly columns: readonly ColumnDefAst[];
+      readonly ifNotExists: boolean;
+    }
+  | {
+      readonly kind: 'dropColumn';
+      readonly pos: number;
+      readonly columns: ReadonlyArray<{ readonly name: string; readonly pos: number }>;
+    }
+  | {
+      readonly kind: 'renameColumn';
+      readonly pos: number;
+      readonly from: string;
+      readonly fromPos: number;
+      readonly to: string;
+      readonly toPos: number;
+    }
+  | {
+      readonly kind: 'dropPartition';
+      readonly pos: number;
+      readonly list: readonly Expr[];
+      readonly where: Expr | null;
+    }
+  | {
+      readonly kind: 'setParam';
+      readonly pos: number;
+      readonly params: ReadonlyArray<{ readonly key: string; readonly value: string }>;
+    }
   /** ALTER COLUMN c TYPE t: the column rewritten with its values converted. */
-  | ({ readonly kind: 'alterColumnType'; readonly pos: number; readonly column: string; readonly columnPos: number; readonly type: TypeName }
-    & Pick<ColumnDefAst, 'symbolCapacity' | 'symbolCached' | 'indexed' | 'indexCapacity'>)
+  | ({
+      readonly kind: 'alterColumnType';
+      readonly pos: number;
+      readonly column: string;
+      readonly columnPos: number;
+      readonly type: TypeName;
+    } & Pick<ColumnDefAst, 'symbolCapacity' | 'symbolCached' | 'indexed' | 'indexCapacity'>)
   /** ALTER COLUMN c ADD INDEX [CAPACITY n] / DROP INDEX. */
-  | { readonly kind: 'columnIndex'; readonly pos: number; readonly column: string; readonly columnPos: number; readonly add: boolean; readonly capacity: number | null }
+  | {
+      readonly kind: 'columnIndex';
+      readonly pos: number;
+      readonly column: string;
+      readonly columnPos: number;
+      readonly add: boolean;
+      readonly capacity: number | null;
+    }
   /** DEDUP ENABLE UPSERT KEYS(...) / DEDUP DISABLE (keys null). */
-  | { readonly kind: 'dedup'; readonly pos: number; readonly keys: ReadonlyArray<{ readonly name: string; readonly pos: number }> | null }
+  | {
+      readonly kind: 'dedup';
+      readonly pos: number;
+      readonly keys: ReadonlyArray<{ readonly name: string; readonly pos: number }> | null;
+    }
   /** Anything else ALTER TABLE can say in QuestDB (SET TYPE WAL, SYMBOL CAPACITY, ...): kept as text. */
   | { readonly kind: 'otherAlter'; readonly pos: number; readonly text: string };
 
@@ -507,8 +574,17 @@ export interface Unsupported extends Node {
 }
 
 export type Statement =
-  | QueryStatement | CreateTable | DropTable | TruncateTable | RenameTable | AlterTable | Insert | Update
-  | Show | Explain | Unsupported;
+  | QueryStatement
+  | CreateTable
+  | DropTable
+  | TruncateTable
+  | RenameTable
+  | AlterTable
+  | Insert
+  | Update
+  | Show
+  | Explain
+  | Unsupported;
 
 export function assertNever(x: never): never {
   throw new Error(`unhandled node ${JSON.stringify(x)}`);

@@ -17,15 +17,27 @@ interface Source {
   readonly scope: Scope;
 }
 
-const UNIT_US: Record<string, number> = { U: 1, T: 1000, s: 1_000_000, m: 60_000_000, h: 3_600_000_000, d: 86_400_000_000, w: 604_800_000_000 };
+const UNIT_US: Record<string, number> = {
+  U: 1,
+  T: 1000,
+  s: 1_000_000,
+  m: 60_000_000,
+  h: 3_600_000_000,
+  d: 86_400_000_000,
+  w: 604_800_000_000,
+};
 
 export function bindAsofJoin(j: A.Join, l: Source, r: Source): Source {
   const what = `${j.type} JOIN`;
-  if (l.plan.timestamp < 0) throw new SvcError('SQL', 'left side of time series join has no timestamp', { position: j.pos });
-  if (r.plan.timestamp < 0) throw new SvcError('SQL', 'right side of time series join has no timestamp', { position: j.pos });
+  if (l.plan.timestamp < 0)
+    throw new SvcError('SQL', 'left side of time series join has no timestamp', { position: j.pos });
+  if (r.plan.timestamp < 0)
+    throw new SvcError('SQL', 'right side of time series join has no timestamp', { position: j.pos });
   // Matching walks both sides forward in time: a side sorted newest first (ORDER BY ts DESC) cannot be joined.
-  if (l.plan.timestampDesc) throw new SvcError('SQL', "left side of time series join doesn't have ASC timestamp order", { position: j.pos });
-  if (r.plan.timestampDesc) throw new SvcError('SQL', "right side of time series join doesn't have ASC timestamp order", { position: j.pos });
+  if (l.plan.timestampDesc)
+    throw new SvcError('SQL', "left side of time series join doesn't have ASC timestamp order", { position: j.pos });
+  if (r.plan.timestampDesc)
+    throw new SvcError('SQL', "right side of time series join doesn't have ASC timestamp order", { position: j.pos });
   const fields: ScopeField[] = [...l.scope.fields, ...r.scope.fields];
   const nl = l.scope.fields.length;
   const leftKeys: number[] = [];
@@ -41,8 +53,15 @@ export function bindAsofJoin(j: A.Join, l: Source, r: Source): Source {
       if (!(c.kind === 'binary' && c.op === '=' && c.left.kind === 'column' && c.right.kind === 'column')) {
         throw new SvcError('SQL', `${what} ON takes equalities between a left and a right column`, { position: c.pos });
       }
-      const a = resolveColumn(scope, c.left).index, b = resolveColumn(scope, c.right).index;
-      if (a < nl && b >= nl) { leftKeys.push(a); rightKeys.push(b - nl); } else if (b < nl && a >= nl) { leftKeys.push(b); rightKeys.push(a - nl); } else {
+      const a = resolveColumn(scope, c.left).index,
+        b = resolveColumn(scope, c.right).index;
+      if (a < nl && b >= nl) {
+        leftKeys.push(a);
+        rightKeys.push(b - nl);
+      } else if (b < nl && a >= nl) {
+        leftKeys.push(b);
+        rightKeys.push(a - nl);
+      } else {
         throw new SvcError('SQL', `${what} ON takes equalities between a left and a right column`, { position: c.pos });
       }
     }
@@ -50,12 +69,23 @@ export function bindAsofJoin(j: A.Join, l: Source, r: Source): Source {
   let tolerance: number | null = null;
   if (j.tolerance !== null && j.type !== 'SPLICE') {
     const { n, unit } = parseSampleInterval(j.tolerance, j.pos);
-    if (unit === 'M' || unit === 'y') throw new SvcError('SQL', `${what} TOLERANCE takes a fixed duration (U, T, s, m, h, d, w) [${j.tolerance}]`, { position: j.pos });
+    if (unit === 'M' || unit === 'y')
+      throw new SvcError('SQL', `${what} TOLERANCE takes a fixed duration (U, T, s, m, h, d, w) [${j.tolerance}]`, {
+        position: j.pos,
+      });
     tolerance = n * UNIT_US[unit]!;
   }
   const plan: Plan = node({
-    kind: 'asofJoin', strict: j.type === 'LT', splice: j.type === 'SPLICE', left: l.plan, right: r.plan, leftKeys, rightKeys, tolerance,
-    leftTs: l.plan.timestamp, rightTs: r.plan.timestamp,
+    kind: 'asofJoin',
+    strict: j.type === 'LT',
+    splice: j.type === 'SPLICE',
+    left: l.plan,
+    right: r.plan,
+    leftKeys,
+    rightKeys,
+    tolerance,
+    leftTs: l.plan.timestamp,
+    rightTs: r.plan.timestamp,
     fields: fields.map((f) => ({ name: f.name, type: f.type })),
   });
   return { plan, scope: { fields } };

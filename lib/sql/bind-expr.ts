@@ -11,9 +11,26 @@ import type { StatementEnv } from './statement-env.js';
 import { parseDoubleText, parseIntText, parseIpv4Text, parseLongText } from '../core/parse-text.js';
 import { dayInterval, type DayName } from '../functions/time.js';
 import { merge, parseIntervalLiteral } from './interval-literal.js';
-import { ColumnTypeError, LONG_NULL, columnTypeOf, decimalSpec, geohashBits, geohashType, isParametric, typeKind, typeName, type ColumnType } from '../core/column-type.js';
+import {
+  ColumnTypeError,
+  LONG_NULL,
+  columnTypeOf,
+  decimalSpec,
+  geohashBits,
+  geohashType,
+  isParametric,
+  typeKind,
+  typeName,
+  type ColumnType,
+} from '../core/column-type.js';
 import { decimalLiteral, formatDecimal } from '../core/decimal.js';
-import { formatGeohash, geohashFromText, narrowGeohash, parseGeohashBinary, parseGeohashChars } from '../core/geohash.js';
+import {
+  formatGeohash,
+  geohashFromText,
+  narrowGeohash,
+  parseGeohashBinary,
+  parseGeohashChars,
+} from '../core/geohash.js';
 import type { Interval } from '../core/batch.js';
 import { constArg, isConstant } from './const-value.js';
 import { isWindowOnly } from './window-functions.js';
@@ -55,9 +72,25 @@ export interface ExprContext {
 }
 
 const OPS: Record<string, string> = {
-  '=': '=', '!=': '!=', '<>': '!=', '<': '<', '<=': '<=', '>': '>', '>=': '>=',
-  '+': '+', '-': '-', '*': '*', '/': '/', '%': '%', '||': '||', AND: 'and', OR: 'or',
-  LIKE: 'like', ILIKE: 'ilike', '~': '~', '!~': '!~',
+  '=': '=',
+  '!=': '!=',
+  '<>': '!=',
+  '<': '<',
+  '<=': '<=',
+  '>': '>',
+  '>=': '>=',
+  '+': '+',
+  '-': '-',
+  '*': '*',
+  '/': '/',
+  '%': '%',
+  '||': '||',
+  AND: 'and',
+  OR: 'or',
+  LIKE: 'like',
+  ILIKE: 'ilike',
+  '~': '~',
+  '!~': '!~',
 };
 
 export function resolveColumn(scope: Scope, ref: A.ColumnRef): { index: number; field: ScopeField } {
@@ -76,7 +109,9 @@ export function resolveColumn(scope: Scope, ref: A.ColumnRef): { index: number; 
       throw new SvcError('SQL', 'Invalid table name or alias', { position: ref.pos });
     }
     const shown = `${ref.table ? `${ref.table}.` : ''}${ref.raw ?? ref.name}`;
-    throw new SvcError('SQL', scope.unknownColumn ? scope.unknownColumn(shown) : `Invalid column: ${shown}`, { position: ref.pos });
+    throw new SvcError('SQL', scope.unknownColumn ? scope.unknownColumn(shown) : `Invalid column: ${shown}`, {
+      position: ref.pos,
+    });
   }
   return { index: hit, field: scope.fields[hit]! };
 }
@@ -86,7 +121,13 @@ export function resolveColumn(scope: Scope, ref: A.ColumnRef): { index: number; 
  * overload's types (a failed conversion is reported at the argument,
  * `argPos[i]`), constant arguments checked by the function's bind hook.
  */
-export function call(env: StatementEnv, name: string, given: BoundExpr[], pos: number, argPos?: readonly number[]): BoundExpr {
+export function call(
+  env: StatementEnv,
+  name: string,
+  given: BoundExpr[],
+  pos: number,
+  argPos?: readonly number[],
+): BoundExpr {
   const resolved = resolveCall(env, name, given, pos, argPos);
   let fn = resolved.fn;
   const args = resolved.args;
@@ -102,7 +143,9 @@ export function call(env: StatementEnv, name: string, given: BoundExpr[], pos: n
     if (r) fn = { ...fn, type: r.type ?? fn.type, kernel: r.kernel ?? fn.kernel };
     runArgs = r?.runArgs;
   }
-  return runArgs ? { kind: 'call', name, fn, args: cast, type: fn.type, pos, runArgs } : { kind: 'call', name, fn, args: cast, type: fn.type, pos };
+  return runArgs
+    ? { kind: 'call', name, fn, args: cast, type: fn.type, pos, runArgs }
+    : { kind: 'call', name, fn, args: cast, type: fn.type, pos };
 }
 
 /** Functions whose result takes its arguments' type: a CHAR constant stays CHAR there (`case when c then 'a' end` is CHAR). */
@@ -128,31 +171,58 @@ function isCharConst(a: BoundExpr): boolean {
  * first, failing with QuestDB's `inconvertible value` when they do not spell
  * one. With no fit at all, the error names the types as given (CHAR included).
  */
-function resolveCall(env: StatementEnv, name: string, args: BoundExpr[], pos: number, argPos?: readonly number[]): { fn: ScalarOverload; args: BoundExpr[] } {
+function resolveCall(
+  env: StatementEnv,
+  name: string,
+  args: BoundExpr[],
+  pos: number,
+  argPos?: readonly number[],
+): { fn: ScalarOverload; args: BoundExpr[] } {
   const lower = name.toLowerCase();
   const fits = (as: readonly BoundExpr[]): ScalarOverload | null => {
-    const r = env.registry.tryResolveScalar(lower, as.map((a) => a.type));
+    const r = env.registry.tryResolveScalar(
+      lower,
+      as.map((a) => a.type),
+    );
     return r !== null && typeof r !== 'string' ? r : null;
   };
   if (!VALUE_PASSING.has(lower) && !lower.startsWith('cast_') && args.some(isCharConst)) {
-    const asText = args.map((a): BoundExpr => (isCharConst(a) ? { kind: 'const', type: 'STRING', value: (a as { value: string }).value } : a));
+    const asText = args.map((a): BoundExpr =>
+      isCharConst(a) ? { kind: 'const', type: 'STRING', value: (a as { value: string }).value } : a,
+    );
     const fn = fits(asText);
     if (fn) return { fn, args: asText };
   }
   const direct = fits(args);
   if (direct) return { fn: direct, args };
-  const texts = args.flatMap((a, i) => (a.kind === 'const' && a.value !== null && (a.type === 'CHAR' || a.type === 'STRING' || a.type === 'VARCHAR') ? [i] : []));
+  const texts = args.flatMap((a, i) =>
+    a.kind === 'const' && a.value !== null && (a.type === 'CHAR' || a.type === 'STRING' || a.type === 'VARCHAR')
+      ? [i]
+      : [],
+  );
   if (texts.length > 0 && !lower.startsWith('cast_')) {
     for (const typing of numberTypings(texts.map((i) => (args[i]!.type === 'CHAR' ? CHAR_NUMBERS : STRING_NUMBERS)))) {
       const typed = args.map((a): BoundExpr => a);
-      texts.forEach((i, k) => { typed[i] = { kind: 'const', type: typing[k]!, value: 0 }; });
+      texts.forEach((i, k) => {
+        typed[i] = { kind: 'const', type: typing[k]!, value: 0 };
+      });
       const fn = fits(typed);
       if (!fn) continue;
-      texts.forEach((i, k) => { typed[i] = implicitNumber(env, args[i] as Extract<BoundExpr, { kind: 'const' }>, typing[k]!); });
+      texts.forEach((i, k) => {
+        typed[i] = implicitNumber(env, args[i] as Extract<BoundExpr, { kind: 'const' }>, typing[k]!);
+      });
       return { fn, args: typed };
     }
   }
-  return { fn: env.registry.resolveScalar(name, args.map((a) => a.type), pos, argPos), args };
+  return {
+    fn: env.registry.resolveScalar(
+      name,
+      args.map((a) => a.type),
+      pos,
+      argPos,
+    ),
+    args,
+  };
 }
 
 /** Every choice of one type per list, in order of the summed ranks (nearest first), at most MAX_TYPINGS. */
@@ -162,7 +232,10 @@ function numberTypings(lists: readonly (readonly SqlType[])[]): SqlType[][] {
   for (let total = 0; total <= maxRank && out.length < MAX_TYPINGS; total++) {
     const pick = (k: number, left: number, acc: SqlType[]): void => {
       if (out.length >= MAX_TYPINGS) return;
-      if (k === lists.length) { if (left === 0) out.push(acc); return; }
+      if (k === lists.length) {
+        if (left === 0) out.push(acc);
+        return;
+      }
       const l = lists[k]!;
       for (let r = 0; r < l.length && r <= left; r++) pick(k + 1, left - r, [...acc, l[r]!]);
     };
@@ -227,7 +300,13 @@ export function castTo(env: StatementEnv, e: BoundExpr, t: SqlType, pos: number,
     if (valuePos === undefined && isNumeric(t)) return implicitNumber(env, e, t);
     e = { kind: 'const', type: 'STRING', value: e.value };
   }
-  if (valuePos !== undefined && t === 'IPV4' && e.kind === 'const' && isText(e.type) && parseIpv4Text(String(e.value)) === null) {
+  if (
+    valuePos !== undefined &&
+    t === 'IPV4' &&
+    e.kind === 'const' &&
+    isText(e.type) &&
+    parseIpv4Text(String(e.value)) === null
+  ) {
     throw new SvcError('SQL', 'invalid IPv4 constant', { position: valuePos });
   }
   if (e.kind === 'const' && typeof e.value === 'string' && (t === 'TIMESTAMP' || t === 'DATE')) {
@@ -237,8 +316,14 @@ export function castTo(env: StatementEnv, e: BoundExpr, t: SqlType, pos: number,
     if (us === null) throw new SvcError('SQL', `Invalid date [str=${e.value}]`, { position: pos });
     return { kind: 'const', type: t, value: t === 'DATE' ? Math.floor(us / 1000) : us };
   }
-  if (typeKind(t) === 'GEOHASH' && e.kind === 'const' && typeof e.value === 'string' && isText(e.type)
-    && e.value.length > 0 && geohashFromText(e.value, geohashBits(t)) === null) {
+  if (
+    typeKind(t) === 'GEOHASH' &&
+    e.kind === 'const' &&
+    typeof e.value === 'string' &&
+    isText(e.type) &&
+    e.value.length > 0 &&
+    geohashFromText(e.value, geohashBits(t)) === null
+  ) {
     throw new SvcError('SQL', 'invalid GEOHASH', { position: valuePos ?? pos });
   }
   const c = call(env, `cast_${t}`, [e], pos);
@@ -252,23 +337,28 @@ export function bindExpr(e: A.Expr, cx: ExprContext): BoundExpr {
     if (k) return k;
   }
   switch (e.kind) {
-    case 'literal': return literal(cx.env, e);
+    case 'literal':
+      return literal(cx.env, e);
     case 'column': {
       const { index, field } = resolveColumn(cx.scope, e);
       return { kind: 'col', index, type: field.type };
     }
-    case 'starArg': throw new SvcError('SQL', '\'*\' is only allowed as count(*)', { position: e.pos });
+    case 'starArg':
+      throw new SvcError('SQL', "'*' is only allowed as count(*)", { position: e.pos });
     case 'unary': {
       if (e.op === 'NOT') return call(cx.env, 'not', [bindExpr(e.arg, cx)], e.pos, [e.arg.pos]);
       if (e.op === '+') return bindExpr(e.arg, cx);
       if (e.op === '-') {
-        if (e.arg.kind === 'literal' && typeof e.arg.value === 'number') return literal(cx.env, { ...e.arg, value: -e.arg.value, text: `-${e.arg.text}` });
+        if (e.arg.kind === 'literal' && typeof e.arg.value === 'number')
+          return literal(cx.env, { ...e.arg, value: -e.arg.value, text: `-${e.arg.text}` });
         return call(cx.env, 'neg', [bindExpr(e.arg, cx)], e.pos);
       }
       throw new SvcError('SQL', `unsupported operator ${e.op}`, { position: e.pos });
     }
-    case 'binary': return binary(e, cx);
-    case 'call': return callExpr(e, cx);
+    case 'binary':
+      return binary(e, cx);
+    case 'call':
+      return callExpr(e, cx);
     case 'cast': {
       const v = bindExpr(e.expr, cx);
       const t = typeOf(e.type);
@@ -281,8 +371,10 @@ export function bindExpr(e: A.Expr, cx: ExprContext): BoundExpr {
       }
       return castTo(cx.env, v, t, e.type.pos, e.expr.pos);
     }
-    case 'case': return caseExpr(e, cx);
-    case 'in': return inExpr(e, cx);
+    case 'case':
+      return caseExpr(e, cx);
+    case 'in':
+      return inExpr(e, cx);
     case 'between': {
       const at = positions([e.expr, e.lo, e.hi]);
       const bound = [bindExpr(e.expr, cx), bindExpr(e.lo, cx), bindExpr(e.hi, cx)];
@@ -291,20 +383,35 @@ export function bindExpr(e: A.Expr, cx: ExprContext): BoundExpr {
       const b = call(cx.env, 'between', [x!, lo!, hi!], e.pos, at);
       return e.not ? call(cx.env, 'not', [b], e.pos) : b;
     }
-    case 'isNull': return call(cx.env, e.not ? 'is_not_null' : 'is_null', [bindExpr(e.expr, cx)], e.pos);
+    case 'isNull':
+      return call(cx.env, e.not ? 'is_not_null' : 'is_null', [bindExpr(e.expr, cx)], e.pos);
     case 'subquery': {
       const plan = subqueryPlan(e.query, cx, e.pos);
       return { kind: 'subquery', plan, type: plan.fields[0]!.type, pos: e.pos };
     }
-    case 'bindVar': throw new SvcError('SQL', `bind variables are not supported by the REST API [name=${e.name}]`, { position: e.pos });
+    case 'bindVar':
+      throw new SvcError('SQL', `bind variables are not supported by the REST API [name=${e.name}]`, {
+        position: e.pos,
+      });
     // ARRAY[...] (nested brackets are arrays too) and arr[i, j] / arr[i][j]: the functions in arrays.ts.
-    case 'array': return call(cx.env, 'array', e.items.map((x) => bindExpr(x, cx)), e.pos, positions(e.items));
+    case 'array':
+      return call(
+        cx.env,
+        'array',
+        e.items.map((x) => bindExpr(x, cx)),
+        e.pos,
+        positions(e.items),
+      );
     case 'subscript': {
       const slice = e.index.find((x) => x.kind === 'slice');
       if (slice) throw new SvcError('SQL', 'array slices are not supported yet', { position: slice.pos });
-      return call(cx.env, '[]', [bindExpr(e.expr, cx), ...e.index.map((x) => bindExpr(x, cx))], e.pos, [e.expr.pos, ...positions(e.index)]);
+      return call(cx.env, '[]', [bindExpr(e.expr, cx), ...e.index.map((x) => bindExpr(x, cx))], e.pos, [
+        e.expr.pos,
+        ...positions(e.index),
+      ]);
     }
-    default: return unknownNode(e);
+    default:
+      return unknownNode(e);
   }
 }
 
@@ -317,24 +424,34 @@ export function literal(env: StatementEnv, e: A.Literal): BoundExpr {
     case 'LONG': {
       // Past 2^53 a double cannot hold every digit: the text goes through the exact text -> LONG cast.
       const digits = e.text.replace(/[_lL]/g, '');
-      if (!Number.isSafeInteger(e.value) && /^-?\d+$/.test(digits)) return call(env, 'cast_LONG', [{ kind: 'const', type: 'STRING', value: digits }], e.pos);
+      if (!Number.isSafeInteger(e.value) && /^-?\d+$/.test(digits))
+        return call(env, 'cast_LONG', [{ kind: 'const', type: 'STRING', value: digits }], e.pos);
       return { kind: 'const', type: 'LONG', value: e.value as number };
     }
-    case 'INT': case 'DOUBLE': return { kind: 'const', type: e.type, value: e.value as number };
+    case 'INT':
+    case 'DOUBLE':
+      return { kind: 'const', type: e.type, value: e.value as number };
     // QuestDB: a quoted literal of exactly one character ('a', not '''' or E'a') is a CHAR constant.
-    case 'STRING': return { kind: 'const', type: isCharLiteral(e.text) ? 'CHAR' : 'STRING', value: e.value as string };
-    case 'CHAR': return { kind: 'const', type: 'CHAR', value: e.value as string };
+    case 'STRING':
+      return { kind: 'const', type: isCharLiteral(e.text) ? 'CHAR' : 'STRING', value: e.value as string };
+    case 'CHAR':
+      return { kind: 'const', type: 'CHAR', value: e.value as string };
     // 0x and an even number of hex digits (at most 64): a LONG256 constant, parsed once by the text -> LONG256 cast.
-    case 'LONG256': return call(env, 'cast_LONG256', [{ kind: 'const', type: 'STRING', value: e.text }], e.pos);
-    case 'BOOLEAN': return { kind: 'const', type: 'BOOLEAN', value: e.value as boolean };
-    case 'NULL': return { kind: 'const', type: 'NULL', value: null };
-    case 'GEOHASH': return geohashLiteral(e.text, e.pos);
+    case 'LONG256':
+      return call(env, 'cast_LONG256', [{ kind: 'const', type: 'STRING', value: e.text }], e.pos);
+    case 'BOOLEAN':
+      return { kind: 'const', type: 'BOOLEAN', value: e.value as boolean };
+    case 'NULL':
+      return { kind: 'const', type: 'NULL', value: null };
+    case 'GEOHASH':
+      return geohashLiteral(e.text, e.pos);
     case 'DECIMAL': {
       const d = decimalLiteral(String(e.value));
       if (d === null) throw new SvcError('SQL', `invalid constant: ${e.text}`, { position: e.pos });
       return { kind: 'const', type: d.type, value: formatDecimal(d.unscaled, decimalSpec(d.type).scale) };
     }
-    default: throw new SvcError('SQL', `unsupported literal [${String(e.type)}]`, { position: e.pos });
+    default:
+      throw new SvcError('SQL', `unsupported literal [${String(e.type)}]`, { position: e.pos });
   }
 }
 
@@ -368,7 +485,8 @@ export function typeOf(t: A.TypeName): SqlType {
   try {
     type = columnTypeOf(t.name, t.params, true);
   } catch (err) {
-    if (err instanceof ColumnTypeError) throw new SvcError('SQL', err.message, { position: (t.paramsPos ?? t.pos) + err.offset });
+    if (err instanceof ColumnTypeError)
+      throw new SvcError('SQL', err.message, { position: (t.paramsPos ?? t.pos) + err.offset });
     throw err;
   }
   if (type === undefined) throw new SvcError('SQL', `unsupported type: ${t.name}`, { position: t.pos });
@@ -378,7 +496,10 @@ export function typeOf(t: A.TypeName): SqlType {
 function binary(e: A.Binary, cx: ExprContext): BoundExpr {
   let op = e.op;
   let negate = false;
-  if (op === 'NOT LIKE' || op === 'NOT ILIKE') { op = op.slice(4); negate = true; }
+  if (op === 'NOT LIKE' || op === 'NOT ILIKE') {
+    op = op.slice(4);
+    negate = true;
+  }
   const name = OPS[op];
   if (!name) throw new SvcError('SQL', `unsupported operator ${e.op}`, { position: e.pos });
   let l = bindExpr(e.left, cx);
@@ -402,12 +523,17 @@ function isNullConst(b: BoundExpr): boolean {
 
 function callExpr(e: A.Call, cx: ExprContext): BoundExpr {
   if (e.over) {
-    if (!cx.onWindow) throw new SvcError('SQL', cx.windowError ?? 'window function is not allowed here', { position: e.pos });
+    if (!cx.onWindow)
+      throw new SvcError('SQL', cx.windowError ?? 'window function is not allowed here', { position: e.pos });
     return cx.onWindow(e);
   }
-  if (isWindowOnly(e.name)) throw new SvcError('SQL', 'window function called in non-window context, make sure to add OVER clause', { position: e.pos });
+  if (isWindowOnly(e.name))
+    throw new SvcError('SQL', 'window function called in non-window context, make sure to add OVER clause', {
+      position: e.pos,
+    });
   if (cx.env.registry.isAggregate(e.name) || (e.name === 'count' && e.distinct)) {
-    if (!cx.onAggregate) throw new SvcError('SQL', `aggregate function ${e.name} is not allowed here`, { position: e.pos });
+    if (!cx.onAggregate)
+      throw new SvcError('SQL', `aggregate function ${e.name} is not allowed here`, { position: e.pos });
     return cx.onAggregate(e);
   }
   const at = positions(e.args);
@@ -423,7 +549,22 @@ function callExpr(e: A.Call, cx: ExprContext): BoundExpr {
  * 2200.00m`); svcdb also takes FLOAT and DOUBLE, which QuestDB 9.3.3 refuses (a deliberate
  * difference: standard SQL's numeric BETWEEN, README "Differences from QuestDB").
  */
-const BETWEEN_ARGS: ReadonlySet<SqlType> = new Set(['TIMESTAMP', 'TIMESTAMP_NS', 'DATE', 'BYTE', 'SHORT', 'INT', 'LONG', 'FLOAT', 'DOUBLE', 'NULL', 'CHAR', 'STRING', 'VARCHAR', 'SYMBOL']);
+const BETWEEN_ARGS: ReadonlySet<SqlType> = new Set([
+  'TIMESTAMP',
+  'TIMESTAMP_NS',
+  'DATE',
+  'BYTE',
+  'SHORT',
+  'INT',
+  'LONG',
+  'FLOAT',
+  'DOUBLE',
+  'NULL',
+  'CHAR',
+  'STRING',
+  'VARCHAR',
+  'SYMBOL',
+]);
 
 /**
  * QuestDB 9.3 has BETWEEN for timestamps (and decimals) only; svcdb adds numbers. An argument
@@ -448,20 +589,33 @@ function checkBetween(args: readonly BoundExpr[], at: readonly number[]): void {
  * converted. A mismatch is reported at the expression that does not fit
  * (`at[i]`, else `pos`); for CASE `branches`, as QuestDB reports them.
  */
-export function unify(env: StatementEnv, es: BoundExpr[], pos: number, at?: readonly number[], branches = false): BoundExpr[] {
+export function unify(
+  env: StatementEnv,
+  es: BoundExpr[],
+  pos: number,
+  at?: readonly number[],
+  branches = false,
+): BoundExpr[] {
   const where = (i: number): number => at?.[i] ?? pos;
   const temporal = es.some((x) => isTemporal(x.type) || x.type === 'TIMESTAMP_NS');
   let t: SqlType = 'NULL';
   es.forEach((x, i) => {
     if (temporal && x.kind === 'const' && isText(x.type)) return;
     const c = commonType(t, x.type);
-    if (c === null && !branches) throw new SvcError('SQL', `inconvertible types: ${typeName(t)} and ${typeName(x.type)}`, { position: where(i) });
+    if (c === null && !branches)
+      throw new SvcError('SQL', `inconvertible types: ${typeName(t)} and ${typeName(x.type)}`, { position: where(i) });
     if (c === null) {
       // CASE: QuestDB converts the branches to the later type and fails at the first earlier one it cannot take.
       const to = x.type;
-      const j = es.findIndex((y, k) => k < i && !(temporal && y.kind === 'const' && isText(y.type)) && commonType(y.type, to) === null);
+      const j = es.findIndex(
+        (y, k) => k < i && !(temporal && y.kind === 'const' && isText(y.type)) && commonType(y.type, to) === null,
+      );
       const from = j >= 0 ? es[j]!.type : t;
-      throw new SvcError('SQL', `inconvertible types: ${typeName(from)} -> ${typeName(to)} [from=${typeName(from)}, to=${typeName(to)}]`, { position: where(j >= 0 ? j : i) });
+      throw new SvcError(
+        'SQL',
+        `inconvertible types: ${typeName(from)} -> ${typeName(to)} [from=${typeName(from)}, to=${typeName(to)}]`,
+        { position: where(j >= 0 ? j : i) },
+      );
     }
     t = c;
   });
@@ -473,7 +627,8 @@ function caseExpr(e: A.Case, cx: ExprContext): BoundExpr {
     const c = bindExpr(w.when, cx);
     if (!e.operand) {
       // A searched CASE's conditions are BOOLEAN (a NULL literal included: QuestDB refuses it).
-      if (c.type !== 'BOOLEAN') throw new SvcError('SQL', `BOOLEAN expected, found ${typeName(c.type)}`, { position: w.when.pos });
+      if (c.type !== 'BOOLEAN')
+        throw new SvcError('SQL', `BOOLEAN expected, found ${typeName(c.type)}`, { position: w.when.pos });
       return c;
     }
     const at = [e.operand.pos, w.when.pos];
@@ -481,7 +636,16 @@ function caseExpr(e: A.Case, cx: ExprContext): BoundExpr {
     return call(cx.env, '=', [a!, b!], w.when.pos, at);
   });
   const valuePos = [...e.whens.map((w) => w.then.pos), e.else ? e.else.pos : e.pos];
-  const values = unify(cx.env, [...e.whens.map((w) => bindExpr(w.then, cx)), e.else ? bindExpr(e.else, cx) : { kind: 'const', type: 'NULL', value: null }], e.pos, valuePos, true);
+  const values = unify(
+    cx.env,
+    [
+      ...e.whens.map((w) => bindExpr(w.then, cx)),
+      e.else ? bindExpr(e.else, cx) : { kind: 'const', type: 'NULL', value: null },
+    ],
+    e.pos,
+    valuePos,
+    true,
+  );
   const args: BoundExpr[] = [];
   conds.forEach((c, i) => args.push(c, values[i]!));
   args.push(values[values.length - 1]!);
@@ -492,7 +656,10 @@ function caseExpr(e: A.Case, cx: ExprContext): BoundExpr {
 function subqueryPlan(q: A.Query, cx: ExprContext, pos: number): Plan {
   if (!cx.scope.subquery) throw new SvcError('SQL', 'subqueries are not supported here', { position: pos });
   const plan = cx.scope.subquery(q);
-  if (plan.fields.length !== 1) throw new SvcError('SQL', `subquery must return exactly one column [columns=${plan.fields.length}]`, { position: pos });
+  if (plan.fields.length !== 1)
+    throw new SvcError('SQL', `subquery must return exactly one column [columns=${plan.fields.length}]`, {
+      position: pos,
+    });
   return plan;
 }
 
@@ -526,16 +693,28 @@ function inExpr(e: A.In, cx: ExprContext): BoundExpr {
   }
   if (isTemporal(x.type)) {
     // Any other use of a day interval in the list would compare with its first microsecond only: refused.
-    const other = (e.list ?? []).find((i) => i.kind === 'call' && (i.name === 'today' || i.name === 'yesterday' || i.name === 'tomorrow'));
+    const other = (e.list ?? []).find(
+      (i) => i.kind === 'call' && (i.name === 'today' || i.name === 'yesterday' || i.name === 'tomorrow'),
+    );
     if (other !== undefined) {
-      throw new SvcError('SQL', `${(other as A.Call).name}() is an interval only alone in an IN list and with a constant time zone: ts IN ${(other as A.Call).name}(['zone']); combine others with OR`, { position: other.pos });
+      throw new SvcError(
+        'SQL',
+        `${(other as A.Call).name}() is an interval only alone in an IN list and with a constant time zone: ts IN ${(other as A.Call).name}(['zone']); combine others with OR`,
+        { position: other.pos },
+      );
     }
   }
   const list = (e.list ?? []).map((i) => bindExpr(i, cx));
   // ts IN '2024-01' (strings against a timestamp: interval literals) is the time-series clause.
-  if (isTemporal(x.type) && list.length > 0 && list.every((i) => i.kind === 'const' && isText(i.type) && i.value !== null)) {
+  if (
+    isTemporal(x.type) &&
+    list.length > 0 &&
+    list.every((i) => i.kind === 'const' && isText(i.type) && i.value !== null)
+  ) {
     const now = cx.env.statementMicros;
-    const intervals = merge(list.flatMap((i, k) => parseIntervalLiteral(String((i as { value: unknown }).value), now, e.list![k]!.pos)));
+    const intervals = merge(
+      list.flatMap((i, k) => parseIntervalLiteral(String((i as { value: unknown }).value), now, e.list![k]!.pos)),
+    );
     const r = inIntervals(x.type === 'DATE' ? call(cx.env, 'cast_TIMESTAMP', [x], e.pos) : x, intervals, e.pos);
     return e.not ? call(cx.env, 'not', [r], e.pos) : r;
   }
@@ -546,10 +725,13 @@ function inExpr(e: A.In, cx: ExprContext): BoundExpr {
 }
 
 /** An IN list that is one call of today(), yesterday() or tomorrow() (a constant zone or none), or null. */
-function dayCall(list: readonly A.Expr[] | null | undefined): { which: DayName; zone: string | null; zonePos: number } | null {
+function dayCall(
+  list: readonly A.Expr[] | null | undefined,
+): { which: DayName; zone: string | null; zonePos: number } | null {
   if (!list || list.length !== 1) return null;
   const c = list[0]!;
-  if (c.kind !== 'call' || (c.name !== 'today' && c.name !== 'yesterday' && c.name !== 'tomorrow') || c.args.length > 1) return null;
+  if (c.kind !== 'call' || (c.name !== 'today' && c.name !== 'yesterday' && c.name !== 'tomorrow') || c.args.length > 1)
+    return null;
   const z = c.args[0];
   if (z === undefined) return { which: c.name, zone: null, zonePos: c.pos };
   if (z.kind !== 'literal' || z.type !== 'STRING' || z.value === null) return null;
@@ -558,7 +740,13 @@ function dayCall(list: readonly A.Expr[] | null | undefined): { which: DayName; 
 
 /** A stable text of an expression without positions, to match GROUP BY keys and ORDER BY items. */
 export function exprKey(e: A.Expr): string {
-  return JSON.stringify(e, (k, v: unknown) => (k === 'pos' || (k.endsWith('Pos') && typeof v === 'number') ? undefined : typeof v === 'string' && k === 'name' ? v.toLowerCase() : v));
+  return JSON.stringify(e, (k, v: unknown) =>
+    k === 'pos' || (k.endsWith('Pos') && typeof v === 'number')
+      ? undefined
+      : typeof v === 'string' && k === 'name'
+        ? v.toLowerCase()
+        : v,
+  );
 }
 
 /** `x IN <intervals>`: a binary search per row over the sorted intervals (NULL is outside every interval). */
@@ -572,11 +760,24 @@ function inIntervals(x: BoundExpr, intervals: readonly Interval[], pos: number):
     for (let r = 0; r < n; r++) {
       const t = d[r]!;
       // The last interval starting at or before t.
-      let lo = 0, hi = k;
-      while (lo < hi) { const mid = (lo + hi) >>> 1; if (los[mid]! <= t) lo = mid + 1; else hi = mid; }
+      let lo = 0,
+        hi = k;
+      while (lo < hi) {
+        const mid = (lo + hi) >>> 1;
+        if (los[mid]! <= t) lo = mid + 1;
+        else hi = mid;
+      }
       out[r] = lo > 0 && t < his[lo - 1]! && t !== LONG_NULL ? 1 : 0;
     }
     return { kind: 'fixed', type: 'BOOLEAN', data: out };
   };
-  return { kind: 'call', name: 'in_intervals', fn: { type: 'BOOLEAN', kernel }, args: [x], type: 'BOOLEAN', pos, intervals };
+  return {
+    kind: 'call',
+    name: 'in_intervals',
+    fn: { type: 'BOOLEAN', kernel },
+    args: [x],
+    type: 'BOOLEAN',
+    pos,
+    intervals,
+  };
 }

@@ -31,7 +31,8 @@ export function checkWindowPlacement(env: StatementEnv, q: A.Select): void {
   clause(q.having, 'HAVING');
   const exprs: A.Expr[] = [];
   for (const c of q.columns) if (c.kind === 'item') exprs.push(c.expr);
-  const grouped = q.groupBy.length > 0 || q.having !== null || q.sampleBy !== null || exprs.some((e) => hasAggregate(env, e));
+  const grouped =
+    q.groupBy.length > 0 || q.having !== null || q.sampleBy !== null || exprs.some((e) => hasAggregate(env, e));
   if (!grouped) return;
   for (const e of [...exprs, ...q.orderBy.map((o) => o.expr)]) {
     const w = firstWindow(e);
@@ -70,13 +71,27 @@ function firstWindow(e: A.Expr): A.Call | null {
 
 /** Whether `e` calls an aggregate function outside its subqueries (a window function's OVER clause included). */
 export function hasAggregate(env: StatementEnv, e: A.Expr): boolean {
-  return visit(e, (n) => n.kind === 'call' && n.over === null && (env.registry.isAggregate(n.name) || (n.name === 'count' && n.distinct)));
+  return visit(
+    e,
+    (n) =>
+      n.kind === 'call' && n.over === null && (env.registry.isAggregate(n.name) || (n.name === 'count' && n.distinct)),
+  );
 }
 
 /** Time units of RANGE offsets, in microseconds. */
 const UNIT_MICROS: Record<string, number> = {
-  MICROSECOND: 1, MICROSECONDS: 1, MILLISECOND: 1e3, MILLISECONDS: 1e3, SECOND: 1e6, SECONDS: 1e6,
-  MINUTE: 6e7, MINUTES: 6e7, HOUR: 3.6e9, HOURS: 3.6e9, DAY: 8.64e10, DAYS: 8.64e10,
+  MICROSECOND: 1,
+  MICROSECONDS: 1,
+  MILLISECOND: 1e3,
+  MILLISECONDS: 1e3,
+  SECOND: 1e6,
+  SECONDS: 1e6,
+  MINUTE: 6e7,
+  MINUTES: 6e7,
+  HOUR: 3.6e9,
+  HOURS: 3.6e9,
+  DAY: 8.64e10,
+  DAYS: 8.64e10,
 };
 
 /**
@@ -90,7 +105,11 @@ export class WindowBinder {
   private readonly byKey = new Map<string, number>();
   private readonly named = new Map<string, A.WindowSpec>();
 
-  constructor(private readonly env: StatementEnv, private readonly scope: Scope, windows: A.Select['windows']) {
+  constructor(
+    private readonly env: StatementEnv,
+    private readonly scope: Scope,
+    windows: A.Select['windows'],
+  ) {
     // A named window may build on one defined before it (QuestDB's rule; no cycles possible).
     for (const w of windows ?? []) {
       if (w.spec.name) this.resolve(w.spec);
@@ -112,7 +131,8 @@ export class WindowBinder {
   /** `plan` with a window node over it when calls were bound, else `plan`. */
   apply(plan: Plan): Plan {
     if (this.functions.length === 0) return plan;
-    if (plan.fields.length !== this.scope.fields.length) throw new SvcError('INTERNAL', 'window functions bound against another plan');
+    if (plan.fields.length !== this.scope.fields.length)
+      throw new SvcError('INTERNAL', 'window functions bound against another plan');
     const fields = [...plan.fields, ...this.functions.map((f, i) => ({ name: `$window${i}`, type: f.type }))];
     return node({ kind: 'window', input: plan, functions: this.functions, fields });
   }
@@ -122,10 +142,12 @@ export class WindowBinder {
     if (spec.anchor) throw new SvcError('SQL', 'ANCHOR is not supported', { position: spec.pos });
     if (!spec.name) return spec;
     const named = this.named.get(spec.name.toLowerCase());
-    if (!named) throw new SvcError('SQL', `window '${spec.name}' is not defined`, { position: spec.namePos ?? spec.pos });
+    if (!named)
+      throw new SvcError('SQL', `window '${spec.name}' is not defined`, { position: spec.namePos ?? spec.pos });
     const base = this.resolve(named);
     return {
-      kind: 'window', pos: spec.pos,
+      kind: 'window',
+      pos: spec.pos,
       partitionBy: spec.partitionBy.length > 0 ? spec.partitionBy : base.partitionBy,
       orderBy: spec.orderBy.length > 0 ? spec.orderBy : base.orderBy,
       frame: spec.frame ?? base.frame,
@@ -134,17 +156,26 @@ export class WindowBinder {
 
   private bindCall(c: A.Call): BoundWindow {
     const spec = this.resolve(c.over!);
-    const inScope = (windowError: string): ExprContext => ({ env: this.env, scope: this.scope, onAggregate: null, windowError });
+    const inScope = (windowError: string): ExprContext => ({
+      env: this.env,
+      scope: this.scope,
+      onAggregate: null,
+      windowError,
+    });
     const argCx = inScope('window function is not allowed in window function arguments');
     const star = c.args.length === 1 && c.args[0]!.kind === 'starArg';
     const def = windowFunction(c.name);
     if (!def) {
-      if (this.env.registry.isAggregate(c.name) || this.env.registry.hasScalar(c.name)) throw new SvcError('SQL', 'non-window function called in window context', { position: c.pos });
+      if (this.env.registry.isAggregate(c.name) || this.env.registry.hasScalar(c.name))
+        throw new SvcError('SQL', 'non-window function called in window context', { position: c.pos });
       const types = star ? [] : c.args.map((a) => bindExpr(a, argCx).type);
       throw new SvcError('SQL', `unknown function name: ${c.name}(${types.join(', ')})`, { position: c.pos });
     }
     if (c.distinct) throw new SvcError('SQL', 'DISTINCT is not supported in window functions', { position: c.pos });
-    if (c.nulls && !def.nulls) throw new SvcError('SQL', 'RESPECT/IGNORE NULLS is not supported for current window function', { position: c.nullsPos ?? c.pos });
+    if (c.nulls && !def.nulls)
+      throw new SvcError('SQL', 'RESPECT/IGNORE NULLS is not supported for current window function', {
+        position: c.nullsPos ?? c.pos,
+      });
     const isOffset = def.name === 'lag' || def.name === 'lead';
     if (isOffset && c.args.length > 3) throw new SvcError('SQL', 'too many arguments', { position: c.args[3]!.pos });
     let args = star && def.name === 'count' ? [] : c.args.map((a) => bindExpr(a, argCx));
@@ -172,19 +203,40 @@ export class WindowBinder {
     } else {
       args = args.map((a, i) => (a.type === 'NULL' ? castTo(this.env, a, 'DOUBLE', c.args[i]!.pos) : a));
     }
-    const partitionBy = spec.partitionBy.map((e) => bindExpr(e, inScope('window function is not allowed in PARTITION BY clause')));
-    const orderBy = spec.orderBy.map((o) => ({ expr: bindExpr(o.expr, inScope('window function is not allowed in ORDER BY clause of a window')), desc: o.desc }));
+    const partitionBy = spec.partitionBy.map((e) =>
+      bindExpr(e, inScope('window function is not allowed in PARTITION BY clause')),
+    );
+    const orderBy = spec.orderBy.map((o) => ({
+      expr: bindExpr(o.expr, inScope('window function is not allowed in ORDER BY clause of a window')),
+      desc: o.desc,
+    }));
     const frame: BoundFrame = def.usesFrame
-      ? bindFrame(this.env, spec, orderBy.map((o) => o.expr.type), this.scope)
+      ? bindFrame(
+          this.env,
+          spec,
+          orderBy.map((o) => o.expr.type),
+          this.scope,
+        )
       : { unit: 'ROWS', start: -Infinity, end: Infinity };
-    return { fn: def.name, args, partitionBy, orderBy, frame, offset, ignoreNulls: c.nulls === 'IGNORE', type, pos: c.pos };
+    return {
+      fn: def.name,
+      args,
+      partitionBy,
+      orderBy,
+      frame,
+      offset,
+      ignoreNulls: c.nulls === 'IGNORE',
+      type,
+      pos: c.pos,
+    };
   }
 }
 
 /** cume_dist and ntile work on whole partitions: a frame or EXCLUDE clause is an error (QuestDB's messages). */
 function rejectFrame(name: string, f: A.WindowFrame | null): void {
   if (f === null) return;
-  if (f.exclude !== null && f.exclude !== 'NO OTHERS') throw new SvcError('SQL', `${name}() does not support EXCLUDE clause`, { position: f.excludePos ?? f.pos });
+  if (f.exclude !== null && f.exclude !== 'NO OTHERS')
+    throw new SvcError('SQL', `${name}() does not support EXCLUDE clause`, { position: f.excludePos ?? f.pos });
   throw new SvcError('SQL', `${name}() does not support framing; remove the frame clause`, { position: f.start.pos });
 }
 
@@ -193,7 +245,8 @@ function bucketCount(env: StatementEnv, e: BoundExpr, pos: number): number {
   const v = constValue(env, e);
   if (v === undefined) throw new SvcError('SQL', 'ntile() bucket count must be a constant', { position: pos });
   if (v === null) throw new SvcError('SQL', 'ntile() bucket count cannot be NULL', { position: pos });
-  if (typeof v !== 'number' || v <= 0 || v > 2147483647) throw new SvcError('SQL', 'ntile() bucket count must be a positive integer', { position: pos });
+  if (typeof v !== 'number' || v <= 0 || v > 2147483647)
+    throw new SvcError('SQL', 'ntile() bucket count must be a positive integer', { position: pos });
   return v;
 }
 
@@ -201,7 +254,8 @@ function bucketCount(env: StatementEnv, e: BoundExpr, pos: number): number {
 function offsetArg(env: StatementEnv, e: BoundExpr, pos: number): number {
   const v = constValue(env, e);
   if (v === undefined) throw new SvcError('SQL', 'offset must be a constant', { position: pos });
-  if (typeof v !== 'number' || !Number.isInteger(v) || v < 0) throw new SvcError('SQL', 'offset must be a positive integer', { position: pos });
+  if (typeof v !== 'number' || !Number.isInteger(v) || v < 0)
+    throw new SvcError('SQL', 'offset must be a positive integer', { position: pos });
   return v;
 }
 
@@ -212,17 +266,31 @@ function offsetArg(env: StatementEnv, e: BoundExpr, pos: number): number {
  */
 function bindFrame(env: StatementEnv, spec: A.WindowSpec, orderTypes: readonly SqlType[], scope: Scope): BoundFrame {
   const f = spec.frame;
-  if (f === null) return spec.orderBy.length === 0 ? { unit: 'ROWS', start: -Infinity, end: Infinity } : { unit: 'RANGE', start: -Infinity, end: 0 };
+  if (f === null)
+    return spec.orderBy.length === 0
+      ? { unit: 'ROWS', start: -Infinity, end: Infinity }
+      : { unit: 'RANGE', start: -Infinity, end: 0 };
   if (f.unit === 'GROUPS') throw new SvcError('SQL', 'GROUPS frames are not supported', { position: f.pos });
-  if (f.start.type === 'UNBOUNDED FOLLOWING') throw new SvcError('SQL', 'frame start cannot be UNBOUNDED FOLLOWING, use UNBOUNDED PRECEDING', { position: f.start.pos });
-  if (f.end.type === 'UNBOUNDED PRECEDING') throw new SvcError('SQL', 'frame end cannot be UNBOUNDED PRECEDING, use UNBOUNDED FOLLOWING', { position: f.end.pos });
+  if (f.start.type === 'UNBOUNDED FOLLOWING')
+    throw new SvcError('SQL', 'frame start cannot be UNBOUNDED FOLLOWING, use UNBOUNDED PRECEDING', {
+      position: f.start.pos,
+    });
+  if (f.end.type === 'UNBOUNDED PRECEDING')
+    throw new SvcError('SQL', 'frame end cannot be UNBOUNDED PRECEDING, use UNBOUNDED FOLLOWING', {
+      position: f.end.pos,
+    });
   const hasOffset = f.start.offset !== null || f.end.offset !== null;
   let keyType: SqlType | null = null;
   if (f.unit === 'RANGE' && hasOffset) {
-    if (spec.orderBy.length !== 1) throw new SvcError('SQL', 'RANGE with an offset needs exactly one ORDER BY expression', { position: f.pos });
+    if (spec.orderBy.length !== 1)
+      throw new SvcError('SQL', 'RANGE with an offset needs exactly one ORDER BY expression', { position: f.pos });
     keyType = orderTypes[0]!;
     if (!isNumeric(keyType) && !isTemporal(keyType)) {
-      throw new SvcError('SQL', `RANGE with an offset needs a numeric or timestamp ORDER BY expression, not ${keyType}`, { position: spec.orderBy[0]!.pos });
+      throw new SvcError(
+        'SQL',
+        `RANGE with an offset needs a numeric or timestamp ORDER BY expression, not ${keyType}`,
+        { position: spec.orderBy[0]!.pos },
+      );
     }
   }
   const start = boundValue(env, f.start, f.unit, keyType, scope);
@@ -230,13 +298,22 @@ function bindFrame(env: StatementEnv, spec: A.WindowSpec, orderTypes: readonly S
   if (f.start.type === 'CURRENT ROW' && f.end.type === 'PRECEDING') {
     throw new SvcError('SQL', 'start row is CURRENT, end row not must be PRECEDING', { position: f.end.pos });
   }
-  if (start > end) throw new SvcError('SQL', 'start of window must be lower than end of window', { position: f.start.offset?.pos ?? f.start.pos });
+  if (start > end)
+    throw new SvcError('SQL', 'start of window must be lower than end of window', {
+      position: f.start.offset?.pos ?? f.start.pos,
+    });
   const excludePos = f.excludePos ?? f.pos;
   if (f.exclude === 'CURRENT ROW') {
     // As QuestDB: a frame ending at the current row then ends one row before it.
-    if (f.unit !== 'ROWS' || end !== 0) throw new SvcError('SQL', 'EXCLUDE CURRENT ROW is supported only for ROWS frames ending at CURRENT ROW', { position: excludePos });
+    if (f.unit !== 'ROWS' || end !== 0)
+      throw new SvcError('SQL', 'EXCLUDE CURRENT ROW is supported only for ROWS frames ending at CURRENT ROW', {
+        position: excludePos,
+      });
     end = -1;
-    if (start > end) throw new SvcError('SQL', 'end of window is higher than start of window due to exclusion mode', { position: excludePos });
+    if (start > end)
+      throw new SvcError('SQL', 'end of window is higher than start of window due to exclusion mode', {
+        position: excludePos,
+      });
   } else if (f.exclude !== null && f.exclude !== 'NO OTHERS') {
     throw new SvcError('SQL', `EXCLUDE ${f.exclude} is not supported`, { position: excludePos });
   }
@@ -244,18 +321,32 @@ function bindFrame(env: StatementEnv, spec: A.WindowSpec, orderTypes: readonly S
 }
 
 /** A bound as a signed distance (see BoundFrame), in rows or in the ORDER BY value's units. */
-function boundValue(env: StatementEnv, b: A.FrameBound, unit: 'ROWS' | 'RANGE', keyType: SqlType | null, scope: Scope): number {
+function boundValue(
+  env: StatementEnv,
+  b: A.FrameBound,
+  unit: 'ROWS' | 'RANGE',
+  keyType: SqlType | null,
+  scope: Scope,
+): number {
   switch (b.type) {
-    case 'UNBOUNDED PRECEDING': return -Infinity;
-    case 'UNBOUNDED FOLLOWING': return Infinity;
-    case 'CURRENT ROW': return 0;
-    default: break;
+    case 'UNBOUNDED PRECEDING':
+      return -Infinity;
+    case 'UNBOUNDED FOLLOWING':
+      return Infinity;
+    case 'CURRENT ROW':
+      return 0;
+    default:
+      break;
   }
   const e = b.offset!;
-  const v = constValue(env, bindExpr(e, { env, scope, onAggregate: null, windowError: 'window function is not allowed in a frame' }));
+  const v = constValue(
+    env,
+    bindExpr(e, { env, scope, onAggregate: null, windowError: 'window function is not allowed in a frame' }),
+  );
   if (v === undefined) throw new SvcError('SQL', 'constant expression expected', { position: e.pos });
   const n = typeof v === 'string' && v.trim() !== '' ? Number(v) : v;
-  if (typeof n !== 'number' || Number.isNaN(n)) throw new SvcError('SQL', 'integer expression expected', { position: e.pos });
+  if (typeof n !== 'number' || Number.isNaN(n))
+    throw new SvcError('SQL', 'integer expression expected', { position: e.pos });
   if (n < 0) throw new SvcError('SQL', 'non-negative integer expression expected', { position: e.pos });
   let size = n;
   if (b.unit !== null) {

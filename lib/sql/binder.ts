@@ -3,7 +3,18 @@
 // set operations, into a logical plan with typed fields.
 import { SvcError } from '../errors/svc-error.js';
 import type * as A from './ast.js';
-import { bindExpr, castTo, exprKey, implicitNumber, literal, resolveColumn, unify, type ExprContext, type Scope, type ScopeField } from './bind-expr.js';
+import {
+  bindExpr,
+  castTo,
+  exprKey,
+  implicitNumber,
+  literal,
+  resolveColumn,
+  unify,
+  type ExprContext,
+  type Scope,
+  type ScopeField,
+} from './bind-expr.js';
 import type { BoundAggregate, BoundExpr, Field, Plan } from './bound.js';
 import { COLUMNS_FIELDS, TABLES_FIELDS } from './metadata.js';
 import { commonType } from '../core/sql-type.js';
@@ -99,17 +110,34 @@ function bindSetOp(q: A.SetOp, cx: BindContext, ctes: Ctes): Plan {
   }
   const types = left.fields.map((f, i) => {
     const t = commonType(f.type, right.fields[i]!.type);
-    if (t === null) throw new SvcError('SQL', `column types do not match [column=${f.name}, left=${f.type}, right=${right.fields[i]!.type}]`, { position: q.pos });
+    if (t === null)
+      throw new SvcError(
+        'SQL',
+        `column types do not match [column=${f.name}, left=${f.type}, right=${right.fields[i]!.type}]`,
+        { position: q.pos },
+      );
     return t;
   });
   const conform = (p: Plan): Plan => {
     if (p.fields.every((f, i) => f.type === types[i])) return p;
     const exprs = p.fields.map((f, i) => castTo(cx, { kind: 'col', index: i, type: f.type }, types[i]!, q.pos));
-    return node({ kind: 'project', input: p, exprs, fields: p.fields.map((f, i) => ({ name: f.name, type: types[i]! })) });
+    return node({
+      kind: 'project',
+      input: p,
+      exprs,
+      fields: p.fields.map((f, i) => ({ name: f.name, type: types[i]! })),
+    });
   };
   left = conform(left);
   right = conform(right);
-  let plan: Plan = node({ kind: 'setOp', op: q.op, all: q.all, left, right, fields: left.fields.map((f, i) => ({ name: f.name, type: types[i]! })) });
+  let plan: Plan = node({
+    kind: 'setOp',
+    op: q.op,
+    all: q.all,
+    left,
+    right,
+    fields: left.fields.map((f, i) => ({ name: f.name, type: types[i]! })),
+  });
   plan = orderAndLimit(plan, q.orderBy, q.limit);
   return plan;
 }
@@ -128,32 +156,59 @@ function bindSource(f: A.FromItem, cx: BindContext, ctes: Ctes): Source {
       if (cte) {
         if ('error' in cte) throw cte.error;
         const plan = cte.plan;
-        return { plan, scope: { fields: plan.fields.map((x) => ({ table: f.alias ?? f.name, name: x.name, type: x.type })) } };
+        return {
+          plan,
+          scope: { fields: plan.fields.map((x) => ({ table: f.alias ?? f.name, name: x.name, type: x.type })) },
+        };
       }
       const input = cx.inputs?.get(f.name.toLowerCase());
       if (input) {
-        const plan: Plan = node({ kind: 'input', name: f.name.toLowerCase(), fields: input.fields, timestamp: input.timestamp });
-        return { plan, scope: { fields: input.fields.map((x) => ({ table: f.alias ?? f.name, name: x.name, type: x.type })) } };
+        const plan: Plan = node({
+          kind: 'input',
+          name: f.name.toLowerCase(),
+          fields: input.fields,
+          timestamp: input.timestamp,
+        });
+        return {
+          plan,
+          scope: { fields: input.fields.map((x) => ({ table: f.alias ?? f.name, name: x.name, type: x.type })) },
+        };
       }
       let meta: TableSchema;
       try {
         meta = cx.catalog.schema(f.name);
       } catch (e) {
-        if (e instanceof SvcError) throw new SvcError(e.code === 'NOT_FOUND' ? 'SQL' : e.code, e.message, { position: f.pos });
+        if (e instanceof SvcError)
+          throw new SvcError(e.code === 'NOT_FOUND' ? 'SQL' : e.code, e.message, { position: f.pos });
         throw e;
       }
       const fields: Field[] = meta.columns.map((c) => ({ name: c.name, type: c.type }));
       const ts = meta.columns.findIndex((c) => c.id === meta.timestampId);
-      const plan: Plan = node({ kind: 'scan', table: meta.name, columns: fields.map((x) => x.name), intervals: null, fields, timestamp: ts });
-      return { plan, scope: { fields: fields.map((x) => ({ table: f.alias ?? meta.name, name: x.name, type: x.type })) } };
+      const plan: Plan = node({
+        kind: 'scan',
+        table: meta.name,
+        columns: fields.map((x) => x.name),
+        intervals: null,
+        fields,
+        timestamp: ts,
+      });
+      return {
+        plan,
+        scope: { fields: fields.map((x) => ({ table: f.alias ?? meta.name, name: x.name, type: x.type })) },
+      };
     }
-    case 'functionRef': return bindTableFunction(f, cx);
+    case 'functionRef':
+      return bindTableFunction(f, cx);
     case 'subqueryRef': {
       const plan = bindQueryIn(f.query, cx, ctes);
       return { plan, scope: { fields: plan.fields.map((x) => ({ table: f.alias, name: x.name, type: x.type })) } };
     }
-    case 'join': return bindJoin(f, cx, ctes);
-    default: throw new SvcError('SQL', `unsupported FROM item [${(f as { kind: string }).kind}]`, { position: (f as { pos: number }).pos });
+    case 'join':
+      return bindJoin(f, cx, ctes);
+    default:
+      throw new SvcError('SQL', `unsupported FROM item [${(f as { kind: string }).kind}]`, {
+        position: (f as { pos: number }).pos,
+      });
   }
 }
 
@@ -183,25 +238,31 @@ function bindTableFunction(f: A.FunctionRef, cx: BindContext): Source {
       plan = node({ kind: 'longSequence', count: Math.max(n, 0), fields: [{ name: 'x', type: 'LONG' }] });
       break;
     }
-    case 'tables': case 'all_tables':
+    case 'tables':
+    case 'all_tables':
       plan = node({ kind: 'metadata', what: 'tables', table: null, fields: TABLES_FIELDS });
       break;
     case 'table_columns': {
       const a = f.call.args[0];
-      if (!a || a.kind !== 'literal' || a.type !== 'STRING') throw new SvcError('SQL', 'table_columns needs a table name string', { position: a?.pos ?? f.pos });
+      if (!a || a.kind !== 'literal' || a.type !== 'STRING')
+        throw new SvcError('SQL', 'table_columns needs a table name string', { position: a?.pos ?? f.pos });
       const t = String(a.value);
       // QuestDB 9.3's text for table_columns() exactly, without the closing bracket its other messages have.
       if (!cx.catalog.exists(t)) throw new SvcError('SQL', `table does not exist [table=${t}`, { position: a.pos });
       plan = node({ kind: 'metadata', what: 'columns', table: t, fields: COLUMNS_FIELDS });
       break;
     }
-    default: throw new SvcError('SQL', `unknown function name: ${name}`, { position: f.call.pos });
+    default:
+      throw new SvcError('SQL', `unknown function name: ${name}`, { position: f.call.pos });
   }
   return { plan, scope: { fields: plan.fields.map((x) => ({ table: alias, name: x.name, type: x.type })) } };
 }
 
 /** The names a FROM item's sources are known by (alias, else table name), with where each is written. */
-function sourceNames(f: A.FromItem, out: Array<{ name: string; pos: number }> = []): Array<{ name: string; pos: number }> {
+function sourceNames(
+  f: A.FromItem,
+  out: Array<{ name: string; pos: number }> = [],
+): Array<{ name: string; pos: number }> {
   if (f.kind === 'join') {
     sourceNames(f.left, out);
     sourceNames(f.right, out);
@@ -217,9 +278,11 @@ function bindJoin(j: A.Join, cx: BindContext, ctes: Ctes): Source {
   // QuestDB: every source of a FROM needs its own name, so a self-join takes aliases.
   const seen = new Set(sourceNames(j.left).map((s) => s.name.toLowerCase()));
   for (const s of sourceNames(j.right)) {
-    if (seen.has(s.name.toLowerCase())) throw new SvcError('SQL', `Duplicate table or alias: ${s.name}`, { position: s.pos });
+    if (seen.has(s.name.toLowerCase()))
+      throw new SvcError('SQL', `Duplicate table or alias: ${s.name}`, { position: s.pos });
   }
-  if (j.type === 'ASOF' || j.type === 'LT' || j.type === 'SPLICE') return bindAsofJoin(j, bindFrom(j.left, cx, ctes), bindFrom(j.right, cx, ctes));
+  if (j.type === 'ASOF' || j.type === 'LT' || j.type === 'SPLICE')
+    return bindAsofJoin(j, bindFrom(j.left, cx, ctes), bindFrom(j.right, cx, ctes));
   if (j.type !== 'INNER' && j.type !== 'LEFT' && j.type !== 'CROSS') {
     throw new SvcError('SQL', `${j.type} JOIN is not supported yet`, { position: j.pos });
   }
@@ -240,23 +303,39 @@ function bindJoin(j: A.Join, cx: BindContext, ctes: Ctes): Source {
     const rest: A.Expr[] = [];
     for (const c of conjuncts(j.on)) {
       if (c.kind === 'binary' && c.op === '=' && c.left.kind === 'column' && c.right.kind === 'column') {
-        const a = resolveColumn(scope, c.left).index, b = resolveColumn(scope, c.right).index;
-        if (a < nl && b >= nl) { leftKeys.push(a); rightKeys.push(b - nl); continue; }
-        if (b < nl && a >= nl) { leftKeys.push(b); rightKeys.push(a - nl); continue; }
+        const a = resolveColumn(scope, c.left).index,
+          b = resolveColumn(scope, c.right).index;
+        if (a < nl && b >= nl) {
+          leftKeys.push(a);
+          rightKeys.push(b - nl);
+          continue;
+        }
+        if (b < nl && a >= nl) {
+          leftKeys.push(b);
+          rightKeys.push(a - nl);
+          continue;
+        }
       }
       rest.push(c);
     }
     if (rest.length > 0) {
       residual = bindExpr(balancedAnd(rest), { env: cx, scope, onAggregate: null });
       // As WHERE: ON a.sym or ON a.k is not a condition (it used to join every pair, or fail inside the join).
-      if (residual.type !== 'BOOLEAN') throw new SvcError('SQL', 'boolean expression expected', { position: rest[0]!.pos });
+      if (residual.type !== 'BOOLEAN')
+        throw new SvcError('SQL', 'boolean expression expected', { position: rest[0]!.pos });
     }
   } else if (j.type !== 'CROSS') {
     throw new SvcError('SQL', 'join needs ON or USING', { position: j.pos });
   }
   const type = j.type === 'CROSS' || (leftKeys.length === 0 && !j.on) ? 'CROSS' : j.type;
   const plan: Plan = node({
-    kind: 'join', type, left: l.plan, right: r.plan, leftKeys, rightKeys, residual,
+    kind: 'join',
+    type,
+    left: l.plan,
+    right: r.plan,
+    leftKeys,
+    rightKeys,
+    residual,
     fields: fields.map((f) => ({ name: f.name, type: f.type })),
   });
   return { plan, scope };
@@ -267,7 +346,9 @@ export function conjuncts(e: A.Expr): A.Expr[] {
 }
 
 function bindSelect(q: A.Select, cx: BindContext, ctes: Ctes): Plan {
-  const src: Source = q.from ? bindFrom(q.from, cx, ctes) : { plan: node({ kind: 'oneRow', fields: [] }), scope: { fields: [] } };
+  const src: Source = q.from
+    ? bindFrom(q.from, cx, ctes)
+    : { plan: node({ kind: 'oneRow', fields: [] }), scope: { fields: [] } };
   let plan = src.plan;
   // Uncorrelated subqueries in this query's expressions see the same tables and CTEs.
   const subquery = (sq: A.Query): Plan => useTimestampOrder(pruneColumns(bindQueryIn(sq, cx, ctes)));
@@ -277,7 +358,8 @@ function bindSelect(q: A.Select, cx: BindContext, ctes: Ctes): Plan {
 
   if (q.where) {
     const predicate = bindExpr(q.where, { env: cx, scope: inScope, onAggregate: null });
-    if (predicate.type !== 'BOOLEAN') throw new SvcError('SQL', 'boolean expression expected', { position: q.where.pos });
+    if (predicate.type !== 'BOOLEAN')
+      throw new SvcError('SQL', 'boolean expression expected', { position: q.where.pos });
     plan = pushIntervals(plan, predicate);
   }
   if (q.latestOn) plan = bindLatestOn(q.latestOn, plan, inScope);
@@ -294,8 +376,15 @@ function bindSelect(q: A.Select, cx: BindContext, ctes: Ctes): Plan {
     if (it.kind === 'star') {
       const t = it.table?.toLowerCase() ?? null;
       const fs = inScope.fields.filter((f) => t === null || f.table?.toLowerCase() === t);
-      if (t !== null && fs.length === 0) throw new SvcError('SQL', `Invalid table name or alias: ${it.table}`, { position: it.pos });
-      for (const f of fs) items.push({ expr: { kind: 'column', pos: it.pos, table: f.table, name: f.name }, alias: null, pos: it.pos, star: true });
+      if (t !== null && fs.length === 0)
+        throw new SvcError('SQL', `Invalid table name or alias: ${it.table}`, { position: it.pos });
+      for (const f of fs)
+        items.push({
+          expr: { kind: 'column', pos: it.pos, table: f.table, name: f.name },
+          alias: null,
+          pos: it.pos,
+          star: true,
+        });
     } else {
       items.push({ expr: it.expr, alias: it.alias, pos: it.pos, star: false });
     }
@@ -304,16 +393,17 @@ function bindSelect(q: A.Select, cx: BindContext, ctes: Ctes): Plan {
   const names = selectColumnNames(items, cx.naming ?? DEFAULT_COLUMN_NAMING, cx.sql ?? null);
 
   const hasAgg = (e: A.Expr): boolean => hasAggregate(cx, e);
-  const grouped = q.groupBy.length > 0 || items.some((i) => hasAgg(i.expr)) || (q.having !== null);
+  const grouped = q.groupBy.length > 0 || items.some((i) => hasAgg(i.expr)) || q.having !== null;
 
   let selectExprs: BoundExpr[];
   let postScope: Scope;
   let keyOf: ((e: A.Expr) => BoundExpr | null) | undefined;
   if (grouped) {
     // Keys: GROUP BY (by expression, select alias or position), else every select item without an aggregate.
-    const keyAsts: A.Expr[] = q.groupBy.length > 0
-      ? q.groupBy.map((g) => resolveGroupItem(g, items, names))
-      : items.filter((i) => !hasAgg(i.expr)).map((i) => i.expr);
+    const keyAsts: A.Expr[] =
+      q.groupBy.length > 0
+        ? q.groupBy.map((g) => resolveGroupItem(g, items, names))
+        : items.filter((i) => !hasAgg(i.expr)).map((i) => i.expr);
     const keys = keyAsts.map((k) => bindExpr(k, { env: cx, scope: inScope, onAggregate: null }));
     // SAMPLE BY groups by bucket even when the timestamp is not selected (a hidden key).
     if (sampling && !keys.some((k) => k.kind === 'col' && k.index === sampling!.bucketField)) {
@@ -329,7 +419,12 @@ function bindSelect(q: A.Select, cx: BindContext, ctes: Ctes): Plan {
         const star = c.args.length === 1 && c.args[0]!.kind === 'starArg';
         const args = star ? [] : c.args.map((a) => bindExpr(a, { env: cx, scope: inScope, onAggregate: null }));
         const name = c.name === 'count' && c.distinct ? 'count_distinct' : c.name;
-        const fn = cx.registry.resolveAggregate(name, args.map((a) => a.type), c.distinct && name !== 'count_distinct', c.pos);
+        const fn = cx.registry.resolveAggregate(
+          name,
+          args.map((a) => a.type),
+          c.distinct && name !== 'count_distinct',
+          c.pos,
+        );
         i = aggregates.length;
         aggregates.push({ name, fn, args, type: fn.type });
         aggIndex.set(key, i);
@@ -343,22 +438,36 @@ function bindSelect(q: A.Select, cx: BindContext, ctes: Ctes): Plan {
     // Bind select items and HAVING in the post-aggregation world: keys and aggregates only.
     const keyFields: ScopeField[] = keys.map((k, i) => ({ table: null, name: `$key${i}`, type: k.type }));
     // A name that is neither a key nor inside an aggregate: QuestDB's message says why.
-    const unknownColumn = (name: string): string => `column must appear in GROUP BY clause or aggregate function [column=${name}]`;
+    const unknownColumn = (name: string): string =>
+      `column must appear in GROUP BY clause or aggregate function [column=${name}]`;
     postScope = { fields: keyFields, subquery, unknownColumn };
     const post: ExprContext = { env: cx, scope: postScope, onAggregate, keyOf };
     const bindPost = (e: A.Expr): BoundExpr => bindExpr(e, post);
     selectExprs = items.map((i) => bindPost(i.expr));
     const having = q.having ? bindPost(q.having) : null;
-    const aggFields: Field[] = [...keys.map((k, i) => ({ name: `$key${i}`, type: k.type })), ...aggregates.map((a) => ({ name: a.name, type: a.type }))];
+    const aggFields: Field[] = [
+      ...keys.map((k, i) => ({ name: `$key${i}`, type: k.type })),
+      ...aggregates.map((a) => ({ name: a.name, type: a.type })),
+    ];
     const bucketKey = sampling ? keys.findIndex((k) => k.kind === 'col' && k.index === sampling!.bucketField) : -1;
-    const agg = node({ kind: 'aggregate', input: plan, keys, aggregates, fields: aggFields, ...(bucketKey >= 0 ? { bucketKey } : {}) });
+    const agg = node({
+      kind: 'aggregate',
+      input: plan,
+      keys,
+      aggregates,
+      fields: aggFields,
+      ...(bucketKey >= 0 ? { bucketKey } : {}),
+    });
     plan = sampling ? sampleFill(cx, sampling, agg, keys) : agg;
     if (having) plan = node({ kind: 'filter', input: plan, predicate: having, fields: plan.fields });
     postScope = { fields: aggFields.map((f) => ({ table: null, name: f.name, type: f.type })) };
   } else {
-    if (q.sampleBy) throw new SvcError('SQL', 'SAMPLE BY needs aggregate functions in the select list', { position: q.sampleBy.pos });
+    if (q.sampleBy)
+      throw new SvcError('SQL', 'SAMPLE BY needs aggregate functions in the select list', { position: q.sampleBy.pos });
     postScope = inScope;
-    selectExprs = items.map((i) => bindExpr(i.expr, { env: cx, scope: inScope, onAggregate: null, onWindow: windows.hook }));
+    selectExprs = items.map((i) =>
+      bindExpr(i.expr, { env: cx, scope: inScope, onAggregate: null, onWindow: windows.hook }),
+    );
   }
 
   // Projection, with hidden columns for ORDER BY expressions that are not selected.
@@ -367,9 +476,18 @@ function bindSelect(q: A.Select, cx: BindContext, ctes: Ctes): Plan {
   const order: Array<{ index: number; desc: boolean }> = [];
   for (const o of q.orderBy) {
     const idx = orderTarget(o.expr, items, names);
-    if (idx !== null) { order.push({ index: idx, desc: o.desc }); continue; }
-    if (q.distinct) throw new SvcError('SQL', 'ORDER BY items must appear in the select list with DISTINCT', { position: o.pos });
-    const e = bindExpr(o.expr, grouped ? { env: cx, scope: postScope, onAggregate: null, keyOf } : { env: cx, scope: inScope, onAggregate: null, onWindow: windows.hook });
+    if (idx !== null) {
+      order.push({ index: idx, desc: o.desc });
+      continue;
+    }
+    if (q.distinct)
+      throw new SvcError('SQL', 'ORDER BY items must appear in the select list with DISTINCT', { position: o.pos });
+    const e = bindExpr(
+      o.expr,
+      grouped
+        ? { env: cx, scope: postScope, onAggregate: null, keyOf }
+        : { env: cx, scope: inScope, onAggregate: null, onWindow: windows.hook },
+    );
     exprs.push(e);
     order.push({ index: exprs.length - 1, desc: o.desc });
   }
@@ -383,7 +501,12 @@ function bindSelect(q: A.Select, cx: BindContext, ctes: Ctes): Plan {
   }
   plan = applyLimit(plan, q.limit);
   if (projFields.length > fields.length) {
-    plan = node({ kind: 'project', input: plan, exprs: fields.map((f, i) => ({ kind: 'col', index: i, type: f.type })), fields });
+    plan = node({
+      kind: 'project',
+      input: plan,
+      exprs: fields.map((f, i) => ({ kind: 'col', index: i, type: f.type })),
+      fields,
+    });
   }
   return plan;
 }
@@ -394,7 +517,8 @@ function bindSelect(q: A.Select, cx: BindContext, ctes: Ctes): Plan {
  * WHERE kept. Over a table in timestamp order the scan runs newest first.
  */
 function bindLatestOn(l: A.LatestOn, plan: Plan, scope: Scope): Plan {
-  if (l.partitionBy.length === 0) throw new SvcError('SQL', 'LATEST ON needs PARTITION BY columns', { position: l.pos });
+  if (l.partitionBy.length === 0)
+    throw new SvcError('SQL', 'LATEST ON needs PARTITION BY columns', { position: l.pos });
   let ts: number;
   if (l.timestamp) {
     ts = resolveColumn(scope, l.timestamp).index;
@@ -402,16 +526,24 @@ function bindLatestOn(l: A.LatestOn, plan: Plan, scope: Scope): Plan {
     if (t !== 'TIMESTAMP') throw new SvcError('SQL', 'not a TIMESTAMP', { position: l.timestamp.pos });
   } else {
     ts = plan.timestamp;
-    if (ts < 0) throw new SvcError('SQL', 'LATEST BY needs a designated timestamp; use LATEST ON ts PARTITION BY ...', { position: l.pos });
+    if (ts < 0)
+      throw new SvcError('SQL', 'LATEST BY needs a designated timestamp; use LATEST ON ts PARTITION BY ...', {
+        position: l.pos,
+      });
   }
   const keys = l.partitionBy.map((k) => resolveColumn(scope, k).index);
   return node({ kind: 'latestBy', input: plan, keys, ts, fields: plan.fields });
 }
 
-function resolveGroupItem(g: A.Expr, items: ReadonlyArray<{ expr: A.Expr; alias: string | null }>, names: string[]): A.Expr {
+function resolveGroupItem(
+  g: A.Expr,
+  items: ReadonlyArray<{ expr: A.Expr; alias: string | null }>,
+  names: string[],
+): A.Expr {
   if (g.kind === 'literal' && g.type === 'INT') {
     const i = (g.value as number) - 1;
-    if (i < 0 || i >= items.length) throw new SvcError('SQL', `GROUP BY position ${g.value} is not in select list`, { position: g.pos });
+    if (i < 0 || i >= items.length)
+      throw new SvcError('SQL', `GROUP BY position ${g.value} is not in select list`, { position: g.pos });
     return items[i]!.expr;
   }
   if (g.kind === 'column' && g.table === null) {
@@ -425,7 +557,8 @@ function resolveGroupItem(g: A.Expr, items: ReadonlyArray<{ expr: A.Expr; alias:
 function orderTarget(e: A.Expr, items: ReadonlyArray<{ expr: A.Expr }>, names: string[]): number | null {
   if (e.kind === 'literal' && e.type === 'INT') {
     const i = (e.value as number) - 1;
-    if (i < 0 || i >= items.length) throw new SvcError('SQL', `ORDER BY position ${e.value} is not in select list`, { position: e.pos });
+    if (i < 0 || i >= items.length)
+      throw new SvcError('SQL', `ORDER BY position ${e.value} is not in select list`, { position: e.pos });
     return i;
   }
   if (e.kind === 'column' && e.table === null) {
@@ -451,7 +584,8 @@ function limitBounds(limit: A.Select['limit']): { lo: number; hi: number; last: 
  * name is an unknown column and a literal of another type is "invalid type".
  */
 function limitValue(e: A.Expr): number {
-  if (e.kind === 'column') throw new SvcError('SQL', `Invalid column: ${e.table === null ? '' : `${e.table}.`}${e.name}`, { position: e.pos });
+  if (e.kind === 'column')
+    throw new SvcError('SQL', `Invalid column: ${e.table === null ? '' : `${e.table}.`}${e.name}`, { position: e.pos });
   if (e.kind === 'literal' && e.type !== 'INT' && e.type !== 'LONG' && e.type !== 'NULL') {
     // A one-character 'x' is a CHAR constant in QuestDB.
     const type = e.type === 'STRING' && String(e.value).length === 1 ? 'CHAR' : e.type;
@@ -476,7 +610,8 @@ function orderAndLimit(plan: Plan, orderBy: readonly A.OrderItem[], limit: A.Sel
   const scope: ScopeField[] = plan.fields.map((f) => ({ table: null, name: f.name, type: f.type }));
   if (orderBy.length > 0) {
     const keys = orderBy.map((o) => {
-      if (o.expr.kind === 'literal' && o.expr.type === 'INT') return { index: (o.expr.value as number) - 1, desc: o.desc };
+      if (o.expr.kind === 'literal' && o.expr.type === 'INT')
+        return { index: (o.expr.value as number) - 1, desc: o.desc };
       if (o.expr.kind === 'column') return { index: resolveColumn({ fields: scope }, o.expr).index, desc: o.desc };
       throw new SvcError('SQL', 'ORDER BY of a set operation must name a column or position', { position: o.pos });
     });

@@ -17,11 +17,26 @@ export type BoundExpr =
   /** `pos`: the call's offset in the SQL text, for errors its kernel raises at run time. */
   /** `intervals`: for `in_intervals`, the sorted, merged [lo, hi) micros intervals of an interval literal. */
   /** `runArgs`: the arguments the kernel is given (indexes into args), when its bind hook took the others in already. */
-  | { readonly kind: 'call'; readonly name: string; readonly fn: ScalarOverload; readonly args: readonly BoundExpr[]; readonly type: SqlType; readonly pos: number; readonly intervals?: readonly Interval[]; readonly runArgs?: readonly number[] }
+  | {
+      readonly kind: 'call';
+      readonly name: string;
+      readonly fn: ScalarOverload;
+      readonly args: readonly BoundExpr[];
+      readonly type: SqlType;
+      readonly pos: number;
+      readonly intervals?: readonly Interval[];
+      readonly runArgs?: readonly number[];
+    }
   /** `(SELECT ...)` as a value: its one column's only row (NULL without rows), computed before the batches (each execution's own: ExecContext.subqueryValues). */
   | { readonly kind: 'subquery'; readonly plan: Plan; readonly type: SqlType; readonly pos: number }
   /** `expr IN (SELECT ...)`: membership in the subquery's one column (NULL matches NULL, as QuestDB's = does). */
-  | { readonly kind: 'inSubquery'; readonly expr: BoundExpr; readonly plan: Plan; readonly type: 'BOOLEAN'; readonly pos: number };
+  | {
+      readonly kind: 'inSubquery';
+      readonly expr: BoundExpr;
+      readonly plan: Plan;
+      readonly type: 'BOOLEAN';
+      readonly pos: number;
+    };
 
 export interface BoundAggregate {
   readonly name: string;
@@ -36,7 +51,22 @@ export interface SortKey {
 }
 
 /** The window functions the executor computes (lib/exec/window.ts). */
-export type WindowFunctionName = 'row_number' | 'rank' | 'dense_rank' | 'percent_rank' | 'cume_dist' | 'ntile' | 'lag' | 'lead' | 'first_value' | 'last_value' | 'sum' | 'avg' | 'min' | 'max' | 'count';
+export type WindowFunctionName =
+  | 'row_number'
+  | 'rank'
+  | 'dense_rank'
+  | 'percent_rank'
+  | 'cume_dist'
+  | 'ntile'
+  | 'lag'
+  | 'lead'
+  | 'first_value'
+  | 'last_value'
+  | 'sum'
+  | 'avg'
+  | 'min'
+  | 'max'
+  | 'count';
 
 /**
  * A resolved frame: bounds relative to the current row, -Infinity for
@@ -79,47 +109,107 @@ interface PlanBase {
 export type Plan =
   /** `backwards`: newest batches first (rows within a batch still ascending; a `reverse` node above flips them). */
   /** `batchRows`: rows per batch when fewer than the default will do (set under a LIMIT at execution). */
-  | PlanBase & { readonly kind: 'scan'; readonly table: string; readonly columns: readonly string[]; readonly intervals: readonly Interval[] | null; readonly backwards?: boolean; readonly batchRows?: number }
+  | (PlanBase & {
+      readonly kind: 'scan';
+      readonly table: string;
+      readonly columns: readonly string[];
+      readonly intervals: readonly Interval[] | null;
+      readonly backwards?: boolean;
+      readonly batchRows?: number;
+    })
   /** Batches handed in by the caller under a name (the library's where() / select() operators; never a table). */
-  | PlanBase & { readonly kind: 'input'; readonly name: string }
+  | (PlanBase & { readonly kind: 'input'; readonly name: string })
   /** One row with no columns (SELECT without FROM). */
-  | PlanBase & { readonly kind: 'oneRow' }
-  | PlanBase & { readonly kind: 'longSequence'; readonly count: number }
+  | (PlanBase & { readonly kind: 'oneRow' })
+  | (PlanBase & { readonly kind: 'longSequence'; readonly count: number })
   /** Rows computed at execution from the catalog (tables(), table_columns(), SHOW). */
-  | PlanBase & { readonly kind: 'metadata'; readonly what: 'tables' | 'columns' | 'createTable'; readonly table: string | null }
-  | PlanBase & { readonly kind: 'filter'; readonly input: Plan; readonly predicate: BoundExpr }
-  | PlanBase & { readonly kind: 'project'; readonly input: Plan; readonly exprs: readonly BoundExpr[] }
+  | (PlanBase & {
+      readonly kind: 'metadata';
+      readonly what: 'tables' | 'columns' | 'createTable';
+      readonly table: string | null;
+    })
+  | (PlanBase & { readonly kind: 'filter'; readonly input: Plan; readonly predicate: BoundExpr })
+  | (PlanBase & { readonly kind: 'project'; readonly input: Plan; readonly exprs: readonly BoundExpr[] })
   /** `bucketKey`: SAMPLE BY's bucket among the keys (its groups come in bucket order). */
-  | PlanBase & { readonly kind: 'aggregate'; readonly input: Plan; readonly keys: readonly BoundExpr[]; readonly aggregates: readonly BoundAggregate[]; readonly bucketKey?: number }
+  | (PlanBase & {
+      readonly kind: 'aggregate';
+      readonly input: Plan;
+      readonly keys: readonly BoundExpr[];
+      readonly aggregates: readonly BoundAggregate[];
+      readonly bucketKey?: number;
+    })
   /** The input's rows in their order, each with one more column per window function (after WHERE / GROUP BY, before ORDER BY / LIMIT). */
-  | PlanBase & { readonly kind: 'window'; readonly input: Plan; readonly functions: readonly BoundWindow[] }
-  | PlanBase & { readonly kind: 'sort'; readonly input: Plan; readonly keys: readonly SortKey[]; readonly limit: number | null }
+  | (PlanBase & { readonly kind: 'window'; readonly input: Plan; readonly functions: readonly BoundWindow[] })
+  | (PlanBase & {
+      readonly kind: 'sort';
+      readonly input: Plan;
+      readonly keys: readonly SortKey[];
+      readonly limit: number | null;
+    })
   /** Rows [lo, hi) counted from 0; `last` keeps the final `last` rows instead. */
-  | PlanBase & { readonly kind: 'limit'; readonly input: Plan; readonly lo: number; readonly hi: number; readonly last: number | null }
-  | PlanBase & { readonly kind: 'distinct'; readonly input: Plan }
+  | (PlanBase & {
+      readonly kind: 'limit';
+      readonly input: Plan;
+      readonly lo: number;
+      readonly hi: number;
+      readonly last: number | null;
+    })
+  | (PlanBase & { readonly kind: 'distinct'; readonly input: Plan })
   /**
    * SAMPLE BY ... FILL: the aggregation's rows plus, per key, one row for every bucket without data
    * (between FROM/TO or the first and last bucket), its aggregates filled per `fills`.
    */
-  | PlanBase & {
-    readonly kind: 'sampleFill'; readonly input: Plan; readonly bucket: number; readonly keys: readonly number[];
-    readonly fills: readonly FillSpec[]; readonly buckets: Buckets; readonly from: number | null; readonly to: number | null;
-  }
+  | (PlanBase & {
+      readonly kind: 'sampleFill';
+      readonly input: Plan;
+      readonly bucket: number;
+      readonly keys: readonly number[];
+      readonly fills: readonly FillSpec[];
+      readonly buckets: Buckets;
+      readonly from: number | null;
+      readonly to: number | null;
+    })
   /** ASOF JOIN (LT JOIN when `strict`): each left row with the latest right row at or before it, per key; SPLICE: rows of both sides. */
-  | PlanBase & {
-    readonly kind: 'asofJoin'; readonly strict: boolean; readonly splice: boolean; readonly left: Plan; readonly right: Plan;
-    readonly leftKeys: readonly number[]; readonly rightKeys: readonly number[]; readonly leftTs: number; readonly rightTs: number;
-    /** Micros a matched right row may be older than the left row, or null. */
-    readonly tolerance: number | null;
-  }
+  | (PlanBase & {
+      readonly kind: 'asofJoin';
+      readonly strict: boolean;
+      readonly splice: boolean;
+      readonly left: Plan;
+      readonly right: Plan;
+      readonly leftKeys: readonly number[];
+      readonly rightKeys: readonly number[];
+      readonly leftTs: number;
+      readonly rightTs: number;
+      /** Micros a matched right row may be older than the left row, or null. */
+      readonly tolerance: number | null;
+    })
   /** LATEST ON: per distinct `keys` tuple, the row with the greatest `ts`; output in `ts` order. */
-  | PlanBase & { readonly kind: 'latestBy'; readonly input: Plan; readonly keys: readonly number[]; readonly ts: number }
+  | (PlanBase & {
+      readonly kind: 'latestBy';
+      readonly input: Plan;
+      readonly keys: readonly number[];
+      readonly ts: number;
+    })
   /** `TIMESTAMP(col)` on a FROM source: its rows as they are, `column` named their designated timestamp (trusted to be in order, as QuestDB does). */
-  | PlanBase & { readonly kind: 'designate'; readonly input: Plan; readonly column: number }
+  | (PlanBase & { readonly kind: 'designate'; readonly input: Plan; readonly column: number })
   /** The rows of each batch in reverse order (over a backwards scan: descending designated timestamp). */
-  | PlanBase & { readonly kind: 'reverse'; readonly input: Plan }
-  | PlanBase & { readonly kind: 'join'; readonly type: 'INNER' | 'LEFT' | 'CROSS'; readonly left: Plan; readonly right: Plan; readonly leftKeys: readonly number[]; readonly rightKeys: readonly number[]; readonly residual: BoundExpr | null }
-  | PlanBase & { readonly kind: 'setOp'; readonly op: 'UNION' | 'EXCEPT' | 'INTERSECT'; readonly all: boolean; readonly left: Plan; readonly right: Plan };
+  | (PlanBase & { readonly kind: 'reverse'; readonly input: Plan })
+  | (PlanBase & {
+      readonly kind: 'join';
+      readonly type: 'INNER' | 'LEFT' | 'CROSS';
+      readonly left: Plan;
+      readonly right: Plan;
+      readonly leftKeys: readonly number[];
+      readonly rightKeys: readonly number[];
+      readonly residual: BoundExpr | null;
+    })
+  | (PlanBase & {
+      readonly kind: 'setOp';
+      readonly op: 'UNION' | 'EXCEPT' | 'INTERSECT';
+      readonly all: boolean;
+      readonly left: Plan;
+      readonly right: Plan;
+    });
 
 export type PlanKind = Plan['kind'];
 

@@ -51,7 +51,10 @@ export function selectColumnNames(items: readonly NamedItem[], naming: ColumnNam
   for (let i = 0; i < items.length; i++) {
     const it = items[i]!;
     if (it.star || it.alias !== null) continue;
-    give(i, naming.expressions ? expressionAlias(it.expr, naming.maxLength, taken, sql) : legacyAlias(it.expr, taken, sql));
+    give(
+      i,
+      naming.expressions ? expressionAlias(it.expr, naming.maxLength, taken, sql) : legacyAlias(it.expr, taken, sql),
+    );
   }
   for (let i = 0; i < items.length; i++) {
     const it = items[i]!;
@@ -78,12 +81,25 @@ function numberedName(base: string, taken: ReadonlySet<string>): string {
  * an operator's symbol alone. Longer than `maxLength` it is cut (never ending in a space
  * unless quoted); taken already, `_2`, `_3`, ... is added within the length.
  */
-export function expressionAlias(e: A.Expr, maxLength: number, taken: ReadonlySet<string>, sql: string | null = null): string {
+export function expressionAlias(
+  e: A.Expr,
+  maxLength: number,
+  taken: ReadonlySet<string>,
+  sql: string | null = null,
+): string {
   const column = e.kind === 'column';
   const base = column ? e.name : expressionText(e, sql);
-  const quote = !column && !isDoubleQuoted(base) && (lastUnquotedDot(base) >= 0 || OPERATOR_TOKENS.has(base.toLowerCase()));
+  const quote =
+    !column && !isDoubleQuoted(base) && (lastUnquotedDot(base) >= 0 || OPERATOR_TOKENS.has(base.toLowerCase()));
   const baseLen = base.length;
-  if (!quote && !taken.has(base.toLowerCase()) && baseLen > 0 && baseLen <= maxLength && base.charAt(baseLen - 1) !== ' ') return base;
+  if (
+    !quote &&
+    !taken.has(base.toLowerCase()) &&
+    baseLen > 0 &&
+    baseLen <= maxLength &&
+    base.charAt(baseLen - 1) !== ' '
+  )
+    return base;
   let len = quote ? baseLen + 2 : baseLen;
   for (let seq = 1; ; seq++) {
     const seqSize = seq > 1 ? String(seq).length + 1 : 0;
@@ -120,8 +136,40 @@ function lastUnquotedDot(s: string): number {
 
 /** QuestDB's operator symbols: a name equal to one of them (or empty) is quoted. */
 const OPERATOR_TOKENS: ReadonlySet<string> = new Set([
-  '', ':=', '-', '~', 'not', '.', '::', '*', '/', '%', '+', '<<', '>>', '<<=', '>>=', '||', '&', '^', '|',
-  'in', 'between', 'within', '<', '<=', '>', '>=', '=', '!=', '<>', '!~', 'like', 'ilike', 'and', 'or',
+  '',
+  ':=',
+  '-',
+  '~',
+  'not',
+  '.',
+  '::',
+  '*',
+  '/',
+  '%',
+  '+',
+  '<<',
+  '>>',
+  '<<=',
+  '>>=',
+  '||',
+  '&',
+  '^',
+  '|',
+  'in',
+  'between',
+  'within',
+  '<',
+  '<=',
+  '>',
+  '>=',
+  '=',
+  '!=',
+  '<>',
+  '!~',
+  'like',
+  'ilike',
+  'and',
+  'or',
 ]);
 
 // QuestDB's operator precedences (smaller binds tighter), which decide the parentheses.
@@ -130,9 +178,31 @@ const PREC_SET = 11;
 const PREC_EQ = 13;
 const PREC_NOT = 14;
 const BINARY_PREC: Readonly<Record<string, number>> = {
-  '*': 4, '/': 4, '%': 4, '+': 5, '-': 5, '<<': 6, '>>': 6, '<<=': 6, '>>=': 6, '&': 8, '^': 9, '|': 10,
-  '<': 12, '<=': 12, '>': 12, '>=': 12, '=': PREC_EQ, '!=': PREC_EQ, '<>': PREC_EQ, '~': PREC_EQ, '!~': PREC_EQ,
-  LIKE: PREC_EQ, ILIKE: PREC_EQ, AND: 15, OR: 16,
+  '*': 4,
+  '/': 4,
+  '%': 4,
+  '+': 5,
+  '-': 5,
+  '<<': 6,
+  '>>': 6,
+  '<<=': 6,
+  '>>=': 6,
+  '&': 8,
+  '^': 9,
+  '|': 10,
+  '<': 12,
+  '<=': 12,
+  '>': 12,
+  '>=': 12,
+  '=': PREC_EQ,
+  '!=': PREC_EQ,
+  '<>': PREC_EQ,
+  '~': PREC_EQ,
+  '!~': PREC_EQ,
+  LIKE: PREC_EQ,
+  ILIKE: PREC_EQ,
+  AND: 15,
+  OR: 16,
 };
 
 /** Rendered text, the precedence of its outermost operator (0: not an operator), and whether it is a CASE. */
@@ -164,7 +234,8 @@ class Renderer {
     switch (e.kind) {
       case 'literal':
         // A folded minus is QuestDB's unary minus on the number.
-        if (e.text.startsWith('-') && e.type !== 'STRING' && e.type !== 'CHAR') return { text: `-(${e.text.slice(1).trimStart()})`, prec: PREC_UNARY };
+        if (e.text.startsWith('-') && e.type !== 'STRING' && e.type !== 'CHAR')
+          return { text: `-(${e.text.slice(1).trimStart()})`, prec: PREC_UNARY };
         return { text: e.text, prec: 0 };
       case 'column':
         return { text: e.table === null ? e.name : `${e.table}.${e.name}`, prec: 0 };
@@ -185,12 +256,18 @@ class Renderer {
       case 'case':
         return this.caseExpr(e);
       case 'in': {
-        const items = e.query !== null ? [{ text: this.subqueryText(e.query.pos), prec: 0 }] : (e.list ?? []).map((x) => this.render(x));
+        const items =
+          e.query !== null
+            ? [{ text: this.subqueryText(e.query.pos), prec: 0 }]
+            : (e.list ?? []).map((x) => this.render(x));
         const inner = this.setOp(this.render(e.expr), 'in', items);
         return e.not ? { text: `not(${inner.text})`, prec: PREC_NOT } : inner;
       }
       case 'between': {
-        const inner = { text: `${this.render(e.expr).text} between (${this.render(e.lo).text}, ${this.render(e.hi).text})`, prec: PREC_SET };
+        const inner = {
+          text: `${this.render(e.expr).text} between (${this.render(e.lo).text}, ${this.render(e.hi).text})`,
+          prec: PREC_SET,
+        };
         return e.not ? { text: `not(${inner.text})`, prec: PREC_NOT } : inner;
       }
       case 'isNull':
@@ -205,7 +282,10 @@ class Renderer {
         return { text: `[](${[target, ...e.index.map((x) => this.render(x).text)].join(', ')})`, prec: 0 };
       }
       case 'slice':
-        return { text: `${e.lo === null ? '' : this.render(e.lo).text}:${e.hi === null ? '' : this.render(e.hi).text}`, prec: 0 };
+        return {
+          text: `${e.lo === null ? '' : this.render(e.lo).text}:${e.hi === null ? '' : this.render(e.hi).text}`,
+          prec: 0,
+        };
     }
   }
 
@@ -250,7 +330,10 @@ class Renderer {
       }
       case 'NOT LIKE':
       case 'NOT ILIKE':
-        return { text: `not(${this.operator(e.op.slice(4).toLowerCase(), PREC_EQ, this.render(e.left), this.render(e.right)).text})`, prec: PREC_NOT };
+        return {
+          text: `not(${this.operator(e.op.slice(4).toLowerCase(), PREC_EQ, this.render(e.left), this.render(e.right)).text})`,
+          prec: PREC_NOT,
+        };
       case 'WITHIN': {
         const items = e.right.kind === 'array' ? e.right.items.map((x) => this.render(x)) : [this.render(e.right)];
         return this.setOp(this.render(e.left), 'within', items);
@@ -321,7 +404,9 @@ class Renderer {
     let name = this.callName(e);
     const args = e.args;
     if (args.length === 1 && args[0]!.kind === 'starArg' && e.name === 'count') return `${name}()`;
-    if (e.distinct) name = e.name === 'count' ? 'count_distinct' : e.name === 'string_agg' ? 'string_distinct_agg' : `${name}_distinct`;
+    if (e.distinct)
+      name =
+        e.name === 'count' ? 'count_distinct' : e.name === 'string_agg' ? 'string_distinct_agg' : `${name}_distinct`;
     return `${name}(${args.map((a) => this.render(a).text).join(', ')})`;
   }
 
@@ -339,7 +424,8 @@ class Renderer {
     const t = e.type;
     const sql = this.#sql;
     let word = t.name.replace(/\[\]/g, '');
-    if (sql !== null && sql.slice(t.pos, t.pos + word.length).toUpperCase() === word) word = sql.slice(t.pos, t.pos + word.length);
+    if (sql !== null && sql.slice(t.pos, t.pos + word.length).toUpperCase() === word)
+      word = sql.slice(t.pos, t.pos + word.length);
     else word = word.toLowerCase();
     const dims = (t.name.length - t.name.replace(/\[\]/g, '').length) / 2;
     const colonCast = sql !== null && sql.startsWith('::', e.pos);
@@ -348,7 +434,14 @@ class Renderer {
       if (pg !== undefined) word = pg;
     }
     let params = '';
-    if (t.params !== null) params = t.name === 'DECIMAL' ? `_${t.params.split(',').map((p) => p.trim()).join('_')}` : `(${t.params})`;
+    if (t.params !== null)
+      params =
+        t.name === 'DECIMAL'
+          ? `_${t.params
+              .split(',')
+              .map((p) => p.trim())
+              .join('_')}`
+          : `(${t.params})`;
     return word + params + '[]'.repeat(dims);
   }
 
@@ -376,7 +469,12 @@ class Renderer {
 }
 
 const PG_TYPES: Readonly<Record<string, string>> = {
-  float: 'DOUBLE', float8: 'DOUBLE', float4: 'FLOAT', int4: 'INT', int8: 'LONG', int2: 'SHORT',
+  float: 'DOUBLE',
+  float8: 'DOUBLE',
+  float4: 'FLOAT',
+  int4: 'INT',
+  int8: 'LONG',
+  int2: 'SHORT',
 };
 
 /** A literal QuestDB's parser takes as a constant (not a column, operator or call). */
@@ -422,10 +520,23 @@ function startOf(e: A.Expr): number {
   let x: A.Expr = e;
   for (;;) {
     switch (x.kind) {
-      case 'binary': x = x.left; continue;
-      case 'in': case 'between': case 'isNull': case 'subscript': x = x.expr; continue;
-      case 'cast': if (x.expr.pos < x.pos) { x = x.expr; continue; } return x.pos;
-      default: return x.pos;
+      case 'binary':
+        x = x.left;
+        continue;
+      case 'in':
+      case 'between':
+      case 'isNull':
+      case 'subscript':
+        x = x.expr;
+        continue;
+      case 'cast':
+        if (x.expr.pos < x.pos) {
+          x = x.expr;
+          continue;
+        }
+        return x.pos;
+      default:
+        return x.pos;
     }
   }
 }
@@ -451,7 +562,8 @@ export function legacyAlias(e: A.Expr, taken: ReadonlySet<string>, sql: string |
 /** The node's token in QuestDB's tree; null for a constant with a dot (named column1, column2, ...). */
 function legacyToken(e: A.Expr, sql: string | null): string | null {
   switch (e.kind) {
-    case 'column': return e.name;
+    case 'column':
+      return e.name;
     case 'literal': {
       if (e.text.startsWith('-') && e.type !== 'STRING') return '-';
       if (lastUnquotedDot(e.text) >= 0) return null;
@@ -463,21 +575,33 @@ function legacyToken(e: A.Expr, sql: string | null): string | null {
       if (e.distinct && e.name === 'count') return 'count_distinct';
       return e.nulls === 'IGNORE' && e.over !== null ? `${name}_ignore_nulls` : name;
     }
-    case 'cast': return 'cast';
-    case 'case': return e.operand !== null || switchOf(e) !== null ? 'switch' : 'case';
+    case 'cast':
+      return 'cast';
+    case 'case':
+      return e.operand !== null || switchOf(e) !== null ? 'switch' : 'case';
     case 'binary':
       if (e.op === '||') return 'concat';
       if (e.op.startsWith('NOT ')) return 'not';
       return e.op === '!=' && sql?.startsWith('<>', e.pos) ? '<>' : e.op.toLowerCase();
-    case 'unary': return e.op === '+' ? legacyToken(e.arg, sql) : e.op.toLowerCase();
-    case 'in': return e.not ? 'not' : 'in';
-    case 'between': return e.not ? 'not' : 'between';
-    case 'isNull': return e.not ? '!=' : '=';
-    case 'array': return 'ARRAY';
-    case 'subscript': return '[]';
-    case 'bindVar': return e.name;
-    case 'starArg': return '*';
-    case 'subquery': case 'slice': return '';
+    case 'unary':
+      return e.op === '+' ? legacyToken(e.arg, sql) : e.op.toLowerCase();
+    case 'in':
+      return e.not ? 'not' : 'in';
+    case 'between':
+      return e.not ? 'not' : 'between';
+    case 'isNull':
+      return e.not ? '!=' : '=';
+    case 'array':
+      return 'ARRAY';
+    case 'subscript':
+      return '[]';
+    case 'bindVar':
+      return e.name;
+    case 'starArg':
+      return '*';
+    case 'subquery':
+    case 'slice':
+      return '';
   }
 }
 

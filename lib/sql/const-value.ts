@@ -29,14 +29,18 @@ export function constValue(env: StatementEnv, e: BoundExpr): ConstValue | undefi
 }
 
 /** A constant `e` as a JS value (undefined for types without one) and as a one-row vector; both undefined when not constant. */
-export function constArg(env: StatementEnv, e: BoundExpr): { value: ConstValue | undefined; vector: ColumnVector | undefined } {
+export function constArg(
+  env: StatementEnv,
+  e: BoundExpr,
+): { value: ConstValue | undefined; vector: ColumnVector | undefined } {
   const v = evaluate(env, e);
   return { value: e.kind === 'const' ? e.value : v === undefined ? undefined : read(v), vector: v };
 }
 
 /** One row of `e` when it is constant, else undefined. */
 function evaluate(env: StatementEnv, e: BoundExpr): ColumnVector | undefined {
-  if (e.kind === 'const') return e.type === 'UUID' || e.type === 'LONG256' ? undefined : constantVector(e.type, e.value, 1);
+  if (e.kind === 'const')
+    return e.type === 'UUID' || e.type === 'LONG256' ? undefined : constantVector(e.type, e.value, 1);
   if (e.kind !== 'call' || e.fn.deterministic !== true) return undefined;
   const args: ColumnVector[] = [];
   for (const a of e.args) {
@@ -49,7 +53,8 @@ function evaluate(env: StatementEnv, e: BoundExpr): ColumnVector | undefined {
     return e.fn.kernel(given, 1, standaloneKernelContext(env.statementMicros, BIND_TIME_MEMORY));
   } catch (err) {
     if (isLimitError(err)) return undefined;
-    if (isSvcError(err) && err.position === undefined) throw new SvcError(err.code, err.message, { position: e.pos, cause: err });
+    if (isSvcError(err) && err.position === undefined)
+      throw new SvcError(err.code, err.message, { position: e.pos, cause: err });
     throw err;
   }
 }

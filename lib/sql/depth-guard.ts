@@ -32,8 +32,29 @@ export const MAX_PLAN_OPERATORS = 100_000;
 /** What nested too deeply, for the message: a whole statement, a query (SELECT, set operation, FROM item) or an expression. */
 export type Nested = 'statement' | 'query' | 'expression';
 
-const STATEMENT_KINDS: ReadonlySet<string> = new Set(['query', 'explain', 'createTable', 'dropTable', 'truncateTable', 'renameTable', 'alterTable', 'insert', 'update', 'show', 'unsupported']);
-const QUERY_KINDS: ReadonlySet<string> = new Set(['select', 'setOp', 'subquery', 'subqueryRef', 'join', 'tableRef', 'functionRef', 'showRef']);
+const STATEMENT_KINDS: ReadonlySet<string> = new Set([
+  'query',
+  'explain',
+  'createTable',
+  'dropTable',
+  'truncateTable',
+  'renameTable',
+  'alterTable',
+  'insert',
+  'update',
+  'show',
+  'unsupported',
+]);
+const QUERY_KINDS: ReadonlySet<string> = new Set([
+  'select',
+  'setOp',
+  'subquery',
+  'subqueryRef',
+  'join',
+  'tableRef',
+  'functionRef',
+  'showRef',
+]);
 
 /** The error for nesting past the limit at `position`. */
 export function nestingError(position: number, what: Nested): SvcError {
@@ -160,24 +181,47 @@ export function checkPlanDepth(plan: Plan, position: number): void {
   const m = measurePlan(plan);
   if (m.depth > MAX_PLAN_DEPTH) throw new SvcError('SQL', `query nesting too deep [max=${MAX_NESTING}]`, { position });
   if (m.operators > MAX_PLAN_OPERATORS) {
-    throw new SvcError('SQL', `query too complex: ${m.operators} operators once its CTE references are expanded [max=${MAX_PLAN_OPERATORS}]`, { position });
+    throw new SvcError(
+      'SQL',
+      `query too complex: ${m.operators} operators once its CTE references are expanded [max=${MAX_PLAN_OPERATORS}]`,
+      { position },
+    );
   }
 }
 
 /** The plans and expressions directly under a plan node. */
 function planParts(p: Plan): { plans: Plan[]; exprs: BoundExpr[] } {
   switch (p.kind) {
-    case 'scan': case 'input': case 'oneRow': case 'longSequence': case 'metadata':
+    case 'scan':
+    case 'input':
+    case 'oneRow':
+    case 'longSequence':
+    case 'metadata':
       return { plans: [], exprs: [] };
-    case 'filter': return { plans: [p.input], exprs: [p.predicate] };
-    case 'project': return { plans: [p.input], exprs: [...p.exprs] };
-    case 'aggregate': return { plans: [p.input], exprs: [...p.keys, ...p.aggregates.flatMap((a) => a.args)] };
+    case 'filter':
+      return { plans: [p.input], exprs: [p.predicate] };
+    case 'project':
+      return { plans: [p.input], exprs: [...p.exprs] };
+    case 'aggregate':
+      return { plans: [p.input], exprs: [...p.keys, ...p.aggregates.flatMap((a) => a.args)] };
     case 'window':
-      return { plans: [p.input], exprs: p.functions.flatMap((f) => [...f.args, ...f.partitionBy, ...f.orderBy.map((o) => o.expr)]) };
-    case 'sort': case 'limit': case 'distinct': case 'sampleFill': case 'latestBy': case 'reverse': case 'designate':
+      return {
+        plans: [p.input],
+        exprs: p.functions.flatMap((f) => [...f.args, ...f.partitionBy, ...f.orderBy.map((o) => o.expr)]),
+      };
+    case 'sort':
+    case 'limit':
+    case 'distinct':
+    case 'sampleFill':
+    case 'latestBy':
+    case 'reverse':
+    case 'designate':
       return { plans: [p.input], exprs: [] };
-    case 'asofJoin': case 'setOp': return { plans: [p.left, p.right], exprs: [] };
-    case 'join': return { plans: [p.left, p.right], exprs: p.residual === null ? [] : [p.residual] };
+    case 'asofJoin':
+    case 'setOp':
+      return { plans: [p.left, p.right], exprs: [] };
+    case 'join':
+      return { plans: [p.left, p.right], exprs: p.residual === null ? [] : [p.residual] };
   }
 }
 
@@ -200,10 +244,15 @@ function measurePlan(root: Plan): PlanMeasure {
     }
     const e = it.expr;
     switch (e.kind) {
-      case 'col': case 'const': return [];
-      case 'call': return e.args.map((expr) => ({ expr }));
-      case 'subquery': return [{ plan: e.plan }];
-      case 'inSubquery': return [{ expr: e.expr }, { plan: e.plan }];
+      case 'col':
+      case 'const':
+        return [];
+      case 'call':
+        return e.args.map((expr) => ({ expr }));
+      case 'subquery':
+        return [{ plan: e.plan }];
+      case 'inSubquery':
+        return [{ expr: e.expr }, { plan: e.plan }];
     }
   };
   kids.push(expand(items[0]!));
@@ -237,7 +286,10 @@ function measurePlan(root: Plan): PlanMeasure {
       const n = ops.pop()!;
       done = 'plan' in it ? { depth: d + 2, operators: n + 1 } : { depth: d + 1, operators: n };
       if ('plan' in it) measured.set(it.plan, done);
-      if (items.length === 0) { result = done; break; }
+      if (items.length === 0) {
+        result = done;
+        break;
+      }
     }
     // Fold a finished child into its parent (the frame now on top).
     const parent = items.length - 1;

@@ -12,11 +12,24 @@ import type { Interval } from '../core/batch.js';
 import { addMonths, daysFromCivil } from '../core/datetime.js';
 import { ianaOffset } from '../core/time-zones.js';
 
-const US = { u: 1, T: 1000, s: 1_000_000, m: 60_000_000, h: 3_600_000_000, d: 86_400_000_000, w: 604_800_000_000 } as const;
+const US = {
+  u: 1,
+  T: 1000,
+  s: 1_000_000,
+  m: 60_000_000,
+  h: 3_600_000_000,
+  d: 86_400_000_000,
+  w: 604_800_000_000,
+} as const;
 const DAY = US.d;
 
 class LiteralError extends Error {
-  constructor(message: string, readonly at: number) { super(message); }
+  constructor(
+    message: string,
+    readonly at: number,
+  ) {
+    super(message);
+  }
 }
 
 /** An error in QuestDB's own words (its IntervalUtils), reported at the literal as QuestDB does. */
@@ -27,7 +40,8 @@ export function parseIntervalLiteral(text: string, nowMicros: number, pos: numbe
   try {
     return merge(parse(text, nowMicros));
   } catch (e) {
-    if (e instanceof LiteralError) throw new SvcError('SQL', `Invalid interval [${e.message}]: '${text}'`, { position: pos + 1 + e.at });
+    if (e instanceof LiteralError)
+      throw new SvcError('SQL', `Invalid interval [${e.message}]: '${text}'`, { position: pos + 1 + e.at });
     if (e instanceof QuestError) throw new SvcError('SQL', e.message, { position: pos });
     throw e;
   }
@@ -58,7 +72,8 @@ function parse(text: string, now: number): Interval[] {
     const period = parseDuration(parts[2]!.trim());
     const count = Number(parts[3]!.trim());
     if (!/^\d+$/.test(parts[3]!.trim())) throw new QuestError('Count not a number');
-    if (!Number.isInteger(count) || count < 1 || count > 100_000) throw new LiteralError('repeat count must be an integer from 1', text.lastIndexOf(';') + 1);
+    if (!Number.isInteger(count) || count < 1 || count > 100_000)
+      throw new LiteralError('repeat count must be an integer from 1', text.lastIndexOf(';') + 1);
     const reps: Interval[] = [];
     for (const [lo, hi] of out) {
       for (let k = 0; k < count; k++) {
@@ -75,7 +90,10 @@ function parse(text: string, now: number): Interval[] {
 
 // ---- durations: '1h30m', '90s', '1M', '2y', '500T' (units y M w d h m s T u)
 
-interface Duration { readonly months: number; readonly micros: number }
+interface Duration {
+  readonly months: number;
+  readonly micros: number;
+}
 
 /**
  * A duration as QuestDB reads it: numbers (digits, `_` allowed) each followed
@@ -84,20 +102,38 @@ interface Duration { readonly months: number; readonly micros: number }
  * unknown unit, digits left without a unit.
  */
 function parseDuration(s: string): Duration {
-  let months = 0, micros = 0, numStart = 0;
+  let months = 0,
+    micros = 0,
+    numStart = 0;
   for (let i = 0; i < s.length; i++) {
     const c = s[i]!;
     if ((c >= '0' && c <= '9') || c === '_') continue;
     if (i === numStart) throw new QuestError(`Expected number before unit '${c}'`);
     const digits = s.slice(numStart, i);
     const n = Number(digits.replace(/_/g, ''));
-    if (!/\d/.test(digits) || !Number.isInteger(n) || n > 2147483647) throw new QuestError(`Duration not a number: ${digits}`);
+    if (!/\d/.test(digits) || !Number.isInteger(n) || n > 2147483647)
+      throw new QuestError(`Duration not a number: ${digits}`);
     switch (c) {
-      case 'y': months += 12 * n; break;
-      case 'M': months += n; break;
-      case 'n': micros += Math.floor(n / 1000); break;
-      case 'w': case 'd': case 'h': case 'm': case 's': case 'T': case 'u': micros += n * US[c]; break;
-      default: throw new QuestError(`Invalid duration unit: ${c}`);
+      case 'y':
+        months += 12 * n;
+        break;
+      case 'M':
+        months += n;
+        break;
+      case 'n':
+        micros += Math.floor(n / 1000);
+        break;
+      case 'w':
+      case 'd':
+      case 'h':
+      case 'm':
+      case 's':
+      case 'T':
+      case 'u':
+        micros += n * US[c];
+        break;
+      default:
+        throw new QuestError(`Invalid duration unit: ${c}`);
     }
     numStart = i + 1;
   }
@@ -105,7 +141,9 @@ function parseDuration(s: string): Duration {
   return { months, micros };
 }
 
-function scale(d: Duration, k: number): Duration { return { months: d.months * k, micros: d.micros * k }; }
+function scale(d: Duration, k: number): Duration {
+  return { months: d.months * k, micros: d.micros * k };
+}
 
 function addDuration(us: number, d: Duration): number {
   return (d.months !== 0 ? addMonths(us, d.months) : us) + d.micros;
@@ -116,12 +154,17 @@ function addDuration(us: number, d: Duration): number {
 /** Top-level split (outside brackets). */
 function splitTop(s: string, sep: string): string[] {
   const out: string[] = [];
-  let depth = 0, last = 0;
+  let depth = 0,
+    last = 0;
   for (let i = 0; i < s.length; i++) {
     const c = s[i];
     if (c === '[') depth++;
     else if (c === ']') depth--;
-    else if (depth === 0 && s.startsWith(sep, i)) { out.push(s.slice(last, i)); last = i + sep.length; i += sep.length - 1; }
+    else if (depth === 0 && s.startsWith(sep, i)) {
+      out.push(s.slice(last, i));
+      last = i + sep.length;
+      i += sep.length - 1;
+    }
   }
   out.push(s.slice(last));
   return out;
@@ -135,20 +178,27 @@ function expand(s: string): Array<{ text: string; at: number }> {
     const inner = s.slice(1, close);
     if (/[$-]/.test(inner) || /^\s*\d{4}/.test(inner)) {
       const suffix = s.slice(close + 1);
-      return splitTop(inner, ',').flatMap((e) => expand(e.trim() + suffix).map((x) => ({ text: x.text, at: x.at + 1 })));
+      return splitTop(inner, ',').flatMap((e) =>
+        expand(e.trim() + suffix).map((x) => ({ text: x.text, at: x.at + 1 })),
+      );
     }
   }
   const open = s.indexOf('[');
   if (open < 0) return [{ text: s, at: 0 }];
   const close = matching(s, open);
   const inner = s.slice(open + 1, close);
-  const before = s.slice(0, open), after = s.slice(close + 1);
+  const before = s.slice(0, open),
+    after = s.slice(close + 1);
   const values: string[] = [];
   for (const item of inner.split(',').map((x) => x.trim())) {
-    if (item.includes(':')) { values.push(item); continue; } // a time list entry: a whole time
+    if (item.includes(':')) {
+      values.push(item);
+      continue;
+    } // a time list entry: a whole time
     const r = /^(\d+)\s*\.\.\s*(\d+)$/.exec(item);
     if (r) {
-      const a = Number(r[1]), b = Number(r[2]);
+      const a = Number(r[1]),
+        b = Number(r[2]);
       if (b < a) throw new QuestError('Range must be ascending');
       if (b - a > 10_000) throw new LiteralError(`invalid range [${item}]`, open + 1);
       for (let v = a; v <= b; v++) values.push(String(v).padStart(r[1]!.length, '0'));
@@ -197,7 +247,7 @@ function element(text: string, now: number, at: number): Interval {
     end -= shiftEnd;
   }
   if (filter !== null) {
-    const dow = ((Math.floor(p.start / DAY) % 7) + 7 + 3) % 7 + 1; // 1970-01-01 was a Thursday (4)
+    const dow = (((Math.floor(p.start / DAY) % 7) + 7 + 3) % 7) + 1; // 1970-01-01 was a Thursday (4)
     if (!filter.has(dow)) return [0, 0];
   }
   return [start, end];
@@ -233,17 +283,27 @@ function zoneOffset(zone: string, localMicros: number): number {
 
 // ---- points: a literal partial date (its period) or a date variable
 
-interface Point { readonly start: number; readonly end: number }
+interface Point {
+  readonly start: number;
+  readonly end: number;
+}
 
 function point(s: string, now: number, at: number): Point {
   if (s.startsWith('$')) return variable(s, now, at);
-  const m = /^(\d{4})(?:-(\d{2})(?:-(\d{2})(?:[T ](\d{2})(?::(\d{2})(?::(\d{2})(?:\.(\d{1,6})\d*)?)?)?)?)?)?Z?$/.exec(s);
+  const m = /^(\d{4})(?:-(\d{2})(?:-(\d{2})(?:[T ](\d{2})(?::(\d{2})(?::(\d{2})(?:\.(\d{1,6})\d*)?)?)?)?)?)?Z?$/.exec(
+    s,
+  );
   if (!m) throw new QuestError('Invalid date');
-  const y = Number(m[1]), mo = m[2] ? Number(m[2]) : 1, d = m[3] ? Number(m[3]) : 1;
-  const h = m[4] ? Number(m[4]) : 0, mi = m[5] ? Number(m[5]) : 0, sec = m[6] ? Number(m[6]) : 0;
+  const y = Number(m[1]),
+    mo = m[2] ? Number(m[2]) : 1,
+    d = m[3] ? Number(m[3]) : 1;
+  const h = m[4] ? Number(m[4]) : 0,
+    mi = m[5] ? Number(m[5]) : 0,
+    sec = m[6] ? Number(m[6]) : 0;
   if (mo < 1 || mo > 12 || d < 1 || d > 31 || h > 23 || mi > 59 || sec > 59) throw new QuestError('Invalid date');
   const frac = m[7] ?? '';
-  const start = daysFromCivil(y, mo, d) * DAY + h * US.h + mi * US.m + sec * US.s + (frac ? Number(frac.padEnd(6, '0')) : 0);
+  const start =
+    daysFromCivil(y, mo, d) * DAY + h * US.h + mi * US.m + sec * US.s + (frac ? Number(frac.padEnd(6, '0')) : 0);
   let end: number;
   if (frac) end = start + 10 ** (6 - frac.length);
   else if (m[6]) end = start + US.s;
@@ -257,15 +317,30 @@ function point(s: string, now: number, at: number): Point {
 
 function variable(s: string, now: number, at: number): Point {
   const m = /^\$(today|yesterday|tomorrow|now)\s*(?:([+-])\s*(\d+)\s*(bd|y|M|w|d|h|m|s|T|u))?$/i.exec(s);
-  if (!m) throw new LiteralError(`unknown date variable '${s}' ($now, $today, $yesterday, $tomorrow with + or - amounts)`, at);
+  if (!m)
+    throw new LiteralError(
+      `unknown date variable '${s}' ($now, $today, $yesterday, $tomorrow with + or - amounts)`,
+      at,
+    );
   const v = m[1]!.toLowerCase();
   const today = Math.floor(now / DAY) * DAY;
   let start: number, len: number;
   switch (v) {
-    case 'now': start = now; len = 1; break;
-    case 'today': start = today; len = DAY; break;
-    case 'yesterday': start = today - DAY; len = DAY; break;
-    default: start = today + DAY; len = DAY;
+    case 'now':
+      start = now;
+      len = 1;
+      break;
+    case 'today':
+      start = today;
+      len = DAY;
+      break;
+    case 'yesterday':
+      start = today - DAY;
+      len = DAY;
+      break;
+    default:
+      start = today + DAY;
+      len = DAY;
   }
   if (m[2]) {
     const n = Number(m[3]) * (m[2] === '-' ? -1 : 1);
@@ -275,7 +350,7 @@ function variable(s: string, now: number, at: number): Point {
       const step = n < 0 ? -DAY : DAY;
       while (left > 0) {
         start += step;
-        const dow = ((Math.floor(start / DAY) % 7) + 7 + 3) % 7 + 1;
+        const dow = (((Math.floor(start / DAY) % 7) + 7 + 3) % 7) + 1;
         if (dow <= 5) left--;
       }
     } else if (unit === 'M' || unit === 'y') {
@@ -302,12 +377,14 @@ export function merge(list: readonly Interval[]): Interval[] {
 /** The intervals common to both lists (each sorted and merged). */
 export function intersect(a: readonly Interval[], b: readonly Interval[]): Interval[] {
   const out: Interval[] = [];
-  let i = 0, j = 0;
+  let i = 0,
+    j = 0;
   while (i < a.length && j < b.length) {
     const lo = Math.max(a[i]![0], b[j]![0]);
     const hi = Math.min(a[i]![1], b[j]![1]);
     if (hi > lo) out.push([lo, hi]);
-    if (a[i]![1] < b[j]![1]) i++; else j++;
+    if (a[i]![1] < b[j]![1]) i++;
+    else j++;
   }
   return out;
 }

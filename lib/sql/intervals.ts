@@ -15,7 +15,8 @@ import { complement, intersect, merge } from './interval-literal.js';
  * when nothing else remains).
  */
 export function pushIntervals(plan: Plan, predicate: BoundExpr): Plan {
-  const filter = (input: Plan, p: BoundExpr): Plan => node({ kind: 'filter', input, predicate: p, fields: plan.fields });
+  const filter = (input: Plan, p: BoundExpr): Plan =>
+    node({ kind: 'filter', input, predicate: p, fields: plan.fields });
   if (plan.kind !== 'scan' || plan.timestamp < 0) return filter(plan, predicate);
   const terms = andTerms(predicate);
   let acc: Interval[] | null = null;
@@ -34,7 +35,12 @@ export function pushIntervals(plan: Plan, predicate: BoundExpr): Plan {
 }
 
 /** `terms` joined by `and` as a balanced tree, as the parser builds them (thousands of terms stay shallow). */
-function balancedAnd(terms: readonly BoundExpr[], and: BoundExpr & { kind: 'call' }, lo = 0, hi = terms.length): BoundExpr {
+function balancedAnd(
+  terms: readonly BoundExpr[],
+  and: BoundExpr & { kind: 'call' },
+  lo = 0,
+  hi = terms.length,
+): BoundExpr {
   if (hi - lo === 1) return terms[lo]!;
   const mid = lo + Math.ceil((hi - lo) / 2);
   return { ...and, args: [balancedAnd(terms, and, lo, mid), balancedAnd(terms, and, mid, hi)] };
@@ -63,28 +69,42 @@ function termIntervals(c: BoundExpr, ts: number): Interval[] | null {
     return null;
   }
   if (c.name === 'or') {
-    const a = termIntervals(c.args[0]!, ts), b = termIntervals(c.args[1]!, ts);
+    const a = termIntervals(c.args[0]!, ts),
+      b = termIntervals(c.args[1]!, ts);
     return a !== null && b !== null ? merge([...a, ...b]) : null;
   }
   if (c.name === 'and') return intervalsOf(c, ts);
   const [a, b] = c.args;
   if (c.name === 'between' && isTs(c.args[0], ts) && isConst(c.args[1]) && isConst(c.args[2])) {
     // BETWEEN takes its bounds in either order, as QuestDB does.
-    const a1 = c.args[1].value as number, a2 = c.args[2].value as number;
+    const a1 = c.args[1].value as number,
+      a2 = c.args[2].value as number;
     return [[Math.min(a1, a2), Math.max(a1, a2) + 1]];
   }
   if (!a || !b) return null;
-  let op = c.name, col = a, k = b;
-  if (isConst(a) && isTs(b, ts)) { col = b; k = a; op = flip(op); }
+  let op = c.name,
+    col = a,
+    k = b;
+  if (isConst(a) && isTs(b, ts)) {
+    col = b;
+    k = a;
+    op = flip(op);
+  }
   if (!isTs(col, ts) || !isConst(k) || typeof k.value !== 'number') return null;
   const v = k.value;
   switch (op) {
-    case '=': return [[v, v + 1]];
-    case '>': return [[v + 1, Infinity]];
-    case '>=': return [[v, Infinity]];
-    case '<': return [[-Infinity, v]];
-    case '<=': return [[-Infinity, v + 1]];
-    default: return null;
+    case '=':
+      return [[v, v + 1]];
+    case '>':
+      return [[v + 1, Infinity]];
+    case '>=':
+      return [[v, Infinity]];
+    case '<':
+      return [[-Infinity, v]];
+    case '<=':
+      return [[-Infinity, v + 1]];
+    default:
+      return null;
   }
 }
 

@@ -57,7 +57,16 @@ function isHexDigit(c: number): boolean {
 }
 
 function isSpace(c: number): boolean {
-  return c === 32 || (c >= 9 && c <= 13) || c === 0xa0 || c === 0xfeff || c === 0x2028 || c === 0x2029 || (c >= 0x2000 && c <= 0x200b) || c === 0x3000;
+  return (
+    c === 32 ||
+    (c >= 9 && c <= 13) ||
+    c === 0xa0 ||
+    c === 0xfeff ||
+    c === 0x2028 ||
+    c === 0x2029 ||
+    (c >= 0x2000 && c <= 0x200b) ||
+    c === 0x3000
+  );
 }
 
 // Operators longer than one character, longest first within each leading character.
@@ -118,7 +127,11 @@ export function tokenize(text: string): Token[] {
       i = next;
       continue;
     }
-    if ((c === 36 || c === 64) && i + 1 < n && (isDigit(text.charCodeAt(i + 1)) || isIdentStart(text.charCodeAt(i + 1)))) {
+    if (
+      (c === 36 || c === 64) &&
+      i + 1 < n &&
+      (isDigit(text.charCodeAt(i + 1)) || isIdentStart(text.charCodeAt(i + 1)))
+    ) {
       i++;
       while (i < n && isIdentPart(text.charCodeAt(i))) i++;
       const name = text.slice(start, i);
@@ -158,7 +171,9 @@ export function tokenize(text: string): Token[] {
 function followsOperand(out: readonly Token[], pos: number): boolean {
   const last = out[out.length - 1];
   if (last === undefined || last.end !== pos) return false;
-  return last.kind === 'ident' || last.kind === 'qident' || last.kind === 'number' || last.text === ')' || last.text === ']';
+  return (
+    last.kind === 'ident' || last.kind === 'qident' || last.kind === 'number' || last.text === ')' || last.text === ']'
+  );
 }
 
 /** Scans a number starting at `i`: 0x hex, digits with `_` separators, fraction, exponent, then any suffix letters. */
@@ -168,12 +183,14 @@ function scanNumber(text: string, i: number): number {
     i += 2;
     while (i < n && isHexDigit(text.charCodeAt(i))) i++;
   } else {
-    while (i < n && (isDigit(text.charCodeAt(i)) || (text.charCodeAt(i) === 95 && isDigit(text.charCodeAt(i + 1))))) i++;
+    while (i < n && (isDigit(text.charCodeAt(i)) || (text.charCodeAt(i) === 95 && isDigit(text.charCodeAt(i + 1)))))
+      i++;
     if (text.charCodeAt(i) === 46) {
       const after = text.charCodeAt(i + 1);
       if (isDigit(after)) {
         i++;
-        while (i < n && (isDigit(text.charCodeAt(i)) || (text.charCodeAt(i) === 95 && isDigit(text.charCodeAt(i + 1))))) i++;
+        while (i < n && (isDigit(text.charCodeAt(i)) || (text.charCodeAt(i) === 95 && isDigit(text.charCodeAt(i + 1)))))
+          i++;
       } else if (!(after < 128 && IDENT_PART[after] === 1) && after !== 46) {
         i++; // `1.` is 1.0
       }

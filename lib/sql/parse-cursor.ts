@@ -10,9 +10,45 @@ import { tokenize, type Token } from './lexer.js';
  * QuestDB lets most other keywords be identifiers (`timestamp`, `offset`, `type`, `to`).
  */
 export const RESERVED = new Set([
-  'SELECT', 'FROM', 'WHERE', 'LIMIT', 'UNION', 'EXCEPT', 'INTERSECT', 'HAVING', 'JOIN', 'INNER', 'LEFT', 'RIGHT',
-  'FULL', 'CROSS', 'ASOF', 'SPLICE', 'OUTER', 'ON', 'USING', 'AS', 'AND', 'OR', 'NOT', 'IS', 'IN', 'BETWEEN', 'LIKE', 'ILIKE', 'WITHIN', 'WHEN', 'THEN', 'ELSE', 'END',
-  'CASE', 'DISTINCT', 'WITH', 'ASC', 'DESC', 'BY',
+  'SELECT',
+  'FROM',
+  'WHERE',
+  'LIMIT',
+  'UNION',
+  'EXCEPT',
+  'INTERSECT',
+  'HAVING',
+  'JOIN',
+  'INNER',
+  'LEFT',
+  'RIGHT',
+  'FULL',
+  'CROSS',
+  'ASOF',
+  'SPLICE',
+  'OUTER',
+  'ON',
+  'USING',
+  'AS',
+  'AND',
+  'OR',
+  'NOT',
+  'IS',
+  'IN',
+  'BETWEEN',
+  'LIKE',
+  'ILIKE',
+  'WITHIN',
+  'WHEN',
+  'THEN',
+  'ELSE',
+  'END',
+  'CASE',
+  'DISTINCT',
+  'WITH',
+  'ASC',
+  'DESC',
+  'BY',
 ]);
 
 /**
@@ -20,22 +56,84 @@ export const RESERVED = new Set([
  * spelled as one of them must be "quoted".
  */
 export const SQL_KEYWORDS: ReadonlySet<string> = new Set([
-  'ADD', 'ALIGN', 'ALL', 'ALTER', 'AND', 'ASC', 'AS', 'ATTACH', 'BATCH', 'BETWEEN', 'BYPASS', 'CANCEL', 'CASE',
-  'CAST', 'COLUMN', 'CREATE', 'DESC', 'DETACH', 'DISABLE', 'DISTINCT', 'DROP', 'ENABLE', 'END', 'EXCEPT',
-  'EXISTS', 'EXPLAIN', 'FALSE', 'FROM', 'IN', 'INSERT', 'INTERSECT', 'INTO', 'LIKE', 'LIMIT', 'LOCK', 'NAN',
-  'JOIN', 'NOT', 'NULL', 'ON', 'ORDER', 'OR', 'OUTER', 'OVER', 'PARTITION', 'RENAME', 'RESUME', 'SAMPLE',
-  'SELECT', 'SET', 'SQUASH', 'TABLE', 'TO', 'TRUE', 'UNION', 'UPDATE', 'UPSERT', 'VALUES', 'WHERE', 'WITHIN',
+  'ADD',
+  'ALIGN',
+  'ALL',
+  'ALTER',
+  'AND',
+  'ASC',
+  'AS',
+  'ATTACH',
+  'BATCH',
+  'BETWEEN',
+  'BYPASS',
+  'CANCEL',
+  'CASE',
+  'CAST',
+  'COLUMN',
+  'CREATE',
+  'DESC',
+  'DETACH',
+  'DISABLE',
+  'DISTINCT',
+  'DROP',
+  'ENABLE',
+  'END',
+  'EXCEPT',
+  'EXISTS',
+  'EXPLAIN',
+  'FALSE',
+  'FROM',
+  'IN',
+  'INSERT',
+  'INTERSECT',
+  'INTO',
+  'LIKE',
+  'LIMIT',
+  'LOCK',
+  'NAN',
+  'JOIN',
+  'NOT',
+  'NULL',
+  'ON',
+  'ORDER',
+  'OR',
+  'OUTER',
+  'OVER',
+  'PARTITION',
+  'RENAME',
+  'RESUME',
+  'SAMPLE',
+  'SELECT',
+  'SET',
+  'SQUASH',
+  'TABLE',
+  'TO',
+  'TRUE',
+  'UNION',
+  'UPDATE',
+  'UPSERT',
+  'VALUES',
+  'WHERE',
+  'WITHIN',
   'WITH',
 ]);
 
 /** QuestDB's error for an unquoted keyword where a table name or alias is wanted. */
 export function keywordNameError(t: Token): SvcError {
-  return new SvcError('SQL', `table and column names that are SQL keywords have to be enclosed in double quotes, such as "${t.text}"`, { position: t.pos });
+  return new SvcError(
+    'SQL',
+    `table and column names that are SQL keywords have to be enclosed in double quotes, such as "${t.text}"`,
+    { position: t.pos },
+  );
 }
 
 /** Clause words that are reserved only before their partner word: `latest` can be a column, `LATEST ON` cannot. */
 const SOFT_RESERVED: Readonly<Record<string, readonly string[]>> = {
-  LATEST: ['ON', 'BY'], SAMPLE: ['BY'], GROUP: ['BY'], ORDER: ['BY'],
+  LATEST: ['ON', 'BY'],
+  SAMPLE: ['BY'],
+  GROUP: ['BY'],
+  ORDER: ['BY'],
 };
 
 /** True when identifier `t` (followed by `next`) is a keyword here rather than a name. */
@@ -144,7 +242,8 @@ export class Cursor {
     const t = this.tok;
     if (t.kind === 'ident' || t.kind === 'qident' || t.kind === 'string') {
       if (t.kind === 'ident' && what === 'table name' && SQL_KEYWORDS.has(t.up)) throw keywordNameError(t);
-      if (t.kind === 'ident' && isReserved(t, this.peek())) throw this.error(`${what} expected, found keyword [${t.text}]`, t.pos);
+      if (t.kind === 'ident' && isReserved(t, this.peek()))
+        throw this.error(`${what} expected, found keyword [${t.text}]`, t.pos);
       if (t.text.length === 0) throw this.error(`${what} expected, found empty name`, t.pos);
       this.i++;
       return { name: t.text, pos: t.pos };
@@ -201,7 +300,8 @@ export class Cursor {
 
   unexpected(t: Token = this.tok): SvcError {
     if (t.kind === 'eof') return this.error('unexpected end of statement', t.pos);
-    if (t.kind === 'number' || t.kind === 'string' || t.kind === 'geohash') return this.error(`dangling literal [${tokenText(t)}]`, t.pos);
+    if (t.kind === 'number' || t.kind === 'string' || t.kind === 'geohash')
+      return this.error(`dangling literal [${tokenText(t)}]`, t.pos);
     return this.error(`unexpected token [${tokenText(t)}]`, t.pos);
   }
 
@@ -224,7 +324,11 @@ export class Cursor {
     for (;;) {
       const t = this.tok;
       if (t.kind === 'eof') return end;
-      if (depth === 0 && ((t.kind === 'op' && (t.text === ';' || stops.has(t.text))) || (t.kind === 'ident' && stops.has(t.up)))) return end;
+      if (
+        depth === 0 &&
+        ((t.kind === 'op' && (t.text === ';' || stops.has(t.text))) || (t.kind === 'ident' && stops.has(t.up)))
+      )
+        return end;
       if (t.kind === 'op') {
         if (t.text === '(' || t.text === '[') depth++;
         else if (t.text === ')' || t.text === ']') {

@@ -1,7 +1,16 @@
 // DDL parsing: CREATE TABLE (columns, AS SELECT, LIKE, QuestDB table options),
 // DROP TABLE, TRUNCATE TABLE, RENAME TABLE and ALTER TABLE. Called from parser.ts.
 
-import type { AlterAction, AlterTable, ColumnDefAst, CreateTable, DropTable, RenameTable, TruncateTable, TypeName } from './ast.js';
+import type {
+  AlterAction,
+  AlterTable,
+  ColumnDefAst,
+  CreateTable,
+  DropTable,
+  RenameTable,
+  TruncateTable,
+  TypeName,
+} from './ast.js';
 import { NO_STOPS, type Cursor, type Mutable } from './parse-cursor.js';
 import { parseExpr, parseExprList, parseTypeName } from './parse-expr.js';
 import { parseQuery } from './parse-query.js';
@@ -23,8 +32,20 @@ export function parseCreateTable(c: Cursor): CreateTable {
   if (!ifNotExists && c.atEnd()) throw c.expected("table name or 'if'");
   const name = c.name('table name');
   const ct: Mutable<CreateTable> = {
-    kind: 'createTable', pos: t.pos, name: name.name, namePos: name.pos, ifNotExists, columns: [], asSelect: null,
-    casts: [], timestamp: null, partitionBy: null, wal: null, dedupKeys: null, params, like: null,
+    kind: 'createTable',
+    pos: t.pos,
+    name: name.name,
+    namePos: name.pos,
+    ifNotExists,
+    columns: [],
+    asSelect: null,
+    casts: [],
+    timestamp: null,
+    partitionBy: null,
+    wal: null,
+    dedupKeys: null,
+    params,
+    like: null,
   };
   if (c.acceptKw('AS')) {
     if (c.acceptOp('(')) {
@@ -103,7 +124,10 @@ function parseColumnDef(c: Cursor): ColumnDefAst {
   return { kind: 'columnDef', pos: name.pos, name: name.name, type, ...parseColumnOptions(c) };
 }
 
-type ColumnOptionsAst = Pick<ColumnDefAst, 'options' | 'optionsPos' | 'symbolCapacity' | 'symbolCached' | 'indexed' | 'indexCapacity'>;
+type ColumnOptionsAst = Pick<
+  ColumnDefAst,
+  'options' | 'optionsPos' | 'symbolCapacity' | 'symbolCached' | 'indexed' | 'indexCapacity'
+>;
 
 /** What may follow a column's type: `[CAPACITY n] [CACHE|NOCACHE] [INDEX [TYPE ...] [CAPACITY n] [INCLUDE (...)]]`. */
 function parseColumnOptions(c: Cursor): ColumnOptionsAst {
@@ -115,7 +139,8 @@ function parseColumnOptions(c: Cursor): ColumnOptionsAst {
     if (w.up === 'CAPACITY') {
       c.next();
       const n = positiveInt(c, 'symbol capacity');
-      if (read.indexed) read.indexCapacity = n; else read.symbolCapacity = n;
+      if (read.indexed) read.indexCapacity = n;
+      else read.symbolCapacity = n;
     } else if (w.up === 'CACHE' || w.up === 'NOCACHE') {
       c.next();
       read.symbolCached = w.up === 'CACHE';
@@ -367,7 +392,14 @@ function parseAlterAction(c: Cursor): AlterAction {
     if (verb.kind === 'ident' && (verb.up === 'ADD' || verb.up === 'DROP') && c.isKw('INDEX', c.peek())) {
       c.i += 2;
       const capacity = verb.up === 'ADD' && c.acceptKw('CAPACITY') ? positiveInt(c, 'index capacity') : null;
-      return { kind: 'columnIndex', pos: a.pos, column: col.name, columnPos: col.pos, add: verb.up === 'ADD', capacity };
+      return {
+        kind: 'columnIndex',
+        pos: a.pos,
+        column: col.name,
+        columnPos: col.pos,
+        add: verb.up === 'ADD',
+        capacity,
+      };
     }
     c.i = start; // anything else ALTER COLUMN says stays text
   }

@@ -3,7 +3,15 @@
 
 import type { ArrayLiteral, Binary, Call, Case, Expr, Literal, OrderItem, TypeName, WindowSpec } from './ast.js';
 import type { Token } from './lexer.js';
-import { isReserved, keywordNameError, NO_STOPS, RESERVED, SQL_KEYWORDS, UnsupportedSignal, type Cursor } from './parse-cursor.js';
+import {
+  isReserved,
+  keywordNameError,
+  NO_STOPS,
+  RESERVED,
+  SQL_KEYWORDS,
+  UnsupportedSignal,
+  type Cursor,
+} from './parse-cursor.js';
 import { isQueryStart, parseQuery } from './parse-query.js';
 import { parseWindowSpec } from './parse-window.js';
 
@@ -27,15 +35,40 @@ export const P_UNARY = 14;
 export const P_CAST = 15;
 
 const OP_PREC: Readonly<Record<string, number>> = {
-  '=': P_EQ, '!=': P_EQ, '<>': P_EQ, '~': P_EQ, '!~': P_EQ,
-  '<': P_REL, '<=': P_REL, '>': P_REL, '>=': P_REL,
-  '|': P_BOR, '^': P_XOR, '&': P_BAND, '||': P_CONCAT,
-  '<<': P_SHIFT, '>>': P_SHIFT, '<<=': P_SHIFT, '>>=': P_SHIFT,
-  '+': P_ADD, '-': P_ADD, '*': P_MUL, '/': P_MUL, '%': P_MUL, '::': P_CAST,
+  '=': P_EQ,
+  '!=': P_EQ,
+  '<>': P_EQ,
+  '~': P_EQ,
+  '!~': P_EQ,
+  '<': P_REL,
+  '<=': P_REL,
+  '>': P_REL,
+  '>=': P_REL,
+  '|': P_BOR,
+  '^': P_XOR,
+  '&': P_BAND,
+  '||': P_CONCAT,
+  '<<': P_SHIFT,
+  '>>': P_SHIFT,
+  '<<=': P_SHIFT,
+  '>>=': P_SHIFT,
+  '+': P_ADD,
+  '-': P_ADD,
+  '*': P_MUL,
+  '/': P_MUL,
+  '%': P_MUL,
+  '::': P_CAST,
 };
 
 const WORD_PREC: Readonly<Record<string, number>> = {
-  OR: P_OR, AND: P_AND, LIKE: P_EQ, ILIKE: P_EQ, IS: P_EQ, IN: P_IN, BETWEEN: P_IN, WITHIN: P_IN,
+  OR: P_OR,
+  AND: P_AND,
+  LIKE: P_EQ,
+  ILIKE: P_EQ,
+  IS: P_EQ,
+  IN: P_IN,
+  BETWEEN: P_IN,
+  WITHIN: P_IN,
 };
 
 /** Parses an expression whose operators all bind at least as tightly as `minPrec`. */
@@ -54,7 +87,8 @@ export function parseExpr(c: Cursor, minPrec = P_OR): Expr {
       prec = WORD_PREC[t.up];
       if (prec === undefined && t.up === 'NOT') {
         const n = c.peek().up;
-        if (c.peek().kind === 'ident') prec = n === 'LIKE' || n === 'ILIKE' ? P_EQ : n === 'IN' || n === 'BETWEEN' ? P_IN : undefined;
+        if (c.peek().kind === 'ident')
+          prec = n === 'LIKE' || n === 'ILIKE' ? P_EQ : n === 'IN' || n === 'BETWEEN' ? P_IN : undefined;
       }
     }
     if (prec === undefined || prec < minPrec) break;
@@ -94,7 +128,13 @@ interface LogicRun {
 function balanced(run: LogicRun, lo = 0, hi = run.terms.length): Expr {
   if (hi - lo === 1) return run.terms[lo]!;
   const mid = lo + Math.ceil((hi - lo) / 2);
-  return { kind: 'binary', pos: run.ops[mid - 1]!, op: run.op, left: balanced(run, lo, mid), right: balanced(run, mid, hi) } satisfies Binary;
+  return {
+    kind: 'binary',
+    pos: run.ops[mid - 1]!,
+    op: run.op,
+    left: balanced(run, lo, mid),
+    right: balanced(run, mid, hi),
+  } satisfies Binary;
 }
 
 /** Conditions joined by AND as a balanced tree (the binder's re-assembled conjunctions). */
@@ -320,7 +360,13 @@ function parseExtract(c: Cursor): Call {
   const u = c.tok;
   if (u.kind !== 'ident' && u.kind !== 'string') throw c.expected('date part');
   c.next();
-  const unit: Literal = { kind: 'literal', pos: u.pos, type: 'STRING', value: u.text.toLowerCase(), text: c.slice(u.pos, u.end) };
+  const unit: Literal = {
+    kind: 'literal',
+    pos: u.pos,
+    type: 'STRING',
+    value: u.text.toLowerCase(),
+    text: c.slice(u.pos, u.end),
+  };
   c.expectKw('FROM');
   const arg = parseExpr(c);
   c.expectOp(')');
@@ -337,7 +383,7 @@ function columnRest(c: Cursor, first: Token, name: string): Expr {
       return { kind: 'column', pos: first.pos, table: name, name: n.text };
     }
     if (c.isOp('*')) throw c.error("'*' is only allowed in the select list", n.pos);
-    throw c.error('column name expected after \'.\'', dot.end);
+    throw c.error("column name expected after '.'", dot.end);
   }
   return { kind: 'column', pos: first.pos, table: null, name };
 }
@@ -374,7 +420,15 @@ export function parseCall(c: Cursor, prefix = '', pos?: number): Call {
     if (c.isOp('(')) over = parseWindowSpec(c);
     else {
       const w = c.name('window name');
-      over = { kind: 'window', pos: overTok.pos, name: w.name, namePos: w.pos, partitionBy: [], orderBy: [], frame: null };
+      over = {
+        kind: 'window',
+        pos: overTok.pos,
+        name: w.name,
+        namePos: w.pos,
+        partitionBy: [],
+        orderBy: [],
+        frame: null,
+      };
     }
   }
   const name = (prefix + nameTok.text).toLowerCase();
@@ -467,7 +521,9 @@ export function parseTypeName(c: Cursor): TypeName {
     c.next();
     name += '[]';
   }
-  return paramsPos === undefined ? { kind: 'typeName', pos: t.pos, name, params } : { kind: 'typeName', pos: t.pos, name, params, paramsPos };
+  return paramsPos === undefined
+    ? { kind: 'typeName', pos: t.pos, name, params }
+    : { kind: 'typeName', pos: t.pos, name, params, paramsPos };
 }
 
 const NUMBER_RE = /^((?:\d[\d_]*)?(?:\.(?:\d[\d_]*)?)?)(?:[eE]([+-]?\d+))?([A-Za-z_]\w*)?$/;
@@ -520,7 +576,15 @@ function doubleLiteral(pos: number, text: string, sign: string, body: string, ex
   return { kind: 'literal', pos, type: 'DOUBLE', value, text };
 }
 
-function integerLiteral(c: Cursor, t: Token, pos: number, text: string, abs: bigint, negate: boolean, long: boolean): Literal {
+function integerLiteral(
+  c: Cursor,
+  t: Token,
+  pos: number,
+  text: string,
+  abs: bigint,
+  negate: boolean,
+  long: boolean,
+): Literal {
   if (abs > LONG_MAX + (negate ? 1n : 0n)) throw c.error(`number overflow [${t.text}]`, t.pos);
   const type = !long && abs <= BigInt(INT_MAX) ? 'INT' : 'LONG';
   const value = Number(negate ? -abs : abs);

@@ -8,7 +8,19 @@ import { parseQuery } from './parse-query.js';
 import { parseShow } from './parse-statement.js';
 import { parseFrame } from './parse-window.js';
 
-const JOIN_WORDS = new Set(['JOIN', 'INNER', 'LEFT', 'RIGHT', 'FULL', 'CROSS', 'ASOF', 'LT', 'SPLICE', 'WINDOW', 'HORIZON']);
+const JOIN_WORDS = new Set([
+  'JOIN',
+  'INNER',
+  'LEFT',
+  'RIGHT',
+  'FULL',
+  'CROSS',
+  'ASOF',
+  'LT',
+  'SPLICE',
+  'WINDOW',
+  'HORIZON',
+]);
 
 /** Parses FROM items and joins (comma joins are CROSS). `implicitStart`: `selec 1` takes `1` as an alias, like QuestDB. */
 export function parseFrom(c: Cursor, implicitStart: boolean): FromItem {
@@ -155,7 +167,11 @@ function parseFromPrimary(c: Cursor, implicitStart: boolean): Exclude<FromItem, 
 }
 
 /** `[TIMESTAMP(col)] [[AS] alias] [TIMESTAMP(col)]` after a FROM source (QuestDB accepts either order). */
-function withAliasAndTimestamp(c: Cursor, item: Exclude<FromItem, Join>, numberAlias: boolean): Exclude<FromItem, Join> {
+function withAliasAndTimestamp(
+  c: Cursor,
+  item: Exclude<FromItem, Join>,
+  numberAlias: boolean,
+): Exclude<FromItem, Join> {
   const out: Mutable<Exclude<FromItem, Join>> & { timestamp?: { column: string; pos: number } | null } = item;
   if (c.isKw('TIMESTAMP') && c.isOp('(', c.peek())) out.timestamp = parseDesignation(c);
   if (c.acceptKw('AS')) {
@@ -166,7 +182,8 @@ function withAliasAndTimestamp(c: Cursor, item: Exclude<FromItem, Join>, numberA
     out.alias = c.next().text;
   }
   if (out.timestamp === undefined && c.isKw('TIMESTAMP') && c.isOp('(', c.peek())) out.timestamp = parseDesignation(c);
-  if (out.kind === 'showRef' && out.timestamp != null) throw c.error('timestamp designation is not allowed on SHOW', out.timestamp.pos);
+  if (out.kind === 'showRef' && out.timestamp != null)
+    throw c.error('timestamp designation is not allowed on SHOW', out.timestamp.pos);
   return out;
 }
 
@@ -179,7 +196,17 @@ function parseDesignation(c: Cursor): { column: string; pos: number } {
 }
 
 /** Words after a table that start the next clause rather than name an alias. */
-const TABLE_ALIAS_STOPS = new Set(['SET', 'TOLERANCE', 'RANGE', 'EXCLUDE', 'INCLUDE', 'FILL', 'ALIGN', 'KEEP', 'VALUES']);
+const TABLE_ALIAS_STOPS = new Set([
+  'SET',
+  'TOLERANCE',
+  'RANGE',
+  'EXCLUDE',
+  'INCLUDE',
+  'FILL',
+  'ALIGN',
+  'KEEP',
+  'VALUES',
+]);
 
 function isTableAlias(c: Cursor): boolean {
   const t = c.tok;
@@ -201,4 +228,3 @@ function isTableAlias(c: Cursor): boolean {
       return true;
   }
 }
-

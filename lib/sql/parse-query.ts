@@ -1,7 +1,19 @@
 // Query parsing: WITH, set operations, SELECT and QuestDB's implicit SELECT
 // (`trades WHERE ...`), WHERE, LATEST ON, SAMPLE BY, GROUP BY, WINDOW, PIVOT, ORDER BY, LIMIT.
 
-import type { Cte, Expr, FromItem, LatestOn, Pivot, Query, SampleBy, Select, SelectItem, SetOp, WindowSpec } from './ast.js';
+import type {
+  Cte,
+  Expr,
+  FromItem,
+  LatestOn,
+  Pivot,
+  Query,
+  SampleBy,
+  Select,
+  SelectItem,
+  SetOp,
+  WindowSpec,
+} from './ast.js';
 import { keywordNameError, SQL_KEYWORDS, UnsupportedSignal, type Cursor, type Mutable } from './parse-cursor.js';
 import { parseExpr, parseExprList, parseOrderList, P_BOR } from './parse-expr.js';
 import { parseFrom, parseFromRest } from './parse-from.js';
@@ -107,7 +119,17 @@ function unionRun(left: Query, steps: readonly SetOpStep[], i: number, j: number
     if (hi - lo === 1) return operand(lo);
     const mid = lo + Math.ceil((hi - lo) / 2);
     const s = steps[mid]!;
-    return { kind: 'setOp', pos: s.pos, op: s.op, all: s.all, left: build(lo, mid), right: build(mid, hi), with: [], orderBy: [], limit: null };
+    return {
+      kind: 'setOp',
+      pos: s.pos,
+      op: s.op,
+      all: s.all,
+      left: build(lo, mid),
+      right: build(mid, hi),
+      with: [],
+      orderBy: [],
+      limit: null,
+    };
   };
   return build(i - 1, j);
 }
@@ -130,7 +152,8 @@ function parseOperand(c: Cursor): { query: Query; paren: boolean } {
     if (t.up === 'WITH') return { query: parseQuery(c), paren: false };
     if (t.up === 'DECLARE') throw new UnsupportedSignal('DECLARE', t.pos);
   }
-  if (t.kind === 'ident' || t.kind === 'qident' || t.kind === 'string') return { query: parseImplicit(c, t.pos), paren: false };
+  if (t.kind === 'ident' || t.kind === 'qident' || t.kind === 'string')
+    return { query: parseImplicit(c, t.pos), paren: false };
   throw c.expected('query');
 }
 
@@ -150,8 +173,20 @@ function implicitSelect(pos: number, from: FromItem): Mutable<Select> {
 
 function emptySelect(pos: number, implicit: boolean): Mutable<Select> {
   return {
-    kind: 'select', pos, with: [], distinct: false, columns: [], from: null, where: null, latestOn: null,
-    sampleBy: null, groupBy: [], having: null, orderBy: [], limit: null, implicit,
+    kind: 'select',
+    pos,
+    with: [],
+    distinct: false,
+    columns: [],
+    from: null,
+    where: null,
+    latestOn: null,
+    sampleBy: null,
+    groupBy: [],
+    having: null,
+    orderBy: [],
+    limit: null,
+    implicit,
   };
 }
 
@@ -210,7 +245,9 @@ function endsSelectList(c: Cursor): boolean {
   if (c.atEnd() || c.isOp(';') || c.isOp(')') || c.isKw('FROM') || c.isKw('OVER') || setOpWord(c) !== null) return true;
   if (c.isKw('WHERE') || c.isKw('LIMIT') || c.isKw('HAVING')) return true;
   const next = c.peek();
-  return (c.isKw('ORDER') || c.isKw('GROUP') || c.isKw('SAMPLE')) ? c.isKw('BY', next) : c.isKw('LATEST') && (c.isKw('ON', next) || c.isKw('BY', next));
+  return c.isKw('ORDER') || c.isKw('GROUP') || c.isKw('SAMPLE')
+    ? c.isKw('BY', next)
+    : c.isKw('LATEST') && (c.isKw('ON', next) || c.isKw('BY', next));
 }
 
 /** `[AS] alias` after a select item, or null; the alias must start with a letter or `_` and not be a bare keyword. */
@@ -291,7 +328,16 @@ function parseSampleBy(c: Cursor): SampleBy {
   const u = c.tok;
   // `SAMPLE BY 15m`; a bare unit word (`SAMPLE BY w`) is kept as written too.
   const interval = u.kind === 'ident' && !SAMPLE_WORDS.has(u.up) ? c.next().text : c.duration('sample by interval');
-  const s: Mutable<SampleBy> = { pos: t.pos, interval, fill: [], from: null, to: null, align: null, timeZone: null, offset: null };
+  const s: Mutable<SampleBy> = {
+    pos: t.pos,
+    interval,
+    fill: [],
+    from: null,
+    to: null,
+    align: null,
+    timeZone: null,
+    offset: null,
+  };
   for (;;) {
     if (s.from === null && c.isKw('FROM')) {
       c.next();

@@ -22,7 +22,14 @@ export function parseInsert(c: Cursor): Insert {
   c.expectKw('INTO');
   const table = c.name('table name');
   const ins: Mutable<Insert> = {
-    kind: 'insert', pos: t.pos, table: table.name, tablePos: table.pos, columns: null, values: null, query: null, batch,
+    kind: 'insert',
+    pos: t.pos,
+    table: table.name,
+    tablePos: table.pos,
+    columns: null,
+    values: null,
+    query: null,
+    batch,
   };
   if (o3MaxLag !== null) ins.o3MaxLag = o3MaxLag;
   if (c.isOp('(') && !isQueryStart(c, 1)) {
@@ -41,8 +48,10 @@ export function parseInsert(c: Cursor): Insert {
       // QuestDB asks for the separator until the row's `)`: `values (1, 'a'` is "',' expected".
       for (;;) {
         if (c.acceptOp(',')) row.push(parseExpr(c));
-        else if (c.isOp(')')) { ends.push(c.next().pos); break; }
-        else throw c.expected("','");
+        else if (c.isOp(')')) {
+          ends.push(c.next().pos);
+          break;
+        } else throw c.expected("','");
       }
       rows.push(row);
     } while (c.acceptOp(','));
@@ -89,8 +98,14 @@ export function parseUpdate(c: Cursor): Update {
 
 /** Multi-word SHOW targets kept together in `what`. */
 const SHOW_PHRASES: ReadonlyArray<readonly string[]> = [
-  ['CREATE', 'MATERIALIZED', 'VIEW'], ['CREATE', 'LIVE', 'VIEW'], ['CREATE', 'VIEW'], ['CREATE', 'DATABASE'],
-  ['SERVICE', 'ACCOUNTS'], ['SERVICE', 'ACCOUNT'], ['TIME', 'ZONE'], ['TRANSACTION', 'ISOLATION', 'LEVEL'],
+  ['CREATE', 'MATERIALIZED', 'VIEW'],
+  ['CREATE', 'LIVE', 'VIEW'],
+  ['CREATE', 'VIEW'],
+  ['CREATE', 'DATABASE'],
+  ['SERVICE', 'ACCOUNTS'],
+  ['SERVICE', 'ACCOUNT'],
+  ['TIME', 'ZONE'],
+  ['TRANSACTION', 'ISOLATION', 'LEVEL'],
 ];
 
 /** SHOW TABLES | COLUMNS FROM t | CREATE TABLE t | PARTITIONS FROM t | any other SHOW words (kept, rest skipped). */

@@ -43,14 +43,20 @@ export function parseWindowSpec(c: Cursor): WindowSpec {
   else if (c.isKw('CUMULATIVE')) {
     const t = c.next();
     frame = {
-      kind: 'frame', pos: t.pos, unit: 'ROWS', exclude: null,
+      kind: 'frame',
+      pos: t.pos,
+      unit: 'ROWS',
+      exclude: null,
       start: { type: 'UNBOUNDED PRECEDING', offset: null, unit: null, pos: t.pos },
       end: { type: 'CURRENT ROW', offset: null, unit: null, pos: t.pos },
     };
   }
   c.expectOp(')');
   const spec: Mutable<WindowSpec> = { kind: 'window', pos: open.pos, partitionBy, orderBy, frame };
-  if (name !== null) { spec.name = name; spec.namePos = namePos; }
+  if (name !== null) {
+    spec.name = name;
+    spec.namePos = namePos;
+  }
   if (anchor !== null) spec.anchor = anchor;
   return spec;
 }
@@ -81,7 +87,9 @@ export function parseFrame(c: Cursor): WindowFrame {
     else if (c.isKw('GROUP') || c.isKw('TIES') || c.isKw('PREVAILING')) exclude = c.next().up;
     else throw c.error('CURRENT ROW, NO OTHERS, GROUP, TIES or PREVAILING expected', w.pos);
   }
-  return exclude === null ? { kind: 'frame', pos: t.pos, unit, start, end, exclude } : { kind: 'frame', pos: t.pos, unit, start, end, exclude, excludePos };
+  return exclude === null
+    ? { kind: 'frame', pos: t.pos, unit, start, end, exclude }
+    : { kind: 'frame', pos: t.pos, unit, start, end, exclude, excludePos };
 }
 
 function parseBound(c: Cursor): FrameBound {

@@ -16,14 +16,60 @@ import { parseInsert, parseShow, parseUpdate } from './parse-statement.js';
  * followed by an unexpected FROM, as QuestDB answers it.)
  */
 const UNSUPPORTED = new Set([
-  'GRANT', 'REVOKE', 'COPY', 'BACKUP', 'CHECKPOINT', 'SNAPSHOT', 'REINDEX', 'VACUUM', 'CANCEL', 'REFRESH',
-  'DECLARE', 'COMPILE', 'ASSUME', 'EXIT', 'SWITCH', 'ADD', 'REMOVE', 'BEGIN', 'COMMIT', 'ROLLBACK', 'SET',
-  'RESET', 'DISCARD', 'DEALLOCATE', 'PREPARE', 'EXECUTE', 'LISTEN', 'UNLISTEN', 'CLOSE', 'FETCH', 'VALUES',
-  'RESUME', 'SUSPEND', 'LOCK', 'UNLOCK', 'MERGE', 'CALL', 'DO',
+  'GRANT',
+  'REVOKE',
+  'COPY',
+  'BACKUP',
+  'CHECKPOINT',
+  'SNAPSHOT',
+  'REINDEX',
+  'VACUUM',
+  'CANCEL',
+  'REFRESH',
+  'DECLARE',
+  'COMPILE',
+  'ASSUME',
+  'EXIT',
+  'SWITCH',
+  'ADD',
+  'REMOVE',
+  'BEGIN',
+  'COMMIT',
+  'ROLLBACK',
+  'SET',
+  'RESET',
+  'DISCARD',
+  'DEALLOCATE',
+  'PREPARE',
+  'EXECUTE',
+  'LISTEN',
+  'UNLISTEN',
+  'CLOSE',
+  'FETCH',
+  'VALUES',
+  'RESUME',
+  'SUSPEND',
+  'LOCK',
+  'UNLOCK',
+  'MERGE',
+  'CALL',
+  'DO',
 ]);
 
 /** Words that continue the leading keywords of an Unsupported statement (`CREATE MATERIALIZED VIEW`). */
-const OBJECT_WORDS = new Set(['OR', 'REPLACE', 'MATERIALIZED', 'LIVE', 'VIEW', 'USER', 'GROUP', 'SERVICE', 'ACCOUNT', 'QUERY', 'ROLE']);
+const OBJECT_WORDS = new Set([
+  'OR',
+  'REPLACE',
+  'MATERIALIZED',
+  'LIVE',
+  'VIEW',
+  'USER',
+  'GROUP',
+  'SERVICE',
+  'ACCOUNT',
+  'QUERY',
+  'ROLE',
+]);
 
 /**
  * Parses exactly one statement; trailing `;`s are allowed, anything after them is an error.
@@ -139,7 +185,9 @@ function parseExplain(c: Cursor): Explain {
   if (c.atEnd() || c.isOp(';')) throw c.expected('statement');
   const statement = parseOne(c);
   c.leave();
-  return format === null ? { kind: 'explain', pos: t.pos, statement } : { kind: 'explain', pos: t.pos, statement, format };
+  return format === null
+    ? { kind: 'explain', pos: t.pos, statement }
+    : { kind: 'explain', pos: t.pos, statement, format };
 }
 
 /** The leading keywords become `what`; the rest of the statement is skipped unparsed. */

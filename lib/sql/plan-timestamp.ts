@@ -8,13 +8,16 @@ import type { Plan, PlanKind } from './bound.js';
 type Derived<K extends PlanKind> = K extends 'scan' | 'input' ? 'timestampDesc' : 'timestamp' | 'timestampDesc';
 
 /** A plan node without the fields node() derives. */
-export type PlanSpec<K extends PlanKind = PlanKind> = K extends PlanKind ? Omit<Extract<Plan, { kind: K }>, Derived<K>> : never;
+export type PlanSpec<K extends PlanKind = PlanKind> = K extends PlanKind
+  ? Omit<Extract<Plan, { kind: K }>, Derived<K>>
+  : never;
 
 /** The node with its designated timestamp derived from its inputs. */
 export function node<K extends PlanKind>(spec: PlanSpec<K> & { readonly kind: K }): Extract<Plan, { kind: K }> {
   const { index, desc } = designated(spec as PlanSpec);
   const out = { ...spec, timestamp: index } as Record<string, unknown>;
-  if (desc) out.timestampDesc = true; else delete out.timestampDesc;
+  if (desc) out.timestampDesc = true;
+  else delete out.timestampDesc;
   return out as unknown as Extract<Plan, { kind: K }>;
 }
 
@@ -52,11 +55,19 @@ function of(p: Plan): Designated {
 function designated(p: PlanSpec): Designated {
   switch (p.kind) {
     // Leaves: the table's designated timestamp (read newest first when backwards), the caller's.
-    case 'scan': return p.timestamp < 0 ? NONE : { index: p.timestamp, desc: p.backwards === true };
-    case 'input': return p.timestamp < 0 ? NONE : { index: p.timestamp, desc: false };
-    case 'oneRow': case 'longSequence': case 'metadata': return NONE;
+    case 'scan':
+      return p.timestamp < 0 ? NONE : { index: p.timestamp, desc: p.backwards === true };
+    case 'input':
+      return p.timestamp < 0 ? NONE : { index: p.timestamp, desc: false };
+    case 'oneRow':
+    case 'longSequence':
+    case 'metadata':
+      return NONE;
     // Rows kept or cut in their order, columns unchanged.
-    case 'filter': case 'limit': case 'window': return of(p.input);
+    case 'filter':
+    case 'limit':
+    case 'window':
+      return of(p.input);
     // The first output that is the input's timestamp column itself (an alias keeps it, an expression of it does not).
     case 'project': {
       const ts = of(p.input);
@@ -65,24 +76,35 @@ function designated(p: PlanSpec): Designated {
       return i < 0 ? NONE : { index: i, desc: ts.desc };
     }
     // GROUP BY gives groups in no time order; SAMPLE BY gives its buckets in order.
-    case 'aggregate': return p.bucketKey === undefined ? NONE : { index: p.bucketKey, desc: false };
-    case 'sampleFill': return { index: p.bucket, desc: false };
+    case 'aggregate':
+      return p.bucketKey === undefined ? NONE : { index: p.bucketKey, desc: false };
+    case 'sampleFill':
+      return { index: p.bucket, desc: false };
     // Sorting by a timestamp column first makes it the designated timestamp, in the sort's direction.
     case 'sort': {
       const k = p.keys[0];
       return k !== undefined && p.fields[k.index]?.type === 'TIMESTAMP' ? { index: k.index, desc: k.desc } : NONE;
     }
     // Over a backward scan: rows newest first.
-    case 'reverse': { const ts = of(p.input); return ts.index < 0 ? NONE : { index: ts.index, desc: true }; }
+    case 'reverse': {
+      const ts = of(p.input);
+      return ts.index < 0 ? NONE : { index: ts.index, desc: true };
+    }
     // TIMESTAMP(col) on a FROM source names it.
-    case 'designate': return { index: p.column, desc: false };
+    case 'designate':
+      return { index: p.column, desc: false };
     // One row per key, in the order of the LATEST ON column.
-    case 'latestBy': return { index: p.ts, desc: false };
-    case 'distinct': return NONE;
+    case 'latestBy':
+      return { index: p.ts, desc: false };
+    case 'distinct':
+      return NONE;
     // Joins keep the left side's (its rows lead); SPLICE interleaves both sides and has none.
-    case 'join': return of(p.left);
-    case 'asofJoin': return p.splice ? NONE : of(p.left);
+    case 'join':
+      return of(p.left);
+    case 'asofJoin':
+      return p.splice ? NONE : of(p.left);
     // UNION mixes both sides' rows; EXCEPT and INTERSECT keep rows of the left side in its order.
-    case 'setOp': return p.op === 'UNION' ? NONE : of(p.left);
+    case 'setOp':
+      return p.op === 'UNION' ? NONE : of(p.left);
   }
 }

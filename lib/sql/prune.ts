@@ -22,9 +22,16 @@ function narrow(p: Plan, need: ReadonlySet<number> | null): Narrowed {
       const keep = [...need].sort((a, b) => a - b);
       if (keep.length === 0 && p.fields.length > 0) keep.push(p.timestamp >= 0 ? p.timestamp : 0); // row counts need one column
       const map = new Int32Array(p.fields.length).fill(-1);
-      keep.forEach((old, i) => { map[old] = i; });
+      keep.forEach((old, i) => {
+        map[old] = i;
+      });
       return {
-        plan: rederive({ ...p, columns: keep.map((i) => p.columns[i]!), fields: keep.map((i) => p.fields[i]!), timestamp: p.timestamp >= 0 ? map[p.timestamp]! : -1 }),
+        plan: rederive({
+          ...p,
+          columns: keep.map((i) => p.columns[i]!),
+          fields: keep.map((i) => p.fields[i]!),
+          timestamp: p.timestamp >= 0 ? map[p.timestamp]! : -1,
+        }),
         map,
       };
     }
@@ -32,7 +39,15 @@ function narrow(p: Plan, need: ReadonlySet<number> | null): Narrowed {
       const used = new Set(need ?? range(p.fields.length));
       cols(p.predicate, used);
       const inner = narrow(p.input, used);
-      return { plan: rederive({ ...p, input: inner.plan, predicate: remap(p.predicate, inner.map), fields: inner.plan.fields }), map: inner.map };
+      return {
+        plan: rederive({
+          ...p,
+          input: inner.plan,
+          predicate: remap(p.predicate, inner.map),
+          fields: inner.plan.fields,
+        }),
+        map: inner.map,
+      };
     }
     case 'project': {
       // Only the outputs the parent needs are computed (and only their inputs read).
@@ -44,10 +59,17 @@ function narrow(p: Plan, need: ReadonlySet<number> | null): Narrowed {
       let map: Int32Array | null = null;
       if (keep.length !== p.exprs.length) {
         map = new Int32Array(p.exprs.length).fill(-1);
-        keep.forEach((old, i) => { map![old] = i; });
+        keep.forEach((old, i) => {
+          map![old] = i;
+        });
       }
       return {
-        plan: rederive({ ...p, input: inner.plan, exprs: exprs.map((e) => remap(e, inner.map)), fields: keep.map((i) => p.fields[i]!) }),
+        plan: rederive({
+          ...p,
+          input: inner.plan,
+          exprs: exprs.map((e) => remap(e, inner.map)),
+          fields: keep.map((i) => p.fields[i]!),
+        }),
         map,
       };
     }
@@ -57,7 +79,12 @@ function narrow(p: Plan, need: ReadonlySet<number> | null): Narrowed {
       for (const a of p.aggregates) for (const x of a.args) cols(x, used);
       const inner = narrow(p.input, used);
       return {
-        plan: rederive({ ...p, input: inner.plan, keys: p.keys.map((k) => remap(k, inner.map)), aggregates: p.aggregates.map((a) => ({ ...a, args: a.args.map((x) => remap(x, inner.map)) })) }),
+        plan: rederive({
+          ...p,
+          input: inner.plan,
+          keys: p.keys.map((k) => remap(k, inner.map)),
+          aggregates: p.aggregates.map((a) => ({ ...a, args: a.args.map((x) => remap(x, inner.map)) })),
+        }),
         map: null,
       };
     }
@@ -75,14 +102,18 @@ function narrow(p: Plan, need: ReadonlySet<number> | null): Narrowed {
       const inner = narrow(p.input, used);
       const m = inner.map;
       const at = (i: number): number => (m === null ? i : m[i]!);
-      return { plan: rederive({ ...p, input: inner.plan, keys: p.keys.map(at), ts: at(p.ts), fields: inner.plan.fields }), map: m };
+      return {
+        plan: rederive({ ...p, input: inner.plan, keys: p.keys.map(at), ts: at(p.ts), fields: inner.plan.fields }),
+        map: m,
+      };
     }
     case 'window': {
       // Input columns asked for above and those the functions read; the function columns follow the input's.
       const width = p.input.fields.length;
       const used = new Set<number>();
       for (let i = 0; i < width; i++) if (need === null || need.has(i)) used.add(i);
-      for (const f of p.functions) for (const e of [...f.args, ...f.partitionBy, ...f.orderBy.map((o) => o.expr)]) cols(e, used);
+      for (const f of p.functions)
+        for (const e of [...f.args, ...f.partitionBy, ...f.orderBy.map((o) => o.expr)]) cols(e, used);
       const inner = narrow(p.input, used);
       if (inner.map === null) return { plan: rederive({ ...p, input: inner.plan }), map: null };
       const m = inner.map;
@@ -98,12 +129,23 @@ function narrow(p: Plan, need: ReadonlySet<number> | null): Narrowed {
       const fields = [...inner.plan.fields, ...p.fields.slice(width)];
       return { plan: rederive({ ...p, input: inner.plan, functions, fields }), map };
     }
-    case 'sort': case 'limit': case 'distinct': case 'reverse': case 'sampleFill':
+    case 'sort':
+    case 'limit':
+    case 'distinct':
+    case 'reverse':
+    case 'sampleFill':
       return { plan: rederive({ ...p, input: narrow(p.input, null).plan } as Plan), map: null };
-    case 'join': case 'asofJoin':
-      return { plan: rederive({ ...p, left: narrow(p.left, null).plan, right: narrow(p.right, null).plan } as Plan), map: null };
+    case 'join':
+    case 'asofJoin':
+      return {
+        plan: rederive({ ...p, left: narrow(p.left, null).plan, right: narrow(p.right, null).plan } as Plan),
+        map: null,
+      };
     case 'setOp':
-      return { plan: rederive({ ...p, left: narrow(p.left, null).plan, right: narrow(p.right, null).plan }), map: null };
+      return {
+        plan: rederive({ ...p, left: narrow(p.left, null).plan, right: narrow(p.right, null).plan }),
+        map: null,
+      };
     default:
       return { plan: p, map: null };
   }

@@ -20,23 +20,38 @@ export interface Sampling {
   readonly firstObservation: boolean;
 }
 
-const UNIT_US: Record<string, number> = { U: 1, T: 1000, s: 1_000_000, m: 60_000_000, h: 3_600_000_000, d: 86_400_000_000, w: 604_800_000_000 };
+const UNIT_US: Record<string, number> = {
+  U: 1,
+  T: 1000,
+  s: 1_000_000,
+  m: 60_000_000,
+  h: 3_600_000_000,
+  d: 86_400_000_000,
+  w: 604_800_000_000,
+};
 /** 1969-12-29, the Monday before the epoch: week strides start there. */
 const WEEK_ORIGIN = -3 * 86_400_000_000;
 
 /** `15m` -> {n: 15, unit: 'm'}; `w` -> {n: 1, unit: 'w'}. */
 export function parseSampleInterval(text: string, pos: number): { n: number; unit: SampleUnit } {
   const m = /^(\d*)\s*(U|T|s|m|h|d|w|M|y)$/.exec(text.trim());
-  if (!m) throw new SvcError('SQL', `Invalid SAMPLE BY interval [${text}]: expected a number and a unit (U, T, s, m, h, d, w, M, y), e.g. 15m`, { position: pos });
+  if (!m)
+    throw new SvcError(
+      'SQL',
+      `Invalid SAMPLE BY interval [${text}]: expected a number and a unit (U, T, s, m, h, d, w, M, y), e.g. 15m`,
+      { position: pos },
+    );
   const n = m[1] === '' ? 1 : Number(m[1]);
-  if (n < 1 || n > 1_000_000) throw new SvcError('SQL', `Invalid SAMPLE BY interval [${text}]: the count must be from 1`, { position: pos });
+  if (n < 1 || n > 1_000_000)
+    throw new SvcError('SQL', `Invalid SAMPLE BY interval [${text}]: the count must be from 1`, { position: pos });
   return { n, unit: m[2] as SampleUnit };
 }
 
 /** `+hh:mm` / `-hh:mm` / `hh:mm` -> micros. */
 export function parseOffset(text: string, pos: number): number {
   const m = /^([+-])?(\d{1,2}):(\d{2})$/.exec(text.trim());
-  if (!m || Number(m[3]) > 59) throw new SvcError('SQL', `Invalid WITH OFFSET [${text}]: expected '[+-]hh:mm'`, { position: pos });
+  if (!m || Number(m[3]) > 59)
+    throw new SvcError('SQL', `Invalid WITH OFFSET [${text}]: expected '[+-]hh:mm'`, { position: pos });
   const us = (Number(m[2]) * 60 + Number(m[3])) * 60_000_000;
   return m[1] === '-' ? -us : us;
 }

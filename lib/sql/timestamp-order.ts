@@ -22,9 +22,19 @@ export function useTimestampOrder(plan: Plan): Plan {
       const input = useTimestampOrder(plan.input);
       return rederive({ ...plan, input: inTimestampOrder(input, plan.ts) ? backwards(input) : input });
     }
-    case 'filter': case 'project': case 'aggregate': case 'window': case 'limit': case 'distinct': case 'reverse': case 'sampleFill': case 'designate':
+    case 'filter':
+    case 'project':
+    case 'aggregate':
+    case 'window':
+    case 'limit':
+    case 'distinct':
+    case 'reverse':
+    case 'sampleFill':
+    case 'designate':
       return rederive({ ...plan, input: useTimestampOrder(plan.input) } as Plan);
-    case 'join': case 'setOp': case 'asofJoin':
+    case 'join':
+    case 'setOp':
+    case 'asofJoin':
       return rederive({ ...plan, left: useTimestampOrder(plan.left), right: useTimestampOrder(plan.right) } as Plan);
     default:
       return plan;
@@ -34,22 +44,29 @@ export function useTimestampOrder(plan: Plan): Plan {
 /** Whether `p` yields its rows in ascending order of output column `index`, the scan's designated timestamp. */
 function inTimestampOrder(p: Plan, index: number): boolean {
   switch (p.kind) {
-    case 'scan': return p.timestamp >= 0 && index === p.timestamp && p.backwards !== true;
-    case 'filter': return inTimestampOrder(p.input, index);
+    case 'scan':
+      return p.timestamp >= 0 && index === p.timestamp && p.backwards !== true;
+    case 'filter':
+      return inTimestampOrder(p.input, index);
     case 'project': {
       const e = p.exprs[index];
       return e !== undefined && e.kind === 'col' && inTimestampOrder(p.input, e.index);
     }
-    default: return false;
+    default:
+      return false;
   }
 }
 
 /** The chain of filters and projections down to the scan, reading newest batches first. */
 function backwards(p: Plan): Plan {
   switch (p.kind) {
-    case 'scan': return rederive({ ...p, backwards: true });
-    case 'filter': return rederive({ ...p, input: backwards(p.input) });
-    case 'project': return rederive({ ...p, input: backwards(p.input) });
-    default: throw new Error(`not a timestamp-ordered chain: ${p.kind}`);
+    case 'scan':
+      return rederive({ ...p, backwards: true });
+    case 'filter':
+      return rederive({ ...p, input: backwards(p.input) });
+    case 'project':
+      return rederive({ ...p, input: backwards(p.input) });
+    default:
+      throw new Error(`not a timestamp-ordered chain: ${p.kind}`);
   }
 }

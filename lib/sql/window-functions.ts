@@ -34,53 +34,88 @@ export const windowValueType = (t: SqlType): SqlType =>
 const concrete = windowValueType;
 
 function ranking(name: WindowFunctionName, type: SqlType = 'LONG', rejectsFrame = false): WindowFunctionDef {
-  return { name, windowOnly: true, usesFrame: false, nulls: false, rejectsFrame, resolve: (ts) => (ts.length === 0 ? type : mismatch(name, ts)) };
+  return {
+    name,
+    windowOnly: true,
+    usesFrame: false,
+    nulls: false,
+    rejectsFrame,
+    resolve: (ts) => (ts.length === 0 ? type : mismatch(name, ts)),
+  };
 }
 
 /** ntile(n): n buckets, a constant positive integer checked by the binder. */
 const NTILE: WindowFunctionDef = {
-  name: 'ntile', windowOnly: true, usesFrame: false, nulls: false, rejectsFrame: true,
+  name: 'ntile',
+  windowOnly: true,
+  usesFrame: false,
+  nulls: false,
+  rejectsFrame: true,
   resolve: (ts) => (ts.length === 1 && (isIntegral(ts[0]!) || ts[0] === 'NULL') ? 'LONG' : mismatch('ntile', ts)),
 };
 
 function offset(name: WindowFunctionName): WindowFunctionDef {
   // The offset and default are checked by the binder (constant, non-negative; default unified with the value).
   return {
-    name, windowOnly: true, usesFrame: false, nulls: true,
+    name,
+    windowOnly: true,
+    usesFrame: false,
+    nulls: true,
     resolve: (ts) => (ts.length >= 1 && ts[0] !== 'BINARY' ? concrete(ts[0]!) : mismatch(name, ts)),
   };
 }
 
 function value(name: WindowFunctionName): WindowFunctionDef {
   return {
-    name, windowOnly: true, usesFrame: true, nulls: true,
+    name,
+    windowOnly: true,
+    usesFrame: true,
+    nulls: true,
     resolve: (ts) => (ts.length === 1 && ts[0] !== 'BINARY' ? concrete(ts[0]!) : mismatch(name, ts)),
   };
 }
 
-function aggregate(name: WindowFunctionName, accepts: (t: SqlType) => boolean, type: (t: SqlType) => SqlType): WindowFunctionDef {
+function aggregate(
+  name: WindowFunctionName,
+  accepts: (t: SqlType) => boolean,
+  type: (t: SqlType) => SqlType,
+): WindowFunctionDef {
   return {
-    name, windowOnly: false, usesFrame: true, nulls: false,
+    name,
+    windowOnly: false,
+    usesFrame: true,
+    nulls: false,
     resolve: (ts) => (ts.length === 1 && (accepts(ts[0]!) || ts[0] === 'NULL') ? type(ts[0]!) : mismatch(name, ts)),
   };
 }
 
 const COUNT: WindowFunctionDef = {
-  name: 'count', windowOnly: false, usesFrame: true, nulls: false,
+  name: 'count',
+  windowOnly: false,
+  usesFrame: true,
+  nulls: false,
   resolve: (ts) => (ts.length === 0 || (ts.length === 1 && ts[0] !== 'BINARY') ? 'LONG' : mismatch('count', ts)),
 };
 
-const DEFS: ReadonlyMap<string, WindowFunctionDef> = new Map([
-  ranking('row_number'), ranking('rank'), ranking('dense_rank'),
-  ranking('percent_rank', 'DOUBLE'), ranking('cume_dist', 'DOUBLE', true), NTILE,
-  offset('lag'), offset('lead'),
-  value('first_value'), value('last_value'),
-  aggregate('sum', isNumeric, () => 'DOUBLE'),
-  aggregate('avg', isNumeric, () => 'DOUBLE'),
-  aggregate('min', (t) => isNumeric(t) || isTemporal(t), concrete),
-  aggregate('max', (t) => isNumeric(t) || isTemporal(t), concrete),
-  COUNT,
-].map((d): [string, WindowFunctionDef] => [d.name, d]));
+const DEFS: ReadonlyMap<string, WindowFunctionDef> = new Map(
+  [
+    ranking('row_number'),
+    ranking('rank'),
+    ranking('dense_rank'),
+    ranking('percent_rank', 'DOUBLE'),
+    ranking('cume_dist', 'DOUBLE', true),
+    NTILE,
+    offset('lag'),
+    offset('lead'),
+    value('first_value'),
+    value('last_value'),
+    aggregate('sum', isNumeric, () => 'DOUBLE'),
+    aggregate('avg', isNumeric, () => 'DOUBLE'),
+    aggregate('min', (t) => isNumeric(t) || isTemporal(t), concrete),
+    aggregate('max', (t) => isNumeric(t) || isTemporal(t), concrete),
+    COUNT,
+  ].map((d): [string, WindowFunctionDef] => [d.name, d]),
+);
 
 /** The window function `name` (lower case), or undefined. */
 export function windowFunction(name: string): WindowFunctionDef | undefined {

@@ -1,7 +1,18 @@
 // The tables under <root>/db: opening (with recovery) at startup, lookup by
 // case-insensitive name, create, drop, rename, and the writer and reader
 // factories. Holds <root>/db/.lock so two processes never share a root.
-import { closeSync, existsSync, mkdirSync, openSync, readFileSync, readdirSync, rmSync, statSync, unlinkSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  existsSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  statSync,
+  unlinkSync,
+  writeSync,
+} from 'node:fs';
 import { randomUUID } from 'node:crypto';
 import { basename, join } from 'node:path';
 import type { Config } from '../config/config.js';
@@ -14,7 +25,15 @@ import { ReadCache } from './read-cache.js';
 import { recoverTable } from './recovery.js';
 import { Table, type TableOptions } from './table.js';
 import { TableReader } from './table-reader.js';
-import { FORMAT_VERSION, columnOptions, writeMeta, writeTxn, type ColumnDef, type ColumnOptions, type TableMeta } from './table-state.js';
+import {
+  FORMAT_VERSION,
+  columnOptions,
+  writeMeta,
+  writeTxn,
+  type ColumnDef,
+  type ColumnOptions,
+  type TableMeta,
+} from './table-state.js';
 import { TableWriter } from './table-writer.js';
 
 export interface CatalogOptions {
@@ -140,7 +159,11 @@ export class Catalog {
     const trash = join(this.dir, TRASH);
     if (!keepTrash) rmSync(trash, { recursive: true, force: true });
     // Made now, while there is likely space, so that DROP TABLE on a full disk needs only a rename.
-    try { makeDir(trash); } catch { /* made again by the first drop */ }
+    try {
+      makeDir(trash);
+    } catch {
+      /* made again by the first drop */
+    }
   }
 
   #openTable(name: string): void {
@@ -148,12 +171,18 @@ export class Catalog {
     const tableOptions = this.#tableOptions();
     const twin = this.#tables.get(nameKey(name));
     if (twin) {
-      this.problems.push({ table: name, error: `not opened: the folder of table ${twin.name} has the same name in another case` });
+      this.problems.push({
+        table: name,
+        error: `not opened: the folder of table ${twin.name} has the same name in another case`,
+      });
       return;
     }
     try {
       const r = recoverTable(path);
-      if (!r) { this.recovered.push({ table: name, removed: ['(interrupted CREATE TABLE)'] }); return; }
+      if (!r) {
+        this.recovered.push({ table: name, removed: ['(interrupted CREATE TABLE)'] });
+        return;
+      }
       // The folder's name is the table's: a crash between RENAME TABLE's folder rename and its
       // metadata write leaves the old name in _meta (the next metadata write stores the new one).
       const meta = r.meta.name === name ? r.meta : { ...r.meta, name };
@@ -165,10 +194,24 @@ export class Catalog {
       const error = e instanceof SvcError ? e : new SvcError('INTERNAL', errorMessage(e), { cause: e });
       this.problems.push({ table: name, error: error.message });
       const placeholder: TableMeta = {
-        formatVersion: FORMAT_VERSION, id: `broken-${name}`, name, version: 0, columns: [], timestampId: -1,
-        partitionBy: 'NONE', maxUncommittedRows: 0, o3MaxLag: 0, nextColumnId: 0,
+        formatVersion: FORMAT_VERSION,
+        id: `broken-${name}`,
+        name,
+        version: 0,
+        columns: [],
+        timestampId: -1,
+        partitionBy: 'NONE',
+        maxUncommittedRows: 0,
+        o3MaxLag: 0,
+        nextColumnId: 0,
       };
-      const t = new Table(path, placeholder, { txn: 0, metaVersion: 0, partitions: [], symbols: {} }, this.cache, tableOptions);
+      const t = new Table(
+        path,
+        placeholder,
+        { txn: 0, metaVersion: 0, partitions: [], symbols: {} },
+        this.cache,
+        tableOptions,
+      );
       t.error = new SvcError('INTERNAL', `table is corrupt [table=${name}]: ${error.message}`);
       this.#tables.set(nameKey(name), t);
     }
@@ -279,7 +322,8 @@ export class Catalog {
 
   /** Validates the definition, then writes the table's files into a new `.staging-<uuid>` folder. */
   #make(def: CreateTableDef): Table {
-    if (def.columns.length === 0) throw new SvcError('BAD_REQUEST', `a table needs at least one column [table=${def.name}]`);
+    if (def.columns.length === 0)
+      throw new SvcError('BAD_REQUEST', `a table needs at least one column [table=${def.name}]`);
     const seen = new Set<string>();
     const columns: ColumnDef[] = def.columns.map((c, id) => {
       checkColumnName(c.name);
@@ -290,18 +334,33 @@ export class Catalog {
     let timestampId = -1;
     if (def.timestamp !== undefined) {
       const ts = columns.find((c) => nameKey(c.name) === nameKey(def.timestamp!));
-      if (!ts) throw new SvcError('BAD_REQUEST', `designated timestamp column does not exist [column=${def.timestamp}]`);
-      if (ts.type !== 'TIMESTAMP') throw new SvcError('BAD_REQUEST', `designated timestamp column must be of type TIMESTAMP [column=${ts.name}, type=${ts.type}]`);
+      if (!ts)
+        throw new SvcError('BAD_REQUEST', `designated timestamp column does not exist [column=${def.timestamp}]`);
+      if (ts.type !== 'TIMESTAMP')
+        throw new SvcError(
+          'BAD_REQUEST',
+          `designated timestamp column must be of type TIMESTAMP [column=${ts.name}, type=${ts.type}]`,
+        );
       timestampId = ts.id;
     }
     const partitionBy = def.partitionBy ?? 'NONE';
     if (partitionBy !== 'NONE' && timestampId < 0) {
-      throw new SvcError('BAD_REQUEST', `partitioning is possible only on tables with a designated timestamp [table=${def.name}]`);
+      throw new SvcError(
+        'BAD_REQUEST',
+        `partitioning is possible only on tables with a designated timestamp [table=${def.name}]`,
+      );
     }
     const meta: TableMeta = {
-      formatVersion: FORMAT_VERSION, id: randomUUID(), name: def.name, version: 0, columns, timestampId, partitionBy,
+      formatVersion: FORMAT_VERSION,
+      id: randomUUID(),
+      name: def.name,
+      version: 0,
+      columns,
+      timestampId,
+      partitionBy,
       maxUncommittedRows: def.maxUncommittedRows ?? this.options.maxUncommittedRows,
-      o3MaxLag: def.o3MaxLag ?? this.options.o3MaxLag, nextColumnId: columns.length,
+      o3MaxLag: def.o3MaxLag ?? this.options.o3MaxLag,
+      nextColumnId: columns.length,
       // QuestDB's default (cairo.wal.enabled.default): a partitioned table is a WAL table.
       ...((def.wal ?? partitionBy !== 'NONE') ? { wal: true } : {}),
     };
@@ -315,7 +374,12 @@ export class Catalog {
       writeTxn(path, txn, this.options.commitMode);
     } catch (e) {
       // Everything in the folder was written just now; if removing it fails, the next open does.
-      if (made) try { rmSync(path, { recursive: true, force: true }); } catch { /* the write's error is the one to report */ }
+      if (made)
+        try {
+          rmSync(path, { recursive: true, force: true });
+        } catch {
+          /* the write's error is the one to report */
+        }
       throw diskFullError(e, `while creating table ${def.name}; nothing was created`);
     }
     return new Table(path, meta, txn, this.cache, this.#tableOptions());
@@ -327,7 +391,10 @@ export class Catalog {
     if (existsSync(path)) {
       // Not a table this catalog opened (a copy made while running, a folder of an older version):
       // not ours to replace.
-      throw new SvcError('BAD_REQUEST', `table already exists [table=${t.name}]: the database folder has a folder of that name that is not an open table (restart to open it, or remove it)`);
+      throw new SvcError(
+        'BAD_REQUEST',
+        `table already exists [table=${t.name}]: the database folder has a folder of that name that is not an open table (restart to open it, or remove it)`,
+      );
     }
     try {
       movePath(t.dir, path);
@@ -343,7 +410,11 @@ export class Catalog {
     const held = join(this.dir, TRASH, trashName);
     const folder = old.dir;
     try {
-      atomicWrite(join(fresh.dir, REPLACES), JSON.stringify({ folder: basename(folder), trash: trashName }), this.options.commitMode);
+      atomicWrite(
+        join(fresh.dir, REPLACES),
+        JSON.stringify({ folder: basename(folder), trash: trashName }),
+        this.options.commitMode,
+      );
       this.#trashReady();
       movePath(folder, held);
     } catch (e) {
@@ -361,7 +432,11 @@ export class Catalog {
       throw e;
     }
     old.markDropped(held);
-    try { unlinkSync(join(fresh.dir, REPLACES)); } catch { /* recovery removes it at the next open */ }
+    try {
+      unlinkSync(join(fresh.dir, REPLACES));
+    } catch {
+      /* recovery removes it at the next open */
+    }
   }
 
   /** Where the table an interrupted overwrite moved aside waits, if it still does and its folder name is free. */
@@ -372,8 +447,15 @@ export class Catalog {
     } catch {
       return null; // no record (or a half-written one: then nothing was moved yet)
     }
-    if (typeof r.folder !== 'string' || typeof r.trash !== 'string' || !/^[0-9a-f-]{36}$/.test(r.trash)
-      || r.folder === '' || r.folder.startsWith('.') || /[\\/]/.test(r.folder)) return null;
+    if (
+      typeof r.folder !== 'string' ||
+      typeof r.trash !== 'string' ||
+      !/^[0-9a-f-]{36}$/.test(r.trash) ||
+      r.folder === '' ||
+      r.folder.startsWith('.') ||
+      /[\\/]/.test(r.folder)
+    )
+      return null;
     const path = join(this.dir, TRASH, r.trash);
     const back = join(this.dir, r.folder);
     return existsSync(path) && !existsSync(back) ? { path, back } : null;
@@ -385,7 +467,11 @@ export class Catalog {
   }
 
   #tableOptions(): TableOptions {
-    return { commitMode: this.options.commitMode, writerWaitMs: this.options.writerWaitMs, trashDir: join(this.dir, TRASH) };
+    return {
+      commitMode: this.options.commitMode,
+      writerWaitMs: this.options.writerWaitMs,
+      trashDir: join(this.dir, TRASH),
+    };
   }
 
   #trashReady(): void {
@@ -457,7 +543,10 @@ export class Catalog {
       const oldDir = t.dir;
       // Changing only the case names the same table: on a case-insensitive file system the folder "exists".
       if (fromKey !== toKey && existsSync(path)) {
-        throw new SvcError('BAD_REQUEST', `table already exists [table=${to}]: the database folder has a folder of that name that is not an open table (restart to open it, or remove it)`);
+        throw new SvcError(
+          'BAD_REQUEST',
+          `table already exists [table=${to}]: the database folder has a folder of that name that is not an open table (restart to open it, or remove it)`,
+        );
       }
       try {
         movePath(oldDir, path);

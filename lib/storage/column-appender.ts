@@ -129,7 +129,11 @@ function writeNullFill(partPath: string, def: ColumnDef, rows: number): void {
   const dataPath = join(partPath, dataFile(def));
   const put = (path: string, bytes: Uint8Array): void => {
     const fd = openSync(path + '.tmp', 'w');
-    try { writeAll(fd, path + '.tmp', bytes, 0); } finally { closeSync(fd); }
+    try {
+      writeAll(fd, path + '.tmp', bytes, 0);
+    } finally {
+      closeSync(fd);
+    }
     renameSync(path + '.tmp', path);
   };
   if (info.layout === 'var') {

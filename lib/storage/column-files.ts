@@ -53,17 +53,28 @@ function aligned(bytes: Uint8Array, width: number): Uint8Array {
 }
 
 function fixedArray(c: ColumnDef, b: Uint8Array): FixedArray {
-  const buf = b.buffer, off = b.byteOffset, len = b.byteLength;
+  const buf = b.buffer,
+    off = b.byteOffset,
+    len = b.byteLength;
   if (isByteRows(c.type)) return b;
   switch (c.type) {
-    case 'BOOLEAN': return b;
-    case 'BYTE': return new Int8Array(buf, off, len);
-    case 'SHORT': return new Int16Array(buf, off, len / 2);
-    case 'CHAR': return new Uint16Array(buf, off, len / 2);
-    case 'INT': case 'IPV4': return new Int32Array(buf, off, len / 4);
-    case 'FLOAT': return new Float32Array(buf, off, len / 4);
-    case 'DOUBLE': return new Float64Array(buf, off, len / 8);
-    default: throw new Error(`not a plain fixed type: ${c.type}`);
+    case 'BOOLEAN':
+      return b;
+    case 'BYTE':
+      return new Int8Array(buf, off, len);
+    case 'SHORT':
+      return new Int16Array(buf, off, len / 2);
+    case 'CHAR':
+      return new Uint16Array(buf, off, len / 2);
+    case 'INT':
+    case 'IPV4':
+      return new Int32Array(buf, off, len / 4);
+    case 'FLOAT':
+      return new Float32Array(buf, off, len / 4);
+    case 'DOUBLE':
+      return new Float64Array(buf, off, len / 8);
+    default:
+      throw new Error(`not a plain fixed type: ${c.type}`);
   }
 }
 
@@ -74,7 +85,13 @@ function fixedArray(c: ColumnDef, b: Uint8Array): FixedArray {
  * batches compute it once); `dataLimit` is a var column's committed data size.
  */
 export function readColumn(
-  src: ByteSource, partPath: string, partRows: number, c: ColumnDef, lo: number, hi: number, dict: readonly string[],
+  src: ByteSource,
+  partPath: string,
+  partRows: number,
+  c: ColumnDef,
+  lo: number,
+  hi: number,
+  dict: readonly string[],
   absent: boolean = columnAbsent(partPath, c),
   dataLimit?: number,
 ): ColumnVector {
@@ -108,7 +125,10 @@ export function readColumn(
   let nulls: Uint8Array | null = null;
   for (let i = 1; i <= n; i++) {
     const v = auxValue(pairs, i);
-    if (v < 0) { nulls ??= new Uint8Array(n); nulls[i - 1] = 1; }
+    if (v < 0) {
+      nulls ??= new Uint8Array(n);
+      nulls[i - 1] = 1;
+    }
     offsets[i] = auxEnd(v) - start;
   }
   return { kind: 'var', type: c.type, bytes, offsets, nulls };

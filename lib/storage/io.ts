@@ -3,7 +3,17 @@
 // creations and renames, and disk-full errors. One place, so tests can inject
 // failures (a full disk) and every path sees them.
 import {
-  closeSync, fsyncSync, fsync as fsyncAsync, mkdirSync, openSync, readSync, renameSync, rmSync, writeSync, ftruncateSync, fstatSync,
+  closeSync,
+  fsyncSync,
+  fsync as fsyncAsync,
+  mkdirSync,
+  openSync,
+  readSync,
+  renameSync,
+  rmSync,
+  writeSync,
+  ftruncateSync,
+  fstatSync,
 } from 'node:fs';
 import { dirname } from 'node:path';
 import { SvcError } from '../errors/svc-error.js';
@@ -100,7 +110,11 @@ export function syncPath(path: string, mode: CommitMode): void {
   if (mode === 'nosync') return;
   const fd = openSync(path, 'r');
   if (mode === 'sync') {
-    try { fsyncSync(fd); } finally { closeSync(fd); }
+    try {
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
   } else {
     fsyncAsync(fd, () => closeSync(fd));
   }
@@ -125,7 +139,11 @@ export function atomicWrite(path: string, data: string | Uint8Array, mode: Commi
   } catch (e) {
     // `path` is untouched; the half-written temp file was made here, so it goes too
     // (if even that fails, recovery removes it at the next open).
-    try { rmSync(tmp, { force: true }); } catch { /* the write's error is the one to report */ }
+    try {
+      rmSync(tmp, { force: true });
+    } catch {
+      /* the write's error is the one to report */
+    }
     throw e;
   }
   syncPath(dirname(path), mode);

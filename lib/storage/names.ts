@@ -58,19 +58,30 @@ function check(kind: string, name: string, refused: RegExp): void {
   if (bytes > MAX_NAME_BYTES) {
     const head = [...name.slice(0, SHOWN * 2)].slice(0, SHOWN).join('');
     const shown = head.length < name.length ? `${head}...` : head;
-    throw new SvcError('BAD_REQUEST', `${kind} name is too long: ${bytes} bytes of UTF-8, at most ${MAX_NAME_BYTES} [name=${printable(shown)}]`);
+    throw new SvcError(
+      'BAD_REQUEST',
+      `${kind} name is too long: ${bytes} bytes of UTF-8, at most ${MAX_NAME_BYTES} [name=${printable(shown)}]`,
+    );
   }
   const m = refused.exec(name);
   if (m) {
     const ch = m[0];
-    const shown = printable(ch) === ch ? `'${ch}'` : `U+${ch.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`;
-    throw new SvcError('BAD_REQUEST', `${kind} name contains an invalid character ${shown} at offset ${m.index} [name=${printable(name)}]`);
+    const shown =
+      printable(ch) === ch ? `'${ch}'` : `U+${ch.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`;
+    throw new SvcError(
+      'BAD_REQUEST',
+      `${kind} name contains an invalid character ${shown} at offset ${m.index} [name=${printable(name)}]`,
+    );
   }
 }
 
 /** The text with invisible and layout-changing characters written as \uXXXX, for messages and logs. */
 export function printable(text: string): string {
-  return text.replace(UNPRINTABLE, (c) => `\\u${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}${c.length > 1 ? `\\u${c.charCodeAt(1).toString(16).toUpperCase().padStart(4, '0')}` : ''}`);
+  return text.replace(
+    UNPRINTABLE,
+    (c) =>
+      `\\u${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}${c.length > 1 ? `\\u${c.charCodeAt(1).toString(16).toUpperCase().padStart(4, '0')}` : ''}`,
+  );
 }
 
 /** Case-insensitive key for name lookups (names keep their case on disk). */

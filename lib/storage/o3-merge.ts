@@ -24,7 +24,6 @@ export interface O3Rows {
   rows: number;
 }
 
-
 /**
  * Merges the buffered rows older than `lagFrom` into their partitions, writing
  * folders `<name>.<newTxn>` and listing replaced folders in `garbage`. Returns
@@ -32,7 +31,13 @@ export interface O3Rows {
  * caller may check its deadline and let other work run between partitions
  * (thousands of them take seconds); a caller that stops early rolls back.
  */
-export function* mergeOutOfOrder(w: TableWriter, o3: O3Rows, lagFrom: number, newTxn: number, garbage: string[]): Generator<void, O3Rows, void> {
+export function* mergeOutOfOrder(
+  w: TableWriter,
+  o3: O3Rows,
+  lagFrom: number,
+  newTxn: number,
+  garbage: string[],
+): Generator<void, O3Rows, void> {
   const meta = w.meta;
   const tsIndex = o3.batches[0]!.tsIndex;
   // All buffered rows as one set of vectors.
@@ -62,7 +67,13 @@ export function* mergeOutOfOrder(w: TableWriter, o3: O3Rows, lagFrom: number, ne
 }
 
 function mergeGroup(
-  w: TableWriter, cols: ColumnVector[], tsIndex: number, group: Int32Array, floor: number, newTxn: number, garbage: string[],
+  w: TableWriter,
+  cols: ColumnVector[],
+  tsIndex: number,
+  group: Int32Array,
+  floor: number,
+  newTxn: number,
+  garbage: string[],
 ): void {
   const table = w.table;
   const meta = w.meta;
@@ -71,16 +82,27 @@ function mergeGroup(
   if (!part) {
     const c = table.txn.partitions.find((p) => p.name === name);
     part = c
-      ? { name, floor, dir: c.dir, isNew: false, rows: c.rows, committedRows: c.rows, minTs: c.minTs, maxTs: c.maxTs, appenders: new Map() }
+      ? {
+          name,
+          floor,
+          dir: c.dir,
+          isNew: false,
+          rows: c.rows,
+          committedRows: c.rows,
+          minTs: c.minTs,
+          maxTs: c.maxTs,
+          appenders: new Map(),
+        }
       : { name, floor, dir: '', isNew: true, rows: 0, committedRows: 0, minTs: 0, maxTs: 0, appenders: new Map() };
     w.parts.set(name, part);
   }
   // The partition as it is now (committed plus uncommitted appends, flushed by the commit).
   const oldPath = join(table.dir, part.dir);
   const dictOf = (id: number): readonly string[] => table.dicts.get(id)?.values ?? [];
-  const existing = part.rows > 0
-    ? meta.columns.map((c) => readColumn(directSource, oldPath, part.rows, c, 0, part.rows, dictOf(c.id)))
-    : null;
+  const existing =
+    part.rows > 0
+      ? meta.columns.map((c) => readColumn(directSource, oldPath, part.rows, c, 0, part.rows, dictOf(c.id)))
+      : null;
   const incoming = cols.map((v) => gatherVector(v, group));
   const newTs = (incoming[tsIndex] as { data: Float64Array }).data;
   const m = part.rows;
@@ -88,7 +110,9 @@ function mergeGroup(
   if (existing) {
     const oldTs = (existing[tsIndex] as { data: Float64Array }).data;
     // Stable merge: on equal timestamps the rows already there come first.
-    let i = 0, j = 0, k = 0;
+    let i = 0,
+      j = 0,
+      k = 0;
     while (i < m && j < newTs.length) take[k++] = oldTs[i]! <= newTs[j]! ? i++ : m + j++;
     while (i < m) take[k++] = i++;
     while (j < newTs.length) take[k++] = m + j++;
@@ -102,7 +126,11 @@ function mergeGroup(
   if (meta.columns.some((c) => c.upsertKey)) {
     const all = existing ? existing.map((v, c) => concatVectors([v, incoming[c]!])) : incoming;
     const allTs = (all[tsIndex] as { data: Float64Array }).data;
-    rows = dedupRows(take, allTs, keyCols.map((c) => all[c]!));
+    rows = dedupRows(
+      take,
+      allTs,
+      keyCols.map((c) => all[c]!),
+    );
   }
 
   const finalDir = `${name}.${newTxn}`;
@@ -158,7 +186,10 @@ function dedupRows(order: Int32Array, ts: Float64Array, keys: readonly ColumnVec
       const seen = new Set<string>();
       for (let k = e - 1; k >= i; k--) {
         const key = keyText(keys, order[k]!);
-        if (seen.has(key)) { keep[k] = 0; dropped++; } else seen.add(key);
+        if (seen.has(key)) {
+          keep[k] = 0;
+          dropped++;
+        } else seen.add(key);
       }
     }
     i = e;
@@ -177,7 +208,9 @@ function keyText(keys: readonly ColumnVector[], row: number): string {
       const k = v.keys[row]!;
       s += k < 0 ? '\u0000N' : `S${v.dict[k]}`;
     } else if (v.kind === 'var') {
-      s += v.nulls?.[row] ? '\u0000N' : `V${Buffer.from(v.bytes.subarray(v.offsets[row]!, v.offsets[row + 1]!)).toString('latin1')}`;
+      s += v.nulls?.[row]
+        ? '\u0000N'
+        : `V${Buffer.from(v.bytes.subarray(v.offsets[row]!, v.offsets[row + 1]!)).toString('latin1')}`;
     } else {
       const per = v.data.length / rowsOf(v);
       s += 'F';

@@ -17,10 +17,14 @@ export function parsePartitionBy(text: string): PartitionBy | undefined {
 /** Start (epoch micros) of the partition holding `ts`. NONE: 0 (one partition). */
 export function partitionFloor(by: PartitionBy, ts: number): number {
   switch (by) {
-    case 'NONE': return 0;
-    case 'HOUR': return Math.floor(ts / HOUR_US) * HOUR_US;
-    case 'DAY': return Math.floor(ts / DAY_US) * DAY_US;
-    case 'WEEK': return Math.floor((ts + MONDAY_OFFSET_US) / (7 * DAY_US)) * 7 * DAY_US - MONDAY_OFFSET_US;
+    case 'NONE':
+      return 0;
+    case 'HOUR':
+      return Math.floor(ts / HOUR_US) * HOUR_US;
+    case 'DAY':
+      return Math.floor(ts / DAY_US) * DAY_US;
+    case 'WEEK':
+      return Math.floor((ts + MONDAY_OFFSET_US) / (7 * DAY_US)) * 7 * DAY_US - MONDAY_OFFSET_US;
     case 'MONTH': {
       const d = new Date(Math.floor(ts / 1000));
       return Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), 1) * 1000;
@@ -35,10 +39,14 @@ export function partitionFloor(by: PartitionBy, ts: number): number {
 /** Start of the partition after the one starting at `floor`. NONE: +Infinity. */
 export function partitionCeil(by: PartitionBy, floor: number): number {
   switch (by) {
-    case 'NONE': return Infinity;
-    case 'HOUR': return floor + HOUR_US;
-    case 'DAY': return floor + DAY_US;
-    case 'WEEK': return floor + 7 * DAY_US;
+    case 'NONE':
+      return Infinity;
+    case 'HOUR':
+      return floor + HOUR_US;
+    case 'DAY':
+      return floor + DAY_US;
+    case 'WEEK':
+      return floor + 7 * DAY_US;
     case 'MONTH': {
       const d = new Date(floor / 1000);
       return Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 1) * 1000;
@@ -58,10 +66,14 @@ export function partitionName(by: PartitionBy, floor: number): string {
   const d = new Date(floor / 1000);
   const y = String(d.getUTCFullYear()).padStart(4, '0');
   switch (by) {
-    case 'YEAR': return y;
-    case 'MONTH': return `${y}-${p2(d.getUTCMonth() + 1)}`;
-    case 'DAY': return `${y}-${p2(d.getUTCMonth() + 1)}-${p2(d.getUTCDate())}`;
-    case 'HOUR': return `${y}-${p2(d.getUTCMonth() + 1)}-${p2(d.getUTCDate())}T${p2(d.getUTCHours())}`;
+    case 'YEAR':
+      return y;
+    case 'MONTH':
+      return `${y}-${p2(d.getUTCMonth() + 1)}`;
+    case 'DAY':
+      return `${y}-${p2(d.getUTCMonth() + 1)}-${p2(d.getUTCDate())}`;
+    case 'HOUR':
+      return `${y}-${p2(d.getUTCMonth() + 1)}-${p2(d.getUTCDate())}T${p2(d.getUTCHours())}`;
     case 'WEEK': {
       // ISO week-numbering year: the year of the week's Thursday.
       const thursday = new Date(floor / 1000 + 3 * 86_400_000);

@@ -64,7 +64,10 @@ export class ReadCache {
       return c;
     }
     this.misses++;
-    if (c) { this.#chunks.delete(k); this.#bytes -= c.data.byteLength; }
+    if (c) {
+      this.#chunks.delete(k);
+      this.#bytes -= c.data.byteLength;
+    }
     const data = new Uint8Array(new ArrayBuffer(want));
     const fd = openSync(path, 'r');
     let n: number;
@@ -74,7 +77,8 @@ export class ReadCache {
       closeSync(fd);
     }
     this.bytesRead += n;
-    if (n < want) throw new Error(`file ${path} is shorter than its committed size (${index * cs + n} < ${index * cs + want})`);
+    if (n < want)
+      throw new Error(`file ${path} is shorter than its committed size (${index * cs + n} < ${index * cs + want})`);
     c = { data, valid: want };
     this.#chunks.set(k, c);
     this.#bytes += data.byteLength;
@@ -101,20 +105,27 @@ export class ReadCache {
     const set = new Set(typeof paths === 'string' ? [paths] : paths);
     if (set.size === 0 || this.#chunks.size === 0) return;
     for (const [k, c] of this.#chunks) {
-      if (under(k, set)) { this.#bytes -= c.data.byteLength; this.#chunks.delete(k); }
+      if (under(k, set)) {
+        this.#bytes -= c.data.byteLength;
+        this.#chunks.delete(k);
+      }
     }
   }
 
-  get size(): number { return this.#bytes; }
+  get size(): number {
+    return this.#bytes;
+  }
 }
 
 /** Whether chunk key `k` (`<path>#<index>`) lies under one of `paths`: a folder given with or without its trailing slash, or the file. */
 function under(k: string, paths: ReadonlySet<string>): boolean {
   for (let i = 0; i < k.length; i++) {
     const ch = k.charCodeAt(i);
-    if (ch === 0x2f) { // '/'
+    if (ch === 0x2f) {
+      // '/'
       if (paths.has(k.slice(0, i)) || paths.has(k.slice(0, i + 1))) return true;
-    } else if (ch === 0x23) { // '#': the file's path ends here
+    } else if (ch === 0x23) {
+      // '#': the file's path ends here
       return paths.has(k.slice(0, i));
     }
   }

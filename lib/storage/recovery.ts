@@ -9,7 +9,17 @@ import { typeInfo } from '../core/column-type.js';
 import { auxEnd, auxFile, auxValue, dataFile, symbolFile } from './column-files.js';
 import { fileSize, readAt, truncateFd } from './io.js';
 import { SymbolDict } from './symbol-dict.js';
-import { TXN_FILE, dirTxn, metaFile, readMeta, readTxn, type ColumnDef, type PartitionState, type TableMeta, type TxnState } from './table-state.js';
+import {
+  TXN_FILE,
+  dirTxn,
+  metaFile,
+  readMeta,
+  readTxn,
+  type ColumnDef,
+  type PartitionState,
+  type TableMeta,
+  type TxnState,
+} from './table-state.js';
 
 export interface Recovered {
   readonly meta: TableMeta;
@@ -103,7 +113,10 @@ function recoverPartition(dir: string, p: PartitionState, columns: readonly Colu
     }
   }
   for (const f of readdirSync(path)) {
-    if (!known.has(f) && COLUMN_FILE.test(f)) { rmSync(join(path, f), { force: true }); removed.push(`${p.dir}/${f}`); }
+    if (!known.has(f) && COLUMN_FILE.test(f)) {
+      rmSync(join(path, f), { force: true });
+      removed.push(`${p.dir}/${f}`);
+    }
   }
   return removed;
 }
@@ -119,7 +132,11 @@ function cutTo(path: string, bytes: number): void {
 function withFd<T>(path: string, f: (fd: number) => T): T {
   if (!existsSync(path)) throw new SvcError('INTERNAL', `file ${path} is missing`);
   const fd = openSync(path, 'r+');
-  try { return f(fd); } finally { closeSync(fd); }
+  try {
+    return f(fd);
+  } finally {
+    closeSync(fd);
+  }
 }
 
 function truncated(path: string, size: number, want: number): SvcError {

@@ -31,7 +31,10 @@ export class SymbolDict {
     const size = fileSize(fd);
     if (size < committed.bytes) {
       closeSync(fd);
-      throw new SvcError('INTERNAL', `symbol dictionary ${path} is truncated: ${size} bytes, ${committed.bytes} committed`);
+      throw new SvcError(
+        'INTERNAL',
+        `symbol dictionary ${path} is truncated: ${size} bytes, ${committed.bytes} committed`,
+      );
     }
     const buf = new Uint8Array(committed.bytes);
     readAt(fd, buf, 0, committed.bytes, 0);
@@ -50,7 +53,10 @@ export class SymbolDict {
     }
     if (d.values.length !== committed.count) {
       closeSync(fd);
-      throw new SvcError('INTERNAL', `symbol dictionary ${path} holds ${d.values.length} values, ${committed.count} committed`);
+      throw new SvcError(
+        'INTERNAL',
+        `symbol dictionary ${path} holds ${d.values.length} values, ${committed.count} committed`,
+      );
     }
     if (size > committed.bytes) truncateFd(fd, committed.bytes);
     d.#bytes = committed.bytes;

@@ -48,9 +48,15 @@ export class TableReader {
     this.#src = (file, pos, len, limit) => table.cache.read(id + file.slice(table.dir.length), file, pos, len, limit);
   }
 
-  get meta(): TableMeta { return this.snapshot.meta; }
-  get partitions(): readonly PartitionState[] { return this.snapshot.txn.partitions; }
-  get rowCount(): number { return this.snapshot.txn.partitions.reduce((n, p) => n + p.rows, 0); }
+  get meta(): TableMeta {
+    return this.snapshot.meta;
+  }
+  get partitions(): readonly PartitionState[] {
+    return this.snapshot.txn.partitions;
+  }
+  get rowCount(): number {
+    return this.snapshot.txn.partitions.reduce((n, p) => n + p.rows, 0);
+  }
 
   column(name: string): ColumnDef {
     const c = this.meta.columns.find((x) => nameKey(x.name) === nameKey(name));
@@ -88,13 +94,16 @@ export class TableReader {
     const fd = openSync(join(this.table.dir, p.dir, dataFile(c)), 'r');
     const pair = new Int32Array(2);
     const bytes = new Uint8Array(pair.buffer);
-    let lo = 0, hi = p.rows;
+    let lo = 0,
+      hi = p.rows;
     try {
       while (lo < hi) {
         const mid = (lo + hi) >>> 1;
-        if (readAt(fd, bytes, 0, 8, mid * 8) < 8) throw new SvcError('INTERNAL', `timestamp file of partition ${p.dir} is shorter than its committed size`);
+        if (readAt(fd, bytes, 0, 8, mid * 8) < 8)
+          throw new SvcError('INTERNAL', `timestamp file of partition ${p.dir} is shorter than its committed size`);
         this.table.cache.countDirect(8);
-        if (auxValue(pair, 0) < ts) lo = mid + 1; else hi = mid;
+        if (auxValue(pair, 0) < ts) lo = mid + 1;
+        else hi = mid;
       }
     } finally {
       closeSync(fd);

@@ -32,7 +32,10 @@ export interface ColumnDef {
 }
 
 /** The optional per-column settings of ColumnDef. */
-export type ColumnOptions = Pick<ColumnDef, 'symbolCapacity' | 'symbolCached' | 'indexed' | 'indexCapacity' | 'upsertKey'>;
+export type ColumnOptions = Pick<
+  ColumnDef,
+  'symbolCapacity' | 'symbolCached' | 'indexed' | 'indexCapacity' | 'upsertKey'
+>;
 
 /** Only the options that are set (the metadata file stays as it was for plain columns). */
 export function columnOptions(c: ColumnOptions): ColumnOptions {
@@ -121,9 +124,15 @@ export function writeTxn(dir: string, txn: TxnState, mode: CommitMode): void {
 export function readMeta(dir: string, version: number): TableMeta {
   const path = join(dir, metaFile(version));
   const m = readJson(path) as TableMeta;
-  const ok = m && m.formatVersion === FORMAT_VERSION && typeof m.id === 'string' && typeof m.name === 'string'
-    && Array.isArray(m.columns) && m.columns.every((c) => Number.isInteger(c.id) && typeof c.name === 'string' && isCanonicalType(c.type))
-    && (PARTITION_BY as readonly string[]).includes(m.partitionBy) && m.version === version;
+  const ok =
+    m &&
+    m.formatVersion === FORMAT_VERSION &&
+    typeof m.id === 'string' &&
+    typeof m.name === 'string' &&
+    Array.isArray(m.columns) &&
+    m.columns.every((c) => Number.isInteger(c.id) && typeof c.name === 'string' && isCanonicalType(c.type)) &&
+    (PARTITION_BY as readonly string[]).includes(m.partitionBy) &&
+    m.version === version;
   if (!ok) throw corrupt(path, 'unexpected content');
   return m;
 }
@@ -131,9 +140,16 @@ export function readMeta(dir: string, version: number): TableMeta {
 export function readTxn(dir: string): TxnState {
   const path = join(dir, TXN_FILE);
   const t = readJson(path) as TxnState;
-  const ok = t && Number.isInteger(t.txn) && Number.isInteger(t.metaVersion) && Array.isArray(t.partitions)
-    && t.partitions.every((p) => typeof p.name === 'string' && typeof p.dir === 'string' && Number.isInteger(p.rows) && p.rows >= 0)
-    && typeof t.symbols === 'object' && t.symbols !== null;
+  const ok =
+    t &&
+    Number.isInteger(t.txn) &&
+    Number.isInteger(t.metaVersion) &&
+    Array.isArray(t.partitions) &&
+    t.partitions.every(
+      (p) => typeof p.name === 'string' && typeof p.dir === 'string' && Number.isInteger(p.rows) && p.rows >= 0,
+    ) &&
+    typeof t.symbols === 'object' &&
+    t.symbols !== null;
   if (!ok) throw corrupt(path, 'unexpected content');
   return t;
 }

@@ -6,7 +6,15 @@ import { closeSync, mkdirSync, rmSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { SvcError } from '../errors/svc-error.js';
 import { LONG_NULL, typeInfo, typeName, type ColumnType } from '../core/column-type.js';
-import { f64ToInt64Into, toVector, nullVector, type ColumnInput, type ColumnVector, type FixedVector, type SymbolVector } from '../core/column-vector.js';
+import {
+  f64ToInt64Into,
+  toVector,
+  nullVector,
+  type ColumnInput,
+  type ColumnVector,
+  type FixedVector,
+  type SymbolVector,
+} from '../core/column-vector.js';
 import { ColumnAppender, columnFiles } from './column-appender.js';
 import { prepare, type PrepTicket } from './file-prep.js';
 import { directSource, readColumn, symbolFile } from './column-files.js';
@@ -17,7 +25,17 @@ import { partitionCeil, partitionFloor, partitionName, type PartitionBy } from '
 import { SymbolDict } from './symbol-dict.js';
 import { diskFullError, syncPath } from './io.js';
 import type { Table } from './table.js';
-import { columnOptions, dirTxn, upsertKeys, type ColumnDef, type ColumnOptions, type PartitionState, type SymbolState, type TableMeta, type TxnState } from './table-state.js';
+import {
+  columnOptions,
+  dirTxn,
+  upsertKeys,
+  type ColumnDef,
+  type ColumnOptions,
+  type PartitionState,
+  type SymbolState,
+  type TableMeta,
+  type TxnState,
+} from './table-state.js';
 
 /** A row older than the table's newest in a non-partitioned table; `row`: its index in the batch. */
 export class OutOfOrderError extends SvcError {
@@ -27,7 +45,6 @@ export class OutOfOrderError extends SvcError {
     this.row = row;
   }
 }
-
 
 export interface AppendBatch {
   readonly rowCount: number;
@@ -101,13 +118,19 @@ export class TableWriter {
     this.#maxTs = committedMaxTs(table.txn);
   }
 
-  get meta(): TableMeta { return this.table.meta; }
+  get meta(): TableMeta {
+    return this.table.meta;
+  }
 
   /** Rows appended since the last commit (in order and out of order). */
-  get uncommittedRows(): number { return this.#inOrderRows + this.#o3.rows; }
+  get uncommittedRows(): number {
+    return this.#inOrderRows + this.#o3.rows;
+  }
 
   /** Out-of-order rows waiting in memory for the next commit. */
-  get pendingLateRows(): number { return this.#o3.rows; }
+  get pendingLateRows(): number {
+    return this.#o3.rows;
+  }
 
   /**
    * Appends a batch. Rows at or after the table's max timestamp go to the end
@@ -116,7 +139,9 @@ export class TableWriter {
    */
   append(batch: AppendBatch): void {
     const steps = this.#appendSteps(batch);
-    while (!steps.next().done) { /* every partition at once */ }
+    while (!steps.next().done) {
+      /* every partition at once */
+    }
   }
 
   /**
@@ -144,7 +169,11 @@ export class TableWriter {
       }
     } catch (e) {
       steps.return();
-      try { this.rollback(); } catch { /* the original error matters more; recovery cleans up at next open */ }
+      try {
+        this.rollback();
+      } catch {
+        /* the original error matters more; recovery cleans up at next open */
+      }
       throw e;
     }
   }
@@ -160,7 +189,11 @@ export class TableWriter {
       if (tsId < 0) {
         this.#appendRange(this.#partFor(0), vectors, 0, n);
       } else {
-        yield* this.#appendTimestamped(vectors, this.meta.columns.findIndex((c) => c.id === tsId), n);
+        yield* this.#appendTimestamped(
+          vectors,
+          this.meta.columns.findIndex((c) => c.id === tsId),
+          n,
+        );
       }
     } catch (e) {
       this.#failed(e);
@@ -176,7 +209,8 @@ export class TableWriter {
     for (const [k, v] of Object.entries(batch.columns)) byName.set(nameKey(k), v);
     const cols = this.meta.columns;
     for (const k of Object.keys(batch.columns)) {
-      if (!cols.some((c) => nameKey(c.name) === nameKey(k))) throw new SvcError('BAD_REQUEST', `Invalid column: ${k} [table=${this.meta.name}]`);
+      if (!cols.some((c) => nameKey(c.name) === nameKey(k)))
+        throw new SvcError('BAD_REQUEST', `Invalid column: ${k} [table=${this.meta.name}]`);
     }
     return cols.map((c) => {
       const input = byName.get(nameKey(c.name));
@@ -211,7 +245,11 @@ export class TableWriter {
     // A NULL key among the rows: the committed state will say the column holds NULLs.
     if (!this.#symbolNulls.has(dict)) {
       const k = out.keys;
-      for (let i = 0; i < k.length; i++) if (k[i]! < 0) { this.#symbolNulls.add(dict); break; }
+      for (let i = 0; i < k.length; i++)
+        if (k[i]! < 0) {
+          this.#symbolNulls.add(dict);
+          break;
+        }
     }
     return out;
   }
@@ -239,7 +277,8 @@ export class TableWriter {
     // Fast path: every key is NULL (-1) or one already known to map to itself (an input dictionary
     // built in the same order as the table's, as a single importer's is): the input keys are the
     // table keys, written as they are.
-    let lo = 0, hi = -1;
+    let lo = 0,
+      hi = -1;
     for (let i = 0; i < n; i++) {
       const k = src[i]!;
       if (k < lo) lo = k;
@@ -255,9 +294,15 @@ export class TableWriter {
     const keys = buf.length === n ? buf : buf.subarray(0, n);
     for (let i = 0; i < n; i++) {
       const k = src[i]!;
-      if (k < 0) { keys[i] = -1; continue; }
+      if (k < 0) {
+        keys[i] = -1;
+        continue;
+      }
       let t = m[k]!;
-      if (t === -2) { t = dict.intern(v.dict[k]!); m[k] = t; }
+      if (t === -2) {
+        t = dict.intern(v.dict[k]!);
+        m[k] = t;
+      }
       keys[i] = t;
     }
     let id = map.identity;
@@ -293,7 +338,10 @@ export class TableWriter {
     if (dedup && unsorted === 0) {
       prev = this.#maxTs;
       for (let i = 0; i < n; i++) {
-        if (ts[i]! <= prev) { unsorted = 1; break; }
+        if (ts[i]! <= prev) {
+          unsorted = 1;
+          break;
+        }
         prev = ts[i]!;
       }
     }
@@ -314,7 +362,8 @@ export class TableWriter {
       for (let i = 0; i < n; i++) {
         const t = ts[i]!;
         if (!(t > LONG_NULL)) this.#nullTimestamp(tsIndex, i);
-        if (t < max || (dedup && t === max)) late++; else max = t;
+        if (t < max || (dedup && t === max)) late++;
+        else max = t;
       }
     }
     if (late > 0 && this.meta.partitionBy === 'NONE') this.#outOfOrder(ts, n);
@@ -324,7 +373,11 @@ export class TableWriter {
       let max = this.#maxTs;
       for (let i = 0, a = 0, b = 0; i < n; i++) {
         const t = ts[i]!;
-        if (t < max || (dedup && t === max)) o3[b++] = i; else { inOrder[a++] = i; max = t; }
+        if (t < max || (dedup && t === max)) o3[b++] = i;
+        else {
+          inOrder[a++] = i;
+          max = t;
+        }
       }
       // Late rows are copied now: the caller may reuse its buffers after append returns.
       this.#o3.batches.push({ vectors: vectors.map((v) => gatherVector(v, o3)), idx: null, tsIndex });
@@ -341,14 +394,14 @@ export class TableWriter {
     let max = this.#maxTs;
     let row = 0;
     while (row < n && ts[row]! >= max) max = ts[row++]!;
-    throw new OutOfOrderError(
-      `cannot insert rows out of order to non-partitioned table. Table=${this.meta.name}`,
-      row,
-    );
+    throw new OutOfOrderError(`cannot insert rows out of order to non-partitioned table. Table=${this.meta.name}`, row);
   }
 
   #nullTimestamp(tsIndex: number, row: number): never {
-    throw new SvcError('BAD_REQUEST', `designated timestamp cannot be NULL [table=${this.meta.name}, column=${this.meta.columns[tsIndex]!.name}, row=${row}]`);
+    throw new SvcError(
+      'BAD_REQUEST',
+      `designated timestamp cannot be NULL [table=${this.meta.name}, column=${this.meta.columns[tsIndex]!.name}, row=${row}]`,
+    );
   }
 
   /**
@@ -374,7 +427,8 @@ export class TableWriter {
         let hi = n - 1;
         while (j < hi) {
           const mid = (j + hi) >>> 1;
-          if (ts[mid]! < ceil) j = mid + 1; else hi = mid;
+          if (ts[mid]! < ceil) j = mid + 1;
+          else hi = mid;
         }
       }
       const part = this.#partFor(floor);
@@ -414,7 +468,17 @@ export class TableWriter {
     if (!part) {
       const committed = this.table.txn.partitions.find((p) => p.name === name);
       if (committed) {
-        part = { name, floor, dir: committed.dir, isNew: false, rows: committed.rows, committedRows: committed.rows, minTs: committed.minTs, maxTs: committed.maxTs, appenders: new Map() };
+        part = {
+          name,
+          floor,
+          dir: committed.dir,
+          isNew: false,
+          rows: committed.rows,
+          committedRows: committed.rows,
+          minTs: committed.minTs,
+          maxTs: committed.maxTs,
+          appenders: new Map(),
+        };
       } else {
         part = this.#newPartition(name, floor);
       }
@@ -440,11 +504,32 @@ export class TableWriter {
           created.set(c.id, fds.slice(i, i + c.files));
           i += c.files;
         }
-        return { name, floor, dir: next.dir, isNew: true, rows: 0, committedRows: 0, minTs: 0, maxTs: 0, appenders: new Map(), created };
+        return {
+          name,
+          floor,
+          dir: next.dir,
+          isNew: true,
+          rows: 0,
+          committedRows: 0,
+          minTs: 0,
+          maxTs: 0,
+          appenders: new Map(),
+          created,
+        };
       }
       // Not done by the helper: made here instead, under the same name.
       mkdirSync(join(this.table.dir, next.dir), { recursive: true });
-      return { name, floor, dir: next.dir, isNew: true, rows: 0, committedRows: 0, minTs: 0, maxTs: 0, appenders: new Map() };
+      return {
+        name,
+        floor,
+        dir: next.dir,
+        isNew: true,
+        rows: 0,
+        committedRows: 0,
+        minTs: 0,
+        maxTs: 0,
+        appenders: new Map(),
+      };
     }
     this.#cancelNext();
     const dir = `${name}.${this.table.txn.txn + 1}`;
@@ -490,7 +575,9 @@ export class TableWriter {
    */
   commit(opts: { keepLag?: boolean } = {}): void {
     const steps = this.#commitSteps(opts);
-    while (!steps.next().done) { /* every partition merged at once */ }
+    while (!steps.next().done) {
+      /* every partition merged at once */
+    }
   }
 
   /**
@@ -535,7 +622,9 @@ export class TableWriter {
   }
 
   /** Internal (o3-merge): the partitions with uncommitted changes. */
-  get parts(): Map<string, PartWrite> { return this.#parts; }
+  get parts(): Map<string, PartWrite> {
+    return this.#parts;
+  }
 
   /** Internal (o3-merge): forgets the active partition's appenders after its folder was rewritten. */
   resetActive(part: PartWrite): void {
@@ -586,14 +675,19 @@ export class TableWriter {
           for (const a of p.appenders.values()) a.discard();
           p.appenders.clear();
           this.table.removeSoon(p.dir); // thousands of them after a big append: not on the event loop
-
         } else {
           for (const a of p.appenders.values()) a.truncate(p.committedRows);
           this.#closeAppenders(p);
         }
       } catch (e) {
         first ??= e;
-        for (const a of p.appenders.values()) { try { a.discard(); } catch { /* already failing; recovery cuts the files */ } }
+        for (const a of p.appenders.values()) {
+          try {
+            a.discard();
+          } catch {
+            /* already failing; recovery cuts the files */
+          }
+        }
         p.appenders.clear();
       }
     }
@@ -644,7 +738,11 @@ export class TableWriter {
 
   /** A failed write leaves the table at its last commit: roll back, then report (disk full gets its own code). */
   #failed(e: unknown): never {
-    try { this.rollback(); } catch { /* the original error matters more; recovery cleans up at next open */ }
+    try {
+      this.rollback();
+    } catch {
+      /* the original error matters more; recovery cleans up at next open */
+    }
     throw diskFullError(e, `while writing table ${this.meta.name}; the table is at its last commit`);
   }
 
@@ -670,10 +768,16 @@ export class TableWriter {
   setIndexed(name: string, indexed: boolean, capacity?: number): void {
     this.#check();
     const c = this.#column(name);
-    if (c.type !== 'SYMBOL') throw new SvcError('BAD_REQUEST', `indexes are only supported for symbol type [column=${c.name}, type=${typeName(c.type)}]`);
+    if (c.type !== 'SYMBOL')
+      throw new SvcError(
+        'BAD_REQUEST',
+        `indexes are only supported for symbol type [column=${c.name}, type=${typeName(c.type)}]`,
+      );
     this.commit();
     const { indexed: _i, indexCapacity: _c, ...rest } = c;
-    const next: ColumnDef = indexed ? { ...rest, indexed: true, ...(capacity !== undefined ? { indexCapacity: capacity } : {}) } : rest;
+    const next: ColumnDef = indexed
+      ? { ...rest, indexed: true, ...(capacity !== undefined ? { indexCapacity: capacity } : {}) }
+      : rest;
     this.#publishMeta({ ...this.meta, columns: this.meta.columns.map((x) => (x.id === c.id ? next : x)) }, []);
   }
 
@@ -702,7 +806,9 @@ export class TableWriter {
    */
   changeColumnType(name: string, type: ColumnType, convert: ConvertFn, options: ColumnOptions = {}): void {
     const steps = this.#changeTypeSteps(name, type, convert, options);
-    while (!steps.next().done) { /* every partition at once */ }
+    while (!steps.next().done) {
+      /* every partition at once */
+    }
   }
 
   /**
@@ -711,15 +817,29 @@ export class TableWriter {
    * other requests. When `between` throws, the files written so far are
    * removed and the table stays as it was.
    */
-  async changeColumnTypeAsync(name: string, type: ColumnType, convert: ConvertFn, options: ColumnOptions, between: () => Promise<void>): Promise<void> {
+  async changeColumnTypeAsync(
+    name: string,
+    type: ColumnType,
+    convert: ConvertFn,
+    options: ColumnOptions,
+    between: () => Promise<void>,
+  ): Promise<void> {
     await this.#stepsAsync(this.#changeTypeSteps(name, type, convert, options), between);
   }
 
-  *#changeTypeSteps(name: string, type: ColumnType, convert: ConvertFn, options: ColumnOptions): Generator<void, void, void> {
+  *#changeTypeSteps(
+    name: string,
+    type: ColumnType,
+    convert: ConvertFn,
+    options: ColumnOptions,
+  ): Generator<void, void, void> {
     this.#check();
     const old = this.#column(name);
     if (old.id === this.meta.timestampId) {
-      throw new SvcError('BAD_REQUEST', `cannot change type of designated timestamp column [table=${this.meta.name}, column=${old.name}]`);
+      throw new SvcError(
+        'BAD_REQUEST',
+        `cannot change type of designated timestamp column [table=${this.meta.name}, column=${old.name}]`,
+      );
     }
     this.commit();
     this.#closeAllAppenders();
@@ -727,7 +847,8 @@ export class TableWriter {
     const def: ColumnDef = { ...base, ...columnOptions(options), id: this.meta.nextColumnId, type };
     const mode = this.table.options.commitMode;
     const made: string[] = [];
-    const newDict = type === 'SYMBOL' ? SymbolDict.open(join(this.table.dir, symbolFile(def)), { count: 0, bytes: 0 }) : undefined;
+    const newDict =
+      type === 'SYMBOL' ? SymbolDict.open(join(this.table.dir, symbolFile(def)), { count: 0, bytes: 0 }) : undefined;
     let published = false;
     try {
       let nulls = false;
@@ -741,11 +862,21 @@ export class TableWriter {
         let out = out0;
         if (out0.kind === 'symbol') {
           out = this.#internRaw(out0, newDict!);
-          if (!nulls) for (let i = 0; i < out.keys.length; i++) if (out.keys[i]! < 0) { nulls = true; break; }
+          if (!nulls)
+            for (let i = 0; i < out.keys.length; i++)
+              if (out.keys[i]! < 0) {
+                nulls = true;
+                break;
+              }
         }
         for (const f of columnFiles(path, def)) made.push(f);
         const a = new ColumnAppender(path, def, 0);
-        try { a.append(out, 0, p.rows); a.sync(mode); } finally { a.close(); }
+        try {
+          a.append(out, 0, p.rows);
+          a.sync(mode);
+        } finally {
+          a.close();
+        }
       }
       const garbage: string[] = [];
       for (const p of this.table.txn.partitions) {
@@ -759,9 +890,18 @@ export class TableWriter {
         newDict.flush(mode);
         symbols[String(def.id)] = { ...newDict.state(), nulls };
       }
-      const meta = { ...this.meta, columns: this.meta.columns.map((x) => (x.id === old.id ? def : x)), nextColumnId: def.id + 1, version: this.meta.version + 1 };
+      const meta = {
+        ...this.meta,
+        columns: this.meta.columns.map((x) => (x.id === old.id ? def : x)),
+        nextColumnId: def.id + 1,
+        version: this.meta.version + 1,
+      };
       const txn = this.table.txn;
-      this.table.publish(meta, { ...txn, txn: txn.txn + 1, metaVersion: meta.version, symbols }, garbage.map((g) => relative(this.table.dir, g)));
+      this.table.publish(
+        meta,
+        { ...txn, txn: txn.txn + 1, metaVersion: meta.version, symbols },
+        garbage.map((g) => relative(this.table.dir, g)),
+      );
       published = true;
     } catch (e) {
       this.#failed(e);
@@ -782,7 +922,11 @@ export class TableWriter {
   dropColumn(name: string): void {
     this.#check();
     const c = this.#column(name);
-    if (c.id === this.meta.timestampId) throw new SvcError('BAD_REQUEST', `cannot remove designated timestamp column [table=${this.meta.name}, column=${c.name}]`);
+    if (c.id === this.meta.timestampId)
+      throw new SvcError(
+        'BAD_REQUEST',
+        `cannot remove designated timestamp column [table=${this.meta.name}, column=${c.name}]`,
+      );
     this.commit();
     this.#closeAllAppenders();
     const garbage: string[] = [];
@@ -807,7 +951,10 @@ export class TableWriter {
       throw new SvcError('BAD_REQUEST', `column already exists [table=${this.meta.name}, column=${to}]`);
     }
     this.commit();
-    this.#publishMeta({ ...this.meta, columns: this.meta.columns.map((x) => (x.id === c.id ? { ...x, name: to } : x)) }, []);
+    this.#publishMeta(
+      { ...this.meta, columns: this.meta.columns.map((x) => (x.id === c.id ? { ...x, name: to } : x)) },
+      [],
+    );
   }
 
   /** Removes every row; symbol dictionaries start again empty. */
@@ -818,7 +965,11 @@ export class TableWriter {
     const garbage = this.table.txn.partitions.map((p) => p.dir);
     const symbols: Record<string, SymbolState> = {};
     for (const id of this.table.dicts.keys()) symbols[String(id)] = { count: 0, bytes: 0, nulls: false };
-    this.table.publish(this.meta, { txn: this.table.txn.txn + 1, metaVersion: this.meta.version, partitions: [], symbols }, garbage);
+    this.table.publish(
+      this.meta,
+      { txn: this.table.txn.txn + 1, metaVersion: this.meta.version, partitions: [], symbols },
+      garbage,
+    );
     // Only once the empty state is committed: a failure before this leaves the dictionaries intact.
     for (const d of this.table.dicts.values()) d.reset();
     this.#maxTs = -Infinity;
@@ -829,7 +980,8 @@ export class TableWriter {
     if (this.meta.timestampId < 0 || this.meta.partitionBy === 'NONE') {
       throw new SvcError('BAD_REQUEST', `table is not partitioned [table=${this.meta.name}]`);
     }
-    const missing = (): SvcError => new SvcError('BAD_REQUEST', `partition does not exist [table=${this.meta.name}, partition=${name}]`);
+    const missing = (): SvcError =>
+      new SvcError('BAD_REQUEST', `partition does not exist [table=${this.meta.name}, partition=${name}]`);
     if (!this.#parts.has(name) && !this.table.txn.partitions.some((x) => x.name === name)) throw missing();
     // Commit first: it may rewrite the partition, so look it up afterwards.
     this.commit();
@@ -837,7 +989,9 @@ export class TableWriter {
     if (!p) throw missing();
     this.#closeAllAppenders();
     const txn = this.table.txn;
-    this.table.publish(this.meta, { ...txn, txn: txn.txn + 1, partitions: txn.partitions.filter((x) => x !== p) }, [p.dir]);
+    this.table.publish(this.meta, { ...txn, txn: txn.txn + 1, partitions: txn.partitions.filter((x) => x !== p) }, [
+      p.dir,
+    ]);
     this.#maxTs = committedMaxTs(this.table.txn);
   }
 
@@ -849,7 +1003,9 @@ export class TableWriter {
    */
   rewritePartitions(fn: RewriteFn): void {
     const steps = this.#rewriteSteps(fn);
-    while (!steps.next().done) { /* every partition at once */ }
+    while (!steps.next().done) {
+      /* every partition at once */
+    }
   }
 
   /**
@@ -876,9 +1032,14 @@ export class TableWriter {
       for (const p of txn.partitions) {
         if (partitions.length > 0) yield;
         const path = join(this.table.dir, p.dir);
-        const current = this.meta.columns.map((c) => readColumn(directSource, path, p.rows, c, 0, p.rows, this.#dict(c)?.values ?? []));
+        const current = this.meta.columns.map((c) =>
+          readColumn(directSource, path, p.rows, c, 0, p.rows, this.#dict(c)?.values ?? []),
+        );
         const next = fn({ rowCount: p.rows, columns: current });
-        if (next === null) { partitions.push(p); continue; }
+        if (next === null) {
+          partitions.push(p);
+          continue;
+        }
         const dir = `${p.name}.${newTxn}`;
         const out = join(this.table.dir, dir);
         mkdirSync(out, { recursive: true });
@@ -887,7 +1048,12 @@ export class TableWriter {
           const v0 = toVector(c.name, c.type, next[i]!, p.rows);
           const v = v0.kind === 'symbol' ? this.#intern(v0, this.#dict(c)!) : v0;
           const a = new ColumnAppender(out, c, 0);
-          try { a.append(v, 0, p.rows); a.sync(mode); } finally { a.close(); }
+          try {
+            a.append(v, 0, p.rows);
+            a.sync(mode);
+          } finally {
+            a.close();
+          }
         });
         garbage.push(p.dir);
         partitions.push({ ...p, dir });

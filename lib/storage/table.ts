@@ -13,7 +13,12 @@ import type { SymbolDict } from './symbol-dict.js';
 import { metaFile, readTxn, writeMeta, writeTxn, type TableMeta, type TxnState } from './table-state.js';
 
 const pathExists = (p: string): boolean => {
-  try { statSync(p); return true; } catch { return false; }
+  try {
+    statSync(p);
+    return true;
+  } catch {
+    return false;
+  }
 };
 
 /** Removals of retired paths running in the background, of every table (see Table.#remove). */
@@ -75,7 +80,9 @@ export class Table {
     this.options = options;
   }
 
-  get name(): string { return this.meta.name; }
+  get name(): string {
+    return this.meta.name;
+  }
 
   /** Throws the table's open error, or `table does not exist` once dropped. */
   check(): void {
@@ -94,8 +101,10 @@ export class Table {
 
   release(s: Snapshot): void {
     const n = (this.#readers.get(s.epoch) ?? 0) - 1;
-    if (n > 0) this.#readers.set(s.epoch, n); else this.#readers.delete(s.epoch);
-    if (this.dropped) this.#removeDropped(); else this.collect();
+    if (n > 0) this.#readers.set(s.epoch, n);
+    else this.#readers.delete(s.epoch);
+    if (this.dropped) this.#removeDropped();
+    else this.collect();
   }
 
   /**
@@ -195,7 +204,11 @@ export class Table {
       renameSync(path, to);
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code === 'ENOENT' && !pathExists(path)) return;
-      try { rmSync(path, { recursive: true, force: true }); } catch { /* left for recovery at the next open */ }
+      try {
+        rmSync(path, { recursive: true, force: true });
+      } catch {
+        /* left for recovery at the next open */
+      }
       return;
     }
     this.#remove(to);
@@ -229,19 +242,25 @@ export class Table {
     this.#remover = null;
   }
 
-
-
   /** Waits (bounded) for the single writer slot. */
   async lockWriter(): Promise<void> {
     this.check();
-    if (!this.#writerHeld) { this.#writerHeld = true; return; }
+    if (!this.#writerHeld) {
+      this.#writerHeld = true;
+      return;
+    }
     const ms = this.options.writerWaitMs;
     await new Promise<void>((resolve, reject) => {
       const timer = setTimeout(() => {
         this.#waiters.splice(this.#waiters.indexOf(grant), 1);
-        reject(new SvcError('TABLE_BUSY', `table busy [table=${this.meta.name}]: another writer holds it (waited ${ms} ms)`));
+        reject(
+          new SvcError('TABLE_BUSY', `table busy [table=${this.meta.name}]: another writer holds it (waited ${ms} ms)`),
+        );
       }, ms);
-      const grant = (): void => { clearTimeout(timer); resolve(); };
+      const grant = (): void => {
+        clearTimeout(timer);
+        resolve();
+      };
       this.#waiters.push(grant);
     });
     this.check();
@@ -249,10 +268,13 @@ export class Table {
 
   unlockWriter(): void {
     const next = this.#waiters.shift();
-    if (next) next(); else this.#writerHeld = false;
+    if (next) next();
+    else this.#writerHeld = false;
   }
 
-  get writerHeld(): boolean { return this.#writerHeld; }
+  get writerHeld(): boolean {
+    return this.#writerHeld;
+  }
 
   close(): void {
     // Files its writer had started creating ahead of time (a writer left open at shutdown).

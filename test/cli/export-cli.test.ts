@@ -47,17 +47,35 @@ test('CSV, JSON and JSON lines on standard output, as /exp and /exec write them'
   assert.equal(out[0], '"ts","sym","side","price","amount"');
   const [ts, sym, side, price, amount] = lines[1]!.split(',');
   assert.equal(out[1], `"${ts}","${sym}","${side}",${price!.replace(/0$/, '').replace(/\.$/, '.0')},${amount}`);
-  assert.equal((await exportCli('select sym from trades limit 2', '-d', root, '--no-header')).stdout.split('\n').length, 3);
+  assert.equal(
+    (await exportCli('select sym from trades limit 2', '-d', root, '--no-header')).stdout.split('\n').length,
+    3,
+  );
 
   const json = await exportCli('select sym, count() n from trades order by sym', '-d', root, '--format', 'json');
   const doc = JSON.parse(json.stdout) as { query: string; columns: unknown[]; dataset: unknown[][]; count: number };
   assert.equal(doc.query, 'select sym, count() n from trades order by sym');
-  assert.deepEqual(doc.dataset.map((r) => r[0]), ['AAPL', 'AMZN', 'GOOG', 'MSFT']);
-  assert.equal(doc.dataset.reduce((s, r) => s + (r[1] as number), 0), 2000);
+  assert.deepEqual(
+    doc.dataset.map((r) => r[0]),
+    ['AAPL', 'AMZN', 'GOOG', 'MSFT'],
+  );
+  assert.equal(
+    doc.dataset.reduce((s, r) => s + (r[1] as number), 0),
+    2000,
+  );
   assert.equal(doc.count, 4);
 
-  const jsonl = await exportCli("select ts, price from trades where sym = 'MSFT' limit 3", '-d', root, '--format', 'jsonl');
-  const objs = jsonl.stdout.trimEnd().split('\n').map((l) => JSON.parse(l) as { ts: string; price: number });
+  const jsonl = await exportCli(
+    "select ts, price from trades where sym = 'MSFT' limit 3",
+    '-d',
+    root,
+    '--format',
+    'jsonl',
+  );
+  const objs = jsonl.stdout
+    .trimEnd()
+    .split('\n')
+    .map((l) => JSON.parse(l) as { ts: string; price: number });
   assert.equal(objs.length, 3);
   assert.match(objs[0]!.ts, /^2024-01-01T\d\d:\d\d:\d\d\.000000Z$/);
   assert.equal(typeof objs[0]!.price, 'number');
@@ -65,7 +83,16 @@ test('CSV, JSON and JSON lines on standard output, as /exp and /exec write them'
 
 test('into a file: the extension picks the format; Parquet options as the /exp parameters', async () => {
   const file = join(root, 'msft.parquet');
-  const r = await exportCli("select * from trades where sym = 'MSFT'", '-d', root, '-o', file, '--compression_codec', 'snappy', '--row-group-size=100');
+  const r = await exportCli(
+    "select * from trades where sym = 'MSFT'",
+    '-d',
+    root,
+    '-o',
+    file,
+    '--compression_codec',
+    'snappy',
+    '--row-group-size=100',
+  );
   assert.equal(r.code, 0, r.stderr);
   assert.match(r.stderr, /^exported 515 rows, \d+ bytes of parquet to .*msft\.parquet\n$/);
   const bytes = new Uint8Array(readFileSync(file)).buffer;
@@ -91,8 +118,14 @@ test('refusals: bad SQL with a caret, unknown options, Parquet without a file, a
   const value = await exportCli('select 1', '-d', root, '-o', join(root, 'x.parquet'), '--compression_codec', 'zip');
   assert.equal(value.code, 1);
   assert.match(value.stderr, /invalid compression codec\[zip\], expected one of: uncompressed, snappy/);
-  assert.match((await exportCli('select 1', '-d', root, '--format', 'parquet')).stderr, /Parquet goes to a file: add -o/);
-  assert.match((await exportCli('select 1', '-d', root, '--compression_codec', 'zstd')).stderr, /Parquet options need --format parquet/);
+  assert.match(
+    (await exportCli('select 1', '-d', root, '--format', 'parquet')).stderr,
+    /Parquet goes to a file: add -o/,
+  );
+  assert.match(
+    (await exportCli('select 1', '-d', root, '--compression_codec', 'zstd')).stderr,
+    /Parquet options need --format parquet/,
+  );
   assert.match((await exportCli('-d', root)).stderr, /export needs the SQL text/);
 
   const server = await startServer({ root });
@@ -106,7 +139,10 @@ test('refusals: bad SQL with a caret, unknown options, Parquet without a file, a
 });
 
 test('a reader that stops early (| head) ends the export quietly', async () => {
-  const r = await run('bash', ['-c', `set -o pipefail; "${process.execPath}" "${CLI}" export 'select * from trades' -d "${root}" | head -n 2`]);
+  const r = await run('bash', [
+    '-c',
+    `set -o pipefail; "${process.execPath}" "${CLI}" export 'select * from trades' -d "${root}" | head -n 2`,
+  ]);
   assert.equal(r.stdout.split('\n').length, 3);
   assert.equal(r.stderr, '');
 });

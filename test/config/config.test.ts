@@ -10,7 +10,9 @@ import { parseProperties } from '../../lib/config/properties.js';
 import { SvcError } from '../../lib/errors/svc-error.js';
 
 const made: string[] = [];
-after(() => { for (const d of made) rmSync(d, { recursive: true, force: true }); });
+after(() => {
+  for (const d of made) rmSync(d, { recursive: true, force: true });
+});
 function tmp(): string {
   const d = mkdtempSync(join(tmpdir(), 'svcdb-conf-'));
   made.push(d);
@@ -26,18 +28,24 @@ function rootWith(conf?: string): string {
   return root;
 }
 
-
 /** Each (server.conf, environment) refuses to load with one CONFIG line matching its pattern; `more` checks the message further. */
-function assertConfigErrors(cases: ReadonlyArray<[string, Record<string, string>, RegExp]>, more: (message: string) => void = () => {}): void {
+function assertConfigErrors(
+  cases: ReadonlyArray<[string, Record<string, string>, RegExp]>,
+  more: (message: string) => void = () => {},
+): void {
   for (const [conf, env, re] of cases) {
-    assert.throws(() => loadConfig(rootWith(conf), env), (e: unknown) => {
-      assert.ok(e instanceof SvcError);
-      assert.equal(e.code, 'CONFIG');
-      assert.match(e.message, re);
-      assert.ok(!e.message.includes('\n'));
-      more(e.message);
-      return true;
-    }, `${JSON.stringify(conf)} ${JSON.stringify(env)}`);
+    assert.throws(
+      () => loadConfig(rootWith(conf), env),
+      (e: unknown) => {
+        assert.ok(e instanceof SvcError);
+        assert.equal(e.code, 'CONFIG');
+        assert.match(e.message, re);
+        assert.ok(!e.message.includes('\n'));
+        more(e.message);
+        return true;
+      },
+      `${JSON.stringify(conf)} ${JSON.stringify(env)}`,
+    );
   }
 }
 
@@ -58,7 +66,11 @@ test('creates server.conf with every key documented and commented out at its def
 
 test('reads values from server.conf and lets SVC_ environment variables win', () => {
   const root = rootWith('http.net.bind.to=127.0.0.1:9100\nmetrics.enabled=true\nquery.timeout=5s\n');
-  const r = loadConfig(root, { SVC_HTTP_NET_BIND_TO: '127.0.0.1:9200', SVC_HTTP_USER: 'admin', SVC_HTTP_PASSWORD: 'pw' });
+  const r = loadConfig(root, {
+    SVC_HTTP_NET_BIND_TO: '127.0.0.1:9200',
+    SVC_HTTP_USER: 'admin',
+    SVC_HTTP_PASSWORD: 'pw',
+  });
   assert.equal(r.created, false);
   assert.deepEqual(r.config.get('http.net.bind.to'), { host: '127.0.0.1', port: 9200 });
   assert.equal(r.config.get('metrics.enabled'), true);
@@ -74,9 +86,21 @@ test('reports unknown keys instead of failing', () => {
 
 test('stops on a bad value with one line naming key, value and where it came from', () => {
   const cases: Array<[string, Record<string, string>, RegExp]> = [
-    ['http.net.bind.to=0.0.0.0:99999\n', {}, /^invalid value http\.net\.bind\.to=0\.0\.0\.0:99999 \(server\.conf line 1\): port out of range/],
-    ['metrics.enabled=yes\n', {}, /^invalid value metrics\.enabled=yes \(server\.conf line 1\): expected true or false$/],
-    ['', { SVC_HTTP_MIN_WORKER_COUNT: 'two' }, /^invalid value http\.min\.worker\.count=two \(environment variable SVC_HTTP_MIN_WORKER_COUNT\)/],
+    [
+      'http.net.bind.to=0.0.0.0:99999\n',
+      {},
+      /^invalid value http\.net\.bind\.to=0\.0\.0\.0:99999 \(server\.conf line 1\): port out of range/,
+    ],
+    [
+      'metrics.enabled=yes\n',
+      {},
+      /^invalid value metrics\.enabled=yes \(server\.conf line 1\): expected true or false$/,
+    ],
+    [
+      '',
+      { SVC_HTTP_MIN_WORKER_COUNT: 'two' },
+      /^invalid value http\.min\.worker\.count=two \(environment variable SVC_HTTP_MIN_WORKER_COUNT\)/,
+    ],
     ['\n\nquery.timeout=soon\n', {}, /^invalid value query\.timeout=soon \(server\.conf line 3\)/],
   ];
   assertConfigErrors(cases);
@@ -90,22 +114,53 @@ test('never echoes the password in errors or in the startup description', () => 
 
 test('refuses settings that would half-enable authentication, with one line naming key and source', () => {
   const cases: Array<[string, Record<string, string>, RegExp]> = [
-    ['http.user=admin\n', {}, /^invalid value http\.user=admin \(server\.conf line 1\): http\.password is empty, so basic authentication would be off/],
-    ['http.user=admin\nhttp.password=\n', {}, /^invalid value http\.user=admin \(server\.conf line 1\): http\.password is empty/],
-    ['http.user=admin\nhttp.password=pw\n', { SVC_HTTP_PASSWORD: '' }, /^invalid value http\.user=admin \(server\.conf line 1\): http\.password is empty/],
-    ['', { SVC_HTTP_PASSWORD: 's3cret' }, /^invalid value http\.password=\*\*\*\* \(environment variable SVC_HTTP_PASSWORD\): http\.user is empty/],
-    ['http.health.check.authentication.required=true\n', {}, /^invalid value http\.health\.check\.authentication\.required=true \(server\.conf line 1\): no credentials are set/],
-    ['', { SVC_HTTP_USER: 'a:b', SVC_HTTP_PASSWORD: 'pw' }, /^invalid value http\.user=a:b \(environment variable SVC_HTTP_USER\): a user name cannot contain a colon/],
+    [
+      'http.user=admin\n',
+      {},
+      /^invalid value http\.user=admin \(server\.conf line 1\): http\.password is empty, so basic authentication would be off/,
+    ],
+    [
+      'http.user=admin\nhttp.password=\n',
+      {},
+      /^invalid value http\.user=admin \(server\.conf line 1\): http\.password is empty/,
+    ],
+    [
+      'http.user=admin\nhttp.password=pw\n',
+      { SVC_HTTP_PASSWORD: '' },
+      /^invalid value http\.user=admin \(server\.conf line 1\): http\.password is empty/,
+    ],
+    [
+      '',
+      { SVC_HTTP_PASSWORD: 's3cret' },
+      /^invalid value http\.password=\*\*\*\* \(environment variable SVC_HTTP_PASSWORD\): http\.user is empty/,
+    ],
+    [
+      'http.health.check.authentication.required=true\n',
+      {},
+      /^invalid value http\.health\.check\.authentication\.required=true \(server\.conf line 1\): no credentials are set/,
+    ],
+    [
+      '',
+      { SVC_HTTP_USER: 'a:b', SVC_HTTP_PASSWORD: 'pw' },
+      /^invalid value http\.user=a:b \(environment variable SVC_HTTP_USER\): a user name cannot contain a colon/,
+    ],
   ];
   assertConfigErrors(cases, (message) => assert.ok(!message.includes('s3cret'), 'the password is never echoed'));
 });
 
 test('starts with authentication fully on or fully off, and health authentication left at its default or turned off', () => {
-  const both = loadConfig(rootWith('http.user=admin\nhttp.password=pw\nhttp.health.check.authentication.required=true\n'), {}).config;
+  const both = loadConfig(
+    rootWith('http.user=admin\nhttp.password=pw\nhttp.health.check.authentication.required=true\n'),
+    {},
+  ).config;
   assert.equal(both.get('http.user'), 'admin');
   const none = loadConfig(rootWith(''), {}).config;
   assert.equal(none.get('http.user'), '');
-  assert.equal(none.get('http.health.check.authentication.required'), true, 'the default needs no credentials: it applies when they are set');
+  assert.equal(
+    none.get('http.health.check.authentication.required'),
+    true,
+    'the default needs no credentials: it applies when they are set',
+  );
   const openHealth = loadConfig(rootWith('http.health.check.authentication.required=false\n'), {}).config;
   assert.equal(openHealth.get('http.health.check.authentication.required'), false);
 });
@@ -126,9 +181,12 @@ test('parses host:port, durations and sizes', () => {
 test('an unreadable server.conf stops startup with one line naming the file', () => {
   const root = rootWith();
   mkdirSync(join(root, 'conf', 'server.conf'), { recursive: true }); // a folder where the file should be
-  assert.throws(() => loadConfig(root, {}), (e: unknown) => {
-    assert.ok(e instanceof SvcError);
-    assert.match(e.message, /^cannot read server\.conf \[path=.*server\.conf\]: EISDIR/);
-    return true;
-  });
+  assert.throws(
+    () => loadConfig(root, {}),
+    (e: unknown) => {
+      assert.ok(e instanceof SvcError);
+      assert.match(e.message, /^cannot read server\.conf \[path=.*server\.conf\]: EISDIR/);
+      return true;
+    },
+  );
 });

@@ -20,8 +20,10 @@ function findSuite(): string | null {
 }
 
 /** The committed list: test/conformance/passing.txt in the source tree (one case id a line; # comments). */
-const LIST = [resolve(process.cwd(), 'test/conformance/passing.txt'), resolve(here, '../../../test/conformance/passing.txt')].find(existsSync)
-  ?? resolve(process.cwd(), 'test/conformance/passing.txt');
+const LIST =
+  [resolve(process.cwd(), 'test/conformance/passing.txt'), resolve(here, '../../../test/conformance/passing.txt')].find(
+    existsSync,
+  ) ?? resolve(process.cwd(), 'test/conformance/passing.txt');
 
 function node(args: readonly string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((done) => {
@@ -54,13 +56,21 @@ test('every conformance case on the committed list still answers as QuestDB does
       if (m) failing.set(m[1]!, line);
     }
     const expected = JSON.parse(readFileSync(join(suite, 'expected/questdb.json'), 'utf8')) as Record<string, unknown>;
-    const passing = Object.keys(expected).filter((id) => !failing.has(id)).sort();
+    const passing = Object.keys(expected)
+      .filter((id) => !failing.has(id))
+      .sort();
     t.diagnostic(`${summary[0]} (${compared.stdout.split('\n').find((l) => l.startsWith('by area:')) ?? ''})`);
     if (process.env.CONFORMANCE_UPDATE === '1') {
-      writeFileSync(LIST, `# Conformance cases that must keep passing (test/conformance/conformance.test.ts); one id a line.\n${passing.join('\n')}\n`);
+      writeFileSync(
+        LIST,
+        `# Conformance cases that must keep passing (test/conformance/conformance.test.ts); one id a line.\n${passing.join('\n')}\n`,
+      );
       t.diagnostic(`wrote ${passing.length} case ids to ${LIST}`);
     }
-    const listed = readFileSync(LIST, 'utf8').split('\n').map((l) => l.trim()).filter((l) => l !== '' && !l.startsWith('#'));
+    const listed = readFileSync(LIST, 'utf8')
+      .split('\n')
+      .map((l) => l.trim())
+      .filter((l) => l !== '' && !l.startsWith('#'));
     const unknown = listed.filter((id) => !(id in expected));
     assert.deepEqual(unknown, [], 'cases on the list that the suite does not have');
     const regressed = listed.filter((id) => failing.has(id)).map((id) => failing.get(id)!);

@@ -7,10 +7,29 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { DEFAULT_BATCH_ROWS, type Batch } from '../../lib/core/batch.js';
 import { typeInfo, type ColumnType } from '../../lib/core/column-type.js';
-import { nullVector, rowsOf, varFromStrings, type ColumnVector, type FixedVector, type SymbolVector, type VarVector } from '../../lib/core/column-vector.js';
+import {
+  nullVector,
+  rowsOf,
+  varFromStrings,
+  type ColumnVector,
+  type FixedVector,
+  type SymbolVector,
+  type VarVector,
+} from '../../lib/core/column-vector.js';
 import { arraysFromTexts } from '../../lib/core/array-values.js';
 import {
-  concatBatches, concatVectors, copySlice, gatherBatch, gatherFromBatches, gatherOrNull, gatherVector, mergeDicts, pickRows, sliceBatch, sliceBatches, sliceVector,
+  concatBatches,
+  concatVectors,
+  copySlice,
+  gatherBatch,
+  gatherFromBatches,
+  gatherOrNull,
+  gatherVector,
+  mergeDicts,
+  pickRows,
+  sliceBatch,
+  sliceBatches,
+  sliceVector,
 } from '../../lib/core/vector-ops.js';
 
 const hex = (b: Uint8Array): string => Buffer.from(b.buffer, b.byteOffset, b.byteLength).toString('hex');
@@ -24,8 +43,10 @@ function rowOf(v: ColumnVector, i: number): string {
       const bytes = new Uint8Array(v.data.buffer, v.data.byteOffset + i * w * e, w * e);
       return hex(bytes) + (v.exact ? `/${v.exact[2 * i]},${v.exact[2 * i + 1]}` : '');
     }
-    case 'symbol': return v.keys[i]! < 0 ? 'NULL' : `S${v.dict[v.keys[i]!]}`;
-    case 'var': return v.nulls?.[i] ? 'NULL' : `V${hex(v.bytes.subarray(v.offsets[i]!, v.offsets[i + 1]!))}`;
+    case 'symbol':
+      return v.keys[i]! < 0 ? 'NULL' : `S${v.dict[v.keys[i]!]}`;
+    case 'var':
+      return v.nulls?.[i] ? 'NULL' : `V${hex(v.bytes.subarray(v.offsets[i]!, v.offsets[i + 1]!))}`;
   }
 }
 
@@ -84,7 +105,11 @@ function samples(): Record<string, ColumnVector> {
     IPV4: { kind: 'fixed', type: 'IPV4', data: Int32Array.from([0, -1, 0x7f000001, 5, 6]) },
     FLOAT: { kind: 'fixed', type: 'FLOAT', data: Float32Array.from([1.5, NaN, -0, 3.25, 1e30]) },
     DOUBLE: { kind: 'fixed', type: 'DOUBLE', data: Float64Array.from([0.1, NaN, -0, 1e300, -7]) },
-    TIMESTAMP: { kind: 'fixed', type: 'TIMESTAMP', data: Float64Array.from([0, -9223372036854775808, 1700000000000000, 5, 6]) },
+    TIMESTAMP: {
+      kind: 'fixed',
+      type: 'TIMESTAMP',
+      data: Float64Array.from([0, -9223372036854775808, 1700000000000000, 5, 6]),
+    },
     'LONG exact': exactLongs(),
     'TIMESTAMP_NS exact': { ...nanos, type: 'TIMESTAMP_NS' },
     UUID: byteRows('UUID', 5, 1),
@@ -111,13 +136,23 @@ function samples(): Record<string, ColumnVector> {
 test('sliceVector views rows [lo, hi) without copying, for every kind, including zero-length slices', () => {
   for (const [name, v] of Object.entries(samples())) {
     const rows = rowsText(v);
-    for (const [lo, hi] of [[0, 5], [1, 4], [2, 2], [0, 0], [5, 5], [4, 5]] as const) {
+    for (const [lo, hi] of [
+      [0, 5],
+      [1, 4],
+      [2, 2],
+      [0, 0],
+      [5, 5],
+      [4, 5],
+    ] as const) {
       const s = sliceVector(v, lo, hi);
       assertShape(s, hi - lo);
       assert.deepEqual(rowsText(s), rows.slice(lo, hi), `${name} [${lo}, ${hi})`);
-      const shared = s.kind === 'fixed' ? s.data.buffer === (v as FixedVector).data.buffer
-        : s.kind === 'symbol' ? s.keys.buffer === (v as SymbolVector).keys.buffer
-          : s.bytes === (v as VarVector).bytes && s.offsets.buffer === (v as VarVector).offsets.buffer;
+      const shared =
+        s.kind === 'fixed'
+          ? s.data.buffer === (v as FixedVector).data.buffer
+          : s.kind === 'symbol'
+            ? s.keys.buffer === (v as SymbolVector).keys.buffer
+            : s.bytes === (v as VarVector).bytes && s.offsets.buffer === (v as VarVector).offsets.buffer;
       assert.ok(shared, `${name}: a slice shares its arrays`);
     }
     // A slice of a slice is the same rows as one slice.
@@ -128,7 +163,11 @@ test('sliceVector views rows [lo, hi) without copying, for every kind, including
 test('copySlice copies rows [lo, hi) into arrays of their own, with every array listed for transfer', () => {
   for (const [name, v] of Object.entries(samples())) {
     const rows = rowsText(v);
-    for (const [lo, hi] of [[0, 5], [1, 4], [3, 3]] as const) {
+    for (const [lo, hi] of [
+      [0, 5],
+      [1, 4],
+      [3, 3],
+    ] as const) {
       const transfer: ArrayBuffer[] = [];
       const c = copySlice(v, lo, hi, transfer);
       assertShape(c, hi - lo);
@@ -140,7 +179,9 @@ test('copySlice copies rows [lo, hi) into arrays of their own, with every array 
       if (c.kind === 'var') {
         assert.equal(c.offsets[0], 0, `${name}: offsets rebased`);
         assert.equal(c.bytes.length, c.offsets[hi - lo], `${name}: just the rows' bytes`);
-        assert.ok(transfer.includes(c.bytes.buffer as ArrayBuffer) && transfer.includes(c.offsets.buffer as ArrayBuffer));
+        assert.ok(
+          transfer.includes(c.bytes.buffer as ArrayBuffer) && transfer.includes(c.offsets.buffer as ArrayBuffer),
+        );
       }
     }
   }
@@ -153,13 +194,41 @@ test('copySlice copies rows [lo, hi) into arrays of their own, with every array 
 
 test('copySlice rebases var offsets and cuts a large dictionary to the entries used', () => {
   const t: ArrayBuffer[] = [];
-  const v = copySlice({ kind: 'var', type: 'VARCHAR', bytes: enc.encode('aabbbc'), offsets: Int32Array.from([0, 2, 5, 5, 6]), nulls: Uint8Array.from([0, 0, 1, 0]) }, 1, 4, t);
-  assert.deepEqual(v.kind === 'var' ? [new TextDecoder().decode(v.bytes), [...v.offsets], [...v.nulls!]] : null, ['bbbc', [0, 3, 3, 4], [0, 1, 0]]);
-  const small = copySlice({ kind: 'symbol', type: 'SYMBOL', keys: Int32Array.from([3, -1, 7, 3]), dict: ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h'] }, 1, 4, t);
+  const v = copySlice(
+    {
+      kind: 'var',
+      type: 'VARCHAR',
+      bytes: enc.encode('aabbbc'),
+      offsets: Int32Array.from([0, 2, 5, 5, 6]),
+      nulls: Uint8Array.from([0, 0, 1, 0]),
+    },
+    1,
+    4,
+    t,
+  );
+  assert.deepEqual(v.kind === 'var' ? [new TextDecoder().decode(v.bytes), [...v.offsets], [...v.nulls!]] : null, [
+    'bbbc',
+    [0, 3, 3, 4],
+    [0, 1, 0],
+  ]);
+  const small = copySlice(
+    {
+      kind: 'symbol',
+      type: 'SYMBOL',
+      keys: Int32Array.from([3, -1, 7, 3]),
+      dict: ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h'],
+    },
+    1,
+    4,
+    t,
+  );
   assert.deepEqual(small.kind === 'symbol' ? [[...small.keys], small.dict.length] : null, [[-1, 7, 3], 8]);
   const dict = Array.from({ length: 5000 }, (_, i) => `s${i}`);
   const s = copySlice({ kind: 'symbol', type: 'SYMBOL', keys: Int32Array.from([3, -1, 4999, 3]), dict }, 1, 4, t);
-  assert.deepEqual(s.kind === 'symbol' ? [[...s.keys], s.dict] : null, [[-1, 0, 1], ['s4999', 's3']]);
+  assert.deepEqual(s.kind === 'symbol' ? [[...s.keys], s.dict] : null, [
+    [-1, 0, 1],
+    ['s4999', 's3'],
+  ]);
   assert.equal(t.length, 5);
 });
 
@@ -182,7 +251,11 @@ test('concatVectors puts the rows of several vectors end to end, for every kind,
 
 test('concatVectors keeps exact int64 pairs when any part has them (the others from their doubles)', () => {
   const exact = exactLongs();
-  const plain: FixedVector = { kind: 'fixed', type: 'LONG', data: Float64Array.from([-1, 4294967296 * 3 + 5, -9223372036854775808]) };
+  const plain: FixedVector = {
+    kind: 'fixed',
+    type: 'LONG',
+    data: Float64Array.from([-1, 4294967296 * 3 + 5, -9223372036854775808]),
+  };
   const c = concatVectors([plain, exact, plain]) as FixedVector;
   assertShape(c, 11);
   assert.deepEqual([...c.exact!.subarray(0, 6)], [-1, -1, 5, 3, 0, -2147483648]);
@@ -199,11 +272,23 @@ test('concatVectors of symbols: one dictionary is kept as it is, different ones 
   const same = concatVectors([a, b, a]) as SymbolVector;
   assert.equal(same.dict, dict, 'the shared dictionary itself (a table dictionary growing in place)');
   assert.deepEqual([...same.keys], [0, -1, 2, 1, 0, -1, 2]);
-  const other: SymbolVector = { kind: 'symbol', type: 'SYMBOL', keys: Int32Array.from([0, 1, -1, 2]), dict: ['c', 'd', 'a'] };
+  const other: SymbolVector = {
+    kind: 'symbol',
+    type: 'SYMBOL',
+    keys: Int32Array.from([0, 1, -1, 2]),
+    dict: ['c', 'd', 'a'],
+  };
   const merged = concatVectors([a, other, b]) as SymbolVector;
   assert.deepEqual(merged.dict, ['a', 'b', 'c', 'd']);
   assert.deepEqual(rowsText(merged), ['Sa', 'NULL', 'Sc', 'Sc', 'Sd', 'NULL', 'Sa', 'Sb']);
-  assert.deepEqual(mergeDicts([a, other, a]).maps.map((m) => [...m]), [[0, 1, 2], [2, 3, 0], [0, 1, 2]]);
+  assert.deepEqual(
+    mergeDicts([a, other, a]).maps.map((m) => [...m]),
+    [
+      [0, 1, 2],
+      [2, 3, 0],
+      [0, 1, 2],
+    ],
+  );
 });
 
 test('concatVectors of var vectors: NULL flags only where a part has them, a prefix with slack bytes copies just its rows', () => {
@@ -213,7 +298,13 @@ test('concatVectors of var vectors: NULL flags only where a part has them, a pre
   const c = concatVectors([without, withNulls]) as VarVector;
   assert.deepEqual([...c.nulls!], [0, 0, 0, 1]);
   // A builder's vector: bytes longer than its rows use.
-  const slack: VarVector = { kind: 'var', type: 'VARCHAR', bytes: enc.encode('xyGARBAGE'), offsets: Int32Array.from([0, 1, 2]), nulls: null };
+  const slack: VarVector = {
+    kind: 'var',
+    type: 'VARCHAR',
+    bytes: enc.encode('xyGARBAGE'),
+    offsets: Int32Array.from([0, 1, 2]),
+    nulls: null,
+  };
   const s = concatVectors([slack, without]) as VarVector;
   assert.equal(new TextDecoder().decode(s.bytes), 'xybbc');
 });
@@ -230,7 +321,11 @@ test('gatherVector takes rows by index in any order, repeated or none, for every
     for (const idx of [[4, 0, 2, 2, 1, 3], [], [3], [0, 1, 2, 3, 4]]) {
       const g = gatherVector(v, Int32Array.from(idx));
       assertShape(g, idx.length);
-      assert.deepEqual(rowsText(g), idx.map((i) => rows[i]), `${name} ${JSON.stringify(idx)}`);
+      assert.deepEqual(
+        rowsText(g),
+        idx.map((i) => rows[i]),
+        `${name} ${JSON.stringify(idx)}`,
+      );
     }
     // From a slice (absolute var offsets, views at an offset) and from an unaligned byte view.
     const sl = sliceVector(v, 1, 5);
@@ -243,19 +338,31 @@ test('gatherVector takes rows by index in any order, repeated or none, for every
   assert.deepEqual(rowsText(gatherVector(odd, Int32Array.from([2, 0]))), [rowOf(odd, 2), rowOf(odd, 0)]);
 });
 
-test('gatherOrNull writes each type\'s NULL where the index is -1', () => {
+test("gatherOrNull writes each type's NULL where the index is -1", () => {
   for (const [name, v] of Object.entries(samples())) {
     const rows = rowsText(v);
     const nul = nullRow(v);
     const idx = [2, -1, 0, -1, 4];
     const g = gatherOrNull(v, Int32Array.from(idx), v.type);
     assertShape(g, idx.length);
-    assert.deepEqual(rowsText(g), idx.map((i) => (i < 0 ? nul : rows[i])), name);
+    assert.deepEqual(
+      rowsText(g),
+      idx.map((i) => (i < 0 ? nul : rows[i])),
+      name,
+    );
     // All missing, and an empty source: every row NULL.
     assert.deepEqual(rowsText(gatherOrNull(v, Int32Array.from([-1, -1]), v.type)), [nul, nul], `${name} all missing`);
-    assert.deepEqual(rowsText(gatherOrNull(sliceVector(v, 0, 0), Int32Array.from([-1]), v.type)), [nul], `${name} empty source`);
+    assert.deepEqual(
+      rowsText(gatherOrNull(sliceVector(v, 0, 0), Int32Array.from([-1]), v.type)),
+      [nul],
+      `${name} empty source`,
+    );
     // None missing: a plain gather.
-    assert.deepEqual(rowsText(gatherOrNull(v, Int32Array.from([1, 3]), v.type)), [rows[1], rows[3]], `${name} none missing`);
+    assert.deepEqual(
+      rowsText(gatherOrNull(v, Int32Array.from([1, 3]), v.type)),
+      [rows[1], rows[3]],
+      `${name} none missing`,
+    );
   }
 });
 
@@ -280,16 +387,31 @@ test('batches: slice, cut into DEFAULT_BATCH_ROWS pieces, concatenate and gather
   sl.columns.forEach((c, i) => assert.deepEqual(rowsText(c), rowsText(b.columns[i]!).slice(1, 3)));
   const cat = concatBatches([b, sl, sliceBatch(b, 0, 0)], 4);
   assert.equal(cat.rowCount, 7);
-  cat.columns.forEach((c, i) => assert.deepEqual(rowsText(c), [...rowsText(b.columns[i]!), ...rowsText(b.columns[i]!).slice(1, 3)]));
+  cat.columns.forEach((c, i) =>
+    assert.deepEqual(rowsText(c), [...rowsText(b.columns[i]!), ...rowsText(b.columns[i]!).slice(1, 3)]),
+  );
   assert.equal(concatBatches([b], 4), b);
   assert.deepEqual(concatBatches([], 4), { rowCount: 0, columns: [] });
   const g = gatherBatch(b, Int32Array.from([4, 4, 0]));
   assert.equal(g.rowCount, 3);
-  g.columns.forEach((c, i) => assert.deepEqual(rowsText(c), [4, 4, 0].map((r) => rowsText(b.columns[i]!)[r])));
+  g.columns.forEach((c, i) =>
+    assert.deepEqual(
+      rowsText(c),
+      [4, 4, 0].map((r) => rowsText(b.columns[i]!)[r]),
+    ),
+  );
 
-  const big: Batch = { rowCount: 2 * DEFAULT_BATCH_ROWS + 10, columns: [{ kind: 'fixed', type: 'INT', data: Int32Array.from({ length: 2 * DEFAULT_BATCH_ROWS + 10 }, (_, i) => i) }] };
+  const big: Batch = {
+    rowCount: 2 * DEFAULT_BATCH_ROWS + 10,
+    columns: [
+      { kind: 'fixed', type: 'INT', data: Int32Array.from({ length: 2 * DEFAULT_BATCH_ROWS + 10 }, (_, i) => i) },
+    ],
+  };
   const pieces = [...sliceBatches(big, 5)];
-  assert.deepEqual(pieces.map((p) => p.rowCount), [DEFAULT_BATCH_ROWS, DEFAULT_BATCH_ROWS, 5]);
+  assert.deepEqual(
+    pieces.map((p) => p.rowCount),
+    [DEFAULT_BATCH_ROWS, DEFAULT_BATCH_ROWS, 5],
+  );
   assert.equal((pieces[1]!.columns[0] as FixedVector).data[0], 5 + DEFAULT_BATCH_ROWS);
   assert.deepEqual([...sliceBatches(big, 3, 3)], []);
 });
@@ -300,17 +422,42 @@ test('gatherFromBatches takes each row from its own batch, NULL where there is n
   const one: Batch = { rowCount: 5, columns: names.map((n) => s[n]!) };
   // A second batch of the same columns with the rows reversed, its symbols in another dictionary.
   const rev = gatherBatch(one, Int32Array.from([4, 3, 2, 1, 0]));
-  const two: Batch = { ...rev, columns: rev.columns.map((c) => (c.kind === 'symbol' ? { ...c, dict: [...c.dict] } : c)) };
+  const two: Batch = {
+    ...rev,
+    columns: rev.columns.map((c) => (c.kind === 'symbol' ? { ...c, dict: [...c.dict] } : c)),
+  };
   const types = one.columns.map((c) => c.type);
-  const picks: [Batch | null, number][] = [[two, 0], [one, 1], [null, 0], [one, 4], [two, 4], [null, 3], [one, 1]];
-  const got = gatherFromBatches(picks.map((p) => p[0]), Int32Array.from(picks, (p) => p[1]), types);
+  const picks: [Batch | null, number][] = [
+    [two, 0],
+    [one, 1],
+    [null, 0],
+    [one, 4],
+    [two, 4],
+    [null, 3],
+    [one, 1],
+  ];
+  const got = gatherFromBatches(
+    picks.map((p) => p[0]),
+    Int32Array.from(picks, (p) => p[1]),
+    types,
+  );
   got.forEach((v, c) => {
     assertShape(v, picks.length);
-    assert.deepEqual(rowsText(v), picks.map(([b, r]) => (b === null ? nullRow(one.columns[c]!) : rowOf(b.columns[c]!, r))), names[c]);
+    assert.deepEqual(
+      rowsText(v),
+      picks.map(([b, r]) => (b === null ? nullRow(one.columns[c]!) : rowOf(b.columns[c]!, r))),
+      names[c],
+    );
   });
   // Every row from one batch: a plain gather; no batch at all: NULLs of each type.
-  assert.deepEqual(rowsText(gatherFromBatches([one, one], Int32Array.from([3, 0]), types)[0]!), [rowOf(one.columns[0]!, 3), rowOf(one.columns[0]!, 0)]);
+  assert.deepEqual(rowsText(gatherFromBatches([one, one], Int32Array.from([3, 0]), types)[0]!), [
+    rowOf(one.columns[0]!, 3),
+    rowOf(one.columns[0]!, 0),
+  ]);
   const empty = gatherFromBatches([null, null], Int32Array.from([0, 0]), ['LONG', 'SYMBOL', 'VARCHAR', 'NULL']);
-  assert.deepEqual(empty.map((v) => rowsOf(v)), [2, 2, 2, 2]);
+  assert.deepEqual(
+    empty.map((v) => rowsOf(v)),
+    [2, 2, 2, 2],
+  );
   assert.deepEqual(rowsText(empty[1]!), ['NULL', 'NULL']);
 });

@@ -19,7 +19,9 @@ test('a forced critical error reaches a real Alertmanager with the substituted l
       SVC_HTTP_DEBUG_ENDPOINTS_ENABLED: 'true',
       SVC_LOG_WRITERS: 'stdout,alert',
       SVC_LOG_W_ALERT_ALERTTARGETS: `127.0.0.1:${am.port}`,
-      ORGID: 'acme', CLUSTER_NAME: 'eu-west', INSTANCE_NAME: 'db-3',
+      ORGID: 'acme',
+      CLUSTER_NAME: 'eu-west',
+      INSTANCE_NAME: 'db-3',
     },
   });
   t.after(() => s.stop());

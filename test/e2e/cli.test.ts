@@ -12,7 +12,10 @@ import { VERSION } from '../../lib/version.js';
 
 const run = promisify(execFile);
 
-async function runCli(args: string[], env: Record<string, string> = {}): Promise<{ code: number; stdout: string; stderr: string }> {
+async function runCli(
+  args: string[],
+  env: Record<string, string> = {},
+): Promise<{ code: number; stdout: string; stderr: string }> {
   try {
     const r = await run(process.execPath, [CLI, ...args], { env: { PATH: process.env.PATH, ...env }, timeout: 20_000 });
     return { code: 0, stdout: r.stdout, stderr: r.stderr };
@@ -37,18 +40,31 @@ test('a bad configuration value stops startup with one line naming key and value
   const env = { SVC_HTTP_NET_BIND_TO: '0.0.0.0:99999' };
   const r = await runCli(['serve', '-d', root], env);
   assert.equal(r.code, 1);
-  assert.equal(r.stderr, 'svcdb: invalid value http.net.bind.to=0.0.0.0:99999 (environment variable SVC_HTTP_NET_BIND_TO): port out of range 0..65535\n');
+  assert.equal(
+    r.stderr,
+    'svcdb: invalid value http.net.bind.to=0.0.0.0:99999 (environment variable SVC_HTTP_NET_BIND_TO): port out of range 0..65535\n',
+  );
   writeFileSync(join(root, 'conf', 'server.conf'), 'http.min.enabled=perhaps\n');
   const r2 = await runCli(['serve', '-d', root]);
   assert.equal(r2.code, 1);
-  assert.match(r2.stderr, /^svcdb: invalid value http\.min\.enabled=perhaps \(server\.conf line 1\): expected true or false\n$/);
+  assert.match(
+    r2.stderr,
+    /^svcdb: invalid value http\.min\.enabled=perhaps \(server\.conf line 1\): expected true or false\n$/,
+  );
 });
 
 test('a bad log.conf stops startup with one line naming the writer property', async () => {
   const root = makeRoot();
-  const r = await runCli(['serve', '-d', root], { SVC_LOG_W_STDOUT_LEVEL: 'CHATTY', SVC_HTTP_NET_BIND_TO: '127.0.0.1:0', SVC_HTTP_MIN_NET_BIND_TO: '127.0.0.1:0' });
+  const r = await runCli(['serve', '-d', root], {
+    SVC_LOG_W_STDOUT_LEVEL: 'CHATTY',
+    SVC_HTTP_NET_BIND_TO: '127.0.0.1:0',
+    SVC_HTTP_MIN_NET_BIND_TO: '127.0.0.1:0',
+  });
   assert.equal(r.code, 1);
-  assert.match(r.stderr, /^svcdb: log configuration \S+log\.conf: invalid value w\.stdout\.level=CHATTY: unknown level CHATTY/);
+  assert.match(
+    r.stderr,
+    /^svcdb: log configuration \S+log\.conf: invalid value w\.stdout\.level=CHATTY: unknown level CHATTY/,
+  );
   assert.equal(r.stderr.split('\n').length, 2);
 });
 
@@ -57,9 +73,15 @@ test('a port in use stops startup with a clear line and exit code 1', async () =
   await new Promise<void>((r) => blocker.listen(0, '127.0.0.1', r));
   const port = (blocker.address() as { port: number }).port;
   try {
-    const r = await runCli(['serve', '-d', makeRoot()], { SVC_HTTP_NET_BIND_TO: `127.0.0.1:${port}`, SVC_HTTP_MIN_NET_BIND_TO: '127.0.0.1:0' });
+    const r = await runCli(['serve', '-d', makeRoot()], {
+      SVC_HTTP_NET_BIND_TO: `127.0.0.1:${port}`,
+      SVC_HTTP_MIN_NET_BIND_TO: '127.0.0.1:0',
+    });
     assert.equal(r.code, 1);
-    assert.match(r.stderr, new RegExp(`^svcdb: cannot start http \\(http: cannot listen on 127\\.0\\.0\\.1:${port}: EADDRINUSE\\)\\n$`));
+    assert.match(
+      r.stderr,
+      new RegExp(`^svcdb: cannot start http \\(http: cannot listen on 127\\.0\\.0\\.1:${port}: EADDRINUSE\\)\\n$`),
+    );
     assert.match(r.stdout, / C server-main component http: STARTING -> FAILED/);
     assert.match(r.stdout, / I server-main component http\.min: READY -> STOPPING/, 'what started is stopped again');
   } finally {
@@ -84,13 +106,23 @@ test('SIGTERM lets an in-flight request finish, stops components in reverse orde
   assert.equal(await res.body.text(), 'sleeping\ndone\n');
   assert.equal(await s.stop(), 0);
   const out = s.stdout();
-  const order = ['http: READY -> STOPPING', 'http: STOPPING -> STOPPED', 'http.min: READY -> STOPPING', 'metrics: STOPPING -> STOPPED', 'A server-main stopped']
-    .map((x) => out.indexOf(x));
-  assert.ok(order.every((i, k) => i > 0 && (k === 0 || i > order[k - 1]!)), `order ${order}`);
+  const order = [
+    'http: READY -> STOPPING',
+    'http: STOPPING -> STOPPED',
+    'http.min: READY -> STOPPING',
+    'metrics: STOPPING -> STOPPED',
+    'A server-main stopped',
+  ].map((x) => out.indexOf(x));
+  assert.ok(
+    order.every((i, k) => i > 0 && (k === 0 || i > order[k - 1]!)),
+    `order ${order}`,
+  );
 });
 
 test('past the shutdown grace period in-flight requests are aborted and the server still exits 0', async () => {
-  const s = await startServer({ env: { SVC_HTTP_DEBUG_ENDPOINTS_ENABLED: 'true', SVC_HTTP_SHUTDOWN_GRACE_PERIOD: '200ms' } });
+  const s = await startServer({
+    env: { SVC_HTTP_DEBUG_ENDPOINTS_ENABLED: 'true', SVC_HTTP_SHUTDOWN_GRACE_PERIOD: '200ms' },
+  });
   const res = await request(`${s.mainUrl}/debug/sleep?ms=60000`);
   s.child.kill('SIGINT');
   const body = await res.body.text().catch(() => 'connection closed');
@@ -105,7 +137,9 @@ test('--service writes console lines to log/service-<timestamp>.txt and not to s
     const deadline = Date.now() + 15_000;
     let text = '';
     while (!text.includes('server is ready') && Date.now() < deadline) {
-      const f = existsSync(join(root, 'log')) ? readdirSync(join(root, 'log')).find((n) => n.startsWith('service-')) : undefined;
+      const f = existsSync(join(root, 'log'))
+        ? readdirSync(join(root, 'log')).find((n) => n.startsWith('service-'))
+        : undefined;
       text = f ? readFileSync(join(root, 'log', f), 'utf8') : '';
       if (!text.includes('server is ready')) await new Promise((r) => setTimeout(r, 50));
     }
@@ -166,7 +200,8 @@ test('svcdb query prints a table, CSV or JSON from a running server, and errors 
   const s = await startServer({ env: { SVC_HTTP_USER: 'u', SVC_HTTP_PASSWORD: 'p:w' } });
   try {
     const host = s.mainUrl;
-    const q = (args: string[]): Promise<{ code: number; stdout: string; stderr: string }> => runCli(['query', ...args, '--host', host, '--user', 'u:p:w']);
+    const q = (args: string[]): Promise<{ code: number; stdout: string; stderr: string }> =>
+      runCli(['query', ...args, '--host', host, '--user', 'u:p:w']);
     assert.equal((await q(['create table cq (ts timestamp, s symbol, d double) timestamp(ts)'])).stdout, 'OK\n');
     await q(["insert into cq values ('2024-01-01', 'a', 1.5), ('2024-01-02', null, -20.25)"]);
     const table = await q(['select s, d from cq']);

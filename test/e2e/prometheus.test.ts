@@ -45,8 +45,12 @@ function promtoolCheck(text: string): Promise<{ code: number | null; output: str
   return new Promise((resolve, reject) => {
     const p = spawn('/usr/bin/promtool', ['check', 'metrics'], { stdio: ['pipe', 'pipe', 'pipe'] });
     let output = '';
-    p.stdout.on('data', (d: Buffer) => { output += d.toString(); });
-    p.stderr.on('data', (d: Buffer) => { output += d.toString(); });
+    p.stdout.on('data', (d: Buffer) => {
+      output += d.toString();
+    });
+    p.stderr.on('data', (d: Buffer) => {
+      output += d.toString();
+    });
     p.on('error', reject);
     p.on('close', (code) => resolve({ code, output }));
     p.stdin.end(text);
@@ -57,7 +61,8 @@ test('promtool check metrics accepts /metrics: no gauge named like a counter, no
   const s = await startServer({ env: { SVC_METRICS_ENABLED: 'true' } });
   t.after(() => s.stop());
   // Some traffic first, so that every labelled series is there.
-  for (const q of ['select 1', 'select * from nope']) await (await request(`${s.mainUrl}/exec?query=${encodeURIComponent(q)}`)).body.dump();
+  for (const q of ['select 1', 'select * from nope'])
+    await (await request(`${s.mainUrl}/exec?query=${encodeURIComponent(q)}`)).body.dump();
   await (await request(`${s.mainUrl}/exp?query=${encodeURIComponent('select x from long_sequence(3)')}`)).body.dump();
   const r = await request(`${s.healthUrl}/metrics`);
   const text = await r.body.text();

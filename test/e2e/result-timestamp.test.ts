@@ -8,14 +8,20 @@ import { startServer, type ServerProcess } from '../helpers/server-process.js';
 
 interface Answer {
   readonly status: number;
-  readonly body: { columns?: Array<{ name: string }>; timestamp?: number; dataset?: unknown[][]; error?: string; position?: number };
+  readonly body: {
+    columns?: Array<{ name: string }>;
+    timestamp?: number;
+    dataset?: unknown[][];
+    error?: string;
+    position?: number;
+  };
 }
 
 describe('result timestamp', () => {
   let s: ServerProcess;
   const exec = async (query: string): Promise<Answer> => {
     const r = await request(`${s.mainUrl}/exec?${new URLSearchParams({ query }).toString()}`);
-    return { status: r.statusCode, body: await r.body.json() as Answer['body'] };
+    return { status: r.statusCode, body: (await r.body.json()) as Answer['body'] };
   };
   /** The answer's `timestamp`, checked to name a TIMESTAMP column when set. */
   const ts = async (query: string): Promise<number> => {
@@ -23,11 +29,15 @@ describe('result timestamp', () => {
     assert.equal(r.status, 200, `${query}: ${JSON.stringify(r.body)}`);
     return r.body.timestamp!;
   };
-  const ok = async (query: string): Promise<void> => { assert.equal((await exec(query)).status, 200, query); };
+  const ok = async (query: string): Promise<void> => {
+    assert.equal((await exec(query)).status, 200, query);
+  };
 
   before(async () => {
     s = await startServer();
-    await ok('create table tt (id long, sym symbol, price double, ts timestamp, other timestamp) timestamp(ts) partition by day');
+    await ok(
+      'create table tt (id long, sym symbol, price double, ts timestamp, other timestamp) timestamp(ts) partition by day',
+    );
     await ok(`insert into tt values
       (1, 'A', 10.0, '2024-01-01T00:00:00Z', '2024-01-03T00:00:00Z'),
       (2, 'B', 11.0, '2024-01-01T00:30:00Z', '2024-01-02T00:00:00Z'),
@@ -38,7 +48,9 @@ describe('result timestamp', () => {
     await ok('create table plain (v int, t timestamp)');
     await ok("insert into plain values (1, '2024-01-01T00:00:00Z'), (2, '2024-01-01T00:00:01Z')");
   });
-  after(async () => { await s.stop(); });
+  after(async () => {
+    await s.stop();
+  });
 
   test('a table scan has its designated timestamp; sources without one have none', async () => {
     assert.equal(await ts('select * from tt'), 3);
@@ -66,7 +78,10 @@ describe('result timestamp', () => {
   test('ORDER BY: a timestamp first key becomes it, in either direction; other orders drop it', async () => {
     const desc = await exec('select id, ts from tt order by ts desc');
     assert.equal(desc.body.timestamp, 1);
-    assert.deepEqual(desc.body.dataset!.map((r) => r[0]), [4, 3, 2, 1]);
+    assert.deepEqual(
+      desc.body.dataset!.map((r) => r[0]),
+      [4, 3, 2, 1],
+    );
     assert.equal(await ts('select * from tt order by ts, id'), 3);
     assert.equal(await ts('select * from tt order by ts desc, id'), 3);
     assert.equal(await ts('select * from tt order by id'), -1);
@@ -76,7 +91,10 @@ describe('result timestamp', () => {
     assert.equal(await ts('select id, other from tt order by other desc'), 1);
     // Sorted by the timestamp that is not selected: nothing to point at.
     assert.equal(await ts('select id from tt order by ts desc'), -1);
-    assert.equal(await ts("select x, timestamp_sequence('2024-01-01', 1000000) t from long_sequence(3) order by t desc"), 1);
+    assert.equal(
+      await ts("select x, timestamp_sequence('2024-01-01', 1000000) t from long_sequence(3) order by t desc"),
+      1,
+    );
   });
 
   test('LIMIT keeps it', async () => {
@@ -110,7 +128,7 @@ describe('result timestamp', () => {
     assert.equal(await ts('select * from tt latest on ts partition by sym, id order by sym, id'), -1);
   });
 
-  test('joins keep the left side\'s; SPLICE JOIN has none', async () => {
+  test("joins keep the left side's; SPLICE JOIN has none", async () => {
     assert.equal(await ts('select t.ts, t.id, q.bid from tt t asof join q on (sym)'), 0);
     assert.equal(await ts('select q.bid, t.ts from tt t asof join q'), 1);
     assert.equal(await ts('select q.bid, q.ts from tt t asof join q'), -1);
@@ -122,7 +140,7 @@ describe('result timestamp', () => {
     assert.equal(await ts('select * from long_sequence(2) a cross join tt b'), -1);
   });
 
-  test('UNION drops it; EXCEPT and INTERSECT keep the left side\'s', async () => {
+  test("UNION drops it; EXCEPT and INTERSECT keep the left side's", async () => {
     assert.equal(await ts('select * from tt union all select * from tt'), -1);
     assert.equal(await ts('select * from tt union select * from tt'), -1);
     assert.equal(await ts('select * from tt except select * from tt where id = 1'), 3);
@@ -135,7 +153,11 @@ describe('result timestamp', () => {
     const sampled = await exec('select ts, count() from (select * from tt where id > 1) sample by 1h');
     assert.equal(sampled.status, 200, JSON.stringify(sampled.body));
     assert.equal(sampled.body.timestamp, 0);
-    assert.deepEqual(sampled.body.dataset, [['2024-01-01T00:00:00.000000Z', 1], ['2024-01-01T01:00:00.000000Z', 1], ['2024-01-01T02:00:00.000000Z', 1]]);
+    assert.deepEqual(sampled.body.dataset, [
+      ['2024-01-01T00:00:00.000000Z', 1],
+      ['2024-01-01T01:00:00.000000Z', 1],
+      ['2024-01-01T02:00:00.000000Z', 1],
+    ]);
   });
 
   test('a subquery sorted by a timestamp can be sampled and ASOF joined on it', async () => {
@@ -146,7 +168,15 @@ describe('result timestamp', () => {
     const joined = await exec('select a.id, a.other, q.bid from (select * from tt order by other) a asof join q');
     assert.equal(joined.status, 200, JSON.stringify(joined.body));
     assert.equal(joined.body.timestamp, 1);
-    assert.deepEqual(joined.body.dataset!.map((r) => [r[0], r[2]]), [[3, 1], [2, 2], [1, 2], [4, 2]]);
+    assert.deepEqual(
+      joined.body.dataset!.map((r) => [r[0], r[2]]),
+      [
+        [3, 1],
+        [2, 2],
+        [1, 2],
+        [4, 2],
+      ],
+    );
   });
 
   test('rows sorted newest first cannot be sampled or ASOF joined', async () => {
@@ -167,14 +197,20 @@ describe('result timestamp', () => {
     const sampled = await exec(`select t, count() from ${sub} sample by 1s`);
     assert.equal(sampled.status, 200, JSON.stringify(sampled.body));
     assert.equal(sampled.body.timestamp, 0);
-    assert.deepEqual(sampled.body.dataset, [['2024-01-01T00:00:00.000000Z', 2], ['2024-01-01T00:00:01.000000Z', 2]]);
+    assert.deepEqual(sampled.body.dataset, [
+      ['2024-01-01T00:00:00.000000Z', 2],
+      ['2024-01-01T00:00:01.000000Z', 2],
+    ]);
     assert.equal(await ts('select * from plain timestamp(t)'), 1);
     assert.equal(await ts('select v, t from plain timestamp(t) where v > 0'), 1);
     assert.equal(await ts('select * from tt timestamp(ts)'), 3);
     assert.equal(await ts("select * from tt timestamp(ts) where ts in '2024-01-01T01'"), 3);
     const joined = await exec('select p.v, q.bid from plain timestamp(t) p asof join q');
     assert.equal(joined.status, 200, JSON.stringify(joined.body));
-    assert.deepEqual(joined.body.dataset, [[1, 1], [2, 1]]);
+    assert.deepEqual(joined.body.dataset, [
+      [1, 1],
+      [2, 1],
+    ]);
     const missing = await exec('select * from plain timestamp(nosuch)');
     assert.equal(missing.status, 400);
     assert.deepEqual([missing.body.error, missing.body.position], ['Invalid column: nosuch', 30]);

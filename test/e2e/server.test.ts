@@ -8,7 +8,10 @@ import { startServer, type ServerProcess } from '../helpers/server-process.js';
 
 const LINE = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z [ACEID] \S+ .*$/;
 
-async function get(url: string, headers: Record<string, string> = {}): Promise<{ status: number; headers: Record<string, unknown>; body: string }> {
+async function get(
+  url: string,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; headers: Record<string, unknown>; body: string }> {
   const r = await request(url, { headers });
   return { status: r.statusCode, headers: r.headers, body: await r.body.text() };
 }
@@ -19,8 +22,12 @@ function basic(user: string, password: string): Record<string, string> {
 
 describe('a server with default settings', () => {
   let s: ServerProcess;
-  before(async () => { s = await startServer(); });
-  after(async () => { await s.stop(); });
+  before(async () => {
+    s = await startServer();
+  });
+  after(async () => {
+    await s.stop();
+  });
 
   test('answers the health check on any path with Status: Healthy, chunked text', async () => {
     for (const path of ['/', '/status', '/a/b/c?x=1']) {
@@ -32,7 +39,7 @@ describe('a server with default settings', () => {
     }
   });
 
-  test('answers other methods on the health port with 405, Allow and QuestDB\'s text line', async () => {
+  test("answers other methods on the health port with 405, Allow and QuestDB's text line", async () => {
     for (const method of ['POST', 'PUT', 'DELETE']) {
       const r = await fetch(s.healthUrl + '/', { method });
       assert.equal(r.status, 405);
@@ -48,7 +55,10 @@ describe('a server with default settings', () => {
     assert.equal(r.headers['transfer-encoding'], 'chunked');
     const report = JSON.parse(r.body) as { capturedAtMicros: number; components: Array<Record<string, unknown>> };
     assert.ok(Math.abs(report.capturedAtMicros / 1000 - Date.now()) < 60_000);
-    assert.deepEqual(report.components.map((c) => c.name), ['metrics', 'http.min', 'storage', 'http']);
+    assert.deepEqual(
+      report.components.map((c) => c.name),
+      ['metrics', 'http.min', 'storage', 'http'],
+    );
     assert.deepEqual(report.components[3]!.hardRequiredDependencies, ['storage']);
     assert.deepEqual(report.components[2]!.softDependencies, ['http.min']);
     for (const c of report.components) {
@@ -66,7 +76,7 @@ describe('a server with default settings', () => {
     assert.match(r.body, /metrics.enabled/);
   });
 
-  test('answers an unknown path on the main port with QuestDB\'s 404 text line', async () => {
+  test("answers an unknown path on the main port with QuestDB's 404 text line", async () => {
     const r = await get(s.mainUrl + '/no/such/path');
     assert.equal(r.status, 404);
     assert.match(String(r.headers['content-type']), /^text\/plain/);
@@ -103,10 +113,16 @@ describe('a server with metrics, the pessimistic check and the debug endpoints',
   let s: ServerProcess;
   before(async () => {
     s = await startServer({
-      env: { SVC_METRICS_ENABLED: 'true', SVC_HTTP_PESSIMISTIC_HEALTH_CHECK_ENABLED: 'true', SVC_HTTP_DEBUG_ENDPOINTS_ENABLED: 'true' },
+      env: {
+        SVC_METRICS_ENABLED: 'true',
+        SVC_HTTP_PESSIMISTIC_HEALTH_CHECK_ENABLED: 'true',
+        SVC_HTTP_DEBUG_ENDPOINTS_ENABLED: 'true',
+      },
     });
   });
-  after(async () => { await s.stop(); });
+  after(async () => {
+    await s.stop();
+  });
 
   test('serves Prometheus text with the svc_ metrics', async () => {
     await get(s.mainUrl + '/nope');
@@ -159,12 +175,22 @@ describe('a server with metrics, the pessimistic check and the debug endpoints',
 describe('basic authentication', () => {
   let s: ServerProcess;
   before(async () => {
-    s = await startServer({ env: { SVC_HTTP_USER: 'admin', SVC_HTTP_PASSWORD: 'p:a:ss', SVC_METRICS_ENABLED: 'true' } });
+    s = await startServer({
+      env: { SVC_HTTP_USER: 'admin', SVC_HTTP_PASSWORD: 'p:a:ss', SVC_METRICS_ENABLED: 'true' },
+    });
   });
-  after(async () => { await s.stop(); });
+  after(async () => {
+    await s.stop();
+  });
 
   test('asks for credentials with 401 and WWW-Authenticate on the main port', async () => {
-    for (const headers of [{}, basic('admin', 'wrong'), basic('other', 'p:a:ss'), { authorization: 'Bearer x' }, { authorization: 'Basic !!!' }]) {
+    for (const headers of [
+      {},
+      basic('admin', 'wrong'),
+      basic('other', 'p:a:ss'),
+      { authorization: 'Bearer x' },
+      { authorization: 'Basic !!!' },
+    ]) {
       const r = await get(s.mainUrl + '/nope', headers);
       assert.equal(r.status, 401);
       assert.match(String(r.headers['www-authenticate']), /^Basic realm="svcdb"/);
@@ -184,7 +210,9 @@ describe('basic authentication', () => {
   });
 
   test('leaves the health server open when http.health.check.authentication.required=false', async () => {
-    const open = await startServer({ env: { SVC_HTTP_USER: 'admin', SVC_HTTP_PASSWORD: 'x', SVC_HTTP_HEALTH_CHECK_AUTHENTICATION_REQUIRED: 'false' } });
+    const open = await startServer({
+      env: { SVC_HTTP_USER: 'admin', SVC_HTTP_PASSWORD: 'x', SVC_HTTP_HEALTH_CHECK_AUTHENTICATION_REQUIRED: 'false' },
+    });
     try {
       assert.equal((await get(open.healthUrl + '/')).status, 200);
       assert.equal((await get(open.mainUrl + '/')).status, 401);
@@ -200,7 +228,13 @@ describe('a server whose database holds a corrupt table', () => {
     const { Catalog } = await import('../../lib/storage/catalog.js');
     const { writeFileSync } = await import('node:fs');
     const root = makeRoot();
-    const c = Catalog.open(join(root, 'db'), { commitMode: 'nosync', writerWaitMs: 100, readerCacheSize: 1 << 20, maxUncommittedRows: 1000, o3MaxLag: 0 });
+    const c = Catalog.open(join(root, 'db'), {
+      commitMode: 'nosync',
+      writerWaitMs: 100,
+      readerCacheSize: 1 << 20,
+      maxUncommittedRows: 1000,
+      o3MaxLag: 0,
+    });
     c.create({ name: 'good', columns: [{ name: 'x', type: 'INT' }] });
     c.create({ name: 'bad', columns: [{ name: 'x', type: 'INT' }] });
     c.close();
@@ -208,7 +242,9 @@ describe('a server whose database holds a corrupt table', () => {
     const s = await startServer({ root });
     try {
       const r = await get(s.healthUrl + '/lifecycle');
-      const storage = (JSON.parse(r.body) as { components: Array<{ name: string; state: string }> }).components.find((x) => x.name === 'storage');
+      const storage = (JSON.parse(r.body) as { components: Array<{ name: string; state: string }> }).components.find(
+        (x) => x.name === 'storage',
+      );
       assert.equal(storage?.state, 'DEGRADED');
       assert.match(s.stdout(), / C storage cannot open table bad: cannot read table file \S+_txn: not valid JSON/);
       assert.match(s.stdout(), / A storage database \S+: 1 tables open, 1 unusable/);

@@ -37,7 +37,9 @@ describe('value types over HTTP', () => {
       (3, ',', null, null, null, null, null, null),
       (4, null, 'q', 'q', 'q', null, null, null)`);
   });
-  after(async () => { await s.stop(); });
+  after(async () => {
+    await s.stop();
+  });
 
   test('a one-character literal is a CHAR, longer or empty ones STRING', async () => {
     const body = await ok("select 'a' a, ' ' b, '' c, 'abc' d, '''' e, '→' f");
@@ -49,18 +51,29 @@ describe('value types over HTTP', () => {
   });
 
   test('CHAR constants work wherever a one-character string did', async () => {
-    const body = await ok("select concat('a', 'b') p, 'x' || 'y' q, upper('a') r, length('a') t, lpad('7', 3, '0') w from long_sequence(1)");
+    const body = await ok(
+      "select concat('a', 'b') p, 'x' || 'y' q, upper('a') r, length('a') t, lpad('7', 3, '0') w from long_sequence(1)",
+    );
     assert.deepEqual(types(body), ['STRING', 'STRING', 'STRING', 'INT', 'STRING']);
     assert.deepEqual(body.dataset, [['ab', 'xy', 'A', 1, '007']]);
     // Comparisons with every text column type, IN lists, LIKE.
-    const f = await ok("select i from vt where v = 'a' and s = 'a' and y = 'a' and c = 'a' and v in ('a', 'zz') and s like 'a'");
+    const f = await ok(
+      "select i from vt where v = 'a' and s = 'a' and y = 'a' and c = 'a' and v in ('a', 'zz') and s like 'a'",
+    );
     assert.deepEqual(f.dataset, [[1]]);
     const g = await ok("select i from vt where c in ('\"', ',') order by i");
     assert.deepEqual(g.dataset, [[2], [3]]);
     // CASE branches: CHAR with STRING is STRING; CHAR with NULL stays CHAR (NULL shown as "").
-    const c = await ok("select case when i = 1 then 'a' else 'abc' end m, case when i = 1 then 'x' end n from vt order by i");
+    const c = await ok(
+      "select case when i = 1 then 'a' else 'abc' end m, case when i = 1 then 'x' end n from vt order by i",
+    );
     assert.deepEqual(types(c), ['STRING', 'CHAR']);
-    assert.deepEqual(c.dataset, [['a', 'x'], ['abc', ''], ['abc', ''], ['abc', '']]);
+    assert.deepEqual(c.dataset, [
+      ['a', 'x'],
+      ['abc', ''],
+      ['abc', ''],
+      ['abc', ''],
+    ]);
   });
 
   test('numbers from CHAR and STRING constants follow the implicit casts, with QuestDB errors', async () => {
@@ -90,7 +103,7 @@ describe('value types over HTTP', () => {
       [',', null, null, ''],
       ['', null, null, ''],
     ]);
-    const cols = await ok("select \"column\", type from table_columns('vt') where \"column\" = 'ip'");
+    const cols = await ok('select "column", type from table_columns(\'vt\') where "column" = \'ip\'');
     assert.deepEqual(cols.dataset, [['ip', 'IPv4']]);
     const nulls = await ok('select cast(null as char) a, cast(null as ipv4) b, cast(null as long256) d');
     assert.deepEqual(types(nulls), ['CHAR', 'IPv4', 'LONG256']);
@@ -121,22 +134,42 @@ describe('value types over HTTP', () => {
     assert.match(String(r.json().error), /invalid constant/);
   });
 
-  test('ASOF and SPLICE JOIN give the matched row\'s values exactly (LONG beyond 2^53, nanoseconds, bytes, text, arrays), NULL without a match', async () => {
-    await ok('create table aj_r (ts timestamp, k symbol, l long, n timestamp_ns, u uuid, v varchar, d decimal(20,2), g geohash(4c), a double[]) timestamp(ts)');
+  test("ASOF and SPLICE JOIN give the matched row's values exactly (LONG beyond 2^53, nanoseconds, bytes, text, arrays), NULL without a match", async () => {
+    await ok(
+      'create table aj_r (ts timestamp, k symbol, l long, n timestamp_ns, u uuid, v varchar, d decimal(20,2), g geohash(4c), a double[]) timestamp(ts)',
+    );
     await ok('create table aj_l (ts timestamp, k symbol) timestamp(ts)');
     await ok(`insert into aj_r values
       ('2024-01-01T00:00:01', 'a', 9007199254740993, '2024-01-01T00:00:00.123456789Z', '11111111-2222-3333-4444-555555555555', 'héllo', 12345678901234.56, #u33d, ARRAY[1.5, 2.0]),
       ('2024-01-01T00:00:03', 'b', -9007199254740995, null, null, null, null, null, null)`);
-    await ok("insert into aj_l values ('2024-01-01T00:00:00', 'a'), ('2024-01-01T00:00:02', 'a'), ('2024-01-01T00:00:02', 'b'), ('2024-01-01T00:00:04', 'b')");
+    await ok(
+      "insert into aj_l values ('2024-01-01T00:00:00', 'a'), ('2024-01-01T00:00:02', 'a'), ('2024-01-01T00:00:02', 'b'), ('2024-01-01T00:00:04', 'b')",
+    );
     const none = [null, null, null, null, null, null, null, null];
-    const a = ['a', 9007199254740993n, '2024-01-01T00:00:00.123456789Z', '11111111-2222-3333-4444-555555555555', 'héllo', '12345678901234.56', 'u33d', [1.5, 2]];
+    const a = [
+      'a',
+      9007199254740993n,
+      '2024-01-01T00:00:00.123456789Z',
+      '11111111-2222-3333-4444-555555555555',
+      'héllo',
+      '12345678901234.56',
+      'u33d',
+      [1.5, 2],
+    ];
     const b = ['b', -9007199254740995n, null, null, null, null, null, null];
     // LONGs compared as their JSON digits: a double would round them to the nearest even.
     const asof = await exec('select l.ts, r.k, l, n, u, v, d, g, a from aj_l l asof join aj_r r on (k)');
     assert.equal(asof.status, 200, asof.text);
-    const exact = (text: string): unknown[][] => (JSON.parse(text.replace(/(-?\d{16,})(?=[,\]])/g, '"$1"')) as { dataset: unknown[][] }).dataset
-      .map((r) => r.map((x) => (typeof x === 'string' && /^-?\d{16,}$/.test(x) ? BigInt(x) : x)));
-    assert.deepEqual(exact(asof.text), [['2024-01-01T00:00:00.000000Z', ...none], ['2024-01-01T00:00:02.000000Z', ...a], ['2024-01-01T00:00:02.000000Z', ...none], ['2024-01-01T00:00:04.000000Z', ...b]]);
+    const exact = (text: string): unknown[][] =>
+      (JSON.parse(text.replace(/(-?\d{16,})(?=[,\]])/g, '"$1"')) as { dataset: unknown[][] }).dataset.map((r) =>
+        r.map((x) => (typeof x === 'string' && /^-?\d{16,}$/.test(x) ? BigInt(x) : x)),
+      );
+    assert.deepEqual(exact(asof.text), [
+      ['2024-01-01T00:00:00.000000Z', ...none],
+      ['2024-01-01T00:00:02.000000Z', ...a],
+      ['2024-01-01T00:00:02.000000Z', ...none],
+      ['2024-01-01T00:00:04.000000Z', ...b],
+    ]);
     const splice = await exec('select l.ts, r.ts, r.l from aj_l l splice join aj_r r on (k)');
     assert.equal(splice.status, 200, splice.text);
     assert.deepEqual(exact(splice.text), [
@@ -167,12 +200,23 @@ describe('value types over HTTP', () => {
 
   test('/imp detects IPv4 and UUID columns and names IPv4 as QuestDB does', async () => {
     const form = new FormData();
-    form.append('data', new Blob(['ip,n,u\n10.0.0.1,1,11111111-2222-3333-4444-555555555555\n192.168.1.1,2,aaaaaaaa-bbbb-cccc-dddd-eeeeeeeeeeee\n']), 'ips.csv');
+    form.append(
+      'data',
+      new Blob([
+        'ip,n,u\n10.0.0.1,1,11111111-2222-3333-4444-555555555555\n192.168.1.1,2,aaaaaaaa-bbbb-cccc-dddd-eeeeeeeeeeee\n',
+      ]),
+      'ips.csv',
+    );
     const r = await request(`${s.mainUrl}/imp?name=vt_imp&fmt=json`, { method: 'POST', body: form });
-    const body = await r.body.json() as { columns: { name: string; type: string }[] };
+    const body = (await r.body.json()) as { columns: { name: string; type: string }[] };
     assert.equal(r.statusCode, 200);
-    assert.deepEqual(body.columns.map((c) => c.type), ['IPv4', 'INT', 'UUID']);
+    assert.deepEqual(
+      body.columns.map((c) => c.type),
+      ['IPv4', 'INT', 'UUID'],
+    );
     assert.deepEqual((await ok("select type from table_columns('vt_imp')")).dataset, [['IPv4'], ['INT'], ['UUID']]);
-    assert.deepEqual((await ok('select ip, u from vt_imp where ip = \'192.168.1.1\'')).dataset, [['192.168.1.1', 'aaaaaaaa-bbbb-cccc-dddd-eeeeeeeeeeee']]);
+    assert.deepEqual((await ok("select ip, u from vt_imp where ip = '192.168.1.1'")).dataset, [
+      ['192.168.1.1', 'aaaaaaaa-bbbb-cccc-dddd-eeeeeeeeeeee'],
+    ]);
   });
 });

@@ -18,7 +18,13 @@ const repo = (rel: string): string => fileURLToPath(new URL(`../../../${rel}`, i
 const FIXTURE = repo('fixtures/trades-sample.csv');
 const run = promisify(execFile);
 
-interface Trade { ts: string; sym: string; side: string; price: number; amount: number }
+interface Trade {
+  ts: string;
+  sym: string;
+  side: string;
+  price: number;
+  amount: number;
+}
 
 /** The fixture parsed by hand (it has no quoting). */
 function trades(): Trade[] {
@@ -33,14 +39,24 @@ const micros = (iso: string): string => String(Date.parse(iso) * 1000);
 
 async function readParquet(path: string): Promise<Record<string, unknown>[]> {
   const b = readFileSync(path);
-  return parquetReadObjects({ file: new Uint8Array(b).buffer, compressors, parsers: { timestampFromMicroseconds: (v: bigint) => String(v) } });
+  return parquetReadObjects({
+    file: new Uint8Array(b).buffer,
+    compressors,
+    parsers: { timestampFromMicroseconds: (v: bigint) => String(v) },
+  });
 }
 
 test('examples/csv-to-parquet.mjs: CSV file -> filtered Parquet file', async () => {
   const out = join(makeRoot(), 'big.parquet');
-  const { stderr } = await run(process.execPath, [repo('examples/csv-to-parquet.mjs'), FIXTURE, out, 'amount >= 250 AND side = \'buy\'']);
+  const { stderr } = await run(process.execPath, [
+    repo('examples/csv-to-parquet.mjs'),
+    FIXTURE,
+    out,
+    "amount >= 250 AND side = 'buy'",
+  ]);
   assert.match(stderr, /2000 rows read, 0 rejected/);
-  const want = trades().filter((t) => t.amount >= 250 && t.side === 'buy')
+  const want = trades()
+    .filter((t) => t.amount >= 250 && t.side === 'buy')
     .map((t) => ({ ts: micros(t.ts), sym: t.sym, price: t.price, amount: t.amount, notional: t.price * t.amount }));
   assert.ok(want.length > 100);
   assert.deepEqual(await readParquet(out), want);
@@ -51,8 +67,12 @@ test('examples/stdin-sample-by.mjs: CSV on stdin -> embedded table -> SAMPLE BY 
   createReadStream(FIXTURE).pipe(child.stdin);
   let stdout = '';
   let stderr = '';
-  child.stdout.on('data', (c: Buffer) => { stdout += c.toString(); });
-  child.stderr.on('data', (c: Buffer) => { stderr += c.toString(); });
+  child.stdout.on('data', (c: Buffer) => {
+    stdout += c.toString();
+  });
+  child.stderr.on('data', (c: Buffer) => {
+    stderr += c.toString();
+  });
   const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
   assert.equal(code, 0, stderr);
   assert.match(stderr, /imported 2000 rows \(0 rejected\)/);
@@ -62,12 +82,19 @@ test('examples/stdin-sample-by.mjs: CSV on stdin -> embedded table -> SAMPLE BY 
     const key = `${t.ts.slice(0, 13)}:00:00.000000Z,${t.sym}`;
     const b = bars.get(key);
     if (!b) bars.set(key, { open: t.price, high: t.price, low: t.price, close: t.price, volume: t.amount });
-    else { b.high = Math.max(b.high, t.price); b.low = Math.min(b.low, t.price); b.close = t.price; b.volume += t.amount; }
+    else {
+      b.high = Math.max(b.high, t.price);
+      b.low = Math.min(b.low, t.price);
+      b.close = t.price;
+      b.volume += t.amount;
+    }
   }
-  const want = [...bars.entries()].sort(([a], [b]) => (a < b ? -1 : 1)).map(([k, b]) => {
-    const [ts, sym] = k.split(',');
-    return `"${ts}","${sym}",${b.open},${b.high},${b.low},${b.close},${b.volume}`;
-  });
+  const want = [...bars.entries()]
+    .sort(([a], [b]) => (a < b ? -1 : 1))
+    .map(([k, b]) => {
+      const [ts, sym] = k.split(',');
+      return `"${ts}","${sym}",${b.open},${b.high},${b.low},${b.close},${b.volume}`;
+    });
   const lines = stdout.trimEnd().split('\n');
   assert.equal(lines[0], '"ts","sym","open","high","low","close","volume"');
   // Numbers as svcdb prints DOUBLEs (a .0 on whole values): compare as numbers.
@@ -81,10 +108,19 @@ test('examples/export-parquet-progress.mjs: a query of a database folder -> Parq
   await db.importCsv(FIXTURE, { name: 'trades', timestamp: 'ts', partitionBy: 'DAY' });
   await db.close();
   const out = join(root, 'aapl.parquet');
-  const { stderr } = await run(process.execPath, [repo('examples/export-parquet-progress.mjs'), root, "SELECT ts, price, amount FROM trades WHERE sym = 'AAPL'", out]);
-  const want = trades().filter((t) => t.sym === 'AAPL').map((t) => ({ ts: micros(t.ts), price: t.price, amount: t.amount }));
+  const { stderr } = await run(process.execPath, [
+    repo('examples/export-parquet-progress.mjs'),
+    root,
+    "SELECT ts, price, amount FROM trades WHERE sym = 'AAPL'",
+    out,
+  ]);
+  const want = trades()
+    .filter((t) => t.sym === 'AAPL')
+    .map((t) => ({ ts: micros(t.ts), price: t.price, amount: t.amount }));
   assert.deepEqual(await readParquet(out), want);
-  const progress = [...stderr.matchAll(/progress: (\d+) rows, (\d+) bytes/g)].map((m) => [Number(m[1]), Number(m[2])] as const);
+  const progress = [...stderr.matchAll(/progress: (\d+) rows, (\d+) bytes/g)].map(
+    (m) => [Number(m[1]), Number(m[2])] as const,
+  );
   assert.ok(progress.length >= 2, stderr);
   assert.equal(progress.at(-1)![0], want.length);
   assert.equal(progress.at(-1)![1], readFileSync(out).length);

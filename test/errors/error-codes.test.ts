@@ -23,7 +23,12 @@ import { ENGINE } from '../helpers/engine.js';
 const run = promisify(execFile);
 
 function thrown(fn: () => unknown): SvcError {
-  try { fn(); } catch (e) { assert.ok(e instanceof SvcError, String(e)); return e; }
+  try {
+    fn();
+  } catch (e) {
+    assert.ok(e instanceof SvcError, String(e));
+    return e;
+  }
   assert.fail('nothing was thrown');
 }
 
@@ -59,7 +64,11 @@ test('a value past the per-value text limit is a VALUE_LIMIT: a SQL error (400) 
 
 test('limits are told by their code alone: the same words in another error are not a limit', () => {
   assert.ok(!isKernelLimit(new SvcError('SQL', 'breached memory limit set for lpad [maxLength=1]')));
-  assert.ok(!isKernelLimit(new SvcError('BAD_REQUEST', 'x needs more than the memory limit of 10 bytes [limit=query.memory.limit]')));
+  assert.ok(
+    !isKernelLimit(
+      new SvcError('BAD_REQUEST', 'x needs more than the memory limit of 10 bytes [limit=query.memory.limit]'),
+    ),
+  );
   assert.ok(!isKernelLimit(new Error('breached memory limit set for lpad')));
   assert.ok(isKernelLimit(new RowChunkOverflow(10, 100)));
   assert.ok(isKernelLimit(new SvcError('LIMIT', 'any words')));
@@ -68,22 +77,36 @@ test('limits are told by their code alone: the same words in another error are n
 });
 
 const root = mkdtempSync(join(tmpdir(), 'svcdb-codes-'));
-const catalog = Catalog.open(join(root, 'db'), { commitMode: 'nosync', writerWaitMs: 100, readerCacheSize: 16 << 20, maxUncommittedRows: 1_000_000, o3MaxLag: 0 });
-after(() => { catalog.close(); rmSync(root, { recursive: true, force: true }); });
+const catalog = Catalog.open(join(root, 'db'), {
+  commitMode: 'nosync',
+  writerWaitMs: 100,
+  readerCacheSize: 16 << 20,
+  maxUncommittedRows: 1_000_000,
+  o3MaxLag: 0,
+});
+after(() => {
+  catalog.close();
+  rmSync(root, { recursive: true, force: true });
+});
 
 test('a constant past the bind-time per-value limit is left to run time, which has its own limit', async () => {
   // Bound with the bind-time evaluation's 1 MiB; run with 4 MiB: the value is made.
   const s = compile("select length(lpad('x', 2000000, 'y')) n", { ...ENGINE, catalog, maxTextBytes: 4 << 20 });
   assert.equal(s.kind, 'select');
   const out: unknown[] = [];
-  if (s.kind === 'select') for await (const b of s.execute(new AbortController().signal)) out.push(valueAt(b.columns[0]!, 0));
+  if (s.kind === 'select')
+    for await (const b of s.execute(new AbortController().signal)) out.push(valueAt(b.columns[0]!, 0));
   assert.deepEqual(out, [2000000]);
   // And a value past the run-time limit fails there, at the call.
   const small = compile("select lpad('x', 2000000, 'y') v", { ...ENGINE, catalog, maxTextBytes: 1000 });
   assert.equal(small.kind, 'select');
   if (small.kind === 'select') {
-    await assert.rejects(async () => { for await (const b of small.execute(new AbortController().signal)) void b; },
-      (e: unknown) => e instanceof SvcError && e.code === 'VALUE_LIMIT' && e.position === 7);
+    await assert.rejects(
+      async () => {
+        for await (const b of small.execute(new AbortController().signal)) void b;
+      },
+      (e: unknown) => e instanceof SvcError && e.code === 'VALUE_LIMIT' && e.position === 7,
+    );
   }
 });
 
@@ -103,12 +126,21 @@ test('svcdb export shows a caret under a SQL error and a value limit, not under 
   try {
     const text = await exportCli("select lpad('x', 2000000, 'y') v", '-d', db);
     assert.equal(text.code, 1);
-    assert.match(text.stderr, /^select lpad\('x', 2000000, 'y'\) v\n {7}\^\nsvcdb: breached memory limit set for lpad \[maxLength=1048576, requiredLength=2000000, limit=cairo\.sql\.string\.function\.buffer\.max\.size\] \[position=7\]\n$/);
+    assert.match(
+      text.stderr,
+      /^select lpad\('x', 2000000, 'y'\) v\n {7}\^\nsvcdb: breached memory limit set for lpad \[maxLength=1048576, requiredLength=2000000, limit=cairo\.sql\.string\.function\.buffer\.max\.size\] \[position=7\]\n$/,
+    );
     // A value within a raised per-value limit but past the statement's memory: the LIMIT placed at the call has no caret.
-    appendFileSync(join(db, 'conf', 'server.conf'), '\nquery.memory.limit=1m\ncairo.sql.string.function.buffer.max.size=8m\n');
+    appendFileSync(
+      join(db, 'conf', 'server.conf'),
+      '\nquery.memory.limit=1m\ncairo.sql.string.function.buffer.max.size=8m\n',
+    );
     const memory = await exportCli("select rpad('x', 2000000, 'y') v", '-d', db);
     assert.equal(memory.code, 1);
-    assert.equal(memory.stderr, 'svcdb: text built by functions needs more than the memory limit of 1048576 bytes [limit=query.memory.limit, held=0, requested=4000000]\n');
+    assert.equal(
+      memory.stderr,
+      'svcdb: text built by functions needs more than the memory limit of 1048576 bytes [limit=query.memory.limit, held=0, requested=4000000]\n',
+    );
   } finally {
     rmSync(db, { recursive: true, force: true });
   }

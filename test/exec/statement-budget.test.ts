@@ -16,15 +16,28 @@ import { isSvcError } from '../../lib/errors/svc-error.js';
 import { ENGINE } from '../helpers/engine.js';
 
 const root = mkdtempSync(join(tmpdir(), 'svcdb-budget-'));
-const catalog = Catalog.open(join(root, 'db'), { commitMode: 'nosync', writerWaitMs: 100, readerCacheSize: 16 << 20, maxUncommittedRows: 1_000_000, o3MaxLag: 0 });
-after(() => { catalog.close(); rmSync(root, { recursive: true, force: true }); });
+const catalog = Catalog.open(join(root, 'db'), {
+  commitMode: 'nosync',
+  writerWaitMs: 100,
+  readerCacheSize: 16 << 20,
+  maxUncommittedRows: 1_000_000,
+  o3MaxLag: 0,
+});
+after(() => {
+  catalog.close();
+  rmSync(root, { recursive: true, force: true });
+});
 
 const JOIN = 'select a.x, b.x y from long_sequence(200000) a join long_sequence(200000) b on a.x = b.x';
 const SORT = 'select x, x y from long_sequence(200000) order by x desc';
 const BOTH = `${JOIN} order by a.x desc`;
 
 /** Runs `sql` with `memoryLimit` under a fresh parent budget; its rows (or the error) and the parent's peak and what it still holds. */
-async function runUnder(sql: string, memoryLimit = 1024 ** 3, stopAfter = Infinity): Promise<{ rows: unknown[][]; error: unknown; peak: number; held: number; parent: MemoryBudget }> {
+async function runUnder(
+  sql: string,
+  memoryLimit = 1024 ** 3,
+  stopAfter = Infinity,
+): Promise<{ rows: unknown[][]; error: unknown; peak: number; held: number; parent: MemoryBudget }> {
   const parent = new MemoryBudget(8 * 1024 ** 3, 'query.memory.total.limit', null, true);
   const s = compile(sql, { ...ENGINE, catalog, memoryLimit, parentBudget: parent });
   assert.equal(s.kind, 'select');
@@ -44,7 +57,7 @@ async function runUnder(sql: string, memoryLimit = 1024 ** 3, stopAfter = Infini
   return { rows, error, peak: parent.peak, held: parent.used, parent };
 }
 
-test('a query\'s charges reach the parent budget while it runs and are all given back at its end', async () => {
+test("a query's charges reach the parent budget while it runs and are all given back at its end", async () => {
   const r = await runUnder(BOTH);
   assert.equal(r.error, null);
   assert.equal(r.rows.length, 200000);
@@ -64,14 +77,20 @@ test('a sort and a join in one query share its budget: each fits alone, both tog
   const join = await runUnder(JOIN);
   const sort = await runUnder(SORT);
   const both = await runUnder(BOTH);
-  assert.ok(both.peak > Math.max(join.peak, sort.peak) * 1.2, `join ${join.peak}, sort ${sort.peak}, both ${both.peak}`);
+  assert.ok(
+    both.peak > Math.max(join.peak, sort.peak) * 1.2,
+    `join ${join.peak}, sort ${sort.peak}, both ${both.peak}`,
+  );
   const limit = Math.floor((Math.max(join.peak, sort.peak) + both.peak) / 2);
   assert.equal((await runUnder(JOIN, limit)).error, null);
   assert.equal((await runUnder(SORT, limit)).error, null);
   const failed = await runUnder(BOTH, limit);
   assert.ok(isSvcError(failed.error), String(failed.error));
   assert.equal(failed.error.status, 400);
-  assert.match(failed.error.message, new RegExp(`needs more than the memory limit of ${limit} bytes \\[limit=query\\.memory\\.limit`));
+  assert.match(
+    failed.error.message,
+    new RegExp(`needs more than the memory limit of ${limit} bytes \\[limit=query\\.memory\\.limit`),
+  );
   assert.equal(failed.held, 0, 'a failed query gives everything back too');
 });
 
@@ -79,12 +98,17 @@ test('a parent budget that runs out answers 503 server busy, and the query gives
   const parent = new MemoryBudget(1024 * 1024, 'query.memory.total.limit', null, true);
   const s = compile(SORT, { ...ENGINE, catalog, parentBudget: parent });
   assert.ok(s.kind === 'select');
-  await assert.rejects(async () => { for await (const b of s.execute(new AbortController().signal)) void b; }, (e: unknown) => {
-    assert.ok(isSvcError(e));
-    assert.equal(e.status, 503);
-    assert.match(e.message, /server busy: .*try again later \[limit=query\.memory\.total\.limit/);
-    return true;
-  });
+  await assert.rejects(
+    async () => {
+      for await (const b of s.execute(new AbortController().signal)) void b;
+    },
+    (e: unknown) => {
+      assert.ok(isSvcError(e));
+      assert.equal(e.status, 503);
+      assert.match(e.message, /server busy: .*try again later \[limit=query\.memory\.total\.limit/);
+      return true;
+    },
+  );
   assert.equal(parent.used, 0);
 });
 
@@ -93,8 +117,14 @@ test('text longer than the limit allows for a batch is built in row chunks: the 
   const limit = 4 * 1024 * 1024;
   const r = await runUnder('select length(rnd_str(100000, 100000, 0)) n, x from long_sequence(100)', limit);
   assert.equal(r.error, null);
-  assert.deepEqual(r.rows.map((row) => row[0]), new Array(100).fill(100000));
-  assert.deepEqual(r.rows.map((row) => row[1]), Array.from({ length: 100 }, (_, i) => i + 1));
+  assert.deepEqual(
+    r.rows.map((row) => row[0]),
+    new Array(100).fill(100000),
+  );
+  assert.deepEqual(
+    r.rows.map((row) => row[1]),
+    Array.from({ length: 100 }, (_, i) => i + 1),
+  );
   assert.ok(r.peak <= limit, `peak ${r.peak}`);
   // The strings themselves as the result: smaller batches, in order.
   const s = await runUnder("select concat(rnd_str(50000, 50000, 0), '!') s from long_sequence(100)", limit);

@@ -20,20 +20,34 @@ import type { Batch } from '../../lib/core/batch.js';
 import { ENGINE } from '../helpers/engine.js';
 
 const root = mkdtempSync(join(tmpdir(), 'svcdb-statement-state-'));
-const catalog = Catalog.open(join(root, 'db'), { commitMode: 'nosync', writerWaitMs: 100, readerCacheSize: 16 << 20, maxUncommittedRows: 1_000_000, o3MaxLag: 0 });
-after(() => { catalog.close(); rmSync(root, { recursive: true, force: true }); });
+const catalog = Catalog.open(join(root, 'db'), {
+  commitMode: 'nosync',
+  writerWaitMs: 100,
+  readerCacheSize: 16 << 20,
+  maxUncommittedRows: 1_000_000,
+  o3MaxLag: 0,
+});
+after(() => {
+  catalog.close();
+  rmSync(root, { recursive: true, force: true });
+});
 const signal = new AbortController().signal;
 
 async function rows(s: CompiledStatement): Promise<unknown[][]> {
   assert.equal(s.kind, 'select');
   const out: unknown[][] = [];
-  if (s.kind === 'select') for await (const b of s.execute(signal)) for (let i = 0; i < b.rowCount; i++) out.push(b.columns.map((c) => valueAt(c, i)));
+  if (s.kind === 'select')
+    for await (const b of s.execute(signal))
+      for (let i = 0; i < b.rowCount; i++) out.push(b.columns.map((c) => valueAt(c, i)));
   return out;
 }
 
 async function exec(sql: string, opts: Partial<EngineOptions> = {}): Promise<unknown[][]> {
   const s = compile(sql, { ...ENGINE, catalog, ...opts });
-  if (s.kind !== 'select') { await s.execute(signal); return []; }
+  if (s.kind !== 'select') {
+    await s.execute(signal);
+    return [];
+  }
   return rows(s);
 }
 
@@ -51,10 +65,16 @@ test('now() is one value in every call site of a statement, read from the clock 
 
   // A fixed clock shows through now(), today() and its neighbours, and `ts IN today()`.
   const clock = fixedClock(T);
-  assert.deepEqual(await exec('SELECT now(), today(), yesterday(), tomorrow()', { clock }), [[T, T - (T % DAY), T - (T % DAY) - DAY, T - (T % DAY) + DAY]]);
-  assert.deepEqual(await exec("SELECT now() - 1000000 earlier, dateadd('d', 1, now()) next_day", { clock }), [[T - 1_000_000, T + DAY]]);
+  assert.deepEqual(await exec('SELECT now(), today(), yesterday(), tomorrow()', { clock }), [
+    [T, T - (T % DAY), T - (T % DAY) - DAY, T - (T % DAY) + DAY],
+  ]);
+  assert.deepEqual(await exec("SELECT now() - 1000000 earlier, dateadd('d', 1, now()) next_day", { clock }), [
+    [T - 1_000_000, T + DAY],
+  ]);
   await exec('CREATE TABLE clocked (ts TIMESTAMP, x INT) TIMESTAMP(ts) PARTITION BY DAY');
-  await exec("INSERT INTO clocked VALUES ('2024-02-28T23:59:59.999999Z', 1), ('2024-02-29T00:00:00.000000Z', 2), ('2024-02-29T23:59:59.999999Z', 3), ('2024-03-01T00:00:00.000000Z', 4)");
+  await exec(
+    "INSERT INTO clocked VALUES ('2024-02-28T23:59:59.999999Z', 1), ('2024-02-29T00:00:00.000000Z', 2), ('2024-02-29T23:59:59.999999Z', 3), ('2024-03-01T00:00:00.000000Z', 4)",
+  );
   assert.deepEqual(await exec('SELECT x FROM clocked WHERE ts IN today()', { clock }), [[2], [3]]);
   assert.deepEqual(await exec('SELECT x FROM clocked WHERE ts IN yesterday()', { clock }), [[1]]);
   // INSERT VALUES computes now() with the statement's time too.
@@ -63,29 +83,53 @@ test('now() is one value in every call site of a statement, read from the clock 
 
   // The statement's time is fixed once: a compiled statement run again later still shows it.
   let ticks = T;
-  const s = compile('SELECT now(), now() FROM long_sequence(2)', { ...ENGINE, catalog, clock: { micros: () => (ticks += 1_000_000) } });
-  assert.deepEqual(await rows(s), [[T + 1_000_000, T + 1_000_000], [T + 1_000_000, T + 1_000_000]]);
-  assert.deepEqual(await rows(s), [[T + 1_000_000, T + 1_000_000], [T + 1_000_000, T + 1_000_000]]);
+  const s = compile('SELECT now(), now() FROM long_sequence(2)', {
+    ...ENGINE,
+    catalog,
+    clock: { micros: () => (ticks += 1_000_000) },
+  });
+  assert.deepEqual(await rows(s), [
+    [T + 1_000_000, T + 1_000_000],
+    [T + 1_000_000, T + 1_000_000],
+  ]);
+  assert.deepEqual(await rows(s), [
+    [T + 1_000_000, T + 1_000_000],
+    [T + 1_000_000, T + 1_000_000],
+  ]);
   assert.equal(ticks, T + 1_000_000, 'the clock is read once per compile()');
 });
 
 test('one compiled statement with subqueries runs again after the table changed and gets the fresh answer', async () => {
   await exec('CREATE TABLE sq (ts TIMESTAMP, v LONG) TIMESTAMP(ts) PARTITION BY DAY');
   await exec("INSERT INTO sq VALUES ('2024-01-01T00:00:00.000000Z', 1)");
-  const s = compile('SELECT x, (SELECT count() FROM sq) n FROM long_sequence(3) WHERE x IN (SELECT v FROM sq)', { ...ENGINE, catalog });
+  const s = compile('SELECT x, (SELECT count() FROM sq) n FROM long_sequence(3) WHERE x IN (SELECT v FROM sq)', {
+    ...ENGINE,
+    catalog,
+  });
   assert.deepEqual(await rows(s), [[1, 1]]);
   await exec("INSERT INTO sq VALUES ('2024-01-02T00:00:00.000000Z', 3)");
-  assert.deepEqual(await rows(s), [[1, 2], [3, 2]]);
+  assert.deepEqual(await rows(s), [
+    [1, 2],
+    [3, 2],
+  ]);
   await exec("INSERT INTO sq VALUES ('2024-01-03T00:00:00.000000Z', 2)");
-  assert.deepEqual(await rows(s), [[1, 3], [2, 3], [3, 3]]);
+  assert.deepEqual(await rows(s), [
+    [1, 3],
+    [2, 3],
+    [3, 3],
+  ]);
 });
 
 /** Batches handed in one at a time: `requested` resolves when the plan first asks, `release` hands the batch over. */
 function gatedInput(batch: Batch): { iterable: AsyncIterable<Batch>; requested: Promise<void>; release: () => void } {
   let asked!: () => void;
   let open!: () => void;
-  const requested = new Promise<void>((r) => { asked = r; });
-  const gate = new Promise<void>((r) => { open = r; });
+  const requested = new Promise<void>((r) => {
+    asked = r;
+  });
+  const gate = new Promise<void>((r) => {
+    open = r;
+  });
   return {
     requested,
     release: () => open(),
@@ -101,8 +145,11 @@ test('two executions of one compiled statement at once each keep their own subqu
   await exec('CREATE TABLE sqc (ts TIMESTAMP, v LONG) TIMESTAMP(ts) PARTITION BY DAY');
   await exec("INSERT INTO sqc VALUES ('2024-01-01T00:00:00.000000Z', 1)");
   const fields = [{ name: 'x', type: 'LONG' as const }];
-  const s = compile('SELECT x, (SELECT count() FROM sqc) n FROM src WHERE x IN (SELECT v FROM sqc)',
-    { ...ENGINE, catalog, inputs: new Map([['src', { fields, timestamp: -1 }]]) });
+  const s = compile('SELECT x, (SELECT count() FROM sqc) n FROM src WHERE x IN (SELECT v FROM sqc)', {
+    ...ENGINE,
+    catalog,
+    inputs: new Map([['src', { fields, timestamp: -1 }]]),
+  });
   assert.equal(s.kind, 'select');
   if (s.kind !== 'select') return;
   const batch: Batch = { rowCount: 3, columns: [{ kind: 'fixed', type: 'LONG', data: Float64Array.from([1, 2, 3]) }] };
@@ -111,7 +158,8 @@ test('two executions of one compiled statement at once each keep their own subqu
     const cx = execContext(catalog, signal, runtime, {}, undefined, new Map([['src', input]]));
     const out = (async () => {
       const got: unknown[][] = [];
-      for await (const b of run(s.plan, cx)) for (let i = 0; i < b.rowCount; i++) got.push(b.columns.map((c) => valueAt(c, i)));
+      for await (const b of run(s.plan, cx))
+        for (let i = 0; i < b.rowCount; i++) got.push(b.columns.map((c) => valueAt(c, i)));
       return got;
     })();
     return { next: out };
@@ -128,7 +176,10 @@ test('two executions of one compiled statement at once each keep their own subqu
   a.release();
   b.release();
   assert.deepEqual(await first.next, [[1, 1]]);
-  assert.deepEqual(await second.next, [[1, 2], [3, 2]]);
+  assert.deepEqual(await second.next, [
+    [1, 2],
+    [3, 2],
+  ]);
 });
 
 test('a registry is sealed once built, and each database builds its own', () => {

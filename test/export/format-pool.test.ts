@@ -20,9 +20,19 @@ import type { CodecName } from '../../lib/export/parquet/format.js';
 import { ENGINE } from '../helpers/engine.js';
 
 const root = mkdtempSync(join(tmpdir(), 'svcdb-csv-pool-'));
-const catalog = Catalog.open(join(root, 'db'), { commitMode: 'nosync', writerWaitMs: 100, readerCacheSize: 16 << 20, maxUncommittedRows: 1_000_000, o3MaxLag: 0 });
+const catalog = Catalog.open(join(root, 'db'), {
+  commitMode: 'nosync',
+  writerWaitMs: 100,
+  readerCacheSize: 16 << 20,
+  maxUncommittedRows: 1_000_000,
+  o3MaxLag: 0,
+});
 const pool = new FormatPool();
-after(async () => { await pool.close(); catalog.close(); rmSync(root, { recursive: true, force: true }); });
+after(async () => {
+  await pool.close();
+  catalog.close();
+  rmSync(root, { recursive: true, force: true });
+});
 const signal = new AbortController().signal;
 
 async function exportCsv(sql: string, withPool: boolean, window: RowWindow | null = null): Promise<Buffer> {
@@ -30,14 +40,35 @@ async function exportCsv(sql: string, withPool: boolean, window: RowWindow | nul
   assert.equal(s.kind, 'select');
   if (s.kind !== 'select') return Buffer.alloc(0);
   const parts: Buffer[] = [];
-  for await (const b of csvBody(s.fields, s.execute(signal), { nm: false, window, pool: withPool ? pool : null }, { sent: 0, matched: 0 })) parts.push(b);
+  for await (const b of csvBody(
+    s.fields,
+    s.execute(signal),
+    { nm: false, window, pool: withPool ? pool : null },
+    { sent: 0, matched: 0 },
+  ))
+    parts.push(b);
   return Buffer.concat(parts);
 }
 
-async function exportJson(sql: string, withPool: boolean, window: RowWindow | null = null, quoteLargeNum = false): Promise<string> {
+async function exportJson(
+  sql: string,
+  withPool: boolean,
+  window: RowWindow | null = null,
+  quoteLargeNum = false,
+): Promise<string> {
   const s = compile(sql, { ...ENGINE, catalog });
   if (s.kind !== 'select') return '';
-  const opts = { query: sql, nm: false, count: true, timings: false, explain: false, quoteLargeNum, window, compileNanos: 0, pool: withPool ? pool : null };
+  const opts = {
+    query: sql,
+    nm: false,
+    count: true,
+    timings: false,
+    explain: false,
+    quoteLargeNum,
+    window,
+    compileNanos: 0,
+    pool: withPool ? pool : null,
+  };
   const parts: Buffer[] = [];
   for await (const b of jsonQueryBody(s, s.execute(signal), opts, { sent: 0, matched: 0 })) parts.push(b);
   return Buffer.concat(parts).toString('utf8');
@@ -62,7 +93,11 @@ test('the helper thread writes the same bytes as one thread, for every type and 
   assert.ok(two.equals(one), 'the bytes differ');
   assert.equal(one.toString('utf8').split('\n').length, 60002); // header + rows + the empty tail
   // Windows that start and end inside batches, the last n rows, and a result too small for the helper.
-  for (const win of [{ lo: 5000, hi: 47_123, last: null }, { lo: 0, hi: Infinity, last: 30_001 }, { lo: 10, hi: 20, last: null }]) {
+  for (const win of [
+    { lo: 5000, hi: 47_123, last: null },
+    { lo: 0, hi: Infinity, last: 30_001 },
+    { lo: 10, hi: 20, last: null },
+  ]) {
     const a = await exportCsv('SELECT * FROM big', false, win);
     const b = await exportCsv('SELECT * FROM big', true, win);
     assert.ok(b.equals(a), `window ${JSON.stringify(win)}: the bytes differ`);
@@ -80,7 +115,7 @@ test('JSON: the helper thread writes the same body as one thread, and it parses'
       assert.equal(two, one, `window ${JSON.stringify(win)} quoteLargeNum ${quote}`);
       const parsed = JSON.parse(two) as { dataset: unknown[][]; count: number };
       assert.equal(parsed.count, 60000);
-      assert.equal(parsed.dataset.length, win === null ? 60000 : win.last ?? win.hi - win.lo);
+      assert.equal(parsed.dataset.length, win === null ? 60000 : (win.last ?? win.hi - win.lo));
     }
   }
 });
@@ -91,7 +126,13 @@ test('with the helper closed every row is formatted on this thread, in order', a
   const s = compile('SELECT * FROM big', { ...ENGINE, catalog });
   if (s.kind !== 'select') return;
   const parts: Buffer[] = [];
-  for await (const b of csvBody(s.fields, s.execute(signal), { nm: true, window: null, pool: broken }, { sent: 0, matched: 0 })) parts.push(b);
+  for await (const b of csvBody(
+    s.fields,
+    s.execute(signal),
+    { nm: true, window: null, pool: broken },
+    { sent: 0, matched: 0 },
+  ))
+    parts.push(b);
   const plain = await exportCsv('SELECT * FROM big', false);
   assert.ok(Buffer.concat(parts).equals(plain.subarray(plain.indexOf(10) + 1)));
 });
@@ -106,7 +147,14 @@ test('Parquet: pages compressed on the helper thread give the same file, for eve
       const file = async (withPool: boolean): Promise<Buffer> => {
         const plan = planParquet(s.fields, s.timestamp, 'big', options);
         const parts: Buffer[] = [];
-        for await (const b of parquetBody(plan, s.execute(signal), null, { sent: 0, matched: 0 }, withPool ? pool : null)) parts.push(b);
+        for await (const b of parquetBody(
+          plan,
+          s.execute(signal),
+          null,
+          { sent: 0, matched: 0 },
+          withPool ? pool : null,
+        ))
+          parts.push(b);
         return Buffer.concat(parts);
       };
       const one = await file(false);

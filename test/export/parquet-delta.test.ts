@@ -11,11 +11,29 @@ import { deltaValues, encodeDelta } from '../../lib/export/parquet/delta.js';
  */
 function decodeDelta(b: Uint8Array, bits: 32 | 64 = 64): bigint[] {
   let p = 0;
-  const uv = (): bigint => { let v = 0n, s = 0n, x; do { x = b[p++]!; v |= BigInt(x & 0x7f) << s; s += 7n; } while (x & 0x80); return v; };
-  const zz = (): bigint => { const u = uv(); return (u >> 1n) ^ -(u & 1n); };
-  const block = Number(uv()), minis = Number(uv()), total = Number(uv());
+  const uv = (): bigint => {
+    let v = 0n,
+      s = 0n,
+      x;
+    do {
+      x = b[p++]!;
+      v |= BigInt(x & 0x7f) << s;
+      s += 7n;
+    } while (x & 0x80);
+    return v;
+  };
+  const zz = (): bigint => {
+    const u = uv();
+    return (u >> 1n) ^ -(u & 1n);
+  };
+  const block = Number(uv()),
+    minis = Number(uv()),
+    total = Number(uv());
   const first = zz();
-  if (total === 0) { assert.equal(p, b.length); return []; }
+  if (total === 0) {
+    assert.equal(p, b.length);
+    return [];
+  }
   const out: bigint[] = [first];
   const per = block / minis;
   while (out.length < total) {
@@ -28,7 +46,10 @@ function decodeDelta(b: Uint8Array, bits: 32 | 64 = 64): bigint[] {
       const start = p;
       for (let i = 0; i < per; i++) {
         let d = 0n;
-        for (let j = 0; j < w; j++) { const bit = i * w + j; if (b[start + (bit >> 3)]! & (1 << (bit & 7))) d |= 1n << BigInt(j); }
+        for (let j = 0; j < w; j++) {
+          const bit = i * w + j;
+          if (b[start + (bit >> 3)]! & (1 << (bit & 7))) d |= 1n << BigInt(j);
+        }
         if (out.length < total) out.push(BigInt.asIntN(bits, out[out.length - 1]! + min + d));
       }
       p = start + (per * w) / 8;
@@ -41,7 +62,9 @@ function decodeDelta(b: Uint8Array, bits: 32 | 64 = 64): bigint[] {
 function i64Chunk(values: bigint[]): ChunkValues {
   const v = new ChunkValues('i64', 8, values.length);
   const view = new BigInt64Array(v.i64.buffer);
-  values.forEach((x, i) => { view[i] = x; });
+  values.forEach((x, i) => {
+    view[i] = x;
+  });
   v.rows = v.count = values.length;
   return v;
 }
@@ -55,7 +78,10 @@ function i32Chunk(values: number[]): ChunkValues {
 
 test('INT32 deltas wrap to 32 bits: extremes, alternating signs and random values decode with 32-bit arithmetic', () => {
   let seed = 11;
-  const rnd = (): number => { seed = (Math.imul(seed, 1103515245) + 12345) >>> 0; return seed; };
+  const rnd = (): number => {
+    seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
+    return seed;
+  };
   const cases: number[][] = [
     [1_000_000_000, -1_200_000_000],
     [2147483647, -2147483648, 2147483647, 0, -2147483648],
@@ -75,9 +101,14 @@ test('INT32 deltas wrap to 32 bits: extremes, alternating signs and random value
 
 test('round-trips regular steps, jitter, negatives, big values and lengths around the block size', () => {
   let seed = 3;
-  const rnd = (): number => { seed = (Math.imul(seed, 1103515245) + 12345) >>> 0; return seed / 4294967296; };
+  const rnd = (): number => {
+    seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
+    return seed / 4294967296;
+  };
   const cases: bigint[][] = [
-    [], [5n], Array.from({ length: 1000 }, (_, i) => 1_704_067_200_000_000n + BigInt(i) * 250_000n),
+    [],
+    [5n],
+    Array.from({ length: 1000 }, (_, i) => 1_704_067_200_000_000n + BigInt(i) * 250_000n),
     Array.from({ length: 129 }, () => BigInt(Math.floor(rnd() * 2 ** 40)) - 2n ** 39n),
     Array.from({ length: 300 }, (_, i) => BigInt(i % 7 === 0 ? -(2 ** 50) : 2 ** 50) + BigInt(i)),
     Array.from({ length: 257 }, (_, i) => 7_000_000_000_000_000n + BigInt(Math.floor(rnd() * 1000) * i)),

@@ -7,7 +7,17 @@ import { bitWidth, encodeDefLevels, encodeHybrid } from '../../lib/export/parque
 function decodeHybrid(bytes: Uint8Array, width: number, count: number): number[] {
   const out: number[] = [];
   let p = 0;
-  const varint = (): number => { let v = 0, s = 0, b; do { b = bytes[p++]!; v += (b & 0x7f) * 2 ** s; s += 7; } while (b & 0x80); return v; };
+  const varint = (): number => {
+    let v = 0,
+      s = 0,
+      b;
+    do {
+      b = bytes[p++]!;
+      v += (b & 0x7f) * 2 ** s;
+      s += 7;
+    } while (b & 0x80);
+    return v;
+  };
   while (out.length < count) {
     const h = varint();
     if (h % 2 === 0) {
@@ -50,7 +60,10 @@ test('bit-packs short runs in groups of 8, LSB first (the spec example 0..7 in 3
 
 test('round-trips random values of every bit width 0..32, mixed runs and lengths off multiples of 8', () => {
   let seed = 7;
-  const rnd = (): number => { seed = (Math.imul(seed, 1103515245) + 12345) >>> 0; return seed / 4294967296; };
+  const rnd = (): number => {
+    seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
+    return seed / 4294967296;
+  };
   for (let width = 0; width <= 32; width++) {
     const max = width === 0 ? 0 : 2 ** width - 1;
     for (const n of [0, 1, 7, 8, 9, 63, 100, 1001]) {
@@ -61,7 +74,11 @@ test('round-trips random values of every bit width 0..32, mixed runs and lengths
         for (let i = 0; i < run && values.length < n; i++) values.push(v);
       }
       const signed = values.map((v) => v | 0); // the encoder takes int32 (32-bit values wrap)
-      assert.deepEqual(roundTrip(signed, width).map((v) => v >>> 0), values.map((v) => v >>> 0), `width ${width}, n ${n}`);
+      assert.deepEqual(
+        roundTrip(signed, width).map((v) => v >>> 0),
+        values.map((v) => v >>> 0),
+        `width ${width}, n ${n}`,
+      );
     }
   }
 });

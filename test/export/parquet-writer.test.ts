@@ -9,7 +9,11 @@ import type { Field } from '../../lib/sql/bound.js';
 import type { Batch } from '../../lib/core/batch.js';
 
 const DAY = 86_400_000_000;
-const fields: Field[] = [{ name: 'ts', type: 'TIMESTAMP' }, { name: 'k', type: 'INT' }, { name: 'sym', type: 'SYMBOL' }];
+const fields: Field[] = [
+  { name: 'ts', type: 'TIMESTAMP' },
+  { name: 'k', type: 'INT' },
+  { name: 'sym', type: 'SYMBOL' },
+];
 const dict = ['x', 'y', 'z'];
 
 /** `batches` batches of `rows` rows, 1 hour apart, with NULLs every 5th k; `closed` records the source's finally. */
@@ -17,7 +21,9 @@ function source(batches: number, rows: number, state: { closed: boolean; produce
   return (async function* () {
     try {
       for (let b = 0; b < batches; b++) {
-        const ts = new Float64Array(rows), k = new Int32Array(rows), keys = new Int32Array(rows);
+        const ts = new Float64Array(rows),
+          k = new Int32Array(rows),
+          keys = new Int32Array(rows);
         for (let i = 0; i < rows; i++) {
           const n = b * rows + i;
           ts[i] = n * 3_600_000_000;
@@ -25,7 +31,14 @@ function source(batches: number, rows: number, state: { closed: boolean; produce
           keys[i] = n % 4 === 3 ? -1 : n % 3;
         }
         state.produced += rows;
-        yield { rowCount: rows, columns: [{ kind: 'fixed', type: 'TIMESTAMP', data: ts }, { kind: 'fixed', type: 'INT', data: k }, { kind: 'symbol', type: 'SYMBOL', keys, dict }] };
+        yield {
+          rowCount: rows,
+          columns: [
+            { kind: 'fixed', type: 'TIMESTAMP', data: ts },
+            { kind: 'fixed', type: 'INT', data: k },
+            { kind: 'symbol', type: 'SYMBOL', keys, dict },
+          ],
+        };
       }
     } finally {
       state.closed = true;
@@ -33,7 +46,11 @@ function source(batches: number, rows: number, state: { closed: boolean; produce
   })();
 }
 
-async function collect(params: Record<string, string>, batches: number, rows: number): Promise<{ file: Buffer; stats: RowStats; chunks: number }> {
+async function collect(
+  params: Record<string, string>,
+  batches: number,
+  rows: number,
+): Promise<{ file: Buffer; stats: RowStats; chunks: number }> {
   const plan = planParquet(fields, 0, 'tbl', parseParquetOptions(new URLSearchParams(params)));
   const stats: RowStats = { sent: 0, matched: 0 };
   const parts: Buffer[] = [];
@@ -52,9 +69,16 @@ test('row groups hold row_group_size rows across batch boundaries and every valu
   const { file, stats, chunks } = await collect({ row_group_size: '250' }, 7, 100);
   assert.equal(stats.sent, 700);
   const meta = parquetMetadata(ab(file));
-  assert.deepEqual(meta.row_groups.map((g) => Number(g.num_rows)), [250, 250, 200]);
+  assert.deepEqual(
+    meta.row_groups.map((g) => Number(g.num_rows)),
+    [250, 250, 200],
+  );
   assert.ok(chunks >= 9, 'one chunk per column chunk at least');
-  const rows = await parquetReadObjects({ file: ab(file), compressors, parsers: { timestampFromMicroseconds: (v: bigint) => Number(v) } });
+  const rows = await parquetReadObjects({
+    file: ab(file),
+    compressors,
+    parsers: { timestampFromMicroseconds: (v: bigint) => Number(v) },
+  });
   assert.equal(rows.length, 700);
   rows.forEach((r, n) => {
     assert.equal(r.ts, n * 3_600_000_000);
@@ -66,7 +90,10 @@ test('row groups hold row_group_size rows across batch boundaries and every valu
 test('partition_by DAY closes a row group at every day boundary, inside batches too', async () => {
   const { file } = await collect({ partition_by: 'DAY', row_group_size: '1000' }, 3, 50); // 150 hours
   const meta = parquetMetadata(ab(file));
-  assert.deepEqual(meta.row_groups.map((g) => Number(g.num_rows)), [24, 24, 24, 24, 24, 24, 6]);
+  assert.deepEqual(
+    meta.row_groups.map((g) => Number(g.num_rows)),
+    [24, 24, 24, 24, 24, 24, 6],
+  );
   for (const g of meta.row_groups) {
     const st = g.columns[0]!.meta_data!.statistics!;
     // hyparquet gives timestamp statistics as Dates (milliseconds).
@@ -94,5 +121,8 @@ test('an empty result is a valid file with no row groups and the key-value metad
   const meta = parquetMetadata(ab(file));
   assert.equal(meta.row_groups.length, 0);
   assert.equal(Number(meta.num_rows), 0);
-  assert.deepEqual(meta.key_value_metadata?.map((kv) => kv.key), ['svcdb.table_name', 'svcdb.designated_timestamp', 'svcdb.column_types']);
+  assert.deepEqual(
+    meta.key_value_metadata?.map((kv) => kv.key),
+    ['svcdb.table_name', 'svcdb.designated_timestamp', 'svcdb.column_types'],
+  );
 });

@@ -25,8 +25,15 @@ function neighbour(x: number, dir: 1 | -1): number {
   f64[0] = x;
   let lo = u32[0]! + dir;
   let hi = u32[1]!;
-  if (lo > 0xffffffff) { lo = 0; hi++; } else if (lo < 0) { lo = 0xffffffff; hi--; }
-  u32[0] = lo; u32[1] = hi;
+  if (lo > 0xffffffff) {
+    lo = 0;
+    hi++;
+  } else if (lo < 0) {
+    lo = 0xffffffff;
+    hi--;
+  }
+  u32[0] = lo;
+  u32[1] = hi;
   return f64[0]!;
 }
 
@@ -72,16 +79,43 @@ test('powers of two, decade boundaries and their neighbours, and the range edges
   const bad: string[] = [];
   for (let e = -12; e <= 24; e++) {
     const p = Math.pow(2, e);
-    for (const x of [p, neighbour(p, 1), neighbour(p, -1), neighbour(neighbour(p, 1), 1)]) { check(x, bad); check(-x, bad); }
+    for (const x of [p, neighbour(p, 1), neighbour(p, -1), neighbour(neighbour(p, 1), 1)]) {
+      check(x, bad);
+      check(-x, bad);
+    }
   }
   for (let e = -4; e <= 7; e++) {
     let x = Number(`1e${e}`);
     for (let i = 0; i < 40; i++) x = neighbour(x, -1);
-    for (let i = 0; i < 80; i++) { check(x, bad); check(-x, bad); x = neighbour(x, 1); }
+    for (let i = 0; i < 80; i++) {
+      check(x, bad);
+      check(-x, bad);
+      x = neighbour(x, 1);
+    }
     // eslint-disable-next-line no-loss-of-precision -- the literal as a client sends it, rounded as JavaScript rounds it
     for (const m of [1.5, 2, 2.5, 5, 9.999999999999998, 9.999999999999999]) check(m * Number(`1e${e}`), bad);
   }
-  for (const x of [0.001, 1e7, 9999999.999999998, 0.0009999999999999998, 0.1, 0.2, 0.3, 1 / 3, 2 / 3, Math.PI, Math.E, 123.456, 5e-324, 0, -0, NaN, Infinity, -Infinity, 1e300]) {
+  for (const x of [
+    0.001,
+    1e7,
+    9999999.999999998,
+    0.0009999999999999998,
+    0.1,
+    0.2,
+    0.3,
+    1 / 3,
+    2 / 3,
+    Math.PI,
+    Math.E,
+    123.456,
+    5e-324,
+    0,
+    -0,
+    NaN,
+    Infinity,
+    -Infinity,
+    1e300,
+  ]) {
     check(x, bad);
   }
   assert.deepEqual(bad, []);

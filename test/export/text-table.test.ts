@@ -18,12 +18,19 @@ async function* chunks(text: string, size: number, failAfter = Infinity): AsyncG
 /** A consumer that takes one chunk per macrotask (backpressure at every write). */
 function slowSink(): { out: Writable; text: () => string } {
   const parts: string[] = [];
-  const out = new Writable({ highWaterMark: 1, write(c: Buffer, _e, cb) { parts.push(c.toString()); setImmediate(cb); } });
+  const out = new Writable({
+    highWaterMark: 1,
+    write(c: Buffer, _e, cb) {
+      parts.push(c.toString());
+      setImmediate(cb);
+    },
+  });
   return { out, text: () => parts.join('') };
 }
 
-const BODY = '{"query":"q","columns":[{"name":"s","type":"SYMBOL"},{"name":"n","type":"LONG"},{"name":"d","type":"DOUBLE"}],"timestamp":-1,'
-  + '"dataset":[["a",9007199254740993,1.5],[null,-1,1.0E-5],["tab\\there",null,-20.25],["😀x",7,null]],"count":4}';
+const BODY =
+  '{"query":"q","columns":[{"name":"s","type":"SYMBOL"},{"name":"n","type":"LONG"},{"name":"d","type":"DOUBLE"}],"timestamp":-1,' +
+  '"dataset":[["a",9007199254740993,1.5],[null,-1,1.0E-5],["tab\\there",null,-20.25],["😀x",7,null]],"count":4}';
 
 // `tab\there` shows 9 characters; 😀 is one code point wide.
 const TABLE = [
@@ -59,7 +66,10 @@ test('spills a large answer to a temporary file and removes it, also when the an
     assert.equal(lines[5001], '4999 | r4999');
     assert.equal(lines[5002], '(5000 rows)');
     assert.deepEqual(readdirSync(dir), [], 'the spool file is gone');
-    await assert.rejects(printTable(chunks(body, 1000, 20), slowSink().out, { memoryLimit: 4096, dir }), /connection lost/);
+    await assert.rejects(
+      printTable(chunks(body, 1000, 20), slowSink().out, { memoryLimit: 4096, dir }),
+      /connection lost/,
+    );
     assert.deepEqual(readdirSync(dir), [], 'gone after an early end too');
   } finally {
     rmSync(dir, { recursive: true, force: true });
@@ -71,7 +81,13 @@ test('prints nothing for a statement or an answer that ends with an error, and h
   const ddl = await printTable(chunks('{"ddl":"OK","updated":12345678901234567}', 3), out);
   assert.equal(ddl.rows, null);
   assert.equal(ddl.members.get('updated'), '12345678901234567');
-  const late = await printTable(chunks('{"query":"q","columns":[{"name":"x","type":"LONG"}],"dataset":[[1],[2]],"error":"timeout, query aborted","errorPos":0}', 5), out);
+  const late = await printTable(
+    chunks(
+      '{"query":"q","columns":[{"name":"x","type":"LONG"}],"dataset":[[1],[2]],"error":"timeout, query aborted","errorPos":0}',
+      5,
+    ),
+    out,
+  );
   assert.equal(late.rows, null);
   assert.equal(late.members.get('error'), 'timeout, query aborted');
   assert.equal(text(), '');

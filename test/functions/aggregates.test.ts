@@ -3,7 +3,24 @@
 // first/last, DISTINCT, growth to many groups, empty input.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { aggregate, bools, call, chars, doubles, floats, ints, longs, nullArg, run, shorts, strs, syms, ts, type V, REGISTRY } from './helpers.js';
+import {
+  aggregate,
+  bools,
+  call,
+  chars,
+  doubles,
+  floats,
+  ints,
+  longs,
+  nullArg,
+  run,
+  shorts,
+  strs,
+  syms,
+  ts,
+  type V,
+  REGISTRY,
+} from './helpers.js';
 import { int64ToF64, type ColumnVector, type FixedVector } from '../../lib/core/column-vector.js';
 import type { SqlType } from '../../lib/core/sql-type.js';
 
@@ -43,13 +60,15 @@ function exactValues(v: ColumnVector): (bigint | null)[] {
   const f = v as FixedVector;
   const out: (bigint | null)[] = [];
   for (let i = 0; i < f.data.length; i++) {
-    const r = f.exact ? BigInt.asIntN(64, (BigInt(f.exact[2 * i + 1]!) << 32n) | BigInt(f.exact[2 * i]! >>> 0)) : BigInt(f.data[i]!);
+    const r = f.exact
+      ? BigInt.asIntN(64, (BigInt(f.exact[2 * i + 1]!) << 32n) | BigInt(f.exact[2 * i]! >>> 0))
+      : BigInt(f.data[i]!);
     out.push(r === -(2n ** 63n) ? null : r);
   }
   return out;
 }
 
-test('sum of LONG is an exact int64 that wraps on overflow as QuestDB\'s (Java long) does, grouped or not', () => {
+test("sum of LONG is an exact int64 that wraps on overflow as QuestDB's (Java long) does, grouped or not", () => {
   const sum = (batches: ReadonlyArray<readonly [number[], ColumnVector]>, groups: number): (bigint | null)[] => {
     const st = REGISTRY.resolveAggregate('sum', ['LONG'], false, 0).create();
     let seen = 0;
@@ -66,7 +85,16 @@ test('sum of LONG is an exact int64 that wraps on overflow as QuestDB\'s (Java l
   assert.deepEqual(sum([[[0, 0], exactLongs([max, 2n])]], 1), [-max]);
   assert.deepEqual(sum([[[0, 0, 1, 1], exactLongs([max, 10n, 2n ** 60n + 1n, 3n])]], 2), [-max + 8n, 2n ** 60n + 4n]);
   // Across batches: a group starts on doubles and goes on exactly once it passes 2^53.
-  assert.deepEqual(sum([[[0, 1], exactLongs([2n ** 52n, 1n])], [[0, 0, 1], exactLongs([2n ** 52n, 3n, 2n])]], 2), [2n ** 53n + 3n, 3n]);
+  assert.deepEqual(
+    sum(
+      [
+        [[0, 1], exactLongs([2n ** 52n, 1n])],
+        [[0, 0, 1], exactLongs([2n ** 52n, 3n, 2n])],
+      ],
+      2,
+    ),
+    [2n ** 53n + 3n, 3n],
+  );
   // Small sums stay on the fast path and the usual NULL rules hold.
   assert.deepEqual(sum([[[0, 0, 1], exactLongs([1n, 2n, null])]], 2), [3n, null]);
 });
@@ -76,9 +104,27 @@ test('avg, ksum and nsum skip NULLs; compensated sums keep the small terms', () 
   assert.deepEqual(one('avg', 'DOUBLE', doubles([null]), [0], 1), [null]);
   const xs = [1e16, 1, 1, 1, 1, -1e16];
   // A plain sum loses small terms next to 1e16 (how many depends on the order of its partial sums).
-  assert.notDeepEqual(one('sum', 'DOUBLE', doubles(xs), xs.map(() => 0), 1), [4]);
+  assert.notDeepEqual(
+    one(
+      'sum',
+      'DOUBLE',
+      doubles(xs),
+      xs.map(() => 0),
+      1,
+    ),
+    [4],
+  );
   assert.deepEqual(one('ksum', 'DOUBLE', doubles([0.1, 0.2, 0.3]), [0, 0, 0], 1), [0.6]);
-  assert.deepEqual(one('nsum', 'DOUBLE', doubles(xs), xs.map(() => 0), 1), [4]);
+  assert.deepEqual(
+    one(
+      'nsum',
+      'DOUBLE',
+      doubles(xs),
+      xs.map(() => 0),
+      1,
+    ),
+    [4],
+  );
   assert.deepEqual(one('nsum', 'INT', ints([null]), [0], 1), [null]);
 });
 
@@ -103,7 +149,10 @@ test('min and max keep the argument type: numbers, timestamps, chars and text in
   const t = one('max', 'TIMESTAMP', ts(['2024-01-01', '2024-06-01', null]), [0, 0, 0], 1);
   assert.deepEqual(t, [Date.parse('2024-06-01') * 1000]);
   assert.deepEqual(one('min', 'CHAR', chars(['b', 'a', null]), [0, 0, 0], 1), ['a']);
-  assert.deepEqual(one('max', 'STRING', strs(['apple', 'pear', null, '\uFF5E', '\u{1F600}']), [0, 0, 0, 1, 1], 2), ['pear', '\u{1F600}']);
+  assert.deepEqual(one('max', 'STRING', strs(['apple', 'pear', null, '\uFF5E', '\u{1F600}']), [0, 0, 0, 1, 1], 2), [
+    'pear',
+    '\u{1F600}',
+  ]);
   assert.deepEqual(one('min', 'SYMBOL', syms(['b', 'a', null, 'c']), [0, 0, 1, 1], 2), ['a', 'c']);
   assert.deepEqual(one('min', 'VARCHAR', strs(['é', 'e'], 'VARCHAR'), [0, 0], 1), ['e']);
   assert.equal(REGISTRY.resolveAggregate('max', ['SYMBOL'], false, 0).type, 'SYMBOL');
@@ -134,8 +183,30 @@ test('first and last take the first or last row of each group, NULL included; *_
   assert.deepEqual(one('last_not_null', 'SYMBOL', syms(['a', 'b', 'c', null]), [0, 1, 0, 1], 2), ['c', 'b']);
   assert.deepEqual(one('first', 'BOOLEAN', bools([true, false]), [0, 0], 1), [true]);
   // Across batches, later batches come later.
-  assert.deepEqual(aggregate('last', ['VARCHAR'], [[[0, 1], [strs(['a', 'b'], 'VARCHAR')]], [[0], [strs(['c'], 'VARCHAR')]]], 2), ['c', 'b']);
-  assert.deepEqual(aggregate('first', ['DOUBLE'], [[[1], [doubles([1])]], [[0, 1], [doubles([2, 3])]]], 2), [2, 1]);
+  assert.deepEqual(
+    aggregate(
+      'last',
+      ['VARCHAR'],
+      [
+        [[0, 1], [strs(['a', 'b'], 'VARCHAR')]],
+        [[0], [strs(['c'], 'VARCHAR')]],
+      ],
+      2,
+    ),
+    ['c', 'b'],
+  );
+  assert.deepEqual(
+    aggregate(
+      'first',
+      ['DOUBLE'],
+      [
+        [[1], [doubles([1])]],
+        [[0, 1], [doubles([2, 3])]],
+      ],
+      2,
+    ),
+    [2, 1],
+  );
 });
 
 test('count_distinct and DISTINCT aggregates count each value once per group, NULL never', () => {
@@ -145,9 +216,27 @@ test('count_distinct and DISTINCT aggregates count each value once per group, NU
   assert.deepEqual(one('count_distinct', 'VARCHAR', strs(['é', 'é', 'e'], 'VARCHAR'), [0, 0, 1], 2), [1, 1]);
   assert.deepEqual(one('sum', 'INT', ints([5, 5, 7]), [0, 0, 0], 1, true), [12]);
   // Values repeat across batches and dictionaries.
-  assert.deepEqual(aggregate('count_distinct', ['SYMBOL'], [[[0, 0], [syms(['x', 'y'])]], [[0, 1], [syms(['y', 'x'])]]], 2), [2, 1]);
+  assert.deepEqual(
+    aggregate(
+      'count_distinct',
+      ['SYMBOL'],
+      [
+        [[0, 0], [syms(['x', 'y'])]],
+        [[0, 1], [syms(['y', 'x'])]],
+      ],
+      2,
+    ),
+    [2, 1],
+  );
   assert.deepEqual(aggregate('count_distinct', ['STRING'], [], 1), [0]);
-  const uuids = run('cast_UUID', [strs(['123e4567-e89b-12d3-a456-426614174000', null, '123e4567-e89b-12d3-a456-426614174000', '00000000-0000-4000-8000-000000000001'])]);
+  const uuids = run('cast_UUID', [
+    strs([
+      '123e4567-e89b-12d3-a456-426614174000',
+      null,
+      '123e4567-e89b-12d3-a456-426614174000',
+      '00000000-0000-4000-8000-000000000001',
+    ]),
+  ]);
   assert.deepEqual(one('count_distinct', 'UUID', uuids, [0, 0, 0, 0], 1), [2]);
 });
 
@@ -161,9 +250,19 @@ test('grows per-group state to many groups over many batches', () => {
   const sums = aggregate('sum', ['LONG'], batches, groups);
   assert.equal(sums.length, groups);
   assert.ok(sums.every((s, g) => s === 4 * g));
-  const counts = aggregate('count', [], batches.map(([ids]) => [ids, []]), groups);
+  const counts = aggregate(
+    'count',
+    [],
+    batches.map(([ids]) => [ids, []]),
+    groups,
+  );
   assert.ok(counts.every((c) => c === 4));
-  const mx = aggregate('max', ['STRING'], batches.map(([ids]) => [ids, [strs(ids.map(String))]]), groups);
+  const mx = aggregate(
+    'max',
+    ['STRING'],
+    batches.map(([ids]) => [ids, [strs(ids.map(String))]]),
+    groups,
+  );
   assert.ok(mx.every((s, g) => s === String(g)));
 });
 
@@ -176,21 +275,47 @@ test('gives NULL (count 0) for groups without rows, and no rows for no groups', 
   assert.ok(st.bytes() >= 0);
 });
 
-test('string_agg joins each group\'s non-NULL values in row order by the delimiter; NULL for none', () => {
+test("string_agg joins each group's non-NULL values in row order by the delimiter; NULL for none", () => {
   const agg = (v: ColumnVector, ids: number[][], groups: number, type: SqlType = 'STRING'): V[] =>
-    aggregate('string_agg', [type, 'CHAR'], ids.map((b) => [b, [v, chars(Array(b.length).fill(','))]] as const), groups);
+    aggregate(
+      'string_agg',
+      [type, 'CHAR'],
+      ids.map((b) => [b, [v, chars(Array(b.length).fill(','))]] as const),
+      groups,
+    );
   assert.deepEqual(agg(strs(['1', '2', null, '3']), [[0, 1, 0, 0]], 3), ['1,3', '2', null]);
   assert.deepEqual(agg(syms(['a', 'b', 'c']), [[1, 1, 1]], 2, 'SYMBOL'), [null, 'a,b,c']);
   // Across batches, the same group goes on where it stopped.
-  assert.deepEqual(aggregate('string_agg', ['STRING', 'STRING'], [[[0, 0], [strs(['x', 'y']), strs(['; ', '; '])]], [[0], [strs(['z']), strs(['; '])]]], 1), ['x; y; z']);
+  assert.deepEqual(
+    aggregate(
+      'string_agg',
+      ['STRING', 'STRING'],
+      [
+        [
+          [0, 0],
+          [strs(['x', 'y']), strs(['; ', '; '])],
+        ],
+        [[0], [strs(['z']), strs(['; '])]],
+      ],
+      1,
+    ),
+    ['x; y; z'],
+  );
   assert.equal(REGISTRY.resolveAggregate('string_agg', ['STRING', 'CHAR'], false, 0).type, 'STRING');
   assert.equal(REGISTRY.resolveAggregate('string_agg', ['VARCHAR', 'CHAR'], false, 0).type, 'VARCHAR');
-  assert.throws(() => REGISTRY.resolveAggregate('string_agg', ['INT', 'CHAR'], false, 0), /no matching function `string_agg`/);
+  assert.throws(
+    () => REGISTRY.resolveAggregate('string_agg', ['INT', 'CHAR'], false, 0),
+    /no matching function `string_agg`/,
+  );
 });
 
 test('rejects argument types an aggregate does not take', () => {
   const err = (name: string, types: SqlType[]): string => {
-    try { REGISTRY.resolveAggregate(name, types, false, 3); } catch (e) { return (e as Error).message; }
+    try {
+      REGISTRY.resolveAggregate(name, types, false, 3);
+    } catch (e) {
+      return (e as Error).message;
+    }
     return 'resolved';
   };
   assert.equal(err('sum', ['STRING']), 'there is no matching function `sum` with the argument types: (STRING)');
@@ -202,7 +327,12 @@ test('rejects argument types an aggregate does not take', () => {
 
 test('min, max, first and last of TIMESTAMP_NS tell values one nanosecond apart', () => {
   const ns = (xs: (string | null)[]): ColumnVector => run('cast_TIMESTAMP_NS', [strs(xs)]);
-  const a = ns(['2024-01-02T03:04:05.123456789Z', '2024-01-02T03:04:05.123456788Z', null, '1969-12-31T23:59:59.999999999Z']);
+  const a = ns([
+    '2024-01-02T03:04:05.123456789Z',
+    '2024-01-02T03:04:05.123456788Z',
+    null,
+    '1969-12-31T23:59:59.999999999Z',
+  ]);
   const pick = (name: string): unknown[] => {
     const o = REGISTRY.resolveAggregate(name, ['TIMESTAMP_NS'], false, 0);
     const st = o.create();

@@ -2,7 +2,21 @@
 // NULL propagation, overflow, division by zero and timestamp arithmetic.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { bytes, call, doubles, floats, ints, longs, nullArg, resolveError, resultType, run, shorts, ts, values } from './helpers.js';
+import {
+  bytes,
+  call,
+  doubles,
+  floats,
+  ints,
+  longs,
+  nullArg,
+  resolveError,
+  resultType,
+  run,
+  shorts,
+  ts,
+  values,
+} from './helpers.js';
 import { formatTimestamp } from '../../lib/core/datetime.js';
 
 test('widens like QuestDB: small integers to INT, then LONG, FLOAT, DOUBLE', () => {
@@ -18,7 +32,8 @@ test('widens like QuestDB: small integers to INT, then LONG, FLOAT, DOUBLE', () 
 });
 
 test('adds, subtracts, multiplies, divides and takes remainders of INT', () => {
-  const a = ints([7, -7, 7, 0, 100]), b = ints([2, 2, -2, 5, 7]);
+  const a = ints([7, -7, 7, 0, 100]),
+    b = ints([2, 2, -2, 5, 7]);
   assert.deepEqual(call('+', [a, b]), [9, -5, 5, 5, 107]);
   assert.deepEqual(call('-', [a, b]), [5, -9, 9, -5, 93]);
   assert.deepEqual(call('*', [a, b]), [14, -14, -14, 0, 700]);
@@ -77,11 +92,14 @@ test('mixes small and large integer types, reading BYTE and SHORT as numbers', (
   assert.deepEqual(call('+', [bytes([1]), longs([2 ** 40])]), [2 ** 40 + 1]);
 });
 
-test('adds micros to TIMESTAMP and subtracts timestamps into a TIMESTAMP of the difference (QuestDB\'s -(TIMESTAMP, LONG))', () => {
+test("adds micros to TIMESTAMP and subtracts timestamps into a TIMESTAMP of the difference (QuestDB's -(TIMESTAMP, LONG))", () => {
   const t = ts(['2024-01-01T00:00:00Z', null]);
   const plus = run('+', [t, ints([1_000_000, 5])]);
   assert.equal(plus.type, 'TIMESTAMP');
-  assert.deepEqual(values(plus).map((x) => (x === null ? null : formatTimestamp(x as number))), ['2024-01-01T00:00:01.000000Z', null]);
+  assert.deepEqual(
+    values(plus).map((x) => (x === null ? null : formatTimestamp(x as number))),
+    ['2024-01-01T00:00:01.000000Z', null],
+  );
   assert.equal(resultType('+', ['LONG', 'TIMESTAMP']), 'TIMESTAMP');
   assert.equal(resultType('-', ['TIMESTAMP', 'INT']), 'TIMESTAMP');
   assert.equal(resultType('-', ['TIMESTAMP', 'TIMESTAMP']), 'TIMESTAMP');
@@ -103,9 +121,21 @@ test('handles empty batches', () => {
 });
 
 test('rejects operands that are not numbers with QuestDB messages', () => {
-  assert.equal(resolveError('+', ['STRING', 'INT']), 'there is no matching operator `+` with the argument types: STRING + INT');
-  assert.equal(resolveError('*', ['TIMESTAMP', 'INT']), 'there is no matching operator `*` with the argument types: TIMESTAMP * INT');
-  assert.equal(resolveError('-', ['INT', 'TIMESTAMP']), 'there is no matching operator `-` with the argument types: INT - TIMESTAMP');
+  assert.equal(
+    resolveError('+', ['STRING', 'INT']),
+    'there is no matching operator `+` with the argument types: STRING + INT',
+  );
+  assert.equal(
+    resolveError('*', ['TIMESTAMP', 'INT']),
+    'there is no matching operator `*` with the argument types: TIMESTAMP * INT',
+  );
+  assert.equal(
+    resolveError('-', ['INT', 'TIMESTAMP']),
+    'there is no matching operator `-` with the argument types: INT - TIMESTAMP',
+  );
   assert.equal(resolveError('neg', ['STRING']), 'there is no matching operator `-` with the argument type: STRING');
-  assert.equal(resolveError('+', ['BOOLEAN', 'BOOLEAN']), 'there is no matching operator `+` with the argument types: BOOLEAN + BOOLEAN');
+  assert.equal(
+    resolveError('+', ['BOOLEAN', 'BOOLEAN']),
+    'there is no matching operator `+` with the argument types: BOOLEAN + BOOLEAN',
+  );
 });

@@ -42,7 +42,11 @@ test("'[]' is 1-based: all indexes give a DOUBLE (NULL out of range), fewer a su
   assert.deepEqual(texts(at(2)), ['[3.0,4.0]', null, '[]']);
   assert.deepEqual(texts(at(5)), ['[]', null, '[]']);
   // A NULL index is a NULL element.
-  assert.deepEqual(values(run('[]', [m, nullArg(3), ints([1, 1, 1])], ['DOUBLE[][]', 'NULL', 'INT'])), [null, null, null]);
+  assert.deepEqual(values(run('[]', [m, nullArg(3), ints([1, 1, 1])], ['DOUBLE[][]', 'NULL', 'INT'])), [
+    null,
+    null,
+    null,
+  ]);
   assert.match(resolveError('[]', ['DOUBLE[]', 'INT', 'INT']), /too many array indexes/);
   assert.match(resolveError('[]', ['INT', 'INT']), /no matching operator `\[\]`/);
   assert.match(resolveError('[]', ['DOUBLE[]', 'DOUBLE']), /must be an integer/);

@@ -3,11 +3,30 @@
 // QuestDB, temporal units, symbols, NULL sources and unsupported casts.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { KX, bools, call, chars, doubles, floats, ints, longs, nullArg, resolveError, run, shorts, strs, syms, ts, values, REGISTRY } from './helpers.js';
+import {
+  KX,
+  bools,
+  call,
+  chars,
+  doubles,
+  floats,
+  ints,
+  longs,
+  nullArg,
+  resolveError,
+  run,
+  shorts,
+  strs,
+  syms,
+  ts,
+  values,
+  REGISTRY,
+} from './helpers.js';
 import { formatLong } from '../../lib/core/number-format.js';
 import { nullVector } from '../../lib/core/column-vector.js';
 
-const cast = (to: string, v: Parameters<typeof call>[1][number], from?: string): unknown[] => call(`cast_${to}`, [v], from ? [from as never] : undefined);
+const cast = (to: string, v: Parameters<typeof call>[1][number], from?: string): unknown[] =>
+  call(`cast_${to}`, [v], from ? [from as never] : undefined);
 
 test('narrows integers by truncating bits, as QuestDB documents', () => {
   assert.deepEqual(cast('SHORT', ints([7234623])), [25663]);
@@ -42,8 +61,25 @@ test('converts between TIMESTAMP, DATE and LONG by their units', () => {
 });
 
 test('parses text into numbers, giving NULL for invalid text', () => {
-  assert.deepEqual(cast('INT', strs(['42', '-7', ' 42', '1.5', '', null, '2147483648', '+3'])), [42, -7, null, null, null, null, null, 3]);
-  assert.deepEqual(cast('DOUBLE', strs(['1.5', '1e3', '.5', '-2.5E-3', 'NaN', 'abc', '1.0d'])), [1.5, 1000, 0.5, -0.0025, null, null, 1]);
+  assert.deepEqual(cast('INT', strs(['42', '-7', ' 42', '1.5', '', null, '2147483648', '+3'])), [
+    42,
+    -7,
+    null,
+    null,
+    null,
+    null,
+    null,
+    3,
+  ]);
+  assert.deepEqual(cast('DOUBLE', strs(['1.5', '1e3', '.5', '-2.5E-3', 'NaN', 'abc', '1.0d'])), [
+    1.5,
+    1000,
+    0.5,
+    -0.0025,
+    null,
+    null,
+    1,
+  ]);
   assert.deepEqual(cast('FLOAT', strs(['0.1'])), [Math.fround(0.1)]);
   assert.deepEqual(cast('SHORT', strs(['70000'])), [4464]);
   assert.deepEqual(cast('LONG', strs(['123L', '9223372036854775808', '-9223372036854775808'])), [123, null, null]);
@@ -60,7 +96,12 @@ test('keeps every digit of LONG text past 2^53', () => {
 });
 
 test('parses text into timestamps, dates, booleans, chars and IPv4', () => {
-  assert.deepEqual(cast('TIMESTAMP', strs(['2024-01-01', '1578506142000000', 'nope', null])), [Date.parse('2024-01-01') * 1000, 1578506142000000, null, null]);
+  assert.deepEqual(cast('TIMESTAMP', strs(['2024-01-01', '1578506142000000', 'nope', null])), [
+    Date.parse('2024-01-01') * 1000,
+    1578506142000000,
+    null,
+    null,
+  ]);
   assert.deepEqual(cast('DATE', strs(['2024-01-01T00:00:00.123999Z'])), [Date.parse('2024-01-01T00:00:00.123Z')]);
   assert.deepEqual(cast('BOOLEAN', strs(['true', 'TRUE', 'false', 'yes', null])), [true, true, false, false, false]);
   assert.deepEqual(cast('CHAR', strs(['abc', '', null, '行'])), ['a', null, null, '行']);
@@ -78,7 +119,10 @@ test('prints every type as text the way QuestDB shows it', () => {
   assert.deepEqual(cast('STRING', syms(['a', null])), ['a', null]);
   assert.deepEqual(cast('VARCHAR', strs(['é', null])), ['é', null]);
   assert.deepEqual(cast('STRING', shorts([-3])), ['-3']);
-  assert.deepEqual(call('cast_STRING', [{ kind: 'fixed', type: 'IPV4', data: Int32Array.of(0x0a000001, 0) }]), ['10.0.0.1', null]);
+  assert.deepEqual(call('cast_STRING', [{ kind: 'fixed', type: 'IPV4', data: Int32Array.of(0x0a000001, 0) }]), [
+    '10.0.0.1',
+    null,
+  ]);
 });
 
 test('round-trips UUID text through the UUID type', () => {
@@ -118,31 +162,77 @@ test('casts NULL to a NULL of any type and a type to itself unchanged', () => {
 });
 
 test('rejects casts QuestDB cannot do', () => {
-  assert.equal(resolveError('cast_UUID', ['INT']), 'there is no matching function `cast` with the argument types: (INT, UUID)');
-  assert.equal(resolveError('cast_INT', ['UUID']), 'there is no matching function `cast` with the argument types: (UUID, INT)');
-  assert.equal(resolveError('cast_STRING', ['BINARY']), 'there is no matching function `cast` with the argument types: (BINARY, STRING)');
-  assert.equal(resolveError('cast_LONG256', ['DOUBLE']), 'there is no matching function `cast` with the argument types: (DOUBLE, LONG256)'); // text is read as hex (0x...), as QuestDB does
+  assert.equal(
+    resolveError('cast_UUID', ['INT']),
+    'there is no matching function `cast` with the argument types: (INT, UUID)',
+  );
+  assert.equal(
+    resolveError('cast_INT', ['UUID']),
+    'there is no matching function `cast` with the argument types: (UUID, INT)',
+  );
+  assert.equal(
+    resolveError('cast_STRING', ['BINARY']),
+    'there is no matching function `cast` with the argument types: (BINARY, STRING)',
+  );
+  assert.equal(
+    resolveError('cast_LONG256', ['DOUBLE']),
+    'there is no matching function `cast` with the argument types: (DOUBLE, LONG256)',
+  ); // text is read as hex (0x...), as QuestDB does
   assert.match(resolveError('cast_INT', ['INT', 'INT']), /no matching function `cast`/);
 });
 
 test('casts empty batches', () => {
-  for (const [to, v] of [['INT', strs([])], ['STRING', doubles([])], ['SYMBOL', ints([])], ['TIMESTAMP', strs([])], ['SHORT', doubles([])]] as const) {
+  for (const [to, v] of [
+    ['INT', strs([])],
+    ['STRING', doubles([])],
+    ['SYMBOL', ints([])],
+    ['TIMESTAMP', strs([])],
+    ['SHORT', doubles([])],
+  ] as const) {
     assert.deepEqual(call(`cast_${to}`, [v], undefined, 0), [], to);
   }
 });
 
 test('TIMESTAMP_NS: text keeps nine fraction digits exactly; TIMESTAMP and DATE floor, LONG is the nanoseconds', () => {
-  const ns = run('cast_TIMESTAMP_NS', [strs(['2024-01-02T03:04:05.123456789Z', '1969-12-31T23:59:59.999999999Z', '2024-01-02T03:04:05.1Z', 'x', null])]);
+  const ns = run('cast_TIMESTAMP_NS', [
+    strs(['2024-01-02T03:04:05.123456789Z', '1969-12-31T23:59:59.999999999Z', '2024-01-02T03:04:05.1Z', 'x', null]),
+  ]);
   assert.equal(ns.type, 'TIMESTAMP_NS');
-  assert.deepEqual(call('cast_STRING', [ns], ['TIMESTAMP_NS']), ['2024-01-02T03:04:05.123456789Z', '1969-12-31T23:59:59.999999999Z', '2024-01-02T03:04:05.100000000Z', null, null]);
+  assert.deepEqual(call('cast_STRING', [ns], ['TIMESTAMP_NS']), [
+    '2024-01-02T03:04:05.123456789Z',
+    '1969-12-31T23:59:59.999999999Z',
+    '2024-01-02T03:04:05.100000000Z',
+    null,
+    null,
+  ]);
   const asLong = run('cast_LONG', [ns], ['TIMESTAMP_NS']);
-  assert.deepEqual([0, 1, 2].map((i) => formatLong((asLong as { data: Float64Array }).data[i]!, (asLong as { exact?: Int32Array }).exact, i)), ['1704164645123456789', '-1', '1704164645100000000']);
+  assert.deepEqual(
+    [0, 1, 2].map((i) =>
+      formatLong((asLong as { data: Float64Array }).data[i]!, (asLong as { exact?: Int32Array }).exact, i),
+    ),
+    ['1704164645123456789', '-1', '1704164645100000000'],
+  );
   const us = Date.parse('2024-01-02T03:04:05.123Z') * 1000 + 456;
   assert.deepEqual(cast('TIMESTAMP', ns, 'TIMESTAMP_NS'), [us, -1, us - 23456, null, null]);
-  assert.deepEqual(cast('DATE', ns, 'TIMESTAMP_NS'), [Math.floor(us / 1000), -1, Math.floor(us / 1000) - 23, null, null]);
+  assert.deepEqual(cast('DATE', ns, 'TIMESTAMP_NS'), [
+    Math.floor(us / 1000),
+    -1,
+    Math.floor(us / 1000) - 23,
+    null,
+    null,
+  ]);
   // Back from TIMESTAMP and DATE: scaled exactly.
-  assert.deepEqual(call('cast_STRING', [run('cast_TIMESTAMP_NS', [ts(['2024-01-02T03:04:05.123456Z', null])], ['TIMESTAMP'])], ['TIMESTAMP_NS']), ['2024-01-02T03:04:05.123456000Z', null]);
-  assert.deepEqual(call('cast_STRING', [run('cast_TIMESTAMP_NS', [longs([-1], 'DATE')], ['DATE'])], ['TIMESTAMP_NS']), ['1969-12-31T23:59:59.999000000Z']);
+  assert.deepEqual(
+    call(
+      'cast_STRING',
+      [run('cast_TIMESTAMP_NS', [ts(['2024-01-02T03:04:05.123456Z', null])], ['TIMESTAMP'])],
+      ['TIMESTAMP_NS'],
+    ),
+    ['2024-01-02T03:04:05.123456000Z', null],
+  );
+  assert.deepEqual(call('cast_STRING', [run('cast_TIMESTAMP_NS', [longs([-1], 'DATE')], ['DATE'])], ['TIMESTAMP_NS']), [
+    '1969-12-31T23:59:59.999000000Z',
+  ]);
 });
 
 test('casts to parametric types resolve by their canonical names (cast_decimal(10,2), cast_geohash(4c))', () => {

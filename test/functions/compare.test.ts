@@ -3,11 +3,30 @@
 // symbols, booleans and timestamps against dates and text.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { KX, bools, call, chars, doubles, floats, ints, longs, nullArg, resolveError, resultType, shorts, strs, syms, ts, values, REGISTRY } from './helpers.js';
+import {
+  KX,
+  bools,
+  call,
+  chars,
+  doubles,
+  floats,
+  ints,
+  longs,
+  nullArg,
+  resolveError,
+  resultType,
+  shorts,
+  strs,
+  syms,
+  ts,
+  values,
+  REGISTRY,
+} from './helpers.js';
 import type { ColumnVector } from '../../lib/core/column-vector.js';
 
 const OPS = ['=', '!=', '<', '<=', '>', '>='] as const;
-const all = (a: ColumnVector, b: ColumnVector): Record<string, unknown[]> => Object.fromEntries(OPS.map((op) => [op, call(op, [a, b])]));
+const all = (a: ColumnVector, b: ColumnVector): Record<string, unknown[]> =>
+  Object.fromEntries(OPS.map((op) => [op, call(op, [a, b])]));
 
 test('compares numbers of any mix of types', () => {
   const r = all(ints([1, 2, 3]), doubles([2, 2, 2.5]));
@@ -84,22 +103,40 @@ test('reads text against a number as that number', () => {
 });
 
 test('rejects types that do not compare', () => {
-  assert.equal(resolveError('=', ['INT', 'BOOLEAN']), 'there is no matching operator `=` with the argument types: INT = BOOLEAN');
+  assert.equal(
+    resolveError('=', ['INT', 'BOOLEAN']),
+    'there is no matching operator `=` with the argument types: INT = BOOLEAN',
+  );
   assert.match(resolveError('<', ['CHAR', 'INT']), /no matching operator/);
   assert.match(resolveError('=', ['UUID', 'INT']), /no matching operator/);
 });
 
 test('between is inclusive, takes bounds in either order and is false with a NULL', () => {
-  assert.deepEqual(call('between', [ints([1, 2, 3, 4, null]), ints([2, 2, 2, 2, 2]), ints([3, 3, 3, 3, 3])]), [false, true, true, false, false]);
+  assert.deepEqual(call('between', [ints([1, 2, 3, 4, null]), ints([2, 2, 2, 2, 2]), ints([3, 3, 3, 3, 3])]), [
+    false,
+    true,
+    true,
+    false,
+    false,
+  ]);
   assert.deepEqual(call('between', [doubles([2.5, 2.5]), doubles([3, null]), doubles([2, 3])]), [true, false]);
-  assert.deepEqual(call('between', [strs(['b', 'd', null]), strs(['a', 'a', 'a']), strs(['c', 'c', 'c'])]), [true, false, false]);
+  assert.deepEqual(call('between', [strs(['b', 'd', null]), strs(['a', 'a', 'a']), strs(['c', 'c', 'c'])]), [
+    true,
+    false,
+    false,
+  ]);
   assert.deepEqual(call('between', [strs(['b']), strs(['c']), strs(['a'])]), [true]);
   const t = ts(['2024-01-15T00:00:00Z']);
   assert.deepEqual(call('between', [t, strs(['2024-01-01']), strs(['2024-02-01'])]), [true]);
 });
 
 test('in_list matches any list value, NULL matching NULL', () => {
-  assert.deepEqual(call('in_list', [longs([1, 2, 3, null]), longs([1, 1, 1, 1]), longs([3, 3, 3, 3])]), [true, false, true, false]);
+  assert.deepEqual(call('in_list', [longs([1, 2, 3, null]), longs([1, 1, 1, 1]), longs([3, 3, 3, 3])]), [
+    true,
+    false,
+    true,
+    false,
+  ]);
   assert.deepEqual(call('in_list', [longs([null]), longs([null])]), [true]);
   const s = syms(['a', 'b', 'c', null]);
   const rep = (v: string | null): ColumnVector => strs([v, v, v, v]);

@@ -3,7 +3,13 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  addMonths, daysFromCivil, floorTo, formatDate, formatTimestamp, parseFloorUnit, parseTimestamp,
+  addMonths,
+  daysFromCivil,
+  floorTo,
+  formatDate,
+  formatTimestamp,
+  parseFloorUnit,
+  parseTimestamp,
 } from '../../lib/core/datetime.js';
 import { compileDateFormat } from '../../lib/core/date-format.js';
 
@@ -31,8 +37,22 @@ test('applies Z and +hh:mm / -hh:mm / +hhmm / +hh offsets', () => {
 });
 
 test('rejects malformed or out-of-range timestamps with null', () => {
-  for (const s of ['', '24', '2024-1-01', '2024-13-01', '2024-02-30', '2023-02-29', '2024-01-01T24:00', '2024-01-01T10:60',
-    '2024-01-01T10:00:61', '2024-01-01T10:00:00.', '2024-01-01x', '2024-01-01T10:00:00+25:00', 'abcd', '2024-01-01T10:00:00ZZ']) {
+  for (const s of [
+    '',
+    '24',
+    '2024-1-01',
+    '2024-13-01',
+    '2024-02-30',
+    '2023-02-29',
+    '2024-01-01T24:00',
+    '2024-01-01T10:60',
+    '2024-01-01T10:00:61',
+    '2024-01-01T10:00:00.',
+    '2024-01-01x',
+    '2024-01-01T10:00:00+25:00',
+    'abcd',
+    '2024-01-01T10:00:00ZZ',
+  ]) {
     assert.equal(parseTimestamp(s), null, s);
   }
   assert.notEqual(parseTimestamp('2024-02-29'), null);
@@ -66,7 +86,8 @@ test('adds calendar months clamping the day to the month length', () => {
 });
 
 test('floors to fixed units from the epoch, weeks from Monday, months and years by the calendar', () => {
-  const f = (unit: string, s: string, origin: number | null = null): string => formatTimestamp(floorTo(iso(s), parseFloorUnit(unit)!, origin));
+  const f = (unit: string, s: string, origin: number | null = null): string =>
+    formatTimestamp(floorTo(iso(s), parseFloorUnit(unit)!, origin));
   assert.equal(f('5d', '2018-01-01T00:00:00Z'), '2017-12-30T00:00:00.000000Z');
   assert.equal(f('15m', '2024-01-15T10:44:59Z'), '2024-01-15T10:30:00.000000Z');
   assert.equal(f('h', '1969-12-31T23:30:00Z'), '1969-12-31T23:00:00.000000Z');

@@ -2,16 +2,43 @@
 // and out as QuestDB prints it, rounding half away from zero, literal types.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { compareDecimalRows, decimalAt, decimalLiteral, formatDecimal, parseDecimalText, putDecimal, rescale } from '../../lib/core/decimal.js';
-import { compareGeohashRows, formatGeohash, geohashAt, writeGeohashText, geohashFromText, parseGeohashBinary, parseGeohashChars, putGeohash } from '../../lib/core/geohash.js';
+import {
+  compareDecimalRows,
+  decimalAt,
+  decimalLiteral,
+  formatDecimal,
+  parseDecimalText,
+  putDecimal,
+  rescale,
+} from '../../lib/core/decimal.js';
+import {
+  compareGeohashRows,
+  formatGeohash,
+  geohashAt,
+  writeGeohashText,
+  geohashFromText,
+  parseGeohashBinary,
+  parseGeohashChars,
+  putGeohash,
+} from '../../lib/core/geohash.js';
 
 test('DECIMAL unscaled values round-trip through every width, NULL included', () => {
-  for (const [w, xs] of [[1, [0n, 99n, -99n]], [2, [9999n, -9999n]], [4, [999999999n, -1n]], [8, [999999999999999999n, -999999999999999999n]],
-    [16, [10n ** 38n - 1n, -(10n ** 38n - 1n)]], [32, [10n ** 76n - 1n, -(10n ** 76n - 1n)]]] as const) {
+  for (const [w, xs] of [
+    [1, [0n, 99n, -99n]],
+    [2, [9999n, -9999n]],
+    [4, [999999999n, -1n]],
+    [8, [999999999999999999n, -999999999999999999n]],
+    [16, [10n ** 38n - 1n, -(10n ** 38n - 1n)]],
+    [32, [10n ** 76n - 1n, -(10n ** 76n - 1n)]],
+  ] as const) {
     const b = new Uint8Array(w * (xs.length + 1));
     xs.forEach((x, i) => putDecimal(b, i, w, x));
     putDecimal(b, xs.length, w, null);
-    assert.deepEqual(xs.map((_, i) => decimalAt(b, i, w)), xs, `width ${w}`);
+    assert.deepEqual(
+      xs.map((_, i) => decimalAt(b, i, w)),
+      xs,
+      `width ${w}`,
+    );
     assert.equal(decimalAt(b, xs.length, w), null);
   }
 });
@@ -68,12 +95,21 @@ test('byte-wise DECIMAL and GEOHASH comparison and GEOHASH text agree with the b
     xs.forEach((x, i) => putDecimal(b, i, w, x));
     for (let i = 0; i < xs.length; i++) {
       for (let j = 0; j < xs.length; j++) {
-        const x = decimalAt(b, i, w)!, y = decimalAt(b, j, w)!;
+        const x = decimalAt(b, i, w)!,
+          y = decimalAt(b, j, w)!;
         assert.equal(compareDecimalRows(b, i, b, j, w), x < y ? -1 : x > y ? 1 : 0, `width ${w}: ${x} vs ${y}`);
       }
     }
   }
-  for (const [bits, w] of [[5, 1], [7, 1], [12, 2], [20, 4], [31, 4], [40, 8], [60, 8]] as const) {
+  for (const [bits, w] of [
+    [5, 1],
+    [7, 1],
+    [12, 2],
+    [20, 4],
+    [31, 4],
+    [40, 8],
+    [60, 8],
+  ] as const) {
     const xs = [0n, 1n, 2n ** BigInt(bits) - 2n, 2n ** BigInt(bits - 1), 12345n % 2n ** BigInt(bits)];
     const b = new Uint8Array(w * xs.length);
     xs.forEach((x, i) => putGeohash(b, i, w, x));
@@ -81,7 +117,8 @@ test('byte-wise DECIMAL and GEOHASH comparison and GEOHASH text agree with the b
     for (let i = 0; i < xs.length; i++) {
       const end = writeGeohashText(b, i, w, bits, out, 1);
       assert.equal(Buffer.from(out.subarray(1, end)).toString('latin1'), formatGeohash(xs[i]!, bits), `${bits} bits`);
-      for (let j = 0; j < xs.length; j++) assert.equal(compareGeohashRows(b, i, b, j, w), xs[i]! < xs[j]! ? -1 : xs[i]! > xs[j]! ? 1 : 0);
+      for (let j = 0; j < xs.length; j++)
+        assert.equal(compareGeohashRows(b, i, b, j, w), xs[i]! < xs[j]! ? -1 : xs[i]! > xs[j]! ? 1 : 0);
     }
   }
 });

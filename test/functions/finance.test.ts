@@ -7,10 +7,21 @@ import { SvcError } from '../../lib/errors/svc-error.js';
 
 test('vwap and weighted_avg are sum(v*w)/sum(w) over rows with both values, per group', () => {
   for (const name of ['vwap', 'weighted_avg']) {
-    const r = aggregate(name, ['DOUBLE', 'DOUBLE'], [
-      [[0, 0, 1], [doubles([10, 20, 5]), doubles([1, 3, 2])]],
-      [[0, 1, 2], [doubles([null, 7, 1]), doubles([4, 2, null])]],
-    ], 3);
+    const r = aggregate(
+      name,
+      ['DOUBLE', 'DOUBLE'],
+      [
+        [
+          [0, 0, 1],
+          [doubles([10, 20, 5]), doubles([1, 3, 2])],
+        ],
+        [
+          [0, 1, 2],
+          [doubles([null, 7, 1]), doubles([4, 2, null])],
+        ],
+      ],
+      3,
+    );
     assert.deepEqual(r, [17.5, 6, null], name);
   }
 });
@@ -23,9 +34,26 @@ test('percentile_disc takes the value at the nearest rank, percentile_cont inter
   assert.deepEqual(aggregate('percentile_cont', ['DOUBLE', 'DOUBLE'], [[ids, [xs, p(0.4)]]], 1), [29]);
   assert.deepEqual(aggregate('approx_percentile', ['DOUBLE', 'DOUBLE'], [[ids, [xs, p(1)]]], 1), [50]);
   // Values across batches and groups, NULLs skipped, an empty group NULL.
-  assert.deepEqual(aggregate('percentile_cont', ['DOUBLE', 'DOUBLE'], [
-    [[0, 1], [doubles([1, null]), doubles([0.5, 0.5])]],
-    [[0, 0], [doubles([3, 2]), doubles([0.5, 0.5])]],
-  ], 2), [2, null]);
-  assert.throws(() => aggregate('percentile_disc', ['DOUBLE', 'DOUBLE'], [[[0], [doubles([1]), doubles([1.5])]]], 1), (e: unknown) => e instanceof SvcError && /between 0 and 1/.test(e.message));
+  assert.deepEqual(
+    aggregate(
+      'percentile_cont',
+      ['DOUBLE', 'DOUBLE'],
+      [
+        [
+          [0, 1],
+          [doubles([1, null]), doubles([0.5, 0.5])],
+        ],
+        [
+          [0, 0],
+          [doubles([3, 2]), doubles([0.5, 0.5])],
+        ],
+      ],
+      2,
+    ),
+    [2, null],
+  );
+  assert.throws(
+    () => aggregate('percentile_disc', ['DOUBLE', 'DOUBLE'], [[[0], [doubles([1]), doubles([1.5])]]], 1),
+    (e: unknown) => e instanceof SvcError && /between 0 and 1/.test(e.message),
+  );
 });

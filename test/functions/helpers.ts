@@ -12,36 +12,93 @@ import type { SqlType } from '../../lib/core/sql-type.js';
 
 export type V = number | string | boolean | null;
 
-export const ints = (xs: readonly (number | null)[]): ColumnVector => ({ kind: 'fixed', type: 'INT', data: Int32Array.from(xs, (x) => (x === null ? INT_NULL : x)) });
-export const longs = (xs: readonly (number | null)[], type: 'LONG' | 'TIMESTAMP' | 'DATE' = 'LONG'): ColumnVector =>
-  ({ kind: 'fixed', type, data: Float64Array.from(xs, (x) => (x === null ? LONG_NULL : x)) });
-export const doubles = (xs: readonly (number | null)[]): ColumnVector => ({ kind: 'fixed', type: 'DOUBLE', data: Float64Array.from(xs, (x) => (x === null ? NaN : x)) });
-export const floats = (xs: readonly (number | null)[]): ColumnVector => ({ kind: 'fixed', type: 'FLOAT', data: Float32Array.from(xs, (x) => (x === null ? NaN : x)) });
-export const shorts = (xs: readonly number[]): ColumnVector => ({ kind: 'fixed', type: 'SHORT', data: Int16Array.from(xs) });
-export const bytes = (xs: readonly number[]): ColumnVector => ({ kind: 'fixed', type: 'BYTE', data: Int8Array.from(xs) });
-export const bools = (xs: readonly boolean[]): ColumnVector => ({ kind: 'fixed', type: 'BOOLEAN', data: Uint8Array.from(xs, (x) => (x ? 1 : 0)) });
-export const chars = (xs: readonly (string | null)[]): ColumnVector => ({ kind: 'fixed', type: 'CHAR', data: Uint16Array.from(xs, (x) => (x === null ? 0 : x.charCodeAt(0))) });
-export const strs = (xs: readonly (string | null)[], type: 'STRING' | 'VARCHAR' = 'STRING'): ColumnVector => textVector(type, xs);
+export const ints = (xs: readonly (number | null)[]): ColumnVector => ({
+  kind: 'fixed',
+  type: 'INT',
+  data: Int32Array.from(xs, (x) => (x === null ? INT_NULL : x)),
+});
+export const longs = (xs: readonly (number | null)[], type: 'LONG' | 'TIMESTAMP' | 'DATE' = 'LONG'): ColumnVector => ({
+  kind: 'fixed',
+  type,
+  data: Float64Array.from(xs, (x) => (x === null ? LONG_NULL : x)),
+});
+export const doubles = (xs: readonly (number | null)[]): ColumnVector => ({
+  kind: 'fixed',
+  type: 'DOUBLE',
+  data: Float64Array.from(xs, (x) => (x === null ? NaN : x)),
+});
+export const floats = (xs: readonly (number | null)[]): ColumnVector => ({
+  kind: 'fixed',
+  type: 'FLOAT',
+  data: Float32Array.from(xs, (x) => (x === null ? NaN : x)),
+});
+export const shorts = (xs: readonly number[]): ColumnVector => ({
+  kind: 'fixed',
+  type: 'SHORT',
+  data: Int16Array.from(xs),
+});
+export const bytes = (xs: readonly number[]): ColumnVector => ({
+  kind: 'fixed',
+  type: 'BYTE',
+  data: Int8Array.from(xs),
+});
+export const bools = (xs: readonly boolean[]): ColumnVector => ({
+  kind: 'fixed',
+  type: 'BOOLEAN',
+  data: Uint8Array.from(xs, (x) => (x ? 1 : 0)),
+});
+export const chars = (xs: readonly (string | null)[]): ColumnVector => ({
+  kind: 'fixed',
+  type: 'CHAR',
+  data: Uint16Array.from(xs, (x) => (x === null ? 0 : x.charCodeAt(0))),
+});
+export const strs = (xs: readonly (string | null)[], type: 'STRING' | 'VARCHAR' = 'STRING'): ColumnVector =>
+  textVector(type, xs);
 export const syms = (xs: readonly (string | null)[]): ColumnVector => symbolsFromStrings(xs);
 /** TIMESTAMP vector from ISO texts. */
-export const ts = (xs: readonly (string | null)[]): ColumnVector => longs(xs.map((x) => (x === null ? null : parseTimestamp(x)!)), 'TIMESTAMP');
+export const ts = (xs: readonly (string | null)[]): ColumnVector =>
+  longs(
+    xs.map((x) => (x === null ? null : parseTimestamp(x)!)),
+    'TIMESTAMP',
+  );
 /** NULL-typed argument, as the executor builds it (a DOUBLE NaN vector). */
-export const nullArg = (n: number): ColumnVector => ({ kind: 'fixed', type: 'DOUBLE', data: new Float64Array(n).fill(NaN) });
+export const nullArg = (n: number): ColumnVector => ({
+  kind: 'fixed',
+  type: 'DOUBLE',
+  data: new Float64Array(n).fill(NaN),
+});
 
 /** Row values as JS values (NULL -> null; BOOLEAN -> boolean; CHAR/text -> string). */
 export function values(v: ColumnVector): V[] {
   const n = length(v);
   const out: V[] = [];
   for (let i = 0; i < n; i++) {
-    if (v.kind !== 'fixed' || v.type === 'CHAR') { out.push(textAt(v, i)); continue; }
+    if (v.kind !== 'fixed' || v.type === 'CHAR') {
+      out.push(textAt(v, i));
+      continue;
+    }
     const x = v.data[i]!;
     switch (v.type) {
-      case 'BOOLEAN': out.push(x === 1); break;
-      case 'INT': out.push(x === INT_NULL ? null : x); break;
-      case 'LONG': case 'TIMESTAMP': case 'DATE': out.push(x === LONG_NULL ? null : x); break;
-      case 'FLOAT': case 'DOUBLE': out.push(x !== x ? null : x); break;
-      case 'IPV4': out.push(x === 0 ? null : x); break;
-      default: out.push(x);
+      case 'BOOLEAN':
+        out.push(x === 1);
+        break;
+      case 'INT':
+        out.push(x === INT_NULL ? null : x);
+        break;
+      case 'LONG':
+      case 'TIMESTAMP':
+      case 'DATE':
+        out.push(x === LONG_NULL ? null : x);
+        break;
+      case 'FLOAT':
+      case 'DOUBLE':
+        out.push(x !== x ? null : x);
+        break;
+      case 'IPV4':
+        out.push(x === 0 ? null : x);
+        break;
+      default:
+        out.push(x);
     }
   }
   return out;
@@ -59,7 +116,12 @@ export const REGISTRY = createFunctionRegistry();
 export const KX = standaloneKernelContext(clockMicros());
 
 /** Casts args to the overload's types as the binder would, through the registered cast functions. */
-export function castArgs(fn: ScalarOverload, types: readonly SqlType[], args: readonly ColumnVector[], n: number): ColumnVector[] {
+export function castArgs(
+  fn: ScalarOverload,
+  types: readonly SqlType[],
+  args: readonly ColumnVector[],
+  n: number,
+): ColumnVector[] {
   if (!fn.argTypes) return [...args];
   return args.map((a, i) => {
     const want = fn.argTypes![i]!;
@@ -97,7 +159,13 @@ export function resolveError(name: string, types: readonly SqlType[]): string {
 }
 
 /** Runs an aggregate over batches: each batch is [ids, args]; returns the values of groups 0..groups-1. */
-export function aggregate(name: string, types: readonly SqlType[], batches: ReadonlyArray<readonly [readonly number[], readonly ColumnVector[]]>, groups: number, distinct = false): V[] {
+export function aggregate(
+  name: string,
+  types: readonly SqlType[],
+  batches: ReadonlyArray<readonly [readonly number[], readonly ColumnVector[]]>,
+  groups: number,
+  distinct = false,
+): V[] {
   const o = REGISTRY.resolveAggregate(name, types, distinct, 0);
   const st = o.create();
   let seen = 0;
@@ -111,5 +179,6 @@ export function aggregate(name: string, types: readonly SqlType[], batches: Read
 }
 
 function assertType(v: ColumnVector, t: SqlType): void {
-  if (t !== 'NULL' && v.type !== t && !(v.kind === 'var' && (t === 'STRING' || t === 'VARCHAR'))) throw new Error(`result vector type ${v.type}, resolved ${t}`);
+  if (t !== 'NULL' && v.type !== t && !(v.kind === 'var' && (t === 'STRING' || t === 'VARCHAR')))
+    throw new Error(`result vector type ${v.type}, resolved ${t}`);
 }

@@ -3,21 +3,40 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  bools, bytes, call, chars, doubles, floats, ints, longs, nullArg, resolveError, resultType, run, shorts, strs, syms, ts,
+  bools,
+  bytes,
+  call,
+  chars,
+  doubles,
+  floats,
+  ints,
+  longs,
+  nullArg,
+  resolveError,
+  resultType,
+  run,
+  shorts,
+  strs,
+  syms,
+  ts,
 } from './helpers.js';
 import { nullVector, type ColumnVector } from '../../lib/core/column-vector.js';
 
 test('and, or and not work row by row', () => {
-  const a = bools([true, true, false, false]), b = bools([true, false, true, false]);
+  const a = bools([true, true, false, false]),
+    b = bools([true, false, true, false]);
   assert.deepEqual(call('and', [a, b]), [true, false, false, false]);
   assert.deepEqual(call('or', [a, b]), [true, true, true, false]);
   assert.deepEqual(call('not', [a]), [false, false, true, true]);
   assert.deepEqual(call('and', [a, nullArg(4)], ['BOOLEAN', 'NULL']), [false, false, false, false]);
   assert.deepEqual(call('not', [bools([])], undefined, 0), []);
-  assert.equal(resolveError('and', ['INT', 'BOOLEAN']), 'there is no matching operator `and` with the argument types: INT and BOOLEAN');
+  assert.equal(
+    resolveError('and', ['INT', 'BOOLEAN']),
+    'there is no matching operator `and` with the argument types: INT and BOOLEAN',
+  );
 });
 
-test('is_null and is_not_null know every type\'s NULL', () => {
+test("is_null and is_not_null know every type's NULL", () => {
   const cases: Array<[ColumnVector, boolean[]]> = [
     [ints([1, null]), [false, true]],
     [longs([1, null]), [false, true]],
@@ -39,13 +58,21 @@ test('is_null and is_not_null know every type\'s NULL', () => {
   for (const [v, want] of cases) {
     const type = v === cases[cases.length - 1]![0] ? 'NULL' : v.type;
     assert.deepEqual(call('is_null', [v], [type]), want, `${type}`);
-    assert.deepEqual(call('is_not_null', [v], [type]), want.map((x) => !x), `${type}`);
+    assert.deepEqual(
+      call('is_not_null', [v], [type]),
+      want.map((x) => !x),
+      `${type}`,
+    );
   }
 });
 
 test('case picks the first true condition, else the last argument', () => {
-  const c1 = bools([true, false, false, true]), c2 = bools([true, true, false, false]);
-  assert.deepEqual(call('case', [c1, strs(['a', 'a', 'a', 'a']), c2, strs(['b', 'b', 'b', 'b']), strs(['z', 'z', null, 'z'])]), ['a', 'b', null, 'a']);
+  const c1 = bools([true, false, false, true]),
+    c2 = bools([true, true, false, false]);
+  assert.deepEqual(
+    call('case', [c1, strs(['a', 'a', 'a', 'a']), c2, strs(['b', 'b', 'b', 'b']), strs(['z', 'z', null, 'z'])]),
+    ['a', 'b', null, 'a'],
+  );
   assert.deepEqual(call('case', [c1, ints([1, 2, 3, 4]), doubles([0.5, 0.5, 0.5, 0.5])]), [1, 0.5, 0.5, 4]);
   assert.equal(resultType('case', ['BOOLEAN', 'INT', 'DOUBLE']), 'DOUBLE');
   assert.equal(resultType('case', ['BOOLEAN', 'STRING', 'NULL']), 'STRING');

@@ -18,7 +18,7 @@ test('abs and sign keep the argument type and its NULL', () => {
   assert.deepEqual(call('sign', [doubles([-0.1, null])]), [-1, null]);
 });
 
-test('round with a scale is half away from zero at any scale, negative scales included; without one it is Java\'s Math.round', () => {
+test("round with a scale is half away from zero at any scale, negative scales included; without one it is Java's Math.round", () => {
   const d = [-0.811905406, -5.002768547, -64.75487334, -926.531695, 0.069361448, 4.003627053, 86.91359825, 376.3807766];
   const at = (s: number): unknown[] => call('round', [doubles(d), ints(d.map(() => s))]);
   assert.deepEqual(at(-2), [-0, -0, -100, -900, 0, 0, 100, 400]);
@@ -27,9 +27,21 @@ test('round with a scale is half away from zero at any scale, negative scales in
   assert.deepEqual(at(1), [-0.8, -5, -64.8, -926.5, 0.1, 4, 86.9, 376.4]);
   assert.deepEqual(at(2), [-0.81, -5, -64.75, -926.53, 0.07, 4, 86.91, 376.38]);
   // round(x): Java's Math.round, half up towards positive infinity (QuestDB: round(-2.5) = -2).
-  assert.deepEqual(call('round', [doubles([0.5, 1.5, 2.5, -0.5, -2.5, -2.6, -0.4, null])]), [1, 2, 3, 0, -2, -3, 0, null]);
+  assert.deepEqual(call('round', [doubles([0.5, 1.5, 2.5, -0.5, -2.5, -2.6, -0.4, null])]), [
+    1,
+    2,
+    3,
+    0,
+    -2,
+    -3,
+    0,
+    null,
+  ]);
   assert.deepEqual(call('round', [doubles([2.675, 1.005, 1.0049999])]), [3, 1, 1]);
-  assert.deepEqual(call('round', [doubles([2.675, 1.005, -1.005, 1.0049999]), ints([2, 2, 2, 2])]), [2.68, 1.01, -1.01, 1]);
+  assert.deepEqual(
+    call('round', [doubles([2.675, 1.005, -1.005, 1.0049999]), ints([2, 2, 2, 2])]),
+    [2.68, 1.01, -1.01, 1],
+  );
   assert.deepEqual(call('round', [ints([7]), ints([null])]), [null]);
   assert.deepEqual(call('round', [doubles([1e300, Infinity]), ints([2, 2])]), [1e300, Infinity]);
   assert.equal(resultType('round', ['INT']), 'DOUBLE');
@@ -37,10 +49,19 @@ test('round with a scale is half away from zero at any scale, negative scales in
 
 test('round_half_even, round_down and round_up follow their names', () => {
   assert.deepEqual(call('round_half_even', [doubles([5.55, 5.65, 2.5, 3.5]), ints([1, 1, 0, 0])]), [5.6, 5.6, 2, 4]);
-  assert.deepEqual(call('round_down', [doubles([-0.811905406, 86.91359825, 0.29]), ints([1, -1, 2])]), [-0.8, 80, 0.29]);
-  assert.deepEqual(call('round_up', [doubles([-0.811905406, 4.003627053, 86.91359825]), ints([1, 2, -2])]), [-0.9, 4.01, 100]);
+  assert.deepEqual(
+    call('round_down', [doubles([-0.811905406, 86.91359825, 0.29]), ints([1, -1, 2])]),
+    [-0.8, 80, 0.29],
+  );
+  assert.deepEqual(
+    call('round_up', [doubles([-0.811905406, 4.003627053, 86.91359825]), ints([1, 2, -2])]),
+    [-0.9, 4.01, 100],
+  );
   // QuestDB's double arithmetic shows: round_down multiplies back by 0.1, round_up divides by 10.
-  assert.deepEqual(call('round_down', [doubles([1.29, -1.29, 376.3807766]), ints([1, 1, 1])]), [1.2000000000000002, -1.2000000000000002, 376.3]);
+  assert.deepEqual(
+    call('round_down', [doubles([1.29, -1.29, 376.3807766]), ints([1, 1, 1])]),
+    [1.2000000000000002, -1.2000000000000002, 376.3],
+  );
   assert.deepEqual(call('round_up', [doubles([1.21, 4.003627053, 376.3807766]), ints([1, 1, 1])]), [1.3, 4.1, 376.4]);
   assert.equal(roundTo(0.1 + 0.2, 1, 'up'), 0.4);
   assert.equal(roundTo(0.7, 1, 'down'), 0.7);
@@ -68,7 +89,13 @@ test('greatest and least skip NULLs and are NULL only when all are', () => {
 test('handles empty batches and rejects non-numeric arguments', () => {
   assert.deepEqual(call('round', [doubles([]), ints([])], undefined, 0), []);
   assert.deepEqual(call('abs', [floats([])], undefined, 0), []);
-  assert.equal(resolveError('abs', ['STRING']), 'there is no matching function `abs` with the argument types: (STRING)');
-  assert.equal(resolveError('round', ['DOUBLE', 'DOUBLE', 'INT']), 'there is no matching function `round` with the argument types: (DOUBLE, DOUBLE, INT)');
+  assert.equal(
+    resolveError('abs', ['STRING']),
+    'there is no matching function `abs` with the argument types: (STRING)',
+  );
+  assert.equal(
+    resolveError('round', ['DOUBLE', 'DOUBLE', 'INT']),
+    'there is no matching function `round` with the argument types: (DOUBLE, DOUBLE, INT)',
+  );
   assert.match(resolveError('sqrt', ['TIMESTAMP']), /no matching function `sqrt`/);
 });

@@ -4,7 +4,20 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mulberry32 } from '../helpers/prng.js';
 import { LikeMatcher } from '../../lib/functions/like-matcher.js';
-import { bools, call, chars, doubles, floats, ints, longs, resolveError, resultType, strs, syms, ts } from './helpers.js';
+import {
+  bools,
+  call,
+  chars,
+  doubles,
+  floats,
+  ints,
+  longs,
+  resolveError,
+  resultType,
+  strs,
+  syms,
+  ts,
+} from './helpers.js';
 
 const rep = (s: string | null, n: number): ReturnType<typeof strs> => strs(new Array(n).fill(s));
 
@@ -82,21 +95,58 @@ function ciEqual(a: string, b: string): boolean {
 
 test('the LIKE matcher agrees with a brute-force reference on random patterns and texts, case-sensitive or not', () => {
   // Wildcards, escapes, surrogate pairs and lone surrogates, and letters whose case forms differ in length or context.
-  const alphabet = ['a', 'b', 'A', '%', '_', '\\', '😀', '😁', '\uD83D', '\uDE00', 'é', 'É', 'ſ', 's', 'S', 'Σ', 'σ', 'ς', 'İ', 'i', 'µ', 'μ', 'K', 'k', '.', '*'];
+  const alphabet = [
+    'a',
+    'b',
+    'A',
+    '%',
+    '_',
+    '\\',
+    '😀',
+    '😁',
+    '\uD83D',
+    '\uDE00',
+    'é',
+    'É',
+    'ſ',
+    's',
+    'S',
+    'Σ',
+    'σ',
+    'ς',
+    'İ',
+    'i',
+    'µ',
+    'μ',
+    'K',
+    'k',
+    '.',
+    '*',
+  ];
   const random = mulberry32(12345);
   const rnd = (n: number): number => Math.floor(random() * n);
   // Two rounds in three over a few characters only, so that segments overlap and candidates repeat, in and around surrogate pairs.
   const pools = [alphabet, ['a', 'a', 'b', '%', '_'], ['😀', '\uD83D', '\uDE00', 'a', '%', '_']];
   let pool = alphabet;
   const pick = (): string => pool[rnd(pool.length)]!;
-  const gen = (max: number): string => { let x = ''; for (let k = rnd(max + 1); k > 0; k--) x += pick(); return x; };
+  const gen = (max: number): string => {
+    let x = '';
+    for (let k = rnd(max + 1); k > 0; k--) x += pick();
+    return x;
+  };
   let checked = 0;
   for (let round = 0; round < 600; round++) {
     pool = pools[round % 3]!;
     const pattern = gen(9);
     const texts = Array.from({ length: 25 }, () => gen(12));
     // A few texts made from the pattern itself, so that matches are frequent.
-    for (let k = 0; k < 5; k++) texts.push(pattern.replace(/\\(.)/gu, '$1').replace(/%/g, () => gen(3)).replace(/_/g, () => gen(1) || 'a'));
+    for (let k = 0; k < 5; k++)
+      texts.push(
+        pattern
+          .replace(/\\(.)/gu, '$1')
+          .replace(/%/g, () => gen(3))
+          .replace(/_/g, () => gen(1) || 'a'),
+      );
     for (const ci of [false, true]) {
       // The matcher itself: text vectors hold well-formed text, where a lone surrogate reads as U+FFFD.
       const m = new LikeMatcher(pattern, ci);
@@ -119,7 +169,7 @@ test('ilike keeps a character a character: final sigma, dotted I and long s', ()
   assert.deepEqual(call('ilike', [s, rep('i', 5)]), [false, false, false, false, false]);
 });
 
-test('~ finds a regular expression anywhere; !~ is its negation (QuestDB\'s not(~)): NULL text is false for ~, true for !~', () => {
+test("~ finds a regular expression anywhere; !~ is its negation (QuestDB's not(~)): NULL text is false for ~, true for !~", () => {
   const s = strs(['abc123', 'xyz', null, 'ABC']);
   assert.deepEqual(call('~', [s, rep('[0-9]+', 4)]), [true, false, false, false]);
   assert.deepEqual(call('!~', [s, rep('[0-9]+', 4)]), [false, true, true, true]);
@@ -171,12 +221,15 @@ test('~ refuses what needs backtracking or would mean something else than in Jav
     ['(?:a|b){1000}'.repeat(5), /too complex: \d+ instructions, at most 2000/],
   ];
   for (const [pattern, why] of refused) {
-    assert.throws(() => call('~', [strs(['ab']), rep(pattern, 1)]), (e: Error) => {
-      assert.match(e.message, /^invalid regular expression: /, pattern);
-      assert.match(e.message, why, pattern);
-      assert.match(e.message, /RE2 syntax, matched in linear time/, pattern);
-      return true;
-    });
+    assert.throws(
+      () => call('~', [strs(['ab']), rep(pattern, 1)]),
+      (e: Error) => {
+        assert.match(e.message, /^invalid regular expression: /, pattern);
+        assert.match(e.message, why, pattern);
+        assert.match(e.message, /RE2 syntax, matched in linear time/, pattern);
+        return true;
+      },
+    );
   }
   assert.deepEqual(call('~', [strs(['ab']), rep('[ab]{1000}[cd]{900}', 1)]), [false]);
   // Escaped, they are ordinary characters.
@@ -187,7 +240,9 @@ test('patterns that backtrack exponentially in a backtracking engine answer at o
   const t0 = performance.now();
   assert.deepEqual(call('~', [strs(['a'.repeat(40) + '!']), rep('(a+)+$', 1)]), [false]);
   assert.deepEqual(call('~', [strs(['a'.repeat(10_000)]), rep('(.*a){20}b', 1)]), [false]);
-  assert.deepEqual(call('regexp_replace', [strs(['a'.repeat(40) + '!']), rep('(a|aa)+$', 1), rep('x', 1)]), ['a'.repeat(40) + '!']);
+  assert.deepEqual(call('regexp_replace', [strs(['a'.repeat(40) + '!']), rep('(a|aa)+$', 1), rep('x', 1)]), [
+    'a'.repeat(40) + '!',
+  ]);
   assert.deepEqual(call('like', [strs(['a'.repeat(100_000)]), rep('%a'.repeat(30) + '%b', 1)]), [false]);
   assert.deepEqual(call('like', [strs(['a'.repeat(100_000)]), rep('%a'.repeat(30) + '%b%', 1)]), [false]);
   assert.deepEqual(call('like', [strs(['a'.repeat(100_000)]), rep('%a_'.repeat(30) + '%b%', 1)]), [false]);

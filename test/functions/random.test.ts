@@ -10,7 +10,8 @@ import type { ColumnVector } from '../../lib/core/column-vector.js';
 import type { SqlType } from '../../lib/core/sql-type.js';
 import { formatTimestamp } from '../../lib/core/datetime.js';
 
-const K = (x: number | string | null, n: number, f: (v: (number | null)[]) => ColumnVector = ints): ColumnVector => (typeof x === 'string' ? strs(new Array(n).fill(x)) : f(new Array(n).fill(x)));
+const K = (x: number | string | null, n: number, f: (v: (number | null)[]) => ColumnVector = ints): ColumnVector =>
+  typeof x === 'string' ? strs(new Array(n).fill(x)) : f(new Array(n).fill(x));
 
 /** The registry the generators are bound from: a new one made with a seed by seeded(). */
 let registry: FunctionRegistry = REGISTRY;
@@ -21,7 +22,13 @@ function seeded(n: number): void {
 }
 
 /** Binds a generator once and draws `batches` of `n` rows from it. */
-function draw(name: string, types: SqlType[], argsOf: (n: number) => ColumnVector[], n: number, batches = 1): { type: SqlType; rows: V[]; vectors: ColumnVector[] } {
+function draw(
+  name: string,
+  types: SqlType[],
+  argsOf: (n: number) => ColumnVector[],
+  n: number,
+  batches = 1,
+): { type: SqlType; rows: V[]; vectors: ColumnVector[] } {
   const fn = registry.resolveScalar(name, types, 0);
   assert.equal(fn.deterministic, false);
   const vectors: ColumnVector[] = [];
@@ -63,7 +70,12 @@ test('rnd_long, rnd_double, rnd_float, rnd_boolean, rnd_char, rnd_byte and rnd_s
   assert.equal(l.type, 'LONG');
   assert.ok(l.vectors[0]!.kind === 'fixed' && l.vectors[0]!.exact, 'full-range longs carry exact int64 pairs');
   assert.ok(l.rows.some((x) => Math.abs(x as number) > 2 ** 53));
-  const lr = draw('rnd_long', ['LONG', 'LONG', 'INT'], (n) => [K(-10000000, n, longs), K(10000000, n, longs), K(0, n)], 500).rows;
+  const lr = draw(
+    'rnd_long',
+    ['LONG', 'LONG', 'INT'],
+    (n) => [K(-10000000, n, longs), K(10000000, n, longs), K(0, n)],
+    500,
+  ).rows;
   assert.ok(lr.every((x) => (x as number) >= -10000000 && (x as number) <= 10000000));
   const d = draw('rnd_double', [], () => [], 1000).rows as number[];
   assert.ok(d.every((x) => x >= 0 && x < 1));
@@ -84,11 +96,22 @@ test('rnd_long, rnd_double, rnd_float, rnd_boolean, rnd_char, rnd_byte and rnd_s
 
 test('rnd_timestamp and rnd_date stay between their bounds', () => {
   seeded(3);
-  const lo = Date.parse('2015-01-01') * 1000, hi = Date.parse('2016-01-01') * 1000;
-  const t = draw('rnd_timestamp', ['TIMESTAMP', 'TIMESTAMP', 'INT'], (n) => [K(lo, n, (v) => longs(v, 'TIMESTAMP')), K(hi, n, (v) => longs(v, 'TIMESTAMP')), K(0, n)], 500);
+  const lo = Date.parse('2015-01-01') * 1000,
+    hi = Date.parse('2016-01-01') * 1000;
+  const t = draw(
+    'rnd_timestamp',
+    ['TIMESTAMP', 'TIMESTAMP', 'INT'],
+    (n) => [K(lo, n, (v) => longs(v, 'TIMESTAMP')), K(hi, n, (v) => longs(v, 'TIMESTAMP')), K(0, n)],
+    500,
+  );
   assert.equal(t.type, 'TIMESTAMP');
   assert.ok((t.rows as number[]).every((x) => x >= lo && x <= hi));
-  const d = draw('rnd_date', ['DATE', 'DATE', 'INT'], (n) => [K(lo / 1000, n, (v) => longs(v, 'DATE')), K(hi / 1000, n, (v) => longs(v, 'DATE')), K(0, n)], 100);
+  const d = draw(
+    'rnd_date',
+    ['DATE', 'DATE', 'INT'],
+    (n) => [K(lo / 1000, n, (v) => longs(v, 'DATE')), K(hi / 1000, n, (v) => longs(v, 'DATE')), K(0, n)],
+    100,
+  );
   assert.equal(d.type, 'DATE');
   assert.ok((d.rows as number[]).every((x) => x >= lo / 1000 && x <= hi / 1000));
 });
@@ -130,19 +153,40 @@ test('rnd_uuid4 makes version 4 UUIDs', () => {
   const u = draw('rnd_uuid4', [], () => [], 50);
   assert.equal(u.type, 'UUID');
   const text = values(REGISTRY.resolveScalar('cast_STRING', ['UUID'], 0).kernel([u.vectors[0]!], 50, KX)) as string[];
-  assert.ok(text.every((s) => /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/.test(s)), text[0]);
+  assert.ok(
+    text.every((s) => /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/.test(s)),
+    text[0],
+  );
   assert.equal(new Set(text).size, 50);
 });
 
 test('timestamp_sequence continues across batches: row k is start + k * step', () => {
   const start = Date.parse('2019-10-17T00:00:00Z') * 1000;
-  const seq = draw('timestamp_sequence', ['TIMESTAMP', 'LONG'], (n) => [K(start, n, (v) => longs(v, 'TIMESTAMP')), K(100000, n, longs)], 3, 2);
-  assert.deepEqual(seq.rows.map((x) => formatTimestamp(x as number)), [
-    '2019-10-17T00:00:00.000000Z', '2019-10-17T00:00:00.100000Z', '2019-10-17T00:00:00.200000Z',
-    '2019-10-17T00:00:00.300000Z', '2019-10-17T00:00:00.400000Z', '2019-10-17T00:00:00.500000Z',
-  ]);
+  const seq = draw(
+    'timestamp_sequence',
+    ['TIMESTAMP', 'LONG'],
+    (n) => [K(start, n, (v) => longs(v, 'TIMESTAMP')), K(100000, n, longs)],
+    3,
+    2,
+  );
+  assert.deepEqual(
+    seq.rows.map((x) => formatTimestamp(x as number)),
+    [
+      '2019-10-17T00:00:00.000000Z',
+      '2019-10-17T00:00:00.100000Z',
+      '2019-10-17T00:00:00.200000Z',
+      '2019-10-17T00:00:00.300000Z',
+      '2019-10-17T00:00:00.400000Z',
+      '2019-10-17T00:00:00.500000Z',
+    ],
+  );
   // A varying step adds up row by row.
-  const v = draw('timestamp_sequence', ['TIMESTAMP', 'LONG'], () => [ts(['2020-01-01', '2020-01-01', '2020-01-01']), longs([1, 2, 3])], 3);
+  const v = draw(
+    'timestamp_sequence',
+    ['TIMESTAMP', 'LONG'],
+    () => [ts(['2020-01-01', '2020-01-01', '2020-01-01']), longs([1, 2, 3])],
+    3,
+  );
   const t0 = Date.parse('2020-01-01') * 1000;
   assert.deepEqual(v.rows, [t0, t0 + 1, t0 + 3]);
 });

@@ -4,7 +4,21 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { standaloneKernelContext } from '../../lib/functions/registry.js';
-import { bools, call, chars, doubles, ints, resolveError, resultType, strs, syms, ts, values, KX, REGISTRY } from './helpers.js';
+import {
+  bools,
+  call,
+  chars,
+  doubles,
+  ints,
+  resolveError,
+  resultType,
+  strs,
+  syms,
+  ts,
+  values,
+  KX,
+  REGISTRY,
+} from './helpers.js';
 
 const rep = (s: string | null, n: number): ReturnType<typeof strs> => strs(new Array(n).fill(s));
 const n = (x: number, k: number): ReturnType<typeof ints> => ints(new Array(k).fill(x));
@@ -17,9 +31,15 @@ test('length counts UTF-16 code units of STRING and SYMBOL, code points of VARCH
   assert.equal(resultType('length', ['SYMBOL']), 'INT');
 });
 
-test('upper and lower map each character as Java\'s Character does (one for one), keep NULL, and are STRING', () => {
+test("upper and lower map each character as Java's Character does (one for one), keep NULL, and are STRING", () => {
   // 'ß' has no one-character upper case: it stays (String.toUpperCase would make it 'SS').
-  assert.deepEqual(call('upper', [strs(['questDB', null, 'straße', 'ﬁx', 'ǆ'])]), ['QUESTDB', null, 'STRAßE', 'ﬁX', 'Ǆ']);
+  assert.deepEqual(call('upper', [strs(['questDB', null, 'straße', 'ﬁx', 'ǆ'])]), [
+    'QUESTDB',
+    null,
+    'STRAßE',
+    'ﬁX',
+    'Ǆ',
+  ]);
   assert.deepEqual(call('lower', [syms(['QuestDB', 'ÉTÉ', 'İx'])]), ['questdb', 'été', 'ix']);
   assert.deepEqual(call('to_uppercase', [strs(['a'])]), ['A']);
   assert.deepEqual(call('to_lowercase', [strs(['MiX', null], 'VARCHAR')]), ['mix', null]);
@@ -29,8 +49,13 @@ test('upper and lower map each character as Java\'s Character does (one for one)
 });
 
 test('concat joins any number of values of any type, NULL as empty', () => {
-  assert.deepEqual(call('concat', [strs(['Tim', 'Anna']), rep(' ', 2), strs(['Thompson', null])]), ['Tim Thompson', 'Anna ']);
-  assert.deepEqual(call('concat', [strs(['p=']), ints([70867]), strs([',t=']), ts(['2020-01-01'])]), ['p=70867,t=2020-01-01T00:00:00.000000Z']);
+  assert.deepEqual(call('concat', [strs(['Tim', 'Anna']), rep(' ', 2), strs(['Thompson', null])]), [
+    'Tim Thompson',
+    'Anna ',
+  ]);
+  assert.deepEqual(call('concat', [strs(['p=']), ints([70867]), strs([',t=']), ts(['2020-01-01'])]), [
+    'p=70867,t=2020-01-01T00:00:00.000000Z',
+  ]);
   assert.deepEqual(call('concat', [doubles([1.5]), bools([false])]), ['1.5false']);
   assert.deepEqual(call('concat', [strs([null])]), ['']);
   assert.equal(resultType('concat', ['STRING', 'VARCHAR', 'INT']), 'STRING'); // QuestDB: always STRING
@@ -60,7 +85,12 @@ test('left and right take characters from either end; negative counts drop them'
 });
 
 test('strpos / position find 1-based character positions, 0 when absent', () => {
-  assert.deepEqual(call('strpos', [strs(['Tim Thompson', 'Anna Mason', null, '😀Thompson']), rep('Thompson', 4)]), [5, 0, null, 2]);
+  assert.deepEqual(call('strpos', [strs(['Tim Thompson', 'Anna Mason', null, '😀Thompson']), rep('Thompson', 4)]), [
+    5,
+    0,
+    null,
+    2,
+  ]);
   assert.deepEqual(call('position', [syms(['abc']), strs(['c'])]), [3]);
   assert.deepEqual(call('strpos', [strs(['abc']), strs([''])]), [1]);
 });
@@ -73,24 +103,38 @@ test('replace is VARCHAR only when all three arguments are', () => {
 });
 
 test('replace, trims, split_part and starts_with', () => {
-  assert.deepEqual(call('replace', [strs(['Hello World', 'aaa', null]), rep('World', 3), rep('QuestDB', 3)]), ['Hello QuestDB', 'aaa', null]);
+  assert.deepEqual(call('replace', [strs(['Hello World', 'aaa', null]), rep('World', 3), rep('QuestDB', 3)]), [
+    'Hello QuestDB',
+    'aaa',
+    null,
+  ]);
   assert.deepEqual(call('replace', [strs(['a.b.c']), strs(['.']), strs([''])]), ['abc']);
   assert.deepEqual(call('replace', [strs(['abc']), strs(['']), strs(['x'])]), ['abc']);
   assert.deepEqual(call('trim', [strs(['   QuestDB   ', '\t x \n', null])]), ['QuestDB', 'x', null]);
   assert.deepEqual(call('ltrim', [strs(['   QuestDB   '])]), ['QuestDB   ']);
   assert.deepEqual(call('rtrim', [strs(['Hello QuestDB   '])]), ['Hello QuestDB']);
-  assert.deepEqual(call('split_part', [strs(['Hello,QuestDB,SQL', 'a,b', 'a,b']), rep(',', 3), ints([2, 5, -1])]), ['QuestDB', '', 'b']);
+  assert.deepEqual(call('split_part', [strs(['Hello,QuestDB,SQL', 'a,b', 'a,b']), rep(',', 3), ints([2, 5, -1])]), [
+    'QuestDB',
+    '',
+    'b',
+  ]);
   assert.throws(() => call('split_part', [strs(['a,b']), strs([',']), ints([0])]), /field position must not be zero/);
   assert.deepEqual(call('starts_with', [strs(['Hello QuestDB', 'x', null]), rep('Hello', 3)]), [true, false, false]);
 });
 
 test('regexp_replace replaces every match, with group references', () => {
-  assert.deepEqual(call('regexp_replace', [strs(['a1b22c333', null]), rep('[0-9]+', 2), rep('#', 2)]), ['a#b#c#', null]);
-  assert.deepEqual(call('regexp_replace', [strs(['2024-01-15']), strs(['(\\d+)-(\\d+)-(\\d+)']), strs(['$3/$2/$1'])]), ['15/01/2024']);
+  assert.deepEqual(call('regexp_replace', [strs(['a1b22c333', null]), rep('[0-9]+', 2), rep('#', 2)]), [
+    'a#b#c#',
+    null,
+  ]);
+  assert.deepEqual(call('regexp_replace', [strs(['2024-01-15']), strs(['(\\d+)-(\\d+)-(\\d+)']), strs(['$3/$2/$1'])]), [
+    '15/01/2024',
+  ]);
 });
 
 test('regexp_replace reads the replacement as Java does: $n, ${name}, and a backslash escaping the next character', () => {
-  const one = (s: string, p: string, r: string): unknown => call('regexp_replace', [strs([s]), strs([p]), strs([r])])[0];
+  const one = (s: string, p: string, r: string): unknown =>
+    call('regexp_replace', [strs([s]), strs([p]), strs([r])])[0];
   assert.equal(one('a1b22', '([0-9]+)', '[$1|$0]'), 'a[1|1]b[22|22]');
   assert.equal(one('x-y', '(?<l>\\w)-(?<r>\\w)', '${r}-${l}'), 'y-x');
   assert.equal(one('x-y', '(?P<l>\\w)-(?P<r>\\w)', '${r}+$1'), 'y+x');
@@ -116,11 +160,14 @@ test('regexp_replace refuses a replacement Java refuses', () => {
     ['(?<n>b)', '${n', /\$\{name\}/],
   ];
   for (const [p, r, why] of refused) {
-    assert.throws(() => call('regexp_replace', [strs(['ab']), strs([p]), strs([r])]), (e: Error) => {
-      assert.match(e.message, /^invalid replacement: /, r);
-      assert.match(e.message, why, r);
-      return true;
-    });
+    assert.throws(
+      () => call('regexp_replace', [strs(['ab']), strs([p]), strs([r])]),
+      (e: Error) => {
+        assert.match(e.message, /^invalid replacement: /, r);
+        assert.match(e.message, why, r);
+        return true;
+      },
+    );
   }
 });
 
@@ -129,11 +176,16 @@ test('regexp_replace stops once the text it builds passes the per-value limit', 
   const fn = REGISTRY.resolveScalar('regexp_replace', ['STRING', 'STRING', 'STRING'], 0);
   const args = [strs(['a'.repeat(400)]), strs(['a']), strs(['$0$0$0'])];
   assert.throws(() => fn.kernel(args, 1, kx), /breached memory limit set for regexp_replace \[maxLength=1000/);
-  assert.deepEqual(values(fn.kernel([strs(['a'.repeat(300)]), strs(['a']), strs(['$0$0$0'])], 1, kx)), ['a'.repeat(900)]);
+  assert.deepEqual(values(fn.kernel([strs(['a'.repeat(300)]), strs(['a']), strs(['$0$0$0'])], 1, kx)), [
+    'a'.repeat(900),
+  ]);
 });
 
 test('lpad and rpad pad or cut to a length', () => {
-  assert.deepEqual(call('lpad', [strs(['QuestDB', 'toolongtext']), n(10, 2), rep('0', 2)]), ['000QuestDB', 'toolongtex']);
+  assert.deepEqual(call('lpad', [strs(['QuestDB', 'toolongtext']), n(10, 2), rep('0', 2)]), [
+    '000QuestDB',
+    'toolongtex',
+  ]);
   assert.deepEqual(call('rpad', [strs(['ab']), n(5, 1), strs(['xy'])]), ['abxyx']);
   assert.deepEqual(call('lpad', [strs(['ab']), n(4, 1)]), ['  ab']);
 });
@@ -142,7 +194,10 @@ test('handles empty batches and rejects wrong argument types', () => {
   assert.deepEqual(call('upper', [strs([])], undefined, 0), []);
   assert.deepEqual(call('length', [syms([])], undefined, 0), []);
   assert.deepEqual(call('substring', [strs([]), ints([]), ints([])], undefined, 0), []);
-  assert.equal(resolveError('length', ['INT']), 'there is no matching function `length` with the argument types: (INT)');
+  assert.equal(
+    resolveError('length', ['INT']),
+    'there is no matching function `length` with the argument types: (INT)',
+  );
   assert.match(resolveError('left', ['STRING', 'STRING']), /no matching function `left`/);
   assert.match(resolveError('upper', ['STRING', 'STRING']), /no matching function `upper`/);
 });

@@ -21,8 +21,18 @@ test("now() is the statement's time its kernel context carries; systimestamp() a
   const fixed = parseTimestamp('2024-02-29T12:34:56.789012Z')!;
   assert.deepEqual(values(now.kernel([], 2, standaloneKernelContext(fixed))), [fixed, fixed]);
   // today() and its neighbours are days around the statement's time too.
-  assert.equal(formatTimestamp(values(REGISTRY.resolveScalar('today', [], 0).kernel([], 1, standaloneKernelContext(fixed)))[0] as number), '2024-02-29T00:00:00.000000Z');
-  assert.equal(formatTimestamp(values(REGISTRY.resolveScalar('tomorrow', [], 0).kernel([], 1, standaloneKernelContext(fixed)))[0] as number), '2024-03-01T00:00:00.000000Z');
+  assert.equal(
+    formatTimestamp(
+      values(REGISTRY.resolveScalar('today', [], 0).kernel([], 1, standaloneKernelContext(fixed)))[0] as number,
+    ),
+    '2024-02-29T00:00:00.000000Z',
+  );
+  assert.equal(
+    formatTimestamp(
+      values(REGISTRY.resolveScalar('tomorrow', [], 0).kernel([], 1, standaloneKernelContext(fixed)))[0] as number,
+    ),
+    '2024-03-01T00:00:00.000000Z',
+  );
   const sys = REGISTRY.resolveScalar('systimestamp', [], 0);
   const s1 = values(sys.kernel([], 1, KX))[0] as number;
   await new Promise((r) => setTimeout(r, 5));
@@ -41,9 +51,15 @@ test("now() is the statement's time its kernel context carries; systimestamp() a
 });
 
 test('to_timestamp and to_date parse with a pattern; NULL when the text does not match', () => {
-  assert.deepEqual(iso(call('to_timestamp', [strs(['2020-03-01:15:43:21.127329', 'bad', null]), rep('yyyy-MM-dd:HH:mm:ss.SSSUUU', 3)])),
-    ['2020-03-01T15:43:21.127329Z', null, null]);
-  assert.deepEqual(call('to_date', [strs(['2020-03-01:15:43:21']), strs(['yyyy-MM-dd:HH:mm:ss'])]), [Date.parse('2020-03-01T15:43:21Z')]);
+  assert.deepEqual(
+    iso(
+      call('to_timestamp', [strs(['2020-03-01:15:43:21.127329', 'bad', null]), rep('yyyy-MM-dd:HH:mm:ss.SSSUUU', 3)]),
+    ),
+    ['2020-03-01T15:43:21.127329Z', null, null],
+  );
+  assert.deepEqual(call('to_date', [strs(['2020-03-01:15:43:21']), strs(['yyyy-MM-dd:HH:mm:ss'])]), [
+    Date.parse('2020-03-01T15:43:21Z'),
+  ]);
   assert.deepEqual(call('to_timestamp', [strs(['2020', '21']), strs(['yyyy', 'yy'])]).length, 2);
   assert.equal(resultType('to_date', ['STRING', 'STRING']), 'DATE');
 });
@@ -51,8 +67,13 @@ test('to_timestamp and to_date parse with a pattern; NULL when the text does not
 test('to_str prints timestamps and dates with a pattern', () => {
   const t = ts(['2020-03-04T05:06:07.123456Z', null]);
   assert.deepEqual(call('to_str', [t, rep('yyyy-MM-dd', 2)]), ['2020-03-04', null]);
-  assert.deepEqual(call('to_str', [t, rep('EE, d MMM yyyy HH:mm:ss.SSSUUU', 2)]), ['Wednesday, 4 Mar 2020 05:06:07.123456', null]);
-  assert.deepEqual(call('to_str', [longs([Date.parse('2020-03-04T00:00:00Z')], 'DATE'), strs(['yyyy-MM-ddTHH'])]), ['2020-03-04T00']);
+  assert.deepEqual(call('to_str', [t, rep('EE, d MMM yyyy HH:mm:ss.SSSUUU', 2)]), [
+    'Wednesday, 4 Mar 2020 05:06:07.123456',
+    null,
+  ]);
+  assert.deepEqual(call('to_str', [longs([Date.parse('2020-03-04T00:00:00Z')], 'DATE'), strs(['yyyy-MM-ddTHH'])]), [
+    '2020-03-04T00',
+  ]);
   assert.equal(resultType('to_str', ['TIMESTAMP', 'STRING']), 'STRING');
 });
 
@@ -69,8 +90,12 @@ test('dateadd adds calendar and fixed units to TIMESTAMP', () => {
   assert.deepEqual(add('T', 1)[0], '2020-01-31T10:00:00.001000Z');
   assert.deepEqual(add('u', 1)[0], '2020-01-31T10:00:00.000001Z');
   assert.deepEqual(add('x', 1)[0], null);
-  assert.deepEqual(iso(call('dateadd', [chars(['h']), ints([1]), longs([0], 'DATE')])), ['1970-01-01T01:00:00.000000Z']);
-  assert.deepEqual(iso(call('dateadd', [strs(['d']), ints([1]), strs(['2024-02-28'])])), ['2024-02-29T00:00:00.000000Z']);
+  assert.deepEqual(iso(call('dateadd', [chars(['h']), ints([1]), longs([0], 'DATE')])), [
+    '1970-01-01T01:00:00.000000Z',
+  ]);
+  assert.deepEqual(iso(call('dateadd', [strs(['d']), ints([1]), strs(['2024-02-28'])])), [
+    '2024-02-29T00:00:00.000000Z',
+  ]);
 });
 
 test('datediff counts whole units between two timestamps, in either order', () => {
@@ -137,7 +162,9 @@ test('year, month, day, hour, minute, second, millis, micros and day_of_week', (
 
 test('timestamp_floor floors to strides from the epoch or an origin; timestamp_ceil rounds up', () => {
   assert.deepEqual(iso(call('timestamp_floor', [strs(['5d']), strs(['2018-01-01'])])), ['2017-12-30T00:00:00.000000Z']);
-  assert.deepEqual(iso(call('timestamp_floor', [strs(['5d']), strs(['2018-01-01']), strs(['2018-01-01'])])), ['2018-01-01T00:00:00.000000Z']);
+  assert.deepEqual(iso(call('timestamp_floor', [strs(['5d']), strs(['2018-01-01']), strs(['2018-01-01'])])), [
+    '2018-01-01T00:00:00.000000Z',
+  ]);
   const t = ts(['2016-02-10T16:18:22.862145Z', null]);
   const fl = (u: string): (string | null)[] => iso(call('timestamp_floor', [chars([u, u]), t]));
   assert.deepEqual(fl('T'), ['2016-02-10T16:18:22.862000Z', null]);
@@ -151,7 +178,10 @@ test('timestamp_floor floors to strides from the epoch or an origin; timestamp_c
   assert.deepEqual(ce('T'), ['2016-02-10T16:18:22.863000Z', null]);
   assert.deepEqual(ce('M')[0], '2016-03-01T00:00:00.000000Z');
   assert.deepEqual(iso(call('timestamp_ceil', [strs(['d']), ts(['2016-02-10'])])), ['2016-02-10T00:00:00.000000Z']);
-  assert.throws(() => call('timestamp_floor', [strs(['5q']), t.kind === 'fixed' ? ts(['2016-02-10']) : t]), /invalid unit/);
+  assert.throws(
+    () => call('timestamp_floor', [strs(['5q']), t.kind === 'fixed' ? ts(['2016-02-10']) : t]),
+    /invalid unit/,
+  );
   assert.deepEqual(call('timestamp_floor', [strs([]), ts([])], undefined, 0), []);
 });
 

@@ -37,9 +37,16 @@ test('orders strings by code point and counts code points', () => {
 });
 
 test('textVector encodes ASCII, BMP and astral text with NULLs through every path', () => {
-  for (const xs of [['a', null, 'bc', ''], ['a', null, 'é', '€x', ''], ['😀', null, 'é', '\uD800']]) {
+  for (const xs of [
+    ['a', null, 'bc', ''],
+    ['a', null, 'é', '€x', ''],
+    ['😀', null, 'é', '\uD800'],
+  ]) {
     const v = textVector('VARCHAR', xs);
-    assert.deepEqual(texts(v), xs.map((s) => (s === '\uD800' ? '\uFFFD' : s)));
+    assert.deepEqual(
+      texts(v),
+      xs.map((s) => (s === '\uD800' ? '\uFFFD' : s)),
+    );
     assert.equal(v.offsets[xs.length], v.bytes.length);
   }
   assert.deepEqual(texts(textVector('STRING', [])), []);

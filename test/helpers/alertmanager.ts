@@ -64,8 +64,12 @@ export async function startAlertmanager(): Promise<RunningAlertmanager> {
   });
   const exited = new Promise<void>((res) => child.once('exit', () => res()));
   let exitedEarly = false;
-  void exited.then(() => { exitedEarly = true; });
-  child.once('error', () => { exitedEarly = true; });
+  void exited.then(() => {
+    exitedEarly = true;
+  });
+  child.once('error', () => {
+    exitedEarly = true;
+  });
 
   const stop = async (): Promise<void> => {
     if (child.exitCode === null && child.signalCode === null) {

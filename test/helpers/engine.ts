@@ -5,4 +5,7 @@ import type { EngineOptions } from '../../lib/exec/engine.js';
 import { Pacer } from '../../lib/exec/pacer.js';
 import { createFunctionRegistry } from '../../lib/functions/index.js';
 
-export const ENGINE: Pick<EngineOptions, 'registry' | 'pacer'> = { registry: createFunctionRegistry(), pacer: new Pacer() };
+export const ENGINE: Pick<EngineOptions, 'registry' | 'pacer'> = {
+  registry: createFunctionRegistry(),
+  pacer: new Pacer(),
+};

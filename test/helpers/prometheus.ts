@@ -50,11 +50,14 @@ export async function startPrometheus(opts: PrometheusOptions): Promise<Promethe
     throw new Error(`targets must be host:port, got ${JSON.stringify(opts.targets)}`);
   }
   if (!Number.isInteger(intervalMs) || intervalMs < 10) throw new Error(`bad scrapeIntervalMs ${intervalMs}`);
-  if (opts.metricsPath !== undefined && !opts.metricsPath.startsWith('/')) throw new Error(`metricsPath must start with /`);
+  if (opts.metricsPath !== undefined && !opts.metricsPath.startsWith('/'))
+    throw new Error(`metricsPath must start with /`);
   try {
     await access(binary, constants.X_OK);
   } catch (cause) {
-    throw new Error(`${binary} is missing: install the Debian package prometheus (apt-get install prometheus)`, { cause });
+    throw new Error(`${binary} is missing: install the Debian package prometheus (apt-get install prometheus)`, {
+      cause,
+    });
   }
 
   const dir = await mkdtemp(join(tmpdir(), 'svcdb-prometheus-'));
@@ -66,7 +69,10 @@ export async function startPrometheus(opts: PrometheusOptions): Promise<Promethe
       static_configs: [{ targets: opts.targets }],
       ...(opts.basicAuth ? { basic_auth: opts.basicAuth } : {}),
     };
-    const config = { global: { scrape_interval: `${intervalMs}ms`, scrape_timeout: `${intervalMs}ms` }, scrape_configs: [job] };
+    const config = {
+      global: { scrape_interval: `${intervalMs}ms`, scrape_timeout: `${intervalMs}ms` },
+      scrape_configs: [job],
+    };
     await writeFile(join(dir, 'prometheus.yml'), JSON.stringify(config, null, 2));
     // Another process can take the free port between our probe and Prometheus binding it; retry then.
     for (let attempt = 1; ; attempt++) {
@@ -84,11 +90,15 @@ type Launch = { handle: PrometheusHandle } | { error: Error; portTaken: boolean 
 
 async function launch(binary: string, dir: string, port: number, startTimeoutMs: number): Promise<Launch> {
   const url = `http://127.0.0.1:${port}`;
-  const child = spawn(binary, [
-    `--config.file=${join(dir, 'prometheus.yml')}`,
-    `--storage.tsdb.path=${join(dir, 'data')}`,
-    `--web.listen-address=127.0.0.1:${port}`,
-  ], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(
+    binary,
+    [
+      `--config.file=${join(dir, 'prometheus.yml')}`,
+      `--storage.tsdb.path=${join(dir, 'data')}`,
+      `--web.listen-address=127.0.0.1:${port}`,
+    ],
+    { stdio: ['ignore', 'pipe', 'pipe'] },
+  );
   let output = '';
   const keep = (chunk: Buffer): void => {
     output = (output + chunk.toString('utf8')).slice(-OUTPUT_KEEP);
@@ -141,7 +151,9 @@ async function launch(binary: string, dir: string, port: number, startTimeoutMs:
       if (pred(result)) return result;
       if (Date.now() >= deadline) {
         const health = (await targets()).activeTargets.map((t: any) => `${t.scrapeUrl} ${t.health} ${t.lastError}`);
-        throw new Error(`timed out after ${timeoutMs} ms waiting for ${promql}; last result ${JSON.stringify(result)}; targets ${JSON.stringify(health)}`);
+        throw new Error(
+          `timed out after ${timeoutMs} ms waiting for ${promql}; last result ${JSON.stringify(result)}; targets ${JSON.stringify(health)}`,
+        );
       }
       await delay(POLL_MS);
     }
@@ -185,4 +197,3 @@ async function getData(url: string): Promise<any> {
   if (json?.status !== 'success') throw new Error(`GET ${url}: ${statusCode} ${json?.errorType}: ${json?.error}`);
   return json.data;
 }
-

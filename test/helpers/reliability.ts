@@ -33,7 +33,11 @@ export async function send(url: string, init: Parameters<typeof request>[1] = {}
   const res = await request(url, { headersTimeout: 600_000, bodyTimeout: 600_000, ...init });
   const text = await res.body.text();
   let json: unknown;
-  try { json = JSON.parse(text); } catch { json = undefined; }
+  try {
+    json = JSON.parse(text);
+  } catch {
+    json = undefined;
+  }
   return { status: res.statusCode, headers: res.headers, text, json };
 }
 

@@ -44,7 +44,9 @@ export interface StartOptions {
 
 const roots = new Set<string>();
 // Temporary roots are removed when the test process ends, whatever happened.
-process.on('exit', () => { for (const r of roots) rmSync(r, { recursive: true, force: true }); });
+process.on('exit', () => {
+  for (const r of roots) rmSync(r, { recursive: true, force: true });
+});
 
 export function makeRoot(): string {
   const root = mkdtempSync(join(tmpdir(), 'svcdb-test-'));
@@ -66,11 +68,21 @@ export async function startServer(opts: StartOptions = {}): Promise<ServerProces
     ...opts.env,
   };
   const argv = [...(opts.execArgv ?? []), CLI, 'serve', '-d', root, ...(opts.args ?? [])];
-  const child = opts.addressSpaceLimit === undefined
-    ? spawn(process.execPath, argv, { env, stdio: ['ignore', 'pipe', 'pipe'] })
-    // The shell sets the cap and execs node in its place, so child.pid is the server's.
-    : spawn('/bin/sh', ['-c', 'ulimit -v "$0" && exec "$@"', String(Math.floor(opts.addressSpaceLimit / 1024)), process.execPath, ...argv],
-      { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child =
+    opts.addressSpaceLimit === undefined
+      ? spawn(process.execPath, argv, { env, stdio: ['ignore', 'pipe', 'pipe'] })
+      : // The shell sets the cap and execs node in its place, so child.pid is the server's.
+        spawn(
+          '/bin/sh',
+          [
+            '-c',
+            'ulimit -v "$0" && exec "$@"',
+            String(Math.floor(opts.addressSpaceLimit / 1024)),
+            process.execPath,
+            ...argv,
+          ],
+          { env, stdio: ['ignore', 'pipe', 'pipe'] },
+        );
   let out = '';
   let err = '';
   const waiters: Array<{ re: RegExp; resolve: (l: string) => void }> = [];
@@ -78,24 +90,44 @@ export async function startServer(opts: StartOptions = {}): Promise<ServerProces
     out += d;
     for (const w of [...waiters]) {
       const line = out.split('\n').find((l) => w.re.test(l));
-      if (line !== undefined) { waiters.splice(waiters.indexOf(w), 1); w.resolve(line); }
+      if (line !== undefined) {
+        waiters.splice(waiters.indexOf(w), 1);
+        w.resolve(line);
+      }
     }
   });
-  child.stderr!.setEncoding('utf8').on('data', (d: string) => { err += d; });
+  child.stderr!.setEncoding('utf8').on('data', (d: string) => {
+    err += d;
+  });
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   const waitForLine = (re: RegExp, timeoutMs = 15_000): Promise<string> => {
     const hit = out.split('\n').find((l) => re.test(l));
     if (hit !== undefined) return Promise.resolve(hit);
     return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`no line ${re} within ${timeoutMs} ms; stdout:\n${out}\nstderr:\n${err}`)), timeoutMs);
-      const w = { re, resolve: (l: string) => { clearTimeout(timer); resolve(l); } };
+      const timer = setTimeout(
+        () => reject(new Error(`no line ${re} within ${timeoutMs} ms; stdout:\n${out}\nstderr:\n${err}`)),
+        timeoutMs,
+      );
+      const w = {
+        re,
+        resolve: (l: string) => {
+          clearTimeout(timer);
+          resolve(l);
+        },
+      };
       waiters.push(w);
-      void exited.then(() => { clearTimeout(timer); if (waiters.includes(w)) reject(new Error(`server exited before ${re}; stdout:\n${out}\nstderr:\n${err}`)); });
+      void exited.then(() => {
+        clearTimeout(timer);
+        if (waiters.includes(w)) reject(new Error(`server exited before ${re}; stdout:\n${out}\nstderr:\n${err}`));
+      });
     });
   };
   const proc: ServerProcess = {
-    root, child, exited,
-    mainUrl: '', healthUrl: '',
+    root,
+    child,
+    exited,
+    mainUrl: '',
+    healthUrl: '',
     stdout: () => out,
     stderr: () => err,
     waitForLine,
@@ -103,7 +135,10 @@ export async function startServer(opts: StartOptions = {}): Promise<ServerProces
       // One signal only: a second one makes the server exit at once with code 1.
       if (!child.killed && child.exitCode === null && child.signalCode === null) child.kill(signal);
       const code = await exited;
-      if (!opts.root) { rmSync(root, { recursive: true, force: true }); roots.delete(root); }
+      if (!opts.root) {
+        rmSync(root, { recursive: true, force: true });
+        roots.delete(root);
+      }
       return code;
     },
   };

@@ -3,7 +3,11 @@
 import assert from 'node:assert/strict';
 import { request } from 'undici';
 
-export interface Reply { status: number; text: string; body: Record<string, unknown> }
+export interface Reply {
+  status: number;
+  text: string;
+  body: Record<string, unknown>;
+}
 
 export interface SqlClient {
   get(path: string, params: Record<string, string>): Promise<{ status: number; bytes: Buffer }>;
@@ -31,7 +35,9 @@ export function sqlClient(base: () => string): SqlClient {
     return r.body;
   };
   return {
-    get, exec, ok,
+    get,
+    exec,
+    ok,
     rows: async (query) => (await ok(query)).dataset as unknown[][],
     fails: async (query, error, position) => {
       const r = await exec(query);

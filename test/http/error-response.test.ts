@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { asSvcError, errorClass } from '../../lib/http/error-response.js';
 import { SvcError } from '../../lib/errors/svc-error.js';
 
-test('classes errors: 4xx are the client\'s, 503 and 507 the environment\'s, 500 and foreign errors internal', () => {
+test("classes errors: 4xx are the client's, 503 and 507 the environment's, 500 and foreign errors internal", () => {
   assert.equal(errorClass(new SvcError('SQL', 'bad')), 'client');
   assert.equal(errorClass(new SvcError('HEADERS_TOO_LARGE', 'long')), 'client');
   assert.equal(errorClass(new SvcError('DISK_FULL', 'full')), 'environment');

@@ -16,7 +16,8 @@ type Rows = Field[][];
 const COMMA = 0x2c;
 const enc = new TextEncoder();
 const bytesOf = (input: string | Uint8Array): Uint8Array => (typeof input === 'string' ? enc.encode(input) : input);
-const decode = (b: Uint8Array, start: number, end: number): string => Buffer.from(b.buffer, b.byteOffset + start, end - start).toString('utf8');
+const decode = (b: Uint8Array, start: number, end: number): string =>
+  Buffer.from(b.buffer, b.byteOffset + start, end - start).toString('utf8');
 
 /** A sink that records rows of decoded fields (allocation is fine here: this is the test). */
 class Collector implements FieldSink {
@@ -53,7 +54,10 @@ function tokenize(input: string | Uint8Array, delimiter = COMMA, chunks: readonl
       const before = sink.rows.length;
       const used = t.push(chunk, sink);
       if (used === chunk.length) return;
-      assert.ok(pause && used > 0 && sink.rows.length === before + 1, 'a push stops only right after a row that asked to pause');
+      assert.ok(
+        pause && used > 0 && sink.rows.length === before + 1,
+        'a push stops only right after a row that asked to pause',
+      );
       chunk = chunk.subarray(used);
     }
   };
@@ -107,45 +111,170 @@ interface Case {
 
 /** The rules of the header comment, one sentence each; also the corpus of the chunking tests. */
 const CASES: readonly Case[] = [
-  { name: 'splits rows at \\n and fields at the delimiter', input: 'a,b,c\n1,2,3\n', rows: [[U('a'), U('b'), U('c')], [U('1'), U('2'), U('3')]] },
+  {
+    name: 'splits rows at \\n and fields at the delimiter',
+    input: 'a,b,c\n1,2,3\n',
+    rows: [
+      [U('a'), U('b'), U('c')],
+      [U('1'), U('2'), U('3')],
+    ],
+  },
   { name: 'skips a UTF-8 BOM at the very start', input: `${BOM}a,b\n`, rows: [[U('a'), U('b')]] },
   { name: 'skips a BOM right before a quoted first field', input: `${BOM}"a",b`, rows: [[Q('a'), U('b')]] },
-  { name: 'keeps a BOM anywhere but the very start as content', input: `a,${BOM}b\n${BOM}c`, rows: [[U('a'), U(`${BOM}b`)], [U(`${BOM}c`)]] },
+  {
+    name: 'keeps a BOM anywhere but the very start as content',
+    input: `a,${BOM}b\n${BOM}c`,
+    rows: [[U('a'), U(`${BOM}b`)], [U(`${BOM}c`)]],
+  },
   { name: 'skips only one BOM', input: `${BOM}${BOM}a`, rows: [[U(`${BOM}a`)]] },
   { name: 'takes a BOM alone as an empty input', input: BOM, rows: [] },
-  { name: 'keeps the first bytes of an incomplete BOM as content', input: Uint8Array.of(0xef, 0xbb, 0x2c, 0x41), rows: [[U('\uFFFD'), U('A')]] },
-  { name: 'keeps an incomplete BOM at the end of input as a field', input: Uint8Array.of(0xef, 0xbb), rows: [[U('\uFFFD')]] },
-  { name: 'keeps a UTF-16 BOM at the start as content', input: Uint8Array.of(0xff, 0xfe, 0x41, 0x0a), rows: [[U('\uFFFD\uFFFDA')]] },
-  { name: 'ends rows at \\r\\n', input: 'a,b\r\nc,d\r\n', rows: [[U('a'), U('b')], [U('c'), U('d')]] },
-  { name: 'ends rows at a lone \\r', input: 'a,b\rc,d\r', rows: [[U('a'), U('b')], [U('c'), U('d')]] },
-  { name: 'ends rows at any mix of \\n, \\r\\n and \\r', input: 'a\nb\r\nc\rd\n\re', rows: [[U('a')], [U('b')], [U('c')], [U('d')], [U('e')]] },
+  {
+    name: 'keeps the first bytes of an incomplete BOM as content',
+    input: Uint8Array.of(0xef, 0xbb, 0x2c, 0x41),
+    rows: [[U('\uFFFD'), U('A')]],
+  },
+  {
+    name: 'keeps an incomplete BOM at the end of input as a field',
+    input: Uint8Array.of(0xef, 0xbb),
+    rows: [[U('\uFFFD')]],
+  },
+  {
+    name: 'keeps a UTF-16 BOM at the start as content',
+    input: Uint8Array.of(0xff, 0xfe, 0x41, 0x0a),
+    rows: [[U('\uFFFD\uFFFDA')]],
+  },
+  {
+    name: 'ends rows at \\r\\n',
+    input: 'a,b\r\nc,d\r\n',
+    rows: [
+      [U('a'), U('b')],
+      [U('c'), U('d')],
+    ],
+  },
+  {
+    name: 'ends rows at a lone \\r',
+    input: 'a,b\rc,d\r',
+    rows: [
+      [U('a'), U('b')],
+      [U('c'), U('d')],
+    ],
+  },
+  {
+    name: 'ends rows at any mix of \\n, \\r\\n and \\r',
+    input: 'a\nb\r\nc\rd\n\re',
+    rows: [[U('a')], [U('b')], [U('c')], [U('d')], [U('e')]],
+  },
   { name: 'produces no row for empty lines', input: '\n\r\n\ra\n\n\r\n\rb\r\r\n\n', rows: [[U('a')], [U('b')]] },
   { name: 'produces no row for an empty input', input: '', rows: [] },
-  { name: 'produces a row of two empty fields for a line holding only a delimiter', input: ',\n,', rows: [[U(''), U('')], [U(''), U('')]] },
-  { name: 'produces a row of one empty quoted field for a line holding only ""', input: '""\n""', rows: [[Q('')], [Q('')]] },
+  {
+    name: 'produces a row of two empty fields for a line holding only a delimiter',
+    input: ',\n,',
+    rows: [
+      [U(''), U('')],
+      [U(''), U('')],
+    ],
+  },
+  {
+    name: 'produces a row of one empty quoted field for a line holding only ""',
+    input: '""\n""',
+    rows: [[Q('')], [Q('')]],
+  },
   { name: 'keeps a line of spaces as a field', input: ' \n \t ', rows: [[U(' ')], [U(' \t ')]] },
-  { name: 'keeps delimiters inside quoted fields as content', input: '"a,b",",",c', rows: [[Q('a,b'), Q(','), U('c')]] },
-  { name: 'keeps newlines inside quoted fields as content', input: '"a\nb","c\r\nd","\r"\n"\n"', rows: [[Q('a\nb'), Q('c\r\nd'), Q('\r')], [Q('\n')]] },
-  { name: 'unescapes "" inside quoted fields to one quote', input: '"a""b","""","""x""",""""""', rows: [[Q('a"b'), Q('"'), Q('"x"'), Q('""')]] },
+  {
+    name: 'keeps delimiters inside quoted fields as content',
+    input: '"a,b",",",c',
+    rows: [[Q('a,b'), Q(','), U('c')]],
+  },
+  {
+    name: 'keeps newlines inside quoted fields as content',
+    input: '"a\nb","c\r\nd","\r"\n"\n"',
+    rows: [[Q('a\nb'), Q('c\r\nd'), Q('\r')], [Q('\n')]],
+  },
+  {
+    name: 'unescapes "" inside quoted fields to one quote',
+    input: '"a""b","""","""x""",""""""',
+    rows: [[Q('a"b'), Q('"'), Q('"x"'), Q('""')]],
+  },
   { name: 'reports quoted and unquoted empty fields', input: '"",,""\n', rows: [[Q(''), U(''), Q('')]] },
-  { name: 'appends text after a closing quote as csv-parse relax_quotes does', input: '"ab"cd,"a""b"c"d,""x,"a"b"\n', rows: [[Q('"ab"cd'), Q('"a"b"c"d'), Q('""x'), Q('"a"b"')]] },
-  { name: 'takes text after a closing quote up to a row end', input: '"a" b\r"c"d\r\n', rows: [[Q('"a" b')], [Q('"c"d')]] },
-  { name: 'treats a quote inside an unquoted field as content', input: 'a"b,c""d,e"\n x"y"', rows: [[U('a"b'), U('c""d'), U('e"')], [U(' x"y"')]] },
+  {
+    name: 'appends text after a closing quote as csv-parse relax_quotes does',
+    input: '"ab"cd,"a""b"c"d,""x,"a"b"\n',
+    rows: [[Q('"ab"cd'), Q('"a"b"c"d'), Q('""x'), Q('"a"b"')]],
+  },
+  {
+    name: 'takes text after a closing quote up to a row end',
+    input: '"a" b\r"c"d\r\n',
+    rows: [[Q('"a" b')], [Q('"c"d')]],
+  },
+  {
+    name: 'treats a quote inside an unquoted field as content',
+    input: 'a"b,c""d,e"\n x"y"',
+    rows: [[U('a"b'), U('c""d'), U('e"')], [U(' x"y"')]],
+  },
   { name: 'treats a quote after leading spaces as content', input: ' "a,b"', rows: [[U(' "a'), U('b"')]] },
   { name: 'ends an unterminated quoted field at the end of input', input: 'a,"b,c\nd', rows: [[U('a'), Q('b,c\nd')]] },
   { name: 'ends an unterminated quoted field after an escaped quote', input: '"a""', rows: [[Q('a"')]] },
   { name: 'ends a quoted field whose closing quote is the last byte', input: 'x\n"a"', rows: [[U('x')], [Q('a')]] },
   { name: 'ends a lone quote at the end of input as an empty quoted field', input: '"', rows: [[Q('')]] },
-  { name: 'completes a last row without a trailing newline', input: 'a,b\nc,d', rows: [[U('a'), U('b')], [U('c'), U('d')]] },
-  { name: 'gives an empty field between two delimiters', input: 'a,,b\n,,\n', rows: [[U('a'), U(''), U('b')], [U(''), U(''), U('')]] },
-  { name: 'gives an empty last field after a trailing delimiter', input: 'a,b,\nc,\r\nd,', rows: [[U('a'), U('b'), U('')], [U('c'), U('')], [U('d'), U('')]] },
-  { name: 'takes rows of any length', input: 'a\nb,c,d\n\ne,f', rows: [[U('a')], [U('b'), U('c'), U('d')], [U('e'), U('f')]] },
+  {
+    name: 'completes a last row without a trailing newline',
+    input: 'a,b\nc,d',
+    rows: [
+      [U('a'), U('b')],
+      [U('c'), U('d')],
+    ],
+  },
+  {
+    name: 'gives an empty field between two delimiters',
+    input: 'a,,b\n,,\n',
+    rows: [
+      [U('a'), U(''), U('b')],
+      [U(''), U(''), U('')],
+    ],
+  },
+  {
+    name: 'gives an empty last field after a trailing delimiter',
+    input: 'a,b,\nc,\r\nd,',
+    rows: [
+      [U('a'), U('b'), U('')],
+      [U('c'), U('')],
+      [U('d'), U('')],
+    ],
+  },
+  {
+    name: 'takes rows of any length',
+    input: 'a\nb,c,d\n\ne,f',
+    rows: [[U('a')], [U('b'), U('c'), U('d')], [U('e'), U('f')]],
+  },
   { name: 'splits on TAB', input: 'a\tb,c\t"d\te"\n', delimiter: 0x09, rows: [[U('a'), U('b,c'), Q('d\te')]] },
   { name: 'splits on a pipe', input: 'a|b,c|"d|e"|\n', delimiter: 0x7c, rows: [[U('a'), U('b,c'), Q('d|e'), U('')]] },
-  { name: 'splits on a semicolon', input: 'a;1,5;"x;y"\r\n;', delimiter: 0x3b, rows: [[U('a'), U('1,5'), Q('x;y')], [U(''), U('')]] },
-  { name: 'keeps multibyte UTF-8 content intact', input: 'é,€,𝄞\n"ü,ß","日本"語\n', rows: [[U('é'), U('€'), U('𝄞')], [Q('ü,ß'), Q('"日本"語')]] },
-  { name: 'keeps NUL and other control bytes as content', input: 'a\0b,\x01,"\0"', rows: [[U('a\0b'), U('\x01'), Q('\0')]] },
-  { name: 'applies the lenient rule to a NUL after a closing quote (csv-parse closes the quote there)', input: '"ab"\0c', rows: [[Q('"ab"\0c')]] },
+  {
+    name: 'splits on a semicolon',
+    input: 'a;1,5;"x;y"\r\n;',
+    delimiter: 0x3b,
+    rows: [
+      [U('a'), U('1,5'), Q('x;y')],
+      [U(''), U('')],
+    ],
+  },
+  {
+    name: 'keeps multibyte UTF-8 content intact',
+    input: 'é,€,𝄞\n"ü,ß","日本"語\n',
+    rows: [
+      [U('é'), U('€'), U('𝄞')],
+      [Q('ü,ß'), Q('"日本"語')],
+    ],
+  },
+  {
+    name: 'keeps NUL and other control bytes as content',
+    input: 'a\0b,\x01,"\0"',
+    rows: [[U('a\0b'), U('\x01'), Q('\0')]],
+  },
+  {
+    name: 'applies the lenient rule to a NUL after a closing quote (csv-parse closes the quote there)',
+    input: '"ab"\0c',
+    rows: [[Q('"ab"\0c')]],
+  },
 ];
 
 for (const c of CASES) {
@@ -160,7 +289,8 @@ test('passes a field of 1 MiB whole, unquoted and quoted with escapes, in any ch
   const input = `${big},"${quotedBig.replaceAll('"', '""')}"\n${big}`;
   const expected: Rows = [[U(big), Q(quotedBig)], [U(big)]];
   const len = enc.encode(input).length;
-  for (const size of [1, 7, 4096, 65536, len]) assert.deepEqual(tokenize(input, COMMA, everySize(len, size)), expected, `chunks of ${size}`);
+  for (const size of [1, 7, 4096, 65536, len])
+    assert.deepEqual(tokenize(input, COMMA, everySize(len, size)), expected, `chunks of ${size}`);
 });
 
 test('counts physical lines, including those inside quoted fields, with \\r\\n as one', () => {
@@ -168,7 +298,12 @@ test('counts physical lines, including those inside quoted fields, with \\r\\n a
   for (const size of [1, 2, 3, 5, input.length]) {
     const t = new CsvTokenizer({ delimiter: COMMA });
     const lines: number[] = [];
-    const sink: FieldSink = { field: () => lines.push(t.line), endRow: () => { lines.push(-t.line); } };
+    const sink: FieldSink = {
+      field: () => lines.push(t.line),
+      endRow: () => {
+        lines.push(-t.line);
+      },
+    };
     for (let i = 0; i < input.length; i += size) t.push(input.subarray(i, i + size), sink);
     assert.equal(t.line, 9, `chunks of ${size}`);
     t.end(sink);
@@ -211,21 +346,31 @@ test('reuses one scratch buffer for fields that span chunks or hold ""', () => {
 
 test('rejects a delimiter that is a quote, a row end, NUL or not one ASCII byte', () => {
   for (const delimiter of [0x22, 0x0a, 0x0d, 0, 0x80, 256, -1, 1.5, Number.NaN]) {
-    assert.throws(() => new CsvTokenizer({ delimiter }), (e: unknown) => (e as { code?: string }).code === 'BAD_REQUEST', `delimiter ${delimiter}`);
+    assert.throws(
+      () => new CsvTokenizer({ delimiter }),
+      (e: unknown) => (e as { code?: string }).code === 'BAD_REQUEST',
+      `delimiter ${delimiter}`,
+    );
   }
 });
 
 test('gives identical fields for every chunk size from 1 byte up', () => {
   for (const c of CASES) {
     const len = bytesOf(c.input).length;
-    for (let size = 1; size <= len; size++) assert.deepEqual(tokenize(c.input, c.delimiter, everySize(len, size)), c.rows, `${c.name}: chunks of ${size}`);
+    for (let size = 1; size <= len; size++)
+      assert.deepEqual(tokenize(c.input, c.delimiter, everySize(len, size)), c.rows, `${c.name}: chunks of ${size}`);
   }
 });
 
 test('gives identical fields, bytes and lines when the sink pauses it after every row', () => {
   for (const c of CASES) {
     const len = bytesOf(c.input).length;
-    for (const size of [1, 2, 3, 7, len]) assert.deepEqual(tokenize(c.input, c.delimiter, everySize(len, size), true), c.rows, `${c.name}: chunks of ${size}, pausing`);
+    for (const size of [1, 2, 3, 7, len])
+      assert.deepEqual(
+        tokenize(c.input, c.delimiter, everySize(len, size), true),
+        c.rows,
+        `${c.name}: chunks of ${size}, pausing`,
+      );
   }
 });
 
@@ -235,7 +380,11 @@ test('gives identical fields at random split points', () => {
     const len = bytesOf(c.input).length;
     for (let k = 0; k < 50; k++) {
       const splits = randomSplits(len, rnd);
-      assert.deepEqual(tokenize(c.input, c.delimiter, splits), c.rows, `${c.name}: splits ${JSON.stringify(splits)} (seed ${SEED})`);
+      assert.deepEqual(
+        tokenize(c.input, c.delimiter, splits),
+        c.rows,
+        `${c.name}: splits ${JSON.stringify(splits)} (seed ${SEED})`,
+      );
     }
   }
 });
@@ -261,7 +410,10 @@ test('gives identical fields at random split points', () => {
 const DELIMITERS = [',', '\t', '|', ';'] as const;
 
 function csvParseRows(input: Uint8Array, delimiter: string): Rows {
-  const options: Options = { ...csvParseOptions(delimiter), cast: (value: string, ctx: CastingContext) => [ctx.quoting, value] };
+  const options: Options = {
+    ...csvParseOptions(delimiter),
+    cast: (value: string, ctx: CastingContext) => [ctx.quoting, value],
+  };
   return parse(Buffer.from(input.buffer, input.byteOffset, input.length), options) as unknown as Rows;
 }
 
@@ -285,13 +437,45 @@ function differential(text: string, delimiter: string, rnd: () => number, what: 
   for (const splits of splitsList) {
     for (const pause of [false, true]) {
       const got = tokenize(bytes, d, splits, pause);
-      assert.deepEqual(got, expected, `${what} (seed ${SEED}), delimiter ${JSON.stringify(delimiter)}, input ${JSON.stringify(Buffer.from(bytes).toString('utf8'))}, splits ${JSON.stringify(splits)}${pause ? ', pausing after every row' : ''}`);
+      assert.deepEqual(
+        got,
+        expected,
+        `${what} (seed ${SEED}), delimiter ${JSON.stringify(delimiter)}, input ${JSON.stringify(Buffer.from(bytes).toString('utf8'))}, splits ${JSON.stringify(splits)}${pause ? ', pausing after every row' : ''}`,
+      );
     }
   }
 }
 
 /** Token soup: an alphabet rich in delimiters, quotes, row ends, spaces and multibyte characters. */
-const SOUP = [',', ',', '\t', '|', ';', '"', '"', '"', '""', '\r', '\n', '\r\n', '\n\n', ' ', ' ', 'a', 'b', 'xyz', '1.5', '-7', 'é', '€', '𝄞', '日本', BOM, '\0', '\x01'];
+const SOUP = [
+  ',',
+  ',',
+  '\t',
+  '|',
+  ';',
+  '"',
+  '"',
+  '"',
+  '""',
+  '\r',
+  '\n',
+  '\r\n',
+  '\n\n',
+  ' ',
+  ' ',
+  'a',
+  'b',
+  'xyz',
+  '1.5',
+  '-7',
+  'é',
+  '€',
+  '𝄞',
+  '日本',
+  BOM,
+  '\0',
+  '\x01',
+];
 
 function soup(rnd: () => number): string {
   const n = Math.floor(rnd() * rnd() * 120);
@@ -343,20 +527,67 @@ test('agrees with csv-parse on seeded random inputs in random chunk splits', () 
 test('agrees with csv-parse on adversarial inputs', () => {
   const rnd = rng(SEED ^ 0xadd);
   const adversarial = [
-    '', '"', '""', '"""', '""""', '"""""', '""""""', ',', ',,', '\n', '\r', '\r\n', '\n\r', '\r\r\n\n', BOM, `${BOM}\n`, `${BOM}"`, `${BOM}${BOM}`,
-    '"a"b"c"', '"a""b', '"a"""b', 'a"', '"a\rb"\rc', '"\r\n"', '"a"\r\n\r\n', '"a",\r', '"",""', '""x""', '"x""y"z', 'x,"', 'x,""', 'x,"""',
-    '"a\n', '"\n\n"', 'a,b,\n\n,\n', ' "a"', '"a" ', '"a" ,b', '"é"€', '"𝄞""𝄞"', '\0', '"\0"', '\0"a"', '"a""\0"',
+    '',
+    '"',
+    '""',
+    '"""',
+    '""""',
+    '"""""',
+    '""""""',
+    ',',
+    ',,',
+    '\n',
+    '\r',
+    '\r\n',
+    '\n\r',
+    '\r\r\n\n',
+    BOM,
+    `${BOM}\n`,
+    `${BOM}"`,
+    `${BOM}${BOM}`,
+    '"a"b"c"',
+    '"a""b',
+    '"a"""b',
+    'a"',
+    '"a\rb"\rc',
+    '"\r\n"',
+    '"a"\r\n\r\n',
+    '"a",\r',
+    '"",""',
+    '""x""',
+    '"x""y"z',
+    'x,"',
+    'x,""',
+    'x,"""',
+    '"a\n',
+    '"\n\n"',
+    'a,b,\n\n,\n',
+    ' "a"',
+    '"a" ',
+    '"a" ,b',
+    '"é"€',
+    '"𝄞""𝄞"',
+    '\0',
+    '"\0"',
+    '\0"a"',
+    '"a""\0"',
     ...CASES.filter((c) => typeof c.input === 'string' && !c.input.includes('"\0')).map((c) => c.input as string),
   ];
   for (const delimiter of DELIMITERS) {
-    for (const text of adversarial) differential(delimiter === ',' ? text : text.replaceAll(',', delimiter), delimiter, rnd, 'adversarial');
+    for (const text of adversarial)
+      differential(delimiter === ',' ? text : text.replaceAll(',', delimiter), delimiter, rnd, 'adversarial');
   }
 });
 
 test('a field held across chunks longer than maxField throws the given error with its line; the budget is charged for the buffer', async () => {
   const { MemoryBudget } = await import('../../lib/limits/memory-budget.js');
   const budget = new MemoryBudget(1 << 20, 'test.limit');
-  const t = new CsvTokenizer({ delimiter: COMMA, maxField: 5000, budget, fieldTooLong: (line) => new Error(`too long on line ${line}`) });
+  const t = new CsvTokenizer({
+    delimiter: COMMA,
+    maxField: 5000,
+    budget,
+    fieldTooLong: (line) => new Error(`too long on line ${line}`),
+  });
   const sink = new Collector();
   t.push(bytesOf('a,b\n"'), sink);
   t.push(bytesOf('x'.repeat(4000)), sink);

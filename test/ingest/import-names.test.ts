@@ -1,6 +1,12 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { columnName, columnNames, importTableName, sanitizeName, tableNameFromFile } from '../../lib/ingest/import-names.js';
+import {
+  columnName,
+  columnNames,
+  importTableName,
+  sanitizeName,
+  tableNameFromFile,
+} from '../../lib/ingest/import-names.js';
 import { checkColumnName, checkTableName } from '../../lib/storage/names.js';
 import { SvcError } from '../../lib/errors/svc-error.js';
 
@@ -20,7 +26,10 @@ test('never shortens a name: one too long is refused, not cut', () => {
   const long = 'é'.repeat(64);
   assert.equal(sanitizeName(long, 'f0'), long);
   assert.equal(tableNameFromFile(`/tmp/${long}.csv.gz`), long);
-  assert.throws(() => importTableName(long), (e: unknown) => e instanceof SvcError && e.status === 400 && /^table name is too long: 128 bytes/.test(e.message));
+  assert.throws(
+    () => importTableName(long),
+    (e: unknown) => e instanceof SvcError && e.status === 400 && /^table name is too long: 128 bytes/.test(e.message),
+  );
   assert.equal(importTableName('é'.repeat(63) + 'a'), 'é'.repeat(63) + 'a');
   assert.equal(importTableName('my.table'), 'mytable');
   assert.equal(importTableName('...'), 'import');
@@ -36,7 +45,11 @@ test('header values become column names as QuestDB makes them: camel case where 
   assert.equal(columnName('\uFEFFid'), 'id');
   assert.equal(columnName('città'), 'città');
   assert.equal(columnName(' ( ) '), '');
-  assert.equal(columnName('a\u202Eb'), 'ab', 'a bidi override is dropped without a word break: it is invisible, not a separator');
+  assert.equal(
+    columnName('a\u202Eb'),
+    'ab',
+    'a bidi override is dropped without a word break: it is invisible, not a separator',
+  );
   for (const raw of ['a\u202Eb', 'a b-c', '\uD800x', 'é\u00ADt', '(1)']) checkColumnName(columnName(raw));
 });
 
@@ -45,8 +58,15 @@ test('column names: f<index> for no header and for an empty header value (with _
   assert.deepEqual(columnNames(['a'], 3), ['a', 'f1', 'f2']);
   assert.deepEqual(columnNames(['f1', '', 'b'], 3), ['f1', 'f1_', 'b']);
   assert.deepEqual(columnNames(['first name', 'x.y'], 2), ['firstName', 'xY']);
-  assert.throws(() => columnNames(['x', 'X'], 2), (e: unknown) => e instanceof SvcError && e.status === 400 && e.message === 'duplicate column name found [no=1,name=X]');
+  assert.throws(
+    () => columnNames(['x', 'X'], 2),
+    (e: unknown) =>
+      e instanceof SvcError && e.status === 400 && e.message === 'duplicate column name found [no=1,name=X]',
+  );
   assert.throws(() => columnNames(['a b', 'aB'], 2), /duplicate column name found \[no=1,name=aB\]/);
-  const many = columnNames(Array.from({ length: 100_000 }, (_, i) => `c${i}`), 100_000);
+  const many = columnNames(
+    Array.from({ length: 100_000 }, (_, i) => `c${i}`),
+    100_000,
+  );
   assert.equal(many[99_999], 'c99999');
 });

@@ -1,8 +1,17 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { ComponentRegistry, STATES, canTransition, type ComponentSpec } from '../../lib/lifecycle/component-registry.js';
+import {
+  ComponentRegistry,
+  STATES,
+  canTransition,
+  type ComponentSpec,
+} from '../../lib/lifecycle/component-registry.js';
 
-function comp(name: string, log: string[], opts: Partial<ComponentSpec> & { fail?: boolean; degraded?: boolean } = {}): ComponentSpec {
+function comp(
+  name: string,
+  log: string[],
+  opts: Partial<ComponentSpec> & { fail?: boolean; degraded?: boolean } = {},
+): ComponentSpec {
   return {
     name,
     hardRequiredDependencies: opts.hardRequiredDependencies ?? [],
@@ -12,7 +21,9 @@ function comp(name: string, log: string[], opts: Partial<ComponentSpec> & { fail
       if (opts.fail) throw new Error(`${name} broke`);
       return opts.degraded ? 'DEGRADED' : undefined;
     },
-    async stop() { log.push(`stop ${name}`); },
+    async stop() {
+      log.push(`stop ${name}`);
+    },
   };
 }
 
@@ -23,10 +34,20 @@ test('starts in registration order and stops in reverse', async () => {
   r.register(comp('b', log, { hardRequiredDependencies: ['a'] }));
   r.register(comp('c', log, { softDependencies: ['b'] }));
   assert.deepEqual(await r.startAll(), { failed: [], notStarted: [] });
-  assert.deepEqual(r.report().components.map((c) => [c.name, c.state]), [['a', 'READY'], ['b', 'READY'], ['c', 'READY']]);
+  assert.deepEqual(
+    r.report().components.map((c) => [c.name, c.state]),
+    [
+      ['a', 'READY'],
+      ['b', 'READY'],
+      ['c', 'READY'],
+    ],
+  );
   await r.stopAll();
   assert.deepEqual(log, ['start a', 'start b', 'start c', 'stop c', 'stop b', 'stop a']);
-  assert.deepEqual(r.report().components.map((c) => c.state), ['STOPPED', 'STOPPED', 'STOPPED']);
+  assert.deepEqual(
+    r.report().components.map((c) => c.state),
+    ['STOPPED', 'STOPPED', 'STOPPED'],
+  );
 });
 
 test('does not start a component whose hard dependency failed, but does start one with a failed soft dependency', async () => {
@@ -55,12 +76,21 @@ test('a component may start DEGRADED, report progress, and move between READY an
   r.subscribe(() => changes++);
   r.register({
     name: 'storage',
-    async start(h) { handle = h; h.setProgress({ task: 'recovering tables', done: 1, total: 3, unit: 'tables' }); return 'DEGRADED'; },
+    async start(h) {
+      handle = h;
+      h.setProgress({ task: 'recovering tables', done: 1, total: 3, unit: 'tables' });
+      return 'DEGRADED';
+    },
     async stop() {},
   });
   await r.startAll();
   assert.equal(r.state('storage'), 'DEGRADED');
-  assert.deepEqual(r.report().components[0]!.latestProgress, { task: 'recovering tables', done: 1, total: 3, unit: 'tables' });
+  assert.deepEqual(r.report().components[0]!.latestProgress, {
+    task: 'recovering tables',
+    done: 1,
+    total: 3,
+    unit: 'tables',
+  });
   handle!.setProgress(null);
   handle!.setHealthy(true);
   assert.equal(r.state('storage'), 'READY');
@@ -78,12 +108,26 @@ test('rejects dependencies on components registered later or not at all, and dup
 test('allows exactly the documented transitions', () => {
   const allowed = STATES.flatMap((f) => STATES.filter((t) => canTransition(f, t)).map((t) => `${f}->${t}`));
   assert.deepEqual(allowed.sort(), [
-    'DEGRADED->FAILED', 'DEGRADED->READY', 'DEGRADED->STOPPING', 'DEGRADED->SWITCHING',
-    'FAILED->STOPPED', 'FAILED->STOPPING',
-    'INIT->STARTING', 'INIT->STOPPED',
-    'READY->DEGRADED', 'READY->FAILED', 'READY->STOPPING', 'READY->SWITCHING',
-    'STARTING->DEGRADED', 'STARTING->FAILED', 'STARTING->READY', 'STARTING->STOPPING',
-    'STOPPING->FAILED', 'STOPPING->STOPPED',
-    'SWITCHING->DEGRADED', 'SWITCHING->FAILED', 'SWITCHING->READY',
+    'DEGRADED->FAILED',
+    'DEGRADED->READY',
+    'DEGRADED->STOPPING',
+    'DEGRADED->SWITCHING',
+    'FAILED->STOPPED',
+    'FAILED->STOPPING',
+    'INIT->STARTING',
+    'INIT->STOPPED',
+    'READY->DEGRADED',
+    'READY->FAILED',
+    'READY->STOPPING',
+    'READY->SWITCHING',
+    'STARTING->DEGRADED',
+    'STARTING->FAILED',
+    'STARTING->READY',
+    'STARTING->STOPPING',
+    'STOPPING->FAILED',
+    'STOPPING->STOPPED',
+    'SWITCHING->DEGRADED',
+    'SWITCHING->FAILED',
+    'SWITCHING->READY',
   ]);
 });

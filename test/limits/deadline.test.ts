@@ -9,36 +9,46 @@ import { isSvcError } from '../../lib/errors/svc-error.js';
 
 /** Spins the CPU until `d` has passed, as a synchronous loop would. */
 function spinPast(d: Deadline): void {
-  while (!d.passed()) { /* busy */ }
+  while (!d.passed()) {
+    /* busy */
+  }
 }
 
-test('check() throws the TIMEOUT error with QuestDB\'s message once the deadline has passed, and not before', () => {
+test("check() throws the TIMEOUT error with QuestDB's message once the deadline has passed, and not before", () => {
   const d = new Deadline(5);
   assert.doesNotThrow(() => d.check());
   spinPast(d);
-  assert.throws(() => d.check(), (e: unknown) => {
-    assert.ok(isSvcError(e));
-    assert.equal(e.code, 'TIMEOUT');
-    assert.equal(e.status, 400);
-    assert.equal(e.message, 'timeout, query aborted [timeout=5ms]');
-    return true;
-  });
+  assert.throws(
+    () => d.check(),
+    (e: unknown) => {
+      assert.ok(isSvcError(e));
+      assert.equal(e.code, 'TIMEOUT');
+      assert.equal(e.status, 400);
+      assert.equal(e.message, 'timeout, query aborted [timeout=5ms]');
+      return true;
+    },
+  );
 });
 
 test('tick() looks at the clock only every few thousand units, then throws like check()', () => {
   const d = new Deadline(1);
   spinPast(d);
   assert.doesNotThrow(() => d.tick(10));
-  assert.throws(() => { for (let i = 0; i < 10_000; i++) d.tick(); }, /timeout, query aborted/);
+  assert.throws(() => {
+    for (let i = 0; i < 10_000; i++) d.tick();
+  }, /timeout, query aborted/);
   assert.throws(() => d.tick(1_000_000), /timeout/);
 });
 
 test('NEVER never passes', () => {
   assert.equal(Deadline.NEVER.passed(), false);
-  assert.doesNotThrow(() => { Deadline.NEVER.check(); Deadline.NEVER.tick(1e9); });
+  assert.doesNotThrow(() => {
+    Deadline.NEVER.check();
+    Deadline.NEVER.tick(1e9);
+  });
 });
 
-test('signal() aborts at the deadline with the same error, and with the parent\'s reason when the parent aborts first', async () => {
+test("signal() aborts at the deadline with the same error, and with the parent's reason when the parent aborts first", async () => {
   const d = new Deadline(10);
   const parent = new AbortController();
   const s = d.signal(parent.signal);

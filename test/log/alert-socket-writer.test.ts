@@ -45,7 +45,10 @@ function harness(props: Record<string, string>, extra: { env?: NodeJS.ProcessEnv
     },
   };
   const nextReport = async (): Promise<[string, string]> => {
-    while (reports.length <= taken) await new Promise<void>((res) => { waiter = res; });
+    while (reports.length <= taken)
+      await new Promise<void>((res) => {
+        waiter = res;
+      });
     return reports[taken++]!;
   };
   return { ctx, metrics, reports, nextReport };
@@ -84,10 +87,12 @@ async function startTarget(respond: (n: number) => Action = () => 200) {
       const end = buf.indexOf('\r\n\r\n');
       if (end < 0) return;
       const lines = buf.subarray(0, end).toString('latin1').split('\r\n');
-      const headers = new Map(lines.slice(1).map((l) => {
-        const i = l.indexOf(':');
-        return [l.slice(0, i).toLowerCase(), l.slice(i + 1).trim()] as [string, string];
-      }));
+      const headers = new Map(
+        lines.slice(1).map((l) => {
+          const i = l.indexOf(':');
+          return [l.slice(0, i).toLowerCase(), l.slice(i + 1).trim()] as [string, string];
+        }),
+      );
       const len = Number(headers.get('content-length') ?? 0);
       if (buf.length < end + 4 + len) return;
       const body = buf.subarray(end + 4, end + 4 + len);
@@ -99,7 +104,10 @@ async function startTarget(respond: (n: number) => Action = () => 200) {
   await new Promise<void>((res) => server.listen(0, '127.0.0.1', res));
   const port = (server.address() as { port: number }).port;
   const until = async (cond: () => boolean): Promise<void> => {
-    while (!cond()) await new Promise<void>((res) => { notify = res; });
+    while (!cond())
+      await new Promise<void>((res) => {
+        notify = res;
+      });
   };
   return {
     port,
@@ -143,8 +151,15 @@ test('posts the alert as an HTTP/1.1 request with the rendered template as JSON 
   assert.equal(alert.Status, 'firing');
   const { alertTimestamp, ...labels } = alert.Labels;
   assert.deepEqual(labels, {
-    alertname: 'SvcdbInstanceLogs', service: 'svcdb', category: 'application-logs', severity: 'critical',
-    version: '9.8.7-test', cluster: 'cl-3', orgid: 'org-1', namespace: 'ns-2', instance: 'inst-4',
+    alertname: 'SvcdbInstanceLogs',
+    service: 'svcdb',
+    category: 'application-logs',
+    severity: 'critical',
+    version: '9.8.7-test',
+    cluster: 'cl-3',
+    orgid: 'org-1',
+    namespace: 'ns-2',
+    instance: 'inst-4',
   });
   assert.match(alertTimestamp, /^\d{4}\/\d{2}\/\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}$/);
   assert.deepEqual(alert.Annotations, { description: 'ERROR/org-1/ns-2/cl-3/inst-4', message: 'table writer failed' });
@@ -180,7 +195,10 @@ test('escapes quotes, backslashes, control characters, unicode and lone surrogat
   await target.waitForRequests(3);
   await writer.close();
   await target.close();
-  assert.deepEqual(target.requests.map((r) => JSON.parse(r.body)[0].Annotations.message), messages);
+  assert.deepEqual(
+    target.requests.map((r) => JSON.parse(r.body)[0].Annotations.message),
+    messages,
+  );
   assert.equal(await h.metrics.alertsSent.get().then((m) => m.values[0]?.value), 3);
 });
 
@@ -329,10 +347,17 @@ test('close resolves at once when nothing is queued, and later writes are counte
 });
 
 test('parses targets with default ports, IPv6 addresses and surrounding spaces', () => {
-  const h = harness({ alertTargets: ' am1 , am2:9999,[::1]:9095, [::1] ', defaultAlertPort: '9193', defaultAlertHost: 'x' });
+  const h = harness({
+    alertTargets: ' am1 , am2:9999,[::1]:9095, [::1] ',
+    defaultAlertPort: '9193',
+    defaultAlertHost: 'x',
+  });
   const writer = new AlertSocketWriter(h.ctx);
   assert.deepEqual(writer.targets, [
-    { host: 'am1', port: 9193 }, { host: 'am2', port: 9999 }, { host: '::1', port: 9095 }, { host: '::1', port: 9193 },
+    { host: 'am1', port: 9193 },
+    { host: 'am2', port: 9999 },
+    { host: '::1', port: 9095 },
+    { host: '::1', port: 9193 },
   ]);
   assert.equal(writer.reconnectDelayMs, 250);
   assert.equal(writer.inBufferSize, 2 * 1024 * 1024);
@@ -373,7 +398,10 @@ test('rejects bad properties at construction, naming the property', async () => 
       assert.throws(
         () => new AlertSocketWriter(h.ctx),
         (e: unknown) =>
-          e instanceof SvcError && e.code === 'CONFIG' && e.message.startsWith(`w.alert.${prop}`) && !e.message.includes('\n'),
+          e instanceof SvcError &&
+          e.code === 'CONFIG' &&
+          e.message.startsWith(`w.alert.${prop}`) &&
+          !e.message.includes('\n'),
         `expected a CONFIG error naming w.alert.${prop} for ${JSON.stringify(props)}`,
       );
     }

@@ -38,13 +38,26 @@ test('Alertmanager receives a critical log message as an alert with substituted 
   assert.equal(alert.status.state, 'active');
   assert.deepEqual(
     {
-      alertname: alert.labels.alertname, service: alert.labels.service, category: alert.labels.category,
-      severity: alert.labels.severity, version: alert.labels.version, cluster: alert.labels.cluster,
-      orgid: alert.labels.orgid, namespace: alert.labels.namespace, instance: alert.labels.instance,
+      alertname: alert.labels.alertname,
+      service: alert.labels.service,
+      category: alert.labels.category,
+      severity: alert.labels.severity,
+      version: alert.labels.version,
+      cluster: alert.labels.cluster,
+      orgid: alert.labels.orgid,
+      namespace: alert.labels.namespace,
+      instance: alert.labels.instance,
     },
     {
-      alertname: 'SvcdbInstanceLogs', service: 'svcdb', category: 'application-logs', severity: 'critical',
-      version: '1.2.3-e2e', cluster: 'eu-1', orgid: 'acme', namespace: 'prod-ns', instance: 'db-7',
+      alertname: 'SvcdbInstanceLogs',
+      service: 'svcdb',
+      category: 'application-logs',
+      severity: 'critical',
+      version: '1.2.3-e2e',
+      cluster: 'eu-1',
+      orgid: 'acme',
+      namespace: 'prod-ns',
+      instance: 'db-7',
     },
   );
   assert.match(alert.labels.alertTimestamp, /^\d{4}\/\d{2}\/\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}$/);

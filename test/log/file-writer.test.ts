@@ -10,7 +10,9 @@ import type { WriterContext } from '../../lib/log/log-writer.js';
 import { Metrics } from '../../lib/metrics/metrics.js';
 
 const made: string[] = [];
-after(() => { for (const d of made) rmSync(d, { recursive: true, force: true }); });
+after(() => {
+  for (const d of made) rmSync(d, { recursive: true, force: true });
+});
 function tmp(): string {
   const d = mkdtempSync(join(tmpdir(), 'svcdb-fw-'));
   made.push(d);
@@ -21,12 +23,23 @@ const US = (iso: string): number => Date.parse(iso) * 1000;
 
 function ctx(root: string, props: Record<string, string>, now: () => number): WriterContext {
   return {
-    name: 'file', mask: Level.INFO | Level.ERROR, props: new Map(Object.entries(props)), root,
-    logDir: join(root, 'log'), env: {}, version: 't', metrics: new Metrics(), now, report: () => undefined,
+    name: 'file',
+    mask: Level.INFO | Level.ERROR,
+    props: new Map(Object.entries(props)),
+    root,
+    logDir: join(root, 'log'),
+    env: {},
+    version: 't',
+    metrics: new Metrics(),
+    now,
+    report: () => undefined,
   };
 }
 
-function rec(micros: number, message: string): { micros: number; level: number; logger: string; message: string; line: string } {
+function rec(
+  micros: number,
+  message: string,
+): { micros: number; level: number; logger: string; message: string; line: string } {
   return { micros, level: Level.INFO, logger: 't', message, line: formatLine(micros, Level.INFO, 't', message) };
 }
 
@@ -52,7 +65,9 @@ test('a plain file writer appends to one file that grows', async () => {
 test('rolls to a new file when the period changes, named by the time of the roll', async () => {
   const root = tmp();
   let now = US('2024-01-01T23:59:58Z');
-  const w = new RollingFileWriter(ctx(root, { location: '${log.dir}/svc-${date:yyyy-MM-dd}.log', rollEvery: 'day' }, () => now));
+  const w = new RollingFileWriter(
+    ctx(root, { location: '${log.dir}/svc-${date:yyyy-MM-dd}.log', rollEvery: 'day' }, () => now),
+  );
   w.write(rec(now, 'day one'));
   now = US('2024-01-02T00:00:01Z');
   w.write(rec(now, 'day two a'));
@@ -85,5 +100,8 @@ test('rolls by size without losing or splitting a line', async () => {
     assert.ok(text.endsWith('\n'));
     lines.push(...text.trim().split('\n'));
   }
-  assert.deepEqual(lines.map((l) => l.split(' ').slice(3).join(' ')), written);
+  assert.deepEqual(
+    lines.map((l) => l.split(' ').slice(3).join(' ')),
+    written,
+  );
 });

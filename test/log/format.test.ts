@@ -20,7 +20,10 @@ test('formats Java-style date patterns, with quoted literals', () => {
 });
 
 test('formats a log line as <timestamp> <marker> <logger> <message> on one line', () => {
-  assert.equal(formatLine(T, Level.ADVISORY, 'server-main', 'ready'), '2024-01-02T03:04:05.678901Z A server-main ready');
+  assert.equal(
+    formatLine(T, Level.ADVISORY, 'server-main', 'ready'),
+    '2024-01-02T03:04:05.678901Z A server-main ready',
+  );
   assert.equal(formatLine(T, Level.CRITICAL, 'x', 'y'), '2024-01-02T03:04:05.678901Z C x y');
   assert.equal(oneLine('a\nb\r\nc'), 'a\\nb\\nc');
 });
@@ -33,10 +36,20 @@ test('parses level lists as sets by name or marker, and rejects unknown levels',
 });
 
 test('maps bunyan levels: fatal->C, error->E, warn->A, info->I, debug->D', () => {
-  assert.deepEqual([60, 50, 40, 30, 20, 10].map(fromBunyan), [Level.CRITICAL, Level.ERROR, Level.ADVISORY, Level.INFO, Level.DEBUG, Level.DEBUG]);
+  assert.deepEqual([60, 50, 40, 30, 20, 10].map(fromBunyan), [
+    Level.CRITICAL,
+    Level.ERROR,
+    Level.ADVISORY,
+    Level.INFO,
+    Level.DEBUG,
+    Level.DEBUG,
+  ]);
 });
 
 test('expands ${log.dir} and ${date:<format>} in locations and names an unknown variable', () => {
-  assert.equal(expandLocation('${log.dir}/x-${date:yyyy-MM-dd}.log', { 'log.dir': '/r/log' }, T), '/r/log/x-2024-01-02.log');
+  assert.equal(
+    expandLocation('${log.dir}/x-${date:yyyy-MM-dd}.log', { 'log.dir': '/r/log' }, T),
+    '/r/log/x-2024-01-02.log',
+  );
   assert.throws(() => expandLocation('${nope}/x', { 'log.dir': '/r' }, T), /unknown variable \$\{nope\}/);
 });

@@ -9,7 +9,9 @@ import { DEFAULT_LOG_CONF, loadLogConf } from '../../lib/log/log-conf.js';
 import { Metrics } from '../../lib/metrics/metrics.js';
 
 const made: string[] = [];
-after(() => { for (const d of made) rmSync(d, { recursive: true, force: true }); });
+after(() => {
+  for (const d of made) rmSync(d, { recursive: true, force: true });
+});
 function tmp(): string {
   const d = mkdtempSync(join(tmpdir(), 'svcdb-log-'));
   made.push(d);
@@ -25,7 +27,10 @@ interface Setup {
   out(): string[];
 }
 
-function setup(conf: string | null, opts: { env?: Record<string, string>; debug?: boolean; service?: boolean; consoleFile?: boolean } = {}): Setup {
+function setup(
+  conf: string | null,
+  opts: { env?: Record<string, string>; debug?: boolean; service?: boolean; consoleFile?: boolean } = {},
+): Setup {
   const root = tmp();
   const env = opts.env ?? {};
   if (conf !== null) {
@@ -34,12 +39,28 @@ function setup(conf: string | null, opts: { env?: Record<string, string>; debug?
   const source = loadLogConf(root, conf === null ? undefined : join(root, 'custom.conf'), env);
   const stdout = new PassThrough();
   let text = '';
-  stdout.setEncoding('utf8').on('data', (d: string) => { text += d; });
-  const logs = new LogManager({
-    root, conf: source, debug: opts.debug ?? false, service: opts.service ?? false, stdout,
-    consoleFile: opts.consoleFile ?? false, env, version: '9.9.9', metrics: new Metrics(),
+  stdout.setEncoding('utf8').on('data', (d: string) => {
+    text += d;
   });
-  return { root, logs, out: () => { logs.flush(); return text.split('\n').filter(Boolean); } };
+  const logs = new LogManager({
+    root,
+    conf: source,
+    debug: opts.debug ?? false,
+    service: opts.service ?? false,
+    stdout,
+    consoleFile: opts.consoleFile ?? false,
+    env,
+    version: '9.9.9',
+    metrics: new Metrics(),
+  });
+  return {
+    root,
+    logs,
+    out: () => {
+      logs.flush();
+      return text.split('\n').filter(Boolean);
+    },
+  };
 }
 
 test('creates conf/log.conf from the bundled default when it is missing, and reads it when present', () => {
@@ -62,19 +83,30 @@ test('-Dout names the log.conf to use and a missing one is an error', () => {
 test('the default configuration writes A, C, E and I lines to the console and no D lines', () => {
   const s = setup(null);
   const log = s.logs.logger('server-main');
-  log.advisory('adv'); log.critical('crit'); log.error('err'); log.info('inf'); log.debug('dbg');
+  log.advisory('adv');
+  log.critical('crit');
+  log.error('err');
+  log.info('inf');
+  log.debug('dbg');
   const lines = s.out();
   for (const l of lines) assert.match(l, LINE);
-  assert.deepEqual(lines.map((l) => l.split(' ').slice(1).join(' ')), [
-    'A server-main adv', 'C server-main crit', 'E server-main err', 'I server-main inf',
-  ]);
+  assert.deepEqual(
+    lines.map((l) => l.split(' ').slice(1).join(' ')),
+    ['A server-main adv', 'C server-main crit', 'E server-main err', 'I server-main inf'],
+  );
 });
 
 test('a writer takes exactly the levels of its set', () => {
   const s = setup('writers=stdout\nw.stdout.class=io.svc.log.LogConsoleWriter\nw.stdout.level=INFO,ERROR\n');
   const log = s.logs.logger('x');
-  log.advisory('adv'); log.critical('crit'); log.error('err'); log.info('inf');
-  assert.deepEqual(s.out().map((l) => l.split(' ')[1]), ['E', 'I']);
+  log.advisory('adv');
+  log.critical('crit');
+  log.error('err');
+  log.info('inf');
+  assert.deepEqual(
+    s.out().map((l) => l.split(' ')[1]),
+    ['E', 'I'],
+  );
 });
 
 test('a logger goes to the writers of the longest scope its name starts with, and only to them', () => {
@@ -94,9 +126,24 @@ test('a logger goes to the writers of the longest scope its name starts with, an
   s.logs.logger('http-min-server').error('health error');
   s.logs.logger('http-server').error('main error');
   const out = s.out();
-  assert.deepEqual(out.map((l) => l.split(' ').slice(2).join(' ')), ['http-server main error']);
-  assert.deepEqual(readFileSync(join(root, 'min.log'), 'utf8').trim().split('\n').map((l) => l.split(' ').slice(2).join(' ')), ['http-min-server health error']);
-  assert.deepEqual(readFileSync(join(s.root, 'log', 'all.log'), 'utf8').trim().split('\n').map((l) => l.split(' ').slice(2).join(' ')), ['http-server main error']);
+  assert.deepEqual(
+    out.map((l) => l.split(' ').slice(2).join(' ')),
+    ['http-server main error'],
+  );
+  assert.deepEqual(
+    readFileSync(join(root, 'min.log'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => l.split(' ').slice(2).join(' ')),
+    ['http-min-server health error'],
+  );
+  assert.deepEqual(
+    readFileSync(join(s.root, 'log', 'all.log'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => l.split(' ').slice(2).join(' ')),
+    ['http-server main error'],
+  );
 });
 
 test('SVC_LOG_ variables override keys, including camel-case writer properties and the writer list', () => {
@@ -110,17 +157,27 @@ test('SVC_LOG_ variables override keys, including camel-case writer properties a
     },
   });
   const log = s.logs.logger('x');
-  log.info('hidden'); log.error('shown');
-  assert.deepEqual(s.out().map((l) => l.split(' ').slice(3).join(' ')), ['shown']);
+  log.info('hidden');
+  log.error('shown');
+  assert.deepEqual(
+    s.out().map((l) => l.split(' ').slice(3).join(' ')),
+    ['shown'],
+  );
   assert.match(readFileSync(join(s.root, 'log', 'r.log'), 'utf8'), /I x hidden\n.*E x shown\n/);
 });
 
 test('debug mode adds D lines to every writer', () => {
-  const s = setup('writers=stdout\nw.stdout.class=io.svc.log.LogConsoleWriter\nw.stdout.level=ERROR\n', { debug: true });
+  const s = setup('writers=stdout\nw.stdout.class=io.svc.log.LogConsoleWriter\nw.stdout.level=ERROR\n', {
+    debug: true,
+  });
   const log = s.logs.logger('x');
   assert.equal(log.debugEnabled, true);
-  log.debug('detail'); log.info('not in the set');
-  assert.deepEqual(s.out().map((l) => l.split(' ').slice(1).join(' ')), ['D x detail']);
+  log.debug('detail');
+  log.info('not in the set');
+  assert.deepEqual(
+    s.out().map((l) => l.split(' ').slice(1).join(' ')),
+    ['D x detail'],
+  );
 });
 
 test('keeps every message on one line, and printf sequences in messages are not interpreted', () => {
@@ -157,11 +214,25 @@ test('names the writer and the property of a bad configuration', () => {
     ['writers=x\nw.x.class=io.svc.log.LogConsoleWriter\nw.x.level=LOUD\n', /invalid value w\.x\.level=LOUD/],
     ['writers=x\nw.x.class=io.svc.log.LogConsoleWriter\nw.x.colour=red\n', /unknown property w\.x\.colour/],
     ['writers=x\nw.x.class=io.svc.log.LogFileWriter\n', /w\.x\.location is required/],
-    ['writers=x\nw.x.class=io.svc.log.LogRollingFileWriter\nw.x.location=a.log\nw.x.rollEvery=week\n', /invalid value w\.x\.rollEvery=week/],
-    ['writers=x\nw.x.class=io.svc.log.LogRollingFileWriter\nw.x.location=a.log\nw.x.rollSize=huge\n', /invalid value w\.x\.rollSize=huge/],
+    [
+      'writers=x\nw.x.class=io.svc.log.LogRollingFileWriter\nw.x.location=a.log\nw.x.rollEvery=week\n',
+      /invalid value w\.x\.rollEvery=week/,
+    ],
+    [
+      'writers=x\nw.x.class=io.svc.log.LogRollingFileWriter\nw.x.location=a.log\nw.x.rollSize=huge\n',
+      /invalid value w\.x\.rollSize=huge/,
+    ],
     ['writers=x\nw.x.class=io.svc.log.LogAlertSocketWriter\nw.x.alertTargets=h:99999\n', /w\.x\.alertTargets=h:99999/],
   ];
   for (const [conf, re] of bad) {
-    assert.throws(() => setup(conf), (e: Error) => { assert.match(e.message, /^log configuration .*custom\.conf: /); assert.match(e.message, re); return true; }, conf);
+    assert.throws(
+      () => setup(conf),
+      (e: Error) => {
+        assert.match(e.message, /^log configuration .*custom\.conf: /);
+        assert.match(e.message, re);
+        return true;
+      },
+      conf,
+    );
   }
 });

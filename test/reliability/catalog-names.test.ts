@@ -27,16 +27,32 @@ before(async () => {
   const root = makeRoot();
   db = join(root, 'db');
   const c = Catalog.open(db, catalogOptions(loadConfig(root).config));
-  c.create({ name: 'legacy', columns: [{ name: 'ts', type: 'TIMESTAMP' }, { name: 'v', type: 'INT' }], timestamp: 'ts', partitionBy: 'DAY' });
+  c.create({
+    name: 'legacy',
+    columns: [
+      { name: 'ts', type: 'TIMESTAMP' },
+      { name: 'v', type: 'INT' },
+    ],
+    timestamp: 'ts',
+    partitionBy: 'DAY',
+  });
   const w = await c.writer('legacy');
-  w.append({ rowCount: 4, columns: { ts: new Float64Array([0, DAY_US, 2 * DAY_US, 3 * DAY_US]), v: new Int32Array([1, 2, 3, 4]) } });
+  w.append({
+    rowCount: 4,
+    columns: { ts: new Float64Array([0, DAY_US, 2 * DAY_US, 3 * DAY_US]), v: new Int32Array([1, 2, 3, 4]) },
+  });
   w.commit();
   w.close();
   c.close();
   renameSync(join(db, 'legacy'), join(db, LEGACY));
   s = await startCappedServer({ root, env: { SVC_HTTP_DEBUG_ENDPOINTS_ENABLED: 'true' } });
   ok(await exec(s, 'create table keep (ts timestamp, v varchar) timestamp(ts) partition by day'));
-  ok(await exec(s, "insert into keep values ('2024-01-01T00:00:00Z', 'a'), ('2024-01-02T00:00:00Z', 'b'), ('2024-01-03T00:00:00Z', 'c')"));
+  ok(
+    await exec(
+      s,
+      "insert into keep values ('2024-01-01T00:00:00Z', 'a'), ('2024-01-02T00:00:00Z', 'b'), ('2024-01-03T00:00:00Z', 'c')",
+    ),
+  );
 });
 after(async () => {
   await send(`${s.mainUrl}/debug/fault?kind=disk-ok`);
@@ -65,11 +81,21 @@ async function tableNames(): Promise<string[]> {
 function disk(rel = ''): string[] {
   const out: string[] = [];
   let entries: string[];
-  try { entries = readdirSync(join(db, rel)).sort(); } catch (e) { if ((e as NodeJS.ErrnoException).code === 'ENOENT') return out; throw e; }
+  try {
+    entries = readdirSync(join(db, rel)).sort();
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return out;
+    throw e;
+  }
   for (const e of entries) {
     const p = join(rel, e);
     let st;
-    try { st = statSync(join(db, p)); } catch (err) { if ((err as NodeJS.ErrnoException).code === 'ENOENT') continue; throw err; } // removed meanwhile
+    try {
+      st = statSync(join(db, p));
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') continue;
+      throw err;
+    } // removed meanwhile
     if (st.isDirectory()) out.push(`${p}/`, ...disk(p));
     else out.push(`${p} ${st.size}${e === '_txn' ? ` ${readFileSync(join(db, p), 'utf8')}` : ''}`);
   }
@@ -82,7 +108,8 @@ function disk(rel = ''): string[] {
  */
 async function diskSettles(expected: string[], message: string): Promise<void> {
   const until = Date.now() + 10_000;
-  while (Date.now() < until && JSON.stringify(disk()) !== JSON.stringify(expected)) await new Promise((r) => setTimeout(r, 20));
+  while (Date.now() < until && JSON.stringify(disk()) !== JSON.stringify(expected))
+    await new Promise((r) => setTimeout(r, 20));
   assert.deepEqual(disk(), expected, message);
 }
 
@@ -97,12 +124,19 @@ function refused(a: Answer, position: number, re: RegExp): void {
 /** POST /imp as curl -F sends it (the file name raw UTF-8), answered in JSON. */
 function imp(csv: string, filename: string, name: string | null): Promise<Answer> {
   const body = Buffer.concat([
-    Buffer.from(`--${BOUNDARY}\r\nContent-Disposition: form-data; name="data"; filename="${filename}"\r\nContent-Type: text/csv\r\n\r\n`),
-    Buffer.from(csv), Buffer.from(`\r\n--${BOUNDARY}--\r\n`),
+    Buffer.from(
+      `--${BOUNDARY}\r\nContent-Disposition: form-data; name="data"; filename="${filename}"\r\nContent-Type: text/csv\r\n\r\n`,
+    ),
+    Buffer.from(csv),
+    Buffer.from(`\r\n--${BOUNDARY}--\r\n`),
   ]);
   const params = new URLSearchParams({ fmt: 'json' });
   if (name !== null) params.set('name', name);
-  return send(`${s.mainUrl}/imp?${params}`, { method: 'POST', body, headers: { 'content-type': `multipart/form-data; boundary=${BOUNDARY}` } });
+  return send(`${s.mainUrl}/imp?${params}`, {
+    method: 'POST',
+    body,
+    headers: { 'content-type': `multipart/form-data; boundary=${BOUNDARY}` },
+  });
 }
 
 test('item 6: a long-named table created, filled, dropped and created again loses exactly what DROP said, never more', async () => {
@@ -117,7 +151,12 @@ test('item 6: a long-named table created, filled, dropped and created again lose
       assert.ok(!readdirSync(db).includes(name), 'nothing was created');
       continue;
     }
-    ok(await exec(s, `insert into ${q(name)} values ('2024-01-01T00:00:00Z', 1), ('2024-01-02T00:00:00Z', 2), ('2024-01-03T00:00:00Z', 3)`));
+    ok(
+      await exec(
+        s,
+        `insert into ${q(name)} values ('2024-01-01T00:00:00Z', 1), ('2024-01-02T00:00:00Z', 2), ('2024-01-03T00:00:00Z', 3)`,
+      ),
+    );
     assert.equal(await count(name), 3);
     const drop = await exec(s, `drop table ${q(name)}`);
     if (drop.status === 200) {
@@ -169,7 +208,8 @@ test('names at 127 bytes work and longer ones are refused at their position: CRE
   const tablesBefore = await tableNames();
   for (const long of ['x'.repeat(128), 'é'.repeat(64), '😀'.repeat(32), '日'.repeat(43)]) {
     const bytes = Buffer.byteLength(long);
-    const tooLong = (kind: string): RegExp => new RegExp(`^${kind} name is too long: ${bytes} bytes of UTF-8, at most 127`);
+    const tooLong = (kind: string): RegExp =>
+      new RegExp(`^${kind} name is too long: ${bytes} bytes of UTF-8, at most 127`);
     let sql = `create table ${q(long)} (x int)`;
     refused(await exec(s, sql), sql.indexOf('"'), tooLong('table'));
     sql = `create table t_ok (a int, ${q(long)} int)`;
@@ -198,16 +238,32 @@ test('names at 127 bytes work and longer ones are refused at their position: CRE
   ok(await exec(s, `alter table keep add column ${q(col)} int`));
   ok(await exec(s, `alter table keep rename column ${q(col)} to ${q('c'.repeat(127))}`));
   const cols = ok(await exec(s, 'select "column" from table_columns(\'keep\')'));
-  assert.deepEqual((cols.json as { dataset: string[][] }).dataset.map((r) => r[0]), ['ts', 'v', 'c'.repeat(127)]);
+  assert.deepEqual(
+    (cols.json as { dataset: string[][] }).dataset.map((r) => r[0]),
+    ['ts', 'v', 'c'.repeat(127)],
+  );
   assert.equal(await count('keep'), 3);
   assert.equal(await unhandledErrors(s), unhandled);
   await assertAlive(s, 'names at and over the limit');
 });
 
-test('bidi, control and invisible characters in names are refused with the name\'s position, and never echoed raw', async () => {
+test("bidi, control and invisible characters in names are refused with the name's position, and never echoed raw", async () => {
   const unhandled = await unhandledErrors(s);
   const before = disk();
-  const chars = ['\u202E', '\u202A', '\u2066', '\u2069', '\u200E', '\u200F', '\u061C', '\u200B', '\uFEFF', '\u0007', '\u0085', '\u3164'];
+  const chars = [
+    '\u202E',
+    '\u202A',
+    '\u2066',
+    '\u2069',
+    '\u200E',
+    '\u200F',
+    '\u061C',
+    '\u200B',
+    '\uFEFF',
+    '\u0007',
+    '\u0085',
+    '\u3164',
+  ];
   for (const ch of chars) {
     const code = `U\\+${ch.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`;
     const name = `ab${ch}cd`;
@@ -230,7 +286,10 @@ test('bidi, control and invisible characters in names are refused with the name\
   // An import removes them, as it removes the other characters names may not hold.
   ok(await imp('x\u200Fy,b\n1,2\n', 'bidi.csv', 'im\u202Ep'));
   const cols = ok(await exec(s, 'select "column" from table_columns(\'imp\')'));
-  assert.deepEqual((cols.json as { dataset: string[][] }).dataset.map((r) => r[0]), ['xy', 'b']);
+  assert.deepEqual(
+    (cols.json as { dataset: string[][] }).dataset.map((r) => r[0]),
+    ['xy', 'b'],
+  );
   assert.equal(await unhandledErrors(s), unhandled);
   await assertAlive(s, 'bidi names');
 });
@@ -269,10 +328,16 @@ test('a full disk during CREATE, CREATE AS SELECT, ALTER, RENAME, INSERT and an 
   try {
     const statements: Array<[string, RegExp]> = [
       ['create table full1 (x int)', /^disk full while creating table full1; nothing was created$/],
-      ['create table full2 as (select x from long_sequence(1000))', /^disk full while creating table full2; nothing was created$/],
+      [
+        'create table full2 as (select x from long_sequence(1000))',
+        /^disk full while creating table full2; nothing was created$/,
+      ],
       ['alter table keep add column z int', /^disk full while committing table keep; the table is at its last commit$/],
       ['rename table keep to keep2', /^disk full while committing table keep; the table is at its last commit$/],
-      ["insert into keep (ts, v) values ('2024-01-04T00:00:00Z', 'd')", /^disk full while writing table keep; the table is at its last commit$/],
+      [
+        "insert into keep (ts, v) values ('2024-01-04T00:00:00Z', 'd')",
+        /^disk full while writing table keep; the table is at its last commit$/,
+      ],
     ];
     for (const [sql, re] of statements) {
       const a = await exec(s, sql);

@@ -30,7 +30,8 @@ function nth(s: string, word: string, k: number): number {
   return at;
 }
 
-const repeat = (n: number, f: (i: number) => string, sep = ''): string => Array.from({ length: n }, (_, i) => f(i)).join(sep);
+const repeat = (n: number, f: (i: number) => string, sep = ''): string =>
+  Array.from({ length: n }, (_, i) => f(i)).join(sep);
 
 interface DeepShape {
   readonly name: string;
@@ -52,18 +53,68 @@ const DEEP: readonly DeepShape[] = [
   { name: '5,000 casts with ::', sql: casts, position: nth(casts, '::', M), what: 'expression' },
   // Nesting the parser recurses into is stopped where it opens one level too many
   // (the statement's query is level 1, a select item level 2).
-  { name: '1,000 nested subqueries', sql: `${'select * from ('.repeat(1000)}select 1 x${')'.repeat(1000)}`, position: M * 'select * from ('.length, what: 'query' },
-  { name: '2,000 nested CASEs', sql: `select ${'case when true then '.repeat(2000)}1${' end'.repeat(2000)}`, position: 7 + (M - 2) * 'case when true then '.length + 'case when '.length, what: 'expression' },
-  { name: '4,000 nested cast()', sql: `select ${'cast('.repeat(4000)}1${' as int)'.repeat(4000)}`, position: 7 + (M - 1) * 'cast('.length, what: 'expression' },
-  { name: '3,000 NOTs', sql: `select ${'not '.repeat(3000)}true`, position: 7 + (M - 1) * 'not '.length, what: 'expression' },
-  { name: '3,000 unary minuses', sql: `select ${'- '.repeat(3000)}x from long_sequence(1)`, position: 7 + (M - 1) * '- '.length, what: 'expression' },
-  { name: '3,000 nested function calls', sql: `select ${'abs('.repeat(3000)}1${')'.repeat(3000)}`, position: 7 + (M - 1) * 'abs('.length, what: 'expression' },
-  { name: '1,000 nested scalar subqueries', sql: `select ${'(select '.repeat(1000)}1${')'.repeat(1000)}`, position: 7 + (M / 2 - 1) * '(select '.length + 1, what: 'query' },
-  { name: '20,000 parentheses', sql: `select ${'('.repeat(20000)}1${')'.repeat(20000)}`, position: 7 + M - 1, what: 'expression' },
+  {
+    name: '1,000 nested subqueries',
+    sql: `${'select * from ('.repeat(1000)}select 1 x${')'.repeat(1000)}`,
+    position: M * 'select * from ('.length,
+    what: 'query',
+  },
+  {
+    name: '2,000 nested CASEs',
+    sql: `select ${'case when true then '.repeat(2000)}1${' end'.repeat(2000)}`,
+    position: 7 + (M - 2) * 'case when true then '.length + 'case when '.length,
+    what: 'expression',
+  },
+  {
+    name: '4,000 nested cast()',
+    sql: `select ${'cast('.repeat(4000)}1${' as int)'.repeat(4000)}`,
+    position: 7 + (M - 1) * 'cast('.length,
+    what: 'expression',
+  },
+  {
+    name: '3,000 NOTs',
+    sql: `select ${'not '.repeat(3000)}true`,
+    position: 7 + (M - 1) * 'not '.length,
+    what: 'expression',
+  },
+  {
+    name: '3,000 unary minuses',
+    sql: `select ${'- '.repeat(3000)}x from long_sequence(1)`,
+    position: 7 + (M - 1) * '- '.length,
+    what: 'expression',
+  },
+  {
+    name: '3,000 nested function calls',
+    sql: `select ${'abs('.repeat(3000)}1${')'.repeat(3000)}`,
+    position: 7 + (M - 1) * 'abs('.length,
+    what: 'expression',
+  },
+  {
+    name: '1,000 nested scalar subqueries',
+    sql: `select ${'(select '.repeat(1000)}1${')'.repeat(1000)}`,
+    position: 7 + (M / 2 - 1) * '(select '.length + 1,
+    what: 'query',
+  },
+  {
+    name: '20,000 parentheses',
+    sql: `select ${'('.repeat(20000)}1${')'.repeat(20000)}`,
+    position: 7 + M - 1,
+    what: 'expression',
+  },
   { name: 'a chain of 1,000 joins', sql: joins, position: nth(joins, 'join ', M - 2), what: 'query' },
   // A CTE chain is shallow text but a deep plan: stopped at the CTE whose plan crossed the limit.
-  { name: 'a chain of 1,000 CTEs', sql: ctes, position: nth(ctes, ' as (', MAX_PLAN_DEPTH / 2) + ' as ('.length, what: 'query' },
-  { name: 'EXPLAIN of 3,000 chained operators', sql: `explain ${plus}`, position: 'explain '.length + nth(plus, '+', M), what: 'expression' },
+  {
+    name: 'a chain of 1,000 CTEs',
+    sql: ctes,
+    position: nth(ctes, ' as (', MAX_PLAN_DEPTH / 2) + ' as ('.length,
+    what: 'query',
+  },
+  {
+    name: 'EXPLAIN of 3,000 chained operators',
+    sql: `explain ${plus}`,
+    position: 'explain '.length + nth(plus, '+', M),
+    what: 'expression',
+  },
 ];
 
 interface EdgeShape {
@@ -82,17 +133,69 @@ interface EdgeShape {
  * subquery also a select item; a plan counts operators twice.
  */
 const EDGES: readonly EdgeShape[] = [
-  { name: 'chained operators', sql: (n) => `select ${repeat(n + 1, () => '1', '+')} v`, limit: M - 4, answer: (n) => ({ v: n + 1 }) },
-  { name: 'casts', sql: (n) => `select 7${repeat(n, (i) => (i % 2 ? '::int' : '::long'))} v`, limit: M - 4, answer: () => ({ v: 7 }) },
-  { name: 'nested subqueries', sql: (n) => `${'select * from ('.repeat(n)}select 5 v${')'.repeat(n)}`, limit: (M - 4) / 2, answer: () => ({ v: 5 }) },
-  { name: 'nested CASEs', sql: (n) => `select ${'case when true then '.repeat(n)}3${' else 0 end'.repeat(n)} v`, limit: M - 4, answer: () => ({ v: 3 }) },
-  { name: 'nested cast()', sql: (n) => `select ${'cast('.repeat(n)}9${' as long)'.repeat(n)} v`, limit: M - 4, answer: () => ({ v: 9 }) },
+  {
+    name: 'chained operators',
+    sql: (n) => `select ${repeat(n + 1, () => '1', '+')} v`,
+    limit: M - 4,
+    answer: (n) => ({ v: n + 1 }),
+  },
+  {
+    name: 'casts',
+    sql: (n) => `select 7${repeat(n, (i) => (i % 2 ? '::int' : '::long'))} v`,
+    limit: M - 4,
+    answer: () => ({ v: 7 }),
+  },
+  {
+    name: 'nested subqueries',
+    sql: (n) => `${'select * from ('.repeat(n)}select 5 v${')'.repeat(n)}`,
+    limit: (M - 4) / 2,
+    answer: () => ({ v: 5 }),
+  },
+  {
+    name: 'nested CASEs',
+    sql: (n) => `select ${'case when true then '.repeat(n)}3${' else 0 end'.repeat(n)} v`,
+    limit: M - 4,
+    answer: () => ({ v: 3 }),
+  },
+  {
+    name: 'nested cast()',
+    sql: (n) => `select ${'cast('.repeat(n)}9${' as long)'.repeat(n)} v`,
+    limit: M - 4,
+    answer: () => ({ v: 9 }),
+  },
   { name: 'NOTs', sql: (n) => `select ${'not '.repeat(n)}true v`, limit: M - 4, answer: (n) => ({ v: n % 2 === 0 }) },
-  { name: 'nested function calls', sql: (n) => `select ${'abs('.repeat(n)}-4${')'.repeat(n)} v`, limit: M - 4, answer: () => ({ v: 4 }) },
-  { name: 'nested scalar subqueries', sql: (n) => `select ${'(select '.repeat(n)}6${')'.repeat(n)} v`, limit: Math.floor((M - 4) / 3), answer: () => ({ v: 6 }) },
-  { name: 'parentheses', sql: (n) => `select ${'('.repeat(n)}8${')'.repeat(n)} v`, limit: M - 2, answer: () => ({ v: 8 }) },
-  { name: 'joins', sql: (n) => `select count() v from long_sequence(2) t0${repeat(n, (i) => ` join long_sequence(2) t${i + 1} on t${i + 1}.x = t${i}.x`)}`, limit: M - 5, answer: () => ({ v: 2 }) },
-  { name: 'a CTE chain', sql: (n) => `with c0 as (select 1 v)${repeat(n, (i) => `, c${i + 1} as (select v + 1 v from c${i})`)} select v from c${n}`, limit: MAX_PLAN_DEPTH / 2 - 3, answer: (n) => ({ v: n + 1 }) },
+  {
+    name: 'nested function calls',
+    sql: (n) => `select ${'abs('.repeat(n)}-4${')'.repeat(n)} v`,
+    limit: M - 4,
+    answer: () => ({ v: 4 }),
+  },
+  {
+    name: 'nested scalar subqueries',
+    sql: (n) => `select ${'(select '.repeat(n)}6${')'.repeat(n)} v`,
+    limit: Math.floor((M - 4) / 3),
+    answer: () => ({ v: 6 }),
+  },
+  {
+    name: 'parentheses',
+    sql: (n) => `select ${'('.repeat(n)}8${')'.repeat(n)} v`,
+    limit: M - 2,
+    answer: () => ({ v: 8 }),
+  },
+  {
+    name: 'joins',
+    sql: (n) =>
+      `select count() v from long_sequence(2) t0${repeat(n, (i) => ` join long_sequence(2) t${i + 1} on t${i + 1}.x = t${i}.x`)}`,
+    limit: M - 5,
+    answer: () => ({ v: 2 }),
+  },
+  {
+    name: 'a CTE chain',
+    sql: (n) =>
+      `with c0 as (select 1 v)${repeat(n, (i) => `, c${i + 1} as (select v + 1 v from c${i})`)} select v from c${n}`,
+    limit: MAX_PLAN_DEPTH / 2 - 3,
+    answer: (n) => ({ v: n + 1 }),
+  },
 ];
 
 /** The rows of a JSON /exec answer as objects. */
@@ -144,16 +247,48 @@ describe('deep SQL against a capped server with the pessimistic health check', (
     const n = 2000;
     const cases: Array<[string, string, Array<Record<string, unknown>>]> = [
       // The issue's 2,000 ORs, twice over (a left-deep tree of 4,000 overflowed): written compactly to fit the URL limit.
-      ['4,000 ORs', `select count() c from long_sequence(5000) where ${repeat(4000, (i) => `x=${i + 1}`, ' or ')}`, [{ c: 4000 }]],
-      ['500 ORs', `select count() c from long_sequence(3000) where ${repeat(500, (i) => `x = ${2 * i + 1}`, ' or ')}`, [{ c: 500 }]],
-      ['4,000 ANDs', `select count() c from long_sequence(5000) where ${repeat(4000, (i) => `x!=${i + 1}`, ' and ')}`, [{ c: 1000 }]],
-      ['2,000 UNION ALLs', `select sum(v) s, count() c from (${repeat(n + 1, (i) => `select ${i} v`, ' union all ')})`, [{ s: n * (n + 1) / 2, c: n + 1 }]],
+      [
+        '4,000 ORs',
+        `select count() c from long_sequence(5000) where ${repeat(4000, (i) => `x=${i + 1}`, ' or ')}`,
+        [{ c: 4000 }],
+      ],
+      [
+        '500 ORs',
+        `select count() c from long_sequence(3000) where ${repeat(500, (i) => `x = ${2 * i + 1}`, ' or ')}`,
+        [{ c: 500 }],
+      ],
+      [
+        '4,000 ANDs',
+        `select count() c from long_sequence(5000) where ${repeat(4000, (i) => `x!=${i + 1}`, ' and ')}`,
+        [{ c: 1000 }],
+      ],
+      [
+        '2,000 UNION ALLs',
+        `select sum(v) s, count() c from (${repeat(n + 1, (i) => `select ${i} v`, ' union all ')})`,
+        [{ s: (n * (n + 1)) / 2, c: n + 1 }],
+      ],
       ['200 UNIONs', `select count() c from (${repeat(201, (i) => `select ${i % 10} v`, ' union ')})`, [{ c: 10 }]],
       // Few rows: an IN list is probed linearly per row (issue 15 item 9, another part of the issue).
-      ['an IN list of 10,000 values', `select count() c from long_sequence(100) where x in (${repeat(10_000, (i) => String(2 * i + 1), ',')})`, [{ c: 50 }]],
-      ['a CASE with 1,000 WHENs', `select sum(case ${repeat(1000, (i) => `when x = ${i + 1} then ${i + 1}`, ' ')} else 0 end) s from long_sequence(2000)`, [{ s: 500_500 }]],
-      ['1,000 select items', `select ${repeat(1000, (i) => `x + ${i} c${i}`, ', ')} from long_sequence(1)`, [Object.fromEntries(Array.from({ length: 1000 }, (_, i) => [`c${i}`, i + 1]))]],
-      ['50 nested subqueries with clauses', `${'select v from ('.repeat(50)}select x v from long_sequence(10)${') where v > 2 order by v desc limit 3'.repeat(50)}`, [{ v: 10 }, { v: 9 }, { v: 8 }]],
+      [
+        'an IN list of 10,000 values',
+        `select count() c from long_sequence(100) where x in (${repeat(10_000, (i) => String(2 * i + 1), ',')})`,
+        [{ c: 50 }],
+      ],
+      [
+        'a CASE with 1,000 WHENs',
+        `select sum(case ${repeat(1000, (i) => `when x = ${i + 1} then ${i + 1}`, ' ')} else 0 end) s from long_sequence(2000)`,
+        [{ s: 500_500 }],
+      ],
+      [
+        '1,000 select items',
+        `select ${repeat(1000, (i) => `x + ${i} c${i}`, ', ')} from long_sequence(1)`,
+        [Object.fromEntries(Array.from({ length: 1000 }, (_, i) => [`c${i}`, i + 1]))],
+      ],
+      [
+        '50 nested subqueries with clauses',
+        `${'select v from ('.repeat(50)}select x v from long_sequence(10)${') where v > 2 order by v desc limit 3'.repeat(50)}`,
+        [{ v: 10 }, { v: 9 }, { v: 8 }],
+      ],
     ];
     for (const [name, sql, expected] of cases) {
       const a = await get(server, '/exec', sql);
@@ -171,15 +306,32 @@ describe('deep SQL through the library and the command line', () => {
     const db = openDatabase(root);
     try {
       for (const s of DEEP) {
-        assert.throws(() => db.query(s.sql), (e: unknown) => e instanceof SvcError && e.status === 400 && e.position === s.position && e.message === `${s.what} nesting too deep [max=${M}]`, s.name);
+        assert.throws(
+          () => db.query(s.sql),
+          (e: unknown) =>
+            e instanceof SvcError &&
+            e.status === 400 &&
+            e.position === s.position &&
+            e.message === `${s.what} nesting too deep [max=${M}]`,
+          s.name,
+        );
       }
-      await assert.rejects(db.execute(`create table deep as (${plus})`), (e: unknown) => e instanceof SvcError && e.status === 400 && /nesting too deep/.test(e.message));
+      await assert.rejects(
+        db.execute(`create table deep as (${plus})`),
+        (e: unknown) => e instanceof SvcError && e.status === 400 && /nesting too deep/.test(e.message),
+      );
     } finally {
       await db.close();
     }
     const sql = DEEP[0]!.sql;
-    const r = await promisify(execFile)(process.execPath, [CLI, 'export', sql, '-d', root]).then(() => ({ code: 0, stderr: '' }), (e: { code: number; stderr: string }) => e);
+    const r = await promisify(execFile)(process.execPath, [CLI, 'export', sql, '-d', root]).then(
+      () => ({ code: 0, stderr: '' }),
+      (e: { code: number; stderr: string }) => e,
+    );
     assert.equal(r.code, 1);
-    assert.equal(r.stderr, `${sql}\n${' '.repeat(DEEP[0]!.position)}^\nsvcdb: expression nesting too deep [max=${M}] [position=${DEEP[0]!.position}]\n`);
+    assert.equal(
+      r.stderr,
+      `${sql}\n${' '.repeat(DEEP[0]!.position)}^\nsvcdb: expression nesting too deep [max=${M}] [position=${DEEP[0]!.position}]\n`,
+    );
   });
 });

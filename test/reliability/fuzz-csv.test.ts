@@ -19,11 +19,17 @@ const DEADLINE_MS = 30_000;
 /** Headroom over the idle server plus one import limit per connection: the runtime, buffers, GC lag. */
 const RSS_SLACK = 256 * 1024 ** 2;
 
-const rerun = (index: number): string => `FUZZ_SEED=${env.seed} FUZZ_FROM=${index} FUZZ_COUNT=1 node --test dist/test/reliability/fuzz-csv.test.js`;
+const rerun = (index: number): string =>
+  `FUZZ_SEED=${env.seed} FUZZ_FROM=${index} FUZZ_COUNT=1 node --test dist/test/reliability/fuzz-csv.test.js`;
 const isAtomicity = (f: FuzzFailure): boolean => f.problem.startsWith('atomicity');
 
 describe('seeded CSV import fuzzing of a capped server', () => {
-  const fz = new FuzzServer({ SVC_QUERY_TIMEOUT: '5s', SVC_IMPORT_MEMORY_LIMIT: String(IMPORT_MEMORY) }, DEADLINE_MS, env.maxCrashes, rerun);
+  const fz = new FuzzServer(
+    { SVC_QUERY_TIMEOUT: '5s', SVC_IMPORT_MEMORY_LIMIT: String(IMPORT_MEMORY) },
+    DEADLINE_MS,
+    env.maxCrashes,
+    rerun,
+  );
   const uploads = new UploadChecker(fz, DEADLINE_MS);
   let baseline = 0;
   const started = performance.now();
@@ -36,9 +42,14 @@ describe('seeded CSV import fuzzing of a capped server', () => {
   });
 
   after(async () => {
-    const s = [...fz.statuses].sort().map(([k, v]) => `${k}: ${v}`).join(', ');
-    console.log(`fuzz-csv seed ${env.seed}: ${env.count} uploads from #${env.from} in ${((performance.now() - started) / 1000).toFixed(1)} s; ${s}; `
-      + `peak RSS ${mib(fz.peakRss)} (idle ${mib(baseline)}); crashes ${fz.crashes}, wedges ${fz.wedges}; CPU: server ${fz.cpuSeconds().toFixed(1)} s, test ${(process.cpuUsage().user / 1e6).toFixed(1)} s\nslowest: ${fz.slowest()}`);
+    const s = [...fz.statuses]
+      .sort()
+      .map(([k, v]) => `${k}: ${v}`)
+      .join(', ');
+    console.log(
+      `fuzz-csv seed ${env.seed}: ${env.count} uploads from #${env.from} in ${((performance.now() - started) / 1000).toFixed(1)} s; ${s}; ` +
+        `peak RSS ${mib(fz.peakRss)} (idle ${mib(baseline)}); crashes ${fz.crashes}, wedges ${fz.wedges}; CPU: server ${fz.cpuSeconds().toFixed(1)} s, test ${(process.cpuUsage().user / 1e6).toFixed(1)} s\nslowest: ${fz.slowest()}`,
+    );
     // A run cut short by its timeout never reached its assertions: the failures so far are printed here.
     if (!finished && fz.failures.length > 0) console.log(fz.report(env.seed));
     await fz.stop();
@@ -56,8 +67,14 @@ describe('seeded CSV import fuzzing of a capped server', () => {
     const fives = fz.failures.filter((f) => w.includes(f.index) && f.problem.startsWith('status 5')).length;
     if (n - unhandledSeen > fives && w.length > 0) {
       const req = csvRequest(env.seed, w[0]!);
-      fz.fail({ index: w[0]!, category: req.category, repro: w.length === 1 ? req.describe : `one of #${w.join(', #')}`, candidates: w,
-        problem: 'svc_unhandled_errors_total rose', detail: `by ${n - unhandledSeen - fives}\n${fz.criticalLines()}` });
+      fz.fail({
+        index: w[0]!,
+        category: req.category,
+        repro: w.length === 1 ? req.describe : `one of #${w.join(', #')}`,
+        candidates: w,
+        problem: 'svc_unhandled_errors_total rose',
+        detail: `by ${n - unhandledSeen - fives}\n${fz.criticalLines()}`,
+      });
     }
     unhandledSeen = n;
   }
@@ -69,18 +86,38 @@ describe('seeded CSV import fuzzing of a capped server', () => {
     if (window.length >= every) await closeWindow();
   }
 
-  test(`answers ${env.count} seeded uploads (a third on ${env.concurrency} connections) below 500 without a crash`, { timeout: 20 * 60_000 }, async () => {
-    unhandledSeen = await fz.unhandled();
-    const mid = env.from + Math.ceil((env.count * 2) / 3);
-    await runPool(env.from, mid, 1, (k) => one(k), () => fz.gaveUp);
-    await runPool(mid, env.from + env.count, env.concurrency, (k) => one(k), () => fz.gaveUp);
-    await closeWindow();
-    // Crashes, wedges and counter rises with several uploads in flight: each candidate again, alone.
-    await fz.replayAmbiguous((k) => one(k, 1, true));
-    fz.sampleRss();
-    finished = true;
-    assert.equal(fz.failures.filter((f) => !isAtomicity(f)).length, 0, fz.report(env.seed, (f) => !isAtomicity(f)));
-  });
+  test(
+    `answers ${env.count} seeded uploads (a third on ${env.concurrency} connections) below 500 without a crash`,
+    { timeout: 20 * 60_000 },
+    async () => {
+      unhandledSeen = await fz.unhandled();
+      const mid = env.from + Math.ceil((env.count * 2) / 3);
+      await runPool(
+        env.from,
+        mid,
+        1,
+        (k) => one(k),
+        () => fz.gaveUp,
+      );
+      await runPool(
+        mid,
+        env.from + env.count,
+        env.concurrency,
+        (k) => one(k),
+        () => fz.gaveUp,
+      );
+      await closeWindow();
+      // Crashes, wedges and counter rises with several uploads in flight: each candidate again, alone.
+      await fz.replayAmbiguous((k) => one(k, 1, true));
+      fz.sampleRss();
+      finished = true;
+      assert.equal(
+        fz.failures.filter((f) => !isAtomicity(f)).length,
+        0,
+        fz.report(env.seed, (f) => !isAtomicity(f)),
+      );
+    },
+  );
 
   test('a refused or cut import leaves nothing visible; an accepted one holds exactly rowsImported rows', () => {
     assert.equal(fz.failures.filter(isAtomicity).length, 0, fz.report(env.seed, isAtomicity));
@@ -96,6 +133,9 @@ describe('seeded CSV import fuzzing of a capped server', () => {
 
   test('RSS stays under the idle server plus one import memory limit per connection', () => {
     const bound = baseline + env.concurrency * IMPORT_MEMORY + RSS_SLACK;
-    assert.ok(fz.peakRss <= bound, `peak RSS ${mib(fz.peakRss)}, bound ${mib(bound)} (idle ${mib(baseline)} + ${env.concurrency} x import.memory.limit ${mib(IMPORT_MEMORY)} + ${mib(RSS_SLACK)})`);
+    assert.ok(
+      fz.peakRss <= bound,
+      `peak RSS ${mib(fz.peakRss)}, bound ${mib(bound)} (idle ${mib(baseline)} + ${env.concurrency} x import.memory.limit ${mib(IMPORT_MEMORY)} + ${mib(RSS_SLACK)})`,
+    );
   });
 });

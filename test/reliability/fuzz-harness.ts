@@ -18,7 +18,10 @@ export interface FuzzEnv {
   readonly maxCrashes: number;
 }
 
-export function fuzzEnv(defaults: { seed: number; count: number; concurrency: number }, known: readonly string[] = []): FuzzEnv {
+export function fuzzEnv(
+  defaults: { seed: number; count: number; concurrency: number },
+  known: readonly string[] = [],
+): FuzzEnv {
   const num = (name: string, def: number): number => {
     const v = process.env[name];
     if (v === undefined || v === '') return def;
@@ -26,11 +29,21 @@ export function fuzzEnv(defaults: { seed: number; count: number; concurrency: nu
     if (!Number.isInteger(n) || n < 0) throw new Error(`${name} must be a non-negative integer, not ${v}`);
     return n;
   };
-  const skip = new Set((process.env.FUZZ_SKIP ?? '').split(',').map((s) => s.trim()).filter((s) => s !== ''));
-  for (const s of skip) if (!known.includes(s)) throw new Error(`FUZZ_SKIP: unknown feature ${s} (known: ${known.join(', ')})`);
+  const skip = new Set(
+    (process.env.FUZZ_SKIP ?? '')
+      .split(',')
+      .map((s) => s.trim())
+      .filter((s) => s !== ''),
+  );
+  for (const s of skip)
+    if (!known.includes(s)) throw new Error(`FUZZ_SKIP: unknown feature ${s} (known: ${known.join(', ')})`);
   return {
-    seed: num('FUZZ_SEED', defaults.seed), from: num('FUZZ_FROM', 0), count: num('FUZZ_COUNT', defaults.count),
-    concurrency: Math.max(1, num('FUZZ_CONCURRENCY', defaults.concurrency)), skip, maxCrashes: num('FUZZ_MAX_CRASHES', 3),
+    seed: num('FUZZ_SEED', defaults.seed),
+    from: num('FUZZ_FROM', 0),
+    count: num('FUZZ_COUNT', defaults.count),
+    concurrency: Math.max(1, num('FUZZ_CONCURRENCY', defaults.concurrency)),
+    skip,
+    maxCrashes: num('FUZZ_MAX_CRASHES', 3),
   };
 }
 
@@ -70,7 +83,12 @@ export interface Sent {
  * was (its category) and the last words on stderr.
  */
 export function failureClass(f: FuzzFailure): string {
-  const blur = (t: string): string => t.replace(/"query":"(?:[^"\\]|\\.)*",?/, '').replace(/\d+/g, 'N').replace(/'[^']*'/g, "'…'").slice(0, 160);
+  const blur = (t: string): string =>
+    t
+      .replace(/"query":"(?:[^"\\]|\\.)*",?/, '')
+      .replace(/\d+/g, 'N')
+      .replace(/'[^']*'/g, "'…'")
+      .slice(0, 160);
   const lines = f.detail.split('\n').filter((l) => l.trim() !== '');
   if (/^server (exited|stopped)/.test(f.problem)) {
     // The runtime's own last words: V8's fatal error, a C++ abort, a JavaScript error.
@@ -111,7 +129,12 @@ export class FuzzServer {
    * before the server counts as wedged; `maxCrashes`: crashes and wedges after which the run stops;
    * `rerun(index)`: the command that sends request `index` again.
    */
-  constructor(readonly env: Record<string, string>, readonly deadlineMs: number, readonly maxCrashes: number, readonly rerun: (index: number) => string) {}
+  constructor(
+    readonly env: Record<string, string>,
+    readonly deadlineMs: number,
+    readonly maxCrashes: number,
+    readonly rerun: (index: number) => string,
+  ) {}
 
   async start(): Promise<void> {
     this.server = await startCappedServer({ root: this.root, env: this.env });
@@ -119,14 +142,22 @@ export class FuzzServer {
     this.#logSeen = this.server.stdout().length;
   }
 
-  get mainUrl(): string { return this.server.mainUrl; }
+  get mainUrl(): string {
+    return this.server.mainUrl;
+  }
   /** Whether the run gave up after maxCrashes crashes and wedges (no server runs then). */
-  get gaveUp(): boolean { return this.#gaveUp; }
+  get gaveUp(): boolean {
+    return this.#gaveUp;
+  }
   #gaveUp = false;
 
   /** Unhandled errors over all lives of the server. */
   async unhandled(): Promise<number> {
-    try { this.#unhandledNow = await unhandledErrors(this.server); } catch { /* a dead server keeps its last count */ }
+    try {
+      this.#unhandledNow = await unhandledErrors(this.server);
+    } catch {
+      /* a dead server keeps its last count */
+    }
     return this.#unhandledBefore + this.#unhandledNow;
   }
 
@@ -145,7 +176,9 @@ export class FuzzServer {
       const stat = readFileSync(`/proc/${this.server.child.pid}/stat`, 'utf8');
       const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
       return (Number(f[11]) + Number(f[12])) / 100;
-    } catch { return 0; }
+    } catch {
+      return 0;
+    }
   }
 
   sampleRss(): void {
@@ -154,10 +187,14 @@ export class FuzzServer {
     try {
       const peak = rss(this.server).peak;
       if (Number.isFinite(peak)) this.peakRss = Math.max(this.peakRss, peak);
-    } catch { /* exited meanwhile */ }
+    } catch {
+      /* exited meanwhile */
+    }
   }
 
-  count(label: string): void { this.statuses.set(label, (this.statuses.get(label) ?? 0) + 1); }
+  count(label: string): void {
+    this.statuses.set(label, (this.statuses.get(label) ?? 0) + 1);
+  }
 
   /** Time spent per request category (where a run's minutes go, to tune the mix). */
   readonly timeByCategory = new Map<string, { n: number; ms: number }>();
@@ -172,8 +209,11 @@ export class FuzzServer {
 
   /** The categories that took longest: `name n×avg ms`. */
   slowest(top = 10): string {
-    return [...this.timeByCategory].sort((a, b) => b[1].ms - a[1].ms).slice(0, top)
-      .map(([k, t]) => `${k} ${t.n}x${(t.ms / t.n).toFixed(0)}ms`).join(', ');
+    return [...this.timeByCategory]
+      .sort((a, b) => b[1].ms - a[1].ms)
+      .slice(0, top)
+      .map(([k, t]) => `${k} ${t.n}x${(t.ms / t.n).toFixed(0)}ms`)
+      .join(', ');
   }
 
   /** Critical lines the server logged since the last call (what a 500 or an unhandled error was). */
@@ -181,7 +221,11 @@ export class FuzzServer {
     const out = this.server.stdout();
     const fresh = out.slice(this.#logSeen);
     this.#logSeen = out.length;
-    return fresh.split('\n').filter((l) => CRITICAL.test(l)).join('\n').slice(0, 3000);
+    return fresh
+      .split('\n')
+      .filter((l) => CRITICAL.test(l))
+      .join('\n')
+      .slice(0, 3000);
   }
 
   fail(f: Omit<FuzzFailure, 'repro'> & { repro?: string }): void {
@@ -196,19 +240,34 @@ export class FuzzServer {
    * `cutOkAfterMs`: a body cut after this long is an export ending at its timeout, counted not failed;
    * `slowMs`: an answer later than this is a failure (a statement that ran far past its timeout blocks others).
    */
-  async send(url: string, init: Parameters<typeof request>[1], what: Sent, opts: { cutOkAfterMs?: number; slowMs?: number } = {}): Promise<Reply | null> {
+  async send(
+    url: string,
+    init: Parameters<typeof request>[1],
+    what: Sent,
+    opts: { cutOkAfterMs?: number; slowMs?: number } = {},
+  ): Promise<Reply | null> {
     await this.ready();
     if (this.#gaveUp || this.#stopped) return null;
     const generation = this.generation;
     const t0 = performance.now();
     const done = this.track(what);
     try {
-      const res = await request(`${this.mainUrl}${url}`, { ...init, headersTimeout: this.deadlineMs, bodyTimeout: this.deadlineMs, signal: AbortSignal.timeout(this.deadlineMs) });
+      const res = await request(`${this.mainUrl}${url}`, {
+        ...init,
+        headersTimeout: this.deadlineMs,
+        bodyTimeout: this.deadlineMs,
+        signal: AbortSignal.timeout(this.deadlineMs),
+      });
       const body = Buffer.from(await res.body.arrayBuffer());
       const ms = performance.now() - t0;
       this.time(what.category, ms);
       if (opts.slowMs !== undefined && ms > opts.slowMs) {
-        this.fail({ ...what, ...this.#candidates(what), problem: 'slow answer', detail: `status ${res.statusCode} after ${(ms / 1000).toFixed(1)} s (more than ${opts.slowMs / 1000} s)` });
+        this.fail({
+          ...what,
+          ...this.#candidates(what),
+          problem: 'slow answer',
+          detail: `status ${res.statusCode} after ${(ms / 1000).toFixed(1)} s (more than ${opts.slowMs / 1000} s)`,
+        });
       }
       return { status: res.statusCode, headers: res.headers, body, ms };
     } catch (err) {
@@ -236,7 +295,9 @@ export class FuzzServer {
   track(what: Sent): () => void {
     const flight = { ...what, t0: performance.now() };
     this.#inFlight.add(flight);
-    return () => { this.#inFlight.delete(flight); };
+    return () => {
+      this.#inFlight.delete(flight);
+    };
   }
 
   /**
@@ -253,7 +314,11 @@ export class FuzzServer {
       }
       const at = this.failures.indexOf(f);
       if (this.failures.length > before) this.failures.splice(at, 1);
-      else this.failures[at] = { ...f, detail: `${f.detail}\n(not reproduced when #${f.candidates!.join(', #')} were replayed one at a time)` };
+      else
+        this.failures[at] = {
+          ...f,
+          detail: `${f.detail}\n(not reproduced when #${f.candidates!.join(', #')} were replayed one at a time)`,
+        };
     }
   }
 
@@ -265,15 +330,27 @@ export class FuzzServer {
       const q = await request(`${this.mainUrl}/exec?query=select%201`, { signal: AbortSignal.timeout(ms) });
       await q.body.text();
       return h.statusCode === 200 && q.statusCode === 200;
-    } catch { return false; }
+    } catch {
+      return false;
+    }
   }
 
-  async #afterTransportFailure(generation: number, err: unknown, what: Sent, ms: number, cutOkAfterMs?: number): Promise<void> {
+  async #afterTransportFailure(
+    generation: number,
+    err: unknown,
+    what: Sent,
+    ms: number,
+    cutOkAfterMs?: number,
+  ): Promise<void> {
     // One examination at a time: requests in flight when the server died are lost with it, counted once.
     while (this.#examining) await this.#examining;
     if (generation !== this.generation || this.#gaveUp) return;
     this.#examining = this.#examine(err, what, ms, cutOkAfterMs);
-    try { await this.#examining; } finally { this.#examining = null; }
+    try {
+      await this.#examining;
+    } finally {
+      this.#examining = null;
+    }
   }
 
   async #examine(err: unknown, what: Sent, ms: number, cutOkAfterMs?: number): Promise<void> {
@@ -284,32 +361,53 @@ export class FuzzServer {
       // Exit may lag the reset by a moment; a live server must also answer.
       await Promise.race([this.server.exited, new Promise((r) => setTimeout(r, 300))]);
     }
-    if (!exited() && await this.answers()) {
+    if (!exited() && (await this.answers())) {
       // The server is fine: the request itself got no complete answer (a body cut after the status line).
       // An export past its timeout can only end that way (its 200 is out), so that one is counted, not failed.
-      if (cutOkAfterMs !== undefined && ms >= cutOkAfterMs) { this.count('cut after timeout'); return; }
+      if (cutOkAfterMs !== undefined && ms >= cutOkAfterMs) {
+        this.count('cut after timeout');
+        return;
+      }
       this.count('cut');
-      this.fail({ ...what, ...this.#candidates(what), problem: 'answer cut (server alive)', detail: `${message} after ${ms.toFixed(0)} ms\n${this.criticalLines()}` });
+      this.fail({
+        ...what,
+        ...this.#candidates(what),
+        problem: 'answer cut (server alive)',
+        detail: `${message} after ${ms.toFixed(0)} ms\n${this.criticalLines()}`,
+      });
       return;
     }
     const crashed = exited();
     const stderr = this.server.stderr().slice(-2500);
     const critical = this.criticalLines();
-    if (crashed) this.crashes++; else this.wedges++;
+    if (crashed) this.crashes++;
+    else this.wedges++;
     this.count(crashed ? 'crash' : 'wedge');
     // On several connections the culprit is most likely the request in flight longest; the others are listed.
     const now = performance.now();
     const flights = [...this.#inFlight].sort((a, b) => a.t0 - b.t0);
     const culprit = flights[0] ?? { ...what, t0: now - ms };
-    const others = flights.slice(1).map((f) => `#${f.index} ${f.category} (${((now - f.t0) / 1000).toFixed(1)} s)`).join(', ');
+    const others = flights
+      .slice(1)
+      .map((f) => `#${f.index} ${f.category} (${((now - f.t0) / 1000).toFixed(1)} s)`)
+      .join(', ');
     const candidates = flights.map((f) => f.index).filter((k) => k >= 0);
     this.fail({
-      index: culprit.index, category: culprit.category, repro: culprit.repro, ...(candidates.length > 1 ? { candidates } : {}),
-      problem: crashed ? `server exited (code ${child.exitCode}, signal ${child.signalCode})` : `server stopped answering (no answer within ${this.deadlineMs} ms; killed)`,
+      index: culprit.index,
+      category: culprit.category,
+      repro: culprit.repro,
+      ...(candidates.length > 1 ? { candidates } : {}),
+      problem: crashed
+        ? `server exited (code ${child.exitCode}, signal ${child.signalCode})`
+        : `server stopped answering (no answer within ${this.deadlineMs} ms; killed)`,
       detail: `${message} after ${((now - culprit.t0) / 1000).toFixed(1)} s${others ? `; also in flight: ${others}` : ''}\n${critical}\n${stderr}`,
     });
     this.#restarting = this.#restart(crashed);
-    try { await this.#restarting; } finally { this.#restarting = null; }
+    try {
+      await this.#restarting;
+    } finally {
+      this.#restarting = null;
+    }
   }
 
   async #restart(crashed: boolean): Promise<void> {
@@ -318,13 +416,24 @@ export class FuzzServer {
     this.#cpuLast = 0;
     this.#unhandledBefore += this.#unhandledNow;
     this.#unhandledNow = 0;
-    if (!crashed) { this.server.child.kill('SIGKILL'); await this.server.exited; }
-    if (this.crashes + this.wedges >= this.maxCrashes || this.#stopped) { this.#gaveUp = true; return; }
+    if (!crashed) {
+      this.server.child.kill('SIGKILL');
+      await this.server.exited;
+    }
+    if (this.crashes + this.wedges >= this.maxCrashes || this.#stopped) {
+      this.#gaveUp = true;
+      return;
+    }
     try {
       await this.start();
     } catch (err) {
       this.#gaveUp = true;
-      this.fail({ index: -1, category: 'restart', problem: 'the server did not start again on its root', detail: err instanceof Error ? err.message : String(err) });
+      this.fail({
+        index: -1,
+        category: 'restart',
+        problem: 'the server did not start again on its root',
+        detail: err instanceof Error ? err.message : String(err),
+      });
     }
   }
 
@@ -347,9 +456,16 @@ export class FuzzServer {
     const count = (): number => (this.server.stdout().match(global) ?? []).length;
     if (count() >= n) return Promise.resolve(true);
     return new Promise((resolve) => {
-      const done = (ok: boolean): void => { clearTimeout(timer); child.stdout!.off('data', onData); child.off('exit', onExit); resolve(ok); };
+      const done = (ok: boolean): void => {
+        clearTimeout(timer);
+        child.stdout!.off('data', onData);
+        child.off('exit', onExit);
+        resolve(ok);
+      };
       // The helper's own 'data' listener ran first (it was added first), so stdout() already holds the chunk.
-      const onData = (): void => { if (count() >= n) done(true); };
+      const onData = (): void => {
+        if (count() >= n) done(true);
+      };
       const onExit = (): void => done(false);
       const timer = setTimeout(() => done(false), timeoutMs);
       child.stdout!.on('data', onData);
@@ -366,20 +482,40 @@ export class FuzzServer {
       list.push(f);
       classes.set(k, list);
     }
-    const lines = [`${[...classes.values()].reduce((n, l) => n + l.length, 0)} failure(s) in ${classes.size} class(es), seed ${seed}:`];
+    const lines = [
+      `${[...classes.values()].reduce((n, l) => n + l.length, 0)} failure(s) in ${classes.size} class(es), seed ${seed}:`,
+    ];
     let shown = 0;
     for (const [k, list] of classes) {
-      if (shown++ >= limit) { lines.push(`... ${classes.size - limit} more class(es)`); break; }
+      if (shown++ >= limit) {
+        lines.push(`... ${classes.size - limit} more class(es)`);
+        break;
+      }
       const f = list[0]!;
-      lines.push(`\n[${list.length}x] ${k}`, `  first: request #${f.index} (${f.category}), also #${list.slice(1, 6).map((x) => x.index).join(', #') || '-'}`,
-        `  request: ${f.repro}`, `  answer: ${f.detail.slice(0, 1200).replace(/\n/g, '\n    ')}`);
+      lines.push(
+        `\n[${list.length}x] ${k}`,
+        `  first: request #${f.index} (${f.category}), also #${
+          list
+            .slice(1, 6)
+            .map((x) => x.index)
+            .join(', #') || '-'
+        }`,
+        `  request: ${f.repro}`,
+        `  answer: ${f.detail.slice(0, 1200).replace(/\n/g, '\n    ')}`,
+      );
     }
     return lines.join('\n');
   }
 }
 
 /** Runs `task(k)` for k in [from, to) on `connections` concurrent workers, in order of k per worker pick. */
-export async function runPool(from: number, to: number, connections: number, task: (k: number) => Promise<void>, stop: () => boolean = () => false): Promise<void> {
+export async function runPool(
+  from: number,
+  to: number,
+  connections: number,
+  task: (k: number) => Promise<void>,
+  stop: () => boolean = () => false,
+): Promise<void> {
   let next = from;
   let failed = false;
   const worker = async (): Promise<void> => {

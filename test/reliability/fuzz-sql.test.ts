@@ -22,7 +22,12 @@ const rerun = (index: number): string =>
   `FUZZ_SEED=${env.seed} FUZZ_FROM=${index} FUZZ_COUNT=1${env.skip.size > 0 ? ` FUZZ_SKIP=${[...env.skip].join(',')}` : ''} node --test dist/test/reliability/fuzz-sql.test.js`;
 
 describe('seeded SQL fuzzing of a capped server', () => {
-  const fz = new FuzzServer({ SVC_QUERY_TIMEOUT: '5s', SVC_HTTP_EXPORT_TIMEOUT: '5s' }, DEADLINE_MS, env.maxCrashes, rerun);
+  const fz = new FuzzServer(
+    { SVC_QUERY_TIMEOUT: '5s', SVC_HTTP_EXPORT_TIMEOUT: '5s' },
+    DEADLINE_MS,
+    env.maxCrashes,
+    rerun,
+  );
   let reference: { check: string; csvHash: string };
   let baseline = 0;
   let phase1Peak = 0;
@@ -37,9 +42,14 @@ describe('seeded SQL fuzzing of a capped server', () => {
   });
 
   after(async () => {
-    const s = [...fz.statuses].sort().map(([k, v]) => `${k}: ${v}`).join(', ');
-    console.log(`fuzz-sql seed ${env.seed}: ${env.count} requests from #${env.from} in ${((performance.now() - started) / 1000).toFixed(1)} s; ${s}; `
-      + `peak RSS ${mib(fz.peakRss)} (idle ${mib(baseline)}); crashes ${fz.crashes}, wedges ${fz.wedges}; CPU: server ${fz.cpuSeconds().toFixed(1)} s, test ${(process.cpuUsage().user / 1e6).toFixed(1)} s\nslowest: ${fz.slowest()}`);
+    const s = [...fz.statuses]
+      .sort()
+      .map(([k, v]) => `${k}: ${v}`)
+      .join(', ');
+    console.log(
+      `fuzz-sql seed ${env.seed}: ${env.count} requests from #${env.from} in ${((performance.now() - started) / 1000).toFixed(1)} s; ${s}; ` +
+        `peak RSS ${mib(fz.peakRss)} (idle ${mib(baseline)}); crashes ${fz.crashes}, wedges ${fz.wedges}; CPU: server ${fz.cpuSeconds().toFixed(1)} s, test ${(process.cpuUsage().user / 1e6).toFixed(1)} s\nslowest: ${fz.slowest()}`,
+    );
     // A run cut short by its timeout never reached its assertion: the failures so far are printed here.
     if (!finished && fz.failures.length > 0) console.log(fz.report(env.seed));
     await fz.stop();
@@ -64,8 +74,14 @@ describe('seeded SQL fuzzing of a capped server', () => {
     const n = await fz.unhandled();
     if (n - unhandledSeen > windowFives && w.length > 0) {
       const req = sqlRequest(env.seed, w[0]!, env.skip as ReadonlySet<Feature>);
-      fz.fail({ index: w[0]!, category: req.category, repro: w.length === 1 ? sqlCurl(req) : `one of #${w.join(', #')}`, candidates: w,
-        problem: 'svc_unhandled_errors_total rose', detail: `by ${n - unhandledSeen - windowFives}\n${fz.criticalLines()}` });
+      fz.fail({
+        index: w[0]!,
+        category: req.category,
+        repro: w.length === 1 ? sqlCurl(req) : `one of #${w.join(', #')}`,
+        candidates: w,
+        problem: 'svc_unhandled_errors_total rose',
+        detail: `by ${n - unhandledSeen - windowFives}\n${fz.criticalLines()}`,
+      });
     }
     unhandledSeen = n;
     window = [];
@@ -73,21 +89,39 @@ describe('seeded SQL fuzzing of a capped server', () => {
     fz.sampleRss();
   }
 
-  test(`answers ${env.count} seeded SQL requests (half on ${env.concurrency} connections) with no 5xx, no crash and well-formed bodies`, { timeout: 20 * 60_000 }, async () => {
-    unhandledSeen = await fz.unhandled();
-    const mid = env.from + Math.ceil(env.count / 2);
-    await runPool(env.from, mid, 1, (k) => one(k, 10), () => fz.gaveUp);
-    await closeWindow();
-    fz.sampleRss();
-    phase1Peak = fz.peakRss;
-    await runPool(mid, env.from + env.count, env.concurrency, (k) => one(k, 25), () => fz.gaveUp);
-    await closeWindow();
-    // Crashes, wedges and counter rises with several requests in flight: each candidate again, alone.
-    await fz.replayAmbiguous(async (k) => { await one(k, 1); });
-    fz.sampleRss();
-    finished = true;
-    assert.equal(fz.failures.length, 0, fz.report(env.seed));
-  });
+  test(
+    `answers ${env.count} seeded SQL requests (half on ${env.concurrency} connections) with no 5xx, no crash and well-formed bodies`,
+    { timeout: 20 * 60_000 },
+    async () => {
+      unhandledSeen = await fz.unhandled();
+      const mid = env.from + Math.ceil(env.count / 2);
+      await runPool(
+        env.from,
+        mid,
+        1,
+        (k) => one(k, 10),
+        () => fz.gaveUp,
+      );
+      await closeWindow();
+      fz.sampleRss();
+      phase1Peak = fz.peakRss;
+      await runPool(
+        mid,
+        env.from + env.count,
+        env.concurrency,
+        (k) => one(k, 25),
+        () => fz.gaveUp,
+      );
+      await closeWindow();
+      // Crashes, wedges and counter rises with several requests in flight: each candidate again, alone.
+      await fz.replayAmbiguous(async (k) => {
+        await one(k, 1);
+      });
+      fz.sampleRss();
+      finished = true;
+      assert.equal(fz.failures.length, 0, fz.report(env.seed));
+    },
+  );
 
   test('the server never exited or stopped answering', () => {
     assert.equal(fz.crashes + fz.wedges, 0, `${fz.crashes} crash(es), ${fz.wedges} wedge(s); see the failures above`);
@@ -101,7 +135,10 @@ describe('seeded SQL fuzzing of a capped server', () => {
   test('RSS stays under the idle server plus one query memory limit per connection', () => {
     const one = baseline + SUITE_QUERY_MEMORY + RSS_SLACK;
     const all = baseline + env.concurrency * SUITE_QUERY_MEMORY + RSS_SLACK;
-    assert.ok(phase1Peak <= one, `peak RSS ${mib(phase1Peak)} on one connection, bound ${mib(one)} (idle ${mib(baseline)} + query.memory.limit ${mib(SUITE_QUERY_MEMORY)} + ${mib(RSS_SLACK)})`);
+    assert.ok(
+      phase1Peak <= one,
+      `peak RSS ${mib(phase1Peak)} on one connection, bound ${mib(one)} (idle ${mib(baseline)} + query.memory.limit ${mib(SUITE_QUERY_MEMORY)} + ${mib(RSS_SLACK)})`,
+    );
     assert.ok(fz.peakRss <= all, `peak RSS ${mib(fz.peakRss)} on ${env.concurrency} connections, bound ${mib(all)}`);
   });
 

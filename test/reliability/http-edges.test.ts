@@ -15,9 +15,18 @@ import { CLI, makeRoot, type ServerProcess } from '../helpers/server-process.js'
 const run = promisify(execFile);
 
 /** Runs the CLI; past `timeoutMs` it is killed (a `serve` that should have refused to start). */
-async function runCli(args: string[], env: Record<string, string> = {}, timeoutMs = 60_000): Promise<{ code: number; stdout: string; stderr: string }> {
+async function runCli(
+  args: string[],
+  env: Record<string, string> = {},
+  timeoutMs = 60_000,
+): Promise<{ code: number; stdout: string; stderr: string }> {
   try {
-    const r = await run(process.execPath, [CLI, ...args], { env: { PATH: process.env.PATH, ...env }, timeout: timeoutMs, killSignal: 'SIGKILL', maxBuffer: 256 * 1024 * 1024 });
+    const r = await run(process.execPath, [CLI, ...args], {
+      env: { PATH: process.env.PATH, ...env },
+      timeout: timeoutMs,
+      killSignal: 'SIGKILL',
+      maxBuffer: 256 * 1024 * 1024,
+    });
     return { code: 0, stdout: r.stdout, stderr: r.stderr };
   } catch (e) {
     const x = e as { code: number; stdout: string; stderr: string };
@@ -33,7 +42,10 @@ function raw(url: string, bytes: Buffer, pieces = 1): Promise<string> {
     const socket = connect(Number(port), hostname);
     socket.on('data', (d) => chunks.push(d));
     // The server may close while we still write: that is an answer too, not a failure.
-    socket.on('error', (e: NodeJS.ErrnoException) => { if (e.code === 'ECONNRESET' || e.code === 'EPIPE') resolve(Buffer.concat(chunks).toString('latin1')); else reject(e); });
+    socket.on('error', (e: NodeJS.ErrnoException) => {
+      if (e.code === 'ECONNRESET' || e.code === 'EPIPE') resolve(Buffer.concat(chunks).toString('latin1'));
+      else reject(e);
+    });
     socket.on('close', () => resolve(Buffer.concat(chunks).toString('latin1')));
     socket.once('connect', async () => {
       const step = Math.ceil(bytes.length / pieces);
@@ -66,8 +78,13 @@ describe('the HTTP edges of a capped server', () => {
   test('HEAD on the SQL endpoints and /imp runs nothing: 405 with Allow, and the statement never happens', async () => {
     const before = await unhandledErrors(s);
     const create = encodeURIComponent('create table head_made (x int)');
-    for (const path of [`/exec?query=${create}`, `/api/v1/sql/execute?query=${create}`, `/execute?query=${create}`,
-      `/exp?query=${encodeURIComponent('select 1')}`, `/validate?query=${create}`]) {
+    for (const path of [
+      `/exec?query=${create}`,
+      `/api/v1/sql/execute?query=${create}`,
+      `/execute?query=${create}`,
+      `/exp?query=${encodeURIComponent('select 1')}`,
+      `/validate?query=${create}`,
+    ]) {
       const r = await send(s.mainUrl + path, { method: 'HEAD' });
       assert.equal(r.status, 405, path);
       assert.equal(r.headers.allow, 'GET', path);
@@ -85,9 +102,15 @@ describe('the HTTP edges of a capped server', () => {
 
   test('a URL past the limit gets 414 and header fields past theirs 431 saying headers, on both ports, whole or in pieces', async () => {
     const before = await unhandledErrors(s);
-    const longUrl = (n: number): Buffer => Buffer.from(`GET /exec?query=${'1'.repeat(n)} HTTP/1.1\r\nHost: a\r\nConnection: close\r\n\r\n`);
-    const longHeader = (n: number): Buffer => Buffer.from(`GET /exec?query=select%201 HTTP/1.1\r\nHost: a\r\nConnection: close\r\nX-Big: ${'x'.repeat(n)}\r\n\r\n`);
-    const manyHeaders = Buffer.from(`GET / HTTP/1.1\r\nHost: a\r\nConnection: close\r\n${Array.from({ length: 4000 }, (_, i) => `X-H${i}: ${'y'.repeat(20)}\r\n`).join('')}\r\n`);
+    const longUrl = (n: number): Buffer =>
+      Buffer.from(`GET /exec?query=${'1'.repeat(n)} HTTP/1.1\r\nHost: a\r\nConnection: close\r\n\r\n`);
+    const longHeader = (n: number): Buffer =>
+      Buffer.from(
+        `GET /exec?query=select%201 HTTP/1.1\r\nHost: a\r\nConnection: close\r\nX-Big: ${'x'.repeat(n)}\r\n\r\n`,
+      );
+    const manyHeaders = Buffer.from(
+      `GET / HTTP/1.1\r\nHost: a\r\nConnection: close\r\n${Array.from({ length: 4000 }, (_, i) => `X-H${i}: ${'y'.repeat(20)}\r\n`).join('')}\r\n`,
+    );
     for (const base of [s.mainUrl, s.healthUrl]) {
       // 70 KB: past the main port's URL limit (64 KiB) but inside the parser's; 300 KB: past both.
       for (const [bytes, status, message] of [
@@ -118,7 +141,8 @@ describe('the HTTP edges of a capped server', () => {
       'GET / HTTP/1.1\r\nBad Header Name: x\r\n\r\n',
     ];
     // A body is read by the main port's /imp only (the health port answers a POST 405 before any body).
-    const badBody = 'POST /imp HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\nContent-Type: multipart/form-data; boundary=x\r\n\r\nzz\r\n';
+    const badBody =
+      'POST /imp HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\nContent-Type: multipart/form-data; boundary=x\r\n\r\nzz\r\n';
     for (const base of [s.mainUrl, s.healthUrl]) {
       for (const text of base === s.mainUrl ? [...cases, badBody] : cases) {
         const answer = await raw(base, Buffer.from(text));
@@ -147,8 +171,9 @@ describe('the HTTP edges of a capped server', () => {
   });
 
   test('svcdb query prints the digits the server sent: LONGs past 2^53, DOUBLEs as written, NULL as null', async () => {
-    const sql = 'select 9007199254740993L a, -9007199254740993L b, 9223372036854775807L c, cast(null as long) d, '
-      + '0.1 + 0.2 e, 1e-7 f, 123456789012345678.0 g';
+    const sql =
+      'select 9007199254740993L a, -9007199254740993L b, 9223372036854775807L c, cast(null as long) d, ' +
+      '0.1 + 0.2 e, 1e-7 f, 123456789012345678.0 g';
     const json = await exec(s, sql);
     assert.equal(json.status, 200, json.text);
     // The numbers as the server wrote them in /exec's body.
@@ -156,7 +181,10 @@ describe('the HTTP edges of a capped server', () => {
     assert.deepEqual(written.slice(0, 4), ['9007199254740993', '-9007199254740993', '9223372036854775807', 'null']);
     const r = await runCli(['query', sql, '--host', s.mainUrl]);
     assert.equal(r.code, 0, r.stderr);
-    const cells = r.stdout.split('\n')[2]!.split('|').map((c) => c.trim());
+    const cells = r.stdout
+      .split('\n')[2]!
+      .split('|')
+      .map((c) => c.trim());
     assert.deepEqual(cells, written, 'every number as the server wrote it, NULL as null');
   });
 });
@@ -187,7 +215,10 @@ function fill(dir: string): void {
 test('a full disk answers 507 to CREATE TABLE and INSERT, logged at error level and counted apart from unhandled errors', async (t) => {
   const root = makeRoot();
   const db = join(root, 'db');
-  if (!mountTmpfs(db, 4 * 1024 * 1024)) { t.skip('a tmpfs cannot be mounted here (needs root)'); return; }
+  if (!mountTmpfs(db, 4 * 1024 * 1024)) {
+    t.skip('a tmpfs cannot be mounted here (needs root)');
+    return;
+  }
   let s: ServerProcess | null = null;
   try {
     s = await startCappedServer({ root, env: { SVC_HTTP_PESSIMISTIC_HEALTH_CHECK_ENABLED: 'true' } });
@@ -206,7 +237,11 @@ test('a full disk answers 507 to CREATE TABLE and INSERT, logged at error level 
     assert.doesNotMatch(s.stdout(), / C http-server /, 'nothing logged critical (no alert)');
     rmSync(join(db, 'filler'));
     await assertAlive(s, 'disk full');
-    assert.equal((await exec(s, 'select count() from full_t')).text.includes('[[0]]'), true, 'the failed insert left nothing');
+    assert.equal(
+      (await exec(s, 'select count() from full_t')).text.includes('[[0]]'),
+      true,
+      'the failed insert left nothing',
+    );
   } finally {
     await s?.stop();
     spawnSync('umount', [db]);
@@ -227,7 +262,9 @@ test('a server whose standard output goes away keeps serving, counts nothing unh
     assert.match(m.text, /^svc_unhandled_errors_total 0$/m);
     s.child.kill('SIGTERM');
     let timer: NodeJS.Timeout | undefined;
-    const bound = new Promise<string>((resolve) => { timer = setTimeout(() => resolve('still running'), 15_000); });
+    const bound = new Promise<string>((resolve) => {
+      timer = setTimeout(() => resolve('still running'), 15_000);
+    });
     const outcome = await Promise.race([s.exited.then((code) => `exit ${code}`), bound]);
     clearTimeout(timer);
     assert.equal(outcome, 'exit 0');
@@ -242,10 +279,22 @@ describe('half-enabled authentication', () => {
 
   test('a user without a password, or a password without a user, refuses to start with one line', async () => {
     const cases: Array<[Record<string, string>, RegExp]> = [
-      [{ SVC_HTTP_USER: 'admin', SVC_HTTP_PASSWORD: '' }, /^svcdb: invalid value http\.user=admin \(environment variable SVC_HTTP_USER\): http\.password is empty, so basic authentication would be off/],
-      [{ SVC_HTTP_USER: 'admin' }, /^svcdb: invalid value http\.user=admin \(environment variable SVC_HTTP_USER\): http\.password is empty/],
-      [{ SVC_HTTP_PASSWORD: 's3cret' }, /^svcdb: invalid value http\.password=\*\*\*\* \(environment variable SVC_HTTP_PASSWORD\): http\.user is empty/],
-      [{ SVC_HTTP_HEALTH_CHECK_AUTHENTICATION_REQUIRED: 'true' }, /^svcdb: invalid value http\.health\.check\.authentication\.required=true \(environment variable SVC_HTTP_HEALTH_CHECK_AUTHENTICATION_REQUIRED\): no credentials are set/],
+      [
+        { SVC_HTTP_USER: 'admin', SVC_HTTP_PASSWORD: '' },
+        /^svcdb: invalid value http\.user=admin \(environment variable SVC_HTTP_USER\): http\.password is empty, so basic authentication would be off/,
+      ],
+      [
+        { SVC_HTTP_USER: 'admin' },
+        /^svcdb: invalid value http\.user=admin \(environment variable SVC_HTTP_USER\): http\.password is empty/,
+      ],
+      [
+        { SVC_HTTP_PASSWORD: 's3cret' },
+        /^svcdb: invalid value http\.password=\*\*\*\* \(environment variable SVC_HTTP_PASSWORD\): http\.user is empty/,
+      ],
+      [
+        { SVC_HTTP_HEALTH_CHECK_AUTHENTICATION_REQUIRED: 'true' },
+        /^svcdb: invalid value http\.health\.check\.authentication\.required=true \(environment variable SVC_HTTP_HEALTH_CHECK_AUTHENTICATION_REQUIRED\): no credentials are set/,
+      ],
     ];
     for (const [vars, message] of cases) {
       const r = await runCli(['serve', '-d', makeRoot()], { ...env, ...vars }, 15_000);
@@ -261,7 +310,10 @@ describe('half-enabled authentication', () => {
     const s = await startCappedServer({ env: { SVC_HTTP_USER: 'admin', SVC_HTTP_PASSWORD: 'pw' } });
     try {
       assert.match(s.stdout(), / A server-main http server listening on \S+ \(basic authentication on\)/);
-      assert.match(s.stdout(), / A server-main health server listening on \S+ \(worker thread, basic authentication on\)/);
+      assert.match(
+        s.stdout(),
+        / A server-main health server listening on \S+ \(worker thread, basic authentication on\)/,
+      );
       assert.equal((await exec(s, 'select 1')).status, 401);
       assert.equal((await send(`${s.healthUrl}/`)).status, 401);
       const auth = `Basic ${Buffer.from('admin:pw').toString('base64')}`;
@@ -269,9 +321,15 @@ describe('half-enabled authentication', () => {
     } finally {
       await s.stop();
     }
-    const open = await startCappedServer({ env: { SVC_HTTP_USER: 'admin', SVC_HTTP_PASSWORD: 'pw', SVC_HTTP_HEALTH_CHECK_AUTHENTICATION_REQUIRED: 'false' } });
+    const open = await startCappedServer({
+      env: { SVC_HTTP_USER: 'admin', SVC_HTTP_PASSWORD: 'pw', SVC_HTTP_HEALTH_CHECK_AUTHENTICATION_REQUIRED: 'false' },
+    });
     try {
-      assert.match(open.stdout(), / A server-main health server listening on \S+ \(worker thread\)\n/, 'the health line does not claim authentication');
+      assert.match(
+        open.stdout(),
+        / A server-main health server listening on \S+ \(worker thread\)\n/,
+        'the health line does not claim authentication',
+      );
       assert.equal((await send(`${open.healthUrl}/`)).status, 200);
     } finally {
       await open.stop();

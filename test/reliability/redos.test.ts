@@ -28,7 +28,11 @@ after(async () => {
 });
 
 function execWithin(query: string, headers: Record<string, string> = {}, ms = 20_000): Promise<Answer> {
-  return send(`${server.mainUrl}/exec?query=${encodeURIComponent(query)}`, { headers, headersTimeout: ms, bodyTimeout: ms });
+  return send(`${server.mainUrl}/exec?query=${encodeURIComponent(query)}`, {
+    headers,
+    headersTimeout: ms,
+    bodyTimeout: ms,
+  });
 }
 
 function errorOf(a: Answer): string {
@@ -48,7 +52,9 @@ function firstValue(a: Answer): unknown {
 async function hostile(query: string): Promise<Answer> {
   const t0 = performance.now();
   let done = false;
-  const running = execWithin(query, TIMEOUT).finally(() => { done = true; });
+  const running = execWithin(query, TIMEOUT).finally(() => {
+    done = true;
+  });
   for (let k = 0; k < 3 && !done; k++) {
     const t1 = performance.now();
     const q = await execWithin('select 1', {}, 10_000);
@@ -66,10 +72,14 @@ async function hostile(query: string): Promise<Answer> {
 
 test('LIKE with many % over long texts answers at once', async () => {
   const before = await unhandledErrors(server);
-  const r = await hostile(`SELECT count() FROM long_sequence(3000) WHERE rpad(cast(x AS VARCHAR), 5000, 'a') LIKE '${'%a'.repeat(10)}%b'`);
+  const r = await hostile(
+    `SELECT count() FROM long_sequence(3000) WHERE rpad(cast(x AS VARCHAR), 5000, 'a') LIKE '${'%a'.repeat(10)}%b'`,
+  );
   assert.equal(r.status, 200, r.text);
   assert.equal(firstValue(r), 0);
-  const r2 = await hostile(`SELECT count() FROM long_sequence(3000) WHERE rpad(cast(x AS VARCHAR), 5000, 'a') ILIKE '${'%A_'.repeat(10)}%B%'`);
+  const r2 = await hostile(
+    `SELECT count() FROM long_sequence(3000) WHERE rpad(cast(x AS VARCHAR), 5000, 'a') ILIKE '${'%A_'.repeat(10)}%B%'`,
+  );
   assert.equal(r2.status, 200, r2.text);
   assert.equal(firstValue(r2), 0);
   assert.equal(await unhandledErrors(server), before);
@@ -108,10 +118,18 @@ test('patterns that need backtracking, or too big a program, are refused with a 
   const a30 = 'a'.repeat(30);
   for (const [query, pattern, why] of [
     [`SELECT '${a30}' ~ '^(a+)\\1$'`, `'^(a+)\\1$'`, /backreferences are not supported/],
-    [`SELECT regexp_replace('${a30}', '(?=a)(a+)+b', 'x')`, `'(?=a)(a+)+b'`, /lookahead and lookbehind are not supported/],
+    [
+      `SELECT regexp_replace('${a30}', '(?=a)(a+)+b', 'x')`,
+      `'(?=a)(a+)+b'`,
+      /lookahead and lookbehind are not supported/,
+    ],
     [`SELECT 'ab' ~ '(?>a+)b'`, `'(?>a+)b'`, /atomic groups are not supported/],
     // Linear, but a step per instruction per character once RE2's DFA gives up: too big a program is refused.
-    [`SELECT rpad('', 3000, 'ab') ~ '${'(?:[ab]{1000})?'.repeat(100)}[cd]'`, `'${'(?:[ab]{1000})?'.repeat(100)}[cd]'`, /too complex/],
+    [
+      `SELECT rpad('', 3000, 'ab') ~ '${'(?:[ab]{1000})?'.repeat(100)}[cd]'`,
+      `'${'(?:[ab]{1000})?'.repeat(100)}[cd]'`,
+      /too complex/,
+    ],
   ] as const) {
     const r = await hostile(query);
     assert.equal(r.status, 400, r.text);

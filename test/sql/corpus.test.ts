@@ -26,7 +26,19 @@ function findCorpus(): string | null {
 const NOT_A_STATEMENT: ReadonlyMap<number, string> = new Map<number, string>([]);
 
 /** Leading keywords of the statements this parser covers (anything else may be Unsupported). */
-const COVERED = new Set(['SELECT', 'WITH', 'CREATE TABLE', 'DROP', 'TRUNCATE', 'RENAME', 'ALTER TABLE', 'INSERT', 'UPDATE', 'SHOW', 'EXPLAIN']);
+const COVERED = new Set([
+  'SELECT',
+  'WITH',
+  'CREATE TABLE',
+  'DROP',
+  'TRUNCATE',
+  'RENAME',
+  'ALTER TABLE',
+  'INSERT',
+  'UPDATE',
+  'SHOW',
+  'EXPLAIN',
+]);
 
 /** The statement's leading keyword(s) after comments, for grouping; implicit selects read as SELECT. */
 function leadingKeyword(sql: string): string {
@@ -35,11 +47,36 @@ function leadingKeyword(sql: string): string {
   if (m === null) return text.startsWith('(') ? 'SELECT' : '?';
   const first = (m[1] as string).toUpperCase();
   const second = (m[3] ?? '').toUpperCase();
-  if (first === 'CREATE') return second === 'TABLE' || second === 'ATOMIC' || second === 'BATCH' ? 'CREATE TABLE' : `CREATE ${second}`;
+  if (first === 'CREATE')
+    return second === 'TABLE' || second === 'ATOMIC' || second === 'BATCH' ? 'CREATE TABLE' : `CREATE ${second}`;
   if (first === 'ALTER') return second === 'TABLE' ? 'ALTER TABLE' : `ALTER ${second}`;
   if (first === 'DROP') return second === 'TABLE' || second === 'ALL' ? 'DROP' : `DROP ${second}`;
-  const known = ['SELECT', 'WITH', 'TRUNCATE', 'RENAME', 'INSERT', 'UPDATE', 'SHOW', 'EXPLAIN', 'GRANT', 'REVOKE', 'DECLARE', 'COPY',
-    'BACKUP', 'CHECKPOINT', 'REINDEX', 'VACUUM', 'CANCEL', 'REFRESH', 'COMPILE', 'ASSUME', 'EXIT', 'SWITCH', 'ADD', 'REMOVE'];
+  const known = [
+    'SELECT',
+    'WITH',
+    'TRUNCATE',
+    'RENAME',
+    'INSERT',
+    'UPDATE',
+    'SHOW',
+    'EXPLAIN',
+    'GRANT',
+    'REVOKE',
+    'DECLARE',
+    'COPY',
+    'BACKUP',
+    'CHECKPOINT',
+    'REINDEX',
+    'VACUUM',
+    'CANCEL',
+    'REFRESH',
+    'COMPILE',
+    'ASSUME',
+    'EXIT',
+    'SWITCH',
+    'ADD',
+    'REMOVE',
+  ];
   return known.includes(first) ? first : 'SELECT'; // a bare table name or table function: QuestDB's implicit select
 }
 
@@ -52,7 +89,10 @@ test('parses the QuestDB documentation corpus: every covered statement kind pars
   const entries = JSON.parse(readFileSync(path, 'utf8')) as Array<{ query: string }>;
   let parsed = 0;
   let unsupported = 0;
-  const failures = new Map<string, Array<{ index: number; sql: string; message: string; position: number | undefined }>>();
+  const failures = new Map<
+    string,
+    Array<{ index: number; sql: string; message: string; position: number | undefined }>
+  >();
   const wronglyUnsupported: string[] = [];
   const unsupportedWhat = new Map<string, number>();
   let declareInCovered = 0;
@@ -81,7 +121,9 @@ test('parses the QuestDB documentation corpus: every covered statement kind pars
   }
   const failed = [...failures.values()].reduce((n, l) => n + l.length, 0);
   console.log(`corpus ${path}`);
-  console.log(`total ${entries.length}, parsed ${parsed}, unsupported ${unsupported}, not a statement ${NOT_A_STATEMENT.size}, failed ${failed}`);
+  console.log(
+    `total ${entries.length}, parsed ${parsed}, unsupported ${unsupported}, not a statement ${NOT_A_STATEMENT.size}, failed ${failed}`,
+  );
   const whats = [...unsupportedWhat].sort((a, b) => b[1] - a[1]).map(([w, n]) => `${w} ${n}`);
   console.log(`  unsupported by leading keywords: ${whats.join(', ')}`);
   console.log(`  (${declareInCovered} of them are SELECT/CREATE TABLE/INSERT... using DECLARE @variables)`);
@@ -90,10 +132,14 @@ test('parses the QuestDB documentation corpus: every covered statement kind pars
     console.log(`  ${kw}: ${list.length} failed${COVERED.has(kw) ? ' (covered kind)' : ''}`);
     for (const f of list.slice(0, 3)) {
       const at = f.position ?? 0;
-      console.log(`    #${f.index} ${f.message} at ${at}: ${f.sql.slice(Math.max(0, at - 40), at + 40).replace(/\s+/g, ' ')}`);
+      console.log(
+        `    #${f.index} ${f.message} at ${at}: ${f.sql.slice(Math.max(0, at - 40), at + 40).replace(/\s+/g, ' ')}`,
+      );
     }
   }
-  const coveredFailures = [...failures].filter(([kw]) => COVERED.has(kw)).flatMap(([, l]) => l.map((f) => `#${f.index} ${f.message}`));
+  const coveredFailures = [...failures]
+    .filter(([kw]) => COVERED.has(kw))
+    .flatMap(([, l]) => l.map((f) => `#${f.index} ${f.message}`));
   assert.deepEqual(coveredFailures, [], 'statements of covered kinds must parse');
   assert.deepEqual(wronglyUnsupported, [], 'covered kinds must not come back Unsupported');
 });

@@ -12,25 +12,46 @@ import { compile } from '../../lib/exec/engine.js';
 import { valueAt } from '../../lib/exec/vectors.js';
 import type { Expr, Query, Statement } from '../../lib/sql/ast.js';
 import type { Plan } from '../../lib/sql/bound.js';
-import { checkPlanDepth, checkSyntaxDepth, MAX_NESTING, MAX_PLAN_DEPTH, MAX_PLAN_OPERATORS } from '../../lib/sql/depth-guard.js';
+import {
+  checkPlanDepth,
+  checkSyntaxDepth,
+  MAX_NESTING,
+  MAX_PLAN_DEPTH,
+  MAX_PLAN_OPERATORS,
+} from '../../lib/sql/depth-guard.js';
 import { parseStatement } from '../../lib/sql/parser.js';
 import { Catalog } from '../../lib/storage/catalog.js';
 import { ENGINE } from '../helpers/engine.js';
 
 const root = mkdtempSync(join(tmpdir(), 'svcdb-depth-'));
-const catalog = Catalog.open(join(root, 'db'), { commitMode: 'nosync', writerWaitMs: 100, readerCacheSize: 16 << 20, maxUncommittedRows: 1_000_000, o3MaxLag: 0 });
-after(() => { catalog.close(); rmSync(root, { recursive: true, force: true }); });
+const catalog = Catalog.open(join(root, 'db'), {
+  commitMode: 'nosync',
+  writerWaitMs: 100,
+  readerCacheSize: 16 << 20,
+  maxUncommittedRows: 1_000_000,
+  o3MaxLag: 0,
+});
+after(() => {
+  catalog.close();
+  rmSync(root, { recursive: true, force: true });
+});
 
 async function rows(sql: string): Promise<unknown[][]> {
   const s = compile(sql, { ...ENGINE, catalog });
   assert.equal(s.kind, 'select');
   const out: unknown[][] = [];
-  if (s.kind === 'select') for await (const b of s.execute(new AbortController().signal)) for (let i = 0; i < b.rowCount; i++) out.push(b.columns.map((c) => valueAt(c, i)));
+  if (s.kind === 'select')
+    for await (const b of s.execute(new AbortController().signal))
+      for (let i = 0; i < b.rowCount; i++) out.push(b.columns.map((c) => valueAt(c, i)));
   return out;
 }
 
 /** Asserts `fn` throws the guard's SQL error at `position`. */
-function assertTooDeep(fn: () => unknown, position: number, what = /(statement|query|expression) nesting too deep \[max=\d+\]/): void {
+function assertTooDeep(
+  fn: () => unknown,
+  position: number,
+  what = /(statement|query|expression) nesting too deep \[max=\d+\]/,
+): void {
   assert.throws(fn, (e: unknown) => {
     assert.ok(e instanceof SvcError, String(e));
     assert.equal(e.code, 'SQL');
@@ -54,7 +75,10 @@ function where(sql: string): Expr {
 }
 
 /** `select 1+1+...` with `n` operators: a tree n + 4 nodes high (statement, select, item, operators, leaf). */
-const plusChain = (n: number): string => `select ${Array(n + 1).fill('1').join('+')}`;
+const plusChain = (n: number): string =>
+  `select ${Array(n + 1)
+    .fill('1')
+    .join('+')}`;
 
 test('a tree exactly MAX_NESTING nodes high is accepted, one node more is refused', () => {
   assert.equal(height(parseStatement(plusChain(MAX_NESTING - 4))), MAX_NESTING);
@@ -81,7 +105,10 @@ test('the parser stops nesting it would recurse into at the level that opened on
     [`select ${'('.repeat(n)}1${')'.repeat(n)}`, 7 + (M - 1)],
     [`select ${'['.repeat(n)}1${']'.repeat(n)}`, 7 + (M - 2)],
     // A CASE's WHEN condition is one level inside it.
-    [`select ${'case when true then '.repeat(n)}1${' end'.repeat(n)}`, 7 + (M - 2) * 'case when true then '.length + 'case when '.length],
+    [
+      `select ${'case when true then '.repeat(n)}1${' end'.repeat(n)}`,
+      7 + (M - 2) * 'case when true then '.length + 'case when '.length,
+    ],
     [`${'select * from ('.repeat(n)}select 1${')'.repeat(n)}`, M * 'select * from ('.length],
     [`${'explain '.repeat(n)}select 1`, M * 'explain '.length],
   ];
@@ -89,7 +116,11 @@ test('the parser stops nesting it would recurse into at the level that opened on
 });
 
 test('a chain of casts, joins or subscripts built in a loop is measured as the tree it makes', () => {
-  assertTooDeep(() => parseStatement(`select 1${'::int'.repeat(3000)}`), 'select 1'.length + (MAX_NESTING - 1) * '::int'.length, /^expression/);
+  assertTooDeep(
+    () => parseStatement(`select 1${'::int'.repeat(3000)}`),
+    'select 1'.length + (MAX_NESTING - 1) * '::int'.length,
+    /^expression/,
+  );
   const joins = `select * from t0${Array.from({ length: 3000 }, (_, i) => ` join t${i + 1} on x`).join('')}`;
   assert.throws(() => parseStatement(joins), /query nesting too deep/);
 });
@@ -112,75 +143,137 @@ test('AND and OR runs become balanced trees: 10,000 terms are a few levels, in t
       leaves.push(e.right.value as number);
     }
   }
-  assert.deepEqual(leaves, terms.map((_, i) => i));
+  assert.deepEqual(
+    leaves,
+    terms.map((_, i) => i),
+  );
   // Precedence is kept: AND binds tighter than OR, and a run of one operator does not swallow the other.
   const mixed = where('select * from t where a and b and c or d or e and f');
   const col = (name: string) => ({ kind: 'column', table: null, name });
-  const strip = (e: unknown): unknown => JSON.parse(JSON.stringify(e, (k, v: unknown) => (k === 'pos' ? undefined : v)));
+  const strip = (e: unknown): unknown =>
+    JSON.parse(JSON.stringify(e, (k, v: unknown) => (k === 'pos' ? undefined : v)));
   const bin = (op: string, left: unknown, right: unknown) => ({ kind: 'binary', op, left, right });
-  assert.deepEqual(strip(mixed), bin('OR', bin('OR', bin('AND', bin('AND', col('a'), col('b')), col('c')), col('d')), bin('AND', col('e'), col('f'))));
+  assert.deepEqual(
+    strip(mixed),
+    bin(
+      'OR',
+      bin('OR', bin('AND', bin('AND', col('a'), col('b')), col('c')), col('d')),
+      bin('AND', col('e'), col('f')),
+    ),
+  );
 });
 
 test('runs of UNION or UNION ALL become balanced trees; other set operations stay left to right', () => {
   const sql = Array.from({ length: 5000 }, (_, i) => `select ${i} x`).join(' union all ');
   const q = (parseStatement(sql) as Extract<Statement, { kind: 'query' }>).query;
   assert.ok(height(q) <= 30, `height ${height(q)}`);
-  const ops = (x: Query): string[] => (x.kind === 'setOp' ? [...ops(x.left), `${x.op}${x.all ? ' ALL' : ''}`, ...ops(x.right)] : ['s']);
-  const mixed = (parseStatement('select 1 union select 2 union select 3 union all select 4 except select 5 union select 6 order by 1 limit 2') as Extract<Statement, { kind: 'query' }>).query;
+  const ops = (x: Query): string[] =>
+    x.kind === 'setOp' ? [...ops(x.left), `${x.op}${x.all ? ' ALL' : ''}`, ...ops(x.right)] : ['s'];
+  const mixed = (
+    parseStatement(
+      'select 1 union select 2 union select 3 union all select 4 except select 5 union select 6 order by 1 limit 2',
+    ) as Extract<Statement, { kind: 'query' }>
+  ).query;
   // Left to right between runs: ((((1 u 2) u 3) ua 4) e 5) u 6, with ORDER BY / LIMIT on the whole.
   assert.deepEqual(ops(mixed), ['s', 'UNION', 's', 'UNION', 's', 'UNION ALL', 's', 'EXCEPT', 's', 'UNION', 's']);
-  assert.ok(mixed.kind === 'setOp' && mixed.op === 'UNION' && mixed.right.kind === 'select' && mixed.right.limit === null);
+  assert.ok(
+    mixed.kind === 'setOp' && mixed.op === 'UNION' && mixed.right.kind === 'select' && mixed.right.limit === null,
+  );
   assert.ok(mixed.limit !== null && mixed.orderBy.length === 1);
   assert.ok(mixed.left.kind === 'setOp' && mixed.left.op === 'EXCEPT');
 });
 
 test('thousands of OR terms, AND terms and UNION ALL operands run and give the right answer', async () => {
   const n = 3000;
-  assert.deepEqual(await rows(`select count() from long_sequence(5000) where ${Array.from({ length: n }, (_, i) => `x = ${i + 1}`).join(' or ')}`), [[n]]);
-  assert.deepEqual(await rows(`select count() from long_sequence(5000) where ${Array.from({ length: n }, (_, i) => `x != ${i + 1}`).join(' and ')}`), [[5000 - n]]);
-  assert.deepEqual(await rows(`select sum(x) from (${Array.from({ length: n }, (_, i) => `select ${i + 1} x`).join(' union all ')})`), [[n * (n + 1) / 2]]);
-  assert.deepEqual(await rows(`select count() from (${Array.from({ length: n }, (_, i) => `select ${i % 7} x`).join(' union ')})`), [[7]]);
+  assert.deepEqual(
+    await rows(
+      `select count() from long_sequence(5000) where ${Array.from({ length: n }, (_, i) => `x = ${i + 1}`).join(' or ')}`,
+    ),
+    [[n]],
+  );
+  assert.deepEqual(
+    await rows(
+      `select count() from long_sequence(5000) where ${Array.from({ length: n }, (_, i) => `x != ${i + 1}`).join(' and ')}`,
+    ),
+    [[5000 - n]],
+  );
+  assert.deepEqual(
+    await rows(`select sum(x) from (${Array.from({ length: n }, (_, i) => `select ${i + 1} x`).join(' union all ')})`),
+    [[(n * (n + 1)) / 2]],
+  );
+  assert.deepEqual(
+    await rows(`select count() from (${Array.from({ length: n }, (_, i) => `select ${i % 7} x`).join(' union ')})`),
+    [[7]],
+  );
 });
 
 test('a CTE sees the CTEs before it: a self-reference is an unknown table, not endless recursion', () => {
-  assert.throws(() => compile('with a as (select * from a) select * from a', { ...ENGINE, catalog }), (e: unknown) => e instanceof SvcError && /table does not exist \[table=a\]/.test(e.message) && e.position === 25);
+  assert.throws(
+    () => compile('with a as (select * from a) select * from a', { ...ENGINE, catalog }),
+    (e: unknown) => e instanceof SvcError && /table does not exist \[table=a\]/.test(e.message) && e.position === 25,
+  );
 });
 
 test('a CTE is bound once however often it is used; a plan that would expand past the operator limit is refused quickly', async () => {
   // Each CTE joins the previous one with itself: 2^k scans once expanded.
-  const ctes = (k: number): string => ['c0 as (select x from long_sequence(2))', ...Array.from({ length: k }, (_, i) => `c${i + 1} as (select a.x from c${i} a join c${i} b on a.x = b.x)`)].join(', ');
+  const ctes = (k: number): string =>
+    [
+      'c0 as (select x from long_sequence(2))',
+      ...Array.from({ length: k }, (_, i) => `c${i + 1} as (select a.x from c${i} a join c${i} b on a.x = b.x)`),
+    ].join(', ');
   assert.deepEqual(await rows(`with ${ctes(4)} select count() from c4`), [[2]]);
   const t0 = Date.now();
-  assert.throws(() => compile(`with ${ctes(40)} select count() from c40`, { ...ENGINE, catalog }), (e: unknown) => e instanceof SvcError && e.code === 'SQL' && /query too complex: \d+ operators .* \[max=\d+\]/.test(e.message));
+  assert.throws(
+    () => compile(`with ${ctes(40)} select count() from c40`, { ...ENGINE, catalog }),
+    (e: unknown) =>
+      e instanceof SvcError && e.code === 'SQL' && /query too complex: \d+ operators .* \[max=\d+\]/.test(e.message),
+  );
   assert.ok(Date.now() - t0 < 2000, 'refused without expanding the plan');
 });
 
 test('a chain of CTEs is refused where its plan got too deep', () => {
   const n = 2000;
   const sql = `with c0 as (select 1 x), ${Array.from({ length: n }, (_, i) => `c${i + 1} as (select x from c${i})`).join(', ')} select * from c${n}`;
-  assert.throws(() => compile(sql, { ...ENGINE, catalog }), (e: unknown) => {
-    assert.ok(e instanceof SvcError && e.code === 'SQL', String(e));
-    assert.match(e.message, /^query nesting too deep/);
-    // At the SELECT of the CTE whose plan crossed the limit.
-    assert.equal(sql.slice(e.position!, e.position! + 6), 'select');
-    return true;
-  });
+  assert.throws(
+    () => compile(sql, { ...ENGINE, catalog }),
+    (e: unknown) => {
+      assert.ok(e instanceof SvcError && e.code === 'SQL', String(e));
+      assert.match(e.message, /^query nesting too deep/);
+      // At the SELECT of the CTE whose plan crossed the limit.
+      assert.equal(sql.slice(e.position!, e.position! + 6), 'select');
+      return true;
+    },
+  );
 });
 
 test('the plan check weighs operators twice and expression levels once, and measures a shared subplan once', () => {
   const one: Plan = { kind: 'oneRow', fields: [], timestamp: -1 };
   const filters = (k: number): Plan => {
     let p: Plan = one;
-    for (let i = 0; i < k; i++) p = { kind: 'filter', input: p, predicate: { kind: 'const', type: 'BOOLEAN', value: true }, fields: [], timestamp: -1 };
+    for (let i = 0; i < k; i++)
+      p = {
+        kind: 'filter',
+        input: p,
+        predicate: { kind: 'const', type: 'BOOLEAN', value: true },
+        fields: [],
+        timestamp: -1,
+      };
     return p;
   };
   const fits = MAX_PLAN_DEPTH / 2 - 1;
   checkPlanDepth(filters(fits), 0);
-  assert.throws(() => checkPlanDepth(filters(fits + 1), 7), (e: unknown) => e instanceof SvcError && e.position === 7 && /query nesting too deep/.test(e.message));
+  assert.throws(
+    () => checkPlanDepth(filters(fits + 1), 7),
+    (e: unknown) => e instanceof SvcError && e.position === 7 && /query nesting too deep/.test(e.message),
+  );
   // Doubling a shared plan 60 times: 2^60 operators expanded, measured in 60 steps.
   let p: Plan = one;
-  for (let i = 0; i < 60; i++) p = { kind: 'setOp', op: 'UNION', all: true, left: p, right: p, fields: [], timestamp: -1 };
-  assert.throws(() => checkPlanDepth(p, 3), (e: unknown) => e instanceof SvcError && new RegExp(`max=${MAX_PLAN_OPERATORS}`).test(e.message));
+  for (let i = 0; i < 60; i++)
+    p = { kind: 'setOp', op: 'UNION', all: true, left: p, right: p, fields: [], timestamp: -1 };
+  assert.throws(
+    () => checkPlanDepth(p, 3),
+    (e: unknown) => e instanceof SvcError && new RegExp(`max=${MAX_PLAN_OPERATORS}`).test(e.message),
+  );
 });
 
 test('checkSyntaxDepth walks any tree without recursion and reports the first node past the limit', () => {
@@ -192,9 +285,16 @@ test('checkSyntaxDepth walks any tree without recursion and reports the first no
 
 test('a stack overflow escaping compile() is a 400 "statement too complex", not an internal error', () => {
   const overflowing = Object.create(catalog) as Catalog;
-  overflowing.get = () => { throw new RangeError('Maximum call stack size exceeded'); };
-  assert.throws(() => compile('select * from t', { ...ENGINE, catalog: overflowing }), (e: unknown) => e instanceof SvcError && e.status === 400 && e.message === 'statement too complex');
+  overflowing.get = () => {
+    throw new RangeError('Maximum call stack size exceeded');
+  };
+  assert.throws(
+    () => compile('select * from t', { ...ENGINE, catalog: overflowing }),
+    (e: unknown) => e instanceof SvcError && e.status === 400 && e.message === 'statement too complex',
+  );
   // Other errors pass through unchanged.
-  overflowing.get = () => { throw new TypeError('boom'); };
+  overflowing.get = () => {
+    throw new TypeError('boom');
+  };
   assert.throws(() => compile('select * from t', { ...ENGINE, catalog: overflowing }), TypeError);
 });

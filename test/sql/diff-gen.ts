@@ -37,7 +37,12 @@ export function named(name: string): Expr {
 const DAY = 86_400_000_000;
 const T0 = Date.UTC(2024, 0, 1) * 1000;
 /** Rows per day partition: the first spans two 8192-row batches, one day is missing, one is tiny. */
-const DAYS: ReadonlyArray<[number, number]> = [[0, 9000], [1, 2500], [2, 40], [4, 3500]];
+const DAYS: ReadonlyArray<[number, number]> = [
+  [0, 9000],
+  [1, 2500],
+  [2, 40],
+  [4, 3500],
+];
 export const SYMBOLS = ['alpha', 'beta', 'gamma', 'Delta', 'é-acute', 'x', 'z 9', 'Ωmega'];
 /** The second symbol column's values: some shared with the first (other dictionary keys), some not. */
 const SYMBOLS2 = ['gamma', 'alpha', 'omicron', 'x', 'pi', 'Delta', ''];
@@ -55,7 +60,10 @@ export class Gen {
   /** The table's rows, when known: literals then sometimes take values the data holds, so equality hits. */
   data: readonly Row[] = [];
 
-  constructor(seed: number, private readonly excluded: ReadonlySet<Feature>) {
+  constructor(
+    seed: number,
+    private readonly excluded: ReadonlySet<Feature>,
+  ) {
     this.r = rng(seed);
   }
 
@@ -66,10 +74,18 @@ export class Gen {
     return this.pick(this.data)[k] ?? null;
   }
 
-  int(lo: number, hi: number): number { return lo + Math.floor(this.r() * (hi - lo + 1)); }
-  pick<X>(xs: readonly X[]): X { return xs[Math.floor(this.r() * xs.length)]!; }
-  chance(p: number): boolean { return this.r() < p; }
-  ok(f: Feature): boolean { return !this.excluded.has(f); }
+  int(lo: number, hi: number): number {
+    return lo + Math.floor(this.r() * (hi - lo + 1));
+  }
+  pick<X>(xs: readonly X[]): X {
+    return xs[Math.floor(this.r() * xs.length)]!;
+  }
+  chance(p: number): boolean {
+    return this.r() < p;
+  }
+  ok(f: Feature): boolean {
+    return !this.excluded.has(f);
+  }
 
   // ---- data ----
 
@@ -86,10 +102,26 @@ export class Gen {
 
   private row(ts: number): Row {
     const nul = (p = 0.1): boolean => this.chance(p);
-    const i = nul() ? null : this.chance(0.9) ? this.int(-1000, 1000) : this.chance(0.5) ? this.pick([0, 1, -1, 2147483647, -2147483647, 46341, 65536, -65536]) : this.int(-2147483647, 2147483647);
+    const i = nul()
+      ? null
+      : this.chance(0.9)
+        ? this.int(-1000, 1000)
+        : this.chance(0.5)
+          ? this.pick([0, 1, -1, 2147483647, -2147483647, 46341, 65536, -65536])
+          : this.int(-2147483647, 2147483647);
     const j = nul() ? null : this.int(-5, 5);
-    const l = nul() ? null : this.chance(0.9) ? this.int(-100000, 100000) : this.pick([0, 1, -1, 2147483648, -2147483649, 3000000000, 2 ** 26, -(2 ** 26)]);
-    const d = nul() ? null : this.chance(0.45) ? this.int(-8000, 8000) / 8 : this.chance(0.8) ? (this.r() - 0.5) * 2000 : this.pick([0, 0.5, -0.5, 0.001, 1e6, -1e6, 2.5]);
+    const l = nul()
+      ? null
+      : this.chance(0.9)
+        ? this.int(-100000, 100000)
+        : this.pick([0, 1, -1, 2147483648, -2147483649, 3000000000, 2 ** 26, -(2 ** 26)]);
+    const d = nul()
+      ? null
+      : this.chance(0.45)
+        ? this.int(-8000, 8000) / 8
+        : this.chance(0.8)
+          ? (this.r() - 0.5) * 2000
+          : this.pick([0, 0.5, -0.5, 0.001, 1e6, -1e6, 2.5]);
     const s = nul() ? null : this.pick(SYMBOLS);
     const v = nul() ? null : this.text();
     const b = this.chance(0.5);
@@ -110,7 +142,12 @@ export class Gen {
 
   intLit(): Expr {
     const known = this.chance(0.2) ? this.seen(this.pick(['i', 'j'])) : null;
-    const x = known !== null ? (known as number) : this.chance(0.85) ? this.int(-10, 100) : this.pick([2147483647, -2147483647, 1000, 65536]);
+    const x =
+      known !== null
+        ? (known as number)
+        : this.chance(0.85)
+          ? this.int(-10, 100)
+          : this.pick([2147483647, -2147483647, 1000, 65536]);
     return R.lit(String(x), x, 'INT');
   }
 
@@ -128,14 +165,19 @@ export class Gen {
 
   textLit(): Expr {
     const known = this.chance(0.25) ? this.seen(this.pick(['s', 'v', 's2', 'st'])) : null;
-    const s = known !== null ? (known as string) : this.chance(0.5) ? this.pick([...SYMBOLS, 'a', 'm', 'Z']) : this.text();
+    const s =
+      known !== null ? (known as string) : this.chance(0.5) ? this.pick([...SYMBOLS, 'a', 'm', 'Z']) : this.text();
     return R.lit(`'${s.replace(/'/g, "''")}'`, s, 'STRING');
   }
 
   tsLit(): Expr {
     const known = this.chance(0.3) ? this.seen(this.pick(['ts', 't2'])) : null;
     const us = known !== null ? (known as number) : T0 + this.int(-DAY, 6 * DAY);
-    return R.lit(`'${new Date(us / 1000).toISOString().replace('Z', '')}${String(us % 1000).padStart(3, '0')}Z'`, us, 'TIMESTAMP');
+    return R.lit(
+      `'${new Date(us / 1000).toISOString().replace('Z', '')}${String(us % 1000).padStart(3, '0')}Z'`,
+      us,
+      'TIMESTAMP',
+    );
   }
 
   private colOf(...types: RType[]): Expr {
@@ -153,26 +195,33 @@ export class Gen {
     }
     const d = depth - 1;
     switch (this.int(0, 8)) {
-      case 0: case 1: case 2: {
+      case 0:
+      case 1:
+      case 2: {
         const op = this.pick(['+', '-', '*', '/', '%'] as const);
         const a = this.numeric(d);
         // NULL on one side adopts the other's type.
         if (this.chance(0.05) && this.ok('null-arith')) return R.arith(op, a, R.lit('NULL', null, 'NULL'));
         let b = this.numeric(d);
         // A DOUBLE division by zero is Infinity or NaN in QuestDB (not NULL): keep double divisors nonzero constants.
-        if ((op === '/' || op === '%') && R.common([a.type, b.type]) === 'DOUBLE') b = this.chance(0.5) ? this.doubleLit(true) : R.lit('3', 3, 'INT');
+        if ((op === '/' || op === '%') && R.common([a.type, b.type]) === 'DOUBLE')
+          b = this.chance(0.5) ? this.doubleLit(true) : R.lit('3', 3, 'INT');
         return R.arith(op, a, b);
       }
-      case 3: return R.neg(this.numeric(d));
-      case 4: return R.fn('abs', [this.numeric(d)]);
+      case 3:
+        return R.neg(this.numeric(d));
+      case 4:
+        return R.fn('abs', [this.numeric(d)]);
       case 5: {
         const x = this.numeric(d);
         if (this.chance(0.3)) return R.fn('round', [x]);
         const s = this.int(-2, 3);
         return R.fn('round', [x, R.lit(String(s), s, 'INT')]);
       }
-      case 6: return this.caseOf(d, () => this.numeric(d));
-      case 7: return this.coalesce(() => this.numeric(d));
+      case 6:
+        return this.caseOf(d, () => this.numeric(d));
+      case 7:
+        return this.coalesce(() => this.numeric(d));
       default: {
         // length(NULL) is -1 (QuestDB's documentation).
         if (this.chance(0.1)) return R.fn('length', [this.nul()]);
@@ -182,33 +231,51 @@ export class Gen {
   }
 
   textual(depth: number): Expr {
-    if (depth <= 0 || this.chance(0.35)) return this.chance(0.8) ? this.colOf('SYMBOL', 'VARCHAR', 'STRING') : this.textLit();
+    if (depth <= 0 || this.chance(0.35))
+      return this.chance(0.8) ? this.colOf('SYMBOL', 'VARCHAR', 'STRING') : this.textLit();
     const d = depth - 1;
     switch (this.int(0, 4)) {
-      case 0: return R.fn('upper', [this.textual(d)]);
-      case 1: return R.concatOp(this.chance(0.1) ? this.nul() : this.textual(d), this.textual(d));
+      case 0:
+        return R.fn('upper', [this.textual(d)]);
+      case 1:
+        return R.concatOp(this.chance(0.1) ? this.nul() : this.textual(d), this.textual(d));
       case 2: {
-        const args = [this.textual(d), this.chance(0.3) ? this.pick([this.colOf('INT'), this.intLit()]) : this.textual(d)];
+        const args = [
+          this.textual(d),
+          this.chance(0.3) ? this.pick([this.colOf('INT'), this.intLit()]) : this.textual(d),
+        ];
         if (this.chance(0.4)) args.push(this.textLit());
         return R.fn('concat', args);
       }
-      case 3: return this.caseOf(d, () => this.textual(d));
-      default: return this.coalesce(() => this.textual(d));
+      case 3:
+        return this.caseOf(d, () => this.textual(d));
+      default:
+        return this.coalesce(() => this.textual(d));
     }
   }
 
   timestamp(): Expr {
     switch (this.int(0, 9)) {
-      case 0: return R.fn('coalesce', [this.colOf('TIMESTAMP'), this.colOf('TIMESTAMP')]);
-      case 1: return R.caseOf([{ c: this.bool(0), v: this.colOf('TIMESTAMP') }], this.chance(0.5) ? this.colOf('TIMESTAMP') : null);
+      case 0:
+        return R.fn('coalesce', [this.colOf('TIMESTAMP'), this.colOf('TIMESTAMP')]);
+      case 1:
+        return R.caseOf(
+          [{ c: this.bool(0), v: this.colOf('TIMESTAMP') }],
+          this.chance(0.5) ? this.colOf('TIMESTAMP') : null,
+        );
       case 2: {
         // The difference of two timestamps is a TIMESTAMP of the micros between them (QuestDB 9.3).
         if (this.chance(0.2)) return R.arith('-', named('ts'), named('t2'));
         // Plus or minus micros keeps the type.
         const micros = this.pick([1, 1000000, 86400000000, -3600000000]);
-        return R.arith(this.pick(['+', '-'] as const), this.colOf('TIMESTAMP'), R.lit(String(micros), micros, micros > 2147483647 ? 'LONG' : 'INT'));
+        return R.arith(
+          this.pick(['+', '-'] as const),
+          this.colOf('TIMESTAMP'),
+          R.lit(String(micros), micros, micros > 2147483647 ? 'LONG' : 'INT'),
+        );
       }
-      default: return this.colOf('TIMESTAMP');
+      default:
+        return this.colOf('TIMESTAMP');
     }
   }
 
@@ -219,7 +286,10 @@ export class Gen {
 
   private caseOf(d: number, value: () => Expr): Expr {
     // The first branch gives the type; later ones may be NULL.
-    const whens = Array.from({ length: this.int(1, 2) }, (_, n) => ({ c: this.bool(d), v: n > 0 && this.chance(0.2) ? this.nul() : value() }));
+    const whens = Array.from({ length: this.int(1, 2) }, (_, n) => ({
+      c: this.bool(d),
+      v: n > 0 && this.chance(0.2) ? this.nul() : value(),
+    }));
     return R.caseOf(whens, this.chance(0.7) ? (this.chance(0.15) ? this.nul() : value()) : null);
   }
 
@@ -232,13 +302,26 @@ export class Gen {
   bool(depth: number): Expr {
     const d = Math.max(depth - 1, 0);
     switch (this.int(0, depth <= 0 ? 5 : 11)) {
-      case 0: case 1: {
+      case 0:
+      case 1: {
         const op = this.pick(['=', '!=', '<', '<=', '>', '>='] as const);
-        return R.cmp(op, this.numeric(d), this.chance(0.05) ? this.nul() : this.chance(0.5) ? this.numeric(d) : this.pick([this.intLit(), this.doubleLit()]));
+        return R.cmp(
+          op,
+          this.numeric(d),
+          this.chance(0.05)
+            ? this.nul()
+            : this.chance(0.5)
+              ? this.numeric(d)
+              : this.pick([this.intLit(), this.doubleLit()]),
+        );
       }
       case 2: {
         const op = this.pick(['=', '!=', '<', '<=', '>', '>='] as const);
-        return R.cmp(op, this.textual(d), this.chance(0.05) ? this.nul() : this.chance(0.5) ? this.textual(d) : this.textLit());
+        return R.cmp(
+          op,
+          this.textual(d),
+          this.chance(0.05) ? this.nul() : this.chance(0.5) ? this.textual(d) : this.textLit(),
+        );
       }
       case 3: {
         const op = this.pick(['=', '!=', '<', '<=', '>', '>='] as const);
@@ -246,18 +329,29 @@ export class Gen {
       }
       case 4: {
         const b = named('b');
-        return this.chance(0.5) ? b : R.cmp(this.pick(['=', '!='] as const), b, this.chance(0.5) ? R.lit('true', true, 'BOOLEAN') : R.lit('false', false, 'BOOLEAN'));
+        return this.chance(0.5)
+          ? b
+          : R.cmp(
+              this.pick(['=', '!='] as const),
+              b,
+              this.chance(0.5) ? R.lit('true', true, 'BOOLEAN') : R.lit('false', false, 'BOOLEAN'),
+            );
       }
       case 5: {
         const x = this.pick([() => this.numeric(d), () => this.textual(d), () => this.timestamp(), () => named('b')])();
         return R.isNull(x, this.chance(0.5), this.chance(0.4));
       }
-      case 6: case 7: return R.logic(this.pick(['AND', 'OR'] as const), this.bool(d), this.bool(d));
-      case 8: return R.not(this.bool(d));
+      case 6:
+      case 7:
+        return R.logic(this.pick(['AND', 'OR'] as const), this.bool(d), this.bool(d));
+      case 8:
+        return R.not(this.bool(d));
       case 9: {
         if (this.chance(0.5)) {
           const x = this.numeric(d);
-          const list = Array.from({ length: this.int(1, 4) }, () => (x.type === 'DOUBLE' && this.chance(0.5) ? this.doubleLit() : this.intLit()));
+          const list = Array.from({ length: this.int(1, 4) }, () =>
+            x.type === 'DOUBLE' && this.chance(0.5) ? this.doubleLit() : this.intLit(),
+          );
           if (this.chance(0.15) && this.ok('in-null')) list.push(R.lit('NULL', null, 'NULL'));
           return R.inList(x, list, this.chance(0.3));
         }
@@ -270,12 +364,14 @@ export class Gen {
         // QuestDB's BETWEEN takes integers (as micros) but no DOUBLE.
         if (kind === 0) {
           const x = this.numeric(d);
-          if (x.type !== 'DOUBLE') return R.between(x, this.intLit(), this.chance(0.05) ? this.nul() : this.intLit(), this.chance(0.3));
+          if (x.type !== 'DOUBLE')
+            return R.between(x, this.intLit(), this.chance(0.05) ? this.nul() : this.intLit(), this.chance(0.3));
         }
         if (kind === 1) return R.between(this.textual(d), this.textLit(), this.textLit(), this.chance(0.3));
         return R.between(this.timestamp(), this.tsLit(), this.tsLit(), this.chance(0.3));
       }
-      default: return this.bool(0);
+      default:
+        return this.bool(0);
     }
   }
 
@@ -283,10 +379,14 @@ export class Gen {
   timeFilter(): Expr {
     const ts = named('ts');
     switch (this.int(0, 3)) {
-      case 0: return R.cmp(this.pick(['<', '<=', '>', '>='] as const), ts, this.tsLit());
-      case 1: return R.between(ts, this.tsLit(), this.tsLit(), false);
-      case 2: return R.cmp('=', ts, this.tsLit());
-      default: return R.inList(ts, [this.tsLit(), this.tsLit(), this.tsLit()], false);
+      case 0:
+        return R.cmp(this.pick(['<', '<=', '>', '>='] as const), ts, this.tsLit());
+      case 1:
+        return R.between(ts, this.tsLit(), this.tsLit(), false);
+      case 2:
+        return R.cmp('=', ts, this.tsLit());
+      default:
+        return R.inList(ts, [this.tsLit(), this.tsLit(), this.tsLit()], false);
     }
   }
 
@@ -303,10 +403,18 @@ export class Gen {
   /** Any scalar: what a SELECT list shows. */
   scalar(depth: number): Expr {
     switch (this.int(0, 9)) {
-      case 0: case 1: case 2: case 3: return this.numeric(depth);
-      case 4: case 5: return this.textual(depth);
-      case 6: return this.timestamp();
-      default: return this.bool(depth);
+      case 0:
+      case 1:
+      case 2:
+      case 3:
+        return this.numeric(depth);
+      case 4:
+      case 5:
+        return this.textual(depth);
+      case 6:
+        return this.timestamp();
+      default:
+        return this.bool(depth);
     }
   }
 
@@ -315,17 +423,32 @@ export class Gen {
   aggregate(): Agg {
     const a = this.aggregateCall();
     // Arithmetic over an aggregate's value.
-    if (R.isNum(a.type) && this.chance(0.15)) return R.withPost(a, this.pick(['+', '-', '*'] as const), this.pick([1, 2, 10]));
+    if (R.isNum(a.type) && this.chance(0.15))
+      return R.withPost(a, this.pick(['+', '-', '*'] as const), this.pick([1, 2, 10]));
     return a;
   }
 
   private aggregateCall(): Agg {
-    const name = this.pick(['count(*)', 'count', 'sum', 'avg', 'min', 'max', 'first', 'last', 'count_distinct'] as const);
+    const name = this.pick([
+      'count(*)',
+      'count',
+      'sum',
+      'avg',
+      'min',
+      'max',
+      'first',
+      'last',
+      'count_distinct',
+    ] as const);
     const depth = this.int(0, 2);
     switch (name) {
-      case 'count(*)': return R.agg(name, null);
-      case 'count': return R.agg(name, this.pick([() => this.numeric(depth), () => this.textual(depth), () => this.timestamp()])());
-      case 'sum': case 'avg': return R.agg(name, this.numeric(depth));
+      case 'count(*)':
+        return R.agg(name, null);
+      case 'count':
+        return R.agg(name, this.pick([() => this.numeric(depth), () => this.textual(depth), () => this.timestamp()])());
+      case 'sum':
+      case 'avg':
+        return R.agg(name, this.numeric(depth));
       case 'count_distinct': {
         // QuestDB: varchar, symbol, long256, uuid, ipv4, long, int or string.
         let x = this.chance(0.5) ? this.textual(depth) : this.numeric(depth);
@@ -333,7 +456,8 @@ export class Gen {
         // count(DISTINCT x) is the same aggregate.
         return R.agg(name, x, this.chance(0.3) && this.ok('count-distinct-spelling'));
       }
-      case 'min': case 'max': {
+      case 'min':
+      case 'max': {
         let x = this.pick([() => this.numeric(depth), () => this.timestamp(), () => this.textual(depth)])();
         // QuestDB: "any numeric or string value"; a SYMBOL is neither, so its text is taken as a string.
         if (x.type === 'SYMBOL') x = R.fn('upper', [x]);
@@ -341,7 +465,11 @@ export class Gen {
       }
       default: {
         // first / last: numbers, timestamps, symbol and varchar (not STRING, not BOOLEAN).
-        const x = this.pick([() => this.numeric(depth), () => this.timestamp(), () => this.colOf('SYMBOL', 'VARCHAR')])();
+        const x = this.pick([
+          () => this.numeric(depth),
+          () => this.timestamp(),
+          () => this.colOf('SYMBOL', 'VARCHAR'),
+        ])();
         return R.agg(name, x);
       }
     }
@@ -350,12 +478,18 @@ export class Gen {
   /** A GROUP BY key: a SYMBOL, INT or BOOLEAN column, or a small INT expression. */
   key(): Expr {
     switch (this.int(0, 5)) {
-      case 0: return named('s');
-      case 1: return named(this.pick(['s2', 'v']));
-      case 2: return named('j');
-      case 3: return named('b');
-      case 4: return named('i');
-      default: return R.arith('%', named('i'), R.lit('7', 7, 'INT'));
+      case 0:
+        return named('s');
+      case 1:
+        return named(this.pick(['s2', 'v']));
+      case 2:
+        return named('j');
+      case 3:
+        return named('b');
+      case 4:
+        return named('i');
+      default:
+        return R.arith('%', named('i'), R.lit('7', 7, 'INT'));
     }
   }
 }

@@ -29,18 +29,28 @@ const QUERIES = Number(process.env.SVCDB_DIFF_QUERIES ?? 300);
 const EXCLUDED: ReadonlySet<Feature> = new Set<Feature>([]);
 
 const root = mkdtempSync(join(tmpdir(), 'svcdb-diff-'));
-const catalog = Catalog.open(join(root, 'db'), { commitMode: 'nosync', writerWaitMs: 1000, readerCacheSize: 64 << 20, maxUncommittedRows: 1_000_000, o3MaxLag: 0 });
+const catalog = Catalog.open(join(root, 'db'), {
+  commitMode: 'nosync',
+  writerWaitMs: 1000,
+  readerCacheSize: 64 << 20,
+  maxUncommittedRows: 1_000_000,
+  o3MaxLag: 0,
+});
 const signal = new AbortController().signal;
 let rows: Row[] = [];
 
 before(async () => {
-  const create = compile(`CREATE TABLE t (${COLUMNS.map((c) => `${c.name} ${c.type}`).join(', ')}) TIMESTAMP(ts) PARTITION BY DAY`, { ...ENGINE, catalog });
+  const create = compile(
+    `CREATE TABLE t (${COLUMNS.map((c) => `${c.name} ${c.type}`).join(', ')}) TIMESTAMP(ts) PARTITION BY DAY`,
+    { ...ENGINE, catalog },
+  );
   assert.ok(create.kind === 'ddl');
   await create.execute(signal);
   rows = new Gen(SEED, EXCLUDED).rows();
   const w = await catalog.writer('t');
   const column = (k: number): Val[] => rows.map((r) => r[k]!);
-  const f64 = (k: number, nul: number): Float64Array => Float64Array.from(column(k), (x) => (x === null ? nul : (x as number)));
+  const f64 = (k: number, nul: number): Float64Array =>
+    Float64Array.from(column(k), (x) => (x === null ? nul : (x as number)));
   w.append({
     rowCount: rows.length,
     columns: {
@@ -97,7 +107,10 @@ function aggregation(g: Gen, grouped: boolean): Query {
   const uniqueKeys = keys.filter((k, n) => keys.findIndex((x) => R.sql(x) === R.sql(k)) === n);
   const aggs: Agg[] = Array.from({ length: g.int(1, 4) }, () => g.aggregate());
   const where = g.where();
-  const select = [...uniqueKeys.map((k, n) => `${R.sql(k)} AS k${n}`), ...aggs.map((a, n) => `${R.aggSql(a)} AS a${n}`)];
+  const select = [
+    ...uniqueKeys.map((k, n) => `${R.sql(k)} AS k${n}`),
+    ...aggs.map((a, n) => `${R.aggSql(a)} AS a${n}`),
+  ];
   // GROUP BY spelled out, or QuestDB's implicit grouping by the non-aggregate columns.
   const groupBy = uniqueKeys.length > 0 && g.chance(0.8) ? ` GROUP BY ${uniqueKeys.map(R.sql).join(', ')}` : '';
   return {
@@ -116,7 +129,10 @@ function aggregation(g: Gen, grouped: boolean): Query {
       }
       // Without keys there is one group, even over no rows.
       if (uniqueKeys.length === 0 && groups.size === 0) groups.set('[]', { key: [], rows: [] });
-      return [...groups.values()].map((gr) => [...gr.key.map((v) => ({ v, tol: 0 })), ...aggs.map((a) => R.aggregate(a, gr.rows))]);
+      return [...groups.values()].map((gr) => [
+        ...gr.key.map((v) => ({ v, tol: 0 })),
+        ...aggs.map((a) => R.aggregate(a, gr.rows)),
+      ]);
     },
   };
 }
@@ -129,12 +145,16 @@ async function actual(sql: string): Promise<{ types: string[]; rows: Val[][] }> 
   const s = compile(sql, { ...ENGINE, catalog });
   if (s.kind !== 'select') throw new Error(`not a query: ${sql}`);
   const out: Val[][] = [];
-  for await (const b of s.execute(signal)) for (let i = 0; i < b.rowCount; i++) out.push(b.columns.map((c) => valueAt(c, i)));
+  for await (const b of s.execute(signal))
+    for (let i = 0; i < b.rowCount; i++) out.push(b.columns.map((c) => valueAt(c, i)));
   return { types: s.fields.map((f) => f.type), rows: out };
 }
 
 const sortKey = (row: readonly Val[], keys: number): string => JSON.stringify(row.slice(0, keys));
-const byKey = (keys: number) => (a: readonly Val[], b: readonly Val[]): number => (sortKey(a, keys) < sortKey(b, keys) ? -1 : sortKey(a, keys) > sortKey(b, keys) ? 1 : 0);
+const byKey =
+  (keys: number) =>
+  (a: readonly Val[], b: readonly Val[]): number =>
+    sortKey(a, keys) < sortKey(b, keys) ? -1 : sortKey(a, keys) > sortKey(b, keys) ? 1 : 0;
 
 function sameType(ref: RType, got: string): boolean {
   // The reference has one text family; a one-character literal ('a') is a CHAR in svcdb as in QuestDB.
@@ -144,7 +164,8 @@ function sameType(ref: RType, got: string): boolean {
 function sameValue(type: RType, want: Cell, got: Val): boolean {
   if (want.v === null || got === null) return want.v === got;
   if (type !== 'DOUBLE') return want.v === got;
-  const a = want.v as number, b = got as number;
+  const a = want.v as number,
+    b = got as number;
   return Math.abs(a - b) <= Math.max(want.tol, 1e-9 * Math.max(Math.abs(a), Math.abs(b)));
 }
 
@@ -153,10 +174,18 @@ function difference(q: Query, want: Cell[][], got: { types: string[]; rows: Val[
   if (got.types.length !== q.types.length || !q.types.every((t, k) => sameType(t, got.types[k]!))) {
     return `column types: expected ${q.types.join(', ')}, got ${got.types.join(', ')}`;
   }
-  const w = q.sorted ? [...want].sort((a, b) => byKey(q.keys)(a.map((c) => c.v), b.map((c) => c.v))) : want;
+  const w = q.sorted
+    ? [...want].sort((a, b) =>
+        byKey(q.keys)(
+          a.map((c) => c.v),
+          b.map((c) => c.v),
+        ),
+      )
+    : want;
   const g = q.sorted ? [...got.rows].sort(byKey(q.keys)) : got.rows;
   for (let i = 0; i < Math.max(w.length, g.length); i++) {
-    const we = w[i], ga = g[i];
+    const we = w[i],
+      ga = g[i];
     if (!we || !ga || !we.every((c, k) => sameValue(q.types[k]!, c, ga[k]!))) {
       return `first differing row ${i} (expected ${w.length} rows, got ${g.length}):\n  expected: ${we ? we.map((c) => show(c.v)).join(' | ') : '(none)'}\n  actual:   ${ga ? ga.map(show).join(' | ') : '(none)'}`;
     }
@@ -167,7 +196,10 @@ function difference(q: Query, want: Cell[][], got: { types: string[]; rows: Val[
 test('random expressions, filters and aggregates agree with the reference evaluator', async (t) => {
   const g = new Gen(SEED + 1, EXCLUDED);
   g.data = rows;
-  let checked = 0, skipped = 0, outRows = 0, empty = 0;
+  let checked = 0,
+    skipped = 0,
+    outRows = 0,
+    empty = 0;
   const shapes = { projection: 0, aggregate: 0, grouped: 0 };
   for (let n = 0; checked < QUERIES; n++) {
     assert.ok(n < QUERIES * 5, `too many generated queries skipped (${skipped} of ${n})`);
@@ -177,14 +209,19 @@ test('random expressions, filters and aggregates agree with the reference evalua
     try {
       want = q.expected();
     } catch (e) {
-      if (e instanceof R.Skip) { skipped++; continue; }
+      if (e instanceof R.Skip) {
+        skipped++;
+        continue;
+      }
       throw e;
     }
     let got;
     try {
       got = await actual(q.sql);
     } catch (e) {
-      assert.fail(`seed ${SEED}, query ${n}: svcdb failed: ${(e as Error).message} (position ${(e as { position?: number }).position})\n  ${q.sql}`);
+      assert.fail(
+        `seed ${SEED}, query ${n}: svcdb failed: ${(e as Error).message} (position ${(e as { position?: number }).position})\n  ${q.sql}`,
+      );
     }
     const diff = difference(q, want, got);
     if (diff !== null) assert.fail(`seed ${SEED}, query ${n}:\n  ${q.sql}\n${diff}`);
@@ -193,6 +230,8 @@ test('random expressions, filters and aggregates agree with the reference evalua
     outRows += got.rows.length;
     if (got.rows.length === 0) empty++;
   }
-  t.diagnostic(`seed ${SEED}: ${checked} queries (${JSON.stringify(shapes)}), ${outRows} result rows, ${empty} empty results, ${skipped} skipped`);
+  t.diagnostic(
+    `seed ${SEED}: ${checked} queries (${JSON.stringify(shapes)}), ${outRows} result rows, ${empty} empty results, ${skipped} skipped`,
+  );
   assert.ok(shapes.projection > 0 && shapes.aggregate > 0 && shapes.grouped > 0, JSON.stringify(shapes));
 });

@@ -33,14 +33,19 @@ function parseGolden(text: string): GoldenRecord[] {
   let i = 0;
   while (i < lines.length) {
     const head = lines[i]!.trim();
-    if (head === '' || head.startsWith('#')) { i++; continue; }
+    if (head === '' || head.startsWith('#')) {
+      i++;
+      continue;
+    }
     const line = i + 1;
     let kind: GoldenRecord['kind'];
     let position: number | undefined;
     const m = /^statement error (\d+)$/.exec(head);
     if (head === 'statement ok') kind = 'ok';
-    else if (m) { kind = 'error'; position = Number(m[1]); }
-    else if (head === 'query') kind = 'query';
+    else if (m) {
+      kind = 'error';
+      position = Number(m[1]);
+    } else if (head === 'query') kind = 'query';
     else throw new Error(`line ${line}: expected a record header, got: ${head}`);
     i++;
     const sql: string[] = [];
@@ -57,7 +62,13 @@ function parseGolden(text: string): GoldenRecord[] {
 
 async function runFile(file: string): Promise<void> {
   const root = mkdtempSync(join(tmpdir(), 'svcdb-golden-'));
-  const catalog = Catalog.open(join(root, 'db'), { commitMode: 'nosync', writerWaitMs: 1000, readerCacheSize: 32 << 20, maxUncommittedRows: 500_000, o3MaxLag: 0 });
+  const catalog = Catalog.open(join(root, 'db'), {
+    commitMode: 'nosync',
+    writerWaitMs: 1000,
+    readerCacheSize: 32 << 20,
+    maxUncommittedRows: 500_000,
+    o3MaxLag: 0,
+  });
   const signal = new AbortController().signal;
   try {
     for (const r of parseGolden(readFileSync(join(DIR, file), 'utf8'))) {
@@ -66,17 +77,30 @@ async function runFile(file: string): Promise<void> {
         let err: unknown;
         try {
           const s = compile(r.sql, { ...ENGINE, catalog });
-          if (s.kind === 'select') { for await (const b of s.execute(signal)) void b; } else await s.execute(signal);
-        } catch (e) { err = e; }
-        assert.ok(err instanceof SvcError, `${where}\nexpected an SvcError, got ${err === undefined ? 'success' : String(err)}`);
+          if (s.kind === 'select') {
+            for await (const b of s.execute(signal)) void b;
+          } else await s.execute(signal);
+        } catch (e) {
+          err = e;
+        }
+        assert.ok(
+          err instanceof SvcError,
+          `${where}\nexpected an SvcError, got ${err === undefined ? 'success' : String(err)}`,
+        );
         assert.equal(err.position, r.position, `${where}\nposition of: ${err.message}`);
         if (r.expected.length > 0) assert.match(err.message, new RegExp(r.expected.join('\n')), where);
         continue;
       }
       let s;
-      try { s = compile(r.sql, { ...ENGINE, catalog }); } catch (e) { assert.fail(`${where}\n${e instanceof SvcError ? `${e.message} at ${e.position}` : String(e)}`); }
+      try {
+        s = compile(r.sql, { ...ENGINE, catalog });
+      } catch (e) {
+        assert.fail(`${where}\n${e instanceof SvcError ? `${e.message} at ${e.position}` : String(e)}`);
+      }
       if (r.kind === 'ok') {
-        if (s.kind === 'select') { for await (const b of s.execute(signal)) void b; } else await s.execute(signal);
+        if (s.kind === 'select') {
+          for await (const b of s.execute(signal)) void b;
+        } else await s.execute(signal);
         continue;
       }
       assert.equal(s.kind, 'select', `${where}: not a query`);
@@ -88,8 +112,10 @@ async function runFile(file: string): Promise<void> {
         // LONG256 through it too, as the HTTP API prints them.
         const cell = (c: ColumnVector, k: number, i: number): string =>
           c.kind === 'fixed' && (c.type === 'LONG' || c.type === 'UUID' || c.type === 'IPV4' || c.type === 'LONG256')
-            ? renderAt(c, i) ?? 'null' : renderValue(valueAt(c, i), s.fields[k]!.type);
-        for (let i = 0; i < b.rowCount; i++) got.push(b.columns.map((c, k) => cell(c, k, i).replace(/\n/g, '\\n')).join(' | '));
+            ? (renderAt(c, i) ?? 'null')
+            : renderValue(valueAt(c, i), s.fields[k]!.type);
+        for (let i = 0; i < b.rowCount; i++)
+          got.push(b.columns.map((c, k) => cell(c, k, i).replace(/\n/g, '\\n')).join(' | '));
       }
       assert.deepEqual(got, r.expected, where);
     }
@@ -99,6 +125,8 @@ async function runFile(file: string): Promise<void> {
   }
 }
 
-for (const file of readdirSync(DIR).filter((f) => f.endsWith('.test')).sort()) {
+for (const file of readdirSync(DIR)
+  .filter((f) => f.endsWith('.test'))
+  .sort()) {
   test(`golden ${file}`, () => runFile(file));
 }

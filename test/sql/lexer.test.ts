@@ -10,22 +10,36 @@ const kinds = (sql: string): string[] => tokenize(sql).map((t) => `${t.kind}:${t
 const tok = (sql: string, i = 0): Token => tokenize(sql)[i] as Token;
 
 function assertLexError(sql: string, position: number, pattern: RegExp): void {
-  assert.throws(() => tokenize(sql), (e: unknown) => {
-    assert.ok(e instanceof SvcError, `expected SvcError, got ${String(e)}`);
-    assert.equal(e.code, 'SQL');
-    assert.equal(e.position, position);
-    assert.match(e.message, pattern);
-    return true;
-  });
+  assert.throws(
+    () => tokenize(sql),
+    (e: unknown) => {
+      assert.ok(e instanceof SvcError, `expected SvcError, got ${String(e)}`);
+      assert.equal(e.code, 'SQL');
+      assert.equal(e.position, position);
+      assert.match(e.message, pattern);
+      return true;
+    },
+  );
 }
 
 test('splits a query into identifiers, operators, numbers and strings with their offsets', () => {
   const toks = tokenize("select a, 'x' from t where b >= 10");
-  assert.deepEqual(toks.map((t) => [t.kind, t.text, t.pos, t.end]), [
-    ['ident', 'select', 0, 6], ['ident', 'a', 7, 8], ['op', ',', 8, 9], ['string', 'x', 10, 13],
-    ['ident', 'from', 14, 18], ['ident', 't', 19, 20], ['ident', 'where', 21, 26], ['ident', 'b', 27, 28],
-    ['op', '>=', 29, 31], ['number', '10', 32, 34], ['eof', '', 34, 34],
-  ]);
+  assert.deepEqual(
+    toks.map((t) => [t.kind, t.text, t.pos, t.end]),
+    [
+      ['ident', 'select', 0, 6],
+      ['ident', 'a', 7, 8],
+      ['op', ',', 8, 9],
+      ['string', 'x', 10, 13],
+      ['ident', 'from', 14, 18],
+      ['ident', 't', 19, 20],
+      ['ident', 'where', 21, 26],
+      ['ident', 'b', 27, 28],
+      ['op', '>=', 29, 31],
+      ['number', '10', 32, 34],
+      ['eof', '', 34, 34],
+    ],
+  );
 });
 
 test('keeps identifiers as written and offers an upper-case form for keyword checks', () => {
@@ -40,7 +54,23 @@ test('unescapes doubled quotes in strings and quoted identifiers', () => {
 });
 
 test('reads integers, decimals, exponents, suffixes, hex and underscores as one number token', () => {
-  for (const n of ['1', '1.5', '.5', '1.', '1e10', '1.5E-3', '2e+7', '1L', '0x1F', '0x1fL', '100_000', '15m', '1.5m', '600000000us', '5c']) {
+  for (const n of [
+    '1',
+    '1.5',
+    '.5',
+    '1.',
+    '1e10',
+    '1.5E-3',
+    '2e+7',
+    '1L',
+    '0x1F',
+    '0x1fL',
+    '100_000',
+    '15m',
+    '1.5m',
+    '600000000us',
+    '5c',
+  ]) {
     assert.deepEqual(kinds(n), [`number:${n}`, 'eof:'], n);
   }
 });
@@ -52,8 +82,27 @@ test('does not read a dot after a name as the start of a number', () => {
 
 test('prefers the longest operator', () => {
   assert.deepEqual(kinds(':: : := != !~ <> <= << <<= >= >> >>= || | ~ & ^ % [ ] ;').slice(0, -1), [
-    'op:::', 'op::', 'op::=', 'op:!=', 'op:!~', 'op:<>', 'op:<=', 'op:<<', 'op:<<=', 'op:>=', 'op:>>', 'op:>>=',
-    'op:||', 'op:|', 'op:~', 'op:&', 'op:^', 'op:%', 'op:[', 'op:]', 'op:;',
+    'op:::',
+    'op::',
+    'op::=',
+    'op:!=',
+    'op:!~',
+    'op:<>',
+    'op:<=',
+    'op:<<',
+    'op:<<=',
+    'op:>=',
+    'op:>>',
+    'op:>>=',
+    'op:||',
+    'op:|',
+    'op:~',
+    'op:&',
+    'op:^',
+    'op:%',
+    'op:[',
+    'op:]',
+    'op:;',
   ]);
   assert.deepEqual(kinds('a::int'), ['ident:a', 'op:::', 'ident:int', 'eof:']);
   assert.deepEqual(kinds('arr[2:3]'), ['ident:arr', 'op:[', 'number:2', 'op::', 'number:3', 'op:]', 'eof:']);
@@ -61,17 +110,34 @@ test('prefers the longest operator', () => {
 
 test('skips line and block comments, including QuestDB hints', () => {
   assert.deepEqual(kinds('select -- a comment\n 1 /* block\n comment */ + /*+ hint(a b) */ 2 --'), [
-    'ident:select', 'number:1', 'op:+', 'number:2', 'eof:',
+    'ident:select',
+    'number:1',
+    'op:+',
+    'number:2',
+    'eof:',
   ]);
   assert.deepEqual(kinds('1-2'), ['number:1', 'op:-', 'number:2', 'eof:']);
 });
 
 test('reads $n and $name bind variables and @name DECLARE variables, but leaves $now inside strings alone', () => {
-  assert.deepEqual(kinds("$1 $name @x '$now - 1h' $"), ['bind:$1', 'bind:$name', 'bind:@x', 'string:$now - 1h', 'op:$', 'eof:']);
+  assert.deepEqual(kinds("$1 $name @x '$now - 1h' $"), [
+    'bind:$1',
+    'bind:$name',
+    'bind:@x',
+    'string:$now - 1h',
+    'op:$',
+    'eof:',
+  ]);
 });
 
 test('reads geohash literals in base32, binary and with a bit precision', () => {
-  assert.deepEqual(kinds('#u33d ##0101 #u33d/18 #'), ['geohash:#u33d', 'geohash:##0101', 'geohash:#u33d/18', 'op:#', 'eof:']);
+  assert.deepEqual(kinds('#u33d ##0101 #u33d/18 #'), [
+    'geohash:#u33d',
+    'geohash:##0101',
+    'geohash:#u33d/18',
+    'op:#',
+    'eof:',
+  ]);
 });
 
 test('turns any other character into a one-character operator for the parser to reject', () => {

@@ -58,7 +58,14 @@ const int = (value: number) => ({ kind: 'literal', type: 'INT', value, text: Str
 const str = (value: string) => ({ kind: 'literal', type: 'STRING', value, text: `'${value}'` });
 const bin = (op: string, left: unknown, right: unknown) => ({ kind: 'binary', op, left, right });
 const un = (op: string, arg: unknown) => ({ kind: 'unary', op, arg });
-const call = (name: string, args: unknown[], extra: Record<string, unknown> = {}) => ({ kind: 'call', name, args, distinct: false, over: null, ...extra });
+const call = (name: string, args: unknown[], extra: Record<string, unknown> = {}) => ({
+  kind: 'call',
+  name,
+  args,
+  distinct: false,
+  over: null,
+  ...extra,
+});
 const typeName = (name: string, params: string | null = null) => ({ kind: 'typeName', name, params });
 const star = (table: string | null = null) => ({ kind: 'star', table });
 const item = (e: unknown, alias: string | null = null) => ({ kind: 'item', expr: e, alias });
@@ -67,32 +74,55 @@ const table = (name: string, alias: string | null = null) => ({ kind: 'tableRef'
 /** A select tree with every clause empty unless given. */
 function sel(parts: Record<string, unknown>): Record<string, unknown> {
   return {
-    kind: 'select', with: [], distinct: false, columns: [star()], from: null, where: null, latestOn: null,
-    sampleBy: null, groupBy: [], having: null, orderBy: [], limit: null, implicit: false, ...parts,
+    kind: 'select',
+    with: [],
+    distinct: false,
+    columns: [star()],
+    from: null,
+    where: null,
+    latestOn: null,
+    sampleBy: null,
+    groupBy: [],
+    having: null,
+    orderBy: [],
+    limit: null,
+    implicit: false,
+    ...parts,
   };
 }
 
 const implicitSel = (from: unknown, parts: Record<string, unknown> = {}) => sel({ implicit: true, from, ...parts });
 
-function assertSqlError(sql: string, position: number, pattern: RegExp, parse: (s: string) => unknown = parseStatement): void {
-  assert.throws(() => parse(sql), (e: unknown) => {
-    assert.ok(e instanceof SvcError, `expected SvcError for ${JSON.stringify(sql)}, got ${String(e)}`);
-    assert.equal(e.code, 'SQL');
-    assert.equal(e.status, 400);
-    assert.match(e.message, pattern, sql);
-    assert.equal(e.position, position, `${sql}: ${e.message}`);
-    return true;
-  });
+function assertSqlError(
+  sql: string,
+  position: number,
+  pattern: RegExp,
+  parse: (s: string) => unknown = parseStatement,
+): void {
+  assert.throws(
+    () => parse(sql),
+    (e: unknown) => {
+      assert.ok(e instanceof SvcError, `expected SvcError for ${JSON.stringify(sql)}, got ${String(e)}`);
+      assert.equal(e.code, 'SQL');
+      assert.equal(e.status, 400);
+      assert.match(e.message, pattern, sql);
+      assert.equal(e.position, position, `${sql}: ${e.message}`);
+      return true;
+    },
+  );
 }
 
 // ---------------------------------------------------------------- SELECT
 
 test('parses a SELECT with DISTINCT, aliases (AS, bare, quoted), * and t.*', () => {
-  assert.deepEqual(query('select distinct a, b AS "B c", c d, t.*, * from t'), sel({
-    distinct: true,
-    columns: [item(col('a')), item(col('b'), 'B c'), item(col('c'), 'd'), star('t'), star()],
-    from: table('t'),
-  }));
+  assert.deepEqual(
+    query('select distinct a, b AS "B c", c d, t.*, * from t'),
+    sel({
+      distinct: true,
+      columns: [item(col('a')), item(col('b'), 'B c'), item(col('c'), 'd'), star('t'), star()],
+      from: table('t'),
+    }),
+  );
 });
 
 test('parses a SELECT without FROM', () => {
@@ -102,16 +132,25 @@ test('parses a SELECT without FROM', () => {
 
 test('records where each select item starts and where its expression ends', () => {
   const s = selectOf('select  a + b  AS x, count(*) from t');
-  assert.deepEqual(s.columns.map((c) => [c.pos, c.kind === 'item' ? c.end : null]), [[8, 13], [21, 29]]);
+  assert.deepEqual(
+    s.columns.map((c) => [c.pos, c.kind === 'item' ? c.end : null]),
+    [
+      [8, 13],
+      [21, 29],
+    ],
+  );
 });
 
 test('parses QuestDB implicit selects: a bare table, with clauses, in parentheses, a table function', () => {
   assert.deepEqual(query('trades'), implicitSel(table('trades')));
   assert.deepEqual(query('trades WHERE x > 1'), implicitSel(table('trades'), { where: bin('>', col('x'), int(1)) }));
   assert.deepEqual(query('(trades)'), implicitSel(table('trades')));
-  assert.deepEqual(query('trades LATEST ON ts PARTITION BY s'), implicitSel(table('trades'), {
-    latestOn: { timestamp: col('ts'), partitionBy: [col('s')] },
-  }));
+  assert.deepEqual(
+    query('trades LATEST ON ts PARTITION BY s'),
+    implicitSel(table('trades'), {
+      latestOn: { timestamp: col('ts'), partitionBy: [col('s')] },
+    }),
+  );
   assert.deepEqual(query('tables()'), implicitSel({ kind: 'functionRef', call: call('tables', []), alias: null }));
   assert.deepEqual(query("'my table'"), implicitSel(table('my table')));
 });
@@ -123,34 +162,71 @@ test('parses `selec 1` as an implicit select of table selec (alias 1), leaving t
 });
 
 test('parses an implicit select over a parenthesized subquery with TIMESTAMP, WHERE and LIMIT', () => {
-  assert.deepEqual(query('(select a from t) timestamp(ts) where a > 1 limit 10'), implicitSel(
-    { kind: 'subqueryRef', query: sel({ columns: [item(col('a'))], from: table('t') }), alias: null, timestamp: { column: 'ts' } },
-    { where: bin('>', col('a'), int(1)), limit: { lo: int(10), hi: null } },
-  ));
+  assert.deepEqual(
+    query('(select a from t) timestamp(ts) where a > 1 limit 10'),
+    implicitSel(
+      {
+        kind: 'subqueryRef',
+        query: sel({ columns: [item(col('a'))], from: table('t') }),
+        alias: null,
+        timestamp: { column: 'ts' },
+      },
+      { where: bin('>', col('a'), int(1)), limit: { lo: int(10), hi: null } },
+    ),
+  );
 });
 
 test('parses (SHOW ...) as a row source of an implicit select', () => {
-  assert.deepEqual(query("(SHOW PARAMETERS) WHERE value_source <> 'default'"), implicitSel(
-    { kind: 'showRef', show: { kind: 'show', what: 'PARAMETERS', table: null }, alias: null },
-    { where: bin('!=', col('value_source'), str('default')) },
-  ));
+  assert.deepEqual(
+    query("(SHOW PARAMETERS) WHERE value_source <> 'default'"),
+    implicitSel(
+      { kind: 'showRef', show: { kind: 'show', what: 'PARAMETERS', table: null }, alias: null },
+      { where: bin('!=', col('value_source'), str('default')) },
+    ),
+  );
 });
 
 test('parses FROM items: aliases, table functions, subqueries, designated timestamps, dotted names', () => {
-  assert.deepEqual(strip(selectOf('select * from t1 a, long_sequence(10) AS x, (select 1) s timestamp(ts), pg_catalog.pg_class').from), {
-    kind: 'join', type: 'CROSS', using: null, on: null, tolerance: null, range: null,
-    left: {
-      kind: 'join', type: 'CROSS', using: null, on: null, tolerance: null, range: null,
+  assert.deepEqual(
+    strip(selectOf('select * from t1 a, long_sequence(10) AS x, (select 1) s timestamp(ts), pg_catalog.pg_class').from),
+    {
+      kind: 'join',
+      type: 'CROSS',
+      using: null,
+      on: null,
+      tolerance: null,
+      range: null,
       left: {
-        kind: 'join', type: 'CROSS', using: null, on: null, tolerance: null, range: null,
-        left: table('t1', 'a'),
-        right: { kind: 'functionRef', call: call('long_sequence', [int(10)]), alias: 'x' },
+        kind: 'join',
+        type: 'CROSS',
+        using: null,
+        on: null,
+        tolerance: null,
+        range: null,
+        left: {
+          kind: 'join',
+          type: 'CROSS',
+          using: null,
+          on: null,
+          tolerance: null,
+          range: null,
+          left: table('t1', 'a'),
+          right: { kind: 'functionRef', call: call('long_sequence', [int(10)]), alias: 'x' },
+        },
+        right: {
+          kind: 'subqueryRef',
+          query: sel({ columns: [item(int(1))] }),
+          alias: 's',
+          timestamp: { column: 'ts' },
+        },
       },
-      right: { kind: 'subqueryRef', query: sel({ columns: [item(int(1))] }), alias: 's', timestamp: { column: 'ts' } },
+      right: table('pg_catalog.pg_class'),
     },
-    right: table('pg_catalog.pg_class'),
+  );
+  assert.deepEqual(strip(selectOf('select * from trades timestamp(ts) t').from), {
+    ...table('trades', 't'),
+    timestamp: { column: 'ts' },
   });
-  assert.deepEqual(strip(selectOf('select * from trades timestamp(ts) t').from), { ...table('trades', 't'), timestamp: { column: 'ts' } });
 });
 
 test('parses every join type with ON, USING and the QuestDB extras', () => {
@@ -167,19 +243,41 @@ test('parses every join type with ON, USING and the QuestDB extras', () => {
     ['SPLICE JOIN b', { type: 'SPLICE' }],
   ];
   for (const [sql, expected] of cases) {
-    assert.deepEqual(strip(selectOf(`select * from a ${sql}`).from), {
-      kind: 'join', left: table('a'), right: table('b'), on: null, using: null, tolerance: null, range: null, ...expected,
-    }, sql);
+    assert.deepEqual(
+      strip(selectOf(`select * from a ${sql}`).from),
+      {
+        kind: 'join',
+        left: table('a'),
+        right: table('b'),
+        on: null,
+        using: null,
+        tolerance: null,
+        range: null,
+        ...expected,
+      },
+      sql,
+    );
   }
 });
 
 test('parses WINDOW JOIN with its RANGE and PREVAILING option', () => {
-  const j = strip(selectOf('select * from t WINDOW JOIN p ON (t.s = p.s) RANGE BETWEEN 1 minute PRECEDING AND 2 seconds FOLLOWING EXCLUDE PREVAILING').from);
+  const j = strip(
+    selectOf(
+      'select * from t WINDOW JOIN p ON (t.s = p.s) RANGE BETWEEN 1 minute PRECEDING AND 2 seconds FOLLOWING EXCLUDE PREVAILING',
+    ).from,
+  );
   assert.deepEqual(j, {
-    kind: 'join', type: 'WINDOW', left: table('t'), right: table('p'), using: null, tolerance: null,
+    kind: 'join',
+    type: 'WINDOW',
+    left: table('t'),
+    right: table('p'),
+    using: null,
+    tolerance: null,
     on: bin('=', col('s', 't'), col('s', 'p')),
     range: {
-      kind: 'frame', unit: 'RANGE', exclude: 'PREVAILING',
+      kind: 'frame',
+      unit: 'RANGE',
+      exclude: 'PREVAILING',
       start: { type: 'PRECEDING', offset: int(1), unit: 'MINUTE' },
       end: { type: 'FOLLOWING', offset: int(2), unit: 'SECONDS' },
     },
@@ -199,43 +297,86 @@ test('parses HORIZON JOIN with RANGE or LIST offsets', () => {
 test('accepts LATEST ON before and after WHERE, and the older LATEST BY', () => {
   const latest = { timestamp: col('ts'), partitionBy: [col('a'), col('b')] };
   const where = bin('=', col('x'), int(1));
-  assert.deepEqual(query('select * from t where x = 1 latest on ts partition by a, b'), sel({ from: table('t'), where, latestOn: latest }));
-  assert.deepEqual(query('select * from t latest on ts partition by a, b where x = 1'), sel({ from: table('t'), where, latestOn: latest }));
-  assert.deepEqual(query('select * from t latest by a, b'), sel({ from: table('t'), latestOn: { timestamp: null, partitionBy: [col('a'), col('b')] } }));
+  assert.deepEqual(
+    query('select * from t where x = 1 latest on ts partition by a, b'),
+    sel({ from: table('t'), where, latestOn: latest }),
+  );
+  assert.deepEqual(
+    query('select * from t latest on ts partition by a, b where x = 1'),
+    sel({ from: table('t'), where, latestOn: latest }),
+  );
+  assert.deepEqual(
+    query('select * from t latest by a, b'),
+    sel({ from: table('t'), latestOn: { timestamp: null, partitionBy: [col('a'), col('b')] } }),
+  );
 });
 
 test('parses SAMPLE BY with FROM/TO, FILL and ALIGN TO CALENDAR TIME ZONE ... WITH OFFSET', () => {
-  const s = selectOf("select ts, avg(p) from t sample by 15m from '2024-01-01' to '2024-02-01' fill(prev, null, 0) align to calendar time zone 'Europe/Berlin' with offset '00:15'");
+  const s = selectOf(
+    "select ts, avg(p) from t sample by 15m from '2024-01-01' to '2024-02-01' fill(prev, null, 0) align to calendar time zone 'Europe/Berlin' with offset '00:15'",
+  );
   assert.deepEqual(strip(s.sampleBy), {
-    interval: '15m', fill: [col('prev'), { kind: 'literal', type: 'NULL', value: null, text: 'null' }, int(0)],
-    from: str('2024-01-01'), to: str('2024-02-01'), align: 'CALENDAR', timeZone: str('Europe/Berlin'), offset: str('00:15'),
+    interval: '15m',
+    fill: [col('prev'), { kind: 'literal', type: 'NULL', value: null, text: 'null' }, int(0)],
+    from: str('2024-01-01'),
+    to: str('2024-02-01'),
+    align: 'CALENDAR',
+    timeZone: str('Europe/Berlin'),
+    offset: str('00:15'),
   });
   assert.equal(s.sampleBy?.pos, 25);
-  assert.equal(selectOf('select count() from t sample by 1d align to first observation').sampleBy?.align, 'FIRST OBSERVATION');
+  assert.equal(
+    selectOf('select count() from t sample by 1d align to first observation').sampleBy?.align,
+    'FIRST OBSERVATION',
+  );
   assert.equal(selectOf('select count() from t sample by 1h').sampleBy?.align, null);
 });
 
 test('parses GROUP BY, HAVING, ORDER BY with directions and positions, and LIMIT forms', () => {
-  assert.deepEqual(query('select a, count() from t group by a, 2 having count() > 1 order by 2 desc, a asc, b limit 5'), sel({
-    columns: [item(col('a')), item(call('count', []))], from: table('t'),
-    groupBy: [col('a'), int(2)], having: bin('>', call('count', []), int(1)),
-    orderBy: [{ expr: int(2), desc: true }, { expr: col('a'), desc: false }, { expr: col('b'), desc: false }],
-    limit: { lo: int(5), hi: null },
-  }));
+  assert.deepEqual(
+    query('select a, count() from t group by a, 2 having count() > 1 order by 2 desc, a asc, b limit 5'),
+    sel({
+      columns: [item(col('a')), item(call('count', []))],
+      from: table('t'),
+      groupBy: [col('a'), int(2)],
+      having: bin('>', call('count', []), int(1)),
+      orderBy: [
+        { expr: int(2), desc: true },
+        { expr: col('a'), desc: false },
+        { expr: col('b'), desc: false },
+      ],
+      limit: { lo: int(5), hi: null },
+    }),
+  );
   assert.deepEqual(strip(selectOf('select * from t limit 2, 5').limit), { lo: int(2), hi: int(5) });
-  assert.deepEqual(strip(selectOf('select * from t limit -5').limit), { lo: { kind: 'literal', type: 'INT', value: -5, text: '-5' }, hi: null });
+  assert.deepEqual(strip(selectOf('select * from t limit -5').limit), {
+    lo: { kind: 'literal', type: 'INT', value: -5, text: '-5' },
+    hi: null,
+  });
 });
 
 test('parses UNION, EXCEPT and INTERSECT left to right, with parenthesized operands', () => {
   const q = strip(queryOf('a UNION b EXCEPT ALL c INTERSECT d')) as Record<string, unknown>;
-  const setOp = (op: string, all: boolean, left: unknown, right: unknown) => ({ kind: 'setOp', op, all, left, right, with: [], orderBy: [], limit: null });
+  const setOp = (op: string, all: boolean, left: unknown, right: unknown) => ({
+    kind: 'setOp',
+    op,
+    all,
+    left,
+    right,
+    with: [],
+    orderBy: [],
+    limit: null,
+  });
   const a = implicitSel(table('a'));
   const b = implicitSel(table('b'));
   const c = implicitSel(table('c'));
   const d = implicitSel(table('d'));
   assert.deepEqual(q, setOp('INTERSECT', false, setOp('EXCEPT', true, setOp('UNION', false, a, b), c), d));
   assert.deepEqual(query('a UNION (b INTERSECT c)'), setOp('UNION', false, a, setOp('INTERSECT', false, b, c)));
-  assert.deepEqual(query('select 1 union all select 2'), setOp('UNION', true, sel({ columns: [item(int(1))] }), sel({ columns: [item(int(2))] })));
+  assert.deepEqual(
+    query('select 1 union all select 2'),
+    setOp('UNION', true, sel({ columns: [item(int(1))] }), sel({ columns: [item(int(2))] })),
+  );
 });
 
 test('applies ORDER BY and LIMIT after the last operand to the whole set operation', () => {
@@ -249,10 +390,16 @@ test('applies ORDER BY and LIMIT after the last operand to the whole set operati
 });
 
 test('parses WITH common table expressions ahead of queries, INSERT and UPDATE', () => {
-  assert.deepEqual(query('with x as (select 1), y as (x) select * from y'), sel({
-    with: [{ name: 'x', query: sel({ columns: [item(int(1))] }) }, { name: 'y', query: implicitSel(table('x')) }],
-    from: table('y'),
-  }));
+  assert.deepEqual(
+    query('with x as (select 1), y as (x) select * from y'),
+    sel({
+      with: [
+        { name: 'x', query: sel({ columns: [item(int(1))] }) },
+        { name: 'y', query: implicitSel(table('x')) },
+      ],
+      from: table('y'),
+    }),
+  );
   const ins = parseStatement('with x as (select 1) insert into t select * from x');
   assert.ok(ins.kind === 'insert' && ins.with?.length === 1 && ins.query !== null);
   const upd = parseStatement('with x as (select 1) update t set a = 1');
@@ -260,9 +407,14 @@ test('parses WITH common table expressions ahead of queries, INSERT and UPDATE',
 });
 
 test('parses PIVOT after a FROM source', () => {
-  const s = selectOf("trades PIVOT (avg(price) AS p, sum(x) FOR symbol IN ('A', 'B') side IN (select s from t) GROUP BY side) ORDER BY side LIMIT 10");
+  const s = selectOf(
+    "trades PIVOT (avg(price) AS p, sum(x) FOR symbol IN ('A', 'B') side IN (select s from t) GROUP BY side) ORDER BY side LIMIT 10",
+  );
   assert.deepEqual(strip(s.pivot), {
-    aggregates: [{ expr: call('avg', [col('price')]), alias: 'p' }, { expr: call('sum', [col('x')]), alias: null }],
+    aggregates: [
+      { expr: call('avg', [col('price')]), alias: 'p' },
+      { expr: call('sum', [col('x')]), alias: null },
+    ],
     for: [
       { expr: col('symbol'), values: [str('A'), str('B')], query: null },
       { expr: col('side'), values: null, query: sel({ columns: [item(col('s'))], from: table('t') }) },
@@ -325,7 +477,10 @@ test('parses column references: plain, qualified and quoted, with keywords allow
   assert.deepEqual(expr('"t"."a"'), col('a', 't'));
   assert.deepEqual(expr('h.offset'), col('offset', 'h'));
   assert.deepEqual(expr('timestamp'), col('timestamp'));
-  assert.deepEqual(query('select latest as timestamp from t'), sel({ columns: [item(col('latest'), 'timestamp')], from: table('t') }));
+  assert.deepEqual(
+    query('select latest as timestamp from t'),
+    sel({ columns: [item(col('latest'), 'timestamp')], from: table('t') }),
+  );
 });
 
 test('parses function calls with DISTINCT, *, no arguments, subqueries, schema names and EXTRACT', () => {
@@ -339,40 +494,68 @@ test('parses function calls with DISTINCT, *, no arguments, subqueries, schema n
 });
 
 test('parses window functions with PARTITION BY, ORDER BY and frames', () => {
-  assert.deepEqual(expr('sum(x) OVER (PARTITION BY a, b ORDER BY ts DESC ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW EXCLUDE CURRENT ROW)'), call('sum', [col('x')], {
-    over: {
-      kind: 'window', partitionBy: [col('a'), col('b')], orderBy: [{ expr: col('ts'), desc: true }],
-      frame: {
-        kind: 'frame', unit: 'ROWS', exclude: 'CURRENT ROW',
-        start: { type: 'UNBOUNDED PRECEDING', offset: null, unit: null }, end: { type: 'CURRENT ROW', offset: null, unit: null },
+  assert.deepEqual(
+    expr(
+      'sum(x) OVER (PARTITION BY a, b ORDER BY ts DESC ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW EXCLUDE CURRENT ROW)',
+    ),
+    call('sum', [col('x')], {
+      over: {
+        kind: 'window',
+        partitionBy: [col('a'), col('b')],
+        orderBy: [{ expr: col('ts'), desc: true }],
+        frame: {
+          kind: 'frame',
+          unit: 'ROWS',
+          exclude: 'CURRENT ROW',
+          start: { type: 'UNBOUNDED PRECEDING', offset: null, unit: null },
+          end: { type: 'CURRENT ROW', offset: null, unit: null },
+        },
       },
-    },
-  }));
+    }),
+  );
   const frameOf = (e: string) => {
     const c = exprOf(e);
     assert.ok(c.kind === 'call' && c.over !== null);
     return strip(c.over.frame);
   };
   assert.deepEqual(frameOf("avg(x) OVER (ORDER BY ts RANGE BETWEEN '1' MINUTE PRECEDING AND CURRENT ROW)"), {
-    kind: 'frame', unit: 'RANGE', exclude: null,
-    start: { type: 'PRECEDING', offset: str('1'), unit: 'MINUTE' }, end: { type: 'CURRENT ROW', offset: null, unit: null },
+    kind: 'frame',
+    unit: 'RANGE',
+    exclude: null,
+    start: { type: 'PRECEDING', offset: str('1'), unit: 'MINUTE' },
+    end: { type: 'CURRENT ROW', offset: null, unit: null },
   });
   assert.deepEqual(frameOf('avg(x) OVER (ORDER BY ts RANGE 1 second PRECEDING)'), {
-    kind: 'frame', unit: 'RANGE', exclude: null,
-    start: { type: 'PRECEDING', offset: int(1), unit: 'SECOND' }, end: { type: 'CURRENT ROW', offset: null, unit: null },
+    kind: 'frame',
+    unit: 'RANGE',
+    exclude: null,
+    start: { type: 'PRECEDING', offset: int(1), unit: 'SECOND' },
+    end: { type: 'CURRENT ROW', offset: null, unit: null },
   });
   assert.deepEqual(frameOf('avg(x) OVER (ORDER BY ts CUMULATIVE)'), {
-    kind: 'frame', unit: 'ROWS', exclude: null,
-    start: { type: 'UNBOUNDED PRECEDING', offset: null, unit: null }, end: { type: 'CURRENT ROW', offset: null, unit: null },
+    kind: 'frame',
+    unit: 'ROWS',
+    exclude: null,
+    start: { type: 'UNBOUNDED PRECEDING', offset: null, unit: null },
+    end: { type: 'CURRENT ROW', offset: null, unit: null },
   });
-  assert.deepEqual(expr('row_number() OVER ()'), call('row_number', [], { over: { kind: 'window', partitionBy: [], orderBy: [], frame: null } }));
-  assert.deepEqual(expr('lag(p) IGNORE NULLS OVER (ORDER BY ts)'), call('lag', [col('p')], {
-    nulls: 'IGNORE', over: { kind: 'window', partitionBy: [], orderBy: [{ expr: col('ts'), desc: false }], frame: null },
-  }));
+  assert.deepEqual(
+    expr('row_number() OVER ()'),
+    call('row_number', [], { over: { kind: 'window', partitionBy: [], orderBy: [], frame: null } }),
+  );
+  assert.deepEqual(
+    expr('lag(p) IGNORE NULLS OVER (ORDER BY ts)'),
+    call('lag', [col('p')], {
+      nulls: 'IGNORE',
+      over: { kind: 'window', partitionBy: [], orderBy: [{ expr: col('ts'), desc: false }], frame: null },
+    }),
+  );
 });
 
 test('parses named windows: OVER w and the WINDOW clause', () => {
-  const s = selectOf('select avg(p) OVER w from t where a = 1 window w AS (ORDER BY ts ROWS BETWEEN 9 PRECEDING AND CURRENT ROW) order by ts');
+  const s = selectOf(
+    'select avg(p) OVER w from t where a = 1 window w AS (ORDER BY ts ROWS BETWEEN 9 PRECEDING AND CURRENT ROW) order by ts',
+  );
   const c = s.columns[0];
   assert.ok(c?.kind === 'item' && c.expr.kind === 'call');
   assert.deepEqual(strip(c.expr.over), { kind: 'window', name: 'w', partitionBy: [], orderBy: [], frame: null });
@@ -383,11 +566,20 @@ test('parses named windows: OVER w and the WINDOW clause', () => {
 
 test('parses CASE, CAST, :: casts and type names with parameters and array suffixes', () => {
   assert.deepEqual(expr("CASE WHEN a > 1 THEN 'x' WHEN a > 0 THEN 'y' ELSE 'z' END"), {
-    kind: 'case', operand: null,
-    whens: [{ when: bin('>', col('a'), int(1)), then: str('x') }, { when: bin('>', col('a'), int(0)), then: str('y') }],
+    kind: 'case',
+    operand: null,
+    whens: [
+      { when: bin('>', col('a'), int(1)), then: str('x') },
+      { when: bin('>', col('a'), int(0)), then: str('y') },
+    ],
     else: str('z'),
   });
-  assert.deepEqual(expr('case a when 1 then 2 end'), { kind: 'case', operand: col('a'), whens: [{ when: int(1), then: int(2) }], else: null });
+  assert.deepEqual(expr('case a when 1 then 2 end'), {
+    kind: 'case',
+    operand: col('a'),
+    whens: [{ when: int(1), then: int(2) }],
+    else: null,
+  });
   assert.deepEqual(expr('CAST(a AS geohash(4c))'), { kind: 'cast', expr: col('a'), type: typeName('GEOHASH', '4c') });
   assert.deepEqual(expr('a::decimal(18, 2)'), { kind: 'cast', expr: col('a'), type: typeName('DECIMAL', '18, 2') });
   assert.deepEqual(expr("cast('[1]' as double[][])"), { kind: 'cast', expr: str('[1]'), type: typeName('DOUBLE[][]') });
@@ -395,23 +587,73 @@ test('parses CASE, CAST, :: casts and type names with parameters and array suffi
 });
 
 test('parses IN lists, IN subqueries, QuestDB single-value IN, BETWEEN, IS NULL, LIKE and WITHIN', () => {
-  assert.deepEqual(expr('a NOT IN (1, 2)'), { kind: 'in', expr: col('a'), list: [int(1), int(2)], query: null, not: true });
-  assert.deepEqual(expr('a IN (select b from t)'), { kind: 'in', expr: col('a'), list: null, query: sel({ columns: [item(col('b'))], from: table('t') }), not: false });
-  assert.deepEqual(expr("ts IN '2024-01'"), { kind: 'in', expr: col('ts'), list: [str('2024-01')], query: null, not: false });
-  assert.deepEqual(expr('ts in today()'), { kind: 'in', expr: col('ts'), list: [call('today', [])], query: null, not: false });
-  assert.deepEqual(expr('a NOT BETWEEN 1 AND 2 AND b'), bin('AND', { kind: 'between', expr: col('a'), lo: int(1), hi: int(2), not: true }, col('b')));
+  assert.deepEqual(expr('a NOT IN (1, 2)'), {
+    kind: 'in',
+    expr: col('a'),
+    list: [int(1), int(2)],
+    query: null,
+    not: true,
+  });
+  assert.deepEqual(expr('a IN (select b from t)'), {
+    kind: 'in',
+    expr: col('a'),
+    list: null,
+    query: sel({ columns: [item(col('b'))], from: table('t') }),
+    not: false,
+  });
+  assert.deepEqual(expr("ts IN '2024-01'"), {
+    kind: 'in',
+    expr: col('ts'),
+    list: [str('2024-01')],
+    query: null,
+    not: false,
+  });
+  assert.deepEqual(expr('ts in today()'), {
+    kind: 'in',
+    expr: col('ts'),
+    list: [call('today', [])],
+    query: null,
+    not: false,
+  });
+  assert.deepEqual(
+    expr('a NOT BETWEEN 1 AND 2 AND b'),
+    bin('AND', { kind: 'between', expr: col('a'), lo: int(1), hi: int(2), not: true }, col('b')),
+  );
   assert.deepEqual(expr('a IS NOT NULL'), { kind: 'isNull', expr: col('a'), not: true });
   assert.deepEqual(expr("a NOT ILIKE 'x%'"), bin('NOT ILIKE', col('a'), str('x%')));
-  assert.deepEqual(expr('g within(#u33, #u34)'), bin('WITHIN', col('g'), {
-    kind: 'array', items: [{ kind: 'literal', type: 'GEOHASH', value: '#u33', text: '#u33' }, { kind: 'literal', type: 'GEOHASH', value: '#u34', text: '#u34' }],
-  }));
+  assert.deepEqual(
+    expr('g within(#u33, #u34)'),
+    bin('WITHIN', col('g'), {
+      kind: 'array',
+      items: [
+        { kind: 'literal', type: 'GEOHASH', value: '#u33', text: '#u33' },
+        { kind: 'literal', type: 'GEOHASH', value: '#u34', text: '#u34' },
+      ],
+    }),
+  );
 });
 
 test('parses arrays, subscripts, slices and scalar subqueries', () => {
-  assert.deepEqual(expr('ARRAY[[1, 2], [3]]'), { kind: 'array', items: [{ kind: 'array', items: [int(1), int(2)] }, { kind: 'array', items: [int(3)] }] });
+  assert.deepEqual(expr('ARRAY[[1, 2], [3]]'), {
+    kind: 'array',
+    items: [
+      { kind: 'array', items: [int(1), int(2)] },
+      { kind: 'array', items: [int(3)] },
+    ],
+  });
   assert.deepEqual(expr('bids[1, 2]'), { kind: 'subscript', expr: col('bids'), index: [int(1), int(2)] });
-  assert.deepEqual(expr('arr[2:3, 4:]'), { kind: 'subscript', expr: col('arr'), index: [{ kind: 'slice', lo: int(2), hi: int(3) }, { kind: 'slice', lo: int(4), hi: null }] });
-  assert.deepEqual(expr('(select max(a) from t)'), { kind: 'subquery', query: sel({ columns: [item(call('max', [col('a')]))], from: table('t') }) });
+  assert.deepEqual(expr('arr[2:3, 4:]'), {
+    kind: 'subscript',
+    expr: col('arr'),
+    index: [
+      { kind: 'slice', lo: int(2), hi: int(3) },
+      { kind: 'slice', lo: int(4), hi: null },
+    ],
+  });
+  assert.deepEqual(expr('(select max(a) from t)'), {
+    kind: 'subquery',
+    query: sel({ columns: [item(call('max', [col('a')]))], from: table('t') }),
+  });
 });
 
 test('gives binary operators the operator position and other nodes their first token', () => {
@@ -433,28 +675,49 @@ test('gives binary operators the operator position and other nodes their first t
 // ---------------------------------------------------------------- DDL and DML
 
 test('parses CREATE TABLE with column options and every table option', () => {
-  assert.deepEqual(stmt(
-    "CREATE TABLE IF NOT EXISTS 'trades' (s SYMBOL CAPACITY 256 CACHE INDEX CAPACITY 8, g geohash(5c), a DOUBLE[][], ts TIMESTAMP) " +
-    "timestamp(ts) PARTITION BY day BYPASS WAL WITH maxUncommittedRows=250000, o3MaxLag=600000000us, IN VOLUME 'v1' " +
-    'DEDUP UPSERT KEYS(ts, s) TTL 7 DAYS OWNED BY admin STORAGE POLICY(TO PARQUET 3d) FORMAT parquet',
-  ), {
-    kind: 'createTable', name: 'trades', ifNotExists: true, asSelect: null, casts: [], like: null,
-    columns: [
-      {
-        kind: 'columnDef', name: 's', type: typeName('SYMBOL'), options: 'CAPACITY 256 CACHE INDEX CAPACITY 8',
-        symbolCapacity: 256, symbolCached: true, indexed: true, indexCapacity: 8,
-      },
-      { kind: 'columnDef', name: 'g', type: typeName('GEOHASH', '5c'), options: null },
-      { kind: 'columnDef', name: 'a', type: typeName('DOUBLE[][]'), options: null },
-      { kind: 'columnDef', name: 'ts', type: typeName('TIMESTAMP'), options: null },
-    ],
-    timestamp: { column: 'ts' }, partitionBy: { unit: 'DAY' }, wal: false, dedupKeys: [{ name: 'ts' }, { name: 's' }],
-    params: [
-      { key: 'maxUncommittedRows', value: '250000' }, { key: 'o3MaxLag', value: '600000000us' }, { key: 'IN VOLUME', value: 'v1' },
-      { key: 'TTL', value: '7 DAYS' }, { key: 'OWNED BY', value: 'admin' }, { key: 'STORAGE POLICY', value: 'TO PARQUET 3d' },
-      { key: 'FORMAT', value: 'PARQUET' },
-    ],
-  });
+  assert.deepEqual(
+    stmt(
+      "CREATE TABLE IF NOT EXISTS 'trades' (s SYMBOL CAPACITY 256 CACHE INDEX CAPACITY 8, g geohash(5c), a DOUBLE[][], ts TIMESTAMP) " +
+        "timestamp(ts) PARTITION BY day BYPASS WAL WITH maxUncommittedRows=250000, o3MaxLag=600000000us, IN VOLUME 'v1' " +
+        'DEDUP UPSERT KEYS(ts, s) TTL 7 DAYS OWNED BY admin STORAGE POLICY(TO PARQUET 3d) FORMAT parquet',
+    ),
+    {
+      kind: 'createTable',
+      name: 'trades',
+      ifNotExists: true,
+      asSelect: null,
+      casts: [],
+      like: null,
+      columns: [
+        {
+          kind: 'columnDef',
+          name: 's',
+          type: typeName('SYMBOL'),
+          options: 'CAPACITY 256 CACHE INDEX CAPACITY 8',
+          symbolCapacity: 256,
+          symbolCached: true,
+          indexed: true,
+          indexCapacity: 8,
+        },
+        { kind: 'columnDef', name: 'g', type: typeName('GEOHASH', '5c'), options: null },
+        { kind: 'columnDef', name: 'a', type: typeName('DOUBLE[][]'), options: null },
+        { kind: 'columnDef', name: 'ts', type: typeName('TIMESTAMP'), options: null },
+      ],
+      timestamp: { column: 'ts' },
+      partitionBy: { unit: 'DAY' },
+      wal: false,
+      dedupKeys: [{ name: 'ts' }, { name: 's' }],
+      params: [
+        { key: 'maxUncommittedRows', value: '250000' },
+        { key: 'o3MaxLag', value: '600000000us' },
+        { key: 'IN VOLUME', value: 'v1' },
+        { key: 'TTL', value: '7 DAYS' },
+        { key: 'OWNED BY', value: 'admin' },
+        { key: 'STORAGE POLICY', value: 'TO PARQUET 3d' },
+        { key: 'FORMAT', value: 'PARQUET' },
+      ],
+    },
+  );
   const ct = parseStatement('create table t (a int) timestamp(a) wal');
   assert.ok(ct.kind === 'createTable');
   assert.equal(ct.namePos, 13);
@@ -462,7 +725,9 @@ test('parses CREATE TABLE with column options and every table option', () => {
 });
 
 test('parses CREATE TABLE AS (SELECT ...) with CAST and INDEX clauses, and CREATE TABLE (LIKE ...)', () => {
-  const ct = parseStatement('CREATE TABLE t AS (SELECT * FROM x), CAST(a AS LONG), INDEX(s CAPACITY 32) TIMESTAMP(ts) PARTITION BY MONTH');
+  const ct = parseStatement(
+    'CREATE TABLE t AS (SELECT * FROM x), CAST(a AS LONG), INDEX(s CAPACITY 32) TIMESTAMP(ts) PARTITION BY MONTH',
+  );
   assert.ok(ct.kind === 'createTable');
   assert.deepEqual(strip(ct.asSelect), sel({ from: table('x') }));
   assert.deepEqual(strip(ct.casts), [{ column: 'a', type: typeName('LONG') }]);
@@ -472,16 +737,32 @@ test('parses CREATE TABLE AS (SELECT ...) with CAST and INDEX clauses, and CREAT
   assert.ok(like.kind === 'createTable' && like.like === 'other' && like.columns.length === 0);
   const batch = parseStatement('CREATE BATCH 4096 o3MaxLag 1s TABLE n AS (trades) TIMESTAMP(ts)');
   assert.ok(batch.kind === 'createTable');
-  assert.deepEqual(batch.params, [{ key: 'BATCH', value: '4096' }, { key: 'BATCH O3MAXLAG', value: '1s' }]);
+  assert.deepEqual(batch.params, [
+    { key: 'BATCH', value: '4096' },
+    { key: 'BATCH O3MAXLAG', value: '1s' },
+  ]);
 });
 
 test('parses DROP TABLE, DROP ALL TABLES, TRUNCATE TABLE and RENAME TABLE', () => {
-  assert.deepEqual(stmt('DROP TABLE IF EXISTS "b c"'), { kind: 'dropTable', names: [{ name: 'b c' }], ifExists: true, all: false });
+  assert.deepEqual(stmt('DROP TABLE IF EXISTS "b c"'), {
+    kind: 'dropTable',
+    names: [{ name: 'b c' }],
+    ifExists: true,
+    all: false,
+  });
   // QuestDB drops one table per statement: a second name is an unexpected token at its comma.
-  assert.throws(() => parseStatement('drop table a, b'), (e: SvcError) => e.message === 'unexpected token [,]' && e.position === 12);
+  assert.throws(
+    () => parseStatement('drop table a, b'),
+    (e: SvcError) => e.message === 'unexpected token [,]' && e.position === 12,
+  );
   assert.deepEqual(stmt('drop all tables'), { kind: 'dropTable', names: [], ifExists: false, all: true });
   assert.deepEqual(stmt('TRUNCATE TABLE a, b'), { kind: 'truncateTable', names: [{ name: 'a' }, { name: 'b' }] });
-  assert.deepEqual(stmt('TRUNCATE TABLE IF EXISTS a KEEP SYMBOL MAPS'), { kind: 'truncateTable', names: [{ name: 'a' }], ifExists: true, keepSymbolMaps: true });
+  assert.deepEqual(stmt('TRUNCATE TABLE IF EXISTS a KEEP SYMBOL MAPS'), {
+    kind: 'truncateTable',
+    names: [{ name: 'a' }],
+    ifExists: true,
+    keepSymbolMaps: true,
+  });
   assert.deepEqual(stmt("RENAME TABLE 'a.csv' TO b"), { kind: 'renameTable', from: 'a.csv', to: 'b' });
   const r = parseStatement("RENAME TABLE 'a.csv' TO b");
   assert.ok(r.kind === 'renameTable' && r.fromPos === 13 && r.toPos === 24);
@@ -494,21 +775,67 @@ test('parses ALTER TABLE actions, keeping the ones svcdb does not model as text'
     return strip(s.action);
   };
   assert.deepEqual(action('ADD COLUMN IF NOT EXISTS c int, d symbol nocache index'), {
-    kind: 'addColumn', ifNotExists: true, columns: [
+    kind: 'addColumn',
+    ifNotExists: true,
+    columns: [
       { kind: 'columnDef', name: 'c', type: typeName('INT'), options: null },
-      { kind: 'columnDef', name: 'd', type: typeName('SYMBOL'), options: 'nocache index', symbolCached: false, indexed: true },
+      {
+        kind: 'columnDef',
+        name: 'd',
+        type: typeName('SYMBOL'),
+        options: 'nocache index',
+        symbolCached: false,
+        indexed: true,
+      },
     ],
   });
   assert.deepEqual(action('DROP COLUMN a, b'), { kind: 'dropColumn', columns: [{ name: 'a' }, { name: 'b' }] });
   assert.deepEqual(action('RENAME COLUMN a TO b'), { kind: 'renameColumn', from: 'a', to: 'b' });
-  assert.deepEqual(action("DROP PARTITION LIST '2024-01-01', '2024-01-02'"), { kind: 'dropPartition', list: [str('2024-01-01'), str('2024-01-02')], where: null });
-  assert.deepEqual(action('DROP PARTITION WHERE ts < now()'), { kind: 'dropPartition', list: [], where: bin('<', col('ts'), call('now', [])) });
-  assert.deepEqual(action('SET PARAM o3MaxLag = 20s, maxUncommittedRows = 100'), { kind: 'setParam', params: [{ key: 'o3MaxLag', value: '20s' }, { key: 'maxUncommittedRows', value: '100' }] });
-  assert.deepEqual(action('ALTER COLUMN c TYPE long'), { kind: 'alterColumnType', column: 'c', type: typeName('LONG') });
-  assert.deepEqual(action('ALTER COLUMN c TYPE symbol CAPACITY 10 NOCACHE'), { kind: 'alterColumnType', column: 'c', type: typeName('SYMBOL'), symbolCapacity: 10, symbolCached: false });
-  assert.deepEqual(action('ALTER COLUMN s ADD INDEX CAPACITY 64'), { kind: 'columnIndex', column: 's', add: true, capacity: 64 });
-  assert.deepEqual(action('alter column s drop index'), { kind: 'columnIndex', column: 's', add: false, capacity: null });
-  assert.deepEqual(action('ALTER COLUMN s SYMBOL CAPACITY 10'), { kind: 'otherAlter', text: 'ALTER COLUMN s SYMBOL CAPACITY 10' });
+  assert.deepEqual(action("DROP PARTITION LIST '2024-01-01', '2024-01-02'"), {
+    kind: 'dropPartition',
+    list: [str('2024-01-01'), str('2024-01-02')],
+    where: null,
+  });
+  assert.deepEqual(action('DROP PARTITION WHERE ts < now()'), {
+    kind: 'dropPartition',
+    list: [],
+    where: bin('<', col('ts'), call('now', [])),
+  });
+  assert.deepEqual(action('SET PARAM o3MaxLag = 20s, maxUncommittedRows = 100'), {
+    kind: 'setParam',
+    params: [
+      { key: 'o3MaxLag', value: '20s' },
+      { key: 'maxUncommittedRows', value: '100' },
+    ],
+  });
+  assert.deepEqual(action('ALTER COLUMN c TYPE long'), {
+    kind: 'alterColumnType',
+    column: 'c',
+    type: typeName('LONG'),
+  });
+  assert.deepEqual(action('ALTER COLUMN c TYPE symbol CAPACITY 10 NOCACHE'), {
+    kind: 'alterColumnType',
+    column: 'c',
+    type: typeName('SYMBOL'),
+    symbolCapacity: 10,
+    symbolCached: false,
+  });
+  assert.deepEqual(action('ALTER COLUMN s ADD INDEX CAPACITY 64'), {
+    kind: 'columnIndex',
+    column: 's',
+    add: true,
+    capacity: 64,
+  });
+  assert.deepEqual(action('alter column s drop index'), {
+    kind: 'columnIndex',
+    column: 's',
+    add: false,
+    capacity: null,
+  });
+  assert.deepEqual(action('ALTER COLUMN s SYMBOL CAPACITY 10'), {
+    kind: 'otherAlter',
+    text: 'ALTER COLUMN s SYMBOL CAPACITY 10',
+  });
   assert.deepEqual(action('DEDUP ENABLE UPSERT KEYS(ts, s)'), { kind: 'dedup', keys: [{ name: 'ts' }, { name: 's' }] });
   assert.deepEqual(action('dedup disable'), { kind: 'dedup', keys: null });
   const s = parseStatement('ALTER TABLE t DROP COLUMN a');
@@ -517,20 +844,47 @@ test('parses ALTER TABLE actions, keeping the ones svcdb does not model as text'
 
 test('parses INSERT with VALUES rows, column lists, SELECT, ATOMIC and BATCH', () => {
   assert.deepEqual(stmt("INSERT INTO t (a, b) VALUES (1, 'x'), (2, #u33)"), {
-    kind: 'insert', table: 't', columns: [{ name: 'a' }, { name: 'b' }], query: null, batch: null,
-    values: [[int(1), str('x')], [int(2), { kind: 'literal', type: 'GEOHASH', value: '#u33', text: '#u33' }]], valuesEnds: [35, 46],
+    kind: 'insert',
+    table: 't',
+    columns: [{ name: 'a' }, { name: 'b' }],
+    query: null,
+    batch: null,
+    values: [
+      [int(1), str('x')],
+      [int(2), { kind: 'literal', type: 'GEOHASH', value: '#u33', text: '#u33' }],
+    ],
+    valuesEnds: [35, 46],
   });
-  assert.deepEqual(stmt('insert atomic into t select * from u'), { kind: 'insert', table: 't', columns: null, values: null, query: sel({ from: table('u') }), batch: null });
+  assert.deepEqual(stmt('insert atomic into t select * from u'), {
+    kind: 'insert',
+    table: 't',
+    columns: null,
+    values: null,
+    query: sel({ from: table('u') }),
+    batch: null,
+  });
   assert.deepEqual(stmt("INSERT BATCH 100 o3MaxLag '1s' INTO t (SELECT 1)"), {
-    kind: 'insert', table: 't', columns: null, values: null, query: sel({ columns: [item(int(1))] }), batch: 100, o3MaxLag: '1s',
+    kind: 'insert',
+    table: 't',
+    columns: null,
+    values: null,
+    query: sel({ columns: [item(int(1))] }),
+    batch: 100,
+    o3MaxLag: '1s',
   });
 });
 
 test('parses UPDATE with an alias, several assignments, FROM and WHERE', () => {
   assert.deepEqual(stmt('UPDATE spreads s SET spread = p.ask - p.bid, n = 0 FROM prices p WHERE s.symbol = p.symbol'), {
-    kind: 'update', table: 'spreads', alias: 's',
-    set: [{ column: 'spread', value: bin('-', col('ask', 'p'), col('bid', 'p')) }, { column: 'n', value: int(0) }],
-    from: table('prices', 'p'), where: bin('=', col('symbol', 's'), col('symbol', 'p')),
+    kind: 'update',
+    table: 'spreads',
+    alias: 's',
+    set: [
+      { column: 'spread', value: bin('-', col('ask', 'p'), col('bid', 'p')) },
+      { column: 'n', value: int(0) },
+    ],
+    from: table('prices', 'p'),
+    where: bin('=', col('symbol', 's'), col('symbol', 'p')),
   });
 });
 
@@ -540,30 +894,54 @@ test('parses SHOW statements, keeping unknown SHOW words', () => {
   assert.deepEqual(stmt('SHOW CREATE TABLE t'), { kind: 'show', what: 'CREATE TABLE', table: 't' });
   assert.deepEqual(stmt('SHOW PARTITIONS FROM t'), { kind: 'show', what: 'PARTITIONS', table: 't' });
   assert.deepEqual(stmt('SHOW server_version'), { kind: 'show', what: 'SERVER_VERSION', table: null });
-  assert.deepEqual(stmt('SHOW CREATE MATERIALIZED VIEW v'), { kind: 'show', what: 'CREATE MATERIALIZED VIEW', table: 'v' });
+  assert.deepEqual(stmt('SHOW CREATE MATERIALIZED VIEW v'), {
+    kind: 'show',
+    what: 'CREATE MATERIALIZED VIEW',
+    table: 'v',
+  });
   assert.deepEqual(stmt('SHOW TIME ZONE'), { kind: 'show', what: 'TIME ZONE', table: null });
   const s = parseStatement('SHOW COLUMNS FROM  t');
   assert.ok(s.kind === 'show' && s.tablePos === 19);
 });
 
 test('parses EXPLAIN of any statement', () => {
-  assert.deepEqual(stmt('EXPLAIN select 1'), { kind: 'explain', statement: { kind: 'query', query: sel({ columns: [item(int(1))] }) } });
-  assert.deepEqual(stmt('EXPLAIN (FORMAT JSON) trades'), { kind: 'explain', format: 'JSON', statement: { kind: 'query', query: implicitSel(table('trades')) } });
+  assert.deepEqual(stmt('EXPLAIN select 1'), {
+    kind: 'explain',
+    statement: { kind: 'query', query: sel({ columns: [item(int(1))] }) },
+  });
+  assert.deepEqual(stmt('EXPLAIN (FORMAT JSON) trades'), {
+    kind: 'explain',
+    format: 'JSON',
+    statement: { kind: 'query', query: implicitSel(table('trades')) },
+  });
   const e = parseStatement('explain update t set a = 1');
   assert.ok(e.kind === 'explain' && e.statement.kind === 'update');
 });
 
 test('recognises statements svcdb does not run by their leading keywords', () => {
   const cases: Array<[string, string]> = [
-    ['GRANT SELECT ON t TO u', 'GRANT'], ['REVOKE ALL ON t FROM u', 'REVOKE'],
-    ['CREATE MATERIALIZED VIEW v AS (select 1)', 'CREATE MATERIALIZED VIEW'], ['create user bob', 'CREATE USER'],
-    ['CREATE SERVICE ACCOUNT a', 'CREATE SERVICE ACCOUNT'], ['CREATE OR REPLACE VIEW v AS (t)', 'CREATE OR REPLACE VIEW'],
-    ['ALTER USER john ENABLE', 'ALTER USER'], ['DROP VIEW IF EXISTS v', 'DROP VIEW'], ['DROP GROUP g', 'DROP GROUP'],
-    ["COPY t FROM 'x.csv' WITH HEADER true", 'COPY'], ['BACKUP DATABASE', 'BACKUP'], ['CHECKPOINT CREATE', 'CHECKPOINT'],
-    ['REINDEX TABLE t LOCK EXCLUSIVE', 'REINDEX'], ['VACUUM TABLE t', 'VACUUM'], ['CANCEL QUERY 29', 'CANCEL QUERY'],
-    ['REFRESH MATERIALIZED VIEW v FULL', 'REFRESH MATERIALIZED VIEW'], ['COMPILE VIEW v', 'COMPILE VIEW'],
-    ['ASSUME SERVICE ACCOUNT a', 'ASSUME SERVICE ACCOUNT'], ['EXIT SERVICE ACCOUNT a', 'EXIT SERVICE ACCOUNT'],
-    ['SWITCH ROLE TO PRIMARY', 'SWITCH ROLE'], ['ADD USER john TO g', 'ADD USER'], ['DECLARE @x := 1 SELECT @x', 'DECLARE'],
+    ['GRANT SELECT ON t TO u', 'GRANT'],
+    ['REVOKE ALL ON t FROM u', 'REVOKE'],
+    ['CREATE MATERIALIZED VIEW v AS (select 1)', 'CREATE MATERIALIZED VIEW'],
+    ['create user bob', 'CREATE USER'],
+    ['CREATE SERVICE ACCOUNT a', 'CREATE SERVICE ACCOUNT'],
+    ['CREATE OR REPLACE VIEW v AS (t)', 'CREATE OR REPLACE VIEW'],
+    ['ALTER USER john ENABLE', 'ALTER USER'],
+    ['DROP VIEW IF EXISTS v', 'DROP VIEW'],
+    ['DROP GROUP g', 'DROP GROUP'],
+    ["COPY t FROM 'x.csv' WITH HEADER true", 'COPY'],
+    ['BACKUP DATABASE', 'BACKUP'],
+    ['CHECKPOINT CREATE', 'CHECKPOINT'],
+    ['REINDEX TABLE t LOCK EXCLUSIVE', 'REINDEX'],
+    ['VACUUM TABLE t', 'VACUUM'],
+    ['CANCEL QUERY 29', 'CANCEL QUERY'],
+    ['REFRESH MATERIALIZED VIEW v FULL', 'REFRESH MATERIALIZED VIEW'],
+    ['COMPILE VIEW v', 'COMPILE VIEW'],
+    ['ASSUME SERVICE ACCOUNT a', 'ASSUME SERVICE ACCOUNT'],
+    ['EXIT SERVICE ACCOUNT a', 'EXIT SERVICE ACCOUNT'],
+    ['SWITCH ROLE TO PRIMARY', 'SWITCH ROLE'],
+    ['ADD USER john TO g', 'ADD USER'],
+    ['DECLARE @x := 1 SELECT @x', 'DECLARE'],
     ['ALTER MATERIALIZED VIEW v RESUME WAL', 'ALTER MATERIALIZED VIEW'],
   ];
   for (const [sql, what] of cases) assert.deepEqual(parseStatement(sql), { kind: 'unsupported', pos: 0, what }, sql);
@@ -571,7 +949,11 @@ test('recognises statements svcdb does not run by their leading keywords', () =>
 
 test('makes statements that use DECLARE variables Unsupported at the variable or DECLARE', () => {
   assert.deepEqual(parseStatement('SELECT * FROM t WHERE a > @min'), { kind: 'unsupported', pos: 26, what: 'DECLARE' });
-  assert.deepEqual(parseStatement('CREATE TABLE t AS (DECLARE @x := now() SELECT @x)'), { kind: 'unsupported', pos: 19, what: 'DECLARE' });
+  assert.deepEqual(parseStatement('CREATE TABLE t AS (DECLARE @x := now() SELECT @x)'), {
+    kind: 'unsupported',
+    pos: 19,
+    what: 'DECLARE',
+  });
   assert.deepEqual(parseStatement('SELECT * FROM @sub'), { kind: 'unsupported', pos: 14, what: 'DECLARE' });
 });
 
@@ -585,9 +967,17 @@ test('accepts one trailing semicolon and rejects anything after the statement at
 
 test('splits a script into statements, skipping empty ones and semicolons inside strings', () => {
   const s = parseScript("select ';' from t;; create table x (a int); GRANT a TO b; show tables;");
-  assert.deepEqual(s.map((x) => x.kind), ['query', 'createTable', 'unsupported', 'show']);
+  assert.deepEqual(
+    s.map((x) => x.kind),
+    ['query', 'createTable', 'unsupported', 'show'],
+  );
   assert.deepEqual(parseScript(' ; -- nothing\n'), []);
-  assertSqlError('select 1 select 2', 9, /SQL keywords have to be enclosed in double quotes, such as "select"/, parseScript);
+  assertSqlError(
+    'select 1 select 2',
+    9,
+    /SQL keywords have to be enclosed in double quotes, such as "select"/,
+    parseScript,
+  );
   assertSqlError('select 1; select 2 select', 19, /such as "select"/, parseScript);
 });
 
@@ -624,7 +1014,11 @@ test('reports syntax errors QuestDB-style at the offending token', () => {
     ['alter table t drop partition', 28, /'list' or 'where' expected/],
     ['select t.* + 1 from t', 11, /identifier should start with a letter or '_'/],
     ['select a.* from', 15, /table name or sub-query expected/],
-    ['select where from t', 7, /^table and column names that are SQL keywords have to be enclosed in double quotes, such as "where"$/],
+    [
+      'select where from t',
+      7,
+      /^table and column names that are SQL keywords have to be enclosed in double quotes, such as "where"$/,
+    ],
     ['', 0, /^empty query$/],
     ['  -- only a comment\n /* and another */', 0, /^empty query$/],
     [' -- only a comment\n ; select 1', 20, /empty statement/],
@@ -672,7 +1066,7 @@ test('words errors as QuestDB does, for every place the same mistake can be made
     ["insert into t values (1, 'a'", 28, /^',' expected$/],
     ['insert into t values (1 2)', 24, /^',' expected$/],
     ['insert into t values', 20, /^'\(' expected$/],
-    ["insert t values (1)", 7, /^'into' expected$/],
+    ['insert t values (1)', 7, /^'into' expected$/],
     ['update set a = 1', 7, /such as "set"$/],
     ['update t a = 1', 11, /^SET expected$/],
     ['update t where a = 1', 9, /^SET expected$/],
@@ -689,7 +1083,13 @@ test('words errors as QuestDB does, for every place the same mistake can be made
 });
 
 test('accepts what QuestDB accepts: a trailing comma before FROM, repeated trailing semicolons', () => {
-  for (const sql of ['select x, from t', 'select x, y, from t where x > 1', 'select 1;;', 'select 1 ; ; ;', 'select x as a, from t']) {
+  for (const sql of [
+    'select x, from t',
+    'select x, y, from t where x > 1',
+    'select 1;;',
+    'select 1 ; ; ;',
+    'select x as a, from t',
+  ]) {
     assert.equal(parseStatement(sql).kind, 'query', sql);
   }
   const q = parseStatement('select x, from t');
@@ -698,20 +1098,26 @@ test('accepts what QuestDB accepts: a trailing comma before FROM, repeated trail
 
 test('rejects pathological nesting with a positioned error instead of a crash', () => {
   const sql = `select ${'('.repeat(20000)}1${')'.repeat(20000)}`;
-  assert.throws(() => parseStatement(sql), (e: unknown) => {
-    assert.ok(e instanceof SvcError);
-    assert.match(e.message, /expression nesting too deep \[max=\d+\]/);
-    // The parenthesis that opened one level too many (the query itself is the first level).
-    assert.equal(e.position, 'select '.length + MAX_NESTING - 1);
-    return true;
-  });
+  assert.throws(
+    () => parseStatement(sql),
+    (e: unknown) => {
+      assert.ok(e instanceof SvcError);
+      assert.match(e.message, /expression nesting too deep \[max=\d+\]/);
+      // The parenthesis that opened one level too many (the query itself is the first level).
+      assert.equal(e.position, 'select '.length + MAX_NESTING - 1);
+      return true;
+    },
+  );
 });
 
 // ---------------------------------------------------------------- robustness
 
 function corpusQueries(): string[] {
   const here = fileURLToPath(new URL('.', import.meta.url));
-  for (const p of [resolve(process.cwd(), '../shared/corpus/docs-queries.json'), resolve(here, '../../../../shared/corpus/docs-queries.json')]) {
+  for (const p of [
+    resolve(process.cwd(), '../shared/corpus/docs-queries.json'),
+    resolve(here, '../../../../shared/corpus/docs-queries.json'),
+  ]) {
     if (existsSync(p)) return (JSON.parse(readFileSync(p, 'utf8')) as Array<{ query: string }>).map((e) => e.query);
   }
   return [];
@@ -720,18 +1126,104 @@ function corpusQueries(): string[] {
 const SAMPLES = [
   "SELECT ts, avg(p) FROM t WHERE ts IN '2024' AND s = 'x' SAMPLE BY 15m FILL(PREV) ALIGN TO CALENDAR ORDER BY ts DESC LIMIT 10",
   'SELECT a.x, b.y, sum(z) OVER (PARTITION BY a.x ORDER BY ts ROWS BETWEEN 2 PRECEDING AND CURRENT ROW) FROM a ASOF JOIN b ON (s)',
-  "CREATE TABLE t (a SYMBOL CAPACITY 8 INDEX, ts TIMESTAMP) TIMESTAMP(ts) PARTITION BY DAY WAL DEDUP UPSERT KEYS(ts, a)",
+  'CREATE TABLE t (a SYMBOL CAPACITY 8 INDEX, ts TIMESTAMP) TIMESTAMP(ts) PARTITION BY DAY WAL DEDUP UPSERT KEYS(ts, a)',
   "INSERT INTO t VALUES (1, 'a', #u33, 1.5m, ARRAY[1, 2]), (2, null, true, -1L, $1)",
   'WITH x AS (SELECT CASE WHEN a THEN 1 ELSE 2 END c FROM t) SELECT * FROM x UNION ALL (y WHERE b NOT IN (1, 2)) LIMIT 5',
 ];
 
 const SOUP = [
-  'select', 'from', 'where', '(', ')', ',', ';', '.', '[', ']', '::', '=', '<>', '<', '>=', '+', '-', '*', '/', '||', '~', ':',
-  '1', '1.5', '1L', '0x1F', "'s'", '"q"', '$1', '@x', '#u33', 'a', 't', 'AND', 'OR', 'NOT', 'IN', 'BETWEEN', 'IS', 'NULL',
-  'CASE', 'WHEN', 'THEN', 'END', 'CAST', 'AS', 'ARRAY', 'OVER', 'PARTITION', 'BY', 'ORDER', 'ROWS', 'RANGE', 'PRECEDING',
-  'JOIN', 'ASOF', 'ON', 'SAMPLE', '15m', 'FILL', 'ALIGN', 'TO', 'LATEST', 'LIMIT', 'UNION', 'WITH', 'CREATE', 'TABLE',
-  'TIMESTAMP', 'INSERT', 'INTO', 'VALUES', 'UPDATE', 'SET', 'ALTER', 'DROP', 'SHOW', 'EXPLAIN', 'PIVOT', 'FOR', 'WINDOW',
-  'HORIZON', 'LIST', 'DECLARE', 'GROUP', '--c\n', '/*x*/', "'", '"', '/*', '1e', '.5',
+  'select',
+  'from',
+  'where',
+  '(',
+  ')',
+  ',',
+  ';',
+  '.',
+  '[',
+  ']',
+  '::',
+  '=',
+  '<>',
+  '<',
+  '>=',
+  '+',
+  '-',
+  '*',
+  '/',
+  '||',
+  '~',
+  ':',
+  '1',
+  '1.5',
+  '1L',
+  '0x1F',
+  "'s'",
+  '"q"',
+  '$1',
+  '@x',
+  '#u33',
+  'a',
+  't',
+  'AND',
+  'OR',
+  'NOT',
+  'IN',
+  'BETWEEN',
+  'IS',
+  'NULL',
+  'CASE',
+  'WHEN',
+  'THEN',
+  'END',
+  'CAST',
+  'AS',
+  'ARRAY',
+  'OVER',
+  'PARTITION',
+  'BY',
+  'ORDER',
+  'ROWS',
+  'RANGE',
+  'PRECEDING',
+  'JOIN',
+  'ASOF',
+  'ON',
+  'SAMPLE',
+  '15m',
+  'FILL',
+  'ALIGN',
+  'TO',
+  'LATEST',
+  'LIMIT',
+  'UNION',
+  'WITH',
+  'CREATE',
+  'TABLE',
+  'TIMESTAMP',
+  'INSERT',
+  'INTO',
+  'VALUES',
+  'UPDATE',
+  'SET',
+  'ALTER',
+  'DROP',
+  'SHOW',
+  'EXPLAIN',
+  'PIVOT',
+  'FOR',
+  'WINDOW',
+  'HORIZON',
+  'LIST',
+  'DECLARE',
+  'GROUP',
+  '--c\n',
+  '/*x*/',
+  "'",
+  '"',
+  '/*',
+  '1e',
+  '.5',
 ];
 
 test('never throws anything but a positioned SvcError on random token soups and mutated statements', () => {

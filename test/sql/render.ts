@@ -8,10 +8,16 @@ import type { SqlType } from '../../lib/core/sql-type.js';
 export function renderValue(v: Value, type: SqlType): string {
   if (v === null) return 'null';
   switch (type) {
-    case 'LONG': return formatLong(v as number);
-    case 'DOUBLE': case 'FLOAT': return formatDouble(v as number);
-    case 'TIMESTAMP': return formatTimestamp(v as number);
-    case 'DATE': return formatDate(v as number);
-    default: return String(v);
+    case 'LONG':
+      return formatLong(v as number);
+    case 'DOUBLE':
+    case 'FLOAT':
+      return formatDouble(v as number);
+    case 'TIMESTAMP':
+      return formatTimestamp(v as number);
+    case 'DATE':
+      return formatDate(v as number);
+    default:
+      return String(v);
   }
 }

@@ -17,8 +17,13 @@ import { ENGINE } from '../helpers/engine.js';
 /** Tables held in a map; `broken` names one whose schema() fails with the table's own error. */
 class MemorySchemas implements SchemaSource {
   readonly calls: string[] = [];
-  constructor(readonly tables: ReadonlyMap<string, TableSchema>, readonly broken: string | null = null) {}
-  exists(name: string): boolean { return this.tables.has(name.toLowerCase()) || name === this.broken; }
+  constructor(
+    readonly tables: ReadonlyMap<string, TableSchema>,
+    readonly broken: string | null = null,
+  ) {}
+  exists(name: string): boolean {
+    return this.tables.has(name.toLowerCase()) || name === this.broken;
+  }
   schema(name: string): TableSchema {
     this.calls.push(name);
     if (name === this.broken) throw new SvcError('INTERNAL', `table is corrupt [table=${name}]`);
@@ -29,36 +34,62 @@ class MemorySchemas implements SchemaSource {
 }
 
 const TRADES: TableSchema = {
-  name: 'Trades', timestampId: 7,
-  columns: [{ id: 3, name: 'sym', type: 'SYMBOL' }, { id: 7, name: 'ts', type: 'TIMESTAMP' }, { id: 9, name: 'price', type: 'DOUBLE' }],
+  name: 'Trades',
+  timestampId: 7,
+  columns: [
+    { id: 3, name: 'sym', type: 'SYMBOL' },
+    { id: 7, name: 'ts', type: 'TIMESTAMP' },
+    { id: 9, name: 'price', type: 'DOUBLE' },
+  ],
 };
 
 function bind(sql: string, schemas: SchemaSource): Plan {
   const stmt = parseStatement(sql);
   assert.equal(stmt.kind, 'query');
   if (stmt.kind !== 'query') throw new Error('not a query');
-  return bindQuery(stmt.query, { catalog: schemas, sql, registry: ENGINE.registry, statementMicros: Date.now() * 1000 });
+  return bindQuery(stmt.query, {
+    catalog: schemas,
+    sql,
+    registry: ENGINE.registry,
+    statementMicros: Date.now() * 1000,
+  });
 }
 
 function sqlError(fn: () => unknown): SvcError {
-  try { fn(); } catch (e) { assert.ok(e instanceof SvcError, String(e)); return e; }
+  try {
+    fn();
+  } catch (e) {
+    assert.ok(e instanceof SvcError, String(e));
+    return e;
+  }
   assert.fail('nothing was thrown');
 }
 
 test('binds FROM a table of any SchemaSource: its columns, types and designated timestamp', () => {
   const schemas = new MemorySchemas(new Map([['trades', TRADES]]));
   const plan = bind('select * from trades', schemas);
-  assert.deepEqual(plan.fields, [{ name: 'sym', type: 'SYMBOL' }, { name: 'ts', type: 'TIMESTAMP' }, { name: 'price', type: 'DOUBLE' }]);
+  assert.deepEqual(plan.fields, [
+    { name: 'sym', type: 'SYMBOL' },
+    { name: 'ts', type: 'TIMESTAMP' },
+    { name: 'price', type: 'DOUBLE' },
+  ]);
   assert.equal(plan.timestamp, 1);
   assert.deepEqual(schemas.calls, ['trades']);
   const p2 = bind('select t.price p, ts from TRADES t', schemas);
-  assert.deepEqual(p2.fields, [{ name: 'p', type: 'DOUBLE' }, { name: 'ts', type: 'TIMESTAMP' }]);
+  assert.deepEqual(p2.fields, [
+    { name: 'p', type: 'DOUBLE' },
+    { name: 'ts', type: 'TIMESTAMP' },
+  ]);
   assert.equal(p2.timestamp, 1);
 });
 
 test('a table the source does not have is a SQL error at its name; a table error keeps its code, placed there', () => {
   const schemas = new MemorySchemas(new Map([['trades', TRADES]]), 'bad');
-  for (const [sql, pos] of [['select * from nosuch', 14], ['select * from trades join nosuch on sym', 26], ['with a as (select * from nosuch) select * from a', 25]] as const) {
+  for (const [sql, pos] of [
+    ['select * from nosuch', 14],
+    ['select * from trades join nosuch on sym', 26],
+    ['with a as (select * from nosuch) select * from a', 25],
+  ] as const) {
     const e = sqlError(() => bind(sql, schemas));
     assert.equal(e.code, 'SQL', sql);
     assert.equal(e.status, 400);
@@ -74,16 +105,39 @@ test('a table the source does not have is a SQL error at its name; a table error
 });
 
 const root = mkdtempSync(join(tmpdir(), 'svcdb-schemas-'));
-const catalog = Catalog.open(join(root, 'db'), { commitMode: 'nosync', writerWaitMs: 100, readerCacheSize: 16 << 20, maxUncommittedRows: 1_000_000, o3MaxLag: 0 });
-after(() => { catalog.close(); rmSync(root, { recursive: true, force: true }); });
+const catalog = Catalog.open(join(root, 'db'), {
+  commitMode: 'nosync',
+  writerWaitMs: 100,
+  readerCacheSize: 16 << 20,
+  maxUncommittedRows: 1_000_000,
+  o3MaxLag: 0,
+});
+after(() => {
+  catalog.close();
+  rmSync(root, { recursive: true, force: true });
+});
 
 test('the storage Catalog is a SchemaSource: schema() is the table as it is now, NOT_FOUND once dropped', async () => {
   const schemas: SchemaSource = catalog;
-  catalog.create({ name: 'Quotes', columns: [{ name: 'bid', type: 'DOUBLE' }, { name: 'ts', type: 'TIMESTAMP' }], timestamp: 'ts', partitionBy: 'DAY' });
+  catalog.create({
+    name: 'Quotes',
+    columns: [
+      { name: 'bid', type: 'DOUBLE' },
+      { name: 'ts', type: 'TIMESTAMP' },
+    ],
+    timestamp: 'ts',
+    partitionBy: 'DAY',
+  });
   assert.ok(schemas.exists('QUOTES'));
   const s = schemas.schema('quotes');
   assert.equal(s.name, 'Quotes');
-  assert.deepEqual(s.columns.map((c) => [c.name, c.type]), [['bid', 'DOUBLE'], ['ts', 'TIMESTAMP']]);
+  assert.deepEqual(
+    s.columns.map((c) => [c.name, c.type]),
+    [
+      ['bid', 'DOUBLE'],
+      ['ts', 'TIMESTAMP'],
+    ],
+  );
   assert.equal(s.columns.find((c) => c.id === s.timestampId)?.name, 'ts');
   assert.equal(bind('select * from quotes', catalog).timestamp, 1);
   await catalog.drop('quotes');

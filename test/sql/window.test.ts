@@ -21,11 +21,22 @@ const QUERIES = Number(process.env.SVCDB_WINDOW_QUERIES ?? 100);
 const ROWS = 3_000;
 
 type V = number | string | null;
-interface Row { ts: number; k: string | null; g: number | null; x: number | null }
+interface Row {
+  ts: number;
+  k: string | null;
+  g: number | null;
+  x: number | null;
+}
 type Col = 'ts' | 'k' | 'g' | 'x';
 
 const root = mkdtempSync(join(tmpdir(), 'svcdb-window-'));
-const catalog = Catalog.open(join(root, 'db'), { commitMode: 'nosync', writerWaitMs: 1000, readerCacheSize: 64 << 20, maxUncommittedRows: 1_000_000, o3MaxLag: 0 });
+const catalog = Catalog.open(join(root, 'db'), {
+  commitMode: 'nosync',
+  writerWaitMs: 1000,
+  readerCacheSize: 64 << 20,
+  maxUncommittedRows: 1_000_000,
+  o3MaxLag: 0,
+});
 const signal = new AbortController().signal;
 const rows: Row[] = [];
 
@@ -36,7 +47,10 @@ const int = (n: number): number => Math.floor(rand() * n);
 const pickOne = <T>(xs: readonly T[]): T => xs[int(xs.length)]!;
 
 before(async () => {
-  const create = compile('CREATE TABLE t (ts TIMESTAMP, k SYMBOL, g INT, x DOUBLE) TIMESTAMP(ts) PARTITION BY DAY', { ...ENGINE, catalog });
+  const create = compile('CREATE TABLE t (ts TIMESTAMP, k SYMBOL, g INT, x DOUBLE) TIMESTAMP(ts) PARTITION BY DAY', {
+    ...ENGINE,
+    catalog,
+  });
   assert.ok(create.kind === 'ddl');
   await create.execute(signal);
   let ts = Date.UTC(2024, 0, 1) * 1000;
@@ -88,21 +102,58 @@ function cmp(a: V, b: V): number {
 }
 
 const boundSql = (x: number, unit: string): string =>
-  x === -Infinity ? 'UNBOUNDED PRECEDING' : x === Infinity ? 'UNBOUNDED FOLLOWING' : x === 0 ? 'CURRENT ROW' : `${Math.abs(x) / (unit === 'MINUTE' ? 60e6 : unit === 'SECOND' ? 1e6 : 1)}${unit ? ` ${unit}` : ''} ${x < 0 ? 'PRECEDING' : 'FOLLOWING'}`;
+  x === -Infinity
+    ? 'UNBOUNDED PRECEDING'
+    : x === Infinity
+      ? 'UNBOUNDED FOLLOWING'
+      : x === 0
+        ? 'CURRENT ROW'
+        : `${Math.abs(x) / (unit === 'MINUTE' ? 60e6 : unit === 'SECOND' ? 1e6 : 1)}${unit ? ` ${unit}` : ''} ${x < 0 ? 'PRECEDING' : 'FOLLOWING'}`;
 
 function randomSpec(): Spec {
-  const fn = pickOne(['row_number', 'rank', 'dense_rank', 'percent_rank', 'cume_dist', 'ntile', 'lag', 'lead', 'first_value', 'last_value', 'sum', 'avg', 'min', 'max', 'count']);
+  const fn = pickOne([
+    'row_number',
+    'rank',
+    'dense_rank',
+    'percent_rank',
+    'cume_dist',
+    'ntile',
+    'lag',
+    'lead',
+    'first_value',
+    'last_value',
+    'sum',
+    'avg',
+    'min',
+    'max',
+    'count',
+  ]);
   const partition = pickOne<Col[]>([[], ['k'], ['g'], ['k', 'g']]);
-  const order = pickOne<Array<[Col, boolean]>>([[], [['ts', false]], [['ts', true]], [['x', false]], [['x', true]], [['g', false], ['x', true]], [['k', false]]]);
+  const order = pickOne<Array<[Col, boolean]>>([
+    [],
+    [['ts', false]],
+    [['ts', true]],
+    [['x', false]],
+    [['x', true]],
+    [
+      ['g', false],
+      ['x', true],
+    ],
+    [['k', false]],
+  ]);
   let arg: Col | null = null;
   if (['sum', 'avg', 'min', 'max'].includes(fn)) arg = pickOne<Col>(['x', 'g']);
   else if (['lag', 'lead', 'first_value', 'last_value'].includes(fn)) arg = pickOne<Col>(['x', 'g', 'k']);
   else if (fn === 'count') arg = pickOne<Col | null>([null, 'x', 'k']);
-  let offset: number | null = null, dflt: number | null = null;
+  let offset: number | null = null,
+    dflt: number | null = null;
   if (fn === 'ntile') offset = 1 + int(7);
   if (fn === 'lag' || fn === 'lead') {
     if (rand() < 0.7) offset = int(4);
-    if (arg !== 'k' && rand() < 0.4) { offset ??= 1; dflt = int(100); }
+    if (arg !== 'k' && rand() < 0.4) {
+      offset ??= 1;
+      dflt = int(100);
+    }
   }
   const ignoreNulls = ['lag', 'lead', 'first_value', 'last_value'].includes(fn) && rand() < 0.4;
   let frame: Spec['frame'] = null;
@@ -112,7 +163,8 @@ function randomSpec(): Spec {
     if (useRange && single) {
       const unit = order[0]![0] === 'ts' ? pickOne(['SECOND', 'MINUTE', '']) : '';
       const scale = unit === 'MINUTE' ? 60e6 : unit === 'SECOND' ? 1e6 : order[0]![0] === 'ts' ? 1 : 1;
-      const off = (): number => (unit === '' && order[0]![0] === 'ts' ? int(90) * 1e6 : int(unit === 'MINUTE' ? 3 : 60) * scale);
+      const off = (): number =>
+        unit === '' && order[0]![0] === 'ts' ? int(90) * 1e6 : int(unit === 'MINUTE' ? 3 : 60) * scale;
       const [start, end] = randomBounds(off);
       frame = { unit: 'RANGE', start, end, sql: `RANGE BETWEEN ${boundSql(start, unit)} AND ${boundSql(end, unit)}` };
     } else if (useRange) {
@@ -134,7 +186,8 @@ function randomBounds(off: () => number): [number, number] {
       const r = int(5);
       return r === 0 ? -Infinity : r === 1 ? Infinity : r === 2 ? 0 : r === 3 ? -off() : off();
     };
-    const s = b(), e = b();
+    const s = b(),
+      e = b();
     if (s === Infinity || e === -Infinity || s > e) continue;
     if (s === 0 && e < 0) continue;
     return [s === 0 ? 0 : s, e === 0 ? 0 : e]; // -0 as 0
@@ -142,7 +195,8 @@ function randomBounds(off: () => number): [number, number] {
 }
 
 function sqlOf(s: Spec): string {
-  const args: string[] = s.fn === 'count' && s.arg === null ? ['*'] : s.arg ? [s.arg] : s.fn === 'ntile' ? [String(s.offset)] : [];
+  const args: string[] =
+    s.fn === 'count' && s.arg === null ? ['*'] : s.arg ? [s.arg] : s.fn === 'ntile' ? [String(s.offset)] : [];
   if (s.offset !== null && s.fn !== 'ntile') args.push(String(s.offset));
   if (s.dflt !== null) args.push(String(s.dflt));
   const parts: string[] = [];
@@ -159,7 +213,8 @@ function reference(s: Spec): V[] {
   rows.forEach((r, i) => {
     const key = JSON.stringify(s.partition.map((c) => r[c]));
     const list = parts.get(key);
-    if (list) list.push(i); else parts.set(key, [i]);
+    if (list) list.push(i);
+    else parts.set(key, [i]);
   });
   const byOrder = (a: number, b: number): number => {
     for (const [c, desc] of s.order) {
@@ -174,8 +229,14 @@ function reference(s: Spec): V[] {
     const idx = [...list].sort(byOrder);
     const m = idx.length;
     // Frame membership by definition.
-    const frame = s.frame ?? (s.order.length ? { unit: 'RANGE' as const, start: -Infinity, end: 0 } : { unit: 'ROWS' as const, start: -Infinity, end: Infinity });
-    const rangeOffsets = frame.unit === 'RANGE' && ((frame.start !== 0 && Number.isFinite(frame.start)) || (frame.end !== 0 && Number.isFinite(frame.end)));
+    const frame =
+      s.frame ??
+      (s.order.length
+        ? { unit: 'RANGE' as const, start: -Infinity, end: 0 }
+        : { unit: 'ROWS' as const, start: -Infinity, end: Infinity });
+    const rangeOffsets =
+      frame.unit === 'RANGE' &&
+      ((frame.start !== 0 && Number.isFinite(frame.start)) || (frame.end !== 0 && Number.isFinite(frame.end)));
     const key = (q: number): number => {
       const [c, desc] = s.order[0]!;
       const v = rows[idx[q]!]![c] as number | null;
@@ -184,9 +245,13 @@ function reference(s: Spec): V[] {
     for (let p = 0; p < m; p++) {
       const i = idx[p]!;
       switch (s.fn) {
-        case 'row_number': out[i] = p + 1; continue;
-        case 'percent_rank': case 'cume_dist': {
-          let first = p, last = p;
+        case 'row_number':
+          out[i] = p + 1;
+          continue;
+        case 'percent_rank':
+        case 'cume_dist': {
+          let first = p,
+            last = p;
           while (first > 0 && peers(idx[first - 1]!, i)) first--;
           while (last + 1 < m && peers(idx[last + 1]!, i)) last++;
           out[i] = s.fn === 'cume_dist' ? (last + 1) / m : m === 1 ? 0 : first / (m - 1);
@@ -195,12 +260,17 @@ function reference(s: Spec): V[] {
         case 'ntile': {
           // Bucket b (0-based) holds floor(m / n) rows, one more for the first m % n buckets.
           const nb = s.offset!;
-          let b = 0, acc = 0;
-          while (acc + Math.floor(m / nb) + (b < m % nb ? 1 : 0) <= p) { acc += Math.floor(m / nb) + (b < m % nb ? 1 : 0); b++; }
+          let b = 0,
+            acc = 0;
+          while (acc + Math.floor(m / nb) + (b < m % nb ? 1 : 0) <= p) {
+            acc += Math.floor(m / nb) + (b < m % nb ? 1 : 0);
+            b++;
+          }
           out[i] = b + 1;
           continue;
         }
-        case 'rank': case 'dense_rank': {
+        case 'rank':
+        case 'dense_rank': {
           let first = p;
           while (first > 0 && peers(idx[first - 1]!, i)) first--;
           let groups = 0;
@@ -208,7 +278,8 @@ function reference(s: Spec): V[] {
           out[i] = s.fn === 'rank' ? first + 1 : groups;
           continue;
         }
-        case 'lag': case 'lead': {
+        case 'lag':
+        case 'lead': {
           const off = s.offset ?? 1;
           if (s.ignoreNulls && off > 0) {
             const cand: number[] = [];
@@ -221,17 +292,20 @@ function reference(s: Spec): V[] {
           }
           continue;
         }
-        default: break;
+        default:
+          break;
       }
       const inFrame: number[] = [];
       for (let q = 0; q < m; q++) {
         let ok: boolean;
         if (frame.unit === 'ROWS') ok = q >= p + frame.start && q <= p + frame.end;
         else if (rangeOffsets) {
-          ok = (frame.start === -Infinity || key(q) >= key(p) + frame.start) && (frame.end === Infinity || key(q) <= key(p) + frame.end);
-        }
-        else {
-          const lo = frame.start === -Infinity ? -1 : 0, hi = frame.end === Infinity ? 1 : 0;
+          ok =
+            (frame.start === -Infinity || key(q) >= key(p) + frame.start) &&
+            (frame.end === Infinity || key(q) <= key(p) + frame.end);
+        } else {
+          const lo = frame.start === -Infinity ? -1 : 0,
+            hi = frame.end === Infinity ? 1 : 0;
           const c = peers(idx[q]!, i) ? 0 : byOrder(idx[q]!, i) < 0 ? -1 : 1;
           ok = c >= lo && c <= hi;
         }
@@ -241,14 +315,33 @@ function reference(s: Spec): V[] {
       const nn = vals.filter((v): v is number | string => v !== null);
       const nums = nn as number[];
       switch (s.fn) {
-        case 'count': out[i] = s.arg === null ? vals.length : nn.length; break;
-        case 'sum': out[i] = nn.length ? nums.reduce((a, b) => a + b, 0) : null; break;
-        case 'avg': out[i] = nn.length ? nums.reduce((a, b) => a + b, 0) / nn.length : null; break;
-        case 'min': out[i] = nn.length ? Math.min(...nums) : null; break;
-        case 'max': out[i] = nn.length ? Math.max(...nums) : null; break;
-        case 'first_value': { const src = s.ignoreNulls ? nn : vals; out[i] = src.length ? src[0]! : null; break; }
-        case 'last_value': { const src = s.ignoreNulls ? nn : vals; out[i] = src.length ? src[src.length - 1]! : null; break; }
-        default: throw new Error(s.fn);
+        case 'count':
+          out[i] = s.arg === null ? vals.length : nn.length;
+          break;
+        case 'sum':
+          out[i] = nn.length ? nums.reduce((a, b) => a + b, 0) : null;
+          break;
+        case 'avg':
+          out[i] = nn.length ? nums.reduce((a, b) => a + b, 0) / nn.length : null;
+          break;
+        case 'min':
+          out[i] = nn.length ? Math.min(...nums) : null;
+          break;
+        case 'max':
+          out[i] = nn.length ? Math.max(...nums) : null;
+          break;
+        case 'first_value': {
+          const src = s.ignoreNulls ? nn : vals;
+          out[i] = src.length ? src[0]! : null;
+          break;
+        }
+        case 'last_value': {
+          const src = s.ignoreNulls ? nn : vals;
+          out[i] = src.length ? src[src.length - 1]! : null;
+          break;
+        }
+        default:
+          throw new Error(s.fn);
       }
     }
   }
@@ -259,7 +352,8 @@ async function actual(sql: string): Promise<V[]> {
   const s = compile(sql, { ...ENGINE, catalog });
   assert.ok(s.kind === 'select');
   const out: V[] = [];
-  for await (const b of s.execute(signal)) for (let i = 0; i < b.rowCount; i++) out.push(valueAt(b.columns[0]!, i) as V);
+  for await (const b of s.execute(signal))
+    for (let i = 0; i < b.rowCount; i++) out.push(valueAt(b.columns[0]!, i) as V);
   return out;
 }
 
@@ -271,13 +365,19 @@ test(`window functions agree with a brute-force evaluator on ${QUERIES} random w
     const want = reference(spec);
     assert.equal(got.length, want.length, sql);
     for (let i = 0; i < want.length; i++) {
-      if (got[i] !== want[i]) assert.fail(`seed ${SEED} query ${q}: ${sql}\nrow ${i} (${JSON.stringify(rows[i])}): expected ${String(want[i])}, got ${String(got[i])}`);
+      if (got[i] !== want[i])
+        assert.fail(
+          `seed ${SEED} query ${q}: ${sql}\nrow ${i} (${JSON.stringify(rows[i])}): expected ${String(want[i])}, got ${String(got[i])}`,
+        );
     }
   }
 });
 
 test('the same window twice, in the select list and in ORDER BY, is computed once and sorts the result', async () => {
-  const s = compile('SELECT x, sum(x) OVER (PARTITION BY k) s FROM t ORDER BY sum(x) OVER (PARTITION BY k), ts LIMIT 5', { ...ENGINE, catalog });
+  const s = compile(
+    'SELECT x, sum(x) OVER (PARTITION BY k) s FROM t ORDER BY sum(x) OVER (PARTITION BY k), ts LIMIT 5',
+    { ...ENGINE, catalog },
+  );
   assert.ok(s.kind === 'select');
   const plan = JSON.stringify(s.plan, (k, v: unknown) => (k === 'fn' && typeof v === 'object' ? undefined : v));
   assert.equal(plan.match(/"kind":"window"/g)?.length, 1);
@@ -296,5 +396,7 @@ test('the same window twice, in the select list and in ORDER BY, is computed onc
 test('a query over more rows than the memory limit allows fails with the limit error', async () => {
   const s = compile('SELECT row_number() OVER (ORDER BY x) FROM t', { ...ENGINE, catalog, memoryLimit: 64 * 1024 });
   assert.ok(s.kind === 'select');
-  await assert.rejects(async () => { for await (const b of s.execute(signal)) void b; }, /window functions needs more than the memory limit/);
+  await assert.rejects(async () => {
+    for await (const b of s.execute(signal)) void b;
+  }, /window functions needs more than the memory limit/);
 });

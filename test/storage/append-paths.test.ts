@@ -15,7 +15,15 @@ const TWO52 = 2 ** 52;
 
 test('timestamps of every range round-trip: pre-1970, ordinary, past 2^52 and up to 2^53', async () => {
   const c = openCatalog(fresh());
-  c.create({ name: 't', columns: [{ name: 'ts', type: 'TIMESTAMP' }, { name: 'x', type: 'INT' }], timestamp: 'ts', partitionBy: 'YEAR' });
+  c.create({
+    name: 't',
+    columns: [
+      { name: 'ts', type: 'TIMESTAMP' },
+      { name: 'x', type: 'INT' },
+    ],
+    timestamp: 'ts',
+    partitionBy: 'YEAR',
+  });
   const w = await c.writer('t');
   // In order within each batch, so the encoded-in-the-check path is the one taken.
   const batches = [
@@ -25,22 +33,42 @@ test('timestamps of every range round-trip: pre-1970, ordinary, past 2^52 and up
     [TWO52, TWO52 + 2, 2 ** 53 - 1],
   ];
   let x = 0;
-  for (const b of batches) w.append({ rowCount: b.length, columns: { ts: new Float64Array(b), x: new Int32Array(b.map(() => x++)) } });
+  for (const b of batches)
+    w.append({ rowCount: b.length, columns: { ts: new Float64Array(b), x: new Int32Array(b.map(() => x++)) } });
   w.commit();
   w.close();
-  assert.deepEqual(readAll(c, 't').map((r) => r[0]), batches.flat());
+  assert.deepEqual(
+    readAll(c, 't').map((r) => r[0]),
+    batches.flat(),
+  );
   c.close();
 });
 
 test('a batch with late rows still encodes its in-order rows right and merges the late ones', async () => {
   const c = openCatalog(fresh());
-  c.create({ name: 't', columns: [{ name: 'ts', type: 'TIMESTAMP' }, { name: 'x', type: 'INT' }], timestamp: 'ts', partitionBy: 'DAY' });
+  c.create({
+    name: 't',
+    columns: [
+      { name: 'ts', type: 'TIMESTAMP' },
+      { name: 'x', type: 'INT' },
+    ],
+    timestamp: 'ts',
+    partitionBy: 'DAY',
+  });
   const w = await c.writer('t');
   w.append({ rowCount: 3, columns: { ts: new Float64Array([10, 20, 30]), x: new Int32Array([1, 2, 3]) } });
   w.append({ rowCount: 4, columns: { ts: new Float64Array([40, 15, 50, DAY + 5]), x: new Int32Array([4, 5, 6, 7]) } });
   w.commit();
   w.close();
-  assert.deepEqual(readAll(c, 't'), [[10, 1], [15, 5], [20, 2], [30, 3], [40, 4], [50, 6], [DAY + 5, 7]]);
+  assert.deepEqual(readAll(c, 't'), [
+    [10, 1],
+    [15, 5],
+    [20, 2],
+    [30, 3],
+    [40, 4],
+    [50, 6],
+    [DAY + 5, 7],
+  ]);
   c.close();
 });
 
@@ -48,9 +76,19 @@ test('a NULL or NaN designated timestamp is refused wherever it is in the batch,
   const c = openCatalog(fresh());
   c.create({ name: 't', columns: [{ name: 'ts', type: 'TIMESTAMP' }], timestamp: 'ts', partitionBy: 'DAY' });
   const w = await c.writer('t');
-  const bad = [[NaN, 1], [1, NaN], [5, 3, NaN], [-(2 ** 63), 1], [2, -(2 ** 63)]];
+  const bad = [
+    [NaN, 1],
+    [1, NaN],
+    [5, 3, NaN],
+    [-(2 ** 63), 1],
+    [2, -(2 ** 63)],
+  ];
   for (const b of bad) {
-    assert.throws(() => w.append({ rowCount: b.length, columns: { ts: new Float64Array(b) } }), /designated timestamp cannot be NULL/, String(b));
+    assert.throws(
+      () => w.append({ rowCount: b.length, columns: { ts: new Float64Array(b) } }),
+      /designated timestamp cannot be NULL/,
+      String(b),
+    );
   }
   w.append({ rowCount: 2, columns: { ts: new Float64Array([7, 8]) } });
   w.commit();
@@ -77,7 +115,10 @@ test('symbol keys: same-order dictionaries are written as they are, other orders
   w.append({ rowCount: 3, columns: { s: vec(new Int32Array([0, 1, 2]), ['c', 'd', 'a']) } });
   w.commit();
   w.close();
-  assert.deepEqual(readAll(c, 't').map((r) => r[0]), ['a', 'b', null, 'b', 'b', 'b', 'b', 'b', 'c', null, 'a', 'c', 'd', 'a']);
+  assert.deepEqual(
+    readAll(c, 't').map((r) => r[0]),
+    ['a', 'b', null, 'b', 'b', 'b', 'b', 'b', 'c', null, 'a', 'c', 'd', 'a'],
+  );
   c.close();
 });
 

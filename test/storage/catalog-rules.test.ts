@@ -3,7 +3,17 @@
 // disk is a DISK_FULL error, and a folder the catalog did not make survives.
 import { after, afterEach, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  readdirSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { DAY, openCatalog, readAll, tempDb } from './fixture.js';
 import type { Catalog, CreateTableDef } from '../../lib/storage/catalog.js';
@@ -13,19 +23,36 @@ import { removalsDone } from '../../lib/storage/table.js';
 
 const db = tempDb();
 after(() => db.remove());
-afterEach(() => { setWriteFault(null); setFsFault(null); });
+afterEach(() => {
+  setWriteFault(null);
+  setFsFault(null);
+});
 let n = 0;
 const fresh = (): string => join(db.dir, '..', `rules${n++}`);
 
 const DEF: CreateTableDef = {
-  name: 't', columns: [{ name: 'ts', type: 'TIMESTAMP' }, { name: 's', type: 'SYMBOL' }, { name: 'v', type: 'VARCHAR' }], timestamp: 'ts', partitionBy: 'DAY',
+  name: 't',
+  columns: [
+    { name: 'ts', type: 'TIMESTAMP' },
+    { name: 's', type: 'SYMBOL' },
+    { name: 'v', type: 'VARCHAR' },
+  ],
+  timestamp: 'ts',
+  partitionBy: 'DAY',
 };
-const ROWS = [[0, 'a', 'one'], [DAY, 'b', 'two'], [2 * DAY, 'a', 'three']];
+const ROWS = [
+  [0, 'a', 'one'],
+  [DAY, 'b', 'two'],
+  [2 * DAY, 'a', 'three'],
+];
 
 async function filled(c: Catalog, name = 't'): Promise<void> {
   c.create({ ...DEF, name });
   const w = await c.writer(name);
-  w.append({ rowCount: 3, columns: { ts: new Float64Array([0, DAY, 2 * DAY]), s: ['a', 'b', 'a'], v: ['one', 'two', 'three'] } });
+  w.append({
+    rowCount: 3,
+    columns: { ts: new Float64Array([0, DAY, 2 * DAY]), s: ['a', 'b', 'a'], v: ['one', 'two', 'three'] },
+  });
   w.commit();
   w.close();
 }
@@ -48,14 +75,19 @@ function tree(dir: string, rel = ''): string[] {
  */
 function failNth(nth: number): () => number {
   let seen = 0;
-  const step = (path: string, syscall: string): void => { if (++seen === nth) throw enospc(path, syscall); };
+  const step = (path: string, syscall: string): void => {
+    if (++seen === nth) throw enospc(path, syscall);
+  };
   setWriteFault((path) => step(path, 'write'));
   setFsFault((op, path) => step(path, op));
   return () => seen;
 }
 
 /** Runs `op` failing at step 1, 2, ... until it succeeds; `check` runs after every failure. Returns the step count. */
-async function atEveryStep(op: () => unknown, check: (e: unknown, step: number) => void | Promise<void>): Promise<number> {
+async function atEveryStep(
+  op: () => unknown,
+  check: (e: unknown, step: number) => void | Promise<void>,
+): Promise<number> {
   for (let nth = 1; ; nth++) {
     const count = failNth(nth);
     try {
@@ -73,25 +105,29 @@ async function atEveryStep(op: () => unknown, check: (e: unknown, step: number) 
   }
 }
 
-const diskFull = (e: unknown): boolean => e instanceof SvcError && e.code === 'DISK_FULL' && e.status === 507 && /^disk full /.test(e.message);
+const diskFull = (e: unknown): boolean =>
+  e instanceof SvcError && e.code === 'DISK_FULL' && e.status === 507 && /^disk full /.test(e.message);
 
 test('a CREATE TABLE that fails at any step leaves nothing on disk and nothing in the catalog', async () => {
   const dir = fresh();
   const c = openCatalog(dir);
   const before = tree(dir);
-  const steps = await atEveryStep(() => c.create(DEF), async (e, step) => {
-    assert.ok(diskFull(e), `step ${step}: ${String(e)}`);
-    assert.match((e as Error).message, /creating table t; nothing was created/);
-    assert.equal(c.exists('t'), false);
-    await removalsDone(); // a discarded staged folder goes in the background
-    assert.deepEqual(tree(dir), before, `step ${step} left something`);
-  });
+  const steps = await atEveryStep(
+    () => c.create(DEF),
+    async (e, step) => {
+      assert.ok(diskFull(e), `step ${step}: ${String(e)}`);
+      assert.match((e as Error).message, /creating table t; nothing was created/);
+      assert.equal(c.exists('t'), false);
+      await removalsDone(); // a discarded staged folder goes in the background
+      assert.deepEqual(tree(dir), before, `step ${step} left something`);
+    },
+  );
   assert.ok(steps >= 6, `mkdir, _meta write and rename, _txn write and rename, the rename into place: ${steps}`);
   assert.deepEqual(readAll(c, 't'), []);
   c.close();
 });
 
-test('a folder of the table\'s name that the catalog did not open is never removed: CREATE, RENAME and an import refuse', async () => {
+test("a folder of the table's name that the catalog did not open is never removed: CREATE, RENAME and an import refuse", async () => {
   const dir = fresh();
   const c = openCatalog(dir);
   await filled(c, 'other');
@@ -99,7 +135,10 @@ test('a folder of the table\'s name that the catalog did not open is never remov
   mkdirSync(join(dir, 't'));
   writeFileSync(join(dir, 't', 'precious.bin'), 'data');
   const before = tree(dir);
-  assert.throws(() => c.create(DEF), /table already exists \[table=t\]: the database folder has a folder of that name that is not an open table/);
+  assert.throws(
+    () => c.create(DEF),
+    /table already exists \[table=t\]: the database folder has a folder of that name that is not an open table/,
+  );
   await assert.rejects(c.rename('other', 't'), /table already exists \[table=t\]/);
   const staged = c.createStaged(DEF);
   await assert.rejects(c.publishStaged(staged), /table already exists \[table=t\]/);
@@ -119,7 +158,8 @@ test('issue 15 item 6: a DROP that fails keeps the table in the catalog with its
   const before = tree(dir);
   // Not a full disk: any failure of the rename into .trash (here: permission denied).
   setFsFault((op, path) => {
-    if (op === 'rename' && path.includes('.trash')) throw Object.assign(new Error(`EACCES: permission denied, rename '${path}'`), { code: 'EACCES' });
+    if (op === 'rename' && path.includes('.trash'))
+      throw Object.assign(new Error(`EACCES: permission denied, rename '${path}'`), { code: 'EACCES' });
   });
   await assert.rejects(c.drop('t'), /EACCES/);
   setFsFault(null);
@@ -143,13 +183,19 @@ test('a DROP that fails at any step leaves disk and catalog unchanged; on a full
   await filled(c);
   rmSync(join(dir, '.trash'), { recursive: true }); // so that the drop has to make it
   const before = tree(dir);
-  const steps = await atEveryStep(() => c.drop('t'), (e, step) => {
-    assert.ok(diskFull(e), `step ${step}: ${String(e)}`);
-    assert.match((e as Error).message, /dropping table t; the table is unchanged/);
-    assert.deepEqual(readAll(c, 't'), ROWS);
-    // .trash itself may stay once made (open makes it anyway), empty.
-    assert.deepEqual(tree(dir).filter((e) => e !== '.trash/'), before);
-  });
+  const steps = await atEveryStep(
+    () => c.drop('t'),
+    (e, step) => {
+      assert.ok(diskFull(e), `step ${step}: ${String(e)}`);
+      assert.match((e as Error).message, /dropping table t; the table is unchanged/);
+      assert.deepEqual(readAll(c, 't'), ROWS);
+      // .trash itself may stay once made (open makes it anyway), empty.
+      assert.deepEqual(
+        tree(dir).filter((e) => e !== '.trash/'),
+        before,
+      );
+    },
+  );
   assert.equal(steps, 2, 'mkdir .trash, rename');
   assert.equal(c.exists('t'), false);
   await removalsDone(); // the dropped folder goes in the background
@@ -158,8 +204,12 @@ test('a DROP that fails at any step leaves disk and catalog unchanged; on a full
   // The next open makes .trash at once: a drop then writes nothing at all.
   const c2 = openCatalog(dir);
   await filled(c2);
-  setWriteFault((path) => { throw enospc(path); });
-  setFsFault((op, path) => { if (op === 'mkdir') throw enospc(path, 'mkdir'); });
+  setWriteFault((path) => {
+    throw enospc(path);
+  });
+  setFsFault((op, path) => {
+    if (op === 'mkdir') throw enospc(path, 'mkdir');
+  });
   await c2.drop('t');
   assert.equal(c2.exists('t'), false);
   c2.close();
@@ -170,14 +220,17 @@ test('a RENAME TABLE that fails at any step leaves the table under its name, on 
   let c = openCatalog(dir);
   await filled(c);
   const before = tree(dir);
-  const steps = await atEveryStep(() => c.rename('t', 'u'), (e, step) => {
-    assert.ok(diskFull(e), `step ${step}: ${String(e)}`);
-    assert.equal(c.exists('t'), true);
-    assert.equal(c.exists('u'), false);
-    assert.equal(c.get('t').name, 't');
-    assert.deepEqual(readAll(c, 't'), ROWS);
-    assert.deepEqual(tree(dir), before, `step ${step} left something`);
-  });
+  const steps = await atEveryStep(
+    () => c.rename('t', 'u'),
+    (e, step) => {
+      assert.ok(diskFull(e), `step ${step}: ${String(e)}`);
+      assert.equal(c.exists('t'), true);
+      assert.equal(c.exists('u'), false);
+      assert.equal(c.get('t').name, 't');
+      assert.deepEqual(readAll(c, 't'), ROWS);
+      assert.deepEqual(tree(dir), before, `step ${step} left something`);
+    },
+  );
   assert.ok(steps >= 5, `folder rename, _meta write and rename, _txn write and rename: ${steps}`);
   assert.deepEqual(readAll(c, 'u'), ROWS);
   c.close();
@@ -190,8 +243,12 @@ test('when the undo of a failed RENAME TABLE fails too, the catalog follows the 
   const dir = fresh();
   const c = openCatalog(dir);
   await filled(c);
-  setWriteFault((path) => { throw enospc(path); });
-  setFsFault((op, path) => { if (op === 'rename' && path.endsWith('/t')) throw new Error('rename back failed'); });
+  setWriteFault((path) => {
+    throw enospc(path);
+  });
+  setFsFault((op, path) => {
+    if (op === 'rename' && path.endsWith('/t')) throw new Error('rename back failed');
+  });
   await assert.rejects(c.rename('t', 'u'), diskFull);
   setWriteFault(null);
   setFsFault(null);
@@ -206,7 +263,7 @@ test('when the undo of a failed RENAME TABLE fails too, the catalog follows the 
   c2.close();
 });
 
-test('a table whose folder was renamed before its metadata (a crash in RENAME TABLE) opens under the folder\'s name', async () => {
+test("a table whose folder was renamed before its metadata (a crash in RENAME TABLE) opens under the folder's name", async () => {
   const dir = fresh();
   const c = openCatalog(dir);
   await filled(c);
@@ -220,7 +277,11 @@ test('a table whose folder was renamed before its metadata (a crash in RENAME TA
   const w = await c2.writer('u');
   w.addColumn('q', 'INT');
   w.close();
-  assert.match(readFileSync(join(dir, 'u', '_meta.1'), 'utf8'), /"name": "u"/, 'the next metadata write stores the name');
+  assert.match(
+    readFileSync(join(dir, 'u', '_meta.1'), 'utf8'),
+    /"name": "u"/,
+    'the next metadata write stores the name',
+  );
   c2.close();
 });
 
@@ -231,7 +292,13 @@ test('an import with overwrite that fails at any step keeps the old table; disca
   const before = tree(dir);
   let steps: number;
   for (let nth = 1; ; nth++) {
-    const staged = c.createStaged({ ...DEF, columns: [{ name: 'ts', type: 'TIMESTAMP' }, { name: 'x', type: 'INT' }] });
+    const staged = c.createStaged({
+      ...DEF,
+      columns: [
+        { name: 'ts', type: 'TIMESTAMP' },
+        { name: 'x', type: 'INT' },
+      ],
+    });
     const count = failNth(nth);
     try {
       await c.publishStaged(staged, { replace: true });
@@ -242,7 +309,10 @@ test('an import with overwrite that fails at any step keeps the old table; disca
       c.discardStaged(staged);
       await removalsDone();
       assert.deepEqual(readAll(c, 't'), ROWS);
-      assert.deepEqual(c.get('t').meta.columns.map((x) => x.name), ['ts', 's', 'v']);
+      assert.deepEqual(
+        c.get('t').meta.columns.map((x) => x.name),
+        ['ts', 's', 'v'],
+      );
       assert.deepEqual(tree(dir), before, `step ${nth} left something`);
       continue;
     }
@@ -253,7 +323,11 @@ test('an import with overwrite that fails at any step keeps the old table; disca
     break;
   }
   assert.ok(steps >= 4, `the record's write and rename, the old table's rename, the new one's: ${steps}`);
-  assert.deepEqual(c.get('t').meta.columns.map((x) => x.name), ['ts', 'x'], 'the replacement took the name');
+  assert.deepEqual(
+    c.get('t').meta.columns.map((x) => x.name),
+    ['ts', 'x'],
+    'the replacement took the name',
+  );
   assert.deepEqual(readAll(c, 't'), []);
   await removalsDone();
   assert.deepEqual(readdirSync(join(dir, '.trash')), [], 'the replaced table is gone once unused');
@@ -265,16 +339,26 @@ test('an overwrite interrupted between its two renames is undone at the next ope
   const dir = fresh();
   const c = openCatalog(dir);
   await filled(c);
-  const s = c.createStaged({ ...DEF, columns: [{ name: 'ts', type: 'TIMESTAMP' }, { name: 'x', type: 'INT' }] });
+  const s = c.createStaged({
+    ...DEF,
+    columns: [
+      { name: 'ts', type: 'TIMESTAMP' },
+      { name: 'x', type: 'INT' },
+    ],
+  });
   // The rename into place fails, and so does putting the old table back (as if the process died there).
   setFsFault((op, path) => {
-    if (op === 'rename' && (path === join(dir, 't'))) throw new Error('simulated failure');
+    if (op === 'rename' && path === join(dir, 't')) throw new Error('simulated failure');
   });
   await assert.rejects(c.publishStaged(s, { replace: true }), /simulated failure/);
   setFsFault(null);
   assert.deepEqual(readAll(c, 't'), ROWS, 'served from where it is held meanwhile');
   c.discardStaged(s);
-  assert.equal(readdirSync(dir).filter((e) => e.startsWith('.staging-')).length, 1, 'the record stays for the next open');
+  assert.equal(
+    readdirSync(dir).filter((e) => e.startsWith('.staging-')).length,
+    1,
+    'the record stays for the next open',
+  );
   assert.equal(existsSync(join(dir, 't')), false);
   c.close();
   const c2 = openCatalog(dir);

@@ -3,7 +3,14 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  ColumnTypeError, arrayDims, decimalSpec, geohashBits, isCanonicalType, parseColumnType, typeInfo, typeKind,
+  ColumnTypeError,
+  arrayDims,
+  decimalSpec,
+  geohashBits,
+  isCanonicalType,
+  parseColumnType,
+  typeInfo,
+  typeKind,
 } from '../../lib/core/column-type.js';
 
 test('SQL spellings parse to canonical type strings', () => {
@@ -21,8 +28,13 @@ test('SQL spellings parse to canonical type strings', () => {
   assert.equal(parseColumnType('int[]'), undefined);
 });
 
-test('bad parameters throw QuestDB\'s messages', () => {
-  assert.throws(() => parseColumnType('geohash(1)'), (e: unknown) => e instanceof ColumnTypeError && /invalid GEOHASH size, must be number followed by 'C' or 'B' character/.test(e.message));
+test("bad parameters throw QuestDB's messages", () => {
+  assert.throws(
+    () => parseColumnType('geohash(1)'),
+    (e: unknown) =>
+      e instanceof ColumnTypeError &&
+      /invalid GEOHASH size, must be number followed by 'C' or 'B' character/.test(e.message),
+  );
   assert.throws(() => parseColumnType('geohash(3x)'), /invalid GEOHASH size units/);
   assert.throws(() => parseColumnType('geohash(13c)'), /must be \[1, 60\] bits, provided=65/);
   assert.throws(() => parseColumnType('geohash(0b)'), /provided=0/);
@@ -41,8 +53,14 @@ test('kinds, parameters and widths', () => {
   assert.equal(geohashBits('GEOHASH(7b)'), 7);
   assert.deepEqual(decimalSpec('DECIMAL(10,2)'), { precision: 10, scale: 2 });
   assert.equal(arrayDims('DOUBLE[][]'), 2);
-  assert.deepEqual([7, 8, 15, 16, 31, 32, 60].map((b) => typeInfo(parseColumnType(`geohash(${b}b)`)!).width), [1, 2, 2, 4, 4, 8, 8]);
-  assert.deepEqual([2, 3, 4, 9, 10, 18, 19, 38, 39, 76].map((p) => typeInfo(`DECIMAL(${p},0)`).width), [1, 2, 2, 4, 8, 8, 16, 16, 32, 32]);
+  assert.deepEqual(
+    [7, 8, 15, 16, 31, 32, 60].map((b) => typeInfo(parseColumnType(`geohash(${b}b)`)!).width),
+    [1, 2, 2, 4, 4, 8, 8],
+  );
+  assert.deepEqual(
+    [2, 3, 4, 9, 10, 18, 19, 38, 39, 76].map((p) => typeInfo(`DECIMAL(${p},0)`).width),
+    [1, 2, 2, 4, 8, 8, 16, 16, 32, 32],
+  );
   assert.equal(typeInfo('DOUBLE[]').layout, 'var');
   assert.ok(isCanonicalType('GEOHASH(4c)'));
   assert.ok(!isCanonicalType('GEOHASH(20b)'));

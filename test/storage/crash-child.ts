@@ -4,7 +4,16 @@
 import { once } from 'node:events';
 import { writeSync } from 'node:fs';
 import { COMMIT_MODES, setWriteFault, type CommitMode } from '../../lib/storage/io.js';
-import { CRASH_BASE_TS, CRASH_TABLE, CrashSum, DAY_US, Rng, crashColumns, crashTableDef, openCatalog } from './helpers.js';
+import {
+  CRASH_BASE_TS,
+  CRASH_TABLE,
+  CrashSum,
+  DAY_US,
+  Rng,
+  crashColumns,
+  crashTableDef,
+  openCatalog,
+} from './helpers.js';
 
 /** A child the test forgot must not run forever. */
 const MAX_RUN_MS = 60_000;
@@ -62,7 +71,11 @@ async function main(): Promise<void> {
     let writes = 0;
     setWriteFault((path) => {
       if (++writes !== killAt) return;
-      try { writeSync(1, `selfkill ${path.slice(dir!.length + 1)}\n`); } catch { /* the kill matters, not the line */ }
+      try {
+        writeSync(1, `selfkill ${path.slice(dir!.length + 1)}\n`);
+      } catch {
+        /* the kill matters, not the line */
+      }
       process.kill(process.pid, 'SIGKILL');
     });
   }
@@ -78,12 +91,22 @@ async function main(): Promise<void> {
     const kind = rng.weighted({ inorder: 4, o3small: 3, o3large: 2, mixed: 3 });
     const batches = kind === 'inorder' ? rng.int(1, 4) : kind === 'o3large' ? 1 : rng.int(1, 3);
     for (let b = 0; b < batches; b++) {
-      const n = kind === 'inorder' ? rng.int(100, 3000) : kind === 'o3small' ? rng.int(1, 200) : kind === 'o3large' ? rng.int(2000, 15_000) : rng.int(50, 1500);
+      const n =
+        kind === 'inorder'
+          ? rng.int(100, 3000)
+          : kind === 'o3small'
+            ? rng.int(1, 200)
+            : kind === 'o3large'
+              ? rng.int(2000, 15_000)
+              : rng.int(50, 1500);
       // Whole seconds, so out-of-order rows often hit timestamps that exist already.
       let x = Number.isFinite(writerMax) ? writerMax : CRASH_BASE_TS;
       if (rng.chance(0.7)) x += rng.int(0, 60) * SECOND;
       const back = Number.isFinite(writerMax) ? rng.pick([DAY_US, 5 * DAY_US, 60 * DAY_US]) : DAY_US;
-      const oldest = Math.max(CRASH_BASE_TS - 10 * DAY_US, Math.min(lowest, writerMax) - (rng.chance(0.2) ? DAY_US : 0));
+      const oldest = Math.max(
+        CRASH_BASE_TS - 10 * DAY_US,
+        Math.min(lowest, writerMax) - (rng.chance(0.2) ? DAY_US : 0),
+      );
       const lo = Math.max(oldest, (Number.isFinite(writerMax) ? writerMax : CRASH_BASE_TS) - back);
       const hi = Number.isFinite(writerMax) ? writerMax : CRASH_BASE_TS + DAY_US;
       const ids: number[] = [];
@@ -98,7 +121,8 @@ async function main(): Promise<void> {
         } else {
           t = Math.floor(rng.int(lo, hi) / SECOND) * SECOND;
         }
-        if (t < writerMax) o3++; else writerMax = t;
+        if (t < writerMax) o3++;
+        else writerMax = t;
         if (t < lowest) lowest = t;
         ids.push(nextId);
         ts.push(t);

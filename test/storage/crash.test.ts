@@ -11,7 +11,19 @@ import { fileURLToPath } from 'node:url';
 import type { Catalog } from '../../lib/storage/catalog.js';
 import type { CommitMode } from '../../lib/storage/io.js';
 import {
-  CRASH_TABLE, CrashSum, DAY_US, Rng, checkTableFolder, crashColumns, crashRow, envInt, openCatalog, readTxnFile, sameValue, tempRoot, valueAt,
+  CRASH_TABLE,
+  CrashSum,
+  DAY_US,
+  Rng,
+  checkTableFolder,
+  crashColumns,
+  crashRow,
+  envInt,
+  openCatalog,
+  readTxnFile,
+  sameValue,
+  tempRoot,
+  valueAt,
 } from './helpers.js';
 
 // SVCDB_CRASH_ROUNDS runs more kills; SVCDB_CRASH_SEED another sequence of them.
@@ -52,13 +64,16 @@ async function runChild(dir: string, seed: number, mode: CommitMode, plan: Plan)
   let stderr = '';
   let killTimer: NodeJS.Timeout | undefined;
   let seen = 0;
-  const kill = (): void => { child.kill('SIGKILL'); };
+  const kill = (): void => {
+    child.kill('SIGKILL');
+  };
   const onLine = (line: string): void => {
     lines.push(line);
     const word = line.split(' ', 1)[0];
     if (plan.kind === 'delay' && word === 'start') killTimer = setTimeout(kill, plan.ms);
     if (plan.kind === 'commit' && word === 'intent' && Number(line.split(' ')[3]) > 0 && ++seen === plan.nth) {
-      if (plan.ms === 0) kill(); else killTimer = setTimeout(kill, plan.ms);
+      if (plan.ms === 0) kill();
+      else killTimer = setTimeout(kill, plan.ms);
     }
     if (plan.kind === 'append' && word === 'append' && ++seen === plan.nth) kill();
   };
@@ -69,9 +84,14 @@ async function runChild(dir: string, seed: number, mode: CommitMode, plan: Plan)
     for (const p of parts) onLine(p);
   });
   child.stderr.setEncoding('utf8');
-  child.stderr.on('data', (chunk: string) => { stderr += chunk; });
+  child.stderr.on('data', (chunk: string) => {
+    stderr += chunk;
+  });
   let timedOut = false;
-  const guard = setTimeout(() => { timedOut = true; kill(); }, ROUND_TIMEOUT_MS);
+  const guard = setTimeout(() => {
+    timedOut = true;
+    kill();
+  }, ROUND_TIMEOUT_MS);
   try {
     const [code, signal] = (await once(child, 'close')) as [number | null, NodeJS.Signals | null];
     // An incomplete last line (in `partial`) was cut by the kill: it announced nothing.
@@ -97,9 +117,16 @@ function acceptable(lines: readonly string[]): { committed: State; committing: S
   let committing: State | null = null;
   let start: State | null = null;
   for (const line of lines) {
-    if (line.startsWith('start ')) { start = parseState(line); committed = start; committing = null; }
+    if (line.startsWith('start ')) {
+      start = parseState(line);
+      committed = start;
+      committing = null;
+    }
     if (line.startsWith('intent ')) committing = parseState(line);
-    if (line.startsWith('done ')) { committed = parseState(line); committing = null; }
+    if (line.startsWith('done ')) {
+      committed = parseState(line);
+      committing = null;
+    }
   }
   assert.ok(committed, 'the child reported the state it started from');
   return { committed, committing, start };
@@ -110,12 +137,19 @@ function landing(lines: readonly string[]): string {
   const last = lines[lines.length - 1] ?? '(nothing)';
   const word = last.split(' ', 1)[0]!;
   switch (word) {
-    case 'append': return 'append';
-    case 'intent': return 'commit';
-    case 'rollback': return 'rollback';
-    case 'done': case 'start': return 'between transactions';
-    case 'selfkill': return `write of ${/\.tmp$/.test(last) ? '_txn/_meta' : /\.sym$/.test(last) ? 'a symbol dictionary' : /\/\d+\.[di]$/.test(last) ? 'column data' : last}`;
-    default: return last;
+    case 'append':
+      return 'append';
+    case 'intent':
+      return 'commit';
+    case 'rollback':
+      return 'rollback';
+    case 'done':
+    case 'start':
+      return 'between transactions';
+    case 'selfkill':
+      return `write of ${/\.tmp$/.test(last) ? '_txn/_meta' : /\.sym$/.test(last) ? 'a symbol dictionary' : /\/\d+\.[di]$/.test(last) ? 'column data' : last}`;
+    default:
+      return last;
   }
 }
 
@@ -139,19 +173,26 @@ function verifyTable(catalog: Catalog): State {
       const ts = (tsV as { data: Float64Array }).data;
       const ids = (idV as { data: Float64Array }).data;
       for (let i = 0; i < b.rowCount; i++, row++) {
-        const id = ids[i]!, t = ts[i]!;
-        if (!(Number.isInteger(id) && id >= 0 && id < count)) assert.fail(`row ${row}: id ${id} outside 0..${count - 1}`);
+        const id = ids[i]!,
+          t = ts[i]!;
+        if (!(Number.isInteger(id) && id >= 0 && id < count))
+          assert.fail(`row ${row}: id ${id} outside 0..${count - 1}`);
         if (seen[id]) assert.fail(`row ${row}: id ${id} appears twice`);
         seen[id] = 1;
         if (!(t > prevTs || (t === prevTs && id > prevId))) {
-          assert.fail(`row ${row}: (ts ${t}, id ${id}) does not follow (ts ${prevTs}, id ${prevId}): rows must be in timestamp order, equal timestamps in arrival order`);
+          assert.fail(
+            `row ${row}: (ts ${t}, id ${id}) does not follow (ts ${prevTs}, id ${prevId}): rows must be in timestamp order, equal timestamps in arrival order`,
+          );
         }
         prevTs = t;
         prevId = id;
         const want = crashRow(id);
         const got = { sym: valueAt(symV!, i), d: valueAt(dV!, i), s: valueAt(sV!, i), n: valueAt(nV!, i) };
-        const ok = sameValue(got.sym, want.sym) && sameValue(got.d, Number.isNaN(want.d) ? null : want.d)
-          && sameValue(got.s, want.s) && sameValue(got.n, want.n === -0x80000000 ? null : want.n);
+        const ok =
+          sameValue(got.sym, want.sym) &&
+          sameValue(got.d, Number.isNaN(want.d) ? null : want.d) &&
+          sameValue(got.s, want.s) &&
+          sameValue(got.n, want.n === -0x80000000 ? null : want.n);
         if (!ok) assert.fail(`row ${row} (id ${id}): got ${JSON.stringify(got)}, expected ${JSON.stringify(want)}`);
         sum.add(id, t);
       }
@@ -160,7 +201,11 @@ function verifyTable(catalog: Catalog): State {
     let prevName = '';
     for (const p of r.partitions) {
       const day = Math.floor(p.minTs / DAY_US) * DAY_US;
-      assert.equal(p.name, new Date(day / 1000).toISOString().slice(0, 10), `partition ${p.name} is named after its day`);
+      assert.equal(
+        p.name,
+        new Date(day / 1000).toISOString().slice(0, 10),
+        `partition ${p.name} is named after its day`,
+      );
       assert.ok(p.name > prevName, 'partitions are in order');
       prevName = p.name;
       assert.ok(p.maxTs < day + DAY_US, `partition ${p.name} ends within its day`);
@@ -202,10 +247,14 @@ async function appendAfterCrash(catalog: Catalog, rng: Rng, before: State): Prom
 
 function planFor(round: number, rng: Rng): Plan {
   switch (round % 4) {
-    case 0: return { kind: 'delay', ms: rng.int(0, 700) };
-    case 1: return { kind: 'commit', nth: rng.int(1, 4), ms: rng.pick([0, 0, rng.int(1, 40)]) };
-    case 2: return { kind: 'append', nth: rng.int(1, 25) };
-    default: return { kind: 'write', nth: rng.int(1, 400) };
+    case 0:
+      return { kind: 'delay', ms: rng.int(0, 700) };
+    case 1:
+      return { kind: 'commit', nth: rng.int(1, 4), ms: rng.pick([0, 0, rng.int(1, 40)]) };
+    case 2:
+      return { kind: 'append', nth: rng.int(1, 25) };
+    default:
+      return { kind: 'write', nth: rng.int(1, 400) };
   }
 }
 
@@ -236,7 +285,8 @@ test(`a table killed at random moments reopens at a committed state, intact and 
       assert.equal(run.signal, 'SIGKILL', `${what}: the child died of SIGKILL, not exit code ${run.code}${tail}`);
       assert.ok(!run.timedOut, `${what}: the child reached its kill point within ${ROUND_TIMEOUT_MS} ms${tail}`);
       const { committed, committing, start } = acceptable(run.lines);
-      if (expectedStart) assert.deepEqual(start, expectedStart, `${what}: the child started from the state the test left${tail}`);
+      if (expectedStart)
+        assert.deepEqual(start, expectedStart, `${what}: the child started from the state the test left${tail}`);
       totalCommits += run.lines.filter((l) => l.startsWith('done ')).length;
       const where = landing(run.lines);
       landed[where] = (landed[where] ?? 0) + 1;
@@ -253,12 +303,19 @@ test(`a table killed at random moments reopens at a committed state, intact and 
           assert.deepEqual(found, committed, `${what}: the table is at the last commit the child reported${tail}`);
         } else {
           const ok = sameState(found, committed) || (committing !== null && sameState(found, committing));
-          assert.ok(ok, `${what}: the table holds ${JSON.stringify(found)}, expected the last commit ${JSON.stringify(committed)}${committing ? ` or the one in progress ${JSON.stringify(committing)}` : ''}${tail}`);
+          assert.ok(
+            ok,
+            `${what}: the table holds ${JSON.stringify(found)}, expected the last commit ${JSON.stringify(committed)}${committing ? ` or the one in progress ${JSON.stringify(committing)}` : ''}${tail}`,
+          );
         }
         const outcome = sameState(found, committed) ? 'last reported commit' : 'commit in progress made it';
         outcomes[outcome] = (outcomes[outcome] ?? 0) + 1;
         const after = await appendAfterCrash(catalog, rng, found);
-        assert.deepEqual(verifyTable(catalog), after, `${what}: rows appended after the crash are committed and intact`);
+        assert.deepEqual(
+          verifyTable(catalog),
+          after,
+          `${what}: rows appended after the crash are committed and intact`,
+        );
         expectedStart = after;
         if (after.count > MAX_ROWS) {
           await catalog.drop(CRASH_TABLE);
@@ -271,7 +328,9 @@ test(`a table killed at random moments reopens at a committed state, intact and 
   } finally {
     tmp.remove();
   }
-  ctx.diagnostic(`seed ${SEED}: ${ROUNDS} kills in ${Date.now() - started} ms after ${totalCommits} reported commits; died during ${JSON.stringify(landed)}; left for recovery ${JSON.stringify(leftBehind)}; found ${JSON.stringify(outcomes)}`);
+  ctx.diagnostic(
+    `seed ${SEED}: ${ROUNDS} kills in ${Date.now() - started} ms after ${totalCommits} reported commits; died during ${JSON.stringify(landed)}; left for recovery ${JSON.stringify(leftBehind)}; found ${JSON.stringify(outcomes)}`,
+  );
 });
 
 /** What the kill left in the table folder for recovery: uncommitted partition folders and a half-made _txn. */
@@ -287,10 +346,12 @@ function leftovers(tableDir: string): string {
   if (entries.includes('_txn.tmp')) parts.push('_txn.tmp');
   // Column ids and widths of crashTableDef's fixed-width columns.
   const widths: Record<string, number> = { '0.d': 8, '1.d': 8, '2.d': 4, '3.d': 8, '5.d': 4 };
-  const longer = txn.partitions.some((p) => Object.entries(widths).some(([f, w]) => {
-    const path = join(tableDir, p.dir, f);
-    return existsSync(path) && statSync(path).size > p.rows * w;
-  }));
+  const longer = txn.partitions.some((p) =>
+    Object.entries(widths).some(([f, w]) => {
+      const path = join(tableDir, p.dir, f);
+      return existsSync(path) && statSync(path).size > p.rows * w;
+    }),
+  );
   if (longer) parts.push('bytes past the commit');
   const sym = join(tableDir, '2.sym');
   if (existsSync(sym) && statSync(sym).size > (txn.symbols['2']?.bytes ?? 0)) parts.push('symbols past the commit');

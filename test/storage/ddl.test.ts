@@ -12,9 +12,21 @@ const fresh = (): string => join(db.dir, '..', `ddl${n++}`);
 
 async function table(dir: string) {
   const c = openCatalog(dir);
-  c.create({ name: 'Trades', columns: [{ name: 'ts', type: 'TIMESTAMP' }, { name: 'sym', type: 'SYMBOL' }, { name: 'px', type: 'DOUBLE' }], timestamp: 'ts', partitionBy: 'DAY' });
+  c.create({
+    name: 'Trades',
+    columns: [
+      { name: 'ts', type: 'TIMESTAMP' },
+      { name: 'sym', type: 'SYMBOL' },
+      { name: 'px', type: 'DOUBLE' },
+    ],
+    timestamp: 'ts',
+    partitionBy: 'DAY',
+  });
   const w = await c.writer('trades');
-  w.append({ rowCount: 3, columns: { ts: new Float64Array([0, DAY, 2 * DAY]), sym: ['a', 'b', 'a'], px: new Float64Array([1, 2, 3]) } });
+  w.append({
+    rowCount: 3,
+    columns: { ts: new Float64Array([0, DAY, 2 * DAY]), sym: ['a', 'b', 'a'], px: new Float64Array([1, 2, 3]) },
+  });
   w.commit();
   return { c, w };
 }
@@ -23,19 +35,47 @@ test('finds tables by name in any case and keeps the case it was created with', 
   const { c, w } = await table(fresh());
   w.close();
   assert.equal(c.get('TRADES').name, 'Trades');
-  assert.throws(() => c.create({ name: 'trades', columns: [{ name: 'x', type: 'INT' }] }), /table already exists \[table=trades\]/);
-  assert.equal(c.create({ name: 'trades', columns: [{ name: 'x', type: 'INT' }] }, { ifNotExists: true }).name, 'Trades');
+  assert.throws(
+    () => c.create({ name: 'trades', columns: [{ name: 'x', type: 'INT' }] }),
+    /table already exists \[table=trades\]/,
+  );
+  assert.equal(
+    c.create({ name: 'trades', columns: [{ name: 'x', type: 'INT' }] }, { ifNotExists: true }).name,
+    'Trades',
+  );
   assert.throws(() => c.get('nope'), /table does not exist \[table=nope\]/);
   c.close();
 });
 
 test('validates CREATE TABLE: names, duplicates, designated timestamp, partitioning', () => {
   const c = openCatalog(fresh());
-  assert.throws(() => c.create({ name: 'a:b', columns: [{ name: 'x', type: 'INT' }] }), /table name contains an invalid character/);
-  assert.throws(() => c.create({ name: 't', columns: [{ name: 'x', type: 'INT' }, { name: 'X', type: 'INT' }] }), /duplicate column \[name=X\]/);
-  assert.throws(() => c.create({ name: 't', columns: [{ name: 'x', type: 'INT' }], timestamp: 'x' }), /must be of type TIMESTAMP/);
-  assert.throws(() => c.create({ name: 't', columns: [{ name: 'x', type: 'INT' }], timestamp: 'y' }), /designated timestamp column does not exist/);
-  assert.throws(() => c.create({ name: 't', columns: [{ name: 'x', type: 'INT' }], partitionBy: 'DAY' }), /partitioning is possible only on tables with a designated timestamp/);
+  assert.throws(
+    () => c.create({ name: 'a:b', columns: [{ name: 'x', type: 'INT' }] }),
+    /table name contains an invalid character/,
+  );
+  assert.throws(
+    () =>
+      c.create({
+        name: 't',
+        columns: [
+          { name: 'x', type: 'INT' },
+          { name: 'X', type: 'INT' },
+        ],
+      }),
+    /duplicate column \[name=X\]/,
+  );
+  assert.throws(
+    () => c.create({ name: 't', columns: [{ name: 'x', type: 'INT' }], timestamp: 'x' }),
+    /must be of type TIMESTAMP/,
+  );
+  assert.throws(
+    () => c.create({ name: 't', columns: [{ name: 'x', type: 'INT' }], timestamp: 'y' }),
+    /designated timestamp column does not exist/,
+  );
+  assert.throws(
+    () => c.create({ name: 't', columns: [{ name: 'x', type: 'INT' }], partitionBy: 'DAY' }),
+    /partitioning is possible only on tables with a designated timestamp/,
+  );
   assert.equal(c.exists('t'), false);
   c.close();
 });
@@ -44,13 +84,29 @@ test('adds a column that reads NULL for existing rows and takes values afterward
   const { c, w } = await table(fresh());
   w.addColumn('qty', 'INT');
   w.addColumn('note', 'VARCHAR');
-  w.append({ rowCount: 2, columns: { ts: new Float64Array([2 * DAY + 1, 3 * DAY]), sym: ['c', 'c'], px: new Float64Array([4, 5]), qty: new Int32Array([7, 8]), note: ['n1', null] } });
+  w.append({
+    rowCount: 2,
+    columns: {
+      ts: new Float64Array([2 * DAY + 1, 3 * DAY]),
+      sym: ['c', 'c'],
+      px: new Float64Array([4, 5]),
+      qty: new Int32Array([7, 8]),
+      note: ['n1', null],
+    },
+  });
   w.commit();
   w.close();
   assert.deepEqual(readAll(c, 'trades'), [
-    [0, 'a', 1, null, null], [DAY, 'b', 2, null, null], [2 * DAY, 'a', 3, null, null], [2 * DAY + 1, 'c', 4, 7, 'n1'], [3 * DAY, 'c', 5, 8, null],
+    [0, 'a', 1, null, null],
+    [DAY, 'b', 2, null, null],
+    [2 * DAY, 'a', 3, null, null],
+    [2 * DAY + 1, 'c', 4, 7, 'n1'],
+    [3 * DAY, 'c', 5, 8, null],
   ]);
-  assert.throws(() => c.create({ name: 'x', columns: [{ name: 'a-b', type: 'INT' }] }), /column name contains an invalid character '-'/);
+  assert.throws(
+    () => c.create({ name: 'x', columns: [{ name: 'a-b', type: 'INT' }] }),
+    /column name contains an invalid character '-'/,
+  );
   c.close();
 });
 
@@ -62,9 +118,24 @@ test('drops and renames columns; dropping the designated timestamp is refused', 
   assert.throws(() => w.dropColumn('ts'), /cannot remove designated timestamp column \[table=\w+, column=ts\]/);
   assert.throws(() => w.renameColumn('nope', 'x'), /Invalid column: nope/);
   w.close();
-  assert.deepEqual(c.reader('trades').meta.columns.map((x) => x.name), ['ts', 'price']);
-  assert.deepEqual(readAll(c, 'trades'), [[0, 1], [DAY, 2], [2 * DAY, 3]]);
-  assert.deepEqual(rows(old), [[0, 'a', 1], [DAY, 'b', 2], [2 * DAY, 'a', 3]], 'an old reader still reads the dropped column');
+  assert.deepEqual(
+    c.reader('trades').meta.columns.map((x) => x.name),
+    ['ts', 'price'],
+  );
+  assert.deepEqual(readAll(c, 'trades'), [
+    [0, 1],
+    [DAY, 2],
+    [2 * DAY, 3],
+  ]);
+  assert.deepEqual(
+    rows(old),
+    [
+      [0, 'a', 1],
+      [DAY, 'b', 2],
+      [2 * DAY, 'a', 3],
+    ],
+    'an old reader still reads the dropped column',
+  );
   old.close();
   await removalsDone(); // retired files go in the background
   const files = readdirSync(join(c.dir, 'Trades'));
@@ -75,7 +146,10 @@ test('drops and renames columns; dropping the designated timestamp is refused', 
 test('truncates a table and starts symbols afresh; drops a partition', async () => {
   const { c, w } = await table(fresh());
   w.dropPartition('1970-01-02');
-  assert.deepEqual(readAll(c, 'trades').map((r) => r[0]), [0, 2 * DAY]);
+  assert.deepEqual(
+    readAll(c, 'trades').map((r) => r[0]),
+    [0, 2 * DAY],
+  );
   assert.throws(() => w.dropPartition('1999-01-01'), /partition does not exist/);
   w.truncate();
   assert.deepEqual(readAll(c, 'trades'), []);
@@ -116,9 +190,16 @@ test('everything survives a reopen', async () => {
   const c2 = openCatalog(dir, { onProgress: (done, total, t) => progress.push(`${done}/${total} ${t}`) });
   assert.deepEqual(progress, ['1/1 Trades'], 'recovery reports progress per table');
   assert.deepEqual(c2.problems, []);
-  assert.deepEqual(readAll(c2, 'trades'), [[0, 'a', 1, null], [DAY, 'b', 2, null], [2 * DAY, 'a', 3, null]]);
+  assert.deepEqual(readAll(c2, 'trades'), [
+    [0, 'a', 1, null],
+    [DAY, 'b', 2, null],
+    [2 * DAY, 'a', 3, null],
+  ]);
   const w2 = await c2.writer('trades');
-  w2.append({ rowCount: 1, columns: { ts: new Float64Array([3 * DAY]), sym: ['b'], price: new Float64Array([4]), q: new Float64Array([1]) } });
+  w2.append({
+    rowCount: 1,
+    columns: { ts: new Float64Array([3 * DAY]), sym: ['b'], price: new Float64Array([4]), q: new Float64Array([1]) },
+  });
   w2.commit();
   w2.close();
   assert.deepEqual(readAll(c2, 'trades').at(-1), [3 * DAY, 'b', 4, 1]);

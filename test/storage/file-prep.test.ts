@@ -10,11 +10,23 @@ const db = tempDb();
 after(() => db.remove());
 let n = 0;
 
-const folders = (c: Catalog, t: string): string[] => readdirSync(c.get(t).dir).filter((f) => /^\d{4}-/.test(f)).sort();
+const folders = (c: Catalog, t: string): string[] =>
+  readdirSync(c.get(t).dir)
+    .filter((f) => /^\d{4}-/.test(f))
+    .sort();
 
 async function dayTable() {
   const c = openCatalog(join(db.dir, `fp${n++}`));
-  c.create({ name: 't', columns: [{ name: 'ts', type: 'TIMESTAMP' }, { name: 'v', type: 'VARCHAR' }, { name: 'x', type: 'DOUBLE' }], timestamp: 'ts', partitionBy: 'DAY' });
+  c.create({
+    name: 't',
+    columns: [
+      { name: 'ts', type: 'TIMESTAMP' },
+      { name: 'v', type: 'VARCHAR' },
+      { name: 'x', type: 'DOUBLE' },
+    ],
+    timestamp: 'ts',
+    partitionBy: 'DAY',
+  });
   return { c, w: await c.writer('t') };
 }
 
@@ -25,16 +37,35 @@ test('the next partition folder is created ahead of time and used when rows reac
   assert.ok(ticket, 'a request for the next day');
   assert.equal(ticket.waitDone(5000), true);
   assert.deepEqual(folders(c, 't'), ['1970-01-01.1', '1970-01-02.1']);
-  assert.deepEqual(readdirSync(join(c.get('t').dir, '1970-01-02.1')).sort(), ['0.d', '1.d', '1.i', '2.d'], 'every column file, empty');
+  assert.deepEqual(
+    readdirSync(join(c.get('t').dir, '1970-01-02.1')).sort(),
+    ['0.d', '1.d', '1.i', '2.d'],
+    'every column file, empty',
+  );
   w.commit();
   // Rows reach the prepared day after the commit: its folder keeps the name it was made with.
-  w.append({ rowCount: 2, columns: { ts: new Float64Array([DAY + 5, DAY + 6]), v: ['c', null], x: new Float64Array([3, NaN]) } });
+  w.append({
+    rowCount: 2,
+    columns: { ts: new Float64Array([DAY + 5, DAY + 6]), v: ['c', null], x: new Float64Array([3, NaN]) },
+  });
   w.commit();
-  assert.deepEqual(c.get('t').txn.partitions.map((p) => p.dir), ['1970-01-01.1', '1970-01-02.1']);
-  assert.deepEqual(readAll(c, 't'), [[1, 'a', 1], [2, 'b', 2], [DAY + 5, 'c', 3], [DAY + 6, null, null]]);
+  assert.deepEqual(
+    c.get('t').txn.partitions.map((p) => p.dir),
+    ['1970-01-01.1', '1970-01-02.1'],
+  );
+  assert.deepEqual(readAll(c, 't'), [
+    [1, 'a', 1],
+    [2, 'b', 2],
+    [DAY + 5, 'c', 3],
+    [DAY + 6, null, null],
+  ]);
   assert.equal(statSync(join(c.get('t').dir, '1970-01-02.1', '0.d')).size, 16);
   w.close();
-  assert.deepEqual(folders(c, 't'), ['1970-01-01.1', '1970-01-02.1'], 'closing the writer removes the unused folder of the next day (01-03)');
+  assert.deepEqual(
+    folders(c, 't'),
+    ['1970-01-01.1', '1970-01-02.1'],
+    'closing the writer removes the unused folder of the next day (01-03)',
+  );
   c.close();
 });
 
@@ -49,16 +80,33 @@ test('rollback, DDL and skipped partitions cancel the prepared folder; new colum
   w.addColumn('y', 'INT');
   assert.deepEqual(folders(c, 't'), ['1970-01-01.1'], 'the folder prepared for the old column list is gone');
   // Rows go to 01-02 (made on the spot: the DDL cancelled its preparation), then jump over the prepared 01-03 to 01-04.
-  w.append({ rowCount: 1, columns: { ts: new Float64Array([1 + DAY]), v: ['b'], x: new Float64Array([2]), y: new Int32Array([7]) } });
+  w.append({
+    rowCount: 1,
+    columns: { ts: new Float64Array([1 + DAY]), v: ['b'], x: new Float64Array([2]), y: new Int32Array([7]) },
+  });
   c.get('t').preparedFiles?.waitDone(5000);
-  w.append({ rowCount: 1, columns: { ts: new Float64Array([1 + 3 * DAY]), v: ['c'], x: new Float64Array([3]), y: new Int32Array([8]) } });
+  w.append({
+    rowCount: 1,
+    columns: { ts: new Float64Array([1 + 3 * DAY]), v: ['c'], x: new Float64Array([3]), y: new Int32Array([8]) },
+  });
   c.get('t').preparedFiles?.waitDone(5000);
   w.commit();
-  assert.deepEqual(c.get('t').txn.partitions.map((p) => p.name), ['1970-01-01', '1970-01-02', '1970-01-04']);
+  assert.deepEqual(
+    c.get('t').txn.partitions.map((p) => p.name),
+    ['1970-01-01', '1970-01-02', '1970-01-04'],
+  );
   assert.ok(!folders(c, 't').some((f) => f.startsWith('1970-01-03')), 'the skipped day was not left behind');
-  assert.deepEqual(readAll(c, 't'), [[1, 'a', 1, null], [1 + DAY, 'b', 2, 7], [1 + 3 * DAY, 'c', 3, 8]]);
+  assert.deepEqual(readAll(c, 't'), [
+    [1, 'a', 1, null],
+    [1 + DAY, 'b', 2, 7],
+    [1 + 3 * DAY, 'c', 3, 8],
+  ]);
   c.close();
-  assert.deepEqual(folders(openCatalog(c.dir), 't').filter((f) => f.startsWith('1970-01-05')), [], 'a catalog close cancels the prepared day');
+  assert.deepEqual(
+    folders(openCatalog(c.dir), 't').filter((f) => f.startsWith('1970-01-05')),
+    [],
+    'a catalog close cancels the prepared day',
+  );
 });
 
 test('a request the helper has not started is taken back by its caller; a finished one hands over open files', () => {
@@ -86,5 +134,9 @@ test('a request the helper has not started is taken back by its caller; a finish
   assert.ok(cancelled);
   cancelled.cancel();
   assert.equal(cancelled.settled, true);
-  assert.equal(existsSync(join(dir, 'c')), false, 'a cancelled request leaves nothing, whether or not the helper had done it');
+  assert.equal(
+    existsSync(join(dir, 'c')),
+    false,
+    'a cancelled request leaves nothing, whether or not the helper had done it',
+  );
 });

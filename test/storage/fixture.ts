@@ -15,7 +15,14 @@ export function tempDb(): { dir: string; remove(): void } {
 }
 
 export function openCatalog(dir: string, o: Partial<CatalogOptions> = {}): Catalog {
-  return Catalog.open(dir, { commitMode: 'nosync', writerWaitMs: 200, readerCacheSize: 16 << 20, maxUncommittedRows: 500_000, o3MaxLag: 0, ...o });
+  return Catalog.open(dir, {
+    commitMode: 'nosync',
+    writerWaitMs: 200,
+    readerCacheSize: 16 << 20,
+    maxUncommittedRows: 500_000,
+    o3MaxLag: 0,
+    ...o,
+  });
 }
 
 const decoder = new TextDecoder();
@@ -23,13 +30,16 @@ const decoder = new TextDecoder();
 /** The value of row i of a vector as a plain JS value (null for NULL). */
 export function valueAt(v: ColumnVector, i: number): unknown {
   switch (v.kind) {
-    case 'symbol': return v.keys[i]! < 0 ? null : v.dict[v.keys[i]!];
-    case 'var': return v.nulls?.[i] ? null : decoder.decode(v.bytes.subarray(v.offsets[i], v.offsets[i + 1]));
+    case 'symbol':
+      return v.keys[i]! < 0 ? null : v.dict[v.keys[i]!];
+    case 'var':
+      return v.nulls?.[i] ? null : decoder.decode(v.bytes.subarray(v.offsets[i], v.offsets[i + 1]));
     case 'fixed': {
       const x = v.data[i]!;
       if (v.type === 'DOUBLE' || v.type === 'FLOAT') return Number.isNaN(x) ? null : x;
       if (v.type === 'INT') return x === -0x80000000 ? null : x;
-      if (v.type === 'LONG' || v.type === 'TIMESTAMP' || v.type === 'DATE') return x === -9223372036854775808 ? null : x;
+      if (v.type === 'LONG' || v.type === 'TIMESTAMP' || v.type === 'DATE')
+        return x === -9223372036854775808 ? null : x;
       if (v.type === 'BOOLEAN') return x === 1;
       return x;
     }
@@ -48,5 +58,9 @@ export function rows(r: TableReader, opts: ScanOptions = {}): unknown[][] {
 /** Reads the whole table through a fresh reader. */
 export function readAll(c: Catalog, table: string, opts: ScanOptions = {}): unknown[][] {
   const r = c.reader(table);
-  try { return rows(r, opts); } finally { r.close(); }
+  try {
+    return rows(r, opts);
+  } finally {
+    r.close();
+  }
 }

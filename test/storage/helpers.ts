@@ -2,7 +2,17 @@
 // in a temporary folder, scans read back as plain column values, a check that a
 // table folder holds exactly what its last commit references, and the crash workload.
 import assert from 'node:assert/strict';
-import { closeSync, existsSync, mkdtempSync, openSync, readFileSync, readSync, readdirSync, rmSync, statSync } from 'node:fs';
+import {
+  closeSync,
+  existsSync,
+  mkdtempSync,
+  openSync,
+  readFileSync,
+  readSync,
+  readdirSync,
+  rmSync,
+  statSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Catalog, type CatalogOptions, type CreateTableDef } from '../../lib/storage/catalog.js';
@@ -28,15 +38,23 @@ export class Rng {
     this.#next = mulberry32(seed);
   }
 
-  float(): number { return this.#next(); }
+  float(): number {
+    return this.#next();
+  }
 
   /** An integer in [lo, hi]. */
-  int(lo: number, hi: number): number { return lo + Math.floor(this.#next() * (hi - lo + 1)); }
+  int(lo: number, hi: number): number {
+    return lo + Math.floor(this.#next() * (hi - lo + 1));
+  }
 
   /** A safe integer in [-2^52, 2^52), with all 53 bits random. */
-  int53(): number { return Math.floor(this.#next() * 2 ** 21) * 2 ** 32 + Math.floor(this.#next() * 2 ** 32) - 2 ** 52; }
+  int53(): number {
+    return Math.floor(this.#next() * 2 ** 21) * 2 ** 32 + Math.floor(this.#next() * 2 ** 32) - 2 ** 52;
+  }
 
-  chance(p: number): boolean { return this.#next() < p; }
+  chance(p: number): boolean {
+    return this.#next() < p;
+  }
 
   pick<T>(xs: readonly T[]): T {
     if (xs.length === 0) throw new Error('pick from an empty list');
@@ -82,7 +100,12 @@ export function tempRoot(prefix: string): TempRoot {
 
 export function openCatalog(dir: string, o: Partial<CatalogOptions> = {}): Catalog {
   return Catalog.open(dir, {
-    commitMode: 'nosync', writerWaitMs: 1000, readerCacheSize: 1 << 20, maxUncommittedRows: 500_000, o3MaxLag: 0, ...o,
+    commitMode: 'nosync',
+    writerWaitMs: 1000,
+    readerCacheSize: 1 << 20,
+    maxUncommittedRows: 500_000,
+    o3MaxLag: 0,
+    ...o,
   });
 }
 
@@ -107,11 +130,19 @@ export function valueAt(v: ColumnVector, i: number): Value {
     case 'fixed': {
       const x = v.data[i]!;
       switch (v.type) {
-        case 'DOUBLE': case 'FLOAT': return Number.isNaN(x) ? null : x;
-        case 'INT': return x === INT_NULL ? null : x;
-        case 'LONG': case 'DATE': case 'TIMESTAMP': return x === LONG_NULL ? null : x;
-        case 'BOOLEAN': return x !== 0;
-        default: return x;
+        case 'DOUBLE':
+        case 'FLOAT':
+          return Number.isNaN(x) ? null : x;
+        case 'INT':
+          return x === INT_NULL ? null : x;
+        case 'LONG':
+        case 'DATE':
+        case 'TIMESTAMP':
+          return x === LONG_NULL ? null : x;
+        case 'BOOLEAN':
+          return x !== 0;
+        default:
+          return x;
       }
     }
   }
@@ -119,9 +150,12 @@ export function valueAt(v: ColumnVector, i: number): Value {
 
 function vectorRows(v: ColumnVector): number {
   switch (v.kind) {
-    case 'symbol': return v.keys.length;
-    case 'var': return v.offsets.length - 1;
-    case 'fixed': return v.data.length / typeInfo(v.type).stride;
+    case 'symbol':
+      return v.keys.length;
+    case 'var':
+      return v.offsets.length - 1;
+    case 'fixed':
+      return v.data.length / typeInfo(v.type).stride;
   }
 }
 
@@ -140,7 +174,8 @@ export function scanValues(r: TableReader, opts: ScanOptions = {}): ScanResult {
   const batches: Array<{ rowCount: number; columns: readonly ColumnVector[] }> = [];
   for (const b of r.scan(opts)) {
     assert.ok(b.rowCount > 0, 'a scan yields no empty batch');
-    if (opts.batchRows !== undefined) assert.ok(b.rowCount <= opts.batchRows, `batch of ${b.rowCount} rows above batchRows ${opts.batchRows}`);
+    if (opts.batchRows !== undefined)
+      assert.ok(b.rowCount <= opts.batchRows, `batch of ${b.rowCount} rows above batchRows ${opts.batchRows}`);
     for (const v of b.columns) assert.equal(vectorRows(v), b.rowCount, 'every vector has the batch row count');
     batches.push(b);
   }
@@ -225,7 +260,10 @@ export function checkTableFolder(tableDir: string): void {
       const info = typeInfo(c.type);
       const data = join(dir, `${c.id}.d`);
       if (!existsSync(data)) {
-        assert.ok(Number(p.dir.slice(p.dir.lastIndexOf('.') + 1)) < c.addedTxn, `${data} may be absent only for a later column`);
+        assert.ok(
+          Number(p.dir.slice(p.dir.lastIndexOf('.') + 1)) < c.addedTxn,
+          `${data} may be absent only for a later column`,
+        );
         continue;
       }
       expected.add(`${c.id}.d`);
@@ -253,8 +291,12 @@ export const CRASH_BASE_TS = Date.UTC(2024, 2, 1) * 1000;
 export const crashTableDef: CreateTableDef = {
   name: CRASH_TABLE,
   columns: [
-    { name: 'ts', type: 'TIMESTAMP' }, { name: 'id', type: 'LONG' }, { name: 'sym', type: 'SYMBOL' },
-    { name: 'd', type: 'DOUBLE' }, { name: 's', type: 'VARCHAR' }, { name: 'n', type: 'INT' },
+    { name: 'ts', type: 'TIMESTAMP' },
+    { name: 'id', type: 'LONG' },
+    { name: 'sym', type: 'SYMBOL' },
+    { name: 'd', type: 'DOUBLE' },
+    { name: 's', type: 'VARCHAR' },
+    { name: 'n', type: 'INT' },
   ],
   timestamp: 'ts',
   partitionBy: 'DAY',
@@ -290,7 +332,8 @@ export class CrashSum {
   b = 0;
 
   add(id: number, ts: number): void {
-    const lo = ts % 4294967296, hi = Math.floor(ts / 4294967296);
+    const lo = ts % 4294967296,
+      hi = Math.floor(ts / 4294967296);
     this.a = (this.a + hash32(id * 31 + lo)) >>> 0;
     this.b = (this.b + hash32(hi ^ hash32(id + 7))) >>> 0;
   }
@@ -315,11 +358,18 @@ export class CrashSum {
 }
 
 /** Column inputs of crash rows (ids with their timestamps). */
-export function crashColumns(ids: readonly number[], ts: readonly number[]): Record<string, Float64Array | Int32Array | (string | null)[]> {
+export function crashColumns(
+  ids: readonly number[],
+  ts: readonly number[],
+): Record<string, Float64Array | Int32Array | (string | null)[]> {
   const n = ids.length;
   const cols = {
-    ts: Float64Array.from(ts), id: Float64Array.from(ids), sym: new Array<string | null>(n),
-    d: new Float64Array(n), s: new Array<string | null>(n), n: new Int32Array(n),
+    ts: Float64Array.from(ts),
+    id: Float64Array.from(ids),
+    sym: new Array<string | null>(n),
+    d: new Float64Array(n),
+    s: new Array<string | null>(n),
+    n: new Int32Array(n),
   };
   for (let i = 0; i < n; i++) {
     const r = crashRow(ids[i]!);

@@ -10,14 +10,30 @@ import type { TableReader } from '../../lib/storage/table-reader.js';
 import type { Interval } from '../../lib/core/batch.js';
 import type { TableWriter } from '../../lib/storage/table-writer.js';
 import {
-  DAY_US, HOUR_US, INT_NULL, Rng, checkTableFolder, envInt, openCatalog, sameValue, scanValues, show, tempRoot, type Value,
+  DAY_US,
+  HOUR_US,
+  INT_NULL,
+  Rng,
+  checkTableFolder,
+  envInt,
+  openCatalog,
+  sameValue,
+  scanValues,
+  show,
+  tempRoot,
+  type Value,
 } from './helpers.js';
 
 // SVCDB_MODEL_SEED and SVCDB_MODEL_STEPS run another or a longer sequence;
 // SVCDB_MODEL_SKIP=op,op (names in OPS below) leaves operations out to narrow a failure down.
 const SEED = envInt('SVCDB_MODEL_SEED', 20241122);
 const STEPS = envInt('SVCDB_MODEL_STEPS', 1000);
-const SKIP = new Set((process.env.SVCDB_MODEL_SKIP ?? '').split(',').map((s) => s.trim()).filter(Boolean));
+const SKIP = new Set(
+  (process.env.SVCDB_MODEL_SKIP ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean),
+);
 
 type MType = 'TIMESTAMP' | 'SYMBOL' | 'DOUBLE' | 'INT' | 'LONG' | 'VARCHAR' | 'STRING' | 'BOOLEAN';
 type By = 'NONE' | 'HOUR' | 'DAY' | 'MONTH';
@@ -72,8 +88,22 @@ interface MTable {
 }
 
 const OPS = {
-  append: 34, commit: 12, rollback: 4, closeWriter: 3, verify: 7, intervals: 6, openReader: 3, checkReader: 3,
-  addColumn: 2, dropColumn: 1.5, renameColumn: 1.5, truncate: 0.6, dropPartition: 1.5, setParams: 0.8, reopen: 1.3, renameTable: 0.6,
+  append: 34,
+  commit: 12,
+  rollback: 4,
+  closeWriter: 3,
+  verify: 7,
+  intervals: 6,
+  openReader: 3,
+  checkReader: 3,
+  addColumn: 2,
+  dropColumn: 1.5,
+  renameColumn: 1.5,
+  truncate: 0.6,
+  dropPartition: 1.5,
+  setParams: 0.8,
+  reopen: 1.3,
+  renameTable: 0.6,
 } as const;
 type Op = keyof typeof OPS;
 
@@ -99,9 +129,12 @@ function partitionName(by: By, ts: number): string {
 /** The time span new rows are spread over, per partition unit. */
 function unit(by: By): number {
   switch (by) {
-    case 'HOUR': return HOUR_US;
-    case 'MONTH': return 30 * DAY_US;
-    default: return DAY_US;
+    case 'HOUR':
+      return HOUR_US;
+    case 'MONTH':
+      return 30 * DAY_US;
+    default:
+      return DAY_US;
   }
 }
 
@@ -112,7 +145,9 @@ function mergeRows(t: MTable, rows: readonly MRow[]): readonly MRow[] {
   const add = [...rows].sort(byTsSeq);
   const old = t.committed;
   const out: MRow[] = new Array(old.length + add.length);
-  let i = 0, j = 0, k = 0;
+  let i = 0,
+    j = 0,
+    k = 0;
   while (i < old.length && j < add.length) out[k++] = byTsSeq(old[i]!, add[j]!) <= 0 ? old[i++]! : add[j++]!;
   while (i < old.length) out[k++] = old[i++]!;
   while (j < add.length) out[k++] = add[j++]!;
@@ -140,7 +175,12 @@ class ModelRun {
 
   #open(): Catalog {
     // A small reader cache, so chunks are evicted and re-read during the run.
-    return openCatalog(this.dir, { readerCacheSize: 1 << 20, writerWaitMs: 100, maxUncommittedRows: 100_000, o3MaxLag: 0 });
+    return openCatalog(this.dir, {
+      readerCacheSize: 1 << 20,
+      writerWaitMs: 100,
+      maxUncommittedRows: 100_000,
+      o3MaxLag: 0,
+    });
   }
 
   log(t: MTable | null, text: string): void {
@@ -154,18 +194,35 @@ class ModelRun {
 
   create(name: string, by: By, hasTs: boolean, maxUncommitted: number, o3MaxLag: number): void {
     const cols: MCol[] = [
-      { key: this.#colKey++, name: 'ts', type: 'TIMESTAMP' }, { key: this.#colKey++, name: 'sym', type: 'SYMBOL' },
-      { key: this.#colKey++, name: 'dbl', type: 'DOUBLE' }, { key: this.#colKey++, name: 'i', type: 'INT' },
-      { key: this.#colKey++, name: 'l', type: 'LONG' }, { key: this.#colKey++, name: 'vc', type: 'VARCHAR' },
-      { key: this.#colKey++, name: 's', type: 'STRING' }, { key: this.#colKey++, name: 'b', type: 'BOOLEAN' },
+      { key: this.#colKey++, name: 'ts', type: 'TIMESTAMP' },
+      { key: this.#colKey++, name: 'sym', type: 'SYMBOL' },
+      { key: this.#colKey++, name: 'dbl', type: 'DOUBLE' },
+      { key: this.#colKey++, name: 'i', type: 'INT' },
+      { key: this.#colKey++, name: 'l', type: 'LONG' },
+      { key: this.#colKey++, name: 'vc', type: 'VARCHAR' },
+      { key: this.#colKey++, name: 's', type: 'STRING' },
+      { key: this.#colKey++, name: 'b', type: 'BOOLEAN' },
     ];
     this.catalog.create({
-      name, columns: cols.map((c) => ({ name: c.name, type: c.type })),
-      ...(hasTs ? { timestamp: 'ts', partitionBy: by } : {}), maxUncommittedRows: maxUncommitted, o3MaxLag,
+      name,
+      columns: cols.map((c) => ({ name: c.name, type: c.type })),
+      ...(hasTs ? { timestamp: 'ts', partitionBy: by } : {}),
+      maxUncommittedRows: maxUncommitted,
+      o3MaxLag,
     });
     this.tables.push({
-      name, by, hasTs, cols, tsKey: cols[0]!.key, maxUncommitted, o3MaxLag, autoCommits: maxUncommitted < 10_000,
-      committed: [], pending: [], writer: null, snapshots: [],
+      name,
+      by,
+      hasTs,
+      cols,
+      tsKey: cols[0]!.key,
+      maxUncommitted,
+      o3MaxLag,
+      autoCommits: maxUncommitted < 10_000,
+      committed: [],
+      pending: [],
+      writer: null,
+      snapshots: [],
     });
   }
 
@@ -210,18 +267,26 @@ class ModelRun {
     const rng = this.rng;
     if (type !== 'BOOLEAN' && rng.chance(0.08)) return null;
     switch (type) {
-      case 'TIMESTAMP': return rng.int53();
-      case 'LONG': return rng.chance(0.1) ? rng.pick([0, -1, 1, 2 ** 53 - 1, -(2 ** 53 - 1)]) : rng.int53();
-      case 'INT': return rng.chance(0.1) ? rng.pick([0, -1, 2147483647, -2147483647]) : rng.int(-2147483647, 2147483647);
+      case 'TIMESTAMP':
+        return rng.int53();
+      case 'LONG':
+        return rng.chance(0.1) ? rng.pick([0, -1, 1, 2 ** 53 - 1, -(2 ** 53 - 1)]) : rng.int53();
+      case 'INT':
+        return rng.chance(0.1) ? rng.pick([0, -1, 2147483647, -2147483647]) : rng.int(-2147483647, 2147483647);
       case 'DOUBLE':
-        return rng.chance(0.1) ? rng.pick([0, -0, Infinity, -Infinity, 5e-324, 1.7976931348623157e308]) : (rng.float() - 0.5) * 10 ** rng.int(-5, 12);
-      case 'SYMBOL': return rng.chance(0.03) ? `s${this.#symbols++}` : rng.pick(SYMBOLS);
-      case 'VARCHAR': case 'STRING': {
+        return rng.chance(0.1)
+          ? rng.pick([0, -0, Infinity, -Infinity, 5e-324, 1.7976931348623157e308])
+          : (rng.float() - 0.5) * 10 ** rng.int(-5, 12);
+      case 'SYMBOL':
+        return rng.chance(0.03) ? `s${this.#symbols++}` : rng.pick(SYMBOLS);
+      case 'VARCHAR':
+      case 'STRING': {
         let s = '';
         for (let n = rng.int(0, 14); n > 0; n--) s += rng.pick(CHARS);
         return s;
       }
-      case 'BOOLEAN': return rng.chance(0.5);
+      case 'BOOLEAN':
+        return rng.chance(0.5);
     }
   }
 
@@ -244,11 +309,14 @@ class ModelRun {
       }
     };
     switch (kind) {
-      case 'inorder': inOrder(); break;
+      case 'inorder':
+        inOrder();
+        break;
       case 'jitter': {
         inOrder();
         for (let k = rng.int(1, 1 + Math.floor(n / 20)); k > 0; k--) {
-          const a = rng.int(0, n - 1), b = rng.int(0, n - 1);
+          const a = rng.int(0, n - 1),
+            b = rng.int(0, n - 1);
           [ts[a], ts[b]] = [ts[b]!, ts[a]!];
         }
         break;
@@ -297,11 +365,17 @@ class ModelRun {
     const columns: Record<string, Float64Array | Int32Array | Uint8Array | (string | null)[]> = {};
     for (const c of included) columns[this.anyCase(c.name)] = this.input(c, rows);
     const o3Rows = rows.filter((r) => r.o3).length;
-    this.log(t, `append ${n} rows (${gen?.kind ?? 'no timestamp'}, ${o3Rows} out of order, columns ${included.map((c) => c.name).join(',')})`);
+    this.log(
+      t,
+      `append ${n} rows (${gen?.kind ?? 'no timestamp'}, ${o3Rows} out of order, columns ${included.map((c) => c.name).join(',')})`,
+    );
     if (t.hasTs && t.by === 'NONE' && o3Rows > 0) {
       // QuestDB's rule: a non-partitioned table takes rows in timestamp order only; the failed
       // append rolls back everything uncommitted.
-      assert.throws(() => w.append({ rowCount: n, columns }), /cannot insert rows out of order to non-partitioned table/);
+      assert.throws(
+        () => w.append({ rowCount: n, columns }),
+        /cannot insert rows out of order to non-partitioned table/,
+      );
       t.pending = [];
       this.count('append refused (out of order, not partitioned)');
       assert.equal(w.uncommittedRows, 0, 'the refused append rolled back');
@@ -321,7 +395,10 @@ class ModelRun {
       const lagFrom = this.writerMaxTs(t) - t.o3MaxLag;
       const keep = (r: MRow): boolean => r.o3 && r.ts >= lagFrom;
       const kept = t.pending.filter(keep);
-      t.committed = mergeRows(t, t.pending.filter((r) => !keep(r)));
+      t.committed = mergeRows(
+        t,
+        t.pending.filter((r) => !keep(r)),
+      );
       t.pending = kept;
       this.log(t, `automatic commit, ${kept.length} rows kept back by o3MaxLag`);
       this.count(kept.length > 0 ? 'automatic commit with lag' : 'automatic commit');
@@ -335,7 +412,9 @@ class ModelRun {
   input(c: MCol, rows: readonly MRow[]): Float64Array | Int32Array | Uint8Array | (string | null)[] {
     const n = rows.length;
     switch (c.type) {
-      case 'TIMESTAMP': case 'LONG': case 'DOUBLE': {
+      case 'TIMESTAMP':
+      case 'LONG':
+      case 'DOUBLE': {
         const a = new Float64Array(n);
         for (let i = 0; i < n; i++) a[i] = (rows[i]!.v[c.key] as number | null) ?? NaN;
         return a;
@@ -388,7 +467,9 @@ class ModelRun {
     const w = await this.writerOf(t);
     const type = this.rng.pick(TYPES);
     // Sometimes reuse the name of a dropped column: the new one must not see the old one's files.
-    const reuse = ['dbl', 'i', 'l', 'vc', 's', 'b', 'sym'].filter((n) => !t.cols.some((c) => c.name.toLowerCase() === n));
+    const reuse = ['dbl', 'i', 'l', 'vc', 's', 'b', 'sym'].filter(
+      (n) => !t.cols.some((c) => c.name.toLowerCase() === n),
+    );
     const name = reuse.length > 0 && this.rng.chance(0.3) ? this.rng.pick(reuse) : this.freshColumnName(t, 'c');
     this.log(t, `add column ${name} ${type} (commits ${t.pending.length} rows)`);
     w.addColumn(name, type);
@@ -437,7 +518,10 @@ class ModelRun {
     const w = await this.writerOf(t);
     if (t.by === 'NONE') {
       this.log(t, 'drop partition default of a table that is not partitioned');
-      assert.throws(() => w.dropPartition('default'), (e: unknown) => e instanceof SvcError && e.code === 'BAD_REQUEST' && /table is not partitioned/.test(e.message));
+      assert.throws(
+        () => w.dropPartition('default'),
+        (e: unknown) => e instanceof SvcError && e.code === 'BAD_REQUEST' && /table is not partitioned/.test(e.message),
+      );
       assert.equal(w.uncommittedRows, t.pending.length, 'a refused partition drop commits nothing');
       return;
     }
@@ -446,7 +530,10 @@ class ModelRun {
       const name = this.rng.pick(['1999-01-01', '2099-12', 'default2', '2024-13-01']);
       if (names.includes(name)) return;
       this.log(t, `drop partition ${name}, which does not exist`);
-      assert.throws(() => w.dropPartition(name), (e: unknown) => e instanceof SvcError && e.code === 'BAD_REQUEST' && /partition does not exist/.test(e.message));
+      assert.throws(
+        () => w.dropPartition(name),
+        (e: unknown) => e instanceof SvcError && e.code === 'BAD_REQUEST' && /partition does not exist/.test(e.message),
+      );
       assert.equal(w.uncommittedRows, t.pending.length, 'a refused partition drop commits nothing');
       return;
     }
@@ -463,7 +550,10 @@ class ModelRun {
     const maxUncommitted = t.autoCommits ? this.rng.int(100, 1500) : 100_000;
     const P = unit(t.by);
     const o3MaxLag = this.rng.pick([0, 0, P / 20, P / 4, P]);
-    this.log(t, `set maxUncommittedRows=${maxUncommitted} o3MaxLag=${o3MaxLag} (${t.pending.length} rows stay pending)`);
+    this.log(
+      t,
+      `set maxUncommittedRows=${maxUncommitted} o3MaxLag=${o3MaxLag} (${t.pending.length} rows stay pending)`,
+    );
     w.setParams({ maxUncommittedRows: maxUncommitted, o3MaxLag });
     t.maxUncommitted = maxUncommitted;
     t.o3MaxLag = o3MaxLag;
@@ -499,7 +589,10 @@ class ModelRun {
       t.writer = null;
       t.pending = [];
     }
-    this.log(null, `reopen the catalog${abandoned.length > 0 ? `, abandoning the writers of ${abandoned.join(', ')}` : ''}`);
+    this.log(
+      null,
+      `reopen the catalog${abandoned.length > 0 ? `, abandoning the writers of ${abandoned.join(', ')}` : ''}`,
+    );
     this.catalog.close();
     this.catalog = this.#open();
     assert.deepEqual(this.catalog.problems, [], 'every table opens cleanly');
@@ -548,7 +641,14 @@ class ModelRun {
   }
 
   /** Scans `r` and compares with `rows` (already filtered to what the scan covers). */
-  compare(what: string, t: MTable, r: TableReader, cols: readonly MCol[], rows: readonly MRow[], intervals?: Interval[]): void {
+  compare(
+    what: string,
+    t: MTable,
+    r: TableReader,
+    cols: readonly MCol[],
+    rows: readonly MRow[],
+    intervals?: Interval[],
+  ): void {
     const { names, chosen } = this.scanColumns(cols);
     const batchRows = this.batchRows(rows.length);
     const backwards = this.rng.chance(0.2);
@@ -571,7 +671,9 @@ class ModelRun {
         if (!sameValue(got[i]!, want)) {
           const row = rows[i]!;
           const ts = t.hasTs ? `, ts ${row.ts} ${iso(row.ts)}` : '';
-          assert.fail(`${where}: row ${i} of ${rows.length} (model seq ${row.seq}${ts}), column ${col.name} ${col.type}: expected ${show(want)}, got ${show(got[i])}`);
+          assert.fail(
+            `${where}: row ${i} of ${rows.length} (model seq ${row.seq}${ts}), column ${col.name} ${col.type}: expected ${show(want)}, got ${show(got[i])}`,
+          );
         }
       }
     }
@@ -579,19 +681,33 @@ class ModelRun {
 
   checkShape(what: string, t: MTable, r: TableReader, cols: readonly MCol[], rows: readonly MRow[]): void {
     assert.equal(r.rowCount, rows.length, `${what}: row count`);
-    assert.deepEqual(r.meta.columns.map((c) => `${c.name} ${c.type}`), cols.map((c) => `${c.name} ${c.type}`), `${what}: columns`);
+    assert.deepEqual(
+      r.meta.columns.map((c) => `${c.name} ${c.type}`),
+      cols.map((c) => `${c.name} ${c.type}`),
+      `${what}: columns`,
+    );
     const want: Array<{ name: string; rows: number; minTs?: number; maxTs?: number }> = [];
     for (const row of rows) {
       const name = partitionName(t.by, row.ts);
       let p = want[want.length - 1];
-      if (!p || p.name !== name) { p = { name, rows: 0, minTs: row.ts }; want.push(p); }
+      if (!p || p.name !== name) {
+        p = { name, rows: 0, minTs: row.ts };
+        want.push(p);
+      }
       p.rows++;
       p.maxTs = row.ts;
     }
     const got = r.partitions.map((p) => ({ name: p.name, rows: p.rows, minTs: p.minTs, maxTs: p.maxTs }));
     if (!t.hasTs) {
-      for (const p of got) { delete (p as { minTs?: number }).minTs; delete (p as { maxTs?: number }).maxTs; }
-      for (const p of want) { p.name = 'default'; delete p.minTs; delete p.maxTs; }
+      for (const p of got) {
+        delete (p as { minTs?: number }).minTs;
+        delete (p as { maxTs?: number }).maxTs;
+      }
+      for (const p of want) {
+        p.name = 'default';
+        delete p.minTs;
+        delete p.maxTs;
+      }
     }
     assert.deepEqual(got, want, `${what}: partitions`);
   }
@@ -645,12 +761,17 @@ class ModelRun {
     for (this.step = 0; this.step < steps; this.step++) {
       const t = this.rng.pick(this.tables);
       let op = this.rng.weighted(OPS);
-      if (t.committed.length + t.pending.length > MAX_ROWS) op = t.hasTs && this.rng.chance(0.7) ? 'dropPartition' : 'truncate';
+      if (t.committed.length + t.pending.length > MAX_ROWS)
+        op = t.hasTs && this.rng.chance(0.7) ? 'dropPartition' : 'truncate';
       if (SKIP.has(op)) continue;
       await this.apply(op, t);
       if (op !== 'verify' && op !== 'intervals' && op !== 'checkReader' && op !== 'reopen') {
         const r = this.catalog.reader(t.name);
-        try { assert.equal(r.rowCount, t.committed.length, `${t.name}: committed row count after ${op}`); } finally { r.close(); }
+        try {
+          assert.equal(r.rowCount, t.committed.length, `${t.name}: committed row count after ${op}`);
+        } finally {
+          r.close();
+        }
       }
     }
   }
@@ -658,21 +779,36 @@ class ModelRun {
   async apply(op: Op, t: MTable): Promise<void> {
     this.count(op);
     switch (op) {
-      case 'append': return this.append(t);
-      case 'commit': return this.commit(t);
-      case 'rollback': return this.rollback(t);
-      case 'closeWriter': return this.closeWriter(t);
-      case 'verify': this.log(t, 'full scan'); return this.verify(t);
+      case 'append':
+        return this.append(t);
+      case 'commit':
+        return this.commit(t);
+      case 'rollback':
+        return this.rollback(t);
+      case 'closeWriter':
+        return this.closeWriter(t);
+      case 'verify':
+        this.log(t, 'full scan');
+        return this.verify(t);
       case 'intervals': {
         this.log(t, 'interval scan');
         const r = this.catalog.reader(t.name);
-        try { this.intervals(t, r, t.cols, t.committed, 'interval scan'); } finally { r.close(); }
+        try {
+          this.intervals(t, r, t.cols, t.committed, 'interval scan');
+        } finally {
+          r.close();
+        }
         return;
       }
       case 'openReader': {
         if (t.snapshots.length >= 3) return;
         this.log(t, `open a reader kept across later changes (${t.committed.length} rows)`);
-        t.snapshots.push({ reader: this.catalog.reader(t.name), cols: t.cols.map((c) => ({ ...c })), rows: t.committed, opened: this.step });
+        t.snapshots.push({
+          reader: this.catalog.reader(t.name),
+          cols: t.cols.map((c) => ({ ...c })),
+          rows: t.committed,
+          opened: this.step,
+        });
         return;
       }
       case 'checkReader': {
@@ -686,14 +822,22 @@ class ModelRun {
         }
         return;
       }
-      case 'addColumn': return this.addColumn(t);
-      case 'dropColumn': return this.dropColumn(t);
-      case 'renameColumn': return this.renameColumn(t);
-      case 'truncate': return this.truncate(t);
-      case 'dropPartition': return this.dropPartition(t);
-      case 'setParams': return this.setParams(t);
-      case 'reopen': return this.reopen();
-      case 'renameTable': return this.renameTable(t);
+      case 'addColumn':
+        return this.addColumn(t);
+      case 'dropColumn':
+        return this.dropColumn(t);
+      case 'renameColumn':
+        return this.renameColumn(t);
+      case 'truncate':
+        return this.truncate(t);
+      case 'dropPartition':
+        return this.dropPartition(t);
+      case 'setParams':
+        return this.setParams(t);
+      case 'reopen':
+        return this.reopen();
+      case 'renameTable':
+        return this.renameTable(t);
     }
   }
 
@@ -721,7 +865,11 @@ test(`random appends, commits, rollbacks, DDL and reopens read back as the model
     run.finish();
   } catch (e) {
     const where = `seed ${SEED} (SVCDB_MODEL_SEED=${SEED} SVCDB_MODEL_STEPS=${STEPS}), step ${run.step}; recent operations:\n  ${run.history.join('\n  ')}`;
-    try { run.catalog.close(); } catch { /* the failure above is what matters */ }
+    try {
+      run.catalog.close();
+    } catch {
+      /* the failure above is what matters */
+    }
     throw new Error(`${e instanceof Error ? e.message : String(e)}\n${where}`, { cause: e });
   } finally {
     tmp.remove();

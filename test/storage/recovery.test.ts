@@ -7,13 +7,25 @@ import { enospc, setWriteFault } from '../../lib/storage/io.js';
 import { SvcError } from '../../lib/errors/svc-error.js';
 
 const db = tempDb();
-after(() => { setWriteFault(null); db.remove(); });
+after(() => {
+  setWriteFault(null);
+  db.remove();
+});
 let n = 0;
 const fresh = (): string => join(db.dir, '..', `rec${n++}`);
 
 async function filled(dir: string) {
   const c = openCatalog(dir);
-  c.create({ name: 't', columns: [{ name: 'ts', type: 'TIMESTAMP' }, { name: 'v', type: 'VARCHAR' }, { name: 's', type: 'SYMBOL' }], timestamp: 'ts', partitionBy: 'DAY' });
+  c.create({
+    name: 't',
+    columns: [
+      { name: 'ts', type: 'TIMESTAMP' },
+      { name: 'v', type: 'VARCHAR' },
+      { name: 's', type: 'SYMBOL' },
+    ],
+    timestamp: 'ts',
+    partitionBy: 'DAY',
+  });
   const w = await c.writer('t');
   w.append({ rowCount: 2, columns: { ts: new Float64Array([1, DAY]), v: ['one', 'two'], s: ['a', 'b'] } });
   w.commit();
@@ -23,11 +35,16 @@ async function filled(dir: string) {
 test('an interrupted writer leaves the last commit: uncommitted bytes, folders and symbols are cleaned up at open', async () => {
   const dir = fresh();
   const { c, w } = await filled(dir);
-  w.append({ rowCount: 3, columns: { ts: new Float64Array([DAY + 1, 5 * DAY, 2]), v: ['x', 'y', 'z'], s: ['new1', 'new2', 'a'] } });
+  w.append({
+    rowCount: 3,
+    columns: { ts: new Float64Array([DAY + 1, 5 * DAY, 2]), v: ['x', 'y', 'z'], s: ['new1', 'new2', 'a'] },
+  });
   // The next day's folder, created ahead of time by the helper thread, is on disk at the crash too.
   assert.equal(c.get('t').preparedFiles?.waitDone(5000), true);
   // Simulate a crash: flush what the writer has, then drop everything without rollback or close.
-  for (const p of (w as unknown as { parts: Map<string, { appenders: Map<number, { flush(): void }> }> }).parts.values()) {
+  for (const p of (
+    w as unknown as { parts: Map<string, { appenders: Map<number, { flush(): void }> }> }
+  ).parts.values()) {
     for (const a of p.appenders.values()) a.flush();
   }
   for (const d of c.get('t').dicts.values()) d.flush('nosync');
@@ -38,19 +55,29 @@ test('an interrupted writer leaves the last commit: uncommitted bytes, folders a
   writeFileSync(join(dir, '.lock'), '999999999'); // a dead process's lock
   const c2 = openCatalog(dir);
   assert.deepEqual(c2.problems, []);
-  assert.deepEqual(readAll(c2, 't'), [[1, 'one', 'a'], [DAY, 'two', 'b']]);
+  assert.deepEqual(readAll(c2, 't'), [
+    [1, 'one', 'a'],
+    [DAY, 'two', 'b'],
+  ]);
   assert.equal(c2.exists('halfmade'), false, 'an interrupted CREATE TABLE is removed');
   const files = readdirSync(join(dir, 't')).sort();
   assert.deepEqual(files, ['1970-01-01.1', '1970-01-02.1', '2.sym', '_meta.0', '_txn']);
   assert.equal(statSync(join(dir, 't', '1970-01-02.1', '1.d')).size, 3, 'uncommitted bytes cut off');
   assert.ok(c2.recovered.some((r) => r.table === 't' && r.removed.includes('1970-01-06.2')));
-  assert.ok(c2.recovered.some((r) => r.table === 't' && r.removed.includes('1970-01-07.2')), 'the prepared folder is removed');
+  assert.ok(
+    c2.recovered.some((r) => r.table === 't' && r.removed.includes('1970-01-07.2')),
+    'the prepared folder is removed',
+  );
   const w2 = await c2.writer('t');
   w2.append({ rowCount: 1, columns: { ts: new Float64Array([2 * DAY]), v: ['three'], s: ['c'] } });
   w2.commit();
   w2.close();
   assert.deepEqual(readAll(c2, 't').at(-1), [2 * DAY, 'three', 'c']);
-  assert.deepEqual(c2.reader('t').snapshot.dicts.get(2)?.slice(0, 3), ['a', 'b', 'c'], 'uncommitted symbols were dropped');
+  assert.deepEqual(
+    c2.reader('t').snapshot.dicts.get(2)?.slice(0, 3),
+    ['a', 'b', 'c'],
+    'uncommitted symbols were dropped',
+  );
   c2.close();
 });
 
@@ -64,7 +91,10 @@ test('a truncated column file makes that table unusable with a clear error, and 
   const c2 = openCatalog(dir);
   assert.equal(c2.problems.length, 1);
   assert.match(c2.problems[0]!.error, /1\.d is truncated: 1 bytes, the last commit needs 3/);
-  assert.throws(() => c2.reader('t'), (e: unknown) => e instanceof SvcError && /table is corrupt \[table=t\]/.test(e.message));
+  assert.throws(
+    () => c2.reader('t'),
+    (e: unknown) => e instanceof SvcError && /table is corrupt \[table=t\]/.test(e.message),
+  );
   await assert.rejects(c2.writer('t'), /table is corrupt/);
   assert.deepEqual(readAll(c2, 'ok'), []);
   c2.close();
@@ -100,12 +130,19 @@ test('a full disk fails the write with a clear error and leaves the table at its
     if (budget < 0) throw enospc(path);
   });
   try {
-    assert.throws(() => {
-      for (let i = 0; i < 100; i++) {
-        w.append({ rowCount: 1, columns: { ts: new Float64Array([2 * DAY + i]), v: ['payload'.repeat(50)], s: ['q'] } });
-        w.commit();
-      }
-    }, (e: unknown) => e instanceof SvcError && e.code === 'DISK_FULL' && /disk full while writing table t/.test(e.message));
+    assert.throws(
+      () => {
+        for (let i = 0; i < 100; i++) {
+          w.append({
+            rowCount: 1,
+            columns: { ts: new Float64Array([2 * DAY + i]), v: ['payload'.repeat(50)], s: ['q'] },
+          });
+          w.commit();
+        }
+      },
+      (e: unknown) =>
+        e instanceof SvcError && e.code === 'DISK_FULL' && /disk full while writing table t/.test(e.message),
+    );
   } finally {
     setWriteFault(null);
   }
@@ -113,7 +150,11 @@ test('a full disk fails the write with a clear error and leaves the table at its
   w.append({ rowCount: 1, columns: { ts: new Float64Array([9 * DAY]), v: ['after'], s: ['a'] } });
   w.commit();
   w.close();
-  assert.deepEqual(readAll(c, 't'), [...committed, [9 * DAY, 'after', 'a']], 'the table works again once there is space');
+  assert.deepEqual(
+    readAll(c, 't'),
+    [...committed, [9 * DAY, 'after', 'a']],
+    'the table works again once there is space',
+  );
   c.close();
   const c2 = openCatalog(dir);
   assert.deepEqual(c2.problems, []);

@@ -12,7 +12,9 @@ export class ByteBuilder {
     this.view = new DataView(this.buf.buffer);
   }
 
-  reset(): void { this.length = 0; }
+  reset(): void {
+    this.length = 0;
+  }
 
   /** Makes room for `n` more bytes. */
   ensure(n: number): void {
@@ -61,11 +63,17 @@ export class ByteBuilder {
   }
 
   /** Patches a little-endian int32 written earlier. */
-  setI32le(at: number, v: number): void { this.view.setInt32(at, v, true); }
+  setI32le(at: number, v: number): void {
+    this.view.setInt32(at, v, true);
+  }
 
   /** A view of the bytes written so far (valid until the next write or reset). */
-  view8(): Uint8Array { return this.buf.subarray(0, this.length); }
+  view8(): Uint8Array {
+    return this.buf.subarray(0, this.length);
+  }
 
   /** A copy of the bytes written so far. */
-  copy(): Buffer { return Buffer.from(this.buf.subarray(0, this.length)); }
+  copy(): Buffer {
+    return Buffer.from(this.buf.subarray(0, this.length));
+  }
 }

@@ -8,7 +8,16 @@ import { brotliCompressSync, constants as zc, gzipSync } from 'node:zlib';
 import { SvcError } from '../../errors/svc-error.js';
 import type { CodecName } from './format.js';
 
-export const CODEC_NAMES: readonly CodecName[] = ['UNCOMPRESSED', 'SNAPPY', 'GZIP', 'LZO', 'BROTLI', 'LZ4', 'ZSTD', 'LZ4_RAW'];
+export const CODEC_NAMES: readonly CodecName[] = [
+  'UNCOMPRESSED',
+  'SNAPPY',
+  'GZIP',
+  'LZO',
+  'BROTLI',
+  'LZ4',
+  'ZSTD',
+  'LZ4_RAW',
+];
 
 /** Levels of the codecs that have them: accepted range and default. */
 export const CODEC_LEVELS: Partial<Record<CodecName, { min: number; max: number; def: number }>> = {
@@ -25,10 +34,18 @@ export interface PageCodec {
 
 const require = createRequire(import.meta.url);
 
-interface Snappy { compressSync(data: Buffer): Buffer }
-interface Lz4 { compressSync(data: Buffer): Buffer }
-interface Zstd { compress(data: Uint8Array, params: { compressionLevel: number }): Buffer }
-interface Lzo { compress(data: Buffer): Buffer }
+interface Snappy {
+  compressSync(data: Buffer): Buffer;
+}
+interface Lz4 {
+  compressSync(data: Buffer): Buffer;
+}
+interface Zstd {
+  compress(data: Uint8Array, params: { compressionLevel: number }): Buffer;
+}
+interface Lzo {
+  compress(data: Buffer): Buffer;
+}
 
 const loaded = new Map<string, unknown>();
 function load<T>(pkg: string): T {
@@ -37,14 +54,19 @@ function load<T>(pkg: string): T {
     try {
       m = require(pkg) as unknown;
     } catch (e) {
-      throw new SvcError('BAD_REQUEST', `invalid value for parameter compression_codec: the codec's package ${pkg} cannot be loaded on this server (${(e as Error).message.split('\n')[0]})`, { cause: e });
+      throw new SvcError(
+        'BAD_REQUEST',
+        `invalid value for parameter compression_codec: the codec's package ${pkg} cannot be loaded on this server (${(e as Error).message.split('\n')[0]})`,
+        { cause: e },
+      );
     }
     loaded.set(pkg, m);
   }
   return m as T;
 }
 
-const asBuffer = (d: Uint8Array): Buffer => (Buffer.isBuffer(d) ? d : Buffer.from(d.buffer, d.byteOffset, d.byteLength));
+const asBuffer = (d: Uint8Array): Buffer =>
+  Buffer.isBuffer(d) ? d : Buffer.from(d.buffer, d.byteOffset, d.byteLength);
 
 /** Hadoop's block framing (LZ4 and LZO in Parquet): big-endian uncompressed and compressed lengths, then the block. */
 function hadoopFrame(uncompressed: number, block: Uint8Array, from: number): Buffer {
@@ -59,11 +81,18 @@ function hadoopFrame(uncompressed: number, block: Uint8Array, from: number): Buf
 /** The codec `name` at `level` (ignored by codecs without levels); throws a 400 when it cannot be provided. */
 export function pageCodec(name: CodecName, level: number | null): PageCodec {
   const range = CODEC_LEVELS[name];
-  const lv = range === undefined ? 0 : level ?? range.def;
+  const lv = range === undefined ? 0 : (level ?? range.def);
   switch (name) {
-    case 'UNCOMPRESSED': return { name, compress: (d) => Buffer.from(d) };
-    case 'GZIP': return { name, compress: (d) => gzipSync(d, { level: lv }) };
-    case 'BROTLI': return { name, compress: (d) => brotliCompressSync(d, { params: { [zc.BROTLI_PARAM_QUALITY]: lv, [zc.BROTLI_PARAM_SIZE_HINT]: d.length } }) };
+    case 'UNCOMPRESSED':
+      return { name, compress: (d) => Buffer.from(d) };
+    case 'GZIP':
+      return { name, compress: (d) => gzipSync(d, { level: lv }) };
+    case 'BROTLI':
+      return {
+        name,
+        compress: (d) =>
+          brotliCompressSync(d, { params: { [zc.BROTLI_PARAM_QUALITY]: lv, [zc.BROTLI_PARAM_SIZE_HINT]: d.length } }),
+      };
     case 'SNAPPY': {
       const s = load<Snappy>('snappy');
       return { name, compress: (d) => s.compressSync(asBuffer(d)) };

@@ -9,7 +9,15 @@ import type { CodecName } from './format.js';
 import type { ChunkValues } from './column-values.js';
 import { deltaValues, encodeDelta } from './delta.js';
 import { buildDictionary, type Dictionary } from './dictionary.js';
-import { Codec, Encoding, leafPath, writeBloomFilterHeader, writePageHeader, type ColumnChunkMeta, type PageHeader } from './format.js';
+import {
+  Codec,
+  Encoding,
+  leafPath,
+  writeBloomFilterHeader,
+  writePageHeader,
+  type ColumnChunkMeta,
+  type PageHeader,
+} from './format.js';
 import { bitWidth, encodeDefLevels, encodeHybrid } from './rle.js';
 import type { ColumnSpec } from './schema.js';
 import { chunkStatistics } from './statistics.js';
@@ -43,19 +51,28 @@ const header = new ByteBuilder(256);
 /** Bytes of values [v0, v1) as a view of the gathered arrays (fixed widths), or null. */
 function plainView(v: ChunkValues, v0: number, v1: number): Uint8Array | null {
   switch (v.kind) {
-    case 'i32': return new Uint8Array(v.i32.buffer, v.i32.byteOffset + v0 * 4, (v1 - v0) * 4);
-    case 'i64': return new Uint8Array(v.i64.buffer, v.i64.byteOffset + v0 * 8, (v1 - v0) * 8);
-    case 'f32': return new Uint8Array(v.f32.buffer, v.f32.byteOffset + v0 * 4, (v1 - v0) * 4);
-    case 'f64': return new Uint8Array(v.f64.buffer, v.f64.byteOffset + v0 * 8, (v1 - v0) * 8);
-    case 'fixed': return v.bytes.subarray(v0 * v.width, v1 * v.width);
-    default: return null;
+    case 'i32':
+      return new Uint8Array(v.i32.buffer, v.i32.byteOffset + v0 * 4, (v1 - v0) * 4);
+    case 'i64':
+      return new Uint8Array(v.i64.buffer, v.i64.byteOffset + v0 * 8, (v1 - v0) * 8);
+    case 'f32':
+      return new Uint8Array(v.f32.buffer, v.f32.byteOffset + v0 * 4, (v1 - v0) * 4);
+    case 'f64':
+      return new Uint8Array(v.f64.buffer, v.f64.byteOffset + v0 * 8, (v1 - v0) * 8);
+    case 'fixed':
+      return v.bytes.subarray(v0 * v.width, v1 * v.width);
+    default:
+      return null;
   }
 }
 
 /** Appends values [v0, v1) PLAIN-encoded. */
 export function writePlain(out: ByteBuilder, v: ChunkValues, v0: number, v1: number): void {
   const view = plainView(v, v0, v1);
-  if (view !== null) { out.bytes(view); return; }
+  if (view !== null) {
+    out.bytes(view);
+    return;
+  }
   if (v.kind === 'bool') {
     const n = v1 - v0;
     out.ensure((n + 7) >> 3);
@@ -72,11 +89,17 @@ export function writePlain(out: ByteBuilder, v: ChunkValues, v0: number, v1: num
   // Byte arrays: 4-byte little-endian length, then the bytes.
   const o = v.offsets;
   out.ensure((v1 - v0) * 4 + o[v1]! - o[v0]!);
-  const buf = out.buf, b = v.bytes;
+  const buf = out.buf,
+    b = v.bytes;
   let at = out.length;
   for (let k = v0; k < v1; k++) {
-    const s = o[k]!, e = o[k + 1]!, n = e - s;
-    buf[at] = n & 0xff; buf[at + 1] = (n >>> 8) & 0xff; buf[at + 2] = (n >>> 16) & 0xff; buf[at + 3] = n >>> 24;
+    const s = o[k]!,
+      e = o[k + 1]!,
+      n = e - s;
+    buf[at] = n & 0xff;
+    buf[at + 1] = (n >>> 8) & 0xff;
+    buf[at + 2] = (n >>> 16) & 0xff;
+    buf[at + 3] = n >>> 24;
     at += 4;
     buf.set(b.subarray(s, e), at);
     at += n;
@@ -87,12 +110,35 @@ export function writePlain(out: ByteBuilder, v: ChunkValues, v0: number, v1: num
 /** Plain bytes of value k (for bloom filter hashing). */
 function valueBytes(v: ChunkValues, k: number, out: { b: Uint8Array; s: number; e: number }): void {
   switch (v.kind) {
-    case 'i32': out.b = new Uint8Array(v.i32.buffer); out.s = v.i32.byteOffset + k * 4; out.e = out.s + 4; return;
-    case 'f32': out.b = new Uint8Array(v.f32.buffer); out.s = v.f32.byteOffset + k * 4; out.e = out.s + 4; return;
-    case 'i64': out.b = new Uint8Array(v.i64.buffer); out.s = v.i64.byteOffset + k * 8; out.e = out.s + 8; return;
-    case 'f64': out.b = new Uint8Array(v.f64.buffer); out.s = v.f64.byteOffset + k * 8; out.e = out.s + 8; return;
-    case 'fixed': out.b = v.bytes; out.s = k * v.width; out.e = out.s + v.width; return;
-    default: out.b = v.bytes; out.s = v.offsets[k]!; out.e = v.offsets[k + 1]!;
+    case 'i32':
+      out.b = new Uint8Array(v.i32.buffer);
+      out.s = v.i32.byteOffset + k * 4;
+      out.e = out.s + 4;
+      return;
+    case 'f32':
+      out.b = new Uint8Array(v.f32.buffer);
+      out.s = v.f32.byteOffset + k * 4;
+      out.e = out.s + 4;
+      return;
+    case 'i64':
+      out.b = new Uint8Array(v.i64.buffer);
+      out.s = v.i64.byteOffset + k * 8;
+      out.e = out.s + 8;
+      return;
+    case 'f64':
+      out.b = new Uint8Array(v.f64.buffer);
+      out.s = v.f64.byteOffset + k * 8;
+      out.e = out.s + 8;
+      return;
+    case 'fixed':
+      out.b = v.bytes;
+      out.s = k * v.width;
+      out.e = out.s + v.width;
+      return;
+    default:
+      out.b = v.bytes;
+      out.s = v.offsets[k]!;
+      out.e = v.offsets[k + 1]!;
   }
 }
 
@@ -114,7 +160,12 @@ function bloomOf(values: ChunkValues, distinct: number, fpp: number): Buffer {
  * closes once its values (plus about a bit per row of definition levels when
  * the chunk has NULLs) reach `pageSize`.
  */
-function pageRanges(v: ChunkValues, costOf: (k: number) => number, fixedCost: number | null, pageSize: number): number[][] {
+function pageRanges(
+  v: ChunkValues,
+  costOf: (k: number) => number,
+  fixedCost: number | null,
+  pageSize: number,
+): number[][] {
   const ranges: number[][] = [];
   const rows = v.rows;
   if (!v.hasNulls && fixedCost !== null) {
@@ -123,11 +174,22 @@ function pageRanges(v: ChunkValues, costOf: (k: number) => number, fixedCost: nu
     return ranges;
   }
   const levelCost = v.hasNulls ? 1 / 8 : 0;
-  let r0 = 0, v0 = 0, k = 0, bytes = 0;
+  let r0 = 0,
+    v0 = 0,
+    k = 0,
+    bytes = 0;
   for (let r = 0; r < rows; r++) {
     bytes += levelCost;
-    if (!v.hasNulls || v.defined[r] === 1) { bytes += fixedCost ?? costOf(k); k++; }
-    if (bytes >= pageSize) { ranges.push([r0, r + 1, v0, k]); r0 = r + 1; v0 = k; bytes = 0; }
+    if (!v.hasNulls || v.defined[r] === 1) {
+      bytes += fixedCost ?? costOf(k);
+      k++;
+    }
+    if (bytes >= pageSize) {
+      ranges.push([r0, r + 1, v0, k]);
+      r0 = r + 1;
+      v0 = k;
+      bytes = 0;
+    }
   }
   if (r0 < rows || ranges.length === 0) ranges.push([r0, rows, v0, k]);
   return ranges;
@@ -152,13 +214,19 @@ interface PlannedPage {
 export interface ChunkPlan {
   readonly pages: readonly PlannedPage[];
   readonly hasDictionary: boolean;
-  readonly meta: Omit<ColumnChunkMeta, 'totalUncompressed' | 'totalCompressed' | 'dataPageOffset' | 'dictionaryPageOffset'>;
+  readonly meta: Omit<
+    ColumnChunkMeta,
+    'totalUncompressed' | 'totalCompressed' | 'dataPageOffset' | 'dictionaryPageOffset'
+  >;
   readonly bloom: Buffer | null;
 }
 
 /** Encodes the chunk and hands each page body to `compress`; `spec` says what the column is, `v` holds its rows. */
 export function planChunk(
-  spec: ColumnSpec, v: ChunkValues, opts: Omit<ChunkOptions, 'codec'> & { readonly codecName: CodecName }, compress: PageCompressor,
+  spec: ColumnSpec,
+  v: ChunkValues,
+  opts: Omit<ChunkOptions, 'codec'> & { readonly codecName: CodecName },
+  compress: PageCompressor,
 ): ChunkPlan {
   if (spec.schema.listDims !== undefined) return planListChunk(spec, v, opts, compress);
   const pages: PlannedPage[] = [];
@@ -172,19 +240,36 @@ export function planChunk(
     writePlain(page, dictionary.values, 0, dictionary.size);
     const enc = opts.version === 1 ? Encoding.PLAIN_DICTIONARY : Encoding.PLAIN;
     encodings.add(enc);
-    pages.push({ header: { type: 'dict', uncompressed: page.length, compressed: 0, numValues: dictionary.size, encoding: enc }, prefix: null, body: compress(page.view8()) });
+    pages.push({
+      header: { type: 'dict', uncompressed: page.length, compressed: 0, numValues: dictionary.size, encoding: enc },
+      prefix: null,
+      body: compress(page.view8()),
+    });
     width = bitWidth(dictionary.size - 1);
   }
   // v2 pages: integers without a dictionary are delta-encoded (timestamps above all).
-  const delta = dictionary === null && opts.version === 2 && (v.kind === 'i32' || v.kind === 'i64') ? deltaValues(v) : null;
-  const valueEncoding = dictionary !== null ? (opts.version === 1 ? Encoding.PLAIN_DICTIONARY : Encoding.RLE_DICTIONARY)
-    : delta !== null ? Encoding.DELTA_BINARY_PACKED : Encoding.PLAIN;
+  const delta =
+    dictionary === null && opts.version === 2 && (v.kind === 'i32' || v.kind === 'i64') ? deltaValues(v) : null;
+  const valueEncoding =
+    dictionary !== null
+      ? opts.version === 1
+        ? Encoding.PLAIN_DICTIONARY
+        : Encoding.RLE_DICTIONARY
+      : delta !== null
+        ? Encoding.DELTA_BINARY_PACKED
+        : Encoding.PLAIN;
   encodings.add(valueEncoding);
 
-  const fixedCost = dictionary !== null ? width / 8 : v.kind === 'bool' ? 1 / 8 : v.kind === 'bytes' ? null : spec.width;
+  const fixedCost =
+    dictionary !== null ? width / 8 : v.kind === 'bool' ? 1 / 8 : v.kind === 'bytes' ? null : spec.width;
   const costOf = (k: number): number => 4 + v.offsets[k + 1]! - v.offsets[k]!;
   const optional = spec.schema.optional;
-  for (const [r0, r1, v0, v1] of pageRanges(v, costOf, fixedCost, opts.dataPageSize) as [number, number, number, number][]) {
+  for (const [r0, r1, v0, v1] of pageRanges(v, costOf, fixedCost, opts.dataPageSize) as [
+    number,
+    number,
+    number,
+    number,
+  ][]) {
     const writeValues = (out: ByteBuilder): void => {
       if (dictionary !== null) {
         out.byte(width);
@@ -203,17 +288,31 @@ export function planChunk(
         page.setI32le(0, page.length - 4);
       }
       writeValues(page);
-      pages.push({ header: { type: 'v1', uncompressed: page.length, compressed: 0, numValues: r1 - r0, encoding: valueEncoding }, prefix: null, body: compress(page.view8()) });
+      pages.push({
+        header: { type: 'v1', uncompressed: page.length, compressed: 0, numValues: r1 - r0, encoding: valueEncoding },
+        prefix: null,
+        body: compress(page.view8()),
+      });
     } else {
       levels.reset();
       if (optional) encodeDefLevels(levels, v.hasNulls ? v.defined : null, r0, r1);
       let raw = dictionary === null && delta === null ? plainView(v, v0, v1) : null;
-      if (raw === null) { writeValues(page); raw = page.view8(); }
+      if (raw === null) {
+        writeValues(page);
+        raw = page.view8();
+      }
       const lv = levels.copy();
       pages.push({
         header: {
-          type: 'v2', uncompressed: lv.length + raw.length, compressed: 0, numValues: r1 - r0, numNulls: (r1 - r0) - (v1 - v0),
-          numRows: r1 - r0, encoding: valueEncoding, defLevelsLength: lv.length, compressedValues: opts.codecName !== 'UNCOMPRESSED',
+          type: 'v2',
+          uncompressed: lv.length + raw.length,
+          compressed: 0,
+          numValues: r1 - r0,
+          numNulls: r1 - r0 - (v1 - v0),
+          numRows: r1 - r0,
+          encoding: valueEncoding,
+          defLevelsLength: lv.length,
+          compressedValues: opts.codecName !== 'UNCOMPRESSED',
         },
         prefix: lv,
         body: compress(raw),
@@ -243,11 +342,15 @@ export function planChunk(
  * between records (v2 pages must start a record). No dictionary, statistics or bloom filter.
  */
 function planListChunk(
-  spec: ColumnSpec, v: ChunkValues, opts: Omit<ChunkOptions, 'codec'> & { readonly codecName: CodecName }, compress: PageCompressor,
+  spec: ColumnSpec,
+  v: ChunkValues,
+  opts: Omit<ChunkOptions, 'codec'> & { readonly codecName: CodecName },
+  compress: PageCompressor,
 ): ChunkPlan {
   const dims = spec.schema.listDims!;
   const maxDef = 2 * dims + 1;
-  const repWidth = bitWidth(dims), defWidth = bitWidth(maxDef);
+  const repWidth = bitWidth(dims),
+    defWidth = bitWidth(maxDef);
   const pages: PlannedPage[] = [];
   const emit = (l0: number, l1: number, v0: number, v1: number, records: number): void => {
     page.reset();
@@ -260,7 +363,11 @@ function planListChunk(
       encodeHybrid(page, v.def, l0, l1, defWidth);
       page.setI32le(mark, page.length - mark - 4);
       writePlain(page, v, v0, v1);
-      pages.push({ header: { type: 'v1', uncompressed: page.length, compressed: 0, numValues: l1 - l0, encoding: Encoding.PLAIN }, prefix: null, body: compress(page.view8()) });
+      pages.push({
+        header: { type: 'v1', uncompressed: page.length, compressed: 0, numValues: l1 - l0, encoding: Encoding.PLAIN },
+        prefix: null,
+        body: compress(page.view8()),
+      });
       return;
     }
     levels.reset();
@@ -271,27 +378,54 @@ function planListChunk(
     const raw = plainView(v, v0, v1)!;
     pages.push({
       header: {
-        type: 'v2', uncompressed: lv.length + raw.length, compressed: 0, numValues: l1 - l0, numNulls: (l1 - l0) - (v1 - v0), numRows: records,
-        encoding: Encoding.PLAIN, defLevelsLength: lv.length - repLength, repLevelsLength: repLength, compressedValues: opts.codecName !== 'UNCOMPRESSED',
+        type: 'v2',
+        uncompressed: lv.length + raw.length,
+        compressed: 0,
+        numValues: l1 - l0,
+        numNulls: l1 - l0 - (v1 - v0),
+        numRows: records,
+        encoding: Encoding.PLAIN,
+        defLevelsLength: lv.length - repLength,
+        repLevelsLength: repLength,
+        compressedValues: opts.codecName !== 'UNCOMPRESSED',
       },
       prefix: lv,
       body: compress(raw),
     });
   };
-  let l0 = 0, v0 = 0, k = 0, records = 0, bytes = 0;
+  let l0 = 0,
+    v0 = 0,
+    k = 0,
+    records = 0,
+    bytes = 0;
   for (let l = 0; l < v.levels; l++) {
     if (v.rep[l] === 0) {
-      if (l > l0 && bytes >= opts.dataPageSize) { emit(l0, l, v0, k, records); l0 = l; v0 = k; records = 0; bytes = 0; }
+      if (l > l0 && bytes >= opts.dataPageSize) {
+        emit(l0, l, v0, k, records);
+        l0 = l;
+        v0 = k;
+        records = 0;
+        bytes = 0;
+      }
       records++;
     }
     bytes += 0.25;
-    if (v.def[l] === maxDef) { bytes += 8; k++; }
+    if (v.def[l] === maxDef) {
+      bytes += 8;
+      k++;
+    }
   }
   if (v.levels > l0 || pages.length === 0) emit(l0, v.levels, v0, k, records);
   return {
     pages,
     hasDictionary: false,
-    meta: { type: spec.schema.physical, encodings: [Encoding.PLAIN, Encoding.RLE], path: leafPath(spec.schema), codec: Codec[opts.codecName], numValues: v.levels },
+    meta: {
+      type: spec.schema.physical,
+      encodings: [Encoding.PLAIN, Encoding.RLE],
+      path: leafPath(spec.schema),
+      codec: Codec[opts.codecName],
+      numValues: v.levels,
+    },
     bloom: null,
   };
 }
@@ -299,7 +433,9 @@ function planListChunk(
 /** The chunk's bytes and metadata, from its plan and its pages' compressed bodies (awaited, in page order). */
 export function finishChunk(plan: ChunkPlan, bodies: readonly Buffer[]): EncodedChunk {
   const parts: Buffer[] = [];
-  let total = 0, uncompressedTotal = 0, dataPageOffset = 0;
+  let total = 0,
+    uncompressedTotal = 0,
+    dataPageOffset = 0;
   plan.pages.forEach((p, i) => {
     const body = bodies[i]!;
     const prefix = p.prefix?.length ?? 0;
@@ -315,7 +451,13 @@ export function finishChunk(plan: ChunkPlan, bodies: readonly Buffer[]): Encoded
   return {
     parts,
     byteLength: total,
-    meta: { ...plan.meta, totalUncompressed: uncompressedTotal, totalCompressed: total, dataPageOffset, dictionaryPageOffset: plan.hasDictionary ? 0 : undefined },
+    meta: {
+      ...plan.meta,
+      totalUncompressed: uncompressedTotal,
+      totalCompressed: total,
+      dataPageOffset,
+      dictionaryPageOffset: plan.hasDictionary ? 0 : undefined,
+    },
     bloom: plan.bloom,
   };
 }
@@ -323,5 +465,8 @@ export function finishChunk(plan: ChunkPlan, bodies: readonly Buffer[]): Encoded
 /** Encodes the chunk with its pages compressed here; `spec` says what the column is, `v` holds its rows. */
 export function encodeChunk(spec: ColumnSpec, v: ChunkValues, opts: ChunkOptions): EncodedChunk {
   const plan = planChunk(spec, v, { ...opts, codecName: opts.codec.name }, (raw) => opts.codec.compress(raw));
-  return finishChunk(plan, plan.pages.map((p) => p.body as Buffer));
+  return finishChunk(
+    plan,
+    plan.pages.map((p) => p.body as Buffer),
+  );
 }

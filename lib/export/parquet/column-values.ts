@@ -34,7 +34,11 @@ export class ChunkValues {
   dict: Uint8Array[] = [];
   dictBytes = 0;
 
-  constructor(readonly kind: ValueKind, readonly width = 0, capacity = 1024) {
+  constructor(
+    readonly kind: ValueKind,
+    readonly width = 0,
+    capacity = 1024,
+  ) {
     const cap = Math.max(16, capacity);
     this.defined = new Uint8Array(cap);
     this.i32 = new Int32Array(kind === 'bool' || kind === 'i32' || kind === 'symbol' ? cap : 0);

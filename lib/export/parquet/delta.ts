@@ -40,14 +40,19 @@ export function deltaValues(v: ChunkValues): DeltaValues | null {
   for (let i = 0; i < n; i++) {
     const x = a[2 * i + 1]! * TWO32 + (a[2 * i]! >>> 0);
     if (x < -LIMIT || x >= 2 * LIMIT) return null;
-    if (i > 0) { const d = x - prev; if (d <= -LIMIT || d >= LIMIT) return null; }
+    if (i > 0) {
+      const d = x - prev;
+      if (d <= -LIMIT || d >= LIMIT) return null;
+    }
     out[i] = x;
     prev = x;
   }
   return { values: out, bits: 64 };
 }
 
-function zigzag(out: ByteBuilder, x: number): void { out.uvarint(x >= 0 ? x * 2 : -x * 2 - 1); }
+function zigzag(out: ByteBuilder, x: number): void {
+  out.uvarint(x >= 0 ? x * 2 : -x * 2 - 1);
+}
 
 /** Appends values[from, to) DELTA_BINARY_PACKED. */
 export function encodeDelta(out: ByteBuilder, dv: DeltaValues, from: number, to: number): void {
@@ -76,10 +81,17 @@ export function encodeDelta(out: ByteBuilder, dv: DeltaValues, from: number, to:
     out.length += MINIBLOCKS;
     for (let k = 0; k < MINIBLOCKS; k++) {
       const s = k * MINI;
-      if (s >= m) { out.buf[widthsAt + k] = 0; continue; }
+      if (s >= m) {
+        out.buf[widthsAt + k] = 0;
+        continue;
+      }
       const e = Math.min(m, s + MINI);
       let max = 0;
-      for (let i = s; i < e; i++) { const x = deltas[i]! - min; deltas[i] = x; if (x > max) max = x; }
+      for (let i = s; i < e; i++) {
+        const x = deltas[i]! - min;
+        deltas[i] = x;
+        if (x > max) max = x;
+      }
       let width = 0;
       while (width < 53 && 2 ** width <= max) width++;
       out.buf[widthsAt + k] = width;
@@ -95,7 +107,8 @@ function packMiniblock(out: ByteBuilder, d: Float64Array, s: number, width: numb
   out.ensure(4 * width);
   const buf = out.buf;
   let at = out.length;
-  let acc = 0, bits = 0;
+  let acc = 0,
+    bits = 0;
   const put = (x: number, w: number): void => {
     // Pieces of at most 16 bits keep the accumulator below 2^24.
     while (w > 0) {
@@ -105,7 +118,11 @@ function packMiniblock(out: ByteBuilder, d: Float64Array, s: number, width: numb
       acc |= piece << bits;
       bits += take;
       w -= take;
-      while (bits >= 8) { buf[at++] = acc & 0xff; acc >>>= 8; bits -= 8; }
+      while (bits >= 8) {
+        buf[at++] = acc & 0xff;
+        acc >>>= 8;
+        bits -= 8;
+      }
     }
   };
   for (let i = 0; i < MINI; i++) put(d[s + i]!, width);

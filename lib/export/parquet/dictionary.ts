@@ -16,12 +16,20 @@ export interface Dictionary {
 /** The words of fixed-width values: 1 (i32, f32), 2 (i64, f64) or width / 4 (fixed). */
 function wordsOf(v: ChunkValues): { words: Int32Array; wpv: number } {
   switch (v.kind) {
-    case 'bool': case 'i32': case 'symbol': return { words: v.i32, wpv: 1 };
-    case 'i64': return { words: v.i64, wpv: 2 };
-    case 'f32': return { words: new Int32Array(v.f32.buffer, v.f32.byteOffset, v.f32.length), wpv: 1 };
-    case 'f64': return { words: new Int32Array(v.f64.buffer, v.f64.byteOffset, v.f64.length * 2), wpv: 2 };
-    case 'fixed': return { words: new Int32Array(v.bytes.buffer, v.bytes.byteOffset, v.bytes.length >> 2), wpv: v.width >> 2 };
-    case 'bytes': throw new Error('byte arrays have no words');
+    case 'bool':
+    case 'i32':
+    case 'symbol':
+      return { words: v.i32, wpv: 1 };
+    case 'i64':
+      return { words: v.i64, wpv: 2 };
+    case 'f32':
+      return { words: new Int32Array(v.f32.buffer, v.f32.byteOffset, v.f32.length), wpv: 1 };
+    case 'f64':
+      return { words: new Int32Array(v.f64.buffer, v.f64.byteOffset, v.f64.length * 2), wpv: 2 };
+    case 'fixed':
+      return { words: new Int32Array(v.bytes.buffer, v.bytes.byteOffset, v.bytes.length >> 2), wpv: v.width >> 2 };
+    case 'bytes':
+      throw new Error('byte arrays have no words');
   }
 }
 
@@ -45,17 +53,28 @@ function strictlyIncreasing(v: ChunkValues): boolean {
   const n = v.count;
   if (n < 2) return false;
   switch (v.kind) {
-    case 'i32': { const a = v.i32; for (let i = 1; i < n; i++) if (a[i]! <= a[i - 1]!) return false; return true; }
-    case 'f32': case 'f64': { const a = v.kind === 'f32' ? v.f32 : v.f64; for (let i = 1; i < n; i++) if (!(a[i]! > a[i - 1]!)) return false; return true; }
+    case 'i32': {
+      const a = v.i32;
+      for (let i = 1; i < n; i++) if (a[i]! <= a[i - 1]!) return false;
+      return true;
+    }
+    case 'f32':
+    case 'f64': {
+      const a = v.kind === 'f32' ? v.f32 : v.f64;
+      for (let i = 1; i < n; i++) if (!(a[i]! > a[i - 1]!)) return false;
+      return true;
+    }
     case 'i64': {
       const a = v.i64;
       for (let i = 1; i < n; i++) {
-        const h = a[2 * i + 1]!, ph = a[2 * i - 1]!;
-        if (h < ph || (h === ph && (a[2 * i]! >>> 0) <= (a[2 * i - 2]! >>> 0))) return false;
+        const h = a[2 * i + 1]!,
+          ph = a[2 * i - 1]!;
+        if (h < ph || (h === ph && a[2 * i]! >>> 0 <= a[2 * i - 2]! >>> 0)) return false;
       }
       return true;
     }
-    default: return false;
+    default:
+      return false;
   }
 }
 
@@ -85,8 +104,15 @@ function fixedDictionary(v: ChunkValues, maxEntries: number, maxBytes: number): 
       if (e === 0) break;
       const eo = (e - 1) * wpv;
       let same = true;
-      for (let k = 0; k < wpv; k++) if (dw[eo + k] !== words[at + k]) { same = false; break; }
-      if (same) { found = e - 1; break; }
+      for (let k = 0; k < wpv; k++)
+        if (dw[eo + k] !== words[at + k]) {
+          same = false;
+          break;
+        }
+      if (same) {
+        found = e - 1;
+        break;
+      }
       s = (s + 1) & mask;
     }
     if (found < 0) {
@@ -95,7 +121,8 @@ function fixedDictionary(v: ChunkValues, maxEntries: number, maxBytes: number): 
       for (let k = 0; k < wpv; k++) dw[found * wpv + k] = words[at + k]!;
       table[s] = found + 1;
       if (size * 2 > cap) {
-        cap *= 2; mask = cap - 1;
+        cap *= 2;
+        mask = cap - 1;
         if (scratchTable.length < cap) scratchTable = new Int32Array(cap);
         table = scratchTable;
         table.fill(0, 0, cap);
@@ -134,18 +161,23 @@ function sameBytes(a: Uint8Array, af: number, at: number, b: Uint8Array, bf: num
 
 /** Dictionary of a byte-array chunk, or null when it would exceed the limits. */
 function bytesDictionary(v: ChunkValues, maxEntries: number, maxBytes: number): Dictionary | null {
-  const n = v.count, b = v.bytes, o = v.offsets;
+  const n = v.count,
+    b = v.bytes,
+    o = v.offsets;
   let cap = tableSize(Math.min(n, 4096));
   let mask = cap - 1;
   let table = new Int32Array(cap);
   const distinct = new ChunkValues('bytes', 0, Math.min(n, maxEntries) + 1);
   const indices = indicesFor(n);
-  let size = 0, plainBytes = 0;
+  let size = 0,
+    plainBytes = 0;
   distinct.offsets[0] = 0;
   const rehash = (): void => {
-    cap *= 2; mask = cap - 1;
+    cap *= 2;
+    mask = cap - 1;
     table = new Int32Array(cap);
-    const db = distinct.bytes, dof = distinct.offsets;
+    const db = distinct.bytes,
+      dof = distinct.offsets;
     for (let e = 0; e < size; e++) {
       let s = hashBytes(db, dof[e]!, dof[e + 1]!) & mask;
       while (table[s] !== 0) s = (s + 1) & mask;
@@ -153,13 +185,17 @@ function bytesDictionary(v: ChunkValues, maxEntries: number, maxBytes: number): 
     }
   };
   for (let i = 0; i < n; i++) {
-    const from = o[i]!, to = o[i + 1]!;
+    const from = o[i]!,
+      to = o[i + 1]!;
     let s = hashBytes(b, from, to) & mask;
     let found = -1;
     for (;;) {
       const e = table[s]!;
       if (e === 0) break;
-      if (sameBytes(distinct.bytes, distinct.offsets[e - 1]!, distinct.offsets[e]!, b, from, to)) { found = e - 1; break; }
+      if (sameBytes(distinct.bytes, distinct.offsets[e - 1]!, distinct.offsets[e]!, b, from, to)) {
+        found = e - 1;
+        break;
+      }
       s = (s + 1) & mask;
     }
     if (found < 0) {
@@ -186,7 +222,11 @@ function symbolDictionary(v: ChunkValues): Dictionary {
   distinct.reserveBytes(v.dictBytes);
   let at = 0;
   distinct.offsets[0] = 0;
-  v.dict.forEach((s, k) => { distinct.bytes.set(s, at); at += s.length; distinct.offsets[k + 1] = at; });
+  v.dict.forEach((s, k) => {
+    distinct.bytes.set(s, at);
+    at += s.length;
+    distinct.offsets[k + 1] = at;
+  });
   distinct.byteLength = at;
   distinct.rows = distinct.count = v.dict.length;
   return { values: distinct, indices: v.i32, size: v.dict.length };
@@ -195,9 +235,13 @@ function symbolDictionary(v: ChunkValues): Dictionary {
 /** The chunk's dictionary, or null to write it PLAIN. */
 export function buildDictionary(v: ChunkValues, maxEntries: number, maxBytes: number): Dictionary | null {
   switch (v.kind) {
-    case 'symbol': return symbolDictionary(v);
-    case 'bool': return null;
-    case 'bytes': return bytesDictionary(v, maxEntries, maxBytes);
-    default: return fixedDictionary(v, maxEntries, maxBytes);
+    case 'symbol':
+      return symbolDictionary(v);
+    case 'bool':
+      return null;
+    case 'bytes':
+      return bytesDictionary(v, maxEntries, maxBytes);
+    default:
+      return fixedDictionary(v, maxEntries, maxBytes);
   }
 }

@@ -4,14 +4,33 @@
 import { ByteBuilder } from './byte-builder.js';
 import { TType, ThriftWriter } from './thrift-compact.js';
 
-export const PhysicalType = { BOOLEAN: 0, INT32: 1, INT64: 2, FLOAT: 4, DOUBLE: 5, BYTE_ARRAY: 6, FIXED_LEN_BYTE_ARRAY: 7 } as const;
+export const PhysicalType = {
+  BOOLEAN: 0,
+  INT32: 1,
+  INT64: 2,
+  FLOAT: 4,
+  DOUBLE: 5,
+  BYTE_ARRAY: 6,
+  FIXED_LEN_BYTE_ARRAY: 7,
+} as const;
 export type PhysicalTypeName = keyof typeof PhysicalType;
 
 export const Encoding = { PLAIN: 0, PLAIN_DICTIONARY: 2, RLE: 3, DELTA_BINARY_PACKED: 5, RLE_DICTIONARY: 8 } as const;
 export const Codec = { UNCOMPRESSED: 0, SNAPPY: 1, GZIP: 2, LZO: 3, BROTLI: 4, LZ4: 5, ZSTD: 6, LZ4_RAW: 7 } as const;
 export type CodecName = keyof typeof Codec;
 export const PageType = { DATA_PAGE: 0, DICTIONARY_PAGE: 2, DATA_PAGE_V2: 3 } as const;
-export const ConvertedType = { UTF8: 0, LIST: 3, DECIMAL: 5, TIMESTAMP_MILLIS: 9, TIMESTAMP_MICROS: 10, UINT_32: 13, INT_8: 15, INT_16: 16, INT_32: 17, INT_64: 18 } as const;
+export const ConvertedType = {
+  UTF8: 0,
+  LIST: 3,
+  DECIMAL: 5,
+  TIMESTAMP_MILLIS: 9,
+  TIMESTAMP_MICROS: 10,
+  UINT_32: 13,
+  INT_8: 15,
+  INT_16: 16,
+  INT_32: 17,
+  INT_64: 18,
+} as const;
 
 /** The logical type annotations svcdb uses. */
 export type LogicalType =
@@ -90,13 +109,32 @@ export interface FileMeta {
 }
 
 export type PageHeader =
-  | { readonly type: 'dict'; readonly uncompressed: number; readonly compressed: number; readonly numValues: number; readonly encoding: number }
-  | { readonly type: 'v1'; readonly uncompressed: number; readonly compressed: number; readonly numValues: number; readonly encoding: number }
   | {
-    readonly type: 'v2'; readonly uncompressed: number; readonly compressed: number; readonly numValues: number; readonly numNulls: number;
-    readonly numRows: number; readonly encoding: number; readonly defLevelsLength: number; readonly compressedValues: boolean;
-    readonly repLevelsLength?: number;
-  };
+      readonly type: 'dict';
+      readonly uncompressed: number;
+      readonly compressed: number;
+      readonly numValues: number;
+      readonly encoding: number;
+    }
+  | {
+      readonly type: 'v1';
+      readonly uncompressed: number;
+      readonly compressed: number;
+      readonly numValues: number;
+      readonly encoding: number;
+    }
+  | {
+      readonly type: 'v2';
+      readonly uncompressed: number;
+      readonly compressed: number;
+      readonly numValues: number;
+      readonly numNulls: number;
+      readonly numRows: number;
+      readonly encoding: number;
+      readonly defLevelsLength: number;
+      readonly compressedValues: boolean;
+      readonly repLevelsLength?: number;
+    };
 
 /** Serializes a page header into `out` (appended). */
 export function writePageHeader(out: ByteBuilder, h: PageHeader): void {
@@ -150,8 +188,14 @@ function writeStatistics(w: ThriftWriter, id: number, s: Statistics): void {
 function writeLogicalType(w: ThriftWriter, t: LogicalType): void {
   w.structBegin(10);
   switch (t.kind) {
-    case 'STRING': w.structBegin(1); w.structEnd(); break;
-    case 'UUID': w.structBegin(14); w.structEnd(); break;
+    case 'STRING':
+      w.structBegin(1);
+      w.structEnd();
+      break;
+    case 'UUID':
+      w.structBegin(14);
+      w.structEnd();
+      break;
     case 'DECIMAL':
       w.structBegin(5);
       w.i32(1, t.scale);
@@ -162,11 +206,15 @@ function writeLogicalType(w: ThriftWriter, t: LogicalType): void {
       w.structBegin(8);
       w.bool(1, true);
       w.structBegin(2);
-      w.structBegin(t.unit === 'MILLIS' ? 1 : t.unit === 'MICROS' ? 2 : 3); w.structEnd();
+      w.structBegin(t.unit === 'MILLIS' ? 1 : t.unit === 'MICROS' ? 2 : 3);
+      w.structEnd();
       w.structEnd();
       w.structEnd();
       break;
-    case 'LIST': w.structBegin(3); w.structEnd(); break;
+    case 'LIST':
+      w.structBegin(3);
+      w.structEnd();
+      break;
     case 'INTEGER':
       w.structBegin(10);
       w.i8(1, t.bitWidth);
@@ -269,7 +317,8 @@ export function writeFileMetaData(m: FileMeta): Uint8Array {
   w.listBegin(7, TType.STRUCT, m.columns.length);
   for (let i = 0; i < m.columns.length; i++) {
     w.elemStructBegin();
-    w.structBegin(1); w.structEnd();
+    w.structBegin(1);
+    w.structEnd();
     w.structEnd();
   }
   w.end();
@@ -280,8 +329,17 @@ export function writeFileMetaData(m: FileMeta): Uint8Array {
 export function writeBloomFilterHeader(out: ByteBuilder, numBytes: number): void {
   const w = new ThriftWriter(out);
   w.i32(1, numBytes);
-  w.structBegin(2); w.structBegin(1); w.structEnd(); w.structEnd();
-  w.structBegin(3); w.structBegin(1); w.structEnd(); w.structEnd();
-  w.structBegin(4); w.structBegin(1); w.structEnd(); w.structEnd();
+  w.structBegin(2);
+  w.structBegin(1);
+  w.structEnd();
+  w.structEnd();
+  w.structBegin(3);
+  w.structBegin(1);
+  w.structEnd();
+  w.structEnd();
+  w.structBegin(4);
+  w.structBegin(1);
+  w.structEnd();
+  w.structEnd();
   w.end();
 }

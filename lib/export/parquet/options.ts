@@ -25,14 +25,30 @@ export interface ParquetOptions {
 }
 
 export const PARQUET_DEFAULTS: ParquetOptions = {
-  partitionBy: 'NONE', codec: 'ZSTD', level: null, rowGroupSize: 100_000, dataPageSize: 1_048_576,
-  statistics: true, version: 2, rawArrayEncoding: false, bloomColumns: [], bloomFpp: 0.01,
+  partitionBy: 'NONE',
+  codec: 'ZSTD',
+  level: null,
+  rowGroupSize: 100_000,
+  dataPageSize: 1_048_576,
+  statistics: true,
+  version: 2,
+  rawArrayEncoding: false,
+  bloomColumns: [],
+  bloomFpp: 0.01,
 };
 
 /** The parameter names parseParquetOptions reads (the library checks its option objects against them). */
 export const PARQUET_PARAMETERS: readonly string[] = [
-  'partition_by', 'compression_codec', 'compression_level', 'row_group_size', 'data_page_size', 'statistics_enabled',
-  'parquet_version', 'raw_array_encoding', 'bloom_filter_columns', 'bloom_filter_fpp',
+  'partition_by',
+  'compression_codec',
+  'compression_level',
+  'row_group_size',
+  'data_page_size',
+  'statistics_enabled',
+  'parquet_version',
+  'raw_array_encoding',
+  'bloom_filter_columns',
+  'bloom_filter_fpp',
 ];
 
 /** Row groups and pages: limits that keep one row group's memory sane. */
@@ -71,7 +87,10 @@ const LEVEL_CODEC_NAMES: Partial<Record<CodecName, string>> = { GZIP: 'GZIP', BR
 export function parseParquetOptions(params: URLSearchParams): ParquetOptions {
   const d = PARQUET_DEFAULTS;
   const pb = get(params, 'partition_by');
-  const partitionBy = pb === null ? d.partitionBy : (PARTITION_BY as readonly string[]).find((p) => p === pb.toUpperCase()) as PartitionBy | undefined;
+  const partitionBy =
+    pb === null
+      ? d.partitionBy
+      : ((PARTITION_BY as readonly string[]).find((p) => p === pb.toUpperCase()) as PartitionBy | undefined);
   if (partitionBy === undefined) throw bad(`partitionBy is temporarily not supported:${pb!}`);
 
   const cc = get(params, 'compression_codec');
@@ -86,29 +105,48 @@ export function parseParquetOptions(params: URLSearchParams): ParquetOptions {
     if (!/^[+-]?\d+$/.test(lv)) throw bad(`invalid compression level:${lv}`);
     if (range !== undefined) {
       level = Number(lv);
-      if (level < range.min || level > range.max) throw bad(`${LEVEL_CODEC_NAMES[codec]!} compression level must be between ${range.min} and ${range.max}`);
+      if (level < range.min || level > range.max)
+        throw bad(`${LEVEL_CODEC_NAMES[codec]!} compression level must be between ${range.min} and ${range.max}`);
     }
   }
 
-  const rowGroupSize = intParam(params, 'row_group_size', 'row group size', ROW_GROUP_SIZE_RANGE.min, ROW_GROUP_SIZE_RANGE.max) ?? d.rowGroupSize;
-  const dataPageSize = intParam(params, 'data_page_size', 'data page size', DATA_PAGE_SIZE_RANGE.min, DATA_PAGE_SIZE_RANGE.max) ?? d.dataPageSize;
+  const rowGroupSize =
+    intParam(params, 'row_group_size', 'row group size', ROW_GROUP_SIZE_RANGE.min, ROW_GROUP_SIZE_RANGE.max) ??
+    d.rowGroupSize;
+  const dataPageSize =
+    intParam(params, 'data_page_size', 'data page size', DATA_PAGE_SIZE_RANGE.min, DATA_PAGE_SIZE_RANGE.max) ??
+    d.dataPageSize;
   const statistics = boolParam(params, 'statistics_enabled', d.statistics);
   const v = get(params, 'parquet_version');
   if (v !== null && !/^[+-]?\d+$/.test(v)) throw bad(`invalid parquet version:${v}`);
-  if (v !== null && Number(v) !== 1 && Number(v) !== 2) throw bad(`invalid parquet version: ${v}, supported versions: 1, 2`);
+  if (v !== null && Number(v) !== 1 && Number(v) !== 2)
+    throw bad(`invalid parquet version: ${v}, supported versions: 1, 2`);
   const version = v === null ? d.version : (Number(v) as 1 | 2);
   const rawArrayEncoding = boolParam(params, 'raw_array_encoding', d.rawArrayEncoding);
 
   const bc = get(params, 'bloom_filter_columns');
   const bloomColumns = bc === null ? [] : bc.split(',').map((s) => s.trim());
-  if (bloomColumns.some((c) => c === '')) throw bad(`invalid value for parameter bloom_filter_columns: ${bc!} [expected comma-separated column names]`);
+  if (bloomColumns.some((c) => c === ''))
+    throw bad(`invalid value for parameter bloom_filter_columns: ${bc!} [expected comma-separated column names]`);
 
   const fp = get(params, 'bloom_filter_fpp');
   let bloomFpp = d.bloomFpp;
   if (fp !== null) {
     const x = Number(fp);
-    if (!/^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(fp) || !(x >= 0 && x <= 1)) throw bad(`invalid value for parameter bloom_filter_fpp: ${fp} [expected a number from 0.0 to 1.0]`);
+    if (!/^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(fp) || !(x >= 0 && x <= 1))
+      throw bad(`invalid value for parameter bloom_filter_fpp: ${fp} [expected a number from 0.0 to 1.0]`);
     bloomFpp = x;
   }
-  return { partitionBy, codec, level, rowGroupSize, dataPageSize, statistics, version, rawArrayEncoding, bloomColumns, bloomFpp };
+  return {
+    partitionBy,
+    codec,
+    level,
+    rowGroupSize,
+    dataPageSize,
+    statistics,
+    version,
+    rawArrayEncoding,
+    bloomColumns,
+    bloomFpp,
+  };
 }

@@ -46,10 +46,22 @@ export function sourceTable(plan: Plan): string | null {
   const tables = new Set<string>();
   const walk = (p: Plan): void => {
     switch (p.kind) {
-      case 'scan': tables.add(p.table); return;
-      case 'oneRow': case 'longSequence': case 'metadata': case 'input': return;
-      case 'join': case 'setOp': case 'asofJoin': walk(p.left); walk(p.right); return;
-      default: walk(p.input);
+      case 'scan':
+        tables.add(p.table);
+        return;
+      case 'oneRow':
+      case 'longSequence':
+      case 'metadata':
+      case 'input':
+        return;
+      case 'join':
+      case 'setOp':
+      case 'asofJoin':
+        walk(p.left);
+        walk(p.right);
+        return;
+      default:
+        walk(p.input);
     }
   };
   walk(plan);
@@ -57,13 +69,26 @@ export function sourceTable(plan: Plan): string | null {
 }
 
 /** Checks the options against the result's columns (400 naming the parameter) and loads the codec. */
-export function planParquet(fields: readonly Field[], timestamp: number, table: string | null, options: ParquetOptions): ParquetPlan {
+export function planParquet(
+  fields: readonly Field[],
+  timestamp: number,
+  table: string | null,
+  options: ParquetOptions,
+): ParquetPlan {
   const specs = fields.map(columnSpec);
   const bloom = fields.map(() => false);
   for (const name of options.bloomColumns) {
     const i = fields.findIndex((f) => f.name.toLowerCase() === name.toLowerCase());
-    if (i < 0) throw new SvcError('BAD_REQUEST', `invalid value for parameter bloom_filter_columns: ${name} is not a column of the result`);
-    if (fields[i]!.type === 'BOOLEAN') throw new SvcError('BAD_REQUEST', `invalid value for parameter bloom_filter_columns: ${name} is BOOLEAN, which has no bloom filter`);
+    if (i < 0)
+      throw new SvcError(
+        'BAD_REQUEST',
+        `invalid value for parameter bloom_filter_columns: ${name} is not a column of the result`,
+      );
+    if (fields[i]!.type === 'BOOLEAN')
+      throw new SvcError(
+        'BAD_REQUEST',
+        `invalid value for parameter bloom_filter_columns: ${name} is BOOLEAN, which has no bloom filter`,
+      );
     bloom[i] = true;
   }
   const codec = pageCodec(options.codec, options.level);
@@ -72,13 +97,23 @@ export function planParquet(fields: readonly Field[], timestamp: number, table: 
   if (timestamp >= 0) keyValues.push(['svcdb.designated_timestamp', fields[timestamp]!.name]);
   keyValues.push(['svcdb.column_types', JSON.stringify(fields.map((f) => f.type))]);
   return {
-    fields, specs, bloom, timestamp, codec, options, keyValues,
+    fields,
+    specs,
+    bloom,
+    timestamp,
+    codec,
+    options,
+    keyValues,
     partitionBy: timestamp >= 0 ? options.partitionBy : 'NONE',
   };
 }
 
 function placed(m: ColumnChunkMeta, at: number): ColumnChunkMeta {
-  return { ...m, dataPageOffset: m.dataPageOffset + at, dictionaryPageOffset: m.dictionaryPageOffset === undefined ? undefined : m.dictionaryPageOffset + at };
+  return {
+    ...m,
+    dataPageOffset: m.dataPageOffset + at,
+    dictionaryPageOffset: m.dictionaryPageOffset === undefined ? undefined : m.dictionaryPageOffset + at,
+  };
 }
 
 /**
@@ -87,13 +122,20 @@ function placed(m: ColumnChunkMeta, at: number): ColumnChunkMeta {
  * thread gathers and encodes the next one; the bytes go out in order.
  */
 export async function* parquetBody(
-  plan: ParquetPlan, rows: AsyncIterable<Batch>, window: RowWindow | null, stats: RowStats, pool: FormatPool | null = null,
+  plan: ParquetPlan,
+  rows: AsyncIterable<Batch>,
+  window: RowWindow | null,
+  stats: RowStats,
+  pool: FormatPool | null = null,
 ): AsyncGenerator<Buffer> {
   const { specs, options } = plan;
   const rgSize = options.rowGroupSize;
   const cols = specs.map((s) => new ChunkValues(s.kind, s.width, Math.min(rgSize, 1 << 16)));
   const chunkOpts = specs.map((_, c) => ({
-    version: options.version, codecName: plan.codec.name, dataPageSize: options.dataPageSize, statistics: options.statistics,
+    version: options.version,
+    codecName: plan.codec.name,
+    dataPageSize: options.dataPageSize,
+    statistics: options.statistics,
     bloomFpp: plan.bloom[c] ? options.bloomFpp : null,
   }));
   const offload = pool !== null && OFFLOADED.has(plan.codec.name);
@@ -105,7 +147,11 @@ export async function* parquetBody(
   let totalRows = 0;
   let pending: Buffer | null = MAGIC; // the magic goes out with the first row group: errors before it still get a 400
 
-  interface RowGroupWork { readonly rows: number; readonly chunks: readonly ChunkPlan[]; readonly bodies: Promise<Buffer[][]> }
+  interface RowGroupWork {
+    readonly rows: number;
+    readonly chunks: readonly ChunkPlan[];
+    readonly bodies: Promise<Buffer[][]>;
+  }
 
   /** The gathered rows encoded up to compression, which starts now; the gatherers are free again. */
   function encode(): RowGroupWork | null {
@@ -122,7 +168,9 @@ export async function* parquetBody(
 
   /** A row group's bytes, its bloom filters after it, in file order. */
   function* emit(work: RowGroupWork, bodies: Buffer[][]): Generator<Buffer> {
-    if (pending !== null) { pos += pending.length; }
+    if (pending !== null) {
+      pos += pending.length;
+    }
     const start = pos;
     const metas: ColumnChunkMeta[] = [];
     const blooms: (Buffer | null)[] = [];
@@ -147,7 +195,13 @@ export async function* parquetBody(
       bloomParts.push(b);
     });
     if (bloomParts.length > 0) yield Buffer.concat(bloomParts);
-    rowGroups.push({ columns: metas, numRows: work.rows, totalByteSize: uncompressed, totalCompressed: metas.reduce((s, m) => s + m.totalCompressed, 0), fileOffset: start });
+    rowGroups.push({
+      columns: metas,
+      numRows: work.rows,
+      totalByteSize: uncompressed,
+      totalCompressed: metas.reduce((s, m) => s + m.totalCompressed, 0),
+      fileOffset: start,
+    });
     totalRows += work.rows;
   }
 
@@ -161,7 +215,8 @@ export async function* parquetBody(
 
   const part = plan.partitionBy;
   const tsCol = plan.timestamp;
-  let periodFrom = 0, periodTo = Infinity;
+  let periodFrom = 0,
+    periodTo = Infinity;
   for await (const [b, from, to] of windowRows(rows, window, false, stats)) {
     let i = from;
     while (i < to) {
@@ -170,10 +225,20 @@ export async function* parquetBody(
       let boundary = false;
       if (part !== 'NONE') {
         const ts = (b.columns[tsCol] as { data: Float64Array }).data;
-        if (have === 0) { periodFrom = partitionFloor(part, ts[i]!); periodTo = partitionCeil(part, periodFrom); }
+        if (have === 0) {
+          periodFrom = partitionFloor(part, ts[i]!);
+          periodTo = partitionCeil(part, periodFrom);
+        }
         let j = i;
-        while (j < end) { const t = ts[j]!; if (t < periodFrom || t >= periodTo) break; j++; }
-        if (j < end) { end = j; boundary = true; }
+        while (j < end) {
+          const t = ts[j]!;
+          if (t < periodFrom || t >= periodTo) break;
+          j++;
+        }
+        if (j < end) {
+          end = j;
+          boundary = true;
+        }
       }
       if (end > i) for (let c = 0; c < specs.length; c++) specs[c]!.gather(cols[c]!, b.columns[c]!, i, end);
       i = end;
@@ -184,8 +249,12 @@ export async function* parquetBody(
   if (inFlight !== null) yield* emit(inFlight, await (inFlight as RowGroupWork).bodies);
   if (last !== null) yield* emit(last, await last.bodies);
   const footer = writeFileMetaData({
-    version: options.version, columns: specs.map((s) => s.schema), numRows: totalRows, rowGroups,
-    keyValues: plan.keyValues, createdBy: `svcdb version ${VERSION}`,
+    version: options.version,
+    columns: specs.map((s) => s.schema),
+    numRows: totalRows,
+    rowGroups,
+    keyValues: plan.keyValues,
+    createdBy: `svcdb version ${VERSION}`,
   });
   const tail = Buffer.alloc(8);
   tail.writeInt32LE(footer.length, 0);

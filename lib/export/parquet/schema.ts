@@ -3,7 +3,16 @@
 // rows into ChunkValues, turning NULL sentinels into undefined rows.
 import { SvcError } from '../../errors/svc-error.js';
 import type { Field } from '../../sql/bound.js';
-import { INT_NULL, LONG_NULL, decimalSpec, geohashBits, typeInfo, typeKind, type ColumnType, arrayDims } from '../../core/column-type.js';
+import {
+  INT_NULL,
+  LONG_NULL,
+  decimalSpec,
+  geohashBits,
+  typeInfo,
+  typeKind,
+  type ColumnType,
+  arrayDims,
+} from '../../core/column-type.js';
 import { isDecimalNull } from '../../core/decimal.js';
 import { isGeohashNull, writeGeohashText } from '../../core/geohash.js';
 import type { ColumnVector } from '../../core/column-vector.js';
@@ -31,45 +40,79 @@ function gatherI32(nullValue: number | null) {
   return (out: ChunkValues, v: ColumnVector, from: number, to: number): void => {
     const d = (v as { data: ArrayLike<number> }).data;
     out.reserve(to - from);
-    const vals = out.i32, def = out.defined;
-    let r = out.rows, c = out.count;
+    const vals = out.i32,
+      def = out.defined;
+    let r = out.rows,
+      c = out.count;
     for (let i = from; i < to; i++, r++) {
       const x = d[i]!;
-      if (x === nullValue) { def[r] = 0; out.hasNulls = true; } else { def[r] = 1; vals[c++] = x; }
+      if (x === nullValue) {
+        def[r] = 0;
+        out.hasNulls = true;
+      } else {
+        def[r] = 1;
+        vals[c++] = x;
+      }
     }
-    out.rows = r; out.count = c;
+    out.rows = r;
+    out.count = c;
   };
 }
 
 function gatherFloat(out: ChunkValues, v: ColumnVector, from: number, to: number): void {
   const d = (v as { data: Float32Array | Float64Array }).data;
   out.reserve(to - from);
-  const vals = out.kind === 'f32' ? out.f32 : out.f64, def = out.defined;
-  let r = out.rows, c = out.count;
+  const vals = out.kind === 'f32' ? out.f32 : out.f64,
+    def = out.defined;
+  let r = out.rows,
+    c = out.count;
   for (let i = from; i < to; i++, r++) {
     const x = d[i]!;
-    if (x !== x) { def[r] = 0; out.hasNulls = true; } else { def[r] = 1; vals[c++] = x; }
+    if (x !== x) {
+      def[r] = 0;
+      out.hasNulls = true;
+    } else {
+      def[r] = 1;
+      vals[c++] = x;
+    }
   }
-  out.rows = r; out.count = c;
+  out.rows = r;
+  out.count = c;
 }
 
 /** LONG, DATE, TIMESTAMP, TIMESTAMP_NS: doubles (exact pairs when the vector has them) -> int64 pairs. */
 function gatherI64(out: ChunkValues, v: ColumnVector, from: number, to: number): void {
   const fv = v as { data: Float64Array; exact?: Int32Array };
-  const d = fv.data, exact = fv.exact;
+  const d = fv.data,
+    exact = fv.exact;
   out.reserve(to - from);
-  const vals = out.i64, def = out.defined;
-  let r = out.rows, c = out.count;
+  const vals = out.i64,
+    def = out.defined;
+  let r = out.rows,
+    c = out.count;
   for (let i = from; i < to; i++, r++) {
     const x = d[i]!;
-    if (x === LONG_NULL && (exact === undefined || (exact[2 * i] === 0 && exact[2 * i + 1] === INT_NULL))) { def[r] = 0; out.hasNulls = true; continue; }
+    if (x === LONG_NULL && (exact === undefined || (exact[2 * i] === 0 && exact[2 * i + 1] === INT_NULL))) {
+      def[r] = 0;
+      out.hasNulls = true;
+      continue;
+    }
     def[r] = 1;
-    if (exact !== undefined) { vals[2 * c] = exact[2 * i]!; vals[2 * c + 1] = exact[2 * i + 1]!; }
-    else if (x >= 0 && x < TWO32) { vals[2 * c] = x | 0; vals[2 * c + 1] = 0; }
-    else { const hi = Math.floor(x / TWO32); vals[2 * c] = (x - hi * TWO32) | 0; vals[2 * c + 1] = hi | 0; }
+    if (exact !== undefined) {
+      vals[2 * c] = exact[2 * i]!;
+      vals[2 * c + 1] = exact[2 * i + 1]!;
+    } else if (x >= 0 && x < TWO32) {
+      vals[2 * c] = x | 0;
+      vals[2 * c + 1] = 0;
+    } else {
+      const hi = Math.floor(x / TWO32);
+      vals[2 * c] = (x - hi * TWO32) | 0;
+      vals[2 * c + 1] = hi | 0;
+    }
     c++;
   }
-  out.rows = r; out.count = c;
+  out.rows = r;
+  out.count = c;
 }
 
 function gatherBool(out: ChunkValues, v: ColumnVector, from: number, to: number): void {
@@ -78,19 +121,26 @@ function gatherBool(out: ChunkValues, v: ColumnVector, from: number, to: number)
   const vals = out.i32;
   let c = out.count;
   for (let i = from; i < to; i++) vals[c++] = d[i]! ? 1 : 0;
-  out.rows += to - from; out.count = c;
+  out.rows += to - from;
+  out.count = c;
 }
 
 /** STRING, VARCHAR, BINARY (a SYMBOL vector under a text field gives its strings). */
 function gatherVar(out: ChunkValues, v: ColumnVector, from: number, to: number): void {
   if (v.kind === 'symbol') {
     out.reserve(to - from);
-    const def = out.defined, offs = out.offsets;
-    let r = out.rows, c = out.count;
+    const def = out.defined,
+      offs = out.offsets;
+    let r = out.rows,
+      c = out.count;
     offs[c] = out.byteLength;
     for (let i = from; i < to; i++, r++) {
       const k = v.keys[i]!;
-      if (k < 0) { def[r] = 0; out.hasNulls = true; continue; }
+      if (k < 0) {
+        def[r] = 0;
+        out.hasNulls = true;
+        continue;
+      }
       def[r] = 1;
       const b = utf8.encode(v.dict[k] ?? '');
       out.reserveBytes(b.length);
@@ -98,15 +148,23 @@ function gatherVar(out: ChunkValues, v: ColumnVector, from: number, to: number):
       out.byteLength += b.length;
       offs[++c] = out.byteLength;
     }
-    out.rows = r; out.count = c;
+    out.rows = r;
+    out.count = c;
     return;
   }
-  if (v.kind !== 'var') { gatherNull(out, v, from, to); return; }
+  if (v.kind !== 'var') {
+    gatherNull(out, v, from, to);
+    return;
+  }
   const { bytes, offsets, nulls } = v;
   out.reserve(to - from);
   out.reserveBytes(offsets[to]! - offsets[from]!);
-  const def = out.defined, offs = out.offsets, dst = out.bytes;
-  let r = out.rows, c = out.count, at = out.byteLength;
+  const def = out.defined,
+    offs = out.offsets,
+    dst = out.bytes;
+  let r = out.rows,
+    c = out.count,
+    at = out.byteLength;
   offs[c] = at;
   if (nulls === null) {
     // No NULLs: the values are one contiguous run; copy it at once and shift the offsets.
@@ -114,19 +172,31 @@ function gatherVar(out: ChunkValues, v: ColumnVector, from: number, to: number):
     dst.set(bytes.subarray(base, offsets[to]!), at);
     def.fill(1, r, r + (to - from));
     for (let i = from; i < to; i++) offs[++c] = at + offsets[i + 1]! - base;
-    out.rows = r + (to - from); out.count = c; out.byteLength = at + offsets[to]! - base;
+    out.rows = r + (to - from);
+    out.count = c;
+    out.byteLength = at + offsets[to]! - base;
     return;
   }
   for (let i = from; i < to; i++, r++) {
-    if (nulls[i] === 1) { def[r] = 0; out.hasNulls = true; continue; }
+    if (nulls[i] === 1) {
+      def[r] = 0;
+      out.hasNulls = true;
+      continue;
+    }
     def[r] = 1;
-    const s = offsets[i]!, e = offsets[i + 1]!;
+    const s = offsets[i]!,
+      e = offsets[i + 1]!;
     // Short values by hand: subarray() would allocate a view per value.
     if (e - s <= 32) for (let k = s; k < e; k++) dst[at++] = bytes[k]!;
-    else { dst.set(bytes.subarray(s, e), at); at += e - s; }
+    else {
+      dst.set(bytes.subarray(s, e), at);
+      at += e - s;
+    }
     offs[++c] = at;
   }
-  out.rows = r; out.count = c; out.byteLength = at;
+  out.rows = r;
+  out.count = c;
+  out.byteLength = at;
 }
 
 /** CHAR: one UTF-16 code unit (0 is NULL) -> UTF-8. */
@@ -134,20 +204,36 @@ function gatherChar(out: ChunkValues, v: ColumnVector, from: number, to: number)
   const d = (v as { data: Uint16Array }).data;
   out.reserve(to - from);
   out.reserveBytes(3 * (to - from));
-  const def = out.defined, offs = out.offsets, b = out.bytes;
-  let r = out.rows, c = out.count, at = out.byteLength;
+  const def = out.defined,
+    offs = out.offsets,
+    b = out.bytes;
+  let r = out.rows,
+    c = out.count,
+    at = out.byteLength;
   offs[c] = at;
   for (let i = from; i < to; i++, r++) {
     let u = d[i]!;
-    if (u === 0) { def[r] = 0; out.hasNulls = true; continue; }
+    if (u === 0) {
+      def[r] = 0;
+      out.hasNulls = true;
+      continue;
+    }
     def[r] = 1;
     if (u >= 0xd800 && u <= 0xdfff) u = 0xfffd; // a lone surrogate is not text
     if (u < 0x80) b[at++] = u;
-    else if (u < 0x800) { b[at++] = 0xc0 | (u >> 6); b[at++] = 0x80 | (u & 63); }
-    else { b[at++] = 0xe0 | (u >> 12); b[at++] = 0x80 | ((u >> 6) & 63); b[at++] = 0x80 | (u & 63); }
+    else if (u < 0x800) {
+      b[at++] = 0xc0 | (u >> 6);
+      b[at++] = 0x80 | (u & 63);
+    } else {
+      b[at++] = 0xe0 | (u >> 12);
+      b[at++] = 0x80 | ((u >> 6) & 63);
+      b[at++] = 0x80 | (u & 63);
+    }
     offs[++c] = at;
   }
-  out.rows = r; out.count = c; out.byteLength = at;
+  out.rows = r;
+  out.count = c;
+  out.byteLength = at;
 }
 
 /** GEOHASH: its text (base32, or 0/1 digits), as /exec and CSV show it; NULL when every bit is set. */
@@ -157,16 +243,26 @@ function gatherGeohash(bits: number, width: number) {
     out.reserve(to - from);
     // At most 60 ASCII characters a value.
     out.reserveBytes(bits * (to - from));
-    const def = out.defined, offs = out.offsets, b = out.bytes;
-    let r = out.rows, c = out.count, at = out.byteLength;
+    const def = out.defined,
+      offs = out.offsets,
+      b = out.bytes;
+    let r = out.rows,
+      c = out.count,
+      at = out.byteLength;
     offs[c] = at;
     for (let i = from; i < to; i++, r++) {
-      if (isGeohashNull(d, i, width)) { def[r] = 0; out.hasNulls = true; continue; }
+      if (isGeohashNull(d, i, width)) {
+        def[r] = 0;
+        out.hasNulls = true;
+        continue;
+      }
       def[r] = 1;
       at = writeGeohashText(d, i, width, bits, b, at);
       offs[++c] = at;
     }
-    out.rows = r; out.count = c; out.byteLength = at;
+    out.rows = r;
+    out.count = c;
+    out.byteLength = at;
   };
 }
 
@@ -175,16 +271,24 @@ function gatherDecimal(width: number) {
   return (out: ChunkValues, v: ColumnVector, from: number, to: number): void => {
     const d = (v as { data: Uint8Array }).data;
     out.reserve(to - from);
-    const def = out.defined, b = out.bytes;
-    let r = out.rows, c = out.count;
+    const def = out.defined,
+      b = out.bytes;
+    let r = out.rows,
+      c = out.count;
     for (let i = from; i < to; i++, r++) {
-      if (isDecimalNull(d, i, width)) { def[r] = 0; out.hasNulls = true; continue; }
+      if (isDecimalNull(d, i, width)) {
+        def[r] = 0;
+        out.hasNulls = true;
+        continue;
+      }
       def[r] = 1;
-      const at = i * width, o = c * width;
+      const at = i * width,
+        o = c * width;
       for (let k = 0; k < width; k++) b[o + k] = d[at + width - 1 - k]!;
       c++;
     }
-    out.rows = r; out.count = c;
+    out.rows = r;
+    out.count = c;
   };
 }
 
@@ -193,19 +297,26 @@ function gatherFixedReversed(width: number) {
   return (out: ChunkValues, v: ColumnVector, from: number, to: number): void => {
     const d = (v as { data: Uint8Array }).data;
     out.reserve(to - from);
-    const def = out.defined, b = out.bytes;
-    let r = out.rows, c = out.count;
+    const def = out.defined,
+      b = out.bytes;
+    let r = out.rows,
+      c = out.count;
     for (let i = from; i < to; i++, r++) {
       const at = i * width;
       let isNull = true;
       for (let k = 0; k < width && isNull; k++) isNull = d[at + k] === ((k & 7) === 7 ? 0x80 : 0);
-      if (isNull) { def[r] = 0; out.hasNulls = true; continue; }
+      if (isNull) {
+        def[r] = 0;
+        out.hasNulls = true;
+        continue;
+      }
       def[r] = 1;
       const o = c * width;
       for (let k = 0; k < width; k++) b[o + k] = d[at + width - 1 - k]!;
       c++;
     }
-    out.rows = r; out.count = c;
+    out.rows = r;
+    out.count = c;
   };
 }
 
@@ -218,36 +329,79 @@ const utf8Decoder = new TextDecoder();
 /** A text vector under a SYMBOL field: its values interned into the chunk dictionary. */
 function gatherSymbolFromText(out: ChunkValues, v: ColumnVector & { kind: 'var' }, from: number, to: number): void {
   let keys = TEXT_KEYS.get(out);
-  if (keys === undefined || out.dict.length === 0) { keys = new Map(); TEXT_KEYS.set(out, keys); }
+  if (keys === undefined || out.dict.length === 0) {
+    keys = new Map();
+    TEXT_KEYS.set(out, keys);
+  }
   out.reserve(to - from);
-  let r = out.rows, c = out.count;
+  let r = out.rows,
+    c = out.count;
   for (let i = from; i < to; i++, r++) {
-    if (v.nulls !== null && v.nulls[i] === 1) { out.defined[r] = 0; out.hasNulls = true; continue; }
+    if (v.nulls !== null && v.nulls[i] === 1) {
+      out.defined[r] = 0;
+      out.hasNulls = true;
+      continue;
+    }
     out.defined[r] = 1;
     const text = utf8Decoder.decode(v.bytes.subarray(v.offsets[i]!, v.offsets[i + 1]!));
     let idx = keys.get(text);
-    if (idx === undefined) { idx = out.dict.length; const b = utf8.encode(text); out.dict.push(b); out.dictBytes += b.length; keys.set(text, idx); }
+    if (idx === undefined) {
+      idx = out.dict.length;
+      const b = utf8.encode(text);
+      out.dict.push(b);
+      out.dictBytes += b.length;
+      keys.set(text, idx);
+    }
     out.i32[c++] = idx;
   }
-  out.rows = r; out.count = c;
+  out.rows = r;
+  out.count = c;
 }
 
 function gatherSymbol(out: ChunkValues, v: ColumnVector, from: number, to: number): void {
-  if (v.kind === 'var') { gatherSymbolFromText(out, v, from, to); return; }
-  if (v.kind !== 'symbol') { gatherNull(out, v, from, to); return; }
+  if (v.kind === 'var') {
+    gatherSymbolFromText(out, v, from, to);
+    return;
+  }
+  if (v.kind !== 'symbol') {
+    gatherNull(out, v, from, to);
+    return;
+  }
   let remaps = REMAPS.get(out);
-  if (remaps === undefined) { remaps = []; REMAPS.set(out, remaps); }
+  if (remaps === undefined) {
+    remaps = [];
+    REMAPS.set(out, remaps);
+  }
   // A new chunk (reset dictionary): forget the previous chunk's indices.
-  if (out.dict.length === 0) for (const m of remaps) { for (const k of m.touched) m.map[k] = -1; m.touched.length = 0; }
+  if (out.dict.length === 0)
+    for (const m of remaps) {
+      for (const k of m.touched) m.map[k] = -1;
+      m.touched.length = 0;
+    }
   let m = remaps.find((x) => x.dict === v.dict);
-  if (m === undefined) { m = { dict: v.dict, map: new Int32Array(v.dict.length).fill(-1), touched: [] }; remaps.push(m); }
-  if (m.map.length < v.dict.length) { const g = new Int32Array(v.dict.length).fill(-1); g.set(m.map); m.map = g; }
+  if (m === undefined) {
+    m = { dict: v.dict, map: new Int32Array(v.dict.length).fill(-1), touched: [] };
+    remaps.push(m);
+  }
+  if (m.map.length < v.dict.length) {
+    const g = new Int32Array(v.dict.length).fill(-1);
+    g.set(m.map);
+    m.map = g;
+  }
   out.reserve(to - from);
-  const keys = v.keys, def = out.defined, vals = out.i32, map = m.map;
-  let r = out.rows, c = out.count;
+  const keys = v.keys,
+    def = out.defined,
+    vals = out.i32,
+    map = m.map;
+  let r = out.rows,
+    c = out.count;
   for (let i = from; i < to; i++, r++) {
     const k = keys[i]!;
-    if (k < 0) { def[r] = 0; out.hasNulls = true; continue; }
+    if (k < 0) {
+      def[r] = 0;
+      out.hasNulls = true;
+      continue;
+    }
     def[r] = 1;
     let idx = map[k]!;
     if (idx < 0) {
@@ -260,7 +414,8 @@ function gatherSymbol(out: ChunkValues, v: ColumnVector, from: number, to: numbe
     }
     vals[c++] = idx;
   }
-  out.rows = r; out.count = c;
+  out.rows = r;
+  out.count = c;
 }
 
 function gatherNull(out: ChunkValues, _v: ColumnVector, from: number, to: number): void {
@@ -278,7 +433,8 @@ function gatherNull(out: ChunkValues, _v: ColumnVector, from: number, to: number
  */
 function gatherArray(out: ChunkValues, v: ColumnVector, from: number, to: number): void {
   const r = new ArrayReader(v);
-  const dims = r.dims, maxDef = 2 * dims + 1;
+  const dims = r.dims,
+    maxDef = 2 * dims + 1;
   let k = 0;
   const level = (rep: number, def: number): void => {
     out.reserveLevel();
@@ -287,19 +443,33 @@ function gatherArray(out: ChunkValues, v: ColumnVector, from: number, to: number
   };
   const walk = (d: number, rep: number): void => {
     const len = r.shape[d]!;
-    if (len === 0) { level(rep, 2 * d + 1); return; }
+    if (len === 0) {
+      level(rep, 2 * d + 1);
+      return;
+    }
     for (let j = 0; j < len; j++) {
       const rp = j === 0 ? rep : d + 1;
-      if (d < dims - 1) { walk(d + 1, rp); continue; }
+      if (d < dims - 1) {
+        walk(d + 1, rp);
+        continue;
+      }
       const x = r.element(k++);
-      if (x !== x) { level(rp, maxDef - 1); out.hasNulls = true; continue; }
+      if (x !== x) {
+        level(rp, maxDef - 1);
+        out.hasNulls = true;
+        continue;
+      }
       level(rp, maxDef);
       out.f64[out.count++] = x;
     }
   };
   for (let i = from; i < to; i++) {
     out.rows++;
-    if (r.isNull(i)) { level(0, 0); out.hasNulls = true; continue; }
+    if (r.isNull(i)) {
+      level(0, 0);
+      out.hasNulls = true;
+      continue;
+    }
     r.open(i);
     k = 0;
     walk(0, 0);
@@ -311,43 +481,208 @@ const STRING = { kind: 'STRING' } as const;
 /** The Parquet column of a result field. */
 export function columnSpec(f: Field): ColumnSpec {
   const name = f.name;
-  const opt = (physical: ColumnSchema['physical'], extra: Partial<ColumnSchema> = {}): ColumnSchema => ({ name, physical, optional: true, ...extra });
+  const opt = (physical: ColumnSchema['physical'], extra: Partial<ColumnSchema> = {}): ColumnSchema => ({
+    name,
+    physical,
+    optional: true,
+    ...extra,
+  });
   if (isArrayType(f.type)) {
-    return { schema: { name, physical: 'DOUBLE', optional: true, listDims: arrayDims(f.type as ColumnType) }, kind: 'f64', width: 8, order: 'float', gather: gatherArray };
+    return {
+      schema: { name, physical: 'DOUBLE', optional: true, listDims: arrayDims(f.type as ColumnType) },
+      kind: 'f64',
+      width: 8,
+      order: 'float',
+      gather: gatherArray,
+    };
   }
   switch (f.type) {
-    case 'BOOLEAN': return { schema: { name, physical: 'BOOLEAN', optional: false }, kind: 'bool', width: 0, order: 'bool', gather: gatherBool };
-    case 'BYTE': return { schema: { name, physical: 'INT32', optional: false, logical: { kind: 'INTEGER', bitWidth: 8, signed: true }, converted: ConvertedType.INT_8 }, kind: 'i32', width: 4, order: 'signed', gather: gatherI32(null) };
-    case 'SHORT': return { schema: { name, physical: 'INT32', optional: false, logical: { kind: 'INTEGER', bitWidth: 16, signed: true }, converted: ConvertedType.INT_16 }, kind: 'i32', width: 4, order: 'signed', gather: gatherI32(null) };
-    case 'INT': return { schema: opt('INT32', { logical: { kind: 'INTEGER', bitWidth: 32, signed: true }, converted: ConvertedType.INT_32 }), kind: 'i32', width: 4, order: 'signed', gather: gatherI32(INT_NULL) };
-    case 'IPV4': return { schema: opt('INT32', { logical: { kind: 'INTEGER', bitWidth: 32, signed: false }, converted: ConvertedType.UINT_32 }), kind: 'i32', width: 4, order: 'unsigned', gather: gatherI32(0) };
-    case 'LONG': return { schema: opt('INT64', { logical: { kind: 'INTEGER', bitWidth: 64, signed: true }, converted: ConvertedType.INT_64 }), kind: 'i64', width: 8, order: 'signed', gather: gatherI64 };
-    case 'TIMESTAMP': return { schema: opt('INT64', { logical: { kind: 'TIMESTAMP', unit: 'MICROS' }, converted: ConvertedType.TIMESTAMP_MICROS }), kind: 'i64', width: 8, order: 'signed', gather: gatherI64 };
+    case 'BOOLEAN':
+      return {
+        schema: { name, physical: 'BOOLEAN', optional: false },
+        kind: 'bool',
+        width: 0,
+        order: 'bool',
+        gather: gatherBool,
+      };
+    case 'BYTE':
+      return {
+        schema: {
+          name,
+          physical: 'INT32',
+          optional: false,
+          logical: { kind: 'INTEGER', bitWidth: 8, signed: true },
+          converted: ConvertedType.INT_8,
+        },
+        kind: 'i32',
+        width: 4,
+        order: 'signed',
+        gather: gatherI32(null),
+      };
+    case 'SHORT':
+      return {
+        schema: {
+          name,
+          physical: 'INT32',
+          optional: false,
+          logical: { kind: 'INTEGER', bitWidth: 16, signed: true },
+          converted: ConvertedType.INT_16,
+        },
+        kind: 'i32',
+        width: 4,
+        order: 'signed',
+        gather: gatherI32(null),
+      };
+    case 'INT':
+      return {
+        schema: opt('INT32', {
+          logical: { kind: 'INTEGER', bitWidth: 32, signed: true },
+          converted: ConvertedType.INT_32,
+        }),
+        kind: 'i32',
+        width: 4,
+        order: 'signed',
+        gather: gatherI32(INT_NULL),
+      };
+    case 'IPV4':
+      return {
+        schema: opt('INT32', {
+          logical: { kind: 'INTEGER', bitWidth: 32, signed: false },
+          converted: ConvertedType.UINT_32,
+        }),
+        kind: 'i32',
+        width: 4,
+        order: 'unsigned',
+        gather: gatherI32(0),
+      };
+    case 'LONG':
+      return {
+        schema: opt('INT64', {
+          logical: { kind: 'INTEGER', bitWidth: 64, signed: true },
+          converted: ConvertedType.INT_64,
+        }),
+        kind: 'i64',
+        width: 8,
+        order: 'signed',
+        gather: gatherI64,
+      };
+    case 'TIMESTAMP':
+      return {
+        schema: opt('INT64', {
+          logical: { kind: 'TIMESTAMP', unit: 'MICROS' },
+          converted: ConvertedType.TIMESTAMP_MICROS,
+        }),
+        kind: 'i64',
+        width: 8,
+        order: 'signed',
+        gather: gatherI64,
+      };
     // No converted type exists for nanoseconds: the logical type alone (readers since Parquet format 2.6).
-    case 'TIMESTAMP_NS': return { schema: opt('INT64', { logical: { kind: 'TIMESTAMP', unit: 'NANOS' } }), kind: 'i64', width: 8, order: 'signed', gather: gatherI64 };
-    case 'DATE': return { schema: opt('INT64', { logical: { kind: 'TIMESTAMP', unit: 'MILLIS' }, converted: ConvertedType.TIMESTAMP_MILLIS }), kind: 'i64', width: 8, order: 'signed', gather: gatherI64 };
-    case 'FLOAT': return { schema: opt('FLOAT'), kind: 'f32', width: 4, order: 'float', gather: gatherFloat };
-    case 'DOUBLE': return { schema: opt('DOUBLE'), kind: 'f64', width: 8, order: 'float', gather: gatherFloat };
-    case 'SYMBOL': return { schema: opt('BYTE_ARRAY', { logical: STRING, converted: ConvertedType.UTF8 }), kind: 'symbol', width: 0, order: 'bytes', gather: gatherSymbol };
-    case 'STRING': case 'VARCHAR': return { schema: opt('BYTE_ARRAY', { logical: STRING, converted: ConvertedType.UTF8 }), kind: 'bytes', width: 0, order: 'bytes', gather: gatherVar };
-    case 'CHAR': return { schema: opt('BYTE_ARRAY', { logical: STRING, converted: ConvertedType.UTF8 }), kind: 'bytes', width: 0, order: 'bytes', gather: gatherChar };
-    case 'BINARY': return { schema: opt('BYTE_ARRAY'), kind: 'bytes', width: 0, order: 'bytes', gather: gatherVar };
-    case 'UUID': return { schema: opt('FIXED_LEN_BYTE_ARRAY', { typeLength: 16, logical: { kind: 'UUID' } }), kind: 'fixed', width: 16, order: 'bytes', gather: gatherFixedReversed(16) };
-    case 'LONG256': return { schema: opt('FIXED_LEN_BYTE_ARRAY', { typeLength: 32 }), kind: 'fixed', width: 32, order: 'bytes', gather: gatherFixedReversed(32) };
-    case 'NULL': return { schema: opt('BYTE_ARRAY', { logical: STRING, converted: ConvertedType.UTF8 }), kind: 'bytes', width: 0, order: 'bytes', gather: gatherNull };
-    default: break;
+    case 'TIMESTAMP_NS':
+      return {
+        schema: opt('INT64', { logical: { kind: 'TIMESTAMP', unit: 'NANOS' } }),
+        kind: 'i64',
+        width: 8,
+        order: 'signed',
+        gather: gatherI64,
+      };
+    case 'DATE':
+      return {
+        schema: opt('INT64', {
+          logical: { kind: 'TIMESTAMP', unit: 'MILLIS' },
+          converted: ConvertedType.TIMESTAMP_MILLIS,
+        }),
+        kind: 'i64',
+        width: 8,
+        order: 'signed',
+        gather: gatherI64,
+      };
+    case 'FLOAT':
+      return { schema: opt('FLOAT'), kind: 'f32', width: 4, order: 'float', gather: gatherFloat };
+    case 'DOUBLE':
+      return { schema: opt('DOUBLE'), kind: 'f64', width: 8, order: 'float', gather: gatherFloat };
+    case 'SYMBOL':
+      return {
+        schema: opt('BYTE_ARRAY', { logical: STRING, converted: ConvertedType.UTF8 }),
+        kind: 'symbol',
+        width: 0,
+        order: 'bytes',
+        gather: gatherSymbol,
+      };
+    case 'STRING':
+    case 'VARCHAR':
+      return {
+        schema: opt('BYTE_ARRAY', { logical: STRING, converted: ConvertedType.UTF8 }),
+        kind: 'bytes',
+        width: 0,
+        order: 'bytes',
+        gather: gatherVar,
+      };
+    case 'CHAR':
+      return {
+        schema: opt('BYTE_ARRAY', { logical: STRING, converted: ConvertedType.UTF8 }),
+        kind: 'bytes',
+        width: 0,
+        order: 'bytes',
+        gather: gatherChar,
+      };
+    case 'BINARY':
+      return { schema: opt('BYTE_ARRAY'), kind: 'bytes', width: 0, order: 'bytes', gather: gatherVar };
+    case 'UUID':
+      return {
+        schema: opt('FIXED_LEN_BYTE_ARRAY', { typeLength: 16, logical: { kind: 'UUID' } }),
+        kind: 'fixed',
+        width: 16,
+        order: 'bytes',
+        gather: gatherFixedReversed(16),
+      };
+    case 'LONG256':
+      return {
+        schema: opt('FIXED_LEN_BYTE_ARRAY', { typeLength: 32 }),
+        kind: 'fixed',
+        width: 32,
+        order: 'bytes',
+        gather: gatherFixedReversed(32),
+      };
+    case 'NULL':
+      return {
+        schema: opt('BYTE_ARRAY', { logical: STRING, converted: ConvertedType.UTF8 }),
+        kind: 'bytes',
+        width: 0,
+        order: 'bytes',
+        gather: gatherNull,
+      };
+    default:
+      break;
   }
   switch (typeKind(f.type)) {
     // A GEOHASH is exported as its text (Parquet has no geohash type; QuestDB's readers see what /exec shows).
-    case 'GEOHASH': return { schema: opt('BYTE_ARRAY', { logical: STRING, converted: ConvertedType.UTF8 }), kind: 'bytes', width: 0, order: 'bytes', gather: gatherGeohash(geohashBits(f.type as ColumnType), typeInfo(f.type as ColumnType).width) };
+    case 'GEOHASH':
+      return {
+        schema: opt('BYTE_ARRAY', { logical: STRING, converted: ConvertedType.UTF8 }),
+        kind: 'bytes',
+        width: 0,
+        order: 'bytes',
+        gather: gatherGeohash(geohashBits(f.type as ColumnType), typeInfo(f.type as ColumnType).width),
+      };
     case 'DECIMAL': {
       const { precision, scale } = decimalSpec(f.type as ColumnType);
       const width = typeInfo(f.type as ColumnType).width;
       return {
-        schema: opt('FIXED_LEN_BYTE_ARRAY', { typeLength: width, logical: { kind: 'DECIMAL', precision, scale }, converted: ConvertedType.DECIMAL, precision, scale }),
-        kind: 'fixed', width, order: 'signedBytes', gather: gatherDecimal(width),
+        schema: opt('FIXED_LEN_BYTE_ARRAY', {
+          typeLength: width,
+          logical: { kind: 'DECIMAL', precision, scale },
+          converted: ConvertedType.DECIMAL,
+          precision,
+          scale,
+        }),
+        kind: 'fixed',
+        width,
+        order: 'signedBytes',
+        gather: gatherDecimal(width),
       };
     }
-    default: throw new SvcError('BAD_REQUEST', `column ${name} of type ${String(f.type)} cannot be exported to Parquet`);
+    default:
+      throw new SvcError('BAD_REQUEST', `column ${name} of type ${String(f.type)} cannot be exported to Parquet`);
   }
 }
