@@ -210,7 +210,7 @@ function readText(path: string): string {
 function progressBar(out: Writable, total: number): cliProgress.SingleBar {
   const bar = new cliProgress.SingleBar(
     {
-      stream: out as NodeJS.WritableStream,
+      stream: out,
       format:
         total > 0
           ? 'importing [{bar}] {percentage}% | {rows} rows | {rps} rows/s | {mbs} MB/s'

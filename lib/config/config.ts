@@ -99,7 +99,7 @@ export function loadConfig(root: string, env: NodeJS.ProcessEnv = process.env): 
     const name = envName(k);
     const v = env[name];
     if (v === undefined) continue;
-    values.set(k, parseValue(k, s as KeySpec<unknown>, v, `environment variable ${name}`));
+    values.set(k, parseValue(k, s, v, `environment variable ${name}`));
     sources.set(k, `env ${name}`);
     where.set(k, `environment variable ${name}`);
   }

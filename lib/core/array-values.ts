@@ -94,7 +94,7 @@ export class ArrayReader {
   constructor(v: ColumnVector) {
     const vv = v as VarVector;
     this.#v = vv;
-    this.dims = arrayDims(v.type as ColumnType);
+    this.dims = arrayDims(v.type);
     this.#view = new DataView(vv.bytes.buffer, vv.bytes.byteOffset, vv.bytes.byteLength);
     this.shape = new Int32Array(this.dims);
   }

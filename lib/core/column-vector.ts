@@ -210,7 +210,7 @@ export function toVector(column: string, type: ColumnType, input: ColumnInput, r
           `column ${column} of type ${type} takes a ${expectedArray(type)}, got a ${input.constructor.name}`,
         );
       }
-      v = { kind: 'fixed', type, data: input as FixedArray };
+      v = { kind: 'fixed', type, data: input };
     }
   } else {
     v = input as ColumnVector;

@@ -61,11 +61,11 @@ export function splitMicros(us: number, out: Float64Array): void {
   out[F_MONTH] = cachedMonth;
   out[F_DAY] = cachedDate;
   out[F_HOUR] = Math.floor(rem / MICROS_PER_HOUR);
-  rem -= out[F_HOUR]! * MICROS_PER_HOUR;
+  rem -= out[F_HOUR] * MICROS_PER_HOUR;
   out[F_MINUTE] = Math.floor(rem / MICROS_PER_MINUTE);
-  rem -= out[F_MINUTE]! * MICROS_PER_MINUTE;
+  rem -= out[F_MINUTE] * MICROS_PER_MINUTE;
   out[F_SECOND] = Math.floor(rem / MICROS_PER_SECOND);
-  out[F_MICRO] = rem - out[F_SECOND]! * MICROS_PER_SECOND;
+  out[F_MICRO] = rem - out[F_SECOND] * MICROS_PER_SECOND;
   out[F_DOW] = cachedDow;
   out[F_DOY] = cachedDoy;
 }

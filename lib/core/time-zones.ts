@@ -31,6 +31,6 @@ export function ianaOffset(zone: string, utcMicros: number): number {
   const ms = Math.floor(utcMicros / 1000);
   const parts: Record<string, number> = {};
   for (const p of f.formatToParts(new Date(ms))) if (p.type !== 'literal') parts[p.type] = Number(p.value);
-  const wall = Date.UTC(parts.year!, parts.month! - 1, parts.day!, parts.hour!, parts.minute!, parts.second!);
+  const wall = Date.UTC(parts.year!, parts.month! - 1, parts.day, parts.hour, parts.minute, parts.second);
   return (wall - (ms - (((ms % 1000) + 1000) % 1000))) * 1000;
 }

@@ -35,7 +35,7 @@ export function encodeDict(dict: readonly string[]): EncodedDict {
     offsets[k + 1] = total;
   });
   const bytes = new Uint8Array(total);
-  parts.forEach((p, k) => bytes.set(p, offsets[k]!));
+  parts.forEach((p, k) => bytes.set(p, offsets[k]));
   const e = { size: dict.length, bytes, offsets };
   dictCache.set(dict, e);
   return e;

@@ -58,8 +58,8 @@ export function copySlice(v: ColumnVector, from: number, to: number, transfer: A
       const w = typeInfo(v.type).stride;
       const data = v.data.slice(from * w, to * w);
       const exact = v.exact?.slice(2 * from, 2 * to);
-      transfer.push(data.buffer as ArrayBuffer);
-      if (exact) transfer.push(exact.buffer as ArrayBuffer);
+      transfer.push(data.buffer);
+      if (exact) transfer.push(exact.buffer);
       return exact ? { kind: 'fixed', type: v.type, data, exact } : { kind: 'fixed', type: v.type, data };
     }
     case 'symbol': {
@@ -91,7 +91,7 @@ export function copySlice(v: ColumnVector, from: number, to: number, transfer: A
     }
     case 'var': {
       const base = v.offsets[from]!;
-      const bytes = v.bytes.slice(base, v.offsets[to]!);
+      const bytes = v.bytes.slice(base, v.offsets[to]);
       const offsets = new Int32Array(to - from + 1);
       for (let i = from; i <= to; i++) offsets[i - from] = v.offsets[i]! - base;
       const nulls = v.nulls === null ? null : v.nulls.slice(from, to);
@@ -148,7 +148,7 @@ function concatFixed(vs: readonly FixedVector[]): FixedVector {
   const data = new (v0.data.constructor as { new (n: number): FixedArray })(total);
   let at = 0;
   for (const v of vs) {
-    data.set(v.data as never, at);
+    data.set(v.data, at);
     at += v.data.length;
   }
   if (!withExact) return { kind: 'fixed', type: v0.type, data };
@@ -298,7 +298,7 @@ export function gatherOrNull(v: ColumnVector, idx: Int32Array, type: ColumnType)
   for (let i = 0; i < n; i++) {
     if (idx[i]! >= 0) continue;
     if (w === 1) fixed.data[i] = none.data[0]!;
-    else (fixed.data as Uint8Array).set(none.data as Uint8Array, i * w);
+    else (fixed.data as Uint8Array).set(none.data, i * w);
     if (fixed.exact) {
       fixed.exact[2 * i] = 0;
       fixed.exact[2 * i + 1] = INT_NULL;
@@ -362,7 +362,7 @@ export function gatherFromBatches(
     pick[at] = rows[i]!;
     order[i] = at;
   }
-  const parts = used.map((b, s) => gatherBatch(b, pick.subarray(start[s]!, start[s]! + counts[s]!)));
+  const parts = used.map((b, s) => gatherBatch(b, pick.subarray(start[s], start[s]! + counts[s]!)));
   return concatBatches(parts, types.length).columns.map((c) => gatherOrNull(c, order, c.type));
 }
 

@@ -174,7 +174,7 @@ export async function* runJoin(plan: JoinPlan, cx: ExecContext): AsyncGenerator<
     await prepareSubqueries([plan.residual], cx);
     const ev = new Evaluator(cx);
     const residual = plan.residual ? ev.compile(plan.residual) : null;
-    const rightTypes = plan.right.fields.map((f) => (f.type === 'NULL' ? 'DOUBLE' : f.type) as ColumnType);
+    const rightTypes = plan.right.fields.map((f) => (f.type === 'NULL' ? 'DOUBLE' : f.type));
     const cross = plan.type === 'CROSS';
     const left = plan.type === 'LEFT';
     const numeric =

@@ -33,7 +33,7 @@ function newestFirst(p: Plan): boolean {
 function sourceColumn(p: Plan, index: number): { table: string; column: string } | null {
   switch (p.kind) {
     case 'scan':
-      return p.columns[index] !== undefined ? { table: p.table, column: p.columns[index]! } : null;
+      return p.columns[index] !== undefined ? { table: p.table, column: p.columns[index] } : null;
     case 'filter':
       return sourceColumn(p.input, index);
     case 'project': {

@@ -129,10 +129,10 @@ function fillValue(spec: FillSpec, rows: Map<number, Value[]>, b: number, c: num
         if (!r || typeof r[c] !== 'number') continue;
         if (t < b) {
           b0 = t;
-          v0 = r[c] as number;
+          v0 = r[c];
         } else if (t > b) {
           b1 = t;
-          v1 = r[c] as number;
+          v1 = r[c];
           break;
         }
       }

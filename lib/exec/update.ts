@@ -72,7 +72,7 @@ export function runUpdate(stmt: A.Update, catalog: Catalog, env: StatementEnv): 
       rest.push(c);
     }
     whereAst = rest.length === 0 ? null : balancedAnd(rest);
-    const types = bound.plan.fields.map((f) => (f.type === 'NULL' ? 'DOUBLE' : f.type) as ColumnType);
+    const types = bound.plan.fields.map((f) => (f.type === 'NULL' ? 'DOUBLE' : f.type));
     from = { plan: bound.plan, types, targetKeys, sourceKeys };
   }
   const where: BoundExpr | null = whereAst ? bindExpr(whereAst, { env, scope, onAggregate: null }) : null;

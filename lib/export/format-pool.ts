@@ -79,9 +79,7 @@ export class FormatPool {
     const w = this.#thread();
     if (w === null) return Promise.reject(new Error('no helper thread'));
     const owned = data.slice();
-    return this.#send(w, { kind: 'compress', id: this.#next++, codec, level, data: owned }, [
-      owned.buffer as ArrayBuffer,
-    ]);
+    return this.#send(w, { kind: 'compress', id: this.#next++, codec, level, data: owned }, [owned.buffer]);
   }
 
   #send(w: Worker, request: HelperRequest, transfer: ArrayBuffer[]): Promise<Buffer> {

@@ -31,7 +31,7 @@ parentPort!.on('message', (m: HelperRequest) => {
       // A copy of its own: a codec's buffer may live in memory that cannot be transferred.
       const own = new Uint8Array(compress(m));
       reply = { id: m.id, bytes: own };
-      transfer.push(own.buffer as ArrayBuffer);
+      transfer.push(own.buffer);
     } catch (e) {
       reply = { id: m.id, error: e instanceof Error ? e.message : String(e) };
     }

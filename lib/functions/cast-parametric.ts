@@ -79,7 +79,7 @@ function toDecimal(from: SqlType, to: ColumnType): Kernel | null {
       const d = asDoubles(v);
       // A LONG past 2^53 takes its exact int64 pair.
       const intAt = (i: number): bigint | null =>
-        d[i]! !== d[i]! ? null : BigInt(from === 'LONG' ? formatLong(d[i]!, v.exact, i) : d[i]!);
+        d[i]! !== d[i]! ? null : BigInt(from === 'LONG' ? formatLong(d[i], v.exact, i) : d[i]);
       return decimalVector(
         to,
         n,

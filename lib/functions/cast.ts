@@ -340,7 +340,7 @@ export function castKernel(from: SqlType, to: ColumnType): Kernel | null {
   if (textSource && (NUMBERISH.includes(to) || to === 'IPV4' || to === 'UUID' || to === 'LONG256'))
     return (args, n) => textTo(to, args[0]!, n);
   if (NUMBERISH.includes(from) && NUMBERISH.includes(to)) {
-    return (args, n) => numericTo(from as ColumnType, to, args[0] as FixedVector, n);
+    return (args, n) => numericTo(from, to, args[0] as FixedVector, n);
   }
   if (from === 'INT' && to === 'IPV4') return (args, n) => numericTo('INT', 'IPV4', args[0] as FixedVector, n);
   if (from === 'IPV4' && (to === 'INT' || to === 'LONG')) {

@@ -576,7 +576,7 @@ function memberTest(
       for (const v of consts) {
         const r = utf8Rows(v, 1);
         if (r.nulls && r.nulls[0]) nullIn = 1;
-        else keys.push(r.bytes.slice(r.starts[0]!, r.ends[0]!));
+        else keys.push(r.bytes.slice(r.starts[0], r.ends[0]));
       }
       const set = new ByteSet(keys);
       const cache = new DictTables();

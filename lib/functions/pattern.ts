@@ -1,7 +1,6 @@
 // Pattern operators: `like` / `ilike` (% any run, _ one character, \ escapes;
 // LikeMatcher), `~` / `!~` (RE2 syntax, searched anywhere in the text like
 // Java's find(); Regex), and `||` concatenation (NULL reads as empty, as in QuestDB).
-import type { ColumnVector } from '../core/column-vector.js';
 import { argError, type BindHook, type Kernel, type KernelContext, type FunctionRegistry } from './registry.js';
 import { accept, defineScalar } from './signature.js';
 import type { SqlType } from '../core/sql-type.js';
@@ -112,7 +111,7 @@ export function concatKernel(type: 'STRING' | 'VARCHAR'): Kernel {
     const out = new TextOut(type, n, kx);
     for (let i = 0; i < n; i++) {
       let s = '';
-      for (const a of args) s += renderAt(a as ColumnVector, i) ?? '';
+      for (const a of args) s += renderAt(a, i) ?? '';
       out.set(i, s);
     }
     return out.vector();

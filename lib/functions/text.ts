@@ -286,7 +286,7 @@ export function registerText(registry: FunctionRegistry): void {
   defineScalar(registry, 'substring', [
     textSig(
       ['t', 'n', 'n'],
-      (s, x) => substring(s, x[1]!, x[2]!),
+      (s, x) => substring(s, x[1]!, x[2]),
       checkInt(2, (len) => len >= 0, NEGATIVE_LENGTH),
     ),
     textSig(['t', 'n'], (s, x) => substring(s, x[1]!, undefined)),

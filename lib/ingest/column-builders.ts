@@ -284,7 +284,7 @@ class Grow<T extends Float64Array | Int32Array | Int16Array | Int8Array | Uint8A
     const n = Math.max(this.data.length * 2, this.length + extra);
     this.mem.charge((n - this.data.length) * this.data.BYTES_PER_ELEMENT);
     const bigger = this.make(n);
-    bigger.set(this.data.subarray(0, this.length) as never);
+    bigger.set(this.data.subarray(0, this.length));
     this.data = bigger;
   }
   view(): T {

@@ -23,6 +23,6 @@ export function parseSchema(text: string): SchemaEntry[] {
     if (type === null) throw importError(`schema entry ${o.name}: unknown type ${o.type}`);
     if (o.pattern !== undefined && typeof o.pattern !== 'string')
       throw importError(`schema entry ${o.name}: "pattern" must be a string`);
-    return { name: columnName(o.name) || o.name, type, pattern: o.pattern as string | undefined };
+    return { name: columnName(o.name) || o.name, type, pattern: o.pattern };
   });
 }

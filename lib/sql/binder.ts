@@ -406,7 +406,7 @@ function bindSelect(q: A.Select, cx: BindContext, ctes: Ctes): Plan {
         : items.filter((i) => !hasAgg(i.expr)).map((i) => i.expr);
     const keys = keyAsts.map((k) => bindExpr(k, { env: cx, scope: inScope, onAggregate: null }));
     // SAMPLE BY groups by bucket even when the timestamp is not selected (a hidden key).
-    if (sampling && !keys.some((k) => k.kind === 'col' && k.index === sampling!.bucketField)) {
+    if (sampling && !keys.some((k) => k.kind === 'col' && k.index === sampling.bucketField)) {
       keys.push({ kind: 'col', index: sampling.bucketField, type: 'TIMESTAMP' });
     }
     const keyIndex = new Map(keyAsts.map((k, i) => [exprKey(k), i]));
@@ -449,7 +449,7 @@ function bindSelect(q: A.Select, cx: BindContext, ctes: Ctes): Plan {
       ...keys.map((k, i) => ({ name: `$key${i}`, type: k.type })),
       ...aggregates.map((a) => ({ name: a.name, type: a.type })),
     ];
-    const bucketKey = sampling ? keys.findIndex((k) => k.kind === 'col' && k.index === sampling!.bucketField) : -1;
+    const bucketKey = sampling ? keys.findIndex((k) => k.kind === 'col' && k.index === sampling.bucketField) : -1;
     const agg = node({
       kind: 'aggregate',
       input: plan,

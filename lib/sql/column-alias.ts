@@ -503,7 +503,7 @@ function switchOf(e: A.Case): { column: A.ColumnRef; values: A.Expr[] } | null {
     } else {
       return null;
     }
-    const ref = col as A.ColumnRef;
+    const ref = col;
     if (column === null) column = ref;
     else if (columnToken(column) !== columnToken(ref)) return null;
     values.push(value);

@@ -14,7 +14,7 @@ export type PlanSpec<K extends PlanKind = PlanKind> = K extends PlanKind
 
 /** The node with its designated timestamp derived from its inputs. */
 export function node<K extends PlanKind>(spec: PlanSpec<K> & { readonly kind: K }): Extract<Plan, { kind: K }> {
-  const { index, desc } = designated(spec as PlanSpec);
+  const { index, desc } = designated(spec);
   const out = { ...spec, timestamp: index } as Record<string, unknown>;
   if (desc) out.timestampDesc = true;
   else delete out.timestampDesc;
@@ -23,7 +23,7 @@ export function node<K extends PlanKind>(spec: PlanSpec<K> & { readonly kind: K 
 
 /** The same node over changed inputs (or columns), its timestamp derived again. */
 export function rederive<P extends Plan>(p: P): P {
-  return node<PlanKind>(p as unknown as PlanSpec & { kind: PlanKind }) as unknown as P;
+  return node<PlanKind>(p) as unknown as P;
 }
 
 /**

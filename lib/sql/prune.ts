@@ -134,11 +134,11 @@ function narrow(p: Plan, need: ReadonlySet<number> | null): Narrowed {
     case 'distinct':
     case 'reverse':
     case 'sampleFill':
-      return { plan: rederive({ ...p, input: narrow(p.input, null).plan } as Plan), map: null };
+      return { plan: rederive({ ...p, input: narrow(p.input, null).plan }), map: null };
     case 'join':
     case 'asofJoin':
       return {
-        plan: rederive({ ...p, left: narrow(p.left, null).plan, right: narrow(p.right, null).plan } as Plan),
+        plan: rederive({ ...p, left: narrow(p.left, null).plan, right: narrow(p.right, null).plan }),
         map: null,
       };
     case 'setOp':

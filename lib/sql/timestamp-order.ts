@@ -31,11 +31,11 @@ export function useTimestampOrder(plan: Plan): Plan {
     case 'reverse':
     case 'sampleFill':
     case 'designate':
-      return rederive({ ...plan, input: useTimestampOrder(plan.input) } as Plan);
+      return rederive({ ...plan, input: useTimestampOrder(plan.input) });
     case 'join':
     case 'setOp':
     case 'asofJoin':
-      return rederive({ ...plan, left: useTimestampOrder(plan.left), right: useTimestampOrder(plan.right) } as Plan);
+      return rederive({ ...plan, left: useTimestampOrder(plan.left), right: useTimestampOrder(plan.right) });
     default:
       return plan;
   }

@@ -207,7 +207,7 @@ export class ColumnAppender {
     } else {
       const n = hi - lo;
       const base = v.offsets[lo]!;
-      this.#data.append(v.bytes.subarray(base, v.offsets[hi]!));
+      this.#data.append(v.bytes.subarray(base, v.offsets[hi]));
       const aux = scratchInt32(n * 2);
       const start = this.#dataEnd - base;
       const nulls = v.nulls;

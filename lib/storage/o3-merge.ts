@@ -210,7 +210,7 @@ function keyText(keys: readonly ColumnVector[], row: number): string {
     } else if (v.kind === 'var') {
       s += v.nulls?.[row]
         ? '\u0000N'
-        : `V${Buffer.from(v.bytes.subarray(v.offsets[row]!, v.offsets[row + 1]!)).toString('latin1')}`;
+        : `V${Buffer.from(v.bytes.subarray(v.offsets[row], v.offsets[row + 1])).toString('latin1')}`;
     } else {
       const per = v.data.length / rowsOf(v);
       s += 'F';

@@ -97,6 +97,6 @@ export class ChunkValues {
 type Growable = Uint8Array | Int32Array | Float32Array | Float64Array;
 function grow<T extends Growable>(a: T, cap: number): T {
   const b = new (a.constructor as new (n: number) => T)(cap);
-  b.set(a as never);
+  b.set(a);
   return b;
 }

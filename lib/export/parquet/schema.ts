@@ -169,7 +169,7 @@ function gatherVar(out: ChunkValues, v: ColumnVector, from: number, to: number):
   if (nulls === null) {
     // No NULLs: the values are one contiguous run; copy it at once and shift the offsets.
     const base = offsets[from]!;
-    dst.set(bytes.subarray(base, offsets[to]!), at);
+    dst.set(bytes.subarray(base, offsets[to]), at);
     def.fill(1, r, r + (to - from));
     for (let i = from; i < to; i++) offs[++c] = at + offsets[i + 1]! - base;
     out.rows = r + (to - from);
@@ -343,7 +343,7 @@ function gatherSymbolFromText(out: ChunkValues, v: ColumnVector & { kind: 'var' 
       continue;
     }
     out.defined[r] = 1;
-    const text = utf8Decoder.decode(v.bytes.subarray(v.offsets[i]!, v.offsets[i + 1]!));
+    const text = utf8Decoder.decode(v.bytes.subarray(v.offsets[i], v.offsets[i + 1]));
     let idx = keys.get(text);
     if (idx === undefined) {
       idx = out.dict.length;
@@ -663,11 +663,11 @@ export function columnSpec(f: Field): ColumnSpec {
         kind: 'bytes',
         width: 0,
         order: 'bytes',
-        gather: gatherGeohash(geohashBits(f.type as ColumnType), typeInfo(f.type as ColumnType).width),
+        gather: gatherGeohash(geohashBits(f.type), typeInfo(f.type).width),
       };
     case 'DECIMAL': {
-      const { precision, scale } = decimalSpec(f.type as ColumnType);
-      const width = typeInfo(f.type as ColumnType).width;
+      const { precision, scale } = decimalSpec(f.type);
+      const width = typeInfo(f.type).width;
       return {
         schema: opt('FIXED_LEN_BYTE_ARRAY', {
           typeLength: width,
