@@ -19,6 +19,12 @@ export const MEMORY_LIMIT_KEY = 'query.memory.limit';
 /** QuestDB's default cairo.sql.string.function.buffer.max.size: 1 MiB per built text value. */
 export const DEFAULT_MAX_TEXT_BYTES = 1024 * 1024;
 
+/** What one run of a subquery gave: its values (IN lists), and for a scalar subquery its row as a vector of one row, exact (null: no rows). */
+export interface SubqueryResult {
+  readonly values: readonly Value[];
+  readonly row: ColumnVector | null;
+}
+
 /** One execution of a statement; `registry` and `statementMicros` (StatementEnv) are the compiled statement's. */
 export interface ExecContext extends StatementEnv {
   /** The database's tables; null when there are none (the library's where() and select()). */
@@ -39,7 +45,7 @@ export interface ExecContext extends StatementEnv {
    * (prepareSubqueries in subqueries.ts): never written into the plan, so one compiled
    * statement can run twice, or twice at once, each execution with its own values.
    */
-  readonly subqueryValues: Map<BoundExpr, readonly Value[]>;
+  readonly subqueryValues: Map<BoundExpr, SubqueryResult>;
 }
 
 /** What every execution of one statement shares: its functions and time, and the database's pacer. */

@@ -7,12 +7,13 @@
 import { SvcError } from '../errors/svc-error.js';
 import type { ColumnVector } from '../core/column-vector.js';
 import type { BoundExpr } from '../sql/bound.js';
-import { asDoubles, constantVector, boolVector } from '../core/vec.js';
+import { asDoubles, boolVector } from '../core/vec.js';
+import { nullVector } from '../core/column-vector.js';
 import { isNumeric, isTemporal } from '../core/sql-type.js';
 import { collect } from './batches.js';
-import { Held, type ExecContext } from './context.js';
+import { Held, type ExecContext, type SubqueryResult } from './context.js';
 import { run } from './operators.js';
-import { valueAt, type Value } from './vectors.js';
+import { repeatRow, valueAt, type Value } from './vectors.js';
 import { sliceVector } from '../core/vector-ops.js';
 import { typeInfo } from '../core/column-type.js';
 
@@ -44,6 +45,8 @@ async function prepare(e: BoundExpr, cx: ExecContext): Promise<void> {
     throw new SvcError('SQL', `scalar subquery returned more than one row [rows=${b.rowCount}]`, { position: e.pos });
   }
   const values: Value[] = [];
+  // A scalar subquery's value is used as its row, exactly (LONG digits, UUID, DECIMAL, GEOHASH bytes).
+  const row = e.kind === 'subquery' && b.rowCount > 0 ? repeatRow(b.columns[0]!, 1) : null;
   let bytes = 0;
   for (let i = 0; i < b.rowCount; i++) {
     const v = valueAt(b.columns[0]!, i);
@@ -52,17 +55,17 @@ async function prepare(e: BoundExpr, cx: ExecContext): Promise<void> {
   }
   // The batch is garbage now; the values (and the sets inSubquery builds of them, as much again) stay.
   held.set(2 * bytes);
-  cx.subqueryValues.set(e, values);
+  cx.subqueryValues.set(e, { values, row });
 }
 
-/** The values an execution computed for its subquery nodes (null: no execution, e.g. INSERT VALUES, where none can be). */
-export type SubqueryValues = ReadonlyMap<BoundExpr, readonly Value[]> | null;
+/** The results an execution computed for its subquery nodes (null: no execution, e.g. INSERT VALUES, where none can be). */
+export type SubqueryValues = ReadonlyMap<BoundExpr, SubqueryResult> | null;
 
-function valuesOf(e: BoundExpr & { pos: number }, results: SubqueryValues): readonly Value[] {
-  const values = results?.get(e);
-  if (values === undefined)
+function resultOf(e: BoundExpr & { pos: number }, results: SubqueryValues): SubqueryResult {
+  const r = results?.get(e);
+  if (r === undefined)
     throw new SvcError('INTERNAL', 'subquery was not run before its expression', { position: e.pos });
-  return values;
+  return r;
 }
 
 /** The scalar subquery's value (this execution's) as a constant vector of the batch's length. */
@@ -75,7 +78,8 @@ export function scalarSubquery(
   return (n) => {
     if (cached === null || size < n) {
       size = Math.max(n, 1024);
-      cached = constantVector(e.type, valuesOf(e, results)[0] ?? null, size);
+      const row = resultOf(e, results).row;
+      cached = row === null ? nullVector(e.type === 'NULL' ? 'DOUBLE' : e.type, size) : repeatRow(row, size);
     }
     return size === n ? cached : sliceVector(cached, 0, n);
   };
@@ -93,7 +97,7 @@ export function inSubquery(
   let hasNull = false;
   return (x) => {
     if (nums === null && strs === null) {
-      const values = valuesOf(e, results);
+      const values = resultOf(e, results).values;
       hasNull = values.includes(null);
       if (numeric)
         nums = new Set(values.filter((v) => v !== null).map((v) => (typeof v === 'boolean' ? (v ? 1 : 0) : Number(v))));

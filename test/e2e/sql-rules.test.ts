@@ -248,4 +248,32 @@ describe('SQL expression rules (QuestDB 9.3)', () => {
     }
     assert.deepEqual((await row(s, `select count() from sr_iv where ts in '2024-01-02T10:00;1_0h'`)).values, [10]);
   });
+
+  test('a scalar subquery gives its row exactly, whatever its type (LONG digits, UUID, DECIMAL, GEOHASH, SYMBOL), and NULL without rows', async () => {
+    const cases: Array<[string, string, unknown]> = [
+      ['9007199254740993L', 'LONG', 9007199254740993n],
+      ["cast('11111111-1111-1111-1111-111111111111' as uuid)", 'UUID', '11111111-1111-1111-1111-111111111111'],
+      ['cast(1.25 as decimal(10,2))', 'DECIMAL(10,2)', '1.25'],
+      ['#u33d', 'GEOHASH(4c)', 'u33d'],
+      ["cast('x' as symbol)", 'SYMBOL', 'x'],
+      ["'2024-01-02T03:04:05.123456789Z'::timestamp_ns", 'TIMESTAMP_NS', '2024-01-02T03:04:05.123456789Z'],
+    ];
+    for (const [expr, type, value] of cases) {
+      const r = await request(
+        `${s.mainUrl}/exec?${new URLSearchParams({ query: `select (select ${expr}) v from long_sequence(2)` })}`,
+      );
+      const text = await r.body.text();
+      assert.equal(r.statusCode, 200, text);
+      const body = JSON.parse(text) as { columns: Array<{ type: string }> };
+      assert.equal(body.columns[0]!.type, type, expr);
+      // The dataset's raw text, so that LONG digits past 2^53 are compared as written.
+      const shown = typeof value === 'bigint' ? String(value) : JSON.stringify(value);
+      assert.ok(text.includes(`"dataset":[[${shown}],[${shown}]]`), `${expr}: ${text}`);
+    }
+    const none = await row(
+      s,
+      "select (select cast('11111111-1111-1111-1111-111111111111' as uuid) from long_sequence(1) where x > 5) v from long_sequence(1)",
+    );
+    assert.deepEqual(none, { types: ['UUID'], values: [null] });
+  });
 });
