@@ -14,6 +14,7 @@ import type { FunctionRegistry } from '../functions/registry.js';
 import type { Batch } from '../core/batch.js';
 import { nullVector } from '../core/column-vector.js';
 import { formatBatches, type BatchFormat, type BatchFormatOptions } from '../export/batch-formats.js';
+import { FormatPool } from '../export/format-pool.js';
 import type { RowStats } from '../export/row-window.js';
 import { maybeGunzip } from '../ingest/gunzip.js';
 import { importLimitsFromConfig, type ImportLimits } from '../ingest/import-limits.js';
@@ -249,6 +250,7 @@ export class Database {
   readonly #limits: Limits;
   /** The functions this database's statements resolve against, and their shared yield clock. */
   readonly #engine: StatementEngine = { registry: createFunctionRegistry(), pacer: new Pacer() };
+  #formatPool: FormatPool | null | undefined;
   /** http.text.analysis.max.lines: lines import detection looks at. */
   readonly analysisLines: number;
   /** import.memory.limit, import.max.columns, http.text.roll.buffer.limit. */
@@ -353,7 +355,7 @@ export class Database {
     notSelect: (stmt: CompiledStatement) => SvcError,
   ): AsyncGenerator<Buffer> {
     const run = this.query(sql, notSelect, o);
-    return exportBytes(run, format, o);
+    return exportBytes(run, format, { ...o, pool: this.formatPool() });
   }
 
   /** Runs DDL, INSERT or UPDATE, committed when the promise resolves; `notChange` is the error for a query. */
@@ -419,6 +421,16 @@ export class Database {
     // Let aborted queries and imports unwind (they check between batches) before the tables close.
     await new Promise((resolve) => setImmediate(resolve));
     this.#catalog.close();
+    await this.#formatPool?.close();
+  }
+
+  /**
+   * The helper thread this database's exports format and compress on (made on
+   * first use; null on one core or once it failed, when the work stays on this thread).
+   */
+  formatPool(): FormatPool | null {
+    if (this.#formatPool === undefined) this.#formatPool = FormatPool.forThisMachine();
+    return this.#formatPool !== null && this.#formatPool.usable ? this.#formatPool : null;
   }
 
   get closed(): boolean {

@@ -15,6 +15,7 @@ import { compileOverInputs, runOverInputs, transformEngine } from '../db/batch-t
 import type { StatementEngine } from '../db/database.js';
 import type { SelectStatement } from '../exec/engine.js';
 import { formatBatches } from '../export/batch-formats.js';
+import { sharedFormatPool } from '../export/format-pool.js';
 import { PARQUET_PARAMETERS, parseParquetOptions } from '../export/parquet/options.js';
 import { copySlice } from '../core/vector-ops.js';
 import type { RowStats } from '../export/row-window.js';
@@ -490,6 +491,6 @@ export function batchesToParquet(options: BatchesToParquetOptions = {}): Duplex 
         'BAD_REQUEST',
         'batchesToParquet got no batches: a Parquet file needs the columns of at least one batch',
       );
-    return formatBatches('parquet', first, all, { parquet }, stats);
+    return formatBatches('parquet', first, all, { parquet, pool: sharedFormatPool() }, stats);
   });
 }

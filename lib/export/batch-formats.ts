@@ -5,7 +5,7 @@ import type { Batch } from '../core/batch.js';
 import type { Field } from '../sql/bound.js';
 import { ChunkWriter } from './chunk-writer.js';
 import { csvBody } from './csv-response.js';
-import { sharedFormatPool } from './format-pool.js';
+import type { FormatPool } from './format-pool.js';
 import { jsonQueryBody } from './json-response.js';
 import type { ParquetOptions } from './parquet/options.js';
 import { parquetBody, planParquet } from './parquet/parquet-writer.js';
@@ -30,6 +30,8 @@ export interface BatchFormatOptions {
   readonly quoteLargeNum?: boolean;
   /** Parquet: the parsed /exp parameters. */
   readonly parquet?: ParquetOptions;
+  /** Parquet: the helper thread pages are compressed on (its owner's: a Database's, or the library's); none: this thread. */
+  readonly pool?: FormatPool | null;
 }
 
 /**
@@ -76,7 +78,7 @@ export function formatBatches(
         batches,
         null,
         stats,
-        sharedFormatPool(),
+        o.pool ?? null,
       );
   }
 }

@@ -130,7 +130,11 @@ export class FormatPool {
 
 let shared: FormatPool | null | undefined;
 
-/** The process's pool (null on one core). */
+/**
+ * The pool of the library's free-standing writers (batchesToParquet...), which
+ * have no Database to own one: made on first use, idle threads never hold the
+ * process open (null on one core). A Database owns its own (Database.formatPool).
+ */
 export function sharedFormatPool(): FormatPool | null {
   if (shared === undefined) shared = FormatPool.forThisMachine();
   return shared !== null && shared.usable ? shared : null;

@@ -7,7 +7,6 @@ import { SvcError, isSvcError } from '../errors/svc-error.js';
 import type { CompiledStatement, Database, SelectStatement } from '../db/database.js';
 import { Deadline } from '../limits/deadline.js';
 import { csvBody } from '../export/csv-response.js';
-import { sharedFormatPool } from '../export/format-pool.js';
 import { jsonQueryBody } from '../export/json-response.js';
 import { parseParquetOptions } from '../export/parquet/options.js';
 import { parquetBody, planParquet, sourceTable } from '../export/parquet/parquet-writer.js';
@@ -106,7 +105,7 @@ async function execute(ctx: RequestContext, opts: SqlRouteOptions): Promise<void
     const body = jsonQueryBody(
       stmt,
       stmt.execute(t.signal, t.deadline),
-      { query, ...flags, window, compileNanos: nanos, pool: sharedFormatPool() },
+      { query, ...flags, window, compileNanos: nanos, pool: opts.database().formatPool() },
       stats,
     );
     try {
@@ -165,7 +164,7 @@ async function exportParquet(ctx: RequestContext, opts: SqlRouteOptions, query: 
     await sendBody(
       ctx,
       headers,
-      counted(ctx, parquetBody(plan, stmt.execute(t.signal, t.deadline), window, stats, sharedFormatPool())),
+      counted(ctx, parquetBody(plan, stmt.execute(t.signal, t.deadline), window, stats, opts.database().formatPool())),
       ctx.signal,
       { compressible: false },
     );
@@ -227,7 +226,7 @@ async function exportCsv(ctx: RequestContext, opts: SqlRouteOptions, query: stri
         csvBody(
           stmt.fields,
           stmt.execute(t.signal, t.deadline),
-          { nm, window, delimiter, pool: sharedFormatPool() },
+          { nm, window, delimiter, pool: opts.database().formatPool() },
           stats,
         ),
       ),
