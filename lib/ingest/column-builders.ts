@@ -6,7 +6,15 @@
 // growth charged to the import's memory budget (BuilderMemory).
 import type { MemoryBudget } from '../limits/memory-budget.js';
 import type { ColumnType } from '../core/column-type.js';
-import { INT_NULL, LONG_NULL, decimalSpec, geohashBits, typeInfo, typeKind } from '../core/column-type.js';
+import {
+  COLUMN_TYPES,
+  INT_NULL,
+  LONG_NULL,
+  decimalSpec,
+  geohashBits,
+  typeInfo,
+  typeKind,
+} from '../core/column-type.js';
 import { fitsPrecision, parseDecimalText, putDecimal } from '../core/decimal.js';
 import { geohashFromText, putGeohash } from '../core/geohash.js';
 import type { ColumnInput } from '../core/column-vector.js';
@@ -739,26 +747,8 @@ class SymbolBuilder implements ColumnBuilder {
  */
 const SYMBOL_ENTRY_BYTES = 96;
 
-/** Column types a file can be imported into (GEOHASH and DECIMAL of any parameters too: importable()). */
-export const IMPORTABLE: readonly ColumnType[] = [
-  'BOOLEAN',
-  'BYTE',
-  'SHORT',
-  'CHAR',
-  'INT',
-  'LONG',
-  'FLOAT',
-  'DOUBLE',
-  'DATE',
-  'TIMESTAMP',
-  'SYMBOL',
-  'STRING',
-  'VARCHAR',
-  'UUID',
-  'IPV4',
-  'BINARY',
-  'TIMESTAMP_NS',
-];
+/** Column types a file can be imported into: every plain type but LONG256 (GEOHASH and DECIMAL of any parameters too: importable()). */
+export const IMPORTABLE: readonly ColumnType[] = COLUMN_TYPES.filter((t) => t !== 'LONG256');
 
 /** Whether a file can be imported into a column of `type`. */
 export function importable(type: ColumnType): boolean {
