@@ -38,6 +38,25 @@ export interface VarVector {
   readonly bytes: Uint8Array;
   readonly offsets: Int32Array;
   readonly nulls: Uint8Array | null;
+  /**
+   * The same rows as codes into `dict` (0 is NULL), when the vector was read
+   * from a partition whose text has few distinct values (storage/text-codes.ts).
+   * Operators that hash keys map each code once instead of each row; anything
+   * that makes a new vector from this one either carries both along or drops both.
+   */
+  readonly codes?: Uint8Array | Uint16Array;
+  readonly dict?: TextDict;
+}
+
+/**
+ * The distinct values of a partition's text column: code k (1..size-1) is
+ * bytes [ends[k-1], ends[k]); code 0 is NULL (ends[0] = 0). A dictionary only
+ * grows (the partition's later rows add codes), so a code keeps its value.
+ */
+export interface TextDict {
+  readonly size: number;
+  readonly bytes: Uint8Array;
+  readonly ends: Int32Array;
 }
 
 export type ColumnVector = FixedVector | SymbolVector | VarVector;

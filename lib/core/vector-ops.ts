@@ -28,9 +28,35 @@ export function sliceVector(v: ColumnVector, lo: number, hi: number): ColumnVect
     }
     case 'symbol':
       return { ...v, keys: v.keys.subarray(lo, hi) };
-    case 'var':
-      return { ...v, offsets: v.offsets.subarray(lo, hi + 1), nulls: v.nulls?.subarray(lo, hi) ?? null };
+    case 'var': {
+      // Fields named one by one: a vector with codes reads its text lazily (getters, which a spread would skip).
+      const out: VarVector = {
+        kind: 'var',
+        type: v.type,
+        bytes: v.bytes,
+        offsets: v.offsets.subarray(lo, hi + 1),
+        nulls: v.nulls?.subarray(lo, hi) ?? null,
+      };
+      return v.codes === undefined || v.dict === undefined
+        ? out
+        : { ...out, codes: v.codes.subarray(lo, hi), dict: v.dict };
+    }
   }
+}
+
+/**
+ * Reads now the text a table scan left to be read lazily (storage/text-codes.ts),
+ * for a batch that outlives its statement (a caller outside the engine keeps it).
+ */
+export function loadLazyText(b: Batch): Batch {
+  for (const c of b.columns) if (c.kind === 'var') void c.bytes;
+  return b;
+}
+
+/** The same text as another var type (STRING <-> VARCHAR), sharing its arrays and codes. */
+export function retypeVar(v: VarVector, type: ColumnType): VarVector {
+  const out: VarVector = { kind: 'var', type, bytes: v.bytes, offsets: v.offsets, nulls: v.nulls };
+  return v.codes === undefined || v.dict === undefined ? out : { ...out, codes: v.codes, dict: v.dict };
 }
 
 /** Rows [lo, hi) of a batch, sharing its arrays. */
@@ -483,7 +509,15 @@ function gatherVar(v: VarVector, idx: Int32Array): VarVector {
       }
     }
   }
-  return { kind: 'var', type: v.type, bytes, offsets, nulls };
+  if (v.codes === undefined || v.dict === undefined) return { kind: 'var', type: v.type, bytes, offsets, nulls };
+  // The codes follow their rows (a missing row is NULL: code 0).
+  const src16 = v.codes;
+  const codes = src16 instanceof Uint8Array ? new Uint8Array(n) : new Uint16Array(n);
+  for (let i = 0; i < n; i++) {
+    const r = idx[i]!;
+    codes[i] = r >= 0 ? src16[r]! : 0;
+  }
+  return { kind: 'var', type: v.type, bytes, offsets, nulls, codes, dict: v.dict };
 }
 
 // ---- picking ----

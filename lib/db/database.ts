@@ -3,6 +3,7 @@
 // the engine's options (built in one place, engineOptions()), and is what the
 // server, the HTTP routes, the library and every CLI command go through to
 // compile, query, execute and import.
+import { loadLazyText } from '../core/vector-ops.js';
 import { createReadStream } from 'node:fs';
 import { join } from 'node:path';
 import { Config, loadConfig } from '../config/config.js';
@@ -338,7 +339,10 @@ export class Database {
 
   async *#batches(stmt: SelectStatement, ac: AbortController, deadline: Deadline | undefined): AsyncGenerator<Batch> {
     try {
-      for await (const b of stmt.execute(ac.signal, deadline)) if (b.rowCount > 0) yield b;
+      for await (const b of stmt.execute(ac.signal, deadline)) {
+        if (b.rowCount === 0) continue;
+        yield loadLazyText(b); // the caller may keep the batch past the statement's end
+      }
     } finally {
       this.#untrack(ac);
     }

@@ -9,7 +9,8 @@ import { MemoryBudget } from '../limits/memory-budget.js';
 import type { ColumnVector } from '../core/column-vector.js';
 import type { Catalog } from '../storage/catalog.js';
 import type { Batch } from '../core/batch.js';
-import type { BoundExpr } from '../sql/bound.js';
+import type { BoundExpr, Plan } from '../sql/bound.js';
+import type { TableReader } from '../storage/table-reader.js';
 import type { StatementEnv } from '../sql/statement-env.js';
 import type { Pacer } from './pacer.js';
 import type { Value } from './vectors.js';
@@ -46,6 +47,14 @@ export interface ExecContext extends StatementEnv {
    * statement can run twice, or twice at once, each execution with its own values.
    */
   readonly subqueryValues: Map<BoundExpr, SubqueryResult>;
+  /**
+   * What to do when the statement ends, however it ends (endStatement): table readers are
+   * closed there, not when their scan ends, because vectors read lazily (text, storage/
+   * text-codes.ts) may be read after their scan ended, by an operator that kept them.
+   */
+  readonly atEnd: Array<() => void>;
+  /** The reader of each scan node that has started, so an operator above can ask about the same snapshot. */
+  readonly scanReaders: Map<Plan, TableReader>;
 }
 
 /** What every execution of one statement shares: its functions and time, and the database's pacer. */
@@ -86,7 +95,18 @@ export function execContext(
     budget: new MemoryBudget(limits.memoryLimit ?? 1024 ** 3, MEMORY_LIMIT_KEY, limits.parentBudget ?? null),
     maxTextBytes: limits.maxTextBytes ?? DEFAULT_MAX_TEXT_BYTES,
     subqueryValues: new Map(),
+    atEnd: [],
+    scanReaders: new Map(),
   };
+}
+
+/** Ends a statement's execution: its atEnd work (last registered first), then its budget given back. */
+export function endStatement(cx: ExecContext): void {
+  try {
+    while (cx.atEnd.length > 0) cx.atEnd.pop()!();
+  } finally {
+    cx.budget.releaseAll();
+  }
 }
 
 /** The catalog of a plan that reads tables (a plan bound without tables has no such node). */

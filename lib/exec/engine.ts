@@ -3,6 +3,7 @@
 // function (DESIGN.md "Shape"; the HTTP layer only serializes). The caller
 // gives the database's function registry and pacer; the statement's time is
 // read from the clock once, here, for binding and every execution.
+import { markTextKeys } from './text-keys.js';
 import { SvcError } from '../errors/svc-error.js';
 import type { Catalog } from '../storage/catalog.js';
 import type { Batch } from '../core/batch.js';
@@ -18,7 +19,7 @@ import { standaloneKernelContext, type FunctionRegistry } from '../functions/reg
 import { WALL_CLOCK, type Clock } from '../functions/clock.js';
 import type { Deadline } from '../limits/deadline.js';
 import type { MemoryBudget } from '../limits/memory-budget.js';
-import { execContext, type ExecContext, type StatementRuntime } from './context.js';
+import { endStatement, execContext, type ExecContext, type StatementRuntime } from './context.js';
 import type { Pacer } from './pacer.js';
 import { runDdl } from './ddl.js';
 import { explainPlan } from './explain.js';
@@ -115,12 +116,13 @@ function context(
 
 /** The plan's batches; whatever the execution still holds is given back when it ends, however it ends. */
 async function* runStatement(plan: Plan, cx: ExecContext): AsyncGenerator<Batch> {
+  markTextKeys(plan);
   try {
     yield* run(plan, cx);
   } catch (e) {
     throw tooComplex(e);
   } finally {
-    cx.budget.releaseAll();
+    endStatement(cx);
   }
 }
 
@@ -137,7 +139,7 @@ function change(
     } catch (e) {
       throw tooComplex(e);
     } finally {
-      cx.budget.releaseAll();
+      endStatement(cx);
     }
   };
 }

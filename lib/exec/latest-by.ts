@@ -9,8 +9,8 @@ import type { Plan } from '../sql/bound.js';
 import type { Batch } from '../core/batch.js';
 import type { SqlType } from '../core/sql-type.js';
 import { gatherFromBatches } from '../core/vector-ops.js';
-import { batchBytes, holding, type Held, keyEntryBytes, pace, type ExecContext } from './context.js';
-import { rowKey } from './vectors.js';
+import { batchBytes, holding, type Held, pace, type ExecContext } from './context.js';
+import { GroupKeys } from './group-keys.js';
 
 type LatestPlan = Extract<Plan, { kind: 'latestBy' }>;
 
@@ -29,11 +29,14 @@ function newestFirst(p: Plan): boolean {
   }
 }
 
-/** The table and column behind output `index` of `p` when it is a column passed up from a scan. */
-function sourceColumn(p: Plan, index: number): { table: string; column: string } | null {
+/** The scan, its table and the column behind output `index` of `p` when it is a column passed up from a scan. */
+function sourceColumn(
+  p: Plan,
+  index: number,
+): { scan: Extract<Plan, { kind: 'scan' }>; table: string; column: string } | null {
   switch (p.kind) {
     case 'scan':
-      return p.columns[index] !== undefined ? { table: p.table, column: p.columns[index] } : null;
+      return p.columns[index] !== undefined ? { scan: p, table: p.table, column: p.columns[index] } : null;
     case 'filter':
       return sourceColumn(p.input, index);
     case 'project': {
@@ -55,149 +58,115 @@ function symbolHasNoNulls(plan: LatestPlan, cx: ExecContext): boolean {
 }
 
 export function runLatestBy(plan: LatestPlan, input: AsyncIterable<Batch>, cx: ExecContext): AsyncGenerator<Batch> {
-  return holding(cx.budget, 'LATEST ON', (held) =>
-    newestFirst(plan.input) && plan.keys.length === 1
-      ? latestBySymbol(plan, input, cx, symbolHasNoNulls(plan, cx), held)
-      : latestByAny(plan, input, cx, held),
-  );
+  return holding(cx.budget, 'LATEST ON', (held) => latestBy(plan, input, cx, held));
 }
 
-/** Any keys, any order: the newest row per key kept while everything is read (batches with a kept row stay, charged). */
-async function* latestByAny(
+/**
+ * The newest row per key. Keys get dense ids (GroupKeys: text hashed on its
+ * bytes or mapped per dictionary code), so the best row of each key lives in
+ * typed arrays indexed by id. Over a newest-first scan the first row seen per
+ * key wins, and with one SYMBOL key from one dictionary the scan stops once
+ * every value was found (NULL too, unless the table's committed state says the
+ * column never holds NULL). Otherwise a row replaces its key's best when its
+ * timestamp is not older. Batches holding a best row are kept (charged).
+ */
+async function* latestBy(
   plan: LatestPlan,
   input: AsyncIterable<Batch>,
   cx: ExecContext,
   held: Held,
 ): AsyncGenerator<Batch> {
   const ordered = newestFirst(plan.input);
+  const oneSymbol = ordered && plan.keys.length === 1;
+  const noNulls = oneSymbol && symbolHasNoNulls(plan, cx);
+  const keys = new GroupKeys(plan.keys.map((k) => plan.input.fields[k]!.type));
   const batches: Batch[] = [];
-  /** Per key: the winning row as [batch number, row, ts]. */
-  const best = new Map<string | number, [number, number, number]>();
-  const oneSymbol = plan.keys.length === 1;
-  for await (const b of input) {
-    const n = b.rowCount;
-    if (n === 0) continue;
-    const bn = batches.length;
-    let used = false;
-    let bytes = 0;
-    const ts = (b.columns[plan.ts] as { data: Float64Array }).data;
-    const keyCols = plan.keys.map((k) => b.columns[k]!);
-    const k0 = keyCols[0]!;
-    const sym = oneSymbol && k0.kind === 'symbol' ? k0 : null;
-    // Newest first within the batch too when the scan runs backwards (rows in a batch stay ascending).
-    for (let j = 0; j < n; j++) {
-      const i = ordered ? n - 1 - j : j;
-      const key: string | number = sym ? sym.keys[i]! : rowKey(keyCols, i);
-      const cur = best.get(key);
-      if (cur === undefined) {
-        best.set(key, [bn, i, ts[i]!]);
-        bytes += typeof key === 'string' ? keyEntryBytes(key.length) + 48 : 80;
-        used = true;
-      } else if (!ordered && ts[i]! >= cur[2]) {
-        cur[0] = bn;
-        cur[1] = i;
-        cur[2] = ts[i]!;
-        used = true;
-      }
-    }
-    if (used) {
-      batches.push(b);
-      bytes += batchBytes(b);
-    } else batches.push(EMPTY);
-    held.add(bytes);
-    await pace(cx);
-  }
-  if (best.size === 0) return;
-  const winners = [...best.values()].sort((a, b) => a[2] - b[2] || a[0] - b[0] || a[1] - b[1]);
-  yield gatherWinners(
-    batches,
-    winners,
-    plan.fields.map((f) => f.type),
-  );
-}
-
-/**
- * One key over a newest-first scan: the first row seen per key wins. A SYMBOL
- * key is tracked in arrays indexed by key; the scan stops once every value of
- * the dictionary has been seen, and NULL too unless the table's committed
- * state says the column never holds NULL. Other key types fall back to a Map.
- */
-async function* latestBySymbol(
-  plan: LatestPlan,
-  input: AsyncIterable<Batch>,
-  cx: ExecContext,
-  noNulls: boolean,
-  held: Held,
-): AsyncGenerator<Batch> {
-  const batches: Batch[] = [];
-  let dict: readonly string[] | null = null;
-  let bestBatch = new Int32Array(0),
-    bestRow = new Int32Array(0);
+  let bestBatch = new Int32Array(64).fill(-1),
+    bestRow = new Int32Array(64),
+    bestTs = new Float64Array(64);
+  let ids = new Int32Array(0);
   let found = 0;
-  const other = new Map<string, [number, number]>();
+  /** The one symbol dictionary seen so far (null: none yet, or not one). */
+  let dict: readonly string[] | null = null;
+  let oneDict = oneSymbol;
+  let keptBytes = 0;
+  // One text key read newest first: how many values it can show, from the scan's partition dictionaries.
+  const textSource = oneSymbol ? sourceColumn(plan.input, plan.keys[0]!) : null;
+  let textValues: number | null | undefined = textSource === null ? null : undefined;
   for await (const b of input) {
     const n = b.rowCount;
     if (n === 0) continue;
     const bn = batches.length;
     batches.push(b);
-    const before = found + other.size;
-    const k0 = b.columns[plan.keys[0]!]!;
-    if (k0.kind === 'symbol' && (dict === null || dict === k0.dict) && other.size === 0) {
-      if (dict === null) {
-        dict = k0.dict;
-        // Slot 0 is NULL; key k is slot k + 1.
-        bestBatch = new Int32Array(dict.length + 1).fill(-1);
-        bestRow = new Int32Array(dict.length + 1);
-      }
-      const keys = k0.keys;
+    const keyCols = plan.keys.map((k) => b.columns[k]!);
+    if (ids.length < n) ids = new Int32Array(n);
+    keys.assign(keyCols, n, ids);
+    if (bestBatch.length < keys.size) {
+      const cap = Math.max(keys.size, bestBatch.length * 2);
+      const bb = new Int32Array(cap).fill(-1);
+      bb.set(bestBatch);
+      const br = new Int32Array(cap);
+      br.set(bestRow);
+      const bt = new Float64Array(cap);
+      bt.set(bestTs);
+      bestBatch = bb;
+      bestRow = br;
+      bestTs = bt;
+    }
+    const ts = (b.columns[plan.ts] as { data: Float64Array }).data;
+    const before = found;
+    let used = false;
+    if (ordered) {
+      // Newest first within the batch too (rows in a batch stay ascending).
       for (let i = n - 1; i >= 0; i--) {
-        const slot = keys[i]! + 1;
-        if (bestBatch[slot]! < 0) {
-          bestBatch[slot] = bn;
-          bestRow[slot] = i;
+        const id = ids[i]!;
+        if (bestBatch[id]! < 0) {
+          bestBatch[id] = bn;
+          bestRow[id] = i;
+          bestTs[id] = ts[i]!;
           found++;
         }
       }
-      if (found === before)
-        batches[bn] = EMPTY; // nothing of it is kept: let it go
-      else held.add(batchBytes(b) + (found - before) * 8);
-      const needed = dict.length + (noNulls ? 0 : 1);
-      const nullSeen = bestBatch[0]! >= 0 ? 1 : 0;
-      if (found - (noNulls ? nullSeen : 0) >= needed) break;
+      used = found > before;
     } else {
-      // Not one dictionary: every row through a Map (no early stop).
-      if (dict !== null && other.size === 0) {
-        for (let s = 0; s < bestBatch.length; s++) {
-          if (bestBatch[s]! >= 0)
-            other.set(rowKey([batches[bestBatch[s]!]!.columns[plan.keys[0]!]!], bestRow[s]!), [
-              bestBatch[s]!,
-              bestRow[s]!,
-            ]);
-        }
-        dict = null;
+      for (let i = 0; i < n; i++) {
+        const id = ids[i]!;
+        if (bestBatch[id]! < 0) {
+          found++;
+        } else if (!(ts[i]! >= bestTs[id]!)) continue;
+        bestBatch[id] = bn;
+        bestRow[id] = i;
+        bestTs[id] = ts[i]!;
+        used = true;
       }
-      const cols = [k0];
-      let bytes = 0;
-      for (let i = n - 1; i >= 0; i--) {
-        const key = rowKey(cols, i);
-        if (!other.has(key)) {
-          other.set(key, [bn, i]);
-          bytes += keyEntryBytes(key.length) + 40;
-        }
+    }
+    if (used) keptBytes += batchBytes(b);
+    else batches[bn] = EMPTY; // nothing of it is kept: let it go
+    held.set(keptBytes + keys.bytes() + bestBatch.byteLength * 2 + bestTs.byteLength);
+    if (textValues === undefined) {
+      // Asked once the scan has its snapshot: the count is of the rows it reads (or more, never fewer).
+      const reader = cx.scanReaders.get(textSource!.scan);
+      textValues = reader?.textValueCount(textSource!.column, textSource!.scan.intervals ?? undefined) ?? null;
+    }
+    // Every value the key column holds has its newest row: stop.
+    if (textValues !== null && found >= textValues) break;
+    if (oneDict) {
+      const k0 = keyCols[0]!;
+      if (k0.kind !== 'symbol' || (dict !== null && dict !== k0.dict)) oneDict = false;
+      else {
+        dict = k0.dict;
+        // Every dictionary value (and NULL unless the column never holds one) has its newest row: stop.
+        if (found >= dict.length + (noNulls ? 0 : 1)) break;
       }
-      if (found + other.size === before) batches[bn] = EMPTY;
-      else held.add(bytes + batchBytes(b));
     }
     await pace(cx);
   }
-  const winners: Array<[number, number]> = [];
-  // A loop, not push(...): one argument per key would overflow the stack on many keys.
-  if (other.size > 0) for (const w of other.values()) winners.push(w);
-  else for (let s = 0; s < bestBatch.length; s++) if (bestBatch[s]! >= 0) winners.push([bestBatch[s]!, bestRow[s]!]);
-  if (winners.length === 0) return;
-  const tsOf = (w: [number, number]): number => (batches[w[0]]!.columns[plan.ts] as { data: Float64Array }).data[w[1]]!;
-  // Oldest first; on equal timestamps the row stored earlier first (later batch numbers are older).
-  winners.sort((a, b) => tsOf(a) - tsOf(b) || b[0] - a[0] || a[1] - b[1]);
+  if (found === 0) return;
+  const winners: Array<[number, number, number]> = [];
+  for (let id = 0; id < keys.size; id++) winners.push([bestBatch[id]!, bestRow[id]!, bestTs[id]!]);
+  // Oldest first; on equal timestamps the row stored earlier first (newest-first: later batch numbers are older).
+  if (ordered) winners.sort((a, b) => a[2] - b[2] || b[0] - a[0] || a[1] - b[1]);
+  else winners.sort((a, b) => a[2] - b[2] || a[0] - b[0] || a[1] - b[1]);
   yield gatherWinners(
     batches,
     winners,

@@ -13,6 +13,8 @@ import { concatBatches, gatherBatch, sliceBatches } from '../core/vector-ops.js'
 import { batchBytes, Held, keyEntryBytes, pace, tablesOf, type ExecContext } from './context.js';
 import { Evaluator } from './expr.js';
 import { runJoin } from './hash-join.js';
+import { textKeyColumns } from './text-keys.js';
+import { GroupKeys } from './group-keys.js';
 import { prepareSubqueries } from './subqueries.js';
 import { metadataRows } from './metadata-rows.js';
 import { runSort } from './sort.js';
@@ -73,18 +75,18 @@ export function run(plan: Plan, cx: ExecContext): AsyncGenerator<Batch> {
 
 async function* runScan(plan: Extract<Plan, { kind: 'scan' }>, cx: ExecContext): AsyncGenerator<Batch> {
   const reader = tablesOf(cx).reader(plan.table);
-  try {
-    for (const b of reader.scan({
-      columns: plan.columns,
-      intervals: plan.intervals ?? undefined,
-      backwards: plan.backwards === true,
-      batchRows: plan.batchRows,
-    })) {
-      await pace(cx);
-      yield b;
-    }
-  } finally {
-    reader.close();
+  // Closed when the statement ends: text vectors are read lazily, maybe after the scan ended.
+  cx.atEnd.push(() => reader.close());
+  cx.scanReaders.set(plan, reader);
+  for (const b of reader.scan({
+    columns: plan.columns,
+    intervals: plan.intervals ?? undefined,
+    backwards: plan.backwards === true,
+    batchRows: plan.batchRows,
+    textCodes: textKeyColumns(plan),
+  })) {
+    await pace(cx);
+    yield b;
   }
 }
 
@@ -195,7 +197,7 @@ async function* runReverse(plan: Extract<Plan, { kind: 'reverse' }>, cx: ExecCon
 async function* runDistinct(plan: Extract<Plan, { kind: 'distinct' }>, cx: ExecContext): AsyncGenerator<Batch> {
   const held = new Held(cx.budget, 'DISTINCT');
   try {
-    const seen = new Set<string>();
+    const seen = new GroupKeys(plan.fields.map((f) => f.type));
     for await (const b of run(plan.input, cx)) {
       const keep = distinctRows(b, seen, held);
       if (keep !== null) yield keep;
@@ -205,21 +207,19 @@ async function* runDistinct(plan: Extract<Plan, { kind: 'distinct' }>, cx: ExecC
   }
 }
 
-/** The rows of `b` whose values `seen` did not have yet (added to it, charged to `held`), or null. */
-function distinctRows(b: Batch, seen: Set<string>, held: Held): Batch | null {
-  const keep = new Int32Array(b.rowCount);
-  let kept = 0,
-    bytes = 0;
-  for (let i = 0; i < b.rowCount; i++) {
-    const k = rowKey(b.columns, i);
-    if (!seen.has(k)) {
-      seen.add(k);
-      keep[kept++] = i;
-      bytes += keyEntryBytes(k.length);
-    }
-  }
-  held.add(bytes);
-  return kept === 0 ? null : gatherBatch(b, keep.subarray(0, kept));
+/** The rows of `b` whose values `seen` did not have yet (added to it; its size charged to `held`), or null. */
+function distinctRows(b: Batch, seen: GroupKeys, held: Held): Batch | null {
+  const n = b.rowCount;
+  const ids = new Int32Array(n);
+  const before = seen.size;
+  seen.assign(b.columns, n, ids);
+  held.set(seen.bytes());
+  if (seen.size === before) return null;
+  // Ids are given in the order rows show them: a row with the next id is a new value's first row.
+  const keep = new Int32Array(seen.size - before);
+  let next = before;
+  for (let i = 0; i < n && next < seen.size; i++) if (ids[i] === next) keep[next++ - before] = i;
+  return gatherBatch(b, keep);
 }
 
 async function* runSetOp(plan: Extract<Plan, { kind: 'setOp' }>, cx: ExecContext): AsyncGenerator<Batch> {
@@ -231,7 +231,7 @@ async function* runSetOp(plan: Extract<Plan, { kind: 'setOp' }>, cx: ExecContext
   const held = new Held(cx.budget, plan.op);
   try {
     if (plan.op === 'UNION') {
-      const seen = new Set<string>();
+      const seen = new GroupKeys(plan.fields.map((f) => f.type));
       for (const side of [plan.left, plan.right]) {
         for await (const b of run(side, cx)) {
           const keep = distinctRows(b, seen, held);

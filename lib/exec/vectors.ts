@@ -1,6 +1,7 @@
 // Row-level helpers over column vectors for the operators that need values
 // (group keys, join keys, metadata rows) and for tests: a value out of a
 // vector, vectors built from values, and a constant's row repeated.
+import { retypeVar } from '../core/vector-ops.js';
 import { INT_NULL, LONG_NULL, isByteRows, typeInfo, typeKind, type ColumnType } from '../core/column-type.js';
 import { isDecimalNull } from '../core/decimal.js';
 import { isGeohashNull } from '../core/geohash.js';
@@ -121,7 +122,7 @@ export function fromValues(type: SqlType, values: readonly Value[]): ColumnVecto
         'VARCHAR',
         values.map((x) => (x === null ? null : String(x))),
       );
-      return { ...v, type: 'BINARY' };
+      return retypeVar(v, 'BINARY');
     }
     default: {
       if (!isByteRows(type)) throw new Error(`cannot build a ${type} vector from values (${n})`);

@@ -2,6 +2,7 @@
 // and, on request, how many rows the query matched in total (counted past the
 // window without serializing them). Shared by the JSON and CSV responses.
 import type { Batch } from '../core/batch.js';
+import { loadLazyText } from '../core/vector-ops.js';
 
 export interface RowWindow {
   /** First row (0-based) and the row after the last; hi may be Infinity. */
@@ -34,7 +35,7 @@ export async function* windowRows(
     for await (const b of batches) {
       if (b.rowCount === 0) continue;
       stats.matched += b.rowCount;
-      kept.push(b);
+      kept.push(loadLazyText(b)); // kept past the statement's end
       rows += b.rowCount;
       while (kept.length > 1 && rows - kept[0]!.rowCount >= keep) rows -= kept.shift()!.rowCount;
     }
@@ -60,7 +61,7 @@ export async function* windowRows(
       to = Math.min(b.rowCount, hi - start);
     if (to > from) {
       stats.sent += to - from;
-      yield [b, from, to];
+      yield [loadLazyText(b), from, to]; // a writer may buffer it past the statement's end
     }
     if (seen >= hi && !countAll) return; // stops the query: its generators run their finally blocks
   }

@@ -6,7 +6,7 @@ import type { ColumnVector, FixedVector } from '../core/column-vector.js';
 import type { AggregateOverload, AggregateState, FunctionRegistry } from './registry.js';
 import { isIntegral, isNumeric, type SqlType } from '../core/sql-type.js';
 import { asDoubles, fromDoubles, nullFlags } from '../core/vec.js';
-import { DistinctState, growF64 } from './agg-util.js';
+import { CountDistinctState, DistinctState, growF64 } from './agg-util.js';
 
 /** Shared shape: per-group Float64Arrays grown together. */
 abstract class GroupArrays implements AggregateState {
@@ -168,15 +168,22 @@ class SumState extends GroupArrays {
       this.updateExact(ids, args[0]!, x, n, groups === 1);
       return;
     }
+    if (this.kind === 'plain') {
+      // The common case on its own: no kind test per row.
+      for (let i = 0; i < n; i++) {
+        const v = x[i]!;
+        if (v !== v) continue;
+        const g = ids[i]!;
+        cnt[g]!++;
+        sum[g]! += v;
+      }
+      return;
+    }
     for (let i = 0; i < n; i++) {
       const v = x[i]!;
       if (v !== v) continue;
       const g = ids[i]!;
       cnt[g]!++;
-      if (this.kind === 'plain') {
-        sum[g]! += v;
-        continue;
-      }
       const s = sum[g]!;
       if (this.kind === 'kahan') {
         const y = v - comp[g]!;
@@ -285,10 +292,7 @@ export function registerNumericAggregates(registry: FunctionRegistry): void {
     resolve(argTypes, distinct) {
       if (argTypes.length === 0) return overload('LONG', () => new CountState(false));
       if (argTypes.length !== 1 || argTypes[0] === 'BINARY') return noMatch('count', argTypes);
-      return maybeDistinct(
-        overload('LONG', () => new CountState(true)),
-        distinct,
-      );
+      return distinct ? overload('LONG', () => new CountDistinctState()) : overload('LONG', () => new CountState(true));
     },
   });
   registry.registerAggregate({
@@ -296,10 +300,7 @@ export function registerNumericAggregates(registry: FunctionRegistry): void {
     resolve(argTypes) {
       if (argTypes.length !== 1 || argTypes[0] === 'BINARY' || argTypes[0] === 'NULL')
         return noMatch('count_distinct', argTypes);
-      return maybeDistinct(
-        overload('LONG', () => new CountState(true)),
-        true,
-      );
+      return overload('LONG', () => new CountDistinctState());
     },
   });
   const sums: Array<[string, SumKind, boolean]> = [

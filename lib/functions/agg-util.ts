@@ -4,7 +4,8 @@
 import { Buffer } from 'node:buffer';
 import type { ColumnVector } from '../core/column-vector.js';
 import type { AggregateState } from './registry.js';
-import { asDoubles, nullFlags, textAt, textVector } from '../core/vec.js';
+import { asDoubles, fromDoubles, nullFlags, textVector } from '../core/vec.js';
+import { TextIds } from '../core/key-ids.js';
 import { gatherVector } from '../core/vector-ops.js';
 import { isByteRows, typeInfo } from '../core/column-type.js';
 
@@ -74,45 +75,105 @@ export class PairSet {
   }
 }
 
-/** Text -> a stable id per distinct string (symbol dictionaries mapped once per dictionary). */
+/** Text -> a stable id per distinct value, on the UTF-8 bytes (symbol keys and dictionary codes mapped once per entry). */
 export class Interner {
-  private ids = new Map<string, number>();
-  private dictMap: { dict: readonly string[]; map: Float64Array } | null = null;
-  private chars = 0;
-
-  private id(s: string): number {
-    let k = this.ids.get(s);
-    if (k === undefined) {
-      k = this.ids.size;
-      this.ids.set(s, k);
-      this.chars += s.length;
-    }
-    return k;
-  }
+  private readonly text = new TextIds();
+  private scratch = new Int32Array(0);
 
   /** Ids for each row (NaN for NULL). */
   keys(v: ColumnVector, n: number): Float64Array {
     const out = new Float64Array(n);
-    if (v.kind === 'symbol') {
-      if (!this.dictMap || this.dictMap.dict !== v.dict || this.dictMap.map.length !== v.dict.length) {
-        this.dictMap = { dict: v.dict, map: Float64Array.from(v.dict, (s) => this.id(s)) };
-      }
-      const map = this.dictMap.map;
-      for (let i = 0; i < n; i++) {
-        const k = v.keys[i]!;
-        out[i] = k < 0 ? NaN : map[k]!;
-      }
-      return out;
-    }
+    const ids = this.ids(v, n);
+    const nullId = this.text.ids.peekNullId();
     for (let i = 0; i < n; i++) {
-      const s = textAt(v, i);
-      out[i] = s === null ? NaN : this.id(s);
+      const k = ids[i]!;
+      out[i] = k === nullId ? NaN : k;
     }
     return out;
   }
 
+  /** Ids for each row, NULL's among them (nullId()); the array is reused by the next call. */
+  ids(v: ColumnVector, n: number): Int32Array {
+    if (this.scratch.length < n) this.scratch = new Int32Array(n);
+    this.text.assign(v, n, this.scratch);
+    return this.scratch;
+  }
+
+  /** Ids given so far (NULL's included). */
+  get size(): number {
+    return this.text.size;
+  }
+
+  /** The id NULL has, or -1 while no NULL was seen. */
+  nullId(): number {
+    return this.text.ids.peekNullId();
+  }
+
   bytes(): number {
-    return this.ids.size * 48 + this.chars * 2;
+    return this.text.bytes() + this.scratch.byteLength;
+  }
+}
+
+/**
+ * count_distinct(x) and count(DISTINCT x): per group, the number of distinct
+ * non-NULL values. Text is counted by its ids (a bit per id without GROUP BY
+ * keys), other values as (group, value) pairs.
+ */
+export class CountDistinctState implements AggregateState {
+  private readonly seen = new PairSet();
+  private readonly interner = new Interner();
+  private counts = new Float64Array(0);
+  /** While there is one group (always, without GROUP BY keys): the text ids it has seen (1 each). */
+  private seenIds = new Uint8Array(0);
+
+  update(ids: Int32Array, args: readonly ColumnVector[], n: number, groups: number): void {
+    this.counts = growF64(this.counts, groups);
+    const counts = this.counts;
+    const v = args[0]!;
+    if (TEXT_KINDS.has(v.type)) {
+      const keys = this.interner.ids(v, n);
+      const nullId = this.interner.nullId();
+      if (groups === 1) {
+        const need = this.interner.size;
+        if (this.seenIds.length < need) this.seenIds = growU8(this.seenIds, need);
+        const seen = this.seenIds;
+        let added = 0;
+        for (let i = 0; i < n; i++) {
+          const k = keys[i]!;
+          if (seen[k] === 0 && k !== nullId) {
+            seen[k] = 1;
+            added++;
+          }
+        }
+        counts[0]! += added;
+        return;
+      }
+      // More groups than one now: the ids seen while there was one join the pairs, as group 0's.
+      if (this.seenIds.length > 0) {
+        for (let k = 0; k < this.seenIds.length; k++) if (this.seenIds[k] === 1) this.seen.add(0, k);
+        this.seenIds = new Uint8Array(0);
+      }
+      for (let i = 0; i < n; i++) {
+        const k = keys[i]!;
+        if (k !== nullId && this.seen.add(ids[i]!, k)) counts[ids[i]!]!++;
+      }
+      return;
+    }
+    const keys = distinctKeys(v, n, this.interner);
+    for (let i = 0; i < n; i++) {
+      const k = keys[i]!;
+      const g = groups === 1 ? 0 : ids[i]!;
+      if (k === k && this.seen.add(g, k)) counts[g]!++;
+    }
+  }
+
+  result(groups: number): ColumnVector {
+    this.counts = growF64(this.counts, groups);
+    return fromDoubles('LONG', this.counts.slice(0, groups));
+  }
+
+  bytes(): number {
+    return this.seen.bytes() + this.interner.bytes() + this.counts.byteLength + this.seenIds.byteLength;
   }
 }
 

@@ -1,6 +1,7 @@
 // Casts as scalar functions `cast_<type>` (CAST, `::`, implicit conversions):
 // integers narrow by truncating bits, floating values truncate toward zero and
 // saturate (Java), text parses (invalid -> NULL), values print as QuestDB's.
+import { retypeVar } from '../core/vector-ops.js';
 import {
   LONG_NULL,
   COLUMN_TYPES,
@@ -318,7 +319,7 @@ export function castKernel(from: SqlType, to: ColumnType): Kernel | null {
   if (to === 'STRING' || to === 'VARCHAR') {
     if (from === 'BINARY') return null;
     if (from === 'STRING' || from === 'VARCHAR')
-      return (args) => ({ ...(args[0] as Extract<ColumnVector, { kind: 'var' }>), type: to });
+      return (args) => retypeVar(args[0] as Extract<ColumnVector, { kind: 'var' }>, to);
     return (args, n) =>
       textVector(to, from === 'SYMBOL' || from === 'CHAR' ? texts(args[0]!).slice(0, n) : renderTexts(args[0]!, n));
   }

@@ -3,6 +3,7 @@
 // cairo.reader.cache.size. Counts the bytes it reads from disk.
 import { closeSync, openSync } from 'node:fs';
 import { readAt } from './io.js';
+import { TextCodeCache } from './text-codes.js';
 
 interface Chunk {
   readonly data: Uint8Array;
@@ -19,11 +20,14 @@ export class ReadCache {
   bytesRead = 0;
   hits = 0;
   misses = 0;
+  /** Dictionary codes of text columns (storage/text-codes.ts), as much memory again at most. */
+  readonly codes: TextCodeCache;
 
   constructor(capacity: number, chunkSize = 64 * 1024) {
     if (chunkSize % 32 !== 0) throw new Error('chunk size must be a multiple of 32');
     this.capacity = Math.max(capacity, chunkSize * 4);
     this.chunkSize = chunkSize;
+    this.codes = new TextCodeCache(this.capacity);
   }
 
   /**
@@ -103,7 +107,9 @@ export class ReadCache {
    */
   evict(paths: string | readonly string[]): void {
     const set = new Set(typeof paths === 'string' ? [paths] : paths);
-    if (set.size === 0 || this.#chunks.size === 0) return;
+    if (set.size === 0) return;
+    this.codes.evict(set);
+    if (this.#chunks.size === 0) return;
     for (const [k, c] of this.#chunks) {
       if (under(k, set)) {
         this.#bytes -= c.data.byteLength;

@@ -7,7 +7,9 @@ import { closeSync, openSync } from 'node:fs';
 import { typeInfo } from '../core/column-type.js';
 import { auxEnd, auxFile, auxValue, columnAbsent, dataFile, readColumn, type ByteSource } from './column-files.js';
 import { readAt } from './io.js';
-import type { ColumnVector } from '../core/column-vector.js';
+import type { ColumnVector, VarVector } from '../core/column-vector.js';
+import { buildTextCodes, LazyVarVector, type TextCodes } from './text-codes.js';
+import { BytesIds } from '../core/key-ids.js';
 import { DEFAULT_BATCH_ROWS, type Batch, type Interval } from '../core/batch.js';
 import { nameKey } from './names.js';
 import type { Snapshot, Table } from './table.js';
@@ -28,6 +30,8 @@ export interface ScanOptions {
   readonly batchRows?: number;
   /** Scan newest first (batches and rows within them stay in ascending order). */
   readonly backwards?: boolean;
+  /** Text columns (names as in `columns`) whose vectors should carry dictionary codes where a partition has them. */
+  readonly textCodes?: ReadonlySet<string>;
 }
 
 /** Entries of Table.columnFilesSeen before it starts over. */
@@ -123,8 +127,63 @@ export class TableReader {
     return end;
   }
 
-  /** Rows [lo, hi) of one partition for the given columns. */
-  read(p: PartitionState, cols: readonly ColumnDef[], lo: number, hi: number): ColumnVector[] {
+  /**
+   * Dictionary codes of a text column in partition `p` covering its committed
+   * rows, built (or extended) on first use; null when it has too many distinct values.
+   */
+  #codes(p: PartitionState, c: ColumnDef, path: string, limit: number | undefined): TextCodes | null {
+    const cache = this.table.cache.codes;
+    const key = `${this.meta.id}/${p.dir}/${c.id}`;
+    const have = cache.get(key);
+    if (have === null) return null;
+    if (have !== undefined && have.rows >= p.rows) return have;
+    const built = buildTextCodes(
+      (lo, hi) => readColumn(this.#src, path, p.rows, c, lo, hi, [], false, limit) as VarVector,
+      p.rows,
+      have,
+    );
+    cache.set(key, built);
+    return built;
+  }
+
+  /**
+   * How many distinct values (NULL counted as one) text column `name` holds in
+   * the partitions the intervals touch, from their dictionary codes (built
+   * where missing); null when a partition has too many distinct values. Whole
+   * partitions are counted, so it may exceed what the intervals hold.
+   */
+  textValueCount(name: string, intervals?: readonly Interval[]): number | null {
+    const c = this.column(name);
+    if (c.type !== 'VARCHAR' && c.type !== 'STRING') return null;
+    const all = new BytesIds();
+    let hasNull = false;
+    const seen = new Set<PartitionState>();
+    for (const r of this.ranges(intervals)) {
+      if (seen.has(r.partition)) continue;
+      seen.add(r.partition);
+      const p = r.partition;
+      const path = join(this.table.dir, p.dir);
+      if (columnAbsent(path, c)) {
+        hasNull = true; // the column came later: NULL in this partition
+        continue;
+      }
+      const tc = this.#codes(p, c, path, this.#dataEnd(p, c));
+      if (tc === null) return null;
+      hasNull ||= tc.hasNull;
+      const { bytes, ends } = tc.dict;
+      for (let k = 1; k < tc.dict.size; k++) all.id(bytes, ends[k - 1]!, ends[k]!);
+    }
+    return all.size + (hasNull ? 1 : 0);
+  }
+
+  /** Rows [lo, hi) of one partition for the given columns (`coded`: text columns wanted with codes). */
+  read(
+    p: PartitionState,
+    cols: readonly ColumnDef[],
+    lo: number,
+    hi: number,
+    coded?: ReadonlySet<ColumnDef>,
+  ): ColumnVector[] {
     this.#check();
     const path = join(this.table.dir, p.dir);
     return cols.map((c) => {
@@ -142,6 +201,14 @@ export class TableReader {
       }
       const dict = this.snapshot.dicts.get(c.id) ?? [];
       const limit = !absent && typeInfo(c.type).layout === 'var' ? this.#dataEnd(p, c) : undefined;
+      if (limit !== undefined) {
+        // Text read when asked for (LazyVarVector), with dictionary codes when wanted and the partition has them.
+        const load = (): VarVector => readColumn(this.#src, path, p.rows, c, lo, hi, dict, false, limit) as VarVector;
+        const tc = coded !== undefined && coded.has(c) ? this.#codes(p, c, path, limit) : null;
+        return tc === null
+          ? new LazyVarVector(c.type, load)
+          : new LazyVarVector(c.type, load, tc.codes.subarray(lo, hi), tc.dict);
+      }
       return readColumn(this.#src, path, p.rows, c, lo, hi, dict, absent, limit);
     });
   }
@@ -150,6 +217,11 @@ export class TableReader {
   *scan(opts: ScanOptions = {}): Generator<Batch> {
     const cols = opts.columns ? opts.columns.map((n) => this.column(n)) : this.meta.columns;
     const size = opts.batchRows ?? DEFAULT_BATCH_ROWS;
+    const want = opts.textCodes;
+    const coded =
+      want === undefined || want.size === 0
+        ? undefined
+        : new Set(cols.filter((c) => (c.type === 'VARCHAR' || c.type === 'STRING') && want.has(c.name)));
     const ranges = this.ranges(opts.intervals);
     if (opts.backwards) ranges.reverse();
     for (const r of ranges) {
@@ -157,7 +229,7 @@ export class TableReader {
       if (!opts.backwards) {
         for (let s = r.lo; s < r.hi;) {
           const e = Math.min(r.hi, (Math.floor(s / size) + 1) * size);
-          yield { rowCount: e - s, columns: this.read(r.partition, cols, s, e) };
+          yield { rowCount: e - s, columns: this.read(r.partition, cols, s, e, coded) };
           s = e;
         }
         continue;
@@ -165,7 +237,7 @@ export class TableReader {
       // Newest first: the same aligned batches, last one first (computed as they go: a small batchRows makes many).
       for (let e = r.hi; e > r.lo;) {
         const s = Math.max(r.lo, Math.floor((e - 1) / size) * size);
-        yield { rowCount: e - s, columns: this.read(r.partition, cols, s, e) };
+        yield { rowCount: e - s, columns: this.read(r.partition, cols, s, e, coded) };
         e = s;
       }
     }

@@ -1,0 +1,88 @@
+// Which scanned text columns are hashed as keys above their scan (GROUP BY and
+// SAMPLE BY keys, DISTINCT, set operations, LATEST ON, join keys,
+// count_distinct): those scans ask the table reader
+// for dictionary codes (storage/text-codes.ts), so keys are mapped once per
+// distinct value instead of once per row. Found once per plan, by a walk that
+// follows a key column down through projections and filters to its scan.
+import type { Plan } from '../sql/bound.js';
+import type { SqlType } from '../core/sql-type.js';
+
+const TEXT: ReadonlySet<SqlType> = new Set<SqlType>(['VARCHAR', 'STRING']);
+
+/** Per scan node: the names of its columns wanted with codes. */
+const wanted = new WeakMap<Plan, Set<string>>();
+const walked = new WeakSet<Plan>();
+
+/** Finds the hashed text columns of every scan under `root` (once per plan: plans do not change). */
+export function markTextKeys(root: Plan): void {
+  if (walked.has(root)) return;
+  walked.add(root);
+  visit(root);
+}
+
+/** The columns of scan node `scan` that its consumers hash, when markTextKeys found any. */
+export function textKeyColumns(scan: Plan): ReadonlySet<string> | undefined {
+  return wanted.get(scan);
+}
+
+/** Marks output `index` of `p` as a hashed key, down to the scan column it is. */
+function want(p: Plan, index: number): void {
+  switch (p.kind) {
+    case 'scan': {
+      const name = p.columns[index];
+      if (name === undefined || !TEXT.has(p.fields[index]!.type)) return;
+      let set = wanted.get(p);
+      if (set === undefined) wanted.set(p, (set = new Set()));
+      set.add(name);
+      return;
+    }
+    case 'filter':
+    case 'designate':
+    case 'reverse':
+    case 'limit':
+    case 'sort':
+      want(p.input, index);
+      return;
+    case 'project': {
+      const e = p.exprs[index];
+      if (e !== undefined && e.kind === 'col') want(p.input, e.index);
+      return;
+    }
+    default:
+      return;
+  }
+}
+
+function visit(p: Plan): void {
+  switch (p.kind) {
+    case 'aggregate':
+      for (const k of p.keys) if (k.kind === 'col') want(p.input, k.index);
+      for (const a of p.aggregates) {
+        const arg = a.args[0];
+        if (a.name === 'count_distinct' && arg !== undefined && arg.kind === 'col') want(p.input, arg.index);
+      }
+      break;
+    case 'latestBy':
+      for (const k of p.keys) want(p.input, k);
+      break;
+    case 'distinct':
+      for (let i = 0; i < p.fields.length; i++) want(p.input, i);
+      break;
+    case 'setOp':
+      for (let i = 0; i < p.fields.length; i++) {
+        want(p.left, i);
+        want(p.right, i);
+      }
+      break;
+    case 'join':
+    case 'asofJoin':
+      for (const k of p.leftKeys) want(p.left, k);
+      for (const k of p.rightKeys) want(p.right, k);
+      break;
+    default:
+      break;
+  }
+  if ('input' in p) visit(p.input);
+  if ('left' in p) visit(p.left);
+  if ('right' in p) visit(p.right);
+}
