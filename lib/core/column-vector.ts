@@ -61,6 +61,41 @@ export interface TextDict {
 
 export type ColumnVector = FixedVector | SymbolVector | VarVector;
 
+/**
+ * A var vector whose text (bytes, offsets, NULL flags) is made the first time
+ * anything asks for it: read from a partition's files (storage/table-reader.ts;
+ * its reader stays open until the statement ends, ExecContext.atEnd), or
+ * sliced / gathered from such a vector. Rows an operator drops unread (LATEST
+ * ON, a filter on another column) then cost nothing; dictionary codes, when
+ * it has them, are there at once.
+ */
+export class LazyVarVector implements VarVector {
+  readonly kind = 'var';
+  readonly type: ColumnType;
+  readonly codes?: Uint8Array | Uint16Array;
+  readonly dict?: TextDict;
+  // Own enumerable getters (defined in the constructor), so a spread of the vector reads the text
+  // and copies it rather than silently leaving it out.
+  declare readonly bytes: Uint8Array;
+  declare readonly offsets: Int32Array;
+  declare readonly nulls: Uint8Array | null;
+
+  constructor(type: ColumnType, load: () => VarVector, codes?: Uint8Array | Uint16Array, dict?: TextDict) {
+    this.type = type;
+    if (codes !== undefined && dict !== undefined) {
+      this.codes = codes;
+      this.dict = dict;
+    }
+    let text: VarVector | null = null;
+    const loaded = (): VarVector => (text ??= load());
+    Object.defineProperties(this, {
+      bytes: { get: () => loaded().bytes, enumerable: true },
+      offsets: { get: () => loaded().offsets, enumerable: true },
+      nulls: { get: () => loaded().nulls, enumerable: true },
+    });
+  }
+}
+
 /** What a writer accepts for one column: a vector, or for convenience a typed array or strings. */
 export type ColumnInput = ColumnVector | FixedArray | BigInt64Array | readonly (string | null)[];
 

@@ -2,7 +2,7 @@
 // is code point order): STRING/VARCHAR directly, SYMBOL through an encoded
 // dictionary, CHAR encoded per batch. Also constant detection for text.
 import { Buffer } from 'node:buffer';
-import type { ColumnVector } from './column-vector.js';
+import type { ColumnVector, TextDict } from './column-vector.js';
 import { length, textVector, texts } from './vec.js';
 
 export interface Utf8Rows {
@@ -178,16 +178,18 @@ export function codePointLength(s: string): number {
  * dictionary, its size or the constant changes, not once per batch.
  */
 export class DictTables {
-  private dict: readonly string[] | null = null;
+  private dict: object | null = null;
   private size = -1;
   private key = '';
   private table: Uint8Array | null = null;
 
-  get(dict: readonly string[], key: string, build: () => Uint8Array): Uint8Array {
-    if (!this.table || dict !== this.dict || dict.length !== this.size || key !== this.key) {
+  /** A symbol list (its length as its size) or a TextDict (its size; code 0 is NULL). */
+  get(dict: readonly string[] | TextDict, key: string, build: () => Uint8Array): Uint8Array {
+    const size = 'size' in dict ? dict.size : dict.length;
+    if (!this.table || dict !== this.dict || size !== this.size || key !== this.key) {
       this.table = build();
       this.dict = dict;
-      this.size = dict.length;
+      this.size = size;
       this.key = key;
     }
     return this.table;

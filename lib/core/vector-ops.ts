@@ -5,6 +5,7 @@
 import { DEFAULT_BATCH_ROWS, type Batch } from './batch.js';
 import { INT_NULL, hasExactPairs, isByteRows, typeInfo, type ColumnType } from './column-type.js';
 import {
+  LazyVarVector,
   f64ToInt64Into,
   nullVector,
   rowsOf,
@@ -29,17 +30,17 @@ export function sliceVector(v: ColumnVector, lo: number, hi: number): ColumnVect
     case 'symbol':
       return { ...v, keys: v.keys.subarray(lo, hi) };
     case 'var': {
-      // Fields named one by one: a vector with codes reads its text lazily (getters, which a spread would skip).
-      const out: VarVector = {
+      const text = (): VarVector => ({
         kind: 'var',
         type: v.type,
         bytes: v.bytes,
         offsets: v.offsets.subarray(lo, hi + 1),
         nulls: v.nulls?.subarray(lo, hi) ?? null,
-      };
+      });
+      // With codes, the text stays unread until asked for.
       return v.codes === undefined || v.dict === undefined
-        ? out
-        : { ...out, codes: v.codes.subarray(lo, hi), dict: v.dict };
+        ? text()
+        : new LazyVarVector(v.type, text, v.codes.subarray(lo, hi), v.dict);
     }
   }
 }
@@ -469,8 +470,21 @@ function view<T>(a: FixedArray, C: { new (b: ArrayBufferLike, off: number, len: 
   return a.constructor === C ? (a as T) : new C(a.buffer, a.byteOffset, a.length);
 }
 
-/** Var rows by index; a negative index is a NULL row. */
+/** Var rows by index; a negative index is a NULL row. With codes, those are gathered now and the text when asked for. */
 function gatherVar(v: VarVector, idx: Int32Array): VarVector {
+  if (v.codes === undefined || v.dict === undefined) return gatherText(v, idx);
+  const n = idx.length;
+  const src = v.codes;
+  const codes = src instanceof Uint8Array ? new Uint8Array(n) : new Uint16Array(n);
+  for (let i = 0; i < n; i++) {
+    const r = idx[i]!;
+    codes[i] = r >= 0 ? src[r]! : 0; // a missing row is NULL: code 0
+  }
+  const rows = idx.slice(); // the caller may reuse its index array
+  return new LazyVarVector(v.type, () => gatherText(v, rows), codes, v.dict);
+}
+
+function gatherText(v: VarVector, idx: Int32Array): VarVector {
   const n = idx.length;
   const offs = v.offsets;
   const src = v.bytes;
@@ -509,15 +523,7 @@ function gatherVar(v: VarVector, idx: Int32Array): VarVector {
       }
     }
   }
-  if (v.codes === undefined || v.dict === undefined) return { kind: 'var', type: v.type, bytes, offsets, nulls };
-  // The codes follow their rows (a missing row is NULL: code 0).
-  const src16 = v.codes;
-  const codes = src16 instanceof Uint8Array ? new Uint8Array(n) : new Uint16Array(n);
-  for (let i = 0; i < n; i++) {
-    const r = idx[i]!;
-    codes[i] = r >= 0 ? src16[r]! : 0;
-  }
-  return { kind: 'var', type: v.type, bytes, offsets, nulls, codes, dict: v.dict };
+  return { kind: 'var', type: v.type, bytes, offsets, nulls };
 }
 
 // ---- picking ----

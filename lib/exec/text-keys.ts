@@ -1,10 +1,10 @@
 // Which scanned text columns are hashed as keys above their scan (GROUP BY and
 // SAMPLE BY keys, DISTINCT, set operations, LATEST ON, join keys,
-// count_distinct): those scans ask the table reader
+// count_distinct, = and != against a constant): those scans ask the table reader
 // for dictionary codes (storage/text-codes.ts), so keys are mapped once per
 // distinct value instead of once per row. Found once per plan, by a walk that
 // follows a key column down through projections and filters to its scan.
-import type { Plan } from '../sql/bound.js';
+import type { BoundExpr, Plan } from '../sql/bound.js';
 import type { SqlType } from '../core/sql-type.js';
 
 const TEXT: ReadonlySet<SqlType> = new Set<SqlType>(['VARCHAR', 'STRING']);
@@ -53,6 +53,17 @@ function want(p: Plan, index: number): void {
   }
 }
 
+/** Marks the columns `e` compares with = or != (under AND / OR / NOT): compared per dictionary entry. */
+function wantCompared(p: Plan, e: BoundExpr): void {
+  if (e.kind !== 'call') return;
+  if (e.name === 'and' || e.name === 'or' || e.name === 'not') for (const a of e.args) wantCompared(p, a);
+  else if (e.name === '=' || e.name === '!=') {
+    const [a, b] = e.args;
+    if (a?.kind === 'col' && b?.kind === 'const') want(p, a.index);
+    else if (b?.kind === 'col' && a?.kind === 'const') want(p, b.index);
+  }
+}
+
 function visit(p: Plan): void {
   switch (p.kind) {
     case 'aggregate':
@@ -78,6 +89,9 @@ function visit(p: Plan): void {
     case 'asofJoin':
       for (const k of p.leftKeys) want(p.left, k);
       for (const k of p.rightKeys) want(p.right, k);
+      break;
+    case 'filter':
+      wantCompared(p.input, p.predicate);
       break;
     default:
       break;

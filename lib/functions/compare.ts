@@ -2,7 +2,7 @@
 // temporals (DATE widened), text (UTF-8 byte = code point order) and BOOLEAN.
 // Ordering with NULL is false; `=` holds for NULL = NULL (QuestDB). An IN list
 // of more than a handful of constants is a hash set built once per query.
-import type { ColumnVector, FixedVector } from '../core/column-vector.js';
+import type { ColumnVector, FixedVector, TextDict } from '../core/column-vector.js';
 import type { BindHook, Kernel, FunctionRegistry } from './registry.js';
 import { ByteSet } from './byte-set.js';
 import { defineScalar, type Built, type Signature } from './signature.js';
@@ -121,6 +121,49 @@ function symbolVsConstant(
   return out;
 }
 
+/**
+ * Text with dictionary codes (a scan's VARCHAR / STRING key) against a
+ * constant: each dictionary entry compared once, then a table read per row.
+ */
+function codedVsConstant(
+  op: CmpOp,
+  codes: Uint8Array | Uint16Array,
+  dict: TextDict,
+  value: string | null,
+  n: number,
+  flipped: boolean,
+  cache: DictTables,
+): Uint8Array {
+  const out = new Uint8Array(n);
+  const eq = op === '=' || op === '!=';
+  if (value === null) {
+    const want = op === '=' ? 1 : 0;
+    for (let i = 0; i < n; i++) out[i] = eq ? (codes[i] === 0 ? want : 1 - want) : 0;
+    return out;
+  }
+  const table = cache.get(dict, `${flipped ? 1 : 0}${value}`, () => {
+    const c = new TextEncoder().encode(value);
+    const cRows: Utf8Rows = { bytes: c, starts: Int32Array.of(0), ends: Int32Array.of(c.length), nulls: null };
+    const size = dict.size;
+    // Entry k is [ends[k-1], ends[k]); code 0 (NULL) compares as SQL's NULL does.
+    const dRows: Utf8Rows = {
+      bytes: dict.bytes,
+      starts: dict.ends.subarray(0, size - 1),
+      ends: dict.ends.subarray(1, size),
+      nulls: null,
+    };
+    const t = new Uint8Array(size);
+    t[0] = op === '!=' ? 1 : 0;
+    for (let k = 1; k < size; k++) {
+      const r = compareRows(dRows, k - 1, cRows, 0);
+      t[k] = holds(op, flipped ? -r : r) ? 1 : 0;
+    }
+    return t;
+  });
+  for (let i = 0; i < n; i++) out[i] = table[codes[i]!]!;
+  return out;
+}
+
 export function textCompare(
   op: CmpOp,
   x: ColumnVector,
@@ -140,6 +183,23 @@ export function textCompare(
   } else if (y.kind === 'symbol' && x.kind !== 'symbol') {
     const c = uniformText(x, n);
     if (c !== undefined) return symbolVsConstant(op, y, c, n, true, cache);
+  }
+  if (
+    x.kind === 'var' &&
+    x.codes !== undefined &&
+    x.dict !== undefined &&
+    !(y.kind === 'var' && y.codes !== undefined)
+  ) {
+    const c = uniformText(y, n);
+    if (c !== undefined) return codedVsConstant(op, x.codes, x.dict, c, n, false, cache);
+  } else if (
+    y.kind === 'var' &&
+    y.codes !== undefined &&
+    y.dict !== undefined &&
+    !(x.kind === 'var' && x.codes !== undefined)
+  ) {
+    const c = uniformText(x, n);
+    if (c !== undefined) return codedVsConstant(op, y.codes, y.dict, c, n, true, cache);
   }
   const a = utf8Rows(x, n),
     b = utf8Rows(y, n);

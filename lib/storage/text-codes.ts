@@ -5,8 +5,7 @@
 // that carry the codes and read the text itself only if something asks for it.
 // A column with too many distinct values gets no codes (remembered).
 import { BytesIds } from '../core/key-ids.js';
-import type { TextDict, VarVector } from '../core/column-vector.js';
-import type { ColumnType } from '../core/column-type.js';
+import type { VarVector } from '../core/column-vector.js';
 
 /** Codes are Uint16: at most this many entries (NULL's included). */
 const MAX_CODES = 65536;
@@ -119,38 +118,4 @@ function under(k: string, paths: ReadonlySet<string>): boolean {
     if (paths.has(k.slice(0, i)) || paths.has(k.slice(0, i + 1))) return true;
   }
   return paths.has(k);
-}
-
-/**
- * A var vector read from a partition: the text (bytes, offsets, NULL flags)
- * is read from the column files the first time anything asks for it, so rows
- * an operator drops unread (LATEST ON, a filter on another column) cost
- * nothing; with codes (VARCHAR / STRING keys), those are there at once.
- * Its TableReader stays open until the statement ends (ExecContext.atEnd).
- */
-export class LazyVarVector implements VarVector {
-  readonly kind = 'var';
-  readonly type: ColumnType;
-  readonly codes?: Uint8Array | Uint16Array;
-  readonly dict?: TextDict;
-  // Own enumerable getters (defined in the constructor), so a spread of the vector reads the text
-  // and copies it rather than silently leaving it out.
-  declare readonly bytes: Uint8Array;
-  declare readonly offsets: Int32Array;
-  declare readonly nulls: Uint8Array | null;
-
-  constructor(type: ColumnType, load: () => VarVector, codes?: Uint8Array | Uint16Array, dict?: TextDict) {
-    this.type = type;
-    if (codes !== undefined && dict !== undefined) {
-      this.codes = codes;
-      this.dict = dict;
-    }
-    let text: VarVector | null = null;
-    const loaded = (): VarVector => (text ??= load());
-    Object.defineProperties(this, {
-      bytes: { get: () => loaded().bytes, enumerable: true },
-      offsets: { get: () => loaded().offsets, enumerable: true },
-      nulls: { get: () => loaded().nulls, enumerable: true },
-    });
-  }
 }

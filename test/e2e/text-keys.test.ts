@@ -149,6 +149,18 @@ describe('text keys (VARCHAR from /imp) give the same answers as the rows say', 
       sorted(await query('select side, count_distinct(sym) from t')),
       sorted([...perSide].map(([side, set]) => [side, set.size])),
     );
+    // = and != against a constant (compared per dictionary entry): NULL is not 'x', so != keeps it; '' is not NULL.
+    const count = (f: (r: Row) => boolean): number => all.filter(f).length;
+    assert.deepEqual(await query("select count() from t where sym = 'BTC-USD'"), [[count((r) => r.sym === 'BTC-USD')]]);
+    assert.deepEqual(await query("select count() from t where sym != 'BTC-USD'"), [
+      [count((r) => r.sym !== 'BTC-USD')],
+    ]);
+    assert.deepEqual(await query("select count() from t where 'é-ü' = sym"), [[count((r) => r.sym === 'é-ü')]]);
+    assert.deepEqual(await query("select count() from t where sym = ''"), [[count((r) => r.sym === '')]]);
+    assert.deepEqual(await query('select count() from t where sym = null'), [[count((r) => r.sym === null)]]);
+    assert.deepEqual(await query("select count() from t where sym = 'ODD' or side = 'buy' and not sym = '日本'"), [
+      [count((r) => r.sym === 'ODD' || (r.side === 'buy' && r.sym !== '日本'))],
+    ]);
     // The newest row per key, oldest first (timestamps are unique).
     const latest = new Map<string, Row>();
     for (const r of all) latest.set(JSON.stringify(r.sym), r);
