@@ -10,8 +10,6 @@ export interface QueryWork {
   readonly svcdb: string;
   /** The same question in DuckDB's dialect. */
   readonly duckdb: string;
-  /** Whether the answers are compared (false: the result differs by design, e.g. in column order). */
-  readonly compare: boolean;
 }
 
 export const EXPORTS = [
@@ -24,24 +22,21 @@ export function queries(csv: TradesCsv): QueryWork[] {
   const day = csv.day;
   const next = new Date(Date.parse(`${day}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
   return [
-    { key: 'sum', svcdb: 'select sum(price) from t', duckdb: 'select sum(price) from t', compare: true },
+    { key: 'sum', svcdb: 'select sum(price) from t', duckdb: 'select sum(price) from t' },
     {
       key: 'group-sym',
       svcdb: 'select sym, avg(price), count() from t',
       duckdb: 'select sym, avg(price), count(*) from t group by sym',
-      compare: true,
     },
     {
       key: 'group-sym-side',
       svcdb: 'select sym, side, sum(amount) from t',
       duckdb: 'select sym, side, sum(amount) from t group by sym, side',
-      compare: true,
     },
     {
       key: 'count-distinct',
       svcdb: 'select count_distinct(sym) from t',
       duckdb: 'select count(distinct sym) from t',
-      compare: true,
     },
     {
       key: 'latest-on',
@@ -49,31 +44,26 @@ export function queries(csv: TradesCsv): QueryWork[] {
       // LATEST ON keeps each symbol's last row: the row with the largest ts, column by column.
       duckdb:
         'select max(ts) as ts, sym, arg_max(price, ts) as price, arg_max(amount, ts) as amount, arg_max(side, ts) as side from t group by sym',
-      compare: true,
     },
     {
       key: 'filter-top',
       svcdb: `select * from t where sym = '${FILTER_SYM}' and price > ${FILTER_PRICE} order by ts desc limit 10`,
       duckdb: `select * from t where sym = '${FILTER_SYM}' and price > ${FILTER_PRICE} order by ts desc limit 10`,
-      compare: true,
     },
     {
       key: 'sample-by',
       svcdb: 'select ts, avg(price) from t sample by 1m',
       duckdb: "select time_bucket(interval '1 minute', ts) as ts, avg(price) from t group by 1 order by 1",
-      compare: true,
     },
     {
       key: 'interval',
       svcdb: `select count(), avg(price) from t where ts in '${day}'`,
       duckdb: `select count(*), avg(price) from t where ts >= '${day}T00:00:00Z' and ts < '${next}T00:00:00Z'`,
-      compare: true,
     },
     {
       key: 'point',
       svcdb: `select * from t where ts = '${csv.pointTs}'`,
       duckdb: `select * from t where ts = '${csv.pointTs}'::timestamptz`,
-      compare: true,
     },
   ];
 }
@@ -184,20 +174,48 @@ export function difference(a: Answer, b: Answer): string | null {
   return null;
 }
 
-/** What the DuckDB child is asked to do (argv JSON) and what it answers (IPC). */
-export interface DuckSpec {
-  readonly file: string;
-  readonly threads: number;
-  readonly runs: number;
-  readonly importRuns: number;
-  /** Folder for the export files (each removed after its run). */
-  readonly dir: string;
-  readonly queries: readonly { key: string; sql: string }[];
+/** One timed run: its time (ms), the output's size (exports) and the answer (queries). */
+export interface Once {
+  readonly ms: number;
+  readonly bytes?: number;
+  readonly answer?: Answer;
 }
-export interface DuckResult {
+
+/** What the import made: checked and printed. */
+export interface Described {
   readonly version: string;
   readonly columns: string;
   readonly rows: number;
+  /** RSS before the import, MiB. */
   readonly baseMib: number;
-  readonly work: Record<string, Measured>;
 }
+
+/**
+ * A system under test, driven one run at a time so that systems alternate run by run (a drift in the
+ * machine's speed then moves both sides of a ratio alike).
+ */
+export interface System {
+  readonly name: string;
+  /** Resets the process's peak RSS and marks its CPU time. */
+  phaseStart(): Promise<void>;
+  /** The peak RSS (MiB) and CPU seconds since phaseStart. */
+  phaseEnd(): Promise<{ peakMib: number; cpuSeconds: number }>;
+  /** Imports the CSV into t (replacing it, untimed, when `replace`). */
+  importOnce(replace: boolean): Promise<Once>;
+  /** Checks what the import made (throws when it is not what a user's import makes). */
+  describe(): Promise<Described>;
+  query(q: QueryWork): Promise<Once>;
+  /** Exports t; the file is removed after it is measured (untimed). */
+  exportOnce(e: (typeof EXPORTS)[number]): Promise<Once>;
+  close(): Promise<void>;
+}
+
+/** Requests to the DuckDB child (benchmarks/realistic-duckdb.ts) over IPC, and its replies. */
+export type DuckRequest =
+  | { readonly op: 'phase-start' }
+  | { readonly op: 'phase-end' }
+  | { readonly op: 'import'; readonly file: string; readonly replace: boolean }
+  | { readonly op: 'describe' }
+  | { readonly op: 'query'; readonly sql: string }
+  | { readonly op: 'export'; readonly ext: 'csv' | 'parquet'; readonly out: string };
+export type DuckReply = { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly error: string };

@@ -2,39 +2,23 @@
 // built server over HTTP exactly as a user does (multipart POST /imp, no schema), the issue's queries
 // through /exec (server-side time from timings=true) and the exports through /exp streamed to a file,
 // against DuckDB's read_csv, the same queries and COPY TO on the same file, on one thread and on all
-// cores, in the same run; peak RSS per phase. Prints one table per size and writes the figures as JSON.
+// cores, in the same run (svcdb and DuckDB on one thread alternating run by run); peak RSS per phase. Prints one table per size and writes the figures as JSON.
 // Usage: npm run bench:realistic [-- --rows 2m,20m,100m] [--runs N] [--import-runs N]
 // [--only svcdb|duckdb] [--dir DIR].
-import { execFileSync, fork } from 'node:child_process';
-import {
-  createReadStream,
-  createWriteStream,
-  mkdirSync,
-  mkdtempSync,
-  readFileSync,
-  rmSync,
-  statSync,
-  writeFileSync,
-} from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
-import { Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
-import { fileURLToPath } from 'node:url';
-import { request } from 'undici';
-import { startServer, type ServerProcess } from '../test/helpers/server-process.js';
 import { csvPath, FILTER_PRICE, FILTER_SYM, partialPath, tradesCsv, type TradesCsv } from './realistic-csv.js';
+import { duckdbSystem } from './realistic-duckdb.js';
+import { svcdbSystem } from './realistic-svcdb.js';
 import {
-  cpuSeconds,
   difference,
   EXPORTS,
-  peakMib,
   queries,
-  resetPeak,
-  summarize,
-  type DuckResult,
-  type DuckSpec,
+  type Described,
   type Measured,
+  type Once,
+  type System,
 } from './realistic-work.js';
 import { median } from './stats.js';
 
@@ -114,228 +98,104 @@ function cleanupAll(): void {
     }
   }
 }
-const rmTree = (path: string): void => rmSync(path, { recursive: true, force: true, maxRetries: 20, retryDelay: 50 });
 
-// ---- svcdb -----------------------------------------------------------------------------------
+// ---- the runs --------------------------------------------------------------------------------
 
-const BOUNDARY = '----svcdb-bench-realistic-5e1c';
-const NO_TIMEOUTS = { headersTimeout: 0, bodyTimeout: 0 };
-
-/** POSTs the CSV as the `data` part of a multipart body streamed from disk, as `curl -F data=@file` does. */
-async function postImport(baseUrl: string, file: string): Promise<{ rowsImported: number; rowsRejected: number }> {
-  const pre = Buffer.from(
-    `--${BOUNDARY}\r\nContent-Disposition: form-data; name="data"; filename="trades.csv"\r\nContent-Type: text/csv\r\n\r\n`,
-  );
-  const post = Buffer.from(`\r\n--${BOUNDARY}--\r\n`);
-  async function* parts(): AsyncGenerator<Buffer> {
-    yield pre;
-    for await (const chunk of createReadStream(file, { highWaterMark: 1 << 20 })) yield chunk as Buffer;
-    yield post;
-  }
-  const res = await request(`${baseUrl}/imp?name=t&timestamp=ts&partitionBy=DAY&fmt=json`, {
-    method: 'POST',
-    headers: {
-      'content-type': `multipart/form-data; boundary=${BOUNDARY}`,
-      'content-length': String(pre.length + statSync(file).size + post.length),
-    },
-    body: Readable.from(parts(), { objectMode: false }),
-    ...NO_TIMEOUTS,
-  });
-  const text = await res.body.text();
-  if (res.statusCode !== 200) throw new Error(`POST /imp answered ${res.statusCode}: ${text}`);
-  return JSON.parse(text) as { rowsImported: number; rowsRejected: number };
-}
-
-interface ExecAnswer {
-  readonly dataset: unknown[][];
-  readonly timings?: { compiler: number; execute: number };
-}
-
-async function exec(baseUrl: string, sql: string, timings = false): Promise<ExecAnswer> {
-  const res = await request(
-    `${baseUrl}/exec?query=${encodeURIComponent(sql)}${timings ? '&timings=true' : ''}`,
-    NO_TIMEOUTS,
-  );
-  const text = await res.body.text();
-  if (res.statusCode !== 200) throw new Error(`/exec of ${sql} answered ${res.statusCode}: ${text}`);
-  return JSON.parse(text) as ExecAnswer;
-}
-
-/** GET /exp streamed to `out` (as `curl -o out` does); returns the file's size. */
-async function exportTo(baseUrl: string, sql: string, fmt: string, out: string): Promise<number> {
-  const res = await request(
-    `${baseUrl}/exp?query=${encodeURIComponent(sql)}${fmt === 'csv' ? '' : `&fmt=${fmt}`}`,
-    NO_TIMEOUTS,
-  );
-  if (res.statusCode !== 200) throw new Error(`/exp fmt=${fmt} answered ${res.statusCode}: ${await res.body.text()}`);
-  await pipeline(res.body, createWriteStream(out));
-  return statSync(out).size;
-}
-
-/** The types a user's import must give: text columns VARCHAR, never SYMBOL; ts the designated timestamp. */
-const EXPECTED_COLUMNS = 'ts TIMESTAMP designated, sym VARCHAR, price DOUBLE, amount DOUBLE, side VARCHAR';
-
-/** The package's version and the checkout's commit (when it is a git checkout), for the record. */
-function svcdbVersion(): string {
-  const pkg = JSON.parse(readFileSync(fileURLToPath(new URL('../../package.json', import.meta.url)), 'utf8')) as {
-    version: string;
-  };
-  try {
-    const commit = execFileSync('git', ['rev-parse', '--short', 'HEAD'], {
-      cwd: fileURLToPath(new URL('../..', import.meta.url)),
-      encoding: 'utf8',
-      stdio: ['ignore', 'pipe', 'pipe'],
-    }).trim();
-    return `${pkg.version} (${commit})`;
-  } catch (e) {
-    return `${pkg.version} (commit unknown: ${e instanceof Error ? e.message.split('\n')[0] : String(e)})`;
-  }
-}
-
-interface SystemResult {
+/** What one system did, work by work. */
+interface SystemResult extends Described {
   readonly name: string;
-  readonly version: string;
-  readonly columns: string;
-  readonly baseMib: number;
   readonly work: Record<string, Measured>;
 }
 
 /**
- * Times `once` `runs` + 1 times (the first is the cold run), `after` untimed after each; the
- * server's peak RSS and CPU over the phase. `once` returns the time it measured (ms) when it is not
- * the wall time (server-side timings).
+ * One phase: `once` for each system in turn, `runs` + 1 times (the first is the cold run), each
+ * system's peak RSS and CPU over the whole phase.
  */
-async function serverPhase(
-  pid: number,
+async function phase(
+  systems: readonly System[],
   runs: number,
-  once: () => Promise<{ ms?: number; bytes?: number; rows?: unknown[][] }>,
-  after: () => Promise<void> | void = () => undefined,
-): Promise<Measured> {
-  resetPeak(pid);
-  const cpu0 = cpuSeconds(pid);
-  const times: number[] = [];
-  let last: { bytes?: number; rows?: unknown[][] } = {};
-  for (let r = 0; r <= runs; r++) {
-    const t0 = performance.now();
-    const got = await once();
-    times.push(got.ms ?? performance.now() - t0);
-    last = got;
-    await after();
-  }
-  return {
-    coldMs: times[0]!,
-    runsMs: times.slice(1),
-    peakMib: peakMib(pid),
-    cpuSeconds: cpuSeconds(pid) - cpu0,
-    bytes: last.bytes ?? null,
-    answer: last.rows === undefined ? null : summarize(last.rows),
-  };
-}
-
-async function runSvcdb(csv: TradesCsv, o: Options): Promise<SystemResult> {
-  const root = mkdtempSync(join(o.dir, 'svcdb-root-'));
-  let server: ServerProcess | null = null;
-  const cleanup = (): void => {
-    server?.child.kill('SIGKILL');
-    rmTree(root);
-  };
-  cleanups.add(cleanup);
-  try {
-    server = await startServer({ root });
-    const s = server;
-    const pid = s.child.pid!;
-    const baseMib = peakMib(pid);
-    const work: Record<string, Measured> = {};
-    progress(`svcdb: POST /imp of ${csv.path}`);
-    let imported = 0;
-    work.import = await serverPhase(
-      pid,
-      o.importRuns - 1,
-      async () => {
-        const a = await postImport(s.mainUrl, csv.path);
-        if (a.rowsImported !== csv.rows || a.rowsRejected !== 0)
-          throw new Error(
-            `/imp imported ${a.rowsImported} rows and rejected ${a.rowsRejected}, expected ${csv.rows} and 0`,
-          );
-        return {};
-      },
-      // Another import run needs the table gone; the last one's table stays for the queries.
-      async () => {
-        if (++imported < o.importRuns) await exec(s.mainUrl, 'drop table t');
-      },
-    );
-    const cols = await exec(s.mainUrl, `select "column", type, designated from table_columns('t')`);
-    const columns = cols.dataset
-      .map(([n, t, d]) => `${String(n)} ${String(t)}${d === true ? ' designated' : ''}`)
-      .join(', ');
-    if (columns !== EXPECTED_COLUMNS)
-      throw new Error(
-        `the import made the columns ${columns}, not ${EXPECTED_COLUMNS} (what a user's /imp of this file makes)`,
-      );
-    for (const q of queries(csv)) {
-      progress(`svcdb: ${q.svcdb}`);
-      work[q.key] = await serverPhase(pid, o.runs, async () => {
-        const a = await exec(s.mainUrl, q.svcdb, true);
-        if (a.timings === undefined) throw new Error('/exec sent no timings');
-        return { ms: (a.timings.compiler + a.timings.execute) / 1e6, rows: a.dataset };
-      });
+  once: (s: System, run: number) => Promise<Once>,
+): Promise<Measured[]> {
+  for (const s of systems) await s.phaseStart();
+  const times = systems.map((): number[] => []);
+  const last: Once[] = [];
+  for (let r = 0; r <= runs; r++)
+    for (let i = 0; i < systems.length; i++) {
+      const o = await once(systems[i]!, r);
+      times[i]!.push(o.ms);
+      last[i] = o;
     }
-    for (const e of EXPORTS) {
-      progress(`svcdb: ${e.label}`);
-      const out = join(root, `export.${e.ext}`);
-      work[e.key] = await serverPhase(
-        pid,
-        o.runs,
-        async () => ({ bytes: await exportTo(s.mainUrl, 'select * from t', e.ext, out) }),
-        () => rmSync(out, { force: true }),
-      );
-    }
-    const code = await s.stop();
-    if (code !== 0) throw new Error(`the server exited with code ${code}: ${s.stderr()}`);
-    return { name: 'svcdb', version: svcdbVersion(), columns, baseMib, work };
-  } finally {
-    cleanups.delete(cleanup);
-    cleanup();
-  }
-}
-
-// ---- DuckDB ----------------------------------------------------------------------------------
-
-async function runDuckdb(csv: TradesCsv, o: Options, threads: number): Promise<SystemResult> {
-  const spec: DuckSpec = {
-    file: csv.path,
-    threads,
-    runs: o.runs,
-    importRuns: o.importRuns,
-    dir: o.dir,
-    queries: queries(csv).map((q) => ({ key: q.key, sql: q.duckdb })),
-  };
-  progress(`DuckDB, ${threads} thread(s): read_csv of ${csv.path}, the queries, COPY TO`);
-  const child = fork(fileURLToPath(new URL('./realistic-duckdb.js', import.meta.url)), [JSON.stringify(spec)], {
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-  });
-  const kill = (): void => {
-    child.kill('SIGKILL');
-  };
-  cleanups.add(kill);
-  try {
-    const result = await new Promise<DuckResult>((resolve, reject) => {
-      let got: DuckResult | null = null;
-      child.on('message', (m) => {
-        got = m as DuckResult;
-      });
-      child.once('error', reject);
-      child.once('exit', (code, signal) => {
-        if (got !== null && code === 0) resolve(got);
-        else reject(new Error(`the DuckDB child (${threads} threads) exited with ${code ?? signal}`));
-      });
+  const out: Measured[] = [];
+  for (let i = 0; i < systems.length; i++) {
+    const end = await systems[i]!.phaseEnd();
+    out.push({
+      coldMs: times[i]![0]!,
+      runsMs: times[i]!.slice(1),
+      peakMib: end.peakMib,
+      cpuSeconds: end.cpuSeconds,
+      bytes: last[i]!.bytes ?? null,
+      answer: last[i]!.answer ?? null,
     });
-    if (result.rows !== csv.rows) throw new Error(`DuckDB read ${result.rows} rows, expected ${csv.rows}`);
-    return { name: `DuckDB ${threads}t`, ...result };
-  } finally {
-    cleanups.delete(kill);
-    kill();
   }
+  return out;
+}
+
+/** The import, the queries and the exports, the systems alternating run by run. */
+async function runAll(csv: TradesCsv, o: Options, systems: readonly System[]): Promise<SystemResult[]> {
+  const names = systems.map((s) => s.name).join(' and ');
+  const work = systems.map((): Record<string, Measured> => ({}));
+  const record = (key: string, ms: Measured[]): void => ms.forEach((m, i) => (work[i]![key] = m));
+  progress(`${names}: import ${csv.path}`);
+  record('import', await phase(systems, o.importRuns - 1, (s, r) => s.importOnce(r > 0)));
+  const described: Described[] = [];
+  for (const s of systems) {
+    const d = await s.describe();
+    if (d.rows !== csv.rows) throw new Error(`${s.name} holds ${d.rows} rows after the import, expected ${csv.rows}`);
+    described.push(d);
+  }
+  for (const q of queries(csv)) {
+    progress(`${names}: ${q.svcdb}`);
+    record(q.key, await phase(systems, o.runs, (s) => s.query(q)));
+  }
+  for (const e of EXPORTS) {
+    progress(`${names}: ${e.label}`);
+    record(e.key, await phase(systems, o.runs, (s) => s.exportOnce(e)));
+  }
+  return systems.map((s, i) => ({ name: s.name, ...described[i]!, work: work[i]! }));
+}
+
+/** Registers an undo for cleanup; returns its unregistering. */
+function track(undo: () => void): () => void {
+  cleanups.add(undo);
+  return () => cleanups.delete(undo);
+}
+
+/**
+ * svcdb and DuckDB on one thread alternate run by run; DuckDB on all cores runs afterwards on its own
+ * (two in-memory DuckDB tables and the server at once would not fit at 100M rows).
+ */
+async function runSize(csv: TradesCsv, o: Options): Promise<Omit<SizeResult, 'warnings'>> {
+  const paired: System[] = [];
+  let results: SystemResult[];
+  try {
+    if (o.only !== 'duckdb') paired.push(await svcdbSystem(csv, o.dir, track));
+    if (o.only !== 'svcdb') paired.push(duckdbSystem(1, csv.path, o.dir, track));
+    results = await runAll(csv, o, paired);
+  } finally {
+    for (const s of paired) await s.close();
+  }
+  let duckN: SystemResult | null = null;
+  if (o.only !== 'svcdb') {
+    const all = duckdbSystem(cpus().length, csv.path, o.dir, track);
+    try {
+      duckN = (await runAll(csv, o, [all]))[0]!;
+    } finally {
+      await all.close();
+    }
+  }
+  const svcdb = o.only === 'duckdb' ? null : results[0]!;
+  const duck1 = o.only === 'svcdb' ? null : results.at(-1)!;
+  return { csv, svcdb, duck1, duckN };
 }
 
 // ---- report ----------------------------------------------------------------------------------
@@ -409,7 +269,6 @@ function compareAnswers(csv: TradesCsv, r: Omit<SizeResult, 'warnings'>): string
   const warnings: string[] = [];
   if (r.svcdb === null) return warnings;
   for (const q of queries(csv)) {
-    if (!q.compare) continue;
     for (const d of [r.duck1, r.duckN]) {
       const a = r.svcdb.work[q.key]?.answer;
       const b = d?.work[q.key]?.answer;
@@ -440,10 +299,7 @@ async function run(o: Options): Promise<void> {
     const csv = await tradesCsv(o.dir, rows, progress);
     cleanups.delete(removePartial);
     if (csv.generatedSeconds > 0) progress(`generated ${csv.path} in ${csv.generatedSeconds.toFixed(1)} s (untimed)`);
-    const svcdb = o.only === 'duckdb' ? null : await runSvcdb(csv, o);
-    const duck1 = o.only === 'svcdb' ? null : await runDuckdb(csv, o, 1);
-    const duckN = o.only === 'svcdb' ? null : await runDuckdb(csv, o, cpus().length);
-    const partial = { csv, svcdb, duck1, duckN };
+    const partial = await runSize(csv, o);
     const r: SizeResult = { ...partial, warnings: compareAnswers(csv, partial) };
     results.push(r);
     printSize(r, o);
