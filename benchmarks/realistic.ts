@@ -229,6 +229,36 @@ function rowsOfWork(csv: TradesCsv): { key: string; label: string }[] {
   ];
 }
 
+const sizeName = (rows: number): string =>
+  rows % 1e6 === 0 ? `${rows / 1e6}M` : rows % 1e3 === 0 ? `${rows / 1e3}k` : String(rows);
+
+/**
+ * With several sizes: each work's svcdb / DuckDB 1 thread / DuckDB all threads medians and svcdb's
+ * peak RSS per size, and how much svcdb's time grew from the smallest size to the largest against
+ * the rows (linear: the same factor; point and interval queries should stay near 1).
+ */
+function printGrowth(results: readonly SizeResult[]): void {
+  const first = results[0]!;
+  const last = results.at(-1)!;
+  console.log('');
+  console.log(`## Growth: svcdb / DuckDB 1 thread / DuckDB ${cpus().length} threads (medians), svcdb peak RSS`);
+  console.log('');
+  const growth = `svcdb ${sizeName(first.csv.rows)} -> ${sizeName(last.csv.rows)} (rows x${(last.csv.rows / first.csv.rows).toFixed(0)})`;
+  console.log(`| work | ${results.map((r) => sizeName(r.csv.rows)).join(' | ')} | ${growth} |`);
+  console.log(`|---|${results.map(() => '---|').join('')}---|`);
+  for (const w of rowsOfWork(first.csv)) {
+    const cells = results.map((r) => {
+      const t = (m: Measured | undefined): string => (m === undefined ? '-' : time(mid(m)));
+      const s = r.svcdb?.work[w.key];
+      return `${t(s)} / ${t(r.duck1?.work[w.key])} / ${t(r.duckN?.work[w.key])}, ${mib(s)} MiB`;
+    });
+    const a = first.svcdb?.work[w.key];
+    const b = last.svcdb?.work[w.key];
+    const label = w.label.replace(first.csv.pointTs, "<the middle row's ts>");
+    console.log(`| ${label} | ${cells.join(' | ')} | ${a && b ? `x${(mid(b) / mid(a)).toFixed(1)}` : '-'} |`);
+  }
+}
+
 function printSize(r: SizeResult, o: Options): void {
   const threads = cpus().length;
   const n = (x: number): string => x.toLocaleString('en-US');
@@ -304,6 +334,7 @@ async function run(o: Options): Promise<void> {
     results.push(r);
     printSize(r, o);
   }
+  if (results.length > 1) printGrowth(results);
   const loadAvgEnd = loadavg().map((x) => Math.round(x * 100) / 100);
   console.log('');
   console.log(
