@@ -1,8 +1,9 @@
 // bench:realistic, the benchmark of record: a trades CSV with VARCHAR text columns imported into the
 // built server over HTTP exactly as a user does (multipart POST /imp, no schema), the issue's queries
 // through /exec (server-side time from timings=true) and the exports through /exp streamed to a file,
-// against DuckDB's read_csv, the same queries and COPY TO on the same file, on one thread and on all
-// cores, in the same run (svcdb and DuckDB on one thread alternating run by run); peak RSS per phase. Prints one table per size and writes the figures as JSON.
+// against DuckDB's read_csv, the same queries and COPY TO on the same file in the same run: on one
+// thread (alternating with svcdb run by run) and on all cores; peak RSS per phase. Prints one table
+// per size (and a growth table) and writes the figures as JSON.
 // Usage: npm run bench:realistic [-- --rows 2m,20m,100m] [--runs N] [--import-runs N]
 // [--only svcdb|duckdb] [--dir DIR].
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -266,7 +267,9 @@ function printSize(r: SizeResult, o: Options): void {
   console.log('');
   console.log(
     `## ${n(csv.rows)} rows: ${(csv.bytes / 1e6).toFixed(0)} MB of CSV over ${csv.days.toFixed(1)} days (DAY partitions); ` +
-      `${o.runs} runs after a cold one, medians (cold run in parentheses)`,
+      `${o.runs} runs after a cold one, medians (cold run in parentheses); load average now ${loadavg()
+        .map((x) => x.toFixed(1))
+        .join(' ')}`,
   );
   console.log('');
   console.log(
