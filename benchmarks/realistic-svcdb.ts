@@ -64,13 +64,13 @@ async function exportTo(baseUrl: string, sql: string, fmt: string, out: string):
   return statSync(out).size;
 }
 
-/** The package's version and the checkout's commit (when it is a git checkout), for the record. */
+/** The package's version and the checkout's commit (-dirty: with uncommitted changes), for the record. */
 function svcdbVersion(): string {
   const pkg = JSON.parse(readFileSync(fileURLToPath(new URL('../../package.json', import.meta.url)), 'utf8')) as {
     version: string;
   };
   try {
-    const commit = execFileSync('git', ['rev-parse', '--short', 'HEAD'], {
+    const commit = execFileSync('git', ['describe', '--always', '--dirty', '--abbrev=7'], {
       cwd: fileURLToPath(new URL('../..', import.meta.url)),
       encoding: 'utf8',
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -82,12 +82,13 @@ function svcdbVersion(): string {
 }
 
 /**
- * The built server with its data folder in `dir` (removed at close); `track` registers the kill and
- * removal for the caller's cleanup and returns its undoing.
+ * The built server with its data folder in `dir` (removed at close) and the SVC_* settings `env`;
+ * `track` registers the kill and removal for the caller's cleanup and returns its undoing.
  */
 export async function svcdbSystem(
   csv: TradesCsv,
   dir: string,
+  env: Record<string, string>,
   track: (undo: () => void) => () => void,
 ): Promise<System> {
   const root = mkdtempSync(join(dir, 'svcdb-root-'));
@@ -96,7 +97,7 @@ export async function svcdbSystem(
     kill();
     rmSync(root, { recursive: true, force: true, maxRetries: 20, retryDelay: 50 });
   });
-  const server = await startServer({ root });
+  const server = await startServer({ root, env });
   kill = () => server.child.kill('SIGKILL');
   const pid = server.child.pid!;
   const url = server.mainUrl;

@@ -5,7 +5,7 @@
 // thread (alternating with svcdb run by run) and on all cores; peak RSS per phase. Prints one table
 // per size (and a growth table) and writes the figures as JSON.
 // Usage: npm run bench:realistic [-- --rows 2m,20m,100m] [--runs N] [--import-runs N]
-// [--only svcdb|duckdb] [--dir DIR].
+// [--only svcdb|duckdb] [--dir DIR] [--server-env SVC_KEY=VALUE]...
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
@@ -31,9 +31,12 @@ interface Options {
   readonly importRuns: number;
   readonly only: 'svcdb' | 'duckdb' | null;
   readonly dir: string;
+  /** SVC_* settings for the server (--server-env KEY=VALUE, repeatable), e.g. a worker count. */
+  readonly serverEnv: Record<string, string>;
 }
 
-const USAGE = 'usage: realistic [--rows 2m[,20m,...]] [--runs N] [--import-runs N] [--only svcdb|duckdb] [--dir DIR]';
+const USAGE =
+  'usage: realistic [--rows 2m[,20m,...]] [--runs N] [--import-runs N] [--only svcdb|duckdb] [--dir DIR] [--server-env KEY=VALUE]...';
 
 /** 2m, 500k, 2000000, 2_000_000. */
 function parseCount(v: string): number {
@@ -53,6 +56,7 @@ function parseArgs(argv: readonly string[]): Options {
     importRuns: 1,
     only: null as Options['only'],
     dir: join(tmpdir(), 'svcdb-bench-realistic'),
+    serverEnv: {} as Record<string, string>,
   };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]!;
@@ -74,7 +78,12 @@ function parseArgs(argv: readonly string[]): Options {
     else if (name === '--runs') o.runs = int(1, 100);
     else if (name === '--import-runs') o.importRuns = int(1, 20);
     else if (name === '--dir') o.dir = value();
-    else if (name === '--only') {
+    else if (name === '--server-env') {
+      const v = value();
+      const m = /^(SVC_[A-Z0-9_]+)=(.*)$/.exec(v);
+      if (m === null) throw new UsageError(`--server-env takes SVC_KEY=VALUE [got ${v}]`);
+      o.serverEnv[m[1]!] = m[2]!;
+    } else if (name === '--only') {
       const v = value();
       if (v !== 'svcdb' && v !== 'duckdb') throw new UsageError(`--only takes svcdb or duckdb [got ${v}]`);
       o.only = v;
@@ -179,7 +188,7 @@ async function runSize(csv: TradesCsv, o: Options): Promise<Omit<SizeResult, 'wa
   const paired: System[] = [];
   let results: SystemResult[];
   try {
-    if (o.only !== 'duckdb') paired.push(await svcdbSystem(csv, o.dir, track));
+    if (o.only !== 'duckdb') paired.push(await svcdbSystem(csv, o.dir, o.serverEnv, track));
     if (o.only !== 'svcdb') paired.push(duckdbSystem(1, csv.path, o.dir, track));
     results = await runAll(csv, o, paired);
   } finally {
@@ -267,7 +276,7 @@ function printSize(r: SizeResult, o: Options): void {
   console.log('');
   console.log(
     `## ${n(csv.rows)} rows: ${(csv.bytes / 1e6).toFixed(0)} MB of CSV over ${csv.days.toFixed(1)} days (DAY partitions); ` +
-      `${o.runs} runs after a cold one, medians (cold run in parentheses); load average now ${loadavg()
+      `${o.runs} run${o.runs === 1 ? '' : 's'} after a cold one, medians (cold run in parentheses); load average now ${loadavg()
         .map((x) => x.toFixed(1))
         .join(' ')}`,
   );
@@ -325,6 +334,8 @@ async function run(o: Options): Promise<void> {
   console.log(
     `bench:realistic on ${machine.cores} cores (${machine.cpu}), ${machine.memGiB} GiB, Node ${machine.node}, load average ${machine.loadAvgStart.join(' ')}`,
   );
+  const env = Object.entries(o.serverEnv);
+  if (env.length > 0) console.log(`server settings: ${env.map(([k, v]) => `${k}=${v}`).join(' ')}`);
   const results: SizeResult[] = [];
   for (const rows of o.rows) {
     const removePartial = (): void => rmSync(partialPath(csvPath(o.dir, rows)), { force: true });
@@ -374,6 +385,7 @@ async function run(o: Options): Promise<void> {
         machine: { ...machine, loadAvgEnd },
         runs: o.runs,
         importRuns: o.importRuns,
+        serverEnv: o.serverEnv,
         sizes: results.map((r) => ({
           rows: r.csv.rows,
           csvBytes: r.csv.bytes,
