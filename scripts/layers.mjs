@@ -20,7 +20,7 @@ export const LEVEL = Object.freeze({
 
 /**
  * Shared folders (and top files) usable by every layer; among themselves a
- * lower rank only: errors <- core, limits, config, version <- metrics, net <- log <- lifecycle.
+ * lower rank only: errors <- core, limits, config, workers, version <- metrics, net <- log <- lifecycle.
  */
 export const SHARED_RANK = Object.freeze({
   errors: 0,
@@ -28,6 +28,7 @@ export const SHARED_RANK = Object.freeze({
   core: 1,
   limits: 1,
   config: 1,
+  workers: 1,
   metrics: 2,
   net: 2,
   log: 3,

@@ -1,6 +1,7 @@
 // Every server.conf key: its type, default and documentation. The default
 // conf/server.conf is generated from this table, and Config.get is typed by it.
 // Later capabilities add their keys here.
+import { availableParallelism } from 'node:os';
 import {
   basicUserType,
   booleanType,
@@ -19,11 +20,29 @@ export interface KeySpec<T> {
   readonly doc: string;
   /** Secrets are never echoed in logs or errors. */
   readonly secret?: boolean;
+  /** What the shipped server.conf shows for a default that depends on the machine (it parses back to that default). */
+  readonly shownDefault?: string;
 }
 
 function key<T>(type: ValueType<T>, def: T, doc: string, secret = false): KeySpec<T> {
   return { type, default: def, doc, secret };
 }
+
+/** Most threads shared.worker.count may ask for. */
+const MAX_WORKERS = 1024;
+
+/** shared.worker.count: an integer 1..MAX_WORKERS; empty means every core (the default, as the shipped server.conf shows it). */
+const workerCountType: ValueType<number> = {
+  name: `integer 1..${MAX_WORKERS} (empty: the machine's cores)`,
+  parse(t) {
+    const s = t.trim();
+    if (s === '') return availableParallelism();
+    if (!/^-?\d+$/.test(s) || Number(s) < 1 || Number(s) > MAX_WORKERS)
+      throw new Error(`expected an integer 1..${MAX_WORKERS} (threads; empty for the machine's cores)`);
+    return Number(s);
+  },
+  format: (v) => String(v),
+};
 
 export const CONFIG_KEYS = {
   'http.net.bind.to': key(
@@ -77,6 +96,14 @@ export const CONFIG_KEYS = {
     1,
     'Threads for the health server. 1 or more: one worker thread answers the health check and /lifecycle, so they stay fast while the main event loop is busy (values above 1 act as 1); 0: served from the main event loop.',
   ),
+  'shared.worker.count': {
+    ...key(
+      workerCountType,
+      availableParallelism(),
+      "Threads that share a request's CPU work (QuestDB's shared worker pool), today CSV and JSON export formatting and Parquet page compression: the main thread plus shared.worker.count - 1 helper threads, started when work first needs them. 1: all of it on the main thread. Default (empty): the machine's cores. Results are byte for byte the same for every value.",
+    ),
+    shownDefault: '',
+  },
   'metrics.enabled': key(
     booleanType,
     false,

@@ -57,7 +57,7 @@ export function defaultServerConf(): string {
   ];
   for (const [k, spec] of Object.entries(CONFIG_KEYS)) {
     const s = spec as KeySpec<unknown>;
-    lines.push(`# ${s.doc}`, `# type: ${s.type.name}`, `#${k}=${s.type.format(s.default)}`, '');
+    lines.push(`# ${s.doc}`, `# type: ${s.type.name}`, `#${k}=${s.shownDefault ?? s.type.format(s.default)}`, '');
   }
   return lines.join('\n');
 }

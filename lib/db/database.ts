@@ -16,6 +16,7 @@ import type { Batch } from '../core/batch.js';
 import { nullVector } from '../core/column-vector.js';
 import { formatBatches, type BatchFormat, type BatchFormatOptions } from '../export/batch-formats.js';
 import { FormatPool } from '../export/format-pool.js';
+import { WorkerPool } from '../workers/worker-pool.js';
 import type { RowStats } from '../export/row-window.js';
 import { maybeGunzip } from '../ingest/gunzip.js';
 import { importLimitsFromConfig, type ImportLimits } from '../ingest/import-limits.js';
@@ -31,6 +32,8 @@ export interface DatabaseOpenOptions {
   readonly config?: Config;
   /** Bytes a sort or hash table of one statement may hold (default: server.conf's query.memory.limit). */
   readonly memoryLimit?: number;
+  /** Threads of work in all, this one included (default: server.conf's shared.worker.count); 1: no helper threads. */
+  readonly workerCount?: number;
   /** Called after each table is opened (the storage component's progress). */
   readonly onProgress?: (done: number, total: number, table: string) => void;
 }
@@ -251,7 +254,10 @@ export class Database {
   readonly #limits: Limits;
   /** The functions this database's statements resolve against, and their shared yield clock. */
   readonly #engine: StatementEngine = { registry: createFunctionRegistry(), pacer: new Pacer() };
-  #formatPool: FormatPool | null | undefined;
+  /** shared.worker.count: threads of work in all, this one included. */
+  readonly workerCount: number;
+  #workers: WorkerPool | null | undefined;
+  #formatPool: FormatPool | null = null;
   /** http.text.analysis.max.lines: lines import detection looks at. */
   readonly analysisLines: number;
   /** import.memory.limit, import.max.columns, http.text.roll.buffer.limit. */
@@ -260,8 +266,9 @@ export class Database {
   readonly #running = new Map<AbortController, () => void>();
   #closed = false;
 
-  private constructor(root: string, config: Config, catalog: Catalog, memoryLimit: number) {
+  private constructor(root: string, config: Config, catalog: Catalog, memoryLimit: number, workerCount: number) {
     this.root = root;
+    this.workerCount = workerCount;
     this.config = config;
     this.#catalog = catalog;
     this.#limits = {
@@ -281,8 +288,11 @@ export class Database {
    */
   static open(root: string, options: DatabaseOpenOptions = {}): Database {
     const config = options.config ?? loadConfig(root).config;
+    const workerCount = options.workerCount ?? config.get('shared.worker.count');
+    if (!Number.isInteger(workerCount) || workerCount < 1)
+      throw new SvcError('BAD_REQUEST', `workerCount must be an integer of 1 or more, not ${String(workerCount)}`);
     const catalog = Catalog.open(join(root, 'db'), { ...catalogOptions(config), onProgress: options.onProgress });
-    return new Database(root, config, catalog, options.memoryLimit ?? config.get('query.memory.limit'));
+    return new Database(root, config, catalog, options.memoryLimit ?? config.get('query.memory.limit'), workerCount);
   }
 
   /** The tables' folder (<root>/db). */
@@ -425,16 +435,25 @@ export class Database {
     // Let aborted queries and imports unwind (they check between batches) before the tables close.
     await new Promise((resolve) => setImmediate(resolve));
     this.#catalog.close();
-    await this.#formatPool?.close();
+    await this.#workers?.close();
   }
 
   /**
-   * The helper thread this database's exports format and compress on (made on
-   * first use; null on one core or once it failed, when the work stays on this thread).
+   * The worker pool of this database (shared.worker.count - 1 threads, each
+   * started when work first needs it): null for a count of 1, once closed, or
+   * once its threads could not start, when the work stays on this thread.
    */
+  workerPool(): WorkerPool | null {
+    if (this.#workers === undefined) this.#workers = this.#closed ? null : WorkerPool.forWorkerCount(this.workerCount);
+    return this.#workers !== null && this.#workers.usable ? this.#workers : null;
+  }
+
+  /** The export's tasks (row formatting, Parquet page compression) on workerPool(). */
   formatPool(): FormatPool | null {
-    if (this.#formatPool === undefined) this.#formatPool = FormatPool.forThisMachine();
-    return this.#formatPool !== null && this.#formatPool.usable ? this.#formatPool : null;
+    const pool = this.workerPool();
+    if (pool === null) return null;
+    if (this.#formatPool === null) this.#formatPool = new FormatPool(pool);
+    return this.#formatPool;
   }
 
   get closed(): boolean {

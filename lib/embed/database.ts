@@ -15,6 +15,8 @@ export type { ImportResult, ExecuteResult } from '../db/database.js';
 export interface DatabaseOptions {
   /** Bytes a sort or hash table of one query may hold (default: server.conf's query.memory.limit). */
   readonly memoryLimit?: number;
+  /** Threads of work in all, this one included (default: server.conf's shared.worker.count, the machine's cores); 1: no helper threads. */
+  readonly workerCount?: number;
 }
 
 export interface QueryOptions {
@@ -85,7 +87,9 @@ export class Database {
   /** Opens (creating if needed) the database folder `root`: its server.conf and its tables under db/. */
   static open(root: string, options: DatabaseOptions = {}): Database {
     try {
-      return new Database(db.Database.open(root, { memoryLimit: options.memoryLimit }));
+      return new Database(
+        db.Database.open(root, { memoryLimit: options.memoryLimit, workerCount: options.workerCount }),
+      );
     } catch (e) {
       throw db.openError(root, e);
     }

@@ -1,8 +1,8 @@
 // Rows of a result as CSV lines or JSON arrays, slice by slice, with large
-// slices shared between this thread and the format helper thread
-// (format-pool.ts): the helper takes a slice whenever it holds fewer than
-// HELPER_DEPTH, this thread formats the others meanwhile, so the two split
-// the work by how fast each goes; a queue keeps the output in row order.
+// slices shared between this thread and the worker pool's threads
+// (format-pool.ts): the pool takes a slice whenever it holds fewer than
+// HELPER_DEPTH per thread, this thread formats the others meanwhile, so they
+// split the work by how fast each goes; a queue keeps the output in row order.
 import type { SqlType } from '../core/sql-type.js';
 import type { ColumnVector } from '../core/column-vector.js';
 import type { Batch } from '../core/batch.js';
@@ -84,10 +84,10 @@ export function writeRows(
 
 /** Slices smaller than this are formatted here: a round trip to the helper would cost more than it saves. */
 const MIN_HELPER_ROWS = 2048;
-/** Slices the helper holds at once. */
+/** Slices each pool thread holds at once. */
 const HELPER_DEPTH = 4;
-/** Formatted slices kept waiting for an earlier one (bounds memory to a few batches). */
-const MAX_QUEUED = 8;
+/** Formatted slices kept waiting for an earlier one beyond those the pool holds (bounds memory to a few batches). */
+const MAX_QUEUED = 4;
 
 interface Slot {
   bytes: Buffer | null;
@@ -106,6 +106,7 @@ export async function* formatSlices(
   pool: FormatPool | null,
 ): AsyncGenerator<Buffer> {
   const writers = rowWriters(format, types);
+  const depth = HELPER_DEPTH * (pool?.threads ?? 1);
   const queue: Slot[] = [];
   let inHelper = 0;
   let bytesPerRow = 64;
@@ -118,7 +119,7 @@ export async function* formatSlices(
       first = false;
       if (pool !== null && pool.usable && format.kind !== 'jsonl' && to - from >= MIN_HELPER_ROWS) {
         if (w.pos > 0) queue.push({ bytes: w.take(), done: null });
-        if (inHelper < HELPER_DEPTH) {
+        if (inHelper < depth) {
           inHelper++;
           const slot: Slot = { bytes: null, done: null };
           slot.done = pool
@@ -129,6 +130,8 @@ export async function* formatSlices(
             .finally(() => {
               inHelper--;
             });
+          // Observed now: a pool thread that dies fails several slices at once, and only the first is awaited.
+          slot.done.catch(() => undefined);
           queue.push(slot);
         } else {
           // Room for the whole slice up front (from the last slice's bytes per row): no regrowth copies.
@@ -139,7 +142,7 @@ export async function* formatSlices(
           queue.push({ bytes: out, done: null });
         }
         while (queue.length > 0 && queue[0]!.bytes !== null) yield queue.shift()!.bytes!;
-        yield* drain(queue, MAX_QUEUED);
+        yield* drain(queue, depth + MAX_QUEUED);
         continue;
       }
       // Small slices: in order after whatever is queued, streamed in chunks when nothing is.

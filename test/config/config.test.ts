@@ -8,6 +8,7 @@ import { CONFIG_KEYS } from '../../lib/config/config-keys.js';
 import { durationType, hostPortType, sizeType } from '../../lib/config/value-types.js';
 import { parseProperties } from '../../lib/config/properties.js';
 import { SvcError } from '../../lib/errors/svc-error.js';
+import { availableParallelism } from 'node:os';
 
 const made: string[] = [];
 after(() => {
@@ -189,4 +190,29 @@ test('an unreadable server.conf stops startup with one line naming the file', ()
       return true;
     },
   );
+});
+
+test("shared.worker.count: the machine's cores by default and when empty (as the shipped server.conf shows it), 1..1024 otherwise", () => {
+  assert.equal(loadConfig(rootWith(''), {}).config.get('shared.worker.count'), availableParallelism());
+  assert.equal(
+    loadConfig(rootWith('shared.worker.count=\n'), {}).config.get('shared.worker.count'),
+    availableParallelism(),
+  );
+  assert.match(defaultServerConf(), /^#shared\.worker\.count=$/m);
+  assert.equal(loadConfig(rootWith('shared.worker.count=1\n'), {}).config.get('shared.worker.count'), 1);
+  assert.equal(loadConfig(rootWith(''), { SVC_SHARED_WORKER_COUNT: '64' }).config.get('shared.worker.count'), 64);
+  assertConfigErrors([
+    [
+      'shared.worker.count=0\n',
+      {},
+      /^invalid value shared\.worker\.count=0 \(server\.conf line 1\): expected an integer 1\.\.1024/,
+    ],
+    ['shared.worker.count=-3\n', {}, /^invalid value shared\.worker\.count=-3 .*expected an integer 1\.\.1024/],
+    [
+      '',
+      { SVC_SHARED_WORKER_COUNT: 'all' },
+      /^invalid value shared\.worker\.count=all \(environment variable SVC_SHARED_WORKER_COUNT\)/,
+    ],
+    ['shared.worker.count=2.5\n', {}, /expected an integer 1\.\.1024/],
+  ]);
 });

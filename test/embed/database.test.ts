@@ -300,3 +300,19 @@ describe('the root lock', () => {
     }
   });
 });
+
+test('openDatabase takes workerCount (shared.worker.count): 1 or more threads, anything else refused before the folder is taken', async () => {
+  const root = makeRoot();
+  for (const bad of [0, -1, 1.5, Number.NaN]) {
+    assert.throws(() => openDatabase(root, { workerCount: bad }), /workerCount must be an integer of 1 or more/);
+  }
+  for (const n of [1, 3]) {
+    const db = openDatabase(root, { workerCount: n }); // the folder was not left locked by a refused open
+    try {
+      await db.execute('CREATE TABLE IF NOT EXISTS t (x LONG)');
+      assert.deepEqual(await all(db.query('SELECT count() n FROM t').rows()), [{ n: 0 }]);
+    } finally {
+      await db.close();
+    }
+  }
+});

@@ -1,5 +1,5 @@
-// CSV, JSON and Parquet exports with the helper thread
-// (lib/export/format-pool.ts) against the same export done on one thread:
+// CSV, JSON and Parquet exports on the worker pool (lib/export/format-pool.ts,
+// one helper thread and three) against the same export done on one thread:
 // identical bytes for every column type, NULLs, symbols, long strings,
 // windows that cut batches, small results, and every Parquet codec whose
 // pages the helper compresses.
@@ -13,6 +13,7 @@ import { compile } from '../../lib/exec/engine.js';
 import { csvBody } from '../../lib/export/csv-response.js';
 import { jsonQueryBody } from '../../lib/export/json-response.js';
 import { FormatPool } from '../../lib/export/format-pool.js';
+import { WorkerPool, taskKind } from '../../lib/workers/worker-pool.js';
 import type { RowWindow } from '../../lib/export/row-window.js';
 import { parquetBody, planParquet } from '../../lib/export/parquet/parquet-writer.js';
 import { PARQUET_DEFAULTS } from '../../lib/export/parquet/options.js';
@@ -27,15 +28,20 @@ const catalog = Catalog.open(join(root, 'db'), {
   maxUncommittedRows: 1_000_000,
   o3MaxLag: 0,
 });
-const pool = new FormatPool();
+const pool = new FormatPool(new WorkerPool(1));
+/** More threads than this machine's 2 cores: slices and pages spread over three, the bytes still in order. */
+const pool3 = new FormatPool(new WorkerPool(3));
+type WithPool = boolean | FormatPool;
+const poolOf = (p: WithPool): FormatPool | null => (p === true ? pool : p === false ? null : p);
 after(async () => {
   await pool.close();
+  await pool3.close();
   catalog.close();
   rmSync(root, { recursive: true, force: true });
 });
 const signal = new AbortController().signal;
 
-async function exportCsv(sql: string, withPool: boolean, window: RowWindow | null = null): Promise<Buffer> {
+async function exportCsv(sql: string, withPool: WithPool, window: RowWindow | null = null): Promise<Buffer> {
   const s = compile(sql, { ...ENGINE, catalog });
   assert.equal(s.kind, 'select');
   if (s.kind !== 'select') return Buffer.alloc(0);
@@ -43,7 +49,7 @@ async function exportCsv(sql: string, withPool: boolean, window: RowWindow | nul
   for await (const b of csvBody(
     s.fields,
     s.execute(signal),
-    { nm: false, window, pool: withPool ? pool : null },
+    { nm: false, window, pool: poolOf(withPool) },
     { sent: 0, matched: 0 },
   ))
     parts.push(b);
@@ -52,7 +58,7 @@ async function exportCsv(sql: string, withPool: boolean, window: RowWindow | nul
 
 async function exportJson(
   sql: string,
-  withPool: boolean,
+  withPool: WithPool,
   window: RowWindow | null = null,
   quoteLargeNum = false,
 ): Promise<string> {
@@ -67,7 +73,7 @@ async function exportJson(
     quoteLargeNum,
     window,
     compileNanos: 0,
-    pool: withPool ? pool : null,
+    pool: poolOf(withPool),
   };
   const parts: Buffer[] = [];
   for await (const b of jsonQueryBody(s, s.execute(signal), opts, { sent: 0, matched: 0 })) parts.push(b);
@@ -91,6 +97,7 @@ test('the helper thread writes the same bytes as one thread, for every type and 
   assert.ok(one.length > 1_000_000);
   assert.equal(two.length, one.length);
   assert.ok(two.equals(one), 'the bytes differ');
+  assert.ok((await exportCsv('SELECT * FROM big', pool3)).equals(one), 'three threads: the bytes differ');
   assert.equal(one.toString('utf8').split('\n').length, 60002); // header + rows + the empty tail
   // Windows that start and end inside batches, the last n rows, and a result too small for the helper.
   for (const win of [
@@ -101,6 +108,10 @@ test('the helper thread writes the same bytes as one thread, for every type and 
     const a = await exportCsv('SELECT * FROM big', false, win);
     const b = await exportCsv('SELECT * FROM big', true, win);
     assert.ok(b.equals(a), `window ${JSON.stringify(win)}: the bytes differ`);
+    assert.ok(
+      (await exportCsv('SELECT * FROM big', pool3, win)).equals(a),
+      `window ${JSON.stringify(win)}, three threads`,
+    );
   }
   // A filter and expressions: batches of uneven sizes.
   const q = "SELECT ts, sym, d * 2 x, concat(v, s) vs FROM big WHERE i > -500 OR sym = 'x'";
@@ -113,6 +124,7 @@ test('JSON: the helper thread writes the same body as one thread, and it parses'
       const one = await exportJson('SELECT * FROM big', false, win, quote);
       const two = await exportJson('SELECT * FROM big', true, win, quote);
       assert.equal(two, one, `window ${JSON.stringify(win)} quoteLargeNum ${quote}`);
+      assert.equal(await exportJson('SELECT * FROM big', pool3, win, quote), one, 'three threads');
       const parsed = JSON.parse(two) as { dataset: unknown[][]; count: number };
       assert.equal(parsed.count, 60000);
       assert.equal(parsed.dataset.length, win === null ? 60000 : (win.last ?? win.hi - win.lo));
@@ -121,7 +133,7 @@ test('JSON: the helper thread writes the same body as one thread, and it parses'
 });
 
 test('with the helper closed every row is formatted on this thread, in order', async () => {
-  const broken = new FormatPool();
+  const broken = new FormatPool(new WorkerPool(1));
   await broken.close(); // closed: not usable, so everything is formatted here
   const s = compile('SELECT * FROM big', { ...ENGINE, catalog });
   if (s.kind !== 'select') return;
@@ -144,16 +156,10 @@ test('Parquet: pages compressed on the helper thread give the same file, for eve
   for (const codec of codecs) {
     for (const version of [1, 2] as const) {
       const options = { ...PARQUET_DEFAULTS, codec, version, rowGroupSize: 7_000, bloomColumns: ['sym'] };
-      const file = async (withPool: boolean): Promise<Buffer> => {
+      const file = async (withPool: WithPool): Promise<Buffer> => {
         const plan = planParquet(s.fields, s.timestamp, 'big', options);
         const parts: Buffer[] = [];
-        for await (const b of parquetBody(
-          plan,
-          s.execute(signal),
-          null,
-          { sent: 0, matched: 0 },
-          withPool ? pool : null,
-        ))
+        for await (const b of parquetBody(plan, s.execute(signal), null, { sent: 0, matched: 0 }, poolOf(withPool)))
           parts.push(b);
         return Buffer.concat(parts);
       };
@@ -161,6 +167,28 @@ test('Parquet: pages compressed on the helper thread give the same file, for eve
       const two = await file(true);
       assert.ok(one.length > 100_000);
       assert.ok(two.equals(one), `${codec} v${version}: the files differ`);
+      if (codec === 'ZSTD' || codec === 'SNAPPY')
+        assert.ok((await file(pool3)).equals(one), `${codec} v${version}, three threads: the files differ`);
     }
+  }
+});
+
+test('a pool thread that dies fails the export with an error (it never hangs); the next export gets a new thread and the same bytes', async () => {
+  const workers = new WorkerPool(1);
+  const fp = new FormatPool(workers);
+  try {
+    const plain = await exportCsv('SELECT * FROM big', false);
+    // The crash is first in the only thread's queue: the slices sent after it fail with it.
+    const crash = workers.run(
+      taskKind<null, null>(new URL('../workers/pool-test-tasks.js', import.meta.url), 'crash'),
+      null,
+    );
+    crash.catch(() => undefined);
+    await assert.rejects(exportCsv('SELECT * FROM big', fp), /a worker thread failed: it exited with code 3/);
+    assert.equal(workers.inFlight, 0);
+    assert.ok(fp.usable);
+    assert.ok((await exportCsv('SELECT * FROM big', fp)).equals(plain));
+  } finally {
+    await fp.close();
   }
 });

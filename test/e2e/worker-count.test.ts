@@ -1,0 +1,138 @@
+// End-to-end: shared.worker.count as users meet it. The same CSV imported by
+// POST /imp and exported by /exp (CSV, Parquet) and /exec (JSON) on servers
+// with 1, 2 and 4 threads (4 on a 2-core machine: more threads than cores)
+// gives byte-identical answers; helper threads start only when an export needs
+// them, none with 1; a bad value stops startup with one line naming the key.
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { promisify } from 'node:util';
+import { FormData, request } from 'undici';
+import { CLI, makeRoot, startServer, type ServerProcess } from '../helpers/server-process.js';
+import { mulberry32 } from '../helpers/prng.js';
+
+const run = promisify(execFile);
+
+/** 150,000 trades over three days: VARCHAR text with quotes, commas, UTF-8 and empties, some values that do not convert. */
+function tradesCsv(rows: number): string {
+  const rnd = mulberry32(18);
+  const syms = ['BTC-USD', 'ETH-USD', 'SOL-USD', 'DOGE-USD', 'ADA-USD'];
+  const notes = ['plain', 'with, comma', 'say "hi"', 'é😀 ünï', '', 'line\nbreak'];
+  const start = Date.UTC(2024, 0, 1);
+  const out = ['ts,sym,price,amount,side,note'];
+  for (let i = 0; i < rows; i++) {
+    const ts = new Date(start + Math.floor((i * 3 * 86_400_000) / rows)).toISOString().replace('Z', '000Z');
+    const note = notes[Math.floor(rnd() * notes.length)]!;
+    const quoted = /[",\n]/.test(note) ? `"${note.replace(/"/g, '""')}"` : note;
+    const amount = i % 9973 === 5000 ? 'n/a' : (rnd() * 10).toFixed(4); // a value that does not convert, now and then
+    out.push(
+      `${ts},${syms[Math.floor(rnd() * 5)]},${(40_000 + rnd() * 1000).toFixed(2)},${amount},${rnd() < 0.5 ? 'buy' : 'sell'},${quoted}`,
+    );
+  }
+  return out.join('\n') + '\n';
+}
+
+interface Answers {
+  imp: string;
+  csv: Buffer;
+  json: Buffer;
+  parquet: Buffer;
+  /** Threads the server process gained during a large CSV export. */
+  threadsStarted: number;
+}
+
+function threads(s: ServerProcess): number {
+  const m = /^Threads:\s+(\d+)$/m.exec(readFileSync(`/proc/${s.child.pid}/status`, 'utf8'));
+  return Number(m![1]);
+}
+
+async function get(url: string): Promise<Buffer> {
+  const r = await request(url);
+  const body = Buffer.from(await r.body.arrayBuffer());
+  assert.equal(r.statusCode, 200, body.toString('utf8', 0, 500));
+  return body;
+}
+
+async function answersOf(s: ServerProcess, csv: string): Promise<Answers> {
+  const form = new FormData();
+  form.append('data', new Blob([csv]), 'trades.csv');
+  const params = new URLSearchParams({ name: 'trades', timestamp: 'ts', partitionBy: 'DAY', fmt: 'json' });
+  const r = await request(`${s.mainUrl}/imp?${params}`, { method: 'POST', body: form });
+  const imp = await r.body.text();
+  assert.equal(r.statusCode, 200, imp);
+  const q = (sql: string): string => encodeURIComponent(sql);
+  await get(`${s.mainUrl}/exp?query=${q('trades limit 10')}`); // the first small export: starts no thread
+  const before = threads(s);
+  const csvOut = await get(`${s.mainUrl}/exp?query=${q('trades')}`);
+  const threadsStarted = threads(s) - before;
+  const json = await get(`${s.mainUrl}/exec?query=${q("select * from trades where side = 'buy'")}`);
+  const parquet = await get(`${s.mainUrl}/exp?query=${q('trades')}&fmt=parquet`);
+  return { imp, csv: csvOut, json, parquet, threadsStarted };
+}
+
+describe('the same import and exports with shared.worker.count 1, 2 and 4', () => {
+  const csv = tradesCsv(150_000);
+  const answers = new Map<number, Answers>();
+  const servers: ServerProcess[] = [];
+  before(async () => {
+    for (const n of [1, 2, 4]) {
+      const s = await startServer({ env: { SVC_SHARED_WORKER_COUNT: String(n) } });
+      servers.push(s);
+      answers.set(n, await answersOf(s, csv));
+      await s.stop();
+    }
+  });
+  after(async () => {
+    for (const s of servers) await s.stop();
+  });
+
+  test('the import report is the same, and it saw the bad values', () => {
+    const one = answers.get(1)!;
+    const report = JSON.parse(one.imp) as { rowsImported: number; rowsRejected: number; columns: { errors: number }[] };
+    assert.equal(report.rowsImported, 150_000);
+    assert.equal(report.columns[3]!.errors, 15); // i % 9973 === 5000 for i < 150,000, past the lines detection reads
+    for (const n of [2, 4]) assert.equal(answers.get(n)!.imp, one.imp, `${n} threads`);
+  });
+
+  test('CSV, JSON and Parquet exports are byte for byte the same', () => {
+    const one = answers.get(1)!;
+    assert.equal(one.csv.toString('utf8').split('\n').length, 150_002);
+    assert.ok(one.json.length > 1_000_000);
+    assert.equal(one.parquet.subarray(0, 4).toString(), 'PAR1');
+    for (const n of [2, 4]) {
+      const a = answers.get(n)!;
+      assert.ok(a.csv.equals(one.csv), `${n} threads: CSV differs`);
+      assert.ok(a.json.equals(one.json), `${n} threads: JSON differs`);
+      assert.ok(a.parquet.equals(one.parquet), `${n} threads: Parquet differs`);
+    }
+  });
+
+  test('helper threads start with the first export that needs them: none for 1, up to count - 1', () => {
+    assert.equal(answers.get(1)!.threadsStarted, 0);
+    assert.equal(answers.get(2)!.threadsStarted, 1);
+    assert.ok(answers.get(4)!.threadsStarted >= 2, `4: ${answers.get(4)!.threadsStarted}`);
+    assert.ok(answers.get(4)!.threadsStarted <= 3, `4: ${answers.get(4)!.threadsStarted}`);
+  });
+});
+
+test('a bad shared.worker.count stops startup with one line naming the key and the value', async () => {
+  const root = makeRoot();
+  for (const v of ['0', '-2', 'two', '1.5', '4096']) {
+    let code = 0;
+    let stderr = '';
+    try {
+      await run(process.execPath, [CLI, 'serve', '-d', root], {
+        env: { PATH: process.env.PATH, SVC_SHARED_WORKER_COUNT: v },
+        timeout: 20_000,
+      });
+    } catch (e) {
+      ({ code, stderr } = e as { code: number; stderr: string });
+    }
+    assert.equal(code, 1, v);
+    assert.equal(
+      stderr,
+      `svcdb: invalid value shared.worker.count=${v} (environment variable SVC_SHARED_WORKER_COUNT): expected an integer 1..1024 (threads; empty for the machine's cores)\n`,
+    );
+  }
+});
