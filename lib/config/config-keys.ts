@@ -182,7 +182,7 @@ export const CONFIG_KEYS = {
   'cairo.reader.cache.size': key(
     sizeType,
     256 * 1024 * 1024,
-    'Bytes of column data kept in memory for readers (an LRU of 64 KiB file chunks); larger tables still work.',
+    'Bytes of column data kept in memory for readers (an LRU of 64 KiB file chunks); larger tables still work. As much again at most holds the dictionary codes of text columns used as keys (1-2 bytes a row).',
   ),
   'cairo.writer.wait.timeout': key(
     durationType,

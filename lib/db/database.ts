@@ -3,6 +3,7 @@
 // the engine's options (built in one place, engineOptions()), and is what the
 // server, the HTTP routes, the library and every CLI command go through to
 // compile, query, execute and import.
+import type { TableReader } from '../storage/table-reader.js';
 import { loadLazyText } from '../core/vector-ops.js';
 import { createReadStream } from 'node:fs';
 import { join } from 'node:path';
@@ -113,10 +114,14 @@ export type ImportSource = { readonly path: string } | AsyncIterable<Uint8Array 
 export class ImportJob {
   readonly #importer: Importer;
   readonly #location: string;
+  readonly #published: (table: string) => void;
+  #table: string | null = null;
 
-  constructor(importer: Importer, location: string) {
+  /** `published`: told the table's name once the import is visible. */
+  constructor(importer: Importer, location: string, published: (table: string) => void = () => {}) {
     this.#importer = importer;
     this.#location = location;
+    this.#published = published;
   }
 
   get progress(): ImportProgress {
@@ -138,7 +143,9 @@ export class ImportJob {
         hooks.onChunk?.(this.progress);
       }
       checkStopped(hooks);
-      return await imp.complete();
+      const result = await imp.complete();
+      this.#table = result.location;
+      return result;
     } catch (e) {
       imp.abort();
       if ((e as NodeJS.ErrnoException).code === 'ENOENT' && file !== null)
@@ -148,8 +155,9 @@ export class ImportJob {
   }
 
   /** Makes a staged import visible, all of it in one step. */
-  publish(): Promise<void> {
-    return this.#importer.publish();
+  async publish(): Promise<void> {
+    await this.#importer.publish();
+    if (this.#table !== null) this.#published(this.#table);
   }
 
   /** Undoes everything the import wrote; safe at any point before publish(), more than once. */
@@ -400,7 +408,36 @@ export class Database {
       schema: o.schema ?? [],
       limits: this.importLimits,
     });
-    return new ImportJob(importer, o.location);
+    return new ImportJob(importer, o.location, (table) => void this.#warmTextCodes(table));
+  }
+
+  /**
+   * Builds the dictionary codes of a table's text columns in the background
+   * (a partition column a turn), so the first query grouping by them after an
+   * import finds them ready. Best effort: a table dropped meanwhile, or the
+   * database closing, just ends it.
+   */
+  async #warmTextCodes(table: string): Promise<void> {
+    let reader: TableReader;
+    try {
+      reader = this.#catalog.reader(table);
+    } catch {
+      return;
+    }
+    try {
+      for (const _ of reader.warmTextCodes()) {
+        await new Promise((resolve) => setImmediate(resolve));
+        if (this.#closed) return;
+      }
+    } catch {
+      // Best effort only: the queries build what is missing themselves.
+    } finally {
+      try {
+        reader.close();
+      } catch {
+        // The catalog closed under it: nothing is left to release.
+      }
+    }
   }
 
   /**

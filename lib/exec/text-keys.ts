@@ -1,5 +1,5 @@
 // Which scanned text columns are hashed as keys above their scan (GROUP BY and
-// SAMPLE BY keys, DISTINCT, set operations, LATEST ON, join keys,
+// SAMPLE BY keys, DISTINCT, UNION, LATEST ON,
 // count_distinct, = and != against a constant): those scans ask the table reader
 // for dictionary codes (storage/text-codes.ts), so keys are mapped once per
 // distinct value instead of once per row. Found once per plan, by a walk that
@@ -84,11 +84,6 @@ function visit(p: Plan): void {
         want(p.left, i);
         want(p.right, i);
       }
-      break;
-    case 'join':
-    case 'asofJoin':
-      for (const k of p.leftKeys) want(p.left, k);
-      for (const k of p.rightKeys) want(p.right, k);
       break;
     case 'filter':
       wantCompared(p.input, p.predicate);

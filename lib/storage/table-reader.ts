@@ -176,6 +176,25 @@ export class TableReader {
     return all.size + (hasNull ? 1 : 0);
   }
 
+  /**
+   * Builds the dictionary codes of every VARCHAR / STRING column in every
+   * partition that lacks them, one partition column per step (the caller
+   * yields between steps): after an import, so the first query that groups
+   * by its text does not pay for them.
+   */
+  *warmTextCodes(): Generator<void> {
+    for (const c of this.meta.columns) {
+      if (c.type !== 'VARCHAR' && c.type !== 'STRING') continue;
+      for (const p of this.partitions) {
+        if (p.rows === 0) continue;
+        const path = join(this.table.dir, p.dir);
+        if (this.#closed || columnAbsent(path, c)) continue;
+        this.#codes(p, c, path, this.#dataEnd(p, c));
+        yield;
+      }
+    }
+  }
+
   /** Rows [lo, hi) of one partition for the given columns (`coded`: text columns wanted with codes). */
   read(
     p: PartitionState,
