@@ -39,8 +39,15 @@ function indicesFor(n: number): Int32Array {
   return scratchIndices;
 }
 
-/** Hash table sizes start here (a few KiB: small dictionaries stay in the L1 cache) and double as they fill. */
+/** Byte-array hash tables start here (a few KiB: small dictionaries stay in the L1 cache) and double as they fill. */
 const START_SLOTS = 1 << 10;
+
+/** Slots for up to `n` entries, at most half full. */
+function tableSize(n: number): number {
+  let s = 256;
+  while (s < n * 2) s *= 2;
+  return s;
+}
 
 let scratchTable = new Int32Array(1 << 12);
 let scratchWords = new Int32Array(1 << 12);
@@ -82,18 +89,6 @@ function strictlyIncreasing(v: ChunkValues): boolean {
   }
 }
 
-/** The table's entries (1-based indices of `dw`) placed again in a table of `cap` slots. */
-function rehashWords(dw: Int32Array, size: number, wpv: number, cap: number): Int32Array {
-  const table = emptyTable(cap);
-  const mask = cap - 1;
-  for (let e = 0; e < size; e++) {
-    let t = hashWords(dw, e * wpv, wpv) & mask;
-    while (table[t] !== 0) t = (t + 1) & mask;
-    table[t] = e + 1;
-  }
-  return table;
-}
-
 /**
  * Dictionary of a fixed-width chunk, or null when it would exceed the limits. The values are
  * hashed and compared as 32-bit words, with one-word and two-word values (INT, FLOAT, LONG,
@@ -109,9 +104,10 @@ function fixedDictionary(v: ChunkValues, maxEntries: number, maxBytes: number): 
   if (scratchWords.length < (limit + 1) * wpv) scratchWords = new Int32Array((limit + 1) * wpv);
   const dw = scratchWords;
   const indices = indicesFor(n);
-  let cap = START_SLOTS;
-  let mask = cap - 1;
-  let table = emptyTable(cap);
+  // Sized for the limit at once (a memset of at most a few MiB): no rehashing on the way to it.
+  const cap = tableSize(Math.min(n, limit));
+  const mask = cap - 1;
+  const table = emptyTable(cap);
   let size = 0;
   if (wpv === 1) {
     for (let i = 0; i < n; i++) {
@@ -127,11 +123,6 @@ function fixedDictionary(v: ChunkValues, maxEntries: number, maxBytes: number): 
         dw[size] = w;
         e = ++size;
         table[s] = e;
-        if (size * 2 > cap) {
-          cap *= 2;
-          mask = cap - 1;
-          table = rehashWords(dw, size, 1, cap);
-        }
       }
       indices[i] = e - 1;
     }
@@ -151,11 +142,6 @@ function fixedDictionary(v: ChunkValues, maxEntries: number, maxBytes: number): 
         dw[2 * size + 1] = hi;
         e = ++size;
         table[s] = e;
-        if (size * 2 > cap) {
-          cap *= 2;
-          mask = cap - 1;
-          table = rehashWords(dw, size, 2, cap);
-        }
       }
       indices[i] = e - 1;
     }
@@ -173,11 +159,6 @@ function fixedDictionary(v: ChunkValues, maxEntries: number, maxBytes: number): 
         for (let k = 0; k < wpv; k++) dw[size * wpv + k] = words[at + k]!;
         e = ++size;
         table[s] = e;
-        if (size * 2 > cap) {
-          cap *= 2;
-          mask = cap - 1;
-          table = rehashWords(dw, size, wpv, cap);
-        }
       }
       indices[i] = e - 1;
     }
@@ -218,24 +199,41 @@ function hashBytes(b: Uint8Array, from: number, to: number): number {
   return (h ^ (h >>> 15)) >>> 0;
 }
 
-/** Distinct byte values of the chunk being built (reused scratch): value e is bytes[offsets[e], offsets[e + 1]). */
+/** Distinct byte values of the chunk being built (reused scratch): value e is bytes[offsets[e], offsets[e + 1]), its hash hashes[e]. */
 let dictBytes = new Uint8Array(1 << 12);
 let dictOffsets = new Int32Array(1 << 10);
+let dictHashes = new Int32Array(1 << 10);
+
+/** Hash of bytes [from, to) of `b` (`view` over the same memory), four bytes at a time. */
+function hashRange(view: DataView, b: Uint8Array, from: number, to: number): number {
+  let h = Math.imul(0x811c9dc5 ^ (to - from), 0x01000193);
+  let k = from;
+  for (; k + 4 <= to; k += 4) {
+    h = Math.imul(h ^ view.getInt32(k, true), 0x9e3779b1);
+    h ^= h >>> 15;
+  }
+  for (; k < to; k++) h = Math.imul(h ^ b[k]!, 0x01000193);
+  return h ^ (h >>> 16);
+}
 
 /**
  * Dictionary of a byte-array chunk, or null when it would exceed the limits. Works on the UTF-8
- * bytes as gathered: each value's byte range is hashed and compared in place, no string is made.
+ * bytes as gathered: each value's byte range is hashed and compared in place (four bytes at a
+ * time), no string is made; entries keep their hash, so probes compare bytes only on equal hashes.
  */
 function bytesDictionary(v: ChunkValues, maxEntries: number, maxBytes: number): Dictionary | null {
   const n = v.count,
     b = v.bytes,
     o = v.offsets;
+  const bv = new DataView(b.buffer, b.byteOffset, b.byteLength);
   let cap = START_SLOTS;
   let mask = cap - 1;
   let table = emptyTable(cap);
   const indices = indicesFor(n);
   let db = dictBytes,
-    dof = dictOffsets;
+    dof = dictOffsets,
+    dh = dictHashes;
+  let dv = new DataView(db.buffer, db.byteOffset, db.byteLength);
   let size = 0,
     used = 0,
     plainBytes = 0;
@@ -244,14 +242,18 @@ function bytesDictionary(v: ChunkValues, maxEntries: number, maxBytes: number): 
     const from = o[i]!,
       to = o[i + 1]!,
       len = to - from;
-    let s = hashBytes(b, from, to) & mask;
+    const h = hashRange(bv, b, from, to);
+    let s = h & mask;
     let e = table[s]!;
     while (e !== 0) {
-      const ef = dof[e - 1]!;
-      if (dof[e]! - ef === len) {
-        let k = 0;
-        while (k < len && db[ef + k] === b[from + k]) k++;
-        if (k === len) break;
+      if (dh[e - 1] === h) {
+        const ef = dof[e - 1]!;
+        if (dof[e]! - ef === len) {
+          let k = 0;
+          while (k + 4 <= len && dv.getInt32(ef + k, true) === bv.getInt32(from + k, true)) k += 4;
+          while (k < len && db[ef + k] === b[from + k]) k++;
+          if (k === len) break;
+        }
       }
       s = (s + 1) & mask;
       e = table[s]!;
@@ -259,10 +261,17 @@ function bytesDictionary(v: ChunkValues, maxEntries: number, maxBytes: number): 
     if (e === 0) {
       plainBytes += 4 + len;
       if (size >= maxEntries || plainBytes > maxBytes) return null;
-      if (size + 2 > dof.length) dof = dictOffsets = growI32(dof, (size + 2) * 2);
-      if (used + len > db.length) db = dictBytes = growU8(db, Math.max(db.length * 2, used + len));
+      if (size + 2 > dof.length) {
+        dof = dictOffsets = growI32(dof, (size + 2) * 2);
+        dh = dictHashes = growI32(dh, (size + 2) * 2);
+      }
+      if (used + len > db.length) {
+        db = dictBytes = growU8(db, Math.max(db.length * 2, used + len));
+        dv = new DataView(db.buffer, db.byteOffset, db.byteLength);
+      }
       for (let k = 0; k < len; k++) db[used + k] = b[from + k]!;
       used += len;
+      dh[size] = h;
       dof[++size] = used;
       e = size;
       table[s] = e;
@@ -271,7 +280,7 @@ function bytesDictionary(v: ChunkValues, maxEntries: number, maxBytes: number): 
         mask = cap - 1;
         table = emptyTable(cap);
         for (let x = 0; x < size; x++) {
-          let t = hashBytes(db, dof[x]!, dof[x + 1]!) & mask;
+          let t = dh[x]! & mask;
           while (table[t] !== 0) t = (t + 1) & mask;
           table[t] = x + 1;
         }
@@ -327,5 +336,55 @@ export function buildDictionary(v: ChunkValues, maxEntries: number, maxBytes: nu
       return bytesDictionary(v, maxEntries, maxBytes);
     default:
       return fixedDictionary(v, maxEntries, maxBytes);
+  }
+}
+
+/**
+ * The distinct byte strings of a symbol chunk gathered from text vectors (a text column under a
+ * SYMBOL field): each value's byte range is hashed and compared in place, and only a new value is
+ * copied out (into `dict`, the chunk's dictionary), so no string or array is made per row.
+ */
+export class BytesInterner {
+  #table = new Int32Array(START_SLOTS);
+  #hashes: number[] = [];
+
+  /** Forgets every entry (the chunk's dictionary was reset). */
+  clear(): void {
+    this.#table.fill(0);
+    this.#hashes.length = 0;
+  }
+
+  /** The index in `dict` of bytes [from, to) of `b`, appended (a copy) when new. */
+  intern(dict: Uint8Array[], b: Uint8Array, from: number, to: number): number {
+    const h = hashBytes(b, from, to);
+    let table = this.#table;
+    let mask = table.length - 1;
+    let s = h & mask;
+    let e = table[s]!;
+    const len = to - from;
+    while (e !== 0) {
+      const d = dict[e - 1]!;
+      if (d.length === len) {
+        let k = 0;
+        while (k < len && d[k] === b[from + k]) k++;
+        if (k === len) return e - 1;
+      }
+      s = (s + 1) & mask;
+      e = table[s]!;
+    }
+    dict.push(b.slice(from, to));
+    this.#hashes.push(h);
+    const size = dict.length;
+    table[s] = size;
+    if (size * 2 > table.length) {
+      table = this.#table = new Int32Array(table.length * 2);
+      mask = table.length - 1;
+      for (let x = 0; x < size; x++) {
+        let t = this.#hashes[x]! & mask;
+        while (table[t] !== 0) t = (t + 1) & mask;
+        table[t] = x + 1;
+      }
+    }
+    return size - 1;
   }
 }
