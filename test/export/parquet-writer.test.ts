@@ -174,3 +174,33 @@ test('text vectors under a SYMBOL field and symbol vectors under a VARCHAR field
     );
   }
 });
+
+test('DOUBLE runs without NULLs are copied at once: NULLs first, in the middle, only NULLs and none, across batches', async () => {
+  const batchesOf: (number | null)[][] = [
+    [1.5, -0, 2.25, 1e300],
+    [null, 3, 4],
+    [5, 6, null, 7, null],
+    [null, null],
+    [8, 9],
+  ];
+  const plan = planParquet(
+    [{ name: 'd', type: 'DOUBLE' }],
+    -1,
+    null,
+    parseParquetOptions(new URLSearchParams({ row_group_size: '7' })),
+  );
+  async function* batches(): AsyncGenerator<Batch> {
+    for (const b of batchesOf)
+      yield {
+        rowCount: b.length,
+        columns: [{ kind: 'fixed', type: 'DOUBLE', data: Float64Array.from(b, (x) => x ?? NaN) }],
+      };
+  }
+  const parts: Buffer[] = [];
+  for await (const c of parquetBody(plan, batches(), null, { sent: 0, matched: 0 })) parts.push(c);
+  const rows = await parquetReadObjects({ file: ab(Buffer.concat(parts)), compressors });
+  assert.deepEqual(
+    rows.map((r) => r.d as number | null),
+    batchesOf.flat(),
+  );
+});

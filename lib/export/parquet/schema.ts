@@ -81,6 +81,25 @@ function gatherFloat(out: ChunkValues, v: ColumnVector, from: number, to: number
   out.count = c;
 }
 
+/** DOUBLE: the run of values before the first NaN (NULL) is copied at once; the rest value by value. */
+function gatherDouble(out: ChunkValues, v: ColumnVector, from: number, to: number): void {
+  const d = (v as { data: Float32Array | Float64Array }).data;
+  if (!(d instanceof Float64Array)) {
+    gatherFloat(out, v, from, to);
+    return;
+  }
+  let i = from;
+  while (i < to && d[i] === d[i]) i++;
+  if (i > from) {
+    out.reserve(i - from);
+    out.f64.set(d.subarray(from, i), out.count);
+    out.defined.fill(1, out.rows, out.rows + (i - from));
+    out.rows += i - from;
+    out.count += i - from;
+  }
+  if (i < to) gatherFloat(out, v, i, to);
+}
+
 /** LONG, DATE, TIMESTAMP, TIMESTAMP_NS: doubles (exact pairs when the vector has them) -> int64 pairs. */
 function gatherI64(out: ChunkValues, v: ColumnVector, from: number, to: number): void {
   const fv = v as { data: Float64Array; exact?: Int32Array };
@@ -611,7 +630,7 @@ export function columnSpec(f: Field): ColumnSpec {
     case 'FLOAT':
       return { schema: opt('FLOAT'), kind: 'f32', width: 4, order: 'float', gather: gatherFloat };
     case 'DOUBLE':
-      return { schema: opt('DOUBLE'), kind: 'f64', width: 8, order: 'float', gather: gatherFloat };
+      return { schema: opt('DOUBLE'), kind: 'f64', width: 8, order: 'float', gather: gatherDouble };
     case 'SYMBOL':
       return {
         schema: opt('BYTE_ARRAY', { logical: STRING, converted: ConvertedType.UTF8 }),
