@@ -134,3 +134,20 @@ test('values outside the exact double range are left to PLAIN', () => {
   assert.equal(deltaValues(i64Chunk([-(2n ** 60n), 0n])), null);
   assert.equal(deltaValues(i64Chunk([2n ** 52n - 1n, -(2n ** 52n) + 1n])), null);
 });
+
+test('every miniblock bit width from 0 to 52 round-trips (the packer has paths up to 24, up to 32 and past 32 bits)', () => {
+  let seed = 7;
+  const rnd = (): number => {
+    seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
+    return seed / 4294967296;
+  };
+  for (let width = 0; width <= 52; width++) {
+    // Values in [0, 2^(width - 1)) around a base: deltas (minus the smallest) need about `width` bits.
+    const values = Array.from({ length: 300 }, () =>
+      width === 0 ? 1_000_000n : 1_000_000n + BigInt(Math.floor(rnd() * 2 ** (width - 1))),
+    );
+    const out = new ByteBuilder(16);
+    encodeDelta(out, deltaValues(i64Chunk(values))!, 0, values.length);
+    assert.deepEqual(decodeDelta(out.view8()), values, `width ${width}`);
+  }
+});

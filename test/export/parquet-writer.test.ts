@@ -126,3 +126,81 @@ test('an empty result is a valid file with no row groups and the key-value metad
     ['svcdb.table_name', 'svcdb.designated_timestamp', 'svcdb.column_types'],
   );
 });
+
+test('text vectors under a SYMBOL field and symbol vectors under a VARCHAR field: every value, NULL and dictionary reads back', async () => {
+  // Words with multi-byte UTF-8, an empty string, and enough distinct values to grow the interning tables.
+  const words = ['', 'é', '😀', '日本', ...Array.from({ length: 1500 }, (_, i) => `w${i}`)];
+  const enc = new TextEncoder();
+  const n = 6000;
+  const want = Array.from({ length: n }, (_, i) => (i % 11 === 5 ? null : words[(i * 7) % words.length]!));
+  const textFields: Field[] = [
+    { name: 'as_symbol', type: 'SYMBOL' },
+    { name: 'as_varchar', type: 'VARCHAR' },
+  ];
+  async function* batches(): AsyncGenerator<Batch> {
+    for (let at = 0; at < n; at += 1000) {
+      const rows = want.slice(at, at + 1000);
+      const parts = rows.map((w) => enc.encode(w ?? ''));
+      const offsets = new Int32Array(rows.length + 1);
+      parts.forEach((p, i) => (offsets[i + 1] = offsets[i]! + p.length));
+      const bytes = new Uint8Array(offsets[rows.length]!);
+      parts.forEach((p, i) => bytes.set(p, offsets[i]));
+      const nulls = Uint8Array.from(rows, (w) => (w === null ? 1 : 0));
+      const keys = Int32Array.from(rows, (w) => (w === null ? -1 : words.indexOf(w)));
+      yield {
+        rowCount: rows.length,
+        columns: [
+          { kind: 'var', type: 'VARCHAR', bytes, offsets, nulls },
+          { kind: 'symbol', type: 'SYMBOL', keys, dict: words },
+        ],
+      };
+    }
+  }
+  for (const row_group_size of ['2500', '100000']) {
+    const plan = planParquet(textFields, -1, null, parseParquetOptions(new URLSearchParams({ row_group_size })));
+    const parts: Buffer[] = [];
+    for await (const c of parquetBody(plan, batches(), null, { sent: 0, matched: 0 })) parts.push(c);
+    const file = Buffer.concat(parts);
+    const rows = await parquetReadObjects({ file: ab(file), compressors });
+    assert.deepEqual(
+      rows.map((r) => r.as_symbol as string | null),
+      want,
+      row_group_size,
+    );
+    assert.deepEqual(
+      rows.map((r) => r.as_varchar as string | null),
+      want,
+      row_group_size,
+    );
+  }
+});
+
+test('DOUBLE runs without NULLs are copied at once: NULLs first, in the middle, only NULLs and none, across batches', async () => {
+  const batchesOf: (number | null)[][] = [
+    [1.5, -0, 2.25, 1e300],
+    [null, 3, 4],
+    [5, 6, null, 7, null],
+    [null, null],
+    [8, 9],
+  ];
+  const plan = planParquet(
+    [{ name: 'd', type: 'DOUBLE' }],
+    -1,
+    null,
+    parseParquetOptions(new URLSearchParams({ row_group_size: '7' })),
+  );
+  async function* batches(): AsyncGenerator<Batch> {
+    for (const b of batchesOf)
+      yield {
+        rowCount: b.length,
+        columns: [{ kind: 'fixed', type: 'DOUBLE', data: Float64Array.from(b, (x) => x ?? NaN) }],
+      };
+  }
+  const parts: Buffer[] = [];
+  for await (const c of parquetBody(plan, batches(), null, { sent: 0, matched: 0 })) parts.push(c);
+  const rows = await parquetReadObjects({ file: ab(Buffer.concat(parts)), compressors });
+  assert.deepEqual(
+    rows.map((r) => r.d as number | null),
+    batchesOf.flat(),
+  );
+});

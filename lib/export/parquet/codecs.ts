@@ -116,3 +116,36 @@ export function pageCodec(name: CodecName, level: number | null): PageCodec {
     }
   }
 }
+
+/** Bytes of a page that the incompressibility probe looks at: its start. */
+const PROBE_BYTES = 64 * 1024;
+/** Pages smaller than this are always compressed: the probe would cost more than it saves. */
+const PROBE_MIN = 4 * 1024;
+const histogram = new Int32Array(256);
+
+/**
+ * Whether compressing `data` could pay: false for bytes that look random (bit-packed deltas of
+ * irregular timestamps, dictionary indices of random keys). Its first 64 KiB must have a nearly
+ * uniform byte histogram (at least 7.9 bits of entropy per byte) and ZSTD at level 1 must save
+ * less than 1% of them: a slow codec spends most of its time searching such bytes for nothing,
+ * and its output is a few bytes longer than the input.
+ */
+export function worthCompressing(data: Uint8Array): boolean {
+  if (data.length < PROBE_MIN) return true;
+  const n = Math.min(data.length, PROBE_BYTES);
+  histogram.fill(0);
+  for (let i = 0; i < n; i++) histogram[data[i]!]!++;
+  let bits = 0;
+  for (let b = 0; b < 256; b++) {
+    const c = histogram[b]!;
+    if (c !== 0) bits -= c * Math.log2(c / n);
+  }
+  if (bits < 7.9 * n) return true;
+  let z: Zstd;
+  try {
+    z = load<Zstd>('zstd-napi');
+  } catch {
+    return true;
+  }
+  return z.compress(data.subarray(0, n), { compressionLevel: 1 }).length < 0.99 * n;
+}

@@ -4,7 +4,7 @@
 // statistics and its bloom filter. Pure: ChunkValues in, buffers out.
 import { BloomFilter, bloomFilterBytes } from './bloom-filter.js';
 import { ByteBuilder } from './byte-builder.js';
-import type { PageCodec } from './codecs.js';
+import { worthCompressing, type PageCodec } from './codecs.js';
 import type { CodecName } from './format.js';
 import type { ChunkValues } from './column-values.js';
 import { deltaValues, encodeDelta } from './delta.js';
@@ -29,6 +29,11 @@ export interface ChunkOptions {
   readonly statistics: boolean;
   /** False-positive rate of the chunk's bloom filter, or null for none. */
   readonly bloomFpp: number | null;
+  /**
+   * v2 pages: store the values of a page uncompressed when a probe says the codec cannot shrink
+   * them (codecs.ts worthCompressing). For the slow codecs, where the probe costs less than it saves.
+   */
+  readonly probe?: boolean;
 }
 
 export interface EncodedChunk {
@@ -302,6 +307,8 @@ export function planChunk(
         raw = page.view8();
       }
       const lv = levels.copy();
+      // v2 pages say whether their values are compressed: values the codec cannot shrink are stored as they are.
+      const compressed = opts.codecName !== 'UNCOMPRESSED' && (opts.probe !== true || worthCompressing(raw));
       pages.push({
         header: {
           type: 'v2',
@@ -312,10 +319,10 @@ export function planChunk(
           numRows: r1 - r0,
           encoding: valueEncoding,
           defLevelsLength: lv.length,
-          compressedValues: opts.codecName !== 'UNCOMPRESSED',
+          compressedValues: compressed,
         },
         prefix: lv,
-        body: compress(raw),
+        body: compressed ? compress(raw) : Buffer.from(raw),
       });
     }
   }

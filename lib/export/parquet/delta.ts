@@ -17,6 +17,7 @@ const TWO32 = 4294967296;
 const LIMIT = 2 ** 52;
 
 let scratch = new Float64Array(1024);
+const blockDeltas = new Float64Array(BLOCK);
 
 /** The values of a chunk to delta-encode, as doubles, and the width of their physical type. */
 export interface DeltaValues {
@@ -65,7 +66,7 @@ export function encodeDelta(out: ByteBuilder, dv: DeltaValues, from: number, to:
   out.uvarint(MINIBLOCKS);
   out.uvarint(n);
   zigzag(out, n > 0 ? values[from]! : 0);
-  const deltas = new Float64Array(BLOCK);
+  const deltas = blockDeltas;
   for (let b = from + 1; b < to; b += BLOCK) {
     const m = Math.min(BLOCK, to - b);
     let min = Infinity;
@@ -92,7 +93,7 @@ export function encodeDelta(out: ByteBuilder, dv: DeltaValues, from: number, to:
         deltas[i] = x;
         if (x > max) max = x;
       }
-      let width = 0;
+      let width = max < TWO32 ? 32 - Math.clz32(max) : 32;
       while (width < 53 && 2 ** width <= max) width++;
       out.buf[widthsAt + k] = width;
       for (let i = e; i < s + MINI; i++) deltas[i] = 0; // padding of the last miniblock
@@ -109,22 +110,54 @@ function packMiniblock(out: ByteBuilder, d: Float64Array, s: number, width: numb
   let at = out.length;
   let acc = 0,
     bits = 0;
-  const put = (x: number, w: number): void => {
-    // Pieces of at most 16 bits keep the accumulator below 2^24.
-    while (w > 0) {
-      const take = Math.min(16, w);
-      const piece = x % (1 << take);
-      x = (x - piece) / (1 << take);
-      acc |= piece << bits;
-      bits += take;
-      w -= take;
+  if (width <= 24) {
+    // Fewer than 8 pending bits plus a value of at most 24 bits fit the 32-bit accumulator.
+    for (let i = s; i < s + MINI; i++) {
+      acc |= d[i]! << bits;
+      bits += width;
       while (bits >= 8) {
         buf[at++] = acc & 0xff;
         acc >>>= 8;
         bits -= 8;
       }
     }
-  };
-  for (let i = 0; i < MINI; i++) put(d[s + i]!, width);
+  } else if (width <= 32) {
+    // Values below 2^32: their low 16 bits, then the rest.
+    const hiWidth = width - 16;
+    for (let i = s; i < s + MINI; i++) {
+      const x = d[i]!;
+      const lo = x & 0xffff;
+      acc |= lo << bits;
+      buf[at++] = acc & 0xff;
+      buf[at++] = (acc >>> 8) & 0xff;
+      acc >>>= 16;
+      acc |= ((x - lo) / 65536) << bits;
+      bits += hiWidth;
+      while (bits >= 8) {
+        buf[at++] = acc & 0xff;
+        acc >>>= 8;
+        bits -= 8;
+      }
+    }
+  } else {
+    // Pieces of at most 16 bits keep the accumulator below 2^24.
+    for (let i = s; i < s + MINI; i++) {
+      let x = d[i]!,
+        w = width;
+      while (w > 0) {
+        const take = Math.min(16, w);
+        const piece = x % (1 << take);
+        x = (x - piece) / (1 << take);
+        acc |= piece << bits;
+        bits += take;
+        w -= take;
+        while (bits >= 8) {
+          buf[at++] = acc & 0xff;
+          acc >>>= 8;
+          bits -= 8;
+        }
+      }
+    }
+  }
   out.length = at;
 }

@@ -39,6 +39,10 @@ function indicesFor(n: number): Int32Array {
   return scratchIndices;
 }
 
+/** Byte-array hash tables start here (a few KiB: small dictionaries stay in the L1 cache) and double as they fill. */
+const START_SLOTS = 1 << 10;
+
+/** Slots for up to `n` entries, at most half full. */
 function tableSize(n: number): number {
   let s = 256;
   while (s < n * 2) s *= 2;
@@ -47,6 +51,13 @@ function tableSize(n: number): number {
 
 let scratchTable = new Int32Array(1 << 12);
 let scratchWords = new Int32Array(1 << 12);
+
+/** A zeroed hash table of `cap` slots (reused scratch). */
+function emptyTable(cap: number): Int32Array {
+  if (scratchTable.length < cap) scratchTable = new Int32Array(cap);
+  scratchTable.fill(0, 0, cap);
+  return scratchTable;
+}
 
 /** Whether the chunk's values strictly increase (timestamps, sequences): then all are distinct and a dictionary is useless. */
 function strictlyIncreasing(v: ChunkValues): boolean {
@@ -78,7 +89,11 @@ function strictlyIncreasing(v: ChunkValues): boolean {
   }
 }
 
-/** Dictionary of a fixed-width chunk, or null when it would exceed the limits. Hash table and entries are reused scratch. */
+/**
+ * Dictionary of a fixed-width chunk, or null when it would exceed the limits. The values are
+ * hashed and compared as 32-bit words, with one-word and two-word values (INT, FLOAT, LONG,
+ * DOUBLE, TIMESTAMP) in loops of their own; hash table and entries are reused scratch.
+ */
 function fixedDictionary(v: ChunkValues, maxEntries: number, maxBytes: number): Dictionary | null {
   // Values are hashed as 32-bit words: narrower fixed values (DECIMAL of 1 or 2 bytes) stay PLAIN.
   if (v.kind === 'fixed' && v.width % 4 !== 0) return null;
@@ -86,54 +101,67 @@ function fixedDictionary(v: ChunkValues, maxEntries: number, maxBytes: number): 
   const { words, wpv } = wordsOf(v);
   const n = v.count;
   const limit = Math.min(maxEntries, Math.floor(maxBytes / (wpv * 4)));
-  let cap = tableSize(Math.min(n, limit));
-  let mask = cap - 1;
-  if (scratchTable.length < cap) scratchTable = new Int32Array(cap);
-  let table = scratchTable;
-  table.fill(0, 0, cap);
   if (scratchWords.length < (limit + 1) * wpv) scratchWords = new Int32Array((limit + 1) * wpv);
   const dw = scratchWords;
   const indices = indicesFor(n);
+  // Sized for the limit at once (a memset of at most a few MiB): no rehashing on the way to it.
+  const cap = tableSize(Math.min(n, limit));
+  const mask = cap - 1;
+  const table = emptyTable(cap);
   let size = 0;
-  for (let i = 0; i < n; i++) {
-    const at = i * wpv;
-    let s = hashWords(words, at, wpv) & mask;
-    let found = -1;
-    for (;;) {
-      const e = table[s]!;
-      if (e === 0) break;
-      const eo = (e - 1) * wpv;
-      let same = true;
-      for (let k = 0; k < wpv; k++)
-        if (dw[eo + k] !== words[at + k]) {
-          same = false;
-          break;
-        }
-      if (same) {
-        found = e - 1;
-        break;
+  if (wpv === 1) {
+    for (let i = 0; i < n; i++) {
+      const w = words[i]!;
+      let s = mix1(w) & mask;
+      let e = table[s]!;
+      while (e !== 0 && dw[e - 1] !== w) {
+        s = (s + 1) & mask;
+        e = table[s]!;
       }
-      s = (s + 1) & mask;
-    }
-    if (found < 0) {
-      if (size >= limit) return null;
-      found = size++;
-      for (let k = 0; k < wpv; k++) dw[found * wpv + k] = words[at + k]!;
-      table[s] = found + 1;
-      if (size * 2 > cap) {
-        cap *= 2;
-        mask = cap - 1;
-        if (scratchTable.length < cap) scratchTable = new Int32Array(cap);
-        table = scratchTable;
-        table.fill(0, 0, cap);
-        for (let e = 0; e < size; e++) {
-          let t = hashWords(dw, e * wpv, wpv) & mask;
-          while (table[t] !== 0) t = (t + 1) & mask;
-          table[t] = e + 1;
-        }
+      if (e === 0) {
+        if (size >= limit) return null;
+        dw[size] = w;
+        e = ++size;
+        table[s] = e;
       }
+      indices[i] = e - 1;
     }
-    indices[i] = found;
+  } else if (wpv === 2) {
+    for (let i = 0; i < n; i++) {
+      const lo = words[2 * i]!,
+        hi = words[2 * i + 1]!;
+      let s = mix2(lo, hi) & mask;
+      let e = table[s]!;
+      while (e !== 0 && (dw[2 * e - 2] !== lo || dw[2 * e - 1] !== hi)) {
+        s = (s + 1) & mask;
+        e = table[s]!;
+      }
+      if (e === 0) {
+        if (size >= limit) return null;
+        dw[2 * size] = lo;
+        dw[2 * size + 1] = hi;
+        e = ++size;
+        table[s] = e;
+      }
+      indices[i] = e - 1;
+    }
+  } else {
+    for (let i = 0; i < n; i++) {
+      const at = i * wpv;
+      let s = hashWords(words, at, wpv) & mask;
+      let e = table[s]!;
+      while (e !== 0 && !sameWords(dw, (e - 1) * wpv, words, at, wpv)) {
+        s = (s + 1) & mask;
+        e = table[s]!;
+      }
+      if (e === 0) {
+        if (size >= limit) return null;
+        for (let k = 0; k < wpv; k++) dw[size * wpv + k] = words[at + k]!;
+        e = ++size;
+        table[s] = e;
+      }
+      indices[i] = e - 1;
+    }
   }
   const distinct = new ChunkValues(v.kind, v.width, size);
   wordsOf(distinct).words.set(dw.subarray(0, size * wpv));
@@ -141,79 +169,144 @@ function fixedDictionary(v: ChunkValues, maxEntries: number, maxBytes: number): 
   return { values: distinct, indices, size };
 }
 
+function mix1(w: number): number {
+  const h = Math.imul(w, 0x9e3779b1);
+  return (h ^ (h >>> 16)) >>> 0;
+}
+
+function mix2(lo: number, hi: number): number {
+  let h = Math.imul(lo, 0x9e3779b1);
+  h = Math.imul(h ^ (h >>> 15) ^ hi, 0x85ebca6b);
+  return (h ^ (h >>> 16)) >>> 0;
+}
+
 function hashWords(w: Int32Array, at: number, wpv: number): number {
+  if (wpv === 1) return mix1(w[at]!);
   let h = Math.imul(w[at]!, 0x9e3779b1);
   for (let k = 1; k < wpv; k++) h = Math.imul(h ^ (h >>> 15) ^ w[at + k]!, 0x85ebca6b);
   return (h ^ (h >>> 16)) >>> 0;
 }
 
+function sameWords(a: Int32Array, af: number, b: Int32Array, bf: number, wpv: number): boolean {
+  for (let k = 0; k < wpv; k++) if (a[af + k] !== b[bf + k]) return false;
+  return true;
+}
+
+/** FNV-1a over the bytes [from, to), seeded with the length. */
 function hashBytes(b: Uint8Array, from: number, to: number): number {
   let h = 0x811c9dc5 ^ (to - from);
   for (let i = from; i < to; i++) h = Math.imul(h ^ b[i]!, 0x01000193);
   return (h ^ (h >>> 15)) >>> 0;
 }
 
-function sameBytes(a: Uint8Array, af: number, at: number, b: Uint8Array, bf: number, bt: number): boolean {
-  if (at - af !== bt - bf) return false;
-  for (let i = 0; i < at - af; i++) if (a[af + i] !== b[bf + i]) return false;
-  return true;
+/** Distinct byte values of the chunk being built (reused scratch): value e is bytes[offsets[e], offsets[e + 1]), its hash hashes[e]. */
+let dictBytes = new Uint8Array(1 << 12);
+let dictOffsets = new Int32Array(1 << 10);
+let dictHashes = new Int32Array(1 << 10);
+
+/** Hash of bytes [from, to) of `b` (`view` over the same memory), four bytes at a time. */
+function hashRange(view: DataView, b: Uint8Array, from: number, to: number): number {
+  let h = Math.imul(0x811c9dc5 ^ (to - from), 0x01000193);
+  let k = from;
+  for (; k + 4 <= to; k += 4) {
+    h = Math.imul(h ^ view.getInt32(k, true), 0x9e3779b1);
+    h ^= h >>> 15;
+  }
+  for (; k < to; k++) h = Math.imul(h ^ b[k]!, 0x01000193);
+  return h ^ (h >>> 16);
 }
 
-/** Dictionary of a byte-array chunk, or null when it would exceed the limits. */
+/**
+ * Dictionary of a byte-array chunk, or null when it would exceed the limits. Works on the UTF-8
+ * bytes as gathered: each value's byte range is hashed and compared in place (four bytes at a
+ * time), no string is made; entries keep their hash, so probes compare bytes only on equal hashes.
+ */
 function bytesDictionary(v: ChunkValues, maxEntries: number, maxBytes: number): Dictionary | null {
   const n = v.count,
     b = v.bytes,
     o = v.offsets;
-  let cap = tableSize(Math.min(n, 4096));
+  const bv = new DataView(b.buffer, b.byteOffset, b.byteLength);
+  let cap = START_SLOTS;
   let mask = cap - 1;
-  let table = new Int32Array(cap);
-  const distinct = new ChunkValues('bytes', 0, Math.min(n, maxEntries) + 1);
+  let table = emptyTable(cap);
   const indices = indicesFor(n);
+  let db = dictBytes,
+    dof = dictOffsets,
+    dh = dictHashes;
+  let dv = new DataView(db.buffer, db.byteOffset, db.byteLength);
   let size = 0,
+    used = 0,
     plainBytes = 0;
-  distinct.offsets[0] = 0;
-  const rehash = (): void => {
-    cap *= 2;
-    mask = cap - 1;
-    table = new Int32Array(cap);
-    const db = distinct.bytes,
-      dof = distinct.offsets;
-    for (let e = 0; e < size; e++) {
-      let s = hashBytes(db, dof[e]!, dof[e + 1]!) & mask;
-      while (table[s] !== 0) s = (s + 1) & mask;
-      table[s] = e + 1;
-    }
-  };
+  dof[0] = 0;
   for (let i = 0; i < n; i++) {
     const from = o[i]!,
-      to = o[i + 1]!;
-    let s = hashBytes(b, from, to) & mask;
-    let found = -1;
-    for (;;) {
-      const e = table[s]!;
-      if (e === 0) break;
-      if (sameBytes(distinct.bytes, distinct.offsets[e - 1]!, distinct.offsets[e]!, b, from, to)) {
-        found = e - 1;
-        break;
+      to = o[i + 1]!,
+      len = to - from;
+    const h = hashRange(bv, b, from, to);
+    let s = h & mask;
+    let e = table[s]!;
+    while (e !== 0) {
+      if (dh[e - 1] === h) {
+        const ef = dof[e - 1]!;
+        if (dof[e]! - ef === len) {
+          let k = 0;
+          while (k + 4 <= len && dv.getInt32(ef + k, true) === bv.getInt32(from + k, true)) k += 4;
+          while (k < len && db[ef + k] === b[from + k]) k++;
+          if (k === len) break;
+        }
       }
       s = (s + 1) & mask;
+      e = table[s]!;
     }
-    if (found < 0) {
-      plainBytes += 4 + to - from;
+    if (e === 0) {
+      plainBytes += 4 + len;
       if (size >= maxEntries || plainBytes > maxBytes) return null;
-      found = size++;
-      distinct.reserve(1);
-      distinct.reserveBytes(to - from);
-      distinct.bytes.set(b.subarray(from, to), distinct.byteLength);
-      distinct.byteLength += to - from;
-      distinct.offsets[size] = distinct.byteLength;
-      distinct.rows = distinct.count = size;
-      table[s] = found + 1;
-      if (size * 2 > cap) rehash();
+      if (size + 2 > dof.length) {
+        dof = dictOffsets = growI32(dof, (size + 2) * 2);
+        dh = dictHashes = growI32(dh, (size + 2) * 2);
+      }
+      if (used + len > db.length) {
+        db = dictBytes = growU8(db, Math.max(db.length * 2, used + len));
+        dv = new DataView(db.buffer, db.byteOffset, db.byteLength);
+      }
+      for (let k = 0; k < len; k++) db[used + k] = b[from + k]!;
+      used += len;
+      dh[size] = h;
+      dof[++size] = used;
+      e = size;
+      table[s] = e;
+      if (size * 2 > cap) {
+        cap *= 2;
+        mask = cap - 1;
+        table = emptyTable(cap);
+        for (let x = 0; x < size; x++) {
+          let t = dh[x]! & mask;
+          while (table[t] !== 0) t = (t + 1) & mask;
+          table[t] = x + 1;
+        }
+      }
     }
-    indices[i] = found;
+    indices[i] = e - 1;
   }
+  const distinct = new ChunkValues('bytes', 0, size + 1);
+  distinct.reserveBytes(used);
+  distinct.bytes.set(db.subarray(0, used));
+  distinct.offsets.set(dof.subarray(0, size + 1));
+  distinct.byteLength = used;
+  distinct.rows = distinct.count = size;
   return { values: distinct, indices, size };
+}
+
+function growI32(a: Int32Array, cap: number): Int32Array<ArrayBuffer> {
+  const b = new Int32Array(cap);
+  b.set(a);
+  return b;
+}
+
+function growU8(a: Uint8Array, cap: number): Uint8Array<ArrayBuffer> {
+  const b = new Uint8Array(cap);
+  b.set(a);
+  return b;
 }
 
 /** A symbol chunk's dictionary is the one gathered with it. */
@@ -243,5 +336,55 @@ export function buildDictionary(v: ChunkValues, maxEntries: number, maxBytes: nu
       return bytesDictionary(v, maxEntries, maxBytes);
     default:
       return fixedDictionary(v, maxEntries, maxBytes);
+  }
+}
+
+/**
+ * The distinct byte strings of a symbol chunk gathered from text vectors (a text column under a
+ * SYMBOL field): each value's byte range is hashed and compared in place, and only a new value is
+ * copied out (into `dict`, the chunk's dictionary), so no string or array is made per row.
+ */
+export class BytesInterner {
+  #table = new Int32Array(START_SLOTS);
+  #hashes: number[] = [];
+
+  /** Forgets every entry (the chunk's dictionary was reset). */
+  clear(): void {
+    this.#table.fill(0);
+    this.#hashes.length = 0;
+  }
+
+  /** The index in `dict` of bytes [from, to) of `b`, appended (a copy) when new. */
+  intern(dict: Uint8Array[], b: Uint8Array, from: number, to: number): number {
+    const h = hashBytes(b, from, to);
+    let table = this.#table;
+    let mask = table.length - 1;
+    let s = h & mask;
+    let e = table[s]!;
+    const len = to - from;
+    while (e !== 0) {
+      const d = dict[e - 1]!;
+      if (d.length === len) {
+        let k = 0;
+        while (k < len && d[k] === b[from + k]) k++;
+        if (k === len) return e - 1;
+      }
+      s = (s + 1) & mask;
+      e = table[s]!;
+    }
+    dict.push(b.slice(from, to));
+    this.#hashes.push(h);
+    const size = dict.length;
+    table[s] = size;
+    if (size * 2 > table.length) {
+      table = this.#table = new Int32Array(table.length * 2);
+      mask = table.length - 1;
+      for (let x = 0; x < size; x++) {
+        let t = this.#hashes[x]! & mask;
+        while (table[t] !== 0) t = (t + 1) & mask;
+        table[t] = x + 1;
+      }
+    }
+    return size - 1;
   }
 }

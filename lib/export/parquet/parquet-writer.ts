@@ -137,6 +137,7 @@ export async function* parquetBody(
     dataPageSize: options.dataPageSize,
     statistics: options.statistics,
     bloomFpp: plan.bloom[c] ? options.bloomFpp : null,
+    probe: OFFLOADED.has(plan.codec.name),
   }));
   const offload = pool !== null && OFFLOADED.has(plan.codec.name);
   // pool.compress copies the page before it returns, as planChunk needs.

@@ -17,6 +17,7 @@ import { isDecimalNull } from '../../core/decimal.js';
 import { isGeohashNull, writeGeohashText } from '../../core/geohash.js';
 import type { ColumnVector } from '../../core/column-vector.js';
 import { ChunkValues, type ValueKind } from './column-values.js';
+import { BytesInterner } from './dictionary.js';
 import { ArrayReader, isArrayType } from '../../core/array-values.js';
 import { ConvertedType, type ColumnSchema } from './format.js';
 
@@ -80,6 +81,25 @@ function gatherFloat(out: ChunkValues, v: ColumnVector, from: number, to: number
   out.count = c;
 }
 
+/** DOUBLE: the run of values before the first NaN (NULL) is copied at once; the rest value by value. */
+function gatherDouble(out: ChunkValues, v: ColumnVector, from: number, to: number): void {
+  const d = (v as { data: Float32Array | Float64Array }).data;
+  if (!(d instanceof Float64Array)) {
+    gatherFloat(out, v, from, to);
+    return;
+  }
+  let i = from;
+  while (i < to && d[i] === d[i]) i++;
+  if (i > from) {
+    out.reserve(i - from);
+    out.f64.set(d.subarray(from, i), out.count);
+    out.defined.fill(1, out.rows, out.rows + (i - from));
+    out.rows += i - from;
+    out.count += i - from;
+  }
+  if (i < to) gatherFloat(out, v, i, to);
+}
+
 /** LONG, DATE, TIMESTAMP, TIMESTAMP_NS: doubles (exact pairs when the vector has them) -> int64 pairs. */
 function gatherI64(out: ChunkValues, v: ColumnVector, from: number, to: number): void {
   const fv = v as { data: Float64Array; exact?: Int32Array };
@@ -125,6 +145,18 @@ function gatherBool(out: ChunkValues, v: ColumnVector, from: number, to: number)
   out.count = c;
 }
 
+/** UTF-8 of symbol dictionaries' entries, encoded once per entry (not per row), by dictionary. */
+const ENCODED = new WeakMap<readonly string[], (Uint8Array | undefined)[]>();
+
+function encodedEntry(dict: readonly string[], k: number): Uint8Array {
+  let enc = ENCODED.get(dict);
+  if (enc === undefined) {
+    enc = [];
+    ENCODED.set(dict, enc);
+  }
+  return (enc[k] ??= utf8.encode(dict[k] ?? ''));
+}
+
 /** STRING, VARCHAR, BINARY (a SYMBOL vector under a text field gives its strings). */
 function gatherVar(out: ChunkValues, v: ColumnVector, from: number, to: number): void {
   if (v.kind === 'symbol') {
@@ -142,7 +174,7 @@ function gatherVar(out: ChunkValues, v: ColumnVector, from: number, to: number):
         continue;
       }
       def[r] = 1;
-      const b = utf8.encode(v.dict[k] ?? '');
+      const b = encodedEntry(v.dict, k);
       out.reserveBytes(b.length);
       out.bytes.set(b, out.byteLength);
       out.byteLength += b.length;
@@ -323,37 +355,35 @@ function gatherFixedReversed(width: number) {
 /** Per chunk: symbol key -> chunk dictionary index, for each table dictionary seen. */
 const REMAPS = new WeakMap<ChunkValues, { dict: readonly string[]; map: Int32Array; touched: number[] }[]>();
 
-const TEXT_KEYS = new WeakMap<ChunkValues, Map<string, number>>();
-const utf8Decoder = new TextDecoder();
+/** Per symbol chunk gathered from text vectors: its values interned by their bytes. */
+const TEXT_KEYS = new WeakMap<ChunkValues, BytesInterner>();
 
-/** A text vector under a SYMBOL field: its values interned into the chunk dictionary. */
+/** A text vector under a SYMBOL field: its values interned into the chunk dictionary by their UTF-8 bytes. */
 function gatherSymbolFromText(out: ChunkValues, v: ColumnVector & { kind: 'var' }, from: number, to: number): void {
   let keys = TEXT_KEYS.get(out);
-  if (keys === undefined || out.dict.length === 0) {
-    keys = new Map();
+  if (keys === undefined) {
+    keys = new BytesInterner();
     TEXT_KEYS.set(out, keys);
   }
+  // A new chunk (reset dictionary): forget the previous chunk's values.
+  if (out.dict.length === 0) keys.clear();
   out.reserve(to - from);
+  const dictBefore = out.dict.length;
+  const { bytes, offsets, nulls } = v;
+  const def = out.defined,
+    vals = out.i32;
   let r = out.rows,
     c = out.count;
   for (let i = from; i < to; i++, r++) {
-    if (v.nulls !== null && v.nulls[i] === 1) {
-      out.defined[r] = 0;
+    if (nulls !== null && nulls[i] === 1) {
+      def[r] = 0;
       out.hasNulls = true;
       continue;
     }
-    out.defined[r] = 1;
-    const text = utf8Decoder.decode(v.bytes.subarray(v.offsets[i], v.offsets[i + 1]));
-    let idx = keys.get(text);
-    if (idx === undefined) {
-      idx = out.dict.length;
-      const b = utf8.encode(text);
-      out.dict.push(b);
-      out.dictBytes += b.length;
-      keys.set(text, idx);
-    }
-    out.i32[c++] = idx;
+    def[r] = 1;
+    vals[c++] = keys.intern(out.dict, bytes, offsets[i]!, offsets[i + 1]!);
   }
+  for (let e = dictBefore; e < out.dict.length; e++) out.dictBytes += out.dict[e]!.length;
   out.rows = r;
   out.count = c;
 }
@@ -600,7 +630,7 @@ export function columnSpec(f: Field): ColumnSpec {
     case 'FLOAT':
       return { schema: opt('FLOAT'), kind: 'f32', width: 4, order: 'float', gather: gatherFloat };
     case 'DOUBLE':
-      return { schema: opt('DOUBLE'), kind: 'f64', width: 8, order: 'float', gather: gatherFloat };
+      return { schema: opt('DOUBLE'), kind: 'f64', width: 8, order: 'float', gather: gatherDouble };
     case 'SYMBOL':
       return {
         schema: opt('BYTE_ARRAY', { logical: STRING, converted: ConvertedType.UTF8 }),
