@@ -67,7 +67,8 @@ async function child(threads: number): Promise<void> {
         return { ms, answer: summarize(rows) } satisfies Once;
       }
       case 'export': {
-        const options = req.ext === 'csv' ? '(HEADER)' : '(FORMAT parquet, COMPRESSION zstd)';
+        const level = req.level === null ? '' : `, COMPRESSION_LEVEL ${req.level}`;
+        const options = req.ext === 'csv' ? '(HEADER)' : `(FORMAT parquet, COMPRESSION zstd${level})`;
         try {
           const t0 = performance.now();
           await con.run(`COPY t TO ${quote(req.out)} ${options}`);
@@ -138,7 +139,7 @@ export function duckdbSystem(
     importOnce: (replace) => call({ op: 'import', file, replace }),
     describe: () => call({ op: 'describe' }),
     query: (q) => call({ op: 'query', sql: q.duckdb }),
-    exportOnce: (e) => call({ op: 'export', ext: e.ext, out: join(dir, `duckdb-export.${e.ext}`) }),
+    exportOnce: (e) => call({ op: 'export', ext: e.ext, level: e.level, out: join(dir, `duckdb-export.${e.ext}`) }),
     close: async () => {
       if (exited === null) {
         const gone = new Promise((resolve) => proc.once('exit', resolve));

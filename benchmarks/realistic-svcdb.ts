@@ -56,8 +56,9 @@ async function exec(baseUrl: string, sql: string, timings = false): Promise<Exec
 }
 
 /** GET /exp streamed to `out` (as `curl -o out` does); returns the file's size. */
-async function exportTo(baseUrl: string, sql: string, fmt: string, out: string): Promise<number> {
-  const url = `${baseUrl}/exp?query=${encodeURIComponent(sql)}${fmt === 'csv' ? '' : `&fmt=${fmt}`}`;
+async function exportTo(baseUrl: string, sql: string, fmt: string, level: number | null, out: string): Promise<number> {
+  const params = `${fmt === 'csv' ? '' : `&fmt=${fmt}`}${level === null ? '' : `&compression_level=${level}`}`;
+  const url = `${baseUrl}/exp?query=${encodeURIComponent(sql)}${params}`;
   const res = await request(url, NO_TIMEOUTS);
   if (res.statusCode !== 200) throw new Error(`/exp fmt=${fmt} answered ${res.statusCode}: ${await res.body.text()}`);
   await pipeline(res.body, createWriteStream(out));
@@ -144,7 +145,7 @@ export async function svcdbSystem(
       const out = join(root, `export.${e.ext}`);
       try {
         const t0 = performance.now();
-        const bytes = await exportTo(url, 'select * from t', e.ext, out);
+        const bytes = await exportTo(url, 'select * from t', e.ext, e.level, out);
         return { ms: performance.now() - t0, bytes };
       } finally {
         rmSync(out, { force: true });

@@ -12,9 +12,19 @@ export interface QueryWork {
   readonly duckdb: string;
 }
 
+/**
+ * The exports: `level` null is each side's default ZSTD level (QuestDB's 9 for svcdb, 3 for DuckDB);
+ * the level-3 row compares both at DuckDB's.
+ */
 export const EXPORTS = [
-  { key: 'export-csv', label: 'CSV export (/exp to a file vs COPY TO csv)', ext: 'csv' },
-  { key: 'export-parquet', label: 'Parquet export, ZSTD (/exp fmt=parquet vs COPY TO parquet)', ext: 'parquet' },
+  { key: 'export-csv', label: 'CSV export (/exp to a file vs COPY TO csv)', ext: 'csv', level: null },
+  {
+    key: 'export-parquet',
+    label: 'Parquet export, ZSTD at each default (svcdb 9 as QuestDB, DuckDB 3)',
+    ext: 'parquet',
+    level: null,
+  },
+  { key: 'export-parquet-3', label: 'Parquet export, ZSTD level 3 on both sides', ext: 'parquet', level: 3 },
 ] as const;
 
 /** The queries, in the order of the table; `csv` gives the filter's threshold, the day and the point. */
@@ -217,5 +227,5 @@ export type DuckRequest =
   | { readonly op: 'import'; readonly file: string; readonly replace: boolean }
   | { readonly op: 'describe' }
   | { readonly op: 'query'; readonly sql: string }
-  | { readonly op: 'export'; readonly ext: 'csv' | 'parquet'; readonly out: string };
+  | { readonly op: 'export'; readonly ext: 'csv' | 'parquet'; readonly level: number | null; readonly out: string };
 export type DuckReply = { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly error: string };
