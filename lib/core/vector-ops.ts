@@ -46,18 +46,25 @@ export function sliceVector(v: ColumnVector, lo: number, hi: number): ColumnVect
 }
 
 /**
- * Reads now the text a table scan left to be read lazily (storage/text-codes.ts),
- * for a batch that outlives its statement (a caller outside the engine keeps it).
+ * The batch with the text a scan left to be read lazily (LazyVarVector) read
+ * now, as plain vectors: for a batch that outlives its statement (a caller
+ * outside the engine keeps it), and for writers that read it row by row (a
+ * plain field read, not a getter call per row).
  */
 export function loadLazyText(b: Batch): Batch {
-  for (const c of b.columns) if (c.kind === 'var') void c.bytes;
-  return b;
+  if (!b.columns.some((c) => c instanceof LazyVarVector)) return b;
+  return { rowCount: b.rowCount, columns: b.columns.map((c) => (c instanceof LazyVarVector ? plainVar(c) : c)) };
+}
+
+/** A var vector as a plain object (its text read now if it was lazy), codes kept. */
+function plainVar(v: VarVector): VarVector {
+  const out: VarVector = { kind: 'var', type: v.type, bytes: v.bytes, offsets: v.offsets, nulls: v.nulls };
+  return v.codes === undefined || v.dict === undefined ? out : { ...out, codes: v.codes, dict: v.dict };
 }
 
 /** The same text as another var type (STRING <-> VARCHAR), sharing its arrays and codes. */
 export function retypeVar(v: VarVector, type: ColumnType): VarVector {
-  const out: VarVector = { kind: 'var', type, bytes: v.bytes, offsets: v.offsets, nulls: v.nulls };
-  return v.codes === undefined || v.dict === undefined ? out : { ...out, codes: v.codes, dict: v.dict };
+  return { ...plainVar(v), type };
 }
 
 /** Rows [lo, hi) of a batch, sharing its arrays. */
