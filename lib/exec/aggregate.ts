@@ -34,6 +34,7 @@ async function* aggregate(
   const keyValues: Value[][] = plan.keys.map(() => []);
   const groupKeys = plan.keys.length === 0 ? null : new GroupKeys(plan.keys.map((k) => k.type));
   let groups = plan.keys.length === 0 ? 1 : 0;
+  let valueBytes = 0;
 
   // Group ids of a batch's rows (all 0 without keys): one buffer, grown to the largest batch.
   let idBuffer = new Int32Array(0);
@@ -54,18 +55,17 @@ async function* aggregate(
         if (groupKeys.size > groups)
           for (let i = 0; i < n && groups < groupKeys.size; i++) {
             if (ids[i] === groups) {
-              for (let j = 0; j < keys.length; j++) keyValues[j]!.push(valueAt(keys[j]!, i));
+              for (let j = 0; j < keys.length; j++) {
+                const v = valueAt(keys[j]!, i);
+                keyValues[j]!.push(v);
+                valueBytes += typeof v === 'string' ? 16 + 2 * v.length : 16; // kept for the output
+              }
               groups++;
             }
           }
       }
       for (let a = 0; a < states.length; a++) states[a]!.update(ids, args[a]!, n, groups);
-      held.set(
-        states.reduce(
-          (s, st) => s + st.bytes(),
-          groupKeys === null ? 0 : groupKeys.bytes() + groups * 16 * keys.length,
-        ),
-      );
+      held.set(states.reduce((s, st) => s + st.bytes(), groupKeys === null ? 0 : groupKeys.bytes() + valueBytes));
     }
     await pace(cx);
   }
