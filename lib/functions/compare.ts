@@ -79,85 +79,77 @@ function holds(op: CmpOp, c: number): boolean {
   }
 }
 
-/** Symbol vs one constant: each dictionary entry compared once (cached per call site), then a key lookup per row. */
-function symbolVsConstant(
-  op: CmpOp,
-  sym: Extract<ColumnVector, { kind: 'symbol' }>,
-  value: string | null,
-  n: number,
-  flipped: boolean,
-  cache: DictTables,
-): Uint8Array {
-  const out = new Uint8Array(n);
-  const eq = op === '=' || op === '!=';
-  if (value === null) {
-    // Only = / != are defined against NULL: NULL = NULL.
-    const want = op === '=' ? 1 : 0;
-    for (let i = 0; i < n; i++) out[i] = eq ? (sym.keys[i]! < 0 ? want : 1 - want) : 0;
-    return out;
+/**
+ * The result of comparing each of a dictionary's `count` entries (`entries`)
+ * with a constant, as `op` does (the constant on the right unless `flipped`).
+ */
+function entryResults(op: CmpOp, entries: Utf8Rows, count: number, value: string, flipped: boolean): Uint8Array {
+  const c = new TextEncoder().encode(value);
+  const cRows: Utf8Rows = { bytes: c, starts: Int32Array.of(0), ends: Int32Array.of(c.length), nulls: null };
+  const t = new Uint8Array(count);
+  for (let k = 0; k < count; k++) {
+    const r = compareRows(entries, k, cRows, 0);
+    t[k] = holds(op, flipped ? -r : r) ? 1 : 0;
   }
-  const table = cache.get(sym.dict, `${flipped ? 1 : 0}${value}`, () => {
-    const d = encodeDict(sym.dict);
-    const c = new TextEncoder().encode(value);
-    const cRows: Utf8Rows = { bytes: c, starts: Int32Array.of(0), ends: Int32Array.of(c.length), nulls: null };
-    const dRows: Utf8Rows = {
-      bytes: d.bytes,
-      starts: d.offsets.subarray(0, sym.dict.length),
-      ends: d.offsets.subarray(1),
-      nulls: null,
-    };
-    const t = new Uint8Array(sym.dict.length);
-    for (let k = 0; k < t.length; k++) {
-      const r = compareRows(dRows, k, cRows, 0);
-      t[k] = holds(op, flipped ? -r : r) ? 1 : 0;
-    }
-    return t;
-  });
-  const nullResult = op === '!=' ? 1 : 0;
-  for (let i = 0; i < n; i++) {
-    const k = sym.keys[i]!;
-    out[i] = k < 0 ? nullResult : table[k]!;
-  }
-  return out;
+  return t;
 }
 
 /**
- * Text with dictionary codes (a scan's VARCHAR / STRING key) against a
- * constant: each dictionary entry compared once, then a table read per row.
+ * Dictionary-coded text against one constant: each dictionary entry compared
+ * once (cached per call site), then a table read per row. `code(i)` is row i's
+ * entry, -1 for NULL (only = / != are defined against NULL: NULL = NULL; a NULL
+ * row is != any text). A SYMBOL's keys, or a scan's VARCHAR / STRING codes
+ * (storage/text-codes.ts: code 0 is NULL, entry k is [ends[k-1], ends[k])).
  */
 function codedVsConstant(
   op: CmpOp,
-  codes: Uint8Array | Uint16Array,
-  dict: TextDict,
+  v: Extract<ColumnVector, { kind: 'symbol' }> | { readonly codes: Uint8Array | Uint16Array; readonly dict: TextDict },
   value: string | null,
   n: number,
   flipped: boolean,
   cache: DictTables,
 ): Uint8Array {
   const out = new Uint8Array(n);
-  const eq = op === '=' || op === '!=';
+  const sym = 'keys' in v ? v : null;
+  const coded = 'keys' in v ? null : v;
   if (value === null) {
+    const eq = op === '=' || op === '!=';
     const want = op === '=' ? 1 : 0;
-    for (let i = 0; i < n; i++) out[i] = eq ? (codes[i] === 0 ? want : 1 - want) : 0;
+    if (sym !== null) for (let i = 0; i < n; i++) out[i] = eq ? (sym.keys[i]! < 0 ? want : 1 - want) : 0;
+    else for (let i = 0; i < n; i++) out[i] = eq ? (coded!.codes[i] === 0 ? want : 1 - want) : 0;
     return out;
   }
-  const table = cache.get(dict, `${flipped ? 1 : 0}${value}`, () => {
-    const c = new TextEncoder().encode(value);
-    const cRows: Utf8Rows = { bytes: c, starts: Int32Array.of(0), ends: Int32Array.of(c.length), nulls: null };
+  const nullResult = op === '!=' ? 1 : 0;
+  const key = `${flipped ? 1 : 0}${value}`;
+  if (sym !== null) {
+    const table = cache.get(sym.dict, key, () => {
+      const d = encodeDict(sym.dict);
+      const entries = {
+        bytes: d.bytes,
+        starts: d.offsets.subarray(0, sym.dict.length),
+        ends: d.offsets.subarray(1),
+        nulls: null,
+      };
+      return entryResults(op, entries, sym.dict.length, value, flipped);
+    });
+    for (let i = 0; i < n; i++) {
+      const k = sym.keys[i]!;
+      out[i] = k < 0 ? nullResult : table[k]!;
+    }
+    return out;
+  }
+  const { codes, dict } = coded!;
+  const table = cache.get(dict, key, () => {
     const size = dict.size;
-    // Entry k is [ends[k-1], ends[k]); code 0 (NULL) compares as SQL's NULL does.
-    const dRows: Utf8Rows = {
+    const entries = {
       bytes: dict.bytes,
       starts: dict.ends.subarray(0, size - 1),
       ends: dict.ends.subarray(1, size),
       nulls: null,
     };
     const t = new Uint8Array(size);
-    t[0] = op === '!=' ? 1 : 0;
-    for (let k = 1; k < size; k++) {
-      const r = compareRows(dRows, k - 1, cRows, 0);
-      t[k] = holds(op, flipped ? -r : r) ? 1 : 0;
-    }
+    t[0] = nullResult;
+    t.set(entryResults(op, entries, size - 1, value, flipped), 1);
     return t;
   });
   for (let i = 0; i < n; i++) out[i] = table[codes[i]!]!;
@@ -179,10 +171,10 @@ export function textCompare(
   }
   if (x.kind === 'symbol' && y.kind !== 'symbol') {
     const c = uniformText(y, n);
-    if (c !== undefined) return symbolVsConstant(op, x, c, n, false, cache);
+    if (c !== undefined) return codedVsConstant(op, x, c, n, false, cache);
   } else if (y.kind === 'symbol' && x.kind !== 'symbol') {
     const c = uniformText(x, n);
-    if (c !== undefined) return symbolVsConstant(op, y, c, n, true, cache);
+    if (c !== undefined) return codedVsConstant(op, y, c, n, true, cache);
   }
   if (
     x.kind === 'var' &&
@@ -191,7 +183,7 @@ export function textCompare(
     !(y.kind === 'var' && y.codes !== undefined)
   ) {
     const c = uniformText(y, n);
-    if (c !== undefined) return codedVsConstant(op, x.codes, x.dict, c, n, false, cache);
+    if (c !== undefined) return codedVsConstant(op, { codes: x.codes, dict: x.dict }, c, n, false, cache);
   } else if (
     y.kind === 'var' &&
     y.codes !== undefined &&
@@ -199,7 +191,7 @@ export function textCompare(
     !(x.kind === 'var' && x.codes !== undefined)
   ) {
     const c = uniformText(x, n);
-    if (c !== undefined) return codedVsConstant(op, y.codes, y.dict, c, n, true, cache);
+    if (c !== undefined) return codedVsConstant(op, { codes: y.codes, dict: y.dict }, c, n, true, cache);
   }
   const a = utf8Rows(x, n),
     b = utf8Rows(y, n);
