@@ -185,6 +185,9 @@ test('a pool thread that dies fails the export with an error (it never hangs); t
     );
     crash.catch(() => undefined);
     await assert.rejects(exportCsv('SELECT * FROM big', fp), /a worker thread failed: it exited with code 3/);
+    // A slice already handed to the replacement thread may still be finishing: it must drain, never hang.
+    for (const t0 = Date.now(); workers.inFlight > 0 && Date.now() - t0 < 10_000;)
+      await new Promise((resolve) => setTimeout(resolve, 10));
     assert.equal(workers.inFlight, 0);
     assert.ok(fp.usable);
     assert.ok((await exportCsv('SELECT * FROM big', fp)).equals(plain));
