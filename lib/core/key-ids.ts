@@ -27,12 +27,13 @@ class Slots {
   slots = new Int32Array(64);
   mask = 63;
 
-  /** Doubles the capacity, re-placing every id by its hash. */
-  grow(hashOf: (id: number) => number, size: number): void {
+  /** Doubles the capacity, re-placing ids 0..size-1 by their hash (`skip`: an id in no slot, NULL's). */
+  grow(hashOf: (id: number) => number, size: number, skip = -1): void {
     const cap = this.slots.length * 2;
     this.slots = new Int32Array(cap);
     this.mask = cap - 1;
     for (let id = 0; id < size; id++) {
+      if (id === skip) continue;
       let s = hashOf(id) & this.mask;
       while (this.slots[s] !== 0) s = (s + 1) & this.mask;
       this.slots[s] = id + 1;
@@ -129,18 +130,7 @@ export class BytesIds {
 
   #rehash(): void {
     const hashes = this.#hashes;
-    const nullId = this.#nullId;
-    const t = this.#t;
-    // NULL is in no slot: re-place every other id.
-    const cap = t.slots.length * 2;
-    t.slots = new Int32Array(cap);
-    t.mask = cap - 1;
-    for (let id = 0; id < this.size; id++) {
-      if (id === nullId) continue;
-      let s = hashes[id]! & t.mask;
-      while (t.slots[s] !== 0) s = (s + 1) & t.mask;
-      t.slots[s] = id + 1;
-    }
+    this.#t.grow((id) => hashes[id]!, this.size, this.#nullId);
   }
 }
 
@@ -201,16 +191,8 @@ export class DoubleIds {
   }
 
   #rehash(): void {
-    const t = this.#t;
-    const cap = t.slots.length * 2;
-    t.slots = new Int32Array(cap);
-    t.mask = cap - 1;
-    for (let id = 0; id < this.size; id++) {
-      if (id === this.#nullId) continue;
-      let s = hashDouble(this.#keys[id]!) & t.mask;
-      while (t.slots[s] !== 0) s = (s + 1) & t.mask;
-      t.slots[s] = id + 1;
-    }
+    const keys = this.#keys;
+    this.#t.grow((id) => hashDouble(keys[id]!), this.size, this.#nullId);
   }
 }
 
@@ -267,6 +249,7 @@ export class TextIds {
   #dict: unknown = null;
   #map = new Int32Array(0);
   #mapped = 0;
+  readonly #charBytes = new Uint8Array(3);
 
   get size(): number {
     return this.ids.size;
@@ -295,15 +278,31 @@ export class TextIds {
       else for (let i = 0; i < n; i++) out[i] = nulls[i] ? ids.nullId() : ids.id(b, offs[i]!, offs[i + 1]!);
       return;
     }
-    // CHAR: its one character's UTF-8 (0 is NULL).
+    // CHAR: its one UTF-16 unit's UTF-8, written into a scratch buffer (0 is NULL; a lone surrogate is U+FFFD, as TextEncoder makes it).
     const d = v.data;
+    const b = this.#charBytes;
     for (let i = 0; i < n; i++) {
-      const c = d[i]!;
-      if (c === 0) out[i] = this.ids.nullId();
-      else {
-        const b = encoder.encode(String.fromCharCode(c));
-        out[i] = this.ids.id(b, 0, b.length);
+      let c = d[i]!;
+      if (c === 0) {
+        out[i] = this.ids.nullId();
+        continue;
       }
+      if (c >= 0xd800 && c <= 0xdfff) c = 0xfffd;
+      let len: number;
+      if (c < 0x80) {
+        b[0] = c;
+        len = 1;
+      } else if (c < 0x800) {
+        b[0] = 0xc0 | (c >> 6);
+        b[1] = 0x80 | (c & 0x3f);
+        len = 2;
+      } else {
+        b[0] = 0xe0 | (c >> 12);
+        b[1] = 0x80 | ((c >> 6) & 0x3f);
+        b[2] = 0x80 | (c & 0x3f);
+        len = 3;
+      }
+      out[i] = this.ids.id(b, 0, len);
     }
   }
 

@@ -82,3 +82,13 @@ test('TextIds: one id per value whether SYMBOL, plain VARCHAR or dictionary code
   assert.deepEqual([out[0], out[2], out[3]], [a, nul, b]);
   assert.equal(out[1], t.size - 1);
 });
+
+test('TextIds: a CHAR is the same value as the one-character text, ASCII, two- and three-byte and lone surrogates alike', () => {
+  const t = new TextIds();
+  const out = new Int32Array(5);
+  const chars = Uint16Array.of(0x41, 0xe9, 0x65e5, 0xd800, 0);
+  t.assign({ kind: 'fixed', type: 'CHAR', data: chars }, 5, out);
+  const text = new Int32Array(5);
+  t.assign(varFromStrings('VARCHAR', ['A', 'é', '日', '\ufffd', null]), 5, text);
+  assert.deepEqual([...out], [...text]);
+});
