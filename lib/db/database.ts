@@ -266,6 +266,7 @@ export class Database {
   readonly workerCount: number;
   #workers: WorkerPool | null | undefined;
   #formatPool: FormatPool | null = null;
+  readonly #workerPoolFn = (): WorkerPool | null => this.workerPool();
   /** http.text.analysis.max.lines: lines import detection looks at. */
   readonly analysisLines: number;
   /** import.memory.limit, import.max.columns, http.text.roll.buffer.limit. */
@@ -330,7 +331,7 @@ export class Database {
 
   /** What the engine gets for every statement: the catalog and the limits (the one place these are put together). */
   engineOptions(): EngineOptions {
-    return engineOptions(this.#catalog, this.#limits, this.#engine);
+    return { ...engineOptions(this.#catalog, this.#limits, this.#engine), workers: this.#workerPoolFn };
   }
 
   /** Parses and binds `sql`; SQL errors throw with their position. */

@@ -14,6 +14,7 @@ import type { TableReader } from '../storage/table-reader.js';
 import type { StatementEnv } from '../sql/statement-env.js';
 import type { Pacer } from './pacer.js';
 import type { Value } from './vectors.js';
+import type { WorkerPool } from '../workers/worker-pool.js';
 
 /** The key of the per-statement memory limit, named in its error. */
 export const MEMORY_LIMIT_KEY = 'query.memory.limit';
@@ -55,6 +56,8 @@ export interface ExecContext extends StatementEnv {
   readonly atEnd: Array<() => void>;
   /** The reader of each scan node that has started, so an operator above can ask about the same snapshot. */
   readonly scanReaders: Map<Plan, TableReader>;
+  /** The database's worker pool (shared.worker.count), null when work stays on this thread. */
+  readonly workers: () => WorkerPool | null;
 }
 
 /** What every execution of one statement shares: its functions and time, and the database's pacer. */
@@ -70,6 +73,8 @@ export interface StatementLimits {
   readonly parentBudget?: MemoryBudget | null;
   /** Per-value limit of built text (default 1 MiB). */
   readonly maxTextBytes?: number;
+  /** The worker pool scans may use (none by default: everything on this thread). */
+  readonly workers?: () => WorkerPool | null;
 }
 
 /**
@@ -97,8 +102,11 @@ export function execContext(
     subqueryValues: new Map(),
     atEnd: [],
     scanReaders: new Map(),
+    workers: limits.workers ?? noWorkers,
   };
 }
+
+const noWorkers = (): null => null;
 
 /** Ends a statement's execution: its atEnd work (last registered first), then its budget given back. */
 export function endStatement(cx: ExecContext): void {

@@ -12,6 +12,7 @@ import type { Field, Plan } from '../sql/bound.js';
 import { bindQuery, type BindContext } from '../sql/binder.js';
 import type { SchemaSource } from '../sql/schema-source.js';
 import { node } from '../sql/plan-timestamp.js';
+import type { WorkerPool } from '../workers/worker-pool.js';
 import type { ColumnNaming } from '../sql/column-alias.js';
 import { COLUMNS_FIELDS, SHOW_CREATE_FIELDS, SHOW_TABLES_FIELDS } from '../sql/metadata.js';
 import { parseStatement } from '../sql/parser.js';
@@ -47,6 +48,8 @@ export interface EngineOptions {
   readonly maxTextBytes?: number;
   /** Named batch inputs FROM may read (the library's where() and select()); see BindContext. */
   readonly inputs?: BindContext['inputs'];
+  /** The worker pool scans may use (none by default). */
+  readonly workers?: () => WorkerPool | null;
   /** How unaliased result columns are named (server.conf cairo.sql.column.alias.*; QuestDB 9's expression text by default). */
   readonly columnNaming?: ColumnNaming;
 }

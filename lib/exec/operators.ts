@@ -6,6 +6,7 @@ import { SvcError } from '../errors/svc-error.js';
 import { DEFAULT_BATCH_ROWS, type Batch } from '../core/batch.js';
 import type { Plan } from '../sql/bound.js';
 import { runAggregate } from './aggregate.js';
+import { pageAggregate } from './page-aggregate.js';
 import { runLatestBy } from './latest-by.js';
 import { runAsofJoin } from './asof-join.js';
 import { runSampleFill } from './sample-fill.js';
@@ -47,7 +48,7 @@ export function run(plan: Plan, cx: ExecContext): AsyncGenerator<Batch> {
     case 'project':
       return runProject(plan, cx);
     case 'aggregate':
-      return runAggregate(plan, run(plan.input, cx), cx);
+      return pageAggregate(plan, cx) ?? runAggregate(plan, run(plan.input, cx), cx);
     case 'window':
       return runWindow(plan, run(plan.input, cx), cx);
     case 'sort':

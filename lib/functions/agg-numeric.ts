@@ -7,6 +7,7 @@ import type { AggregateOverload, AggregateState, FunctionRegistry } from './regi
 import { isIntegral, isNumeric, type SqlType } from '../core/sql-type.js';
 import { asDoubles, fromDoubles, nullFlags } from '../core/vec.js';
 import { CountDistinctState, DistinctState, growF64 } from './agg-util.js';
+import { sum4, type PageSummaryKind } from './page-summary.js';
 
 /** Shared shape: per-group Float64Arrays grown together. */
 abstract class GroupArrays implements AggregateState {
@@ -29,8 +30,17 @@ abstract class GroupArrays implements AggregateState {
 }
 
 class CountState extends GroupArrays {
+  readonly pageSummary: PageSummaryKind;
+
   constructor(private readonly ofColumn: boolean) {
     super(1);
+    this.pageSummary = ofColumn ? 'count' : 'rows';
+  }
+
+  takeSummary(s: number): boolean {
+    this.ensure(1);
+    this.arrays[0]![0]! += s;
+    return true;
   }
 
   update(ids: Int32Array, args: readonly ColumnVector[], n: number, groups: number): void {
@@ -52,23 +62,6 @@ class CountState extends GroupArrays {
     this.ensure(groups);
     return fromDoubles('LONG', this.arrays[0]!.slice(0, groups));
   }
-}
-
-/** x[0] + ... + x[n-1] in four interleaved partial sums (NaN if any is NaN). */
-function sum4(x: ArrayLike<number>, n: number): number {
-  let s0 = 0,
-    s1 = 0,
-    s2 = 0,
-    s3 = 0;
-  let i = 0;
-  for (; i + 3 < n; i += 4) {
-    s0 += x[i]!;
-    s1 += x[i + 1]!;
-    s2 += x[i + 2]!;
-    s3 += x[i + 3]!;
-  }
-  for (; i < n; i++) s0 += x[i]!;
-  return s0 + s1 + (s2 + s3);
 }
 
 type SumKind = 'plain' | 'kahan' | 'neumaier';
@@ -105,6 +98,27 @@ class SumState extends GroupArrays {
   ) {
     super(3);
     this.exactInt = type === 'LONG' && kind === 'plain' && !average;
+    if (kind === 'plain') this.pageSummary = 'sum';
+  }
+
+  readonly pageSummary?: PageSummaryKind;
+
+  /** A page's four-way sum, as update() takes it for one group; false for a NULL in the page or past exact integers. */
+  takeSummary(s: number, n: number): boolean {
+    this.ensure(1);
+    const [sum, cnt] = this.arrays as [Float64Array, Float64Array];
+    if (this.exactInt && !this.exactSum(s, sum[0]!)) return false;
+    if (s !== s) return false;
+    sum[0]! += s;
+    cnt[0]! += n;
+    return true;
+  }
+
+  /** Whether an integral batch sum `s` goes on in doubles after `total`: both stay below 2^53 and no group is in BigInt. */
+  private exactSum(s: number, total: number): boolean {
+    return (
+      this.big === null && s + total < EXACT_LIMIT && s + total > -EXACT_LIMIT && s < EXACT_LIMIT && s > -EXACT_LIMIT
+    );
   }
 
   /**
@@ -138,11 +152,7 @@ class SumState extends GroupArrays {
       // No GROUP BY keys: four running sums in locals (independent adds pipeline), no NULL test per
       // row. A NaN result means the batch has a NULL (or infinities of both signs): then the exact loop.
       const s = sum4(x, n);
-      if (
-        this.exactInt &&
-        (this.big !== null ||
-          !(s + sum[0]! < EXACT_LIMIT && s + sum[0]! > -EXACT_LIMIT && s < EXACT_LIMIT && s > -EXACT_LIMIT))
-      ) {
+      if (this.exactInt && !this.exactSum(s, sum[0]!)) {
         this.updateExact(ids, args[0]!, x, n, true);
         return;
       }

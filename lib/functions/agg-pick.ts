@@ -6,6 +6,7 @@ import type { AggregateState, FunctionRegistry } from './registry.js';
 import { isNumeric, isTemporal, type SqlType } from '../core/sql-type.js';
 import { asDoubles, fromDoubles, textAt, textVector } from '../core/vec.js';
 import { growF64, growI32, growU8 } from './agg-util.js';
+import type { PageSummaryKind } from './page-summary.js';
 import { compareStrings } from '../core/utf8.js';
 import { comparePairs, isNullPair, nanosVector, pairsOf } from '../core/nanos.js';
 import { INT_NULL } from '../core/column-type.js';
@@ -15,11 +16,24 @@ type Mode = 'min' | 'max' | 'first' | 'last' | 'first_not_null' | 'last_not_null
 class NumberPick implements AggregateState {
   private values = new Float64Array(0);
   private has = new Uint8Array(0);
+  readonly pageSummary?: PageSummaryKind;
 
   constructor(
     private readonly mode: Mode,
     private readonly type: SqlType,
-  ) {}
+  ) {
+    if (mode === 'min' || mode === 'max') this.pageSummary = mode;
+  }
+
+  /** A page's least (greatest) non-NULL value, NaN when it has none: taken as update() takes the page's rows. */
+  takeSummary(s: number): boolean {
+    this.ensure(1);
+    if (s === s && (!this.has[0] || (this.mode === 'min' ? s < this.values[0]! : s > this.values[0]!))) {
+      this.values[0] = s;
+      this.has[0] = 1;
+    }
+    return true;
+  }
 
   private ensure(groups: number): void {
     this.values = growF64(this.values, groups, NaN);

@@ -8,6 +8,7 @@ import { MemoryBudget } from '../limits/memory-budget.js';
 import type { ColumnVector } from '../core/column-vector.js';
 import { typeName } from '../core/column-type.js';
 import type { SqlType } from '../core/sql-type.js';
+import type { PageSummaryKind } from './page-summary.js';
 
 /**
  * What a kernel may need beyond its arguments: the memory its evaluation may
@@ -127,6 +128,17 @@ export interface AggregateState {
   result(groups: number): ColumnVector;
   /** Bytes held, for the memory limit. */
   bytes(): number;
+  /**
+   * Without GROUP BY keys, over a table's numeric column (exec/page-aggregate.ts): the
+   * summary of a page this state can take instead of the page's rows (functions/page-summary.ts).
+   */
+  readonly pageSummary?: PageSummaryKind;
+  /**
+   * Takes the summary `s` of a page of `n` rows into group 0, leaving the state exactly as
+   * update() with the page's rows would; false when it needs the rows instead (then update() is
+   * called with them, the state unchanged so far).
+   */
+  takeSummary?(s: number, n: number): boolean;
 }
 
 export interface AggregateOverload {

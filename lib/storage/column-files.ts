@@ -4,7 +4,7 @@
 import { closeSync, existsSync, openSync } from 'node:fs';
 import { join } from 'node:path';
 import { SvcError } from '../errors/svc-error.js';
-import { typeInfo, isByteRows, isInt64, hasExactPairs } from '../core/column-type.js';
+import { typeInfo, isByteRows, isInt64, hasExactPairs, type ColumnType } from '../core/column-type.js';
 import { int64ToF64, nullVector, type ColumnVector, type FixedArray } from '../core/column-vector.js';
 import { readAt } from './io.js';
 import { dirTxn, type ColumnDef } from './table-state.js';
@@ -52,12 +52,12 @@ function aligned(bytes: Uint8Array, width: number): Uint8Array {
   return bytes.slice();
 }
 
-function fixedArray(c: ColumnDef, b: Uint8Array): FixedArray {
+function fixedArray(type: ColumnType, b: Uint8Array): FixedArray {
   const buf = b.buffer,
     off = b.byteOffset,
     len = b.byteLength;
-  if (isByteRows(c.type)) return b;
-  switch (c.type) {
+  if (isByteRows(type)) return b;
+  switch (type) {
     case 'BOOLEAN':
       return b;
     case 'BYTE':
@@ -74,8 +74,18 @@ function fixedArray(c: ColumnDef, b: Uint8Array): FixedArray {
     case 'DOUBLE':
       return new Float64Array(buf, off, len / 8);
     default:
-      throw new Error(`not a plain fixed type: ${c.type}`);
+      throw new Error(`not a plain fixed type: ${type}`);
   }
+}
+
+/** The vector of `n` rows of a fixed-width column from their bytes in the column file (a view of them where aligned). */
+export function fixedVector(type: ColumnType, bytes: Uint8Array, n: number): ColumnVector {
+  const b = aligned(bytes, typeInfo(type).width);
+  if (isInt64(type)) {
+    const pairs = new Int32Array(b.buffer, b.byteOffset, n * 2);
+    return { kind: 'fixed', type, data: int64ToF64(pairs), exact: hasExactPairs(type) ? pairs : undefined };
+  }
+  return { kind: 'fixed', type, data: fixedArray(type, b) };
 }
 
 /**
@@ -105,12 +115,7 @@ export function readColumn(
   }
   if (info.layout === 'fixed') {
     const w = info.width;
-    const b = aligned(src(data, lo * w, n * w, partRows * w), w);
-    if (isInt64(c.type)) {
-      const pairs = new Int32Array(b.buffer, b.byteOffset, n * 2);
-      return { kind: 'fixed', type: c.type, data: int64ToF64(pairs), exact: hasExactPairs(c.type) ? pairs : undefined };
-    }
-    return { kind: 'fixed', type: c.type, data: fixedArray(c, b) };
+    return fixedVector(c.type, src(data, lo * w, n * w, partRows * w), n);
   }
   // var: aux has partRows + 1 entries; entry i is where row i starts (entry 0 is 0).
   const auxPath = join(partPath, auxFile(c));

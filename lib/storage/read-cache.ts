@@ -1,6 +1,7 @@
-// A bounded LRU cache of file chunks for readers, so scans of warm data cost a
-// memory copy (or nothing) and tables larger than memory still work. Size from
-// cairo.reader.cache.size. Counts the bytes it reads from disk.
+// A bounded LRU cache of file chunks (in shared memory, readable by worker
+// threads) for readers, so scans of warm data cost a memory copy (or nothing)
+// and tables larger than memory still work. Size from cairo.reader.cache.size.
+// Counts the bytes it reads from disk.
 import { closeSync, openSync } from 'node:fs';
 import { readAt } from './io.js';
 import { TextCodeCache } from './text-codes.js';
@@ -72,7 +73,8 @@ export class ReadCache {
       this.#chunks.delete(k);
       this.#bytes -= c.data.byteLength;
     }
-    const data = new Uint8Array(new ArrayBuffer(want));
+    // Shared memory: other threads may read a chunk while this one goes on (exec/page-aggregate.ts); chunks are never written after this read.
+    const data = new Uint8Array(new SharedArrayBuffer(want));
     const fd = openSync(path, 'r');
     let n: number;
     try {

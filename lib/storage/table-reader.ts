@@ -195,6 +195,40 @@ export class TableReader {
     }
   }
 
+  /**
+   * The bytes of rows [lo, hi) of one partition's fixed-width column as its file holds them,
+   * by row range (a view into the read cache's shared memory when they lie in one chunk, which
+   * any thread may read: exec/page-aggregate.ts); null when the partition predates the column.
+   */
+  fixedBytes(p: PartitionState, c: ColumnDef): ((lo: number, hi: number) => Uint8Array) | null {
+    this.#check();
+    const path = join(this.table.dir, p.dir);
+    if (this.#isAbsent(p, c, path)) return null;
+    const w = typeInfo(c.type).width;
+    const file = join(path, dataFile(c));
+    const key = this.snapshot.meta.id + file.slice(this.table.dir.length);
+    const limit = p.rows * w;
+    const cache = this.table.cache;
+    return (lo, hi) => cache.read(key, file, lo * w, (hi - lo) * w, limit);
+  }
+
+  /** Whether the partition predates the column (remembered per partition and column). */
+  #isAbsent(p: PartitionState, c: ColumnDef, path: string): boolean {
+    const key = `${p.dir}/${c.id}`;
+    let absent = this.#absent.get(key);
+    if (absent === undefined) {
+      const seen = this.table.columnFilesSeen;
+      const file = `${path}/${c.id}`;
+      absent = seen.has(file) ? false : columnAbsent(path, c);
+      if (!absent) {
+        if (seen.size >= SEEN_LIMIT) seen.clear(); // rewritten partitions leave stale entries: start over now and then
+        seen.add(file);
+      }
+      this.#absent.set(key, absent);
+    }
+    return absent;
+  }
+
   /** Rows [lo, hi) of one partition for the given columns (`coded`: text columns wanted with codes). */
   read(
     p: PartitionState,
@@ -206,18 +240,7 @@ export class TableReader {
     this.#check();
     const path = join(this.table.dir, p.dir);
     return cols.map((c) => {
-      const key = `${p.dir}/${c.id}`;
-      let absent = this.#absent.get(key);
-      if (absent === undefined) {
-        const seen = this.table.columnFilesSeen;
-        const file = `${path}/${c.id}`;
-        absent = seen.has(file) ? false : columnAbsent(path, c);
-        if (!absent) {
-          if (seen.size >= SEEN_LIMIT) seen.clear(); // rewritten partitions leave stale entries: start over now and then
-          seen.add(file);
-        }
-        this.#absent.set(key, absent);
-      }
+      const absent = this.#isAbsent(p, c, path);
       const dict = this.snapshot.dicts.get(c.id) ?? [];
       const limit = !absent && typeInfo(c.type).layout === 'var' ? this.#dataEnd(p, c) : undefined;
       if (limit !== undefined) {

@@ -38,6 +38,8 @@ interface Answers {
   csv: Buffer;
   json: Buffer;
   parquet: Buffer;
+  /** Keyless aggregates over the numeric columns (pages summarized on the pool: exec/page-aggregate.ts), then the same through a subquery (batch by batch). */
+  aggregates: string[];
   /** Threads the server process gained during a large CSV export. */
   threadsStarted: number;
 }
@@ -68,7 +70,16 @@ async function answersOf(s: ServerProcess, csv: string): Promise<Answers> {
   const threadsStarted = threads(s) - before;
   const json = await get(`${s.mainUrl}/exec?query=${q("select * from trades where side = 'buy'")}`);
   const parquet = await get(`${s.mainUrl}/exp?query=${q('trades')}&fmt=parquet`);
-  return { imp, csv: csvOut, json, parquet, threadsStarted };
+  const aggregates: string[] = [];
+  for (const from of ['trades', '(select ts, price, amount from trades)'])
+    for (const where of ['', " where ts in '2024-01-02'"]) {
+      const sql = `select sum(price), avg(amount), sum(amount), min(price), max(amount), count(), count(amount) from ${from}${where}`;
+      const body = JSON.parse((await get(`${s.mainUrl}/exec?query=${q(sql)}`)).toString('utf8')) as {
+        dataset: unknown;
+      };
+      aggregates.push(JSON.stringify(body.dataset));
+    }
+  return { imp, csv: csvOut, json, parquet, aggregates, threadsStarted };
 }
 
 describe('the same import and exports with shared.worker.count 1, 2 and 4', () => {
@@ -106,6 +117,16 @@ describe('the same import and exports with shared.worker.count 1, 2 and 4', () =
       assert.ok(a.json.equals(one.json), `${n} threads: JSON differs`);
       assert.ok(a.parquet.equals(one.parquet), `${n} threads: Parquet differs`);
     }
+  });
+
+  test('keyless aggregates are the same on every thread count, and the same as batch by batch', () => {
+    const one = answers.get(1)!.aggregates;
+    const [all, day] = one.map((d) => JSON.parse(d) as number[][]);
+    assert.equal(all![0]![5], 150_000);
+    assert.equal(all![0]![6], 150_000 - 15); // 'n/a' amounts are NULL: sum(amount) takes those pages row by row
+    assert.ok(day![0]![5]! > 40_000 && day![0]![5]! < 60_000, String(day![0]![5]));
+    assert.deepEqual(one.slice(2), one.slice(0, 2), 'through a subquery');
+    for (const n of [2, 4]) assert.deepEqual(answers.get(n)!.aggregates, one, `${n} threads`);
   });
 
   test('helper threads start with the first export that needs them: none for 1, up to count - 1', () => {

@@ -1,0 +1,164 @@
+// Keyless aggregates over a table's numeric columns by pages (`select sum(x),
+// min(y), count() from t [where ts in ...]`): each page (the rows of one scan
+// batch, aligned as TableReader.scan aligns them) is summarized on this thread
+// or on the worker pool, reading the read cache's shared memory, and the
+// states take the summaries in page order: the same result on any number of threads.
+import type { Batch } from '../core/batch.js';
+import { DEFAULT_BATCH_ROWS } from '../core/batch.js';
+import type { SqlType } from '../core/sql-type.js';
+import type { AggregateState } from '../functions/registry.js';
+import type { Plan } from '../sql/bound.js';
+import type { ColumnDef, PartitionState } from '../storage/table-state.js';
+import type { TableReader } from '../storage/table-reader.js';
+import { pace, tablesOf, type ExecContext } from './context.js';
+import { SUMMARIZE_PAGES, summarizePages, type PageSummaryRequest } from './page-task.js';
+
+type AggregatePlan = Extract<Plan, { kind: 'aggregate' }>;
+type ScanPlan = Extract<Plan, { kind: 'scan' }>;
+
+/** Column types a page is summarized over (as asDoubles reads them). */
+const PAGE_TYPES: ReadonlySet<SqlType> = new Set([
+  'DOUBLE',
+  'FLOAT',
+  'INT',
+  'LONG',
+  'TIMESTAMP',
+  'DATE',
+  'SHORT',
+  'BYTE',
+]);
+
+/** Rows summarized per round (pace and abort are checked between rounds); a round's pages are split between this thread and the pool's. */
+const ROUND_ROWS = 1 << 20;
+/** A part of a round smaller than this stays on this thread: the task's round trip would cost more than its work. */
+const MIN_TASK_ROWS = 1 << 16;
+
+interface Page {
+  readonly p: PartitionState;
+  readonly lo: number;
+  readonly hi: number;
+}
+
+/**
+ * The aggregate's batches by pages when it can run so (no keys, over a scan, each aggregate a
+ * state that takes page summaries of one numeric column, or count()); null otherwise.
+ */
+export function pageAggregate(plan: AggregatePlan, cx: ExecContext): AsyncGenerator<Batch> | null {
+  const scan = plan.input;
+  if (plan.keys.length !== 0 || plan.bucketKey !== undefined) return null;
+  if (scan.kind !== 'scan' || scan.backwards === true || scan.batchRows !== undefined) return null;
+  const states = plan.aggregates.map((a) => a.fn.create());
+  const columns: number[] = []; // per aggregate: index of its column in scan.columns, -1 for count()
+  for (let k = 0; k < states.length; k++) {
+    const s = states[k]!,
+      args = plan.aggregates[k]!.args;
+    if (s.pageSummary === undefined || s.takeSummary === undefined) return null;
+    if (args.length === 0 && s.pageSummary === 'rows') columns.push(-1);
+    else if (args.length === 1 && args[0]!.kind === 'col' && PAGE_TYPES.has(args[0]!.type) && s.pageSummary !== 'rows')
+      columns.push(args[0]!.index);
+    else return null;
+  }
+  return run(scan, states, columns, cx);
+}
+
+async function* run(
+  scan: ScanPlan,
+  states: readonly AggregateState[],
+  columns: readonly number[],
+  cx: ExecContext,
+): AsyncGenerator<Batch> {
+  const reader = tablesOf(cx).reader(scan.table);
+  cx.atEnd.push(() => reader.close());
+  cx.scanReaders.set(scan, reader);
+  // The columns read, each once, and each summary's column among them.
+  const used = [...new Set(columns.filter((c) => c >= 0))];
+  const defs = used.map((i) => reader.column(scan.columns[i]!));
+  if (defs.some((d) => !PAGE_TYPES.has(d.type))) throw new Error('page aggregate over a column that is not numeric');
+  const request = {
+    types: defs.map((d) => d.type),
+    kinds: states.map((s) => s.pageSummary!),
+    columns: columns.map((c) => (c < 0 ? -1 : used.indexOf(c))),
+  };
+  const round: Page[] = [];
+  let roundRows = 0;
+  const size = DEFAULT_BATCH_ROWS;
+  for (const r of reader.ranges(scan.intervals ?? undefined)) {
+    for (let lo = r.lo; lo < r.hi;) {
+      const hi = Math.min(r.hi, (Math.floor(lo / size) + 1) * size);
+      round.push({ p: r.partition, lo, hi });
+      roundRows += hi - lo;
+      lo = hi;
+      if (roundRows >= ROUND_ROWS) {
+        await summarizeRound(reader, round, roundRows, defs, request, states, cx);
+        round.length = 0;
+        roundRows = 0;
+      }
+    }
+  }
+  if (round.length > 0) await summarizeRound(reader, round, roundRows, defs, request, states, cx);
+  yield { rowCount: 1, columns: states.map((s) => s.result(1)) };
+}
+
+type RequestShape = Pick<PageSummaryRequest, 'types' | 'kinds' | 'columns'>;
+
+/** One round: its pages split into contiguous parts, all but the first summarized on the pool, then taken in page order. */
+async function summarizeRound(
+  reader: TableReader,
+  pages: readonly Page[],
+  rows: number,
+  defs: readonly ColumnDef[],
+  shape: RequestShape,
+  states: readonly AggregateState[],
+  cx: ExecContext,
+): Promise<void> {
+  await pace(cx);
+  const bytes = defs.map((d) => {
+    let part: PartitionState | null = null,
+      at: ((lo: number, hi: number) => Uint8Array) | null = null;
+    return pages.map((g) => {
+      if (g.p !== part) {
+        part = g.p;
+        at = reader.fixedBytes(g.p, d);
+      }
+      return at === null ? null : at(g.lo, g.hi);
+    });
+  });
+  const partOf = (from: number, to: number): PageSummaryRequest => ({
+    ...shape,
+    bytes: bytes.map((b) => b.slice(from, to)),
+    rows: pages.slice(from, to).map((g) => g.hi - g.lo),
+  });
+  const pool = cx.workers();
+  const parts = pool === null ? 1 : Math.max(1, Math.min(pool.threads + 1, Math.floor(rows / MIN_TASK_ROWS)));
+  // Part boundaries by pages (pages are at most one batch: near enough to equal rows).
+  const bounds = Array.from({ length: parts + 1 }, (_, k) => Math.round((k * pages.length) / parts));
+  const tasks: Promise<Float64Array>[] = [];
+  for (let k = 1; k < parts; k++) {
+    const part = partOf(bounds[k]!, bounds[k + 1]!);
+    tasks.push(
+      pool!.run(SUMMARIZE_PAGES, part, [], cx.signal).catch((e: unknown) => {
+        if (cx.signal.aborted) throw e;
+        return summarizePages(part); // a thread that failed (died, pool closing): the work here instead
+      }),
+    );
+  }
+  const results = [summarizePages(partOf(bounds[0]!, bounds[1]!)), ...(await Promise.all(tasks))];
+  const ids = new Int32Array(DEFAULT_BATCH_ROWS);
+  for (let k = 0; k < parts; k++) {
+    const out = results[k]!,
+      from = bounds[k]!,
+      count = bounds[k + 1]! - from;
+    for (let i = 0; i < count; i++) {
+      const g = pages[from + i]!,
+        n = g.hi - g.lo;
+      for (let a = 0; a < states.length; a++) {
+        const s = states[a]!;
+        if (s.takeSummary!(out[a * count + i]!, n)) continue;
+        // The state needs the rows (a NULL in a sum, integers past 2^53): update() with them, as the batch path does.
+        const c = shape.columns[a]!;
+        const v = reader.read(g.p, [defs[c]!], g.lo, g.hi)[0]!;
+        s.update(ids.length === n ? ids : ids.subarray(0, n), [v], n, 1);
+      }
+    }
+  }
+}
