@@ -1,7 +1,7 @@
 // Every server.conf key: its type, default and documentation. The default
 // conf/server.conf is generated from this table, and Config.get is typed by it.
 // Later capabilities add their keys here.
-import { availableParallelism } from 'node:os';
+import { availableParallelism, totalmem } from 'node:os';
 import {
   basicUserType,
   booleanType,
@@ -42,6 +42,18 @@ const workerCountType: ValueType<number> = {
     return Number(s);
   },
   format: (v) => String(v),
+};
+
+/** cairo.reader.cache.size when empty (the default): an eighth of the machine's memory, 256 MiB at least. */
+export function defaultReaderCacheSize(): number {
+  return Math.max(256 * 1024 * 1024, Math.floor(totalmem() / 8 / 65_536) * 65_536);
+}
+
+/** cairo.reader.cache.size: a size, or empty for defaultReaderCacheSize() (as the shipped server.conf shows it). */
+const readerCacheType: ValueType<number> = {
+  name: `${sizeType.name} (empty: an eighth of the machine's memory)`,
+  parse: (t) => (t.trim() === '' ? defaultReaderCacheSize() : sizeType.parse(t)),
+  format: sizeType.format,
 };
 
 export const CONFIG_KEYS = {
@@ -179,11 +191,14 @@ export const CONFIG_KEYS = {
     600_000,
     'Default per-table out-of-order lag: at an automatic commit, out-of-order rows newer than the max timestamp minus this stay in memory to merge with later stragglers.',
   ),
-  'cairo.reader.cache.size': key(
-    sizeType,
-    256 * 1024 * 1024,
-    'Bytes of column data kept in memory for readers (an LRU of 64 KiB file chunks); larger tables still work. As much again at most holds the dictionary codes of text columns used as keys (1-2 bytes a row).',
-  ),
+  'cairo.reader.cache.size': {
+    ...key(
+      readerCacheType,
+      defaultReaderCacheSize(),
+      'Bytes of column data kept in memory for readers (an LRU of 64 KiB file chunks, shared with the worker threads), filled as queries read; larger tables still work, read from the files again. As much again at most holds the dictionary codes of text columns used as keys (1-2 bytes a row). Default (empty): an eighth of the machine\'s memory, 256 MiB at least (as QuestDB leaves its column files to the OS page cache, the hot columns of a table stay in memory).',
+    ),
+    shownDefault: '',
+  },
   'cairo.writer.wait.timeout': key(
     durationType,
     5_000,
