@@ -195,7 +195,7 @@ export const CONFIG_KEYS = {
     ...key(
       readerCacheType,
       defaultReaderCacheSize(),
-      'Bytes of column data kept in memory for readers (an LRU of 64 KiB file chunks, shared with the worker threads), filled as queries read; larger tables still work, read from the files again. As much again at most holds the dictionary codes of text columns used as keys (1-2 bytes a row). Default (empty): an eighth of the machine\'s memory, 256 MiB at least (as QuestDB leaves its column files to the OS page cache, the hot columns of a table stay in memory).',
+      "Bytes of column data kept in memory for readers (an LRU of 64 KiB file chunks, shared with the worker threads), filled as queries read; larger tables still work, read from the files again. As much again at most holds the dictionary codes of text columns used as keys (1-2 bytes a row). Default (empty): an eighth of the machine's memory, 256 MiB at least (as QuestDB leaves its column files to the OS page cache, the hot columns of a table stay in memory).",
     ),
     shownDefault: '',
   },
