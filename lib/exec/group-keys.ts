@@ -29,7 +29,17 @@ class NumberPart implements PartIds {
   assign(v: ColumnVector, n: number, out: Int32Array): void {
     const x = asDoubles(v);
     const ids = this.#ids;
-    for (let i = 0; i < n; i++) out[i] = ids.id(x[i]!);
+    // A run of one value (sorted or clustered keys, SAMPLE BY buckets) looks its id up once; NaN (NULL) never equals the last value.
+    let last = NaN,
+      lastId = -1;
+    for (let i = 0; i < n; i++) {
+      const k = x[i]!;
+      if (k !== last) {
+        lastId = ids.id(k);
+        last = k;
+      }
+      out[i] = lastId;
+    }
   }
 
   bytes(): number {

@@ -82,10 +82,7 @@ export function bindSampleBy(env: StatementEnv, sb: A.SampleBy, plan: Plan, scop
   const bucketKernel: Kernel = (args, rows) => {
     const d = (args[0] as { data: Float64Array }).data;
     const out = new Float64Array(rows);
-    for (let i = 0; i < rows; i++) {
-      const t = d[i]!;
-      out[i] = t === LONG_NULL ? LONG_NULL : buckets.floor(t);
-    }
+    buckets.floorAll(d, out, rows);
     return { kind: 'fixed', type: 'TIMESTAMP', data: out };
   };
   const bucket: BoundExpr = {

@@ -7,6 +7,7 @@
 import { SvcError } from '../errors/svc-error.js';
 import { monthIndex, monthStart } from '../core/datetime.js';
 import { fixedZone, ianaOffset } from '../core/time-zones.js';
+import { LONG_NULL } from '../core/column-type.js';
 
 export type SampleUnit = 'U' | 'T' | 's' | 'm' | 'h' | 'd' | 'w' | 'M' | 'y';
 
@@ -123,6 +124,37 @@ export class Buckets {
     b += s.offset;
     // Back to UTC with the offset in force at the boundary (it may differ across a DST change).
     return this.#fixed !== null ? b - off : b - this.#offset(b - off);
+  }
+
+  /**
+   * out[i] = floor(t[i]) for rows [0, n), LONG_NULL kept: with a fixed stride (no months, no
+   * DST zone, no first observation) a bucket is [b, b + stride) in UTC, so rows that stay in the
+   * last one found (ascending timestamps: nearly all) take it without the arithmetic.
+   */
+  floorAll(t: Float64Array, out: Float64Array, n: number): void {
+    const s = this.s;
+    const fixedStride = s.unit !== 'M' && s.unit !== 'y' && !s.firstObservation && this.#fixed !== null;
+    const stride = fixedStride ? s.n * UNIT_US[s.unit]! : 0;
+    let lo = Infinity,
+      hi = -Infinity,
+      b = 0;
+    for (let i = 0; i < n; i++) {
+      const v = t[i]!;
+      if (v >= lo && v < hi) {
+        out[i] = b;
+        continue;
+      }
+      if (v === LONG_NULL) {
+        out[i] = LONG_NULL;
+        continue;
+      }
+      b = this.floor(v);
+      if (fixedStride) {
+        lo = b;
+        hi = b + stride;
+      }
+      out[i] = b;
+    }
   }
 
   /** The start of the bucket after the one starting at `b`. */
