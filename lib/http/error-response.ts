@@ -16,6 +16,7 @@ import { SvcError, errorMessage, isSvcError } from '../errors/svc-error.js';
 import type { Logger } from '../log/log-manager.js';
 import type { Metrics } from '../metrics/metrics.js';
 import { errorAnswer, type ErrorShape } from '../net/error-answer.js';
+import { answerAndLinger, bodyStillComing } from '../net/lingering-close.js';
 
 export interface ErrorContext {
   readonly res: ServerResponse;
@@ -86,9 +87,12 @@ export function sendError(ctx: ErrorContext, err: unknown): void {
 
 /**
  * Answers an error already reported (reportError) in `shape`, with a Content-Length
- * (and extra framing headers such as Connection: close). After a response started
- * it is too late for a status: the connection is cut so the client sees a broken
- * body, not a valid one.
+ * (and extra framing headers such as Connection: close). An answer that comes
+ * before the client has sent its whole body (a refused upload, bad credentials)
+ * closes the connection only after the rest of the body has been read and
+ * dropped, within a bound (net/lingering-close.ts), so the client reads the answer
+ * rather than a reset. After a response started it is too late for a status: the
+ * connection is cut so the client sees a broken body, not a valid one.
  */
 export function writeError(
   res: ServerResponse,
@@ -101,6 +105,10 @@ export function writeError(
     return;
   }
   const a = errorAnswer(e, shape);
+  if (bodyStillComing(res.req)) {
+    answerAndLinger(res, a.status, { ...a.headers, ...framing }, a.body);
+    return;
+  }
   res.writeHead(a.status, { ...a.headers, 'Content-Length': Buffer.byteLength(a.body), ...framing });
   res.end(a.body);
 }

@@ -10,8 +10,10 @@
 // visible. Request-level problems answer {"status": message} (4xx) with
 // fmt=json, and the message as text with status 200 in the tabular format,
 // as QuestDB answers them; a body that is not multipart is a 400 in text.
+// A refusal is answered as soon as it is known, the parser stopped; the rest
+// of the body is read and dropped before the connection closes (writeError).
 import busboy from 'busboy';
-import { pipeline } from 'node:stream/promises';
+import { finished, pipeline } from 'node:stream/promises';
 import { createGunzip } from 'node:zlib';
 import type { Database, ImportJob } from '../db/database.js';
 import { SvcError, isSvcError } from '../errors/svc-error.js';
@@ -67,7 +69,6 @@ async function handleImport(ctx: RequestContext, o: ImportRouteOptions): Promise
   } catch (err) {
     if (err instanceof NotMultipart) {
       const e = ctx.report(new SvcError('BAD_REQUEST', 'Non-multipart POST not supported', { plainText: true }));
-      await settle(ctx, 4 << 20, 1000);
       writeError(ctx.res, e, { kind: 'import', json }, { Connection: 'close' });
       return;
     }
@@ -76,39 +77,10 @@ async function handleImport(ctx: RequestContext, o: ImportRouteOptions): Promise
     const e = asSvcError(err);
     if (!isSvcError(e) || errorClass(e) === 'internal' || ctx.res.headersSent) throw err;
     ctx.report(e);
-    await settle(ctx, 4 << 20, 1000);
     // The tabular format answers as QuestDB does, 200 with the message; fmt=json keeps the status that says what went wrong.
+    // The answer comes at once; a client still sending reads it, and the rest of its body is dropped (writeError).
     writeError(ctx.res, e, { kind: 'import', json }, { Connection: 'close' });
   }
-}
-
-/**
- * Lets a client that is still sending finish (reading and dropping at most
- * `maxBytes` for `maxMs`), so that it reads the answer instead of failing its
- * write; past that the connection is closed after the answer.
- */
-function settle(ctx: RequestContext, maxBytes: number, maxMs: number): Promise<void> {
-  const req = ctx.req;
-  if (req.complete || req.destroyed) return Promise.resolve();
-  return new Promise((resolve) => {
-    let seen = 0;
-    const done = (): void => {
-      clearTimeout(timer);
-      req.off('data', onData);
-      req.off('end', done);
-      req.off('close', done);
-      resolve();
-    };
-    const onData = (c: Buffer): void => {
-      seen += c.length;
-      if (seen > maxBytes) done();
-    };
-    const timer = setTimeout(done, maxMs);
-    req.on('data', onData);
-    req.once('end', done);
-    req.once('close', done);
-    req.resume();
-  });
 }
 
 function runUpload(ctx: RequestContext, o: ImportRouteOptions, p: ImportParams): Promise<Upload> {
@@ -131,11 +103,20 @@ function runUpload(ctx: RequestContext, o: ImportRouteOptions, p: ImportParams):
     let importing: Promise<ImportResult> | null = null;
     let lateSchema = false;
     let failed: unknown = null;
-    // The first failure undoes the import and answers at once (with Connection: close, so the rest of a large upload is not read).
+    const encoding = String(ctx.req.headers['content-encoding'] ?? '').toLowerCase();
+    const gunzip = encoding === 'gzip' ? createGunzip() : null;
+    // The first failure undoes the import (its memory and table at once) and answers at once, with
+    // Connection: close; the rest of the body is no longer parsed but read and dropped (writeError).
     const fail = (e: unknown): void => {
       if (failed !== null) return;
       failed = e;
       importer?.abort();
+      ctx.req.unpipe();
+      // After the event being handled (busboy may be inside its own write); ends the part being read.
+      setImmediate(() => {
+        gunzip?.destroy();
+        bb.destroy();
+      });
       reject(e);
     };
     const schemaTooLarge = (): SvcError => importError(`the schema part is larger than ${SCHEMA_BYTES} bytes`);
@@ -156,8 +137,8 @@ function runUpload(ctx: RequestContext, o: ImportRouteOptions, p: ImportParams):
       }
     });
     bb.on('file', (name, stream, info) => {
-      // A body cut short destroys the part being read with the same error that fails the pipeline
-      // (`done` below), which is where it is handled; a part nobody reads any more (skipped, or after
+      // A body cut short, or a parser stopped by fail(), destroys the part being read; the failure is
+      // handled where it happened (`done` below, or the first fail()); a part nobody reads any more (skipped, or after
       // the import stopped) must not turn it into an uncaught exception.
       stream.on('error', () => {});
       if (failed !== null) {
@@ -198,8 +179,8 @@ function runUpload(ctx: RequestContext, o: ImportRouteOptions, p: ImportParams):
       const table = p.name !== null ? sanitizeName(p.name, 'import') : tableNameFromFile(location);
       const job = o.database().importJob({ opts: p.opts, table, schema, location });
       importer = job;
-      // Not destroyed when the import stops early: the rest of the part is then read and dropped (stream.resume()),
-      // so that busboy goes on to the end of the body and the client gets to read the answer.
+      // Not destroyed when the import stops early: the rest of the part is read and dropped (stream.resume())
+      // until fail() stops the parser; what the client still sends is then drained by the answer.
       const source: AsyncIterable<Buffer> = {
         [Symbol.asyncIterator]: () => stream.iterator({ destroyOnReturn: false }),
       };
@@ -218,8 +199,10 @@ function runUpload(ctx: RequestContext, o: ImportRouteOptions, p: ImportParams):
     bb.on('error', (e) =>
       fail(gone() ? disconnected() : importError(`malformed multipart request: ${(e as Error).message}`)),
     );
-    const encoding = String(ctx.req.headers['content-encoding'] ?? '').toLowerCase();
-    const done = encoding === 'gzip' ? pipeline(ctx.req, createGunzip(), bb) : pipeline(ctx.req, bb);
+    // Piped, not pipelined: stream.pipeline would destroy the request on a parse error, and with it the
+    // connection, so that a client still sending met a reset instead of the answer.
+    ctx.req.pipe(gunzip ?? bb);
+    const done = Promise.all([finished(ctx.req), gunzip ? pipeline(gunzip, bb) : finished(bb)]);
     done.catch((e: unknown) =>
       fail(gone() ? disconnected() : importError(`the upload failed: ${(e as Error).message}`)),
     );

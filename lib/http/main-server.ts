@@ -10,6 +10,7 @@ import type { Metrics } from '../metrics/metrics.js';
 import { WWW_AUTHENTICATE, type BasicAuth } from '../net/basic-auth.js';
 import { reportError, sendError } from './error-response.js';
 import { closeGracefully, listen } from '../net/listen.js';
+import { answeredEarly } from '../net/lingering-close.js';
 import { checkHead, guardRequestHeads, parserLimit, type HeadLimits } from '../net/request-head.js';
 import type { RequestContext, Router } from './router.js';
 
@@ -31,6 +32,8 @@ export class MainServer {
   readonly #server: Server;
   /** One controller per in-flight request, aborted on shutdown past the grace period. */
   readonly #inFlight = new Set<AbortController>();
+  /** Answered requests whose bodies are still being read and dropped (lingering close): cut at once on stop. */
+  readonly #lingering = new Set<ServerResponse>();
   #address: AddressInfo | null = null;
 
   constructor(opts: MainServerOptions) {
@@ -53,6 +56,8 @@ export class MainServer {
   }
 
   async stop(graceMs: number): Promise<void> {
+    // They have their answers; the rest of their bodies is not worth the wait.
+    for (const res of this.#lingering) res.destroy();
     await closeGracefully(this.#server, graceMs, () => {
       for (const c of this.#inFlight) c.abort(new SvcError('UNAVAILABLE', 'server is shutting down'));
     });
@@ -100,13 +105,19 @@ export class MainServer {
       this.#inFlight.delete(controller);
       const seconds = Number(process.hrtime.bigint() - started) / 1e9;
       const status = String(res.statusCode);
+      // An answer given before the request's body arrived is whole although the response still drains that body.
+      const answered = res.writableFinished || answeredEarly(res);
+      if (!res.writableFinished && answeredEarly(res) && !res.destroyed) {
+        this.#lingering.add(res);
+        res.once('close', () => this.#lingering.delete(res));
+      }
       metrics.httpRequests.inc({ server: 'main', endpoint, method, status });
       metrics.httpDuration.observe({ server: 'main', endpoint }, seconds);
       if (stats.rows > 0) metrics.httpRows.inc({ endpoint }, stats.rows);
       if (stats.bytes > 0) metrics.httpBytes.inc({ endpoint }, stats.bytes);
-      if (res.statusCode >= 400 || !res.writableFinished) metrics.httpErrors.inc({ endpoint });
+      if (res.statusCode >= 400 || !answered) metrics.httpErrors.inc({ endpoint });
       log.info(
-        `${method} ${path} ${status}${res.writableFinished ? '' : ' (cut)'} rows=${stats.rows} bytes=${stats.bytes} ${(seconds * 1000).toFixed(1)}ms`,
+        `${method} ${path} ${status}${answered ? '' : ' (cut)'} rows=${stats.rows} bytes=${stats.bytes} ${(seconds * 1000).toFixed(1)}ms`,
       );
     }
   }

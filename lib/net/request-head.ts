@@ -7,6 +7,7 @@ import { STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } 
 import type { Socket } from 'node:net';
 import { SvcError } from '../errors/svc-error.js';
 import { errorAnswer } from './error-answer.js';
+import { LINGER } from './lingering-close.js';
 
 export interface HeadLimits {
   /** Longest request target (path and query string) in bytes; longer gets 414. */
@@ -65,15 +66,6 @@ interface HeadTap {
 }
 
 /**
- * After a refusal the connection stays open this long, reading and dropping up
- * to LINGER_BYTES, so a client still sending its request reads the answer
- * instead of a reset (closing with unread input makes the kernel send RST,
- * which can discard the answer before the client reads it).
- */
-const LINGER_MS = 2000;
-const LINGER_BYTES = 4 * 1024 * 1024;
-
-/**
  * Installs the limits' answers on a node:http server created with
  * maxHeaderSize = parserLimit(limits). `onBadRequest` hears one line per refused
  * request (for an info-level log line: these are the client's mistakes).
@@ -88,7 +80,7 @@ export function guardRequestHeads(server: Server, limits: HeadLimits, onBadReque
     socket.on('data', (chunk: Buffer) => {
       if (tap.answered) {
         tap.dropped += chunk.length;
-        if (tap.dropped > LINGER_BYTES) socket.destroy();
+        if (tap.dropped > LINGER.bytes) socket.destroy();
         return;
       }
       if (!tap.inHead || tap.lineEnd >= 0) return;
@@ -139,7 +131,8 @@ export function guardRequestHeads(server: Server, limits: HeadLimits, onBadReque
           `${headers}Content-Length: ${Buffer.byteLength(a.body)}\r\n\r\n${a.body}`,
       );
       tap.answered = true;
-      const timer = setTimeout(() => socket.destroy(), LINGER_MS);
+      // Lingering close (lingering-close.ts), on the socket: the parser has given up on this connection.
+      const timer = setTimeout(() => socket.destroy(), LINGER.ms);
       timer.unref();
       socket.once('close', () => clearTimeout(timer));
     },

@@ -43,8 +43,8 @@ function multipart(parts: readonly Part[], end = `--${BOUNDARY}--\r\n`): Buffer 
 
 /**
  * POST /imp as curl sends it: the body in 64 KiB writes, stopped once the answer
- * arrives (a refused upload is answered before its end; the server then drops
- * a little more of it and closes the connection).
+ * arrives (a refused upload is answered before its end; the server then reads
+ * and drops the rest of it, within a bound, and closes the connection).
  */
 function upload(s: ServerProcess, body: Buffer, params: Record<string, string>): Promise<Answer> {
   return new Promise((resolve, reject) => {
