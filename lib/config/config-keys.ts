@@ -199,6 +199,16 @@ export const CONFIG_KEYS = {
     ),
     shownDefault: '',
   },
+  'cairo.sql.page.frame.min.rows': key(
+    intType(1, 2 ** 31 - 1),
+    1 << 20,
+    'Fewest rows of a table one worker thread takes as a task of a parallel scan (aggregates without GROUP BY): smaller scans stay on one thread, where handing the work over would cost more than it saves.',
+  ),
+  'cairo.sql.page.frame.max.rows': key(
+    intType(1, 2 ** 31 - 1),
+    1 << 23,
+    'Most rows a parallel scan hands out at once (between two checks for cancel and timeout); its tasks split them among the threads of shared.worker.count.',
+  ),
   'cairo.writer.wait.timeout': key(
     durationType,
     5_000,

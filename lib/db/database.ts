@@ -11,6 +11,7 @@ import { Config, loadConfig } from '../config/config.js';
 import { SvcError, isSvcError } from '../errors/svc-error.js';
 import { compile, type CompiledStatement, type EngineOptions, type SelectStatement } from '../exec/engine.js';
 import { Pacer } from '../exec/pacer.js';
+import type { PageFrame } from '../exec/context.js';
 import { createFunctionRegistry } from '../functions/index.js';
 import type { FunctionRegistry } from '../functions/registry.js';
 import type { Batch } from '../core/batch.js';
@@ -232,6 +233,8 @@ interface Limits {
   readonly parentBudget: MemoryBudget | null;
   readonly maxTextBytes: number;
   readonly columnNaming: ColumnNaming;
+  /** cairo.sql.page.frame.min.rows / max.rows: how parallel scans cut their work. */
+  readonly pageFrame: PageFrame;
 }
 
 /**
@@ -285,6 +288,10 @@ export class Database {
       parentBudget: queryMemoryTotal(config.get('query.memory.total.limit'), memoryLimit),
       maxTextBytes: config.get('cairo.sql.string.function.buffer.max.size'),
       columnNaming: columnNamingFromConfig(config),
+      pageFrame: {
+        minRows: config.get('cairo.sql.page.frame.min.rows'),
+        maxRows: config.get('cairo.sql.page.frame.max.rows'),
+      },
     };
     this.analysisLines = config.get('http.text.analysis.max.lines');
     this.importLimits = importLimitsFromConfig(config);

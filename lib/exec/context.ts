@@ -58,6 +58,7 @@ export interface ExecContext extends StatementEnv {
   readonly scanReaders: Map<Plan, TableReader>;
   /** The database's worker pool (shared.worker.count), null when work stays on this thread. */
   readonly workers: () => WorkerPool | null;
+  readonly pageFrame: PageFrame;
 }
 
 /** What every execution of one statement shares: its functions and time, and the database's pacer. */
@@ -75,7 +76,17 @@ export interface StatementLimits {
   readonly maxTextBytes?: number;
   /** The worker pool scans may use (none by default: everything on this thread). */
   readonly workers?: () => WorkerPool | null;
+  /** How parallel scans cut their work (DEFAULT_PAGE_FRAME by default). */
+  readonly pageFrame?: PageFrame;
 }
+
+/** cairo.sql.page.frame.*: the fewest rows a pool thread takes as one task, and the most rows handed out at once. */
+export interface PageFrame {
+  readonly minRows: number;
+  readonly maxRows: number;
+}
+
+export const DEFAULT_PAGE_FRAME: PageFrame = { minRows: 1 << 20, maxRows: 1 << 23 };
 
 /**
  * A context for one execution of the statement `runtime` describes: a fresh budget (under
@@ -103,6 +114,7 @@ export function execContext(
     atEnd: [],
     scanReaders: new Map(),
     workers: limits.workers ?? noWorkers,
+    pageFrame: limits.pageFrame ?? DEFAULT_PAGE_FRAME,
   };
 }
 

@@ -13,6 +13,7 @@ import { bindQuery, type BindContext } from '../sql/binder.js';
 import type { SchemaSource } from '../sql/schema-source.js';
 import { node } from '../sql/plan-timestamp.js';
 import type { WorkerPool } from '../workers/worker-pool.js';
+import type { PageFrame } from './context.js';
 import type { ColumnNaming } from '../sql/column-alias.js';
 import { COLUMNS_FIELDS, SHOW_CREATE_FIELDS, SHOW_TABLES_FIELDS } from '../sql/metadata.js';
 import { parseStatement } from '../sql/parser.js';
@@ -50,6 +51,8 @@ export interface EngineOptions {
   readonly inputs?: BindContext['inputs'];
   /** The worker pool scans may use (none by default). */
   readonly workers?: () => WorkerPool | null;
+  /** How parallel scans cut their work (cairo.sql.page.frame.*). */
+  readonly pageFrame?: PageFrame;
   /** How unaliased result columns are named (server.conf cairo.sql.column.alias.*; QuestDB 9's expression text by default). */
   readonly columnNaming?: ColumnNaming;
 }

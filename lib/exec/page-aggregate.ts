@@ -28,11 +28,6 @@ const PAGE_TYPES: ReadonlySet<SqlType> = new Set([
   'BYTE',
 ]);
 
-/** Rows summarized per round (pace and abort are checked between rounds); a round's pages are split between this thread and the pool's. */
-const ROUND_ROWS = 1 << 20;
-/** A part of a round smaller than this stays on this thread: the task's round trip would cost more than its work. */
-const MIN_TASK_ROWS = 1 << 16;
-
 interface Page {
   readonly p: PartitionState;
   readonly lo: number;
@@ -88,7 +83,7 @@ async function* run(
       round.push({ p: r.partition, lo, hi });
       roundRows += hi - lo;
       lo = hi;
-      if (roundRows >= ROUND_ROWS) {
+      if (roundRows >= cx.pageFrame.maxRows) {
         await summarizeRound(reader, round, roundRows, defs, request, states, cx);
         round.length = 0;
         roundRows = 0;
@@ -129,7 +124,9 @@ async function summarizeRound(
     rows: pages.slice(from, to).map((g) => g.hi - g.lo),
   });
   const pool = cx.workers();
-  const parts = pool === null ? 1 : Math.max(1, Math.min(pool.threads + 1, Math.floor(rows / MIN_TASK_ROWS)));
+  // Rounds are cx.pageFrame.maxRows (pace and abort are checked between them); a part smaller than minRows
+  // stays on this thread: the task's round trip (its shared pages posted, the thread's reply) would cost more than it saves.
+  const parts = pool === null ? 1 : Math.max(1, Math.min(pool.threads + 1, Math.floor(rows / cx.pageFrame.minRows)));
   // Part boundaries by pages (pages are at most one batch: near enough to equal rows).
   const bounds = Array.from({ length: parts + 1 }, (_, k) => Math.round((k * pages.length) / parts));
   const tasks: Promise<Float64Array>[] = [];

@@ -88,7 +88,14 @@ describe('the same import and exports with shared.worker.count 1, 2 and 4', () =
   const servers: ServerProcess[] = [];
   before(async () => {
     for (const n of [1, 2, 4]) {
-      const s = await startServer({ env: { SVC_SHARED_WORKER_COUNT: String(n) } });
+      // Small page frames: the 150k rows' aggregates are cut into tasks for every thread.
+      const s = await startServer({
+        env: {
+          SVC_SHARED_WORKER_COUNT: String(n),
+          SVC_CAIRO_SQL_PAGE_FRAME_MIN_ROWS: '16384',
+          SVC_CAIRO_SQL_PAGE_FRAME_MAX_ROWS: '65536',
+        },
+      });
       servers.push(s);
       answers.set(n, await answersOf(s, csv));
       await s.stop();

@@ -2,7 +2,7 @@
 // the library runs them: the same values with 1 and 3 threads of work, and the
 // same as batch by batch (through a subquery): NULLs in some pages only, a LONG
 // sum past 2^53 (exact, in BigInt), a column added after the first partitions,
-// intervals, and a table with no rows.
+// intervals, and a table with no rows; small page frames cut it into tasks.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { openDatabase, type Database, type Row } from 'svcdb';
@@ -57,6 +57,9 @@ describe('keyless aggregates by pages', () => {
       select timestamp_sequence('2024-01-04', 1_000_000L), x * 0.37 - 11_000, x, cast(x as int), cast(x as float), x * 2.5
       from long_sequence(20_000)`);
     await db.close();
+    // Small page frames (rounds of 40,000 rows, tasks of 10,000 at least): these tables are cut into tasks for every thread.
+    process.env.SVC_CAIRO_SQL_PAGE_FRAME_MIN_ROWS = '10000';
+    process.env.SVC_CAIRO_SQL_PAGE_FRAME_MAX_ROWS = '40000';
     for (const workers of [1, 3]) {
       const db = openDatabase(root, { workerCount: workers });
       try {
