@@ -250,6 +250,8 @@ export class TextIds {
   #map = new Int32Array(0);
   #mapped = 0;
   readonly #charBytes = new Uint8Array(3);
+  /** False: a dictionary's entries get ids all at once, before rows show them. */
+  readonly inRowOrder = false;
 
   get size(): number {
     return this.ids.size;

@@ -17,10 +17,13 @@ interface PartIds {
   bytes(): number;
   /** Ids given so far. */
   readonly size: number;
+  /** Whether ids are given in the order rows show their values (0, 1, 2...): then they are the key ids as they are. */
+  readonly inRowOrder: boolean;
 }
 
 class NumberPart implements PartIds {
   readonly #ids = new DoubleIds();
+  readonly inRowOrder = true;
 
   get size(): number {
     return this.#ids.size;
@@ -50,6 +53,7 @@ class NumberPart implements PartIds {
 /** Keys of the remaining types by their text (UUID, LONG256, GEOHASH, DECIMAL, TIMESTAMP_NS, arrays, BINARY). */
 class ValuePart implements PartIds {
   readonly #ids = new Map<string, number>();
+  readonly inRowOrder = true;
   #chars = 0;
 
   get size(): number {
@@ -115,7 +119,11 @@ export class GroupKeys {
       return;
     }
     // One key: its part's ids may include values no row has shown yet (a dictionary's entries are
-    // mapped all at once), so they are renumbered in the order rows show them.
+    // mapped all at once), so they are renumbered in the order rows show them, unless they already are.
+    if (this.#parts[0]!.inRowOrder) {
+      this.size = this.#parts[0]!.size;
+      return;
+    }
     const partSize = this.#parts[0]!.size;
     if (this.#remap.length < partSize) {
       const next = new Int32Array(Math.max(partSize, this.#remap.length * 2)).fill(-1);
