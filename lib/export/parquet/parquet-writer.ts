@@ -1,10 +1,11 @@
 // The /exp Parquet body: an async generator of Buffer chunks over the query's
 // batches. Rows are gathered into one row group at a time (at most
 // row_group_size rows, never two partition_by periods of the designated
-// timestamp), encoded, their pages compressed (on the helper thread when
-// there is one, while the next row group is gathered), yielded in order,
-// bloom filters after their row group, and the footer ends the file. Memory
-// is bounded by two row groups whatever the result size.
+// timestamp), encoded, their pages compressed (on the pool's threads while the
+// next row group is gathered, and on this thread while it waits for them:
+// page-queue.ts), yielded in order, bloom filters after their row group, and
+// the footer ends the file. Memory is bounded by two row groups whatever the
+// result size.
 import { SvcError } from '../../errors/svc-error.js';
 import type { Field, Plan } from '../../sql/bound.js';
 import { partitionCeil, partitionFloor, type PartitionBy } from '../../storage/partition-by.js';
@@ -15,6 +16,7 @@ import { pageCodec, type PageCodec } from './codecs.js';
 import { finishChunk, planChunk, type ChunkPlan } from './column-chunk.js';
 import type { FormatPool } from '../format-pool.js';
 import { ChunkValues } from './column-values.js';
+import { PageQueue } from './page-queue.js';
 import { writeFileMetaData, type ColumnChunkMeta, type RowGroupMeta } from './format.js';
 import type { ParquetOptions } from './options.js';
 import { columnSpec, type ColumnSpec } from './schema.js';
@@ -139,10 +141,9 @@ export async function* parquetBody(
     bloomFpp: plan.bloom[c] ? options.bloomFpp : null,
     probe: OFFLOADED.has(plan.codec.name),
   }));
-  const offload = pool !== null && OFFLOADED.has(plan.codec.name);
-  // pool.compress copies the page before it returns, as planChunk needs.
-  const compress = (raw: Uint8Array): Buffer | Promise<Buffer> =>
-    offload && pool.usable ? pool.compress(plan.codec.name, options.level, raw) : plan.codec.compress(raw);
+  const queue = new PageQueue(plan.codec, options.level, OFFLOADED.has(plan.codec.name) ? pool : null);
+  // The queue copies the page before it returns, as planChunk needs.
+  const compress = (raw: Uint8Array): Buffer | Promise<Buffer> => queue.compress(raw);
   const rowGroups: RowGroupMeta[] = [];
   let pos = 0;
   let totalRows = 0;
@@ -210,7 +211,7 @@ export async function* parquetBody(
   let inFlight: RowGroupWork | null = null;
   async function* flush(): AsyncGenerator<Buffer> {
     const next = encode();
-    if (inFlight !== null) yield* emit(inFlight, await inFlight.bodies);
+    if (inFlight !== null) yield* emit(inFlight, await queue.finish(inFlight.bodies));
     inFlight = next;
   }
 
@@ -218,37 +219,41 @@ export async function* parquetBody(
   const tsCol = plan.timestamp;
   let periodFrom = 0,
     periodTo = Infinity;
-  for await (const [b, from, to] of windowRows(rows, window, false, stats)) {
-    let i = from;
-    while (i < to) {
-      const have = cols[0]?.rows ?? 0;
-      let end = Math.min(to, i + (rgSize - have));
-      let boundary = false;
-      if (part !== 'NONE') {
-        const ts = (b.columns[tsCol] as { data: Float64Array }).data;
-        if (have === 0) {
-          periodFrom = partitionFloor(part, ts[i]!);
-          periodTo = partitionCeil(part, periodFrom);
+  try {
+    for await (const [b, from, to] of windowRows(rows, window, false, stats)) {
+      let i = from;
+      while (i < to) {
+        const have = cols[0]?.rows ?? 0;
+        let end = Math.min(to, i + (rgSize - have));
+        let boundary = false;
+        if (part !== 'NONE') {
+          const ts = (b.columns[tsCol] as { data: Float64Array }).data;
+          if (have === 0) {
+            periodFrom = partitionFloor(part, ts[i]!);
+            periodTo = partitionCeil(part, periodFrom);
+          }
+          let j = i;
+          while (j < end) {
+            const t = ts[j]!;
+            if (t < periodFrom || t >= periodTo) break;
+            j++;
+          }
+          if (j < end) {
+            end = j;
+            boundary = true;
+          }
         }
-        let j = i;
-        while (j < end) {
-          const t = ts[j]!;
-          if (t < periodFrom || t >= periodTo) break;
-          j++;
-        }
-        if (j < end) {
-          end = j;
-          boundary = true;
-        }
+        if (end > i) for (let c = 0; c < specs.length; c++) specs[c]!.gather(cols[c]!, b.columns[c]!, i, end);
+        i = end;
+        if ((cols[0]?.rows ?? 0) >= rgSize || boundary) yield* flush();
       }
-      if (end > i) for (let c = 0; c < specs.length; c++) specs[c]!.gather(cols[c]!, b.columns[c]!, i, end);
-      i = end;
-      if ((cols[0]?.rows ?? 0) >= rgSize || boundary) yield* flush();
     }
+    const last = encode();
+    if (inFlight !== null) yield* emit(inFlight, await queue.finish((inFlight as RowGroupWork).bodies));
+    if (last !== null) yield* emit(last, await queue.finish(last.bodies));
+  } finally {
+    queue.close(); // an export that ends early (an error, a client gone) leaves no page to compress
   }
-  const last = encode();
-  if (inFlight !== null) yield* emit(inFlight, await (inFlight as RowGroupWork).bodies);
-  if (last !== null) yield* emit(last, await last.bodies);
   const footer = writeFileMetaData({
     version: options.version,
     columns: specs.map((s) => s.schema),
