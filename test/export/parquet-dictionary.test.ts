@@ -1,7 +1,7 @@
 // The column chunk dictionaries (lib/export/parquet/dictionary.ts) against a reference built with a
 // Map: the same distinct values in first-seen order and the same index per value, for byte arrays
 // (empty strings, multi-byte UTF-8, long values, many distinct values) and every fixed width, and
-// null past the entry and byte limits.
+// null past the entry and byte limits, or when the chunk's first values are mostly distinct.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ChunkValues, type ValueKind } from '../../lib/export/parquet/column-values.js';
@@ -61,7 +61,10 @@ function check(v: ChunkValues, maxEntries: number, maxBytes: number, label: stri
     want.push(e);
   }
   const d = buildDictionary(v, maxEntries, maxBytes);
-  if (first.size > maxEntries || plainBytes > maxBytes) {
+  // A chunk over 8192 values is judged on its first eighth (4096 at least): over 9 in 10 distinct there is PLAIN.
+  const judgeAt = v.count > 8192 ? Math.max(4096, v.count >>> 3) : v.count;
+  const sampled = new Set(Array.from({ length: judgeAt }, (_, k) => want[k])).size;
+  if (first.size > maxEntries || plainBytes > maxBytes || (judgeAt < v.count && sampled * 10 > judgeAt * 9)) {
     assert.equal(d, null, `${label}: past the limits`);
     return false;
   }
@@ -137,4 +140,27 @@ test('fixed widths: INT, FLOAT, LONG, DOUBLE (-0 apart from 0) and 16-byte value
     const v = fixedChunk(kind, width, 4000, (i) => (i * 7919) % 4001);
     assert.equal(check(v, 2000, 1 << 20, `${kind} distinct`), false);
   }
+});
+
+test('a chunk whose first eighth is over 9 in 10 distinct is left to PLAIN; one whose later values are distinct keeps its dictionary', () => {
+  const n = 40_000; // judged at its first 5000 values
+  const mk = (pick: (i: number) => number): [ChunkValues, ChunkValues] => {
+    const words = Array.from({ length: n }, (_, i) => `k${pick(i)}`);
+    return [fixedChunk('f64', 8, n, pick), bytesChunk(words)];
+  };
+  // 4600 distinct of the first 5000 (92%), then 10 values repeated: 4610 distinct in all, well within the limits.
+  const first = (i: number): number => (i < 5000 ? (i < 4600 ? i : 0) : 10_000 + (i % 10));
+  // 4400 of 5000 (88%): judged fine, and the dictionary is built.
+  const under = (i: number): number => (i < 5000 ? (i < 4400 ? i : 0) : 10_000 + (i % 10));
+  // The first 5000 repeat 50 values, then 15000 distinct: within the entry limit (20000).
+  const later = (i: number): number => (i < 5000 ? i % 50 : i < 20_000 ? i : 7);
+  for (const v of mk(first)) {
+    assert.equal(buildDictionary(v, n / 2, 1 << 20), null, `${v.kind}: first values mostly distinct`);
+    assert.equal(check(v, n / 2, 1 << 20, `${v.kind} first`), false);
+  }
+  for (const [label, pick] of [
+    ['88% at first', under],
+    ['later values distinct', later],
+  ] as const)
+    for (const v of mk(pick)) assert.ok(check(v, n / 2, 1 << 20, `${v.kind} ${label}`));
 });

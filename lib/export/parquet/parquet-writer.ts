@@ -220,7 +220,8 @@ export async function* parquetBody(
   let periodFrom = 0,
     periodTo = Infinity;
   try {
-    for await (const [b, from, to] of windowRows(rows, window, false, stats)) {
+    // Each slice's rows are gathered before the next is asked for: text taken by its codes is never read.
+    for await (const [b, from, to] of windowRows(rows, window, false, stats, true)) {
       let i = from;
       while (i < to) {
         const have = cols[0]?.rows ?? 0;
