@@ -110,6 +110,21 @@ export function planParquet(
   };
 }
 
+/** Parts at least this large go out as they are; smaller ones (page headers, levels, small pages) are joined. */
+const OWN_CHUNK_BYTES = 64 * 1024;
+
+/** `parts` in order as fewer buffers: runs of small parts joined, large ones (page bodies) not copied. */
+function* coalesced(parts: readonly Buffer[]): Generator<Buffer> {
+  let from = 0;
+  for (let i = 0; i < parts.length; i++) {
+    if (parts[i]!.length < OWN_CHUNK_BYTES) continue;
+    if (i > from) yield from + 1 === i ? parts[from]! : Buffer.concat(parts.slice(from, i));
+    yield parts[i]!;
+    from = i + 1;
+  }
+  if (parts.length > from) yield from + 1 === parts.length ? parts[from]! : Buffer.concat(parts.slice(from));
+}
+
 function placed(m: ColumnChunkMeta, at: number): ColumnChunkMeta {
   return {
     ...m,
@@ -185,7 +200,7 @@ export async function* parquetBody(
       pos += enc.byteLength;
       const parts = pending === null ? enc.parts : [pending, ...enc.parts];
       pending = null;
-      yield Buffer.concat(parts);
+      yield* coalesced(parts);
     }
     // Bloom filters after their row group (the spec allows them between row groups): memory stays per row group.
     const bloomParts: Buffer[] = [];
