@@ -1,7 +1,8 @@
 // The Parquet writer's page queue (lib/export/parquet/page-queue.ts): pages go
 // to the pool's threads two at a time each, and this thread compresses the
 // rest while the writer waits; small pages are compressed at once; every
-// page's bytes are the codec's, whichever thread compressed it.
+// page's bytes are the codec's, whichever thread compressed it. And the writer
+// (parquet-writer.ts) keeps two row groups compressing while it gathers.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { pageCodec } from '../../lib/export/parquet/codecs.js';
@@ -9,6 +10,10 @@ import { INLINE_PAGE_BYTES, PageQueue, type PagePool } from '../../lib/export/pa
 import type { CompressedPage } from '../../lib/export/format-pool.js';
 import { FormatPool } from '../../lib/export/format-pool.js';
 import { WorkerPool } from '../../lib/workers/worker-pool.js';
+import { parquetBody, planParquet, type ParquetPlan } from '../../lib/export/parquet/parquet-writer.js';
+import { PARQUET_DEFAULTS } from '../../lib/export/parquet/options.js';
+import type { Field } from '../../lib/sql/bound.js';
+import type { Batch } from '../../lib/core/batch.js';
 
 const zstd = pageCodec('ZSTD', 9);
 
@@ -113,4 +118,42 @@ test('pages still queued when the export ends are dropped: the pool gets no more
   for (const h of pool.held.splice(0)) h.release();
   await new Promise((resolve) => setImmediate(resolve));
   assert.equal(pool.taken, 2);
+});
+
+test('the writer gathers the next row group while two wait for the pool, and the file is the same', async () => {
+  const fields: Field[] = [{ name: 'x', type: 'DOUBLE' }];
+  const rowsPerGroup = 4000; // 32 KB pages: handed to the pool
+  const state = { produced: 0 };
+  async function* source(): AsyncGenerator<Batch> {
+    for (let b = 0; b < 16; b++) {
+      const data = Float64Array.from({ length: 1000 }, (_, i) => (b * 1000 + i) * 1.25); // distinct: no dictionary
+      state.produced += 1000;
+      yield { rowCount: 1000, columns: [{ kind: 'fixed', type: 'DOUBLE', data }] };
+    }
+  }
+  const plan = (): ParquetPlan =>
+    planParquet(fields, -1, null, { ...PARQUET_DEFAULTS, rowGroupSize: rowsPerGroup, statistics: false });
+  const file = async (pool: PagePool | null): Promise<Buffer> => {
+    const parts: Buffer[] = [];
+    for await (const c of parquetBody(plan(), source(), null, { sent: 0, matched: 0 }, pool)) parts.push(c);
+    return Buffer.concat(parts);
+  };
+  const alone = await file(null);
+  state.produced = 0;
+  const pool = heldPool();
+  const body = file(pool);
+  // The pool holds the first two row groups' pages: the writer has gathered the third before it waits.
+  for (const t0 = Date.now(); pool.taken < 2 && Date.now() - t0 < 5000;)
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  await new Promise((resolve) => setTimeout(resolve, 50));
+  assert.equal(pool.taken, 2);
+  assert.ok(state.produced >= 3 * rowsPerGroup, `gathered ${state.produced} rows`);
+  const answering = setInterval(() => {
+    for (const h of pool.held.splice(0)) h.release();
+  }, 1);
+  try {
+    assert.ok((await body).equals(alone));
+  } finally {
+    clearInterval(answering);
+  }
 });

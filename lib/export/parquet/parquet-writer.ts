@@ -5,7 +5,7 @@
 // next row group is gathered, and on this thread while it waits for them:
 // page-queue.ts), yielded in order, bloom filters after their row group, and
 // the footer ends the file. Memory is bounded by two row groups whatever the
-// result size.
+// result size (three while the ones compressing hold under 32 MiB of pages).
 import { SvcError } from '../../errors/svc-error.js';
 import type { Field, Plan } from '../../sql/bound.js';
 import { partitionCeil, partitionFloor, type PartitionBy } from '../../storage/partition-by.js';
@@ -14,9 +14,8 @@ import { VERSION } from '../../version.js';
 import { windowRows, type RowStats, type RowWindow } from '../row-window.js';
 import { pageCodec, type PageCodec } from './codecs.js';
 import { finishChunk, planChunk, type ChunkPlan } from './column-chunk.js';
-import type { FormatPool } from '../format-pool.js';
 import { ChunkValues } from './column-values.js';
-import { PageQueue } from './page-queue.js';
+import { PageQueue, type PagePool } from './page-queue.js';
 import { writeFileMetaData, type ColumnChunkMeta, type RowGroupMeta } from './format.js';
 import type { ParquetOptions } from './options.js';
 import { columnSpec, type ColumnSpec } from './schema.js';
@@ -110,6 +109,11 @@ export function planParquet(
   };
 }
 
+/** Row groups whose pages may still be compressing while the next is gathered. */
+const AHEAD = 2;
+/** Past this many bytes of pages in flight, one row group only: large row groups keep memory at two of them. */
+const AHEAD_BYTES = 32 * 1024 * 1024;
+
 /** Parts at least this large go out as they are; smaller ones (page headers, levels, small pages) are joined. */
 const OWN_CHUNK_BYTES = 64 * 1024;
 
@@ -143,7 +147,7 @@ export async function* parquetBody(
   rows: AsyncIterable<Batch>,
   window: RowWindow | null,
   stats: RowStats,
-  pool: FormatPool | null = null,
+  pool: PagePool | null = null,
 ): AsyncGenerator<Buffer> {
   const { specs, options } = plan;
   const rgSize = options.rowGroupSize;
@@ -168,6 +172,10 @@ export async function* parquetBody(
     readonly rows: number;
     readonly chunks: readonly ChunkPlan[];
     readonly bodies: Promise<Buffer[][]>;
+    /** Every page compressed: it can go out without waiting. */
+    done: boolean;
+    /** Its pages' bytes before compression. */
+    readonly bytes: number;
   }
 
   /** The gathered rows encoded up to compression, which starts now; the gatherers are free again. */
@@ -179,8 +187,17 @@ export async function* parquetBody(
     // A body is a Buffer or, while compressing, a Promise of one: Promise.all takes both.
     // eslint-disable-next-line @typescript-eslint/await-thenable
     const bodies = Promise.all(chunks.map((ch) => Promise.all(ch.pages.map((p) => p.body))));
-    bodies.catch(() => undefined); // awaited in order later; a failure surfaces there
-    return { rows: n, chunks, bodies };
+    // Pages compressed here already (no pool, a fast codec, small pages): done now.
+    const done = chunks.every((ch) => ch.pages.every((p) => Buffer.isBuffer(p.body)));
+    let bytes = 0;
+    for (const ch of chunks) for (const p of ch.pages) bytes += p.header.uncompressed;
+    const work: RowGroupWork = { rows: n, chunks, bodies, done, bytes };
+    // Awaited in order later (a failure surfaces there).
+    bodies.then(
+      () => (work.done = true),
+      () => undefined,
+    );
+    return work;
   }
 
   /** A row group's bytes, its bloom filters after it, in file order. */
@@ -222,12 +239,29 @@ export async function* parquetBody(
     totalRows += work.rows;
   }
 
-  // At most one row group compresses while the next is gathered.
-  let inFlight: RowGroupWork | null = null;
+  // Row groups encoded and not yet sent, oldest first: up to AHEAD compress while the next is
+  // gathered (one only once they hold AHEAD_BYTES), so this thread waits for the pool only when
+  // it is that far ahead (it compresses queued pages meanwhile). A row group whose pages are all
+  // done goes out at once.
+  const inFlight: RowGroupWork[] = [];
+  let inFlightBytes = 0;
+  async function* sendReady(ahead: number): AsyncGenerator<Buffer> {
+    while (
+      inFlight.length > 0 &&
+      (inFlight.length > ahead || inFlight[0]!.done || (inFlight.length > 1 && inFlightBytes > AHEAD_BYTES))
+    ) {
+      const work = inFlight.shift()!;
+      inFlightBytes -= work.bytes;
+      yield* emit(work, work.done ? await work.bodies : await queue.finish(work.bodies));
+    }
+  }
   async function* flush(): AsyncGenerator<Buffer> {
     const next = encode();
-    if (inFlight !== null) yield* emit(inFlight, await queue.finish(inFlight.bodies));
-    inFlight = next;
+    if (next !== null) {
+      inFlight.push(next);
+      inFlightBytes += next.bytes;
+    }
+    yield* sendReady(AHEAD);
   }
 
   const part = plan.partitionBy;
@@ -265,8 +299,11 @@ export async function* parquetBody(
       }
     }
     const last = encode();
-    if (inFlight !== null) yield* emit(inFlight, await queue.finish((inFlight as RowGroupWork).bodies));
-    if (last !== null) yield* emit(last, await queue.finish(last.bodies));
+    if (last !== null) {
+      inFlight.push(last);
+      inFlightBytes += last.bytes;
+    }
+    yield* sendReady(0);
   } finally {
     queue.close(); // an export that ends early (an error, a client gone) leaves no page to compress
   }
