@@ -25,6 +25,15 @@ export function textKeyColumns(scan: Plan): ReadonlySet<string> | undefined {
   return wanted.get(scan);
 }
 
+/**
+ * Marks every text column of `root`'s output that is a scan's column (through projections,
+ * filters, sorts) as wanted with codes: for a writer that builds a dictionary of each column
+ * (a Parquet export), which then maps each distinct value once instead of hashing every row.
+ */
+export function wantTextOutputs(root: Plan): void {
+  for (let i = 0; i < root.fields.length; i++) want(root, i);
+}
+
 /** Marks output `index` of `p` as a hashed key, down to the scan column it is. */
 function want(p: Plan, index: number): void {
   switch (p.kind) {

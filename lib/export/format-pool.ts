@@ -15,8 +15,21 @@ import { sharedWorkerPool, taskKind, type WorkerPool } from '../workers/worker-p
 export interface CompressRequest {
   readonly codec: CodecName;
   readonly level: number | null;
-  /** Transferred: the caller gives it up. */
-  readonly data: Uint8Array;
+  /** Transferred (its whole buffer): the caller gives it up. */
+  readonly data: Uint8Array<ArrayBuffer>;
+}
+
+/** A compressed page, and the page's buffer handed back for reuse. */
+export interface CompressReply {
+  readonly compressed: Uint8Array;
+  readonly input: ArrayBuffer;
+}
+
+/** A compressed page (FormatPool.compress). */
+export interface CompressedPage {
+  readonly compressed: Buffer;
+  /** The buffer of the page that was sent, free for the next page. */
+  readonly input: ArrayBuffer;
 }
 
 export interface FormatRequest {
@@ -30,7 +43,7 @@ export interface FormatRequest {
 
 const TASKS = new URL('./format-worker.js', import.meta.url);
 const FORMAT = taskKind<FormatRequest, Uint8Array>(TASKS, 'formatRows');
-const COMPRESS = taskKind<CompressRequest, Uint8Array>(TASKS, 'compressPage');
+const COMPRESS = taskKind<CompressRequest, CompressReply>(TASKS, 'compressPage');
 
 const asBuffer = (b: Uint8Array): Buffer => Buffer.from(b.buffer, b.byteOffset, b.byteLength);
 
@@ -66,10 +79,14 @@ export class FormatPool {
     return this.#pool.run(FORMAT, { format, first, types, columns: sliced, rows: to - from }, transfer).then(asBuffer);
   }
 
-  /** `data` compressed with `codec` (codecs.ts pageCodec) on a pool thread; `data` is copied before this returns. */
-  compress(codec: CodecName, level: number | null, data: Uint8Array): Promise<Buffer> {
-    const owned = data.slice();
-    return this.#pool.run(COMPRESS, { codec, level, data: owned }, [owned.buffer]).then(asBuffer);
+  /**
+   * `data` compressed with `codec` (codecs.ts pageCodec) on a pool thread. Its buffer is
+   * transferred there (the caller gives it up) and comes back with the result, for reuse.
+   */
+  compress(codec: CodecName, level: number | null, data: Uint8Array<ArrayBuffer>): Promise<CompressedPage> {
+    return this.#pool
+      .run(COMPRESS, { codec, level, data }, [data.buffer])
+      .then((r) => ({ compressed: asBuffer(r.compressed), input: r.input }));
   }
 
   /** Closes the pool underneath. */

@@ -4,7 +4,7 @@
 import { ChunkWriter } from './chunk-writer.js';
 import { rowWriters, writeRows } from './row-slices.js';
 import type { ValueWriter } from './value-writers.js';
-import type { CompressRequest, FormatRequest } from './format-pool.js';
+import type { CompressReply, CompressRequest, FormatRequest } from './format-pool.js';
 import { pageCodec, type PageCodec } from './parquet/codecs.js';
 import type { TaskOutput } from '../workers/worker-pool.js';
 
@@ -13,8 +13,8 @@ let bytesPerRow = 64;
 
 const codecs = new Map<string, PageCodec>();
 
-/** A Parquet page compressed (FormatPool.compress). */
-export function compressPage(m: CompressRequest): TaskOutput<Uint8Array> {
+/** A Parquet page compressed (FormatPool.compress); the page's buffer goes back with it. */
+export function compressPage(m: CompressRequest): TaskOutput<CompressReply> {
   const key = `${m.codec}:${m.level}`;
   let c = codecs.get(key);
   if (!c) {
@@ -23,7 +23,8 @@ export function compressPage(m: CompressRequest): TaskOutput<Uint8Array> {
   }
   // A copy of its own: a codec's buffer may live in memory that cannot be transferred.
   const own = new Uint8Array(c.compress(m.data));
-  return { value: own, transfer: [own.buffer] };
+  const input = m.data.buffer;
+  return { value: { compressed: own, input }, transfer: [own.buffer, input] };
 }
 
 /** Rows formatted (FormatPool.format). */

@@ -21,12 +21,18 @@ export interface RowStats {
   error?: unknown;
 }
 
-/** The parts of the stream's batches inside the window: [batch, from, to) slices. */
+/**
+ * The parts of the stream's batches inside the window: [batch, from, to) slices. Their lazy
+ * text is read unless `consumedAtOnce` (a writer that copies each slice's rows before it asks
+ * for the next, while the statement runs: text it never reads, such as text it takes by its
+ * dictionary codes, is then never read).
+ */
 export async function* windowRows(
   batches: AsyncIterable<Batch>,
   win: RowWindow | null,
   countAll: boolean,
   stats: RowStats,
+  consumedAtOnce = false,
 ): AsyncGenerator<readonly [Batch, number, number]> {
   if (win !== null && win.last !== null) {
     const keep = win.last;
@@ -61,7 +67,7 @@ export async function* windowRows(
       to = Math.min(b.rowCount, hi - start);
     if (to > from) {
       stats.sent += to - from;
-      yield [loadLazyText(b), from, to]; // a writer may buffer it past the statement's end
+      yield [consumedAtOnce ? b : loadLazyText(b), from, to]; // a writer may buffer it past the statement's end
     }
     if (seen >= hi && !countAll) return; // stops the query: its generators run their finally blocks
   }

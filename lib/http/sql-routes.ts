@@ -10,6 +10,7 @@ import { csvBody } from '../export/csv-response.js';
 import { jsonQueryBody } from '../export/json-response.js';
 import { parseParquetOptions } from '../export/parquet/options.js';
 import { parquetBody, planParquet, sourceTable } from '../export/parquet/parquet-writer.js';
+import { wantTextOutputs } from '../exec/text-keys.js';
 import type { RowStats } from '../export/row-window.js';
 import { expDelimiterParam, expLimitParam, expTimeoutParam } from './exp-params.js';
 import { resultColumn } from '../core/column-type.js';
@@ -154,6 +155,7 @@ async function exportParquet(ctx: RequestContext, opts: SqlRouteOptions, query: 
   const timeout = expTimeoutParam(url) ?? opts.exportTimeoutMs ?? opts.queryTimeoutMs;
   const stmt = compileExport(query, opts);
   const plan = planParquet(stmt.fields, stmt.timestamp, sourceTable(stmt.plan), options);
+  wantTextOutputs(stmt.plan); // text columns come with their partitions' dictionary codes where they have them
   const t = withTimeout(ctx.signal, timeout);
   const stats: RowStats = { sent: 0, matched: 0 };
   try {

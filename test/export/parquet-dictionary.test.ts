@@ -1,11 +1,11 @@
 // The column chunk dictionaries (lib/export/parquet/dictionary.ts) against a reference built with a
 // Map: the same distinct values in first-seen order and the same index per value, for byte arrays
 // (empty strings, multi-byte UTF-8, long values, many distinct values) and every fixed width, and
-// null past the entry and byte limits.
+// null past the entry and byte limits, or when the chunk's first values say it would pass the entry limit.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ChunkValues, type ValueKind } from '../../lib/export/parquet/column-values.js';
-import { buildDictionary } from '../../lib/export/parquet/dictionary.js';
+import { buildDictionary, pastLimit } from '../../lib/export/parquet/dictionary.js';
 
 const utf8 = new TextEncoder();
 
@@ -61,7 +61,14 @@ function check(v: ChunkValues, maxEntries: number, maxBytes: number, label: stri
     want.push(e);
   }
   const d = buildDictionary(v, maxEntries, maxBytes);
-  if (first.size > maxEntries || plainBytes > maxBytes) {
+  // A chunk over 8192 values is judged on its first eighth (4096 at least): the distinct values of its two halves
+  // estimate the chunk's; past the entry limit (of values of their width within the byte limit) it is PLAIN.
+  const judgeAt = v.count > 8192 ? Math.max(4096, v.count >>> 3) : v.count;
+  const distinctIn = (k: number): number => new Set(want.slice(0, k)).size;
+  const entries = v.kind === 'bytes' ? maxEntries : Math.min(maxEntries, Math.floor(maxBytes / v.width));
+  const judged =
+    judgeAt < v.count && pastLimit(distinctIn(judgeAt >>> 1), distinctIn(judgeAt), judgeAt, v.count, entries);
+  if (first.size > maxEntries || plainBytes > maxBytes || judged) {
     assert.equal(d, null, `${label}: past the limits`);
     return false;
   }
@@ -137,4 +144,33 @@ test('fixed widths: INT, FLOAT, LONG, DOUBLE (-0 apart from 0) and 16-byte value
     const v = fixedChunk(kind, width, 4000, (i) => (i * 7919) % 4001);
     assert.equal(check(v, 2000, 1 << 20, `${kind} distinct`), false);
   }
+});
+
+test('the first eighth judges the chunk: values that keep changing are PLAIN at once, draws from a bounded set keep their dictionary', () => {
+  const n = 40_000; // judged at its first 5000 values, from its first 2500 and 5000
+  const mk = (pick: (i: number) => number): [ChunkValues, ChunkValues] => {
+    const words = Array.from({ length: n }, (_, i) => `k${pick(i)}`);
+    return [fixedChunk('f64', 8, n, pick), bytesChunk(words)];
+  };
+  // A random walk of prices in cents: new values keep coming, past the limit of 20000 in all.
+  let cents = 4_000_000;
+  const walk = Array.from({ length: n }, () => (cents += Math.round((rnd() - 0.5) * 4000)) / 100);
+  assert.ok(new Set(walk).size > n / 2);
+  // Draws from 9000 values: about 7800 distinct in all, within the limit though the first eighth is 43% new.
+  const bounded = Array.from({ length: n }, () => Math.floor(rnd() * 9000));
+  // The first eighth all distinct, then 10 values again and again: the estimate sees no bound and gives up,
+  // though the whole has 5010 distinct values (the judgement's price: a larger file, the same values).
+  const thenRepeats = (i: number): number => (i < 5000 ? i : 100_000 + (i % 10));
+  for (const v of mk((i) => walk[i]!)) {
+    assert.equal(buildDictionary(v, n / 2, 1 << 20), null, `${v.kind}: a random walk`);
+    assert.equal(check(v, n / 2, 1 << 20, `${v.kind} walk`), false);
+  }
+  for (const v of mk((i) => bounded[i]!)) assert.ok(check(v, n / 2, 1 << 20, `${v.kind} bounded`));
+  for (const v of mk(thenRepeats)) assert.equal(buildDictionary(v, n / 2, 1 << 20), null, `${v.kind}: repeats later`);
+  // The estimate itself: draws from U values show U(1 - e^(-k/U)) distinct ones after k.
+  const seen = (u: number, k: number): number => Math.round(u * (1 - Math.exp(-k / u)));
+  assert.equal(pastLimit(seen(9000, 2500), seen(9000, 5000), 5000, n, 20_000), false);
+  assert.equal(pastLimit(seen(60_000, 2500), seen(60_000, 5000), 5000, n, 20_000), true);
+  assert.equal(pastLimit(2500, 5000, 5000, n, 20_000), true);
+  assert.equal(pastLimit(100, 100, 5000, n, 20_000), false);
 });

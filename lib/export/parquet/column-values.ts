@@ -30,9 +30,14 @@ export class ChunkValues {
   rep = new Uint8Array(0);
   def = new Uint8Array(0);
   levels = 0;
-  /** symbol: the chunk's dictionary (UTF-8), in first-seen order. */
+  /** symbol, and bytes while `coded`: the chunk's dictionary (UTF-8), in first-seen order. */
   dict: Uint8Array[] = [];
   dictBytes = 0;
+  /**
+   * bytes: the values so far were gathered as indices into `dict` (in `i32`) from text vectors
+   * with dictionary codes, and `bytes`/`offsets` are not filled; decodeKeys() fills them.
+   */
+  coded = false;
 
   constructor(
     readonly kind: ValueKind,
@@ -57,6 +62,40 @@ export class ChunkValues {
     this.byteLength = 0;
     this.dict = [];
     this.dictBytes = 0;
+    this.coded = false;
+  }
+
+  /** Room for `n` more values in `i32` (bytes kept as dictionary indices: `coded`). */
+  reserveKeys(n: number): void {
+    const need = this.count + n;
+    if (need <= this.i32.length) return;
+    let cap = Math.max(1024, this.i32.length * 2);
+    while (cap < need) cap *= 2;
+    this.i32 = grow(this.i32, cap);
+  }
+
+  /** A coded bytes chunk's values written out as bytes and offsets (it is then an ordinary bytes chunk). */
+  decodeKeys(): void {
+    if (!this.coded) return;
+    this.coded = false;
+    const keys = this.i32,
+      dict = this.dict,
+      n = this.count;
+    let total = 0;
+    for (let k = 0; k < n; k++) total += dict[keys[k]!]!.length;
+    this.byteLength = 0;
+    this.reserveBytes(total);
+    const b = this.bytes,
+      o = this.offsets;
+    let at = 0;
+    o[0] = 0;
+    for (let k = 0; k < n; k++) {
+      const e = dict[keys[k]!]!;
+      b.set(e, at);
+      at += e.length;
+      o[k + 1] = at;
+    }
+    this.byteLength = at;
   }
 
   /** Room for `n` more rows (and values). */

@@ -39,6 +39,34 @@ function indicesFor(n: number): Int32Array {
   return scratchIndices;
 }
 
+/**
+ * Values a dictionary attempt hashes before it judges the chunk: at least this many, or the
+ * chunk's first eighth. The distinct values among its first half and among all of it estimate,
+ * as for draws from a fixed set of U values (n draws show U(1 - e^(-n/U)) of them), how many
+ * distinct values the whole chunk has; past the entry limit the attempt stops there and the
+ * chunk is written PLAIN. Columns whose values keep changing (prices, amounts, ids, timestamps)
+ * would otherwise be hashed up to the entry limit (half the chunk) for nothing.
+ */
+const SAMPLE_MIN = 4096;
+
+/** Where the attempt judges a chunk of `n` values (n when it is too small to judge). */
+export function sampleEnd(n: number): number {
+  return n > 2 * SAMPLE_MIN ? Math.max(SAMPLE_MIN, n >>> 3) : n;
+}
+
+/**
+ * Whether a chunk of `n` values whose first `at / 2` values hold `half` distinct ones and first
+ * `at` hold `whole` is expected to have more than `maxEntries` distinct values.
+ */
+export function pastLimit(half: number, whole: number, at: number, n: number, maxEntries: number): boolean {
+  if (whole <= maxEntries * (at / n)) return false; // even at this rate throughout, within the limit
+  const q = whole / half - 1; // e^(-(at / 2) / U): the share of the second half's draws that were new
+  if (q >= 1) return true; // no value came twice: no sign of a bound
+  if (q <= 0) return false;
+  const u = at / 2 / -Math.log(q);
+  return u * (1 - Math.exp(-n / u)) > maxEntries;
+}
+
 /** Byte-array hash tables start here (a few KiB: small dictionaries stay in the L1 cache) and double as they fill. */
 const START_SLOTS = 1 << 10;
 
@@ -109,8 +137,13 @@ function fixedDictionary(v: ChunkValues, maxEntries: number, maxBytes: number): 
   const mask = cap - 1;
   const table = emptyTable(cap);
   let size = 0;
+  const judgeAt = sampleEnd(n),
+    halfAt = judgeAt >>> 1;
+  let half = 0;
   if (wpv === 1) {
     for (let i = 0; i < n; i++) {
+      if (i === halfAt) half = size;
+      else if (i === judgeAt && pastLimit(half, size, i, n, limit)) return null;
       const w = words[i]!;
       let s = mix1(w) & mask;
       let e = table[s]!;
@@ -128,6 +161,8 @@ function fixedDictionary(v: ChunkValues, maxEntries: number, maxBytes: number): 
     }
   } else if (wpv === 2) {
     for (let i = 0; i < n; i++) {
+      if (i === halfAt) half = size;
+      else if (i === judgeAt && pastLimit(half, size, i, n, limit)) return null;
       const lo = words[2 * i]!,
         hi = words[2 * i + 1]!;
       let s = mix2(lo, hi) & mask;
@@ -147,6 +182,8 @@ function fixedDictionary(v: ChunkValues, maxEntries: number, maxBytes: number): 
     }
   } else {
     for (let i = 0; i < n; i++) {
+      if (i === halfAt) half = size;
+      else if (i === judgeAt && pastLimit(half, size, i, n, limit)) return null;
       const at = i * wpv;
       let s = hashWords(words, at, wpv) & mask;
       let e = table[s]!;
@@ -237,8 +274,13 @@ function bytesDictionary(v: ChunkValues, maxEntries: number, maxBytes: number): 
   let size = 0,
     used = 0,
     plainBytes = 0;
+  const judgeAt = sampleEnd(n),
+    halfAt = judgeAt >>> 1;
+  let half = 0;
   dof[0] = 0;
   for (let i = 0; i < n; i++) {
+    if (i === halfAt) half = size;
+    else if (i === judgeAt && pastLimit(half, size, i, n, maxEntries)) return null;
     const from = o[i]!,
       to = o[i + 1]!,
       len = to - from;
@@ -325,6 +367,48 @@ function symbolDictionary(v: ChunkValues): Dictionary {
   return { values: distinct, indices: v.i32, size: v.dict.length };
 }
 
+/**
+ * A byte-array chunk gathered as dictionary indices (schema.ts gatherCoded): its dictionary as
+ * gathered, under the same limits and the same judgement of its first values as bytesDictionary
+ * (which would find the same entries in the same order); past them, its values are written out
+ * as bytes for PLAIN pages.
+ */
+function codedDictionary(v: ChunkValues, maxEntries: number, maxBytes: number): Dictionary | null {
+  const size = v.dict.length;
+  let used = 0;
+  for (const e of v.dict) used += e.length;
+  // Indices are in first-seen order: the distinct values among the first k are the largest index among them, plus one.
+  const n = v.count,
+    judgeAt = sampleEnd(n),
+    halfAt = judgeAt >>> 1;
+  let half = 0,
+    whole = 0;
+  for (let k = 0; k < judgeAt && k < n; k++) {
+    if (k === halfAt) half = whole;
+    if (v.i32[k]! >= whole) whole = v.i32[k]! + 1;
+  }
+  if (
+    size > maxEntries ||
+    used + 4 * size > maxBytes ||
+    (judgeAt < n && pastLimit(half, whole, judgeAt, n, maxEntries))
+  ) {
+    v.decodeKeys();
+    return null;
+  }
+  const distinct = new ChunkValues('bytes', 0, size + 1);
+  distinct.reserveBytes(used);
+  let at = 0;
+  distinct.offsets[0] = 0;
+  v.dict.forEach((e, k) => {
+    distinct.bytes.set(e, at);
+    at += e.length;
+    distinct.offsets[k + 1] = at;
+  });
+  distinct.byteLength = at;
+  distinct.rows = distinct.count = size;
+  return { values: distinct, indices: v.i32, size };
+}
+
 /** The chunk's dictionary, or null to write it PLAIN. */
 export function buildDictionary(v: ChunkValues, maxEntries: number, maxBytes: number): Dictionary | null {
   switch (v.kind) {
@@ -333,7 +417,7 @@ export function buildDictionary(v: ChunkValues, maxEntries: number, maxBytes: nu
     case 'bool':
       return null;
     case 'bytes':
-      return bytesDictionary(v, maxEntries, maxBytes);
+      return v.coded ? codedDictionary(v, maxEntries, maxBytes) : bytesDictionary(v, maxEntries, maxBytes);
     default:
       return fixedDictionary(v, maxEntries, maxBytes);
   }

@@ -1,10 +1,11 @@
 // The /exp Parquet body: an async generator of Buffer chunks over the query's
 // batches. Rows are gathered into one row group at a time (at most
 // row_group_size rows, never two partition_by periods of the designated
-// timestamp), encoded, their pages compressed (on the helper thread when
-// there is one, while the next row group is gathered), yielded in order,
-// bloom filters after their row group, and the footer ends the file. Memory
-// is bounded by two row groups whatever the result size.
+// timestamp), encoded, their pages compressed (on the pool's threads while the
+// next row group is gathered, and on this thread while it waits for them:
+// page-queue.ts), yielded in order, bloom filters after their row group, and
+// the footer ends the file. Memory is bounded by two row groups whatever the
+// result size (three while the ones compressing hold under 32 MiB of pages).
 import { SvcError } from '../../errors/svc-error.js';
 import type { Field, Plan } from '../../sql/bound.js';
 import { partitionCeil, partitionFloor, type PartitionBy } from '../../storage/partition-by.js';
@@ -13,8 +14,8 @@ import { VERSION } from '../../version.js';
 import { windowRows, type RowStats, type RowWindow } from '../row-window.js';
 import { pageCodec, type PageCodec } from './codecs.js';
 import { finishChunk, planChunk, type ChunkPlan } from './column-chunk.js';
-import type { FormatPool } from '../format-pool.js';
 import { ChunkValues } from './column-values.js';
+import { PageQueue, type PagePool } from './page-queue.js';
 import { writeFileMetaData, type ColumnChunkMeta, type RowGroupMeta } from './format.js';
 import type { ParquetOptions } from './options.js';
 import { columnSpec, type ColumnSpec } from './schema.js';
@@ -108,6 +109,26 @@ export function planParquet(
   };
 }
 
+/** Row groups whose pages may still be compressing while the next is gathered. */
+const AHEAD = 2;
+/** Past this many bytes of pages in flight, one row group only: large row groups keep memory at two of them. */
+const AHEAD_BYTES = 32 * 1024 * 1024;
+
+/** Parts at least this large go out as they are; smaller ones (page headers, levels, small pages) are joined. */
+const OWN_CHUNK_BYTES = 64 * 1024;
+
+/** `parts` in order as fewer buffers: runs of small parts joined, large ones (page bodies) not copied. */
+function* coalesced(parts: readonly Buffer[]): Generator<Buffer> {
+  let from = 0;
+  for (let i = 0; i < parts.length; i++) {
+    if (parts[i]!.length < OWN_CHUNK_BYTES) continue;
+    if (i > from) yield from + 1 === i ? parts[from]! : Buffer.concat(parts.slice(from, i));
+    yield parts[i]!;
+    from = i + 1;
+  }
+  if (parts.length > from) yield from + 1 === parts.length ? parts[from]! : Buffer.concat(parts.slice(from));
+}
+
 function placed(m: ColumnChunkMeta, at: number): ColumnChunkMeta {
   return {
     ...m,
@@ -126,7 +147,7 @@ export async function* parquetBody(
   rows: AsyncIterable<Batch>,
   window: RowWindow | null,
   stats: RowStats,
-  pool: FormatPool | null = null,
+  pool: PagePool | null = null,
 ): AsyncGenerator<Buffer> {
   const { specs, options } = plan;
   const rgSize = options.rowGroupSize;
@@ -139,10 +160,9 @@ export async function* parquetBody(
     bloomFpp: plan.bloom[c] ? options.bloomFpp : null,
     probe: OFFLOADED.has(plan.codec.name),
   }));
-  const offload = pool !== null && OFFLOADED.has(plan.codec.name);
-  // pool.compress copies the page before it returns, as planChunk needs.
-  const compress = (raw: Uint8Array): Buffer | Promise<Buffer> =>
-    offload && pool.usable ? pool.compress(plan.codec.name, options.level, raw) : plan.codec.compress(raw);
+  const queue = new PageQueue(plan.codec, options.level, OFFLOADED.has(plan.codec.name) ? pool : null);
+  // The queue copies the page before it returns, as planChunk needs.
+  const compress = (raw: Uint8Array): Buffer | Promise<Buffer> => queue.compress(raw);
   const rowGroups: RowGroupMeta[] = [];
   let pos = 0;
   let totalRows = 0;
@@ -152,6 +172,10 @@ export async function* parquetBody(
     readonly rows: number;
     readonly chunks: readonly ChunkPlan[];
     readonly bodies: Promise<Buffer[][]>;
+    /** Every page compressed: it can go out without waiting. */
+    done: boolean;
+    /** Its pages' bytes before compression. */
+    readonly bytes: number;
   }
 
   /** The gathered rows encoded up to compression, which starts now; the gatherers are free again. */
@@ -163,8 +187,17 @@ export async function* parquetBody(
     // A body is a Buffer or, while compressing, a Promise of one: Promise.all takes both.
     // eslint-disable-next-line @typescript-eslint/await-thenable
     const bodies = Promise.all(chunks.map((ch) => Promise.all(ch.pages.map((p) => p.body))));
-    bodies.catch(() => undefined); // awaited in order later; a failure surfaces there
-    return { rows: n, chunks, bodies };
+    // Pages compressed here already (no pool, a fast codec, small pages): done now.
+    const done = chunks.every((ch) => ch.pages.every((p) => Buffer.isBuffer(p.body)));
+    let bytes = 0;
+    for (const ch of chunks) for (const p of ch.pages) bytes += p.header.uncompressed;
+    const work: RowGroupWork = { rows: n, chunks, bodies, done, bytes };
+    // Awaited in order later (a failure surfaces there).
+    bodies.then(
+      () => (work.done = true),
+      () => undefined,
+    );
+    return work;
   }
 
   /** A row group's bytes, its bloom filters after it, in file order. */
@@ -184,7 +217,7 @@ export async function* parquetBody(
       pos += enc.byteLength;
       const parts = pending === null ? enc.parts : [pending, ...enc.parts];
       pending = null;
-      yield Buffer.concat(parts);
+      yield* coalesced(parts);
     }
     // Bloom filters after their row group (the spec allows them between row groups): memory stays per row group.
     const bloomParts: Buffer[] = [];
@@ -206,49 +239,74 @@ export async function* parquetBody(
     totalRows += work.rows;
   }
 
-  // At most one row group compresses while the next is gathered.
-  let inFlight: RowGroupWork | null = null;
+  // Row groups encoded and not yet sent, oldest first: up to AHEAD compress while the next is
+  // gathered (one only once they hold AHEAD_BYTES), so this thread waits for the pool only when
+  // it is that far ahead (it compresses queued pages meanwhile). A row group whose pages are all
+  // done goes out at once.
+  const inFlight: RowGroupWork[] = [];
+  let inFlightBytes = 0;
+  async function* sendReady(ahead: number): AsyncGenerator<Buffer> {
+    while (
+      inFlight.length > 0 &&
+      (inFlight.length > ahead || inFlight[0]!.done || (inFlight.length > 1 && inFlightBytes > AHEAD_BYTES))
+    ) {
+      const work = inFlight.shift()!;
+      inFlightBytes -= work.bytes;
+      yield* emit(work, work.done ? await work.bodies : await queue.finish(work.bodies));
+    }
+  }
   async function* flush(): AsyncGenerator<Buffer> {
     const next = encode();
-    if (inFlight !== null) yield* emit(inFlight, await inFlight.bodies);
-    inFlight = next;
+    if (next !== null) {
+      inFlight.push(next);
+      inFlightBytes += next.bytes;
+    }
+    yield* sendReady(AHEAD);
   }
 
   const part = plan.partitionBy;
   const tsCol = plan.timestamp;
   let periodFrom = 0,
     periodTo = Infinity;
-  for await (const [b, from, to] of windowRows(rows, window, false, stats)) {
-    let i = from;
-    while (i < to) {
-      const have = cols[0]?.rows ?? 0;
-      let end = Math.min(to, i + (rgSize - have));
-      let boundary = false;
-      if (part !== 'NONE') {
-        const ts = (b.columns[tsCol] as { data: Float64Array }).data;
-        if (have === 0) {
-          periodFrom = partitionFloor(part, ts[i]!);
-          periodTo = partitionCeil(part, periodFrom);
+  try {
+    // Each slice's rows are gathered before the next is asked for: text taken by its codes is never read.
+    for await (const [b, from, to] of windowRows(rows, window, false, stats, true)) {
+      let i = from;
+      while (i < to) {
+        const have = cols[0]?.rows ?? 0;
+        let end = Math.min(to, i + (rgSize - have));
+        let boundary = false;
+        if (part !== 'NONE') {
+          const ts = (b.columns[tsCol] as { data: Float64Array }).data;
+          if (have === 0) {
+            periodFrom = partitionFloor(part, ts[i]!);
+            periodTo = partitionCeil(part, periodFrom);
+          }
+          let j = i;
+          while (j < end) {
+            const t = ts[j]!;
+            if (t < periodFrom || t >= periodTo) break;
+            j++;
+          }
+          if (j < end) {
+            end = j;
+            boundary = true;
+          }
         }
-        let j = i;
-        while (j < end) {
-          const t = ts[j]!;
-          if (t < periodFrom || t >= periodTo) break;
-          j++;
-        }
-        if (j < end) {
-          end = j;
-          boundary = true;
-        }
+        if (end > i) for (let c = 0; c < specs.length; c++) specs[c]!.gather(cols[c]!, b.columns[c]!, i, end);
+        i = end;
+        if ((cols[0]?.rows ?? 0) >= rgSize || boundary) yield* flush();
       }
-      if (end > i) for (let c = 0; c < specs.length; c++) specs[c]!.gather(cols[c]!, b.columns[c]!, i, end);
-      i = end;
-      if ((cols[0]?.rows ?? 0) >= rgSize || boundary) yield* flush();
     }
+    const last = encode();
+    if (last !== null) {
+      inFlight.push(last);
+      inFlightBytes += last.bytes;
+    }
+    yield* sendReady(0);
+  } finally {
+    queue.close(); // an export that ends early (an error, a client gone) leaves no page to compress
   }
-  const last = encode();
-  if (inFlight !== null) yield* emit(inFlight, await (inFlight as RowGroupWork).bodies);
-  if (last !== null) yield* emit(last, await last.bodies);
   const footer = writeFileMetaData({
     version: options.version,
     columns: specs.map((s) => s.schema),

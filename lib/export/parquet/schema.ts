@@ -15,7 +15,7 @@ import {
 } from '../../core/column-type.js';
 import { isDecimalNull } from '../../core/decimal.js';
 import { isGeohashNull, writeGeohashText } from '../../core/geohash.js';
-import type { ColumnVector } from '../../core/column-vector.js';
+import type { ColumnVector, TextDict } from '../../core/column-vector.js';
 import { ChunkValues, type ValueKind } from './column-values.js';
 import { BytesInterner } from './dictionary.js';
 import { ArrayReader, isArrayType } from '../../core/array-values.js';
@@ -188,6 +188,12 @@ function gatherVar(out: ChunkValues, v: ColumnVector, from: number, to: number):
     gatherNull(out, v, from, to);
     return;
   }
+  if (v.codes !== undefined && v.dict !== undefined && (out.coded || out.rows === 0)) {
+    gatherCoded(out, v.codes, v.dict, from, to);
+    return;
+  }
+  // Text without codes after coded text in the same chunk: the chunk's values so far as bytes too.
+  if (out.coded) out.decodeKeys();
   const { bytes, offsets, nulls } = v;
   out.reserve(to - from);
   out.reserveBytes(offsets[to]! - offsets[from]!);
@@ -352,11 +358,79 @@ function gatherFixedReversed(width: number) {
   };
 }
 
+/** Per symbol chunk gathered from text vectors, and per coded text chunk: its values interned by their bytes. */
+const TEXT_KEYS = new WeakMap<ChunkValues, BytesInterner>();
+
+/** Per coded text chunk: dictionary code -> chunk dictionary index, for each partition dictionary seen. */
+const CODE_MAPS = new WeakMap<ChunkValues, { dict: TextDict; map: Int32Array; touched: number[] }[]>();
+
+/**
+ * Text with dictionary codes (a scan's VarVector.codes): each partition dictionary entry is
+ * interned into the chunk dictionary by its bytes the first time the chunk meets it, and every
+ * row is one lookup of its code; the text itself is never read. The chunk dictionary is the
+ * one the bytes would give (first-seen order), so the file is the same.
+ */
+function gatherCoded(out: ChunkValues, codes: Uint8Array | Uint16Array, td: TextDict, from: number, to: number): void {
+  let keys = TEXT_KEYS.get(out);
+  if (keys === undefined) {
+    keys = new BytesInterner();
+    TEXT_KEYS.set(out, keys);
+  }
+  let maps = CODE_MAPS.get(out);
+  if (maps === undefined) {
+    maps = [];
+    CODE_MAPS.set(out, maps);
+  }
+  // A new chunk (reset dictionary): forget the previous chunk's values and indices.
+  if (out.dict.length === 0) {
+    keys.clear();
+    for (const m of maps) {
+      for (const k of m.touched) m.map[k] = -1;
+      m.touched.length = 0;
+    }
+  }
+  let m = maps.find((x) => x.dict === td);
+  if (m === undefined) {
+    if (maps.length >= 64) maps.length = 0; // partitions come and go: keep the maps of the recent ones
+    m = { dict: td, map: new Int32Array(td.size).fill(-1), touched: [] };
+    maps.push(m);
+  }
+  if (m.map.length < td.size) {
+    const g = new Int32Array(td.size).fill(-1);
+    g.set(m.map);
+    m.map = g;
+  }
+  out.coded = true;
+  out.reserve(to - from);
+  out.reserveKeys(to - from);
+  const map = m.map,
+    ends = td.ends,
+    tb = td.bytes,
+    def = out.defined,
+    vals = out.i32;
+  let r = out.rows,
+    c = out.count;
+  for (let i = from; i < to; i++, r++) {
+    const code = codes[i]!;
+    if (code === 0) {
+      def[r] = 0;
+      out.hasNulls = true;
+      continue;
+    }
+    let k = map[code]!;
+    if (k < 0) {
+      k = map[code] = keys.intern(out.dict, tb, ends[code - 1]!, ends[code]!);
+      m.touched.push(code);
+    }
+    def[r] = 1;
+    vals[c++] = k;
+  }
+  out.rows = r;
+  out.count = c;
+}
+
 /** Per chunk: symbol key -> chunk dictionary index, for each table dictionary seen. */
 const REMAPS = new WeakMap<ChunkValues, { dict: readonly string[]; map: Int32Array; touched: number[] }[]>();
-
-/** Per symbol chunk gathered from text vectors: its values interned by their bytes. */
-const TEXT_KEYS = new WeakMap<ChunkValues, BytesInterner>();
 
 /** A text vector under a SYMBOL field: its values interned into the chunk dictionary by their UTF-8 bytes. */
 function gatherSymbolFromText(out: ChunkValues, v: ColumnVector & { kind: 'var' }, from: number, to: number): void {
