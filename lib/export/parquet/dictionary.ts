@@ -353,18 +353,23 @@ function growU8(a: Uint8Array, cap: number): Uint8Array<ArrayBuffer> {
 
 /** A symbol chunk's dictionary is the one gathered with it. */
 function symbolDictionary(v: ChunkValues): Dictionary {
-  const distinct = new ChunkValues('bytes', 0, v.dict.length + 1);
-  distinct.reserveBytes(v.dictBytes);
+  return entriesDictionary(v.dict, v.dictBytes, v.i32);
+}
+
+/** The dictionary of `entries` (`bytes` long in all), in their order, for rows given as indices into them. */
+function entriesDictionary(entries: readonly Uint8Array[], bytes: number, indices: Int32Array): Dictionary {
+  const distinct = new ChunkValues('bytes', 0, entries.length + 1);
+  distinct.reserveBytes(bytes);
   let at = 0;
   distinct.offsets[0] = 0;
-  v.dict.forEach((s, k) => {
-    distinct.bytes.set(s, at);
-    at += s.length;
+  entries.forEach((e, k) => {
+    distinct.bytes.set(e, at);
+    at += e.length;
     distinct.offsets[k + 1] = at;
   });
   distinct.byteLength = at;
-  distinct.rows = distinct.count = v.dict.length;
-  return { values: distinct, indices: v.i32, size: v.dict.length };
+  distinct.rows = distinct.count = entries.length;
+  return { values: distinct, indices, size: entries.length };
 }
 
 /**
@@ -395,18 +400,7 @@ function codedDictionary(v: ChunkValues, maxEntries: number, maxBytes: number): 
     v.decodeKeys();
     return null;
   }
-  const distinct = new ChunkValues('bytes', 0, size + 1);
-  distinct.reserveBytes(used);
-  let at = 0;
-  distinct.offsets[0] = 0;
-  v.dict.forEach((e, k) => {
-    distinct.bytes.set(e, at);
-    at += e.length;
-    distinct.offsets[k + 1] = at;
-  });
-  distinct.byteLength = at;
-  distinct.rows = distinct.count = size;
-  return { values: distinct, indices: v.i32, size };
+  return entriesDictionary(v.dict, used, v.i32);
 }
 
 /** The chunk's dictionary, or null to write it PLAIN. */
