@@ -24,6 +24,7 @@ import { maybeGunzip } from '../ingest/gunzip.js';
 import { importLimitsFromConfig, type ImportLimits } from '../ingest/import-limits.js';
 import { parseImportParams, type ImportParams } from '../ingest/import-params.js';
 import { Importer, type ImportOptions, type ImportResult, type SchemaEntry } from '../ingest/importer.js';
+import { Activity } from '../limits/activity.js';
 import type { Deadline } from '../limits/deadline.js';
 import { queryMemoryTotal, type MemoryBudget } from '../limits/memory-budget.js';
 import { Catalog, catalogOptions, type TableProblem } from '../storage/catalog.js';
@@ -103,6 +104,11 @@ export interface ImportProgress {
   readonly rowsImported: number;
 }
 
+/** A background step (text codes after an import) runs once no statement or import has run for this long... */
+const WARM_QUIET_MS = 250;
+/** ...or after this long however busy the database is. */
+const WARM_WAIT_MS = 2000;
+
 /** Where imported bytes come from: a file path, or a stream / async iterable of bytes. */
 export type ImportSource = { readonly path: string } | AsyncIterable<Uint8Array | string>;
 
@@ -116,13 +122,20 @@ export class ImportJob {
   readonly #importer: Importer;
   readonly #location: string;
   readonly #published: (table: string) => void;
+  readonly #activity: Activity | null;
   #table: string | null = null;
 
-  /** `published`: told the table's name once the import is visible. */
-  constructor(importer: Importer, location: string, published: (table: string) => void = () => {}) {
+  /** `published`: told the table's name once the import is visible; `activity`: told while stage() runs. */
+  constructor(
+    importer: Importer,
+    location: string,
+    published: (table: string) => void = () => {},
+    activity: Activity | null = null,
+  ) {
     this.#importer = importer;
     this.#location = location;
     this.#published = published;
+    this.#activity = activity;
   }
 
   get progress(): ImportProgress {
@@ -137,6 +150,7 @@ export class ImportJob {
       file !== null
         ? createReadStream(file, { highWaterMark: 1 << 20 })
         : (source as AsyncIterable<Uint8Array | string>);
+    this.#activity?.begin();
     try {
       for await (const chunk of maybeGunzip(toBytes(bytes), this.#location)) {
         checkStopped(hooks);
@@ -152,6 +166,8 @@ export class ImportJob {
       if ((e as NodeJS.ErrnoException).code === 'ENOENT' && file !== null)
         throw new SvcError('BAD_REQUEST', `cannot read ${this.#location}: no such file`);
       throw e;
+    } finally {
+      this.#activity?.end();
     }
   }
 
@@ -276,6 +292,8 @@ export class Database {
   readonly importLimits: ImportLimits;
   /** Statements and imports still running through query(), execute() or importStream(), stopped by close(). */
   readonly #running = new Map<AbortController, () => void>();
+  /** Statements and imports running (through HTTP too), which background work waits for. */
+  readonly #activity = new Activity();
   #closed = false;
 
   private constructor(root: string, config: Config, catalog: Catalog, memoryLimit: number, workerCount: number) {
@@ -338,7 +356,11 @@ export class Database {
 
   /** What the engine gets for every statement: the catalog and the limits (the one place these are put together). */
   engineOptions(): EngineOptions {
-    return { ...engineOptions(this.#catalog, this.#limits, this.#engine), workers: this.#workerPoolFn };
+    return {
+      ...engineOptions(this.#catalog, this.#limits, this.#engine),
+      workers: this.#workerPoolFn,
+      activity: this.#activity,
+    };
   }
 
   /** Parses and binds `sql`; SQL errors throw with their position. */
@@ -416,14 +438,16 @@ export class Database {
       schema: o.schema ?? [],
       limits: this.importLimits,
     });
-    return new ImportJob(importer, o.location, (table) => void this.#warmTextCodes(table));
+    return new ImportJob(importer, o.location, (table) => void this.#warmTextCodes(table), this.#activity);
   }
 
   /**
-   * Builds the dictionary codes of a table's text columns in the background
-   * (a partition column a turn), so the first query grouping by them after an
-   * import finds them ready. Best effort: a table dropped meanwhile, or the
-   * database closing, just ends it.
+   * Builds the dictionary codes of a table's text columns in the background,
+   * so the first query grouping by them after an import finds them ready.
+   * A few milliseconds a step, each step only once no statement or import has
+   * run for WARM_QUIET_MS (or after WARM_WAIT_MS of waiting), reading around
+   * the read cache: a client sending queries back to back does not wait for it. Best
+   * effort: a table dropped meanwhile, or the database closing, just ends it.
    */
   async #warmTextCodes(table: string): Promise<void> {
     let reader: TableReader;
@@ -435,6 +459,7 @@ export class Database {
     try {
       for (const _ of reader.warmTextCodes()) {
         await new Promise((resolve) => setImmediate(resolve));
+        await this.#activity.quiet(WARM_QUIET_MS, WARM_WAIT_MS);
         if (this.#closed) return;
       }
     } catch {

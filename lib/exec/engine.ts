@@ -19,6 +19,7 @@ import { COLUMNS_FIELDS, SHOW_CREATE_FIELDS, SHOW_TABLES_FIELDS } from '../sql/m
 import { parseStatement } from '../sql/parser.js';
 import { standaloneKernelContext, type FunctionRegistry } from '../functions/registry.js';
 import { WALL_CLOCK, type Clock } from '../functions/clock.js';
+import type { Activity } from '../limits/activity.js';
 import type { Deadline } from '../limits/deadline.js';
 import type { MemoryBudget } from '../limits/memory-budget.js';
 import { endStatement, execContext, type ExecContext, type StatementRuntime } from './context.js';
@@ -53,6 +54,8 @@ export interface EngineOptions {
   readonly workers?: () => WorkerPool | null;
   /** How parallel scans cut their work (cairo.sql.page.frame.*). */
   readonly pageFrame?: PageFrame;
+  /** Told when each execution begins and ends (the database's, so background work waits for quiet). */
+  readonly activity?: Activity;
   /** How unaliased result columns are named (server.conf cairo.sql.column.alias.*; QuestDB 9's expression text by default). */
   readonly columnNaming?: ColumnNaming;
 }
@@ -121,13 +124,15 @@ function context(
 }
 
 /** The plan's batches; whatever the execution still holds is given back when it ends, however it ends. */
-async function* runStatement(plan: Plan, cx: ExecContext): AsyncGenerator<Batch> {
+async function* runStatement(plan: Plan, cx: ExecContext, activity: Activity | undefined): AsyncGenerator<Batch> {
   markTextKeys(plan);
+  activity?.begin();
   try {
     yield* run(plan, cx);
   } catch (e) {
     throw tooComplex(e);
   } finally {
+    activity?.end();
     endStatement(cx);
   }
 }
@@ -140,11 +145,13 @@ function change(
 ) {
   return async (signal: AbortSignal, deadline?: Deadline): Promise<{ rows: number }> => {
     const cx = context(opts, runtime, signal, deadline);
+    opts.activity?.begin();
     try {
       return await prepared(cx);
     } catch (e) {
       throw tooComplex(e);
     } finally {
+      opts.activity?.end();
       endStatement(cx);
     }
   };
@@ -157,7 +164,7 @@ function selectOf(plan: Plan, opts: EngineOptions, runtime: StatementRuntime): S
     timestamp: plan.timestamp,
     plan,
     statementMicros: runtime.statementMicros,
-    execute: (signal, deadline) => runStatement(plan, context(opts, runtime, signal, deadline)),
+    execute: (signal, deadline) => runStatement(plan, context(opts, runtime, signal, deadline), opts.activity),
   };
 }
 

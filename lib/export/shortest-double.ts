@@ -45,8 +45,8 @@ const LO = LITTLE_ENDIAN ? 0 : 1;
 
 /** The 17 digit characters of the chosen decimal, most significant first. */
 const digits = new Uint8Array(17);
-/** "00" .. "99": the two characters of n at PAIRS[2n], PAIRS[2n + 1]. */
-const PAIRS = new Uint8Array(200);
+/** "00" .. "99": the two characters of n at PAIRS[2n], PAIRS[2n + 1] (the export's other digit writers use it too). */
+export const PAIRS = new Uint8Array(200);
 for (let n = 0; n < 100; n++) {
   PAIRS[2 * n] = 48 + Math.floor(n / 10);
   PAIRS[2 * n + 1] = 48 + (n % 10);
@@ -114,6 +114,21 @@ export function writeShortestDouble(out: Uint8Array, pos: number, x: number): nu
         : a >= 0.01
           ? -2
           : -3;
+
+  // Short decimals (what CSV files hold: 2498.5086, 1.989341): m = a * 10^(14 - e10) rounded has 15
+  // digits. When m / 10^(14 - e10) is a (both exact, the division correctly rounded, as reading the
+  // decimal back is), that decimal reads back to a; doubles are closer together than 15-digit
+  // decimals, so no other 15-digit decimal does, and a shorter one would be m without its trailing
+  // zeros. So m is the shortest, unique, and the general path below would choose it too.
+  const ks = 14 - e10;
+  const m = Math.round(a * POW10[ks]!);
+  if (m / POW10[ks]! === a && m < 1e15) {
+    const high = Math.floor(m / 1e7);
+    pairsInto(high, -1);
+    pairsInto((m - high * 1e7) * 10, 7);
+    digits[16] = 48;
+    return emit(out, pos, x < 0, e10);
+  }
 
   // V = a * 10^k = hi + lo exactly, with V in [10^16, 10^17).
   const t = SPLITTER * a;
@@ -217,11 +232,16 @@ export function writeShortestDouble(out: Uint8Array, pos: number, x: number): nu
   digits[8] = 48 + head;
   pairsInto(b - head * 100000000, 8);
   pairsInto(tp, -1);
+  return emit(out, pos, x < 0, e10);
+}
+
+/** Writes the decimal in `digits` (17 characters, the first at 10^e10) in Java's plain layout at out[pos]; the end. */
+function emit(out: Uint8Array, pos: number, negative: boolean, e10: number): number {
   let last = 16;
   while (last > 0 && digits[last] === 48) last--;
 
   let o = pos;
-  if (x < 0) out[o++] = 45; // '-'
+  if (negative) out[o++] = 45; // '-'
   if (e10 >= 0) {
     for (let i = 0; i <= e10; i++) out[o++] = digits[i]!;
     out[o++] = 46; // '.'

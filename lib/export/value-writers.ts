@@ -19,7 +19,7 @@ import {
   splitMicros,
 } from '../core/datetime.js';
 import { formatDouble, formatFloat, formatLong } from '../core/number-format.js';
-import { SHORTEST_DOUBLE_BYTES, writeShortestDouble } from './shortest-double.js';
+import { PAIRS, SHORTEST_DOUBLE_BYTES, writeShortestDouble } from './shortest-double.js';
 import { renderAt } from '../core/render.js';
 import { ArrayReader, formatArrayAt, isArrayType } from '../core/array-values.js';
 import { formatTimestampNs, nanosToMicros, subMicroNanos } from '../core/nanos.js';
@@ -56,36 +56,69 @@ class TimestampText {
     w.byte(90);
   }
 
-  write(w: ChunkWriter, us: number, fractionDigits: 6 | 3, zone = true): void {
+  /** `us` as ISO text (micros: 6 fraction digits, DATE's millis: 3), with the Z unless !zone, inside quotes when `quote`. */
+  write(w: ChunkWriter, us: number, fractionDigits: 6 | 3, zone = true, quote = false): void {
     const second = Math.floor(us / 1_000_000);
     const micros = us - second * 1_000_000;
     if (second !== this.#second) {
       const day = Math.floor(us / DAY_US);
       if (day < MIN_FAST_DAY || day >= MAX_FAST_DAY) {
+        if (quote) w.byte(34);
         w.ascii(fractionDigits === 6 ? formatTimestamp(us) : formatDate(us / 1000));
+        if (quote) w.byte(34);
         return;
       }
-      const f = this.#fields;
-      splitMicros(second * 1_000_000, f);
-      const p = this.#prefix;
-      digits(p, 0, f[F_YEAR]!, 4);
-      p[4] = 45;
-      digits(p, 5, f[F_MONTH]!, 2);
-      p[7] = 45;
-      digits(p, 8, f[F_DAY]!, 2);
-      p[10] = 84;
-      digits(p, 11, f[F_HOUR]!, 2);
-      p[13] = 58;
-      digits(p, 14, f[F_MINUTE]!, 2);
-      p[16] = 58;
-      digits(p, 17, f[F_SECOND]!, 2);
-      p[19] = 46;
-      this.#second = second;
+      this.#setSecond(second);
     }
-    w.bytes(this.#prefix);
-    if (fractionDigits === 6) w.padded(micros, 6);
-    else w.padded(Math.floor(micros / 1000), 3);
-    if (zone) w.byte(90);
+    // One room check and straight stores: this runs once per timestamp of an export.
+    w.ensure(32);
+    const b = w.buf;
+    let p = w.pos;
+    if (quote) b[p++] = 34;
+    const pre = this.#prefix;
+    for (let k = 0; k < 20; k++) b[p++] = pre[k]!;
+    if (fractionDigits === 6) {
+      const high = (micros / 10000) | 0;
+      const rest = micros - high * 10000;
+      const mid = (rest / 100) | 0;
+      const low = rest - mid * 100;
+      b[p++] = PAIRS[2 * high]!;
+      b[p++] = PAIRS[2 * high + 1]!;
+      b[p++] = PAIRS[2 * mid]!;
+      b[p++] = PAIRS[2 * mid + 1]!;
+      b[p++] = PAIRS[2 * low]!;
+      b[p++] = PAIRS[2 * low + 1]!;
+    } else {
+      const ms = (micros / 1000) | 0;
+      const high = (ms / 100) | 0;
+      const low = ms - high * 100;
+      b[p++] = 48 + high;
+      b[p++] = PAIRS[2 * low]!;
+      b[p++] = PAIRS[2 * low + 1]!;
+    }
+    if (zone) b[p++] = 90;
+    if (quote) b[p++] = 34;
+    w.pos = p;
+  }
+
+  /** Puts `YYYY-MM-DDTHH:MM:SS.` of `second` (since the epoch) in #prefix. */
+  #setSecond(second: number): void {
+    const f = this.#fields;
+    splitMicros(second * 1_000_000, f);
+    const p = this.#prefix;
+    digits(p, 0, f[F_YEAR]!, 4);
+    p[4] = 45;
+    digits(p, 5, f[F_MONTH]!, 2);
+    p[7] = 45;
+    digits(p, 8, f[F_DAY]!, 2);
+    p[10] = 84;
+    digits(p, 11, f[F_HOUR]!, 2);
+    p[13] = 58;
+    digits(p, 14, f[F_MINUTE]!, 2);
+    p[16] = 58;
+    digits(p, 17, f[F_SECOND]!, 2);
+    p[19] = 46;
+    this.#second = second;
   }
 }
 
@@ -250,9 +283,7 @@ export function jsonValueWriter(type: SqlType, opts: JsonOptions): ValueWriter {
           w.ascii('null');
           return;
         }
-        w.byte(34);
-        ts.write(w, date ? x * 1000 : x, date ? 3 : 6);
-        w.byte(34);
+        ts.write(w, date ? x * 1000 : x, date ? 3 : 6, true, true);
       };
     }
     case 'TIMESTAMP_NS': {
@@ -352,9 +383,7 @@ export function csvValueWriter(type: SqlType, delimiter = 0x2c): ValueWriter {
       return (w, v, i) => {
         const x = (v as { data: Float64Array }).data[i]!;
         if (x === LONG_NULL) return;
-        w.byte(34);
-        ts.write(w, date ? x * 1000 : x, date ? 3 : 6);
-        w.byte(34);
+        ts.write(w, date ? x * 1000 : x, date ? 3 : 6, true, true);
       };
     }
     case 'TIMESTAMP_NS': {

@@ -5,7 +5,16 @@ import { join } from 'node:path';
 import { SvcError } from '../errors/svc-error.js';
 import { closeSync, openSync } from 'node:fs';
 import { typeInfo } from '../core/column-type.js';
-import { auxEnd, auxFile, auxValue, columnAbsent, dataFile, readColumn, type ByteSource } from './column-files.js';
+import {
+  auxEnd,
+  auxFile,
+  auxValue,
+  columnAbsent,
+  dataFile,
+  directSource,
+  readColumn,
+  type ByteSource,
+} from './column-files.js';
 import { readAt } from './io.js';
 import { LazyVarVector, type ColumnVector, type VarVector } from '../core/column-vector.js';
 import { buildTextCodes, type TextCodes } from './text-codes.js';
@@ -36,6 +45,8 @@ export interface ScanOptions {
 
 /** Entries of Table.columnFilesSeen before it starts over. */
 const SEEN_LIMIT = 100_000;
+/** Rows of one partition column whose text codes one background step builds (warmTextCodes): a few milliseconds. */
+const WARM_ROWS = 131072;
 
 export class TableReader {
   readonly table: Table;
@@ -116,11 +127,11 @@ export class TableReader {
   }
 
   /** A var column's committed data size in partition `p` (the aux entry after its last row). */
-  #dataEnd(p: PartitionState, c: ColumnDef): number {
+  #dataEnd(p: PartitionState, c: ColumnDef, src = this.#src): number {
     const key = `${p.dir}/${c.id}`;
     let end = this.#dataEnds.get(key);
     if (end === undefined) {
-      const b = this.#src(join(this.table.dir, p.dir, auxFile(c)), p.rows * 8, 8, (p.rows + 1) * 8);
+      const b = src(join(this.table.dir, p.dir, auxFile(c)), p.rows * 8, 8, (p.rows + 1) * 8);
       end = auxEnd(auxValue(new Int32Array(b.slice().buffer), 0));
       this.#dataEnds.set(key, end);
     }
@@ -131,15 +142,22 @@ export class TableReader {
    * Dictionary codes of a text column in partition `p` covering its committed
    * rows, built (or extended) on first use; null when it has too many distinct values.
    */
-  #codes(p: PartitionState, c: ColumnDef, path: string, limit: number | undefined): TextCodes | null {
+  #codes(
+    p: PartitionState,
+    c: ColumnDef,
+    path: string,
+    limit: number | undefined,
+    upTo = p.rows,
+    src = this.#src,
+  ): TextCodes | null {
     const cache = this.table.cache.codes;
     const key = `${this.meta.id}/${p.dir}/${c.id}`;
     const have = cache.get(key);
     if (have === null) return null;
-    if (have !== undefined && have.rows >= p.rows) return have;
+    if (have !== undefined && have.rows >= upTo) return have;
     const built = buildTextCodes(
-      (lo, hi) => readColumn(this.#src, path, p.rows, c, lo, hi, [], false, limit) as VarVector,
-      p.rows,
+      (lo, hi) => readColumn(src, path, p.rows, c, lo, hi, [], false, limit) as VarVector,
+      upTo,
       have,
     );
     cache.set(key, built);
@@ -178,19 +196,29 @@ export class TableReader {
 
   /**
    * Builds the dictionary codes of every VARCHAR / STRING column in every
-   * partition that lacks them, one partition column per step (the caller
-   * yields between steps): after an import, so the first query that groups
-   * by its text does not pay for them.
+   * partition that lacks them, WARM_ROWS rows per step (a few milliseconds; the
+   * caller yields between steps), reading the files around the read cache so
+   * that the columns queries hold stay in it: after an import, so the first
+   * query that groups by its text does not pay for them.
    */
   *warmTextCodes(): Generator<void> {
+    const cache = this.table.cache;
+    const around: ByteSource = (file, pos, len, limit) => {
+      cache.countDirect(len);
+      return directSource(file, pos, len, limit);
+    };
     for (const c of this.meta.columns) {
       if (c.type !== 'VARCHAR' && c.type !== 'STRING') continue;
       for (const p of this.partitions) {
         if (p.rows === 0) continue;
         const path = join(this.table.dir, p.dir);
         if (this.#closed || columnAbsent(path, c)) continue;
-        this.#codes(p, c, path, this.#dataEnd(p, c));
-        yield;
+        const limit = this.#dataEnd(p, c, around);
+        for (let upTo = WARM_ROWS; ; upTo += WARM_ROWS) {
+          const tc = this.#codes(p, c, path, limit, Math.min(upTo, p.rows), around);
+          yield;
+          if (tc === null || tc.rows >= p.rows || this.#closed) break;
+        }
       }
     }
   }

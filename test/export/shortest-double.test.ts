@@ -71,6 +71,8 @@ test('random bit patterns in range, short decimals and scaled integers', () => {
     check(digits / Math.pow(10, Math.floor(rnd() * 9)), bad); // 0.000123, 12.3456, ...
     check(Math.floor(rnd() * 1e7) / 8, bad);
     check(0.1 * Math.floor(rnd() * 1e5), bad);
+    // 14 to 16 significant digits, at the edge of the short-decimal path (15) and past it.
+    for (const n of [1e14, 1e15, 1e16]) check(Math.floor(rnd() * n) / Math.pow(10, 8 + Math.floor(rnd() * 10)), bad);
   }
   assert.deepEqual(bad, []);
 });

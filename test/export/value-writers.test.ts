@@ -79,6 +79,9 @@ test('timestamps and dates print as formatTimestamp / formatDate, including befo
     Date.UTC(12000, 5, 1) * 1000,
   ];
   for (let i = 0; i < 5000; i++) us.push(Math.floor((r() - 0.3) * 4e17));
+  // Runs within one second (the cached prefix), across a second's and a day's end, before 1970 too.
+  for (const base of [Date.UTC(2024, 0, 1, 23, 59, 59) * 1000, -1_000_001])
+    for (let k = 0; k < 400; k++) us.push(base + k * 4999);
   const v: ColumnVector = { kind: 'fixed', type: 'TIMESTAMP', data: new Float64Array(us) };
   assert.deepEqual(
     rows(json('TIMESTAMP'), v, us.length),
@@ -92,6 +95,10 @@ test('timestamps and dates print as formatTimestamp / formatDate, including befo
   const dv: ColumnVector = { kind: 'fixed', type: 'DATE', data: new Float64Array(ms) };
   assert.deepEqual(
     rows(json('DATE'), dv, ms.length),
+    ms.map((x) => `"${formatDate(x)}"`),
+  );
+  assert.deepEqual(
+    rows(csvValueWriter('DATE'), dv, ms.length),
     ms.map((x) => `"${formatDate(x)}"`),
   );
 });

@@ -1,0 +1,71 @@
+// How many statements and imports are running in a database, and since when
+// none has, so background work (building text columns' dictionary codes after
+// an import) waits for a quiet moment instead of taking a user's request's CPU:
+// a client sending queries back to back never waits behind it.
+
+export class Activity {
+  #running = 0;
+  /** performance.now() when the last one ended (or the activity was made). */
+  #lastEnd = performance.now();
+  #waiters: (() => void)[] = [];
+
+  /** Statements and imports running now. */
+  get running(): number {
+    return this.#running;
+  }
+
+  /** A statement or import began; end() must follow, however it ends. */
+  begin(): void {
+    this.#running++;
+  }
+
+  end(): void {
+    if (this.#running === 0) return;
+    if (--this.#running === 0) {
+      this.#lastEnd = performance.now();
+      const w = this.#waiters;
+      this.#waiters = [];
+      for (const wake of w) wake();
+    }
+  }
+
+  /**
+   * Resolves once nothing has run for `quietMs`, or after `maxMs` however busy
+   * (so work someone forgot to end, or a client reading a long export slowly,
+   * delays the background work without stopping it). Its timers do not keep
+   * the process alive.
+   */
+  async quiet(quietMs: number, maxMs: number): Promise<void> {
+    const until = performance.now() + maxMs;
+    for (;;) {
+      const now = performance.now();
+      if (now >= until) return;
+      if (this.#running > 0) await this.#ended(until - now);
+      else {
+        const calm = now - this.#lastEnd;
+        if (calm >= quietMs) return;
+        await sleep(Math.min(quietMs - calm, until - now));
+      }
+    }
+  }
+
+  /** Resolves when the last running one ends, or after `ms`. */
+  #ended(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const wake = (): void => {
+        clearTimeout(timer);
+        resolve();
+      };
+      const timer = setTimeout(() => {
+        this.#waiters = this.#waiters.filter((w) => w !== wake);
+        resolve();
+      }, ms);
+      timer.unref();
+      this.#waiters.push(wake);
+    });
+  }
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms).unref());
+}
