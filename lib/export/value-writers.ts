@@ -7,10 +7,7 @@ import type { ColumnVector } from '../core/column-vector.js';
 import type { SqlType } from '../core/sql-type.js';
 import {
   F_DAY,
-  F_HOUR,
-  F_MINUTE,
   F_MONTH,
-  F_SECOND,
   F_YEAR,
   daysFromCivil,
   formatDate,
@@ -37,8 +34,9 @@ const MAX_FAST_DAY = daysFromCivil(10000, 1, 1);
  * same second cost a copy of 20 bytes and the fraction digits.
  */
 class TimestampText {
-  /** The second (since the epoch) whose `YYYY-MM-DDTHH:MM:SS.` is in #prefix. */
+  /** The second (since the epoch) whose `YYYY-MM-DDTHH:MM:SS.` is in #prefix, and its day. */
   #second = NaN;
+  #day = NaN;
   readonly #prefix = new Uint8Array(20);
   readonly #fields = newFields();
 
@@ -101,23 +99,35 @@ class TimestampText {
     w.pos = p;
   }
 
-  /** Puts `YYYY-MM-DDTHH:MM:SS.` of `second` (since the epoch) in #prefix. */
+  /** Puts `YYYY-MM-DDTHH:MM:SS.` of `second` (since the epoch) in #prefix: the date part only when the day changed. */
   #setSecond(second: number): void {
-    const f = this.#fields;
-    splitMicros(second * 1_000_000, f);
     const p = this.#prefix;
-    digits(p, 0, f[F_YEAR]!, 4);
-    p[4] = 45;
-    digits(p, 5, f[F_MONTH]!, 2);
-    p[7] = 45;
-    digits(p, 8, f[F_DAY]!, 2);
-    p[10] = 84;
-    digits(p, 11, f[F_HOUR]!, 2);
-    p[13] = 58;
-    digits(p, 14, f[F_MINUTE]!, 2);
-    p[16] = 58;
-    digits(p, 17, f[F_SECOND]!, 2);
-    p[19] = 46;
+    const day = Math.floor(second / 86_400);
+    if (day !== this.#day) {
+      const f = this.#fields;
+      splitMicros(day * DAY_US, f);
+      digits(p, 0, f[F_YEAR]!, 4);
+      p[4] = 45;
+      digits(p, 5, f[F_MONTH]!, 2);
+      p[7] = 45;
+      digits(p, 8, f[F_DAY]!, 2);
+      p[10] = 84;
+      p[13] = 58;
+      p[16] = 58;
+      p[19] = 46;
+      this.#day = day;
+    }
+    const inDay = second - day * 86_400;
+    const hour = (inDay / 3600) | 0;
+    const rest = inDay - hour * 3600;
+    const minute = (rest / 60) | 0;
+    const sec = rest - minute * 60;
+    p[11] = PAIRS[2 * hour]!;
+    p[12] = PAIRS[2 * hour + 1]!;
+    p[14] = PAIRS[2 * minute]!;
+    p[15] = PAIRS[2 * minute + 1]!;
+    p[17] = PAIRS[2 * sec]!;
+    p[18] = PAIRS[2 * sec + 1]!;
     this.#second = second;
   }
 }
