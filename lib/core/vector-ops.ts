@@ -13,6 +13,7 @@ import {
   type FixedArray,
   type FixedVector,
   type SymbolVector,
+  type TextDict,
   type VarVector,
 } from './column-vector.js';
 import { nullValue, nulls } from './rows.js';
@@ -54,6 +55,61 @@ export function sliceVector(v: ColumnVector, lo: number, hi: number): ColumnVect
 export function loadLazyText(b: Batch): Batch {
   if (!b.columns.some((c) => c instanceof LazyVarVector)) return b;
   return { rowCount: b.rowCount, columns: b.columns.map((c) => (c instanceof LazyVarVector ? plainVar(c) : c)) };
+}
+
+/** Most dictionary entries a coded slice carries to another thread (codedSlice); past it the text goes. */
+const CODED_SLICE_MAX_ENTRIES = 4096;
+
+/** Text rows as dictionary codes, with the entries, for another thread (codedSlice, textOfCodes). */
+export interface CodedTextSlice {
+  readonly kind: 'coded';
+  readonly type: ColumnType;
+  readonly codes: Uint8Array | Uint16Array;
+  readonly dict: TextDict;
+}
+
+/**
+ * Rows [from, to) of a var vector that has dictionary codes as those codes and a copy of its
+ * dictionary (for a thread that writes each entry's text once, not each row's): null when it
+ * has no codes or too many entries to be worth sending. Buffers to transfer are added to `transfer`.
+ */
+export function codedSlice(v: ColumnVector, from: number, to: number, transfer: ArrayBuffer[]): CodedTextSlice | null {
+  if (v.kind !== 'var' || v.codes === undefined || v.dict === undefined) return null;
+  const d = v.dict;
+  if (d.size > CODED_SLICE_MAX_ENTRIES) return null;
+  const codes = v.codes.slice(from, to);
+  const ends = d.ends.slice(0, d.size);
+  const bytes = d.bytes.slice(0, d.size > 0 ? ends[d.size - 1] : 0);
+  transfer.push(codes.buffer, ends.buffer, bytes.buffer);
+  return { kind: 'coded', type: v.type, codes, dict: { size: d.size, bytes, ends } };
+}
+
+/** The var vector a coded slice stands for: its codes at once, its text made if anything asks. */
+export function textOfCodes(c: CodedTextSlice): VarVector {
+  const { codes, dict } = c;
+  return new LazyVarVector(
+    c.type,
+    () => {
+      const n = codes.length;
+      const offsets = new Int32Array(n + 1);
+      let size = 0;
+      for (let i = 0; i < n; i++) {
+        const k = codes[i]!;
+        if (k > 0) size += dict.ends[k]! - dict.ends[k - 1]!;
+        offsets[i + 1] = size;
+      }
+      const bytes = new Uint8Array(size);
+      let nulls: Uint8Array | null = null;
+      for (let i = 0; i < n; i++) {
+        const k = codes[i]!;
+        if (k === 0) (nulls ??= new Uint8Array(n))[i] = 1;
+        else bytes.set(dict.bytes.subarray(dict.ends[k - 1], dict.ends[k]), offsets[i]);
+      }
+      return { kind: 'var', type: c.type, bytes, offsets, nulls };
+    },
+    codes,
+    dict,
+  );
 }
 
 /** A var vector as a plain object (its text read now if it was lazy), codes kept. */

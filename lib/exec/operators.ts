@@ -14,7 +14,7 @@ import { concatBatches, gatherBatch, sliceBatches } from '../core/vector-ops.js'
 import { batchBytes, Held, keyEntryBytes, pace, tablesOf, type ExecContext } from './context.js';
 import { Evaluator } from './expr.js';
 import { runJoin } from './hash-join.js';
-import { textKeyColumns } from './text-keys.js';
+import { builtTextColumns, textKeyColumns } from './text-keys.js';
 import { GroupKeys } from './group-keys.js';
 import { prepareSubqueries } from './subqueries.js';
 import { metadataRows } from './metadata-rows.js';
@@ -85,6 +85,7 @@ async function* runScan(plan: Extract<Plan, { kind: 'scan' }>, cx: ExecContext):
     backwards: plan.backwards === true,
     batchRows: plan.batchRows,
     textCodes: textKeyColumns(plan),
+    textCodesIfBuilt: builtTextColumns(plan),
   })) {
     await pace(cx);
     yield b;

@@ -9,8 +9,10 @@ import type { SqlType } from '../core/sql-type.js';
 
 const TEXT: ReadonlySet<SqlType> = new Set<SqlType>(['VARCHAR', 'STRING']);
 
-/** Per scan node: the names of its columns wanted with codes. */
+/** Per scan node: the names of its columns wanted with codes (built where missing). */
 const wanted = new WeakMap<Plan, Set<string>>();
+/** Per scan node: the names of its columns wanted with codes only where a partition has them already. */
+const wantedIfBuilt = new WeakMap<Plan, Set<string>>();
 const walked = new WeakSet<Plan>();
 
 /** Finds the hashed text columns of every scan under `root` (once per plan: plans do not change). */
@@ -25,23 +27,37 @@ export function textKeyColumns(scan: Plan): ReadonlySet<string> | undefined {
   return wanted.get(scan);
 }
 
+/** The columns of scan node `scan` wanted with the codes their partitions have built (wantTextOutputs without building). */
+export function builtTextColumns(scan: Plan): ReadonlySet<string> | undefined {
+  return wantedIfBuilt.get(scan);
+}
+
 /**
  * Marks every text column of `root`'s output that is a scan's column (through projections,
  * filters, sorts) as wanted with codes: for a writer that builds a dictionary of each column
  * (a Parquet export), which then maps each distinct value once instead of hashing every row.
  */
 export function wantTextOutputs(root: Plan): void {
-  for (let i = 0; i < root.fields.length; i++) want(root, i);
+  for (let i = 0; i < root.fields.length; i++) want(root, i, wanted);
+}
+
+/**
+ * The same marks, honoured only where a partition has its codes built already (after an
+ * import, a grouping query, a Parquet export): for a writer that writes each row's text
+ * (a CSV export), for which building them would cost what it saves.
+ */
+export function wantBuiltTextOutputs(root: Plan): void {
+  for (let i = 0; i < root.fields.length; i++) want(root, i, wantedIfBuilt);
 }
 
 /** Marks output `index` of `p` as a hashed key, down to the scan column it is. */
-function want(p: Plan, index: number): void {
+function want(p: Plan, index: number, marks: WeakMap<Plan, Set<string>> = wanted): void {
   switch (p.kind) {
     case 'scan': {
       const name = p.columns[index];
       if (name === undefined || !TEXT.has(p.fields[index]!.type)) return;
-      let set = wanted.get(p);
-      if (set === undefined) wanted.set(p, (set = new Set()));
+      let set = marks.get(p);
+      if (set === undefined) marks.set(p, (set = new Set()));
       set.add(name);
       return;
     }
@@ -50,11 +66,11 @@ function want(p: Plan, index: number): void {
     case 'reverse':
     case 'limit':
     case 'sort':
-      want(p.input, index);
+      want(p.input, index, marks);
       return;
     case 'project': {
       const e = p.exprs[index];
-      if (e !== undefined && e.kind === 'col') want(p.input, e.index);
+      if (e !== undefined && e.kind === 'col') want(p.input, e.index, marks);
       return;
     }
     default:

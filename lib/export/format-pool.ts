@@ -9,7 +9,7 @@ import type { SqlType } from '../core/sql-type.js';
 import type { ColumnVector } from '../core/column-vector.js';
 import type { RowFormat } from './row-slices.js';
 import type { CodecName } from './parquet/format.js';
-import { copySlice } from '../core/vector-ops.js';
+import { codedSlice, copySlice, type CodedTextSlice } from '../core/vector-ops.js';
 import { sharedWorkerPool, taskKind, type WorkerPool } from '../workers/worker-pool.js';
 
 export interface CompressRequest {
@@ -37,7 +37,8 @@ export interface FormatRequest {
   /** The result's first row is the slice's first (JSON: no comma before it). */
   readonly first: boolean;
   readonly types: readonly SqlType[];
-  readonly columns: readonly ColumnVector[];
+  /** Text with few distinct values goes as its dictionary codes (format-worker.ts makes it a vector again). */
+  readonly columns: readonly (ColumnVector | CodedTextSlice)[];
   readonly rows: number;
 }
 
@@ -75,7 +76,11 @@ export class FormatPool {
     first: boolean,
   ): Promise<Buffer> {
     const transfer: ArrayBuffer[] = [];
-    const sliced = columns.map((c) => copySlice(c, from, to, transfer));
+    // CSV writes a coded text column's entries once each (value-writers.ts); JSON reads the text.
+    const coded = format.kind === 'csv';
+    const sliced = columns.map(
+      (c) => (coded ? codedSlice(c, from, to, transfer) : null) ?? copySlice(c, from, to, transfer),
+    );
     return this.#pool.run(FORMAT, { format, first, types, columns: sliced, rows: to - from }, transfer).then(asBuffer);
   }
 

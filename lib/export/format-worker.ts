@@ -7,6 +7,7 @@ import type { ValueWriter } from './value-writers.js';
 import type { CompressReply, CompressRequest, FormatRequest } from './format-pool.js';
 import { pageCodec, type PageCodec } from './parquet/codecs.js';
 import type { TaskOutput } from '../workers/worker-pool.js';
+import { textOfCodes } from '../core/vector-ops.js';
 
 const writersByKey = new Map<string, ValueWriter[]>();
 let bytesPerRow = 64;
@@ -38,7 +39,8 @@ export function formatRows(m: FormatRequest): TaskOutput<Uint8Array> {
   }
   const w = new ChunkWriter();
   w.ensure(Math.ceil(m.rows * bytesPerRow * 1.25)); // no regrowth copies
-  writeRows(w, m.format, writers, m.columns, 0, m.rows, m.first, false);
+  const columns = m.columns.map((c) => (c.kind === 'coded' ? textOfCodes(c) : c));
+  writeRows(w, m.format, writers, columns, 0, m.rows, m.first, false);
   const bytes = w.take();
   if (m.rows > 0) bytesPerRow = bytes.length / m.rows;
   return { value: bytes, transfer: [bytes.buffer as ArrayBuffer] };

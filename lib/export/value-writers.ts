@@ -3,7 +3,7 @@
 // values (QUESTDB-NOTES.md "Values"): DOUBLE like Java, LONG exact, TIMESTAMP
 // ISO with micros, DATE with millis, NULL as null / an empty field.
 import { INT_NULL, LONG_NULL, typeKind } from '../core/column-type.js';
-import type { ColumnVector } from '../core/column-vector.js';
+import type { ColumnVector, TextDict, VarVector } from '../core/column-vector.js';
 import type { SqlType } from '../core/sql-type.js';
 import {
   F_DAY,
@@ -415,14 +415,43 @@ export function csvValueWriter(type: SqlType, delimiter = 0x2c): ValueWriter {
       };
     }
     case 'STRING':
-    case 'VARCHAR':
+    case 'VARCHAR': {
+      // Text with dictionary codes (an export's scan asks for them): each entry escaped once.
+      const entries = new WeakMap<TextDict, (Uint8Array | undefined)[]>();
+      let lastDict: TextDict | null = null;
+      let texts: (Uint8Array | undefined)[] = [];
       return (w, v, i) => {
-        const s = v as { bytes: Uint8Array; offsets: Int32Array; nulls: Uint8Array | null };
+        const s = v as VarVector;
+        const codes = s.codes;
+        if (codes !== undefined) {
+          const k = codes[i]!;
+          if (k === 0) return; // NULL
+          const d = s.dict!;
+          if (d !== lastDict) {
+            lastDict = d;
+            let t = entries.get(d);
+            if (t === undefined) entries.set(d, (t = []));
+            texts = t;
+          }
+          const t = texts[k];
+          if (t !== undefined) {
+            w.bytes(t);
+            return;
+          }
+          // The entry's first row: written as any text is, and kept.
+          const at = w.pos;
+          w.byte(34);
+          w.csvEscaped(d.bytes, d.ends[k - 1]!, d.ends[k]!);
+          w.byte(34);
+          texts[k] = new Uint8Array(w.buf.subarray(at, w.pos));
+          return;
+        }
         if (s.nulls !== null && s.nulls[i]) return;
         w.byte(34);
         w.csvEscaped(s.bytes, s.offsets[i]!, s.offsets[i + 1]!);
         w.byte(34);
       };
+    }
     // QuestDB writes these bare (z, 10.1.2.3, 0x0102, the UUID): their text never needs quotes,
     // except a CHAR that is a quote, a line break or the delimiter, which is quoted to keep the file readable.
     case 'CHAR':

@@ -10,7 +10,7 @@ import { csvBody } from '../export/csv-response.js';
 import { jsonQueryBody } from '../export/json-response.js';
 import { parseParquetOptions } from '../export/parquet/options.js';
 import { parquetBody, planParquet, sourceTable } from '../export/parquet/parquet-writer.js';
-import { wantTextOutputs } from '../exec/text-keys.js';
+import { wantBuiltTextOutputs, wantTextOutputs } from '../exec/text-keys.js';
 import type { RowStats } from '../export/row-window.js';
 import { expDelimiterParam, expLimitParam, expTimeoutParam } from './exp-params.js';
 import { resultColumn } from '../core/column-type.js';
@@ -213,6 +213,7 @@ async function exportCsv(ctx: RequestContext, opts: SqlRouteOptions, query: stri
   const delimiter = expDelimiterParam(url);
   const timeout = expTimeoutParam(url) ?? opts.queryTimeoutMs;
   const stmt = compileExport(query, opts);
+  wantBuiltTextOutputs(stmt.plan); // text with few distinct values is written from its partitions' codes where they are built
   const t = withTimeout(ctx.signal, timeout);
   const stats: RowStats = { sent: 0, matched: 0 };
   try {

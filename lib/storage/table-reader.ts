@@ -41,6 +41,8 @@ export interface ScanOptions {
   readonly backwards?: boolean;
   /** Text columns (names as in `columns`) whose vectors should carry dictionary codes where a partition has them. */
   readonly textCodes?: ReadonlySet<string>;
+  /** Text columns whose vectors carry codes only where a partition has them built already (none are built). */
+  readonly textCodesIfBuilt?: ReadonlySet<string>;
 }
 
 /** Entries of Table.columnFilesSeen before it starts over. */
@@ -164,6 +166,12 @@ export class TableReader {
     return built;
   }
 
+  /** The codes of a text column in partition `p` when they cover its committed rows already; never builds them. */
+  #builtCodes(p: PartitionState, c: ColumnDef): TextCodes | null {
+    const have = this.table.cache.codes.get(`${this.meta.id}/${p.dir}/${c.id}`);
+    return have !== undefined && have !== null && have.rows >= p.rows ? have : null;
+  }
+
   /**
    * How many distinct values (NULL counted as one) text column `name` holds in
    * the partitions the intervals touch, from their dictionary codes (built
@@ -257,13 +265,17 @@ export class TableReader {
     return absent;
   }
 
-  /** Rows [lo, hi) of one partition for the given columns (`coded`: text columns wanted with codes). */
+  /**
+   * Rows [lo, hi) of one partition for the given columns (`coded`: text columns wanted with
+   * codes; `codedIfBuilt`: with the codes the partition has built already, if any).
+   */
   read(
     p: PartitionState,
     cols: readonly ColumnDef[],
     lo: number,
     hi: number,
     coded?: ReadonlySet<ColumnDef>,
+    codedIfBuilt?: ReadonlySet<ColumnDef>,
   ): ColumnVector[] {
     this.#check();
     const path = join(this.table.dir, p.dir);
@@ -274,7 +286,12 @@ export class TableReader {
       if (limit !== undefined) {
         // Text read when asked for (LazyVarVector), with dictionary codes when wanted and the partition has them.
         const load = (): VarVector => readColumn(this.#src, path, p.rows, c, lo, hi, dict, false, limit) as VarVector;
-        const tc = coded !== undefined && coded.has(c) ? this.#codes(p, c, path, limit) : null;
+        const tc =
+          coded !== undefined && coded.has(c)
+            ? this.#codes(p, c, path, limit)
+            : codedIfBuilt !== undefined && codedIfBuilt.has(c)
+              ? this.#builtCodes(p, c)
+              : null;
         return tc === null
           ? new LazyVarVector(c.type, load)
           : new LazyVarVector(c.type, load, tc.codes.subarray(lo, hi), tc.dict);
@@ -287,11 +304,12 @@ export class TableReader {
   *scan(opts: ScanOptions = {}): Generator<Batch> {
     const cols = opts.columns ? opts.columns.map((n) => this.column(n)) : this.meta.columns;
     const size = opts.batchRows ?? DEFAULT_BATCH_ROWS;
-    const want = opts.textCodes;
-    const coded =
+    const textOf = (want: ReadonlySet<string> | undefined): Set<ColumnDef> | undefined =>
       want === undefined || want.size === 0
         ? undefined
         : new Set(cols.filter((c) => (c.type === 'VARCHAR' || c.type === 'STRING') && want.has(c.name)));
+    const coded = textOf(opts.textCodes);
+    const codedIfBuilt = textOf(opts.textCodesIfBuilt);
     const ranges = this.ranges(opts.intervals);
     if (opts.backwards) ranges.reverse();
     for (const r of ranges) {
@@ -299,7 +317,7 @@ export class TableReader {
       if (!opts.backwards) {
         for (let s = r.lo; s < r.hi;) {
           const e = Math.min(r.hi, (Math.floor(s / size) + 1) * size);
-          yield { rowCount: e - s, columns: this.read(r.partition, cols, s, e, coded) };
+          yield { rowCount: e - s, columns: this.read(r.partition, cols, s, e, coded, codedIfBuilt) };
           s = e;
         }
         continue;
@@ -307,7 +325,7 @@ export class TableReader {
       // Newest first: the same aligned batches, last one first (computed as they go: a small batchRows makes many).
       for (let e = r.hi; e > r.lo;) {
         const s = Math.max(r.lo, Math.floor((e - 1) / size) * size);
-        yield { rowCount: e - s, columns: this.read(r.partition, cols, s, e, coded) };
+        yield { rowCount: e - s, columns: this.read(r.partition, cols, s, e, coded, codedIfBuilt) };
         e = s;
       }
     }

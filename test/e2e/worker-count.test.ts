@@ -1,5 +1,6 @@
 // End-to-end: shared.worker.count as users meet it. The same CSV imported by
-// POST /imp and exported by /exp (CSV, Parquet) and /exec (JSON) on servers
+// POST /imp and exported by /exp (CSV, also once text codes are built;
+// Parquet) and /exec (JSON) on servers
 // with 1, 2 and 4 threads (4 on a 2-core machine: more threads than cores)
 // gives byte-identical answers; helper threads start only when an export needs
 // them, none with 1; a bad value stops startup with one line naming the key.
@@ -36,6 +37,8 @@ function tradesCsv(rows: number): string {
 interface Answers {
   imp: string;
   csv: Buffer;
+  /** The CSV export again once the Parquet export built every partition's text codes: written from them. */
+  csvCoded: Buffer;
   json: Buffer;
   parquet: Buffer;
   /** Keyless aggregates over the numeric columns (pages summarized on the pool: exec/page-aggregate.ts), then the same through a subquery (batch by batch). */
@@ -70,6 +73,7 @@ async function answersOf(s: ServerProcess, csv: string): Promise<Answers> {
   const threadsStarted = threads(s) - before;
   const json = await get(`${s.mainUrl}/exec?query=${q("select * from trades where side = 'buy'")}`);
   const parquet = await get(`${s.mainUrl}/exp?query=${q('trades')}&fmt=parquet`);
+  const csvCoded = await get(`${s.mainUrl}/exp?query=${q('trades')}`);
   const aggregates: string[] = [];
   for (const from of ['trades', '(select ts, price, amount from trades)'])
     for (const where of ['', " where ts in '2024-01-02'"]) {
@@ -79,7 +83,7 @@ async function answersOf(s: ServerProcess, csv: string): Promise<Answers> {
       };
       aggregates.push(JSON.stringify(body.dataset));
     }
-  return { imp, csv: csvOut, json, parquet, aggregates, threadsStarted };
+  return { imp, csv: csvOut, csvCoded, json, parquet, aggregates, threadsStarted };
 }
 
 describe('the same import and exports with shared.worker.count 1, 2 and 4', () => {
@@ -118,6 +122,8 @@ describe('the same import and exports with shared.worker.count 1, 2 and 4', () =
     assert.equal(one.csv.toString('utf8').split('\n').length, 150_002);
     assert.ok(one.json.length > 1_000_000);
     assert.equal(one.parquet.subarray(0, 4).toString(), 'PAR1');
+    for (const n of [1, 2, 4])
+      assert.ok(answers.get(n)!.csvCoded.equals(one.csv), `${n} threads: CSV from text codes differs`);
     for (const n of [2, 4]) {
       const a = answers.get(n)!;
       assert.ok(a.csv.equals(one.csv), `${n} threads: CSV differs`);

@@ -6,7 +6,9 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ChunkWriter } from '../../lib/export/chunk-writer.js';
 import { csvValueWriter, jsonValueWriter, type ValueWriter } from '../../lib/export/value-writers.js';
-import type { ColumnVector } from '../../lib/core/column-vector.js';
+import { LazyVarVector, type ColumnVector, type VarVector } from '../../lib/core/column-vector.js';
+import { BytesIds } from '../../lib/core/key-ids.js';
+import { codedSlice, textOfCodes } from '../../lib/core/vector-ops.js';
 import { formatDouble, formatFloat } from '../../lib/core/number-format.js';
 import { formatDate, formatTimestamp } from '../../lib/core/datetime.js';
 import type { SqlType } from '../../lib/core/sql-type.js';
@@ -212,4 +214,66 @@ test('a chunk writer hands over chunks and grows for one value larger than a chu
   w.int(-1234567);
   w.padded(42, 6);
   assert.equal(w.take().toString(), '-1234567000042');
+});
+
+test('CSV text from dictionary codes is the text written row by row, on this thread and after a trip to another', () => {
+  const values: (string | null)[] = [
+    'plain',
+    '',
+    null,
+    'say "hi"',
+    'back\\slash',
+    'é😀 ünï',
+    'line\nbreak',
+    'tab\there',
+    'a,b',
+  ];
+  const r = rng(9);
+  const picks = Array.from({ length: 3000 }, () => values[Math.floor(r() * values.length)]!);
+  const dict = new BytesIds();
+  dict.nullId();
+  const enc = new TextEncoder();
+  const codes = new Uint8Array(picks.length);
+  picks.forEach((v, i) => {
+    if (v === null) return;
+    const b = enc.encode(v);
+    codes[i] = dict.id(b, 0, b.length);
+  });
+  const text = textOfCodes({ kind: 'coded', type: 'VARCHAR', codes, dict }); // its text, made from the codes
+  assert.deepEqual(
+    Array.from({ length: picks.length }, (_, i) =>
+      text.nulls?.[i] ? null : Buffer.from(text.bytes.subarray(text.offsets[i], text.offsets[i + 1])).toString(),
+    ),
+    picks,
+  );
+  const plain: ColumnVector = {
+    kind: 'var',
+    type: 'VARCHAR',
+    bytes: text.bytes,
+    offsets: text.offsets,
+    nulls: text.nulls,
+  };
+  const coded = new LazyVarVector('VARCHAR', () => plain as VarVector, codes, dict);
+  const want = rows(csvValueWriter('VARCHAR'), plain, picks.length);
+  assert.deepEqual(rows(csvValueWriter('VARCHAR'), coded, picks.length), want, 'written from the codes');
+  // One writer over many rows: each entry's bytes kept from its first row.
+  const w = new ChunkWriter();
+  const write = csvValueWriter('VARCHAR');
+  for (let i = 0; i < picks.length; i++) {
+    write(w, coded, i);
+    w.byte(10);
+  }
+  assert.equal(w.take().toString(), want.map((s) => `${s}\n`).join(''));
+  // Sent to another thread: the rows' codes and the dictionary's entries, as copies.
+  const transfer: ArrayBuffer[] = [];
+  const slice = codedSlice(coded, 100, 2100, transfer)!;
+  assert.equal(slice.codes.length, 2000);
+  assert.equal(transfer.length, 3);
+  assert.deepEqual(rows(csvValueWriter('VARCHAR'), textOfCodes(slice), 2000), want.slice(100, 2100));
+  assert.equal(codedSlice(plain, 0, 10, []), null, 'text without codes goes as text');
+  const big = new BytesIds();
+  big.nullId();
+  for (let k = 0; k < 5000; k++) big.id(enc.encode(`v${k}`), 0, enc.encode(`v${k}`).length);
+  const many = new LazyVarVector('VARCHAR', () => plain as VarVector, new Uint16Array(10), big);
+  assert.equal(codedSlice(many, 0, 10, []), null, 'a large dictionary goes as text');
 });
