@@ -446,29 +446,32 @@ export class Database {
    * so the first query grouping by them after an import finds them ready.
    * A few milliseconds a step, each step only once no statement or import has
    * run for WARM_QUIET_MS (or after WARM_WAIT_MS of waiting), reading around
-   * the read cache: a client sending queries back to back does not wait for it. Best
-   * effort: a table dropped meanwhile, or the database closing, just ends it.
+   * the read cache: a client sending queries back to back does not wait for it.
+   * Best effort: a table dropped meanwhile, or the database closing, just ends it.
    */
   async #warmTextCodes(table: string): Promise<void> {
-    let reader: TableReader;
-    try {
-      reader = this.#catalog.reader(table);
-    } catch {
-      return;
-    }
-    try {
-      for (const _ of reader.warmTextCodes()) {
-        await new Promise((resolve) => setImmediate(resolve));
-        await this.#activity.quiet(WARM_QUIET_MS, WARM_WAIT_MS);
-        if (this.#closed) return;
-      }
-    } catch {
-      // Best effort only: the queries build what is missing themselves.
-    } finally {
+    const done = new Set<string>();
+    for (;;) {
+      await new Promise((resolve) => setImmediate(resolve));
+      await this.#activity.quiet(WARM_QUIET_MS, WARM_WAIT_MS);
+      if (this.#closed) return;
+      // A reader a step: no snapshot is held between steps (old partition versions go as usual).
+      let reader: TableReader;
       try {
-        reader.close();
+        reader = this.#catalog.reader(table);
       } catch {
-        // The catalog closed under it: nothing is left to release.
+        return;
+      }
+      try {
+        if (!reader.warmTextCodesStep(done)) return;
+      } catch {
+        return; // best effort only: the queries build what is missing themselves
+      } finally {
+        try {
+          reader.close();
+        } catch {
+          // The catalog closed under it: nothing is left to release.
+        }
       }
     }
   }

@@ -47,7 +47,7 @@ export interface ScanOptions {
 
 /** Entries of Table.columnFilesSeen before it starts over. */
 const SEEN_LIMIT = 100_000;
-/** Rows of one partition column whose text codes one background step builds (warmTextCodes): a few milliseconds. */
+/** Rows of one partition column whose text codes one background step builds (warmTextCodesStep): a few milliseconds. */
 const WARM_ROWS = 131072;
 
 export class TableReader {
@@ -203,32 +203,40 @@ export class TableReader {
   }
 
   /**
-   * Builds the dictionary codes of every VARCHAR / STRING column in every
-   * partition that lacks them, WARM_ROWS rows per step (a few milliseconds; the
-   * caller yields between steps), reading the files around the read cache so
-   * that the columns queries hold stay in it: after an import, so the first
-   * query that groups by its text does not pay for them.
+   * One step of building the dictionary codes of the table's VARCHAR / STRING
+   * columns after an import, so the first query that groups by its text does
+   * not pay for them: WARM_ROWS more rows (a few milliseconds) of the first
+   * partition column whose codes are incomplete, read around the read cache so
+   * that the columns queries hold stay in it. False when none is left.
+   * `done` (keys `<table id>/<partition>/<column id>`) remembers the partition
+   * columns finished (or with too many distinct values): one the cache evicts
+   * later is not built again by this warming.
    */
-  *warmTextCodes(): Generator<void> {
+  warmTextCodesStep(done: Set<string>): boolean {
+    this.#check();
     const cache = this.table.cache;
-    const around: ByteSource = (file, pos, len, limit) => {
-      cache.countDirect(len);
-      return directSource(file, pos, len, limit);
-    };
     for (const c of this.meta.columns) {
       if (c.type !== 'VARCHAR' && c.type !== 'STRING') continue;
       for (const p of this.partitions) {
-        if (p.rows === 0) continue;
+        const key = `${this.meta.id}/${p.dir}/${c.id}`;
+        if (p.rows === 0 || done.has(key)) continue;
         const path = join(this.table.dir, p.dir);
-        if (this.#closed || columnAbsent(path, c)) continue;
-        const limit = this.#dataEnd(p, c, around);
-        for (let upTo = WARM_ROWS; ; upTo += WARM_ROWS) {
-          const tc = this.#codes(p, c, path, limit, Math.min(upTo, p.rows), around);
-          yield;
-          if (tc === null || tc.rows >= p.rows || this.#closed) break;
+        const have = columnAbsent(path, c) ? null : cache.codes.get(key);
+        if (have === null || (have !== undefined && have.rows >= p.rows)) {
+          done.add(key);
+          continue;
         }
+        const around: ByteSource = (file, pos, len, limit) => {
+          cache.countDirect(len);
+          return directSource(file, pos, len, limit);
+        };
+        const upTo = Math.min(p.rows, (have?.rows ?? 0) + WARM_ROWS);
+        const tc = this.#codes(p, c, path, this.#dataEnd(p, c, around), upTo, around);
+        if (tc === null || tc.rows >= p.rows) done.add(key);
+        return true;
       }
     }
+    return false;
   }
 
   /**
