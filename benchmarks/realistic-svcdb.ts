@@ -1,6 +1,6 @@
 // The svcdb side of bench:realistic: the built server as a child process on free ports, used as a
 // user does over HTTP (a streamed multipart POST /imp, /exec with timings=true, /exp to a file).
-import { execFileSync } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 import { createReadStream, createWriteStream, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
@@ -17,8 +17,42 @@ const NO_TIMEOUTS = { headersTimeout: 0, bodyTimeout: 0 };
 /** The types a user's import of the file gets: text columns VARCHAR, never SYMBOL; ts designated. */
 const EXPECTED_COLUMNS = 'ts TIMESTAMP designated, sym VARCHAR, price DOUBLE, amount DOUBLE, side VARCHAR';
 
-/** POSTs the CSV as the `data` part of a multipart body streamed from disk, as `curl -F data=@file` does. */
+/**
+ * curl on the PATH, which imports and exports go through as the issue's user does (`curl -F
+ * data=@file /imp`, `curl /exp > file`): the client's own CPU then stays a small part of the
+ * machine's 2 cores. Without it, the same requests through undici in this process.
+ */
+const CURL: string | null = (() => {
+  try {
+    execFileSync('curl', ['--version'], { stdio: 'ignore' });
+    return 'curl';
+  } catch {
+    return null;
+  }
+})();
+
+/** The HTTP client the imports and exports use, for the record. */
+export const HTTP_CLIENT = CURL !== null ? 'curl' : 'undici (no curl on the PATH)';
+
+/** Runs curl with `args` (after -sS); its stdout, then the status code it wrote last with -w. */
+function curl(args: readonly string[]): Promise<{ body: string; status: number }> {
+  return new Promise((resolve, reject) => {
+    execFile(CURL!, ['-sS', ...args, '-w', '\n%{http_code}'], { maxBuffer: 64 << 20 }, (e, stdout, stderr) => {
+      if (e) return reject(new Error(`curl ${args.join(' ')}: ${stderr.trim() || e.message}`));
+      const at = stdout.lastIndexOf('\n');
+      resolve({ body: stdout.slice(0, at), status: Number(stdout.slice(at + 1)) });
+    });
+  });
+}
+
+/** POSTs the CSV as the `data` part of a multipart body streamed from disk: `curl -F data=@file`. */
 async function postImport(baseUrl: string, file: string): Promise<{ rowsImported: number; rowsRejected: number }> {
+  const url = `${baseUrl}/imp?name=t&timestamp=ts&partitionBy=DAY&fmt=json`;
+  if (CURL !== null) {
+    const r = await curl(['-F', `data=@${file};filename=trades.csv;type=text/csv`, url]);
+    if (r.status !== 200) throw new Error(`POST /imp answered ${r.status}: ${r.body}`);
+    return JSON.parse(r.body) as { rowsImported: number; rowsRejected: number };
+  }
   const pre = Buffer.from(
     `--${BOUNDARY}\r\nContent-Disposition: form-data; name="data"; filename="trades.csv"\r\nContent-Type: text/csv\r\n\r\n`,
   );
@@ -28,7 +62,7 @@ async function postImport(baseUrl: string, file: string): Promise<{ rowsImported
     for await (const chunk of createReadStream(file, { highWaterMark: 1 << 20 })) yield chunk as Buffer;
     yield post;
   }
-  const res = await request(`${baseUrl}/imp?name=t&timestamp=ts&partitionBy=DAY&fmt=json`, {
+  const res = await request(url, {
     method: 'POST',
     headers: {
       'content-type': `multipart/form-data; boundary=${BOUNDARY}`,
@@ -55,10 +89,16 @@ async function exec(baseUrl: string, sql: string, timings = false): Promise<Exec
   return JSON.parse(text) as ExecAnswer;
 }
 
-/** GET /exp streamed to `out` (as `curl -o out` does); returns the file's size. */
+/** GET /exp streamed to `out`: `curl -o out`; returns the file's size. */
 async function exportTo(baseUrl: string, sql: string, fmt: string, level: number | null, out: string): Promise<number> {
   const params = `${fmt === 'csv' ? '' : `&fmt=${fmt}`}${level === null ? '' : `&compression_level=${level}`}`;
   const url = `${baseUrl}/exp?query=${encodeURIComponent(sql)}${params}`;
+  if (CURL !== null) {
+    const r = await curl(['-o', out, url]);
+    if (r.status !== 200)
+      throw new Error(`/exp fmt=${fmt} answered ${r.status}: ${readFileSync(out, 'utf8').slice(0, 500)}`);
+    return statSync(out).size;
+  }
   const res = await request(url, NO_TIMEOUTS);
   if (res.statusCode !== 200) throw new Error(`/exp fmt=${fmt} answered ${res.statusCode}: ${await res.body.text()}`);
   await pipeline(res.body, createWriteStream(out));

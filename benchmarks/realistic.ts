@@ -11,7 +11,7 @@ import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { csvPath, FILTER_PRICE, FILTER_SYM, partialPath, tradesCsv, type TradesCsv } from './realistic-csv.js';
 import { duckdbSystem } from './realistic-duckdb.js';
-import { svcdbSystem } from './realistic-svcdb.js';
+import { HTTP_CLIENT, svcdbSystem } from './realistic-svcdb.js';
 import {
   difference,
   EXPORTS,
@@ -302,7 +302,7 @@ function printSize(r: SizeResult, o: Options): void {
     console.log(`${x.name} ${x.version}: columns ${x.columns}; RSS before the import ${x.baseMib.toFixed(0)} MiB`);
   console.log(
     `filter: ${n(csv.filterRows)} of the ${n(csv.symRows)} ${FILTER_SYM} rows have price > ${FILTER_PRICE}; ` +
-      `svcdb query times are the server's (timings compiler + execute), DuckDB's the call's; imports and exports are wall times`,
+      `svcdb query times are the server's (timings compiler + execute), DuckDB's the call's; imports and exports are wall times (svcdb's through ${HTTP_CLIENT}, to the last byte on disk)`,
   );
   for (const w of r.warnings) console.log(`WARNING: ${w}`);
 }
