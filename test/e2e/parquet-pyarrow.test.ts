@@ -6,10 +6,11 @@
 // (npm, Debian), so a machine without it fails here saying so.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { FormData, request } from 'undici';
 import { startServer, type ServerProcess } from '../helpers/server-process.js';
 
@@ -37,6 +38,8 @@ function tradesCsv(rows: number): string {
   }
   return out.join('\n') + '\n';
 }
+
+const run = promisify(execFile);
 
 describe('Parquet from /exp read back by pyarrow', () => {
   let s: ServerProcess;
@@ -72,7 +75,9 @@ describe('Parquet from /exp read back by pyarrow', () => {
       writeFileSync(file, Buffer.from(await r.body.arrayBuffer()));
       let out: string;
       try {
-        out = execFileSync('python3', ['-c', READER, file], { encoding: 'utf8', maxBuffer: 64 << 20 });
+        // Not execFileSync: a blocked event loop cannot see the server close an idle keep-alive
+        // connection, and the next request would go out on it ("other side closed").
+        out = (await run('python3', ['-c', READER, file], { encoding: 'utf8', maxBuffer: 64 << 20 })).stdout;
       } catch (e) {
         throw new Error(
           `reading with pyarrow (python3 -c "import pyarrow") failed: is pyarrow installed? ${String(e)}`,
