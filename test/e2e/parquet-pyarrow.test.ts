@@ -75,8 +75,9 @@ describe('Parquet from /exp read back by pyarrow', () => {
       writeFileSync(file, Buffer.from(await r.body.arrayBuffer()));
       let out: string;
       try {
-        // Not execFileSync: a blocked event loop cannot see the server close an idle keep-alive
-        // connection, and the next request would go out on it ("other side closed").
+        // Not execFileSync: while the event loop is blocked, undici cannot notice the server
+        // closing the idle keep-alive connection, and the next request may go out on it
+        // ("other side closed", seen once in CI).
         out = (await run('python3', ['-c', READER, file], { encoding: 'utf8', maxBuffer: 64 << 20 })).stdout;
       } catch (e) {
         throw new Error(
