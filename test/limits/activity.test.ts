@@ -5,26 +5,17 @@
 // waits long nor finds its columns evicted.
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { Activity } from '../../lib/limits/activity.js';
-import { Catalog } from '../../lib/storage/catalog.js';
 import { compile } from '../../lib/exec/engine.js';
 import { valueAt } from '../../lib/exec/vectors.js';
 import { ENGINE } from '../helpers/engine.js';
+import { openCatalog, tempRoot } from '../storage/helpers.js';
 
-const root = mkdtempSync(join(tmpdir(), 'svcdb-activity-'));
-const catalog = Catalog.open(join(root, 'db'), {
-  commitMode: 'nosync',
-  writerWaitMs: 100,
-  readerCacheSize: 64 << 20,
-  maxUncommittedRows: 1_000_000,
-  o3MaxLag: 0,
-});
+const tmp = tempRoot('svcdb-activity-');
+const catalog = openCatalog(tmp.dir, { readerCacheSize: 64 << 20 });
 after(() => {
   catalog.close();
-  rmSync(root, { recursive: true, force: true });
+  tmp.remove();
 });
 const signal = new AbortController().signal;
 

@@ -68,10 +68,7 @@ export class ChunkValues {
   /** Room for `n` more values in `i32` (bytes kept as dictionary indices: `coded`). */
   reserveKeys(n: number): void {
     const need = this.count + n;
-    if (need <= this.i32.length) return;
-    let cap = Math.max(1024, this.i32.length * 2);
-    while (cap < need) cap *= 2;
-    this.i32 = grow(this.i32, cap);
+    if (need > this.i32.length) this.i32 = grow(this.i32, capacity(this.i32.length, need));
   }
 
   /** A coded bytes chunk's values written out as bytes and offsets (it is then an ordinary bytes chunk). */
@@ -126,11 +123,15 @@ export class ChunkValues {
   /** Room for `n` more bytes of byte-array values. */
   reserveBytes(n: number): void {
     const need = this.byteLength + n;
-    if (need <= this.bytes.length) return;
-    let cap = Math.max(1024, this.bytes.length * 2);
-    while (cap < need) cap *= 2;
-    this.bytes = grow(this.bytes, cap);
+    if (need > this.bytes.length) this.bytes = grow(this.bytes, capacity(this.bytes.length, need));
   }
+}
+
+/** A doubled capacity (1024 at least) that holds `need`. */
+function capacity(length: number, need: number): number {
+  let cap = Math.max(1024, length * 2);
+  while (cap < need) cap *= 2;
+  return cap;
 }
 
 type Growable = Uint8Array | Int32Array | Float32Array | Float64Array;

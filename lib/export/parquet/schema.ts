@@ -361,8 +361,48 @@ function gatherFixedReversed(width: number) {
 /** Per symbol chunk gathered from text vectors, and per coded text chunk: its values interned by their bytes. */
 const TEXT_KEYS = new WeakMap<ChunkValues, BytesInterner>();
 
+/** A source dictionary's keys -> the chunk dictionary's indices (-1: not met in this chunk yet), and the keys set. */
+interface Remap<D> {
+  readonly dict: D;
+  map: Int32Array;
+  readonly touched: number[];
+}
+
+/**
+ * The chunk's map for source dictionary `dict` (`size` keys at least; a dictionary only grows),
+ * from `store`; every map of the chunk is cleared when a new chunk begins (its dictionary reset).
+ * At most `keep` maps are kept: the oldest go when sources come and go (partitions).
+ */
+function remapOf<D extends object>(
+  store: WeakMap<ChunkValues, Remap<D>[]>,
+  out: ChunkValues,
+  dict: D,
+  size: number,
+  keep = Infinity,
+): Remap<D> {
+  let maps = store.get(out);
+  if (maps === undefined) store.set(out, (maps = []));
+  if (out.dict.length === 0)
+    for (const m of maps) {
+      for (const k of m.touched) m.map[k] = -1;
+      m.touched.length = 0;
+    }
+  let m = maps.find((x) => x.dict === dict);
+  if (m === undefined) {
+    if (maps.length >= keep) maps.length = 0;
+    m = { dict, map: new Int32Array(size).fill(-1), touched: [] };
+    maps.push(m);
+  }
+  if (m.map.length < size) {
+    const g = new Int32Array(size).fill(-1);
+    g.set(m.map);
+    m.map = g;
+  }
+  return m;
+}
+
 /** Per coded text chunk: dictionary code -> chunk dictionary index, for each partition dictionary seen. */
-const CODE_MAPS = new WeakMap<ChunkValues, { dict: TextDict; map: Int32Array; touched: number[] }[]>();
+const CODE_MAPS = new WeakMap<ChunkValues, Remap<TextDict>[]>();
 
 /**
  * Text with dictionary codes (a scan's VarVector.codes): each partition dictionary entry is
@@ -376,30 +416,9 @@ function gatherCoded(out: ChunkValues, codes: Uint8Array | Uint16Array, td: Text
     keys = new BytesInterner();
     TEXT_KEYS.set(out, keys);
   }
-  let maps = CODE_MAPS.get(out);
-  if (maps === undefined) {
-    maps = [];
-    CODE_MAPS.set(out, maps);
-  }
-  // A new chunk (reset dictionary): forget the previous chunk's values and indices.
-  if (out.dict.length === 0) {
-    keys.clear();
-    for (const m of maps) {
-      for (const k of m.touched) m.map[k] = -1;
-      m.touched.length = 0;
-    }
-  }
-  let m = maps.find((x) => x.dict === td);
-  if (m === undefined) {
-    if (maps.length >= 64) maps.length = 0; // partitions come and go: keep the maps of the recent ones
-    m = { dict: td, map: new Int32Array(td.size).fill(-1), touched: [] };
-    maps.push(m);
-  }
-  if (m.map.length < td.size) {
-    const g = new Int32Array(td.size).fill(-1);
-    g.set(m.map);
-    m.map = g;
-  }
+  // A new chunk (reset dictionary): forget the previous chunk's values (remapOf forgets its indices).
+  if (out.dict.length === 0) keys.clear();
+  const m = remapOf(CODE_MAPS, out, td, td.size, 64);
   out.coded = true;
   out.reserve(to - from);
   out.reserveKeys(to - from);
@@ -430,7 +449,7 @@ function gatherCoded(out: ChunkValues, codes: Uint8Array | Uint16Array, td: Text
 }
 
 /** Per chunk: symbol key -> chunk dictionary index, for each table dictionary seen. */
-const REMAPS = new WeakMap<ChunkValues, { dict: readonly string[]; map: Int32Array; touched: number[] }[]>();
+const REMAPS = new WeakMap<ChunkValues, Remap<readonly string[]>[]>();
 
 /** A text vector under a SYMBOL field: its values interned into the chunk dictionary by their UTF-8 bytes. */
 function gatherSymbolFromText(out: ChunkValues, v: ColumnVector & { kind: 'var' }, from: number, to: number): void {
@@ -471,27 +490,7 @@ function gatherSymbol(out: ChunkValues, v: ColumnVector, from: number, to: numbe
     gatherNull(out, v, from, to);
     return;
   }
-  let remaps = REMAPS.get(out);
-  if (remaps === undefined) {
-    remaps = [];
-    REMAPS.set(out, remaps);
-  }
-  // A new chunk (reset dictionary): forget the previous chunk's indices.
-  if (out.dict.length === 0)
-    for (const m of remaps) {
-      for (const k of m.touched) m.map[k] = -1;
-      m.touched.length = 0;
-    }
-  let m = remaps.find((x) => x.dict === v.dict);
-  if (m === undefined) {
-    m = { dict: v.dict, map: new Int32Array(v.dict.length).fill(-1), touched: [] };
-    remaps.push(m);
-  }
-  if (m.map.length < v.dict.length) {
-    const g = new Int32Array(v.dict.length).fill(-1);
-    g.set(m.map);
-    m.map = g;
-  }
+  const m = remapOf(REMAPS, out, v.dict, v.dict.length);
   out.reserve(to - from);
   const keys = v.keys,
     def = out.defined,
