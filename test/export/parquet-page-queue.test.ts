@@ -5,7 +5,7 @@
 // (parquet-writer.ts) keeps two row groups compressing while it gathers.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { pageCodec } from '../../lib/export/parquet/codecs.js';
+import { pageCodec, type PageCodec } from '../../lib/export/parquet/codecs.js';
 import { INLINE_PAGE_BYTES, PageQueue, type PagePool } from '../../lib/export/parquet/page-queue.js';
 import type { CompressedPage } from '../../lib/export/format-pool.js';
 import { FormatPool } from '../../lib/export/format-pool.js';
@@ -78,6 +78,47 @@ test('as the pool answers it takes the next pages, and this thread takes the oth
     clearInterval(answering);
   }
   assert.ok(pool.taken >= 2 && pool.taken < 9, `the pool took ${pool.taken} of 9`);
+});
+
+test('while this thread compresses a page in steps, the pool’s answers are read and its thread gets the next page', async () => {
+  const events: string[] = [];
+  // A codec in 8 steps a page; its bytes are the page reversed.
+  const codec: PageCodec = {
+    name: 'ZSTD',
+    compress: (d) => Buffer.from(d).reverse(),
+    *steps(d) {
+      for (let i = 0; i < 7; i++) {
+        events.push(`step ${d[0]}`);
+        yield;
+      }
+      events.push(`done ${d[0]}`);
+      return Buffer.from(d).reverse();
+    },
+  };
+  // A pool thread that answers each page on the next turn.
+  const pool: PagePool = {
+    usable: true,
+    threads: 1,
+    compress(_codec, _level, data): Promise<CompressedPage> {
+      events.push(`pool ${data[0]}`);
+      return new Promise((resolve) =>
+        setImmediate(() => resolve({ compressed: codec.compress(data), input: data.buffer })),
+      );
+    },
+  };
+  const q = new PageQueue(codec, 9, pool);
+  const raw = Array.from({ length: 8 }, (_, i) => new Uint8Array(INLINE_PAGE_BYTES).fill(i + 1));
+  const all = await q.finish(Promise.all(raw.map((p) => q.compress(p))));
+  all.forEach((b, i) => assert.ok(b.equals(Buffer.from(raw[i]!).reverse()), `page ${i}`));
+  // Some page went to the pool between the first and the last step of a page compressed here.
+  const here = events.filter((e) => e.startsWith('done')).map((e) => e.split(' ')[1]!);
+  assert.ok(here.length > 0, events.join(', '));
+  const fed = here.some((p) => {
+    const from = events.indexOf(`step ${p}`);
+    const to = events.indexOf(`done ${p}`);
+    return events.slice(from, to).some((e) => e.startsWith('pool'));
+  });
+  assert.ok(fed, events.join(', '));
 });
 
 test('small pages, no pool and a closed pool: compressed at once on this thread', () => {

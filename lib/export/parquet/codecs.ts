@@ -30,7 +30,15 @@ export interface PageCodec {
   readonly name: CodecName;
   /** The compressed bytes of `data` in a new buffer (never a view of `data`). */
   compress(data: Uint8Array): Buffer;
+  /**
+   * The same bytes as compress(data), made in steps of STEP_BYTES of `data` each: the caller
+   * lets its event loop turn between them. Absent: the codec works in one piece.
+   */
+  steps?(data: Uint8Array): Generator<void, Buffer, void>;
 }
+
+/** Input per step of PageCodec.steps: ZSTD's block size, a few ms at level 9. */
+export const STEP_BYTES = 128 * 1024;
 
 const require = createRequire(import.meta.url);
 
@@ -42,6 +50,22 @@ interface Lz4 {
 }
 interface Zstd {
   compress(data: Uint8Array, params: { compressionLevel: number }): Buffer;
+}
+/** What zstd-napi's binding (zstd's own API) gives that its wrapper does not: contexts compressing in steps. */
+interface ZstdBinding {
+  CCtx: new () => ZstdContext;
+  CParameter: { compressionLevel: number };
+  ResetDirective: { sessionOnly: number };
+  EndDirective: { continue: number; end: number };
+  compressBound(n: number): number;
+}
+interface ZstdContext {
+  setParameter(param: number, value: number): void;
+  setPledgedSrcSize(size: number): void;
+  reset(directive: number): void;
+  compress2(dst: Uint8Array, src: Uint8Array): number;
+  /** [bytes left to flush, bytes written, bytes read] */
+  compressStream2(dst: Uint8Array, src: Uint8Array, endOp: number): [number, number, number];
 }
 interface Lzo {
   compress(data: Buffer): Buffer;
@@ -97,10 +121,8 @@ export function pageCodec(name: CodecName, level: number | null): PageCodec {
       const s = load<Snappy>('snappy');
       return { name, compress: (d) => s.compressSync(asBuffer(d)) };
     }
-    case 'ZSTD': {
-      const z = load<Zstd>('zstd-napi');
-      return { name, compress: (d) => z.compress(d, { compressionLevel: lv }) };
-    }
+    case 'ZSTD':
+      return zstdCodec(lv);
     case 'LZ4_RAW': {
       // lz4-napi prepends the uncompressed size (4 bytes LE) to a raw LZ4 block.
       const l = load<Lz4>('lz4-napi');
@@ -115,6 +137,59 @@ export function pageCodec(name: CodecName, level: number | null): PageCodec {
       return { name, compress: (d) => hadoopFrame(d.length, l.compress(asBuffer(d)), 0) };
     }
   }
+}
+
+/**
+ * ZSTD at `level` through zstd's own contexts, reused between pages (kept while free: pages of
+ * concurrent exports each take one). A page is always compressed in steps of STEP_BYTES, with its
+ * size pledged, whether in one call or with turns between them: zstd's streaming output can differ
+ * from its one-shot output, and a page's bytes must not depend on the thread that compressed it.
+ */
+function zstdCodec(level: number): PageCodec {
+  const z = load<ZstdBinding>('zstd-napi/binding');
+  const free: ZstdContext[] = [];
+  function* steps(d: Uint8Array): Generator<void, Buffer, void> {
+    let c = free.pop();
+    if (c === undefined) {
+      c = new z.CCtx();
+      c.setParameter(z.CParameter.compressionLevel, level);
+    }
+    c.reset(z.ResetDirective.sessionOnly);
+    c.setPledgedSrcSize(d.length);
+    const out = Buffer.allocUnsafe(z.compressBound(d.length));
+    let at = 0;
+    for (let from = 0; ; from += STEP_BYTES) {
+      const last = from + STEP_BYTES >= d.length;
+      let src = d.subarray(from, Math.min(d.length, from + STEP_BYTES));
+      for (;;) {
+        const [left, wrote, read] = c.compressStream2(
+          out.subarray(at),
+          src,
+          last ? z.EndDirective.end : z.EndDirective.continue,
+        );
+        at += wrote;
+        src = src.subarray(read);
+        if (last ? left === 0 : src.length === 0) break;
+        if (wrote === 0 && read === 0) throw new Error(`zstd made no progress (${left} bytes left to flush)`);
+      }
+      if (last) break;
+      yield;
+    }
+    // A context left mid-frame (the caller stopped early) is not given back: it is dropped.
+    if (free.length < 4) free.push(c);
+    return at < 0.75 * out.length ? Buffer.from(out.subarray(0, at)) : out.subarray(0, at);
+  }
+  return {
+    name: 'ZSTD',
+    compress(d) {
+      const g = steps(d);
+      for (;;) {
+        const r = g.next();
+        if (r.done === true) return r.value;
+      }
+    },
+    steps,
+  };
 }
 
 /** Bytes of a page that the incompressibility probe looks at: its start. */

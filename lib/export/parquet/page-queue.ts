@@ -1,7 +1,9 @@
 // The pages of a Parquet export waiting for a slow codec, shared between the
 // worker pool and this thread: the pool's threads take pages from the front
 // (two at a time each, so none waits for the next), and this thread takes
-// them too whenever the writer would otherwise wait for a row group's pages.
+// them too whenever the writer would otherwise wait for a row group's pages,
+// compressing in steps (ZSTD) so that it answers the pool's threads between
+// them: a thread whose pages are done gets the next ones within a step.
 import type { FormatPool } from '../format-pool.js';
 import type { PageCodec } from './codecs.js';
 
@@ -77,10 +79,7 @@ export class PageQueue {
       () => (settled = true),
     );
     await nextTurn(); // replies that arrived meanwhile first: the pool's threads are then fed again
-    while (!settled && this.waiting > 0) {
-      this.#runHere();
-      await nextTurn();
-    }
+    while (!settled && this.waiting > 0) await this.#runHere();
     return done;
   }
 
@@ -100,11 +99,30 @@ export class PageQueue {
     return job;
   }
 
-  #runHere(): void {
+  /**
+   * The oldest queued page compressed on this thread: in steps when the codec has them, with a
+   * turn of the event loop after each, so that the pool's replies are read and its threads fed
+   * again while this thread compresses (one page at level 9 is tens of ms).
+   */
+  async #runHere(): Promise<void> {
     const job = this.#take();
     let out: Buffer;
     try {
-      out = this.#codec.compress(job.data);
+      const steps = this.#codec.steps?.(job.data);
+      if (steps === undefined) {
+        out = this.#codec.compress(job.data);
+        await nextTurn();
+      } else {
+        for (;;) {
+          const r = steps.next();
+          await nextTurn();
+          if (r.done === true) {
+            out = r.value;
+            break;
+          }
+          if (this.#closed) return; // the export ended: nobody waits for this page
+        }
+      }
     } catch (e) {
       job.reject(e as Error);
       return;
