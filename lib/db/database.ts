@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { Config, loadConfig } from '../config/config.js';
 import { SvcError, isSvcError } from '../errors/svc-error.js';
 import { compile, type CompiledStatement, type EngineOptions, type SelectStatement } from '../exec/engine.js';
+import { wantBuiltTextOutputs, wantTextOutputs } from '../exec/text-keys.js';
 import { Pacer } from '../exec/pacer.js';
 import type { PageFrame } from '../exec/context.js';
 import { createFunctionRegistry } from '../functions/index.js';
@@ -373,11 +374,16 @@ export class Database {
   query(sql: string, notSelect: (stmt: CompiledStatement) => SvcError, options: RunOptions = {}): QueryRun {
     const stmt = this.compile(sql);
     if (stmt.kind !== 'select') throw notSelect(stmt);
+    return this.#run(stmt, options, true);
+  }
+
+  /** `stmt` running; `ownText`: text read lazily is loaded into each batch (a caller may keep it past the statement's end). */
+  #run(stmt: SelectStatement, options: RunOptions, ownText: boolean): QueryRun {
     const ac = this.#track(options.signal);
     return {
       fields: stmt.fields,
       timestamp: stmt.timestamp,
-      batches: this.#batches(stmt, ac, options.deadline),
+      batches: this.#batches(stmt, ac, options.deadline, ownText),
       stop: (reason?: unknown) => {
         ac.abort(reason);
         this.#untrack(ac);
@@ -385,11 +391,16 @@ export class Database {
     };
   }
 
-  async *#batches(stmt: SelectStatement, ac: AbortController, deadline: Deadline | undefined): AsyncGenerator<Batch> {
+  async *#batches(
+    stmt: SelectStatement,
+    ac: AbortController,
+    deadline: Deadline | undefined,
+    ownText: boolean,
+  ): AsyncGenerator<Batch> {
     try {
       for await (const b of stmt.execute(ac.signal, deadline)) {
         if (b.rowCount === 0) continue;
-        yield loadLazyText(b); // the caller may keep the batch past the statement's end
+        yield ownText ? loadLazyText(b) : b;
       }
     } finally {
       this.#untrack(ac);
@@ -406,7 +417,13 @@ export class Database {
     o: ExportOptions,
     notSelect: (stmt: CompiledStatement) => SvcError,
   ): AsyncGenerator<Buffer> {
-    const run = this.query(sql, notSelect, o);
+    const stmt = this.compile(sql);
+    if (stmt.kind !== 'select') throw notSelect(stmt);
+    // As /exp: a Parquet file maps each distinct text once through its partitions' codes (built if
+    // need be), CSV writes text from them where they are built; both writers take lazy text.
+    if (format === 'parquet') wantTextOutputs(stmt.plan);
+    else if (format === 'csv') wantBuiltTextOutputs(stmt.plan);
+    const run = this.#run(stmt, o, format !== 'parquet' && format !== 'csv');
     return exportBytes(run, format, { ...o, pool: this.formatPool() });
   }
 

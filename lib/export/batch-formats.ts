@@ -30,7 +30,7 @@ export interface BatchFormatOptions {
   readonly quoteLargeNum?: boolean;
   /** Parquet: the parsed /exp parameters. */
   readonly parquet?: ParquetOptions;
-  /** Parquet: the helper thread pages are compressed on (its owner's: a Database's, or the library's); none: this thread. */
+  /** CSV and Parquet: the pool rows are formatted and pages compressed on (its owner's: a Database's, or the library's); none: this thread. */
   readonly pool?: FormatPool | null;
 }
 
@@ -50,7 +50,7 @@ export function formatBatches(
     case 'csv':
       return schema === null
         ? []
-        : csvBody(schema.fields, batches, { nm: o.header === false, window: null, pool: null }, stats);
+        : csvBody(schema.fields, batches, { nm: o.header === false, window: null, pool: o.pool ?? null }, stats);
     case 'json':
       return jsonQueryBody(
         { fields: schema?.fields ?? [], timestamp: schema?.timestamp ?? -1 },

@@ -20,10 +20,20 @@ const run = promisify(execFile);
 const FIXTURE = fileURLToPath(new URL('../../../fixtures/trades-sample.csv', import.meta.url));
 let root: string;
 
-/** Exit code, stdout and stderr of `svcdb export ...args`. */
+/** Exit code, stdout and stderr of `svcdb export ...args` (with `env` added to this process's). */
 async function exportCli(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  return exportCliWith({}, ...args);
+}
+
+async function exportCliWith(
+  env: Record<string, string>,
+  ...args: string[]
+): Promise<{ code: number; stdout: string; stderr: string }> {
   try {
-    const r = await run(process.execPath, [CLI, 'export', ...args], { maxBuffer: 64 << 20 });
+    const r = await run(process.execPath, [CLI, 'export', ...args], {
+      maxBuffer: 64 << 20,
+      env: { ...process.env, ...env },
+    });
     return { code: 0, stdout: r.stdout, stderr: r.stderr };
   } catch (e) {
     const x = e as { code: number; stdout: string; stderr: string };
@@ -106,6 +116,37 @@ test('into a file: the extension picks the format; Parquet options as the /exp p
   const jfile = join(root, 'few.jsonl');
   assert.equal((await exportCli('select sym from trades limit 4', '-d', root, '-o', jfile)).code, 0);
   assert.equal(readFileSync(jfile, 'utf8').trimEnd().split('\n').length, 4);
+});
+
+test('one thread or two: the same CSV and Parquet files, text with NULLs and many values read back as the query gives it', async () => {
+  const many = makeRoot();
+  const db = openDatabase(many);
+  // 60,000 rows over two days: a text column with few values and NULLs, one with a value per row.
+  const lines = ['ts,sym,note,px'];
+  for (let i = 0; i < 60_000; i++) {
+    const ts = new Date(Date.UTC(2024, 0, 1) + i * 2_000).toISOString().replace('Z', '000Z');
+    lines.push(`${ts},${i % 7 === 0 ? '' : ['AB', '"C""D"', '"é,f"'][i % 3]},note ${i * 7919},${(i % 1000) / 8}`);
+  }
+  await db.importCsv(Buffer.from(lines.join('\n') + '\n'), { name: 'x', timestamp: 'ts', partitionBy: 'DAY' });
+  const want: Record<string, unknown>[] = [];
+  for await (const r of db.query('select sym, note from x').rows()) want.push(r);
+  await db.close();
+  const files: Record<string, Buffer[]> = { csv: [], parquet: [] };
+  for (const threads of ['1', '2'])
+    for (const ext of ['csv', 'parquet']) {
+      const file = join(many, `x-${threads}.${ext}`);
+      const r = await exportCliWith({ SVC_SHARED_WORKER_COUNT: threads }, 'x', '-d', many, '-o', file);
+      assert.equal(r.code, 0, r.stderr);
+      files[ext]!.push(readFileSync(file));
+    }
+  assert.ok(files.csv![0]!.equals(files.csv![1]!), 'CSV: the same bytes on one thread and on two');
+  assert.ok(files.parquet![0]!.equals(files.parquet![1]!), 'Parquet: the same bytes on one thread and on two');
+  assert.equal(files.csv![0]!.toString().split('\n')[1], `"2024-01-01T00:00:00.000000Z",,"note 0",0.0`);
+  const rows = await parquetReadObjects({ file: new Uint8Array(files.parquet![0]!).buffer, compressors });
+  assert.deepEqual(
+    rows.map((r) => [r.sym ?? null, r.note]),
+    want.map((r) => [r.sym, r.note]),
+  );
 });
 
 test('refusals: bad SQL with a caret, unknown options, Parquet without a file, a folder a server holds', async () => {
