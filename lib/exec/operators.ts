@@ -7,6 +7,7 @@ import { DEFAULT_BATCH_ROWS, type Batch } from '../core/batch.js';
 import type { Plan } from '../sql/bound.js';
 import { runAggregate } from './aggregate.js';
 import { pageAggregate } from './page-aggregate.js';
+import { pageGroupAggregate } from './page-group.js';
 import { runLatestBy } from './latest-by.js';
 import { runAsofJoin } from './asof-join.js';
 import { runSampleFill } from './sample-fill.js';
@@ -48,7 +49,11 @@ export function run(plan: Plan, cx: ExecContext): AsyncGenerator<Batch> {
     case 'project':
       return runProject(plan, cx);
     case 'aggregate':
-      return pageAggregate(plan, cx) ?? runAggregate(plan, run(plan.input, cx), cx);
+      return (
+        pageAggregate(plan, cx) ??
+        pageGroupAggregate(plan, cx, () => runAggregate(plan, run(plan.input, cx), cx)) ??
+        runAggregate(plan, run(plan.input, cx), cx)
+      );
     case 'window':
       return runWindow(plan, run(plan.input, cx), cx);
     case 'sort':

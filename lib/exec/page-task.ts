@@ -46,3 +46,135 @@ export function summarizePagesTask(m: PageSummaryRequest): TaskOutput<Float64Arr
 }
 
 export const SUMMARIZE_PAGES = taskKind<PageSummaryRequest, Float64Array>(import.meta.url, 'summarizePagesTask');
+
+/** Past this many key combinations a partition's pages are grouped row by row (exec/page-group.ts). */
+export const MAX_PAGE_COMBOS = 4096;
+
+export interface GroupPageRequest extends PageSummaryRequest {
+  /** Per key, per page: the dictionary codes of the page's rows (in shared memory: read in place). */
+  readonly codes: readonly (readonly (Uint8Array | Uint16Array)[])[];
+  /** Per key, per page: the entries of its partition's dictionary; a page's combination of codes is c0 + s0 * (c1 + s1 * ...). */
+  readonly sizes: readonly (readonly number[])[];
+}
+
+let slotOf = new Int32Array(0);
+let slots = new Int32Array(0);
+
+/**
+ * Per page, the key combinations its rows have, in the order they first appear, with their rows
+ * and their summaries over those rows in row order (a sum is NaN when a row is NULL): packed as,
+ * page after page, [m, combination × m, rows × m, summary k of combination j at k * m + j], or
+ * [-1] for a page with more than MAX_PAGE_COMBOS combinations (the caller groups its rows).
+ */
+export function summarizeGroupPages(m: GroupPageRequest): Float64Array {
+  const pages = m.rows.length;
+  const kinds = m.kinds.length;
+  let size = 0;
+  const parts: Float64Array[] = [];
+  for (let i = 0; i < pages; i++) {
+    const n = m.rows[i]!;
+    let combos = 1;
+    for (const s of m.sizes) combos *= s[i]!;
+    if (combos > MAX_PAGE_COMBOS) {
+      parts.push(new Float64Array([-1])); // grouped row by row by the caller
+      size += 1;
+      continue;
+    }
+    if (slotOf.length < combos) slotOf = new Int32Array(combos).fill(-1);
+    if (slots.length < n) slots = new Int32Array(n);
+    // Each row's combination of codes -> its slot, slots numbered as they first appear.
+    const order: number[] = [];
+    const c0 = m.codes[0]![i]!;
+    const c1 = m.codes.length > 1 ? m.codes[1]![i]! : null;
+    const c2 = m.codes.length > 2 ? m.codes[2]![i]! : null;
+    const s0 = m.sizes[0]![i]!;
+    const s01 = c1 === null ? 0 : s0 * m.sizes[1]![i]!;
+    const so = slotOf,
+      sl = slots;
+    for (let r = 0; r < n; r++) {
+      const combo = c1 === null ? c0[r]! : c2 === null ? c0[r]! + s0 * c1[r]! : c0[r]! + s0 * c1[r]! + s01 * c2[r]!;
+      let s = so[combo]!;
+      if (s < 0) {
+        s = so[combo] = order.length;
+        order.push(combo);
+      }
+      sl[r] = s;
+    }
+    const used = order.length;
+    const out = new Float64Array(1 + used * (2 + kinds));
+    out[0] = used;
+    for (let j = 0; j < used; j++) {
+      out[1 + j] = order[j]!;
+      slotOf[order[j]!] = -1;
+    }
+    const rowsAt = 1 + used;
+    for (let r = 0; r < n; r++) out[rowsAt + slots[r]!]!++;
+    for (let q = 0; q < kinds; q++) {
+      const at = 1 + used * (2 + q);
+      const c = m.columns[q]!;
+      if (c < 0) {
+        out.copyWithin(at, rowsAt, rowsAt + used);
+        continue;
+      }
+      const b = m.bytes[c]![i]!;
+      const x = asDoubles(b === null ? nullVector(m.types[c]!, n) : fixedVector(m.types[c]!, b, n));
+      summarizeByGroup(m.kinds[q]!, x, n, slots, out, at, used);
+    }
+    parts.push(out);
+    size += out.length;
+  }
+  const all = new Float64Array(size);
+  let at = 0;
+  for (const p of parts) {
+    all.set(p, at);
+    at += p.length;
+  }
+  return all;
+}
+
+/** out[at + slot] = the summary of `kind` over the rows of each slot, in row order. */
+function summarizeByGroup(
+  kind: PageSummaryKind,
+  x: ArrayLike<number>,
+  n: number,
+  slotsOfRows: Int32Array,
+  out: Float64Array,
+  at: number,
+  used: number,
+): void {
+  switch (kind) {
+    case 'rows':
+      for (let r = 0; r < n; r++) out[at + slotsOfRows[r]!]!++;
+      return;
+    case 'count':
+      for (let r = 0; r < n; r++) if (x[r] === x[r]) out[at + slotsOfRows[r]!]!++;
+      return;
+    case 'sum':
+      for (let r = 0; r < n; r++) out[at + slotsOfRows[r]!]! += x[r]!;
+      return;
+    case 'min':
+    case 'max': {
+      out.fill(NaN, at, at + used);
+      const min = kind === 'min';
+      for (let r = 0; r < n; r++) {
+        const v = x[r]!;
+        if (v !== v) continue;
+        const o = at + slotsOfRows[r]!;
+        const m = out[o]!;
+        if (m !== m || (min ? v < m : v > m)) out[o] = v;
+      }
+      return;
+    }
+  }
+}
+
+/** summarizeGroupPages in a pool thread; the result goes back transferred. */
+export function summarizeGroupPagesTask(m: GroupPageRequest): TaskOutput<Float64Array> {
+  const out = summarizeGroupPages(m);
+  return { value: out, transfer: [out.buffer as ArrayBuffer] };
+}
+
+export const SUMMARIZE_GROUP_PAGES = taskKind<GroupPageRequest, Float64Array>(
+  import.meta.url,
+  'summarizeGroupPagesTask',
+);

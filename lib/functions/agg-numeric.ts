@@ -37,9 +37,9 @@ class CountState extends GroupArrays {
     this.pageSummary = ofColumn ? 'count' : 'rows';
   }
 
-  takeSummary(s: number): boolean {
-    this.ensure(1);
-    this.arrays[0]![0]! += s;
+  takeSummary(s: number, _n = 0, group = 0): boolean {
+    this.ensure(group + 1);
+    this.arrays[0]![group]! += s;
     return true;
   }
 
@@ -103,14 +103,14 @@ class SumState extends GroupArrays {
 
   readonly pageSummary?: PageSummaryKind;
 
-  /** A page's four-way sum, as update() takes it for one group; false for a NULL in the page or past exact integers. */
-  takeSummary(s: number, n: number): boolean {
-    this.ensure(1);
+  /** A page's sum (four-way for one group, as update() takes it), its `n` rows counted; false for a NULL in the page or past exact integers. */
+  takeSummary(s: number, n: number, group = 0): boolean {
+    this.ensure(group + 1);
     const [sum, cnt] = this.arrays as [Float64Array, Float64Array];
-    if (this.exactInt && !this.exactSum(s, sum[0]!)) return false;
+    if (this.exactInt && !this.exactSum(s, sum[group]!)) return false;
     if (s !== s) return false;
-    sum[0]! += s;
-    cnt[0]! += n;
+    sum[group]! += s;
+    cnt[group]! += n;
     return true;
   }
 

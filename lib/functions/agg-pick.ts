@@ -26,11 +26,11 @@ class NumberPick implements AggregateState {
   }
 
   /** A page's least (greatest) non-NULL value, NaN when it has none: taken as update() takes the page's rows. */
-  takeSummary(s: number): boolean {
-    this.ensure(1);
-    if (s === s && (!this.has[0] || (this.mode === 'min' ? s < this.values[0]! : s > this.values[0]!))) {
-      this.values[0] = s;
-      this.has[0] = 1;
+  takeSummary(s: number, _n = 0, group = 0): boolean {
+    this.ensure(group + 1);
+    if (s === s && (!this.has[group] || (this.mode === 'min' ? s < this.values[group]! : s > this.values[group]!))) {
+      this.values[group] = s;
+      this.has[group] = 1;
     }
     return true;
   }

@@ -134,11 +134,12 @@ export interface AggregateState {
    */
   readonly pageSummary?: PageSummaryKind;
   /**
-   * Takes the summary `s` of a page of `n` rows into group 0, leaving the state exactly as
-   * update() with the page's rows would; false when it needs the rows instead (then update() is
-   * called with them, the state unchanged so far).
+   * Takes the summary `s` of `n` rows of a page into group `group` (default 0), leaving the state
+   * as update() with those rows would (exactly so for one group: exec/page-aggregate.ts); false
+   * when it needs the rows instead (then update() is called with them, the state unchanged so far).
+   * With keys (exec/page-group.ts), a sum's page summary is the rows' sum in row order.
    */
-  takeSummary?(s: number, n: number): boolean;
+  takeSummary?(s: number, n: number, group?: number): boolean;
 }
 
 export interface AggregateOverload {

@@ -256,6 +256,18 @@ export class TableReader {
     return (lo, hi) => cache.read(key, file, lo * w, (hi - lo) * w, limit);
   }
 
+  /**
+   * The dictionary codes of text column `c` in partition `p` for its committed rows (built if need
+   * be; in shared memory, which any thread may read: exec/page-group.ts); null when the partition
+   * predates the column or holds too many distinct values of it.
+   */
+  textCodes(p: PartitionState, c: ColumnDef): TextCodes | null {
+    this.#check();
+    const path = join(this.table.dir, p.dir);
+    if (this.#isAbsent(p, c, path)) return null;
+    return this.#codes(p, c, path, this.#dataEnd(p, c));
+  }
+
   /** Whether the partition predates the column (remembered per partition and column). */
   #isAbsent(p: PartitionState, c: ColumnDef, path: string): boolean {
     const key = `${p.dir}/${c.id}`;

@@ -1,6 +1,6 @@
 // Dictionary codes of a partition's text column (VARCHAR, STRING): each row's
 // code into the partition's distinct values, built once from the committed
-// rows by hashing their bytes, kept in memory beside the read cache and
+// rows by hashing their bytes, kept in shared memory beside the read cache and
 // extended when the partition grows. Scans whose keys are hashed get vectors
 // that carry the codes and read the text itself only if something asks for it.
 // A column with too many distinct values gets no codes (remembered).
@@ -35,7 +35,7 @@ export function buildTextCodes(
 ): TextCodes | null {
   const dict = prev?.dict ?? new BytesIds();
   if (prev === undefined) dict.nullId(); // code 0
-  let codes: Uint8Array | Uint16Array = new Uint16Array(rows);
+  const codes = new Uint16Array(rows);
   if (prev !== undefined) codes.set(prev.codes);
   let hasNull = prev?.hasNull ?? false;
   for (let lo = prev?.rows ?? 0; lo < rows; lo += BUILD_ROWS) {
@@ -50,8 +50,11 @@ export function buildTextCodes(
     } else for (let i = 0, r = lo; r < hi; i++, r++) codes[r] = dict.id(b, offs[i]!, offs[i + 1]!);
     if (dict.size > MAX_CODES - 1 || (hi > SPARSE_AFTER_ROWS && dict.size * 4 > hi)) return null;
   }
-  if (dict.size <= 256) codes = Uint8Array.from(codes);
-  return { dict, codes, rows, hasNull };
+  // In shared memory: worker threads read a page's codes in place (exec/page-group.ts).
+  const shared =
+    dict.size <= 256 ? new Uint8Array(new SharedArrayBuffer(rows)) : new Uint16Array(new SharedArrayBuffer(rows * 2));
+  shared.set(codes);
+  return { dict, codes: shared, rows, hasNull };
 }
 
 /** Bytes an entry holds: its codes and its dictionary. */

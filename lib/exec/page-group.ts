@@ -1,0 +1,319 @@
+// Keyed aggregates over a table's text keys by pages (`select sym, side,
+// avg(price), count() from t [where ts in ...]`, the keys VARCHAR or STRING
+// columns as /imp makes them): each page (the rows of one scan batch) is
+// grouped by its partitions' dictionary codes and summarized per key
+// combination, on this thread or on the worker pool, reading the codes and
+// the read cache's pages in shared memory; the states take the summaries in
+// page order, so the groups, their order and every value are the same on any
+// number of threads. A page the summaries cannot stand for (a NULL under a
+// sum, too many combinations of codes) is grouped row by row at its turn.
+import type { Batch } from '../core/batch.js';
+import { DEFAULT_BATCH_ROWS } from '../core/batch.js';
+import type { ColumnVector } from '../core/column-vector.js';
+import type { SqlType } from '../core/sql-type.js';
+import { sliceBatches } from '../core/vector-ops.js';
+import type { AggregateState } from '../functions/registry.js';
+import type { PageSummaryKind } from '../functions/page-summary.js';
+import type { Plan } from '../sql/bound.js';
+import type { ColumnDef, PartitionState } from '../storage/table-state.js';
+import type { TableReader } from '../storage/table-reader.js';
+import type { TextCodes } from '../storage/text-codes.js';
+import { holding, pace, tablesOf, type ExecContext, type Held } from './context.js';
+import { SUMMARIZE_GROUP_PAGES, summarizeGroupPages, type GroupPageRequest } from './page-task.js';
+import { fromValues, type Value } from './vectors.js';
+
+type AggregatePlan = Extract<Plan, { kind: 'aggregate' }>;
+type ScanPlan = Extract<Plan, { kind: 'scan' }>;
+
+/** Key columns grouped by their codes. */
+const KEY_TYPES: ReadonlySet<SqlType> = new Set(['VARCHAR', 'STRING']);
+/** Argument columns summarized per key combination: exact in doubles, so a sum's order is its only rounding. */
+const ARG_TYPES: ReadonlySet<SqlType> = new Set(['DOUBLE', 'FLOAT', 'INT', 'SHORT', 'BYTE']);
+/** At most this many key columns. */
+const MAX_KEYS = 3;
+
+interface Page {
+  readonly p: PartitionState;
+  readonly lo: number;
+  readonly hi: number;
+  /** Per key: its partition's codes. */
+  readonly codes: readonly TextCodes[];
+  /** Per key: the entries its partition's dictionary had when the query began (codes grow as rows are added). */
+  readonly sizes: readonly number[];
+}
+
+const decoder = new TextDecoder();
+
+/**
+ * The aggregate's batches by pages when it can run so (keys that are text columns of a scan,
+ * each aggregate a state that takes page summaries of one numeric column, or count()); null
+ * otherwise. `rowByRow` is the general path, taken when a partition has no codes for a key.
+ */
+export function pageGroupAggregate(
+  plan: AggregatePlan,
+  cx: ExecContext,
+  rowByRow: () => AsyncGenerator<Batch>,
+): AsyncGenerator<Batch> | null {
+  const scan = plan.input;
+  if (plan.keys.length === 0 || plan.keys.length > MAX_KEYS || plan.bucketKey !== undefined) return null;
+  if (scan.kind !== 'scan' || scan.backwards === true || scan.batchRows !== undefined) return null;
+  const keys: number[] = [];
+  for (const k of plan.keys) {
+    if (k.kind !== 'col' || !KEY_TYPES.has(k.type)) return null;
+    keys.push(k.index);
+  }
+  const columns: number[] = []; // per aggregate: index of its column in scan.columns, -1 for count()
+  for (const a of plan.aggregates) {
+    const s = a.fn.create();
+    if (s.pageSummary === undefined || s.takeSummary === undefined) return null;
+    if (a.args.length === 0 && s.pageSummary === 'rows') columns.push(-1);
+    else if (
+      a.args.length === 1 &&
+      a.args[0]!.kind === 'col' &&
+      ARG_TYPES.has(a.args[0]!.type) &&
+      s.pageSummary !== 'rows'
+    )
+      columns.push(a.args[0]!.index);
+    else return null;
+  }
+  return holding(cx.budget, 'GROUP BY', (held) => run(plan, scan, keys, columns, cx, held, rowByRow));
+}
+
+async function* run(
+  plan: AggregatePlan,
+  scan: ScanPlan,
+  keys: readonly number[],
+  columns: readonly number[],
+  cx: ExecContext,
+  held: Held,
+  rowByRow: () => AsyncGenerator<Batch>,
+): AsyncGenerator<Batch> {
+  const reader = tablesOf(cx).reader(scan.table);
+  const keyDefs = keys.map((i) => reader.column(scan.columns[i]!));
+  // Every partition's codes first: one without them (too many distinct values) takes the general path.
+  const ranges = reader.ranges(scan.intervals ?? undefined);
+  const codesOf = new Map<PartitionState, { codes: TextCodes[]; sizes: number[] }>();
+  for (const r of ranges) {
+    if (codesOf.has(r.partition) || r.hi <= r.lo) continue;
+    const codes: TextCodes[] = [];
+    for (const d of keyDefs) {
+      const tc = reader.textCodes(r.partition, d);
+      if (tc === null) {
+        reader.close();
+        yield* rowByRow();
+        return;
+      }
+      codes.push(tc);
+    }
+    codesOf.set(r.partition, { codes, sizes: codes.map((tc) => tc.dict.size) });
+  }
+  cx.atEnd.push(() => reader.close());
+  cx.scanReaders.set(scan, reader);
+  await pace(cx);
+
+  const used = [...new Set(columns.filter((c) => c >= 0))];
+  const defs = used.map((i) => reader.column(scan.columns[i]!));
+  const states = plan.aggregates.map((a) => a.fn.create());
+  const shape = {
+    types: defs.map((d) => d.type),
+    kinds: states.map((s) => s.pageSummary!),
+    columns: columns.map((c) => (c < 0 ? -1 : used.indexOf(c))),
+  };
+  const groups = new Groups(plan.keys.length);
+  const merge = new Merger(reader, states, defs, shape.kinds, shape.columns, groups);
+  const round: Page[] = [];
+  let roundRows = 0;
+  const size = DEFAULT_BATCH_ROWS;
+  const summarize = async (): Promise<void> => {
+    await summarizeRound(reader, round, roundRows, defs, shape, merge, cx);
+    held.set(groups.bytes() + states.reduce((s, st) => s + st.bytes(), 0));
+    round.length = 0;
+    roundRows = 0;
+  };
+  for (const r of ranges) {
+    const coded = codesOf.get(r.partition);
+    if (coded === undefined) continue;
+    for (let lo = r.lo; lo < r.hi;) {
+      const hi = Math.min(r.hi, (Math.floor(lo / size) + 1) * size);
+      round.push({ p: r.partition, lo, hi, codes: coded.codes, sizes: coded.sizes });
+      roundRows += hi - lo;
+      lo = hi;
+      if (roundRows >= cx.pageFrame.maxRows) await summarize();
+    }
+  }
+  if (round.length > 0) await summarize();
+  const out = [
+    ...plan.keys.map((k, j) => fromValues(k.type, groups.values[j]!)),
+    ...states.map((s) => s.result(groups.size)),
+  ];
+  yield* sliceBatches({ rowCount: groups.size, columns: out });
+}
+
+type Shape = Pick<GroupPageRequest, 'types' | 'kinds' | 'columns'>;
+
+/** One round: its pages split into contiguous parts, all but the first summarized on the pool, then merged in page order. */
+async function summarizeRound(
+  reader: TableReader,
+  pages: readonly Page[],
+  rows: number,
+  defs: readonly ColumnDef[],
+  shape: Shape,
+  merge: Merger,
+  cx: ExecContext,
+): Promise<void> {
+  await pace(cx);
+  const bytes = defs.map((d) => {
+    let part: PartitionState | null = null,
+      at: ((lo: number, hi: number) => Uint8Array) | null = null;
+    return pages.map((g) => {
+      if (g.p !== part) {
+        part = g.p;
+        at = reader.fixedBytes(g.p, d);
+      }
+      return at === null ? null : at(g.lo, g.hi);
+    });
+  });
+  const keys = pages[0]!.codes.length;
+  const partOf = (from: number, to: number): GroupPageRequest => {
+    const these = pages.slice(from, to);
+    return {
+      ...shape,
+      bytes: bytes.map((b) => b.slice(from, to)),
+      rows: these.map((g) => g.hi - g.lo),
+      codes: Array.from({ length: keys }, (_, j) => these.map((g) => g.codes[j]!.codes.subarray(g.lo, g.hi))),
+      sizes: Array.from({ length: keys }, (_, j) => these.map((g) => g.sizes[j]!)),
+    };
+  };
+  const pool = cx.workers();
+  // As exec/page-aggregate.ts: a part smaller than minRows stays on this thread.
+  const parts = pool === null ? 1 : Math.max(1, Math.min(pool.threads + 1, Math.floor(rows / cx.pageFrame.minRows)));
+  const bounds = Array.from({ length: parts + 1 }, (_, k) => Math.round((k * pages.length) / parts));
+  const tasks: Promise<Float64Array>[] = [];
+  for (let k = 1; k < parts; k++) {
+    const part = partOf(bounds[k]!, bounds[k + 1]!);
+    tasks.push(
+      pool!.run(SUMMARIZE_GROUP_PAGES, part, [], cx.signal).catch((e: unknown) => {
+        if (cx.signal.aborted) throw e;
+        return summarizeGroupPages(part); // a thread that failed (died, pool closing): the work here instead
+      }),
+    );
+  }
+  const results = [summarizeGroupPages(partOf(bounds[0]!, bounds[1]!)), ...(await Promise.all(tasks))];
+  for (let k = 0; k < parts; k++) {
+    const out = results[k]!;
+    let at = 0;
+    for (let i = bounds[k]!; i < bounds[k + 1]!; i++) at = merge.page(pages[i]!, out, at);
+  }
+}
+
+/** The groups: ids in first-seen order, each key combination of a partition mapped once. */
+class Groups {
+  /** Per key: each group's value. */
+  readonly values: Value[][];
+  readonly #ids = new Map<string | null, number>();
+  /** Per partition: key combination -> group id. */
+  readonly #local = new Map<PartitionState, Map<number, number>>();
+  #chars = 0;
+  size = 0;
+
+  constructor(keys: number) {
+    this.values = Array.from({ length: keys }, () => []);
+  }
+
+  /** The group of combination `combo` of partition `p`'s codes (c0 + s0 * (c1 + s1 * ...)), a new one at its first row. */
+  of(p: PartitionState, codes: readonly TextCodes[], sizes: readonly number[], combo: number): number {
+    let local = this.#local.get(p);
+    if (local === undefined) this.#local.set(p, (local = new Map()));
+    const g = local.get(combo);
+    if (g !== undefined) return g;
+    const values: (string | null)[] = [];
+    let rest = combo;
+    for (let j = 0; j < codes.length; j++) {
+      const tc = codes[j]!,
+        size = sizes[j]!;
+      const code = rest % size;
+      rest = (rest - code) / size;
+      values.push(
+        code === 0 ? null : decoder.decode(tc.dict.bytes.subarray(tc.dict.ends[code - 1], tc.dict.ends[code])),
+      );
+    }
+    const key = values.length === 1 ? values[0]! : JSON.stringify(values);
+    let id = this.#ids.get(key);
+    if (id === undefined) {
+      id = this.size++;
+      this.#ids.set(key, id);
+      for (let j = 0; j < values.length; j++) {
+        this.values[j]!.push(values[j]!);
+        this.#chars += values[j]?.length ?? 0;
+      }
+    }
+    local.set(combo, id);
+    return id;
+  }
+
+  bytes(): number {
+    let locals = 0;
+    for (const m of this.#local.values()) locals += m.size;
+    return (this.size + locals) * 48 + this.#chars * 4;
+  }
+}
+
+/** Takes pages' summaries (or rows) into the states, page after page. */
+class Merger {
+  #ids = new Int32Array(DEFAULT_BATCH_ROWS);
+
+  constructor(
+    private readonly reader: TableReader,
+    private readonly states: readonly AggregateState[],
+    private readonly defs: readonly ColumnDef[],
+    private readonly kinds: readonly PageSummaryKind[],
+    private readonly columns: readonly number[],
+    private readonly groups: Groups,
+  ) {}
+
+  /** Page `g` from its summaries at out[at...] (or by its rows); returns where the next page's begin. */
+  page(g: Page, out: Float64Array, at: number): number {
+    const m = out[at]!;
+    if (m < 0) {
+      this.#byRows(g);
+      return at + 1;
+    }
+    const kinds = this.kinds.length;
+    const next = at + 1 + m * (2 + kinds);
+    // A NULL under a sum: the page's rows instead (the states are not touched before this test).
+    for (let q = 0; q < kinds; q++) {
+      if (this.kinds[q] !== 'sum') continue;
+      const from = at + 1 + m * (2 + q);
+      for (let j = 0; j < m; j++)
+        if (out[from + j] !== out[from + j]) {
+          this.#byRows(g);
+          return next;
+        }
+    }
+    for (let j = 0; j < m; j++) {
+      const group = this.groups.of(g.p, g.codes, g.sizes, out[at + 1 + j]!);
+      const rows = out[at + 1 + m + j]!;
+      for (let q = 0; q < kinds; q++)
+        if (!this.states[q]!.takeSummary!(out[at + 1 + m * (2 + q) + j]!, rows, group))
+          throw new Error(`a page summary of ${this.kinds[q]} was refused`);
+    }
+    return next;
+  }
+
+  /** Page `g` row by row: each row's group, then update() with the page's columns. */
+  #byRows(g: Page): void {
+    const n = g.hi - g.lo;
+    if (this.#ids.length < n) this.#ids = new Int32Array(n);
+    const ids = this.#ids.length === n ? this.#ids : this.#ids.subarray(0, n);
+    for (let r = 0; r < n; r++) {
+      let combo = 0;
+      for (let j = g.codes.length - 1; j >= 0; j--) combo = combo * g.sizes[j]! + g.codes[j]!.codes[g.lo + r]!;
+      ids[r] = this.groups.of(g.p, g.codes, g.sizes, combo);
+    }
+    const vectors: ColumnVector[] = this.reader.read(g.p, this.defs, g.lo, g.hi);
+    for (let q = 0; q < this.states.length; q++) {
+      const c = this.columns[q]!;
+      this.states[q]!.update(ids, c < 0 ? [] : [vectors[c]!], n, this.groups.size);
+    }
+  }
+}
