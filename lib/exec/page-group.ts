@@ -31,6 +31,8 @@ const KEY_TYPES: ReadonlySet<SqlType> = new Set(['VARCHAR', 'STRING']);
 const ARG_TYPES: ReadonlySet<SqlType> = new Set(['DOUBLE', 'FLOAT', 'INT', 'SHORT', 'BYTE']);
 /** At most this many key columns. */
 const MAX_KEYS = 3;
+/** A partition's key combinations map to groups through an array up to this many (4 MiB), through a Map past it. */
+const LOCAL_ARRAY = 1 << 20;
 
 interface Page {
   readonly p: PartitionState;
@@ -211,8 +213,10 @@ class Groups {
   /** Per key: each group's value. */
   readonly values: Value[][];
   readonly #ids = new Map<string | null, number>();
-  /** Per partition: key combination -> group id. */
-  readonly #local = new Map<PartitionState, Map<number, number>>();
+  /** Per partition: key combination -> group id + 1 (0: not seen), in an array up to LOCAL_ARRAY combinations. */
+  readonly #local = new Map<PartitionState, Int32Array | Map<number, number>>();
+  #lastPartition: PartitionState | null = null;
+  #lastLocal: Int32Array | Map<number, number> | null = null;
   #chars = 0;
   size = 0;
 
@@ -222,10 +226,15 @@ class Groups {
 
   /** The group of combination `combo` of partition `p`'s codes (c0 + s0 * (c1 + s1 * ...)), a new one at its first row. */
   of(p: PartitionState, codes: readonly TextCodes[], sizes: readonly number[], combo: number): number {
-    let local = this.#local.get(p);
-    if (local === undefined) this.#local.set(p, (local = new Map()));
-    const g = local.get(combo);
-    if (g !== undefined) return g;
+    let local = p === this.#lastPartition ? this.#lastLocal! : this.#local.get(p);
+    if (local === undefined) {
+      const combos = sizes.reduce((a, b) => a * b, 1);
+      this.#local.set(p, (local = combos <= LOCAL_ARRAY ? new Int32Array(combos) : new Map()));
+    }
+    this.#lastPartition = p;
+    this.#lastLocal = local;
+    const known = local instanceof Int32Array ? local[combo]! - 1 : (local.get(combo) ?? -1);
+    if (known >= 0) return known;
     const values: (string | null)[] = [];
     let rest = combo;
     for (let j = 0; j < codes.length; j++) {
@@ -247,14 +256,15 @@ class Groups {
         this.#chars += values[j]?.length ?? 0;
       }
     }
-    local.set(combo, id);
+    if (local instanceof Int32Array) local[combo] = id + 1;
+    else local.set(combo, id);
     return id;
   }
 
   bytes(): number {
     let locals = 0;
-    for (const m of this.#local.values()) locals += m.size;
-    return (this.size + locals) * 48 + this.#chars * 4;
+    for (const m of this.#local.values()) locals += m instanceof Int32Array ? m.byteLength : m.size * 48;
+    return this.size * 48 + locals + this.#chars * 4;
   }
 }
 
