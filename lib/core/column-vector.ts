@@ -104,7 +104,11 @@ const TWO32 = 4294967296;
 /** int64 pairs -> doubles (exact below 2^53). */
 export function int64ToF64(pairs: Int32Array): Float64Array {
   const n = pairs.length >> 1;
-  const out = new Float64Array(n);
+  return int64ToF64Into(pairs, new Float64Array(n), n);
+}
+
+/** int64ToF64 of the first `n` pairs into `out` (at least `n` long); returns `out`. */
+export function int64ToF64Into<T extends Float64Array>(pairs: Int32Array, out: T, n: number): T {
   for (let i = 0, j = 0; i < n; i++, j += 2) out[i] = pairs[j + 1]! * TWO32 + (pairs[j]! >>> 0);
   // Values just above -2^63 round to the NULL sentinel's double: they keep the nearest double above it.
   for (let i = 0, j = 0; i < n; i++, j += 2) {

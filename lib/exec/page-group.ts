@@ -1,25 +1,29 @@
 // Keyed aggregates over a table's text keys by pages (`select sym, side,
 // avg(price), count() from t [where ts in ...]`, the keys VARCHAR or STRING
-// columns as /imp makes them): each page (the rows of one scan batch) is
-// grouped by its partitions' dictionary codes and summarized per key
-// combination, on this thread or on the worker pool, reading the codes and
-// the read cache's pages in shared memory; the states take the summaries in
-// page order, so the groups, their order and every value are the same on any
-// number of threads. A page the summaries cannot stand for (a NULL under a
-// sum, too many combinations of codes) is grouped row by row at its turn.
+// columns as /imp makes them), and SAMPLE BY with or without such keys: each
+// page (the rows of one scan batch) is grouped by its partitions' dictionary
+// codes (and its rows' time buckets, numbered per page on this thread) and
+// summarized per key combination, on this thread or on the worker pool,
+// reading the codes and the read cache's pages in shared memory; the states
+// take the summaries in page order, so the groups, their order and every value
+// are the same on any number of threads. A page the summaries cannot stand for
+// (a NULL under a sum, too many combinations) is grouped row by row at its turn.
 import type { Batch } from '../core/batch.js';
 import { DEFAULT_BATCH_ROWS } from '../core/batch.js';
 import type { ColumnVector } from '../core/column-vector.js';
+import { LONG_NULL } from '../core/column-type.js';
 import type { SqlType } from '../core/sql-type.js';
 import { sliceBatches } from '../core/vector-ops.js';
 import type { AggregateState } from '../functions/registry.js';
 import type { PageSummaryKind } from '../functions/page-summary.js';
 import type { Plan } from '../sql/bound.js';
+import { kernelBuckets } from '../sql/bind-sample-by.js';
+import type { Buckets } from '../sql/sample-by.js';
 import type { ColumnDef, PartitionState } from '../storage/table-state.js';
 import type { TableReader } from '../storage/table-reader.js';
 import type { TextCodes } from '../storage/text-codes.js';
 import { holding, pace, tablesOf, type ExecContext, type Held } from './context.js';
-import { SUMMARIZE_GROUP_PAGES, summarizeGroupPages, type GroupPageRequest } from './page-task.js';
+import { numberBuckets, SUMMARIZE_GROUP_PAGES, summarizeGroupPages, type GroupPageRequest } from './page-task.js';
 import { fromValues, type Value } from './vectors.js';
 
 type AggregatePlan = Extract<Plan, { kind: 'aggregate' }>;
@@ -44,6 +48,12 @@ interface Page {
   readonly sizes: readonly number[];
 }
 
+/** SAMPLE BY's buckets (not from the first observation: a pure function of the time) and the scan column of the designated timestamp. */
+interface Bucketing {
+  readonly buckets: Buckets;
+  readonly ts: number;
+}
+
 const decoder = new TextDecoder();
 
 /**
@@ -56,35 +66,57 @@ export function pageGroupAggregate(
   cx: ExecContext,
   rowByRow: () => AsyncGenerator<Batch>,
 ): AsyncGenerator<Batch> | null {
-  const scan = plan.input;
-  if (plan.keys.length === 0 || plan.keys.length > MAX_KEYS || plan.bucketKey !== undefined) return null;
-  if (scan.kind !== 'scan' || scan.backwards === true || scan.batchRows !== undefined) return null;
-  const keys: number[] = [];
-  for (const k of plan.keys) {
-    if (k.kind !== 'col' || !KEY_TYPES.has(k.type)) return null;
-    keys.push(k.index);
+  let scan: Plan = plan.input;
+  let bucket: Bucketing | null = null;
+  // The scan column of each of the aggregate's input columns (-1: none): itself, or through SAMPLE BY's projection.
+  let columnOf = (i: number): number => i;
+  if (plan.bucketKey !== undefined) {
+    // SAMPLE BY: scan columns (those used) and the bucket of the designated timestamp.
+    const proj = scan;
+    if (proj.kind !== 'project' || proj.input.kind !== 'scan') return null;
+    const key = plan.keys[plan.bucketKey]!;
+    const expr = key.kind === 'col' ? proj.exprs[key.index] : undefined;
+    if (expr === undefined || expr.kind !== 'call' || expr.name !== 'sample_bucket' || expr.args.length !== 1)
+      return null;
+    const ts = expr.args[0]!;
+    const buckets = kernelBuckets.get(expr.fn.kernel);
+    if (ts.kind !== 'col' || ts.type !== 'TIMESTAMP' || buckets === undefined || buckets.s.firstObservation)
+      return null;
+    bucket = { buckets, ts: ts.index };
+    columnOf = (i) => {
+      const e = proj.exprs[i];
+      return e !== undefined && e.kind === 'col' ? e.index : -1;
+    };
+    scan = proj.input;
   }
+  if (scan.kind !== 'scan' || scan.backwards === true || scan.batchRows !== undefined) return null;
+  const keys: number[] = []; // the text keys' columns in scan.columns, in the keys' order (the bucket left out)
+  plan.keys.forEach((k, j) => {
+    if (j === plan.bucketKey) return;
+    keys.push(k.kind === 'col' && KEY_TYPES.has(k.type) ? columnOf(k.index) : -1);
+  });
+  if (keys.includes(-1) || keys.length + (bucket === null ? 0 : 1) > MAX_KEYS) return null;
+  if (keys.length === 0 && bucket === null) return null;
   const columns: number[] = []; // per aggregate: index of its column in scan.columns, -1 for count()
   for (const a of plan.aggregates) {
     const s = a.fn.create();
     if (s.pageSummary === undefined || s.takeSummary === undefined) return null;
+    const arg = a.args[0];
     if (a.args.length === 0 && s.pageSummary === 'rows') columns.push(-1);
-    else if (
-      a.args.length === 1 &&
-      a.args[0]!.kind === 'col' &&
-      ARG_TYPES.has(a.args[0]!.type) &&
-      s.pageSummary !== 'rows'
-    )
-      columns.push(a.args[0]!.index);
-    else return null;
+    else if (a.args.length === 1 && arg!.kind === 'col' && ARG_TYPES.has(arg!.type) && s.pageSummary !== 'rows') {
+      const c = columnOf(arg!.index);
+      if (c < 0) return null;
+      columns.push(c);
+    } else return null;
   }
-  return holding(cx.budget, 'GROUP BY', (held) => run(plan, scan, keys, columns, cx, held, rowByRow));
+  return holding(cx.budget, 'GROUP BY', (held) => run(plan, scan, keys, bucket, columns, cx, held, rowByRow));
 }
 
 async function* run(
   plan: AggregatePlan,
   scan: ScanPlan,
   keys: readonly number[],
+  bucket: Bucketing | null,
   columns: readonly number[],
   cx: ExecContext,
   held: Held,
@@ -113,16 +145,17 @@ async function* run(
   cx.scanReaders.set(scan, reader);
   await pace(cx);
 
-  const used = [...new Set(columns.filter((c) => c >= 0))];
+  const used = [...new Set([...columns.filter((c) => c >= 0), ...(bucket === null ? [] : [bucket.ts])])];
   const defs = used.map((i) => reader.column(scan.columns[i]!));
   const states = plan.aggregates.map((a) => a.fn.create());
-  const shape = {
+  const shape: Shape = {
     types: defs.map((d) => d.type),
     kinds: states.map((s) => s.pageSummary!),
     columns: columns.map((c) => (c < 0 ? -1 : used.indexOf(c))),
+    ...(bucket === null ? {} : { bucket: { sampling: bucket.buckets.s, ts: used.indexOf(bucket.ts) } }),
   };
-  const groups = new Groups(plan.keys.length);
-  const merge = new Merger(reader, states, defs, shape.kinds, shape.columns, groups);
+  const groups = new Groups(keys.length, bucket !== null);
+  const merge = new Merger(reader, states, defs, shape, groups, bucket?.buckets ?? null);
   const round: Page[] = [];
   let roundRows = 0;
   const size = DEFAULT_BATCH_ROWS;
@@ -144,14 +177,17 @@ async function* run(
     }
   }
   if (round.length > 0) await summarize();
+  let text = 0;
   const out = [
-    ...plan.keys.map((k, j) => fromValues(k.type, groups.values[j]!)),
+    ...plan.keys.map((k, j) =>
+      j === plan.bucketKey ? fromValues(k.type, groups.buckets) : fromValues(k.type, groups.values(text++)),
+    ),
     ...states.map((s) => s.result(groups.size)),
   ];
   yield* sliceBatches({ rowCount: groups.size, columns: out });
 }
 
-type Shape = Pick<GroupPageRequest, 'types' | 'kinds' | 'columns'>;
+type Shape = Pick<GroupPageRequest, 'types' | 'kinds' | 'columns' | 'bucket'>;
 
 /** One round: its pages split into contiguous parts, all but the first summarized on the pool, then merged in page order. */
 async function summarizeRound(
@@ -208,24 +244,86 @@ async function summarizeRound(
   }
 }
 
-/** The groups: ids in first-seen order, each key combination of a partition mapped once. */
+/**
+ * The groups: ids in first-seen order. Each combination of a partition's text codes is mapped
+ * once to the text keys' id; with SAMPLE BY, a group is a bucket and such an id.
+ */
 class Groups {
-  /** Per key: each group's value. */
-  readonly values: Value[][];
-  readonly #ids = new Map<string | null, number>();
-  /** Per partition: key combination -> group id + 1 (0: not seen), in an array up to LOCAL_ARRAY combinations. */
+  /** Per text key: each text id's value. */
+  readonly #text: Value[][];
+  readonly #textIds = new Map<string | null, number>();
+  /** Per partition: text combination -> text id + 1 (0: not seen), in an array up to LOCAL_ARRAY combinations. */
   readonly #local = new Map<PartitionState, Int32Array | Map<number, number>>();
   #lastPartition: PartitionState | null = null;
   #lastLocal: Int32Array | Map<number, number> | null = null;
   #chars = 0;
-  size = 0;
+  #textSize = 0;
+  /** SAMPLE BY: per group, its bucket and its text id; bucket -> its groups by text id (-1 or a hole: none yet). */
+  readonly #bucketed: boolean;
+  readonly buckets: Value[] = [];
+  readonly #textOf: number[] = [];
+  readonly #byBucket = new Map<number, number[]>();
+  #lastBucket = NaN;
+  #lastBucketGroups: number[] | null = null;
+  /** Without text keys: bucket -> group. */
+  readonly #bucketGroups = new Map<number, number>();
+  #lastBucketGroup = -1;
 
-  constructor(keys: number) {
-    this.values = Array.from({ length: keys }, () => []);
+  constructor(textKeys: number, bucketed: boolean) {
+    this.#text = Array.from({ length: textKeys }, () => []);
+    this.#bucketed = bucketed;
   }
 
-  /** The group of combination `combo` of partition `p`'s codes (c0 + s0 * (c1 + s1 * ...)), a new one at its first row. */
-  of(p: PartitionState, codes: readonly TextCodes[], sizes: readonly number[], combo: number): number {
+  get size(): number {
+    return this.#bucketed ? this.#textOf.length : this.#textSize;
+  }
+
+  /** Text key `j`'s value of each group. */
+  values(j: number): Value[] {
+    const text = this.#text[j]!;
+    return this.#bucketed ? this.#textOf.map((t) => text[t]!) : text;
+  }
+
+  /**
+   * The group of text combination `combo` of partition `p`'s codes (c0 + s0 * (c1 + s1 * ...))
+   * and, with SAMPLE BY, of bucket `bucket`: a new one at its first row.
+   */
+  of(p: PartitionState, codes: readonly TextCodes[], sizes: readonly number[], combo: number, bucket = NaN): number {
+    const t = this.#textId(p, codes, sizes, combo);
+    if (!this.#bucketed) return t;
+    if (this.#text.length === 0) return this.#bucketOnly(bucket);
+    let groups = bucket === this.#lastBucket ? this.#lastBucketGroups : this.#byBucket.get(bucket);
+    if (groups === undefined || groups === null) this.#byBucket.set(bucket, (groups = []));
+    this.#lastBucket = bucket;
+    this.#lastBucketGroups = groups;
+    let g = groups[t] ?? -1;
+    if (g < 0) {
+      g = this.#textOf.length;
+      while (groups.length < t) groups.push(-1); // no holes: the array stays packed
+      groups[t] = g;
+      this.#textOf.push(t);
+      this.buckets.push(bucket === LONG_NULL || bucket !== bucket ? null : bucket);
+    }
+    return g;
+  }
+
+  /** Without text keys: a group per bucket. */
+  #bucketOnly(bucket: number): number {
+    if (bucket === this.#lastBucket) return this.#lastBucketGroup;
+    let g = this.#bucketGroups.get(bucket);
+    if (g === undefined) {
+      g = this.#textOf.length;
+      this.#bucketGroups.set(bucket, g);
+      this.#textOf.push(0);
+      this.buckets.push(bucket === LONG_NULL || bucket !== bucket ? null : bucket);
+    }
+    this.#lastBucket = bucket;
+    this.#lastBucketGroups = null;
+    this.#lastBucketGroup = g;
+    return g;
+  }
+
+  #textId(p: PartitionState, codes: readonly TextCodes[], sizes: readonly number[], combo: number): number {
     let local = p === this.#lastPartition ? this.#lastLocal! : this.#local.get(p);
     if (local === undefined) {
       const combos = sizes.reduce((a, b) => a * b, 1);
@@ -247,12 +345,12 @@ class Groups {
       );
     }
     const key = values.length === 1 ? values[0]! : JSON.stringify(values);
-    let id = this.#ids.get(key);
+    let id = this.#textIds.get(key);
     if (id === undefined) {
-      id = this.size++;
-      this.#ids.set(key, id);
+      id = this.#textSize++;
+      this.#textIds.set(key, id);
       for (let j = 0; j < values.length; j++) {
-        this.values[j]!.push(values[j]!);
+        this.#text[j]!.push(values[j]!);
         this.#chars += values[j]?.length ?? 0;
       }
     }
@@ -264,22 +362,31 @@ class Groups {
   bytes(): number {
     let locals = 0;
     for (const m of this.#local.values()) locals += m instanceof Int32Array ? m.byteLength : m.size * 48;
-    return this.size * 48 + locals + this.#chars * 4;
+    return (this.#textSize + this.#textOf.length * 2) * 48 + locals + this.#chars * 4;
   }
 }
 
 /** Takes pages' summaries (or rows) into the states, page after page. */
 class Merger {
   #ids = new Int32Array(DEFAULT_BATCH_ROWS);
+  readonly #numbers = new Uint16Array(DEFAULT_BATCH_ROWS);
+  readonly #kinds: readonly PageSummaryKind[];
+  readonly #columns: readonly number[];
+  /** SAMPLE BY: which of `defs` is the designated timestamp (-1: none). */
+  readonly #ts: number;
 
   constructor(
     private readonly reader: TableReader,
     private readonly states: readonly AggregateState[],
     private readonly defs: readonly ColumnDef[],
-    private readonly kinds: readonly PageSummaryKind[],
-    private readonly columns: readonly number[],
+    shape: Shape,
     private readonly groups: Groups,
-  ) {}
+    private readonly buckets: Buckets | null,
+  ) {
+    this.#kinds = shape.kinds;
+    this.#columns = shape.columns;
+    this.#ts = shape.bucket?.ts ?? -1;
+  }
 
   /** Page `g` from its summaries at out[at...] (or by its rows); returns where the next page's begin. */
   page(g: Page, out: Float64Array, at: number): number {
@@ -288,11 +395,17 @@ class Merger {
       this.#byRows(g);
       return at + 1;
     }
-    const kinds = this.kinds.length;
-    const next = at + 1 + m * (2 + kinds);
+    const kinds = this.#kinds.length;
+    let next = at + 1 + m * (2 + kinds);
+    let buckets: Float64Array | null = null;
+    if (this.buckets !== null) {
+      const b = out[next]!;
+      buckets = out.subarray(next + 1, next + 1 + b);
+      next += 1 + b;
+    }
     // A NULL under a sum: the page's rows instead (the states are not touched before this test).
     for (let q = 0; q < kinds; q++) {
-      if (this.kinds[q] !== 'sum') continue;
+      if (this.#kinds[q] !== 'sum') continue;
       const from = at + 1 + m * (2 + q);
       for (let j = 0; j < m; j++)
         if (out[from + j] !== out[from + j]) {
@@ -300,12 +413,16 @@ class Merger {
           return next;
         }
     }
+    // A combination is the text keys' (below `texts`), then the bucket's number.
+    const texts = g.sizes.reduce((x, y) => x * y, 1);
     for (let j = 0; j < m; j++) {
-      const group = this.groups.of(g.p, g.codes, g.sizes, out[at + 1 + j]!);
+      const combo = out[at + 1 + j]!;
+      const text = combo % texts;
+      const group = this.groups.of(g.p, g.codes, g.sizes, text, buckets?.[(combo - text) / texts]);
       const rows = out[at + 1 + m + j]!;
       for (let q = 0; q < kinds; q++)
         if (!this.states[q]!.takeSummary!(out[at + 1 + m * (2 + q) + j]!, rows, group))
-          throw new Error(`a page summary of ${this.kinds[q]} was refused`);
+          throw new Error(`a page summary of ${this.#kinds[q]} was refused`);
     }
     return next;
   }
@@ -315,14 +432,19 @@ class Merger {
     const n = g.hi - g.lo;
     if (this.#ids.length < n) this.#ids = new Int32Array(n);
     const ids = this.#ids.length === n ? this.#ids : this.#ids.subarray(0, n);
+    let buckets: number[] | null = null;
+    if (this.buckets !== null) {
+      const bytes = this.reader.fixedBytes(g.p, this.defs[this.#ts]!);
+      buckets = numberBuckets(this.buckets, bytes === null ? null : bytes(g.lo, g.hi), n, this.#numbers);
+    }
     for (let r = 0; r < n; r++) {
       let combo = 0;
       for (let j = g.codes.length - 1; j >= 0; j--) combo = combo * g.sizes[j]! + g.codes[j]!.codes[g.lo + r]!;
-      ids[r] = this.groups.of(g.p, g.codes, g.sizes, combo);
+      ids[r] = this.groups.of(g.p, g.codes, g.sizes, combo, buckets?.[this.#numbers[r]!]);
     }
     const vectors: ColumnVector[] = this.reader.read(g.p, this.defs, g.lo, g.hi);
     for (let q = 0; q < this.states.length; q++) {
-      const c = this.columns[q]!;
+      const c = this.#columns[q]!;
       this.states[q]!.update(ids, c < 0 ? [] : [vectors[c]!], n, this.groups.size);
     }
   }

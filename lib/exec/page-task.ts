@@ -1,11 +1,13 @@
 // Page summaries of numeric columns (functions/page-summary.ts) for keyless
 // aggregates, as one task of the worker pool or on the calling thread: the same
 // code either way, over the pages' bytes as the column files hold them.
-import type { ColumnType } from '../core/column-type.js';
-import { nullVector } from '../core/column-vector.js';
+import { LONG_NULL, type ColumnType } from '../core/column-type.js';
+import { int64ToF64Into, nullVector } from '../core/column-vector.js';
+import { DEFAULT_BATCH_ROWS } from '../core/batch.js';
 import { asDoubles } from '../core/vec.js';
 import { pageSummary, type PageSummaryKind } from '../functions/page-summary.js';
 import { fixedVector } from '../storage/column-files.js';
+import { Buckets, type Sampling } from '../sql/sample-by.js';
 import { taskKind, type TaskOutput } from '../workers/worker-pool.js';
 
 export interface PageSummaryRequest {
@@ -51,19 +53,70 @@ export const SUMMARIZE_PAGES = taskKind<PageSummaryRequest, Float64Array>(import
 export const MAX_PAGE_COMBOS = 4096;
 
 export interface GroupPageRequest extends PageSummaryRequest {
-  /** Per key, per page: the dictionary codes of the page's rows (in shared memory: read in place). */
+  /** Per text key, per page: the dictionary codes of the page's rows (in shared memory: read in place). */
   readonly codes: readonly (readonly (Uint8Array | Uint16Array)[])[];
-  /** Per key, per page: the entries of its partition's dictionary; a page's combination of codes is c0 + s0 * (c1 + s1 * ...). */
+  /** Per text key, per page: the entries of its partition's dictionary; a page's combination of codes is c0 + s0 * (c1 + s1 * ...). */
   readonly sizes: readonly (readonly number[])[];
+  /**
+   * SAMPLE BY: the buckets (not from the first observation) and which of `types` is the designated
+   * timestamp. Each page's rows are floored and numbered as their buckets appear: the last key.
+   */
+  readonly bucket?: { readonly sampling: Sampling; readonly ts: number };
 }
 
 let slotOf = new Int32Array(0);
 let slots = new Int32Array(0);
+const times = new Float64Array(DEFAULT_BATCH_ROWS);
+const floors = new Float64Array(DEFAULT_BATCH_ROWS);
+const bucketNumbers = new Uint16Array(DEFAULT_BATCH_ROWS);
+const bucketsBySampling = new Map<string, Buckets>();
+
+/**
+ * The buckets of rows [0, n) of a page (their TIMESTAMP bytes `b`, null: all NULL) numbered as they
+ * first appear into `numbers`; returns the buckets in that order. `floors` keeps each row's bucket.
+ */
+export function numberBuckets(buckets: Buckets, b: Uint8Array | null, n: number, numbers: Uint16Array): number[] {
+  if (b === null) times.fill(LONG_NULL, 0, n);
+  else {
+    const pairs =
+      b.byteOffset % 4 === 0 ? new Int32Array(b.buffer, b.byteOffset, n * 2) : new Int32Array(b.slice().buffer);
+    int64ToF64Into(pairs, times, n);
+  }
+  buckets.floorAll(times, floors, n);
+  // A partition's rows are in timestamp order, so their buckets come in order: a new one is the next number.
+  const values: number[] = [];
+  let last = NaN,
+    number = -1;
+  for (let r = 0; r < n; r++) {
+    const v = floors[r]!;
+    if (v !== last) {
+      number = v > last ? -1 : values.indexOf(v);
+      if (number < 0) {
+        number = values.length;
+        values.push(v);
+      }
+      last = v;
+    }
+    numbers[r] = number;
+  }
+  return values;
+}
+
+function bucketsOf(sampling: Sampling): Buckets {
+  const key = JSON.stringify(sampling);
+  let b = bucketsBySampling.get(key);
+  if (b === undefined) {
+    if (bucketsBySampling.size >= 64) bucketsBySampling.clear();
+    bucketsBySampling.set(key, (b = new Buckets(sampling, null)));
+  }
+  return b;
+}
 
 /**
  * Per page, the key combinations its rows have, in the order they first appear, with their rows
  * and their summaries over those rows in row order (a sum is NaN when a row is NULL): packed as,
- * page after page, [m, combination × m, rows × m, summary k of combination j at k * m + j], or
+ * page after page, [m, combination × m, rows × m, summary k of combination j at k * m + j] and,
+ * with buckets, [b, the page's buckets × b] (a combination's bucket number is its last key), or
  * [-1] for a page with more than MAX_PAGE_COMBOS combinations (the caller groups its rows).
  */
 export function summarizeGroupPages(m: GroupPageRequest): Float64Array {
@@ -75,6 +128,15 @@ export function summarizeGroupPages(m: GroupPageRequest): Float64Array {
     const n = m.rows[i]!;
     let combos = 1;
     for (const s of m.sizes) combos *= s[i]!;
+    const codes = m.codes.map((c) => c[i]!);
+    const sizes = m.sizes.map((c) => c[i]!);
+    let bucketValues: number[] | null = null;
+    if (m.bucket !== undefined) {
+      bucketValues = numberBuckets(bucketsOf(m.bucket.sampling), m.bytes[m.bucket.ts]![i]!, n, bucketNumbers);
+      combos *= bucketValues.length;
+      codes.push(bucketNumbers);
+      sizes.push(bucketValues.length);
+    }
     if (combos > MAX_PAGE_COMBOS) {
       parts.push(new Float64Array([-1])); // grouped row by row by the caller
       size += 1;
@@ -84,11 +146,11 @@ export function summarizeGroupPages(m: GroupPageRequest): Float64Array {
     if (slots.length < n) slots = new Int32Array(n);
     // Each row's combination of codes -> its slot, slots numbered as they first appear.
     const order: number[] = [];
-    const c0 = m.codes[0]![i]!;
-    const c1 = m.codes.length > 1 ? m.codes[1]![i]! : null;
-    const c2 = m.codes.length > 2 ? m.codes[2]![i]! : null;
-    const s0 = m.sizes[0]![i]!;
-    const s01 = c1 === null ? 0 : s0 * m.sizes[1]![i]!;
+    const c0 = codes[0]!;
+    const c1 = codes.length > 1 ? codes[1]! : null;
+    const c2 = codes.length > 2 ? codes[2]! : null;
+    const s0 = sizes[0]!;
+    const s01 = c1 === null ? 0 : s0 * sizes[1]!;
     const so = slotOf,
       sl = slots;
     for (let r = 0; r < n; r++) {
@@ -101,7 +163,7 @@ export function summarizeGroupPages(m: GroupPageRequest): Float64Array {
       sl[r] = s;
     }
     const used = order.length;
-    const out = new Float64Array(1 + used * (2 + kinds));
+    const out = new Float64Array(1 + used * (2 + kinds) + (bucketValues === null ? 0 : 1 + bucketValues.length));
     out[0] = used;
     for (let j = 0; j < used; j++) {
       out[1 + j] = order[j]!;
@@ -119,6 +181,11 @@ export function summarizeGroupPages(m: GroupPageRequest): Float64Array {
       const b = m.bytes[c]![i]!;
       const x = asDoubles(b === null ? nullVector(m.types[c]!, n) : fixedVector(m.types[c]!, b, n));
       summarizeByGroup(m.kinds[q]!, x, n, slots, out, at, used);
+    }
+    if (bucketValues !== null) {
+      const at = 1 + used * (2 + kinds);
+      out[at] = bucketValues.length;
+      out.set(bucketValues, at + 1);
     }
     parts.push(out);
     size += out.length;

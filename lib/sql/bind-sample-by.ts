@@ -13,6 +13,9 @@ import { node } from './plan-timestamp.js';
 import { Buckets, checkZone, parseOffset, parseSampleInterval, type Sampling } from './sample-by.js';
 import { LONG_NULL } from '../core/column-type.js';
 
+/** The buckets behind each SAMPLE BY bucket kernel made here (exec/page-group.ts floors pages with them on any thread). */
+export const kernelBuckets = new WeakMap<Kernel, Buckets>();
+
 export interface SampleSetup {
   readonly plan: Plan;
   readonly scope: Scope;
@@ -85,6 +88,7 @@ export function bindSampleBy(env: StatementEnv, sb: A.SampleBy, plan: Plan, scop
     buckets.floorAll(d, out, rows);
     return { kind: 'fixed', type: 'TIMESTAMP', data: out };
   };
+  kernelBuckets.set(bucketKernel, buckets);
   const bucket: BoundExpr = {
     kind: 'call',
     name: 'sample_bucket',

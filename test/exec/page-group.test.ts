@@ -5,7 +5,9 @@
 // and three VARCHAR keys with NULLs, NULLs under a sum in some pages only, more
 // key combinations than a page is summarized for, a key with a value per row
 // (no codes: the general path), a key column added after the first partitions,
-// intervals, and no rows; small page frames cut the table into tasks.
+// intervals, and no rows; SAMPLE BY with and without text keys (FILL, a time
+// zone, FROM/TO, buckets of a second: more per page than summarized); small
+// page frames cut the table into tasks.
 import { before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { openDatabase, type Database, type Row } from 'svcdb';
@@ -20,6 +22,16 @@ async function rows(db: Database, sql: string): Promise<Row[]> {
 const AGGREGATES = 'sum(d), avg(d), min(d), max(d), count(d), count(), sum(i), count(i), max(i), min(f), sum(f)';
 const KEYS = ['a', 'a, b', 'b, a', 'a, b, m', 'w', 'a, late'];
 const WHERE = ['', " where ts in '2024-01-02'", " where ts >= '2024-01-02T12:00:00' and ts < '2024-01-04T03'"];
+/** SAMPLE BY queries over `FROM` (the table, or a subquery for the batch path). */
+const SAMPLES = [
+  'select ts, avg(d), count() from FROM sample by 1h',
+  'select ts, a, sum(d), min(i), max(f) from FROM sample by 30m',
+  'select a, b, ts, count(), sum(i) from FROM sample by 1d',
+  'select ts, avg(d), sum(i) from FROM sample by 1h fill(null)',
+  "select ts, a, count(), max(d) from FROM sample by 1h align to calendar time zone 'Europe/Berlin'",
+  "select ts, sum(d), count() from FROM sample by 15m from '2024-01-02' to '2024-01-03'",
+  'select ts, count(), sum(d) from FROM sample by 1s',
+];
 
 describe('keyed aggregates over text keys by pages', () => {
   const answers = new Map<string, Row[]>();
@@ -65,6 +77,10 @@ describe('keyed aggregates over text keys by pages', () => {
                 await rows(db, `select ${keys}, ${AGGREGATES} from (select * from t)${where}`),
               );
             }
+          for (const q of SAMPLES) {
+            answers.set(`${workers} pages ${q}`, await rows(db, q.replace('FROM', 't')));
+            answers.set(`${workers} batches ${q}`, await rows(db, q.replace('FROM', '(select * from t)')));
+          }
           answers.set(`${workers} empty`, await rows(db, `select a, sum(d), count() from t where ts < '2023'`));
         } finally {
           await db.close();
@@ -85,30 +101,42 @@ describe('keyed aggregates over text keys by pages', () => {
             answers.get(`1 ${how} ${keys}${where}`),
             `${how} ${keys}${where}`,
           );
+    for (const q of SAMPLES)
+      for (const how of ['pages', 'batches'])
+        assert.deepStrictEqual(answers.get(`3 ${how} ${q}`), answers.get(`1 ${how} ${q}`), `${how} ${q}`);
     assert.deepStrictEqual(answers.get('3 empty'), answers.get('1 empty'));
     assert.deepStrictEqual(answers.get('1 empty'), []);
   });
 
+  /** The same rows, numbers that are not whole within 1e-9 relative (sums add in another order by pages). */
+  function alike(pages: Row[], batches: Row[], what: string): void {
+    assert.equal(pages.length, batches.length, what);
+    assert.ok(pages.length > 0, what);
+    pages.forEach((p, r) => {
+      const b = batches[r]!;
+      for (const [name, v] of Object.entries(b)) {
+        const got = p[name];
+        if (typeof v === 'number' && typeof got === 'number' && !Number.isInteger(v))
+          assert.ok(Math.abs(got - v) <= 1e-9 * Math.max(1, Math.abs(v)), `${what} row ${r} ${name}: ${got} vs ${v}`);
+        else assert.deepStrictEqual(got, v, `${what} row ${r} ${name}`);
+      }
+    });
+  }
+
   test('pages give what batches give: the groups in the order rows show them, sums within rounding', () => {
     for (const keys of KEYS)
-      for (const where of WHERE) {
-        const pages = answers.get(`1 pages ${keys}${where}`)!;
-        const batches = answers.get(`1 batches ${keys}${where}`)!;
-        assert.equal(pages.length, batches.length, `${keys}${where}`);
-        assert.ok(pages.length > 0, `${keys}${where}`);
-        pages.forEach((p, r) => {
-          const b = batches[r]!;
-          for (const [name, v] of Object.entries(b)) {
-            const got = p[name];
-            if (typeof v === 'number' && typeof got === 'number' && !Number.isInteger(v))
-              assert.ok(
-                Math.abs(got - v) <= 1e-9 * Math.max(1, Math.abs(v)),
-                `${keys}${where} row ${r} ${name}: ${got} vs ${v}`,
-              );
-            else assert.deepStrictEqual(got, v, `${keys}${where} row ${r} ${name}`);
-          }
-        });
-      }
+      for (const where of WHERE)
+        alike(answers.get(`1 pages ${keys}${where}`)!, answers.get(`1 batches ${keys}${where}`)!, `${keys}${where}`);
+  });
+
+  test('SAMPLE BY by pages gives what batches give', () => {
+    for (const q of SAMPLES) alike(answers.get(`1 pages ${q}`)!, answers.get(`1 batches ${q}`)!, q);
+    const hours = answers.get('1 pages select ts, avg(d), count() from FROM sample by 1h')!;
+    assert.equal(hours[0]!.ts, '2024-01-01T00:00:00.000000Z');
+    assert.equal(
+      hours.reduce((s, r) => s + (r['count()'] as number), 0),
+      90_000,
+    );
   });
 
   test('the values are right: NULL keys and NULLs under sums, the added column NULL before it came', () => {
