@@ -2,8 +2,9 @@
 // avg(price), count() from t [where ts in ...]`, the keys VARCHAR or STRING
 // columns as /imp makes them), and SAMPLE BY with or without such keys: each
 // page (the rows of one scan batch) is grouped by its partitions' dictionary
-// codes (and its rows' time buckets, numbered per page on this thread) and
-// summarized per key combination, on this thread or on the worker pool,
+// codes (and its rows' time buckets, floored and numbered per page by the
+// thread that takes it) and summarized per key combination, on this thread or
+// on the worker pool,
 // reading the codes and the read cache's pages in shared memory; the states
 // take the summaries in page order, so the groups, their order and every value
 // are the same on any number of threads. A page the summaries cannot stand for
@@ -57,9 +58,10 @@ interface Bucketing {
 const decoder = new TextDecoder();
 
 /**
- * The aggregate's batches by pages when it can run so (keys that are text columns of a scan,
- * each aggregate a state that takes page summaries of one numeric column, or count()); null
- * otherwise. `rowByRow` is the general path, taken when a partition has no codes for a key.
+ * The aggregate's batches by pages when it can run so (keys that are text columns of a scan, and
+ * SAMPLE BY's bucket of its designated timestamp; each aggregate a state that takes page summaries
+ * of one numeric column, or count()); null otherwise. `rowByRow` is the general path, taken when
+ * a partition has no codes for a key.
  */
 export function pageGroupAggregate(
   plan: AggregatePlan,
