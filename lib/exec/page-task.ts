@@ -1,6 +1,8 @@
 // Page summaries of numeric columns (functions/page-summary.ts) for keyless
-// aggregates, as one task of the worker pool or on the calling thread: the same
-// code either way, over the pages' bytes as the column files hold them.
+// aggregates (exec/page-aggregate.ts), and per key combination of a page's text
+// codes and SAMPLE BY buckets for keyed ones (exec/page-group.ts), as one task
+// of the worker pool or on the calling thread: the same code either way, over
+// the pages' bytes as the column files hold them.
 import { LONG_NULL, type ColumnType } from '../core/column-type.js';
 import { int64ToF64Into, nullVector } from '../core/column-vector.js';
 import { DEFAULT_BATCH_ROWS } from '../core/batch.js';
