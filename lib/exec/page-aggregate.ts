@@ -8,9 +8,10 @@ import { DEFAULT_BATCH_ROWS } from '../core/batch.js';
 import type { SqlType } from '../core/sql-type.js';
 import type { AggregateState } from '../functions/registry.js';
 import type { Plan } from '../sql/bound.js';
-import type { ColumnDef, PartitionState } from '../storage/table-state.js';
+import type { ColumnDef } from '../storage/table-state.js';
 import type { TableReader } from '../storage/table-reader.js';
 import { pace, tablesOf, type ExecContext } from './context.js';
+import { pageBytes, summarizeParts, type PageRange } from './page-rounds.js';
 import { SUMMARIZE_PAGES, summarizePages, type PageSummaryRequest } from './page-task.js';
 
 type AggregatePlan = Extract<Plan, { kind: 'aggregate' }>;
@@ -28,11 +29,7 @@ const PAGE_TYPES: ReadonlySet<SqlType> = new Set([
   'BYTE',
 ]);
 
-interface Page {
-  readonly p: PartitionState;
-  readonly lo: number;
-  readonly hi: number;
-}
+type Page = PageRange;
 
 /**
  * The aggregate's batches by pages when it can run so (no keys, over a scan, each aggregate a
@@ -107,41 +104,16 @@ async function summarizeRound(
   cx: ExecContext,
 ): Promise<void> {
   await pace(cx);
-  const bytes = defs.map((d) => {
-    let part: PartitionState | null = null,
-      at: ((lo: number, hi: number) => Uint8Array) | null = null;
-    return pages.map((g) => {
-      if (g.p !== part) {
-        part = g.p;
-        at = reader.fixedBytes(g.p, d);
-      }
-      return at === null ? null : at(g.lo, g.hi);
-    });
-  });
+  const bytes = pageBytes(reader, pages, defs);
   const partOf = (from: number, to: number): PageSummaryRequest => ({
     ...shape,
     bytes: bytes.map((b) => b.slice(from, to)),
     rows: pages.slice(from, to).map((g) => g.hi - g.lo),
   });
-  const pool = cx.workers();
-  // Rounds are cx.pageFrame.maxRows (pace and abort are checked between them); a part smaller than minRows
-  // stays on this thread: the task's round trip (its shared pages posted, the thread's reply) would cost more than it saves.
-  const parts = pool === null ? 1 : Math.max(1, Math.min(pool.threads + 1, Math.floor(rows / cx.pageFrame.minRows)));
-  // Part boundaries by pages (pages are at most one batch: near enough to equal rows).
-  const bounds = Array.from({ length: parts + 1 }, (_, k) => Math.round((k * pages.length) / parts));
-  const tasks: Promise<Float64Array>[] = [];
-  for (let k = 1; k < parts; k++) {
-    const part = partOf(bounds[k]!, bounds[k + 1]!);
-    tasks.push(
-      pool!.run(SUMMARIZE_PAGES, part, [], cx.signal).catch((e: unknown) => {
-        if (cx.signal.aborted) throw e;
-        return summarizePages(part); // a thread that failed (died, pool closing): the work here instead
-      }),
-    );
-  }
-  const results = [summarizePages(partOf(bounds[0]!, bounds[1]!)), ...(await Promise.all(tasks))];
+  // Rounds are cx.pageFrame.maxRows (pace and abort are checked between them).
+  const { bounds, results } = await summarizeParts(pages, rows, cx, partOf, SUMMARIZE_PAGES, summarizePages);
   const ids = new Int32Array(DEFAULT_BATCH_ROWS);
-  for (let k = 0; k < parts; k++) {
+  for (let k = 0; k < results.length; k++) {
     const out = results[k]!,
       from = bounds[k]!,
       count = bounds[k + 1]! - from;

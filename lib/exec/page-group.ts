@@ -24,6 +24,7 @@ import type { ColumnDef, PartitionState } from '../storage/table-state.js';
 import type { TableReader } from '../storage/table-reader.js';
 import type { TextCodes } from '../storage/text-codes.js';
 import { holding, pace, tablesOf, type ExecContext, type Held } from './context.js';
+import { pageBytes, summarizeParts, type PageRange } from './page-rounds.js';
 import { numberBuckets, SUMMARIZE_GROUP_PAGES, summarizeGroupPages, type GroupPageRequest } from './page-task.js';
 import { fromValues, type Value } from './vectors.js';
 
@@ -39,10 +40,7 @@ const MAX_KEYS = 3;
 /** A partition's key combinations map to groups through an array up to this many (4 MiB), through a Map past it. */
 const LOCAL_ARRAY = 1 << 20;
 
-interface Page {
-  readonly p: PartitionState;
-  readonly lo: number;
-  readonly hi: number;
+interface Page extends PageRange {
   /** Per key: its partition's codes. */
   readonly codes: readonly TextCodes[];
   /** Per key: the entries its partition's dictionary had when the query began (codes grow as rows are added). */
@@ -202,17 +200,7 @@ async function summarizeRound(
   cx: ExecContext,
 ): Promise<void> {
   await pace(cx);
-  const bytes = defs.map((d) => {
-    let part: PartitionState | null = null,
-      at: ((lo: number, hi: number) => Uint8Array) | null = null;
-    return pages.map((g) => {
-      if (g.p !== part) {
-        part = g.p;
-        at = reader.fixedBytes(g.p, d);
-      }
-      return at === null ? null : at(g.lo, g.hi);
-    });
-  });
+  const bytes = pageBytes(reader, pages, defs);
   const keys = pages[0]!.codes.length;
   const partOf = (from: number, to: number): GroupPageRequest => {
     const these = pages.slice(from, to);
@@ -224,22 +212,8 @@ async function summarizeRound(
       sizes: Array.from({ length: keys }, (_, j) => these.map((g) => g.sizes[j]!)),
     };
   };
-  const pool = cx.workers();
-  // As exec/page-aggregate.ts: a part smaller than minRows stays on this thread.
-  const parts = pool === null ? 1 : Math.max(1, Math.min(pool.threads + 1, Math.floor(rows / cx.pageFrame.minRows)));
-  const bounds = Array.from({ length: parts + 1 }, (_, k) => Math.round((k * pages.length) / parts));
-  const tasks: Promise<Float64Array>[] = [];
-  for (let k = 1; k < parts; k++) {
-    const part = partOf(bounds[k]!, bounds[k + 1]!);
-    tasks.push(
-      pool!.run(SUMMARIZE_GROUP_PAGES, part, [], cx.signal).catch((e: unknown) => {
-        if (cx.signal.aborted) throw e;
-        return summarizeGroupPages(part); // a thread that failed (died, pool closing): the work here instead
-      }),
-    );
-  }
-  const results = [summarizeGroupPages(partOf(bounds[0]!, bounds[1]!)), ...(await Promise.all(tasks))];
-  for (let k = 0; k < parts; k++) {
+  const { bounds, results } = await summarizeParts(pages, rows, cx, partOf, SUMMARIZE_GROUP_PAGES, summarizeGroupPages);
+  for (let k = 0; k < results.length; k++) {
     const out = results[k]!;
     let at = 0;
     for (let i = bounds[k]!; i < bounds[k + 1]!; i++) at = merge.page(pages[i]!, out, at);
