@@ -129,8 +129,9 @@ export interface AggregateState {
   /** Bytes held, for the memory limit. */
   bytes(): number;
   /**
-   * Without GROUP BY keys, over a table's numeric column (exec/page-aggregate.ts): the
-   * summary of a page this state can take instead of the page's rows (functions/page-summary.ts).
+   * Over a table's numeric column, without GROUP BY keys (exec/page-aggregate.ts) or per key
+   * combination of a page (exec/page-group.ts): the summary of a page's rows this state can take
+   * instead of the rows (functions/page-summary.ts).
    */
   readonly pageSummary?: PageSummaryKind;
   /**
