@@ -48,12 +48,10 @@ export function run(plan: Plan, cx: ExecContext): AsyncGenerator<Batch> {
       return runFilter(plan, cx);
     case 'project':
       return runProject(plan, cx);
-    case 'aggregate':
-      return (
-        pageAggregate(plan, cx) ??
-        pageGroupAggregate(plan, cx, () => runAggregate(plan, run(plan.input, cx), cx)) ??
-        runAggregate(plan, run(plan.input, cx), cx)
-      );
+    case 'aggregate': {
+      const general = (): AsyncGenerator<Batch> => runAggregate(plan, run(plan.input, cx), cx);
+      return pageAggregate(plan, cx) ?? pageGroupAggregate(plan, cx, general) ?? general();
+    }
     case 'window':
       return runWindow(plan, run(plan.input, cx), cx);
     case 'sort':

@@ -97,9 +97,10 @@ export function pageGroupAggregate(
   });
   if (keys.includes(-1) || keys.length + (bucket === null ? 0 : 1) > MAX_KEYS) return null;
   if (keys.length === 0 && bucket === null) return null;
+  const states = plan.aggregates.map((a) => a.fn.create());
   const columns: number[] = []; // per aggregate: index of its column in scan.columns, -1 for count()
-  for (const a of plan.aggregates) {
-    const s = a.fn.create();
+  for (const [k, a] of plan.aggregates.entries()) {
+    const s = states[k]!;
     if (s.pageSummary === undefined || s.takeSummary === undefined) return null;
     const arg = a.args[0];
     if (a.args.length === 0 && s.pageSummary === 'rows') columns.push(-1);
@@ -109,7 +110,7 @@ export function pageGroupAggregate(
       columns.push(c);
     } else return null;
   }
-  return holding(cx.budget, 'GROUP BY', (held) => run(plan, scan, keys, bucket, columns, cx, held, rowByRow));
+  return holding(cx.budget, 'GROUP BY', (held) => run(plan, scan, keys, bucket, states, columns, cx, held, rowByRow));
 }
 
 async function* run(
@@ -117,6 +118,7 @@ async function* run(
   scan: ScanPlan,
   keys: readonly number[],
   bucket: Bucketing | null,
+  states: readonly AggregateState[],
   columns: readonly number[],
   cx: ExecContext,
   held: Held,
@@ -147,7 +149,6 @@ async function* run(
 
   const used = [...new Set([...columns.filter((c) => c >= 0), ...(bucket === null ? [] : [bucket.ts])])];
   const defs = used.map((i) => reader.column(scan.columns[i]!));
-  const states = plan.aggregates.map((a) => a.fn.create());
   const shape: Shape = {
     types: defs.map((d) => d.type),
     kinds: states.map((s) => s.pageSummary!),

@@ -153,7 +153,7 @@ export class TableReader {
     src = this.#src,
   ): TextCodes | null {
     const cache = this.table.cache.codes;
-    const key = `${this.meta.id}/${p.dir}/${c.id}`;
+    const key = this.#codesKey(p, c);
     const have = cache.get(key);
     if (have === null) return null;
     if (have !== undefined && have.rows >= upTo) return have;
@@ -166,9 +166,14 @@ export class TableReader {
     return built;
   }
 
+  /** The key of a partition column's codes in the read cache's TextCodeCache (and in warmTextCodesStep's `done`). */
+  #codesKey(p: PartitionState, c: ColumnDef): string {
+    return `${this.meta.id}/${p.dir}/${c.id}`;
+  }
+
   /** The codes of a text column in partition `p` when they cover its committed rows already; never builds them. */
   #builtCodes(p: PartitionState, c: ColumnDef): TextCodes | null {
-    const have = this.table.cache.codes.get(`${this.meta.id}/${p.dir}/${c.id}`);
+    const have = this.table.cache.codes.get(this.#codesKey(p, c));
     return have !== undefined && have !== null && have.rows >= p.rows ? have : null;
   }
 
@@ -218,7 +223,7 @@ export class TableReader {
     for (const c of this.meta.columns) {
       if (c.type !== 'VARCHAR' && c.type !== 'STRING') continue;
       for (const p of this.partitions) {
-        const key = `${this.meta.id}/${p.dir}/${c.id}`;
+        const key = this.#codesKey(p, c);
         if (p.rows === 0 || done.has(key)) continue;
         const path = join(this.table.dir, p.dir);
         const have = columnAbsent(path, c) ? null : cache.codes.get(key);
