@@ -50,7 +50,7 @@ export function run(plan: Plan, cx: ExecContext): AsyncGenerator<Batch> {
       return runProject(plan, cx);
     case 'aggregate': {
       const general = (): AsyncGenerator<Batch> => runAggregate(plan, run(plan.input, cx), cx);
-      return pageAggregate(plan, cx) ?? pageGroupAggregate(plan, cx, general) ?? general();
+      return pageAggregate(plan, cx, general) ?? pageGroupAggregate(plan, cx, general) ?? general();
     }
     case 'window':
       return runWindow(plan, run(plan.input, cx), cx);

@@ -1,8 +1,9 @@
 // Keyless aggregates over a table's numeric columns by pages (`select sum(x),
-// min(y), count() from t [where ts in ...]`): each page (the rows of one scan
-// batch, aligned as TableReader.scan aligns them) is summarized on this thread
-// or on the worker pool, reading the read cache's shared memory, and the
-// states take the summaries in page order: the same result on any number of threads.
+// min(y), count() from t [where ts in ... and sym = 'a' and x > 0]`): each page
+// (the rows of one scan batch, aligned as TableReader.scan aligns them) is
+// filtered (exec/page-filter.ts) and summarized on this thread or on the worker
+// pool, reading the read cache's shared memory, and the states take the
+// summaries in page order: the same result on any number of threads.
 import type { Batch } from '../core/batch.js';
 import { DEFAULT_BATCH_ROWS } from '../core/batch.js';
 import type { SqlType } from '../core/sql-type.js';
@@ -10,9 +11,18 @@ import type { AggregateState } from '../functions/registry.js';
 import type { Plan } from '../sql/bound.js';
 import type { ColumnDef } from '../storage/table-state.js';
 import type { TableReader } from '../storage/table-reader.js';
+import { gatherVector } from '../core/vector-ops.js';
 import { pace, tablesOf, type ExecContext } from './context.js';
-import { pageBytes, summarizeParts, type PageRange } from './page-rounds.js';
-import { SUMMARIZE_PAGES, summarizePages, type PageSummaryRequest } from './page-task.js';
+import {
+  FilterTables,
+  filterRequest,
+  pageScan,
+  requestTerm,
+  type FilteredPage,
+  type ScanFilter,
+} from './page-filter.js';
+import { pageBytes, summarizeParts } from './page-rounds.js';
+import { passingRows, SUMMARIZE_PAGES, summarizePages, type PageSummaryRequest, type PageTerm } from './page-task.js';
 
 type AggregatePlan = Extract<Plan, { kind: 'aggregate' }>;
 type ScanPlan = Extract<Plan, { kind: 'scan' }>;
@@ -29,16 +39,23 @@ const PAGE_TYPES: ReadonlySet<SqlType> = new Set([
   'BYTE',
 ]);
 
-type Page = PageRange;
+type Page = FilteredPage;
 
 /**
- * The aggregate's batches by pages when it can run so (no keys, over a scan, each aggregate a
- * state that takes page summaries of one numeric column, or count()); null otherwise.
+ * The aggregate's batches by pages when it can run so (no keys, over a scan or a filter of one
+ * that pages can evaluate, each aggregate a state that takes page summaries of one numeric column,
+ * or count()); null otherwise. `rowByRow` is the general path, taken when a partition has no
+ * codes for a text column the filter reads.
  */
-export function pageAggregate(plan: AggregatePlan, cx: ExecContext): AsyncGenerator<Batch> | null {
-  const scan = plan.input;
+export function pageAggregate(
+  plan: AggregatePlan,
+  cx: ExecContext,
+  rowByRow: () => AsyncGenerator<Batch>,
+): AsyncGenerator<Batch> | null {
   if (plan.keys.length !== 0 || plan.bucketKey !== undefined) return null;
-  if (scan.kind !== 'scan' || scan.backwards === true || scan.batchRows !== undefined) return null;
+  const paged = pageScan(plan.input, cx);
+  if (paged === null) return null;
+  const { scan, filter } = paged;
   const states = plan.aggregates.map((a) => a.fn.create());
   const columns: number[] = []; // per aggregate: index of its column in scan.columns, -1 for count()
   for (let k = 0; k < states.length; k++) {
@@ -50,34 +67,50 @@ export function pageAggregate(plan: AggregatePlan, cx: ExecContext): AsyncGenera
       columns.push(args[0]!.index);
     else return null;
   }
-  return run(scan, states, columns, cx);
+  return run(scan, filter, states, columns, cx, rowByRow);
 }
 
 async function* run(
   scan: ScanPlan,
+  filter: ScanFilter | null,
   states: readonly AggregateState[],
   columns: readonly number[],
   cx: ExecContext,
+  rowByRow: () => AsyncGenerator<Batch>,
 ): AsyncGenerator<Batch> {
   const reader = tablesOf(cx).reader(scan.table);
+  const ranges = reader.ranges(scan.intervals ?? undefined);
+  // The filter's tables of every partition first: one without codes for its text takes the general path.
+  const tables = filter === null ? null : new FilterTables(filter, reader, scan, cx);
+  try {
+    if (tables !== null && ranges.some((r) => r.hi > r.lo && tables.of(r.partition) === null))
+      throw new Error('a partition without codes');
+  } catch {
+    reader.close(); // the general path computes (or refuses) what the tables could not
+    yield* rowByRow();
+    return;
+  }
   cx.atEnd.push(() => reader.close());
   cx.scanReaders.set(scan, reader);
-  // The columns read, each once, and each summary's column among them.
-  const used = [...new Set(columns.filter((c) => c >= 0))];
+  // The columns read, each once (the aggregates' and the filter's), and each summary's column among them.
+  const used = [...new Set([...columns.filter((c) => c >= 0), ...(filter?.numbers ?? [])])];
   const defs = used.map((i) => reader.column(scan.columns[i]!));
   if (defs.some((d) => !PAGE_TYPES.has(d.type))) throw new Error('page aggregate over a column that is not numeric');
-  const request = {
+  const request: RequestShape = {
     types: defs.map((d) => d.type),
     kinds: states.map((s) => s.pageSummary!),
     columns: columns.map((c) => (c < 0 ? -1 : used.indexOf(c))),
+    term: filter === null ? null : requestTerm(filter.term, (c) => used.indexOf(c)),
+    leaves: filter?.texts.length ?? 0,
   };
   const round: Page[] = [];
   let roundRows = 0;
   const size = DEFAULT_BATCH_ROWS;
-  for (const r of reader.ranges(scan.intervals ?? undefined)) {
+  for (const r of ranges) {
+    const pf = tables?.of(r.partition) ?? null;
     for (let lo = r.lo; lo < r.hi;) {
       const hi = Math.min(r.hi, (Math.floor(lo / size) + 1) * size);
-      round.push({ p: r.partition, lo, hi });
+      round.push({ p: r.partition, lo, hi, filter: pf });
       roundRows += hi - lo;
       lo = hi;
       if (roundRows >= cx.pageFrame.maxRows) {
@@ -91,7 +124,11 @@ async function* run(
   yield { rowCount: 1, columns: states.map((s) => s.result(1)) };
 }
 
-type RequestShape = Pick<PageSummaryRequest, 'types' | 'kinds' | 'columns'>;
+interface RequestShape extends Pick<PageSummaryRequest, 'types' | 'kinds' | 'columns'> {
+  /** The filter's term over `types` (null: none) and its text leaves. */
+  readonly term: PageTerm | null;
+  readonly leaves: number;
+}
 
 /** One round: its pages split into contiguous parts, all but the first summarized on the pool, then taken in page order. */
 async function summarizeRound(
@@ -105,11 +142,18 @@ async function summarizeRound(
 ): Promise<void> {
   await pace(cx);
   const bytes = pageBytes(reader, pages, defs);
-  const partOf = (from: number, to: number): PageSummaryRequest => ({
-    ...shape,
-    bytes: bytes.map((b) => b.slice(from, to)),
-    rows: pages.slice(from, to).map((g) => g.hi - g.lo),
-  });
+  const partOf = (from: number, to: number): PageSummaryRequest => {
+    const these = pages.slice(from, to);
+    const filter = filterRequest(shape.term, these, shape.leaves);
+    return {
+      types: shape.types,
+      kinds: shape.kinds,
+      columns: shape.columns,
+      bytes: bytes.map((b) => b.slice(from, to)),
+      rows: these.map((g) => g.hi - g.lo),
+      ...(filter === undefined ? {} : { filter }),
+    };
+  };
   // Rounds are cx.pageFrame.maxRows (pace and abort are checked between them).
   const { bounds, results } = await summarizeParts(pages, rows, cx, partOf, SUMMARIZE_PAGES, summarizePages);
   const ids = new Int32Array(DEFAULT_BATCH_ROWS);
@@ -119,14 +163,16 @@ async function summarizeRound(
       count = bounds[k + 1]! - from;
     for (let i = 0; i < count; i++) {
       const g = pages[from + i]!,
-        n = g.hi - g.lo;
+        n = out[states.length * count + i]!; // the rows that passed the filter
+      let rows: Int32Array | null | undefined;
       for (let a = 0; a < states.length; a++) {
         const s = states[a]!;
         if (s.takeSummary!(out[a * count + i]!, n)) continue;
-        // The state needs the rows (a NULL in a sum, integers past 2^53): update() with them, as the batch path does.
+        // The state needs the rows (a NULL in a sum, integers past 2^53): update() with those that pass, as the batch path does.
+        rows ??= passingRows(partOf(from + i, from + i + 1), 0)?.slice() ?? null;
         const c = shape.columns[a]!;
         const v = reader.read(g.p, [defs[c]!], g.lo, g.hi)[0]!;
-        s.update(ids.length === n ? ids : ids.subarray(0, n), [v], n, 1);
+        s.update(ids.length === n ? ids : ids.subarray(0, n), [rows === null ? v : gatherVector(v, rows)], n, 1);
       }
     }
   }

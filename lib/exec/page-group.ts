@@ -14,7 +14,7 @@ import { DEFAULT_BATCH_ROWS } from '../core/batch.js';
 import type { ColumnVector } from '../core/column-vector.js';
 import { LONG_NULL } from '../core/column-type.js';
 import type { SqlType } from '../core/sql-type.js';
-import { sliceBatches } from '../core/vector-ops.js';
+import { gatherVector, sliceBatches } from '../core/vector-ops.js';
 import type { AggregateState } from '../functions/registry.js';
 import type { PageSummaryKind } from '../functions/page-summary.js';
 import type { Plan } from '../sql/bound.js';
@@ -24,8 +24,24 @@ import type { ColumnDef, PartitionState } from '../storage/table-state.js';
 import type { TableReader } from '../storage/table-reader.js';
 import type { TextCodes } from '../storage/text-codes.js';
 import { holding, pace, tablesOf, type ExecContext, type Held } from './context.js';
-import { pageBytes, summarizeParts, type PageRange } from './page-rounds.js';
-import { numberBuckets, SUMMARIZE_GROUP_PAGES, summarizeGroupPages, type GroupPageRequest } from './page-task.js';
+import {
+  FilterTables,
+  filterRequest,
+  pageScan,
+  requestTerm,
+  type FilteredPage,
+  type PartitionFilter,
+  type ScanFilter,
+} from './page-filter.js';
+import { pageBytes, summarizeParts } from './page-rounds.js';
+import {
+  numberBuckets,
+  passingRows,
+  SUMMARIZE_GROUP_PAGES,
+  summarizeGroupPages,
+  type GroupPageRequest,
+  type PageTerm,
+} from './page-task.js';
 import { fromValues, type Value } from './vectors.js';
 
 type AggregatePlan = Extract<Plan, { kind: 'aggregate' }>;
@@ -40,7 +56,7 @@ const MAX_KEYS = 3;
 /** A partition's key combinations map to groups through an array up to this many (4 MiB), through a Map past it. */
 const LOCAL_ARRAY = 1 << 20;
 
-interface Page extends PageRange {
+interface Page extends FilteredPage {
   /** Per key: its partition's codes. */
   readonly codes: readonly TextCodes[];
   /** Per key: the entries its partition's dictionary had when the query began (codes grow as rows are added). */
@@ -73,7 +89,7 @@ export function pageGroupAggregate(
   if (plan.bucketKey !== undefined) {
     // SAMPLE BY: scan columns (those used) and the bucket of the designated timestamp.
     const proj = scan;
-    if (proj.kind !== 'project' || proj.input.kind !== 'scan') return null;
+    if (proj.kind !== 'project') return null;
     const key = plan.keys[plan.bucketKey]!;
     const expr = key.kind === 'col' ? proj.exprs[key.index] : undefined;
     if (expr === undefined || expr.kind !== 'call' || expr.name !== 'sample_bucket' || expr.args.length !== 1)
@@ -89,7 +105,9 @@ export function pageGroupAggregate(
     };
     scan = proj.input;
   }
-  if (scan.kind !== 'scan' || scan.backwards === true || scan.batchRows !== undefined) return null;
+  const paged = pageScan(scan, cx);
+  if (paged === null) return null;
+  const filter = paged.filter;
   const keys: number[] = []; // the text keys' columns in scan.columns, in the keys' order (the bucket left out)
   plan.keys.forEach((k, j) => {
     if (j === plan.bucketKey) return;
@@ -110,12 +128,15 @@ export function pageGroupAggregate(
       columns.push(c);
     } else return null;
   }
-  return holding(cx.budget, 'GROUP BY', (held) => run(plan, scan, keys, bucket, states, columns, cx, held, rowByRow));
+  return holding(cx.budget, 'GROUP BY', (held) =>
+    run(plan, paged.scan, filter, keys, bucket, states, columns, cx, held, rowByRow),
+  );
 }
 
 async function* run(
   plan: AggregatePlan,
   scan: ScanPlan,
+  filter: ScanFilter | null,
   keys: readonly number[],
   bucket: Bucketing | null,
   states: readonly AggregateState[],
@@ -126,34 +147,46 @@ async function* run(
 ): AsyncGenerator<Batch> {
   const reader = tablesOf(cx).reader(scan.table);
   const keyDefs = keys.map((i) => reader.column(scan.columns[i]!));
-  // Every partition's codes first: one without them (too many distinct values) takes the general path.
+  // Every partition's codes (and the filter's tables) first: one without them (too many distinct values) takes the general path.
   const ranges = reader.ranges(scan.intervals ?? undefined);
-  const codesOf = new Map<PartitionState, { codes: TextCodes[]; sizes: number[] }>();
+  const tables = filter === null ? null : new FilterTables(filter, reader, scan, cx);
+  const codesOf = new Map<PartitionState, { codes: TextCodes[]; sizes: number[]; filter: PartitionFilter | null }>();
   for (const r of ranges) {
     if (codesOf.has(r.partition) || r.hi <= r.lo) continue;
     const codes: TextCodes[] = [];
     for (const d of keyDefs) {
       const tc = reader.textCodes(r.partition, d);
-      if (tc === null) {
-        reader.close();
-        yield* rowByRow();
-        return;
-      }
+      if (tc === null) break;
       codes.push(tc);
     }
-    codesOf.set(r.partition, { codes, sizes: codes.map((tc) => tc.dict.size) });
+    let pf: PartitionFilter | null;
+    try {
+      pf = tables?.of(r.partition) ?? null;
+    } catch {
+      pf = null; // the general path computes (or refuses) what the tables could not
+    }
+    if (codes.length < keyDefs.length || (tables !== null && pf === null)) {
+      reader.close();
+      yield* rowByRow();
+      return;
+    }
+    codesOf.set(r.partition, { codes, sizes: codes.map((tc) => tc.dict.size), filter: pf });
   }
   cx.atEnd.push(() => reader.close());
   cx.scanReaders.set(scan, reader);
   await pace(cx);
 
-  const used = [...new Set([...columns.filter((c) => c >= 0), ...(bucket === null ? [] : [bucket.ts])])];
+  const used = [
+    ...new Set([...columns.filter((c) => c >= 0), ...(bucket === null ? [] : [bucket.ts]), ...(filter?.numbers ?? [])]),
+  ];
   const defs = used.map((i) => reader.column(scan.columns[i]!));
   const shape: Shape = {
     types: defs.map((d) => d.type),
     kinds: states.map((s) => s.pageSummary!),
     columns: columns.map((c) => (c < 0 ? -1 : used.indexOf(c))),
     ...(bucket === null ? {} : { bucket: { sampling: bucket.buckets.s, ts: used.indexOf(bucket.ts) } }),
+    term: filter === null ? null : requestTerm(filter.term, (c) => used.indexOf(c)),
+    leaves: filter?.texts.length ?? 0,
   };
   const groups = new Groups(keys.length, bucket !== null);
   const merge = new Merger(reader, states, defs, shape, groups, bucket?.buckets ?? null);
@@ -171,7 +204,7 @@ async function* run(
     if (coded === undefined) continue;
     for (let lo = r.lo; lo < r.hi;) {
       const hi = Math.min(r.hi, (Math.floor(lo / size) + 1) * size);
-      round.push({ p: r.partition, lo, hi, codes: coded.codes, sizes: coded.sizes });
+      round.push({ p: r.partition, lo, hi, codes: coded.codes, sizes: coded.sizes, filter: coded.filter });
       roundRows += hi - lo;
       lo = hi;
       if (roundRows >= cx.pageFrame.maxRows) await summarize();
@@ -188,7 +221,11 @@ async function* run(
   yield* sliceBatches({ rowCount: groups.size, columns: out });
 }
 
-type Shape = Pick<GroupPageRequest, 'types' | 'kinds' | 'columns' | 'bucket'>;
+interface Shape extends Pick<GroupPageRequest, 'types' | 'kinds' | 'columns' | 'bucket'> {
+  /** The filter's term over `types` (null: none) and its text leaves. */
+  readonly term: PageTerm | null;
+  readonly leaves: number;
+}
 
 /** One round: its pages split into contiguous parts, all but the first summarized on the pool, then merged in page order. */
 async function summarizeRound(
@@ -205,8 +242,13 @@ async function summarizeRound(
   const keys = pages[0]!.codes.length;
   const partOf = (from: number, to: number): GroupPageRequest => {
     const these = pages.slice(from, to);
+    const filter = filterRequest(shape.term, these, shape.leaves);
     return {
-      ...shape,
+      types: shape.types,
+      kinds: shape.kinds,
+      columns: shape.columns,
+      ...(shape.bucket === undefined ? {} : { bucket: shape.bucket }),
+      ...(filter === undefined ? {} : { filter }),
       bytes: bytes.map((b) => b.slice(from, to)),
       rows: these.map((g) => g.hi - g.lo),
       codes: Array.from({ length: keys }, (_, j) => these.map((g) => g.codes[j]!.codes.subarray(g.lo, g.hi))),
@@ -217,7 +259,8 @@ async function summarizeRound(
   for (let k = 0; k < results.length; k++) {
     const out = results[k]!;
     let at = 0;
-    for (let i = bounds[k]!; i < bounds[k + 1]!; i++) at = merge.page(pages[i]!, out, at);
+    for (let i = bounds[k]!; i < bounds[k + 1]!; i++)
+      at = merge.page(pages[i]!, out, at, () => passingRows(partOf(i, i + 1), 0)?.slice() ?? null);
   }
 }
 
@@ -365,11 +408,14 @@ class Merger {
     this.#ts = shape.bucket?.ts ?? -1;
   }
 
-  /** Page `g` from its summaries at out[at...] (or by its rows); returns where the next page's begin. */
-  page(g: Page, out: Float64Array, at: number): number {
+  /**
+   * Page `g` from its summaries at out[at...] (or by its rows: those `passing` gives, null for
+   * all); returns where the next page's begin.
+   */
+  page(g: Page, out: Float64Array, at: number, passing: () => Int32Array | null): number {
     const m = out[at]!;
     if (m < 0) {
-      this.#byRows(g);
+      this.#byRows(g, passing());
       return at + 1;
     }
     const kinds = this.#kinds.length;
@@ -386,7 +432,7 @@ class Merger {
       const from = at + 1 + m * (2 + q);
       for (let j = 0; j < m; j++)
         if (out[from + j] !== out[from + j]) {
-          this.#byRows(g);
+          this.#byRows(g, passing());
           return next;
         }
     }
@@ -404,22 +450,30 @@ class Merger {
     return next;
   }
 
-  /** Page `g` row by row: each row's group, then update() with the page's columns. */
-  #byRows(g: Page): void {
-    const n = g.hi - g.lo;
+  /** Page `g` row by row (those at `rows`, null for all): each row's group, then update() with the page's columns. */
+  #byRows(g: Page, rows: Int32Array | null): void {
+    const n = rows === null ? g.hi - g.lo : rows.length;
     if (this.#ids.length < n) this.#ids = new Int32Array(n);
     const ids = this.#ids.length === n ? this.#ids : this.#ids.subarray(0, n);
     let buckets: number[] | null = null;
     if (this.buckets !== null) {
       const bytes = this.reader.fixedBytes(g.p, this.defs[this.#ts]!);
-      buckets = numberBuckets(this.buckets, bytes === null ? null : bytes(g.lo, g.hi), n, this.#numbers);
+      buckets = numberBuckets(
+        this.buckets,
+        bytes === null ? null : bytes(g.lo, g.hi),
+        g.hi - g.lo,
+        this.#numbers,
+        rows,
+      );
     }
-    for (let r = 0; r < n; r++) {
+    for (let i = 0; i < n; i++) {
+      const r = g.lo + (rows === null ? i : rows[i]!);
       let combo = 0;
-      for (let j = g.codes.length - 1; j >= 0; j--) combo = combo * g.sizes[j]! + g.codes[j]!.codes[g.lo + r]!;
-      ids[r] = this.groups.of(g.p, g.codes, g.sizes, combo, buckets?.[this.#numbers[r]!]);
+      for (let j = g.codes.length - 1; j >= 0; j--) combo = combo * g.sizes[j]! + g.codes[j]!.codes[r]!;
+      ids[i] = this.groups.of(g.p, g.codes, g.sizes, combo, buckets?.[this.#numbers[i]!]);
     }
-    const vectors: ColumnVector[] = this.reader.read(g.p, this.defs, g.lo, g.hi);
+    let vectors: ColumnVector[] = this.reader.read(g.p, this.defs, g.lo, g.hi);
+    if (rows !== null) vectors = vectors.map((v) => gatherVector(v, rows));
     for (let q = 0; q < this.states.length; q++) {
       const c = this.#columns[q]!;
       this.states[q]!.update(ids, c < 0 ? [] : [vectors[c]!], n, this.groups.size);

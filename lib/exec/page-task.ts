@@ -1,6 +1,7 @@
 // Page summaries of numeric columns (functions/page-summary.ts) for keyless
 // aggregates (exec/page-aggregate.ts), and per key combination of a page's text
-// codes and SAMPLE BY buckets for keyed ones (exec/page-group.ts), as one task
+// codes and SAMPLE BY buckets for keyed ones (exec/page-group.ts), over the rows
+// of each page that pass the scan's filter (exec/page-filter.ts), as one task
 // of the worker pool or on the calling thread: the same code either way, over
 // the pages' bytes as the column files hold them.
 import { LONG_NULL, type ColumnType } from '../core/column-type.js';
@@ -11,6 +12,30 @@ import { pageSummary, type PageSummaryKind } from '../functions/page-summary.js'
 import { fixedVector } from '../storage/column-files.js';
 import { Buckets, type Sampling } from '../sql/sample-by.js';
 import { taskKind, type TaskOutput } from '../workers/worker-pool.js';
+import type { CmpOp } from '../functions/compare.js';
+
+/**
+ * A WHERE over a page's rows as a thread evaluates it (exec/page-filter.ts makes it): numeric
+ * columns (indexes into the request's `types`) against constants, compared as doubles exactly as
+ * functions/compare.ts does (NaN is NULL: `=` holds for NULL = NULL, `!=` for NULL against a value,
+ * an ordering never), and text conditions read through the page's dictionary codes.
+ */
+export type PageTerm =
+  | { readonly t: 'and' | 'or'; readonly a: PageTerm; readonly b: PageTerm }
+  | { readonly t: 'not'; readonly a: PageTerm }
+  | { readonly t: 'cmp'; readonly column: number; readonly op: CmpOp; readonly value: number }
+  /** BETWEEN two constants, lo <= hi (with a NULL bound it is `never`). */
+  | { readonly t: 'range'; readonly column: number; readonly lo: number; readonly hi: number }
+  | { readonly t: 'never' }
+  /** Text condition `leaf`: per page, whether each code of its partition's dictionary passes. */
+  | { readonly t: 'text'; readonly leaf: number };
+
+export interface PageFilter {
+  readonly term: PageTerm;
+  /** Per text leaf, per page: the codes of the page's rows (in shared memory) and the table of passing codes. */
+  readonly codes: readonly (readonly (Uint8Array | Uint16Array)[])[];
+  readonly accept: readonly (readonly Uint8Array[])[];
+}
 
 export interface PageSummaryRequest {
   /** The columns' types. */
@@ -22,24 +47,168 @@ export interface PageSummaryRequest {
   readonly bytes: readonly (readonly (Uint8Array | null)[])[];
   /** Rows of each page. */
   readonly rows: readonly number[];
+  /** The scan's WHERE, when it has one: only the rows that pass are summarized. */
+  readonly filter?: PageFilter;
 }
 
-/** Summary k of page i at [k * pages + i]. */
-export function summarizePages(m: PageSummaryRequest): Float64Array {
-  const pages = m.rows.length;
-  const out = new Float64Array(m.kinds.length * pages);
-  for (let c = 0; c < m.types.length; c++) {
-    const type = m.types[c]!;
-    for (let i = 0; i < pages; i++) {
-      const n = m.rows[i]!;
-      const b = m.bytes[c]![i]!;
-      const x = asDoubles(b === null ? nullVector(type, n) : fixedVector(type, b, n));
-      for (let k = 0; k < m.kinds.length; k++)
-        if (m.columns[k] === c) out[k * pages + i] = pageSummary(m.kinds[k]!, x, n);
+/** Column c of page i as doubles (asDoubles). */
+function doublesOf(m: PageSummaryRequest, c: number, i: number): Float64Array {
+  const n = m.rows[i]!,
+    type = m.types[c]!;
+  const b = m.bytes[c]![i]!;
+  return asDoubles(b === null ? nullVector(type, n) : fixedVector(type, b, n));
+}
+
+const masks: Uint8Array[] = [];
+let passing = new Int32Array(DEFAULT_BATCH_ROWS);
+let picked = new Float64Array(DEFAULT_BATCH_ROWS);
+
+/** A mask of n rows for nesting depth `depth` (reused). */
+function maskAt(depth: number, n: number): Uint8Array {
+  let s = masks[depth];
+  if (s === undefined || s.length < n) masks[depth] = s = new Uint8Array(Math.max(n, DEFAULT_BATCH_ROWS));
+  return s;
+}
+
+/** Whether each of page i's rows passes `term`, in maskAt(depth). */
+function evaluate(
+  m: PageSummaryRequest,
+  f: PageFilter,
+  term: PageTerm,
+  i: number,
+  n: number,
+  depth: number,
+): Uint8Array {
+  const out = maskAt(depth, n);
+  switch (term.t) {
+    case 'and':
+    case 'or': {
+      evaluate(m, f, term.a, i, n, depth);
+      const b = evaluate(m, f, term.b, i, n, depth + 1);
+      if (term.t === 'and') for (let r = 0; r < n; r++) out[r] = out[r]! & b[r]!;
+      else for (let r = 0; r < n; r++) out[r] = out[r]! | b[r]!;
+      return out;
     }
+    case 'not':
+      evaluate(m, f, term.a, i, n, depth);
+      for (let r = 0; r < n; r++) out[r] = out[r]! ^ 1;
+      return out;
+    case 'never':
+      out.fill(0, 0, n);
+      return out;
+    case 'text': {
+      const codes = f.codes[term.leaf]![i]!,
+        accept = f.accept[term.leaf]![i]!;
+      for (let r = 0; r < n; r++) out[r] = accept[codes[r]!]!;
+      return out;
+    }
+    case 'range': {
+      const x = doublesOf(m, term.column, i),
+        lo = term.lo,
+        hi = term.hi;
+      for (let r = 0; r < n; r++) {
+        const v = x[r]!;
+        out[r] = v >= lo && v <= hi ? 1 : 0;
+      }
+      return out;
+    }
+    case 'cmp':
+      compareInto(term.op, doublesOf(m, term.column, i), term.value, n, out);
+      return out;
   }
-  for (let k = 0; k < m.kinds.length; k++)
-    if (m.columns[k] === -1) for (let i = 0; i < pages; i++) out[k * pages + i] = m.rows[i]!;
+}
+
+/** out[r] = x[r] op y, as functions/compare.ts's numericCompare does with y in every row. */
+function compareInto(op: CmpOp, x: Float64Array, y: number, n: number, out: Uint8Array): void {
+  if (y !== y) {
+    // Against NULL: = holds for NULL rows, != for the others, an ordering for none.
+    const want = op === '=' ? 1 : op === '!=' ? 0 : -1;
+    if (want < 0) out.fill(0, 0, n);
+    else for (let r = 0; r < n; r++) out[r] = x[r] !== x[r] ? want : 1 - want;
+    return;
+  }
+  switch (op) {
+    case '=':
+      for (let r = 0; r < n; r++) out[r] = x[r] === y ? 1 : 0;
+      return;
+    case '!=':
+      for (let r = 0; r < n; r++) out[r] = x[r] === y ? 0 : 1;
+      return;
+    case '<':
+      for (let r = 0; r < n; r++) out[r] = x[r]! < y ? 1 : 0;
+      return;
+    case '<=':
+      for (let r = 0; r < n; r++) out[r] = x[r]! <= y ? 1 : 0;
+      return;
+    case '>':
+      for (let r = 0; r < n; r++) out[r] = x[r]! > y ? 1 : 0;
+      return;
+    case '>=':
+      for (let r = 0; r < n; r++) out[r] = x[r]! >= y ? 1 : 0;
+      return;
+  }
+}
+
+/**
+ * The rows of page i that pass the request's filter, in order (in an array the next call reuses);
+ * null without a filter (every row).
+ */
+export function passingRows(m: PageSummaryRequest, i: number): Int32Array | null {
+  const f = m.filter;
+  if (f === undefined) return null;
+  const n = m.rows[i]!;
+  const mask = evaluate(m, f, f.term, i, n, 0);
+  if (passing.length < n) passing = new Int32Array(n);
+  const p = passing;
+  let k = 0;
+  for (let r = 0; r < n; r++) {
+    p[k] = r;
+    k += mask[r]!;
+  }
+  return p.subarray(0, k);
+}
+
+/** x's values at `rows` (null: x itself), in an array the next call reuses. */
+function pick(x: Float64Array, rows: Int32Array | null): Float64Array {
+  if (rows === null) return x;
+  const k = rows.length;
+  if (picked.length < k) picked = new Float64Array(k);
+  const out = picked;
+  for (let j = 0; j < k; j++) out[j] = x[rows[j]!]!;
+  return out;
+}
+
+/** codes at `rows` (null: codes itself), into `into` (grown as needed; returned). */
+function pickCodes(
+  codes: Uint8Array | Uint16Array,
+  rows: Int32Array | null,
+  into: Uint16Array,
+): Uint8Array | Uint16Array {
+  if (rows === null) return codes;
+  const k = rows.length;
+  for (let j = 0; j < k; j++) into[j] = codes[rows[j]!]!;
+  return into;
+}
+
+/**
+ * Summary k of page i at [k * pages + i], then the rows each page summarized (those that
+ * passed the filter) at [kinds * pages + i].
+ */
+export function summarizePages(m: PageSummaryRequest): Float64Array {
+  const pages = m.rows.length,
+    kinds = m.kinds.length;
+  const out = new Float64Array((kinds + 1) * pages);
+  for (let i = 0; i < pages; i++) {
+    const rows = passingRows(m, i);
+    const n = rows === null ? m.rows[i]! : rows.length;
+    out[kinds * pages + i] = n;
+    for (let c = 0; c < m.types.length; c++) {
+      if (!m.columns.includes(c)) continue; // a column only the filter reads
+      const x = n === 0 ? picked : pick(doublesOf(m, c, i), rows);
+      for (let k = 0; k < kinds; k++) if (m.columns[k] === c) out[k * pages + i] = pageSummary(m.kinds[k]!, x, n);
+    }
+    for (let k = 0; k < kinds; k++) if (m.columns[k] === -1) out[k * pages + i] = n;
+  }
   return out;
 }
 
@@ -72,17 +241,31 @@ const times = new Float64Array(DEFAULT_BATCH_ROWS);
 const floors = new Float64Array(DEFAULT_BATCH_ROWS);
 const bucketNumbers = new Uint16Array(DEFAULT_BATCH_ROWS);
 const bucketsBySampling = new Map<string, Buckets>();
+/** Per text key: a page's codes at the rows that pass the filter. */
+const pickedCodes: Uint16Array[] = [];
 
 /**
- * The buckets of rows [0, n) of a page (their TIMESTAMP bytes `b`, null: all NULL) numbered as they
- * first appear into `numbers`; returns the buckets in that order. `floors` keeps each row's bucket.
+ * The buckets of rows [0, n) of a page (their TIMESTAMP bytes `b`, null: all NULL), or of those of
+ * them at `rows`, numbered as they first appear into `numbers` (one per row taken); returns the
+ * buckets in that order. `floors` keeps each row's bucket.
  */
-export function numberBuckets(buckets: Buckets, b: Uint8Array | null, n: number, numbers: Uint16Array): number[] {
+export function numberBuckets(
+  buckets: Buckets,
+  b: Uint8Array | null,
+  n: number,
+  numbers: Uint16Array,
+  rows: Int32Array | null = null,
+): number[] {
   if (b === null) times.fill(LONG_NULL, 0, n);
   else {
     const pairs =
       b.byteOffset % 4 === 0 ? new Int32Array(b.buffer, b.byteOffset, n * 2) : new Int32Array(b.slice().buffer);
     int64ToF64Into(pairs, times, n);
+  }
+  if (rows !== null) {
+    // Only these rows (ascending: each moves down or stays).
+    n = rows.length;
+    for (let j = 0; j < n; j++) times[j] = times[rows[j]!]!;
   }
   buckets.floorAll(times, floors, n);
   // A partition's rows are in timestamp order, so their buckets come in order: a new one is the next number.
@@ -115,8 +298,8 @@ function bucketsOf(sampling: Sampling): Buckets {
 }
 
 /**
- * Per page, the key combinations its rows have, in the order they first appear, with their rows
- * and their summaries over those rows in row order (a sum is NaN when a row is NULL): packed as,
+ * Per page, the key combinations its rows (those that pass the filter) have, in the order they first
+ * appear, with their rows and their summaries over those rows in row order (a sum is NaN when a row is NULL): packed as,
  * page after page, [m, combination × m, rows × m, summary k of combination j at k * m + j] and,
  * with buckets, [b, the page's buckets × b] (a combination's bucket number is its last key), or
  * [-1] for a page with more than MAX_PAGE_COMBOS combinations (the caller groups its rows).
@@ -127,14 +310,18 @@ export function summarizeGroupPages(m: GroupPageRequest): Float64Array {
   let size = 0;
   const parts: Float64Array[] = [];
   for (let i = 0; i < pages; i++) {
-    const n = m.rows[i]!;
+    const rows = passingRows(m, i);
+    const n = rows === null ? m.rows[i]! : rows.length;
     let combos = 1;
     for (const s of m.sizes) combos *= s[i]!;
-    const codes = m.codes.map((c) => c[i]!);
+    for (let j = 0; j < m.codes.length; j++)
+      if ((pickedCodes[j]?.length ?? 0) < m.rows[i]!) pickedCodes[j] = new Uint16Array(m.rows[i]!);
+    const codes = m.codes.map((c, j) => pickCodes(c[i]!, rows, pickedCodes[j]!));
     const sizes = m.sizes.map((c) => c[i]!);
     let bucketValues: number[] | null = null;
     if (m.bucket !== undefined) {
-      bucketValues = numberBuckets(bucketsOf(m.bucket.sampling), m.bytes[m.bucket.ts]![i]!, n, bucketNumbers);
+      const ts = m.bytes[m.bucket.ts]![i]!;
+      bucketValues = numberBuckets(bucketsOf(m.bucket.sampling), ts, m.rows[i]!, bucketNumbers, rows);
       combos *= bucketValues.length;
       codes.push(bucketNumbers);
       sizes.push(bucketValues.length);
@@ -180,9 +367,7 @@ export function summarizeGroupPages(m: GroupPageRequest): Float64Array {
         out.copyWithin(at, rowsAt, rowsAt + used);
         continue;
       }
-      const b = m.bytes[c]![i]!;
-      const x = asDoubles(b === null ? nullVector(m.types[c]!, n) : fixedVector(m.types[c]!, b, n));
-      summarizeByGroup(m.kinds[q]!, x, n, slots, out, at, used);
+      summarizeByGroup(m.kinds[q]!, n === 0 ? picked : pick(doublesOf(m, c, i), rows), n, slots, out, at, used);
     }
     if (bucketValues !== null) {
       const at = 1 + used * (2 + kinds);
