@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Makes sure the real programs the e2e tests drive are installed (Debian packages
-# prometheus and prometheus-alertmanager) and the DuckDB package the Parquet tests read
-# with. Run by `npm test` (pretest) and CI; silent no-op when present.
+# prometheus and prometheus-alertmanager), the DuckDB package the Parquet tests read
+# with, and pyarrow. Run by `npm test` (pretest) and CI; silent no-op when present.
 set -euo pipefail
 
 # @duckdb/node-api, which the Parquet tests read exported files back with: it cannot be a saved
@@ -17,6 +17,21 @@ if [[ -z ${SVCDB_VIA_SUDO:-} ]] &&
   else
     tail -n 20 "$duck_log" >&2
     echo "install-test-deps: could not install $duckdb_pkg (the Parquet tests will fail); log: $duck_log" >&2
+  fi
+fi
+
+# pyarrow, which test/e2e/parquet-pyarrow.test.ts reads exported files back with through the
+# machine's python3: Debian 12 has no python3-pyarrow, so pip installs it from the indexes the
+# machine's pip is configured with (a local mirror on machines of this kind) when it does not import.
+if [[ -z ${SVCDB_VIA_SUDO:-} ]] && command -v python3 >/dev/null 2>&1 &&
+  ! python3 -c 'import pyarrow' >/dev/null 2>&1; then
+  py_log=$(mktemp /tmp/svcdb-install-pyarrow.XXXXXX.log)
+  if python3 -m pip install --quiet --disable-pip-version-check --retries 0 --timeout 10 pyarrow >"$py_log" 2>&1 &&
+    python3 -c 'import pyarrow' >/dev/null 2>&1; then
+    rm -f "$py_log"
+  else
+    tail -n 5 "$py_log" >&2
+    echo "install-test-deps: could not install pyarrow with pip (the pyarrow Parquet test will fail); log: $py_log" >&2
   fi
 fi
 

@@ -78,7 +78,7 @@ function want(p: Plan, index: number, marks: WeakMap<Plan, Set<string>> = wanted
   }
 }
 
-/** Marks the columns `e` compares with = or != (under AND / OR / NOT): compared per dictionary entry. */
+/** Marks the columns `e` compares with =, != or IN constants (under AND / OR / NOT): compared per dictionary entry. */
 function wantCompared(p: Plan, e: BoundExpr): void {
   if (e.kind !== 'call') return;
   if (e.name === 'and' || e.name === 'or' || e.name === 'not') for (const a of e.args) wantCompared(p, a);
@@ -86,7 +86,15 @@ function wantCompared(p: Plan, e: BoundExpr): void {
     const [a, b] = e.args;
     if (a?.kind === 'col' && b?.kind === 'const') want(p, a.index);
     else if (b?.kind === 'col' && a?.kind === 'const') want(p, b.index);
+  } else if (e.name === 'in_list') {
+    const [a, ...list] = e.args;
+    if (a?.kind === 'col' && list.every(constant)) want(p, a.index);
   }
+}
+
+/** A literal or a deterministic call of literals (`cast('a' as VARCHAR)` in an IN list). */
+function constant(e: BoundExpr): boolean {
+  return e.kind === 'const' || (e.kind === 'call' && e.fn.deterministic === true && e.args.every(constant));
 }
 
 function visit(p: Plan): void {

@@ -464,6 +464,18 @@ function betweenKernel(family: Family): Kernel {
   };
 }
 
+/** Which entries of a scan's text dictionary (code 0 is NULL) are among `values`. */
+function codedMembers(dict: TextDict, values: readonly (string | null)[]): Uint8Array {
+  const encoder = new TextEncoder();
+  const keys: Uint8Array[] = [];
+  for (const v of values) if (v !== null) keys.push(encoder.encode(v));
+  const set = new ByteSet(keys);
+  const table = new Uint8Array(dict.size);
+  table[0] = values.includes(null) ? 1 : 0;
+  for (let k = 1; k < dict.size; k++) table[k] = set.has(dict.bytes, dict.ends[k - 1]!, dict.ends[k]!) ? 1 : 0;
+  return table;
+}
+
 /** x IN (v1, v2, ...): all arguments share one type (the binder unifies them); NULL matches NULL. */
 function inListKernel(family: Family): Kernel {
   const cache = new DictTables();
@@ -484,6 +496,15 @@ function inListKernel(family: Family): Kernel {
             const k = x.keys[i]!;
             out[i] = k < 0 ? nullHit : table[k]!;
           }
+          return boolVector(out);
+        }
+      } else if (x.kind === 'var' && x.codes !== undefined && x.dict !== undefined) {
+        // A scan's text with dictionary codes: each entry tested once, then a table read per row.
+        const consts = list.map((v) => uniformText(v, n));
+        if (consts.every((c) => c !== undefined)) {
+          const table = cache.get(x.dict, JSON.stringify(consts), () => codedMembers(x.dict!, consts));
+          const codes = x.codes;
+          for (let i = 0; i < n; i++) out[i] = table[codes[i]!]!;
           return boolVector(out);
         }
       }
@@ -643,6 +664,19 @@ function memberTest(
             const k = x.keys[i]!;
             out[i] = k < 0 ? nullIn : table[k]!;
           }
+          return;
+        }
+        if (x.kind === 'var' && x.codes !== undefined && x.dict !== undefined) {
+          // A scan's text with dictionary codes: each entry tested once (code 0 is NULL).
+          const dict = x.dict;
+          const table = cache.get(dict, '', () => {
+            const t = new Uint8Array(dict.size);
+            t[0] = nullIn;
+            for (let k = 1; k < dict.size; k++) t[k] = set.has(dict.bytes, dict.ends[k - 1]!, dict.ends[k]!) ? 1 : 0;
+            return t;
+          });
+          const codes = x.codes;
+          for (let i = 0; i < n; i++) out[i] = table[codes[i]!]!;
           return;
         }
         const r = utf8Rows(x, n);

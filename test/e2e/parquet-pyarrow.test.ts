@@ -2,8 +2,8 @@
 // with NULLs, empties and UTF-8, DOUBLE with NULLs, a designated TIMESTAMP)
 // exported by /exp?fmt=parquet at the default codec and at others, read back
 // with pyarrow (the machine's python3), types and every value checked against
-// /exec. pyarrow cannot be installed from the registries this project reaches
-// (npm, Debian), so a machine without it fails here saying so.
+// /exec. scripts/install-test-deps.sh installs pyarrow with pip where it is
+// missing (Debian 12 has no package of it); a machine where that fails fails here saying so.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';

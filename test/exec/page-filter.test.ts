@@ -79,6 +79,15 @@ const QUERIES = [
   'select ts, a, sum(d), max(i) from FROM where WHERE sample by 30m',
 ];
 
+/** IN lists over a's codes in the row path, and which values they hold. */
+const IN_LISTS: [string, (a: unknown) => boolean][] = [
+  ["a in ('a1', 'a3')", (a) => a === 'a1' || a === 'a3'],
+  ["a in ('a1', null)", (a) => a === 'a1' || a === null],
+  ["a not in ('a2')", (a) => a !== 'a2'],
+  ["a in ('a0', 'a1', 'b1', 'b2', 'b3', 'b4', 'b5', 'b6', 'b7', null)", (a) => a === 'a0' || a === 'a1' || a === null],
+  ["a in ('a0', 'a1', 'b1', 'b2', 'b3', 'b4', 'b5', 'b6', 'b7', 'b8')", (a) => a === 'a0' || a === 'a1'],
+];
+
 const query = (q: string, where: string, pages: boolean): string =>
   q.replace('FROM', pages ? 't' : '(select * from t)').replace('WHERE', where);
 
@@ -122,6 +131,10 @@ describe('aggregates over a filtered scan by pages', () => {
                 const sql = query(q, where, pages);
                 answers.set(`${workers} ${sql}`, await rows(db, sql));
               }
+          // Row by row (no aggregate), after the queries above built a's codes: IN reads them.
+          for (const [where] of IN_LISTS)
+            answers.set(`${workers} in ${where}`, await rows(db, `select ts, a from t where ${where}`));
+          answers.set(`${workers} all`, await rows(db, 'select ts, a from t'));
         } finally {
           await db.close();
         }
@@ -163,6 +176,20 @@ describe('aggregates over a filtered scan by pages', () => {
           answers.get(`1 ${query(q, where, false)}`)!,
           query(q, where, true),
         );
+  });
+
+  test('IN lists over text codes row by row', () => {
+    const all = answers.get('1 all')!;
+    for (const [where, holds] of IN_LISTS) {
+      const got = answers.get(`1 in ${where}`)!;
+      assert.deepStrictEqual(
+        got,
+        all.filter((r) => holds(r.a)),
+        where,
+      );
+      assert.deepStrictEqual(answers.get(`3 in ${where}`), got, where);
+      assert.ok(got.length > 0, where);
+    }
   });
 
   test('the values are right', () => {
