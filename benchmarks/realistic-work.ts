@@ -44,6 +44,11 @@ export function queries(csv: TradesCsv): QueryWork[] {
       duckdb: 'select sym, side, sum(amount) from t group by sym, side',
     },
     {
+      key: 'group-filtered',
+      svcdb: "select sym, avg(price), count() from t where side = 'buy' and amount > 1",
+      duckdb: "select sym, avg(price), count(*) from t where side = 'buy' and amount > 1 group by sym",
+    },
+    {
       key: 'count-distinct',
       svcdb: 'select count_distinct(sym) from t',
       duckdb: 'select count(distinct sym) from t',

@@ -7,6 +7,7 @@ import { DEFAULT_BATCH_ROWS, type Batch } from '../core/batch.js';
 import type { Plan } from '../sql/bound.js';
 import { runAggregate } from './aggregate.js';
 import { pageAggregate } from './page-aggregate.js';
+import { pageSelect } from './page-select.js';
 import { pageGroupAggregate } from './page-group.js';
 import { runLatestBy } from './latest-by.js';
 import { runAsofJoin } from './asof-join.js';
@@ -45,7 +46,7 @@ export function run(plan: Plan, cx: ExecContext): AsyncGenerator<Batch> {
         yield* sliceBatches(metadataRows(plan, tablesOf(cx)));
       })();
     case 'filter':
-      return runFilter(plan, cx);
+      return pageSelect(plan, cx, () => runFilter(plan, cx)) ?? runFilter(plan, cx);
     case 'project':
       return runProject(plan, cx);
     case 'aggregate': {

@@ -432,3 +432,32 @@ export const SUMMARIZE_GROUP_PAGES = taskKind<GroupPageRequest, Float64Array>(
   import.meta.url,
   'summarizeGroupPagesTask',
 );
+
+/** Per page, the rows that pass the request's filter: packed as, page after page, [k, row × k]. */
+export function selectPages(m: PageSummaryRequest): Int32Array {
+  const pages = m.rows.length;
+  let size = pages;
+  for (const n of m.rows) size += n;
+  let out = new Int32Array(size);
+  let at = 0;
+  for (let i = 0; i < pages; i++) {
+    const rows = passingRows(m, i);
+    const k = rows === null ? m.rows[i]! : rows.length;
+    out[at++] = k;
+    if (rows === null) for (let r = 0; r < k; r++) out[at++] = r;
+    else {
+      out.set(rows, at);
+      at += k;
+    }
+  }
+  if (at < size) out = out.slice(0, at); // what goes back is what passed
+  return out;
+}
+
+/** selectPages in a pool thread; the rows go back transferred. */
+export function selectPagesTask(m: PageSummaryRequest): TaskOutput<Int32Array> {
+  const out = selectPages(m);
+  return { value: out, transfer: [out.buffer as ArrayBuffer] };
+}
+
+export const SELECT_PAGES = taskKind<PageSummaryRequest, Int32Array>(import.meta.url, 'selectPagesTask');

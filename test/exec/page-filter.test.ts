@@ -1,6 +1,7 @@
-// Aggregates over a filtered scan by pages (exec/page-filter.ts with
-// exec/page-aggregate.ts and exec/page-group.ts), as the library runs them:
-// keyless, keyed by text and SAMPLE BY, under WHEREs of numeric comparisons
+// Filtered scans by pages (exec/page-filter.ts with exec/page-aggregate.ts,
+// exec/page-group.ts and exec/page-select.ts), as the library runs them:
+// aggregates keyless, keyed by text and SAMPLE BY, and the passing rows
+// themselves (with LIMIT from either end), under WHEREs of numeric comparisons
 // (every operator, the constant on either side, NULL constants, BETWEEN either
 // way round and with a NULL bound), text conditions (=, !=, <, IN, NOT IN,
 // LIKE, IS NULL, functions of the text, a STRING column) and AND / OR / NOT of
@@ -77,6 +78,9 @@ const QUERIES = [
   'select b, a, count(), sum(i) from FROM where WHERE',
   'select ts, avg(d), count() from FROM where WHERE sample by 1h',
   'select ts, a, sum(d), max(i) from FROM where WHERE sample by 30m',
+  'select ts, a, s, d, i, l, late from FROM where WHERE',
+  'select ts, w, d from FROM where WHERE limit 3',
+  'select ts, b, f from FROM where WHERE limit -2',
 ];
 
 /** IN lists over a's codes in the row path, and which values they hold. */
