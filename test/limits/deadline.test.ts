@@ -52,7 +52,11 @@ test("signal() aborts at the deadline with the same error, and with the parent's
   const d = new Deadline(10);
   const parent = new AbortController();
   const s = d.signal(parent.signal);
+  // The deadline's timer is unref'd (a statement's deadline never keeps a process alive): this one
+  // keeps the test's event loop running until it fires, or the test would end with the wait pending.
+  const alive = setTimeout(() => {}, 60_000);
   await once(s.signal, 'abort');
+  clearTimeout(alive);
   assert.ok(isSvcError(s.signal.reason));
   assert.equal((s.signal.reason as Error).message, 'timeout, query aborted [timeout=10ms]');
   s.dispose();
