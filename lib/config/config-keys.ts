@@ -171,6 +171,11 @@ export const CONFIG_KEYS = {
     1024 * 1024 * 1024,
     "Bytes one import (POST /imp, svcdb import) may hold: column builders, lines held for detection, the table writer's buffers, SYMBOL dictionaries, out-of-order rows waiting for the commit; past it the import fails with a 400 and nothing is imported.",
   ),
+  'import.segment.size': key(
+    sizeType,
+    4 * 1024 * 1024,
+    "Bytes of an imported file (POST /imp, svcdb import) each worker thread parses at once: segments cut at a line end, parsed by the threads of shared.worker.count and taken in file order (the same rows and errors as on one thread); a file smaller than one is parsed by the import's own thread.",
+  ),
   'import.max.columns': key(
     intType(1, 1_000_000),
     2048,

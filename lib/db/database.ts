@@ -454,6 +454,7 @@ export class Database {
       table: o.table,
       schema: o.schema ?? [],
       limits: this.importLimits,
+      pool: this.#workerPoolFn,
     });
     return new ImportJob(importer, o.location, (table) => void this.#warmTextCodes(table), this.#activity);
   }

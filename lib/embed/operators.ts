@@ -220,6 +220,7 @@ export function csvToBatches(options: CsvToBatchesOptions = {}): CsvToBatchesStr
     memory: limit('memoryLimit', DEFAULT_IMPORT_LIMITS.memory),
     maxColumns: limit('maxColumns', DEFAULT_IMPORT_LIMITS.maxColumns),
     lineBytes: limit('maxLineBytes', DEFAULT_IMPORT_LIMITS.lineBytes),
+    segmentBytes: DEFAULT_IMPORT_LIMITS.segmentBytes, // csvToBatches parses on its caller's thread
     keys: { memory: 'memoryLimit option', maxColumns: 'maxColumns option', lineBytes: 'maxLineBytes option' },
   };
   // The same parser (and messages) as /imp's parameters.

@@ -16,7 +16,10 @@ import type { MemoryBudget } from '../limits/memory-budget.js';
 import { typeInfo, type ColumnType } from '../core/column-type.js';
 import type { ColumnInput } from '../core/column-vector.js';
 import { BuilderMemory, columnBuilder, type ColumnBuilder } from './column-builders.js';
-import { CsvTokenizer, type FieldSink } from './csv-tokenizer.js';
+import { CsvTokenizer } from './csv-tokenizer.js';
+import { RowRules } from './row-rules.js';
+import { Segments } from './segments.js';
+import type { WorkerPool } from '../workers/worker-pool.js';
 import { detectColumns, detectDelimiter, sampleLines, type Sample } from './detect.js';
 import {
   DEFAULT_IMPORT_LIMITS,
@@ -55,6 +58,8 @@ export interface CsvBatcherOptions {
   readonly limits?: ImportLimits;
   /** The import's budget (default: a new one of limits.memory); its owner releases it. */
   readonly budget?: MemoryBudget;
+  /** The worker pool that parses segments of the file (ingest/segments.ts); absent or null: this thread parses. */
+  readonly pool?: () => WorkerPool | null;
 }
 
 /** What detection found, schema entries applied. */
@@ -137,20 +142,12 @@ export class CsvBatcher {
   #prevCR = false;
   #tokenizer: CsvTokenizer | null = null;
   #builders: ColumnBuilder[] | null = null;
-  #target: CsvTarget | null = null;
   #header = false;
   #started = false;
-  // Row state.
-  #field = 0;
-  #rowBad = false;
-  #skipHeader = false;
-  #accepted = 0;
-  #rejected = 0;
-  /** The newest designated timestamp accepted so far (CsvTarget.inOrderFrom). */
-  #maxTs = -Infinity;
-  #pending = 0;
-  /** Values that did not convert, per file column. */
-  errors: number[] = [];
+  /** The row rules over the tokenizer's fields (set once detection ran). */
+  #rows: RowRules | null = null;
+  /** Rows and conversion errors of segments parsed on the pool (ingest/segments.ts), added to #rows'. */
+  #segments: Segments | null = null;
   /** Bytes consumed. */
   bytes = 0;
 
@@ -169,10 +166,16 @@ export class CsvBatcher {
   }
 
   get rowsAccepted(): number {
-    return this.#accepted;
+    return (this.#rows?.accepted ?? 0) + (this.#segments?.accepted ?? 0);
   }
   get rowsRejected(): number {
-    return this.#rejected;
+    return (this.#rows?.rejected ?? 0) + (this.#segments?.rejected ?? 0);
+  }
+  /** Values that did not convert, per file column. */
+  get errors(): number[] {
+    const e = this.#rows?.errors ?? [];
+    const more = this.#segments?.errors;
+    return more === undefined ? e : e.map((x, i) => x + more[i]!);
   }
   /** Whether the first line was a header (known once detection ran). */
   get header(): boolean {
@@ -197,9 +200,14 @@ export class CsvBatcher {
 
   /** Tokenizes a chunk, pausing at each full batch until the sink has taken it. */
   async #feed(chunk: Uint8Array): Promise<void> {
+    if (this.#segments !== null && !this.#segments.serial) {
+      await this.#segments.push(chunk);
+      return;
+    }
+    const rows = this.#rows!;
     for (;;) {
-      const used = this.#tokenizer!.push(chunk, this.#fields);
-      if (this.#pending >= this.#rowLimit) await this.#flush();
+      const used = this.#tokenizer!.push(chunk, rows);
+      if (rows.pending >= rows.rowLimit) await this.#flush();
       if (used >= chunk.length) return;
       chunk = chunk.subarray(used);
     }
@@ -234,7 +242,9 @@ export class CsvBatcher {
   /** End of the input: the last rows are handed over. */
   async finish(): Promise<void> {
     if (!this.#started) await this.#start(true);
-    this.#tokenizer!.end(this.#fields);
+    if (this.#segments !== null && !this.#segments.serial) await this.#segments.finish();
+    if (this.#segments !== null && !this.#segments.serial) return;
+    this.#tokenizer!.end(this.#rows!);
     await this.#flush();
   }
 
@@ -289,18 +299,38 @@ export class CsvBatcher {
     }
     this.#header = d.header;
     const target = await this.#sink.prepare({ header: d.header, names, types, patterns });
-    this.#target = target;
     this.#sizeBatches(target.types, sample, d.header);
     this.#builders = target.types.map((t, i) => columnBuilder(t, target.patterns[i], this.#memory!));
-    this.errors = target.types.map(() => 0);
-    this.#skipHeader = d.header;
-    this.#tokenizer = new CsvTokenizer({
+    this.#tokenizer = this.#newTokenizer(delimiter);
+    this.#rows = new RowRules(this.#builders, target, o, () => this.#tokenizer?.line ?? 0, d.header);
+    this.#rows.rowLimit = this.#rowLimit;
+    // The start of the file (what detection held) is parsed here, up to its last row end; the rest on the
+    // pool when there is one (and rows need not come in order): segments of the file parsed by its threads.
+    const pool = o.pool?.() ?? null;
+    const cut = pool !== null && target.inOrderFrom === undefined ? lastRowEnd(head) : -1;
+    await this.#feed(cut < 0 ? head : head.subarray(0, cut));
+    if (cut < 0 || !this.#tokenizer.atRowBoundary) {
+      if (cut >= 0) await this.#feed(head.subarray(cut));
+      return;
+    }
+    await this.#flush(); // these rows before the segments' rows
+    this.#segments = new Segments(pool!, {
       delimiter,
-      maxField: this.#limits.lineBytes,
+      lineBytes: this.#limits.lineBytes,
+      segmentBytes: this.#limits.segmentBytes,
+      target,
+      rules: {
+        atomicity: o.atomicity,
+        skipLev: o.skipLev,
+        ...(o.abortNote === undefined ? {} : { abortNote: o.abortNote }),
+      },
+      line: this.#tokenizer.line,
       budget: this.#budget,
-      fieldTooLong: (line) => lineTooLong(this.#limits, `a value on line ${line}`, line),
+      batch: (rows, columns) => this.#sink.batch(rows, columns),
+      serially: (line, chunks) => this.#serially(delimiter, line, chunks),
+      more: (chunk) => this.#feed(chunk),
     });
-    await this.#feed(head);
+    await this.#feed(head.subarray(cut));
   }
 
   /**
@@ -334,96 +364,54 @@ export class CsvBatcher {
       textColumns > 0 ? Math.ceil(BATCH_BYTES / textColumns) : Infinity,
       () => {
         this.#rowLimit = 0;
+        if (this.#rows !== null) this.#rows.rowLimit = 0;
       },
     );
   }
 
-  readonly #fields: FieldSink = {
-    field: (buf, start, end, quoted) => {
-      const c = this.#field++;
-      if (this.#skipHeader) return;
-      const builders = this.#builders!;
-      if (c >= builders.length) {
-        if (!this.#opts.skipLev) this.#rowBad = true; // a line with extra values is rejected (skipLev keeps it)
-        return;
-      }
-      const b = builders[c]!;
-      const ts = this.#target!.tsColumn;
-      if (start === end && (!quoted || (b.type !== 'VARCHAR' && b.type !== 'STRING'))) {
-        b.addNull();
-        // A row without its designated timestamp is rejected, and counted against that column (QuestDB).
-        if (c === ts) {
-          this.#rowBad = true;
-          this.errors[c]!++;
-        }
-        return;
-      }
-      if (b.add(buf, start, end, quoted)) return;
-      this.errors[c]!++;
-      b.addNull();
-      if (c === ts) {
-        this.#rowBad = true;
-        return;
-      }
-      if (this.#opts.atomicity === 'skipRow') this.#rowBad = true;
-      else if (this.#opts.atomicity === 'abort') {
-        const line = this.#tokenizer?.line ?? 0;
-        throw importError(
-          `cannot convert a value to ${b.type} [column=${this.#target!.names[c]}, line=${line}, atomicity=abort]${this.#opts.abortNote ?? '; nothing was imported'}`,
-        );
-      }
-    },
-    endRow: () => {
-      const builders = this.#builders!;
-      const fields = this.#field;
-      this.#field = 0;
-      if (this.#skipHeader) {
-        this.#skipHeader = false;
-        return;
-      }
-      const n = builders.length;
-      const ts = this.#target!.tsColumn;
-      // A short line: the missing values are NULL (never borrowed from another line).
-      for (let c = Math.min(fields, n); c < n; c++) {
-        builders[c]!.addNull();
-        if (c === ts) {
-          this.#rowBad = true;
-          this.errors[c]!++;
-        }
-      }
-      const from = this.#target!.inOrderFrom;
-      if (from !== undefined && !this.#rowBad) {
-        const t = builders[ts]!.last!();
-        if (t < Math.max(from, this.#maxTs)) {
-          this.#rowBad = true;
-          this.errors[ts]!++;
-        } else this.#maxTs = t;
-      }
-      if (this.#rowBad) {
-        this.#rowBad = false;
-        for (const b of builders) b.pop();
-        this.#rejected++;
-        if (this.#opts.atomicity === 'abort')
-          throw importError(
-            `line ${this.#tokenizer?.line ?? 0} cannot be imported [atomicity=abort]${this.#opts.abortNote ?? '; nothing was imported'}`,
-          );
-        return;
-      }
-      this.#accepted++;
-      return ++this.#pending >= this.#rowLimit; // a full batch: the tokenizer pauses and #feed flushes it
-    },
-  };
+  #newTokenizer(delimiter: number, continuesAtLine?: number): CsvTokenizer {
+    return new CsvTokenizer({
+      delimiter,
+      maxField: this.#limits.lineBytes,
+      budget: this.#budget,
+      fieldTooLong: (line) => lineTooLong(this.#limits, `a value on line ${line}`, line),
+      ...(continuesAtLine === undefined ? {} : { continuesAtLine }),
+    });
+  }
+
+  /**
+   * The rest of the file on this thread, from a segment the pool could not parse on its own
+   * (its end was not a row's end, or it failed): a tokenizer continuing at `line` is fed the
+   * held segments, and then whatever comes.
+   */
+  async #serially(delimiter: number, line: number, chunks: readonly Uint8Array[]): Promise<void> {
+    this.#tokenizer = this.#newTokenizer(delimiter, line);
+    for (const c of chunks) await this.#feed(c);
+  }
 
   async #flush(): Promise<void> {
-    this.#rowLimit = this.#batchRows;
-    if (this.#pending === 0) return;
-    const rows = this.#pending;
-    this.#pending = 0;
+    const r = this.#rows!;
+    this.#rowLimit = r.rowLimit = this.#batchRows;
+    if (r.pending === 0) return;
+    const rows = r.pending;
+    r.pending = 0;
     await this.#sink.batch(
       rows,
       this.#builders!.map((b) => b.take()),
     );
   }
+}
+
+/** The end of `b`'s last line end (\n) after an even count of quotes, or -1: where rows can be cut (ingest/segments.ts checks it). */
+function lastRowEnd(b: Uint8Array): number {
+  let quotes = 0;
+  let end = -1;
+  for (let i = 0; i < b.length; i++) {
+    const c = b[i]!;
+    if (c === 0x22) quotes++;
+    else if (c === 0x0a && (quotes & 1) === 0) end = i + 1;
+  }
+  return end;
 }
 
 function concat(parts: readonly Uint8Array[]): Uint8Array {

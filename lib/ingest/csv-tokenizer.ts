@@ -49,6 +49,11 @@ export interface TokenizerOptions {
   readonly fieldTooLong?: (line: number) => Error;
   /** Charged for the scratch buffer's growth. */
   readonly budget?: MemoryBudget;
+  /**
+   * The input is not the file's start but continues it at a row boundary, on this line (a segment
+   * parsed on its own, ingest/segments.ts): no BOM is looked for.
+   */
+  readonly continuesAtLine?: number;
 }
 
 const LF = 0x0a;
@@ -106,6 +111,15 @@ export class CsvTokenizer {
       ((line) => new SvcError('BAD_REQUEST', `a value is longer than ${opts.maxField} bytes [line=${line}]`));
     this.budget = opts.budget ?? null;
     this.budget?.charge(this.scratch.length, "the CSV parser's buffer");
+    if (opts.continuesAtLine !== undefined) {
+      this.bomMatched = -1;
+      this.lineNo = opts.continuesAtLine;
+    }
+  }
+
+  /** Whether the input so far ended exactly at a row's end (no field or quote left open). */
+  get atRowBoundary(): boolean {
+    return this.st === FIELD_START && !this.rowOpen && this.bomMatched <= 0;
   }
 
   /** 1-based number of the line the tokenizer is in (counting physical lines, for error messages). */

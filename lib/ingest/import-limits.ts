@@ -14,6 +14,8 @@ export interface ImportLimits {
   readonly maxColumns: number;
   /** Bytes of one line held before it is complete (detection), and of one value held across reads. */
   readonly lineBytes: number;
+  /** Bytes of the file a pool thread parses at once (ingest/segments.ts). */
+  readonly segmentBytes: number;
   /** What sets each limit, named in the errors (server.conf keys, or the library's option names). */
   readonly keys: { readonly memory: string; readonly maxColumns: string; readonly lineBytes: string };
 }
@@ -29,6 +31,7 @@ export const DEFAULT_IMPORT_LIMITS: ImportLimits = {
   memory: CONFIG_KEYS['import.memory.limit'].default,
   maxColumns: CONFIG_KEYS['import.max.columns'].default,
   lineBytes: CONFIG_KEYS['http.text.roll.buffer.limit'].default,
+  segmentBytes: CONFIG_KEYS['import.segment.size'].default,
   keys: SERVER_LIMIT_KEYS,
 };
 
@@ -38,6 +41,7 @@ export function importLimitsFromConfig(config: Config): ImportLimits {
     memory: config.get('import.memory.limit'),
     maxColumns: config.get('import.max.columns'),
     lineBytes: config.get('http.text.roll.buffer.limit'),
+    segmentBytes: config.get('import.segment.size'),
     keys: SERVER_LIMIT_KEYS,
   };
 }

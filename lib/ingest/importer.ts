@@ -1,6 +1,7 @@
 // One import: bytes in (any chunking), rows out to a table writer. The
 // CsvBatcher holds the start of the file until detection can decide, then
-// tokenizes every chunk into typed column batches, which are appended here.
+// tokenizes every chunk (on the worker pool when there is one: segments.ts)
+// into typed column batches, which are appended here.
 // A new table (or overwrite=true) is built as a staged table and published at
 // the end in one rename; an existing table gets its rows with automatic
 // commits off, committed once at the end. Either way, readers see all of the
@@ -9,6 +10,7 @@
 // the import holds is charged to one budget (import-limits.ts), the writer's
 // buffers and the out-of-order rows held for the commit included.
 import type { MemoryBudget } from '../limits/memory-budget.js';
+import type { WorkerPool } from '../workers/worker-pool.js';
 import type { Catalog } from '../storage/catalog.js';
 import { STAGING } from '../storage/column-appender.js';
 import { ColumnTypeError, parseColumnType as parseType, typeInfo, type ColumnType } from '../core/column-type.js';
@@ -49,6 +51,8 @@ export interface ImportOptions {
   readonly analysisLines: number;
   /** Memory, column and line limits (default: server.conf's defaults). */
   readonly limits?: ImportLimits;
+  /** The worker pool that parses segments of the file (absent or null: the import's own thread parses it). */
+  readonly pool?: () => WorkerPool | null;
 }
 
 export interface ImportColumnReport {
@@ -125,6 +129,7 @@ export class Importer {
         analysisLines: opts.analysisLines,
         limits,
         budget: this.#budget,
+        ...(opts.pool === undefined ? {} : { pool: opts.pool }),
       },
       {
         prepare: (layout) => this.#prepare(layout),

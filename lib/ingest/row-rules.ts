@@ -1,0 +1,127 @@
+// /imp's row rules over a tokenizer's fields, into the column builders: a value
+// that does not convert is NULL and counted against its column (atomicity
+// skipCol), rejects its row (skipRow) or fails the import (abort); short lines
+// are padded with NULL, long lines rejected unless skipLev; a row without its
+// designated timestamp, or older than the newest one before it where the table
+// takes rows in order only, is rejected. Used by CsvBatcher on the import's
+// thread and by a pool thread parsing a segment of the file (ingest/segments.ts).
+import type { ColumnBuilder } from './column-builders.js';
+import type { FieldSink } from './csv-tokenizer.js';
+import { importError, type Atomicity, type CsvTarget } from './csv-batcher.js';
+
+export interface RowRulesOptions {
+  readonly atomicity: Atomicity;
+  readonly skipLev: boolean;
+  /** Ends the message of an atomicity=abort failure (default: "; nothing was imported"). */
+  readonly abortNote?: string;
+}
+
+export class RowRules implements FieldSink {
+  readonly #builders: readonly ColumnBuilder[];
+  readonly #target: CsvTarget;
+  readonly #opts: RowRulesOptions;
+  /** The tokenizer's line, for messages. */
+  readonly #line: () => number;
+  #field = 0;
+  #rowBad = false;
+  #skipHeader: boolean;
+  /** The newest designated timestamp accepted so far (CsvTarget.inOrderFrom). */
+  #maxTs = -Infinity;
+  /** Values that did not convert, per file column. */
+  readonly errors: number[];
+  accepted = 0;
+  rejected = 0;
+  /** Rows accepted since the builders were last taken. */
+  pending = 0;
+  /** endRow asks the tokenizer to pause once `pending` reaches this. */
+  rowLimit = Infinity;
+
+  constructor(
+    builders: readonly ColumnBuilder[],
+    target: CsvTarget,
+    opts: RowRulesOptions,
+    line: () => number,
+    skipHeader: boolean,
+  ) {
+    this.#builders = builders;
+    this.#target = target;
+    this.#opts = opts;
+    this.#line = line;
+    this.#skipHeader = skipHeader;
+    this.errors = target.types.map(() => 0);
+  }
+
+  field(buf: Uint8Array, start: number, end: number, quoted: boolean): void {
+    const c = this.#field++;
+    if (this.#skipHeader) return;
+    const builders = this.#builders;
+    if (c >= builders.length) {
+      if (!this.#opts.skipLev) this.#rowBad = true; // a line with extra values is rejected (skipLev keeps it)
+      return;
+    }
+    const b = builders[c]!;
+    const ts = this.#target.tsColumn;
+    if (start === end && (!quoted || (b.type !== 'VARCHAR' && b.type !== 'STRING'))) {
+      b.addNull();
+      // A row without its designated timestamp is rejected, and counted against that column (QuestDB).
+      if (c === ts) {
+        this.#rowBad = true;
+        this.errors[c]!++;
+      }
+      return;
+    }
+    if (b.add(buf, start, end, quoted)) return;
+    this.errors[c]!++;
+    b.addNull();
+    if (c === ts) {
+      this.#rowBad = true;
+      return;
+    }
+    if (this.#opts.atomicity === 'skipRow') this.#rowBad = true;
+    else if (this.#opts.atomicity === 'abort') {
+      throw importError(
+        `cannot convert a value to ${b.type} [column=${this.#target.names[c]}, line=${this.#line()}, atomicity=abort]${this.#opts.abortNote ?? '; nothing was imported'}`,
+      );
+    }
+  }
+
+  endRow(): boolean | void {
+    const builders = this.#builders;
+    const fields = this.#field;
+    this.#field = 0;
+    if (this.#skipHeader) {
+      this.#skipHeader = false;
+      return;
+    }
+    const n = builders.length;
+    const ts = this.#target.tsColumn;
+    // A short line: the missing values are NULL (never borrowed from another line).
+    for (let c = Math.min(fields, n); c < n; c++) {
+      builders[c]!.addNull();
+      if (c === ts) {
+        this.#rowBad = true;
+        this.errors[c]!++;
+      }
+    }
+    const from = this.#target.inOrderFrom;
+    if (from !== undefined && !this.#rowBad) {
+      const t = builders[ts]!.last!();
+      if (t < Math.max(from, this.#maxTs)) {
+        this.#rowBad = true;
+        this.errors[ts]!++;
+      } else this.#maxTs = t;
+    }
+    if (this.#rowBad) {
+      this.#rowBad = false;
+      for (const b of builders) b.pop();
+      this.rejected++;
+      if (this.#opts.atomicity === 'abort')
+        throw importError(
+          `line ${this.#line()} cannot be imported [atomicity=abort]${this.#opts.abortNote ?? '; nothing was imported'}`,
+        );
+      return;
+    }
+    this.accepted++;
+    return ++this.pending >= this.rowLimit; // a full batch: the tokenizer pauses and the caller takes it
+  }
+}
