@@ -325,6 +325,8 @@ export class CsvBatcher {
         ...(o.abortNote === undefined ? {} : { abortNote: o.abortNote }),
       },
       line: this.#tokenizer.line,
+      startRows: this.#rows.accepted + this.#rows.rejected,
+      startBytes: cut,
       budget: this.#budget,
       batch: (rows, columns) => this.#sink.batch(rows, columns),
       serially: (line, chunks) => this.#serially(delimiter, line, chunks),

@@ -14,7 +14,7 @@ import type { ColumnType } from '../core/column-type.js';
 import type { ColumnInput } from '../core/column-vector.js';
 import type { MemoryBudget } from '../limits/memory-budget.js';
 import { taskKind, type TaskOutput, type WorkerPool } from '../workers/worker-pool.js';
-import { columnBuilder } from './column-builders.js';
+import { BuilderMemory, columnBuilder } from './column-builders.js';
 import type { CsvTarget } from './csv-batcher.js';
 import { CsvTokenizer } from './csv-tokenizer.js';
 import { RowRules, type RowRulesOptions } from './row-rules.js';
@@ -43,6 +43,8 @@ export interface SegmentRequest {
   readonly names: readonly string[];
   readonly tsColumn: number;
   readonly rules: RowRulesOptions;
+  /** Rows the segment likely holds (from the bytes of a row so far): the builders' room at first. */
+  readonly rows: number;
   /** The file's last bytes: a last row without a line end ends here. */
   readonly final: boolean;
 }
@@ -61,7 +63,8 @@ export interface SegmentResult {
 
 /** One segment parsed as CsvBatcher parses the file, rows kept whole (a pool task or here). */
 export function parseSegment(m: SegmentRequest): SegmentResult {
-  const builders = m.types.map((t, i) => columnBuilder(t, m.patterns[i]));
+  const memory = new BuilderMemory(null, Math.max(1024, m.rows), Infinity);
+  const builders = m.types.map((t, i) => columnBuilder(t, m.patterns[i], memory));
   const target: CsvTarget = { types: m.types, patterns: m.patterns, names: m.names, tsColumn: m.tsColumn };
   const tokenizer = new CsvTokenizer({ delimiter: m.delimiter, maxField: m.lineBytes, continuesAtLine: 1 });
   const rules = new RowRules(builders, target, m.rules, () => tokenizer.line, false);
@@ -111,8 +114,10 @@ export interface SegmentsOptions {
   readonly segmentBytes: number;
   readonly target: CsvTarget;
   readonly rules: RowRulesOptions;
-  /** The line the first segment begins on (the import's thread parsed the start of the file, up to a row's end). */
+  /** The line the first segment begins on (the import's thread parsed the start of the file, up to a row's end), and that start's rows and bytes. */
   readonly line: number;
+  readonly startRows: number;
+  readonly startBytes: number;
   readonly budget: MemoryBudget;
   /** The sink: a segment's accepted rows, in file order. */
   readonly batch: (rows: number, columns: ColumnInput[]) => void | Promise<void>;
@@ -141,6 +146,9 @@ export class Segments {
   /** Whether the carry holds a line end; the carry's size at which to look for a cut again after none was found. */
   #lf = false;
   #retryAt = 0;
+  /** Rows and bytes of the segments taken: the size of a row, for the next segments' builders. */
+  #rowsSeen = 0;
+  #bytesSeen = 0;
   readonly #inFlight: InFlight[] = [];
   /** The line the oldest segment not yet taken begins on. */
   #line: number;
@@ -161,6 +169,8 @@ export class Segments {
     const fits = Math.floor(o.budget.limit / (4 * (this.#max + 1) * IN_FLIGHT_COST));
     this.#size = Math.max(MIN_SEGMENT, Math.min(o.segmentBytes, fits));
     this.#line = o.line;
+    this.#rowsSeen = o.startRows;
+    this.#bytesSeen = o.startBytes;
   }
 
   /** The next bytes of the file. */
@@ -254,6 +264,8 @@ export class Segments {
       names: t.names,
       tsColumn: t.tsColumn,
       rules: this.#o.rules,
+      // A little more than the rows of the file's bytes so far suggest: the arrays need not grow.
+      rows: Math.ceil((bytes.length * 1.05 * this.#rowsSeen) / Math.max(1, this.#bytesSeen)) || 1 << 16,
       final,
     };
     if (final) {
@@ -295,6 +307,8 @@ export class Segments {
     this.rejected += r.rejected;
     r.errors.forEach((e, i) => (this.errors[i]! += e));
     this.#line += r.lines;
+    this.#rowsSeen += r.rows + r.rejected;
+    this.#bytesSeen += s.bytes.length;
     try {
       if (r.rows > 0) await this.#o.batch(r.rows, r.columns as ColumnInput[]);
     } finally {
