@@ -15,14 +15,15 @@ import { gatherVector } from '../core/vector-ops.js';
 import { pace, tablesOf, type ExecContext } from './context.js';
 import {
   FilterTables,
-  filterRequest,
   pageScan,
+  partRequest,
   requestTerm,
   type FilteredPage,
+  type PartShape,
   type ScanFilter,
 } from './page-filter.js';
 import { pageBytes, summarizeParts } from './page-rounds.js';
-import { passingRows, SUMMARIZE_PAGES, summarizePages, type PageSummaryRequest, type PageTerm } from './page-task.js';
+import { passingRows, SUMMARIZE_PAGES, summarizePages, type PageSummaryRequest } from './page-task.js';
 
 type AggregatePlan = Extract<Plan, { kind: 'aggregate' }>;
 type ScanPlan = Extract<Plan, { kind: 'scan' }>;
@@ -82,11 +83,8 @@ async function* run(
   const ranges = reader.ranges(scan.intervals ?? undefined);
   // The filter's tables of every partition first: one without codes for its text takes the general path.
   const tables = filter === null ? null : new FilterTables(filter, reader, scan, cx);
-  try {
-    if (tables !== null && ranges.some((r) => r.hi > r.lo && tables.of(r.partition) === null))
-      throw new Error('a partition without codes');
-  } catch {
-    reader.close(); // the general path computes (or refuses) what the tables could not
+  if (tables !== null && !tables.cover(ranges)) {
+    reader.close();
     yield* rowByRow();
     return;
   }
@@ -124,11 +122,7 @@ async function* run(
   yield { rowCount: 1, columns: states.map((s) => s.result(1)) };
 }
 
-interface RequestShape extends Pick<PageSummaryRequest, 'types' | 'kinds' | 'columns'> {
-  /** The filter's term over `types` (null: none) and its text leaves. */
-  readonly term: PageTerm | null;
-  readonly leaves: number;
-}
+type RequestShape = PartShape;
 
 /** One round: its pages split into contiguous parts, all but the first summarized on the pool, then taken in page order. */
 async function summarizeRound(
@@ -142,18 +136,7 @@ async function summarizeRound(
 ): Promise<void> {
   await pace(cx);
   const bytes = pageBytes(reader, pages, defs);
-  const partOf = (from: number, to: number): PageSummaryRequest => {
-    const these = pages.slice(from, to);
-    const filter = filterRequest(shape.term, these, shape.leaves);
-    return {
-      types: shape.types,
-      kinds: shape.kinds,
-      columns: shape.columns,
-      bytes: bytes.map((b) => b.slice(from, to)),
-      rows: these.map((g) => g.hi - g.lo),
-      ...(filter === undefined ? {} : { filter }),
-    };
-  };
+  const partOf = (from: number, to: number): PageSummaryRequest => partRequest(shape, pages, bytes, from, to);
   // Rounds are cx.pageFrame.maxRows (pace and abort are checked between them).
   const { bounds, results } = await summarizeParts(pages, rows, cx, partOf, SUMMARIZE_PAGES, summarizePages);
   const ids = new Int32Array(DEFAULT_BATCH_ROWS);

@@ -16,7 +16,7 @@ import type { TextCodes } from '../storage/text-codes.js';
 import type { ExecContext } from './context.js';
 import { Evaluator, type CompiledExpr } from './expr.js';
 import type { PageRange } from './page-rounds.js';
-import type { PageFilter, PageTerm } from './page-task.js';
+import type { PageFilter, PageSummaryRequest, PageTerm } from './page-task.js';
 
 type ScanPlan = Extract<Plan, { kind: 'scan' }>;
 
@@ -200,6 +200,19 @@ export class FilterTables {
   }
 
   /**
+   * Whether every partition the ranges touch has its tables: false when one has no codes for a
+   * text leaf's column or a leaf's kernels threw over its dictionary (the row path then computes,
+   * or refuses, what the tables could not).
+   */
+  cover(ranges: readonly { readonly partition: PartitionState; readonly lo: number; readonly hi: number }[]): boolean {
+    try {
+      return ranges.every((r) => r.hi <= r.lo || this.of(r.partition) !== null);
+    } catch {
+      return false;
+    }
+  }
+
+  /**
    * Partition p's tables; null when a text leaf's column has no codes there (too many distinct
    * values, or the partition predates the column). Throws what a leaf's kernels throw.
    */
@@ -236,12 +249,34 @@ export class FilterTables {
   }
 }
 
-/** The filter of a part of a round's pages, as a request carries it (undefined without a filter). */
-export function filterRequest(
-  term: PageTerm | null,
+/** What every part of a scan's rounds asks for: the columns' types, the summaries and their columns, the filter's term over the columns and its text leaves. */
+export interface PartShape extends Pick<PageSummaryRequest, 'types' | 'kinds' | 'columns'> {
+  readonly term: PageTerm | null;
+  readonly leaves: number;
+}
+
+/** Pages [from, to) of a round (their bytes per column in `bytes`) as a request. */
+export function partRequest(
+  shape: PartShape,
   pages: readonly FilteredPage[],
-  leaves: number,
-): PageFilter | undefined {
+  bytes: readonly (readonly (Uint8Array | null)[])[],
+  from: number,
+  to: number,
+): PageSummaryRequest {
+  const these = pages.slice(from, to);
+  const filter = filterRequest(shape.term, these, shape.leaves);
+  return {
+    types: shape.types,
+    kinds: shape.kinds,
+    columns: shape.columns,
+    bytes: bytes.map((b) => b.slice(from, to)),
+    rows: these.map((g) => g.hi - g.lo),
+    ...(filter === undefined ? {} : { filter }),
+  };
+}
+
+/** The filter of a part of a round's pages, as a request carries it (undefined without a filter). */
+function filterRequest(term: PageTerm | null, pages: readonly FilteredPage[], leaves: number): PageFilter | undefined {
   if (term === null) return undefined;
   return {
     term,

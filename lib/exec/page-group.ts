@@ -26,11 +26,12 @@ import type { TextCodes } from '../storage/text-codes.js';
 import { holding, pace, tablesOf, type ExecContext, type Held } from './context.js';
 import {
   FilterTables,
-  filterRequest,
   pageScan,
+  partRequest,
   requestTerm,
   type FilteredPage,
   type PartitionFilter,
+  type PartShape,
   type ScanFilter,
 } from './page-filter.js';
 import { pageBytes, summarizeParts } from './page-rounds.js';
@@ -40,7 +41,6 @@ import {
   SUMMARIZE_GROUP_PAGES,
   summarizeGroupPages,
   type GroupPageRequest,
-  type PageTerm,
 } from './page-task.js';
 import { fromValues, type Value } from './vectors.js';
 
@@ -159,12 +159,7 @@ async function* run(
       if (tc === null) break;
       codes.push(tc);
     }
-    let pf: PartitionFilter | null;
-    try {
-      pf = tables?.of(r.partition) ?? null;
-    } catch {
-      pf = null; // the general path computes (or refuses) what the tables could not
-    }
+    const pf = tables !== null && tables.cover([r]) ? tables.of(r.partition) : null;
     if (codes.length < keyDefs.length || (tables !== null && pf === null)) {
       reader.close();
       yield* rowByRow();
@@ -221,11 +216,7 @@ async function* run(
   yield* sliceBatches({ rowCount: groups.size, columns: out });
 }
 
-interface Shape extends Pick<GroupPageRequest, 'types' | 'kinds' | 'columns' | 'bucket'> {
-  /** The filter's term over `types` (null: none) and its text leaves. */
-  readonly term: PageTerm | null;
-  readonly leaves: number;
-}
+interface Shape extends PartShape, Pick<GroupPageRequest, 'bucket'> {}
 
 /** One round: its pages split into contiguous parts, all but the first summarized on the pool, then merged in page order. */
 async function summarizeRound(
@@ -242,15 +233,9 @@ async function summarizeRound(
   const keys = pages[0]!.codes.length;
   const partOf = (from: number, to: number): GroupPageRequest => {
     const these = pages.slice(from, to);
-    const filter = filterRequest(shape.term, these, shape.leaves);
     return {
-      types: shape.types,
-      kinds: shape.kinds,
-      columns: shape.columns,
+      ...partRequest(shape, pages, bytes, from, to),
       ...(shape.bucket === undefined ? {} : { bucket: shape.bucket }),
-      ...(filter === undefined ? {} : { filter }),
-      bytes: bytes.map((b) => b.slice(from, to)),
-      rows: these.map((g) => g.hi - g.lo),
       codes: Array.from({ length: keys }, (_, j) => these.map((g) => g.codes[j]!.codes.subarray(g.lo, g.hi))),
       sizes: Array.from({ length: keys }, (_, j) => these.map((g) => g.sizes[j]!)),
     };

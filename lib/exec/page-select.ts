@@ -13,7 +13,7 @@ import { gatherBatch } from '../core/vector-ops.js';
 import type { Plan } from '../sql/bound.js';
 import type { ColumnDef } from '../storage/table-state.js';
 import { pace, tablesOf, type ExecContext } from './context.js';
-import { FilterTables, filterRequest, pageScan, requestTerm, type FilteredPage } from './page-filter.js';
+import { FilterTables, pageScan, partRequest, requestTerm, type FilteredPage, type PartShape } from './page-filter.js';
 import { pageBytes, summarizeParts } from './page-rounds.js';
 import { SELECT_PAGES, selectPages, type PageSummaryRequest } from './page-task.js';
 import { builtTextColumns, textKeyColumns } from './text-keys.js';
@@ -33,11 +33,8 @@ export function pageSelect(
     const reader = tablesOf(cx).reader(scan.table);
     const ranges = reader.ranges(scan.intervals ?? undefined);
     const tables = new FilterTables(filter, reader, scan, cx);
-    try {
-      if (ranges.some((r) => r.hi > r.lo && tables.of(r.partition) === null))
-        throw new Error('a partition without codes');
-    } catch {
-      reader.close(); // the general path computes (or refuses) what the tables could not
+    if (!tables.cover(ranges)) {
+      reader.close();
       yield* rowByRow();
       return;
     }
@@ -53,20 +50,17 @@ export function pageSelect(
     const codedIfBuilt = textOf(builtTextColumns(scan));
     const used = filter.numbers;
     const defs = used.map((i) => cols[i]!);
-    const term = requestTerm(filter.term, (c) => used.indexOf(c));
+    const shape: PartShape = {
+      types: defs.map((d) => d.type),
+      kinds: [],
+      columns: [],
+      term: requestTerm(filter.term, (c) => used.indexOf(c)),
+      leaves: filter.texts.length,
+    };
     const partOf =
       (pages: readonly FilteredPage[], bytes: (Uint8Array | null)[][]) =>
-      (from: number, to: number): PageSummaryRequest => {
-        const these = pages.slice(from, to);
-        return {
-          types: defs.map((d) => d.type),
-          kinds: [],
-          columns: [],
-          bytes: bytes.map((b) => b.slice(from, to)),
-          rows: these.map((g) => g.hi - g.lo),
-          filter: filterRequest(term, these, filter.texts.length)!,
-        };
-      };
+      (from: number, to: number): PageSummaryRequest =>
+        partRequest(shape, pages, bytes, from, to);
     const size = DEFAULT_BATCH_ROWS;
     let round: FilteredPage[] = [];
     let roundRows = 0;
