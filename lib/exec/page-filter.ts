@@ -10,6 +10,7 @@ import type { SqlType } from '../core/sql-type.js';
 import { asDoubles, boolsOf } from '../core/vec.js';
 import type { CmpOp } from '../functions/compare.js';
 import type { BoundExpr, Plan } from '../sql/bound.js';
+import { isConstant } from '../sql/const-value.js';
 import type { PartitionState } from '../storage/table-state.js';
 import type { TableReader } from '../storage/table-reader.js';
 import type { TextCodes } from '../storage/text-codes.js';
@@ -136,15 +137,9 @@ function numberColumn(e: BoundExpr): number | null {
 
 /** The value of a numeric constant as the comparison reads it (NaN for NULL), or null when `e` is not one. */
 function numberConstant(e: BoundExpr, ev: Evaluator): number | null {
-  if (!NUMBER_CONSTANTS.has(e.type) || !constant(e)) return null;
+  if (!NUMBER_CONSTANTS.has(e.type) || !isConstant(e)) return null;
   const v = ev.once({ rowCount: 1, columns: [] }, ev.compile(e));
   return asDoubles(v)[0]!;
-}
-
-/** Whether `e` is the same for every row: literals and deterministic calls of them. */
-function constant(e: BoundExpr): boolean {
-  if (e.kind === 'const') return true;
-  return e.kind === 'call' && e.fn.deterministic === true && e.args.every(constant);
 }
 
 /** The one column `e` reads when that is a VARCHAR or STRING column and `e` is deterministic; else null. */

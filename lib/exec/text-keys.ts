@@ -5,6 +5,7 @@
 // distinct value instead of once per row. Found once per plan, by a walk that
 // follows a key column down through projections and filters to its scan.
 import type { BoundExpr, Plan } from '../sql/bound.js';
+import { isConstant } from '../sql/const-value.js';
 import type { SqlType } from '../core/sql-type.js';
 
 const TEXT: ReadonlySet<SqlType> = new Set<SqlType>(['VARCHAR', 'STRING']);
@@ -88,13 +89,8 @@ function wantCompared(p: Plan, e: BoundExpr): void {
     else if (b?.kind === 'col' && a?.kind === 'const') want(p, b.index);
   } else if (e.name === 'in_list') {
     const [a, ...list] = e.args;
-    if (a?.kind === 'col' && list.every(constant)) want(p, a.index);
+    if (a?.kind === 'col' && list.every(isConstant)) want(p, a.index);
   }
-}
-
-/** A literal or a deterministic call of literals (`cast('a' as VARCHAR)` in an IN list). */
-function constant(e: BoundExpr): boolean {
-  return e.kind === 'const' || (e.kind === 'call' && e.fn.deterministic === true && e.args.every(constant));
 }
 
 function visit(p: Plan): void {

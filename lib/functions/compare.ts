@@ -464,14 +464,10 @@ function betweenKernel(family: Family): Kernel {
   };
 }
 
-/** Which entries of a scan's text dictionary (code 0 is NULL) are among `values`. */
-function codedMembers(dict: TextDict, values: readonly (string | null)[]): Uint8Array {
-  const encoder = new TextEncoder();
-  const keys: Uint8Array[] = [];
-  for (const v of values) if (v !== null) keys.push(encoder.encode(v));
-  const set = new ByteSet(keys);
+/** Which entries of a scan's text dictionary (code 0 is NULL: `nullIn`) are in `set`. */
+function codedMembers(dict: TextDict, set: ByteSet, nullIn: number): Uint8Array {
   const table = new Uint8Array(dict.size);
-  table[0] = values.includes(null) ? 1 : 0;
+  table[0] = nullIn;
   for (let k = 1; k < dict.size; k++) table[k] = set.has(dict.bytes, dict.ends[k - 1]!, dict.ends[k]!) ? 1 : 0;
   return table;
 }
@@ -502,7 +498,11 @@ function inListKernel(family: Family): Kernel {
         // A scan's text with dictionary codes: each entry tested once, then a table read per row.
         const consts = list.map((v) => uniformText(v, n));
         if (consts.every((c) => c !== undefined)) {
-          const table = cache.get(x.dict, JSON.stringify(consts), () => codedMembers(x.dict!, consts));
+          const table = cache.get(x.dict, JSON.stringify(consts), () => {
+            const encoder = new TextEncoder();
+            const set = new ByteSet(consts.filter((c) => c !== null).map((c) => encoder.encode(c)));
+            return codedMembers(x.dict!, set, consts.includes(null) ? 1 : 0);
+          });
           const codes = x.codes;
           for (let i = 0; i < n; i++) out[i] = table[codes[i]!]!;
           return boolVector(out);
@@ -669,12 +669,7 @@ function memberTest(
         if (x.kind === 'var' && x.codes !== undefined && x.dict !== undefined) {
           // A scan's text with dictionary codes: each entry tested once (code 0 is NULL).
           const dict = x.dict;
-          const table = cache.get(dict, '', () => {
-            const t = new Uint8Array(dict.size);
-            t[0] = nullIn;
-            for (let k = 1; k < dict.size; k++) t[k] = set.has(dict.bytes, dict.ends[k - 1]!, dict.ends[k]!) ? 1 : 0;
-            return t;
-          });
+          const table = cache.get(dict, '', () => codedMembers(dict, set, nullIn));
           const codes = x.codes;
           for (let i = 0; i < n; i++) out[i] = table[codes[i]!]!;
           return;

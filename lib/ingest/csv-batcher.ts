@@ -18,7 +18,7 @@ import type { ColumnInput } from '../core/column-vector.js';
 import { BuilderMemory, columnBuilder, type ColumnBuilder } from './column-builders.js';
 import { CsvTokenizer } from './csv-tokenizer.js';
 import { RowRules } from './row-rules.js';
-import { Segments } from './segments.js';
+import { lastRowEnd, Segments } from './segments.js';
 import type { WorkerPool } from '../workers/worker-pool.js';
 import { detectColumns, detectDelimiter, sampleLines, type Sample } from './detect.js';
 import {
@@ -402,18 +402,6 @@ export class CsvBatcher {
       this.#builders!.map((b) => b.take()),
     );
   }
-}
-
-/** The end of `b`'s last line end (\n) after an even count of quotes, or -1: where rows can be cut (ingest/segments.ts checks it). */
-function lastRowEnd(b: Uint8Array): number {
-  let quotes = 0;
-  let end = -1;
-  for (let i = 0; i < b.length; i++) {
-    const c = b[i]!;
-    if (c === 0x22) quotes++;
-    else if (c === 0x0a && (quotes & 1) === 0) end = i + 1;
-  }
-  return end;
 }
 
 function concat(parts: readonly Uint8Array[]): Uint8Array {

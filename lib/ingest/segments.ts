@@ -183,7 +183,7 @@ export class Segments {
       from += part.length;
       this.#carry.push(part);
       this.#carryBytes += part.length;
-      this.#lf ||= Buffer.from(part.buffer, part.byteOffset, part.length).indexOf(LF) >= 0;
+      this.#lf ||= bufferOf(part).indexOf(LF) >= 0;
       while (!this.serial && this.#carryBytes >= Math.max(size, this.#retryAt)) {
         if (this.#lf && (await this.#cut())) continue;
         // No line end to cut at for this long: the import's own thread takes the rest (and its limits).
@@ -226,28 +226,18 @@ export class Segments {
   /** Sends the carry up to its last line end that can be cut; false when it has none yet. */
   async #cut(): Promise<boolean> {
     const joined = this.#joined();
-    // A Buffer view: its indexOf is memchr.
-    const all = Buffer.from(joined.buffer, joined.byteOffset, joined.length);
-    let end = all.lastIndexOf(LF);
-    // Quotes after the candidate line end; the count before it must be even.
-    let after = countQuotes(all, end + 1, all.length);
-    const total = after + countQuotes(all, 0, end + 1);
-    while (end >= 0 && (total - after) % 2 !== 0) {
-      const prev = all.lastIndexOf(LF, end - 1);
-      after += countQuotes(all, prev + 1, end + 1);
-      end = prev;
+    let cut = lastRowEnd(joined);
+    if (cut < 0) {
+      if (joined.length < CUT_ANYWAY * this.#size) return false;
+      cut = bufferOf(joined).lastIndexOf(LF) + 1; // quotes that are content, most likely: the parse tells
+      if (cut <= 0) return false;
     }
-    if (end < 0) {
-      if (all.length < CUT_ANYWAY * this.#size) return false;
-      end = all.lastIndexOf(LF); // quotes that are content, most likely: the parse tells
-      if (end < 0) return false;
-    }
-    const segment = joined.subarray(0, end + 1);
+    const segment = joined.subarray(0, cut);
     // The rest is copied into the next segment's memory: this one goes with this segment.
-    const rest = joined.slice(end + 1);
+    const rest = joined.slice(cut);
     this.#carry = rest.length > 0 ? [rest] : [];
     this.#carryBytes = rest.length;
-    this.#lf = Buffer.from(rest.buffer, rest.byteOffset, rest.length).indexOf(LF) >= 0;
+    this.#lf = bufferOf(rest).indexOf(LF) >= 0;
     this.#retryAt = 0;
     await this.#send(segment, false);
     return true;
@@ -327,6 +317,29 @@ export class Segments {
     this.#carryBytes = 0;
     await this.#o.serially(this.#line, chunks);
   }
+}
+
+/** A Buffer view of `b` (its indexOf is memchr). */
+function bufferOf(b: Uint8Array): Buffer {
+  return Buffer.from(b.buffer, b.byteOffset, b.length);
+}
+
+/**
+ * Where `b` can be cut between rows: just past its last line end (\n) with an even count of
+ * quotes before it, or -1. A quote that is content makes it wrong; the parse of what is cut checks it.
+ */
+export function lastRowEnd(b: Uint8Array): number {
+  const all = bufferOf(b);
+  let end = all.lastIndexOf(LF);
+  // Quotes after the candidate line end; the count before it must be even.
+  let after = countQuotes(all, end + 1, all.length);
+  const total = after + countQuotes(all, 0, end + 1);
+  while (end >= 0 && (total - after) % 2 !== 0) {
+    const prev = all.lastIndexOf(LF, end - 1);
+    after += countQuotes(all, prev + 1, end + 1);
+    end = prev;
+  }
+  return end < 0 ? -1 : end + 1;
 }
 
 function countQuotes(b: Buffer, from: number, to: number): number {

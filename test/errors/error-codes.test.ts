@@ -2,11 +2,10 @@
 // codes (a configured limit of the server, a value past the per-value limit)
 // are told apart from faults of the input, the bind-time evaluation leaves a
 // limit to run time, and `svcdb export` places only SQL errors in the text.
-import { after, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { appendFileSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { appendFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { ERROR_STATUS, SvcError, isLimitError, isSqlError } from '../../lib/errors/svc-error.js';
@@ -14,11 +13,10 @@ import { MemoryBudget } from '../../lib/limits/memory-budget.js';
 import { standaloneKernelContext } from '../../lib/functions/registry.js';
 import { checkTextSize, isLimitError as isKernelLimit, RowChunkOverflow } from '../../lib/functions/text-out.js';
 import { lineTooLong, tooManyColumns, DEFAULT_IMPORT_LIMITS } from '../../lib/ingest/import-limits.js';
-import { Catalog } from '../../lib/storage/catalog.js';
 import { compile } from '../../lib/exec/engine.js';
 import { valueAt } from '../../lib/exec/vectors.js';
 import { CLI, makeRoot } from '../helpers/server-process.js';
-import { ENGINE } from '../helpers/engine.js';
+import { ENGINE, tempCatalog } from '../helpers/engine.js';
 
 const run = promisify(execFile);
 
@@ -76,18 +74,7 @@ test('limits are told by their code alone: the same words in another error are n
   assert.ok(isSqlError(new SvcError('SQL', 'x')));
 });
 
-const root = mkdtempSync(join(tmpdir(), 'svcdb-codes-'));
-const catalog = Catalog.open(join(root, 'db'), {
-  commitMode: 'nosync',
-  writerWaitMs: 100,
-  readerCacheSize: 16 << 20,
-  maxUncommittedRows: 1_000_000,
-  o3MaxLag: 0,
-});
-after(() => {
-  catalog.close();
-  rmSync(root, { recursive: true, force: true });
-});
+const { catalog } = tempCatalog('svcdb-codes-');
 
 test('a constant past the bind-time per-value limit is left to run time, which has its own limit', async () => {
   // Bound with the bind-time evaluation's 1 MiB; run with 4 MiB: the value is made.

@@ -11,19 +11,15 @@
 // with a value per row, a column added after the first partitions, two
 // columns compared) give the row path's answer too, and the plan check says
 // which WHEREs go by pages.
-import { after, before, describe, test } from 'node:test';
+import { before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { openDatabase, type Database, type Row } from 'svcdb';
 import { makeRoot } from '../helpers/server-process.js';
-import { Catalog } from '../../lib/storage/catalog.js';
 import { compile } from '../../lib/exec/engine.js';
 import { execContext } from '../../lib/exec/context.js';
 import { pageScan } from '../../lib/exec/page-filter.js';
 import type { Plan } from '../../lib/sql/bound.js';
-import { ENGINE } from '../helpers/engine.js';
+import { ENGINE, tempCatalog } from '../helpers/engine.js';
 
 async function rows(db: Database, sql: string): Promise<Row[]> {
   const out: Row[] = [];
@@ -216,18 +212,7 @@ describe('aggregates over a filtered scan by pages', () => {
 });
 
 describe('which WHEREs go by pages', () => {
-  const root = mkdtempSync(join(tmpdir(), 'svcdb-page-filter-'));
-  const catalog = Catalog.open(join(root, 'db'), {
-    commitMode: 'nosync',
-    writerWaitMs: 100,
-    readerCacheSize: 16 << 20,
-    maxUncommittedRows: 1_000_000,
-    o3MaxLag: 0,
-  });
-  after(() => {
-    catalog.close();
-    rmSync(root, { recursive: true, force: true });
-  });
+  const { catalog } = tempCatalog('svcdb-page-filter-');
 
   /** The input of the query's aggregate. */
   function aggregateInput(sql: string): { input: Plan; statementMicros: number } {

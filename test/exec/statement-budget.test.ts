@@ -3,30 +3,15 @@
 // (completed, stopped early or failed), a process-wide parent sees the same
 // charges and answers 503 when it is the one exhausted, and text built per row
 // is evaluated in row chunks instead of outgrowing the limit.
-import { after, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { Catalog } from '../../lib/storage/catalog.js';
 import { compile } from '../../lib/exec/engine.js';
 import { valueAt } from '../../lib/exec/vectors.js';
 import { MemoryBudget } from '../../lib/limits/memory-budget.js';
 import { isSvcError } from '../../lib/errors/svc-error.js';
-import { ENGINE } from '../helpers/engine.js';
+import { ENGINE, tempCatalog } from '../helpers/engine.js';
 
-const root = mkdtempSync(join(tmpdir(), 'svcdb-budget-'));
-const catalog = Catalog.open(join(root, 'db'), {
-  commitMode: 'nosync',
-  writerWaitMs: 100,
-  readerCacheSize: 16 << 20,
-  maxUncommittedRows: 1_000_000,
-  o3MaxLag: 0,
-});
-after(() => {
-  catalog.close();
-  rmSync(root, { recursive: true, force: true });
-});
+const { catalog } = tempCatalog('svcdb-budget-');
 
 const JOIN = 'select a.x, b.x y from long_sequence(200000) a join long_sequence(200000) b on a.x = b.x';
 const SORT = 'select x, x y from long_sequence(200000) order by x desc';

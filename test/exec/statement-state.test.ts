@@ -2,12 +2,8 @@
 // modules or plans: now() is the statement's time from the engine's clock, and
 // the values of a subquery belong to one execution, so that one compiled
 // statement runs twice, or twice at once, each time with its own answer.
-import { after, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { Catalog } from '../../lib/storage/catalog.js';
 import { compile, type CompiledStatement, type EngineOptions } from '../../lib/exec/engine.js';
 import { execContext } from '../../lib/exec/context.js';
 import { run } from '../../lib/exec/operators.js';
@@ -17,20 +13,9 @@ import { fixedClock } from '../../lib/functions/clock.js';
 import { createFunctionRegistry } from '../../lib/functions/index.js';
 import { parseTimestamp } from '../../lib/core/datetime.js';
 import type { Batch } from '../../lib/core/batch.js';
-import { ENGINE } from '../helpers/engine.js';
+import { ENGINE, tempCatalog } from '../helpers/engine.js';
 
-const root = mkdtempSync(join(tmpdir(), 'svcdb-statement-state-'));
-const catalog = Catalog.open(join(root, 'db'), {
-  commitMode: 'nosync',
-  writerWaitMs: 100,
-  readerCacheSize: 16 << 20,
-  maxUncommittedRows: 1_000_000,
-  o3MaxLag: 0,
-});
-after(() => {
-  catalog.close();
-  rmSync(root, { recursive: true, force: true });
-});
+const { catalog } = tempCatalog('svcdb-statement-state-');
 const signal = new AbortController().signal;
 
 async function rows(s: CompiledStatement): Promise<unknown[][]> {

@@ -2,11 +2,8 @@
 // parser's nesting limit, the height of the tree it builds, AND/OR and UNION runs
 // built balanced, the plan check (CTE chains, shared CTE plans), and the net that
 // turns a stack overflow escaping compile() into a client error.
-import { after, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { SvcError } from '../../lib/errors/svc-error.js';
 import { compile } from '../../lib/exec/engine.js';
 import { valueAt } from '../../lib/exec/vectors.js';
@@ -21,20 +18,9 @@ import {
 } from '../../lib/sql/depth-guard.js';
 import { parseStatement } from '../../lib/sql/parser.js';
 import { Catalog } from '../../lib/storage/catalog.js';
-import { ENGINE } from '../helpers/engine.js';
+import { ENGINE, tempCatalog } from '../helpers/engine.js';
 
-const root = mkdtempSync(join(tmpdir(), 'svcdb-depth-'));
-const catalog = Catalog.open(join(root, 'db'), {
-  commitMode: 'nosync',
-  writerWaitMs: 100,
-  readerCacheSize: 16 << 20,
-  maxUncommittedRows: 1_000_000,
-  o3MaxLag: 0,
-});
-after(() => {
-  catalog.close();
-  rmSync(root, { recursive: true, force: true });
-});
+const { catalog } = tempCatalog('svcdb-depth-');
 
 async function rows(sql: string): Promise<unknown[][]> {
   const s = compile(sql, { ...ENGINE, catalog });

@@ -1,29 +1,16 @@
 // The compile() entry point beyond what golden files show: result kinds and
 // counts, EXPLAIN, cancellation through the signal, the memory limit, and that
 // scans read only the columns a query uses.
-import { after, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Catalog } from '../../lib/storage/catalog.js';
 import { compile, type CompiledStatement } from '../../lib/exec/engine.js';
 import { SvcError } from '../../lib/errors/svc-error.js';
 import { valueAt } from '../../lib/exec/vectors.js';
-import { ENGINE } from '../helpers/engine.js';
+import { ENGINE, tempCatalog } from '../helpers/engine.js';
 
-const root = mkdtempSync(join(tmpdir(), 'svcdb-engine-'));
-const catalog = Catalog.open(join(root, 'db'), {
-  commitMode: 'nosync',
-  writerWaitMs: 100,
-  readerCacheSize: 16 << 20,
-  maxUncommittedRows: 1_000_000,
-  o3MaxLag: 0,
-});
-after(() => {
-  catalog.close();
-  rmSync(root, { recursive: true, force: true });
-});
+const { root, catalog } = tempCatalog('svcdb-engine-');
 const signal = new AbortController().signal;
 
 async function rows(s: CompiledStatement, sig = signal): Promise<unknown[][]> {

@@ -1,18 +1,14 @@
 // The binder against its narrow SchemaSource: any implementation (here an
 // in-memory one, no storage) gives it tables; a missing table is a SQL error at
 // the name, a table's own error keeps its code; the storage Catalog is one.
-import { after, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { SvcError } from '../../lib/errors/svc-error.js';
 import { bindQuery } from '../../lib/sql/binder.js';
 import { parseStatement } from '../../lib/sql/parser.js';
 import type { Plan } from '../../lib/sql/bound.js';
 import type { SchemaSource, TableSchema } from '../../lib/sql/schema-source.js';
-import { Catalog } from '../../lib/storage/catalog.js';
-import { ENGINE } from '../helpers/engine.js';
+import { ENGINE, tempCatalog } from '../helpers/engine.js';
 
 /** Tables held in a map; `broken` names one whose schema() fails with the table's own error. */
 class MemorySchemas implements SchemaSource {
@@ -104,18 +100,7 @@ test('a table the source does not have is a SQL error at its name; a table error
   assert.ok(bind("select * from table_columns('trades')", schemas).fields.length > 0);
 });
 
-const root = mkdtempSync(join(tmpdir(), 'svcdb-schemas-'));
-const catalog = Catalog.open(join(root, 'db'), {
-  commitMode: 'nosync',
-  writerWaitMs: 100,
-  readerCacheSize: 16 << 20,
-  maxUncommittedRows: 1_000_000,
-  o3MaxLag: 0,
-});
-after(() => {
-  catalog.close();
-  rmSync(root, { recursive: true, force: true });
-});
+const { catalog } = tempCatalog('svcdb-schemas-');
 
 test('the storage Catalog is a SchemaSource: schema() is the table as it is now, NOT_FOUND once dropped', async () => {
   const schemas: SchemaSource = catalog;
