@@ -221,6 +221,8 @@ export class SvcdbServer {
         });
         handle.setProgress(null);
         this.#database = database;
+        // The pool's threads start now rather than with the first import or query.
+        database.workerPool()?.warm();
         for (const r of database.recovered) log.info(`recovered table ${r.table}: removed ${r.removed.join(', ')}`);
         for (const p of database.problems) log.critical(`cannot open table ${p.table}: ${p.error}`);
         log.advisory(

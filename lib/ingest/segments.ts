@@ -5,6 +5,10 @@
 // thread exactly as this thread would (tokenizer, builders, row rules), and
 // the segments' rows handed to the sink in file order: the rows, their order,
 // the counts and the errors are the same on any number of threads. A segment
+// goes to the pool unless this thread takes it back: whenever it has to wait
+// for the oldest segment, it parses the newest one no pool thread has begun
+// (a claim word in shared memory decides who parses it), so this thread
+// parses only while it would otherwise wait, on any number of threads. A segment
 // is taken only when its parse ended at a row's end, which proves where the
 // next one begins; one that did not (a `"` that is content, left the count
 // odd), or that failed (atomicity=abort, a value past the line limit), sends
@@ -28,8 +32,13 @@ const QUOTE = 0x22;
 const CUT_ANYWAY = 4;
 /** import.segment.size is taken as at least this. */
 const MIN_SEGMENT = 64;
-/** Segments queued per pool thread past which this thread parses the next one itself. */
+/** Segments queued per pool thread at most (past them this thread waits for the oldest, parsing what it can take back). */
 const BACKLOG = 2;
+/** A segment's claim word: no thread began it; a pool thread began it; it finished there; the import's thread took it. */
+const UNCLAIMED = 0;
+const IN_POOL = 1;
+const POOL_DONE = 2;
+const TAKEN_BACK = 3;
 /** What a segment in flight is taken to hold: its bytes, and its rows in builders and on their way back. */
 const IN_FLIGHT_COST = 2;
 
@@ -47,6 +56,8 @@ export interface SegmentRequest {
   readonly rows: number;
   /** The file's last bytes: a last row without a line end ends here. */
   readonly final: boolean;
+  /** Who parses it (UNCLAIMED ... TAKEN_BACK), in shared memory; absent when parsed where it is made. */
+  readonly claim?: Int32Array;
 }
 
 export interface SegmentResult {
@@ -81,9 +92,16 @@ export function parseSegment(m: SegmentRequest): SegmentResult {
   };
 }
 
-/** parseSegment in a pool thread: the columns' arrays go back transferred. */
-export function parseSegmentTask(m: SegmentRequest): TaskOutput<SegmentResult> {
-  const out = parseSegment(m);
+/** parseSegment in a pool thread: the columns' arrays go back transferred; null when the import's thread took it back first. */
+export function parseSegmentTask(m: SegmentRequest): TaskOutput<SegmentResult | null> {
+  if (m.claim !== undefined && Atomics.compareExchange(m.claim, 0, UNCLAIMED, IN_POOL) !== UNCLAIMED)
+    return { value: null };
+  let out: SegmentResult;
+  try {
+    out = parseSegment(m);
+  } finally {
+    if (m.claim !== undefined) Atomics.store(m.claim, 0, POOL_DONE);
+  }
   const transfer = new Set<ArrayBuffer>();
   const add = (a: ArrayBufferView | null | undefined): void => {
     if (a != null && a.buffer instanceof ArrayBuffer) transfer.add(a.buffer);
@@ -105,7 +123,7 @@ export function parseSegmentTask(m: SegmentRequest): TaskOutput<SegmentResult> {
   return { value: out, transfer: [...transfer] };
 }
 
-export const PARSE_SEGMENT = taskKind<SegmentRequest, SegmentResult>(import.meta.url, 'parseSegmentTask');
+export const PARSE_SEGMENT = taskKind<SegmentRequest, SegmentResult | null>(import.meta.url, 'parseSegmentTask');
 
 export interface SegmentsOptions {
   readonly delimiter: number;
@@ -128,9 +146,13 @@ export interface SegmentsOptions {
 }
 
 interface InFlight {
-  readonly bytes: Uint8Array;
+  readonly request: SegmentRequest;
+  readonly claim: Int32Array;
   readonly charged: number;
-  readonly result: Promise<SegmentResult | Error>;
+  /** The pool's parse: null when this thread took the segment back. */
+  readonly pooled: Promise<SegmentResult | null | Error>;
+  /** This thread's parse of a segment it took back. */
+  local: SegmentResult | Error | null;
 }
 
 export class Segments {
@@ -264,30 +286,40 @@ export class Segments {
     }
     const charged = bytes.length * IN_FLIGHT_COST;
     this.#o.budget.charge(charged, 'segments of the file being parsed');
-    let result: Promise<SegmentResult | Error>;
-    if (this.#pool.inFlight >= BACKLOG * this.#pool.threads) {
-      // The pool's threads have work queued: this thread parses this one now rather than wait.
-      let r: SegmentResult | Error;
-      try {
-        r = parseSegment(request);
-      } catch (e) {
-        r = e instanceof Error ? e : new Error(String(e));
-      }
-      result = Promise.resolve(r);
-    } else
-      result = this.#pool.run(PARSE_SEGMENT, request).then(
-        (r) => r,
-        (e: unknown) => (e instanceof Error ? e : new Error(String(e))),
-      );
-    this.#inFlight.push({ bytes, charged, result });
+    const claim = new Int32Array(new SharedArrayBuffer(4));
+    const pooled = this.#pool.run(PARSE_SEGMENT, { ...request, claim }).then(
+      (r) => r,
+      (e: unknown) => asError(e),
+    );
+    this.#inFlight.push({ request, claim, charged, pooled, local: null });
     this.#first = false;
     while (!this.serial && this.#inFlight.length > this.#max) await this.#takeOldest();
   }
 
+  /**
+   * Until the oldest segment is parsed, this thread parses the newest ones no pool thread began
+   * (the pool's threads take them oldest first, so the two meet in the middle).
+   */
+  #takeBack(): void {
+    const oldest = this.#inFlight[0]!;
+    for (let i = this.#inFlight.length - 1; i >= 0; i--) {
+      if (oldest.local !== null || Atomics.load(oldest.claim, 0) === POOL_DONE) return;
+      const s = this.#inFlight[i]!;
+      if (s.local !== null || Atomics.compareExchange(s.claim, 0, UNCLAIMED, TAKEN_BACK) !== UNCLAIMED) continue;
+      try {
+        s.local = parseSegment(s.request);
+      } catch (e) {
+        s.local = asError(e);
+      }
+    }
+  }
+
   /** The oldest segment's rows to the sink, or it and the rest to the caller's thread. */
   async #takeOldest(): Promise<void> {
+    this.#takeBack();
     const s = this.#inFlight[0]!;
-    const r = await s.result;
+    const r = s.local ?? (await s.pooled);
+    if (r === null) throw new Error('a segment taken back has no parse'); // never: taken back means parsed here
     if (r instanceof Error || !r.clean) {
       await this.#toSerial();
       return;
@@ -298,13 +330,13 @@ export class Segments {
     r.errors.forEach((e, i) => (this.errors[i]! += e));
     this.#line += r.lines;
     this.#rowsSeen += r.rows + r.rejected;
-    this.#bytesSeen += s.bytes.length;
+    this.#bytesSeen += s.request.bytes.length;
     try {
       if (r.rows > 0) await this.#o.batch(r.rows, r.columns as ColumnInput[]);
     } finally {
       this.#o.budget.release(s.charged);
     }
-    if (this.#spare.length < this.#max) this.#spare.push(s.bytes.buffer as SharedArrayBuffer);
+    if (this.#spare.length < this.#max) this.#spare.push(s.request.bytes.buffer as SharedArrayBuffer);
   }
 
   /** Everything from the oldest segment not taken on to the caller's tokenizer. */
@@ -312,11 +344,15 @@ export class Segments {
     this.serial = true;
     const held = this.#inFlight.splice(0);
     for (const s of held) this.#o.budget.release(s.charged);
-    const chunks = [...held.map((s) => s.bytes), ...this.#carry];
+    const chunks = [...held.map((s) => s.request.bytes), ...this.#carry];
     this.#carry = [];
     this.#carryBytes = 0;
     await this.#o.serially(this.#line, chunks);
   }
+}
+
+function asError(e: unknown): Error {
+  return e instanceof Error ? e : new Error(String(e));
 }
 
 /** A Buffer view of `b` (its indexOf is memchr). */

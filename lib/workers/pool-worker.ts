@@ -6,18 +6,22 @@ import { errorFields, type TaskHandler, type TaskMessage, type TaskReply } from 
 
 const modules = new Map<string, Promise<Record<string, unknown>>>();
 
-async function handlerOf(m: TaskMessage): Promise<TaskHandler<unknown, unknown>> {
-  let mod = modules.get(m.module);
+function moduleOf(url: string): Promise<Record<string, unknown>> {
+  let mod = modules.get(url);
   if (mod === undefined) {
-    mod = import(m.module) as Promise<Record<string, unknown>>;
-    modules.set(m.module, mod);
+    mod = import(url) as Promise<Record<string, unknown>>;
+    modules.set(url, mod);
   }
-  const fn = (await mod)[m.name];
+  return mod;
+}
+
+async function handlerOf(m: Extract<TaskMessage, { id: number }>): Promise<TaskHandler<unknown, unknown>> {
+  const fn = (await moduleOf(m.module))[m.name];
   if (typeof fn !== 'function') throw new Error(`no task ${m.name} in ${m.module}`);
   return fn as TaskHandler<unknown, unknown>;
 }
 
-async function run(m: TaskMessage): Promise<void> {
+async function run(m: Extract<TaskMessage, { id: number }>): Promise<void> {
   let reply: TaskReply;
   let transfer: readonly ArrayBuffer[] = [];
   try {
@@ -31,5 +35,7 @@ async function run(m: TaskMessage): Promise<void> {
 }
 
 parentPort!.on('message', (m: TaskMessage) => {
-  void run(m);
+  if (m.id !== undefined) void run(m);
+  // Loaded ahead of their tasks (WorkerPool.warm); a module that fails to load fails its tasks later.
+  else for (const url of m.load) moduleOf(url).catch(() => undefined);
 });

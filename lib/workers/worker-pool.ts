@@ -26,18 +26,19 @@ export interface TaskOutput<O> {
 /** A task's code: runs in a pool thread on the input as structured-cloned (transferred buffers moved). */
 export type TaskHandler<I, O> = (input: I) => TaskOutput<O> | Promise<TaskOutput<O>>;
 
+/** The modules of every task kind defined so far: what warm() has each thread load. */
+const taskModules = new Set<string>();
+
 /** The task kind of the export `name` of the module whose import.meta.url is `moduleUrl`. */
 export function taskKind<I, O>(moduleUrl: string | URL, name: string): TaskKind<I, O> {
+  taskModules.add(String(moduleUrl));
   return { module: String(moduleUrl), name };
 }
 
-/** Main thread -> pool thread. */
-export interface TaskMessage {
-  readonly id: number;
-  readonly module: string;
-  readonly name: string;
-  readonly input: unknown;
-}
+/** Main thread -> pool thread: a task, or (no id) modules to load ahead of their tasks. */
+export type TaskMessage =
+  | { readonly id: number; readonly module: string; readonly name: string; readonly input: unknown }
+  | { readonly id?: undefined; readonly load: readonly string[] };
 
 /** An error as it crosses threads: an SvcError keeps its code and position. */
 export interface ErrorFields {
@@ -170,6 +171,23 @@ export class WorkerPool {
         this.#settle(id, null, e as Error);
       }
     });
+  }
+
+  /**
+   * Starts every thread now and has each load the modules of every task kind
+   * defined so far, so that the first tasks (a server's first import or
+   * query) do not wait for a thread to start and compile its code. A server
+   * calls it once it is up; a thread that cannot start leaves the pool as
+   * run() would.
+   */
+  warm(): void {
+    if (!this.usable) return;
+    const load = [...taskModules];
+    try {
+      while (this.#slots.length < this.threads) this.#start().worker.postMessage({ load } satisfies TaskMessage);
+    } catch {
+      /* #start marked the pool broken: callers do the work themselves */
+    }
   }
 
   /** Fails what is in flight and ends every thread; the pool is then unusable. */

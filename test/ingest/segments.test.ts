@@ -13,6 +13,12 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { openDatabase, type Database, type Row } from 'svcdb';
 import { makeRoot } from '../helpers/server-process.js';
+import type { ColumnInput } from '../../lib/core/column-vector.js';
+import type { CsvTarget } from '../../lib/ingest/csv-batcher.js';
+import type { RowRulesOptions } from '../../lib/ingest/row-rules.js';
+import { Segments, parseSegmentTask, type SegmentRequest, type SegmentResult } from '../../lib/ingest/segments.js';
+import { MemoryBudget } from '../../lib/limits/memory-budget.js';
+import type { WorkerPool } from '../../lib/workers/worker-pool.js';
 
 type Options = Parameters<Database['importCsv']>[1];
 
@@ -178,3 +184,110 @@ describe('import parsing on the worker pool', () => {
     }
   });
 });
+
+// Who parses a segment: a claim word in shared memory, taken by the pool thread that begins it or
+// by the import's thread when it has to wait for the oldest segment (it takes back the newest ones
+// no pool thread began). Driven here with a pool whose thread begins tasks only when told to.
+describe('segments taken back by the import thread', () => {
+  const csv = Buffer.from(trades(400));
+  const header = csv.indexOf('\n') + 1;
+  const target: CsvTarget = {
+    types: ['TIMESTAMP', 'VARCHAR', 'DOUBLE', 'DOUBLE', 'VARCHAR', 'VARCHAR'],
+    patterns: [],
+    names: ['ts', 'sym', 'price', 'amount', 'side', 'note'],
+    tsColumn: 0,
+  };
+  const rules: RowRulesOptions = { atomicity: 'skipCol', skipLev: false };
+
+  /** The file after its header through Segments, the pool thread beginning task i when `begins(i)` says so, right away or at the end. */
+  async function run(begins: (i: number) => boolean): Promise<{ rows: unknown[][]; pooled: number; nulls: number }> {
+    const held: (() => void)[] = [];
+    let pooled = 0;
+    let nulls = 0;
+    let task = 0;
+    const pool = {
+      threads: 1,
+      run: (_kind: unknown, input: SegmentRequest): Promise<SegmentResult | null> =>
+        new Promise((resolve) => {
+          const begin = (): void => {
+            const out = parseSegmentTask(input).value;
+            if (out === null) nulls++;
+            else pooled++;
+            resolve(out);
+          };
+          if (begins(task++)) begin();
+          else held.push(begin);
+        }),
+    } as unknown as WorkerPool;
+    const rows: unknown[][] = [];
+    const segments = new Segments(pool, {
+      delimiter: 0x2c,
+      lineBytes: 1 << 20,
+      segmentBytes: 200,
+      target,
+      rules,
+      line: 2,
+      startRows: 1,
+      startBytes: header,
+      budget: new MemoryBudget(1 << 30, 'test'),
+      batch: (n, columns) => {
+        for (let r = 0; r < n; r++) rows.push(columns.map((c) => valueAt(c, r)));
+      },
+      serially: () => Promise.reject(new Error('nothing here goes to one thread')),
+      more: () => Promise.reject(new Error('nothing here goes to one thread')),
+    });
+    for (let at = header; at < csv.length; at += 97) await segments.push(csv.subarray(at, at + 97));
+    await segments.finish();
+    for (const begin of held) begin(); // tasks the pool thread never began: each finds its segment taken
+    return { rows, pooled, nulls };
+  }
+
+  test('the same rows whoever parses each segment, and each segment parsed once', async () => {
+    const all = await run(() => true);
+    assert.ok(all.rows.length > 300, String(all.rows.length));
+    assert.equal(all.nulls, 0);
+    const none = await run(() => false);
+    assert.equal(none.pooled, 0, 'a busy pool: the import thread takes every segment back');
+    assert.ok(none.nulls > 10, String(none.nulls));
+    assert.deepEqual(none.rows, all.rows);
+    const some = await run((i) => i % 3 === 0);
+    assert.ok(some.pooled > 3 && some.nulls > 3, `${some.pooled} ${some.nulls}`);
+    assert.deepEqual(some.rows, all.rows);
+  });
+
+  test('a pool thread parses a segment only when it claims it first', () => {
+    const bytes = csv.subarray(header, header + 400);
+    const request = (claim: Int32Array): SegmentRequest => ({
+      bytes,
+      delimiter: 0x2c,
+      lineBytes: 1 << 20,
+      types: target.types,
+      patterns: target.patterns,
+      names: target.names,
+      tsColumn: 0,
+      rules,
+      rows: 16,
+      final: true,
+      claim,
+    });
+    const free = new Int32Array(new SharedArrayBuffer(4));
+    assert.ok(parseSegmentTask(request(free)).value!.rows > 0);
+    assert.equal(free[0], 2, 'marked done by the pool');
+    const taken = new Int32Array(new SharedArrayBuffer(4));
+    taken[0] = 3;
+    assert.equal(parseSegmentTask(request(taken)).value, null);
+  });
+});
+
+/** Row r of a builder's column as a plain value (numbers, or text bytes as a string). */
+function valueAt(c: ColumnInput, r: number): unknown {
+  if (ArrayBuffer.isView(c)) return (c as Float64Array)[r];
+  if (Array.isArray(c)) return c[r];
+  const v = c as Exclude<ColumnInput, ArrayBufferView | readonly unknown[]>;
+  if (v.kind === 'fixed') return v.exact !== undefined && v.exact !== null ? v.exact[r] : v.data[r];
+  if (v.kind === 'var') {
+    if (v.nulls?.[r]) return null;
+    return Buffer.from(v.bytes.subarray(v.offsets[r], v.offsets[r + 1])).toString('utf8');
+  }
+  return JSON.stringify(v);
+}
