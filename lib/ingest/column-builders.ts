@@ -39,9 +39,34 @@ export interface ColumnBuilder {
   pop(): void;
   /** The value added last, as a number (fixed-width numeric builders). */
   last?(): number;
+  /**
+   * Parses the unquoted field at `i` of `b` while finding its end (the delimiter `d`, \n or \r, before
+   * `n`), adds its value exactly as add() would and returns the end's index; -1, with nothing added,
+   * when it is not a plain value of the common form (ingest/fast-rows.ts then leaves the row to the
+   * tokenizer). Builders without it are scanned first and then given to add().
+   */
+  scan?(d: number, b: Uint8Array, i: number, n: number): number;
   readonly length: number;
   /** The values as writer input (views valid until the next add), then empty again. */
   take(): ColumnInput;
+}
+
+const LF = 0x0a;
+const CR = 0x0d;
+const QUOTE = 0x22;
+
+/**
+ * ColumnBuilder.scan for a builder without a scan of its own: the field's end found first (an
+ * unquoted, non-empty field), then its add().
+ */
+export function scanField(builder: ColumnBuilder, d: number, b: Uint8Array, i: number, n: number): number {
+  if (i >= n || b[i] === QUOTE) return -1;
+  const hi = d > CR ? d : CR;
+  let j = i;
+  let x: number;
+  while (j < n && ((x = b[j]!) > hi || (x !== d && x !== LF && x !== CR))) j++;
+  if (j === i || j >= n) return -1;
+  return builder.add(b, i, j, false) ? j : -1;
 }
 
 const decoder = new TextDecoder();
@@ -75,26 +100,25 @@ export function parseDoubleBytes(b: Uint8Array, s: number, e: number): number | 
     i++;
   }
   let m = 0;
-  let digits = 0;
+  let d: number;
+  // Digits, each byte read once: `d >>> 0 > 9` is not a digit (below '0' wraps around).
+  const intStart = i;
+  while (i < e && (d = b[i]! - 48) >>> 0 <= 9) {
+    m = m * 10 + d;
+    i++;
+  }
+  let digits = i - intStart;
   let scale = 0;
-  let any = false;
-  while (i < e && b[i]! >= 48 && b[i]! <= 57) {
-    m = m * 10 + (b[i]! - 48);
-    digits++;
-    i++;
-    any = true;
-  }
   if (i < e && b[i] === 46) {
-    i++;
-    while (i < e && b[i]! >= 48 && b[i]! <= 57) {
-      m = m * 10 + (b[i]! - 48);
-      digits++;
-      scale--;
+    const fracStart = ++i;
+    while (i < e && (d = b[i]! - 48) >>> 0 <= 9) {
+      m = m * 10 + d;
       i++;
-      any = true;
     }
+    scale = fracStart - i;
+    digits -= scale;
   }
-  if (!any) return slowDouble(b, s, e);
+  if (digits === 0) return slowDouble(b, s, e);
   if (i < e && (b[i] === 101 || b[i] === 69)) {
     i++;
     let eneg = false;
@@ -143,6 +167,8 @@ function parseIntBytes(b: Uint8Array, s: number, e: number, max: number): number
 }
 
 const DAY_US = 86_400_000_000;
+/** TimestampParser's fast form read whole, naming a day its month does not have. */
+const NO_SUCH_DAY = -2;
 
 /** Two ASCII digits at `i` as a number, or -1. */
 function two(b: Uint8Array, i: number): number {
@@ -160,11 +186,35 @@ function two(b: Uint8Array, i: number): number {
 export class TimestampParser {
   #dateKey = -1;
   #day = 0;
+  /** The value the last successful scan() read. */
+  value = 0;
+
+  /** Where the last #iso() form ended (also when its day does not exist in its month). */
+  #end = 0;
 
   parse(b: Uint8Array, s: number, e: number): number | null {
-    const n = e - s;
+    const end = this.#iso(b, s, e);
+    if (end === e) return this.value;
+    // The whole text in the fast form, on a day its month does not have (2024-02-30).
+    if (end === NO_SUCH_DAY && this.#end === e) return null;
+    return this.#slow(b, s, e);
+  }
+
+  /**
+   * The fast form at `i`, ending at the delimiter `d`, \n or \r before `n`: the end's index (the
+   * value in `value`, as parse() reads it), or -1 for anything else.
+   */
+  scan(d: number, b: Uint8Array, i: number, n: number): number {
+    const j = this.#iso(b, i, n);
+    if (j < 0 || j >= n) return -1;
+    const t = b[j]!;
+    return t === d || t === 0x0a || t === 0x0d ? j : -1;
+  }
+
+  /** The fast form from `s`, read no further than `e`: where it ends (the value in `value`), NO_SUCH_DAY, or -1. */
+  #iso(b: Uint8Array, s: number, e: number): number {
     if (
-      n >= 19 &&
+      e - s >= 19 &&
       b[s + 4] === 45 &&
       b[s + 7] === 45 &&
       (b[s + 10] === 84 || b[s + 10] === 32) &&
@@ -197,28 +247,31 @@ export class TimestampParser {
         if (i < e && b[i] === 46) {
           i++;
           let k = 0;
-          while (i < e && b[i]! >= 48 && b[i]! <= 57) {
-            if (k < 6) micros = micros * 10 + (b[i]! - 48);
+          let x: number;
+          while (i < e && (x = b[i]! - 48) >>> 0 <= 9) {
+            if (k < 6) micros = micros * 10 + x;
             k++;
             i++;
           }
-          if (k === 0 || k > 9) return this.#slow(b, s, e);
+          if (k === 0 || k > 9) return -1;
           for (; k < 6; k++) micros *= 10;
         }
         if (i < e && (b[i] === 90 || b[i] === 122)) i++;
-        if (i === e) {
-          const key = ((y1 * 100 + y2) * 100 + mo) * 100 + dd;
-          if (key !== this.#dateKey) {
-            const year = y1 * 100 + y2;
-            if (dd > daysInMonth(year, mo)) return null;
-            this.#day = daysFromCivil(year, mo, dd);
-            this.#dateKey = key;
+        const key = ((y1 * 100 + y2) * 100 + mo) * 100 + dd;
+        if (key !== this.#dateKey) {
+          const year = y1 * 100 + y2;
+          if (dd > daysInMonth(year, mo)) {
+            this.#end = i;
+            return NO_SUCH_DAY;
           }
-          return this.#day * DAY_US + ((hh * 60 + mi) * 60 + ss) * 1_000_000 + micros;
+          this.#day = daysFromCivil(year, mo, dd);
+          this.#dateKey = key;
         }
+        this.value = this.#day * DAY_US + ((hh * 60 + mi) * 60 + ss) * 1_000_000 + micros;
+        return i;
       }
     }
-    return this.#slow(b, s, e);
+    return -1;
   }
 
   #slow(b: Uint8Array, s: number, e: number): number | null {
@@ -345,6 +398,39 @@ class DoubleBuilder extends FixedBuilder<Float64Array> {
     if (v === null) return false;
     this.put(v);
     return true;
+  }
+  /** `[+-]digits[.digits]` of at most 15 digits, as parseDoubleBytes computes it (one pass over the bytes). */
+  scan(d: number, b: Uint8Array, i: number, n: number): number {
+    let j = i;
+    let neg = false;
+    if (j < n && (b[j] === 45 || b[j] === 43)) {
+      neg = b[j] === 45;
+      j++;
+    }
+    let m = 0;
+    let x: number;
+    const intStart = j;
+    while (j < n && (x = b[j]! - 48) >>> 0 <= 9) {
+      m = m * 10 + x;
+      j++;
+    }
+    let digits = j - intStart;
+    let scale = 0;
+    if (j < n && b[j] === 46) {
+      const fracStart = ++j;
+      while (j < n && (x = b[j]! - 48) >>> 0 <= 9) {
+        m = m * 10 + x;
+        j++;
+      }
+      scale = fracStart - j;
+      digits -= scale;
+    }
+    if (digits === 0 || digits > 15 || j >= n) return -1;
+    const t = b[j]!;
+    if (t !== d && t !== 0x0a && t !== 0x0d) return -1;
+    const v = m / POW10[-scale]!;
+    this.put(neg ? -v : v);
+    return j;
   }
 }
 
@@ -474,6 +560,7 @@ class Int64Builder extends FixedBuilder<Float64Array> {
       this.#parse = (b, s, e) => this.#long(b, s, e);
     } else {
       const ts = new TimestampParser();
+      if (type === 'TIMESTAMP') this.#ts = ts;
       this.#parse =
         type === 'DATE'
           ? (b, s, e) => {
@@ -519,6 +606,15 @@ class Int64Builder extends FixedBuilder<Float64Array> {
   override pop(): void {
     super.pop();
     if (this.#exact !== null) this.#exact.length -= 2;
+  }
+  /** TIMESTAMP without a pattern: the parser scan() reads through. */
+  readonly #ts: TimestampParser | null = null;
+  scan(d: number, b: Uint8Array, i: number, n: number): number {
+    const ts = this.#ts;
+    if (ts === null) return scanField(this, d, b, i, n);
+    const j = ts.scan(d, b, i, n);
+    if (j >= 0) this.put(ts.value);
+    return j;
   }
   add(b: Uint8Array, s: number, e: number): boolean {
     const v = this.#parse(b, s, e);
@@ -650,6 +746,34 @@ class TextBuilder implements ColumnBuilder {
   }
   get length(): number {
     return this.#nulls.length;
+  }
+  /** The field's bytes copied as they are scanned. */
+  scan(d: number, b: Uint8Array, i: number, n: number): number {
+    if (i >= n || b[i] === QUOTE) return -1;
+    const hi = d > CR ? d : CR;
+    const bytes = this.#bytes;
+    const from = bytes.length;
+    let data = bytes.data;
+    let at = from;
+    let j = i;
+    let x: number;
+    while (j < n && ((x = b[j]!) > hi || (x !== d && x !== LF && x !== CR))) {
+      if (at === data.length) {
+        bytes.length = at;
+        bytes.ensure(1);
+        data = bytes.data;
+      }
+      data[at++] = x;
+      j++;
+    }
+    if (j === i || j >= n) {
+      bytes.length = from;
+      return -1;
+    }
+    bytes.length = at;
+    if (at > this.#mem.batchBytes) this.#mem.full();
+    this.#end(0);
+    return j;
   }
   add(b: Uint8Array, s: number, e: number): boolean {
     const n = e - s;

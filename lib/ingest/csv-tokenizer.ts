@@ -122,6 +122,18 @@ export class CsvTokenizer {
     return this.st === FIELD_START && !this.rowOpen && this.bomMatched <= 0;
   }
 
+  /**
+   * The caller took `rows` whole rows of `bytes` bytes itself, each ending in \n or \r\n
+   * (ingest/fast-rows.ts): they count as pushed. Only at a row boundary.
+   */
+  skipRows(rows: number, bytes: number): void {
+    if (!this.atRowBoundary) throw new Error('rows can be skipped at a row boundary only');
+    if (bytes === 0) return;
+    this.lineNo += rows;
+    this.byteCount += bytes;
+    this.prevByte = LF;
+  }
+
   /** 1-based number of the line the tokenizer is in (counting physical lines, for error messages). */
   get line(): number {
     return this.lineNo;
@@ -258,6 +270,7 @@ export class CsvTokenizer {
   private run(chunk: Uint8Array, start: number, sink: FieldSink): number {
     const n = chunk.length;
     const d = this.delim;
+    const hi = d > CR ? d : CR;
     let i = start;
     let seg = start;
     let st = this.st;
@@ -301,11 +314,8 @@ export class CsvTokenizer {
           // right here (~25% faster than going through the UNQUOTED state; endField is inlined by
           // hand, as the call cost ~30%). Only the delimiter and the row ends stop such a field.
           let j = i + 1;
-          while (j < n) {
-            b = chunk[j]!;
-            if (b === d || b === LF || b === CR) break;
-            j++;
-          }
+          // One compare for most bytes: none above `hi` ends a field.
+          while (j < n && ((b = chunk[j]!) > hi || (b !== d && b !== LF && b !== CR))) j++;
           if (j < n) {
             sink.field(chunk, i, j, false);
             if (b === d) {

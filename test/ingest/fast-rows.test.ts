@@ -1,0 +1,211 @@
+// A segment's plain rows parsed in one pass (ingest/fast-rows.ts, through
+// parseSegment) against the same bytes through the tokenizer and the row
+// rules alone: the same values in every column, the same counts of rows,
+// rejects and errors per column, the same line count, for seeded random
+// files mixing plain rows with every kind the one pass leaves to the
+// tokenizer (quotes, empty and bad values, exponents, long digit runs, short,
+// long and empty lines, lone \r, \r\n, a last line without its end, days a
+// month does not have) under each atomicity.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { ColumnType } from '../../lib/core/column-type.js';
+import type { ColumnInput } from '../../lib/core/column-vector.js';
+import { BuilderMemory, columnBuilder } from '../../lib/ingest/column-builders.js';
+import type { Atomicity, CsvTarget } from '../../lib/ingest/csv-batcher.js';
+import { CsvTokenizer } from '../../lib/ingest/csv-tokenizer.js';
+import { RowRules } from '../../lib/ingest/row-rules.js';
+import { parseSegment, type SegmentResult } from '../../lib/ingest/segments.js';
+
+const TYPES: ColumnType[] = [
+  'TIMESTAMP',
+  'DOUBLE',
+  'VARCHAR',
+  'STRING',
+  'LONG',
+  'INT',
+  'BOOLEAN',
+  'SYMBOL',
+  'DATE',
+  'FLOAT',
+  'TIMESTAMP',
+];
+const PATTERNS = [
+  undefined,
+  undefined,
+  undefined,
+  undefined,
+  undefined,
+  undefined,
+  undefined,
+  undefined,
+  undefined,
+  undefined,
+  'yyyy-MM-dd HH:mm:ss',
+];
+const NAMES = TYPES.map((_, i) => `c${i}`);
+
+function random(seed: number): () => number {
+  let s = seed >>> 0;
+  return () => {
+    s = (Math.imul(s, 1664525) + 1013904223) >>> 0;
+    return s / 2 ** 32;
+  };
+}
+
+/** A value for column c: mostly plain, sometimes one of the forms the one pass does not take. */
+function value(c: number, r: () => number, oddness: number): string {
+  const odd = r() < oddness;
+  const pick = <T>(xs: readonly T[]): T => xs[Math.floor(r() * xs.length)]!;
+  if (odd)
+    return pick([
+      '',
+      '""',
+      '"quoted, with comma"',
+      '"multi\nline"',
+      '"esc""aped"',
+      'a"b',
+      'oops',
+      '1e5',
+      '-2.5E-3',
+      '12345678901234567890',
+      '1.000000000000000001',
+      ' 42',
+      '+7',
+      '-0',
+      '.5',
+      '5.',
+      '-',
+      '2024-02-30T00:00:00Z',
+      '2024-01-01T00:00:00.1234567891Z',
+      '2024-01-01 10:00:00',
+      '2024-01-01T10:00:00+01:00',
+      'true',
+      'FALSE',
+      '\u00e9t\u00e9',
+      'NaN',
+      'x\ry',
+    ]);
+  const day = 1 + Math.floor(r() * 28);
+  const iso = `2024-0${1 + Math.floor(r() * 9)}-${String(day).padStart(2, '0')}T${String(Math.floor(r() * 24)).padStart(2, '0')}:${String(Math.floor(r() * 60)).padStart(2, '0')}:0${Math.floor(r() * 10)}${r() < 0.5 ? '.' + String(Math.floor(r() * 1e6)).padStart(6, '0') : ''}${r() < 0.8 ? 'Z' : ''}`;
+  switch (TYPES[c]) {
+    case 'TIMESTAMP':
+      return c === 10 ? iso.slice(0, 19).replace('T', ' ') : iso;
+    case 'DATE':
+      return iso;
+    case 'DOUBLE':
+    case 'FLOAT':
+      return (
+        pick(['', '-', '+']) +
+        String(Math.floor(r() * 100000)) +
+        (r() < 0.7 ? '.' + String(Math.floor(r() * 10000)) : '')
+      );
+    case 'LONG':
+    case 'INT':
+      return String(Math.floor(r() * 2 ** 31) - 2 ** 30);
+    case 'BOOLEAN':
+      return pick(['true', 'false', 'TRUE']);
+    default:
+      return pick(['BTC-USD', 'ETH-USD', 'buy', 'sell', 'x', 'a longer piece of text than most']);
+  }
+}
+
+function file(seed: number, rows: number): Buffer {
+  const r = random(seed);
+  const oddness = seed % 3 === 0 ? 0.15 : 0.02;
+  let out = '';
+  for (let i = 0; i < rows; i++) {
+    const n = r() < 0.03 ? Math.floor(r() * TYPES.length) : r() < 0.03 ? TYPES.length + 1 : TYPES.length;
+    const fields = Array.from({ length: n }, (_, c) => value(c % TYPES.length, r, oddness));
+    out += fields.join(',');
+    const end = r();
+    out += end < 0.03 ? '\r\n' : end < 0.05 ? '\r' : end < 0.07 ? '\n\n' : '\n';
+  }
+  if (seed % 2 === 1) out = out.replace(/[\r\n]+$/, ''); // the last line without its end
+  return Buffer.from(out);
+}
+
+/** The bytes through the tokenizer and the row rules only (what parseSegment did before the one pass). */
+function tokenized(bytes: Uint8Array, atomicity: Atomicity): SegmentResult {
+  const memory = new BuilderMemory(null, 1024, Infinity);
+  const builders = TYPES.map((t, i) => columnBuilder(t, PATTERNS[i], memory));
+  const target: CsvTarget = { types: TYPES, patterns: PATTERNS, names: NAMES, tsColumn: 0 };
+  const tokenizer = new CsvTokenizer({ delimiter: 0x2c, continuesAtLine: 1 });
+  const rules = new RowRules(builders, target, { atomicity, skipLev: false }, () => tokenizer.line, false);
+  tokenizer.push(bytes, rules);
+  tokenizer.end(rules);
+  return {
+    clean: true,
+    lines: tokenizer.line - 1,
+    rows: rules.accepted,
+    rejected: rules.rejected,
+    errors: rules.errors,
+    columns: builders.map((b) => b.take()),
+  };
+}
+
+function plain(c: ColumnInput): unknown {
+  if (ArrayBuffer.isView(c)) return Array.from(c as Float64Array, (x) => (Object.is(x, -0) ? '-0' : x));
+  return c;
+}
+
+test('plain rows in one pass give what the tokenizer gives, whatever the rows around them', () => {
+  let onePass = 0;
+  for (let seed = 1; seed <= 24; seed++) {
+    const bytes = file(seed, 400);
+    for (const atomicity of ['skipCol', 'skipRow'] as const) {
+      const want = tokenized(bytes, atomicity);
+      const got = parseSegment({
+        bytes,
+        delimiter: 0x2c,
+        lineBytes: 1 << 20,
+        types: TYPES,
+        patterns: PATTERNS,
+        names: NAMES,
+        tsColumn: 0,
+        rules: { atomicity, skipLev: false },
+        rows: 64,
+        final: true,
+      });
+      const where = `seed ${seed}, ${atomicity}`;
+      assert.equal(got.rows, want.rows, where);
+      assert.equal(got.rejected, want.rejected, where);
+      assert.deepEqual(got.errors, want.errors, where);
+      assert.equal(got.lines, want.lines, where);
+      for (let c = 0; c < TYPES.length; c++)
+        assert.deepEqual(plain(got.columns[c]!), plain(want.columns[c]!), `${where}, column ${c} (${TYPES[c]})`);
+      onePass += got.rows;
+    }
+  }
+  assert.ok(onePass > 1000, String(onePass));
+});
+
+test('a failure under atomicity=abort names the same line', () => {
+  for (let seed = 1; seed <= 6; seed++) {
+    const bytes = file(seed, 300);
+    const message = (f: () => unknown): string => {
+      try {
+        f();
+        return 'no error';
+      } catch (e) {
+        return (e as Error).message;
+      }
+    };
+    const want = message(() => tokenized(bytes, 'abort'));
+    const got = message(() =>
+      parseSegment({
+        bytes,
+        delimiter: 0x2c,
+        lineBytes: 1 << 20,
+        types: TYPES,
+        patterns: PATTERNS,
+        names: NAMES,
+        tsColumn: 0,
+        rules: { atomicity: 'abort', skipLev: false },
+        rows: 64,
+        final: true,
+      }),
+    );
+    assert.match(want, /line/);
+    assert.equal(got, want, `seed ${seed}`);
+  }
+});
