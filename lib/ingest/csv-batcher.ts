@@ -16,6 +16,7 @@ import type { MemoryBudget } from '../limits/memory-budget.js';
 import { typeInfo, type ColumnType } from '../core/column-type.js';
 import type { ColumnInput } from '../core/column-vector.js';
 import { BuilderMemory, columnBuilder, type ColumnBuilder } from './column-builders.js';
+import { FastRows } from './fast-rows.js';
 import { CsvTokenizer } from './csv-tokenizer.js';
 import { RowRules } from './row-rules.js';
 import { lastRowEnd, Segments } from './segments.js';
@@ -146,6 +147,8 @@ export class CsvBatcher {
   #started = false;
   /** The row rules over the tokenizer's fields (set once detection ran). */
   #rows: RowRules | null = null;
+  /** Plain rows in one pass ahead of the tokenizer (not for a table taking rows in order only). */
+  #fast: FastRows | null = null;
   /** Rows and conversion errors of segments parsed on the pool (ingest/segments.ts), added to #rows'. */
   #segments: Segments | null = null;
   /** Bytes consumed. */
@@ -205,8 +208,9 @@ export class CsvBatcher {
       return;
     }
     const rows = this.#rows!;
+    const fast = this.#fast;
     for (;;) {
-      const used = this.#tokenizer!.push(chunk, rows);
+      const used = fast !== null ? fast.push(chunk, this.#tokenizer!) : this.#tokenizer!.push(chunk, rows);
       if (rows.pending >= rows.rowLimit) await this.#flush();
       if (used >= chunk.length) return;
       chunk = chunk.subarray(used);
@@ -304,6 +308,7 @@ export class CsvBatcher {
     this.#tokenizer = this.#newTokenizer(delimiter);
     this.#rows = new RowRules(this.#builders, target, o, () => this.#tokenizer?.line ?? 0, d.header);
     this.#rows.rowLimit = this.#rowLimit;
+    if (target.inOrderFrom === undefined) this.#fast = new FastRows(this.#builders, delimiter, this.#rows);
     // The start of the file (what detection held) is parsed here, up to its last row end; the rest on the
     // pool when there is one (and rows need not come in order): segments of the file parsed by its threads.
     const pool = o.pool?.() ?? null;

@@ -117,6 +117,11 @@ export class CsvTokenizer {
     }
   }
 
+  /** Whether the start of the input was looked at for a BOM (or the input continues a file). */
+  get pastBom(): boolean {
+    return this.bomMatched < 0;
+  }
+
   /** Whether the input so far ended exactly at a row's end (no field or quote left open). */
   get atRowBoundary(): boolean {
     return this.st === FIELD_START && !this.rowOpen && this.bomMatched <= 0;

@@ -35,6 +35,8 @@ export class RowRules implements FieldSink {
   pending = 0;
   /** endRow asks the tokenizer to pause once `pending` reaches this. */
   rowLimit = Infinity;
+  /** endRow asks the tokenizer to pause after each accepted row (FastRows takes the next ones). */
+  pauseAfterRow = false;
 
   constructor(
     builders: readonly ColumnBuilder[],
@@ -49,6 +51,11 @@ export class RowRules implements FieldSink {
     this.#line = line;
     this.#skipHeader = skipHeader;
     this.errors = target.types.map(() => 0);
+  }
+
+  /** The next row is the header, which is skipped. */
+  get atHeader(): boolean {
+    return this.#skipHeader;
   }
 
   field(buf: Uint8Array, start: number, end: number, quoted: boolean): void {
@@ -122,6 +129,6 @@ export class RowRules implements FieldSink {
       return;
     }
     this.accepted++;
-    return ++this.pending >= this.rowLimit; // a full batch: the tokenizer pauses and the caller takes it
+    return ++this.pending >= this.rowLimit || this.pauseAfterRow; // a full batch: the tokenizer pauses and the caller takes it
   }
 }

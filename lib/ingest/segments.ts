@@ -18,7 +18,7 @@ import type { ColumnType } from '../core/column-type.js';
 import type { ColumnInput } from '../core/column-vector.js';
 import type { MemoryBudget } from '../limits/memory-budget.js';
 import { taskKind, type TaskOutput, type WorkerPool } from '../workers/worker-pool.js';
-import { BuilderMemory, columnBuilder, type ColumnBuilder } from './column-builders.js';
+import { BuilderMemory, columnBuilder } from './column-builders.js';
 import type { CsvTarget } from './csv-batcher.js';
 import { CsvTokenizer } from './csv-tokenizer.js';
 import { FastRows } from './fast-rows.js';
@@ -80,7 +80,7 @@ export function parseSegment(m: SegmentRequest): SegmentResult {
   const target: CsvTarget = { types: m.types, patterns: m.patterns, names: m.names, tsColumn: m.tsColumn };
   const tokenizer = new CsvTokenizer({ delimiter: m.delimiter, maxField: m.lineBytes, continuesAtLine: 1 });
   const rules = new RowRules(builders, target, m.rules, () => tokenizer.line, false);
-  pushRows(m.bytes, m.delimiter, builders, tokenizer, rules);
+  new FastRows(builders, m.delimiter, rules).push(m.bytes, tokenizer);
   if (m.final) tokenizer.end(rules);
   const clean = m.final || tokenizer.atRowBoundary;
   return {
@@ -91,44 +91,6 @@ export function parseSegment(m: SegmentRequest): SegmentResult {
     errors: rules.errors,
     columns: clean ? builders.map((b) => b.take()) : [],
   };
-}
-
-/** Rows the tokenizer took in a row, past which (and past an eighth of the rows) it takes the rest. */
-const TOKENIZER_RUN = 256;
-
-/**
- * A segment's bytes into the builders: plain rows through FastRows, each other row through the
- * tokenizer and the row rules (paused after it); once those are frequent, the rest through them.
- */
-function pushRows(
-  bytes: Uint8Array,
-  delimiter: number,
-  builders: readonly ColumnBuilder[],
-  tokenizer: CsvTokenizer,
-  rules: RowRules,
-): void {
-  const fast = new FastRows(builders, delimiter);
-  let fastRows = 0;
-  let slowRows = 0;
-  let at = 0;
-  while (at < bytes.length) {
-    const stop = fast.run(bytes, at);
-    tokenizer.skipRows(fast.rows, stop - at);
-    rules.accepted += fast.rows;
-    rules.pending += fast.rows;
-    fastRows += fast.rows;
-    at = stop;
-    if (at >= bytes.length) break;
-    if (slowRows > TOKENIZER_RUN && slowRows * 8 > fastRows) {
-      tokenizer.push(bytes.subarray(at), rules);
-      return;
-    }
-    // One row (and any rejected before the next accepted one) the tokenizer's way.
-    rules.rowLimit = rules.pending + 1;
-    at += tokenizer.push(bytes.subarray(at), rules);
-    rules.rowLimit = Infinity;
-    slowRows++;
-  }
 }
 
 /** parseSegment in a pool thread: the columns' arrays go back transferred; null when the import's thread took it back first. */

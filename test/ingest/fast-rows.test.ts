@@ -11,7 +11,7 @@ import assert from 'node:assert/strict';
 import type { ColumnType } from '../../lib/core/column-type.js';
 import type { ColumnInput } from '../../lib/core/column-vector.js';
 import { BuilderMemory, columnBuilder } from '../../lib/ingest/column-builders.js';
-import type { Atomicity, CsvTarget } from '../../lib/ingest/csv-batcher.js';
+import { CsvBatcher, type Atomicity, type CsvTarget } from '../../lib/ingest/csv-batcher.js';
 import { CsvTokenizer } from '../../lib/ingest/csv-tokenizer.js';
 import { RowRules } from '../../lib/ingest/row-rules.js';
 import { parseSegment, type SegmentResult } from '../../lib/ingest/segments.js';
@@ -209,3 +209,150 @@ test('a failure under atomicity=abort names the same line', () => {
     assert.equal(got, want, `seed ${seed}`);
   }
 });
+
+/** A column's first `rows` values as plain values (text as strings, SYMBOL keys as their text). */
+function valuesOf(c: ColumnInput, rows: number): unknown[] {
+  const out: unknown[] = [];
+  if (ArrayBuffer.isView(c)) {
+    const a = c as unknown as ArrayLike<number | bigint>;
+    for (let r = 0; r < rows; r++)
+      out.push(typeof a[r] === 'bigint' ? String(a[r]) : Object.is(a[r], -0) ? '-0' : a[r]);
+    return out;
+  }
+  const v = c as Exclude<ColumnInput, ArrayBufferView | readonly unknown[]>;
+  for (let r = 0; r < rows; r++) {
+    if (v.kind === 'var')
+      out.push(v.nulls?.[r] ? null : Buffer.from(v.bytes.subarray(v.offsets[r], v.offsets[r + 1])).toString('latin1'));
+    else if (v.kind === 'symbol') out.push(v.keys[r]! < 0 ? null : v.dict[v.keys[r]!]);
+    else throw new Error(`unexpected ${v.kind}`);
+  }
+  return out;
+}
+
+/** The file (a header, maybe a BOM) through the tokenizer and the row rules alone, header skipped. */
+function tokenizedFile(
+  bytes: Uint8Array,
+  atomicity: Atomicity,
+): { rows: number; rejected: number; errors: number[]; values: unknown[][] } {
+  const memory = new BuilderMemory(null, 1024, Infinity);
+  const builders = TYPES.map((t, i) => columnBuilder(t, PATTERNS[i], memory));
+  const target: CsvTarget = { types: TYPES, patterns: PATTERNS, names: NAMES, tsColumn: 0 };
+  const tokenizer = new CsvTokenizer({ delimiter: 0x2c });
+  const rules = new RowRules(builders, target, { atomicity, skipLev: false }, () => tokenizer.line, true);
+  tokenizer.push(bytes, rules);
+  tokenizer.end(rules);
+  return {
+    rows: rules.accepted,
+    rejected: rules.rejected,
+    errors: rules.errors,
+    values: builders.map((b) => valuesOf(b.take(), rules.accepted)),
+  };
+}
+
+/** The file through CsvBatcher on this thread (no pool), in chunks of random sizes and batches of `batchRows`. */
+async function batched(
+  bytes: Uint8Array,
+  atomicity: Atomicity,
+  seed: number,
+  batchRows: number,
+): Promise<{ rows: number; rejected: number; errors: number[]; values: unknown[][] }> {
+  const values: unknown[][] = TYPES.map(() => []);
+  const b = new CsvBatcher(
+    {
+      label: 't',
+      atomicity,
+      delimiter: 0x2c,
+      forceHeader: true,
+      skipLev: false,
+      schema: [],
+      analysisLines: 20,
+      batchRows,
+    },
+    {
+      prepare: () => ({ types: TYPES, patterns: PATTERNS, names: NAMES, tsColumn: 0 }),
+      batch: (rows, columns) => {
+        assert.ok(rows <= batchRows, `a batch of ${rows} rows, more than ${batchRows}`);
+        columns.forEach((c, i) => values[i]!.push(...valuesOf(c, rows)));
+      },
+    },
+  );
+  const r = random(seed * 7919);
+  for (let at = 0; at < bytes.length;) {
+    const n = 1 + Math.floor(r() * (r() < 0.5 ? 40 : 3000));
+    await b.push(bytes.subarray(at, at + n));
+    at += n;
+  }
+  await b.finish();
+  return { rows: b.rowsAccepted, rejected: b.rowsRejected, errors: b.errors, values };
+}
+
+test("the import's own thread takes plain rows in one pass too, across chunks and batches, as the tokenizer would", async () => {
+  for (let seed = 1; seed <= 12; seed++) {
+    const body = file(seed, 500);
+    const bytes = Buffer.concat([
+      Buffer.from(seed % 4 === 0 ? '\ufeff' : ''),
+      Buffer.from(NAMES.join(',') + '\n'),
+      body,
+    ]);
+    for (const atomicity of ['skipCol', 'skipRow'] as const) {
+      const want = tokenizedFile(bytes, atomicity);
+      const got = await batched(bytes, atomicity, seed, 1 + (seed % 5) * 23);
+      const where = `seed ${seed}, ${atomicity}`;
+      assert.equal(got.rows, want.rows, where);
+      assert.equal(got.rejected, want.rejected, where);
+      assert.deepEqual(got.errors, want.errors, where);
+      for (let c = 0; c < TYPES.length; c++) assert.deepEqual(got.values[c], want.values[c], `${where}, column ${c}`);
+    }
+    // atomicity=abort: the same first failure, line included.
+    const failure = (f: () => Promise<unknown>): Promise<string> =>
+      f().then(
+        () => 'no error',
+        (e: unknown) => (e as Error).message,
+      );
+    const want = await failure(async () => tokenizedFile(bytes, 'abort'));
+    const got = await failure(() => batched(bytes, 'abort', seed, 50));
+    assert.equal(
+      got.replace(/; nothing was imported$/, ''),
+      want.replace(/; nothing was imported$/, ''),
+      `seed ${seed}`,
+    );
+  }
+});
+
+test(
+  'a long value that fills a batch, in a row the one pass leaves to the tokenizer, does not stall it',
+  { timeout: 20_000 },
+  async () => {
+    // 30 text columns: a batch is handed over past 8 MiB / 30 of text in a column; the long value
+    // fills it, then the quoted value after it sends the row to the tokenizer (fuzz seed 15, #875).
+    const names = Array.from({ length: 30 }, (_, i) => `c${i}`);
+    const plainRow = names.map((_, i) => `v${i}`).join(',');
+    const longRow = ['x'.repeat(400_000), '"quoted"', ...names.slice(2).map(() => 'y')].join(',');
+    const csv = [names.join(','), plainRow, longRow, plainRow, longRow, plainRow].join('\n') + '\n';
+    const types = names.map((): ColumnType => 'VARCHAR');
+    let rows = 0;
+    const b = new CsvBatcher(
+      {
+        label: 't',
+        atomicity: 'skipCol',
+        delimiter: 0x2c,
+        forceHeader: true,
+        skipLev: false,
+        schema: [],
+        analysisLines: 2,
+      },
+      {
+        prepare: () => ({ types, patterns: names.map(() => undefined), names, tsColumn: -1 }),
+        batch: (n, columns) => {
+          rows += n;
+          assert.equal(valuesOf(columns[1]!, n).filter((v) => v === 'quoted').length <= n, true);
+        },
+      },
+    );
+    const bytes = Buffer.from(csv);
+    for (let at = 0; at < bytes.length; at += 1 << 20) await b.push(bytes.subarray(at, at + (1 << 20)));
+    await b.finish();
+    assert.equal(rows, 5);
+    assert.equal(b.rowsRejected, 0);
+  },
+);
