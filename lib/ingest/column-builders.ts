@@ -87,37 +87,54 @@ export const fieldText = (b: Uint8Array, s: number, e: number): string =>
 
 const POW10 = Array.from({ length: 23 }, (_, i) => 10 ** i);
 
+/** The parts of the decimal readDecimal read last (one object for the process: no allocation per value). */
+const decimal = { neg: false, mantissa: 0, digits: 0, scale: 0 };
+
 /**
- * A decimal number from bytes: `[+-]digits[.digits][(e|E)[+-]digits]`. Exact
- * (one rounding) when the digits fit 2^53 and the power of ten is at most 22
- * (Clinger's fast path); other forms go through Number() on the text.
+ * `[+-]digits[.digits]` from `b[i]` (no further than `e`): returns where it ends, its sign, digits
+ * as an integer, how many, and the power of ten to scale by in `decimal`. Each byte is read once
+ * (`x >>> 0 > 9`: not a digit, as a byte below '0' wraps around).
  */
-export function parseDoubleBytes(b: Uint8Array, s: number, e: number): number | null {
-  let i = s;
+function readDecimal(b: Uint8Array, i: number, e: number): number {
   let neg = false;
   if (i < e && (b[i] === 45 || b[i] === 43)) {
     neg = b[i] === 45;
     i++;
   }
   let m = 0;
-  let d: number;
-  // Digits, each byte read once: `d >>> 0 > 9` is not a digit (below '0' wraps around).
+  let x: number;
   const intStart = i;
-  while (i < e && (d = b[i]! - 48) >>> 0 <= 9) {
-    m = m * 10 + d;
+  while (i < e && (x = b[i]! - 48) >>> 0 <= 9) {
+    m = m * 10 + x;
     i++;
   }
   let digits = i - intStart;
   let scale = 0;
   if (i < e && b[i] === 46) {
     const fracStart = ++i;
-    while (i < e && (d = b[i]! - 48) >>> 0 <= 9) {
-      m = m * 10 + d;
+    while (i < e && (x = b[i]! - 48) >>> 0 <= 9) {
+      m = m * 10 + x;
       i++;
     }
     scale = fracStart - i;
     digits -= scale;
   }
+  decimal.neg = neg;
+  decimal.mantissa = m;
+  decimal.digits = digits;
+  decimal.scale = scale;
+  return i;
+}
+
+/**
+ * A decimal number from bytes: `[+-]digits[.digits][(e|E)[+-]digits]`. Exact
+ * (one rounding) when the digits fit 2^53 and the power of ten is at most 22
+ * (Clinger's fast path); other forms go through Number() on the text.
+ */
+export function parseDoubleBytes(b: Uint8Array, s: number, e: number): number | null {
+  let i = readDecimal(b, s, e);
+  const { neg, mantissa: m, digits } = decimal;
+  let scale = decimal.scale;
   if (digits === 0) return slowDouble(b, s, e);
   if (i < e && (b[i] === 101 || b[i] === 69)) {
     i++;
@@ -401,35 +418,12 @@ class DoubleBuilder extends FixedBuilder<Float64Array> {
   }
   /** `[+-]digits[.digits]` of at most 15 digits, as parseDoubleBytes computes it (one pass over the bytes). */
   scan(d: number, b: Uint8Array, i: number, n: number): number {
-    let j = i;
-    let neg = false;
-    if (j < n && (b[j] === 45 || b[j] === 43)) {
-      neg = b[j] === 45;
-      j++;
-    }
-    let m = 0;
-    let x: number;
-    const intStart = j;
-    while (j < n && (x = b[j]! - 48) >>> 0 <= 9) {
-      m = m * 10 + x;
-      j++;
-    }
-    let digits = j - intStart;
-    let scale = 0;
-    if (j < n && b[j] === 46) {
-      const fracStart = ++j;
-      while (j < n && (x = b[j]! - 48) >>> 0 <= 9) {
-        m = m * 10 + x;
-        j++;
-      }
-      scale = fracStart - j;
-      digits -= scale;
-    }
-    if (digits === 0 || digits > 15 || j >= n) return -1;
+    const j = readDecimal(b, i, n);
+    if (decimal.digits === 0 || decimal.digits > 15 || j >= n) return -1;
     const t = b[j]!;
-    if (t !== d && t !== 0x0a && t !== 0x0d) return -1;
-    const v = m / POW10[-scale]!;
-    this.put(neg ? -v : v);
+    if (t !== d && t !== LF && t !== CR) return -1;
+    const v = decimal.mantissa / POW10[-decimal.scale]!;
+    this.put(decimal.neg ? -v : v);
     return j;
   }
 }

@@ -143,6 +143,22 @@ function tokenized(bytes: Uint8Array, atomicity: Atomicity): SegmentResult {
   };
 }
 
+/** The bytes as one segment, the last of its file (plain rows in one pass). */
+function parsed(bytes: Uint8Array, atomicity: Atomicity): SegmentResult {
+  return parseSegment({
+    bytes,
+    delimiter: 0x2c,
+    lineBytes: 1 << 20,
+    types: TYPES,
+    patterns: PATTERNS,
+    names: NAMES,
+    tsColumn: 0,
+    rules: { atomicity, skipLev: false },
+    rows: 64,
+    final: true,
+  });
+}
+
 function plain(c: ColumnInput): unknown {
   if (ArrayBuffer.isView(c)) return Array.from(c as Float64Array, (x) => (Object.is(x, -0) ? '-0' : x));
   return c;
@@ -154,18 +170,7 @@ test('plain rows in one pass give what the tokenizer gives, whatever the rows ar
     const bytes = file(seed, 400);
     for (const atomicity of ['skipCol', 'skipRow'] as const) {
       const want = tokenized(bytes, atomicity);
-      const got = parseSegment({
-        bytes,
-        delimiter: 0x2c,
-        lineBytes: 1 << 20,
-        types: TYPES,
-        patterns: PATTERNS,
-        names: NAMES,
-        tsColumn: 0,
-        rules: { atomicity, skipLev: false },
-        rows: 64,
-        final: true,
-      });
+      const got = parsed(bytes, atomicity);
       const where = `seed ${seed}, ${atomicity}`;
       assert.equal(got.rows, want.rows, where);
       assert.equal(got.rejected, want.rejected, where);
@@ -191,20 +196,7 @@ test('a failure under atomicity=abort names the same line', () => {
       }
     };
     const want = message(() => tokenized(bytes, 'abort'));
-    const got = message(() =>
-      parseSegment({
-        bytes,
-        delimiter: 0x2c,
-        lineBytes: 1 << 20,
-        types: TYPES,
-        patterns: PATTERNS,
-        names: NAMES,
-        tsColumn: 0,
-        rules: { atomicity: 'abort', skipLev: false },
-        rows: 64,
-        final: true,
-      }),
-    );
+    const got = message(() => parsed(bytes, 'abort'));
     assert.match(want, /line/);
     assert.equal(got, want, `seed ${seed}`);
   }
