@@ -105,21 +105,26 @@ export function encodeDelta(out: ByteBuilder, dv: DeltaValues, from: number, to:
 /** 32 non-negative values (< 2^53) at `width` bits each, LSB first. */
 function packMiniblock(out: ByteBuilder, d: Float64Array, s: number, width: number): void {
   if (width === 0) return;
-  out.ensure(4 * width);
+  // 32 values of `width` bits are 4 * width bytes; the 24-bit path writes up to 2 bytes past them.
+  out.ensure(4 * width + 2);
   const buf = out.buf;
   let at = out.length;
   let acc = 0,
     bits = 0;
   if (width <= 24) {
-    // Fewer than 8 pending bits plus a value of at most 24 bits fit the 32-bit accumulator.
+    // Fewer than 8 pending bits plus a value of at most 24 bits fit the 32-bit accumulator. Its low
+    // three bytes are written every time and the complete ones kept (no loop per byte): a byte
+    // written ahead is written again, whole, by the next value or left past the end.
     for (let i = s; i < s + MINI; i++) {
       acc |= d[i]! << bits;
       bits += width;
-      while (bits >= 8) {
-        buf[at++] = acc & 0xff;
-        acc >>>= 8;
-        bits -= 8;
-      }
+      buf[at] = acc;
+      buf[at + 1] = acc >>> 8;
+      buf[at + 2] = acc >>> 16;
+      const k = bits >>> 3;
+      at += k;
+      acc >>>= k << 3;
+      bits &= 7;
     }
   } else if (width <= 32) {
     // Values below 2^32: their low 16 bits, then the rest.
