@@ -207,7 +207,7 @@ export const CONFIG_KEYS = {
   'cairo.sql.page.frame.min.rows': key(
     intType(1, 2 ** 31 - 1),
     1 << 20,
-    'Fewest rows of a table one worker thread takes as a task of a parallel scan (aggregates without GROUP BY): smaller scans stay on one thread, where handing the work over would cost more than it saves.',
+    'Fewest rows of a table one worker thread takes as a task of a parallel scan (aggregates without GROUP BY; half as many for GROUP BY over text keys and SAMPLE BY, whose rows cost more): smaller scans stay on one thread, where handing the work over would cost more than it saves.',
   ),
   'cairo.sql.page.frame.max.rows': key(
     intType(1, 2 ** 31 - 1),

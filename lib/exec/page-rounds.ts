@@ -36,8 +36,9 @@ export function pageBytes(
 /**
  * The `pages` (`rows` in all) cut into parts of contiguous pages, one per thread, each summarized by
  * `summarize` (the task `kind` on a pool thread; the first part here), results in part order with
- * the page bounds of each part. A part smaller than cx.pageFrame.minRows stays on this thread: the
- * task's round trip (its shared pages posted, the thread's reply) would cost more than it saves.
+ * the page bounds of each part. A part smaller than `minRows` (cx.pageFrame.minRows unless the
+ * caller's rows cost more) stays on this thread: the task's round trip (its shared pages posted,
+ * the thread's reply) would cost more than it saves.
  */
 export async function summarizeParts<I, O>(
   pages: readonly PageRange[],
@@ -46,9 +47,10 @@ export async function summarizeParts<I, O>(
   partOf: (from: number, to: number) => I,
   kind: TaskKind<I, O>,
   summarize: (input: I) => O,
+  minRows = cx.pageFrame.minRows,
 ): Promise<{ readonly bounds: readonly number[]; readonly results: readonly O[] }> {
   const pool = cx.workers();
-  const parts = pool === null ? 1 : Math.max(1, Math.min(pool.threads + 1, Math.floor(rows / cx.pageFrame.minRows)));
+  const parts = pool === null ? 1 : Math.max(1, Math.min(pool.threads + 1, Math.floor(rows / minRows)));
   // Part boundaries by pages (pages are at most one batch: near enough to equal rows).
   const bounds = Array.from({ length: parts + 1 }, (_, k) => Math.round((k * pages.length) / parts));
   const tasks: Promise<O>[] = [];
