@@ -1,15 +1,16 @@
 // The plain rows of a CSV file parsed in one pass, without the tokenizer:
 // a row whose fields are all unquoted, non-empty and convert, with exactly a
 // value per column, ending in \n or \r\n, goes straight into the builders
-// (a DOUBLE parsed as its bytes are scanned; other types scanned to their
-// delimiter, then added as the row rules would add them). The first row that
-// is anything else (quotes, an empty or bad value, a short or long line, an
-// empty line, a lone \r, the end of the bytes) stops it, with every builder
-// as it was before that row: pushRows hands that row to the tokenizer and
-// the row rules, which decide what it is, exactly as for a file parsed
-// without this, and goes on in one pass after it. Rows taken here are what
-// those rules would have taken: accepted, every value as the builder's add()
-// makes it, counted by the rules (and the tokenizer's lines) as theirs. Used
+// (DOUBLE and TIMESTAMP parsed and text copied as their bytes are scanned;
+// other types scanned to their delimiter, then added as the row rules would
+// add them). The first row that is anything else (quotes, an empty or bad
+// value, a short or long line, an empty line, a lone \r, the end of the
+// bytes) stops it, with every builder as it was before that row: push() hands
+// that row to the tokenizer and the row rules, which decide what it is,
+// exactly as for a file parsed without this, and goes on in one pass after
+// it. Rows taken here are what those rules would have taken: accepted, every
+// value as the builder's add() makes it, counted by the rules (and the
+// tokenizer's lines) as theirs. Used
 // for a segment on a pool thread (ingest/segments.ts) and for the file on the
 // import's own thread (ingest/csv-batcher.ts), not for a table that takes
 // rows in timestamp order only (its rule needs every row's timestamp).
