@@ -286,6 +286,20 @@ export class Segments {
       this.#carryBytes = 0;
     }
     const charged = bytes.length * IN_FLIGHT_COST;
+    if (!this.#o.budget.fits(charged)) {
+      // Short of memory, fewer segments in flight: the oldest ones go to the sink first (what holds the
+      // budget, the table writer's rows above all, fails naming itself there). With none left and
+      // still no room, this thread parses the rest in its batches, within what is left. Meanwhile
+      // this segment heads the carry, so that whatever sends the rest to the caller's thread sends
+      // it in file order.
+      this.#carry.unshift(bytes);
+      this.#carryBytes += bytes.length;
+      while (!this.#o.budget.fits(charged) && this.#inFlight.length > 0 && !this.serial) await this.#takeOldest();
+      if (!this.serial && !this.#o.budget.fits(charged)) await this.#toSerial();
+      if (this.serial) return;
+      this.#carry.shift();
+      this.#carryBytes -= bytes.length;
+    }
     this.#o.budget.charge(charged, 'segments of the file being parsed');
     const claim = new Int32Array(new SharedArrayBuffer(4));
     const pooled = this.#pool.run(PARSE_SEGMENT, { ...request, claim }).then(

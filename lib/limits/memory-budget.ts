@@ -65,6 +65,11 @@ export class MemoryBudget {
     else this.release(held - bytes);
   }
 
+  /** Whether `bytes` more would fit here and in every parent (charge() would not throw). */
+  fits(bytes: number): boolean {
+    return this.#used + bytes <= this.limit && (this.#parent?.fits(bytes) ?? true);
+  }
+
   /** Throws the same error as charge() would when `bytes` more would not fit; charges nothing. */
   check(bytes: number, what: string): void {
     if (this.#used + bytes > this.limit) throw this.#exceeded(what, bytes);

@@ -291,3 +291,69 @@ function valueAt(c: ColumnInput, r: number): unknown {
   }
   return JSON.stringify(v);
 }
+
+describe('segments under a tight memory budget', () => {
+  const csv = Buffer.from(trades(300));
+  const header = csv.indexOf('\n') + 1;
+  const target: CsvTarget = {
+    types: ['TIMESTAMP', 'VARCHAR', 'DOUBLE', 'DOUBLE', 'VARCHAR', 'VARCHAR'],
+    patterns: [],
+    names: ['ts', 'sym', 'price', 'amount', 'side', 'note'],
+    tsColumn: 0,
+  };
+  const pool = {
+    threads: 1,
+    run: (_kind: unknown, input: SegmentRequest): Promise<SegmentResult | null> =>
+      Promise.resolve(parseSegmentTask(input).value),
+  } as unknown as WorkerPool;
+
+  /** The file after its header through Segments with `budget`; `sinkBytes` charged to it per row taken (never given back). */
+  async function run(budget: MemoryBudget, sinkBytes: number): Promise<{ rows: number; serial: Buffer[] }> {
+    let rows = 0;
+    const serial: Buffer[] = [];
+    const segments = new Segments(pool, {
+      delimiter: 0x2c,
+      lineBytes: 1 << 20,
+      segmentBytes: 200,
+      target,
+      rules: { atomicity: 'skipCol', skipLev: false },
+      line: 2,
+      startRows: 1,
+      startBytes: header,
+      budget,
+      batch: (n) => {
+        budget.charge(n * sinkBytes, "the sink's rows");
+        rows += n;
+      },
+      serially: (_line, chunks) => {
+        serial.push(...chunks.map((c) => Buffer.from(c)));
+        return Promise.resolve();
+      },
+      more: (chunk) => {
+        serial.push(Buffer.from(chunk));
+        return Promise.resolve();
+      },
+    });
+    for (let at = header; at < csv.length; at += 97) await segments.push(csv.subarray(at, at + 97));
+    await segments.finish();
+    return { rows, serial };
+  }
+
+  test('what fills the budget fails naming itself, not the segments in flight', async () => {
+    const err = await run(new MemoryBudget(48 * 1024, 'import.memory.limit'), 200).then(
+      () => 'no error',
+      (e: unknown) => (e as Error).message,
+    );
+    assert.match(err, /^the sink's rows needs more than the memory limit/);
+  });
+
+  test('a segment that does not fit with none in flight sends the rest, in order, to the import thread', async () => {
+    const { rows, serial } = await run(new MemoryBudget(100, 'import.memory.limit'), 0);
+    const rest = Buffer.concat(serial);
+    // Whatever segments fitted were taken; from the first that did not, the rest of the file as it is.
+    assert.ok(rest.length > csv.length / 2, `${rest.length} bytes went to the import thread`);
+    assert.ok(rest.equals(csv.subarray(csv.length - rest.length)), 'the rest of the file, in order');
+    assert.equal(csv[csv.length - rest.length - 1], 0x0a, 'from a line start');
+    assert.ok(rows < 10, String(rows));
+  });
+});
