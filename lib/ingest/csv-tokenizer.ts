@@ -150,26 +150,27 @@ export class CsvTokenizer {
   }
 
   /**
-   * Tokenizes a chunk: calls sink.field for every complete field and
-   * sink.endRow at every row end; keeps an unfinished field/row for the next
-   * push. Returns the bytes consumed: all of them, or fewer when endRow asked
-   * to pause (the caller pushes the rest later).
+   * Tokenizes a chunk (from byte `from`: the bytes before it were consumed
+   * otherwise, ingest/fast-rows.ts): calls sink.field for every complete field
+   * and sink.endRow at every row end; keeps an unfinished field/row for the
+   * next push. Returns the bytes consumed from `from`: all of them, or fewer
+   * when endRow asked to pause (the caller pushes the rest later).
    */
-  push(chunk: Uint8Array, sink: FieldSink): number {
+  push(chunk: Uint8Array, sink: FieldSink, from = 0): number {
     const n = chunk.length;
-    if (n === 0) return 0;
-    let i = 0;
+    if (n <= from) return 0;
+    let i = from;
     if (this.bomMatched >= 0) {
-      i = this.skipBom(chunk);
+      i = this.skipBom(chunk, from);
       if (i === n && this.bomMatched >= 0) {
-        this.byteCount += n;
-        return n;
+        this.byteCount += n - from;
+        return n - from;
       }
     }
-    const used = this.run(chunk, i, sink);
-    this.prevByte = chunk[used - 1]!;
-    this.byteCount += used;
-    return used;
+    const end = this.run(chunk, i, sink);
+    this.prevByte = chunk[end - 1]!;
+    this.byteCount += end - from;
+    return end - from;
   }
 
   /** End of input: completes a last row without a trailing newline. */
@@ -202,8 +203,8 @@ export class CsvTokenizer {
    * of the first byte after them. On a mismatch after a partial match, the matched bytes become the
    * start of an unquoted field, as they are content.
    */
-  private skipBom(chunk: Uint8Array): number {
-    let i = 0;
+  private skipBom(chunk: Uint8Array, from: number): number {
+    let i = from;
     let m = this.bomMatched;
     while (i < chunk.length && m < 3 && chunk[i] === BOM[m]) {
       i++;

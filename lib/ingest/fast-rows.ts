@@ -107,7 +107,7 @@ export class FastRows {
     const n = bytes.length;
     let at = 0;
     while (at < n && rules.pending < rules.rowLimit) {
-      if (!this.taking) return at + tokenizer.push(at === 0 ? bytes : bytes.subarray(at), rules);
+      if (!this.taking) return at + tokenizer.push(bytes, rules, at);
       if (tokenizer.atRowBoundary && tokenizer.pastBom && !rules.atHeader) {
         const stop = this.run(bytes, at);
         tokenizer.skipRows(this.rows, stop - at);
@@ -119,7 +119,7 @@ export class FastRows {
       // The next row (with any rejected before it) the tokenizer's way, which pauses after it.
       rules.pauseAfterRow = true;
       try {
-        at += tokenizer.push(bytes.subarray(at), rules);
+        at += tokenizer.push(bytes, rules, at);
       } finally {
         rules.pauseAfterRow = false;
       }

@@ -5,10 +5,6 @@
 // pages the helper compresses.
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { Catalog } from '../../lib/storage/catalog.js';
 import { compile } from '../../lib/exec/engine.js';
 import { csvBody } from '../../lib/export/csv-response.js';
 import { jsonQueryBody } from '../../lib/export/json-response.js';
@@ -18,16 +14,9 @@ import type { RowWindow } from '../../lib/export/row-window.js';
 import { parquetBody, planParquet } from '../../lib/export/parquet/parquet-writer.js';
 import { PARQUET_DEFAULTS } from '../../lib/export/parquet/options.js';
 import type { CodecName } from '../../lib/export/parquet/format.js';
-import { ENGINE } from '../helpers/engine.js';
+import { ENGINE, tempCatalog } from '../helpers/engine.js';
 
-const root = mkdtempSync(join(tmpdir(), 'svcdb-csv-pool-'));
-const catalog = Catalog.open(join(root, 'db'), {
-  commitMode: 'nosync',
-  writerWaitMs: 100,
-  readerCacheSize: 16 << 20,
-  maxUncommittedRows: 1_000_000,
-  o3MaxLag: 0,
-});
+const { catalog } = tempCatalog('svcdb-csv-pool-');
 const pool = new FormatPool(new WorkerPool(1));
 /** More threads than this machine's 2 cores: slices and pages spread over three, the bytes still in order. */
 const pool3 = new FormatPool(new WorkerPool(3));
@@ -36,8 +25,6 @@ const poolOf = (p: WithPool): FormatPool | null => (p === true ? pool : p === fa
 after(async () => {
   await pool.close();
   await pool3.close();
-  catalog.close();
-  rmSync(root, { recursive: true, force: true });
 });
 const signal = new AbortController().signal;
 

@@ -185,18 +185,21 @@ describe('import parsing on the worker pool', () => {
   });
 });
 
+/** The columns trades() makes, as detection types them (what a segment parse is given). */
+const TRADES_TARGET: CsvTarget = {
+  types: ['TIMESTAMP', 'VARCHAR', 'DOUBLE', 'DOUBLE', 'VARCHAR', 'VARCHAR'],
+  patterns: [],
+  names: ['ts', 'sym', 'price', 'amount', 'side', 'note'],
+  tsColumn: 0,
+};
+
 // Who parses a segment: a claim word in shared memory, taken by the pool thread that begins it or
 // by the import's thread when it has to wait for the oldest segment (it takes back the newest ones
 // no pool thread began). Driven here with a pool whose thread begins tasks only when told to.
 describe('segments taken back by the import thread', () => {
   const csv = Buffer.from(trades(400));
   const header = csv.indexOf('\n') + 1;
-  const target: CsvTarget = {
-    types: ['TIMESTAMP', 'VARCHAR', 'DOUBLE', 'DOUBLE', 'VARCHAR', 'VARCHAR'],
-    patterns: [],
-    names: ['ts', 'sym', 'price', 'amount', 'side', 'note'],
-    tsColumn: 0,
-  };
+  const target = TRADES_TARGET;
   const rules: RowRulesOptions = { atomicity: 'skipCol', skipLev: false };
 
   /** The file after its header through Segments, the pool thread beginning task i when `begins(i)` says so, right away or at the end. */
@@ -295,12 +298,7 @@ function valueAt(c: ColumnInput, r: number): unknown {
 describe('segments under a tight memory budget', () => {
   const csv = Buffer.from(trades(300));
   const header = csv.indexOf('\n') + 1;
-  const target: CsvTarget = {
-    types: ['TIMESTAMP', 'VARCHAR', 'DOUBLE', 'DOUBLE', 'VARCHAR', 'VARCHAR'],
-    patterns: [],
-    names: ['ts', 'sym', 'price', 'amount', 'side', 'note'],
-    tsColumn: 0,
-  };
+  const target = TRADES_TARGET;
   const pool = {
     threads: 1,
     run: (_kind: unknown, input: SegmentRequest): Promise<SegmentResult | null> =>
