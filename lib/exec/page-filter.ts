@@ -16,7 +16,7 @@ import type { TableReader } from '../storage/table-reader.js';
 import type { TextCodes } from '../storage/text-codes.js';
 import type { ExecContext } from './context.js';
 import { Evaluator, type CompiledExpr } from './expr.js';
-import type { PageRange } from './page-rounds.js';
+import type { PageBytes, PageRange } from './page-rounds.js';
 import type { PageFilter, PageSummaryRequest, PageTerm } from './page-task.js';
 
 type ScanPlan = Extract<Plan, { kind: 'scan' }>;
@@ -254,7 +254,7 @@ export interface PartShape extends Pick<PageSummaryRequest, 'types' | 'kinds' | 
 export function partRequest(
   shape: PartShape,
   pages: readonly FilteredPage[],
-  bytes: readonly (readonly (Uint8Array | null)[])[],
+  bytes: PageBytes,
   from: number,
   to: number,
 ): PageSummaryRequest {
@@ -264,7 +264,7 @@ export function partRequest(
     types: shape.types,
     kinds: shape.kinds,
     columns: shape.columns,
-    bytes: bytes.map((b) => b.slice(from, to)),
+    bytes: bytes(from, to),
     rows: these.map((g) => g.hi - g.lo),
     ...(filter === undefined ? {} : { filter }),
   };

@@ -1,5 +1,5 @@
 // One round of a scan by pages (exec/page-aggregate.ts, exec/page-group.ts):
-// the pages' bytes as the read cache holds them, and the round cut into
+// the pages' bytes as the read cache holds them (looked up part by part), and the round cut into
 // contiguous parts, all but the first summarized on the worker pool and the
 // first on this thread meanwhile; the results come back in part order.
 import type { PartitionState, ColumnDef } from '../storage/table-state.js';
@@ -14,23 +14,34 @@ export interface PageRange {
   readonly hi: number;
 }
 
-/** Per column, per page: the page's bytes (shared with the read cache where they lie in one chunk), null for a partition that predates the column. */
-export function pageBytes(
-  reader: TableReader,
-  pages: readonly PageRange[],
-  defs: readonly ColumnDef[],
-): (Uint8Array | null)[][] {
-  return defs.map((d) => {
-    let part: PartitionState | null = null,
-      at: ((lo: number, hi: number) => Uint8Array) | null = null;
-    return pages.map((g) => {
-      if (g.p !== part) {
-        part = g.p;
-        at = reader.fixedBytes(g.p, d);
+/**
+ * Per column, per page of [from, to): the page's bytes (shared with the read cache where they lie
+ * in one chunk), null for a partition that predates the column.
+ */
+export type PageBytes = (from: number, to: number) => (Uint8Array | null)[][];
+
+/**
+ * The pages' bytes as the read cache holds them, looked up a part at a time when the part is made
+ * (summarizeParts makes the pool's parts first, so the threads start while this one looks up its own).
+ */
+export function pageBytes(reader: TableReader, pages: readonly PageRange[], defs: readonly ColumnDef[]): PageBytes {
+  // Per column: the partition last looked at and its reader of pages (null: the partition predates the column).
+  const parts: (PartitionState | null)[] = defs.map(() => null);
+  const ats: (((lo: number, hi: number) => Uint8Array) | null)[] = defs.map(() => null);
+  return (from, to) =>
+    defs.map((d, c) => {
+      const out = new Array<Uint8Array | null>(to - from);
+      for (let i = from; i < to; i++) {
+        const g = pages[i]!;
+        if (g.p !== parts[c]) {
+          parts[c] = g.p;
+          ats[c] = reader.fixedBytes(g.p, d);
+        }
+        const at = ats[c]!;
+        out[i - from] = at === null ? null : at(g.lo, g.hi);
       }
-      return at === null ? null : at(g.lo, g.hi);
+      return out;
     });
-  });
 }
 
 /**

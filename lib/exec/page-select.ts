@@ -14,7 +14,7 @@ import type { Plan } from '../sql/bound.js';
 import type { ColumnDef } from '../storage/table-state.js';
 import { pace, tablesOf, type ExecContext } from './context.js';
 import { FilterTables, pageScan, partRequest, requestTerm, type FilteredPage, type PartShape } from './page-filter.js';
-import { pageBytes, summarizeParts } from './page-rounds.js';
+import { pageBytes, summarizeParts, type PageBytes } from './page-rounds.js';
 import { SELECT_PAGES, selectPages, type PageSummaryRequest } from './page-task.js';
 import { builtTextColumns, textKeyColumns } from './text-keys.js';
 
@@ -58,7 +58,7 @@ export function pageSelect(
       leaves: filter.texts.length,
     };
     const partOf =
-      (pages: readonly FilteredPage[], bytes: (Uint8Array | null)[][]) =>
+      (pages: readonly FilteredPage[], bytes: PageBytes) =>
       (from: number, to: number): PageSummaryRequest =>
         partRequest(shape, pages, bytes, from, to);
     const size = DEFAULT_BATCH_ROWS;

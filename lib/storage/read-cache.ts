@@ -1,6 +1,8 @@
-// A bounded LRU cache of file chunks (in shared memory, readable by worker
-// threads) for readers, so scans of warm data cost a memory copy (or nothing)
-// and tables larger than memory still work. Size from cairo.reader.cache.size.
+// A bounded cache of file chunks in shared memory (worker threads read them)
+// for readers, so scans of warm data cost a memory copy (or nothing) and tables
+// larger than memory still work. Size from cairo.reader.cache.size. Chunks are
+// found by file and index; when full, the oldest chunk not read again since it
+// was last passed goes (second chance: near LRU, and a hit only sets a flag).
 // Counts the bytes it reads from disk.
 import { closeSync, openSync } from 'node:fs';
 import { readAt } from './io.js';
@@ -10,12 +12,25 @@ interface Chunk {
   readonly data: Uint8Array;
   /** Bytes of `data` that are valid (committed) content. */
   valid: number;
+  /** Read since the eviction hand last passed it (a second chance before it goes). */
+  used: boolean;
+  readonly file: FileChunks;
+  readonly index: number;
+}
+
+/** A file's cached chunks by index: a hit is an array lookup, not a key made and hashed per chunk. */
+interface FileChunks {
+  readonly key: string;
+  readonly chunks: (Chunk | undefined)[];
+  count: number;
 }
 
 export class ReadCache {
   readonly chunkSize: number;
   readonly capacity: number;
-  #chunks = new Map<string, Chunk>();
+  #files = new Map<string, FileChunks>();
+  /** Every chunk, oldest first: eviction takes the first not used since it was last passed (CLOCK, near enough LRU; a hit costs a flag). */
+  #order = new Set<Chunk>();
   #bytes = 0;
   /** Bytes read from files since the cache was made (the I/O a scan caused). */
   bytesRead = 0;
@@ -42,14 +57,19 @@ export class ReadCache {
     const cs = this.chunkSize;
     const first = Math.floor(pos / cs);
     const last = Math.floor((pos + len - 1) / cs);
+    let f = this.#files.get(key);
+    if (f === undefined) {
+      f = { key, chunks: [], count: 0 };
+      this.#files.set(key, f);
+    }
     if (first === last) {
-      const c = this.#chunk(key, path, first, limit);
+      const c = this.#chunk(f, path, first, limit);
       const off = pos - first * cs;
       return c.data.subarray(off, off + len);
     }
     const out = new Uint8Array(len);
     for (let i = first; i <= last; i++) {
-      const c = this.#chunk(key, path, i, limit);
+      const c = this.#chunk(f, path, i, limit);
       const from = Math.max(pos, i * cs);
       const to = Math.min(pos + len, (i + 1) * cs);
       out.set(c.data.subarray(from - i * cs, to - i * cs), from - pos);
@@ -57,22 +77,17 @@ export class ReadCache {
     return out;
   }
 
-  #chunk(key: string, path: string, index: number, limit: number): Chunk {
-    const k = `${key}#${index}`;
+  #chunk(f: FileChunks, path: string, index: number, limit: number): Chunk {
     const cs = this.chunkSize;
     const want = Math.min(cs, limit - index * cs);
-    let c = this.#chunks.get(k);
-    if (c && c.valid >= want) {
+    const had = f.chunks[index];
+    if (had !== undefined && had.valid >= want) {
       this.hits++;
-      this.#chunks.delete(k);
-      this.#chunks.set(k, c);
-      return c;
+      had.used = true;
+      return had;
     }
     this.misses++;
-    if (c) {
-      this.#chunks.delete(k);
-      this.#bytes -= c.data.byteLength;
-    }
+    if (had !== undefined) this.#remove(had);
     // Shared memory: other threads may read a chunk while this one goes on (exec/page-aggregate.ts); chunks are never written after this read.
     const data = new Uint8Array(new SharedArrayBuffer(want));
     const fd = openSync(path, 'r');
@@ -85,15 +100,34 @@ export class ReadCache {
     this.bytesRead += n;
     if (n < want)
       throw new Error(`file ${path} is shorter than its committed size (${index * cs + n} < ${index * cs + want})`);
-    c = { data, valid: want };
-    this.#chunks.set(k, c);
+    const c: Chunk = { data, valid: want, used: false, file: f, index };
+    if (f.count === 0) this.#files.set(f.key, f); // evicted whole meanwhile (a read of several chunks)
+    f.chunks[index] = c;
+    f.count++;
+    this.#order.add(c);
     this.#bytes += data.byteLength;
-    while (this.#bytes > this.capacity) {
-      const oldest = this.#chunks.keys().next().value as string;
-      this.#bytes -= this.#chunks.get(oldest)!.data.byteLength;
-      this.#chunks.delete(oldest);
+    for (const o of this.#order) {
+      if (this.#bytes <= this.capacity) break;
+      if (o === c) continue;
+      if (o.used) {
+        o.used = false;
+        this.#order.delete(o);
+        this.#order.add(o); // its second chance: to the back
+      } else this.#remove(o);
     }
     return c;
+  }
+
+  /** Drops chunk c (and its file's entry with its last chunk). */
+  #remove(c: Chunk): void {
+    this.#order.delete(c);
+    this.#bytes -= c.data.byteLength;
+    const f = c.file;
+    f.chunks[c.index] = undefined;
+    if (--f.count === 0) {
+      f.chunks.length = 0;
+      if (this.#files.get(f.key) === f) this.#files.delete(f.key);
+    }
   }
 
   /** Counts bytes a reader read from a file directly, around the cache. */
@@ -111,12 +145,10 @@ export class ReadCache {
     const set = new Set(typeof paths === 'string' ? [paths] : paths);
     if (set.size === 0) return;
     this.codes.evict(set);
-    if (this.#chunks.size === 0) return;
-    for (const [k, c] of this.#chunks) {
-      if (under(k, set)) {
-        this.#bytes -= c.data.byteLength;
-        this.#chunks.delete(k);
-      }
+    for (const [k, f] of this.#files) {
+      if (!under(k, set)) continue;
+      for (const c of f.chunks) if (c !== undefined) this.#remove(c);
+      this.#files.delete(k);
     }
   }
 
@@ -125,17 +157,9 @@ export class ReadCache {
   }
 }
 
-/** Whether chunk key `k` (`<path>#<index>`) lies under one of `paths`: a folder given with or without its trailing slash, or the file. */
+/** Whether file key `k` (`<table id>/<path in the table folder>`) lies under one of `paths`: a folder given with or without its trailing slash, or the file. */
 function under(k: string, paths: ReadonlySet<string>): boolean {
-  for (let i = 0; i < k.length; i++) {
-    const ch = k.charCodeAt(i);
-    if (ch === 0x2f) {
-      // '/'
-      if (paths.has(k.slice(0, i)) || paths.has(k.slice(0, i + 1))) return true;
-    } else if (ch === 0x23) {
-      // '#': the file's path ends here
-      return paths.has(k.slice(0, i));
-    }
-  }
-  return false;
+  for (let i = 0; i < k.length; i++)
+    if (k.charCodeAt(i) === 0x2f && (paths.has(k.slice(0, i)) || paths.has(k.slice(0, i + 1)))) return true; // '/'
+  return paths.has(k);
 }
