@@ -22,8 +22,12 @@ export function compressPage(m: CompressRequest): TaskOutput<CompressReply> {
     c = pageCodec(m.codec, m.level);
     codecs.set(key, c);
   }
-  // A copy of its own: a codec's buffer may live in memory that cannot be transferred.
-  const own = new Uint8Array(c.compress(m.data));
+  // Transferred when the page has a buffer of its own; else a copy (a small Buffer lives in Node's shared pool).
+  const out = c.compress(m.data);
+  const own =
+    out.byteOffset === 0 && out.buffer instanceof ArrayBuffer && out.buffer.byteLength === out.length
+      ? new Uint8Array(out.buffer)
+      : new Uint8Array(out);
   const input = m.data.buffer;
   return { value: { compressed: own, input }, transfer: [own.buffer, input] };
 }

@@ -144,19 +144,28 @@ export function pageCodec(name: CodecName, level: number | null): PageCodec {
  * concurrent exports each take one). A page is always compressed in steps of STEP_BYTES, with its
  * size pledged, whether in one call or with turns between them: zstd's streaming output can differ
  * from its one-shot output, and a page's bytes must not depend on the thread that compressed it.
+ * Each context has an output buffer of its own, reused: a page's bytes are copied out of it at
+ * their exact length (one allocation a page, not one of the worst case and then a copy).
  */
+/** A free ZSTD context keeps an output buffer up to this size (pages of a default data_page_size fit). */
+const KEPT_OUTPUT_BYTES = 4 * 1024 * 1024;
+
 function zstdCodec(level: number): PageCodec {
   const z = load<ZstdBinding>('zstd-napi/binding');
-  const free: ZstdContext[] = [];
+  const free: { readonly c: ZstdContext; out: Buffer }[] = [];
   function* steps(d: Uint8Array): Generator<void, Buffer, void> {
-    let c = free.pop();
-    if (c === undefined) {
-      c = new z.CCtx();
+    let held = free.pop();
+    if (held === undefined) {
+      const c = new z.CCtx();
       c.setParameter(z.CParameter.compressionLevel, level);
+      held = { c, out: Buffer.allocUnsafe(0) };
     }
+    const c = held.c;
     c.reset(z.ResetDirective.sessionOnly);
     c.setPledgedSrcSize(d.length);
-    const out = Buffer.allocUnsafe(z.compressBound(d.length));
+    const bound = z.compressBound(d.length);
+    if (held.out.length < bound) held.out = Buffer.allocUnsafe(bound);
+    const out = held.out;
     let at = 0;
     for (let from = 0; ; from += STEP_BYTES) {
       const last = from + STEP_BYTES >= d.length;
@@ -175,9 +184,12 @@ function zstdCodec(level: number): PageCodec {
       if (last) break;
       yield;
     }
+    const page = Buffer.allocUnsafe(at);
+    out.copy(page, 0, 0, at);
+    if (out.length > KEPT_OUTPUT_BYTES) held.out = Buffer.allocUnsafe(0); // a huge page's buffer is not kept
     // A context left mid-frame (the caller stopped early) is not given back: it is dropped.
-    if (free.length < 4) free.push(c);
-    return at < 0.75 * out.length ? Buffer.from(out.subarray(0, at)) : out.subarray(0, at);
+    if (free.length < 4) free.push(held);
+    return page;
   }
   return {
     name: 'ZSTD',
