@@ -1,6 +1,7 @@
 // Numeric functions: abs, sign (keep the argument's type), round (Java's
 // Math.round; with a scale half away from zero; round_half_even, round_down, round_up), floor, ceil, sqrt, power,
-// ln, log (base 10, as QuestDB/PostgreSQL), exp, greatest, least.
+// ln, log (base 10, as QuestDB/PostgreSQL), exp, greatest, least; the trigonometric functions (sin ... atan2, cot,
+// degrees, radians, pi).
 import type { Kernel, FunctionRegistry } from './registry.js';
 import { accept, defineScalar, widest, type Signature } from './signature.js';
 import type { SqlType } from '../core/sql-type.js';
@@ -221,4 +222,43 @@ export function registerMath(registry: FunctionRegistry): void {
   defineScalar(registry, 'exp', [unary(Math.exp)]);
   defineScalar(registry, 'greatest', [extreme(true)]);
   defineScalar(registry, 'least', [extreme(false)]);
+  registerTrigonometry(registry);
+}
+
+/**
+ * QuestDB's trigonometric functions, DOUBLE in radians. A NaN result is NULL, as QuestDB has it
+ * (an infinite argument of sin, cos, tan; asin and acos past 1); cot(0) is NULL too, not
+ * Infinity, and atan of an infinity is the nearest value to pi/2 of its sign.
+ */
+function registerTrigonometry(registry: FunctionRegistry): void {
+  defineScalar(registry, 'sin', [unary(Math.sin)]);
+  defineScalar(registry, 'cos', [unary(Math.cos)]);
+  defineScalar(registry, 'tan', [unary(Math.tan)]);
+  defineScalar(registry, 'cot', [unary((x) => (x === 0 ? NaN : 1 / Math.tan(x)))]);
+  defineScalar(registry, 'asin', [unary(Math.asin)]);
+  defineScalar(registry, 'acos', [unary(Math.acos)]);
+  defineScalar(registry, 'atan', [unary(Math.atan)]);
+  defineScalar(registry, 'atan2', [
+    {
+      args: [accept.double, accept.double],
+      build: () => ({
+        type: 'DOUBLE',
+        kernel: (args, n) => {
+          const y = asDoubles(args[0]!),
+            x = asDoubles(args[1]!);
+          const out = new Float64Array(n);
+          for (let i = 0; i < n; i++) out[i] = Math.atan2(y[i]!, x[i]!);
+          return fromDoubles('DOUBLE', out);
+        },
+      }),
+    },
+  ]);
+  defineScalar(registry, 'degrees', [unary((x) => (x * 180) / Math.PI)]);
+  defineScalar(registry, 'radians', [unary((x) => (x * Math.PI) / 180)]);
+  defineScalar(registry, 'pi', [
+    {
+      args: [],
+      build: () => ({ type: 'DOUBLE', kernel: (_args, n) => fromDoubles('DOUBLE', new Float64Array(n).fill(Math.PI)) }),
+    },
+  ]);
 }

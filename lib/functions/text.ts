@@ -1,10 +1,11 @@
-// Text functions (length, upper, lower, concat, substring, left, right, strpos,
+// Text functions (length, upper, lower, concat, substring, left, right, md5, sha1, sha256, strpos,
 // replace, trims, split_part, starts_with, regexp_replace (Regex), lpad, rpad). Counts
 // are in code points, except length(STRING | SYMBOL), which counts UTF-16 code
 // units as QuestDB's STRING does; VARCHAR input gives VARCHAR, other text STRING.
 // Functions that can make a value much longer than their input (lpad, rpad,
 // replace, regexp_replace) refuse one past cairo.sql.string.function.buffer.max.size
 // before building it, as QuestDB does; what all of them build is charged as it grows.
+import { createHash } from 'node:crypto';
 import { SvcError } from '../errors/svc-error.js';
 import { INT_NULL } from '../core/column-type.js';
 import type { ColumnVector } from '../core/column-vector.js';
@@ -292,6 +293,11 @@ export function registerText(registry: FunctionRegistry): void {
     textSig(['t', 'n'], (s, x) => substring(s, x[1]!, undefined)),
   ]);
   defineScalar(registry, 'left', [textSig(['t', 'n'], (s, x) => left(s, x[1]!))]);
+  // Hashes of the text's UTF-8 bytes as lowercase hex (QuestDB's md5, sha1, sha256); NULL for NULL.
+  for (const algorithm of ['md5', 'sha1', 'sha256'])
+    defineScalar(registry, algorithm, [
+      textSig(['t'], (s) => createHash(algorithm).update(s, 'utf8').digest('hex'), undefined, 'VARCHAR'),
+    ]);
   defineScalar(registry, 'right', [textSig(['t', 'n'], (s, x) => right(s, x[1]!))]);
   defineScalar(
     registry,

@@ -99,3 +99,30 @@ test('handles empty batches and rejects non-numeric arguments', () => {
   );
   assert.match(resolveError('sqrt', ['TIMESTAMP']), /no matching function `sqrt`/);
 });
+
+test('trigonometry: sin, cos, tan, cot, asin, acos, atan, atan2, degrees, radians, pi; a NaN result and cot(0) are NULL', () => {
+  const h = Math.PI / 2;
+  assert.deepEqual(call('sin', [doubles([h, 0, Infinity, null])]), [1, 0, null, null]);
+  assert.deepEqual(call('cos', [doubles([h, 0])]), [6.123233995736766e-17, 1]);
+  assert.deepEqual(call('tan', [doubles([h])]), [16331239353195370]);
+  assert.deepEqual(call('cot', [doubles([h, 0, Math.PI / 4, null])]), [
+    6.123233995736766e-17,
+    null,
+    1.0000000000000002,
+    null,
+  ]);
+  assert.deepEqual(call('asin', [doubles([1, 2, null])]), [h, null, null]);
+  assert.deepEqual(call('acos', [doubles([0, -1.5])]), [h, null]);
+  assert.deepEqual(call('atan', [doubles([1, -Infinity])]), [Math.PI / 4, -h]);
+  assert.deepEqual(call('atan2', [doubles([1, -1, null]), doubles([1, -1, 1])]), [
+    Math.PI / 4,
+    -3 * (Math.PI / 4),
+    null,
+  ]);
+  assert.deepEqual(call('degrees', [doubles([Math.PI, null])]), [180, null]);
+  assert.deepEqual(call('radians', [ints([180, null])]), [Math.PI, null]);
+  assert.deepEqual(call('pi', [], [], 2), [Math.PI, Math.PI]);
+  for (const name of ['sin', 'cos', 'tan', 'cot', 'asin', 'acos', 'atan', 'degrees', 'radians'])
+    assert.equal(resultType(name, ['INT']), 'DOUBLE', name);
+  assert.equal(resultType('atan2', ['LONG', 'DOUBLE']), 'DOUBLE');
+});

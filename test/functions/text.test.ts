@@ -201,3 +201,20 @@ test('handles empty batches and rejects wrong argument types', () => {
   assert.match(resolveError('left', ['STRING', 'STRING']), /no matching function `left`/);
   assert.match(resolveError('upper', ['STRING', 'STRING']), /no matching function `upper`/);
 });
+
+test('md5, sha1 and sha256 hash the UTF-8 bytes to lowercase hex VARCHAR, NULL for NULL', () => {
+  for (const name of ['md5', 'sha1', 'sha256']) {
+    assert.equal(resultType(name, ['STRING']), 'VARCHAR');
+    assert.equal(resultType(name, ['VARCHAR']), 'VARCHAR');
+  }
+  assert.deepEqual(call('md5', [strs(['abc', '', null])]), [
+    '900150983cd24fb0d6963f7d28e17f72',
+    'd41d8cd98f00b204e9800998ecf8427e',
+    null,
+  ]);
+  assert.deepEqual(call('sha1', [strs(['abc'], 'VARCHAR')]), ['a9993e364706816aba3e25717850c26c9cd0d89d']);
+  assert.deepEqual(call('sha256', [strs(['', 'Zürich'], 'VARCHAR')]), [
+    'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855',
+    '4251685e06cab635578c72b1f5f221e9840a05ac4d8f2404be4177aa87f9907d',
+  ]);
+});
