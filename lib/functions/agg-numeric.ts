@@ -1,6 +1,8 @@
 // Counting and numeric aggregates over group ids: count(), count(x),
-// count_distinct, sum, avg, ksum (Kahan), nsum (Neumaier) and Welford variance
-// and standard deviation. NULLs are skipped; empty groups give NULL (count 0).
+// count_distinct, sum, avg, ksum (Kahan), nsum (Neumaier), Welford variance
+// and standard deviation, and over pairs covariance, correlation and the least
+// squares line (covar_pop, covar_samp, corr, regr_slope, regr_intercept).
+// NULLs are skipped; empty groups give NULL (count 0).
 import { LONG_NULL } from '../core/column-type.js';
 import type { ColumnVector, FixedVector } from '../core/column-vector.js';
 import type { AggregateOverload, AggregateState, FunctionRegistry } from './registry.js';
@@ -281,6 +283,88 @@ class VarianceState extends GroupArrays {
   }
 }
 
+type Bivariate = 'covar_pop' | 'covar_samp' | 'corr' | 'regr_slope' | 'regr_intercept';
+
+/**
+ * Over pairs (y, x) where both are finite (QuestDB skips a pair with a NULL or an infinity), per
+ * group: the count, both means and the sums of squared and crossed deviations (Syy, Sxx, Sxy),
+ * updated by Welford's method. covar_pop is Sxy/n, covar_samp Sxy/(n-1) from 2 pairs, corr
+ * Sxy/sqrt(Sxx*Syy), regr_slope(y, x) Sxy/Sxx and regr_intercept meanY - slope*meanX; NULL where
+ * there are too few pairs or the divisor is 0.
+ */
+class BivariateState extends GroupArrays {
+  constructor(private readonly kind: Bivariate) {
+    super(6);
+  }
+
+  update(ids: Int32Array, args: readonly ColumnVector[], n: number, groups: number): void {
+    this.ensure(groups);
+    const [cnt, my, mx, syy, sxx, sxy] = this.arrays as [
+      Float64Array,
+      Float64Array,
+      Float64Array,
+      Float64Array,
+      Float64Array,
+      Float64Array,
+    ];
+    const y = asDoubles(args[0]!),
+      x = asDoubles(args[1]!);
+    for (let i = 0; i < n; i++) {
+      const a = y[i]!,
+        b = x[i]!;
+      if (!Number.isFinite(a) || !Number.isFinite(b)) continue;
+      const g = ids[i]!;
+      const c = ++cnt[g]!;
+      const dy = a - my[g]!,
+        dx = b - mx[g]!;
+      my[g]! += dy / c;
+      mx[g]! += dx / c;
+      syy[g]! += dy * (a - my[g]!);
+      sxx[g]! += dx * (b - mx[g]!);
+      sxy[g]! += dy * (b - mx[g]!);
+    }
+  }
+
+  result(groups: number): ColumnVector {
+    this.ensure(groups);
+    const [cnt, my, mx, syy, sxx, sxy] = this.arrays as [
+      Float64Array,
+      Float64Array,
+      Float64Array,
+      Float64Array,
+      Float64Array,
+      Float64Array,
+    ];
+    const out = new Float64Array(groups);
+    for (let g = 0; g < groups; g++) {
+      const c = cnt[g]!;
+      let v = NaN;
+      if (c > 0)
+        switch (this.kind) {
+          case 'covar_pop':
+            v = sxy[g]! / c;
+            break;
+          case 'covar_samp':
+            if (c > 1) v = sxy[g]! / (c - 1);
+            break;
+          case 'corr': {
+            const d = Math.sqrt(sxx[g]! * syy[g]!);
+            if (d !== 0) v = sxy[g]! / d;
+            break;
+          }
+          case 'regr_slope':
+            if (sxx[g] !== 0) v = sxy[g]! / sxx[g]!;
+            break;
+          case 'regr_intercept':
+            if (sxx[g] !== 0) v = my[g]! - (sxy[g]! / sxx[g]!) * mx[g]!;
+            break;
+        }
+      out[g] = v;
+    }
+    return fromDoubles('DOUBLE', out);
+  }
+}
+
 function overload(type: SqlType, create: () => AggregateState): AggregateOverload {
   return { type, create };
 }
@@ -342,6 +426,14 @@ export function registerNumericAggregates(registry: FunctionRegistry): void {
     ['variance', 'var_samp'],
     ['var_pop', 'var_pop'],
   ];
+  for (const name of ['covar_pop', 'covar_samp', 'corr', 'regr_slope', 'regr_intercept'] as const)
+    registry.registerAggregate({
+      name,
+      resolve(argTypes, distinct) {
+        if (argTypes.length !== 2 || !argTypes.every(numericArg) || distinct) return noMatch(name, argTypes);
+        return overload('DOUBLE', () => new BivariateState(name));
+      },
+    });
   for (const [name, moment] of moments) {
     registry.registerAggregate({
       name,

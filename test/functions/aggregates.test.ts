@@ -346,3 +346,50 @@ test('min, max, first and last of TIMESTAMP_NS tell values one nanosecond apart'
   assert.deepEqual(pick('last'), ['2024-01-02T03:04:05.123456788Z', '1969-12-31T23:59:59.999999999Z']);
   assert.deepEqual(pick('first_not_null'), ['2024-01-02T03:04:05.123456789Z', '1969-12-31T23:59:59.999999999Z']);
 });
+
+test('covar_pop, covar_samp, corr, regr_slope and regr_intercept over finite pairs, per group, across batches', () => {
+  // Group 0: (y, x) = (2, 1), (4.5, 2), (5.5, 3), (9, 4) split over two batches, plus a pair with a
+  // NULL and one with an infinity (skipped); group 1: one pair; group 2: x constant.
+  const batches = [
+    [
+      [0, 0, 1, 2, 0],
+      [doubles([2, 4.5, 1, 1, null]), doubles([1, 2, 1, 2, 7])],
+    ],
+    [
+      [0, 2, 0, 0],
+      [doubles([5.5, 3, 9, Infinity]), doubles([3, 2, 4, 5])],
+    ],
+  ] as const;
+  const at = (name: string): unknown[] => aggregate(name, ['DOUBLE', 'DOUBLE'], batches, 4);
+  // Expected values from Python's statistics module (covariance, correlation, linear_regression).
+  assert.deepEqual(at('covar_pop'), [2.75, 0, 0, null]);
+  assert.deepEqual(at('covar_samp'), [3.6666666666666665, null, 0, null]);
+  assert.deepEqual(at('corr'), [0.9789871508779666, null, null, null]);
+  assert.deepEqual(at('regr_slope'), [2.2, null, null, null]);
+  assert.deepEqual(at('regr_intercept'), [-0.25, null, null, null]);
+  assert.deepEqual(
+    aggregate(
+      'covar_pop',
+      ['INT', 'LONG'],
+      [
+        [
+          [0, 0],
+          [ints([1, 3]), longs([2, 4])],
+        ],
+      ],
+      1,
+    ),
+    [1],
+  );
+  assert.match(
+    (() => {
+      try {
+        REGISTRY.resolveAggregate('corr', ['DOUBLE'], false, 0);
+        return '';
+      } catch (e) {
+        return (e as Error).message;
+      }
+    })(),
+    /corr/,
+  );
+});
