@@ -1,6 +1,7 @@
 // Aggregates keeping one input value per group, in the argument's type: min and
 // max (numbers, temporals, TIMESTAMP_NS exactly, CHAR, text in code point order), first / last (row
-// order, NULL included, as QuestDB), first_not_null and last_not_null.
+// order, NULL included, as QuestDB), first_not_null and last_not_null; arg_max and arg_min (the
+// value at the greatest or least key).
 import { symbolsFromStrings, type ColumnVector } from '../core/column-vector.js';
 import type { AggregateState, FunctionRegistry } from './registry.js';
 import { isNumeric, isTemporal, type SqlType } from '../core/sql-type.js';
@@ -310,7 +311,78 @@ class TextPick implements AggregateState {
 
 const TEXT: readonly SqlType[] = ['STRING', 'VARCHAR', 'SYMBOL'];
 
+/**
+ * arg_max(value, key) / arg_min(value, key): per group, the value of the row whose key is the
+ * greatest (least), as QuestDB has them: a row with a NULL key is skipped, the first row with the
+ * extreme key wins a tie, and its value is taken as it is (NULL included). NULL with no keyed row.
+ */
+class ArgPick implements AggregateState {
+  private keys = new Float64Array(0);
+  private numbers = new Float64Array(0);
+  private texts: (string | null)[] = [];
+
+  constructor(
+    private readonly max: boolean,
+    private readonly type: SqlType,
+  ) {}
+
+  private get text(): boolean {
+    return TEXT.includes(this.type);
+  }
+
+  private ensure(groups: number): void {
+    this.keys = growF64(this.keys, groups, NaN);
+    if (this.text) while (this.texts.length < groups) this.texts.push(null);
+    else this.numbers = growF64(this.numbers, groups, NaN);
+  }
+
+  update(ids: Int32Array, args: readonly ColumnVector[], n: number, groups: number): void {
+    this.ensure(groups);
+    const v = args[0]!;
+    const k = asDoubles(args[1]!);
+    const x = this.text ? null : asDoubles(v);
+    const keys = this.keys,
+      max = this.max;
+    for (let i = 0; i < n; i++) {
+      const key = k[i]!;
+      if (key !== key) continue;
+      const g = ids[i]!,
+        best = keys[g]!;
+      if (best === best && (max ? key <= best : key >= best)) continue;
+      keys[g] = key;
+      if (x === null) this.texts[g] = textAt(v, i);
+      else this.numbers[g] = x[i]!;
+    }
+  }
+
+  result(groups: number): ColumnVector {
+    this.ensure(groups);
+    if (!this.text) return fromDoubles(this.type, this.numbers.slice(0, groups));
+    const vals = this.texts.slice(0, groups);
+    if (this.type === 'SYMBOL') return symbolsFromStrings(vals);
+    return textVector(this.type === 'VARCHAR' ? 'VARCHAR' : 'STRING', vals);
+  }
+
+  bytes(): number {
+    let chars = 0;
+    for (const t of this.texts) chars += t === null ? 0 : t.length;
+    return this.keys.byteLength + this.numbers.byteLength + this.texts.length * 8 + chars * 2;
+  }
+}
+
 export function registerPickAggregates(registry: FunctionRegistry): void {
+  for (const name of ['arg_max', 'arg_min'] as const)
+    registry.registerAggregate({
+      name,
+      resolve(argTypes, distinct) {
+        const [v, k] = argTypes as [SqlType, SqlType];
+        const keyOk = (isNumeric(k) || isTemporal(k)) && k !== 'TIMESTAMP_NS';
+        const valueOk = ((isNumeric(v) || isTemporal(v)) && v !== 'TIMESTAMP_NS') || v === 'CHAR' || TEXT.includes(v);
+        if (argTypes.length !== 2 || distinct || !keyOk || !valueOk)
+          return `there is no matching function \`${name}\` with the argument types: (${argTypes.join(', ')})`;
+        return { type: v, create: () => new ArgPick(name === 'arg_max', v) };
+      },
+    });
   const modes: Mode[] = ['min', 'max', 'first', 'last', 'first_not_null', 'last_not_null'];
   for (const mode of modes) {
     registry.registerAggregate({

@@ -1,4 +1,4 @@
-// Text functions (length, upper, lower, concat, substring, left, right, md5, sha1, sha256, strpos,
+// Text functions (length, length_bytes, upper, lower, concat, substring, left, right, md5, sha1, sha256, quote_ident, typeof, strpos,
 // replace, trims, split_part, starts_with, regexp_replace (Regex), lpad, rpad). Counts
 // are in code points, except length(STRING | SYMBOL), which counts UTF-16 code
 // units as QuestDB's STRING does; VARCHAR input gives VARCHAR, other text STRING.
@@ -7,11 +7,11 @@
 // before building it, as QuestDB does; what all of them build is charged as it grows.
 import { createHash } from 'node:crypto';
 import { SvcError } from '../errors/svc-error.js';
-import { INT_NULL } from '../core/column-type.js';
+import { INT_NULL, typeName } from '../core/column-type.js';
 import type { ColumnVector } from '../core/column-vector.js';
 import { argError, type BindHook, type Kernel, type KernelContext, type FunctionRegistry } from './registry.js';
 import { accept, defineScalar, type Signature } from './signature.js';
-import { asDoubles, boolVector, intVector, textAt } from '../core/vec.js';
+import { asDoubles, boolVector, constantVector, intVector, textAt } from '../core/vec.js';
 import { checkTextSize, TextOut, utf8Length } from './text-out.js';
 import { codePointLength } from '../core/utf8.js';
 import { checkPattern, concatKernel, textResult } from './pattern.js';
@@ -100,6 +100,19 @@ export function javaUpper(s: string): string {
 export function javaLower(s: string): string {
   const l = s.toLowerCase();
   return l.length === s.length ? l : perChar(s, (c) => (c === '\u0130' ? 'i' : c.toLowerCase()));
+}
+
+/**
+ * QuestDB's quote_ident: the text as is when every UTF-16 unit is a letter, a digit, `_` or `$`
+ * (Java's Character.isLetter / isDigit, so a lone surrogate is neither), else in double quotes
+ * with each `"` doubled.
+ */
+export function quoteIdent(s: string): string {
+  for (let i = 0; i < s.length; i++) {
+    const c = s[i]!;
+    if (!(c === '_' || c === '$' || /[\p{L}\p{Nd}]/u.test(c))) return `"${s.replaceAll('"', '""')}"`;
+  }
+  return s;
 }
 
 function perChar(s: string, map: (c: string) => string): string {
@@ -272,6 +285,34 @@ const checkRegexpReplace: BindHook = (args, pos) => {
 
 export function registerText(registry: FunctionRegistry): void {
   defineScalar(registry, 'length', [{ args: [accept.text], build: () => ({ type: 'INT', kernel: lengthKernel }) }]);
+  // QuestDB's length_bytes: the UTF-8 size of a VARCHAR, -1 for NULL as length() has it.
+  defineScalar(registry, 'length_bytes', [
+    {
+      args: [accept.text],
+      build: () => ({
+        type: 'INT',
+        kernel: (args, n) => {
+          const out = new Int32Array(n);
+          for (let i = 0; i < n; i++) {
+            const s = textAt(args[0]!, i);
+            out[i] = s === null ? -1 : utf8Length(s);
+          }
+          return intVector(out);
+        },
+      }),
+    },
+  ]);
+  defineScalar(registry, 'quote_ident', [textSig(['t'], quoteIdent, undefined, 'STRING')]);
+  // QuestDB's typeOf(x): the argument's type name as a STRING constant ('NULL' for a NULL literal).
+  defineScalar(registry, 'typeof', [
+    {
+      args: [(t) => t],
+      build: (t) => {
+        const name = t[0] === 'NULL' ? 'NULL' : typeName(t[0]!);
+        return { type: 'STRING', kernel: (_args, n) => constantVector('STRING', name, n) };
+      },
+    },
+  ]);
   // QuestDB's upper/lower are STRING functions (a VARCHAR argument is read as a STRING).
   defineScalar(registry, ['upper', 'to_uppercase'], [textSig(['t'], javaUpper, undefined, 'STRING')]);
   defineScalar(registry, ['lower', 'to_lowercase'], [textSig(['t'], javaLower, undefined, 'STRING')]);

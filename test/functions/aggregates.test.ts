@@ -393,3 +393,32 @@ test('covar_pop, covar_samp, corr, regr_slope and regr_intercept over finite pai
     /corr/,
   );
 });
+
+test('arg_max and arg_min take the value at the extreme key: NULL keys skipped, the first of a tie kept', () => {
+  const batches = [
+    [
+      [0, 0, 0, 1],
+      [doubles([1.5, 2.5, null, 9]), ints([10, 30, 30, null])],
+    ],
+    [
+      [0, 0],
+      [doubles([4.5, 0.5]), ints([null, 5])],
+    ],
+  ] as const;
+  assert.deepEqual(aggregate('arg_max', ['DOUBLE', 'INT'], batches, 2), [2.5, null]);
+  assert.deepEqual(aggregate('arg_min', ['DOUBLE', 'INT'], batches, 2), [0.5, null]);
+  assert.deepEqual(
+    aggregate(
+      'arg_max',
+      ['VARCHAR', 'DOUBLE'],
+      [
+        [
+          [0, 0, 0],
+          [strs(['a', 'b', null], 'VARCHAR'), doubles([1, 3, 3])],
+        ],
+      ],
+      1,
+    ),
+    ['b'],
+  );
+});

@@ -10,6 +10,7 @@ import {
   chars,
   doubles,
   ints,
+  nullArg,
   resolveError,
   resultType,
   strs,
@@ -217,4 +218,26 @@ test('md5, sha1 and sha256 hash the UTF-8 bytes to lowercase hex VARCHAR, NULL f
     'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855',
     '4251685e06cab635578c72b1f5f221e9840a05ac4d8f2404be4177aa87f9907d',
   ]);
+});
+
+test('length_bytes counts UTF-8 bytes (-1 for NULL); quote_ident quotes all but letters, digits, _ and $', () => {
+  assert.deepEqual(call('length_bytes', [strs(['abc', 'é', '😀', null], 'VARCHAR')]), [3, 2, 4, -1]);
+  assert.equal(resultType('length_bytes', ['VARCHAR']), 'INT');
+  assert.deepEqual(call('quote_ident', [strs(['abc', 'a b', 'a"b', 'Ü_1$', '', '😀', null])]), [
+    'abc',
+    '"a b"',
+    '"a""b"',
+    'Ü_1$',
+    '',
+    '"😀"',
+    null,
+  ]);
+  assert.equal(resultType('quote_ident', ['VARCHAR']), 'STRING');
+});
+
+test("typeof names its argument's type, NULL for a NULL literal", () => {
+  assert.equal(resultType('typeof', ['INT']), 'STRING');
+  assert.deepEqual(call('typeof', [ints([1, null])]), ['INT', 'INT']);
+  assert.deepEqual(call('typeof', [strs(['a'], 'VARCHAR')]), ['VARCHAR']);
+  assert.deepEqual(call('typeof', [nullArg(1)], ['NULL']), ['NULL']);
 });
