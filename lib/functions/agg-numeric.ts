@@ -1,10 +1,11 @@
 // Counting and numeric aggregates over group ids: count(), count(x),
 // count_distinct, sum, avg, ksum (Kahan), nsum (Neumaier), Welford variance
 // and standard deviation, and over pairs covariance, correlation and the least
-// squares line (covar_pop, covar_samp, corr, regr_slope, regr_intercept).
+// squares line (covar_pop, covar_samp, corr, regr_slope, regr_intercept), and
+// bit_and, bit_or, bit_xor of integers.
 // NULLs are skipped; empty groups give NULL (count 0).
-import { LONG_NULL } from '../core/column-type.js';
-import type { ColumnVector, FixedVector } from '../core/column-vector.js';
+import { INT_NULL, LONG_NULL } from '../core/column-type.js';
+import { f64ToInt64, int64ToF64, type ColumnVector, type FixedVector } from '../core/column-vector.js';
 import type { AggregateOverload, AggregateState, FunctionRegistry } from './registry.js';
 import { isIntegral, isNumeric, type SqlType } from '../core/sql-type.js';
 import { asDoubles, fromDoubles, nullFlags } from '../core/vec.js';
@@ -365,6 +366,98 @@ class BivariateState extends GroupArrays {
   }
 }
 
+type BitOp = 'bit_and' | 'bit_or' | 'bit_xor';
+
+/**
+ * bit_and / bit_or / bit_xor of a group's non-NULL integers, in the argument's type; NULL when the
+ * group has none. LONG is combined exactly, as the two 32-bit halves of each value.
+ */
+class BitState implements AggregateState {
+  private lo = new Int32Array(0);
+  private hi = new Int32Array(0);
+  private has = new Uint8Array(0);
+
+  constructor(
+    private readonly op: BitOp,
+    private readonly type: SqlType,
+  ) {}
+
+  private ensure(groups: number): void {
+    if (this.has.length >= groups) return;
+    const size = Math.max(groups, this.has.length * 2, 16);
+    const grow = <T extends Int32Array | Uint8Array>(a: T, make: (n: number) => T): T => {
+      const b = make(size);
+      b.set(a);
+      return b;
+    };
+    this.lo = grow(this.lo, (n) => new Int32Array(n));
+    this.hi = grow(this.hi, (n) => new Int32Array(n));
+    this.has = grow(this.has, (n) => new Uint8Array(n));
+  }
+
+  private take(g: number, lo: number, hi: number): void {
+    if (!this.has[g]) {
+      this.has[g] = 1;
+      this.lo[g] = lo;
+      this.hi[g] = hi;
+      return;
+    }
+    switch (this.op) {
+      case 'bit_and':
+        this.lo[g]! &= lo;
+        this.hi[g]! &= hi;
+        break;
+      case 'bit_or':
+        this.lo[g]! |= lo;
+        this.hi[g]! |= hi;
+        break;
+      case 'bit_xor':
+        this.lo[g]! ^= lo;
+        this.hi[g]! ^= hi;
+        break;
+    }
+  }
+
+  update(ids: Int32Array, args: readonly ColumnVector[], n: number, groups: number): void {
+    this.ensure(groups);
+    const v = args[0]! as FixedVector;
+    if (this.type === 'LONG') {
+      const pairs = v.exact ?? f64ToInt64(asDoubles(v));
+      for (let i = 0; i < n; i++) {
+        const lo = pairs[2 * i]!,
+          hi = pairs[2 * i + 1]!;
+        if (hi === INT_NULL && lo === 0) continue; // LONG's NULL, -2^63
+        this.take(ids[i]!, lo, hi);
+      }
+      return;
+    }
+    const x = asDoubles(v);
+    for (let i = 0; i < n; i++) {
+      const value = x[i]!;
+      if (value === value) this.take(ids[i]!, value | 0, 0);
+    }
+  }
+
+  result(groups: number): ColumnVector {
+    this.ensure(groups);
+    if (this.type === 'LONG') {
+      const pairs = new Int32Array(groups * 2);
+      for (let g = 0; g < groups; g++) {
+        pairs[2 * g] = this.has[g] ? this.lo[g]! : 0;
+        pairs[2 * g + 1] = this.has[g] ? this.hi[g]! : INT_NULL;
+      }
+      return { kind: 'fixed', type: 'LONG', data: int64ToF64(pairs), exact: pairs };
+    }
+    const out = new Float64Array(groups);
+    for (let g = 0; g < groups; g++) out[g] = this.has[g] ? this.lo[g]! : NaN;
+    return fromDoubles(this.type, out);
+  }
+
+  bytes(): number {
+    return this.lo.byteLength + this.hi.byteLength + this.has.byteLength;
+  }
+}
+
 function overload(type: SqlType, create: () => AggregateState): AggregateOverload {
   return { type, create };
 }
@@ -426,6 +519,16 @@ export function registerNumericAggregates(registry: FunctionRegistry): void {
     ['variance', 'var_samp'],
     ['var_pop', 'var_pop'],
   ];
+  for (const name of ['bit_and', 'bit_or', 'bit_xor'] as const)
+    registry.registerAggregate({
+      name,
+      resolve(argTypes, distinct) {
+        const t = argTypes[0]!;
+        if (argTypes.length !== 1 || distinct || !['BYTE', 'SHORT', 'INT', 'LONG'].includes(t))
+          return noMatch(name, argTypes);
+        return overload(t, () => new BitState(name, t));
+      },
+    });
   for (const name of ['covar_pop', 'covar_samp', 'corr', 'regr_slope', 'regr_intercept'] as const)
     registry.registerAggregate({
       name,

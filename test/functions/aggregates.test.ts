@@ -422,3 +422,18 @@ test('arg_max and arg_min take the value at the extreme key: NULL keys skipped, 
     ['b'],
   );
 });
+
+test('bit_and, bit_or and bit_xor combine non-NULL integers in their type, LONG exactly', () => {
+  const ints4 = [[[0, 0, 0, 1], [ints([12, 10, 14, null])]]] as const;
+  assert.deepEqual(aggregate('bit_and', ['INT'], ints4, 2), [8, null]);
+  assert.deepEqual(aggregate('bit_or', ['INT'], ints4, 2), [14, null]);
+  assert.deepEqual(aggregate('bit_xor', ['INT'], ints4, 2), [8, null]);
+  const big = BigInt64Array.from([9007199254740993n, 9223372036854775807n, 4611686018427387905n]);
+  const exact = new Int32Array(big.buffer);
+  const longs3: ColumnVector = { kind: 'fixed', type: 'LONG', data: int64ToF64(exact), exact };
+  const r = REGISTRY.resolveAggregate('bit_xor', ['LONG'], false, 0).create();
+  r.update(Int32Array.from([0, 0, 0]), [longs3], 3, 1);
+  const out = r.result(1) as FixedVector;
+  assert.equal(new BigInt64Array(out.exact!.slice().buffer)[0], 4602678819172646911n);
+  assert.equal(REGISTRY.resolveAggregate('bit_and', ['SHORT'], false, 0).type, 'SHORT');
+});
