@@ -2,7 +2,7 @@
 // count_distinct, sum, avg, ksum (Kahan), nsum (Neumaier), Welford variance
 // and standard deviation, and over pairs covariance, correlation and the least
 // squares line (covar_pop, covar_samp, corr, regr_slope, regr_intercept), and
-// bit_and, bit_or, bit_xor of integers.
+// bit_and, bit_or, bit_xor of integers, and geomean.
 // NULLs are skipped; empty groups give NULL (count 0).
 import { INT_NULL, LONG_NULL } from '../core/column-type.js';
 import { f64ToInt64, int64ToF64, type ColumnVector, type FixedVector } from '../core/column-vector.js';
@@ -366,6 +366,37 @@ class BivariateState extends GroupArrays {
   }
 }
 
+/**
+ * geomean: exp of the mean of ln(x) over a group's non-NULL values, the logs summed in row order;
+ * NULL when the group has none, or when one is zero or negative (QuestDB's rule).
+ */
+class GeomeanState extends GroupArrays {
+  constructor() {
+    super(2);
+  }
+
+  update(ids: Int32Array, args: readonly ColumnVector[], n: number, groups: number): void {
+    this.ensure(groups);
+    const [sumLn, cnt] = this.arrays as [Float64Array, Float64Array];
+    const x = asDoubles(args[0]!);
+    for (let i = 0; i < n; i++) {
+      const v = x[i]!;
+      if (v !== v) continue;
+      const g = ids[i]!;
+      sumLn[g]! += v > 0 ? Math.log(v) : NaN;
+      cnt[g]!++;
+    }
+  }
+
+  result(groups: number): ColumnVector {
+    this.ensure(groups);
+    const [sumLn, cnt] = this.arrays as [Float64Array, Float64Array];
+    const out = new Float64Array(groups);
+    for (let g = 0; g < groups; g++) out[g] = cnt[g] === 0 ? NaN : Math.exp(sumLn[g]! / cnt[g]!);
+    return fromDoubles('DOUBLE', out);
+  }
+}
+
 type BitOp = 'bit_and' | 'bit_or' | 'bit_xor';
 
 /**
@@ -519,6 +550,13 @@ export function registerNumericAggregates(registry: FunctionRegistry): void {
     ['variance', 'var_samp'],
     ['var_pop', 'var_pop'],
   ];
+  registry.registerAggregate({
+    name: 'geomean',
+    resolve(argTypes, distinct) {
+      if (argTypes.length !== 1 || !numericArg(argTypes[0]!) || distinct) return noMatch('geomean', argTypes);
+      return overload('DOUBLE', () => new GeomeanState());
+    },
+  });
   for (const name of ['bit_and', 'bit_or', 'bit_xor'] as const)
     registry.registerAggregate({
       name,

@@ -437,3 +437,9 @@ test('bit_and, bit_or and bit_xor combine non-NULL integers in their type, LONG 
   assert.equal(new BigInt64Array(out.exact!.slice().buffer)[0], 4602678819172646911n);
   assert.equal(REGISTRY.resolveAggregate('bit_and', ['SHORT'], false, 0).type, 'SHORT');
 });
+
+test('geomean skips NULL and is NULL for a group with a zero or negative value or none', () => {
+  const batches = [[[0, 0, 0, 1, 1, 2], [doubles([2, 8, null, 1.5, 0, null])]]] as const;
+  assert.deepEqual(aggregate('geomean', ['DOUBLE'], batches, 3), [4, null, null]);
+  assert.equal(REGISTRY.resolveAggregate('geomean', ['INT'], false, 0).type, 'DOUBLE');
+});
