@@ -9,7 +9,7 @@ import { f64ToInt64, int64ToF64, type ColumnVector, type FixedVector } from '../
 import type { AggregateOverload, AggregateState, FunctionRegistry } from './registry.js';
 import { isIntegral, isNumeric, type SqlType } from '../core/sql-type.js';
 import { asDoubles, fromDoubles, nullFlags } from '../core/vec.js';
-import { CountDistinctState, DistinctState, growF64 } from './agg-util.js';
+import { CountDistinctState, DistinctState, growF64, growI32, growU8 } from './agg-util.js';
 import { sum4, type PageSummaryKind } from './page-summary.js';
 
 /** Shared shape: per-group Float64Arrays grown together. */
@@ -285,6 +285,8 @@ class VarianceState extends GroupArrays {
 }
 
 type Bivariate = 'covar_pop' | 'covar_samp' | 'corr' | 'regr_slope' | 'regr_intercept';
+/** A bivariate state's arrays: count, meanY, meanX, Syy, Sxx, Sxy per group. */
+type Moments = [Float64Array, Float64Array, Float64Array, Float64Array, Float64Array, Float64Array];
 
 /**
  * Over pairs (y, x) where both are finite (QuestDB skips a pair with a NULL or an infinity), per
@@ -298,16 +300,14 @@ class BivariateState extends GroupArrays {
     super(6);
   }
 
-  update(ids: Int32Array, args: readonly ColumnVector[], n: number, groups: number): void {
+  /** The per-group arrays grown to `groups`: count, meanY, meanX, Syy, Sxx, Sxy. */
+  private moments(groups: number): Moments {
     this.ensure(groups);
-    const [cnt, my, mx, syy, sxx, sxy] = this.arrays as [
-      Float64Array,
-      Float64Array,
-      Float64Array,
-      Float64Array,
-      Float64Array,
-      Float64Array,
-    ];
+    return this.arrays as Moments;
+  }
+
+  update(ids: Int32Array, args: readonly ColumnVector[], n: number, groups: number): void {
+    const [cnt, my, mx, syy, sxx, sxy] = this.moments(groups);
     const y = asDoubles(args[0]!),
       x = asDoubles(args[1]!);
     for (let i = 0; i < n; i++) {
@@ -327,15 +327,7 @@ class BivariateState extends GroupArrays {
   }
 
   result(groups: number): ColumnVector {
-    this.ensure(groups);
-    const [cnt, my, mx, syy, sxx, sxy] = this.arrays as [
-      Float64Array,
-      Float64Array,
-      Float64Array,
-      Float64Array,
-      Float64Array,
-      Float64Array,
-    ];
+    const [cnt, my, mx, syy, sxx, sxy] = this.moments(groups);
     const out = new Float64Array(groups);
     for (let g = 0; g < groups; g++) {
       const c = cnt[g]!;
@@ -414,16 +406,9 @@ class BitState implements AggregateState {
   ) {}
 
   private ensure(groups: number): void {
-    if (this.has.length >= groups) return;
-    const size = Math.max(groups, this.has.length * 2, 16);
-    const grow = <T extends Int32Array | Uint8Array>(a: T, make: (n: number) => T): T => {
-      const b = make(size);
-      b.set(a);
-      return b;
-    };
-    this.lo = grow(this.lo, (n) => new Int32Array(n));
-    this.hi = grow(this.hi, (n) => new Int32Array(n));
-    this.has = grow(this.has, (n) => new Uint8Array(n));
+    this.lo = growI32(this.lo, groups);
+    this.hi = growI32(this.hi, groups);
+    this.has = growU8(this.has, groups);
   }
 
   private take(g: number, lo: number, hi: number): void {

@@ -320,14 +320,13 @@ class ArgPick implements AggregateState {
   private keys = new Float64Array(0);
   private numbers = new Float64Array(0);
   private texts: (string | null)[] = [];
+  private readonly text: boolean;
 
   constructor(
     private readonly max: boolean,
     private readonly type: SqlType,
-  ) {}
-
-  private get text(): boolean {
-    return TEXT.includes(this.type);
+  ) {
+    this.text = TEXT.includes(type);
   }
 
   private ensure(groups: number): void {

@@ -181,16 +181,17 @@ function extreme(max: boolean): Signature {
   };
 }
 
-function pow(): Signature {
+/** A DOUBLE -> DOUBLE function of two arguments (power, atan2). */
+function binary(fn: (a: number, b: number) => number): Signature {
   return {
     args: [accept.double, accept.double],
     build: () => ({
       type: 'DOUBLE',
       kernel: (args, n) => {
-        const b = asDoubles(args[0]!),
-          e = asDoubles(args[1]!);
+        const a = asDoubles(args[0]!),
+          b = asDoubles(args[1]!);
         const out = new Float64Array(n);
-        for (let i = 0; i < n; i++) out[i] = b[i]! ** e[i]!;
+        for (let i = 0; i < n; i++) out[i] = fn(a[i]!, b[i]!);
         return fromDoubles('DOUBLE', out);
       },
     }),
@@ -216,7 +217,7 @@ export function registerMath(registry: FunctionRegistry): void {
   defineScalar(registry, 'floor', [unary(Math.floor)]);
   defineScalar(registry, ['ceil', 'ceiling'], [unary(Math.ceil)]);
   defineScalar(registry, 'sqrt', [unary(Math.sqrt)]);
-  defineScalar(registry, ['power', 'pow'], [pow()]);
+  defineScalar(registry, ['power', 'pow'], [binary((b, e) => b ** e)]);
   defineScalar(registry, 'ln', [unary(Math.log)]);
   defineScalar(registry, 'log', [unary(Math.log10)]);
   defineScalar(registry, 'exp', [unary(Math.exp)]);
@@ -238,21 +239,7 @@ function registerTrigonometry(registry: FunctionRegistry): void {
   defineScalar(registry, 'asin', [unary(Math.asin)]);
   defineScalar(registry, 'acos', [unary(Math.acos)]);
   defineScalar(registry, 'atan', [unary(Math.atan)]);
-  defineScalar(registry, 'atan2', [
-    {
-      args: [accept.double, accept.double],
-      build: () => ({
-        type: 'DOUBLE',
-        kernel: (args, n) => {
-          const y = asDoubles(args[0]!),
-            x = asDoubles(args[1]!);
-          const out = new Float64Array(n);
-          for (let i = 0; i < n; i++) out[i] = Math.atan2(y[i]!, x[i]!);
-          return fromDoubles('DOUBLE', out);
-        },
-      }),
-    },
-  ]);
+  defineScalar(registry, 'atan2', [binary(Math.atan2)]);
   defineScalar(registry, 'degrees', [unary((x) => (x * 180) / Math.PI)]);
   defineScalar(registry, 'radians', [unary((x) => (x * Math.PI) / 180)]);
   defineScalar(registry, 'pi', [

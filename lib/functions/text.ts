@@ -107,10 +107,12 @@ export function javaLower(s: string): string {
  * (Java's Character.isLetter / isDigit, so a lone surrogate is neither), else in double quotes
  * with each `"` doubled.
  */
+const LETTER_OR_DIGIT = /[\p{L}\p{Nd}]/u;
+
 export function quoteIdent(s: string): string {
   for (let i = 0; i < s.length; i++) {
     const c = s[i]!;
-    if (!(c === '_' || c === '$' || /[\p{L}\p{Nd}]/u.test(c))) return `"${s.replaceAll('"', '""')}"`;
+    if (!(c === '_' || c === '$' || LETTER_OR_DIGIT.test(c))) return `"${s.replaceAll('"', '""')}"`;
   }
   return s;
 }
