@@ -74,7 +74,10 @@ export function runDdl(stmt: Ddl, catalog: Catalog, env: DdlEnv): Prepared {
     case 'dropTable':
       return async () => {
         const names = stmt.all ? catalog.tables().map((t) => ({ name: t.name, pos: stmt.pos })) : stmt.names;
-        for (const n of names) await at(n.pos, () => catalog.drop(n.name, { ifExists: stmt.ifExists }));
+        for (const n of names) {
+          if (catalog.view(n.name)) throw new SvcError('SQL', 'table expected, got view', { position: n.pos });
+          await at(n.pos, () => catalog.drop(n.name, { ifExists: stmt.ifExists }));
+        }
         return { rows: 0 };
       };
     case 'truncateTable':

@@ -9,7 +9,8 @@ import type { Catalog } from '../storage/catalog.js';
 import type { Batch } from '../core/batch.js';
 import type * as A from '../sql/ast.js';
 import type { Field, Plan } from '../sql/bound.js';
-import { bindQuery, type BindContext } from '../sql/binder.js';
+import { bindQuery, describeViews, type BindContext } from '../sql/binder.js';
+import { variableTexts } from '../sql/declare.js';
 import type { SchemaSource } from '../sql/schema-source.js';
 import { node } from '../sql/plan-timestamp.js';
 import type { WorkerPool } from '../workers/worker-pool.js';
@@ -25,6 +26,7 @@ import type { MemoryBudget } from '../limits/memory-budget.js';
 import { endStatement, execContext, type ExecContext, type StatementRuntime } from './context.js';
 import type { Pacer } from './pacer.js';
 import { runDdl } from './ddl.js';
+import { runViewDdl, viewQueryType } from './view-ddl.js';
 import { explainPlan } from './explain.js';
 import { runInsert } from './insert.js';
 import { run } from './operators.js';
@@ -198,8 +200,23 @@ function compileStatement(
   };
   const select = (plan: Plan): SelectStatement => selectOf(plan, opts, runtime);
   switch (stmt.kind) {
-    case 'query':
-      return select(bindQuery(stmt.query, { catalog: opts.tables ?? catalogOf(opts), inputs: opts.inputs, ...env }));
+    case 'query': {
+      const variables = (stmt as A.Parsed).variables;
+      return select(
+        bindQuery(stmt.query, {
+          catalog: opts.tables ?? catalogOf(opts),
+          inputs: opts.inputs,
+          ...env,
+          ...(variables ? { variables: variableTexts(variables, text) } : {}),
+        }),
+      );
+    }
+    case 'createView':
+    case 'dropView':
+    case 'compileView': {
+      const prepared = runViewDdl(stmt, catalogOf(opts), env);
+      return { kind: 'ddl', queryType: viewQueryType(stmt), execute: change(prepared, opts, runtime) };
+    }
     case 'explain': {
       const inner = compileStatement(stmt.statement, opts, runtime, text);
       const lines = inner.kind === 'select' ? explainPlan(inner.plan) : [`${inner.kind.toUpperCase()}`];
@@ -219,11 +236,39 @@ function compileStatement(
     case 'show': {
       const what = stmt.what.toUpperCase();
       const table = stmt.table;
-      if (table !== null && !catalogOf(opts).exists(table))
+      const catalog = catalogOf(opts);
+      const bindCx = { catalog, ...env };
+      const isView = table !== null && catalog.view(table) !== null;
+      if (what === 'CREATE VIEW') {
+        if (table === null) throw new SvcError('SQL', 'view name expected', { position: stmt.tablePos });
+        if (!isView) {
+          if (catalog.exists(table)) throw new SvcError('SQL', 'view expected, got table', { position: stmt.tablePos });
+          throw new SvcError('SQL', `view does not exist [view=${table}]`, { position: stmt.tablePos });
+        }
+        return select(node({ kind: 'metadata', what: 'createView', table, fields: SHOW_CREATE_FIELDS }));
+      }
+      if (table !== null && !isView && !catalog.exists(table))
         throw new SvcError('SQL', `table does not exist [table=${table}]`, { position: stmt.tablePos });
       if (what === 'TABLES')
-        return select(node({ kind: 'metadata', what: 'tables', table: null, fields: SHOW_TABLES_FIELDS }));
-      if (what === 'COLUMNS') return select(node({ kind: 'metadata', what: 'columns', table, fields: COLUMNS_FIELDS }));
+        return select(
+          node({
+            kind: 'metadata',
+            what: 'tables',
+            table: null,
+            fields: SHOW_TABLES_FIELDS,
+            views: describeViews(bindCx),
+          }),
+        );
+      if (what === 'COLUMNS')
+        return select(
+          node({
+            kind: 'metadata',
+            what: 'columns',
+            table,
+            fields: COLUMNS_FIELDS,
+            ...(isView ? { views: describeViews(bindCx, table) } : {}),
+          }),
+        );
       if (what === 'CREATE TABLE')
         return select(node({ kind: 'metadata', what: 'createTable', table, fields: SHOW_CREATE_FIELDS }));
       throw new SvcError('SQL', `SHOW ${stmt.what} is not supported`, { position: stmt.pos });

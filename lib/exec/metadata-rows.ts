@@ -6,7 +6,9 @@ import type { Catalog } from '../storage/catalog.js';
 import { SYMBOL_DEFAULTS, TXN_FILE, upsertKeys, type ColumnDef } from '../storage/table-state.js';
 import type { Batch } from '../core/batch.js';
 import { typeName } from '../core/column-type.js';
-import type { Plan } from '../sql/bound.js';
+import type { Plan, ViewInfo } from '../sql/bound.js';
+import type { Table } from '../storage/table.js';
+import { SvcError } from '../errors/svc-error.js';
 import { fromValues, type Value } from './vectors.js';
 
 type MetadataPlan = Extract<Plan, { kind: 'metadata' }>;
@@ -14,12 +16,22 @@ type MetadataPlan = Extract<Plan, { kind: 'metadata' }>;
 export function metadataRows(plan: MetadataPlan, catalog: Catalog): Batch {
   const rows: Value[][] = [];
   if (plan.what === 'tables') {
-    catalog.tables().forEach((t, i) => {
-      const m = t.meta;
+    // Tables and views in one list by name, as QuestDB lists them (a view's table_type is 'V').
+    const entries: Array<{ name: string; table?: Table; view?: ViewInfo }> = [
+      ...catalog.tables().map((t) => ({ name: t.name, table: t })),
+      ...(plan.views ?? []).map((v) => ({ name: v.name, view: v })),
+    ].sort((a, b) => a.name.localeCompare(b.name));
+    entries.forEach((e, i) => {
       if (plan.fields.length === 1) {
-        rows.push([m.name]);
+        rows.push([e.name]);
         return;
       }
+      if (e.view) {
+        rows.push(viewTableRow(e.view, i + 1));
+        return;
+      }
+      const t = e.table!;
+      const m = t.meta;
       const ts = m.columns.find((c) => c.id === m.timestampId);
       const parts = t.txn.partitions;
       const rowCount = parts.reduce((s, p) => s + p.rows, 0);
@@ -47,6 +59,18 @@ export function metadataRows(plan: MetadataPlan, catalog: Catalog): Batch {
         t.txn.txn,
       ]);
     });
+  } else if (plan.what === 'views') {
+    for (const v of plan.views ?? []) {
+      rows.push([v.name, v.sql, v.name, v.error, v.error === null ? 'valid' : 'invalid', v.updated]);
+    }
+  } else if (plan.what === 'columns' && plan.views !== undefined) {
+    const v = plan.views[0];
+    if (v && v.error !== null) throw new SvcError('SQL', v.error, { position: 0 });
+    v?.fields.forEach((f, k) => rows.push([f.name, f.type, false, 0, false, 0, 0, k === v.timestamp, false]));
+  } else if (plan.what === 'createView') {
+    const v = catalog.view(plan.table!);
+    if (!v) throw new SvcError('SQL', `view does not exist [view=${plan.table}]`, { position: 0 });
+    rows.push([`CREATE VIEW '${v.name}' AS ( \n${v.sql.trim()}\n);`]);
   } else if (plan.what === 'columns') {
     const table = catalog.get(plan.table!);
     const m = table.meta;
@@ -125,4 +149,10 @@ function symbolClause(c: ColumnDef): string {
 
 function quote(name: string): string {
   return /^[A-Za-z_][A-Za-z0-9_]*$/.test(name) ? name : `"${name.replace(/"/g, '""')}"`;
+}
+
+/** A view's row of tables(): no partitions, rows or commits; its designated timestamp is its query's. */
+function viewTableRow(v: ViewInfo, id: number): Value[] {
+  const ts = v.timestamp >= 0 ? v.fields[v.timestamp]!.name : null;
+  return [id, v.name, ts, 'N/A', false, false, 0, 'HOUR', false, v.name, 0, 0, v.error !== null, 'V'];
 }

@@ -4,6 +4,8 @@
 // and end in assertNever, so a new kind does not compile until every stage
 // handles it.
 
+import type { Declared } from './declare.js';
+
 export interface Node {
   readonly kind: string;
   readonly pos: number;
@@ -167,7 +169,7 @@ export interface ScalarSubquery extends Node {
 /** `$1` style bind variable (parsed; the REST API has none to bind). */
 export interface BindVar extends Node {
   readonly kind: 'bindVar';
-  /** With its sigil: '$1', '$name'. (`@x` DECLARE variables make the statement Unsupported instead.) */
+  /** With its sigil: '$1', '$name'. (`@x` DECLARE variables are replaced before parsing: declare.ts.) */
   readonly name: string;
 }
 
@@ -573,8 +575,34 @@ export interface Unsupported extends Node {
   readonly what: string;
 }
 
+/** CREATE [OR REPLACE] VIEW [IF NOT EXISTS] v AS (query), and ALTER VIEW v AS (query) (`alter`). */
+export interface CreateView extends Node {
+  readonly kind: 'createView';
+  readonly name: string;
+  readonly namePos: number;
+  readonly orReplace: boolean;
+  readonly ifNotExists: boolean;
+  /** ALTER VIEW: the view must exist, and its query is replaced. */
+  readonly alter: boolean;
+  /** The query as parsed (variables replaced), checked when the statement runs. */
+  readonly query: Query;
+  /** The query's text as written between the parentheses (what is stored, and what views() shows). */
+  readonly sql: string;
+  readonly queryPos: number;
+}
+
+/** DROP VIEW [IF EXISTS] v, and COMPILE VIEW v (`compile`: binds the query, changes nothing). */
+export interface ViewCommand extends Node {
+  readonly kind: 'dropView' | 'compileView';
+  readonly name: string;
+  readonly namePos: number;
+  readonly ifExists: boolean;
+}
+
 export type Statement =
   | QueryStatement
+  | CreateView
+  | ViewCommand
   | CreateTable
   | DropTable
   | TruncateTable
@@ -585,6 +613,9 @@ export type Statement =
   | Show
   | Explain
   | Unsupported;
+
+/** A parsed statement with the variables its outermost DECLARE gave (views read them: declare.ts). */
+export type Parsed = Statement & { readonly variables?: ReadonlyMap<string, Declared> };
 
 export function assertNever(x: never): never {
   throw new Error(`unhandled node ${JSON.stringify(x)}`);

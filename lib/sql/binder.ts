@@ -15,8 +15,8 @@ import {
   type Scope,
   type ScopeField,
 } from './bind-expr.js';
-import type { BoundAggregate, BoundExpr, Field, Plan } from './bound.js';
-import { COLUMNS_FIELDS, TABLES_FIELDS } from './metadata.js';
+import type { BoundAggregate, BoundExpr, Field, Plan, ViewInfo } from './bound.js';
+import { COLUMNS_FIELDS, TABLES_FIELDS, VIEWS_FIELDS } from './metadata.js';
 import { commonType } from '../core/sql-type.js';
 import { pushIntervals } from './intervals.js';
 import { pruneColumns } from './prune.js';
@@ -28,7 +28,8 @@ import { checkPlanDepth } from './depth-guard.js';
 import { designateTimestamp, node } from './plan-timestamp.js';
 import { balancedAnd } from './parse-expr.js';
 import { DEFAULT_COLUMN_NAMING, selectColumnNames, type ColumnNaming } from './column-alias.js';
-import type { SchemaSource, TableSchema } from './schema-source.js';
+import type { SchemaSource, TableSchema, ViewSource } from './schema-source.js';
+import { parseWithOverrides } from './parser.js';
 import type { StatementEnv } from './statement-env.js';
 
 /** A statement's binding: its tables and inputs, and (StatementEnv) its functions and time. */
@@ -41,6 +42,10 @@ export interface BindContext extends StatementEnv {
   readonly naming?: ColumnNaming;
   /** The statement's text, where the syntax tree's offsets point (names as written). */
   readonly sql?: string;
+  /** The statement's DECLARE variables as text, for the views it reads (declare.ts variableTexts). */
+  readonly variables?: ReadonlyMap<string, string>;
+  /** The views being expanded around this binding, outermost first (a view cannot read itself). */
+  readonly viewPath?: readonly string[];
 }
 
 /**
@@ -174,6 +179,14 @@ function bindSource(f: A.FromItem, cx: BindContext, ctes: Ctes): Source {
           scope: { fields: input.fields.map((x) => ({ table: f.alias ?? f.name, name: x.name, type: x.type })) },
         };
       }
+      const view = cx.catalog.view?.(f.name);
+      if (view) {
+        const plan = bindView(view, cx, f.pos);
+        return {
+          plan,
+          scope: { fields: plan.fields.map((x) => ({ table: f.alias ?? view.name, name: x.name, type: x.type })) },
+        };
+      }
       let meta: TableSchema;
       try {
         meta = cx.catalog.schema(f.name);
@@ -212,6 +225,50 @@ function bindSource(f: A.FromItem, cx: BindContext, ctes: Ctes): Source {
   }
 }
 
+/**
+ * A view read by a query: its stored query parsed (with the statement's variables for those it
+ * marks OVERRIDABLE) and bound in its own scope (no outer CTEs), as if written there as a
+ * subquery. An error binding it is reported at the reference, with its own message.
+ */
+export function bindView(view: ViewSource, cx: BindContext, pos: number): Plan {
+  const path = cx.viewPath ?? [];
+  const key = view.name.toLowerCase();
+  if (path.some((n) => n.toLowerCase() === key)) {
+    throw new SvcError('SQL', `circular view reference [view=${view.name}]`, { position: pos });
+  }
+  try {
+    const { stmt, text } = parseWithOverrides(view.sql, cx.variables);
+    if (stmt.kind !== 'query') throw new SvcError('SQL', 'a view is a query', { position: 0 });
+    return bindQueryIn(stmt.query, { ...cx, sql: text, viewPath: [...path, view.name] }, new Map());
+  } catch (e) {
+    if (e instanceof SvcError && (e.code === 'SQL' || e.code === 'NOT_FOUND')) {
+      throw new SvcError('SQL', e.message, { position: pos, cause: e });
+    }
+    throw e;
+  }
+}
+
+/** Every view (or the one named) as metadata shows it, each bound against the tables as they are now. */
+export function describeViews(cx: BindContext, only: string | null = null): ViewInfo[] {
+  const all = only === null ? (cx.catalog.views?.() ?? []) : [cx.catalog.view?.(only)].filter((v) => v != null);
+  return all.map((v) => {
+    try {
+      const plan = useTimestampOrder(pruneColumns(bindView(v, { ...cx, variables: undefined }, 0)));
+      return {
+        name: v.name,
+        sql: v.sql,
+        updated: v.updated,
+        error: null,
+        fields: plan.fields,
+        timestamp: plan.timestamp,
+      };
+    } catch (e) {
+      if (!(e instanceof SvcError)) throw e;
+      return { name: v.name, sql: v.sql, updated: v.updated, error: e.message, fields: [], timestamp: -1 };
+    }
+  });
+}
+
 /** An integer literal; with `textEnv` (a function's argument), a text literal converts too. */
 function constInt(e: A.Expr | undefined, what: string, pos: number, textEnv: StatementEnv | null = null): number {
   // A function's text argument converts as QuestDB's implicit casts do: '5' is 5, 'a' is `inconvertible value`.
@@ -240,7 +297,10 @@ function bindTableFunction(f: A.FunctionRef, cx: BindContext): Source {
     }
     case 'tables':
     case 'all_tables':
-      plan = node({ kind: 'metadata', what: 'tables', table: null, fields: TABLES_FIELDS });
+      plan = node({ kind: 'metadata', what: 'tables', table: null, fields: TABLES_FIELDS, views: describeViews(cx) });
+      break;
+    case 'views':
+      plan = node({ kind: 'metadata', what: 'views', table: null, fields: VIEWS_FIELDS, views: describeViews(cx) });
       break;
     case 'table_columns': {
       const a = f.call.args[0];
@@ -248,6 +308,11 @@ function bindTableFunction(f: A.FunctionRef, cx: BindContext): Source {
         throw new SvcError('SQL', 'table_columns needs a table name string', { position: a?.pos ?? f.pos });
       const t = String(a.value);
       // QuestDB 9.3's text for table_columns() exactly, without the closing bracket its other messages have.
+      if (cx.catalog.view?.(t)) {
+        const views = describeViews(cx, t);
+        plan = node({ kind: 'metadata', what: 'columns', table: t, fields: COLUMNS_FIELDS, views });
+        break;
+      }
       if (!cx.catalog.exists(t)) throw new SvcError('SQL', `table does not exist [table=${t}`, { position: a.pos });
       plan = node({ kind: 'metadata', what: 'columns', table: t, fields: COLUMNS_FIELDS });
       break;

@@ -6,6 +6,18 @@ import type { AggregateOverload, ScalarOverload } from '../functions/registry.js
 import type { SqlType } from '../core/sql-type.js';
 import type { Buckets } from './sample-by.js';
 
+/** A view as metadata shows it: its query, and its columns or why it does not bind now. */
+export interface ViewInfo {
+  readonly name: string;
+  readonly sql: string;
+  readonly updated: number;
+  /** Why the query does not bind against the tables as they are now; null when it does (valid). */
+  readonly error: string | null;
+  readonly fields: readonly Field[];
+  /** Index of the designated timestamp among fields, or -1. */
+  readonly timestamp: number;
+}
+
 export interface Field {
   readonly name: string;
   readonly type: SqlType;
@@ -125,8 +137,10 @@ export type Plan =
   /** Rows computed at execution from the catalog (tables(), table_columns(), SHOW). */
   | (PlanBase & {
       readonly kind: 'metadata';
-      readonly what: 'tables' | 'columns' | 'createTable';
+      readonly what: 'tables' | 'columns' | 'createTable' | 'views' | 'createView';
       readonly table: string | null;
+      /** The views the rows describe, bound when the statement was (tables(), views(), a view's columns). */
+      readonly views?: readonly ViewInfo[];
     })
   | (PlanBase & { readonly kind: 'filter'; readonly input: Plan; readonly predicate: BoundExpr })
   | (PlanBase & { readonly kind: 'project'; readonly input: Plan; readonly exprs: readonly BoundExpr[] })

@@ -69,3 +69,13 @@ export const COLUMNS_FIELDS: readonly Field[] = [
 
 export const SHOW_TABLES_FIELDS: readonly Field[] = [{ name: 'table_name', type: 'STRING' }];
 export const SHOW_CREATE_FIELDS: readonly Field[] = [{ name: 'ddl', type: 'VARCHAR' }];
+
+/** views(): QuestDB 9.3's columns (its STRING types). */
+export const VIEWS_FIELDS: readonly Field[] = [
+  { name: 'view_name', type: 'STRING' },
+  { name: 'view_sql', type: 'STRING' },
+  { name: 'view_table_dir_name', type: 'STRING' },
+  { name: 'invalidation_reason', type: 'STRING' },
+  { name: 'view_status', type: 'STRING' },
+  { name: 'view_status_update_time', type: 'TIMESTAMP' },
+];

@@ -2,6 +2,9 @@
 // DROP TABLE, TRUNCATE TABLE, RENAME TABLE and ALTER TABLE. Called from parser.ts.
 
 import type {
+  CreateView,
+  Query,
+  ViewCommand,
   AlterAction,
   AlterTable,
   ColumnDefAst,
@@ -417,4 +420,88 @@ function parseAlterAction(c: Cursor): AlterAction {
   }
   const end = c.skipUntil(NO_STOPS);
   return { kind: 'otherAlter', pos: a.pos, text: c.slice(a.pos, end) };
+}
+
+/**
+ * CREATE [OR REPLACE] VIEW [IF NOT EXISTS] v AS (query) [OWNED BY ...], and ALTER VIEW v AS (query).
+ * The query's text between the parentheses is kept as written (QuestDB stores and shows it so);
+ * a query without parentheses is taken too, up to the statement's end.
+ */
+export function parseCreateView(c: Cursor): CreateView {
+  const t = c.next();
+  const alter = t.up === 'ALTER';
+  let orReplace = false;
+  if (!alter && c.acceptKw('OR')) {
+    c.expectKw('REPLACE');
+    orReplace = true;
+  }
+  c.expectKw('VIEW');
+  const ifNotExists = !alter && acceptIfNotExists(c);
+  const name = c.name('view name');
+  c.expectKw('AS');
+  const open = c.tok;
+  let query: Query;
+  let sql: string;
+  if (c.isOp('(') && isViewBody(c)) {
+    c.next();
+    query = parseQuery(c);
+    const close = c.expectOp(')');
+    sql = c.slice(open.end, close.pos);
+  } else {
+    query = parseQuery(c);
+    sql = c.slice(open.pos, c.prevEnd);
+  }
+  // OWNED BY names the owner in QuestDB Enterprise; svcdb has no owners, and takes it as written.
+  if (c.acceptKw('OWNED')) {
+    c.expectKw('BY');
+    c.next();
+  }
+  return {
+    kind: 'createView',
+    pos: t.pos,
+    name: name.name,
+    namePos: name.pos,
+    orReplace,
+    ifNotExists,
+    alter,
+    query,
+    sql,
+    queryPos: open.pos,
+  };
+}
+
+/** Whether `AS (` opens the whole view query (then its `)` ends the statement's query) or only its first part. */
+function isViewBody(c: Cursor): boolean {
+  let d = 0;
+  for (let k = c.i; k < c.toks.length; k++) {
+    const t = c.toks[k]!;
+    if (t.kind === 'eof') return false;
+    if (t.kind !== 'op') continue;
+    if (t.text === '(') d++;
+    else if (t.text === ')' && --d === 0) {
+      const after = c.toks[k + 1];
+      return (
+        after === undefined ||
+        after.kind === 'eof' ||
+        (after.kind === 'op' && after.text === ';') ||
+        c.isKw('OWNED', after)
+      );
+    }
+  }
+  return false;
+}
+
+/** DROP VIEW [IF EXISTS] v | COMPILE VIEW v. */
+export function parseViewCommand(c: Cursor): ViewCommand {
+  const t = c.next();
+  c.expectKw('VIEW');
+  const ifExists = t.up === 'DROP' && acceptIfExists(c);
+  const name = c.name('view name');
+  return {
+    kind: t.up === 'DROP' ? 'dropView' : 'compileView',
+    pos: t.pos,
+    name: name.name,
+    namePos: name.pos,
+    ifExists,
+  };
 }

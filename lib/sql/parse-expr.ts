@@ -3,16 +3,9 @@
 
 import type { ArrayLiteral, Binary, Call, Case, Expr, Literal, OrderItem, TypeName, WindowSpec } from './ast.js';
 import type { Token } from './lexer.js';
-import {
-  isReserved,
-  keywordNameError,
-  NO_STOPS,
-  RESERVED,
-  SQL_KEYWORDS,
-  UnsupportedSignal,
-  type Cursor,
-} from './parse-cursor.js';
+import { isReserved, keywordNameError, NO_STOPS, RESERVED, SQL_KEYWORDS, type Cursor } from './parse-cursor.js';
 import { isQueryStart, parseQuery } from './parse-query.js';
+import { undeclaredVariable } from './declare.js';
 import { parseWindowSpec } from './parse-window.js';
 
 // Binding strength, loosest first, from QuestDB's operator precedence table
@@ -259,8 +252,8 @@ function parsePrimary(c: Cursor): Expr {
       c.next();
       return { kind: 'literal', pos: t.pos, type: 'GEOHASH', value: t.text, text: t.text };
     case 'bind':
-      // `@x` only exists with DECLARE, which svcdb does not run: the statement is Unsupported.
-      if (t.text.startsWith('@')) throw new UnsupportedSignal('DECLARE', t.pos);
+      // Declared variables were replaced before parsing (declare.ts): this one is not declared.
+      if (t.text.startsWith('@')) throw undeclaredVariable(t);
       c.next();
       return { kind: 'bindVar', pos: t.pos, name: t.text };
     case 'qident': {

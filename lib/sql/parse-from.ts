@@ -2,7 +2,8 @@
 // TIMESTAMP(col) designations, and joins (comma, INNER/LEFT/.../ASOF/LT/SPLICE/WINDOW/HORIZON).
 
 import type { FromItem, Horizon, Join, JoinType, Show, WindowFrame } from './ast.js';
-import { UnsupportedSignal, type Cursor, type Mutable } from './parse-cursor.js';
+import { type Cursor, type Mutable } from './parse-cursor.js';
+import { undeclaredVariable } from './declare.js';
 import { parseCall, parseExpr } from './parse-expr.js';
 import { parseQuery } from './parse-query.js';
 import { parseShow } from './parse-statement.js';
@@ -149,7 +150,7 @@ function parseFromPrimary(c: Cursor, implicitStart: boolean): Exclude<FromItem, 
     c.expectOp(')');
     return withAliasAndTimestamp(c, { kind: 'subqueryRef', pos: t.pos, query, alias: null }, false);
   }
-  if (t.kind === 'bind' && t.text.startsWith('@')) throw new UnsupportedSignal('DECLARE', t.pos);
+  if (t.kind === 'bind' && t.text.startsWith('@')) throw undeclaredVariable(t);
   if (t.kind === 'ident' && c.isOp('(', c.peek()) && c.isPlainWord()) {
     const call = parseCall(c);
     return withAliasAndTimestamp(c, { kind: 'functionRef', pos: t.pos, call, alias: null }, false);

@@ -14,15 +14,15 @@ import type {
   SetOp,
   WindowSpec,
 } from './ast.js';
-import { keywordNameError, SQL_KEYWORDS, UnsupportedSignal, type Cursor, type Mutable } from './parse-cursor.js';
+import { keywordNameError, SQL_KEYWORDS, type Cursor, type Mutable } from './parse-cursor.js';
 import { parseExpr, parseExprList, parseOrderList, P_BOR } from './parse-expr.js';
 import { parseFrom, parseFromRest } from './parse-from.js';
 import { parseWindowSpec } from './parse-window.js';
 
-/** True when the token `ahead` starts a query body: SELECT, WITH (or DECLARE, which is unsupported). */
+/** True when the token `ahead` starts a query body: SELECT or WITH (DECLARE blocks are gone by now: declare.ts). */
 export function isQueryStart(c: Cursor, ahead: number): boolean {
   const t = c.peek(ahead);
-  return t.kind === 'ident' && (t.up === 'SELECT' || t.up === 'WITH' || t.up === 'DECLARE');
+  return t.kind === 'ident' && (t.up === 'SELECT' || t.up === 'WITH');
 }
 
 /** A full query: [WITH ctes] operand {UNION|EXCEPT|INTERSECT [ALL] operand} (left to right; see chain()). */
@@ -150,7 +150,6 @@ function parseOperand(c: Cursor): { query: Query; paren: boolean } {
   if (t.kind === 'ident') {
     if (t.up === 'SELECT') return { query: parseSelect(c), paren: false };
     if (t.up === 'WITH') return { query: parseQuery(c), paren: false };
-    if (t.up === 'DECLARE') throw new UnsupportedSignal('DECLARE', t.pos);
   }
   if (t.kind === 'ident' || t.kind === 'qident' || t.kind === 'string')
     return { query: parseImplicit(c, t.pos), paren: false };

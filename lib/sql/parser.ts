@@ -2,11 +2,21 @@
 // SQL into the syntax tree of ast.ts (recursive descent; see parse-*.ts), for the binder.
 // Every failure is an SvcError('SQL') carrying the offending token's position.
 
-import type { Explain, Statement, Unsupported } from './ast.js';
+import type { Explain, Parsed, Statement, Unsupported } from './ast.js';
 import { SvcError } from '../errors/svc-error.js';
 import { checkSyntaxDepth } from './depth-guard.js';
 import { Cursor, UnsupportedSignal } from './parse-cursor.js';
-import { parseAlterTable, parseCreateTable, parseDropTable, parseRenameTable, parseTruncate } from './parse-ddl.js';
+import { expandDeclarations, type Declared } from './declare.js';
+import { tokenize } from './lexer.js';
+import {
+  parseAlterTable,
+  parseCreateTable,
+  parseCreateView,
+  parseDropTable,
+  parseRenameTable,
+  parseTruncate,
+  parseViewCommand,
+} from './parse-ddl.js';
 import { parseCtes, parseQuery, parseQueryWith } from './parse-query.js';
 import { parseInsert, parseShow, parseUpdate } from './parse-statement.js';
 
@@ -26,7 +36,6 @@ const UNSUPPORTED = new Set([
   'VACUUM',
   'CANCEL',
   'REFRESH',
-  'DECLARE',
   'COMPILE',
   'ASSUME',
   'EXIT',
@@ -76,15 +85,48 @@ const OBJECT_WORDS = new Set([
  * The tree is at most MAX_NESTING nodes deep (depth-guard.ts), so later stages may recurse over it.
  * @throws SvcError (code SQL) with the position of the offending token.
  */
-export function parseStatement(text: string): Statement {
-  const c = new Cursor(text);
+export function parseStatement(text: string, opts: ParseOptions = {}): Parsed {
+  return parseWithOverrides(text, opts.overrides).stmt;
+}
+
+/**
+ * A view's query with the reading statement's variables (`overrides`: name -> value text), and
+ * the text its nodes' offsets point into: the query's text, then each value's after it.
+ */
+export function parseWithOverrides(
+  text: string,
+  overrideTexts?: ReadonlyMap<string, string>,
+): { stmt: Parsed; text: string } {
+  let full = text;
+  let overrides: Map<string, Declared> | undefined;
+  if (overrideTexts !== undefined && overrideTexts.size > 0) {
+    overrides = new Map();
+    for (const [name, value] of overrideTexts) {
+      const offset = full.length + 1;
+      full += `\n${value}`;
+      const tokens = tokenize(value)
+        .filter((t) => t.kind !== 'eof')
+        .map((t) => ({ ...t, pos: t.pos + offset, end: t.end + offset }));
+      overrides.set(name, { tokens, overridable: true });
+    }
+  }
+  const expanded = expandDeclarations(tokenize(text), overrides);
+  const c = new Cursor(full, expanded.toks);
   // Only whitespace and comments (QuestDB: "empty query" at 0); a lone `;` is no statement either.
   if (c.atEnd()) throw new SvcError('SQL', 'empty query', { position: 0 });
   if (c.isOp(';')) throw new SvcError('SQL', 'empty statement', { position: c.tok.pos });
   const stmt = parseOne(c);
   while (c.acceptOp(';'));
   if (!c.atEnd()) throw c.unexpected();
-  return stmt;
+  return { stmt: expanded.declared.size > 0 ? { ...stmt, variables: expanded.declared } : stmt, text: full };
+}
+
+export interface ParseOptions {
+  /**
+   * Values (as text) for the variables the text's outermost DECLARE gives (a view's query, read
+   * by a statement that declares them): used when the view marks them OVERRIDABLE, an error otherwise.
+   */
+  readonly overrides?: ReadonlyMap<string, string>;
 }
 
 /**
@@ -92,7 +134,7 @@ export function parseStatement(text: string): Statement {
  * @throws SvcError (code SQL) at the first syntax error.
  */
 export function parseScript(text: string): Statement[] {
-  const c = new Cursor(text);
+  const c = new Cursor(text, expandDeclarations(tokenize(text)).toks);
   const out: Statement[] = [];
   for (;;) {
     while (c.acceptOp(';'));
@@ -141,12 +183,19 @@ function parseDispatch(c: Cursor): Statement {
       }
       case 'CREATE':
         if (c.isKw('TABLE', second) || c.isKw('ATOMIC', second) || c.isKw('BATCH', second)) return parseCreateTable(c);
+        if (c.isKw('VIEW', second) || (c.isKw('OR', second) && c.isKwAt(2, 'REPLACE') && c.isKwAt(3, 'VIEW')))
+          return parseCreateView(c);
         return unsupported(c);
       case 'DROP':
         if (c.isKw('TABLE', second) || (c.isKw('ALL', second) && c.isKwAt(2, 'TABLES'))) return parseDropTable(c);
+        if (c.isKw('VIEW', second)) return parseViewCommand(c);
         return unsupported(c);
       case 'ALTER':
         if (c.isKw('TABLE', second)) return parseAlterTable(c);
+        if (c.isKw('VIEW', second)) return parseCreateView(c);
+        return unsupported(c);
+      case 'COMPILE':
+        if (c.isKw('VIEW', second)) return parseViewCommand(c);
         return unsupported(c);
       case 'TRUNCATE':
         return parseTruncate(c);

@@ -18,7 +18,19 @@ export interface TableSchema {
   readonly timestampId: number;
 }
 
+/** A stored view: its query as written (storage/views.ts keeps it). */
+export interface ViewSource {
+  readonly name: string;
+  readonly sql: string;
+  /** Epoch micros of its last change. */
+  readonly updated: number;
+}
+
 export interface SchemaSource {
+  /** The view of that name, or null; absent: a source without views. */
+  view?(name: string): ViewSource | null;
+  /** Every view, in name order. */
+  views?(): readonly ViewSource[];
   /** Whether a table of that name exists (names compare case-insensitively). */
   exists(name: string): boolean;
   /**

@@ -35,6 +35,7 @@ import {
   type TableMeta,
 } from './table-state.js';
 import { TableWriter } from './table-writer.js';
+import { isViewFolder, readView, VIEW_FILE, viewFileText, type ViewDef } from './views.js';
 
 export interface CatalogOptions {
   readonly commitMode: CommitMode;
@@ -110,6 +111,8 @@ export class Catalog {
   /** Folders and files cleaned up by recovery, per table. */
   readonly recovered: Array<{ table: string; removed: string[] }> = [];
   readonly #tables = new Map<string, Table>();
+  /** Views by name key: they share the tables' namespace (storage/views.ts). */
+  readonly #views = new Map<string, ViewDef>();
   #closed = false;
 
   private constructor(dir: string, options: CatalogOptions) {
@@ -127,7 +130,8 @@ export class Catalog {
       c.#cleanUp();
       const names = readdirSync(dir).filter((n) => !n.startsWith('.') && statSync(join(dir, n)).isDirectory());
       names.forEach((name, i) => {
-        c.#openTable(name);
+        if (isViewFolder(join(dir, name))) c.#openView(name);
+        else c.#openTable(name);
         options.onProgress?.(i + 1, names.length, name);
       });
     } catch (e) {
@@ -217,6 +221,94 @@ export class Catalog {
     }
   }
 
+  #openView(name: string): void {
+    const key = nameKey(name);
+    if (this.#views.has(key) || this.#tables.has(key)) {
+      this.problems.push({ table: name, error: 'not opened: another folder has the same name in another case' });
+      return;
+    }
+    try {
+      this.#views.set(key, readView(join(this.dir, name), name));
+    } catch (e) {
+      this.problems.push({ table: name, error: errorMessage(e) });
+    }
+  }
+
+  /** Every view, in name order. */
+  views(): ViewDef[] {
+    return [...this.#views.values()].sort((a, b) => a.name.localeCompare(b.name));
+  }
+
+  /** The view of that name, or null (the binder's SchemaSource.view). */
+  view(name: string): ViewDef | null {
+    return this.#views.get(nameKey(name)) ?? null;
+  }
+
+  /**
+   * A new view, its folder made aside and renamed into place; with `replace`, an existing view's
+   * query is replaced in one atomic write (CREATE OR REPLACE, ALTER VIEW). The caller has
+   * checked the query binds. `table already exists` when a table has the name.
+   */
+  putView(name: string, sql: string, now: number, opts: { replace?: boolean } = {}): ViewDef {
+    this.#check();
+    checkTableName(name);
+    const key = nameKey(name);
+    if (this.#tables.has(key)) throw new SvcError('BAD_REQUEST', `table already exists [table=${name}]`);
+    const old = this.#views.get(key);
+    if (old) {
+      if (!opts.replace) throw new SvcError('BAD_REQUEST', `view already exists [view=${old.name}]`);
+      const v: ViewDef = { ...old, sql, updated: now };
+      try {
+        atomicWrite(join(old.dir, VIEW_FILE), viewFileText(v), this.options.commitMode);
+      } catch (e) {
+        throw diskFullError(e, `while changing view ${old.name}; the view is unchanged`);
+      }
+      this.#views.set(key, v);
+      return v;
+    }
+    const path = join(this.dir, name);
+    if (existsSync(path)) {
+      throw new SvcError(
+        'BAD_REQUEST',
+        `table already exists [table=${name}]: the database folder has a folder of that name that is not an open table or view (restart to open it, or remove it)`,
+      );
+    }
+    const staged = join(this.dir, STAGING + randomUUID());
+    const v: ViewDef = { name, sql, created: now, updated: now, dir: path };
+    try {
+      makeDir(staged);
+      atomicWrite(join(staged, VIEW_FILE), viewFileText(v), this.options.commitMode);
+      movePath(staged, path);
+    } catch (e) {
+      rmSync(staged, { recursive: true, force: true });
+      throw diskFullError(e, `while creating view ${name}; nothing was created`);
+    }
+    this.#views.set(key, v);
+    this.#syncDir();
+    return v;
+  }
+
+  /** Drops a view: its folder is renamed into .trash and removed. */
+  dropView(name: string, opts: { ifExists?: boolean } = {}): void {
+    this.#check();
+    const key = nameKey(name);
+    const v = this.#views.get(key);
+    if (!v) {
+      if (opts.ifExists) return;
+      throw new SvcError('NOT_FOUND', `view does not exist [view=${name}]`);
+    }
+    const trash = join(this.dir, TRASH, randomUUID());
+    try {
+      this.#trashReady();
+      movePath(v.dir, trash);
+    } catch (e) {
+      throw diskFullError(e, `while dropping view ${v.name}; the view is unchanged`);
+    }
+    this.#views.delete(key);
+    this.#syncDir();
+    rmSync(trash, { recursive: true, force: true });
+  }
+
   /** Every table, healthy or not, in name order. */
   tables(): Table[] {
     return [...this.#tables.values()].sort((a, b) => a.name.localeCompare(b.name));
@@ -252,6 +344,7 @@ export class Catalog {
       if (opts.ifNotExists) return existing;
       throw new SvcError('BAD_REQUEST', `table already exists [table=${def.name}]`);
     }
+    this.#notAView(def.name);
     const t = this.#make(def);
     try {
       this.#place(t);
@@ -293,6 +386,7 @@ export class Catalog {
     const key = nameKey(t.name);
     const old = this.#tables.get(key);
     if (!old) {
+      this.#notAView(t.name);
       this.#place(t);
       this.#tables.set(key, t);
       this.#syncDir();
@@ -534,6 +628,7 @@ export class Catalog {
     const toKey = nameKey(to);
     const t = this.get(from);
     if (fromKey !== toKey && this.exists(to)) throw new SvcError('BAD_REQUEST', `table already exists [table=${to}]`);
+    this.#notAView(to);
     const locked = await this.#lockCurrent(t, fromKey);
     if (locked === 'gone') return this.rename(from, to);
     if (!locked) t.check(); // a broken table: its error
@@ -600,6 +695,12 @@ export class Catalog {
     this.#closed = true;
     for (const t of this.#tables.values()) t.close();
     releaseLock(this.dir);
+  }
+
+  /** `table already exists` when a view has the name (views and tables share one namespace). */
+  #notAView(name: string): void {
+    const v = this.#views.get(nameKey(name));
+    if (v) throw new SvcError('BAD_REQUEST', `table already exists [table=${name}]: it is a view`);
   }
 
   #check(): void {

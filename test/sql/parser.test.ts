@@ -925,9 +925,7 @@ test('recognises statements svcdb does not run by their leading keywords', () =>
     ['CREATE MATERIALIZED VIEW v AS (select 1)', 'CREATE MATERIALIZED VIEW'],
     ['create user bob', 'CREATE USER'],
     ['CREATE SERVICE ACCOUNT a', 'CREATE SERVICE ACCOUNT'],
-    ['CREATE OR REPLACE VIEW v AS (t)', 'CREATE OR REPLACE VIEW'],
     ['ALTER USER john ENABLE', 'ALTER USER'],
-    ['DROP VIEW IF EXISTS v', 'DROP VIEW'],
     ['DROP GROUP g', 'DROP GROUP'],
     ["COPY t FROM 'x.csv' WITH HEADER true", 'COPY'],
     ['BACKUP DATABASE', 'BACKUP'],
@@ -936,25 +934,48 @@ test('recognises statements svcdb does not run by their leading keywords', () =>
     ['VACUUM TABLE t', 'VACUUM'],
     ['CANCEL QUERY 29', 'CANCEL QUERY'],
     ['REFRESH MATERIALIZED VIEW v FULL', 'REFRESH MATERIALIZED VIEW'],
-    ['COMPILE VIEW v', 'COMPILE VIEW'],
     ['ASSUME SERVICE ACCOUNT a', 'ASSUME SERVICE ACCOUNT'],
     ['EXIT SERVICE ACCOUNT a', 'EXIT SERVICE ACCOUNT'],
     ['SWITCH ROLE TO PRIMARY', 'SWITCH ROLE'],
     ['ADD USER john TO g', 'ADD USER'],
-    ['DECLARE @x := 1 SELECT @x', 'DECLARE'],
     ['ALTER MATERIALIZED VIEW v RESUME WAL', 'ALTER MATERIALIZED VIEW'],
   ];
   for (const [sql, what] of cases) assert.deepEqual(parseStatement(sql), { kind: 'unsupported', pos: 0, what }, sql);
 });
 
-test('makes statements that use DECLARE variables Unsupported at the variable or DECLARE', () => {
-  assert.deepEqual(parseStatement('SELECT * FROM t WHERE a > @min'), { kind: 'unsupported', pos: 26, what: 'DECLARE' });
-  assert.deepEqual(parseStatement('CREATE TABLE t AS (DECLARE @x := now() SELECT @x)'), {
-    kind: 'unsupported',
-    pos: 19,
-    what: 'DECLARE',
+test('replaces DECLARE variables before parsing; an undeclared one is an error at it', () => {
+  const q = parseStatement('DECLARE @min := 10 SELECT * FROM t WHERE a > @min');
+  assert.equal(q.kind, 'query');
+  assert.deepEqual(
+    q.variables?.get('@min')?.tokens.map((t) => t.text),
+    ['10'],
+  );
+  assert.equal(parseStatement('CREATE TABLE t AS (DECLARE @x := now() SELECT @x)').kind, 'createTable');
+  assertSqlError('SELECT * FROM t WHERE a > @min', 26, /undeclared variable: @min/);
+  assertSqlError('SELECT * FROM @sub', 14, /undeclared variable: @sub/);
+  // The variable's scope ends with the parentheses it is declared in.
+  assertSqlError('SELECT @x FROM (DECLARE @x := 1 SELECT @x)', 7, /undeclared variable: @x/);
+});
+
+test('parses CREATE [OR REPLACE] / ALTER / DROP / COMPILE VIEW, keeping the query as written', () => {
+  const v = parseStatement("CREATE OR REPLACE VIEW v AS (\n  DECLARE @x := 1 SELECT @x FROM t\n) OWNED BY 'g'");
+  assert.equal(v.kind, 'createView');
+  if (v.kind !== 'createView') return;
+  assert.equal(v.orReplace, true);
+  assert.equal(v.sql, '\n  DECLARE @x := 1 SELECT @x FROM t\n');
+  const a = parseStatement('ALTER VIEW v AS (SELECT 1)');
+  assert.equal(a.kind === 'createView' && a.alter, true);
+  assert.deepEqual(parseStatement('DROP VIEW IF EXISTS v'), {
+    kind: 'dropView',
+    pos: 0,
+    name: 'v',
+    namePos: 20,
+    ifExists: true,
   });
-  assert.deepEqual(parseStatement('SELECT * FROM @sub'), { kind: 'unsupported', pos: 14, what: 'DECLARE' });
+  assert.equal(parseStatement('COMPILE VIEW v').kind, 'compileView');
+  // `AS (q) timestamp(ts)`: the parentheses are the query's first part, not the whole body.
+  const t = parseStatement('CREATE VIEW w AS (SELECT * FROM t) timestamp(ts)');
+  assert.equal(t.kind === 'createView' && t.sql, '(SELECT * FROM t) timestamp(ts)');
 });
 
 // ---------------------------------------------------------------- statements and scripts
