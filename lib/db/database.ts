@@ -30,6 +30,8 @@ import type { Deadline } from '../limits/deadline.js';
 import { queryMemoryTotal, type MemoryBudget } from '../limits/memory-budget.js';
 import { Catalog, catalogOptions, type TableProblem } from '../storage/catalog.js';
 import { columnNamingFromConfig, type ColumnNaming } from '../sql/column-alias.js';
+import { MatViewRefresher } from './mat-view-refresher.js';
+import type { RefreshEnv } from '../exec/mat-view-refresh.js';
 
 export interface DatabaseOpenOptions {
   /** The root's configuration, when the caller loaded it already (the server: with its environment); default loadConfig(root). */
@@ -295,6 +297,8 @@ export class Database {
   readonly #running = new Map<AbortController, () => void>();
   /** Statements and imports running (through HTTP too), which background work waits for. */
   readonly #activity = new Activity();
+  /** Refreshes materialized views after their base tables' commits, on timers and on REFRESH. */
+  readonly #matViews: MatViewRefresher;
   #closed = false;
 
   private constructor(root: string, config: Config, catalog: Catalog, memoryLimit: number, workerCount: number) {
@@ -314,6 +318,24 @@ export class Database {
     };
     this.analysisLines = config.get('http.text.analysis.max.lines');
     this.importLimits = importLimitsFromConfig(config);
+    this.#matViews = new MatViewRefresher(catalog, () => this.#refreshEnv());
+    catalog.setCommitListener((t) => this.#matViews.baseCommitted(t));
+    this.#matViews.start();
+  }
+
+  /** What a materialized view's refresh runs with: this database's tables, functions, limits and the time now. */
+  #refreshEnv(): RefreshEnv {
+    return {
+      catalog: this.#catalog,
+      ...this.#limits,
+      runtime: { registry: this.#engine.registry, pacer: this.#engine.pacer, statementMicros: Date.now() * 1000 },
+      bind: { naming: this.#limits.columnNaming },
+    };
+  }
+
+  /** Resolves once no materialized view refresh is queued or running. */
+  matViewsIdle(): Promise<void> {
+    return this.#matViews.idle();
   }
 
   /**
@@ -361,6 +383,7 @@ export class Database {
       ...engineOptions(this.#catalog, this.#limits, this.#engine),
       workers: this.#workerPoolFn,
       activity: this.#activity,
+      matViews: this.#matViews,
     };
   }
 
@@ -525,6 +548,8 @@ export class Database {
     }
     // Let aborted queries and imports unwind (they check between batches) before the tables close.
     await new Promise((resolve) => setImmediate(resolve));
+    this.#catalog.setCommitListener(undefined);
+    await this.#matViews.close();
     this.#catalog.close();
     await this.#workers?.close();
   }

@@ -76,7 +76,10 @@ export function runDdl(stmt: Ddl, catalog: Catalog, env: DdlEnv): Prepared {
         const names = stmt.all ? catalog.tables().map((t) => ({ name: t.name, pos: stmt.pos })) : stmt.names;
         for (const n of names) {
           if (catalog.view(n.name)) throw new SvcError('SQL', 'table expected, got view', { position: n.pos });
+          if (!stmt.all && catalog.exists(n.name) && catalog.get(n.name).mv !== null)
+            throw new SvcError('SQL', 'table expected, got materialized view', { position: n.pos });
           await at(n.pos, () => catalog.drop(n.name, { ifExists: stmt.ifExists }));
+          catalog.invalidateMatViews(n.name, 'base table is dropped');
         }
         return { rows: 0 };
       };
@@ -89,6 +92,7 @@ export function runDdl(stmt: Ddl, catalog: Catalog, env: DdlEnv): Prepared {
           } finally {
             w.close();
           }
+          catalog.invalidateMatViews(n.name, 'truncate operation');
         }
         return { rows: 0 };
       };
@@ -100,7 +104,10 @@ export function runDdl(stmt: Ddl, catalog: Catalog, env: DdlEnv): Prepared {
           throw new SvcError('SQL', `table does not exist [table=${stmt.from}]`, { position: stmt.pos });
         if (nameKey(stmt.from) !== nameKey(stmt.to) && catalog.exists(stmt.to))
           throw new SvcError('SQL', 'Rename target exists', { position: stmt.pos });
+        if (catalog.get(stmt.from).mv !== null)
+          throw new SvcError('SQL', 'cannot rename materialized view', { position: stmt.pos });
         await at(stmt.toPos, () => catalog.rename(stmt.from, stmt.to));
+        catalog.invalidateMatViews(stmt.from, 'base table is renamed');
         return { rows: 0 };
       };
     }
@@ -384,12 +391,15 @@ function alterTable(stmt: A.AlterTable, catalog: Catalog, env: StatementEnv): Pr
           break;
         case 'dropColumn':
           for (const c of a.columns) await at(c.pos, () => w.dropColumn(c.name));
+          catalog.invalidateMatViews(stmt.name, 'drop column operation');
           break;
         case 'renameColumn':
           await at(a.fromPos, () => w.renameColumn(a.from, a.to));
+          catalog.invalidateMatViews(stmt.name, 'rename column operation');
           break;
         case 'dropPartition':
           for (const p of partitions) await at(p.pos, () => w.dropPartition(p.name));
+          catalog.invalidateMatViews(stmt.name, 'drop partition operation');
           break;
         case 'setParam':
           w.setParams(params(a.params, a.pos));
@@ -416,6 +426,7 @@ function alterTable(stmt: A.AlterTable, catalog: Catalog, env: StatementEnv): Pr
               () => pace(cx),
             ),
           );
+          catalog.invalidateMatViews(stmt.name, 'change column type operation');
           break;
         }
       }

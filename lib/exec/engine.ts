@@ -27,6 +27,7 @@ import { endStatement, execContext, type ExecContext, type StatementRuntime } fr
 import type { Pacer } from './pacer.js';
 import { runDdl } from './ddl.js';
 import { runViewDdl, viewQueryType } from './view-ddl.js';
+import { matViewQueryType, runMatViewDdl, type MatViewControl } from './mat-view-ddl.js';
 import { explainPlan } from './explain.js';
 import { runInsert } from './insert.js';
 import { run } from './operators.js';
@@ -60,6 +61,8 @@ export interface EngineOptions {
   readonly activity?: Activity;
   /** How unaliased result columns are named (server.conf cairo.sql.column.alias.*; QuestDB 9's expression text by default). */
   readonly columnNaming?: ColumnNaming;
+  /** What refreshes materialized views (lib/db's refresher); without it REFRESH MATERIALIZED VIEW is refused. */
+  readonly matViews?: MatViewControl;
 }
 
 export interface SelectStatement {
@@ -210,6 +213,13 @@ function compileStatement(
           ...(variables ? { variables: variableTexts(variables, text) } : {}),
         }),
       );
+    }
+    case 'createMatView':
+    case 'dropMatView':
+    case 'refreshMatView':
+    case 'alterMatView': {
+      const prepared = runMatViewDdl(stmt, catalogOf(opts), env, opts.matViews);
+      return { kind: 'ddl', queryType: matViewQueryType(stmt), execute: change(prepared, opts, runtime) };
     }
     case 'createView':
     case 'dropView':

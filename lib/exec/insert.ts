@@ -27,7 +27,10 @@ type Prepared = (cx: ExecContext) => Promise<{ rows: number }>;
 export function runInsert(stmt: A.Insert, catalog: Catalog, env: StatementEnv, kx: KernelContext): Prepared {
   if (!catalog.exists(stmt.table))
     throw new SvcError('SQL', `table does not exist [table=${stmt.table}]`, { position: stmt.tablePos });
-  const meta = catalog.get(stmt.table).meta;
+  const table = catalog.get(stmt.table);
+  if (table.mv !== null)
+    throw new SvcError('SQL', `cannot modify materialized view [view=${table.name}]`, { position: stmt.tablePos });
+  const meta = table.meta;
   const targets = stmt.columns
     ? stmt.columns.map((c) => {
         const d = meta.columns.find((x) => x.name.toLowerCase() === c.name.toLowerCase());

@@ -46,12 +46,12 @@ export function metadataRows(plan: MetadataPlan, catalog: Catalog): Batch {
         upsertKeys(m).length > 0,
         0,
         'HOUR',
-        false,
+        t.mv !== null,
         m.name,
         m.maxUncommittedRows,
         m.o3MaxLag,
         t.error !== null,
-        'T',
+        t.mv !== null ? 'M' : 'T',
         rowCount,
         ts && parts.length ? parts[0]!.minTs : null,
         ts && parts.length ? parts[parts.length - 1]!.maxTs : null,
@@ -59,6 +59,8 @@ export function metadataRows(plan: MetadataPlan, catalog: Catalog): Batch {
         t.txn.txn,
       ]);
     });
+  } else if (plan.what === 'matViews') {
+    for (const t of catalog.matViews()) rows.push(matViewRow(catalog, t));
   } else if (plan.what === 'views') {
     for (const v of plan.views ?? []) {
       rows.push([v.name, v.sql, v.name, v.error, v.error === null ? 'valid' : 'invalid', v.updated]);
@@ -155,4 +157,44 @@ function quote(name: string): string {
 function viewTableRow(v: ViewInfo, id: number): Value[] {
   const ts = v.timestamp >= 0 ? v.fields[v.timestamp]!.name : null;
   return [id, v.name, ts, 'N/A', false, false, 0, 'HOUR', false, v.name, 0, 0, v.error !== null, 'V'];
+}
+
+/** A materialized view's row of materialized_views(). */
+function matViewRow(catalog: Catalog, t: Table): Value[] {
+  const { def, state } = t.mv!;
+  let baseTxn: number | null = null;
+  try {
+    baseTxn = catalog.get(def.baseTable).txn.txn;
+  } catch {
+    // The base table is gone: the view is invalid, and there is no base transaction to show.
+  }
+  const r = def.refresh;
+  const every = r.every !== null ? /^(\d+)(\D+)$/.exec(r.every) : null;
+  const period = r.period !== null && r.period !== 'sample' ? r.period : null;
+  const length = period !== null ? /^(\d+)(\D+)$/.exec(period.length) : null;
+  const delay = period?.delay != null ? /^(\d+)(\D+)$/.exec(period.delay) : null;
+  return [
+    t.name,
+    r.type,
+    def.baseTable,
+    state.lastRefreshStart,
+    state.lastRefreshFinish,
+    def.sql.trim(),
+    t.name,
+    state.invalid,
+    state.invalid !== null ? 'invalid' : 'valid',
+    null,
+    state.baseTxn,
+    baseTxn,
+    0,
+    null,
+    r.timeZone,
+    r.type === 'timer' ? r.start : null,
+    every !== null ? Number(every[1]) : null,
+    every !== null ? every[2]! : null,
+    length !== null ? Number(length[1]) : null,
+    length !== null ? length[2]! : null,
+    delay !== null ? Number(delay[1]) : null,
+    delay !== null ? delay[2]! : null,
+  ];
 }

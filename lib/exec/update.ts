@@ -35,7 +35,10 @@ interface FromSource {
 export function runUpdate(stmt: A.Update, catalog: Catalog, env: StatementEnv): Prepared {
   if (!catalog.exists(stmt.table))
     throw new SvcError('SQL', `table does not exist [table=${stmt.table}]`, { position: stmt.tablePos });
-  const meta = catalog.get(stmt.table).meta;
+  const table = catalog.get(stmt.table);
+  if (table.mv !== null)
+    throw new SvcError('SQL', `cannot modify materialized view [view=${table.name}]`, { position: stmt.tablePos });
+  const meta = table.meta;
   const target: ScopeField[] = meta.columns.map((c) => ({
     table: stmt.alias ?? meta.name,
     name: c.name,
@@ -144,6 +147,7 @@ export function runUpdate(stmt: A.Update, catalog: Catalog, env: StatementEnv): 
       } finally {
         w.close();
       }
+      if (updated > 0) catalog.invalidateMatViews(meta.name, 'update operation');
       return { rows: updated };
     } finally {
       held.release();

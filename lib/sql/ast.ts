@@ -599,8 +599,59 @@ export interface ViewCommand extends Node {
   readonly ifExists: boolean;
 }
 
+/**
+ * A materialized view's refresh: IMMEDIATE (on each base commit), MANUAL (REFRESH statements
+ * only) or a timer (EVERY n [START ts] [TIME ZONE z]); PERIOD limits refreshes to whole periods.
+ */
+export interface MatViewRefresh {
+  readonly type: 'immediate' | 'manual' | 'timer';
+  /** EVERY's interval as written (`10m`). */
+  readonly every: string | null;
+  readonly start: string | null;
+  readonly timeZone: string | null;
+  /** PERIOD (LENGTH l [TIME ZONE z] [DELAY d]), or 'sample' for PERIOD (SAMPLE BY INTERVAL). */
+  readonly period:
+    { readonly length: string; readonly timeZone: string | null; readonly delay: string | null } | 'sample' | null;
+}
+
+/** CREATE MATERIALIZED VIEW [IF NOT EXISTS] v [WITH BASE t] [REFRESH ...] [DEFERRED] AS (query) [options]. */
+export interface CreateMatView extends Node {
+  readonly kind: 'createMatView';
+  readonly name: string;
+  readonly namePos: number;
+  readonly ifNotExists: boolean;
+  readonly base: { readonly name: string; readonly pos: number } | null;
+  readonly refresh: MatViewRefresh;
+  readonly deferred: boolean;
+  readonly query: Query;
+  /** The query's text as written (inside the parentheses when it has them). */
+  readonly sql: string;
+  readonly queryPos: number;
+  readonly timestamp: { readonly column: string; readonly pos: number } | null;
+  readonly partitionBy: { readonly unit: string; readonly pos: number } | null;
+  readonly params: ReadonlyArray<{ readonly key: string; readonly value: string }>;
+}
+
+/**
+ * DROP MATERIALIZED VIEW [IF EXISTS] v; REFRESH MATERIALIZED VIEW v [FULL | INCREMENTAL |
+ * RANGE FROM a TO b]; ALTER MATERIALIZED VIEW v SET REFRESH ... (`refresh`) or another change
+ * kept as `alter` text (SET TTL, RESUME WAL, ...).
+ */
+export interface MatViewCommand extends Node {
+  readonly kind: 'dropMatView' | 'refreshMatView' | 'alterMatView';
+  readonly name: string;
+  readonly namePos: number;
+  readonly ifExists: boolean;
+  readonly mode: 'incremental' | 'full' | 'range';
+  readonly range: { readonly from: Expr; readonly to: Expr } | null;
+  readonly refresh: MatViewRefresh | null;
+  readonly alter: string | null;
+}
+
 export type Statement =
   | QueryStatement
+  | CreateMatView
+  | MatViewCommand
   | CreateView
   | ViewCommand
   | CreateTable

@@ -215,3 +215,23 @@ function fillSpec(env: StatementEnv, e: A.Expr): FillSpec {
     throw new SvcError('SQL', 'FILL takes NONE, NULL, PREV, LINEAR or constants', { position: e.pos });
   return { kind: 'const', value: b.value };
 }
+
+/** The SAMPLE BY buckets of a bound plan (the kernel of its `sample_bucket` call), or null without one. */
+export function planBuckets(plan: Plan): Buckets | null {
+  const stack: unknown[] = [plan];
+  while (stack.length > 0) {
+    const n = stack.pop();
+    if (n === null || typeof n !== 'object') continue;
+    if (Array.isArray(n)) {
+      for (const x of n) stack.push(x);
+      continue;
+    }
+    const o = n as { kind?: unknown; name?: unknown; fn?: { kernel?: Kernel } };
+    if (o.kind === 'call' && o.name === 'sample_bucket' && o.fn?.kernel !== undefined) {
+      const b = kernelBuckets.get(o.fn.kernel);
+      if (b !== undefined) return b;
+    }
+    for (const v of Object.values(n)) if (v !== null && typeof v === 'object' && !(v instanceof Buckets)) stack.push(v);
+  }
+  return null;
+}

@@ -16,8 +16,9 @@ import {
   type ScopeField,
 } from './bind-expr.js';
 import type { BoundAggregate, BoundExpr, Field, Plan, ViewInfo } from './bound.js';
-import { COLUMNS_FIELDS, TABLES_FIELDS, VIEWS_FIELDS } from './metadata.js';
+import { COLUMNS_FIELDS, MAT_VIEWS_FIELDS, TABLES_FIELDS, VIEWS_FIELDS } from './metadata.js';
 import { commonType } from '../core/sql-type.js';
+import type { Interval } from '../core/batch.js';
 import { pushIntervals } from './intervals.js';
 import { pruneColumns } from './prune.js';
 import { useTimestampOrder } from './timestamp-order.js';
@@ -46,6 +47,8 @@ export interface BindContext extends StatementEnv {
   readonly variables?: ReadonlyMap<string, string>;
   /** The views being expanded around this binding, outermost first (a view cannot read itself). */
   readonly viewPath?: readonly string[];
+  /** Scans of this table read only these intervals (a materialized view's refresh of its changed buckets). */
+  readonly scanLimit?: { readonly table: string; readonly intervals: readonly Interval[] };
 }
 
 /**
@@ -197,11 +200,15 @@ function bindSource(f: A.FromItem, cx: BindContext, ctes: Ctes): Source {
       }
       const fields: Field[] = meta.columns.map((c) => ({ name: c.name, type: c.type }));
       const ts = meta.columns.findIndex((c) => c.id === meta.timestampId);
+      const limit = cx.scanLimit;
       const plan: Plan = node({
         kind: 'scan',
         table: meta.name,
         columns: fields.map((x) => x.name),
-        intervals: null,
+        intervals:
+          limit !== undefined && ts >= 0 && limit.table.toLowerCase() === meta.name.toLowerCase()
+            ? limit.intervals
+            : null,
         fields,
         timestamp: ts,
       });
@@ -301,6 +308,9 @@ function bindTableFunction(f: A.FunctionRef, cx: BindContext): Source {
       break;
     case 'views':
       plan = node({ kind: 'metadata', what: 'views', table: null, fields: VIEWS_FIELDS, views: describeViews(cx) });
+      break;
+    case 'materialized_views':
+      plan = node({ kind: 'metadata', what: 'matViews', table: null, fields: MAT_VIEWS_FIELDS });
       break;
     case 'table_columns': {
       const a = f.call.args[0];

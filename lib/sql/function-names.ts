@@ -6,7 +6,14 @@ import type { FunctionRegistry } from '../functions/registry.js';
 import { windowFunctionNames } from './window-functions.js';
 
 /** The table-valued functions of FROM (binder.ts bindTableFunction binds each). */
-export const TABLE_FUNCTIONS: readonly string[] = ['long_sequence', 'tables', 'all_tables', 'table_columns', 'views'];
+export const TABLE_FUNCTIONS: readonly string[] = [
+  'long_sequence',
+  'tables',
+  'all_tables',
+  'table_columns',
+  'views',
+  'materialized_views',
+];
 
 /** Call forms the parser turns into other nodes. */
 const SYNTAX_FUNCTIONS: readonly string[] = ['cast', 'in'];

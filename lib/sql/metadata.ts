@@ -79,3 +79,29 @@ export const VIEWS_FIELDS: readonly Field[] = [
   { name: 'view_status', type: 'STRING' },
   { name: 'view_status_update_time', type: 'TIMESTAMP' },
 ];
+
+/** materialized_views(): QuestDB 9.3's columns. */
+export const MAT_VIEWS_FIELDS: readonly Field[] = [
+  { name: 'view_name', type: 'STRING' },
+  { name: 'refresh_type', type: 'STRING' },
+  { name: 'base_table_name', type: 'STRING' },
+  { name: 'last_refresh_start_timestamp', type: 'TIMESTAMP' },
+  { name: 'last_refresh_finish_timestamp', type: 'TIMESTAMP' },
+  { name: 'view_sql', type: 'STRING' },
+  { name: 'view_table_dir_name', type: 'STRING' },
+  { name: 'invalidation_reason', type: 'STRING' },
+  { name: 'view_status', type: 'STRING' },
+  { name: 'refresh_period_hi', type: 'TIMESTAMP' },
+  { name: 'refresh_base_table_txn', type: 'LONG' },
+  { name: 'base_table_txn', type: 'LONG' },
+  { name: 'refresh_limit', type: 'INT' },
+  { name: 'refresh_limit_unit', type: 'STRING' },
+  { name: 'timer_time_zone', type: 'STRING' },
+  { name: 'timer_start', type: 'TIMESTAMP' },
+  { name: 'timer_interval', type: 'INT' },
+  { name: 'timer_interval_unit', type: 'STRING' },
+  { name: 'period_length', type: 'INT' },
+  { name: 'period_length_unit', type: 'STRING' },
+  { name: 'period_delay', type: 'INT' },
+  { name: 'period_delay_unit', type: 'STRING' },
+];

@@ -171,7 +171,7 @@ function parseColumnOptions(c: Cursor): ColumnOptionsAst {
 const OPTION_WORDS = new Set(['CAPACITY', 'CACHE', 'NOCACHE', 'INDEX', 'TYPE', 'INCLUDE']);
 
 /** TIMESTAMP(col), PARTITION BY, [BYPASS] WAL, WITH k=v, DEDUP UPSERT KEYS, TTL, IN VOLUME, OWNED BY, STORAGE POLICY, FORMAT. */
-function parseTableOptions(c: Cursor, ct: Mutable<CreateTable>): void {
+export function parseTableOptions(c: Cursor, ct: Mutable<CreateTable>): void {
   const params = ct.params as Param[];
   for (;;) {
     const w = c.tok;

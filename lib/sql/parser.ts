@@ -18,6 +18,7 @@ import {
   parseViewCommand,
 } from './parse-ddl.js';
 import { parseCtes, parseQuery, parseQueryWith } from './parse-query.js';
+import { parseCreateMatView, parseMatViewCommand } from './parse-matview.js';
 import { parseInsert, parseShow, parseUpdate } from './parse-statement.js';
 
 /**
@@ -185,14 +186,20 @@ function parseDispatch(c: Cursor): Statement {
         if (c.isKw('TABLE', second) || c.isKw('ATOMIC', second) || c.isKw('BATCH', second)) return parseCreateTable(c);
         if (c.isKw('VIEW', second) || (c.isKw('OR', second) && c.isKwAt(2, 'REPLACE') && c.isKwAt(3, 'VIEW')))
           return parseCreateView(c);
+        if (c.isKw('MATERIALIZED', second)) return parseCreateMatView(c);
         return unsupported(c);
       case 'DROP':
         if (c.isKw('TABLE', second) || (c.isKw('ALL', second) && c.isKwAt(2, 'TABLES'))) return parseDropTable(c);
         if (c.isKw('VIEW', second)) return parseViewCommand(c);
+        if (c.isKw('MATERIALIZED', second)) return parseMatViewCommand(c);
         return unsupported(c);
       case 'ALTER':
         if (c.isKw('TABLE', second)) return parseAlterTable(c);
         if (c.isKw('VIEW', second)) return parseCreateView(c);
+        if (c.isKw('MATERIALIZED', second)) return parseMatViewCommand(c);
+        return unsupported(c);
+      case 'REFRESH':
+        if (c.isKw('MATERIALIZED', second)) return parseMatViewCommand(c);
         return unsupported(c);
       case 'COMPILE':
         if (c.isKw('VIEW', second)) return parseViewCommand(c);

@@ -36,6 +36,15 @@ import {
 } from './table-state.js';
 import { TableWriter } from './table-writer.js';
 import { isViewFolder, readView, VIEW_FILE, viewFileText, type ViewDef } from './views.js';
+import {
+  isMatViewFolder,
+  NEW_STATE,
+  readMatView,
+  writeMatViewDef,
+  writeMatViewState,
+  type MatViewDef,
+  type MatViewState,
+} from './mat-views.js';
 
 export interface CatalogOptions {
   readonly commitMode: CommitMode;
@@ -48,6 +57,8 @@ export interface CatalogOptions {
   readonly o3MaxLag: number;
   /** Called after each table is opened, for the storage component's progress. */
   readonly onProgress?: (done: number, total: number, table: string) => void;
+  /** Called after each commit of any table (TableOptions.onCommit). */
+  readonly onCommit?: (t: Table) => void;
 }
 
 /** The catalog options server.conf sets (the server, `svcdb import` and the embedded database use the same). */
@@ -114,11 +125,18 @@ export class Catalog {
   /** Views by name key: they share the tables' namespace (storage/views.ts). */
   readonly #views = new Map<string, ViewDef>();
   #closed = false;
+  #onCommit: ((t: Table) => void) | undefined;
 
   private constructor(dir: string, options: CatalogOptions) {
     this.dir = dir;
     this.options = options;
     this.cache = new ReadCache(options.readerCacheSize);
+    this.#onCommit = options.onCommit;
+  }
+
+  /** Who is told after each commit (the database's materialized views, once they are set up). */
+  setCommitListener(f: ((t: Table) => void) | undefined): void {
+    this.#onCommit = f;
   }
 
   /** Opens <root>/db, taking its lock and recovering every table. */
@@ -192,6 +210,7 @@ export class Catalog {
       const meta = r.meta.name === name ? r.meta : { ...r.meta, name };
       const t = new Table(path, meta, r.txn, this.cache, tableOptions);
       for (const [id, d] of r.dicts) t.dicts.set(id, d);
+      if (isMatViewFolder(path)) t.mv = readMatView(path);
       this.#tables.set(nameKey(name), t);
       if (r.removed.length > 0) this.recovered.push({ table: name, removed: r.removed });
     } catch (e) {
@@ -358,6 +377,66 @@ export class Catalog {
   }
 
   /**
+   * A new materialized view: its table made as create() makes one, with the view's definition
+   * and a state of never refreshed written into the staged folder before it is renamed into place.
+   */
+  createMatView(def: CreateTableDef, mv: MatViewDef): Table {
+    this.#check();
+    checkTableName(def.name);
+    if (this.#tables.has(nameKey(def.name)))
+      throw new SvcError('BAD_REQUEST', `table already exists [table=${def.name}]`);
+    this.#notAView(def.name);
+    const t = this.#make(def);
+    try {
+      writeMatViewDef(t.dir, mv, this.options.commitMode);
+      writeMatViewState(t.dir, NEW_STATE, this.options.commitMode);
+      this.#place(t);
+    } catch (e) {
+      this.discardStaged(t);
+      throw diskFullError(e, `while creating materialized view ${def.name}; nothing was created`);
+    }
+    t.mv = { def: mv, state: NEW_STATE };
+    this.#tables.set(nameKey(def.name), t);
+    this.#syncDir();
+    return t;
+  }
+
+  /** Every materialized view, in name order. */
+  matViews(): Table[] {
+    return this.tables().filter((t) => t.mv !== null);
+  }
+
+  /** Records a materialized view's refresh state (atomically; the state in memory follows the disk). */
+  setMatViewState(t: Table, state: MatViewState): void {
+    if (t.mv === null || t.dropped) return;
+    writeMatViewState(t.dir, state, this.options.commitMode);
+    t.mv = { ...t.mv, state };
+  }
+
+  /** Records a materialized view's definition (ALTER MATERIALIZED VIEW SET REFRESH). */
+  setMatViewDef(t: Table, def: MatViewDef): void {
+    if (t.mv === null) return;
+    writeMatViewDef(t.dir, def, this.options.commitMode);
+    t.mv = { ...t.mv, def };
+  }
+
+  /**
+   * Marks the materialized views over `base` invalid (its data changed in a way a refresh of new
+   * rows cannot follow: TRUNCATE, UPDATE, a dropped partition or column, a drop or rename).
+   * The first reason stays; REFRESH ... FULL makes a view valid again.
+   */
+  invalidateMatViews(base: string, reason: string): void {
+    for (const t of this.#tables.values()) {
+      if (t.mv === null || nameKey(t.mv.def.baseTable) !== nameKey(base) || t.mv.state.invalid !== null) continue;
+      try {
+        this.setMatViewState(t, { ...t.mv.state, invalid: reason });
+      } catch {
+        // The state file could not be written: the view's next refresh finds the change itself.
+      }
+    }
+  }
+
+  /**
    * A new table that no lookup or query sees until publishStaged() gives it
    * its name (an import or CREATE TABLE AS SELECT builds a table there,
    * committing as it goes, and readers see all of it or nothing). Its folder
@@ -393,6 +472,7 @@ export class Catalog {
       return;
     }
     if (!opts.replace) throw new SvcError('BAD_REQUEST', `table already exists [table=${t.name}]`);
+    if (old.mv !== null) throw new SvcError('BAD_REQUEST', `cannot modify materialized view [view=${old.name}]`);
     const locked = await this.#lockCurrent(old, key);
     if (locked === 'gone') return this.publishStaged(t, opts);
     try {
@@ -565,6 +645,7 @@ export class Catalog {
       commitMode: this.options.commitMode,
       writerWaitMs: this.options.writerWaitMs,
       trashDir: join(this.dir, TRASH),
+      onCommit: (t) => this.#onCommit?.(t),
     };
   }
 
@@ -674,10 +755,13 @@ export class Catalog {
   }
 
   /** The table's single writer; waits up to cairo.writer.wait.timeout, then `table busy`. Close it when done. */
-  async writer(name: string): Promise<TableWriter> {
+  async writer(name: string, opts: { matView?: boolean } = {}): Promise<TableWriter> {
     this.#check();
     const key = nameKey(name);
     const t = this.get(name);
+    if (t.mv !== null && opts.matView !== true) {
+      throw new SvcError('BAD_REQUEST', `cannot modify materialized view [view=${t.name}]`);
+    }
     const locked = await this.#lockCurrent(t, key);
     if (locked === 'gone') return this.writer(name);
     if (!locked) t.check();

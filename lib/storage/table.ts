@@ -1,6 +1,7 @@
 // One open table shared by its writer and readers in this process: current
 // metadata and committed state, symbol dictionaries, the writer lock, and
 // epoch-based deletion of files that old snapshots may still read.
+import type { MatViewFiles } from './mat-views.js';
 import { randomUUID } from 'node:crypto';
 import { renameSync, rmSync, statSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
@@ -40,6 +41,8 @@ export interface Snapshot {
 
 export interface TableOptions {
   readonly commitMode: CommitMode;
+  /** Told after each commit is published (the database's materialized views follow their base tables). */
+  readonly onCommit?: (t: Table) => void;
   readonly writerWaitMs: number;
   /** The database's .trash folder: retired files are moved there before they are removed. */
   readonly trashDir: string;
@@ -54,6 +57,8 @@ export class Table {
   readonly options: TableOptions;
   /** Set when the table could not be opened cleanly; every use fails with it. */
   error: SvcError | null = null;
+  /** A materialized view's definition and refresh state (mat-views.ts); null for a table. */
+  mv: MatViewFiles | null = null;
   dropped = false;
   #epoch = 0;
   #readers = new Map<number, number>();
@@ -157,6 +162,8 @@ export class Table {
     if (meta.version !== oldMeta) garbage.push(`_meta.${oldMeta}`);
     if (garbage.length > 0) this.#garbage.push({ epoch: this.#epoch, paths: garbage });
     this.collect();
+    // The listener only schedules work (materialized views' refreshes); the commit is done either way.
+    this.options.onCommit?.(this);
   }
 
   /** A _meta.<version> just written for a commit that failed: removed unless the _txn on disk uses it. */

@@ -43,6 +43,10 @@ const COVERED = new Set([
   'ALTER VIEW',
   'DROP VIEW',
   'COMPILE VIEW',
+  'CREATE MATERIALIZED',
+  'ALTER MATERIALIZED',
+  'DROP MATERIALIZED',
+  'REFRESH',
 ]);
 
 /** The statement's leading keyword(s) after comments, for grouping; implicit selects read as SELECT. */

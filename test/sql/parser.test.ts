@@ -922,7 +922,6 @@ test('recognises statements svcdb does not run by their leading keywords', () =>
   const cases: Array<[string, string]> = [
     ['GRANT SELECT ON t TO u', 'GRANT'],
     ['REVOKE ALL ON t FROM u', 'REVOKE'],
-    ['CREATE MATERIALIZED VIEW v AS (select 1)', 'CREATE MATERIALIZED VIEW'],
     ['create user bob', 'CREATE USER'],
     ['CREATE SERVICE ACCOUNT a', 'CREATE SERVICE ACCOUNT'],
     ['ALTER USER john ENABLE', 'ALTER USER'],
@@ -933,12 +932,10 @@ test('recognises statements svcdb does not run by their leading keywords', () =>
     ['REINDEX TABLE t LOCK EXCLUSIVE', 'REINDEX'],
     ['VACUUM TABLE t', 'VACUUM'],
     ['CANCEL QUERY 29', 'CANCEL QUERY'],
-    ['REFRESH MATERIALIZED VIEW v FULL', 'REFRESH MATERIALIZED VIEW'],
     ['ASSUME SERVICE ACCOUNT a', 'ASSUME SERVICE ACCOUNT'],
     ['EXIT SERVICE ACCOUNT a', 'EXIT SERVICE ACCOUNT'],
     ['SWITCH ROLE TO PRIMARY', 'SWITCH ROLE'],
     ['ADD USER john TO g', 'ADD USER'],
-    ['ALTER MATERIALIZED VIEW v RESUME WAL', 'ALTER MATERIALIZED VIEW'],
   ];
   for (const [sql, what] of cases) assert.deepEqual(parseStatement(sql), { kind: 'unsupported', pos: 0, what }, sql);
 });
@@ -955,6 +952,40 @@ test('replaces DECLARE variables before parsing; an undeclared one is an error a
   assertSqlError('SELECT * FROM @sub', 14, /undeclared variable: @sub/);
   // The variable's scope ends with the parentheses it is declared in.
   assertSqlError('SELECT @x FROM (DECLARE @x := 1 SELECT @x)', 7, /undeclared variable: @x/);
+});
+
+test('parses materialized view statements: options, refresh modes, the query as written', () => {
+  const text =
+    "CREATE MATERIALIZED VIEW IF NOT EXISTS 'v' WITH BASE trades REFRESH EVERY 1h START '2025-01-01T00:00:00Z' TIME ZONE 'Europe/Berlin' DEFERRED AS (\nSELECT ts, avg(p) FROM trades SAMPLE BY 1h\n) PARTITION BY DAY TTL 7 DAYS";
+  const v = parseStatement(text);
+  assert.equal(v.kind, 'createMatView');
+  if (v.kind !== 'createMatView') return;
+  assert.equal(v.name, 'v');
+  assert.equal(v.ifNotExists, true);
+  assert.deepEqual(v.base, { name: 'trades', pos: text.indexOf('trades') });
+  assert.deepEqual(v.refresh, {
+    type: 'timer',
+    every: '1h',
+    start: '2025-01-01T00:00:00Z',
+    timeZone: 'Europe/Berlin',
+    period: null,
+  });
+  assert.equal(v.deferred, true);
+  assert.equal(v.sql, '\nSELECT ts, avg(p) FROM trades SAMPLE BY 1h\n');
+  assert.deepEqual(v.partitionBy, { unit: 'DAY', pos: text.indexOf('DAY') });
+  const p = parseStatement(
+    "CREATE MATERIALIZED VIEW d REFRESH MANUAL PERIOD (LENGTH 1d TIME ZONE 'UTC' DELAY 1h) AS SELECT ts, avg(p) FROM t SAMPLE BY 1d",
+  );
+  assert.equal(p.kind === 'createMatView' && p.sql, 'SELECT ts, avg(p) FROM t SAMPLE BY 1d');
+  assert.deepEqual(p.kind === 'createMatView' && p.refresh.period, { length: '1d', timeZone: 'UTC', delay: '1h' });
+  const r = parseStatement("REFRESH MATERIALIZED VIEW v RANGE FROM '2025-05-01' TO '2025-05-02'");
+  assert.equal(r.kind === 'refreshMatView' && r.mode, 'range');
+  assert.equal(parseStatement('REFRESH MATERIALIZED VIEW v FULL').kind, 'refreshMatView');
+  const a = parseStatement('ALTER MATERIALIZED VIEW v SET REFRESH LIMIT 1 WEEK');
+  assert.equal(a.kind === 'alterMatView' && a.alter, 'SET REFRESH LIMIT 1 WEEK');
+  const b = parseStatement('ALTER MATERIALIZED VIEW v SET REFRESH EVERY 12h');
+  assert.equal(b.kind === 'alterMatView' && b.refresh?.every, '12h');
+  assert.deepEqual(parseStatement('DROP MATERIALIZED VIEW IF EXISTS v').kind, 'dropMatView');
 });
 
 test('parses CREATE [OR REPLACE] / ALTER / DROP / COMPILE VIEW, keeping the query as written', () => {

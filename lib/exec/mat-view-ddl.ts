@@ -1,0 +1,285 @@
+// CREATE / DROP / REFRESH / ALTER MATERIALIZED VIEW. CREATE binds the query and checks it is one
+// a refresh of new rows can keep up to date (QuestDB's rules: SAMPLE BY without FILL, FROM-TO or
+// ALIGN TO FIRST OBSERVATION, deterministic, one base table or WITH BASE), then makes the view's
+// table: the query's columns, its designated timestamp, partitioned by the sampling interval
+// unless told, DEDUP UPSERT KEYS on the timestamp and the query's keys (a refresh's rows replace
+// a bucket's). Refreshing itself is mat-view-refresh.ts; when and how often, lib/db's refresher.
+import { SvcError } from '../errors/svc-error.js';
+import { parseTimestamp } from '../core/datetime.js';
+import type * as A from '../sql/ast.js';
+import { bindQuery } from '../sql/binder.js';
+import { planBuckets } from '../sql/bind-sample-by.js';
+import { hasAggregate } from '../sql/bind-window.js';
+import type { Plan } from '../sql/bound.js';
+import { parseSampleInterval } from '../sql/sample-by.js';
+import type { Catalog, CreateTableDef } from '../storage/catalog.js';
+import type { MatViewRefreshDef } from '../storage/mat-views.js';
+import type { PartitionBy } from '../storage/partition-by.js';
+import type { ExecContext } from './context.js';
+import type { DdlEnv } from './ddl.js';
+import type { RefreshRequest, RefreshResult } from './mat-view-refresh.js';
+
+type Prepared = (cx: ExecContext) => Promise<{ rows: number }>;
+
+/** What runs materialized views' refreshes (lib/db's refresher): told of new, changed and dropped views. */
+export interface MatViewControl {
+  created(name: string, deferred: boolean): void;
+  changed(name: string): void;
+  dropped(name: string): void;
+  /** A refresh now (after one already running), resolved when done. */
+  refresh(name: string, req: RefreshRequest): Promise<RefreshResult>;
+}
+
+/** QuestDB's names of the statement types, as /validate reports them. */
+export function matViewQueryType(stmt: A.CreateMatView | A.MatViewCommand): string {
+  switch (stmt.kind) {
+    case 'createMatView':
+      return 'CREATE MATERIALIZED VIEW';
+    case 'dropMatView':
+      return 'DROP MATERIALIZED VIEW';
+    case 'refreshMatView':
+      return 'REFRESH MATERIALIZED VIEW';
+    case 'alterMatView':
+      return 'ALTER MATERIALIZED VIEW';
+  }
+}
+
+const NON_DETERMINISTIC = /^(now|systimestamp|sysdate|today|tomorrow|yesterday|rnd_.*|random|timestamp_sequence)$/i;
+
+export function runMatViewDdl(
+  stmt: A.CreateMatView | A.MatViewCommand,
+  catalog: Catalog,
+  env: DdlEnv,
+  control: MatViewControl | undefined,
+): Prepared {
+  if (stmt.kind === 'createMatView') return createMatView(stmt, catalog, env, control);
+  const t = catalog.exists(stmt.name) ? catalog.get(stmt.name) : null;
+  if (t === null || t.mv === null) {
+    if (t !== null) throw new SvcError('SQL', 'materialized view expected, got table', { position: stmt.namePos });
+    if (catalog.view(stmt.name) !== null)
+      throw new SvcError('SQL', 'materialized view expected, got view', { position: stmt.namePos });
+    if (stmt.kind === 'dropMatView' && stmt.ifExists) return () => Promise.resolve({ rows: 0 });
+    throw new SvcError('SQL', `materialized view does not exist [view=${stmt.name}]`, { position: stmt.namePos });
+  }
+  switch (stmt.kind) {
+    case 'dropMatView':
+      return async () => {
+        await catalog.drop(t.name);
+        control?.dropped(t.name);
+        return { rows: 0 };
+      };
+    case 'refreshMatView': {
+      if (stmt.alter !== null) return () => Promise.resolve({ rows: 0 }); // REFRESH ... STATS: nothing to gather
+      if (control === undefined)
+        throw new SvcError('SQL', 'materialized views are not refreshed here', { position: stmt.pos });
+      let range: readonly [number, number] | undefined;
+      if (stmt.range !== null) range = [timestampLiteral(stmt.range.from), timestampLiteral(stmt.range.to)];
+      return async () => {
+        const r = await control.refresh(t.name, range ? { mode: stmt.mode, range } : { mode: stmt.mode });
+        return { rows: r.rows };
+      };
+    }
+    case 'alterMatView': {
+      if (stmt.refresh !== null) {
+        const refresh = refreshDef(stmt.refresh, stmt.namePos);
+        return () => {
+          catalog.setMatViewDef(t, { ...t.mv!.def, refresh });
+          control?.changed(t.name);
+          return Promise.resolve({ rows: 0 });
+        };
+      }
+      // RESUME WAL, SET TTL, SET REFRESH LIMIT, indexes: svcdb's views have no WAL to resume and
+      // keep every row; the change is accepted and has nothing to do (README "Materialized views").
+      if (
+        /^(RESUME\s+WAL|SET\s+TTL|SET\s+REFRESH\s+LIMIT|ALTER\s+COLUMN\s+\S+\s+(ADD|DROP)\s+INDEX)\b/i.test(
+          stmt.alter ?? '',
+        )
+      )
+        return () => Promise.resolve({ rows: 0 });
+      throw new SvcError('SQL', `ALTER MATERIALIZED VIEW ${stmt.alter ?? ''} is not supported`, { position: stmt.pos });
+    }
+  }
+}
+
+function createMatView(
+  stmt: A.CreateMatView,
+  catalog: Catalog,
+  env: DdlEnv,
+  control: MatViewControl | undefined,
+): Prepared {
+  if (catalog.exists(stmt.name)) {
+    if (stmt.ifNotExists && catalog.get(stmt.name).mv !== null) return () => Promise.resolve({ rows: 0 });
+    throw new SvcError('SQL', `table already exists [table=${stmt.name}]`, { position: stmt.namePos });
+  }
+  if (catalog.view(stmt.name) !== null)
+    throw new SvcError('SQL', `table already exists [table=${stmt.name}]`, { position: stmt.namePos });
+  const expire = stmt.params.find((p) => p.key === 'EXPIRE ROWS');
+  if (expire !== undefined) throw new SvcError('SQL', 'EXPIRE ROWS is not supported', { position: stmt.pos });
+  const q = stmt.query;
+  const nd = findCall(q, (n) => NON_DETERMINISTIC.test(n));
+  if (nd !== null) {
+    throw new SvcError('SQL', `non-deterministic function cannot be used in materialized view: ${nd.name}`, {
+      position: nd.pos,
+    });
+  }
+  if (q.kind !== 'select')
+    throw new SvcError('SQL', 'materialized view query cannot be a set operation', { position: q.pos });
+  const sb = q.sampleBy;
+  if (sb !== null) {
+    if (sb.fill.length > 0)
+      throw new SvcError('SQL', 'FILL is not supported for materialized views', { position: sb.pos });
+    if (sb.from !== null || sb.to !== null)
+      throw new SvcError('SQL', 'FROM-TO is not supported for materialized views', { position: sb.pos });
+    if (sb.align === 'FIRST OBSERVATION')
+      throw new SvcError('SQL', 'ALIGN TO FIRST OBSERVATION is not supported for materialized views', {
+        position: sb.pos,
+      });
+  }
+  if (q.limit !== null) throw new SvcError('SQL', 'LIMIT is not supported for materialized views', { position: q.pos });
+  const plan = bindQuery(q, { catalog, ...env });
+  if (planBuckets(plan) === null || sb === null) {
+    throw new SvcError('SQL', 'materialized view query requires a sampling interval, use SAMPLE BY', {
+      position: stmt.queryPos,
+    });
+  }
+  if (plan.timestamp < 0) {
+    throw new SvcError('SQL', 'materialized view query is required to have designated timestamp', {
+      position: stmt.queryPos,
+    });
+  }
+  const tables = scannedTables(plan);
+  let base: string;
+  if (stmt.base !== null) {
+    const b = tables.find((n) => n.toLowerCase() === stmt.base!.name.toLowerCase());
+    if (b === undefined)
+      throw new SvcError('SQL', `base table is not referenced in materialized view query: ${stmt.base.name}`, {
+        position: stmt.base.pos,
+      });
+    base = b;
+  } else if (tables.length !== 1) {
+    throw new SvcError('SQL', "more than one table used in query, base table has to be set using 'WITH BASE'", {
+      position: stmt.queryPos,
+    });
+  } else base = tables[0]!;
+  if (catalog.get(base).mv !== null && catalog.get(base).mv!.def.baseTable.toLowerCase() === stmt.name.toLowerCase())
+    throw new SvcError('SQL', 'a materialized view cannot be its own base', { position: stmt.queryPos });
+  // The keys: the timestamp and every column that is not an aggregate (a bucket's rows replace its old ones).
+  if (q.columns.some((c) => c.kind === 'star'))
+    throw new SvcError('SQL', 'materialized view query must name its columns', { position: q.pos });
+  const keys = new Set<number>([plan.timestamp]);
+  q.columns.forEach((c, i) => {
+    if (c.kind === 'item' && !hasAggregate(env, c.expr)) keys.add(i);
+  });
+  const columns = plan.fields.map((f, i) => {
+    if (f.type === 'NULL')
+      throw new SvcError('SQL', `column type cannot be NULL [column=${f.name}]`, { position: stmt.queryPos });
+    return { name: f.name, type: f.type, ...(keys.has(i) ? { upsertKey: true } : {}) };
+  });
+  const ts = plan.fields[plan.timestamp]!.name;
+  if (stmt.timestamp !== null && stmt.timestamp.column.toLowerCase() !== ts.toLowerCase())
+    throw new SvcError('SQL', `TIMESTAMP column does not match the query's designated timestamp [column=${ts}]`, {
+      position: stmt.timestamp.pos,
+    });
+  const partitionBy = stmt.partitionBy !== null ? partitionUnit(stmt.partitionBy) : defaultPartitionBy(sb);
+  const refresh = refreshDef(stmt.refresh, stmt.pos);
+  const def: CreateTableDef = { name: stmt.name, columns, timestamp: ts, partitionBy, wal: true };
+  return () => {
+    try {
+      catalog.createMatView(def, { sql: stmt.sql, baseTable: base, refresh });
+    } catch (e) {
+      if (e instanceof SvcError && e.position === undefined && e.status < 500)
+        throw new SvcError('SQL', e.message, { position: stmt.namePos });
+      throw e;
+    }
+    control?.created(stmt.name, stmt.deferred);
+    return Promise.resolve({ rows: 0 });
+  };
+}
+
+/** The refresh definition as stored: the timer's interval in micros, its start as a timestamp. */
+function refreshDef(r: A.MatViewRefresh, pos: number): MatViewRefreshDef {
+  let everyMicros: number | null = null;
+  if (r.every !== null) {
+    const { n, unit } = parseSampleInterval(r.every, pos);
+    everyMicros = n * UNIT_MICROS[unit]!;
+  }
+  let start: number | null = null;
+  if (r.start !== null) {
+    start = parseTimestamp(r.start);
+    if (start === null) throw new SvcError('SQL', `invalid START timestamp [value=${r.start}]`, { position: pos });
+  }
+  return { type: r.type, every: r.every, everyMicros, start, timeZone: r.timeZone, period: r.period };
+}
+
+const UNIT_MICROS: Readonly<Record<string, number>> = {
+  U: 1,
+  T: 1000,
+  s: 1e6,
+  m: 6e7,
+  h: 3.6e9,
+  d: 8.64e10,
+  w: 6.048e11,
+  M: 30 * 8.64e10,
+  y: 365 * 8.64e10,
+};
+
+/** QuestDB's default: YEAR above an hour's buckets, MONTH above a minute's, DAY for a minute and less. */
+function defaultPartitionBy(sb: A.SampleBy): PartitionBy {
+  const { n, unit } = parseSampleInterval(sb.interval, sb.pos);
+  const us = n * UNIT_MICROS[unit]!;
+  if (us > 3.6e9) return 'YEAR';
+  if (us > 6e7) return 'MONTH';
+  return 'DAY';
+}
+
+function partitionUnit(p: { unit: string; pos: number }): PartitionBy {
+  const u = p.unit.toUpperCase();
+  if (u === 'HOUR' || u === 'DAY' || u === 'WEEK' || u === 'MONTH' || u === 'YEAR') return u;
+  throw new SvcError('SQL', `invalid partition unit for a materialized view [unit=${p.unit}]`, { position: p.pos });
+}
+
+/** The tables a plan scans, each once, in the order met. */
+function scannedTables(plan: Plan): string[] {
+  const out: string[] = [];
+  const stack: unknown[] = [plan];
+  while (stack.length > 0) {
+    const p = stack.pop() as Record<string, unknown>;
+    if (p.kind === 'scan' && typeof p.table === 'string' && !out.includes(p.table)) out.push(p.table);
+    for (const v of Object.values(p))
+      if (v !== null && typeof v === 'object' && 'kind' in v && 'fields' in v) stack.push(v);
+  }
+  return out;
+}
+
+/** The first call (by position) whose name matches, anywhere in the syntax tree. */
+function findCall(root: unknown, match: (name: string) => boolean): { name: string; pos: number } | null {
+  let best: { name: string; pos: number } | null = null;
+  const stack: unknown[] = [root];
+  while (stack.length > 0) {
+    const n = stack.pop();
+    if (n === null || typeof n !== 'object') continue;
+    if (Array.isArray(n)) {
+      for (const x of n) stack.push(x);
+      continue;
+    }
+    const o = n as Record<string, unknown>;
+    if (
+      o.kind === 'call' &&
+      typeof o.name === 'string' &&
+      match(o.name) &&
+      (best === null || (o.pos as number) < best.pos)
+    )
+      best = { name: o.name, pos: o.pos as number };
+    for (const v of Object.values(o)) if (v !== null && typeof v === 'object') stack.push(v);
+  }
+  return best;
+}
+
+/** RANGE FROM / TO: a timestamp literal, in micros. */
+function timestampLiteral(e: A.Expr): number {
+  if (e.kind === 'literal' && e.type === 'STRING') {
+    const v = parseTimestamp(String(e.value));
+    if (v !== null) return v;
+  }
+  throw new SvcError('SQL', 'timestamp literal expected', { position: e.pos });
+}

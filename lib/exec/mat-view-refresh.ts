@@ -1,0 +1,194 @@
+// A materialized view's refresh: which of its base table's time ranges changed since the view
+// last saw it (the base partitions it recorded against the ones committed now: a new partition,
+// a rewritten one, rows appended to the last), those ranges widened to whole SAMPLE BY buckets,
+// the view's query run over them only (its scans of the base table limited to them), and the
+// rows written into the view's table, whose DEDUP keys (the bucket and the query's keys) make
+// them replace the buckets' old rows. The work is proportional to the rows of the changed
+// buckets, not to the base table. The view's data is committed first, then the state recording
+// what it reflects: a crash between the two repeats the refresh, which writes the same rows.
+import { SvcError, errorMessage } from '../errors/svc-error.js';
+import type { Interval } from '../core/batch.js';
+import { bindQuery, type BindContext } from '../sql/binder.js';
+import { planBuckets } from '../sql/bind-sample-by.js';
+import type { Plan } from '../sql/bound.js';
+import { parseStatement } from '../sql/parser.js';
+import type { Catalog } from '../storage/catalog.js';
+import type { MatViewState, SeenPartition } from '../storage/mat-views.js';
+import type { Table } from '../storage/table.js';
+import type { PartitionState } from '../storage/table-state.js';
+import { endStatement, execContext, type StatementLimits, type StatementRuntime } from './context.js';
+import { appendRows } from './insert.js';
+
+export type RefreshMode = 'incremental' | 'full' | 'range';
+
+export interface RefreshRequest {
+  readonly mode: RefreshMode;
+  /** RANGE FROM .. TO: epoch micros, half-open. */
+  readonly range?: Interval;
+}
+
+export interface RefreshResult {
+  /** Rows written into the view (its changed buckets' rows). */
+  readonly rows: number;
+  /** The base table's rows the refresh read the buckets of: [lo, hi) micros, or null when nothing changed. */
+  readonly interval: Interval | null;
+}
+
+/** What a refresh needs of the database: its tables, functions, limits and time. */
+export interface RefreshEnv extends StatementLimits {
+  readonly catalog: Catalog;
+  readonly runtime: StatementRuntime;
+  readonly bind?: Pick<BindContext, 'naming'>;
+}
+
+/**
+ * Refreshes the materialized view `name`: incrementally (what changed since its last refresh),
+ * in full (its rows replaced by the query over the whole base table; an invalid view is valid
+ * again), or over a range. An invalid view is left as it is by an incremental refresh. A base
+ * table whose rows went away since the view saw it (a partition dropped or shrunk) makes the view
+ * invalid instead: only a full refresh can follow that.
+ */
+export async function refreshMatView(
+  name: string,
+  req: RefreshRequest,
+  env: RefreshEnv,
+  signal: AbortSignal,
+): Promise<RefreshResult> {
+  const { catalog } = env;
+  const view = catalog.get(name);
+  const mv = view.mv;
+  if (mv === null) throw new SvcError('SQL', `materialized view expected, got table [table=${name}]`);
+  if (mv.state.invalid !== null && req.mode === 'incremental') return { rows: 0, interval: null };
+  const started = Date.now() * 1000;
+  const state = mv.state;
+  let base: Table;
+  try {
+    base = catalog.get(mv.def.baseTable);
+  } catch {
+    catalog.setMatViewState(view, {
+      ...view.mv!.state,
+      invalid: `base table does not exist [table=${mv.def.baseTable}]`,
+    });
+    return { rows: 0, interval: null };
+  }
+  // The base table as committed now: what this refresh records as seen (its query reads at least this).
+  const txn = base.txn;
+  const seen = txn.partitions.map(seenPartition);
+  let interval: Interval | null;
+  if (req.mode === 'range') interval = req.range!;
+  else if (req.mode === 'full')
+    interval = seen.length === 0 ? null : [seen[0]!.minTs, seen[seen.length - 1]!.maxTs + 1];
+  else {
+    const changed = changedRange(state.basePartitions, seen);
+    if (typeof changed === 'string') {
+      catalog.setMatViewState(view, { ...view.mv!.state, invalid: changed });
+      return { rows: 0, interval: null };
+    }
+    interval = changed;
+  }
+  let rows = 0;
+  if (interval !== null || req.mode === 'full') {
+    try {
+      const r = await writeBuckets(view, base, req.mode, interval, env, signal);
+      rows = r.rows;
+      interval = r.interval;
+    } catch (e) {
+      // The query no longer binds or runs on the base table (a SQL error): the view cannot follow it.
+      // Anything else (the database closing, a busy writer, a full disk) leaves it to the next refresh.
+      if (e instanceof SvcError && e.code === 'SQL' && !signal.aborted && req.mode !== 'full') {
+        catalog.setMatViewState(view, { ...view.mv!.state, invalid: `refresh failed: ${errorMessage(e)}` });
+      }
+      throw e;
+    }
+  }
+  const next: MatViewState =
+    req.mode === 'range'
+      ? { ...view.mv!.state, lastRefreshStart: started, lastRefreshFinish: Date.now() * 1000 }
+      : {
+          baseTxn: txn.txn,
+          basePartitions: seen,
+          lastRefreshStart: started,
+          lastRefreshFinish: Date.now() * 1000,
+          // A view invalidated while this refresh ran (an UPDATE of the base table) stays invalid.
+          invalid: req.mode === 'full' ? null : (view.mv?.state.invalid ?? null),
+        };
+  catalog.setMatViewState(view, next);
+  return { rows, interval };
+}
+
+/**
+ * Runs the view's query over `interval` of the base table (widened to whole buckets; all of it
+ * for null) and writes its rows into the view's table in one commit (after emptying it, in full).
+ */
+async function writeBuckets(
+  view: Table,
+  base: Table,
+  mode: RefreshMode,
+  interval: Interval | null,
+  env: RefreshEnv,
+  signal: AbortSignal,
+): Promise<{ rows: number; interval: Interval | null }> {
+  const { catalog } = env;
+  const sql = view.mv!.def.sql;
+  const bindCx: BindContext = { catalog, ...env.runtime, naming: env.bind?.naming, sql };
+  const stmt = parseStatement(sql);
+  if (stmt.kind !== 'query') throw new SvcError('INTERNAL', `materialized view ${view.name} has no query`);
+  let plan: Plan = bindQuery(stmt.query, bindCx);
+  if (interval !== null) {
+    const buckets = planBuckets(plan);
+    if (buckets !== null) interval = [buckets.floor(interval[0]), buckets.next(buckets.floor(interval[1] - 1))];
+    plan = bindQuery(stmt.query, { ...bindCx, scanLimit: { table: base.meta.name, intervals: [interval] } });
+  }
+  const cx = execContext(catalog, signal, env.runtime, env);
+  const w = await catalog.writer(view.name, { matView: true });
+  try {
+    if (mode === 'full') w.truncate();
+    const rows =
+      interval !== null
+        ? await appendRows(
+            w,
+            plan.fields.map((f) => f.name),
+            plan,
+            cx,
+            0,
+          )
+        : 0;
+    return { rows, interval };
+  } finally {
+    w.close();
+    endStatement(cx);
+  }
+}
+
+function seenPartition(p: PartitionState): SeenPartition {
+  return { name: p.name, dir: p.dir, rows: p.rows, minTs: p.minTs, maxTs: p.maxTs };
+}
+
+/**
+ * The base table's time range [lo, hi) whose rows changed between two lists of its partitions
+ * (null: nothing changed), or why a refresh of new rows cannot follow the change. A new
+ * partition: its whole range. A rewritten one (new folder: out-of-order rows, deduplication,
+ * UPDATE): its old and new range. Rows appended in order: from the old last timestamp on.
+ */
+export function changedRange(
+  before: readonly SeenPartition[],
+  now: readonly SeenPartition[],
+): Interval | null | string {
+  const old = new Map(before.map((p) => [p.name, p]));
+  let lo = Infinity;
+  let hi = -Infinity;
+  const take = (a: number, b: number): void => {
+    lo = Math.min(lo, a);
+    hi = Math.max(hi, b);
+  };
+  for (const p of now) {
+    const o = old.get(p.name);
+    old.delete(p.name);
+    if (o === undefined) take(p.minTs, p.maxTs);
+    else if (p.rows < o.rows) return `base table rows were removed [partition=${p.name}]`;
+    else if (o.dir !== p.dir) take(Math.min(o.minTs, p.minTs), Math.max(o.maxTs, p.maxTs));
+    else if (p.rows > o.rows) take(o.maxTs, p.maxTs);
+  }
+  for (const o of old.values()) return `base table partition was dropped [partition=${o.name}]`;
+  return lo === Infinity ? null : [lo, hi + 1];
+}

@@ -1,0 +1,224 @@
+// Materialized view statements: CREATE / DROP / REFRESH / ALTER MATERIALIZED VIEW, as QuestDB's
+// pages for them write them. The view's query is parsed here and kept as written; the rest
+// (binding, the view's table, refreshes) happens when the statement runs (exec/mat-view-ddl.ts).
+import type { CreateMatView, CreateTable, Expr, MatViewCommand, MatViewRefresh, Query } from './ast.js';
+import { NO_STOPS, type Cursor, type Mutable } from './parse-cursor.js';
+import { parseTableOptions } from './parse-ddl.js';
+import { parseExpr } from './parse-expr.js';
+import { parseQuery } from './parse-query.js';
+
+const IMMEDIATE: MatViewRefresh = { type: 'immediate', every: null, start: null, timeZone: null, period: null };
+
+/** CREATE MATERIALIZED VIEW [IF NOT EXISTS] v [WITH BASE t] [REFRESH ...] [DEFERRED] AS (query) [options]. */
+export function parseCreateMatView(c: Cursor): CreateMatView {
+  const t = c.next();
+  c.expectKw('MATERIALIZED');
+  c.expectKw('VIEW');
+  let ifNotExists = false;
+  if (c.acceptKw('IF')) {
+    c.expectKw('NOT');
+    c.expectKw('EXISTS');
+    ifNotExists = true;
+  }
+  const name = c.name('materialized view name');
+  let base: { name: string; pos: number } | null = null;
+  if (c.isKw('WITH') && c.isKwAt(1, 'BASE')) {
+    c.i += 2;
+    base = c.name('base table name');
+  }
+  let refresh = IMMEDIATE;
+  if (c.acceptKw('REFRESH')) refresh = parseRefresh(c);
+  const deferred = c.acceptKw('DEFERRED');
+  c.expectKw('AS');
+  const open = c.tok;
+  let query: Query;
+  let sql: string;
+  if (c.isOp('(') && wholeBody(c)) {
+    c.next();
+    query = parseQuery(c);
+    const close = c.expectOp(')');
+    sql = c.slice(open.end, close.pos);
+  } else {
+    query = parseQuery(c);
+    sql = c.slice(open.pos, c.prevEnd);
+  }
+  // `, INDEX (k CAPACITY n)`: an index is a flag in svcdb (README); taken as written.
+  while (c.acceptOp(',')) {
+    c.expectKw('INDEX');
+    c.expectOp('(');
+    c.skipUntil(NO_STOPS);
+    c.expectOp(')');
+  }
+  const opts: Mutable<CreateTable> = {
+    kind: 'createTable',
+    pos: t.pos,
+    name: name.name,
+    namePos: name.pos,
+    ifNotExists,
+    columns: [],
+    asSelect: null,
+    casts: [],
+    timestamp: null,
+    partitionBy: null,
+    wal: null,
+    dedupKeys: null,
+    params: [],
+    like: null,
+  };
+  parseTableOptions(c, opts);
+  // EXPIRE ROWS (QuestDB's row expiry of passthrough views): kept as written, refused when run.
+  if (c.isKw('EXPIRE')) {
+    const start = c.tok.pos;
+    const end = c.skipUntil(NO_STOPS);
+    (opts.params as Array<{ key: string; value: string }>).push({ key: 'EXPIRE ROWS', value: c.slice(start, end) });
+  }
+  return {
+    kind: 'createMatView',
+    pos: t.pos,
+    name: name.name,
+    namePos: name.pos,
+    ifNotExists,
+    base,
+    refresh,
+    deferred,
+    query,
+    sql,
+    queryPos: open.pos,
+    timestamp: opts.timestamp,
+    partitionBy: opts.partitionBy,
+    params: opts.params,
+  };
+}
+
+/** Whether `AS (` opens the whole query: its `)` is followed by the end or by the view's options. */
+function wholeBody(c: Cursor): boolean {
+  let d = 0;
+  for (let k = c.i; k < c.toks.length; k++) {
+    const t = c.toks[k]!;
+    if (t.kind === 'eof') return false;
+    if (t.kind !== 'op') continue;
+    if (t.text === '(') d++;
+    else if (t.text === ')' && --d === 0) {
+      const after = c.toks[k + 1]!;
+      if (after.kind === 'eof' || (after.kind === 'op' && (after.text === ';' || after.text === ','))) return true;
+      return after.kind === 'ident' && AFTER_BODY.has(after.up);
+    }
+  }
+  return false;
+}
+
+const AFTER_BODY = new Set(['PARTITION', 'TTL', 'OWNED', 'IN', 'STORAGE', 'TIMESTAMP', 'EXPIRE', 'WITH', 'DEDUP']);
+
+/** After REFRESH: IMMEDIATE | MANUAL | EVERY n [START ts] [TIME ZONE z], then PERIOD (...). */
+function parseRefresh(c: Cursor): MatViewRefresh {
+  let type: MatViewRefresh['type'] = 'immediate';
+  let every: string | null = null;
+  let start: string | null = null;
+  let timeZone: string | null = null;
+  if (c.acceptKw('IMMEDIATE')) type = 'immediate';
+  else if (c.acceptKw('MANUAL')) type = 'manual';
+  else if (c.acceptKw('EVERY')) {
+    type = 'timer';
+    every = interval(c, 'refresh interval');
+    if (c.acceptKw('START')) start = c.duration('start timestamp');
+    if (c.isKw('TIME') && c.isKwAt(1, 'ZONE')) {
+      c.i += 2;
+      timeZone = c.duration('time zone');
+    }
+  }
+  let period: MatViewRefresh['period'] = null;
+  if (c.acceptKw('PERIOD')) {
+    c.expectOp('(');
+    if (c.acceptKw('SAMPLE')) {
+      c.expectKw('BY');
+      c.expectKw('INTERVAL');
+      period = 'sample';
+    } else {
+      c.expectKw('LENGTH');
+      const length = interval(c, 'period length');
+      let zone: string | null = null;
+      let delay: string | null = null;
+      if (c.isKw('TIME') && c.isKwAt(1, 'ZONE')) {
+        c.i += 2;
+        zone = c.duration('time zone');
+      }
+      if (c.acceptKw('DELAY')) delay = interval(c, 'period delay');
+      period = { length, timeZone: zone, delay };
+    }
+    c.expectOp(')');
+  }
+  return { type, every, start, timeZone, period };
+}
+
+/** `10m`, `1h`, `2 WEEKS`, `1 DAY`: the number and unit as one string (`2w`, `1d`). */
+function interval(c: Cursor, what: string): string {
+  const text = c.duration(what);
+  const w = c.tok;
+  if (/^\d+$/.test(text) && w.kind === 'ident' && WORD_UNITS[w.up] !== undefined) {
+    c.next();
+    return `${text}${WORD_UNITS[w.up]}`;
+  }
+  return text;
+}
+
+const WORD_UNITS: Readonly<Record<string, string>> = {
+  MINUTE: 'm',
+  MINUTES: 'm',
+  HOUR: 'h',
+  HOURS: 'h',
+  DAY: 'd',
+  DAYS: 'd',
+  WEEK: 'w',
+  WEEKS: 'w',
+  MONTH: 'M',
+  MONTHS: 'M',
+  YEAR: 'y',
+  YEARS: 'y',
+};
+
+/** DROP | REFRESH | ALTER MATERIALIZED VIEW ... */
+export function parseMatViewCommand(c: Cursor): MatViewCommand {
+  const t = c.next();
+  c.expectKw('MATERIALIZED');
+  c.expectKw('VIEW');
+  let ifExists = false;
+  if (t.up === 'DROP' && c.acceptKw('IF')) {
+    c.expectKw('EXISTS');
+    ifExists = true;
+  }
+  const name = c.name('materialized view name');
+  const cmd: Mutable<MatViewCommand> = {
+    kind: t.up === 'DROP' ? 'dropMatView' : t.up === 'REFRESH' ? 'refreshMatView' : 'alterMatView',
+    pos: t.pos,
+    name: name.name,
+    namePos: name.pos,
+    ifExists,
+    mode: 'incremental',
+    range: null,
+    refresh: null,
+    alter: null,
+  };
+  if (t.up === 'REFRESH') {
+    if (c.acceptKw('FULL')) cmd.mode = 'full';
+    else if (c.acceptKw('INCREMENTAL')) cmd.mode = 'incremental';
+    else if (c.acceptKw('RANGE')) {
+      c.expectKw('FROM');
+      const from: Expr = parseExpr(c);
+      c.expectKw('TO');
+      cmd.mode = 'range';
+      cmd.range = { from, to: parseExpr(c) };
+    } else if (c.isKw('STATS')) {
+      cmd.alter = c.next().up;
+    }
+  } else if (t.up === 'ALTER') {
+    if (c.isKw('SET') && c.isKwAt(1, 'REFRESH') && !c.isKwAt(2, 'LIMIT')) {
+      c.i += 2;
+      cmd.refresh = parseRefresh(c);
+    } else {
+      const start = c.tok.pos;
+      const end = c.skipUntil(NO_STOPS);
+      cmd.alter = c.slice(start, end).trim();
+    }
+  }
+  return cmd;
+}
