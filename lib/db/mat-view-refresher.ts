@@ -6,7 +6,13 @@
 // What a refresh does is exec/mat-view-refresh.ts.
 import { errorMessage } from '../errors/svc-error.js';
 import type { MatViewControl } from '../exec/mat-view-ddl.js';
-import { refreshMatView, type RefreshEnv, type RefreshRequest, type RefreshResult } from '../exec/mat-view-refresh.js';
+import {
+  periodOf,
+  refreshMatView,
+  type RefreshEnv,
+  type RefreshRequest,
+  type RefreshResult,
+} from '../exec/mat-view-refresh.js';
 import type { Catalog } from '../storage/catalog.js';
 import type { Table } from '../storage/table.js';
 
@@ -126,17 +132,33 @@ export class MatViewRefresher implements MatViewControl {
     return next;
   }
 
-  /** (Re)arms a timer view's next tick: START plus a whole number of intervals, or an interval from now. */
+  /**
+   * (Re)arms a view's next wake-up: a timer view's next tick (START plus a whole number of
+   * intervals), and for a PERIOD view that is not MANUAL the close of its current period (its
+   * end plus DELAY), when the rows waiting for it are applied; whichever comes first.
+   */
   #arm(t: Table): void {
     const k = key(t.name);
     clearTimeout(this.#timers.get(k));
     this.#timers.delete(k);
     const r = t.mv?.def.refresh;
-    if (this.#closed || r === undefined || r.type !== 'timer' || r.everyMicros === null) return;
-    const every = r.everyMicros / 1000;
+    if (this.#closed || r === undefined || r.type === 'manual') return;
     const now = Date.now();
-    const start = r.start !== null ? r.start / 1000 : now;
-    const next = start > now ? start : start + Math.ceil((now - start) / every + 1e-9) * every;
+    let next = Infinity;
+    if (r.type === 'timer' && r.everyMicros !== null) {
+      const every = r.everyMicros / 1000;
+      const start = r.start !== null ? r.start / 1000 : now;
+      next = start > now ? start : start + Math.ceil((now - start) / every + 1e-9) * every;
+    }
+    if (r.period !== null) {
+      try {
+        const periods = periodOf(t, this.#env());
+        if (periods !== null) next = Math.min(next, periods.nextClose(periods.hi(now * 1000)) / 1000);
+      } catch (e) {
+        this.#log(`materialized view ${t.name}: its periods cannot be computed: ${errorMessage(e)}`);
+      }
+    }
+    if (next === Infinity) return;
     const timer = setTimeout(
       () => {
         this.#timers.delete(k);

@@ -108,7 +108,9 @@ function createMatView(
   control: MatViewControl | undefined,
 ): Prepared {
   if (catalog.exists(stmt.name)) {
-    if (stmt.ifNotExists && catalog.get(stmt.name).mv !== null) return () => Promise.resolve({ rows: 0 });
+    const isView = catalog.get(stmt.name).mv !== null;
+    if (stmt.ifNotExists && isView) return () => Promise.resolve({ rows: 0 });
+    if (isView) throw new SvcError('SQL', 'materialized view already exists', { position: stmt.namePos });
     throw new SvcError('SQL', `table already exists [table=${stmt.name}]`, { position: stmt.namePos });
   }
   if (catalog.view(stmt.name) !== null)
@@ -202,11 +204,20 @@ function refreshDef(r: A.MatViewRefresh, pos: number): MatViewRefreshDef {
   if (r.every !== null) {
     const { n, unit } = parseSampleInterval(r.every, pos);
     everyMicros = n * UNIT_MICROS[unit]!;
+    // QuestDB's minimum timer interval; a faster one is IMMEDIATE's job.
+    if (everyMicros < 6e7)
+      throw new SvcError('SQL', `refresh interval must be at least 1m, use REFRESH IMMEDIATE [interval=${r.every}]`, {
+        position: pos,
+      });
   }
   let start: number | null = null;
   if (r.start !== null) {
     start = parseTimestamp(r.start);
     if (start === null) throw new SvcError('SQL', `invalid START timestamp [value=${r.start}]`, { position: pos });
+  }
+  if (r.period !== null && r.period !== 'sample') {
+    parseSampleInterval(r.period.length, pos);
+    if (r.period.delay !== null) parseSampleInterval(r.period.delay, pos);
   }
   return { type: r.type, every: r.every, everyMicros, start, timeZone: r.timeZone, period: r.period };
 }

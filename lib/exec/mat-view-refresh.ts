@@ -10,6 +10,7 @@ import { SvcError, errorMessage } from '../errors/svc-error.js';
 import type { Interval } from '../core/batch.js';
 import { bindQuery, type BindContext } from '../sql/binder.js';
 import { planBuckets } from '../sql/bind-sample-by.js';
+import { Buckets, parseSampleInterval } from '../sql/sample-by.js';
 import type { Plan } from '../sql/bound.js';
 import { parseStatement } from '../sql/parser.js';
 import type { Catalog } from '../storage/catalog.js';
@@ -75,6 +76,8 @@ export async function refreshMatView(
   const txn = base.txn;
   const seen = txn.partitions.map(seenPartition);
   let interval: Interval | null;
+  let pendingFrom: number | null = null;
+  let periodHi: number | null = null;
   if (req.mode === 'range') interval = req.range!;
   else if (req.mode === 'full')
     interval = seen.length === 0 ? null : [seen[0]!.minTs, seen[seen.length - 1]!.maxTs + 1];
@@ -85,6 +88,17 @@ export async function refreshMatView(
       return { rows: 0, interval: null };
     }
     interval = changed;
+    // PERIOD: only whole periods are applied; the rest waits (pendingFrom) for its period to close.
+    const period = periodOf(view, env);
+    if (period !== null) {
+      periodHi = period.hi(nowMicros());
+      const from = state.pendingFrom ?? null;
+      if (from !== null) interval = [Math.min(interval?.[0] ?? from, from), Infinity];
+      if (interval !== null) {
+        pendingFrom = interval[1] > periodHi ? Math.max(interval[0], periodHi) : null;
+        interval = interval[0] < periodHi ? [interval[0], Math.min(interval[1], periodHi)] : null;
+      }
+    }
   }
   let rows = 0;
   if (interval !== null || req.mode === 'full') {
@@ -111,6 +125,8 @@ export async function refreshMatView(
           lastRefreshFinish: nowMicros(),
           // A view invalidated while this refresh ran (an UPDATE of the base table) stays invalid.
           invalid: req.mode === 'full' ? null : (view.mv?.state.invalid ?? null),
+          pendingFrom,
+          periodHi,
         };
   catalog.setMatViewState(view, next);
   return { rows, interval };
@@ -159,6 +175,48 @@ async function writeBuckets(
     endStatement(cx);
   }
 }
+
+/** A PERIOD view's periods: `hi(now)` is where the last period complete at `now` (after its DELAY) ends. */
+export interface Periods {
+  hi(now: number): number;
+  /** When the period after the one ending at `hi` closes (its end plus the DELAY), in micros. */
+  nextClose(hi: number): number;
+}
+
+/** A PERIOD view's periods (LENGTH in its zone, or the SAMPLE BY buckets), or null without PERIOD. */
+export function periodOf(view: Table, env: RefreshEnv): Periods | null {
+  const p = view.mv?.def.refresh.period ?? null;
+  if (p === null) return null;
+  let buckets: Buckets | null;
+  let delay = 0;
+  if (p === 'sample') {
+    const stmt = parseStatement(view.mv!.def.sql);
+    if (stmt.kind !== 'query') return null;
+    buckets = planBuckets(bindQuery(stmt.query, { catalog: env.catalog, ...env.runtime }));
+  } else {
+    const { n, unit } = parseSampleInterval(p.length, 0);
+    buckets = new Buckets({ n, unit, offset: 0, zone: p.timeZone, firstObservation: false }, null);
+    if (p.delay !== null) {
+      const d = parseSampleInterval(p.delay, 0);
+      delay = d.n * FIXED_UNITS[d.unit]!;
+    }
+  }
+  if (buckets === null) return null;
+  const b = buckets;
+  return { hi: (now) => b.floor(now - delay), nextClose: (hi) => b.next(hi) + delay };
+}
+
+const FIXED_UNITS: Readonly<Record<string, number>> = {
+  U: 1,
+  T: 1000,
+  s: 1e6,
+  m: 6e7,
+  h: 3.6e9,
+  d: 8.64e10,
+  w: 6.048e11,
+  M: 30 * 8.64e10,
+  y: 365 * 8.64e10,
+};
 
 function seenPartition(p: PartitionState): SeenPartition {
   return { name: p.name, dir: p.dir, rows: p.rows, minTs: p.minTs, maxTs: p.maxTs };

@@ -183,7 +183,7 @@ function matViewRow(catalog: Catalog, t: Table): Value[] {
     t.name,
     state.invalid,
     state.invalid !== null ? 'invalid' : 'valid',
-    null,
+    state.periodHi ?? null,
     state.baseTxn,
     baseTxn,
     0,

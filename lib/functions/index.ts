@@ -5,6 +5,7 @@ import { FunctionRegistry } from './registry.js';
 import { registerNumericAggregates } from './agg-numeric.js';
 import { registerPickAggregates } from './agg-pick.js';
 import { registerFinanceAggregates } from './agg-finance.js';
+import { registerFinance } from './finance.js';
 import { registerTextAggregates } from './agg-text.js';
 import { registerTimeZone } from './time-zone.js';
 import { registerArithmetic } from './arithmetic.js';
@@ -36,6 +37,7 @@ export function createFunctionRegistry(options: FunctionRegistryOptions = {}): F
   registerPattern(registry);
   registerCasts(registry);
   registerMath(registry);
+  registerFinance(registry);
   registerText(registry);
   registerTime(registry);
   registerTimeParts(registry);

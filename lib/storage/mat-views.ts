@@ -50,6 +50,12 @@ export interface MatViewState {
   readonly lastRefreshFinish: number | null;
   /** Why the view no longer follows its base table (REFRESH ... FULL makes it valid again), or null. */
   readonly invalid: string | null;
+  /**
+   * A PERIOD view: where the base rows it has seen but not applied begin (they are in a period
+   * not complete at its last refresh), or null; and the end of the last complete period then.
+   */
+  readonly pendingFrom?: number | null;
+  readonly periodHi?: number | null;
 }
 
 export const NEW_STATE: MatViewState = {

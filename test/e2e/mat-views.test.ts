@@ -115,9 +115,6 @@ describe('materialized views over HTTP', () => {
       'CREATE MATERIALIZED VIEW manual_1h REFRESH MANUAL AS (SELECT timestamp, count() c FROM trades SAMPLE BY 1h)',
     );
     await ok(
-      'CREATE MATERIALIZED VIEW timer_1d REFRESH EVERY 1s AS (SELECT timestamp, sum(amount) v FROM trades SAMPLE BY 1d)',
-    );
-    await ok(
       'CREATE MATERIALIZED VIEW later_1h REFRESH MANUAL DEFERRED AS (SELECT timestamp, count() c FROM trades SAMPLE BY 1h)',
     );
     await caughtUp('manual_1h');
@@ -130,12 +127,48 @@ describe('materialized views over HTTP', () => {
     await matches('manual_1h', 'SELECT timestamp, count() c FROM trades SAMPLE BY 1h');
     await ok('REFRESH MATERIALIZED VIEW later_1h INCREMENTAL');
     await matches('later_1h', 'SELECT timestamp, count() c FROM trades SAMPLE BY 1h');
+    // QuestDB's shortest timer is 1m; a START 59.5 s ago puts the first tick half a second from now.
+    // DEFERRED: the view stays empty until that tick fills it.
+    const start = new Date(Date.now() - 59_500).toISOString();
+    await ok(
+      `CREATE MATERIALIZED VIEW timer_1d REFRESH EVERY 1m START '${start}' DEFERRED AS (SELECT timestamp, sum(amount) v FROM trades SAMPLE BY 1d)`,
+    );
+    assert.deepEqual(await rows('SELECT * FROM timer_1d'), []);
     await caughtUp('timer_1d');
     await matches('timer_1d', 'SELECT timestamp, sum(amount) v FROM trades SAMPLE BY 1d');
+    const tooFast = await exec(
+      'CREATE MATERIALIZED VIEW t2 REFRESH EVERY 10s AS (SELECT timestamp, count() FROM trades SAMPLE BY 1d)',
+    );
+    assert.equal(tooFast.status, 400);
+    assert.match(tooFast.body.error!, /refresh interval must be at least 1m/);
     const [[type, interval, unit]] = (await rows(
       "SELECT refresh_type, timer_interval, timer_interval_unit FROM materialized_views() WHERE view_name = 'timer_1d'",
     )) as unknown[][] as [[string, number, string]];
-    assert.deepEqual([type, interval, unit], ['timer', 1, 's']);
+    assert.deepEqual([type, interval, unit], ['timer', 1, 'm']);
+  });
+
+  test('a PERIOD view applies whole periods only; the rest waits for its period to close', async () => {
+    await ok(
+      'CREATE MATERIALIZED VIEW period_1d REFRESH PERIOD (LENGTH 1d) AS (SELECT timestamp, sum(amount) v FROM trades SAMPLE BY 1h)',
+    );
+    await caughtUp('period_1d');
+    const direct = await rows('SELECT timestamp, sum(amount) v FROM trades SAMPLE BY 1h ORDER BY 1');
+    assert.deepEqual(await rows('SELECT * FROM period_1d ORDER BY 1'), direct);
+    // A row in a period that has not ended (years from now) is seen but not applied.
+    await insert("('2099-06-01T10:00:00Z', 'F', 1.0, 42.0)");
+    await caughtUp('period_1d');
+    assert.deepEqual(await rows('SELECT * FROM period_1d ORDER BY 1'), direct);
+    const [[hi]] = (await rows("SELECT refresh_period_hi FROM materialized_views() WHERE view_name = 'period_1d'")) as [
+      [string],
+    ];
+    assert.equal(hi, `${new Date().toISOString().slice(0, 10)}T00:00:00.000000Z`, 'the end of the last whole day');
+    // An older row arriving later is applied with its period; the future one still waits.
+    await insert("('2024-01-01T07:00:00Z', 'A', 1.0, 7.0)");
+    await caughtUp('period_1d');
+    assert.deepEqual(
+      await rows('SELECT * FROM period_1d ORDER BY 1'),
+      await rows("SELECT timestamp, sum(amount) v FROM trades WHERE timestamp < '2099' SAMPLE BY 1h ORDER BY 1"),
+    );
   });
 
   test('TRUNCATE of the base table makes its views invalid until REFRESH FULL', async () => {
