@@ -50,10 +50,16 @@ type PercentileKind = 'disc' | 'cont';
 
 class PercentileState implements AggregateState {
   readonly #values: number[][] = [];
-  #p: number | null = null;
+  #p: number | null;
   #count = 0;
 
-  constructor(private readonly kind: PercentileKind) {}
+  /** `p`: a fixed percentile (approx_median's 0.5) instead of the second argument's. */
+  constructor(
+    private readonly kind: PercentileKind,
+    p: number | null = null,
+  ) {
+    this.#p = p;
+  }
 
   update(ids: Int32Array, args: readonly ColumnVector[], n: number, groups: number): void {
     while (this.#values.length < groups) this.#values.push([]);
@@ -130,5 +136,92 @@ export function registerFinanceAggregates(registry: FunctionRegistry): void {
         return { type: 'DOUBLE', create: () => new PercentileState(kind) };
       },
     });
+  }
+  // approx_median(x[, digits]): approx_percentile(x, 0.5[, digits]); exact here, as approx_percentile is.
+  registry.registerAggregate({
+    name: 'approx_median',
+    resolve(argTypes): AggregateOverload | string {
+      if (
+        argTypes.length < 1 ||
+        argTypes.length > 2 ||
+        !num(argTypes[0]) ||
+        (argTypes.length === 2 && !num(argTypes[1]))
+      )
+        return noMatch('approx_median', argTypes);
+      return { type: 'DOUBLE', create: () => new PercentileState('disc', 0.5) };
+    },
+  });
+  for (const [names, kind] of [
+    [['weighted_stddev', 'weighted_stddev_rel'], 'rel'],
+    [['weighted_stddev_freq'], 'freq'],
+  ] as const) {
+    for (const name of names) {
+      registry.registerAggregate({
+        name,
+        resolve(argTypes): AggregateOverload | string {
+          if (argTypes.length !== 2 || !num(argTypes[0]) || !num(argTypes[1])) return noMatch(name, argTypes);
+          return { type: 'DOUBLE', create: () => new WeightedStdDevState(kind) };
+        },
+      });
+    }
+  }
+}
+
+/**
+ * weighted_stddev_rel / _freq: West's weighted incremental mean and sum of squares over the rows
+ * whose value and weight are finite and whose weight is not zero (QuestDB's rule). Reliability
+ * weights divide by sum(w) - sum(w^2) / sum(w), frequency weights by sum(w) - 1; NULL with fewer
+ * than two such rows or a divisor that is not positive (QuestDB: a sum of weights that is not).
+ */
+class WeightedStdDevState implements AggregateState {
+  #w = new Float64Array(0);
+  #w2 = new Float64Array(0);
+  #mean = new Float64Array(0);
+  #s = new Float64Array(0);
+  #n = new Float64Array(0);
+
+  constructor(private readonly kind: 'rel' | 'freq') {}
+
+  #grow(groups: number): void {
+    this.#w = growF64(this.#w, groups);
+    this.#w2 = growF64(this.#w2, groups);
+    this.#mean = growF64(this.#mean, groups);
+    this.#s = growF64(this.#s, groups);
+    this.#n = growF64(this.#n, groups);
+  }
+
+  update(ids: Int32Array, args: readonly ColumnVector[], n: number, groups: number): void {
+    this.#grow(groups);
+    const x = asDoubles(args[0]!);
+    const w = asDoubles(args[1]!);
+    for (let i = 0; i < n; i++) {
+      const v = x[i]!;
+      const wi = w[i]!;
+      if (!Number.isFinite(v) || !Number.isFinite(wi) || wi === 0) continue;
+      const g = ids[i]!;
+      const sum = this.#w[g]! + wi;
+      const old = this.#mean[g]!;
+      const mean = old + (wi / sum) * (v - old);
+      this.#s[g] = this.#s[g]! + wi * (v - old) * (v - mean);
+      this.#mean[g] = mean;
+      this.#w[g] = sum;
+      this.#w2[g] = this.#w2[g]! + wi * wi;
+      this.#n[g] = this.#n[g]! + 1;
+    }
+  }
+
+  result(groups: number): ColumnVector {
+    this.#grow(groups);
+    const out = new Float64Array(groups);
+    for (let g = 0; g < groups; g++) {
+      const sw = this.#w[g]!;
+      const divisor = this.kind === 'freq' ? sw - 1 : sw - this.#w2[g]! / sw;
+      out[g] = this.#n[g]! < 2 || !(sw > 0) || !(divisor > 0) ? NaN : Math.sqrt(this.#s[g]! / divisor);
+    }
+    return fromDoubles('DOUBLE', out);
+  }
+
+  bytes(): number {
+    return this.#w.byteLength * 5;
   }
 }

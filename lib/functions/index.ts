@@ -4,12 +4,15 @@
 import { FunctionRegistry } from './registry.js';
 import { registerNumericAggregates } from './agg-numeric.js';
 import { registerPickAggregates } from './agg-pick.js';
+import { registerModeAggregates } from './agg-mode.js';
 import { registerFinanceAggregates } from './agg-finance.js';
 import { registerFinance } from './finance.js';
+import { registerMeta } from './meta.js';
 import { registerTextAggregates } from './agg-text.js';
 import { registerTimeZone } from './time-zone.js';
 import { registerArithmetic } from './arithmetic.js';
 import { registerArrays } from './arrays.js';
+import { registerArrayFunctions } from './array-functions.js';
 
 import { registerCasts } from './cast.js';
 import { registerCompare } from './compare.js';
@@ -38,6 +41,8 @@ export function createFunctionRegistry(options: FunctionRegistryOptions = {}): F
   registerCasts(registry);
   registerMath(registry);
   registerFinance(registry);
+  registerArrayFunctions(registry);
+  registerMeta(registry);
   registerText(registry);
   registerTime(registry);
   registerTimeParts(registry);
@@ -45,6 +50,7 @@ export function createFunctionRegistry(options: FunctionRegistryOptions = {}): F
   registerRandomText(registry, seeds);
   registerNumericAggregates(registry);
   registerPickAggregates(registry);
+  registerModeAggregates(registry);
   registerFinanceAggregates(registry);
   registerTextAggregates(registry);
   registerTimeZone(registry);

@@ -1,0 +1,61 @@
+// Server and session facts as QuestDB answers them to PostgreSQL tools (its catalogue functions):
+// version() (QuestDB's PostgreSQL-compatible banner), build() (svcdb's own), current_database() /
+// current_catalog ('qdb'), current_schema() ('public'), current_schemas(b) ('{public}': QuestDB's
+// one-element text array, here in PostgreSQL's text form), current_user() / session_user()
+// ('admin', QuestDB's default user), pg_is_in_recovery() (false), pg_postmaster_start_time()
+// (when this process started) and flush_query_cache() (true: svcdb keeps no plan cache). The
+// pg_catalog.-prefixed names answer the same.
+import { VERSION } from '../version.js';
+import { fromDoubles, textVector } from '../core/vec.js';
+import type { ColumnVector } from '../core/column-vector.js';
+import type { FunctionRegistry } from './registry.js';
+import { accept, defineScalar } from './signature.js';
+
+/** QuestDB's version() banner, which PostgreSQL drivers parse. */
+export const PG_VERSION_BANNER = 'PostgreSQL 12.3, compiled by Visual C++ build 1914, 64-bit, QuestDB';
+
+/** When this process started, in epoch micros. */
+const STARTED = Math.round((Date.now() - process.uptime() * 1000) * 1000);
+
+function text(value: string) {
+  return {
+    args: [],
+    build: () => ({
+      type: 'STRING' as const,
+      kernel: (_args: readonly ColumnVector[], n: number) => textVector('STRING', new Array<string>(n).fill(value)),
+    }),
+  };
+}
+
+export function registerMeta(registry: FunctionRegistry): void {
+  defineScalar(registry, ['version', 'pg_catalog.version'], [text(PG_VERSION_BANNER)]);
+  defineScalar(registry, 'build', [text(`Build Information: svcdb ${VERSION}, Node.js ${process.versions.node}`)]);
+  defineScalar(registry, ['current_database', 'pg_catalog.current_database', 'current_catalog'], [text('qdb')]);
+  defineScalar(registry, ['current_schema', 'pg_catalog.current_schema'], [text('public')]);
+  defineScalar(registry, ['current_user', 'session_user'], [text('admin')]);
+  const schemas = text('{public}');
+  defineScalar(registry, ['current_schemas', 'pg_catalog.current_schemas'], [{ ...schemas, args: [accept.boolean] }]);
+  const bool = (value: boolean) => ({
+    args: [],
+    build: () => ({
+      type: 'BOOLEAN' as const,
+      kernel: (_args: readonly ColumnVector[], n: number): ColumnVector => ({
+        kind: 'fixed',
+        type: 'BOOLEAN',
+        data: new Uint8Array(n).fill(value ? 1 : 0),
+      }),
+    }),
+  });
+  defineScalar(registry, ['pg_is_in_recovery', 'pg_catalog.pg_is_in_recovery'], [bool(false)]);
+  defineScalar(registry, 'flush_query_cache', [bool(true)]);
+  defineScalar(registry, 'pg_postmaster_start_time', [
+    {
+      args: [],
+      build: () => ({
+        type: 'TIMESTAMP',
+        kernel: (_args: readonly ColumnVector[], n: number) =>
+          fromDoubles('TIMESTAMP', new Float64Array(n).fill(STARTED)),
+      }),
+    },
+  ]);
+}
