@@ -91,3 +91,22 @@ export function int64Pair(v: bigint, out: Int32Array, i: number): void {
 export function pairToDouble(lo: number, hi: number): number {
   return hi * TWO32 + (lo >>> 0);
 }
+
+const SIZE_UNITS = ['B', 'K', 'M', 'G', 'T', 'P', 'E', 'Z'];
+
+/**
+ * A byte count as QuestDB's size_pretty writes it: the count over the largest power of 1024 not
+ * above it (as a 32-bit float, one decimal), then B, KiB, MiB, GiB, TiB, PiB or EiB.
+ */
+export function sizePretty(size: number): string {
+  let msb = size === 0 ? -1 : size < 0 ? 63 : Math.floor(Math.log2(size));
+  // log2 can round up just under a power of two: the highest set bit exactly.
+  if (size > 0) {
+    while (msb > 0 && 2 ** msb > size) msb--;
+    while (2 ** (msb + 1) <= size) msb++;
+  }
+  const z = Math.trunc(msb / 10);
+  const value = Math.fround(size / 2 ** (z * 10));
+  const unit = SIZE_UNITS[z]!;
+  return `${(Math.round(value * 10) / 10).toFixed(1)} ${unit}${z > 0 ? 'iB' : ''}`;
+}

@@ -9,14 +9,13 @@ import type { Catalog } from '../storage/catalog.js';
 import type { Batch } from '../core/batch.js';
 import type * as A from '../sql/ast.js';
 import type { Field, Plan } from '../sql/bound.js';
-import { bindQuery, describeViews, type BindContext } from '../sql/binder.js';
+import { bindQuery, showPlan, type BindContext } from '../sql/binder.js';
 import { variableTexts } from '../sql/declare.js';
 import type { SchemaSource } from '../sql/schema-source.js';
 import { node } from '../sql/plan-timestamp.js';
 import type { WorkerPool } from '../workers/worker-pool.js';
 import type { PageFrame } from './context.js';
 import type { ColumnNaming } from '../sql/column-alias.js';
-import { COLUMNS_FIELDS, SHOW_CREATE_FIELDS, SHOW_TABLES_FIELDS } from '../sql/metadata.js';
 import { parseStatement } from '../sql/parser.js';
 import { standaloneKernelContext, type FunctionRegistry } from '../functions/registry.js';
 import { WALL_CLOCK, type Clock } from '../functions/clock.js';
@@ -243,46 +242,8 @@ function compileStatement(
         },
       };
     }
-    case 'show': {
-      const what = stmt.what.toUpperCase();
-      const table = stmt.table;
-      const catalog = catalogOf(opts);
-      const bindCx = { catalog, ...env };
-      const isView = table !== null && catalog.view(table) !== null;
-      if (what === 'CREATE VIEW') {
-        if (table === null) throw new SvcError('SQL', 'view name expected', { position: stmt.tablePos });
-        if (!isView) {
-          if (catalog.exists(table)) throw new SvcError('SQL', 'view expected, got table', { position: stmt.tablePos });
-          throw new SvcError('SQL', `view does not exist [view=${table}]`, { position: stmt.tablePos });
-        }
-        return select(node({ kind: 'metadata', what: 'createView', table, fields: SHOW_CREATE_FIELDS }));
-      }
-      if (table !== null && !isView && !catalog.exists(table))
-        throw new SvcError('SQL', `table does not exist [table=${table}]`, { position: stmt.tablePos });
-      if (what === 'TABLES')
-        return select(
-          node({
-            kind: 'metadata',
-            what: 'tables',
-            table: null,
-            fields: SHOW_TABLES_FIELDS,
-            views: describeViews(bindCx),
-          }),
-        );
-      if (what === 'COLUMNS')
-        return select(
-          node({
-            kind: 'metadata',
-            what: 'columns',
-            table,
-            fields: COLUMNS_FIELDS,
-            ...(isView ? { views: describeViews(bindCx, table) } : {}),
-          }),
-        );
-      if (what === 'CREATE TABLE')
-        return select(node({ kind: 'metadata', what: 'createTable', table, fields: SHOW_CREATE_FIELDS }));
-      throw new SvcError('SQL', `SHOW ${stmt.what} is not supported`, { position: stmt.pos });
-    }
+    case 'show':
+      return select(showPlan(stmt, { catalog: catalogOf(opts), ...env }));
     case 'insert': {
       const prepared = runInsert(
         stmt,

@@ -1,6 +1,7 @@
 // Rows of tables(), table_columns('t'), SHOW TABLES / COLUMNS / CREATE TABLE,
 // read from the catalog when the query runs.
-import { statSync } from 'node:fs';
+import { readdirSync, statSync } from 'node:fs';
+import { sizePretty } from '../core/number-format.js';
 import { join } from 'node:path';
 import type { Catalog } from '../storage/catalog.js';
 import { SYMBOL_DEFAULTS, TXN_FILE, upsertKeys, type ColumnDef } from '../storage/table-state.js';
@@ -57,6 +58,36 @@ export function metadataRows(plan: MetadataPlan, catalog: Catalog): Batch {
         ts && parts.length ? parts[parts.length - 1]!.maxTs : null,
         lastCommit(t.dir),
         t.txn.txn,
+      ]);
+    });
+  } else if (plan.what === 'walTables') {
+    for (const t of catalog.tables()) {
+      if (t.meta.wal !== true) continue;
+      rows.push([t.name, t.error !== null, t.txn.txn, 0, t.txn.txn]);
+    }
+  } else if (plan.what === 'partitions') {
+    const t = catalog.get(plan.table!);
+    const m = t.meta;
+    const parts = t.txn.partitions;
+    const designated = m.timestampId >= 0;
+    parts.forEach((p, i) => {
+      const size = folderSize(join(t.dir, p.dir));
+      rows.push([
+        i,
+        m.partitionBy,
+        p.name,
+        designated ? p.minTs : null,
+        designated ? p.maxTs : null,
+        p.rows,
+        size,
+        sizePretty(size),
+        false,
+        i === parts.length - 1,
+        true,
+        false,
+        false,
+        false,
+        -1,
       ]);
     });
   } else if (plan.what === 'matViews') {
@@ -197,4 +228,21 @@ function matViewRow(catalog: Catalog, t: Table): Value[] {
     delay !== null ? Number(delay[1]) : null,
     delay !== null ? delay[2]! : null,
   ];
+}
+
+/** Bytes of the files in a partition's folder (0 when it cannot be read). */
+function folderSize(dir: string): number {
+  let total = 0;
+  try {
+    for (const f of readdirSync(dir)) {
+      try {
+        total += statSync(join(dir, f)).size;
+      } catch {
+        // A file removed meanwhile counts nothing.
+      }
+    }
+  } catch {
+    return 0;
+  }
+  return total;
 }

@@ -3,10 +3,12 @@
 // current_catalog ('qdb'), current_schema() ('public'), current_schemas(b) ('{public}': QuestDB's
 // one-element text array, here in PostgreSQL's text form), current_user() / session_user()
 // ('admin', QuestDB's default user), pg_is_in_recovery() (false), pg_postmaster_start_time()
-// (when this process started) and flush_query_cache() (true: svcdb keeps no plan cache). The
+// (when this process started), flush_query_cache() (true: svcdb keeps no plan cache) and
+// size_pretty(bytes) (QuestDB's human-readable size, as table_partitions() shows it). The
 // pg_catalog.-prefixed names answer the same.
 import { VERSION } from '../version.js';
-import { fromDoubles, textVector } from '../core/vec.js';
+import { asDoubles, fromDoubles, textVector } from '../core/vec.js';
+import { sizePretty } from '../core/number-format.js';
 import type { ColumnVector } from '../core/column-vector.js';
 import type { FunctionRegistry } from './registry.js';
 import { accept, defineScalar } from './signature.js';
@@ -48,6 +50,7 @@ export function registerMeta(registry: FunctionRegistry): void {
   });
   defineScalar(registry, ['pg_is_in_recovery', 'pg_catalog.pg_is_in_recovery'], [bool(false)]);
   defineScalar(registry, 'flush_query_cache', [bool(true)]);
+  registerSizePretty(registry);
   defineScalar(registry, 'pg_postmaster_start_time', [
     {
       args: [],
@@ -55,6 +58,24 @@ export function registerMeta(registry: FunctionRegistry): void {
         type: 'TIMESTAMP',
         kernel: (_args: readonly ColumnVector[], n: number) =>
           fromDoubles('TIMESTAMP', new Float64Array(n).fill(STARTED)),
+      }),
+    },
+  ]);
+}
+
+/** size_pretty(bytes): QuestDB's human-readable size (core/number-format.ts sizePretty); NULL for NULL. */
+export function registerSizePretty(registry: FunctionRegistry): void {
+  defineScalar(registry, 'size_pretty', [
+    {
+      args: [accept.long],
+      build: () => ({
+        type: 'STRING',
+        kernel: (args: readonly ColumnVector[], n: number) => {
+          const v = asDoubles(args[0]!);
+          const out = new Array<string | null>(n);
+          for (let i = 0; i < n; i++) out[i] = v[i] !== v[i] ? null : sizePretty(v[i]!);
+          return textVector('STRING', out);
+        },
       }),
     },
   ]);

@@ -16,7 +16,16 @@ import {
   type ScopeField,
 } from './bind-expr.js';
 import type { BoundAggregate, BoundExpr, Field, Plan, ViewInfo } from './bound.js';
-import { COLUMNS_FIELDS, MAT_VIEWS_FIELDS, TABLES_FIELDS, VIEWS_FIELDS } from './metadata.js';
+import {
+  COLUMNS_FIELDS,
+  MAT_VIEWS_FIELDS,
+  PARTITIONS_FIELDS,
+  SHOW_CREATE_FIELDS,
+  SHOW_TABLES_FIELDS,
+  TABLES_FIELDS,
+  VIEWS_FIELDS,
+  WAL_TABLES_FIELDS,
+} from './metadata.js';
 import { commonType } from '../core/sql-type.js';
 import type { Interval } from '../core/batch.js';
 import { pushIntervals } from './intervals.js';
@@ -31,6 +40,7 @@ import { balancedAnd } from './parse-expr.js';
 import { DEFAULT_COLUMN_NAMING, selectColumnNames, type ColumnNaming } from './column-alias.js';
 import type { SchemaSource, TableSchema, ViewSource } from './schema-source.js';
 import { parseWithOverrides } from './parser.js';
+import { seriesQuery } from './bind-series.js';
 import type { StatementEnv } from './statement-env.js';
 
 /** A statement's binding: its tables and inputs, and (StatementEnv) its functions and time. */
@@ -225,6 +235,11 @@ function bindSource(f: A.FromItem, cx: BindContext, ctes: Ctes): Source {
     }
     case 'join':
       return bindJoin(f, cx, ctes);
+    case 'showRef': {
+      const plan = showPlan(f.show, cx);
+      const alias = f.alias ?? 'show';
+      return { plan, scope: { fields: plan.fields.map((x) => ({ table: alias, name: x.name, type: x.type })) } };
+    }
     default:
       throw new SvcError('SQL', `unsupported FROM item [${(f as { kind: string }).kind}]`, {
         position: (f as { pos: number }).pos,
@@ -276,6 +291,50 @@ export function describeViews(cx: BindContext, only: string | null = null): View
   });
 }
 
+/**
+ * A SHOW statement's rows, at the top of a statement or as a FROM source `(SHOW ...)`: SHOW
+ * TABLES, COLUMNS FROM t (a view's too), PARTITIONS FROM t, CREATE TABLE t, CREATE VIEW v.
+ */
+export function showPlan(show: A.Show, cx: BindContext): Plan {
+  const what = show.what.toUpperCase();
+  const table = show.table;
+  const isView = table !== null && cx.catalog.view?.(table) != null;
+  if (what === 'CREATE VIEW') {
+    if (table === null) throw new SvcError('SQL', 'view name expected', { position: show.tablePos });
+    if (!isView) {
+      if (cx.catalog.exists(table)) throw new SvcError('SQL', 'view expected, got table', { position: show.tablePos });
+      throw new SvcError('SQL', `view does not exist [view=${table}]`, { position: show.tablePos });
+    }
+    return node({ kind: 'metadata', what: 'createView', table, fields: SHOW_CREATE_FIELDS });
+  }
+  if (table !== null && !isView && !cx.catalog.exists(table))
+    throw new SvcError('SQL', `table does not exist [table=${table}]`, { position: show.tablePos });
+  switch (what) {
+    case 'TABLES':
+      return node({
+        kind: 'metadata',
+        what: 'tables',
+        table: null,
+        fields: SHOW_TABLES_FIELDS,
+        views: describeViews(cx),
+      });
+    case 'COLUMNS':
+      return node({
+        kind: 'metadata',
+        what: 'columns',
+        table,
+        fields: COLUMNS_FIELDS,
+        ...(isView ? { views: describeViews(cx, table) } : {}),
+      });
+    case 'PARTITIONS':
+      if (!isView) return node({ kind: 'metadata', what: 'partitions', table, fields: PARTITIONS_FIELDS });
+      break;
+    case 'CREATE TABLE':
+      return node({ kind: 'metadata', what: 'createTable', table, fields: SHOW_CREATE_FIELDS });
+  }
+  throw new SvcError('SQL', `SHOW ${show.what} is not supported`, { position: show.pos });
+}
+
 /** An integer literal; with `textEnv` (a function's argument), a text literal converts too. */
 function constInt(e: A.Expr | undefined, what: string, pos: number, textEnv: StatementEnv | null = null): number {
   // A function's text argument converts as QuestDB's implicit casts do: '5' is 5, 'a' is `inconvertible value`.
@@ -309,9 +368,33 @@ function bindTableFunction(f: A.FunctionRef, cx: BindContext): Source {
     case 'views':
       plan = node({ kind: 'metadata', what: 'views', table: null, fields: VIEWS_FIELDS, views: describeViews(cx) });
       break;
+    case 'generate_series': {
+      const text = seriesQuery(f.call, cx);
+      const stmt = parseWithOverrides(text).stmt;
+      if (stmt.kind !== 'query') throw new SvcError('INTERNAL', 'generate_series made no query');
+      try {
+        plan = bindQueryIn(stmt.query, { ...cx, sql: text }, new Map());
+      } catch (e) {
+        if (e instanceof SvcError) throw new SvcError('SQL', e.message, { position: f.call.pos });
+        throw e;
+      }
+      break;
+    }
     case 'materialized_views':
       plan = node({ kind: 'metadata', what: 'matViews', table: null, fields: MAT_VIEWS_FIELDS });
       break;
+    case 'wal_tables':
+      plan = node({ kind: 'metadata', what: 'walTables', table: null, fields: WAL_TABLES_FIELDS });
+      break;
+    case 'table_partitions': {
+      const a = f.call.args[0];
+      if (!a || a.kind !== 'literal' || a.type !== 'STRING')
+        throw new SvcError('SQL', 'table_partitions needs a table name string', { position: a?.pos ?? f.pos });
+      const t = String(a.value);
+      if (!cx.catalog.exists(t)) throw new SvcError('SQL', `table does not exist [table=${t}]`, { position: a.pos });
+      plan = node({ kind: 'metadata', what: 'partitions', table: t, fields: PARTITIONS_FIELDS });
+      break;
+    }
     case 'table_columns': {
       const a = f.call.args[0];
       if (!a || a.kind !== 'literal' || a.type !== 'STRING')

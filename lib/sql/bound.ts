@@ -137,7 +137,8 @@ export type Plan =
   /** Rows computed at execution from the catalog (tables(), table_columns(), SHOW). */
   | (PlanBase & {
       readonly kind: 'metadata';
-      readonly what: 'tables' | 'columns' | 'createTable' | 'views' | 'createView' | 'matViews';
+      readonly what:
+        'tables' | 'columns' | 'createTable' | 'views' | 'createView' | 'matViews' | 'partitions' | 'walTables';
       readonly table: string | null;
       /** The views the rows describe, bound when the statement was (tables(), views(), a view's columns). */
       readonly views?: readonly ViewInfo[];

@@ -13,6 +13,9 @@ export const TABLE_FUNCTIONS: readonly string[] = [
   'table_columns',
   'views',
   'materialized_views',
+  'generate_series',
+  'wal_tables',
+  'table_partitions',
 ];
 
 /** Call forms the parser turns into other nodes. */

@@ -105,3 +105,31 @@ export const MAT_VIEWS_FIELDS: readonly Field[] = [
   { name: 'period_delay', type: 'INT' },
   { name: 'period_delay_unit', type: 'STRING' },
 ];
+
+/** table_partitions('t') and SHOW PARTITIONS FROM t: QuestDB 9.3's columns. */
+export const PARTITIONS_FIELDS: readonly Field[] = [
+  { name: 'index', type: 'INT' },
+  { name: 'partitionBy', type: 'STRING' },
+  { name: 'name', type: 'STRING' },
+  { name: 'minTimestamp', type: 'TIMESTAMP' },
+  { name: 'maxTimestamp', type: 'TIMESTAMP' },
+  { name: 'numRows', type: 'LONG' },
+  { name: 'diskSize', type: 'LONG' },
+  { name: 'diskSizeHuman', type: 'STRING' },
+  { name: 'readOnly', type: 'BOOLEAN' },
+  { name: 'active', type: 'BOOLEAN' },
+  { name: 'attached', type: 'BOOLEAN' },
+  { name: 'detached', type: 'BOOLEAN' },
+  { name: 'attachable', type: 'BOOLEAN' },
+  { name: 'isParquet', type: 'BOOLEAN' },
+  { name: 'parquetFileSize', type: 'LONG' },
+];
+
+/** wal_tables(): the WAL tables with their transactions (svcdb applies each commit at once: no lag). */
+export const WAL_TABLES_FIELDS: readonly Field[] = [
+  { name: 'name', type: 'STRING' },
+  { name: 'suspended', type: 'BOOLEAN' },
+  { name: 'writerTxn', type: 'LONG' },
+  { name: 'writerLagTxnCount', type: 'LONG' },
+  { name: 'sequencerTxn', type: 'LONG' },
+];

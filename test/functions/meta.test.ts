@@ -1,7 +1,7 @@
 // Server and session facts (lib/functions/meta.ts): the values QuestDB gives PostgreSQL tools.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { bools, call } from './helpers.js';
+import { bools, call, longs } from './helpers.js';
 import { VERSION } from '../../lib/version.js';
 
 test('version(), current_database(), current_schema(), current_user() and kin answer as QuestDB does', () => {
@@ -22,4 +22,40 @@ test('version(), current_database(), current_schema(), current_user() and kin an
   // This process's start, in micros: before now, and not before the machine's clock a day ago.
   const [started] = call('pg_postmaster_start_time', [], [], 1) as number[];
   assert.ok(started! / 1000 <= Date.now() && started! / 1000 > Date.now() - 24 * 3600 * 1000);
+});
+
+test('size_pretty: the count over the largest power of 1024 below it, one decimal, B to EiB (QuestDB own cases)', () => {
+  const k = 1024;
+  assert.deepEqual(
+    call('size_pretty', [
+      longs([
+        0,
+        null,
+        1,
+        k,
+        k ** 2,
+        k ** 3,
+        k ** 4,
+        Math.trunc(8.657 * k ** 4),
+        Math.trunc(8.657 * k ** 2),
+        400032,
+        1023,
+        k ** 2 - 1,
+      ]),
+    ]),
+    [
+      '0.0 B',
+      null,
+      '1.0 B',
+      '1.0 KiB',
+      '1.0 MiB',
+      '1.0 GiB',
+      '1.0 TiB',
+      '8.7 TiB',
+      '8.7 MiB',
+      '390.7 KiB',
+      '1023.0 B',
+      '1024.0 KiB',
+    ],
+  );
 });

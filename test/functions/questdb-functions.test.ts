@@ -79,7 +79,12 @@ test("every function of QuestDB's list is built or listed in the README, and non
 
 test('each table function named in function-names.ts is one FROM binds', async () => {
   const { catalog } = tempCatalog('svcdb-fnames-');
-  const args: Record<string, string> = { long_sequence: '3', table_columns: "'t'" };
+  const args: Record<string, string> = {
+    long_sequence: '3',
+    table_columns: "'t'",
+    table_partitions: "'t'",
+    generate_series: '1, 3',
+  };
   const create = compile('CREATE TABLE t (x INT)', { catalog, ...ENGINE });
   assert.ok(create.kind === 'ddl');
   await create.execute(new AbortController().signal);
