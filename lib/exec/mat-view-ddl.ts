@@ -11,7 +11,8 @@ import { bindQuery } from '../sql/binder.js';
 import { planBuckets } from '../sql/bind-sample-by.js';
 import { hasAggregate } from '../sql/bind-window.js';
 import type { Plan } from '../sql/bound.js';
-import { parseSampleInterval } from '../sql/sample-by.js';
+import { parseSampleInterval, unitMicros } from '../sql/sample-by.js';
+import { walkTree } from '../sql/tree-walk.js';
 import type { Catalog, CreateTableDef } from '../storage/catalog.js';
 import type { MatViewRefreshDef } from '../storage/mat-views.js';
 import type { PartitionBy } from '../storage/partition-by.js';
@@ -203,7 +204,7 @@ function refreshDef(r: A.MatViewRefresh, pos: number): MatViewRefreshDef {
   let everyMicros: number | null = null;
   if (r.every !== null) {
     const { n, unit } = parseSampleInterval(r.every, pos);
-    everyMicros = n * UNIT_MICROS[unit]!;
+    everyMicros = n * unitMicros(unit);
     // QuestDB's minimum timer interval; a faster one is IMMEDIATE's job.
     if (everyMicros < 6e7)
       throw new SvcError('SQL', `refresh interval must be at least 1m, use REFRESH IMMEDIATE [interval=${r.every}]`, {
@@ -222,22 +223,10 @@ function refreshDef(r: A.MatViewRefresh, pos: number): MatViewRefreshDef {
   return { type: r.type, every: r.every, everyMicros, start, timeZone: r.timeZone, period: r.period };
 }
 
-const UNIT_MICROS: Readonly<Record<string, number>> = {
-  U: 1,
-  T: 1000,
-  s: 1e6,
-  m: 6e7,
-  h: 3.6e9,
-  d: 8.64e10,
-  w: 6.048e11,
-  M: 30 * 8.64e10,
-  y: 365 * 8.64e10,
-};
-
 /** QuestDB's default: YEAR above an hour's buckets, MONTH above a minute's, DAY for a minute and less. */
 function defaultPartitionBy(sb: A.SampleBy): PartitionBy {
   const { n, unit } = parseSampleInterval(sb.interval, sb.pos);
-  const us = n * UNIT_MICROS[unit]!;
+  const us = n * unitMicros(unit);
   if (us > 3.6e9) return 'YEAR';
   if (us > 6e7) return 'MONTH';
   return 'DAY';
@@ -249,31 +238,19 @@ function partitionUnit(p: { unit: string; pos: number }): PartitionBy {
   throw new SvcError('SQL', `invalid partition unit for a materialized view [unit=${p.unit}]`, { position: p.pos });
 }
 
-/** The tables a plan scans, each once, in the order met. */
+/** The tables a plan scans, each once. */
 function scannedTables(plan: Plan): string[] {
   const out: string[] = [];
-  const stack: unknown[] = [plan];
-  while (stack.length > 0) {
-    const p = stack.pop() as Record<string, unknown>;
-    if (p.kind === 'scan' && typeof p.table === 'string' && !out.includes(p.table)) out.push(p.table);
-    for (const v of Object.values(p))
-      if (v !== null && typeof v === 'object' && 'kind' in v && 'fields' in v) stack.push(v);
-  }
+  walkTree(plan, (o) => {
+    if (o.kind === 'scan' && typeof o.table === 'string' && !out.includes(o.table)) out.push(o.table);
+  });
   return out;
 }
 
 /** The first call (by position) whose name matches, anywhere in the syntax tree. */
 function findCall(root: unknown, match: (name: string) => boolean): { name: string; pos: number } | null {
   let best: { name: string; pos: number } | null = null;
-  const stack: unknown[] = [root];
-  while (stack.length > 0) {
-    const n = stack.pop();
-    if (n === null || typeof n !== 'object') continue;
-    if (Array.isArray(n)) {
-      for (const x of n) stack.push(x);
-      continue;
-    }
-    const o = n as Record<string, unknown>;
+  walkTree(root, (o) => {
     if (
       o.kind === 'call' &&
       typeof o.name === 'string' &&
@@ -281,8 +258,7 @@ function findCall(root: unknown, match: (name: string) => boolean): { name: stri
       (best === null || (o.pos as number) < best.pos)
     )
       best = { name: o.name, pos: o.pos as number };
-    for (const v of Object.values(o)) if (v !== null && typeof v === 'object') stack.push(v);
-  }
+  });
   return best;
 }
 

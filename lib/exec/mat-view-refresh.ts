@@ -10,7 +10,7 @@ import { SvcError, errorMessage } from '../errors/svc-error.js';
 import type { Interval } from '../core/batch.js';
 import { bindQuery, type BindContext } from '../sql/binder.js';
 import { planBuckets } from '../sql/bind-sample-by.js';
-import { Buckets, parseSampleInterval } from '../sql/sample-by.js';
+import { Buckets, parseSampleInterval, unitMicros } from '../sql/sample-by.js';
 import type { Plan } from '../sql/bound.js';
 import { parseStatement } from '../sql/parser.js';
 import type { Catalog } from '../storage/catalog.js';
@@ -198,25 +198,13 @@ export function periodOf(view: Table, env: RefreshEnv): Periods | null {
     buckets = new Buckets({ n, unit, offset: 0, zone: p.timeZone, firstObservation: false }, null);
     if (p.delay !== null) {
       const d = parseSampleInterval(p.delay, 0);
-      delay = d.n * FIXED_UNITS[d.unit]!;
+      delay = d.n * unitMicros(d.unit);
     }
   }
   if (buckets === null) return null;
   const b = buckets;
   return { hi: (now) => b.floor(now - delay), nextClose: (hi) => b.next(hi) + delay };
 }
-
-const FIXED_UNITS: Readonly<Record<string, number>> = {
-  U: 1,
-  T: 1000,
-  s: 1e6,
-  m: 6e7,
-  h: 3.6e9,
-  d: 8.64e10,
-  w: 6.048e11,
-  M: 30 * 8.64e10,
-  y: 365 * 8.64e10,
-};
 
 function seenPartition(p: PartitionState): SeenPartition {
   return { name: p.name, dir: p.dir, rows: p.rows, minTs: p.minTs, maxTs: p.maxTs };

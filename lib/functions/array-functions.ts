@@ -237,40 +237,30 @@ export function registerArrayFunctions(registry: FunctionRegistry): void {
     { args: [anyArray, accept.double, accept.boolean], build: () => ({ type: 'INT', kernel: insertion }) },
   ]);
 
+  /** A one-dimensional array of every row's elements, in row-major order, through `write`. */
+  const toList = (write: (r: ArrayReader, b: ArrayVectorBuilder) => void): Signature => ({
+    args: [anyArray],
+    build: () => ({
+      type: 'DOUBLE[]',
+      kernel: (args, n) =>
+        reshape(args, n, 'DOUBLE[]', ([r], _i, b) => {
+          b.begin([r!.count]);
+          write(r!, b);
+          b.end();
+        }),
+    }),
+  });
   defineScalar(registry, 'array_cum_sum', [
-    {
-      args: [anyArray],
-      build: () => ({
-        type: 'DOUBLE[]',
-        kernel: (args, n) =>
-          reshape(args, n, 'DOUBLE[]', ([r], _i, b) => {
-            b.begin([r!.count]);
-            let s = 0;
-            for (let k = 0; k < r!.count; k++) {
-              const x = r!.element(k);
-              if (x === x) s += x;
-              b.element(s);
-            }
-            b.end();
-          }),
-      }),
-    },
+    toList((r, b) => {
+      let s = 0;
+      for (let k = 0; k < r.count; k++) {
+        const x = r.element(k);
+        if (x === x) s += x;
+        b.element(s);
+      }
+    }),
   ]);
-
-  defineScalar(registry, 'flatten', [
-    {
-      args: [anyArray],
-      build: () => ({
-        type: 'DOUBLE[]',
-        kernel: (args, n) =>
-          reshape(args, n, 'DOUBLE[]', ([r], _i, b) => {
-            b.begin([r!.count]);
-            b.copyElements(r!.bytes, r!.start, r!.count);
-            b.end();
-          }),
-      }),
-    },
-  ]);
+  defineScalar(registry, 'flatten', [toList((r, b) => b.copyElements(r.bytes, r.start, r.count))]);
 
   const shift = (args: readonly ColumnVector[], n: number): ColumnVector => {
     const dist = asDoubles(args[1]!);

@@ -21,6 +21,7 @@ import { registerMath } from './math.js';
 import { registerPattern } from './pattern.js';
 import { RandomSeeds, registerRandom } from './random.js';
 import { registerRandomText } from './random-text.js';
+import { registerRandomData } from './random-data.js';
 import { registerText } from './text.js';
 import { registerTime } from './time.js';
 import { registerTimeParts } from './time-parts.js';
@@ -48,6 +49,7 @@ export function createFunctionRegistry(options: FunctionRegistryOptions = {}): F
   registerTimeParts(registry);
   registerRandom(registry, seeds);
   registerRandomText(registry, seeds);
+  registerRandomData(registry, seeds);
   registerNumericAggregates(registry);
   registerPickAggregates(registry);
   registerModeAggregates(registry);

@@ -12,6 +12,7 @@ import { pushIntervals } from './intervals.js';
 import { node } from './plan-timestamp.js';
 import { Buckets, checkZone, parseOffset, parseSampleInterval, type Sampling } from './sample-by.js';
 import { LONG_NULL } from '../core/column-type.js';
+import { walkTree } from './tree-walk.js';
 
 /** The buckets behind each SAMPLE BY bucket kernel made here (exec/page-group.ts floors pages with them on any thread). */
 export const kernelBuckets = new WeakMap<Kernel, Buckets>();
@@ -218,20 +219,16 @@ function fillSpec(env: StatementEnv, e: A.Expr): FillSpec {
 
 /** The SAMPLE BY buckets of a bound plan (the kernel of its `sample_bucket` call), or null without one. */
 export function planBuckets(plan: Plan): Buckets | null {
-  const stack: unknown[] = [plan];
-  while (stack.length > 0) {
-    const n = stack.pop();
-    if (n === null || typeof n !== 'object') continue;
-    if (Array.isArray(n)) {
-      for (const x of n) stack.push(x);
-      continue;
-    }
-    const o = n as { kind?: unknown; name?: unknown; fn?: { kernel?: Kernel } };
-    if (o.kind === 'call' && o.name === 'sample_bucket' && o.fn?.kernel !== undefined) {
-      const b = kernelBuckets.get(o.fn.kernel);
-      if (b !== undefined) return b;
-    }
-    for (const v of Object.values(n)) if (v !== null && typeof v === 'object' && !(v instanceof Buckets)) stack.push(v);
-  }
-  return null;
+  let found: Buckets | null = null;
+  walkTree(
+    plan,
+    (o) => {
+      const fn = o.fn as { kernel?: Kernel } | undefined;
+      if (o.kind === 'call' && o.name === 'sample_bucket' && fn?.kernel !== undefined)
+        found = kernelBuckets.get(fn.kernel) ?? null;
+      return found !== null;
+    },
+    (o) => o instanceof Buckets,
+  );
+  return found;
 }

@@ -11,16 +11,7 @@ import { bindExpr, castTo } from './bind-expr.js';
 import { constValue } from './const-value.js';
 import { isNumeric } from '../core/sql-type.js';
 import type { StatementEnv } from './statement-env.js';
-
-const PERIOD_US: Readonly<Record<string, number>> = {
-  U: 1,
-  T: 1000,
-  s: 1e6,
-  m: 6e7,
-  h: 3.6e9,
-  d: 8.64e10,
-  w: 6.048e11,
-};
+import { unitMicros, type SampleUnit } from './sample-by.js';
 
 /** Most rows one series may have (a bound against a typo such as a step of 1 over a century of micros). */
 const MAX_ROWS = 2 ** 31 - 1;
@@ -66,7 +57,7 @@ export function seriesQuery(call: A.Call, env: StatementEnv): string {
         },
       );
     }
-    step = Number(m[1]) * PERIOD_US[m[2]!]!;
+    step = Number(m[1]) * unitMicros(m[2] as SampleUnit);
   } else step = constant(2, kind === 'TIMESTAMP' ? 'LONG' : kind);
   if (step === 0)
     throw new SvcError('SQL', 'generate_series step cannot be zero', { position: args[2]?.pos ?? call.pos });

@@ -34,22 +34,7 @@ export function parseCreateTable(c: Cursor): CreateTable {
   const ifNotExists = acceptIfNotExists(c);
   if (!ifNotExists && c.atEnd()) throw c.expected("table name or 'if'");
   const name = c.name('table name');
-  const ct: Mutable<CreateTable> = {
-    kind: 'createTable',
-    pos: t.pos,
-    name: name.name,
-    namePos: name.pos,
-    ifNotExists,
-    columns: [],
-    asSelect: null,
-    casts: [],
-    timestamp: null,
-    partitionBy: null,
-    wal: null,
-    dedupKeys: null,
-    params,
-    like: null,
-  };
+  const ct = newCreateTable(t.pos, name, ifNotExists, params);
   if (c.acceptKw('AS')) {
     if (c.acceptOp('(')) {
       ct.asSelect = parseQuery(c);
@@ -171,7 +156,7 @@ function parseColumnOptions(c: Cursor): ColumnOptionsAst {
 const OPTION_WORDS = new Set(['CAPACITY', 'CACHE', 'NOCACHE', 'INDEX', 'TYPE', 'INCLUDE']);
 
 /** TIMESTAMP(col), PARTITION BY, [BYPASS] WAL, WITH k=v, DEDUP UPSERT KEYS, TTL, IN VOLUME, OWNED BY, STORAGE POLICY, FORMAT. */
-export function parseTableOptions(c: Cursor, ct: Mutable<CreateTable>): void {
+function parseTableOptions(c: Cursor, ct: Mutable<CreateTable>): void {
   const params = ct.params as Param[];
   for (;;) {
     const w = c.tok;
@@ -254,6 +239,38 @@ export function parseTableOptions(c: Cursor, ct: Mutable<CreateTable>): void {
         return;
     }
   }
+}
+
+/** TIMESTAMP(col), PARTITION BY, TTL and the other options after a materialized view's query. */
+export function parseTrailingOptions(c: Cursor): Pick<CreateTable, 'timestamp' | 'partitionBy' | 'params'> {
+  const opts = newCreateTable(c.tok.pos, { name: '', pos: c.tok.pos }, false, []);
+  parseTableOptions(c, opts);
+  return opts;
+}
+
+/** A CREATE TABLE node with nothing parsed yet past its name. */
+function newCreateTable(
+  pos: number,
+  name: { name: string; pos: number },
+  ifNotExists: boolean,
+  params: Param[],
+): Mutable<CreateTable> {
+  return {
+    kind: 'createTable',
+    pos,
+    name: name.name,
+    namePos: name.pos,
+    ifNotExists,
+    columns: [],
+    asSelect: null,
+    casts: [],
+    timestamp: null,
+    partitionBy: null,
+    wal: null,
+    dedupKeys: null,
+    params,
+    like: null,
+  };
 }
 
 /** `(a, b, ...)` of names. */
@@ -439,18 +456,7 @@ export function parseCreateView(c: Cursor): CreateView {
   const ifNotExists = !alter && acceptIfNotExists(c);
   const name = c.name('view name');
   c.expectKw('AS');
-  const open = c.tok;
-  let query: Query;
-  let sql: string;
-  if (c.isOp('(') && isViewBody(c)) {
-    c.next();
-    query = parseQuery(c);
-    const close = c.expectOp(')');
-    sql = c.slice(open.end, close.pos);
-  } else {
-    query = parseQuery(c);
-    sql = c.slice(open.pos, c.prevEnd);
-  }
+  const { query, sql, pos: queryPos } = parseViewQuery(c, VIEW_CLAUSES);
   // OWNED BY names the owner in QuestDB Enterprise; svcdb has no owners, and takes it as written.
   if (c.acceptKw('OWNED')) {
     c.expectKw('BY');
@@ -466,12 +472,32 @@ export function parseCreateView(c: Cursor): CreateView {
     alter,
     query,
     sql,
-    queryPos: open.pos,
+    queryPos,
   };
 }
 
-/** Whether `AS (` opens the whole view query (then its `)` ends the statement's query) or only its first part. */
-function isViewBody(c: Cursor): boolean {
+/** Words that may follow a plain view's `AS (query)`. */
+const VIEW_CLAUSES: ReadonlySet<string> = new Set(['OWNED']);
+
+/**
+ * A view's query after AS: `(query)` when those parentheses hold all of it (what follows them is
+ * the statement's end, a `,` or one of `clauses`), its text kept as written between them; else a
+ * query up to where it ends (`(q) timestamp(ts)` is such a query), its text as written.
+ */
+export function parseViewQuery(c: Cursor, clauses: ReadonlySet<string>): { query: Query; sql: string; pos: number } {
+  const open = c.tok;
+  if (c.isOp('(') && wholeBody(c, clauses)) {
+    c.next();
+    const query = parseQuery(c);
+    const close = c.expectOp(')');
+    return { query, sql: c.slice(open.end, close.pos), pos: open.pos };
+  }
+  const query = parseQuery(c);
+  return { query, sql: c.slice(open.pos, c.prevEnd), pos: open.pos };
+}
+
+/** Whether the parentheses at the cursor close before the statement's end, a `,` or one of `clauses`. */
+function wholeBody(c: Cursor, clauses: ReadonlySet<string>): boolean {
   let d = 0;
   for (let k = c.i; k < c.toks.length; k++) {
     const t = c.toks[k]!;
@@ -480,12 +506,9 @@ function isViewBody(c: Cursor): boolean {
     if (t.text === '(') d++;
     else if (t.text === ')' && --d === 0) {
       const after = c.toks[k + 1];
-      return (
-        after === undefined ||
-        after.kind === 'eof' ||
-        (after.kind === 'op' && after.text === ';') ||
-        c.isKw('OWNED', after)
-      );
+      if (after === undefined || after.kind === 'eof') return true;
+      if (after.kind === 'op') return after.text === ';' || after.text === ',';
+      return after.kind === 'ident' && clauses.has(after.up);
     }
   }
   return false;

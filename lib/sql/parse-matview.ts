@@ -1,11 +1,10 @@
 // Materialized view statements: CREATE / DROP / REFRESH / ALTER MATERIALIZED VIEW, as QuestDB's
 // pages for them write them. The view's query is parsed here and kept as written; the rest
 // (binding, the view's table, refreshes) happens when the statement runs (exec/mat-view-ddl.ts).
-import type { CreateMatView, CreateTable, Expr, MatViewCommand, MatViewRefresh, Query } from './ast.js';
+import type { CreateMatView, Expr, MatViewCommand, MatViewRefresh } from './ast.js';
 import { NO_STOPS, type Cursor, type Mutable } from './parse-cursor.js';
-import { parseTableOptions } from './parse-ddl.js';
+import { parseTrailingOptions, parseViewQuery } from './parse-ddl.js';
 import { parseExpr } from './parse-expr.js';
-import { parseQuery } from './parse-query.js';
 
 const IMMEDIATE: MatViewRefresh = { type: 'immediate', every: null, start: null, timeZone: null, period: null };
 
@@ -30,18 +29,7 @@ export function parseCreateMatView(c: Cursor): CreateMatView {
   if (c.acceptKw('REFRESH')) refresh = parseRefresh(c);
   const deferred = c.acceptKw('DEFERRED');
   c.expectKw('AS');
-  const open = c.tok;
-  let query: Query;
-  let sql: string;
-  if (c.isOp('(') && wholeBody(c)) {
-    c.next();
-    query = parseQuery(c);
-    const close = c.expectOp(')');
-    sql = c.slice(open.end, close.pos);
-  } else {
-    query = parseQuery(c);
-    sql = c.slice(open.pos, c.prevEnd);
-  }
+  const { query, sql, pos: queryPos } = parseViewQuery(c, AFTER_BODY);
   // `, INDEX (k CAPACITY n)`: an index is a flag in svcdb (README); taken as written.
   while (c.acceptOp(',')) {
     c.expectKw('INDEX');
@@ -49,28 +37,13 @@ export function parseCreateMatView(c: Cursor): CreateMatView {
     c.skipUntil(NO_STOPS);
     c.expectOp(')');
   }
-  const opts: Mutable<CreateTable> = {
-    kind: 'createTable',
-    pos: t.pos,
-    name: name.name,
-    namePos: name.pos,
-    ifNotExists,
-    columns: [],
-    asSelect: null,
-    casts: [],
-    timestamp: null,
-    partitionBy: null,
-    wal: null,
-    dedupKeys: null,
-    params: [],
-    like: null,
-  };
-  parseTableOptions(c, opts);
+  const opts = parseTrailingOptions(c);
+  const params = [...opts.params];
   // EXPIRE ROWS (QuestDB's row expiry of passthrough views): kept as written, refused when run.
   if (c.isKw('EXPIRE')) {
     const start = c.tok.pos;
     const end = c.skipUntil(NO_STOPS);
-    (opts.params as Array<{ key: string; value: string }>).push({ key: 'EXPIRE ROWS', value: c.slice(start, end) });
+    params.push({ key: 'EXPIRE ROWS', value: c.slice(start, end) });
   }
   return {
     kind: 'createMatView',
@@ -83,31 +56,25 @@ export function parseCreateMatView(c: Cursor): CreateMatView {
     deferred,
     query,
     sql,
-    queryPos: open.pos,
+    queryPos,
     timestamp: opts.timestamp,
     partitionBy: opts.partitionBy,
-    params: opts.params,
+    params,
   };
 }
 
-/** Whether `AS (` opens the whole query: its `)` is followed by the end or by the view's options. */
-function wholeBody(c: Cursor): boolean {
-  let d = 0;
-  for (let k = c.i; k < c.toks.length; k++) {
-    const t = c.toks[k]!;
-    if (t.kind === 'eof') return false;
-    if (t.kind !== 'op') continue;
-    if (t.text === '(') d++;
-    else if (t.text === ')' && --d === 0) {
-      const after = c.toks[k + 1]!;
-      if (after.kind === 'eof' || (after.kind === 'op' && (after.text === ';' || after.text === ','))) return true;
-      return after.kind === 'ident' && AFTER_BODY.has(after.up);
-    }
-  }
-  return false;
-}
-
-const AFTER_BODY = new Set(['PARTITION', 'TTL', 'OWNED', 'IN', 'STORAGE', 'TIMESTAMP', 'EXPIRE', 'WITH', 'DEDUP']);
+/** Words that may follow a materialized view's `AS (query)`. */
+const AFTER_BODY: ReadonlySet<string> = new Set([
+  'PARTITION',
+  'TTL',
+  'OWNED',
+  'IN',
+  'STORAGE',
+  'TIMESTAMP',
+  'EXPIRE',
+  'WITH',
+  'DEDUP',
+]);
 
 /** After REFRESH: IMMEDIATE | MANUAL | EVERY n [START ts] [TIME ZONE z], then PERIOD (...). */
 function parseRefresh(c: Cursor): MatViewRefresh {

@@ -30,6 +30,14 @@ const UNIT_US: Record<string, number> = {
   d: 86_400_000_000,
   w: 604_800_000_000,
 };
+/**
+ * Micros of one unit of an interval (`10m`, `1h`), months and years as 30 and 365 days: for
+ * lengths that are not calendar strides (timer intervals, periods, defaults chosen by size).
+ */
+export function unitMicros(unit: SampleUnit): number {
+  return UNIT_US[unit] ?? (unit === 'M' ? 30 * UNIT_US.d! : 365 * UNIT_US.d!);
+}
+
 /** 1969-12-29, the Monday before the epoch: week strides start there. */
 const WEEK_ORIGIN = -3 * 86_400_000_000;
 
