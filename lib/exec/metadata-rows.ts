@@ -8,6 +8,7 @@ import { SYMBOL_DEFAULTS, TXN_FILE, upsertKeys, type ColumnDef } from '../storag
 import type { Batch } from '../core/batch.js';
 import { typeName } from '../core/column-type.js';
 import type { Plan, ViewInfo } from '../sql/bound.js';
+import { QUESTDB_KEYWORDS } from '../sql/metadata.js';
 import type { Table } from '../storage/table.js';
 import { SvcError } from '../errors/svc-error.js';
 import { fromValues, type Value } from './vectors.js';
@@ -60,6 +61,8 @@ export function metadataRows(plan: MetadataPlan, catalog: Catalog): Batch {
         t.txn.txn,
       ]);
     });
+  } else if (plan.what === 'keywords') {
+    for (const k of QUESTDB_KEYWORDS) rows.push([k]);
   } else if (plan.what === 'walTables') {
     for (const t of catalog.tables()) {
       if (t.meta.wal !== true) continue;

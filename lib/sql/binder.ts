@@ -18,6 +18,7 @@ import {
 import type { BoundAggregate, BoundExpr, Field, Plan, ViewInfo } from './bound.js';
 import {
   COLUMNS_FIELDS,
+  KEYWORDS_FIELDS,
   MAT_VIEWS_FIELDS,
   PARTITIONS_FIELDS,
   SHOW_CREATE_FIELDS,
@@ -382,6 +383,9 @@ function bindTableFunction(f: A.FunctionRef, cx: BindContext): Source {
     }
     case 'materialized_views':
       plan = node({ kind: 'metadata', what: 'matViews', table: null, fields: MAT_VIEWS_FIELDS });
+      break;
+    case 'keywords':
+      plan = node({ kind: 'metadata', what: 'keywords', table: null, fields: KEYWORDS_FIELDS });
       break;
     case 'wal_tables':
       plan = node({ kind: 'metadata', what: 'walTables', table: null, fields: WAL_TABLES_FIELDS });

@@ -138,7 +138,15 @@ export type Plan =
   | (PlanBase & {
       readonly kind: 'metadata';
       readonly what:
-        'tables' | 'columns' | 'createTable' | 'views' | 'createView' | 'matViews' | 'partitions' | 'walTables';
+        | 'tables'
+        | 'columns'
+        | 'createTable'
+        | 'views'
+        | 'createView'
+        | 'matViews'
+        | 'partitions'
+        | 'walTables'
+        | 'keywords';
       readonly table: string | null;
       /** The views the rows describe, bound when the statement was (tables(), views(), a view's columns). */
       readonly views?: readonly ViewInfo[];

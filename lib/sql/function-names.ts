@@ -16,6 +16,7 @@ export const TABLE_FUNCTIONS: readonly string[] = [
   'generate_series',
   'wal_tables',
   'table_partitions',
+  'keywords',
 ];
 
 /** Call forms the parser turns into other nodes. */

@@ -133,3 +133,15 @@ export const WAL_TABLES_FIELDS: readonly Field[] = [
   { name: 'writerLagTxnCount', type: 'LONG' },
   { name: 'sequencerTxn', type: 'LONG' },
 ];
+
+/** keywords(): one row per word of QuestDB's keyword list (its catalogue's), in its order. */
+export const KEYWORDS_FIELDS: readonly Field[] = [{ name: 'keyword', type: 'STRING' }];
+
+export const QUESTDB_KEYWORDS: readonly string[] = (
+  'add all alter and as asc asof backup between by cache capacity case cast column columns copy create cross ' +
+  'database default delete desc distinct drop else end except exists fill foreign from grant group header if in ' +
+  'index inner insert intersect into isolation join key latest left level limit lock lt nan natural nocache none ' +
+  'not null on only or order outer over partition primary references rename repair right sample select show ' +
+  'splice system table tables then to transaction truncate type union unlock update values when where with ' +
+  'writer window'
+).split(' ');
