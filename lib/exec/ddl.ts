@@ -308,6 +308,12 @@ function alterTable(stmt: A.AlterTable, catalog: Catalog, env: StatementEnv): Pr
   if (!catalog.exists(stmt.name))
     throw new SvcError('SQL', `table does not exist [table=${stmt.name}]`, { position: stmt.namePos });
   const a = stmt.action;
+  if (a.kind === 'otherAlter' && /^RESUME\s+WAL(\s+FROM\s+(TRANSACTION|TXN)\s+\d+)?\s*$/i.test(a.text)) {
+    // svcdb applies each commit as it is made: a WAL table is never suspended, there is nothing to resume.
+    if (catalog.get(stmt.name).meta.wal !== true)
+      throw new SvcError('SQL', `table is not a WAL table [table=${stmt.name}]`, { position: stmt.namePos });
+    return () => Promise.resolve({ rows: 0 });
+  }
   if (a.kind === 'otherAlter')
     throw new SvcError('SQL', `ALTER TABLE ${a.text.split(/\s+/).slice(0, 2).join(' ')} is not supported`, {
       position: a.pos,
