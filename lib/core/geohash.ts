@@ -128,3 +128,31 @@ export function geohashFromText(text: string, bits: number): bigint | null {
   if (p === null || p.bits < bits) return null;
   return narrowGeohash(p.value, p.bits, bits);
 }
+
+/**
+ * The geohash of a point with `bits` bits (1..60): the bits alternate, longitude first, each
+ * halving its coordinate's range ([-180, 180] and [-90, 90]) and set for the upper half.
+ */
+export function geohashOfPoint(lon: number, lat: number, bits: number): bigint {
+  let lonLo = -180;
+  let lonHi = 180;
+  let latLo = -90;
+  let latHi = 90;
+  let x = 0n;
+  for (let k = 0; k < bits; k++) {
+    let bit: boolean;
+    if (k % 2 === 0) {
+      const mid = (lonLo + lonHi) / 2;
+      bit = lon >= mid;
+      if (bit) lonLo = mid;
+      else lonHi = mid;
+    } else {
+      const mid = (latLo + latHi) / 2;
+      bit = lat >= mid;
+      if (bit) latLo = mid;
+      else latHi = mid;
+    }
+    x = (x << 1n) | (bit ? 1n : 0n);
+  }
+  return x;
+}

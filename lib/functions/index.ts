@@ -8,6 +8,7 @@ import { registerModeAggregates } from './agg-mode.js';
 import { registerFinanceAggregates } from './agg-finance.js';
 import { registerFinance } from './finance.js';
 import { registerMeta } from './meta.js';
+import { registerGeo } from './geo.js';
 import { registerTextAggregates } from './agg-text.js';
 import { registerTimeZone } from './time-zone.js';
 import { registerArithmetic } from './arithmetic.js';
@@ -44,6 +45,7 @@ export function createFunctionRegistry(options: FunctionRegistryOptions = {}): F
   registerFinance(registry);
   registerArrayFunctions(registry);
   registerMeta(registry);
+  registerGeo(registry);
   registerText(registry);
   registerTime(registry);
   registerTimeParts(registry);
