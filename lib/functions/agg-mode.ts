@@ -2,75 +2,99 @@
 // first of a tie as met; BOOLEAN ties go to true, as QuestDB's page says), bool_and / bool_or
 // (a BOOLEAN is never NULL in QuestDB: bool_and is true when no row is false, bool_or when one is
 // true), string_distinct_agg (the distinct non-NULL texts in the order met, joined by the
-// delimiter; NULL without any) and approx_count_distinct (the distinct non-NULL values counted
-// exactly: an exact count is within any error bound QuestDB's HyperLogLog estimate has).
+// delimiter; NULL without any) and approx_count_distinct (count_distinct's exact count: an exact
+// count is within any error bound QuestDB's HyperLogLog estimate has). Text is keyed by its ids
+// (agg-util Interner), a string made once per distinct value, not per row.
 import { symbolsFromStrings, type ColumnVector } from '../core/column-vector.js';
 import { isNumeric, type SqlType } from '../core/sql-type.js';
 import { asDoubles, fromDoubles, textAt, textVector } from '../core/vec.js';
-import { renderAt } from '../core/render.js';
+import { CountDistinctState, Interner } from './agg-util.js';
 import type { AggregateState, FunctionRegistry } from './registry.js';
 import { noMatch } from './signature.js';
 
-/** mode over numbers (by value) or text (by string): counts per group, the first value to reach the top count wins. */
+/**
+ * Keys of rows without a JS value per row: a number's own value, a text's id (agg-util Interner:
+ * SYMBOL keys and dictionary codes mapped once per entry); NaN for NULL. A text's string is made
+ * once, the first time its id is kept (`name`).
+ */
+class RowKeys {
+  readonly #interner = new Interner();
+  readonly #names: Array<string | undefined> = [];
+
+  constructor(readonly text: boolean) {}
+
+  keys(v: ColumnVector, n: number): Float64Array {
+    return this.text ? this.#interner.keys(v, n) : asDoubles(v);
+  }
+
+  /** Remembers the text of row i under its key (text only; once per key). */
+  keep(v: ColumnVector, i: number, key: number): void {
+    if (this.text && this.#names[key] === undefined) this.#names[key] = textAt(v, i) ?? undefined;
+  }
+
+  name(key: number): string {
+    return this.#names[key]!;
+  }
+
+  bytes(): number {
+    return this.#interner.bytes() + this.#names.length * 40;
+  }
+}
+
+/** mode over numbers (by value) or text (by id): counts per group, the first value to reach the top count wins. */
 class ModeState implements AggregateState {
-  readonly #counts: Array<Map<number | string, number>> = [];
+  readonly #counts: Array<Map<number, number>> = [];
+  readonly #keys: RowKeys;
   #entries = 0;
 
-  constructor(private readonly type: SqlType) {}
+  constructor(private readonly type: SqlType) {
+    this.#keys = new RowKeys(!isNumeric(type) && type !== 'BOOLEAN');
+  }
 
   update(ids: Int32Array, args: readonly ColumnVector[], n: number, groups: number): void {
     while (this.#counts.length < groups) this.#counts.push(new Map());
     const v = args[0]!;
-    const text = !isNumeric(this.type) && this.type !== 'BOOLEAN';
-    const nums = text ? null : asDoubles(v);
+    const keys = this.#keys.keys(v, n);
     for (let i = 0; i < n; i++) {
-      let key: number | string | null;
-      if (nums !== null) {
-        const x = nums[i]!;
-        key = x === x ? x : null;
-      } else key = textAt(v, i);
-      if (key === null) continue;
+      const key = keys[i]!;
+      if (key !== key) continue;
       const m = this.#counts[ids[i]!]!;
       const c = m.get(key);
-      if (c === undefined) this.#entries++;
+      if (c === undefined) {
+        this.#entries++;
+        this.#keys.keep(v, i, key);
+      }
       m.set(key, (c ?? 0) + 1);
     }
   }
 
   result(groups: number): ColumnVector {
-    const best: Array<number | string | null> = [];
+    const best = new Float64Array(groups).fill(NaN);
     for (let g = 0; g < groups; g++) {
       const m = this.#counts[g];
-      let top: number | string | null = null;
+      if (m === undefined) continue;
       let count = 0;
-      if (m !== undefined) {
-        for (const [k, c] of m) {
-          // Maps iterate in insertion order: a later value wins only with more rows; BOOLEAN ties go to true.
-          if (c > count || (c === count && this.type === 'BOOLEAN' && k === 1)) {
-            top = k;
-            count = c;
-          }
+      for (const [k, c] of m) {
+        // Maps iterate in insertion order: a later value wins only with more rows; BOOLEAN ties go to true.
+        if (c > count || (c === count && this.type === 'BOOLEAN' && k === 1)) {
+          best[g] = k;
+          count = c;
         }
       }
-      best.push(top);
     }
     if (this.type === 'BOOLEAN') {
       const out = new Uint8Array(groups);
       for (let g = 0; g < groups; g++) out[g] = best[g] === 1 ? 1 : 0;
       return { kind: 'fixed', type: 'BOOLEAN', data: out };
     }
-    if (isNumeric(this.type))
-      return fromDoubles(
-        this.type,
-        Float64Array.from(best, (x) => (x === null ? NaN : (x as number))),
-      );
-    const strings = best as Array<string | null>;
+    if (isNumeric(this.type)) return fromDoubles(this.type, best);
+    const strings = Array.from(best, (k) => (k !== k ? null : this.#keys.name(k)));
     if (this.type === 'SYMBOL') return symbolsFromStrings(strings);
     return textVector(this.type === 'VARCHAR' ? 'VARCHAR' : 'STRING', strings);
   }
 
   bytes(): number {
-    return this.#counts.length * 64 + this.#entries * 48;
+    return this.#counts.length * 64 + this.#entries * 48 + this.#keys.bytes();
   }
 }
 
@@ -108,22 +132,25 @@ class BoolState implements AggregateState {
 
 /** string_distinct_agg(text, delimiter): distinct non-NULL values per group in the order met. */
 class DistinctTextAgg implements AggregateState {
-  readonly #sets: Array<Set<string>> = [];
+  readonly #sets: Array<Set<number>> = [];
+  readonly #keys = new RowKeys(true);
   #delimiter: string | null = null;
-  #chars = 0;
+  #entries = 0;
 
   update(ids: Int32Array, args: readonly ColumnVector[], n: number, groups: number): void {
     while (this.#sets.length < groups) this.#sets.push(new Set());
     if (n === 0) return;
     this.#delimiter ??= textAt(args[1]!, 0) ?? '';
     const v = args[0]!;
+    const keys = this.#keys.keys(v, n);
     for (let i = 0; i < n; i++) {
-      const s = textAt(v, i);
-      if (s === null) continue;
+      const key = keys[i]!;
+      if (key !== key) continue;
       const set = this.#sets[ids[i]!]!;
-      if (!set.has(s)) {
-        set.add(s);
-        this.#chars += s.length;
+      if (!set.has(key)) {
+        set.add(key);
+        this.#entries++;
+        this.#keys.keep(v, i, key);
       }
     }
   }
@@ -132,49 +159,17 @@ class DistinctTextAgg implements AggregateState {
     const out: Array<string | null> = [];
     for (let g = 0; g < groups; g++) {
       const set = this.#sets[g];
-      out.push(set === undefined || set.size === 0 ? null : [...set].join(this.#delimiter ?? ''));
+      out.push(
+        set === undefined || set.size === 0
+          ? null
+          : Array.from(set, (k) => this.#keys.name(k)).join(this.#delimiter ?? ''),
+      );
     }
     return textVector('STRING', out);
   }
 
   bytes(): number {
-    return this.#sets.length * 64 + this.#chars * 2 + 48;
-  }
-}
-
-/** approx_count_distinct(x[, precision]): the exact count of distinct non-NULL values per group (other types by their text). */
-class DistinctCount implements AggregateState {
-  readonly #sets: Array<Set<number | string>> = [];
-  #entries = 0;
-
-  constructor(private readonly text: boolean) {}
-
-  update(ids: Int32Array, args: readonly ColumnVector[], n: number, groups: number): void {
-    while (this.#sets.length < groups) this.#sets.push(new Set());
-    const v = args[0]!;
-    const nums = this.text ? null : asDoubles(v);
-    for (let i = 0; i < n; i++) {
-      let key: number | string | null;
-      if (nums !== null) {
-        const x = nums[i]!;
-        key = x === x ? x : null;
-      } else key = renderAt(v, i);
-      if (key === null) continue;
-      const set = this.#sets[ids[i]!]!;
-      const before = set.size;
-      set.add(key);
-      this.#entries += set.size - before;
-    }
-  }
-
-  result(groups: number): ColumnVector {
-    const out = new Float64Array(groups);
-    for (let g = 0; g < groups; g++) out[g] = this.#sets[g]?.size ?? 0;
-    return fromDoubles('LONG', out);
-  }
-
-  bytes(): number {
-    return this.#sets.length * 64 + this.#entries * 40;
+    return this.#sets.length * 64 + this.#entries * 16 + this.#keys.bytes();
   }
 }
 
@@ -227,7 +222,8 @@ export function registerModeAggregates(registry: FunctionRegistry): void {
         t !== undefined &&
         (isNumeric(t) || TEXT.includes(t) || t === 'IPV4' || t === 'UUID');
       if (!ok) return noMatch('approx_count_distinct', argTypes);
-      return { type: 'LONG', create: () => new DistinctCount(!isNumeric(t)) };
+      // count_distinct's state: the precision of QuestDB's estimate has nothing to tune in an exact count.
+      return { type: 'LONG', create: () => new CountDistinctState() };
     },
   });
 }
