@@ -7,7 +7,7 @@ import { after, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { request } from 'undici';
+import { FormData, request } from 'undici';
 import { makeRoot, startServer, type ServerProcess } from '../helpers/server-process.js';
 
 interface Body {
@@ -185,5 +185,33 @@ describe('materialized views over HTTP', () => {
     await matches('trades_1m');
     await ok('DROP MATERIALIZED VIEW trades_1m');
     assert.equal((await exec('SELECT * FROM trades_1m')).status, 400);
+  });
+
+  test('a view over a table made by /imp (VARCHAR text) follows CSV batches appended with /imp', async () => {
+    const imp = async (csv: string): Promise<void> => {
+      const form = new FormData();
+      form.append('data', new Blob([csv]), 'ticks.csv');
+      const q = new URLSearchParams({ name: 'ticks', timestamp: 'ts', partitionBy: 'DAY', fmt: 'json' });
+      const r = await request(`${s!.mainUrl}/imp?${q.toString()}`, { method: 'POST', body: form });
+      const report = (await r.body.json()) as { rowsRejected?: number };
+      assert.equal(r.statusCode, 200);
+      assert.equal(report.rowsRejected, 0);
+    };
+    const query = 'SELECT ts, venue, min(px) AS low, count() AS n FROM ticks SAMPLE BY 1m';
+    await imp('ts,venue,px\n2024-03-01T00:00:05.000000Z,xnas,1.5\n2024-03-01T00:00:55.000000Z,arca,2.5\n');
+    assert.deepEqual(await rows("SELECT type FROM table_columns('ticks') WHERE column = 'venue'"), [['VARCHAR']]);
+    await ok(`CREATE MATERIALIZED VIEW ticks_1m AS (${query}) PARTITION BY DAY`);
+    await caughtUp('ticks_1m');
+    await matches('ticks_1m', query);
+    await imp('ts,venue,px\n2024-03-01T00:00:30.000000Z,xnas,0.5\n2024-03-01T00:03:00.000000Z,bats,9.0\n');
+    await caughtUp('ticks_1m');
+    await matches('ticks_1m', query);
+    assert.deepEqual(
+      await rows("SELECT venue, low, n FROM ticks_1m WHERE ts = '2024-03-01T00:00:00.000000Z' ORDER BY venue"),
+      [
+        ['arca', 2.5, 1],
+        ['xnas', 0.5, 2],
+      ],
+    );
   });
 });
