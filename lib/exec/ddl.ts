@@ -6,7 +6,8 @@ import type { Catalog, CreateTableDef } from '../storage/catalog.js';
 import { typeName, type ColumnType } from '../core/column-type.js';
 import { checkColumnName, checkTableName, nameKey } from '../storage/names.js';
 import { columnOptions, type ColumnDef, type ColumnOptions } from '../storage/table-state.js';
-import { parsePartitionBy } from '../storage/partition-by.js';
+import { parsePartitionBy, type PartitionBy } from '../storage/partition-by.js';
+import { checkTtl, parseTtl, type Ttl } from '../storage/ttl.js';
 import type * as A from '../sql/ast.js';
 import { bindExpr, typeOf } from '../sql/bind-expr.js';
 import type { BoundExpr } from '../sql/bound.js';
@@ -62,6 +63,18 @@ function params(
     } else if (k === 'o3maxlag') out.o3MaxLag = durationMicros(p.value, pos);
   }
   return out;
+}
+
+/** The TTL of a CREATE's options (none when absent or 0), checked against the partitioning as QuestDB does. */
+export function tableTtl(
+  list: ReadonlyArray<{ key: string; value: string; pos?: number }>,
+  partitionBy: PartitionBy,
+): Ttl | undefined {
+  const p = list.find((x) => x.key === 'TTL');
+  if (p === undefined) return undefined;
+  const ttl = parseTtl(p.value, p.pos ?? 0);
+  checkTtl(ttl, partitionBy, p.pos ?? 0);
+  return ttl.value === 0 ? undefined : ttl;
 }
 
 /** The statement's functions and time, and how CREATE TABLE AS SELECT names the columns the query does not alias. */
@@ -218,6 +231,7 @@ function createTable(stmt: A.CreateTable, catalog: Catalog, env: DdlEnv): Prepar
     const keys = new Set(stmt.dedupKeys.map((k) => k.name.toLowerCase()));
     columns = columns.map((c) => (keys.has(c.name.toLowerCase()) ? { ...c, upsertKey: true } : c));
   }
+  const ttl = tableTtl(stmt.params, partitionBy ?? 'NONE');
   const def: CreateTableDef = {
     name: stmt.name,
     columns,
@@ -225,6 +239,7 @@ function createTable(stmt: A.CreateTable, catalog: Catalog, env: DdlEnv): Prepar
     partitionBy,
     wal,
     ...params(stmt.params, stmt.pos),
+    ...(ttl !== undefined ? { ttl } : {}),
   };
   return async (cx) => {
     if (exists) return { rows: 0 }; // IF NOT EXISTS
@@ -382,6 +397,8 @@ function alterTable(stmt: A.AlterTable, catalog: Catalog, env: StatementEnv): Pr
         )
       : null;
   const types = a.kind === 'addColumn' ? a.columns.map((c) => typeOf(c.type)) : [];
+  const ttl = a.kind === 'setTtl' ? parseTtl(a.text, a.textPos) : null;
+  if (ttl !== null && a.kind === 'setTtl') checkTtl(ttl, meta.partitionBy, a.textPos);
   return async (cx) => {
     const w = await at(stmt.namePos, () => catalog.writer(stmt.name));
     try {
@@ -409,6 +426,9 @@ function alterTable(stmt: A.AlterTable, catalog: Catalog, env: StatementEnv): Pr
           break;
         case 'setParam':
           w.setParams(params(a.params, a.pos));
+          break;
+        case 'setTtl':
+          w.setTtl(ttl!.value === 0 ? undefined : ttl!);
           break;
         case 'columnIndex':
           await at(a.columnPos, () =>

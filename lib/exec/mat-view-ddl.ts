@@ -16,8 +16,9 @@ import { walkTree } from '../sql/tree-walk.js';
 import type { Catalog, CreateTableDef } from '../storage/catalog.js';
 import type { MatViewRefreshDef } from '../storage/mat-views.js';
 import type { PartitionBy } from '../storage/partition-by.js';
+import { checkTtl, parseTtl } from '../storage/ttl.js';
 import type { ExecContext } from './context.js';
-import type { DdlEnv } from './ddl.js';
+import { tableTtl, type DdlEnv } from './ddl.js';
 import type { RefreshRequest, RefreshResult } from './mat-view-refresh.js';
 
 type Prepared = (cx: ExecContext) => Promise<{ rows: number }>;
@@ -89,13 +90,22 @@ export function runMatViewDdl(
           return Promise.resolve({ rows: 0 });
         };
       }
-      // RESUME WAL, SET TTL, SET REFRESH LIMIT, indexes: svcdb's views have no WAL to resume and
-      // keep every row; the change is accepted and has nothing to do (README "Materialized views").
-      if (
-        /^(RESUME\s+WAL|SET\s+TTL|SET\s+REFRESH\s+LIMIT|ALTER\s+COLUMN\s+\S+\s+(ADD|DROP)\s+INDEX)\b/i.test(
-          stmt.alter ?? '',
-        )
-      )
+      if (stmt.ttl !== null) {
+        const ttl = parseTtl(stmt.ttl.text, stmt.ttl.pos);
+        checkTtl(ttl, t.meta.partitionBy, stmt.ttl.pos);
+        return async () => {
+          const w = await catalog.writer(t.name, { matView: true });
+          try {
+            w.setTtl(ttl.value === 0 ? undefined : ttl);
+          } finally {
+            w.close();
+          }
+          return { rows: 0 };
+        };
+      }
+      // RESUME WAL, SET REFRESH LIMIT, indexes: svcdb's views have no WAL to resume and keep
+      // every row; the change is accepted and has nothing to do (README "Materialized views").
+      if (/^(RESUME\s+WAL|SET\s+REFRESH\s+LIMIT|ALTER\s+COLUMN\s+\S+\s+(ADD|DROP)\s+INDEX)\b/i.test(stmt.alter ?? ''))
         return () => Promise.resolve({ rows: 0 });
       throw new SvcError('SQL', `ALTER MATERIALIZED VIEW ${stmt.alter ?? ''} is not supported`, { position: stmt.pos });
     }
@@ -185,7 +195,15 @@ function createMatView(
     });
   const partitionBy = stmt.partitionBy !== null ? partitionUnit(stmt.partitionBy) : defaultPartitionBy(sb);
   const refresh = refreshDef(stmt.refresh, stmt.pos);
-  const def: CreateTableDef = { name: stmt.name, columns, timestamp: ts, partitionBy, wal: true };
+  const ttl = tableTtl(stmt.params, partitionBy);
+  const def: CreateTableDef = {
+    name: stmt.name,
+    columns,
+    timestamp: ts,
+    partitionBy,
+    wal: true,
+    ...(ttl !== undefined ? { ttl } : {}),
+  };
   return () => {
     try {
       catalog.createMatView(def, { sql: stmt.sql, baseTable: base, refresh });

@@ -235,7 +235,10 @@ export function changedRange(
     else if (o.dir !== p.dir) take(Math.min(o.minTs, p.minTs), Math.max(o.maxTs, p.maxTs));
     else if (p.rows > o.rows) take(o.maxTs, p.maxTs);
   }
-  for (const o of old.values()) return `base table partition was dropped [partition=${o.name}]`;
+  // Partitions older than every one left went by the base table's TTL: the view keeps its rows,
+  // as QuestDB's do (DROP PARTITION invalidates the view where it runs, ddl.ts).
+  const oldest = now.reduce((m, p) => Math.min(m, p.minTs), Infinity);
+  for (const o of old.values()) if (o.maxTs >= oldest) return `base table partition was dropped [partition=${o.name}]`;
   return lo === Infinity ? null : [lo, hi + 1];
 }
 

@@ -1,5 +1,6 @@
 // Rows of tables(), table_columns('t'), SHOW TABLES / COLUMNS / CREATE TABLE,
 // read from the catalog when the query runs.
+import { ttlText } from '../storage/ttl.js';
 import { readdirSync, statSync } from 'node:fs';
 import { sizePretty } from '../core/number-format.js';
 import { join } from 'node:path';
@@ -46,8 +47,8 @@ export function metadataRows(plan: MetadataPlan, catalog: Catalog): Batch {
         m.partitionBy,
         m.wal === true,
         upsertKeys(m).length > 0,
-        0,
-        'HOUR',
+        m.ttl?.value ?? 0,
+        m.ttl?.unit ?? 'HOUR',
         t.mv !== null,
         m.name,
         m.maxUncommittedRows,
@@ -157,6 +158,7 @@ export function createTableDdl(catalog: Catalog, table: string): string {
   let ddl = `CREATE TABLE '${m.name}' ( \n${cols}\n)`;
   if (ts) {
     ddl += ` timestamp(${quote(ts.name)}) PARTITION BY ${m.partitionBy}`;
+    if (m.ttl !== undefined) ddl += ` TTL ${ttlText(m.ttl)}`;
     if (m.partitionBy !== 'NONE' && m.wal !== true) ddl += ' BYPASS WAL';
   }
   const withs: string[] = [];

@@ -414,7 +414,7 @@ export interface CreateTable extends Node {
    * (inside the parentheses), 'FORMAT' (upper case), and for CREATE ATOMIC / BATCH n [o3MaxLag x] TABLE:
    * 'ATOMIC' (''), 'BATCH', 'BATCH O3MAXLAG'. Strings are unquoted.
    */
-  readonly params: ReadonlyArray<{ readonly key: string; readonly value: string }>;
+  readonly params: ReadonlyArray<{ readonly key: string; readonly value: string; readonly pos?: number }>;
   /** CREATE TABLE new (LIKE old). */
   readonly like: string | null;
   /** Extension: the `, INDEX(col [CAPACITY n])` clauses. */
@@ -499,6 +499,8 @@ export type AlterAction =
       readonly pos: number;
       readonly keys: ReadonlyArray<{ readonly name: string; readonly pos: number }> | null;
     }
+  /** SET TTL n unit: the words after TTL as written (storage/ttl.ts parseTtl reads them), and where they start. */
+  | { readonly kind: 'setTtl'; readonly pos: number; readonly text: string; readonly textPos: number }
   /** Anything else ALTER TABLE can say in QuestDB (SET TYPE WAL, SYMBOL CAPACITY, ...): kept as text. */
   | { readonly kind: 'otherAlter'; readonly pos: number; readonly text: string };
 
@@ -646,6 +648,8 @@ export interface MatViewCommand extends Node {
   readonly range: { readonly from: Expr; readonly to: Expr } | null;
   readonly refresh: MatViewRefresh | null;
   readonly alter: string | null;
+  /** ALTER ... SET TTL: the words after TTL as written, and where they start. */
+  readonly ttl: { readonly text: string; readonly pos: number } | null;
 }
 
 export type Statement =

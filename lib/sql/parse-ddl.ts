@@ -19,7 +19,7 @@ import { parseExpr, parseExprList, parseTypeName } from './parse-expr.js';
 import { parseQuery } from './parse-query.js';
 import { positiveInt } from './parse-statement.js';
 
-type Param = { key: string; value: string };
+type Param = { key: string; value: string; pos?: number };
 
 /** CREATE [ATOMIC | BATCH n [o3MaxLag x]] TABLE [IF NOT EXISTS] t (...) | AS (query) | (LIKE t), then table options. */
 export function parseCreateTable(c: Cursor): CreateTable {
@@ -204,10 +204,11 @@ function parseTableOptions(c: Cursor, ct: Mutable<CreateTable>): void {
         ct.dedupKeys = namesWithPos(c);
         break;
       }
-      case 'TTL':
-        c.next();
-        params.push({ key: 'TTL', value: ttlValue(c) });
+      case 'TTL': {
+        const kw = c.next();
+        params.push({ key: 'TTL', ...ttlValue(c, kw.end) });
         break;
+      }
       case 'IN':
         c.next();
         c.expectKw('VOLUME');
@@ -292,15 +293,34 @@ function paramValue(c: Cursor): string {
   return c.duration('parameter value');
 }
 
-/** `TTL 12h`, `TTL 7 DAYS`, `TTL 0`: kept as written. */
-function ttlValue(c: Cursor): string {
-  const start = c.tok.pos;
-  c.duration('ttl value');
-  if (c.tok.kind === 'ident' && TTL_UNITS.has(c.tok.up)) c.next();
-  return c.slice(start, c.prevEnd);
+/**
+ * `TTL 12h`, `TTL 7 DAYS`, `TTL 0`: the words as written, with where they start (or where they
+ * should, `after` the TTL keyword when nothing follows); storage/ttl.ts parseTtl reads them.
+ */
+export function ttlValue(c: Cursor, after: number): { value: string; pos: number } {
+  const start = c.tok;
+  if (c.tok.kind === 'op' && c.tok.text === '-') c.next();
+  if (c.tok.kind === 'number') c.next();
+  if (c.tok.kind === 'ident' && !TABLE_OPTION_WORDS.has(c.tok.up)) c.next();
+  if (c.tok === start) return { value: '', pos: after };
+  return { value: c.slice(start.pos, c.prevEnd), pos: start.pos };
 }
 
-const TTL_UNITS = new Set(['HOUR', 'HOURS', 'DAY', 'DAYS', 'WEEK', 'WEEKS', 'MONTH', 'MONTHS', 'YEAR', 'YEARS']);
+/** The words that begin the table options after TTL (not a TTL unit). */
+const TABLE_OPTION_WORDS: ReadonlySet<string> = new Set([
+  'WAL',
+  'BYPASS',
+  'WITH',
+  'DEDUP',
+  'IN',
+  'OWNED',
+  'STORAGE',
+  'FORMAT',
+  'TIMESTAMP',
+  'PARTITION',
+  'REFRESH',
+  'AS',
+]);
 
 /** DROP TABLE [IF EXISTS] t | DROP ALL TABLES (QuestDB drops one table per statement: `, b` is an unexpected token). */
 export function parseDropTable(c: Cursor): DropTable {
@@ -388,6 +408,12 @@ function parseAlterAction(c: Cursor): AlterAction {
     if (c.acceptKw('LIST')) return { kind: 'dropPartition', pos: a.pos, list: parseExprList(c), where: null };
     if (c.acceptKw('WHERE')) return { kind: 'dropPartition', pos: a.pos, list: [], where: parseExpr(c) };
     throw c.expected("'list' or 'where'");
+  }
+  if (a.up === 'SET' && c.isKw('TTL', second)) {
+    c.i += 1;
+    const kw = c.next();
+    const ttl = ttlValue(c, kw.end);
+    return { kind: 'setTtl', pos: a.pos, text: ttl.value, textPos: ttl.pos };
   }
   if (a.up === 'SET' && c.isKw('PARAM', second)) {
     c.i += 2;

@@ -3,7 +3,7 @@
 // (binding, the view's table, refreshes) happens when the statement runs (exec/mat-view-ddl.ts).
 import type { CreateMatView, Expr, MatViewCommand, MatViewRefresh } from './ast.js';
 import { NO_STOPS, type Cursor, type Mutable } from './parse-cursor.js';
-import { parseTrailingOptions, parseViewQuery } from './parse-ddl.js';
+import { parseTrailingOptions, parseViewQuery, ttlValue } from './parse-ddl.js';
 import { parseExpr } from './parse-expr.js';
 
 const IMMEDIATE: MatViewRefresh = { type: 'immediate', every: null, start: null, timeZone: null, period: null };
@@ -164,6 +164,7 @@ export function parseMatViewCommand(c: Cursor): MatViewCommand {
     range: null,
     refresh: null,
     alter: null,
+    ttl: null,
   };
   if (t.up === 'REFRESH') {
     if (c.acceptKw('FULL')) cmd.mode = 'full';
@@ -181,6 +182,11 @@ export function parseMatViewCommand(c: Cursor): MatViewCommand {
     if (c.isKw('SET') && c.isKwAt(1, 'REFRESH') && !c.isKwAt(2, 'LIMIT')) {
       c.i += 2;
       cmd.refresh = parseRefresh(c);
+    } else if (c.isKw('SET') && c.isKwAt(1, 'TTL')) {
+      c.i += 1;
+      const kw = c.next();
+      const ttl = ttlValue(c, kw.end);
+      cmd.ttl = { text: ttl.value, pos: ttl.pos };
     } else {
       const start = c.tok.pos;
       const end = c.skipUntil(NO_STOPS);

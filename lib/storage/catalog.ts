@@ -1,6 +1,7 @@
 // The tables under <root>/db: opening (with recovery) at startup, lookup by
 // case-insensitive name, create, drop, rename, and the writer and reader
 // factories. Holds <root>/db/.lock so two processes never share a root.
+import type { Ttl } from './ttl.js';
 import {
   closeSync,
   existsSync,
@@ -83,6 +84,8 @@ export interface CreateTableDef {
   readonly partitionBy?: PartitionBy;
   readonly maxUncommittedRows?: number;
   readonly o3MaxLag?: number;
+  /** Time to live (TableMeta.ttl); absent: none. */
+  readonly ttl?: Ttl;
 }
 
 export interface TableProblem {
@@ -537,6 +540,7 @@ export class Catalog {
       nextColumnId: columns.length,
       // QuestDB's default (cairo.wal.enabled.default): a partitioned table is a WAL table.
       ...((def.wal ?? partitionBy !== 'NONE') ? { wal: true } : {}),
+      ...(def.ttl !== undefined && def.ttl.value > 0 ? { ttl: def.ttl } : {}),
     };
     const path = join(this.dir, `${STAGING}${randomUUID()}`);
     const txn = { txn: 0, metaVersion: 0, partitions: [], symbols: {} };

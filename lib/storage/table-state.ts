@@ -2,6 +2,7 @@
 // designated timestamp, partitioning) and `_txn` (the committed state: meta
 // version, partitions with row counts, symbol dictionary sizes). Replacing
 // `_txn` atomically is the commit.
+import type { Ttl } from './ttl.js';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { SvcError } from '../errors/svc-error.js';
@@ -76,6 +77,8 @@ export interface TableMeta {
    * (DEDUP needs it, one ADD COLUMN per ALTER on it) and is shown by tables() and SHOW CREATE TABLE.
    */
   readonly wal?: boolean;
+  /** Time to live: partitions older than it go at each commit (storage/ttl.ts); absent: none. */
+  readonly ttl?: Ttl;
 }
 
 export interface PartitionState {

@@ -2,6 +2,7 @@
 // rows, buffers out-of-order rows, and commits (merge, then one atomic _txn
 // replace) or rolls back (truncate). DDL goes through it too, so every change
 // of a table is serialized by its writer lock.
+import { expiredPartitions, type Ttl } from './ttl.js';
 import { closeSync, mkdirSync, rmSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { SvcError } from '../errors/svc-error.js';
@@ -606,7 +607,7 @@ export class TableWriter {
         this.#o3 = kept;
       }
       for (const d of this.table.dicts.values()) d.flush(mode);
-      this.table.publish(this.meta, this.#nextTxn(newTxn), garbage);
+      this.table.publish(this.meta, this.#nextTxn(newTxn, garbage), garbage);
     } catch (e) {
       this.#failed(e);
     }
@@ -631,12 +632,25 @@ export class TableWriter {
     this.#closeAppenders(part);
   }
 
-  #nextTxn(txn: number): TxnState {
+  /** The partitions the table's TTL keeps (storage/ttl.ts); the folders of the others go to `garbage`. */
+  #withinTtl(partitions: PartitionState[], garbage: string[]): PartitionState[] {
+    const maxTs = partitions.reduce((m, p) => Math.max(m, p.maxTs), -Infinity);
+    const expired = expiredPartitions(partitions, this.meta.partitionBy, this.meta.ttl, maxTs, Date.now() * 1000);
+    if (expired.length === 0) return partitions;
+    const gone = new Set(expired);
+    for (const p of expired) garbage.push(p.dir);
+    return partitions.filter((p) => !gone.has(p));
+  }
+
+  #nextTxn(txn: number, garbage: string[]): TxnState {
     const byName = new Map<string, PartitionState>(this.table.txn.partitions.map((p) => [p.name, p]));
     for (const p of this.#parts.values()) {
       if (p.rows > 0) byName.set(p.name, { name: p.name, dir: p.dir, rows: p.rows, minTs: p.minTs, maxTs: p.maxTs });
     }
-    const partitions = [...byName.values()].sort((a, b) => a.minTs - b.minTs);
+    const partitions = this.#withinTtl(
+      [...byName.values()].sort((a, b) => a.minTs - b.minTs),
+      garbage,
+    );
     return { txn, metaVersion: this.meta.version, partitions, symbols: this.#symbolStates() };
   }
 
@@ -1069,6 +1083,24 @@ export class TableWriter {
       // Failed, or stopped between partitions: the new versions go; the table is at its last commit.
       if (!published) for (const m of made) this.table.removeSoon(m);
     }
+  }
+
+  /**
+   * Sets (or, undefined, removes) the table's time to live, and removes the partitions it
+   * expires now, as the next commits will (what is uncommitted is committed first).
+   */
+  setTtl(ttl: Ttl | undefined): void {
+    this.#check();
+    this.commit();
+    const { ttl: _old, ...rest } = this.meta;
+    this.#publishMeta(ttl === undefined ? rest : { ...rest, ttl }, []);
+    const txn = this.table.txn;
+    const garbage: string[] = [];
+    const partitions = this.#withinTtl([...txn.partitions], garbage);
+    if (garbage.length === 0) return;
+    this.#closeAllAppenders();
+    this.table.publish(this.meta, { ...txn, txn: txn.txn + 1, partitions }, garbage);
+    this.#maxTs = committedMaxTs(this.table.txn);
   }
 
   /** maxUncommittedRows and o3MaxLag (micros). */

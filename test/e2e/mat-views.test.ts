@@ -187,6 +187,29 @@ describe('materialized views over HTTP', () => {
     assert.equal((await exec('SELECT * FROM trades_1m')).status, 400);
   });
 
+  test("partitions the base table's TTL removes leave the view valid, with its rows", async () => {
+    await ok('CREATE TABLE kept (ts TIMESTAMP, v LONG) TIMESTAMP(ts) PARTITION BY DAY TTL 1 DAY WAL');
+    await ok('CREATE MATERIALIZED VIEW kept_1d AS (SELECT ts, sum(v) s FROM kept SAMPLE BY 1d) PARTITION BY DAY');
+    await ok("INSERT INTO kept VALUES ('2024-01-01T10:00:00Z', 1), ('2024-01-02T10:00:00Z', 2)");
+    await caughtUp('kept_1d');
+    await ok("INSERT INTO kept VALUES ('2024-01-03T10:00:00Z', 3)");
+    await caughtUp('kept_1d');
+    assert.deepEqual(await rows('SELECT v FROM kept'), [[2], [3]], 'the TTL removed the first day');
+    assert.deepEqual(await rows('SELECT s FROM kept_1d'), [[1], [2], [3]]);
+    assert.deepEqual(await rows("SELECT view_status FROM materialized_views() WHERE view_name = 'kept_1d'"), [
+      ['valid'],
+    ]);
+    // The view's own TTL removes its old partitions as a table's does.
+    await ok('ALTER MATERIALIZED VIEW kept_1d SET TTL 1 DAY');
+    assert.deepEqual(await rows('SELECT s FROM kept_1d'), [[2], [3]]);
+    assert.deepEqual(await rows("SELECT ttlValue, ttlUnit FROM tables() WHERE table_name = 'kept_1d'"), [[1, 'DAY']]);
+    const bad = await exec('ALTER MATERIALIZED VIEW kept_1d SET TTL 5 HOURS');
+    assert.deepEqual(
+      [bad.status, bad.body.error, bad.body.position],
+      [400, 'TTL value must be an integer multiple of partition size', 40],
+    );
+  });
+
   test('a view over a table made by /imp (VARCHAR text) follows CSV batches appended with /imp', async () => {
     const imp = async (csv: string): Promise<void> => {
       const form = new FormData();
