@@ -13,6 +13,7 @@ import { QUESTDB_KEYWORDS } from '../sql/metadata.js';
 import type { Table } from '../storage/table.js';
 import { SvcError } from '../errors/svc-error.js';
 import { fromValues, type Value } from './vectors.js';
+import { pgCatalogRows } from './pg-catalog-rows.js';
 
 type MetadataPlan = Extract<Plan, { kind: 'metadata' }>;
 
@@ -62,6 +63,8 @@ export function metadataRows(plan: MetadataPlan, catalog: Catalog): Batch {
         t.txn.txn,
       ]);
     });
+  } else if (plan.what === 'pgCatalog') {
+    rows.push(...pgCatalogRows(plan.table!, catalog, plan.views ?? []));
   } else if (plan.what === 'keywords') {
     for (const k of QUESTDB_KEYWORDS) rows.push([k]);
   } else if (plan.what === 'walTables') {

@@ -7,7 +7,7 @@
 // size_pretty(bytes) (QuestDB's human-readable size, as table_partitions() shows it). The
 // pg_catalog.-prefixed names answer the same.
 import { VERSION } from '../version.js';
-import { asDoubles, fromDoubles, textVector } from '../core/vec.js';
+import { asDoubles, fromDoubles, textAt, textVector } from '../core/vec.js';
 import { sizePretty } from '../core/number-format.js';
 import type { ColumnVector } from '../core/column-vector.js';
 import type { FunctionRegistry } from './registry.js';
@@ -29,15 +29,8 @@ function text(value: string) {
   };
 }
 
-export function registerMeta(registry: FunctionRegistry): void {
-  defineScalar(registry, ['version', 'pg_catalog.version'], [text(PG_VERSION_BANNER)]);
-  defineScalar(registry, 'build', [text(`Build Information: svcdb ${VERSION}, Node.js ${process.versions.node}`)]);
-  defineScalar(registry, ['current_database', 'pg_catalog.current_database', 'current_catalog'], [text('qdb')]);
-  defineScalar(registry, ['current_schema', 'pg_catalog.current_schema'], [text('public')]);
-  defineScalar(registry, ['current_user', 'session_user'], [text('admin')]);
-  const schemas = text('{public}');
-  defineScalar(registry, ['current_schemas', 'pg_catalog.current_schemas'], [{ ...schemas, args: [accept.boolean] }]);
-  const bool = (value: boolean) => ({
+function bool(value: boolean) {
+  return {
     args: [],
     build: () => ({
       type: 'BOOLEAN' as const,
@@ -47,10 +40,21 @@ export function registerMeta(registry: FunctionRegistry): void {
         data: new Uint8Array(n).fill(value ? 1 : 0),
       }),
     }),
-  });
+  };
+}
+
+export function registerMeta(registry: FunctionRegistry): void {
+  defineScalar(registry, ['version', 'pg_catalog.version'], [text(PG_VERSION_BANNER)]);
+  defineScalar(registry, 'build', [text(`Build Information: svcdb ${VERSION}, Node.js ${process.versions.node}`)]);
+  defineScalar(registry, ['current_database', 'pg_catalog.current_database', 'current_catalog'], [text('qdb')]);
+  defineScalar(registry, ['current_schema', 'pg_catalog.current_schema'], [text('public')]);
+  defineScalar(registry, ['current_user', 'session_user'], [text('admin')]);
+  const schemas = text('{public}');
+  defineScalar(registry, ['current_schemas', 'pg_catalog.current_schemas'], [{ ...schemas, args: [accept.boolean] }]);
   defineScalar(registry, ['pg_is_in_recovery', 'pg_catalog.pg_is_in_recovery'], [bool(false)]);
   defineScalar(registry, 'flush_query_cache', [bool(true)]);
   registerSizePretty(registry);
+  registerPgCatalog(registry);
   defineScalar(registry, 'pg_postmaster_start_time', [
     {
       args: [],
@@ -61,6 +65,76 @@ export function registerMeta(registry: FunctionRegistry): void {
       }),
     },
   ]);
+}
+
+/** Process-wide, as QuestDB's: each txid_current() call takes the next number. */
+let txid = 0;
+
+/**
+ * The catalogue's scalar functions PostgreSQL tools call (QuestDB's stubs): pg_get_expr,
+ * pg_get_partkeydef and format_type NULL; pg_get_userbyid 'public'; pg_table_is_visible true;
+ * age 0; txid_current the next transaction number; current_setting('server_version_num')
+ * '123000' and '' for any other setting; pg_advisory_unlock_all() NULL (nothing to release).
+ */
+function registerPgCatalog(registry: FunctionRegistry): void {
+  const both = (n: string): string[] => [n, `pg_catalog.${n}`];
+  defineScalar(registry, both('pg_get_expr'), [
+    { ...nullText(), args: [accept.any, accept.long] },
+    { ...nullText(), args: [accept.any, accept.long, accept.boolean] },
+  ]);
+  defineScalar(registry, both('pg_get_partkeydef'), [{ ...nullText(), args: [accept.long] }]);
+  // Connection pools call it to reset a session; svcdb holds no advisory locks: NULL, PostgreSQL's void.
+  defineScalar(registry, 'pg_advisory_unlock_all', [{ ...nullText(), args: [] }]);
+  defineScalar(registry, both('format_type'), [{ ...nullText(), args: [accept.long, accept.long] }]);
+  defineScalar(registry, both('pg_get_userbyid'), [{ ...text('public'), args: [accept.long] }]);
+  defineScalar(registry, both('pg_table_is_visible'), [{ ...bool(true), args: [accept.long] }]);
+  defineScalar(registry, both('age'), [
+    {
+      args: [accept.any],
+      build: () => ({
+        type: 'LONG',
+        kernel: (_args: readonly ColumnVector[], n: number) => fromDoubles('LONG', new Float64Array(n)),
+      }),
+    },
+  ]);
+  defineScalar(registry, both('txid_current'), [
+    {
+      args: [],
+      build: () => ({
+        type: 'LONG',
+        deterministic: false,
+        kernel: (_args: readonly ColumnVector[], n: number) => {
+          const out = new Float64Array(n);
+          for (let i = 0; i < n; i++) out[i] = ++txid;
+          return fromDoubles('LONG', out);
+        },
+      }),
+    },
+  ]);
+  defineScalar(registry, both('current_setting'), [
+    {
+      args: [accept.text],
+      build: () => ({
+        type: 'STRING',
+        kernel: (args: readonly ColumnVector[], n: number) => {
+          const out = new Array<string>(n);
+          for (let i = 0; i < n; i++) out[i] = textAt(args[0]!, i) === 'server_version_num' ? '123000' : '';
+          return textVector('STRING', out);
+        },
+      }),
+    },
+  ]);
+}
+
+/** A STRING function that is always NULL. */
+function nullText() {
+  return {
+    args: [],
+    build: () => ({
+      type: 'STRING' as const,
+      kernel: (_args: readonly ColumnVector[], n: number) => textVector('STRING', new Array<null>(n).fill(null)),
+    }),
+  };
 }
 
 /** size_pretty(bytes): QuestDB's human-readable size (core/number-format.ts sizePretty); NULL for NULL. */

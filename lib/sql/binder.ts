@@ -42,6 +42,7 @@ import { DEFAULT_COLUMN_NAMING, selectColumnNames, type ColumnNaming } from './c
 import type { SchemaSource, TableSchema, ViewSource } from './schema-source.js';
 import { parseWithOverrides } from './parser.js';
 import { seriesQuery } from './bind-series.js';
+import { PG_TABLE_SPELLINGS, PG_TABLES, pgTable } from './pg-catalog.js';
 import type { StatementEnv } from './statement-env.js';
 
 /** A statement's binding: its tables and inputs, and (StatementEnv) its functions and time. */
@@ -201,6 +202,19 @@ function bindSource(f: A.FromItem, cx: BindContext, ctes: Ctes): Source {
           scope: { fields: plan.fields.map((x) => ({ table: f.alias ?? view.name, name: x.name, type: x.type })) },
         };
       }
+      // A table function that takes no arguments may be named without parentheses (FROM pg_class,
+      // FROM tables) when no table has the name.
+      if (NO_ARGUMENT_FUNCTIONS.has(f.name.toLowerCase()) && !cx.catalog.exists(f.name))
+        return bindTableFunction(
+          {
+            kind: 'functionRef',
+            pos: f.pos,
+            call: { kind: 'call', pos: f.pos, name: f.name.toLowerCase(), args: [], distinct: false, over: null },
+            alias: f.alias ?? f.name,
+            ...(f.aliasPos !== undefined ? { aliasPos: f.aliasPos } : {}),
+          },
+          cx,
+        );
       let meta: TableSchema;
       try {
         meta = cx.catalog.schema(f.name);
@@ -351,6 +365,17 @@ function constInt(e: A.Expr | undefined, what: string, pos: number, textEnv: Sta
   return e.value as number;
 }
 
+/** The table functions FROM also finds by their bare name (QuestDB's cursor functions without arguments). */
+const NO_ARGUMENT_FUNCTIONS: ReadonlySet<string> = new Set([
+  'tables',
+  'all_tables',
+  'views',
+  'materialized_views',
+  'wal_tables',
+  'keywords',
+  ...PG_TABLE_SPELLINGS,
+]);
+
 function bindTableFunction(f: A.FunctionRef, cx: BindContext): Source {
   const name = f.call.name;
   const alias = f.alias ?? name;
@@ -414,8 +439,20 @@ function bindTableFunction(f: A.FunctionRef, cx: BindContext): Source {
       plan = node({ kind: 'metadata', what: 'columns', table: t, fields: COLUMNS_FIELDS });
       break;
     }
-    default:
-      throw new SvcError('SQL', `unknown function name: ${name}`, { position: f.call.pos });
+    default: {
+      const pg = pgTable(name);
+      if (pg === null) throw new SvcError('SQL', `unknown function name: ${name}`, { position: f.call.pos });
+      // information_schema._pg_expandarray takes any arguments; the others take none.
+      if (f.call.args.length > 0 && pg !== '_pg_expandarray')
+        throw new SvcError('SQL', `${name}() takes no arguments`, { position: f.call.args[0]!.pos });
+      plan = node({
+        kind: 'metadata',
+        what: 'pgCatalog',
+        table: pg,
+        fields: PG_TABLES.get(pg)!,
+        views: describeViews(cx),
+      });
+    }
   }
   return { plan, scope: { fields: plan.fields.map((x) => ({ table: alias, name: x.name, type: x.type })) } };
 }

@@ -146,7 +146,8 @@ export type Plan =
         | 'matViews'
         | 'partitions'
         | 'walTables'
-        | 'keywords';
+        | 'keywords'
+        | 'pgCatalog';
       readonly table: string | null;
       /** The views the rows describe, bound when the statement was (tables(), views(), a view's columns). */
       readonly views?: readonly ViewInfo[];

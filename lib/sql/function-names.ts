@@ -4,6 +4,7 @@
 // with QuestDB's own list by test/functions/questdb-functions.test.ts.
 import type { FunctionRegistry } from '../functions/registry.js';
 import { windowFunctionNames } from './window-functions.js';
+import { PG_TABLE_SPELLINGS } from './pg-catalog.js';
 
 /** The table-valued functions of FROM (binder.ts bindTableFunction binds each). */
 export const TABLE_FUNCTIONS: readonly string[] = [
@@ -17,6 +18,7 @@ export const TABLE_FUNCTIONS: readonly string[] = [
   'wal_tables',
   'table_partitions',
   'keywords',
+  ...PG_TABLE_SPELLINGS,
 ];
 
 /** Call forms the parser turns into other nodes. */

@@ -160,6 +160,11 @@ function parseFromPrimary(c: Cursor, implicitStart: boolean): Exclude<FromItem, 
     // schema-qualified names (information_schema.tables, pg_catalog.pg_class) keep their dots
     while (c.isOp('.') && (c.peek().kind === 'ident' || c.peek().kind === 'qident')) {
       c.next();
+      if (c.tok.kind === 'ident' && c.isOp('(', c.peek())) {
+        // pg_catalog.pg_class(), information_schema.columns(): a schema-qualified table function
+        const call = parseCall(c, `${name}.`, t.pos);
+        return withAliasAndTimestamp(c, { kind: 'functionRef', pos: t.pos, call, alias: null }, false);
+      }
       name += `.${c.next().text}`;
     }
     return withAliasAndTimestamp(c, { kind: 'tableRef', pos: t.pos, name, alias: null }, implicitStart);
