@@ -5,8 +5,15 @@ import { SvcError } from '../errors/svc-error.js';
 import type { Catalog, CreateTableDef } from '../storage/catalog.js';
 import { typeName, type ColumnType } from '../core/column-type.js';
 import { checkColumnName, checkTableName, nameKey } from '../storage/names.js';
-import { columnOptions, type ColumnDef, type ColumnOptions } from '../storage/table-state.js';
-import { parsePartitionBy, type PartitionBy } from '../storage/partition-by.js';
+import {
+  columnOptions,
+  upsertKeys,
+  type ColumnDef,
+  type ColumnOptions,
+  type TableMeta,
+} from '../storage/table-state.js';
+import { parsePartitionBy, partitionFloor, type PartitionBy } from '../storage/partition-by.js';
+import { boolsOf, fromDoubles } from '../core/vec.js';
 import { checkTtl, parseTtl, type Ttl } from '../storage/ttl.js';
 import type * as A from '../sql/ast.js';
 import { bindExpr, typeOf } from '../sql/bind-expr.js';
@@ -333,8 +340,6 @@ function alterTable(stmt: A.AlterTable, catalog: Catalog, env: StatementEnv): Pr
     throw new SvcError('SQL', `ALTER TABLE ${a.text.split(/\s+/).slice(0, 2).join(' ')} is not supported`, {
       position: a.pos,
     });
-  if (a.kind === 'dropPartition' && a.where)
-    throw new SvcError('SQL', 'DROP PARTITION WHERE is not supported yet', { position: a.where.pos });
   const partitions =
     a.kind === 'dropPartition'
       ? a.list.map((e) => {
@@ -345,6 +350,7 @@ function alterTable(stmt: A.AlterTable, catalog: Catalog, env: StatementEnv): Pr
       : [];
   const meta = catalog.get(stmt.name).meta;
   const find = (name: string): ColumnDef | undefined => meta.columns.find((c) => nameKey(c.name) === nameKey(name));
+  const dropWhere = a.kind === 'dropPartition' && a.where ? partitionPredicate(a.where, meta, env) : null;
   if (a.kind === 'dropColumn') {
     for (const c of a.columns) {
       if (find(c.name)?.id === meta.timestampId) {
@@ -371,9 +377,17 @@ function alterTable(stmt: A.AlterTable, catalog: Catalog, env: StatementEnv): Pr
     if (nameKey(a.from) !== nameKey(a.to) && find(a.to))
       throw new SvcError('SQL', ' column already exists', { position: a.toPos });
   }
-  if (a.kind === 'columnIndex' || a.kind === 'alterColumnType') {
+  if (a.kind === 'setType' && a.wal && meta.partitionBy === 'NONE')
+    throw new SvcError('SQL', 'Cannot convert non-partitioned table', { position: a.pos });
+  if (a.kind === 'setType' && !a.wal && upsertKeys(meta).length > 0)
+    throw new SvcError('SQL', 'deduplication is possible only on WAL tables', { position: a.pos });
+  if (a.kind === 'columnIndex' || a.kind === 'alterColumnType' || a.kind === 'symbolOptions') {
     const c = find(a.column);
     if (!c) throw new SvcError('SQL', `Invalid column: ${a.column}`, { position: a.columnPos });
+    if (a.kind === 'symbolOptions' && c.type !== 'SYMBOL')
+      throw new SvcError('SQL', `column is not a symbol [column=${c.name}, type=${typeName(c.type)}]`, {
+        position: a.columnPos,
+      });
     if (a.kind === 'columnIndex' && c.type !== 'SYMBOL') {
       throw new SvcError(
         'SQL',
@@ -422,10 +436,34 @@ function alterTable(stmt: A.AlterTable, catalog: Catalog, env: StatementEnv): Pr
           break;
         case 'dropPartition':
           for (const p of partitions) await at(p.pos, () => w.dropPartition(p.name));
+          if (dropWhere !== null) {
+            // Committed first, so the partitions the predicate sees are every row's.
+            w.commit();
+            const ev = new Evaluator(cx, false);
+            const fn = ev.compile(dropWhere);
+            const parts = w.table.txn.partitions;
+            const floors = new Float64Array(parts.map((p) => partitionFloor(meta.partitionBy, p.minTs)));
+            const hits = boolsOf(
+              ev.once({ rowCount: parts.length, columns: [fromDoubles('TIMESTAMP', floors)] }, (b) => fn(b)),
+            );
+            const hit = parts.filter((_, i) => hits[i] === 1).map((p) => p.name);
+            for (const name of hit) await at(a.where!.pos, () => w.dropPartition(name));
+          }
           catalog.invalidateMatViews(stmt.name, 'drop partition operation');
           break;
         case 'setParam':
           w.setParams(params(a.params, a.pos));
+          break;
+        case 'symbolOptions':
+          await at(a.columnPos, () =>
+            w.setSymbolOptions(a.column, {
+              ...(a.cached !== null ? { symbolCached: a.cached } : {}),
+              ...(a.capacity !== null ? { symbolCapacity: ceilPow2(a.capacity) } : {}),
+            }),
+          );
+          break;
+        case 'setType':
+          w.setWal(a.wal);
           break;
         case 'setTtl':
           w.setTtl(ttl!.value === 0 ? undefined : ttl!);
@@ -461,6 +499,23 @@ function alterTable(stmt: A.AlterTable, catalog: Catalog, env: StatementEnv): Pr
     }
     return { rows: 0 };
   };
+}
+
+/**
+ * DROP PARTITION WHERE: a BOOLEAN expression over the designated timestamp alone, which QuestDB
+ * evaluates once per partition with the partition's timestamp (the start of its range).
+ */
+function partitionPredicate(where: A.Expr, meta: TableMeta, env: StatementEnv): BoundExpr {
+  const ts = meta.columns.find((c) => c.id === meta.timestampId);
+  if (ts === undefined || meta.partitionBy === 'NONE')
+    throw new SvcError('SQL', `table is not partitioned [table=${meta.name}]`, { position: where.pos });
+  const expr = bindExpr(where, {
+    env,
+    scope: { fields: [{ table: null, name: ts.name, type: ts.type }] },
+    onAggregate: null,
+  });
+  if (expr.type !== 'BOOLEAN') throw new SvcError('SQL', 'boolean expression expected', { position: where.pos });
+  return expr;
 }
 
 /**

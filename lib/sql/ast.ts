@@ -499,6 +499,17 @@ export type AlterAction =
       readonly pos: number;
       readonly keys: ReadonlyArray<{ readonly name: string; readonly pos: number }> | null;
     }
+  /** ALTER COLUMN c CACHE | NOCACHE | SYMBOL CAPACITY n. */
+  | {
+      readonly kind: 'symbolOptions';
+      readonly pos: number;
+      readonly column: string;
+      readonly columnPos: number;
+      readonly cached: boolean | null;
+      readonly capacity: number | null;
+    }
+  /** SET TYPE WAL | BYPASS WAL. */
+  | { readonly kind: 'setType'; readonly pos: number; readonly wal: boolean }
   /** SET TTL n unit: the words after TTL as written (storage/ttl.ts parseTtl reads them), and where they start. */
   | { readonly kind: 'setTtl'; readonly pos: number; readonly text: string; readonly textPos: number }
   /** Anything else ALTER TABLE can say in QuestDB (SET TYPE WAL, SYMBOL CAPACITY, ...): kept as text. */

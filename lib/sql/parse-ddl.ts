@@ -409,6 +409,12 @@ function parseAlterAction(c: Cursor): AlterAction {
     if (c.acceptKw('WHERE')) return { kind: 'dropPartition', pos: a.pos, list: [], where: parseExpr(c) };
     throw c.expected("'list' or 'where'");
   }
+  if (a.up === 'SET' && c.isKw('TYPE', second)) {
+    c.i += 2;
+    const wal = !c.acceptKw('BYPASS');
+    c.expectKw('WAL');
+    return { kind: 'setType', pos: a.pos, wal };
+  }
   if (a.up === 'SET' && c.isKw('TTL', second)) {
     c.i += 1;
     const kw = c.next();
@@ -446,6 +452,16 @@ function parseAlterAction(c: Cursor): AlterAction {
         add: verb.up === 'ADD',
         capacity,
       };
+    }
+    if (verb.kind === 'ident' && (verb.up === 'CACHE' || verb.up === 'NOCACHE')) {
+      c.next();
+      const base = { kind: 'symbolOptions', pos: a.pos, column: col.name, columnPos: col.pos } as const;
+      return { ...base, cached: verb.up === 'CACHE', capacity: null };
+    }
+    if (verb.kind === 'ident' && verb.up === 'SYMBOL' && c.isKw('CAPACITY', c.peek())) {
+      c.i += 2;
+      const capacity = positiveInt(c, 'symbol capacity');
+      return { kind: 'symbolOptions', pos: a.pos, column: col.name, columnPos: col.pos, cached: null, capacity };
     }
     c.i = start; // anything else ALTER COLUMN says stays text
   }

@@ -796,6 +796,28 @@ export class TableWriter {
   }
 
   /**
+   * ALTER COLUMN c CACHE / NOCACHE / SYMBOL CAPACITY n: the SYMBOL column's declared options (the
+   * dictionary grows as needed and serves lookups either way; the options are recorded and shown).
+   */
+  setSymbolOptions(name: string, options: { symbolCached?: boolean; symbolCapacity?: number }): void {
+    this.#check();
+    const c = this.#column(name);
+    if (c.type !== 'SYMBOL')
+      throw new SvcError('BAD_REQUEST', `column is not a symbol [column=${c.name}, type=${typeName(c.type)}]`);
+    this.commit();
+    const next: ColumnDef = { ...c, ...options };
+    this.#publishMeta({ ...this.meta, columns: this.meta.columns.map((x) => (x.id === c.id ? next : x)) }, []);
+  }
+
+  /** SET TYPE WAL / BYPASS WAL: the table's WAL flag (svcdb writes every table the same way). */
+  setWal(wal: boolean): void {
+    this.#check();
+    this.commit();
+    const { wal: _w, ...rest } = this.meta;
+    this.#publishMeta(wal ? { ...rest, wal: true } : rest, []);
+  }
+
+  /**
    * DEDUP ENABLE UPSERT KEYS(...) (`keys`, checked by the caller) or DEDUP DISABLE (null). From the
    * next commit on, rows with equal values in every key column replace each other; rows already
    * in the table stay as they are (QuestDB's rule).
