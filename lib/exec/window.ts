@@ -188,7 +188,7 @@ function compute(f: BoundWindow, o: Ordering, n: number, value: Values): ColumnV
       return counts(f, o, args[0] ?? null, n);
     case 'sum':
     case 'avg':
-      return sums(f, o, args[0]!, n);
+      return f.ema !== undefined ? emas(f.ema, o, args, n) : sums(f, o, args[0]!, n);
     case 'min':
     case 'max':
       return extremes(f, o, args[0]!, n);
@@ -450,6 +450,59 @@ function counts(f: BoundWindow, o: Ordering, value: ColumnVector | null, n: numb
 }
 
 /** sum / avg: a running Neumaier-compensated sum of the frame's values (infinities counted apart, so they can leave the frame). */
+/**
+ * QuestDB's EMA over each partition in order: the first value starts it, then
+ * ema = a * value + (1 - a) * ema, a the constant alpha or 1 - exp(-dt / tau) (1 when dt is 0);
+ * a NULL value keeps the EMA (its time still counts as the last seen). VWEMA with a volume:
+ * numerator and denominator smoothed alike, rows with a NULL value or volume, a zero volume or
+ * (timed) no time passed skipped.
+ */
+function emas(ema: NonNullable<BoundWindow['ema']>, o: Ordering, args: ColumnVector[], n: number): ColumnVector {
+  const { perm, starts } = o;
+  const x = asDoubles(args[0]!);
+  const w = ema.weighted ? asDoubles(args[1]!) : null;
+  const t = ema.tau > 0 ? asDoubles(args[args.length - 1]!) : null;
+  const out = new Float64Array(n).fill(NaN);
+  for (let k = 0; k + 1 < starts.length; k++) {
+    let value = NaN,
+      num = 0,
+      den = 0,
+      last = NaN,
+      started = false;
+    for (let p = starts[k]!; p < starts[k + 1]!; p++) {
+      const r = perm[p]!;
+      const v = x[r]!;
+      const vol = w === null ? 1 : w[r]!;
+      let a = ema.alpha;
+      if (t !== null && started) {
+        const dt = t[r]! - last;
+        a = dt === 0 ? 1 : 1 - Math.exp(-dt / ema.tau);
+        if (w !== null && dt === 0) a = NaN; // VWEMA skips a row at the same time
+      }
+      const skip = v !== v || vol !== vol || (w !== null && (vol === 0 || a !== a));
+      if (skip) {
+        if (w === null && t !== null && started) last = t[r]!;
+      } else if (!started) {
+        started = true;
+        value = v;
+        num = v * vol;
+        den = vol;
+        if (t !== null) last = t[r]!;
+      } else {
+        if (w === null) value = a * v + (1 - a) * value;
+        else {
+          num = a * v * vol + (1 - a) * num;
+          den = a * vol + (1 - a) * den;
+          value = num / den;
+        }
+        if (t !== null) last = t[r]!;
+      }
+      out[r] = started ? value : NaN;
+    }
+  }
+  return fromDoubles('DOUBLE', out);
+}
+
 function sums(f: BoundWindow, o: Ordering, value: ColumnVector, n: number): ColumnVector {
   const { perm } = o;
   const { lo, hi } = frameBounds(f, o, n);

@@ -154,6 +154,62 @@ export class WindowBinder {
     };
   }
 
+  /**
+   * avg(value, kind, param [, volume]) OVER (...): QuestDB's EMA / VWEMA, cumulative in each
+   * partition in ORDER BY order (required; a frame clause is refused).
+   */
+  private bindEma(c: A.Call, spec: A.WindowSpec, argCx: ExprContext): BoundWindow {
+    if (spec.orderBy.length === 0) throw new SvcError('SQL', 'avg() requires ORDER BY', { position: c.pos });
+    if (spec.frame !== null)
+      throw new SvcError('SQL', 'avg() does not support framing; remove ROWS/RANGE clause', { position: c.pos });
+    const bound = c.args.map((a) => bindExpr(a, argCx));
+    const [value, kind, param, volume] = bound as [BoundExpr, BoundExpr, BoundExpr, BoundExpr | undefined];
+    for (const [e, i] of [
+      [value, 0],
+      [volume, 3],
+    ] as const) {
+      if (e !== undefined && !isNumeric(e.type) && e.type !== 'NULL')
+        throw new SvcError(
+          'SQL',
+          `there is no matching function \`avg\` with the argument types: (${bound.map((b) => b.type).join(', ')})`,
+          {
+            position: c.args[i]!.pos,
+          },
+        );
+    }
+    const { alpha, tau } = emaSmoothing(this.env, kind, param, c);
+    const partitionBy = spec.partitionBy.map((e) =>
+      bindExpr(e, { ...argCx, windowError: 'window function is not allowed in PARTITION BY clause' }),
+    );
+    const orderBy = spec.orderBy.map((o) => ({
+      expr: bindExpr(o.expr, {
+        ...argCx,
+        windowError: 'window function is not allowed in ORDER BY clause of a window',
+      }),
+      desc: o.desc,
+    }));
+    const args: BoundExpr[] = [value];
+    if (volume !== undefined) args.push(volume);
+    if (tau > 0) {
+      const ts = orderBy[0]!.expr;
+      if (ts.type !== 'TIMESTAMP')
+        throw new SvcError('SQL', 'time-weighted avg() requires ORDER BY a timestamp', { position: c.pos });
+      args.push(ts);
+    }
+    return {
+      fn: 'avg',
+      args,
+      partitionBy,
+      orderBy,
+      frame: { unit: 'ROWS', start: -Infinity, end: 0 },
+      offset: 1,
+      ignoreNulls: false,
+      type: 'DOUBLE',
+      pos: c.pos,
+      ema: { alpha, tau, weighted: volume !== undefined },
+    };
+  }
+
   private bindCall(c: A.Call): BoundWindow {
     const spec = this.resolve(c.over!);
     const inScope = (windowError: string): ExprContext => ({
@@ -178,6 +234,7 @@ export class WindowBinder {
       });
     const isOffset = def.name === 'lag' || def.name === 'lead';
     if (isOffset && c.args.length > 3) throw new SvcError('SQL', 'too many arguments', { position: c.args[3]!.pos });
+    if (def.name === 'avg' && (c.args.length === 3 || c.args.length === 4)) return this.bindEma(c, spec, argCx);
     let args = star && def.name === 'count' ? [] : c.args.map((a) => bindExpr(a, argCx));
     const resolved = def.resolve(args.map((a) => a.type));
     if (typeof resolved !== 'string') throw new SvcError('SQL', resolved.error, { position: c.pos });
@@ -230,6 +287,50 @@ export class WindowBinder {
       pos: c.pos,
     };
   }
+}
+
+/** The time units of a time-weighted EMA, in micros (singular and plural, any case). */
+const EMA_UNITS: Readonly<Record<string, number>> = {
+  microsecond: 1,
+  millisecond: 1e3,
+  second: 1e6,
+  minute: 6e7,
+  hour: 3.6e9,
+  day: 8.64e10,
+  week: 6.048e11,
+};
+
+/** QuestDB's EMA smoothing of avg(value, kind, param): alpha, or a time constant in micros. */
+function emaSmoothing(env: StatementEnv, kind: BoundExpr, param: BoundExpr, c: A.Call): { alpha: number; tau: number } {
+  const k = constValue(env, kind);
+  const kindPos = c.args[1]!.pos;
+  const paramPos = c.args[2]!.pos;
+  if (k === undefined) throw new SvcError('SQL', 'kind parameter must be a constant', { position: kindPos });
+  if (k === null) throw new SvcError('SQL', 'kind parameter cannot be null', { position: kindPos });
+  const word = String(k).toLowerCase();
+  const unit = EMA_UNITS[word.replace(/s$/, '')];
+  if (word !== 'alpha' && word !== 'period' && unit === undefined)
+    throw new SvcError(
+      'SQL',
+      "invalid kind parameter: expected 'alpha', 'period', or a time unit (second, minute, hour, day, week)",
+      { position: kindPos },
+    );
+  const v = constValue(env, param);
+  if (v === undefined) throw new SvcError('SQL', 'parameter value must be a constant', { position: paramPos });
+  if (typeof v !== 'number' || !Number.isFinite(v) || v <= 0)
+    throw new SvcError('SQL', 'parameter value must be a positive number', { position: paramPos });
+  if (word === 'alpha') {
+    if (v > 1)
+      throw new SvcError('SQL', 'alpha must be between 0 (exclusive) and 1 (inclusive)', { position: paramPos });
+    return { alpha: v, tau: 0 };
+  }
+  if (word === 'period') return { alpha: 2 / (v + 1), tau: 0 };
+  const tau = Math.trunc(v * unit!);
+  if (tau < 1)
+    throw new SvcError('SQL', 'time constant must be at least 1 unit in native timestamp precision', {
+      position: kindPos,
+    });
+  return { alpha: 0, tau };
 }
 
 /** cume_dist and ntile work on whole partitions: a frame or EXCLUDE clause is an error (QuestDB's messages). */

@@ -108,6 +108,12 @@ export interface BoundWindow {
   readonly type: SqlType;
   /** The call's offset in the SQL text. */
   readonly pos: number;
+  /**
+   * avg(value, kind, param [, volume]): QuestDB's exponential moving average (volume-weighted with a
+   * fourth argument). `alpha` for 'alpha' and 'period'; `tau` (micros) for a time unit, when each
+   * row's smoothing is 1 - exp(-dt / tau) over the first ORDER BY timestamp. args: value, [volume], [timestamp].
+   */
+  readonly ema?: { readonly alpha: number; readonly tau: number; readonly weighted: boolean };
 }
 
 interface PlanBase {
