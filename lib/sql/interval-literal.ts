@@ -47,7 +47,35 @@ export function parseIntervalLiteral(text: string, nowMicros: number, pos: numbe
   }
 }
 
+/** The statement's time while a literal is parsed (a variable range in a date list needs it). */
+let nowForLists = 0;
+
+/**
+ * A date list entry: a variable range (`$today - 5bd..$today - 1bd`) stands for each of its days
+ * (business days only when either end counts in `bd`), each written as its date; anything else
+ * stands for itself.
+ */
+function rangeDays(entry: string, now: number): string[] {
+  const r = splitTop(entry, '..');
+  if (r.length !== 2 || !r[0]!.trim().startsWith('$')) return [entry];
+  const a = point(r[0]!.trim(), now, 0);
+  const b = point(r[1]!.trim(), now, 0);
+  const weekdays = /\dbd\b/i.test(entry.replace(/\s+/g, ''));
+  const out: string[] = [];
+  for (let d = Math.floor(a.start / DAY); d * DAY < b.end && out.length <= 10_000; d++) {
+    if (weekdays && dayOfWeek(d * DAY) > 5) continue;
+    out.push(new Date(d * 86_400_000).toISOString().slice(0, 10));
+  }
+  return out;
+}
+
+/** ISO day of week, 1 (Monday) to 7 (Sunday), of an instant in micros. */
+function dayOfWeek(us: number): number {
+  return (((Math.floor(us / DAY) % 7) + 7 + 3) % 7) + 1; // 1970-01-01 was a Thursday (4)
+}
+
 function parse(text: string, now: number): Interval[] {
+  nowForLists = now;
   const parts = splitTop(text, ';');
   const main = parts[0]!.trim();
   const duration = parts.length > 1 ? parseDuration(parts[1]!.trim()) : null;
@@ -179,7 +207,9 @@ function expand(s: string): Array<{ text: string; at: number }> {
     if (/[$-]/.test(inner) || /^\s*\d{4}/.test(inner)) {
       const suffix = s.slice(close + 1);
       return splitTop(inner, ',').flatMap((e) =>
-        expand(e.trim() + suffix).map((x) => ({ text: x.text, at: x.at + 1 })),
+        rangeDays(e.trim(), nowForLists).flatMap((d) =>
+          expand(d + suffix).map((x) => ({ text: x.text, at: x.at + 1 })),
+        ),
       );
     }
   }
@@ -203,7 +233,8 @@ function expand(s: string): Array<{ text: string; at: number }> {
       if (b - a > 10_000) throw new LiteralError(`invalid range [${item}]`, open + 1);
       for (let v = a; v <= b; v++) values.push(String(v).padStart(r[1]!.length, '0'));
     } else if (/^\d+$/.test(item)) {
-      values.push(item.padStart(2, '0'));
+      // An ISO week's day of week is one digit; every other field two.
+      values.push(/W\d{2}-$/.test(before) ? item : item.padStart(2, '0'));
     } else {
       throw new LiteralError(`invalid bracket value '${item}'`, open + 1);
     }
@@ -247,8 +278,7 @@ function element(text: string, now: number, at: number): Interval {
     end -= shiftEnd;
   }
   if (filter !== null) {
-    const dow = (((Math.floor(p.start / DAY) % 7) + 7 + 3) % 7) + 1; // 1970-01-01 was a Thursday (4)
-    if (!filter.has(dow)) return [0, 0];
+    if (!filter.has(dayOfWeek(p.start))) return [0, 0];
   }
   return [start, end];
 }
@@ -289,7 +319,17 @@ interface Point {
 }
 
 function point(s: string, now: number, at: number): Point {
-  if (s.startsWith('$')) return variable(s, now, at);
+  if (s.startsWith('$')) {
+    // A variable with a time of day: `$todayT09:30`, `$today - 2dT14:00` (that time on its day).
+    const t = /^(\$.*?)T(\d{2}(?::\d{2}(?::\d{2}(?:\.\d+)?)?)?)$/.exec(s);
+    if (t !== null && !/\d\s*$/.test(t[1]!)) {
+      const day = Math.floor(variable(t[1]!.trim(), now, at).start / DAY);
+      return point(`${new Date(day * 86_400_000).toISOString().slice(0, 10)}T${t[2]}`, now, at);
+    }
+    return variable(s, now, at);
+  }
+  const w = /^(\d{4})-W(\d{2})(?:-(\d))?(?:[T ](.+))?$/.exec(s);
+  if (w !== null) return isoWeekPoint(w, now, at);
   const m = /^(\d{4})(?:-(\d{2})(?:-(\d{2})(?:[T ](\d{2})(?::(\d{2})(?::(\d{2})(?:\.(\d{1,6})\d*)?)?)?)?)?)?Z?$/.exec(
     s,
   );
@@ -313,6 +353,34 @@ function point(s: string, now: number, at: number): Point {
   else if (m[2]) end = addMonths(start, 1);
   else end = addMonths(start, 12);
   return { start, end };
+}
+
+/**
+ * An ISO 8601 week date: `2024-W01` (the whole week, Monday to Sunday), `2024-W01-5` (its
+ * Friday), `2024-W01-5T09:00` (a time that day, its precision the interval's length).
+ */
+function isoWeekPoint(w: RegExpExecArray, now: number, at: number): Point {
+  const year = Number(w[1]);
+  const week = Number(w[2]);
+  const day = w[3] !== undefined ? Number(w[3]) : null;
+  // Week 1 holds the year's first Thursday: its Monday is 4 January's Monday.
+  const jan4 = daysFromCivil(year, 1, 4);
+  const monday = jan4 - (dayOfWeek(jan4 * DAY) - 1) + (week - 1) * 7;
+  const weeks = isoWeeksIn(year);
+  if (week < 1 || week > weeks || (day !== null && (day < 1 || day > 7))) throw new QuestError('Invalid date');
+  if (day === null) {
+    if (w[4] !== undefined) throw new QuestError('Invalid date');
+    return { start: monday * DAY, end: (monday + 7) * DAY };
+  }
+  const date = new Date((monday + day - 1) * 86_400_000).toISOString().slice(0, 10);
+  return point(w[4] !== undefined ? `${date}T${w[4]}` : date, now, at);
+}
+
+/** ISO weeks in a year: 53 when it starts on a Thursday, or is a leap year starting on a Wednesday. */
+function isoWeeksIn(year: number): number {
+  const jan1 = dayOfWeek(daysFromCivil(year, 1, 1) * DAY);
+  const leap = (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0;
+  return jan1 === 4 || (leap && jan1 === 3) ? 53 : 52;
 }
 
 function variable(s: string, now: number, at: number): Point {
@@ -350,8 +418,7 @@ function variable(s: string, now: number, at: number): Point {
       const step = n < 0 ? -DAY : DAY;
       while (left > 0) {
         start += step;
-        const dow = (((Math.floor(start / DAY) % 7) + 7 + 3) % 7) + 1;
-        if (dow <= 5) left--;
+        if (dayOfWeek(start) <= 5) left--;
       }
     } else if (unit === 'M' || unit === 'y') {
       start = addMonths(start, unit === 'y' ? 12 * n : n);

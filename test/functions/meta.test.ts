@@ -1,7 +1,7 @@
 // Server and session facts (lib/functions/meta.ts): the values QuestDB gives PostgreSQL tools.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { bools, call, longs } from './helpers.js';
+import { bools, call, longs, strs } from './helpers.js';
 import { VERSION } from '../../lib/version.js';
 
 test('version(), current_database(), current_schema(), current_user() and kin answer as QuestDB does', () => {
@@ -58,4 +58,27 @@ test('size_pretty: the count over the largest power of 1024 below it, one decima
       '1024.0 KiB',
     ],
   );
+});
+
+test("the pg_catalog stubs answer as QuestDB's do, bare and pg_catalog.-prefixed", () => {
+  for (const n of ['pg_get_expr', 'pg_catalog.pg_get_expr']) {
+    assert.deepEqual(call(n, [strs(['abc', null]), longs([42, 1])]), [null, null]);
+    assert.deepEqual(call(n, [strs(['abc']), longs([42]), bools([true])]), [null]);
+  }
+  for (const n of ['pg_get_partkeydef', 'pg_catalog.pg_get_partkeydef'])
+    assert.deepEqual(call(n, [longs([0])]), [null]);
+  for (const n of ['format_type', 'pg_catalog.format_type'])
+    assert.deepEqual(call(n, [longs([23]), longs([-1])]), [null]);
+  for (const n of ['pg_get_userbyid', 'pg_catalog.pg_get_userbyid'])
+    assert.deepEqual(call(n, [longs([1, 7])]), ['public', 'public']);
+  for (const n of ['pg_table_is_visible', 'pg_catalog.pg_table_is_visible'])
+    assert.deepEqual(call(n, [longs([3])]), [true]);
+  for (const n of ['age', 'pg_catalog.age']) assert.deepEqual(call(n, [longs([5])]), [0]);
+  for (const n of ['current_setting', 'pg_catalog.current_setting'])
+    assert.deepEqual(call(n, [strs(['server_version_num', 'eee', null, ''])]), ['123000', '', '', '']);
+  // Each call takes the next number of one process-wide counter, whichever spelling.
+  const [a, b] = call('txid_current', [], [], 2) as number[];
+  const [c] = call('pg_catalog.txid_current', [], [], 1) as number[];
+  assert.ok(b === a! + 1 && c === b! + 1);
+  assert.deepEqual(call('pg_advisory_unlock_all', [], [], 1), [null]);
 });
