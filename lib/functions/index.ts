@@ -9,6 +9,8 @@ import { registerFinanceAggregates } from './agg-finance.js';
 import { registerFinance } from './finance.js';
 import { registerMeta } from './meta.js';
 import { registerGeo } from './geo.js';
+import { registerSpatial } from './spatial.js';
+import { registerGeoAggregates } from './agg-geo.js';
 import { registerTextAggregates } from './agg-text.js';
 import { registerTimeZone } from './time-zone.js';
 import { registerArithmetic } from './arithmetic.js';
@@ -46,6 +48,7 @@ export function createFunctionRegistry(options: FunctionRegistryOptions = {}): F
   registerArrayFunctions(registry);
   registerMeta(registry);
   registerGeo(registry);
+  registerSpatial(registry);
   registerText(registry);
   registerTime(registry);
   registerTimeParts(registry);
@@ -57,6 +60,7 @@ export function createFunctionRegistry(options: FunctionRegistryOptions = {}): F
   registerModeAggregates(registry);
   registerFinanceAggregates(registry);
   registerTextAggregates(registry);
+  registerGeoAggregates(registry);
   registerTimeZone(registry);
   registerArrays(registry);
   return registry.seal();

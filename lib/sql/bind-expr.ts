@@ -494,6 +494,7 @@ export function typeOf(t: A.TypeName): SqlType {
 }
 
 function binary(e: A.Binary, cx: ExprContext): BoundExpr {
+  if (e.op === 'WITHIN') return withinExpr(e, cx);
   let op = e.op;
   let negate = false;
   if (op === 'NOT LIKE' || op === 'NOT ILIKE') {
@@ -515,6 +516,25 @@ function binary(e: A.Binary, cx: ExprContext): BoundExpr {
   }
   const b = call(cx.env, name, [l, r], e.pos, [e.left.pos, e.right.pos]);
   return negate ? call(cx.env, 'not', [b], e.pos) : b;
+}
+
+/**
+ * `g WITHIN (#ezz, #u33d8)`: the geohash function `within` over the value and the cells. A literal
+ * in the list that is NULL or not a geohash, or a column, fails here with QuestDB's messages; the
+ * function's bind hook checks the rest (a GEOHASH on the left, constant cells no finer than it).
+ */
+function withinExpr(e: A.Binary, cx: ExprContext): BoundExpr {
+  const items = e.right.kind === 'array' ? e.right.items : [e.right];
+  for (const i of items) {
+    // A column is no literal either, as QuestDB says; other expressions must fold to a geohash constant (the hook).
+    if (i.kind === 'column') throw new SvcError('SQL', 'GeoHash literal expected', { position: i.pos });
+    if (i.kind !== 'literal' || i.type === 'GEOHASH') continue;
+    throw new SvcError('SQL', i.type === 'NULL' ? 'GeoHash value expected' : 'GeoHash literal expected', {
+      position: i.pos,
+    });
+  }
+  const args = [bindExpr(e.left, cx), ...items.map((i) => bindExpr(i, cx))];
+  return call(cx.env, 'within', args, e.pos, positions([e.left, ...items]));
 }
 
 function isNullConst(b: BoundExpr): boolean {
