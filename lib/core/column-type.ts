@@ -20,6 +20,7 @@ export const COLUMN_TYPES = [
   'UUID',
   'IPV4',
   'LONG256',
+  'LONG128',
   'BINARY',
   'TIMESTAMP_NS',
 ] as const;
@@ -70,6 +71,7 @@ const PLAIN_INFO: Readonly<Record<PlainColumnType, TypeInfo>> = {
   UUID: { layout: 'fixed', width: 16, nullable: true, stride: 16 },
   IPV4: { layout: 'fixed', width: 4, nullable: true, stride: 1 },
   LONG256: { layout: 'fixed', width: 32, nullable: true, stride: 32 },
+  LONG128: { layout: 'fixed', width: 16, nullable: true, stride: 16 },
   BINARY: { layout: 'var', width: 0, nullable: true, stride: 1 },
 };
 
@@ -178,9 +180,9 @@ export function typeInfo(t: ColumnType): TypeInfo {
   }
 }
 
-/** Whether `t` is held in memory as raw bytes, `width` per row (UUID, LONG256, GEOHASH, DECIMAL). */
+/** Whether `t` is held in memory as raw bytes, `width` per row (UUID, LONG128, LONG256, GEOHASH, DECIMAL). */
 export function isByteRows(t: ColumnType): boolean {
-  return t === 'UUID' || t === 'LONG256' || t.startsWith('GEOHASH(') || t.startsWith('DECIMAL(');
+  return t === 'UUID' || t === 'LONG128' || t === 'LONG256' || t.startsWith('GEOHASH(') || t.startsWith('DECIMAL(');
 }
 
 /** A type's parameters are wrong (the message is QuestDB's); `offset` is where in the parameters text it points. */

@@ -11,7 +11,7 @@ export type FixedArray = Uint8Array | Int8Array | Int16Array | Uint16Array | Int
  * Int16Array, CHAR Uint16Array, INT and IPV4 Int32Array, FLOAT Float32Array,
  * DOUBLE Float64Array, LONG/DATE/TIMESTAMP Float64Array of the values (exact
  * below 2^53; NULL is -2^63) with `exact` holding the raw little-endian int64
- * pairs for LONG, UUID and LONG256 Uint8Array of 16 and 32 bytes per row,
+ * pairs for LONG, UUID and LONG128 Uint8Array of 16 bytes per row, LONG256 of 32,
  * GEOHASH and DECIMAL Uint8Array of their width's bytes per row (the on-disk
  * little-endian bytes: typeInfo(t).stride).
  */
@@ -222,6 +222,7 @@ function expectedArray(type: ColumnType): string {
       return 'Uint8Array';
     case 'BOOLEAN':
     case 'UUID':
+    case 'LONG128':
     case 'LONG256':
       return 'Uint8Array';
     case 'BYTE':
@@ -333,6 +334,7 @@ export function nullVector(type: ColumnType, rows: number, dict: readonly string
       };
     }
     case 'UUID':
+    case 'LONG128':
     case 'LONG256': {
       // NULL is every 64-bit lane at -2^63, as in QuestDB.
       const w = info.width;

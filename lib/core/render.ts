@@ -67,7 +67,9 @@ export function renderAt(v: ColumnVector, i: number): string | null {
       return x !== x ? null : formatDouble(x);
     case 'IPV4':
       return x === 0 ? null : formatIpv4(x);
-    case 'UUID': {
+    // LONG128 prints as a UUID does (hi then lo, 8-4-4-4-12), as in QuestDB.
+    case 'UUID':
+    case 'LONG128': {
       const b = v.data as Uint8Array;
       let isNull = true;
       for (let k = 0; k < 16 && isNull; k++) isNull = b[i * 16 + k] === ((k & 7) === 7 ? 0x80 : 0);

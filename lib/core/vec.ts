@@ -214,6 +214,7 @@ export function constantVector(type: SqlType, value: number | string | boolean |
       return { kind: 'var', type: t, bytes, offsets, nulls: null };
     }
     case 'UUID':
+    case 'LONG128':
     case 'LONG256': {
       const v = nullVector(t, n);
       if (value === null) return v;
@@ -347,9 +348,10 @@ export function nullFlags(v: ColumnVector): Uint8Array {
           for (let i = 0; i < n; i++) out[i] = d[i] === 0 ? 1 : 0;
           break;
         case 'UUID':
+        case 'LONG128':
         case 'LONG256': {
           // NULL: every 64-bit lane is -2^63 (bytes 0..6 zero, byte 7 0x80).
-          const w = v.type === 'UUID' ? 16 : 32;
+          const w = v.type === 'LONG256' ? 32 : 16;
           for (let i = 0; i < n; i++) {
             let isNull = 1;
             for (let b = 0; b < w && isNull; b++) isNull = d[i * w + b] === ((b & 7) === 7 ? 0x80 : 0) ? 1 : 0;

@@ -47,8 +47,9 @@ export function valueAt(v: ColumnVector, i: number): Value {
     case 'IPV4':
       return x === 0 ? null : x >>> 0;
     case 'UUID':
+    case 'LONG128':
     case 'LONG256': {
-      const w = v.type === 'UUID' ? 16 : 32;
+      const w = v.type === 'LONG256' ? 32 : 16;
       const b = (v.data as Uint8Array).subarray(i * w, i * w + w);
       return Buffer.from(b).toString('hex');
     }
@@ -104,9 +105,10 @@ export function fromValues(type: SqlType, values: readonly Value[]): ColumnVecto
         values.map((x) => (x === null ? null : String(x))),
       );
     case 'UUID':
+    case 'LONG128':
     case 'LONG256': {
       // Values are the hex text valueAt gives; NULL is every 64-bit lane at -2^63.
-      const w = type === 'UUID' ? 16 : 32;
+      const w = type === 'LONG256' ? 32 : 16;
       const data = new Uint8Array(n * w);
       values.forEach((x, i) => {
         if (x === null) {

@@ -470,6 +470,7 @@ export function csvValueWriter(type: SqlType, delimiter = 0x2c): ValueWriter {
       };
     case 'IPV4':
     case 'UUID':
+    case 'LONG128':
     case 'LONG256':
       return (w, v, i) => {
         const t = renderAt(v, i);

@@ -198,6 +198,26 @@ describe('value types over HTTP', () => {
     assert.deepEqual(lit.text.split(/\r?\n/), ['"x","s"', '1,a', '2,a', '']);
   });
 
+  test('LONG128 from to_long128 is stored, shown by /exec and /exp as a UUID is, NULL as null / empty', async () => {
+    await ok('create table vt128 as (select x, to_long128(-x, x) v from long_sequence(2))');
+    await ok('insert into vt128 values (3, to_long128(null, null))');
+    const body = await ok('select x, v from vt128 order by x');
+    assert.deepEqual(types(body), ['LONG', 'LONG128']);
+    assert.deepEqual(body.dataset, [
+      [1, '00000000-0000-0001-ffff-ffffffffffff'],
+      [2, '00000000-0000-0002-ffff-fffffffffffe'],
+      [3, null],
+    ]);
+    const r = await get('/exp', 'select x, v from vt128 order by x');
+    assert.deepEqual(r.text.split(/\r?\n/), [
+      '"x","v"',
+      '1,00000000-0000-0001-ffff-ffffffffffff',
+      '2,00000000-0000-0002-ffff-fffffffffffe',
+      '3,',
+      '',
+    ]);
+  });
+
   test('/imp detects IPv4 and UUID columns and names IPv4 as QuestDB does', async () => {
     const form = new FormData();
     form.append(

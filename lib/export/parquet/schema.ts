@@ -330,7 +330,7 @@ function gatherDecimal(width: number) {
   };
 }
 
-/** UUID and LONG256: little-endian 64-bit lanes -> one big-endian number; NULL when every lane is -2^63. */
+/** UUID, LONG128 and LONG256: little-endian 64-bit lanes -> one big-endian number; NULL when every lane is -2^63. */
 function gatherFixedReversed(width: number) {
   return (out: ChunkValues, v: ColumnVector, from: number, to: number): void => {
     const d = (v as { data: Uint8Array }).data;
@@ -734,6 +734,14 @@ export function columnSpec(f: Field): ColumnSpec {
     case 'UUID':
       return {
         schema: opt('FIXED_LEN_BYTE_ARRAY', { typeLength: 16, logical: { kind: 'UUID' } }),
+        kind: 'fixed',
+        width: 16,
+        order: 'bytes',
+        gather: gatherFixedReversed(16),
+      };
+    case 'LONG128':
+      return {
+        schema: opt('FIXED_LEN_BYTE_ARRAY', { typeLength: 16 }),
         kind: 'fixed',
         width: 16,
         order: 'bytes',
