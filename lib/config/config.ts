@@ -22,6 +22,12 @@ export class Config {
     return this.#values.get(k) as ConfigValue<K>;
   }
 
+  /** Where the key's value came from, as SHOW PARAMETERS says it: the default, server.conf, or an SVC_* variable. */
+  sourceOf(k: string): 'default' | 'conf' | 'env' {
+    const s = this.#sources.get(k);
+    return s === undefined ? 'default' : s.startsWith('env ') ? 'env' : 'conf';
+  }
+
   /** `key : value` lines for the startup advisory log; secrets masked. */
   describe(): string[] {
     return Object.entries(CONFIG_KEYS).map(([k, spec]) => {

@@ -384,6 +384,7 @@ export class Database {
       workers: this.#workerPoolFn,
       activity: this.#activity,
       matViews: this.#matViews,
+      config: this.config,
     };
   }
 

@@ -15,6 +15,8 @@ import type { StatementEnv } from '../sql/statement-env.js';
 import type { Pacer } from './pacer.js';
 import type { Value } from './vectors.js';
 import type { WorkerPool } from '../workers/worker-pool.js';
+import type { Config } from '../config/config.js';
+import type { Activity } from '../limits/activity.js';
 
 /** The key of the per-statement memory limit, named in its error. */
 export const MEMORY_LIMIT_KEY = 'query.memory.limit';
@@ -59,6 +61,10 @@ export interface ExecContext extends StatementEnv {
   /** The database's worker pool (shared.worker.count), null when work stays on this thread. */
   readonly workers: () => WorkerPool | null;
   readonly pageFrame: PageFrame;
+  /** The server's configuration (SHOW PARAMETERS); null: the defaults (an engine without a Database). */
+  readonly config: Config | null;
+  /** The database's running statements (query_activity()); null when none are tracked. */
+  readonly activity: Activity | null;
 }
 
 /** What every execution of one statement shares: its functions and time, and the database's pacer. */
@@ -78,6 +84,9 @@ export interface StatementLimits {
   readonly workers?: () => WorkerPool | null;
   /** How parallel scans cut their work (DEFAULT_PAGE_FRAME by default). */
   readonly pageFrame?: PageFrame;
+  /** What the system functions report: the configuration, the running statements. */
+  readonly config?: Config;
+  readonly activity?: Activity;
 }
 
 /** cairo.sql.page.frame.*: the fewest rows a pool thread takes as one task, and the most rows handed out at once. */
@@ -115,6 +124,8 @@ export function execContext(
     scanReaders: new Map(),
     workers: limits.workers ?? noWorkers,
     pageFrame: limits.pageFrame ?? DEFAULT_PAGE_FRAME,
+    config: limits.config ?? null,
+    activity: limits.activity ?? null,
   };
 }
 

@@ -20,6 +20,8 @@ import { parseStatement } from '../sql/parser.js';
 import { standaloneKernelContext, type FunctionRegistry } from '../functions/registry.js';
 import { WALL_CLOCK, type Clock } from '../functions/clock.js';
 import type { Activity } from '../limits/activity.js';
+import type { Config } from '../config/config.js';
+import type { CopyRoots } from '../sql/bind-system.js';
 import type { Deadline } from '../limits/deadline.js';
 import type { MemoryBudget } from '../limits/memory-budget.js';
 import { endStatement, execContext, type ExecContext, type StatementRuntime } from './context.js';
@@ -62,6 +64,10 @@ export interface EngineOptions {
   readonly columnNaming?: ColumnNaming;
   /** What refreshes materialized views (lib/db's refresher); without it REFRESH MATERIALIZED VIEW is refused. */
   readonly matViews?: MatViewControl;
+  /** The server's configuration, for SHOW PARAMETERS (default: every key at its default). */
+  readonly config?: Config;
+  /** The folders import_files(), export_files(), files() and glob() may list (none by default: they are disabled). */
+  readonly copyRoots?: CopyRoots;
 }
 
 export interface SelectStatement {
@@ -128,15 +134,20 @@ function context(
 }
 
 /** The plan's batches; whatever the execution still holds is given back when it ends, however it ends. */
-async function* runStatement(plan: Plan, cx: ExecContext, activity: Activity | undefined): AsyncGenerator<Batch> {
+async function* runStatement(
+  plan: Plan,
+  cx: ExecContext,
+  activity: Activity | undefined,
+  text: string,
+): AsyncGenerator<Batch> {
   markTextKeys(plan);
-  activity?.begin();
+  const id = activity?.begin(text);
   try {
     yield* run(plan, cx);
   } catch (e) {
     throw tooComplex(e);
   } finally {
-    activity?.end();
+    activity?.end(id);
     endStatement(cx);
   }
 }
@@ -146,29 +157,30 @@ function change(
   prepared: (cx: ExecContext) => Promise<{ rows: number }>,
   opts: EngineOptions,
   runtime: StatementRuntime,
+  text: string,
 ) {
   return async (signal: AbortSignal, deadline?: Deadline): Promise<{ rows: number }> => {
     const cx = context(opts, runtime, signal, deadline);
-    opts.activity?.begin();
+    const id = opts.activity?.begin(text);
     try {
       return await prepared(cx);
     } catch (e) {
       throw tooComplex(e);
     } finally {
-      opts.activity?.end();
+      opts.activity?.end(id);
       endStatement(cx);
     }
   };
 }
 
-function selectOf(plan: Plan, opts: EngineOptions, runtime: StatementRuntime): SelectStatement {
+function selectOf(plan: Plan, opts: EngineOptions, runtime: StatementRuntime, text: string): SelectStatement {
   return {
     kind: 'select',
     fields: plan.fields,
     timestamp: plan.timestamp,
     plan,
     statementMicros: runtime.statementMicros,
-    execute: (signal, deadline) => runStatement(plan, context(opts, runtime, signal, deadline), opts.activity),
+    execute: (signal, deadline) => runStatement(plan, context(opts, runtime, signal, deadline), opts.activity, text),
   };
 }
 
@@ -199,8 +211,9 @@ function compileStatement(
     statementMicros: runtime.statementMicros,
     naming: opts.columnNaming,
     sql: text,
+    copyRoots: opts.copyRoots,
   };
-  const select = (plan: Plan): SelectStatement => selectOf(plan, opts, runtime);
+  const select = (plan: Plan): SelectStatement => selectOf(plan, opts, runtime, text);
   switch (stmt.kind) {
     case 'query': {
       const variables = (stmt as A.Parsed).variables;
@@ -218,13 +231,13 @@ function compileStatement(
     case 'refreshMatView':
     case 'alterMatView': {
       const prepared = runMatViewDdl(stmt, catalogOf(opts), env, opts.matViews);
-      return { kind: 'ddl', queryType: matViewQueryType(stmt), execute: change(prepared, opts, runtime) };
+      return { kind: 'ddl', queryType: matViewQueryType(stmt), execute: change(prepared, opts, runtime, text) };
     }
     case 'createView':
     case 'dropView':
     case 'compileView': {
       const prepared = runViewDdl(stmt, catalogOf(opts), env);
-      return { kind: 'ddl', queryType: viewQueryType(stmt), execute: change(prepared, opts, runtime) };
+      return { kind: 'ddl', queryType: viewQueryType(stmt), execute: change(prepared, opts, runtime, text) };
     }
     case 'explain': {
       const inner = compileStatement(stmt.statement, opts, runtime, text);
@@ -254,7 +267,7 @@ function compileStatement(
       return {
         kind: 'insert',
         queryType: stmt.query === null ? 'INSERT' : 'INSERT AS SELECT',
-        execute: change(prepared, opts, runtime),
+        execute: change(prepared, opts, runtime, text),
       };
     }
     case 'createTable':
@@ -263,11 +276,11 @@ function compileStatement(
     case 'renameTable':
     case 'alterTable': {
       const prepared = runDdl(stmt, catalogOf(opts), env);
-      return { kind: 'ddl', queryType: ddlQueryType(stmt), execute: change(prepared, opts, runtime) };
+      return { kind: 'ddl', queryType: ddlQueryType(stmt), execute: change(prepared, opts, runtime, text) };
     }
     case 'update': {
       const prepared = runUpdate(stmt, catalogOf(opts), env);
-      return { kind: 'update', queryType: 'UPDATE', execute: change(prepared, opts, runtime) };
+      return { kind: 'update', queryType: 'UPDATE', execute: change(prepared, opts, runtime, text) };
     }
     case 'unsupported':
       throw new SvcError('SQL', `${stmt.what} is not supported`, { position: stmt.pos });

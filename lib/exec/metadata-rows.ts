@@ -141,7 +141,7 @@ export function metadataRows(plan: MetadataPlan, catalog: Catalog): Batch {
 }
 
 /** When the table's last commit was written (its _txn file), in micros; null when it cannot be read. */
-function lastCommit(dir: string): number | null {
+export function lastCommit(dir: string): number | null {
   try {
     return Math.round(statSync(join(dir, TXN_FILE)).mtimeMs * 1000);
   } catch {

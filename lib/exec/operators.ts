@@ -20,6 +20,7 @@ import { builtTextColumns, textKeyColumns } from './text-keys.js';
 import { GroupKeys } from './group-keys.js';
 import { prepareSubqueries } from './subqueries.js';
 import { metadataRows } from './metadata-rows.js';
+import { isSystemMetadata, systemRows } from './system-rows.js';
 import { runSort } from './sort.js';
 import { runWindow } from './window.js';
 import { rowKey } from './vectors.js';
@@ -43,7 +44,7 @@ export function run(plan: Plan, cx: ExecContext): AsyncGenerator<Batch> {
       return runLongSequence(plan.count, cx);
     case 'metadata':
       return (async function* () {
-        yield* sliceBatches(metadataRows(plan, tablesOf(cx)));
+        yield* sliceBatches(isSystemMetadata(plan) ? systemRows(plan, cx) : metadataRows(plan, tablesOf(cx)));
       })();
     case 'filter':
       return pageSelect(plan, cx, () => runFilter(plan, cx)) ?? runFilter(plan, cx);

@@ -4,7 +4,8 @@
 // one-element text array, here in PostgreSQL's text form), current_user() / session_user()
 // ('admin', QuestDB's default user), pg_is_in_recovery() (false), pg_postmaster_start_time()
 // (when this process started), flush_query_cache() (true: svcdb keeps no plan cache) and
-// size_pretty(bytes) (QuestDB's human-readable size, as table_partitions() shows it). The
+// size_pretty(bytes) (QuestDB's human-readable size, as table_partitions() shows it),
+// reload_config() (false: svcdb reads server.conf once, at start; nothing reloads). The
 // pg_catalog.-prefixed names answer the same.
 import { VERSION } from '../version.js';
 import { asDoubles, fromDoubles, textAt, textVector } from '../core/vec.js';
@@ -53,6 +54,8 @@ export function registerMeta(registry: FunctionRegistry): void {
   defineScalar(registry, ['current_schemas', 'pg_catalog.current_schemas'], [{ ...schemas, args: [accept.boolean] }]);
   defineScalar(registry, ['pg_is_in_recovery', 'pg_catalog.pg_is_in_recovery'], [bool(false)]);
   defineScalar(registry, 'flush_query_cache', [bool(true)]);
+  // QuestDB's answer when no reloadable property changed; svcdb has none that reload.
+  defineScalar(registry, 'reload_config', [bool(false)]);
   registerSizePretty(registry);
   registerPgCatalog(registry);
   defineScalar(registry, 'pg_postmaster_start_time', [

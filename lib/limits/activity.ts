@@ -1,25 +1,54 @@
 // How many statements and imports are running in a database, and since when
 // none has, so background work (building text columns' dictionary codes after
 // an import) waits for a quiet moment instead of taking a user's request's CPU:
-// a client sending queries back to back never waits behind it.
+// a client sending queries back to back never waits behind it. The statements
+// running (their text and start) are what query_activity() lists.
+
+/** A statement running now, as query_activity() shows it. */
+export interface RunningStatement {
+  /** Unique in this database while the process lives, from 1. */
+  readonly id: number;
+  readonly query: string;
+  /** Epoch micros when its execution began. */
+  readonly startMicros: number;
+}
 
 export class Activity {
   #running = 0;
   /** performance.now() when the last one ended (or the activity was made). */
   #lastEnd = performance.now();
   #waiters: (() => void)[] = [];
+  readonly #statements = new Map<number, RunningStatement>();
+  #nextId = 1;
 
   /** Statements and imports running now. */
   get running(): number {
     return this.#running;
   }
 
-  /** A statement or import began; end() must follow, however it ends. */
-  begin(): void {
+  /**
+   * A statement (its text given) or an import began; end() with the id returned must follow,
+   * however it ends. The id is 0 when no text was given (not listed by statements()).
+   */
+  begin(query?: string): number {
     this.#running++;
+    if (query === undefined) return 0;
+    const id = this.#nextId++;
+    this.#statements.set(id, {
+      id,
+      query,
+      startMicros: Math.round((performance.timeOrigin + performance.now()) * 1000),
+    });
+    return id;
   }
 
-  end(): void {
+  /** The statements running now, oldest first. */
+  statements(): RunningStatement[] {
+    return [...this.#statements.values()];
+  }
+
+  end(id = 0): void {
+    this.#statements.delete(id);
     if (this.#running === 0) return;
     if (--this.#running === 0) {
       this.#lastEnd = performance.now();

@@ -21,6 +21,8 @@ import {
   KEYWORDS_FIELDS,
   MAT_VIEWS_FIELDS,
   PARTITIONS_FIELDS,
+  PARAMETERS_FIELDS,
+  SERVER_VERSION_FIELDS,
   SHOW_CREATE_FIELDS,
   SHOW_TABLES_FIELDS,
   TABLES_FIELDS,
@@ -43,6 +45,7 @@ import type { SchemaSource, TableSchema, ViewSource } from './schema-source.js';
 import { parseWithOverrides } from './parser.js';
 import { seriesQuery } from './bind-series.js';
 import { PG_TABLE_SPELLINGS, PG_TABLES, pgTable } from './pg-catalog.js';
+import { bindSystemFunction, SYSTEM_NO_ARGUMENT_FUNCTIONS, type CopyRoots } from './bind-system.js';
 import type { StatementEnv } from './statement-env.js';
 
 /** A statement's binding: its tables and inputs, and (StatementEnv) its functions and time. */
@@ -61,6 +64,8 @@ export interface BindContext extends StatementEnv {
   readonly viewPath?: readonly string[];
   /** Scans of this table read only these intervals (a materialized view's refresh of its changed buckets). */
   readonly scanLimit?: { readonly table: string; readonly intervals: readonly Interval[] };
+  /** The folders the file functions may list (bind-system.ts); absent: none, they are disabled. */
+  readonly copyRoots?: CopyRoots;
 }
 
 /**
@@ -346,6 +351,10 @@ export function showPlan(show: A.Show, cx: BindContext): Plan {
       break;
     case 'CREATE TABLE':
       return node({ kind: 'metadata', what: 'createTable', table, fields: SHOW_CREATE_FIELDS });
+    case 'SERVER_VERSION':
+      return node({ kind: 'metadata', what: 'serverVersion', table: null, fields: SERVER_VERSION_FIELDS });
+    case 'PARAMETERS':
+      return node({ kind: 'metadata', what: 'parameters', table: null, fields: PARAMETERS_FIELDS });
   }
   throw new SvcError('SQL', `SHOW ${show.what} is not supported`, { position: show.pos });
 }
@@ -373,6 +382,7 @@ const NO_ARGUMENT_FUNCTIONS: ReadonlySet<string> = new Set([
   'materialized_views',
   'wal_tables',
   'keywords',
+  ...SYSTEM_NO_ARGUMENT_FUNCTIONS,
   ...PG_TABLE_SPELLINGS,
 ]);
 
@@ -440,6 +450,11 @@ function bindTableFunction(f: A.FunctionRef, cx: BindContext): Source {
       break;
     }
     default: {
+      const system = bindSystemFunction(f.call, cx.catalog, cx.copyRoots);
+      if (system !== null) {
+        plan = system;
+        break;
+      }
       const pg = pgTable(name);
       if (pg === null) throw new SvcError('SQL', `unknown function name: ${name}`, { position: f.call.pos });
       // information_schema._pg_expandarray takes any arguments; the others take none.

@@ -1,6 +1,7 @@
 // The bound form of a query: typed expressions over input column indexes and
 // a tree of logical plan nodes, each with its output fields. The binder makes
 // it from the syntax tree; the executor turns it into operators.
+import type { FileListing } from './bind-system.js';
 import type { Interval } from '../core/batch.js';
 import type { AggregateOverload, ScalarOverload } from '../functions/registry.js';
 import type { SqlType } from '../core/sql-type.js';
@@ -153,10 +154,22 @@ export type Plan =
         | 'partitions'
         | 'walTables'
         | 'keywords'
-        | 'pgCatalog';
+        | 'pgCatalog'
+        | 'tableStorage'
+        | 'walTransactions'
+        | 'memoryMetrics'
+        | 'readerPool'
+        | 'writerPool'
+        | 'writerMetrics'
+        | 'queryActivity'
+        | 'serverVersion'
+        | 'parameters'
+        | 'files';
       readonly table: string | null;
       /** The views the rows describe, bound when the statement was (tables(), views(), a view's columns). */
       readonly views?: readonly ViewInfo[];
+      /** What a file function lists (bind-system.ts: checked inside its copy root when bound). */
+      readonly files?: FileListing;
     })
   | (PlanBase & { readonly kind: 'filter'; readonly input: Plan; readonly predicate: BoundExpr })
   | (PlanBase & { readonly kind: 'project'; readonly input: Plan; readonly exprs: readonly BoundExpr[] })

@@ -5,6 +5,7 @@
 import type { FunctionRegistry } from '../functions/registry.js';
 import { windowFunctionNames } from './window-functions.js';
 import { PG_TABLE_SPELLINGS } from './pg-catalog.js';
+import { SYSTEM_TABLE_FUNCTIONS } from './bind-system.js';
 
 /** The table-valued functions of FROM (binder.ts bindTableFunction binds each). */
 export const TABLE_FUNCTIONS: readonly string[] = [
@@ -18,6 +19,7 @@ export const TABLE_FUNCTIONS: readonly string[] = [
   'wal_tables',
   'table_partitions',
   'keywords',
+  ...SYSTEM_TABLE_FUNCTIONS,
   ...PG_TABLE_SPELLINGS,
 ];
 

@@ -145,3 +145,84 @@ export const QUESTDB_KEYWORDS: readonly string[] = (
   'splice system table tables then to transaction truncate type union unlock update values when where with ' +
   'writer window'
 ).split(' ');
+
+/** table_storage(): QuestDB's columns, one row per table and materialized view. */
+export const TABLE_STORAGE_FIELDS: readonly Field[] = [
+  { name: 'tableName', type: 'STRING' },
+  { name: 'walEnabled', type: 'BOOLEAN' },
+  { name: 'partitionBy', type: 'STRING' },
+  { name: 'partitionCount', type: 'LONG' },
+  { name: 'rowCount', type: 'LONG' },
+  { name: 'diskSize', type: 'LONG' },
+];
+
+/** wal_transactions('t'): QuestDB's columns (svcdb answers with its last commit: system-rows.ts). */
+export const WAL_TRANSACTIONS_FIELDS: readonly Field[] = [
+  { name: 'sequencerTxn', type: 'LONG' },
+  { name: 'timestamp', type: 'TIMESTAMP' },
+  { name: 'walId', type: 'INT' },
+  { name: 'segmentId', type: 'INT' },
+  { name: 'segmentTxn', type: 'INT' },
+  { name: 'structureVersion', type: 'LONG' },
+  { name: 'minTimestamp', type: 'TIMESTAMP' },
+  { name: 'maxTimestamp', type: 'TIMESTAMP' },
+  { name: 'rowCount', type: 'LONG' },
+  { name: 'alterCommandType', type: 'SHORT' },
+];
+
+/** memory_metrics() and table_writer_metrics(): a name and a number per row. */
+export const MEMORY_METRICS_FIELDS: readonly Field[] = [
+  { name: 'memory_tag', type: 'STRING' },
+  { name: 'bytes', type: 'LONG' },
+];
+export const WRITER_METRICS_FIELDS: readonly Field[] = [
+  { name: 'name', type: 'STRING' },
+  { name: 'value', type: 'LONG' },
+];
+
+export const READER_POOL_FIELDS: readonly Field[] = [
+  { name: 'table_name', type: 'STRING' },
+  { name: 'owner_thread_id', type: 'LONG' },
+  { name: 'last_access_timestamp', type: 'TIMESTAMP' },
+  { name: 'current_txn', type: 'LONG' },
+];
+
+export const WRITER_POOL_FIELDS: readonly Field[] = [
+  { name: 'table_name', type: 'STRING' },
+  { name: 'owner_thread_id', type: 'LONG' },
+  { name: 'last_access_timestamp', type: 'TIMESTAMP' },
+  { name: 'ownership_reason', type: 'STRING' },
+];
+
+export const QUERY_ACTIVITY_FIELDS: readonly Field[] = [
+  { name: 'query_id', type: 'LONG' },
+  { name: 'worker_id', type: 'LONG' },
+  { name: 'worker_pool', type: 'STRING' },
+  { name: 'username', type: 'STRING' },
+  { name: 'query_start', type: 'TIMESTAMP' },
+  { name: 'state_change', type: 'TIMESTAMP' },
+  { name: 'state', type: 'STRING' },
+  { name: 'query', type: 'STRING' },
+];
+
+/** SHOW SERVER_VERSION: the PostgreSQL version QuestDB reports to drivers. */
+export const SERVER_VERSION_FIELDS: readonly Field[] = [{ name: 'server_version', type: 'STRING' }];
+export const SERVER_VERSION = '12.3 (questdb)';
+
+/** SHOW PARAMETERS: QuestDB's columns, one row per server.conf key. */
+export const PARAMETERS_FIELDS: readonly Field[] = [
+  { name: 'property_path', type: 'STRING' },
+  { name: 'env_var_name', type: 'STRING' },
+  { name: 'value', type: 'STRING' },
+  { name: 'value_source', type: 'STRING' },
+  { name: 'sensitive', type: 'BOOLEAN' },
+  { name: 'reloadable', type: 'BOOLEAN' },
+];
+
+/** files('dir'), import_files(), export_files() and glob('pattern'). */
+export const FILES_FIELDS: readonly Field[] = [
+  { name: 'path', type: 'VARCHAR' },
+  { name: 'diskSize', type: 'LONG' },
+  { name: 'diskSizeHuman', type: 'STRING' },
+  { name: 'modifiedTime', type: 'DATE' },
+];

@@ -16,6 +16,8 @@ export interface TableSchema {
   readonly columns: readonly ColumnSchema[];
   /** Id of the designated timestamp column, or -1. */
   readonly timestampId: number;
+  /** QuestDB's WAL flag (wal_transactions() refuses a table without it); absent: false. */
+  readonly wal?: boolean;
 }
 
 /** A stored view: its query as written (storage/views.ts keeps it). */

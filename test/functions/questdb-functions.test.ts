@@ -78,18 +78,25 @@ test("every function of QuestDB's list is built or listed in the README, and non
 });
 
 test('each table function named in function-names.ts is one FROM binds', async () => {
-  const { catalog } = tempCatalog('svcdb-fnames-');
+  const { catalog, root } = tempCatalog('svcdb-fnames-');
   const args: Record<string, string> = {
     long_sequence: '3',
     table_columns: "'t'",
     table_partitions: "'t'",
     generate_series: '1, 3',
+    wal_transactions: "'w'",
+    files: "'.'",
+    glob: "'*.csv'",
   };
-  const create = compile('CREATE TABLE t (x INT)', { catalog, ...ENGINE });
-  assert.ok(create.kind === 'ddl');
-  await create.execute(new AbortController().signal);
+  for (const ddl of ['CREATE TABLE t (x INT)', 'CREATE TABLE w (ts TIMESTAMP) TIMESTAMP(ts) PARTITION BY DAY WAL']) {
+    const create = compile(ddl, { catalog, ...ENGINE });
+    assert.ok(create.kind === 'ddl');
+    await create.execute(new AbortController().signal);
+  }
+  // The file functions list inside the copy roots (none are set by default).
+  const copyRoots = { input: root, export: root };
   for (const name of TABLE_FUNCTIONS) {
-    const stmt = compile(`SELECT * FROM ${name}(${args[name] ?? ''})`, { catalog, ...ENGINE });
+    const stmt = compile(`SELECT * FROM ${name}(${args[name] ?? ''})`, { catalog, ...ENGINE, copyRoots });
     assert.equal(stmt.kind, 'select', name);
   }
   assert.throws(() => compile('SELECT * FROM no_such_fn()', { catalog, ...ENGINE }));
