@@ -833,8 +833,22 @@ test('parses ALTER TABLE actions, keeping the ones svcdb does not model as text'
     capacity: null,
   });
   assert.deepEqual(action('ALTER COLUMN s SYMBOL CAPACITY 10'), {
+    kind: 'symbolOptions',
+    column: 's',
+    cached: null,
+    capacity: 10,
+  });
+  assert.deepEqual(action('ALTER COLUMN s NOCACHE'), {
+    kind: 'symbolOptions',
+    column: 's',
+    cached: false,
+    capacity: null,
+  });
+  assert.deepEqual(action('SET TYPE BYPASS WAL'), { kind: 'setType', wal: false });
+  assert.deepEqual(action('SET TTL 2 WEEKS'), { kind: 'setTtl', text: '2 WEEKS' });
+  assert.deepEqual(action('ALTER COLUMN s SET PARQUET(default)'), {
     kind: 'otherAlter',
-    text: 'ALTER COLUMN s SYMBOL CAPACITY 10',
+    text: 'ALTER COLUMN s SET PARQUET(default)',
   });
   assert.deepEqual(action('DEDUP ENABLE UPSERT KEYS(ts, s)'), { kind: 'dedup', keys: [{ name: 'ts' }, { name: 's' }] });
   assert.deepEqual(action('dedup disable'), { kind: 'dedup', keys: null });
