@@ -1,5 +1,5 @@
 // QuestDB timestamp patterns (`yyyy-MM-ddTHH:mm:ss.SSSUUU`) compiled once into
-// a formatter and a parser over epoch micros: to_str, to_timestamp, to_date.
+// a formatter and a parser over epoch micros (and nanos: to_timestamp_ns): to_str, to_timestamp, to_date.
 // Letters that are no unit, quoted text and punctuation are literals.
 import {
   DAY_NAMES,
@@ -32,6 +32,8 @@ export interface DateFormat {
   format(us: number): string;
   /** Epoch micros, or null when the text does not match the pattern. */
   parse(text: string): number | null;
+  /** Epoch micros and the nanoseconds within the micro (the pattern's N digits), or null (to_timestamp_ns). */
+  parseNanos(text: string): [number, number] | null;
 }
 
 const UNIT_LETTERS = 'GyMwDdFEuaHkKhmsSUNzZx';
@@ -144,6 +146,8 @@ interface Parsed {
   minute: number;
   second: number;
   micro: number;
+  /** Nanoseconds within the micro (0..999). */
+  nano: number;
   pm: number;
   hour12: boolean;
   offset: number;
@@ -239,12 +243,15 @@ function parseUnit(t: Extract<Token, { kind: 'unit' }>, s: string, at: number, p
         const len = r[1] - at;
         const nanos = r[0] * 10 ** ((t.letter === 'U' ? 6 : 9) - len) * (t.letter === 'U' ? 1000 : 1);
         p.micro = Math.floor(nanos / 1000);
+        p.nano = nanos % 1000;
         return r[1];
       }
       r = num(3);
       if (!r) return -1;
       // Fewer than three digits are the leading digits of the field (.1234 with SSSU is 123,400 micros).
-      if (t.letter === 'U') p.micro = Math.floor(p.micro / 1000) * 1000 + r[0] * 10 ** (3 - (r[1] - at));
+      const scaled = r[0] * 10 ** (3 - (r[1] - at));
+      if (t.letter === 'U') p.micro = Math.floor(p.micro / 1000) * 1000 + scaled;
+      else p.nano = scaled;
       return r[1];
     }
     case 'z':
@@ -302,47 +309,53 @@ export function compileDateFormat(pattern: string): DateFormat {
       return out;
     },
     parse(text: string): number | null {
-      const p: Parsed = {
-        year: 1970,
-        month: 1,
-        day: 1,
-        hour: 0,
-        minute: 0,
-        second: 0,
-        micro: 0,
-        pm: -1,
-        hour12: false,
-        offset: 0,
-        twoDigitYear: false,
-      };
-      let at = 0;
-      for (const t of tokens) {
-        if (t.kind === 'lit') {
-          if (!text.startsWith(t.text, at)) return null;
-          at += t.text.length;
-        } else {
-          at = parseUnit(t, text, at, p);
-          if (at < 0) return null;
-        }
-      }
-      if (at !== text.length) return null;
-      let year = p.year;
-      if (p.twoDigitYear) year += 2000;
-      let hour = p.hour;
-      if (p.pm === 1 && hour < 12) hour += 12;
-      if (p.hour12 && hour > 23) return null;
-      if (p.month < 1 || p.month > 12 || p.day < 1 || p.day > daysInMonth(year, p.month)) return null;
-      if (hour > 23 || p.minute > 59 || p.second > 59) return null;
-      return (
-        daysFromCivil(year, p.month, p.day) * MICROS_PER_DAY +
-        hour * MICROS_PER_HOUR +
-        p.minute * MICROS_PER_MINUTE +
-        p.second * MICROS_PER_SECOND +
-        p.micro -
-        p.offset
-      );
+      return parseNanos(text)?.[0] ?? null;
     },
+    parseNanos,
   };
+
+  function parseNanos(text: string): [number, number] | null {
+    const p: Parsed = {
+      year: 1970,
+      month: 1,
+      day: 1,
+      hour: 0,
+      minute: 0,
+      second: 0,
+      micro: 0,
+      nano: 0,
+      pm: -1,
+      hour12: false,
+      offset: 0,
+      twoDigitYear: false,
+    };
+    let at = 0;
+    for (const t of tokens) {
+      if (t.kind === 'lit') {
+        if (!text.startsWith(t.text, at)) return null;
+        at += t.text.length;
+      } else {
+        at = parseUnit(t, text, at, p);
+        if (at < 0) return null;
+      }
+    }
+    if (at !== text.length) return null;
+    let year = p.year;
+    if (p.twoDigitYear) year += 2000;
+    let hour = p.hour;
+    if (p.pm === 1 && hour < 12) hour += 12;
+    if (p.hour12 && hour > 23) return null;
+    if (p.month < 1 || p.month > 12 || p.day < 1 || p.day > daysInMonth(year, p.month)) return null;
+    if (hour > 23 || p.minute > 59 || p.second > 59) return null;
+    const us =
+      daysFromCivil(year, p.month, p.day) * MICROS_PER_DAY +
+      hour * MICROS_PER_HOUR +
+      p.minute * MICROS_PER_MINUTE +
+      p.second * MICROS_PER_SECOND +
+      p.micro -
+      p.offset;
+    return [us, p.nano];
+  }
 }
 
 const cache = new Map<string, DateFormat>();

@@ -6,6 +6,7 @@ import { registerNumericAggregates } from './agg-numeric.js';
 import { registerPickAggregates } from './agg-pick.js';
 import { registerModeAggregates } from './agg-mode.js';
 import { registerFinanceAggregates } from './agg-finance.js';
+import { registerOrderAggregates } from './agg-order.js';
 import { registerFinance } from './finance.js';
 import { registerMeta } from './meta.js';
 import { registerGeo } from './geo.js';
@@ -31,6 +32,8 @@ import { registerBinary } from './binary.js';
 import { registerText } from './text.js';
 import { registerTime } from './time.js';
 import { registerTimeParts } from './time-parts.js';
+import { registerTimeNs } from './time-ns.js';
+import { registerJson } from './json.js';
 
 export interface FunctionRegistryOptions {
   /** Seeds the rnd_* generators: call sites bound in the same order draw the same values (default: from the clock). */
@@ -55,6 +58,8 @@ export function createFunctionRegistry(options: FunctionRegistryOptions = {}): F
   registerText(registry);
   registerTime(registry);
   registerTimeParts(registry);
+  registerTimeNs(registry);
+  registerJson(registry);
   registerRandom(registry, seeds);
   registerRandomText(registry, seeds);
   registerRandomData(registry, seeds);
@@ -65,6 +70,7 @@ export function createFunctionRegistry(options: FunctionRegistryOptions = {}): F
   registerPickAggregates(registry);
   registerModeAggregates(registry);
   registerFinanceAggregates(registry);
+  registerOrderAggregates(registry);
   registerTextAggregates(registry);
   registerGeoAggregates(registry);
   registerTimeZone(registry);

@@ -118,6 +118,8 @@ export interface Cast extends Node {
   readonly kind: 'cast';
   readonly expr: Expr;
   readonly type: TypeName;
+  /** Written `x::t` (QuestDB rewrites `json_extract(doc, path)::t` into its typed form, not CAST(... AS t)). */
+  readonly suffix?: boolean;
 }
 
 export interface TypeName extends Node {

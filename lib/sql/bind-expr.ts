@@ -10,6 +10,7 @@ import type { BindArg, Kernel, ScalarOverload } from '../functions/registry.js';
 import type { StatementEnv } from './statement-env.js';
 import { parseDoubleText, parseIntText, parseIpv4Text, parseLongText } from '../core/parse-text.js';
 import { dayInterval, type DayName } from '../functions/time.js';
+import { JSON_TYPED, jsonTypeTag } from '../functions/json.js';
 import { merge, parseIntervalLiteral } from './interval-literal.js';
 import {
   ColumnTypeError,
@@ -360,8 +361,10 @@ export function bindExpr(e: A.Expr, cx: ExprContext): BoundExpr {
     case 'call':
       return callExpr(e, cx);
     case 'cast': {
-      const v = bindExpr(e.expr, cx);
       const t = typeOf(e.type);
+      const json = e.suffix === true ? jsonExtractTyped(e.expr, t, e.type.pos, cx) : null;
+      if (json !== null) return json;
+      const v = bindExpr(e.expr, cx);
       // A cast QuestDB does not have is a missing `cast` overload (cast.ts says why), reported at the cast.
       // A GEOHASH cannot gain bits: that is reported at the type, as QuestDB does.
       if (v.type !== t && v.type !== 'NULL' && !(v.kind === 'const' && v.type === 'CHAR')) {
@@ -413,6 +416,19 @@ export function bindExpr(e: A.Expr, cx: ExprContext): BoundExpr {
     default:
       return unknownNode(e);
   }
+}
+
+/**
+ * `json_extract(doc, path)::t` for the types json_extract converts itself (QuestDB's parser rewrite
+ * to its typed form: never an error, NULL / false / 0 instead); null for any other expression or type.
+ */
+function jsonExtractTyped(e: A.Expr, t: SqlType, typePos: number, cx: ExprContext): BoundExpr | null {
+  if (e.kind !== 'call' || !isJsonExtract(e) || !JSON_TYPED.has(t)) return null;
+  const args = [
+    ...e.args.map((a) => bindExpr(a, cx)),
+    { kind: 'const' as const, type: 'STRING' as const, value: jsonTypeTag(t) },
+  ];
+  return call(cx.env, 'json_extract', args, e.pos, [...positions(e.args), typePos]);
 }
 
 function unknownNode(e: { kind: string; pos: number }): never {
@@ -760,13 +776,19 @@ function dayCall(
 
 /** A stable text of an expression without positions, to match GROUP BY keys and ORDER BY items. */
 export function exprKey(e: A.Expr): string {
-  return JSON.stringify(e, (k, v: unknown) =>
-    k === 'pos' || (k.endsWith('Pos') && typeof v === 'number')
+  return JSON.stringify(e, function (this: unknown, k, v: unknown) {
+    // `x::t` is CAST(x AS t), but for json_extract's typed form.
+    if (k === 'suffix') return isJsonExtract((this as A.Cast).expr) ? v : undefined;
+    return k === 'pos' || (k.endsWith('Pos') && typeof v === 'number')
       ? undefined
       : typeof v === 'string' && k === 'name'
         ? v.toLowerCase()
-        : v,
-  );
+        : v;
+  });
+}
+
+function isJsonExtract(e: A.Expr): boolean {
+  return e.kind === 'call' && e.name.toLowerCase() === 'json_extract' && e.args.length === 2 && e.over === null;
 }
 
 /** `x IN <intervals>`: a binary search per row over the sorted intervals (NULL is outside every interval). */

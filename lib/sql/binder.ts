@@ -30,6 +30,7 @@ import {
   WAL_TABLES_FIELDS,
 } from './metadata.js';
 import { commonType } from '../core/sql-type.js';
+import { TWAP_ORDER_MESSAGE, TWAP_TIMESTAMP_MESSAGE } from '../functions/agg-order.js';
 import type { Interval } from '../core/batch.js';
 import { pushIntervals } from './intervals.js';
 import { pruneColumns } from './prune.js';
@@ -555,6 +556,36 @@ function bindJoin(j: A.Join, cx: BindContext, ctes: Ctes): Source {
   return { plan, scope };
 }
 
+/**
+ * twap's arguments, its second checked to be the designated timestamp of the rows it reads
+ * (QuestDB's rule, an error at the call): under SAMPLE BY the name reads the bucket, so the
+ * argument is taken back to the row's own timestamp. Rows must come oldest first.
+ */
+function twapArgs(args: BoundExpr[], plan: Plan, sampling: SampleSetup | null, pos: number): BoundExpr[] {
+  const t = args[1];
+  // Under SAMPLE BY `plan` is the bucket projection over the rows: their timestamp is its input's.
+  const rows = sampling !== null && plan.kind === 'project' ? plan.input : plan;
+  const index = sampling !== null && t?.kind === 'col' && t.index === sampling.bucketField ? rows.timestamp : -2;
+  const ts = index >= 0 ? { kind: 'col' as const, index, type: rows.fields[index]!.type } : t;
+  if (ts?.kind !== 'col' || rows.timestamp < 0 || ts.index !== rows.timestamp)
+    throw new SvcError('SQL', TWAP_TIMESTAMP_MESSAGE, { position: pos });
+  if (rows.timestampDesc === true || reordered(rows)) throw new SvcError('SQL', TWAP_ORDER_MESSAGE, { position: pos });
+  return [args[0]!, ts];
+}
+
+/** Whether rows read through `TIMESTAMP(col)` were put in another order first (a sort by something else). */
+function reordered(plan: Plan): boolean {
+  let p = plan;
+  while (p.kind === 'filter' || p.kind === 'project' || p.kind === 'limit') p = p.input;
+  if (p.kind !== 'designate') return false;
+  const inner = p.input;
+  if (inner.timestamp >= 0) return inner.timestamp !== p.column || inner.timestampDesc === true;
+  for (let q = inner; ; q = q.input) {
+    if (q.kind === 'sort') return true;
+    if (q.kind !== 'filter' && q.kind !== 'project' && q.kind !== 'limit') return false;
+  }
+}
+
 export function conjuncts(e: A.Expr): A.Expr[] {
   return e.kind === 'binary' && e.op === 'AND' ? [...conjuncts(e.left), ...conjuncts(e.right)] : [e];
 }
@@ -631,7 +662,7 @@ function bindSelect(q: A.Select, cx: BindContext, ctes: Ctes): Plan {
       let i = aggIndex.get(key);
       if (i === undefined) {
         const star = c.args.length === 1 && c.args[0]!.kind === 'starArg';
-        const args = star ? [] : c.args.map((a) => bindExpr(a, { env: cx, scope: inScope, onAggregate: null }));
+        let args = star ? [] : c.args.map((a) => bindExpr(a, { env: cx, scope: inScope, onAggregate: null }));
         const name = c.name === 'count' && c.distinct ? 'count_distinct' : c.name;
         const fn = cx.registry.resolveAggregate(
           name,
@@ -639,6 +670,7 @@ function bindSelect(q: A.Select, cx: BindContext, ctes: Ctes): Plan {
           c.distinct && name !== 'count_distinct',
           c.pos,
         );
+        if (name.toLowerCase() === 'twap') args = twapArgs(args, plan, sampling, c.pos);
         i = aggregates.length;
         aggregates.push({ name, fn, args, type: fn.type });
         aggIndex.set(key, i);

@@ -138,7 +138,7 @@ export function balancedAnd(terms: readonly Expr[]): Expr {
 function parseInfix(c: Cursor, left: Expr, t: Token, prec: number): Expr {
   c.next();
   if (t.kind === 'op') {
-    if (t.text === '::') return { kind: 'cast', pos: t.pos, expr: left, type: parseTypeName(c) };
+    if (t.text === '::') return { kind: 'cast', pos: t.pos, expr: left, type: parseTypeName(c), suffix: true };
     const right = parseExpr(c, prec + 1);
     // '<>' and '!=' are one operator; the tree spells it '!='.
     return { kind: 'binary', pos: t.pos, op: t.text === '<>' ? '!=' : t.text, left, right } satisfies Binary;

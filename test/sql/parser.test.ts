@@ -431,7 +431,7 @@ test('follows QuestDB operator precedence', () => {
   assert.deepEqual(expr('a OR b AND c'), bin('OR', a, bin('AND', b, c)));
   assert.deepEqual(expr('NOT a = b'), un('NOT', bin('=', a, b)));
   assert.deepEqual(expr('NOT a AND b'), bin('AND', un('NOT', a), b));
-  assert.deepEqual(expr('-x::int'), un('-', { kind: 'cast', expr: col('x'), type: typeName('INT') }));
+  assert.deepEqual(expr('-x::int'), un('-', { kind: 'cast', expr: col('x'), type: typeName('INT'), suffix: true }));
   assert.deepEqual(expr('a || b = c'), bin('=', bin('||', a, b), c));
   assert.deepEqual(expr('a + b * c - 1'), bin('-', bin('+', a, bin('*', b, c)), int(1)));
   assert.deepEqual(expr('a - b - c'), bin('-', bin('-', a, b), c));
@@ -581,9 +581,14 @@ test('parses CASE, CAST, :: casts and type names with parameters and array suffi
     else: null,
   });
   assert.deepEqual(expr('CAST(a AS geohash(4c))'), { kind: 'cast', expr: col('a'), type: typeName('GEOHASH', '4c') });
-  assert.deepEqual(expr('a::decimal(18, 2)'), { kind: 'cast', expr: col('a'), type: typeName('DECIMAL', '18, 2') });
+  assert.deepEqual(expr('a::decimal(18, 2)'), {
+    kind: 'cast',
+    expr: col('a'),
+    type: typeName('DECIMAL', '18, 2'),
+    suffix: true,
+  });
   assert.deepEqual(expr("cast('[1]' as double[][])"), { kind: 'cast', expr: str('[1]'), type: typeName('DOUBLE[][]') });
-  assert.deepEqual(expr("'x'::symbol"), { kind: 'cast', expr: str('x'), type: typeName('SYMBOL') });
+  assert.deepEqual(expr("'x'::symbol"), { kind: 'cast', expr: str('x'), type: typeName('SYMBOL'), suffix: true });
 });
 
 test('parses IN lists, IN subqueries, QuestDB single-value IN, BETWEEN, IS NULL, LIKE and WITHIN', () => {
