@@ -32,6 +32,7 @@ import { runInsert } from './insert.js';
 import { run } from './operators.js';
 import { runUpdate } from './update.js';
 import { fromValues } from './vectors.js';
+import { parquetSource } from './parquet-file.js';
 
 export interface EngineOptions {
   /** The database's tables; null for none (the library's where() and select(), over their batches alone). */
@@ -62,6 +63,8 @@ export interface EngineOptions {
   readonly columnNaming?: ColumnNaming;
   /** What refreshes materialized views (lib/db's refresher); without it REFRESH MATERIALIZED VIEW is refused. */
   readonly matViews?: MatViewControl;
+  /** The folder read_parquet() reads under (cairo.sql.copy.root, absolute); absent or empty: read_parquet is refused. */
+  readonly copyRoot?: string;
 }
 
 export interface SelectStatement {
@@ -199,6 +202,7 @@ function compileStatement(
     statementMicros: runtime.statementMicros,
     naming: opts.columnNaming,
     sql: text,
+    parquet: parquetSource(opts.copyRoot ?? ''),
   };
   const select = (plan: Plan): SelectStatement => selectOf(plan, opts, runtime);
   switch (stmt.kind) {

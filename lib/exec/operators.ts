@@ -20,6 +20,7 @@ import { builtTextColumns, textKeyColumns } from './text-keys.js';
 import { GroupKeys } from './group-keys.js';
 import { prepareSubqueries } from './subqueries.js';
 import { metadataRows } from './metadata-rows.js';
+import { runParquetScan } from './parquet-scan.js';
 import { runSort } from './sort.js';
 import { runWindow } from './window.js';
 import { rowKey } from './vectors.js';
@@ -41,6 +42,8 @@ export function run(plan: Plan, cx: ExecContext): AsyncGenerator<Batch> {
       })();
     case 'longSequence':
       return runLongSequence(plan.count, cx);
+    case 'parquetScan':
+      return runParquetScan(plan, cx);
     case 'metadata':
       return (async function* () {
         yield* sliceBatches(metadataRows(plan, tablesOf(cx)));

@@ -18,6 +18,8 @@ export const TABLE_FUNCTIONS: readonly string[] = [
   'wal_tables',
   'table_partitions',
   'keywords',
+  'read_parquet',
+  'parquet_scan',
   ...PG_TABLE_SPELLINGS,
 ];
 

@@ -4,13 +4,17 @@
 // or not built yet, and nothing listed there is built. Prints the coverage.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as questdbParser from '@questdb/sql-parser';
 import { REGISTRY } from './helpers.js';
 import { functionNames, TABLE_FUNCTIONS } from '../../lib/sql/function-names.js';
 import { ENGINE, tempCatalog } from '../helpers/engine.js';
 import { compile } from '../../lib/exec/engine.js';
+import { fromValues } from '../../lib/exec/vectors.js';
+import { PARQUET_DEFAULTS } from '../../lib/export/parquet/options.js';
+import { parquetBody, planParquet } from '../../lib/export/parquet/parquet-writer.js';
 
 // The package's typings re-export without file extensions, which this project's module resolution does not follow.
 const QUESTDB_FUNCTIONS = (questdbParser as unknown as { functions: readonly string[] }).functions;
@@ -78,18 +82,30 @@ test("every function of QuestDB's list is built or listed in the README, and non
 });
 
 test('each table function named in function-names.ts is one FROM binds', async () => {
-  const { catalog } = tempCatalog('svcdb-fnames-');
+  const { root, catalog } = tempCatalog('svcdb-fnames-');
   const args: Record<string, string> = {
     long_sequence: '3',
     table_columns: "'t'",
     table_partitions: "'t'",
     generate_series: '1, 3',
+    read_parquet: "'x.parquet'",
+    parquet_scan: "'x.parquet'",
   };
   const create = compile('CREATE TABLE t (x INT)', { catalog, ...ENGINE });
   assert.ok(create.kind === 'ddl');
   await create.execute(new AbortController().signal);
+  // A Parquet file for read_parquet, in a copy root of its own.
+  const copyRoot = join(root, 'import');
+  mkdirSync(copyRoot);
+  const parts: Buffer[] = [];
+  const rows = (async function* () {
+    yield { rowCount: 1, columns: [fromValues('LONG', [1])] };
+  })();
+  const plan = planParquet([{ name: 'x', type: 'LONG' }], -1, null, PARQUET_DEFAULTS);
+  for await (const c of parquetBody(plan, rows, null, { sent: 0, matched: 0 })) parts.push(c);
+  writeFileSync(join(copyRoot, 'x.parquet'), Buffer.concat(parts));
   for (const name of TABLE_FUNCTIONS) {
-    const stmt = compile(`SELECT * FROM ${name}(${args[name] ?? ''})`, { catalog, ...ENGINE });
+    const stmt = compile(`SELECT * FROM ${name}(${args[name] ?? ''})`, { catalog, ...ENGINE, copyRoot });
     assert.equal(stmt.kind, 'select', name);
   }
   assert.throws(() => compile('SELECT * FROM no_such_fn()', { catalog, ...ENGINE }));
