@@ -214,6 +214,11 @@ export const CONFIG_KEYS = {
     1 << 23,
     'Most rows a parallel scan hands out at once (between two checks for cancel and timeout); its tasks split them among the threads of shared.worker.count.',
   ),
+  'cairo.sql.copy.root': key(
+    stringType,
+    'import',
+    "The folder read_parquet() and parquet_scan() read files from (QuestDB's key and default): a relative path is under the database's root folder (the default: <root>/import); a query's path is relative to it, or absolute inside it, and may not leave it. Empty: read_parquet() is refused.",
+  ),
   'cairo.writer.wait.timeout': key(
     durationType,
     5_000,

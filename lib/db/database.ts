@@ -6,7 +6,7 @@
 import type { TableReader } from '../storage/table-reader.js';
 import { loadLazyText } from '../core/vector-ops.js';
 import { createReadStream } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { Config, loadConfig } from '../config/config.js';
 import { SvcError, isSvcError } from '../errors/svc-error.js';
 import { compile, type CompiledStatement, type EngineOptions, type SelectStatement } from '../exec/engine.js';
@@ -254,6 +254,14 @@ interface Limits {
   readonly columnNaming: ColumnNaming;
   /** cairo.sql.page.frame.min.rows / max.rows: how parallel scans cut their work. */
   readonly pageFrame: PageFrame;
+  /** cairo.sql.copy.root as an absolute folder (relative to the root), or '' when not set: what read_parquet() reads. */
+  readonly copyRoot: string;
+}
+
+/** cairo.sql.copy.root resolved against the database's root folder; empty stays empty (read_parquet refused). */
+export function copyRootOf(root: string, config: Config): string {
+  const v = config.get('cairo.sql.copy.root').trim();
+  return v === '' ? '' : resolve(root, v);
 }
 
 /**
@@ -315,6 +323,7 @@ export class Database {
         minRows: config.get('cairo.sql.page.frame.min.rows'),
         maxRows: config.get('cairo.sql.page.frame.max.rows'),
       },
+      copyRoot: copyRootOf(root, config),
     };
     this.analysisLines = config.get('http.text.analysis.max.lines');
     this.importLimits = importLimitsFromConfig(config);
@@ -385,6 +394,9 @@ export class Database {
       activity: this.#activity,
       matViews: this.#matViews,
       config: this.config,
+      // import_files(), files() and glob() list under cairo.sql.copy.root, read_parquet() reads there;
+      // svcdb has no export root: export_files() stays disabled.
+      copyRoots: { input: this.#limits.copyRoot === '' ? null : this.#limits.copyRoot, export: null },
     };
   }
 

@@ -34,6 +34,7 @@ import { runInsert } from './insert.js';
 import { run } from './operators.js';
 import { runUpdate } from './update.js';
 import { fromValues } from './vectors.js';
+import { parquetSource } from './parquet-file.js';
 
 export interface EngineOptions {
   /** The database's tables; null for none (the library's where() and select(), over their batches alone). */
@@ -68,6 +69,8 @@ export interface EngineOptions {
   readonly config?: Config;
   /** The folders import_files(), export_files(), files() and glob() may list (none by default: they are disabled). */
   readonly copyRoots?: CopyRoots;
+  /** The folder read_parquet() reads under (cairo.sql.copy.root, absolute); absent or empty: read_parquet is refused. */
+  readonly copyRoot?: string;
 }
 
 export interface SelectStatement {
@@ -212,6 +215,7 @@ function compileStatement(
     naming: opts.columnNaming,
     sql: text,
     copyRoots: opts.copyRoots,
+    parquet: parquetSource(opts.copyRoot ?? ''),
   };
   const select = (plan: Plan): SelectStatement => selectOf(plan, opts, runtime, text);
   switch (stmt.kind) {

@@ -41,6 +41,8 @@ function describe(p: Plan): string {
       return 'VirtualRecord (one row)';
     case 'longSequence':
       return `long_sequence count: ${p.count}`;
+    case 'parquetScan':
+      return `parquet file sequential scan path: ${p.path}`;
     case 'metadata':
       return `Metadata ${p.what}${p.table ? ` table: ${p.table}` : ''}`;
     case 'filter':

@@ -21,6 +21,7 @@ import { GroupKeys } from './group-keys.js';
 import { prepareSubqueries } from './subqueries.js';
 import { metadataRows } from './metadata-rows.js';
 import { isSystemMetadata, systemRows } from './system-rows.js';
+import { runParquetScan } from './parquet-scan.js';
 import { runSort } from './sort.js';
 import { runWindow } from './window.js';
 import { rowKey } from './vectors.js';
@@ -42,6 +43,8 @@ export function run(plan: Plan, cx: ExecContext): AsyncGenerator<Batch> {
       })();
     case 'longSequence':
       return runLongSequence(plan.count, cx);
+    case 'parquetScan':
+      return runParquetScan(plan, cx);
     case 'metadata':
       return (async function* () {
         yield* sliceBatches(isSystemMetadata(plan) ? systemRows(plan, cx) : metadataRows(plan, tablesOf(cx)));

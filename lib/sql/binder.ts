@@ -426,6 +426,10 @@ function bindTableFunction(f: A.FunctionRef, cx: BindContext): Source {
     case 'wal_tables':
       plan = node({ kind: 'metadata', what: 'walTables', table: null, fields: WAL_TABLES_FIELDS });
       break;
+    case 'read_parquet':
+    case 'parquet_scan':
+      plan = bindReadParquet(f.call, cx);
+      break;
     case 'table_partitions': {
       const a = f.call.args[0];
       if (!a || a.kind !== 'literal' || a.type !== 'STRING')
@@ -471,6 +475,36 @@ function bindTableFunction(f: A.FunctionRef, cx: BindContext): Source {
     }
   }
   return { plan, scope: { fields: plan.fields.map((x) => ({ table: alias, name: x.name, type: x.type })) } };
+}
+
+/**
+ * read_parquet(path) / parquet_scan(path): a Parquet file under the copy root, its columns read
+ * by the statement's ParquetSource when bound (errors at the argument, as QuestDB places them).
+ */
+function bindReadParquet(call: A.Call, cx: BindContext): Plan {
+  const a = call.args[0];
+  if (a === undefined)
+    throw new SvcError('SQL', `function \`${call.name}\` requires arguments`, { position: call.pos });
+  if (call.args.length > 1 || a.kind !== 'literal' || (a.type !== 'STRING' && a.type !== 'CHAR' && a.type !== 'NULL'))
+    throw new SvcError('SQL', `${call.name}() takes one constant string, the file's path`, {
+      position: call.args.length > 1 ? call.args[1]!.pos : a.pos,
+    });
+  const path = a.value === null ? '' : String(a.value);
+  if (cx.parquet === undefined)
+    throw new SvcError(
+      'SQL',
+      `failed to read parquet file: ${path}: [${a.pos}] parquet files can only be read from cairo.sql.copy.root, please add cairo.sql.copy.root=<path> to your configuration`,
+      { position: a.pos },
+    );
+  const { file, columns } = cx.parquet.describe(path, a.pos);
+  return node({
+    kind: 'parquetScan',
+    file,
+    path,
+    pos: a.pos,
+    columns,
+    fields: columns.map((c) => ({ name: c.name, type: c.type })),
+  });
 }
 
 /** The names a FROM item's sources are known by (alias, else table name), with where each is written. */

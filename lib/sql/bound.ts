@@ -6,6 +6,7 @@ import type { Interval } from '../core/batch.js';
 import type { AggregateOverload, ScalarOverload } from '../functions/registry.js';
 import type { SqlType } from '../core/sql-type.js';
 import type { Buckets } from './sample-by.js';
+import type { ParquetColumn } from './parquet-source.js';
 
 /** A view as metadata shows it: its query, and its columns or why it does not bind now. */
 export interface ViewInfo {
@@ -141,6 +142,14 @@ export type Plan =
   /** One row with no columns (SELECT without FROM). */
   | (PlanBase & { readonly kind: 'oneRow' })
   | (PlanBase & { readonly kind: 'longSequence'; readonly count: number })
+  /** read_parquet(path): a Parquet file's rows (`columns`: those read, as pruned), errors at `pos` naming `path`. */
+  | (PlanBase & {
+      readonly kind: 'parquetScan';
+      readonly file: string;
+      readonly path: string;
+      readonly pos: number;
+      readonly columns: readonly ParquetColumn[];
+    })
   /** Rows computed at execution from the catalog (tables(), table_columns(), SHOW). */
   | (PlanBase & {
       readonly kind: 'metadata';

@@ -197,6 +197,7 @@ function planParts(p: Plan): { plans: Plan[]; exprs: BoundExpr[] } {
     case 'oneRow':
     case 'longSequence':
     case 'metadata':
+    case 'parquetScan':
       return { plans: [], exprs: [] };
     case 'filter':
       return { plans: [p.input], exprs: [p.predicate] };

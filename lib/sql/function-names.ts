@@ -20,6 +20,8 @@ export const TABLE_FUNCTIONS: readonly string[] = [
   'table_partitions',
   'keywords',
   ...SYSTEM_TABLE_FUNCTIONS,
+  'read_parquet',
+  'parquet_scan',
   ...PG_TABLE_SPELLINGS,
 ];
 

@@ -62,6 +62,7 @@ function designated(p: PlanSpec): Designated {
     case 'oneRow':
     case 'longSequence':
     case 'metadata':
+    case 'parquetScan':
       return NONE;
     // Rows kept or cut in their order, columns unchanged.
     case 'filter':

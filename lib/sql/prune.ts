@@ -35,6 +35,20 @@ function narrow(p: Plan, need: ReadonlySet<number> | null): Narrowed {
         map,
       };
     }
+    case 'parquetScan': {
+      // The file's columns the plan uses, read alone (one when none is: row counts need one).
+      if (need === null || need.size === p.fields.length) return { plan: p, map: null };
+      const keep = [...need].sort((a, b) => a - b);
+      if (keep.length === 0 && p.fields.length > 0) keep.push(0);
+      const map = new Int32Array(p.fields.length).fill(-1);
+      keep.forEach((old, i) => {
+        map[old] = i;
+      });
+      return {
+        plan: rederive({ ...p, columns: keep.map((i) => p.columns[i]!), fields: keep.map((i) => p.fields[i]!) }),
+        map,
+      };
+    }
     case 'filter': {
       const used = new Set(need ?? range(p.fields.length));
       cols(p.predicate, used);

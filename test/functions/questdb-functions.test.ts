@@ -4,13 +4,17 @@
 // or not built yet, and nothing listed there is built. Prints the coverage.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as questdbParser from '@questdb/sql-parser';
 import { REGISTRY } from './helpers.js';
 import { functionNames, TABLE_FUNCTIONS } from '../../lib/sql/function-names.js';
 import { ENGINE, tempCatalog } from '../helpers/engine.js';
 import { compile } from '../../lib/exec/engine.js';
+import { fromValues } from '../../lib/exec/vectors.js';
+import { PARQUET_DEFAULTS } from '../../lib/export/parquet/options.js';
+import { parquetBody, planParquet } from '../../lib/export/parquet/parquet-writer.js';
 
 // The package's typings re-export without file extensions, which this project's module resolution does not follow.
 const QUESTDB_FUNCTIONS = (questdbParser as unknown as { functions: readonly string[] }).functions;
@@ -87,16 +91,28 @@ test('each table function named in function-names.ts is one FROM binds', async (
     wal_transactions: "'w'",
     files: "'.'",
     glob: "'*.csv'",
+    read_parquet: "'x.parquet'",
+    parquet_scan: "'x.parquet'",
   };
   for (const ddl of ['CREATE TABLE t (x INT)', 'CREATE TABLE w (ts TIMESTAMP) TIMESTAMP(ts) PARTITION BY DAY WAL']) {
     const create = compile(ddl, { catalog, ...ENGINE });
     assert.ok(create.kind === 'ddl');
     await create.execute(new AbortController().signal);
   }
-  // The file functions list inside the copy roots (none are set by default).
-  const copyRoots = { input: root, export: root };
+  // A Parquet file for read_parquet, in a copy root of its own; the file functions list inside
+  // the copy roots (none are set by default).
+  const copyRoot = join(root, 'import');
+  mkdirSync(copyRoot);
+  const parts: Buffer[] = [];
+  const rows = (async function* () {
+    yield { rowCount: 1, columns: [fromValues('LONG', [1])] };
+  })();
+  const plan = planParquet([{ name: 'x', type: 'LONG' }], -1, null, PARQUET_DEFAULTS);
+  for await (const c of parquetBody(plan, rows, null, { sent: 0, matched: 0 })) parts.push(c);
+  writeFileSync(join(copyRoot, 'x.parquet'), Buffer.concat(parts));
+  const copyRoots = { input: copyRoot, export: root };
   for (const name of TABLE_FUNCTIONS) {
-    const stmt = compile(`SELECT * FROM ${name}(${args[name] ?? ''})`, { catalog, ...ENGINE, copyRoots });
+    const stmt = compile(`SELECT * FROM ${name}(${args[name] ?? ''})`, { catalog, ...ENGINE, copyRoots, copyRoot });
     assert.equal(stmt.kind, 'select', name);
   }
   assert.throws(() => compile('SELECT * FROM no_such_fn()', { catalog, ...ENGINE }));

@@ -53,6 +53,7 @@ export function sourceTable(plan: Plan): string | null {
       case 'oneRow':
       case 'longSequence':
       case 'metadata':
+      case 'parquetScan':
       case 'input':
         return;
       case 'join':
