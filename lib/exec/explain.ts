@@ -25,6 +25,9 @@ export function explainPlan(plan: Plan, depth = 0): string[] {
     case 'asofJoin':
       children.push(plan.left, plan.right);
       break;
+    case 'windowJoin':
+      children.push(plan.left, ...plan.joins.map((j) => j.right));
+      break;
     default:
       break;
   }
@@ -67,6 +70,8 @@ function describe(p: Plan): string {
       return `SampleByFill fill: [${p.fills.map((f) => (f.kind === 'const' ? String(f.value) : f.kind)).join(',')}]`;
     case 'asofJoin':
       return `${p.splice ? 'Splice' : p.strict ? 'Lt' : 'AsOf'} Join keys: [${p.leftKeys.join(',')}] = [${p.rightKeys.join(',')}]${p.tolerance !== null ? ` tolerance: ${p.tolerance}us` : ''}`;
+    case 'windowJoin':
+      return `Window Join ${windowJoinText(p)} aggregates: [${p.aggregates.map((a, i) => `${a.name}(${a.args.map(expr).join(',')})@${p.aggJoin[i]}`).join(',')}]`;
     case 'latestBy':
       return `LatestBy keys: [${p.keys.map((k) => `$${k}`).join(',')}] timestamp: $${p.ts}`;
     case 'join':
@@ -131,6 +136,18 @@ function expr(e: BoundExpr): string {
         .map((l) => l.trim())
         .join(' <- ')})`;
   }
+}
+
+/** Each join of a WINDOW JOIN chain: keys, window in micros (QuestDB's lo/hi wording), prevailing, pair filter. */
+function windowJoinText(p: Extract<Plan, { kind: 'windowJoin' }>): string {
+  return p.joins
+    .map((j) => {
+      const side = (v: number): string => `${Math.abs(v)} ${v < 0 ? 'preceding' : 'following'}`;
+      const keys = j.leftKeys.length > 0 ? `keys: [${j.leftKeys.join(',')}] = [${j.rightKeys.join(',')}] ` : '';
+      const filter = j.residual ? ` filter: ${expr(j.residual)}` : '';
+      return `${keys}window lo: ${side(j.lo)} (${j.prevailing ? 'include' : 'exclude'} prevailing) hi: ${side(j.hi)}${filter}`;
+    })
+    .join('; ');
 }
 
 /** An interval end as QuestDB prints it: ISO micros, MIN/MAX when open. */

@@ -37,6 +37,7 @@ import { pruneColumns } from './prune.js';
 import { useTimestampOrder } from './timestamp-order.js';
 import { bindSampleBy, sampleFill, type SampleSetup } from './bind-sample-by.js';
 import { bindAsofJoin } from './bind-asof-join.js';
+import { isWindowJoin, MIXED_JOINS, WindowJoinBinder } from './bind-window-join.js';
 import { checkWindowPlacement, hasAggregate, WindowBinder } from './bind-window.js';
 import { checkPlanDepth } from './depth-guard.js';
 import { designateTimestamp, node } from './plan-timestamp.js';
@@ -530,6 +531,9 @@ function bindJoin(j: A.Join, cx: BindContext, ctes: Ctes): Source {
     if (seen.has(s.name.toLowerCase()))
       throw new SvcError('SQL', `Duplicate table or alias: ${s.name}`, { position: s.pos });
   }
+  // A SELECT's FROM of WINDOW JOINs alone is bound by WindowJoinBinder; one reached here is mixed with other joins.
+  if (j.type === 'WINDOW') throw new SvcError('SQL', MIXED_JOINS, { position: j.pos });
+  if (isWindowJoin(j.left)) throw new SvcError('SQL', MIXED_JOINS, { position: j.pos });
   if (j.type === 'ASOF' || j.type === 'LT' || j.type === 'SPLICE')
     return bindAsofJoin(j, bindFrom(j.left, cx, ctes), bindFrom(j.right, cx, ctes));
   if (j.type !== 'INNER' && j.type !== 'LEFT' && j.type !== 'CROSS') {
@@ -625,9 +629,14 @@ export function conjuncts(e: A.Expr): A.Expr[] {
 }
 
 function bindSelect(q: A.Select, cx: BindContext, ctes: Ctes): Plan {
-  const src: Source = q.from
-    ? bindFrom(q.from, cx, ctes)
-    : { plan: node({ kind: 'oneRow', fields: [] }), scope: { fields: [] } };
+  // WINDOW JOIN: the left source is the FROM (WHERE filters it); the SELECT list reads right tables in aggregates.
+  const wj = q.from && isWindowJoin(q.from) ? new WindowJoinBinder(cx, q.from, (f) => bindFrom(f, cx, ctes)) : null;
+  if (wj) checkWindowJoinClauses(q);
+  const src: Source = wj
+    ? wj.left
+    : q.from
+      ? bindFrom(q.from, cx, ctes)
+      : { plan: node({ kind: 'oneRow', fields: [] }), scope: { fields: [] } };
   let plan = src.plan;
   // Uncorrelated subqueries in this query's expressions see the same tables and CTEs.
   const subquery = (sq: A.Query): Plan => useTimestampOrder(pruneColumns(bindQueryIn(sq, cx, ctes)));
@@ -654,7 +663,7 @@ function bindSelect(q: A.Select, cx: BindContext, ctes: Ctes): Plan {
   for (const it of q.columns) {
     if (it.kind === 'star') {
       const t = it.table?.toLowerCase() ?? null;
-      const fs = inScope.fields.filter((f) => t === null || f.table?.toLowerCase() === t);
+      const fs = (wj ? wj.combined : inScope.fields).filter((f) => t === null || f.table?.toLowerCase() === t);
       if (t !== null && fs.length === 0)
         throw new SvcError('SQL', `Invalid table name or alias: ${it.table}`, { position: it.pos });
       for (const f of fs)
@@ -672,7 +681,7 @@ function bindSelect(q: A.Select, cx: BindContext, ctes: Ctes): Plan {
   const names = selectColumnNames(items, cx.naming ?? DEFAULT_COLUMN_NAMING, cx.sql ?? null);
 
   const hasAgg = (e: A.Expr): boolean => hasAggregate(cx, e);
-  const grouped = q.groupBy.length > 0 || items.some((i) => hasAgg(i.expr)) || q.having !== null;
+  const grouped = !wj && (q.groupBy.length > 0 || items.some((i) => hasAgg(i.expr)) || q.having !== null);
 
   let selectExprs: BoundExpr[];
   let postScope: Scope;
@@ -745,9 +754,11 @@ function bindSelect(q: A.Select, cx: BindContext, ctes: Ctes): Plan {
     if (q.sampleBy)
       throw new SvcError('SQL', 'SAMPLE BY needs aggregate functions in the select list', { position: q.sampleBy.pos });
     postScope = inScope;
-    selectExprs = items.map((i) =>
-      bindExpr(i.expr, { env: cx, scope: inScope, onAggregate: null, onWindow: windows.hook }),
-    );
+    selectExprs = items.map((i) => {
+      if (!wj) return bindExpr(i.expr, { env: cx, scope: inScope, onAggregate: null, onWindow: windows.hook });
+      wj.check(i.expr);
+      return bindExpr(i.expr, { env: cx, scope: inScope, onAggregate: wj.onAggregate, windowError: WJ_WINDOW });
+    });
   }
 
   // Projection, with hidden columns for ORDER BY expressions that are not selected.
@@ -762,15 +773,19 @@ function bindSelect(q: A.Select, cx: BindContext, ctes: Ctes): Plan {
     }
     if (q.distinct)
       throw new SvcError('SQL', 'ORDER BY items must appear in the select list with DISTINCT', { position: o.pos });
+    wj?.check(o.expr);
     const e = bindExpr(
       o.expr,
       grouped
         ? { env: cx, scope: postScope, onAggregate: null, keyOf }
-        : { env: cx, scope: inScope, onAggregate: null, onWindow: windows.hook },
+        : wj
+          ? { env: cx, scope: inScope, onAggregate: wj.onAggregate, windowError: WJ_WINDOW }
+          : { env: cx, scope: inScope, onAggregate: null, onWindow: windows.hook },
     );
     exprs.push(e);
     order.push({ index: exprs.length - 1, desc: o.desc });
   }
+  if (wj) plan = wj.build(plan);
   plan = windows.apply(plan);
   const projFields = [...fields, ...exprs.slice(fields.length).map((e, i) => ({ name: `$order${i}`, type: e.type }))];
   plan = node({ kind: 'project', input: plan, exprs, fields: projFields });
@@ -789,6 +804,17 @@ function bindSelect(q: A.Select, cx: BindContext, ctes: Ctes): Plan {
     });
   }
   return plan;
+}
+
+const WJ_WINDOW = 'window functions are not supported with WINDOW JOIN; use a subquery';
+
+/** QuestDB: a SELECT over WINDOW JOINs has no GROUP BY, HAVING or SAMPLE BY (aggregate its result in a subquery). */
+function checkWindowJoinClauses(q: A.Select): void {
+  const pos = q.groupBy[0]?.pos ?? q.having?.pos ?? q.sampleBy?.pos;
+  if (pos !== undefined)
+    throw new SvcError('SQL', 'GROUP BY, HAVING and SAMPLE BY are not supported with WINDOW JOIN; use a subquery', {
+      position: pos,
+    });
 }
 
 /**

@@ -235,6 +235,20 @@ export type Plan =
       /** Micros a matched right row may be older than the left row, or null. */
       readonly tolerance: number | null;
     })
+  /**
+   * WINDOW JOIN: one row per left row (its columns as they are), then one column per aggregate: the aggregate
+   * over the rows of its join's right side whose keys match and whose timestamp lies in [left ts + lo, left ts + hi]
+   * (plus, with `prevailing`, the latest such row at or before the window's start when none lies exactly there).
+   */
+  | (PlanBase & {
+      readonly kind: 'windowJoin';
+      readonly left: Plan;
+      readonly leftTs: number;
+      readonly joins: readonly WindowJoinPart[];
+      readonly aggregates: readonly BoundAggregate[];
+      /** The join (index into `joins`) whose right rows each aggregate reads. */
+      readonly aggJoin: readonly number[];
+    })
   /** LATEST ON: per distinct `keys` tuple, the row with the greatest `ts`; output in `ts` order. */
   | (PlanBase & {
       readonly kind: 'latestBy';
@@ -262,6 +276,22 @@ export type Plan =
       readonly left: Plan;
       readonly right: Plan;
     });
+
+/** One WINDOW JOIN of a chain: its right table and how a left row finds its window there. */
+export interface WindowJoinPart {
+  /** The right table's rows in timestamp order (ON conditions on the right table alone applied as a filter). */
+  readonly right: Plan;
+  readonly leftKeys: readonly number[];
+  readonly rightKeys: readonly number[];
+  readonly rightTs: number;
+  /** Window bounds in micros relative to the left row's timestamp, both inclusive (lo <= hi). */
+  readonly lo: number;
+  readonly hi: number;
+  /** INCLUDE PREVAILING (the default). */
+  readonly prevailing: boolean;
+  /** The rest of ON, over the left's fields then the right's, evaluated per (left row, right row) pair. */
+  readonly residual: BoundExpr | null;
+}
 
 export type PlanKind = Plan['kind'];
 

@@ -223,6 +223,14 @@ function planParts(p: Plan): { plans: Plan[]; exprs: BoundExpr[] } {
       return { plans: [p.left, p.right], exprs: [] };
     case 'join':
       return { plans: [p.left, p.right], exprs: p.residual === null ? [] : [p.residual] };
+    case 'windowJoin':
+      return {
+        plans: [p.left, ...p.joins.map((j) => j.right)],
+        exprs: [
+          ...p.joins.flatMap((j) => (j.residual === null ? [] : [j.residual])),
+          ...p.aggregates.flatMap((a) => a.args),
+        ],
+      };
   }
 }
 

@@ -104,6 +104,9 @@ function designated(p: PlanSpec): Designated {
       return of(p.left);
     case 'asofJoin':
       return p.splice ? NONE : of(p.left);
+    // One row per left row, in its order.
+    case 'windowJoin':
+      return of(p.left);
     // UNION mixes both sides' rows; EXCEPT and INTERSECT keep rows of the left side in its order.
     case 'setOp':
       return p.op === 'UNION' ? NONE : of(p.left);

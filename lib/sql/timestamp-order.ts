@@ -36,6 +36,12 @@ export function useTimestampOrder(plan: Plan): Plan {
     case 'setOp':
     case 'asofJoin':
       return rederive({ ...plan, left: useTimestampOrder(plan.left), right: useTimestampOrder(plan.right) });
+    case 'windowJoin':
+      return rederive({
+        ...plan,
+        left: useTimestampOrder(plan.left),
+        joins: plan.joins.map((j) => ({ ...j, right: useTimestampOrder(j.right) })),
+      });
     default:
       return plan;
   }

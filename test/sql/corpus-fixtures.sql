@@ -1,5 +1,5 @@
-CREATE TABLE trades (symbol SYMBOL, side SYMBOL, price DOUBLE, amount DOUBLE, timestamp TIMESTAMP, ts TIMESTAMP, quantity DOUBLE, volume DOUBLE, value DOUBLE, trader_id LONG, exchange SYMBOL, id LONG, instrument SYMBOL) TIMESTAMP(timestamp) PARTITION BY DAY WAL;
-CREATE TABLE market_data (timestamp TIMESTAMP, symbol SYMBOL, bids DOUBLE[][], asks DOUBLE[][], price DOUBLE, ts TIMESTAMP) TIMESTAMP(timestamp) PARTITION BY HOUR WAL;
+CREATE TABLE trades (symbol SYMBOL, sym SYMBOL, counterparty SYMBOL, side SYMBOL, price DOUBLE, amount DOUBLE, timestamp TIMESTAMP, ts TIMESTAMP, quantity DOUBLE, volume DOUBLE, value DOUBLE, trader_id LONG, exchange SYMBOL, id LONG, instrument SYMBOL) TIMESTAMP(timestamp) PARTITION BY DAY WAL;
+CREATE TABLE market_data (timestamp TIMESTAMP, symbol SYMBOL, bids DOUBLE[][], asks DOUBLE[][], price DOUBLE, mid_price DOUBLE, ts TIMESTAMP) TIMESTAMP(timestamp) PARTITION BY HOUR WAL;
 CREATE TABLE fx_trades (timestamp TIMESTAMP, symbol SYMBOL, ecn SYMBOL, trade_id UUID, side SYMBOL, passive BOOLEAN, price DOUBLE, quantity DOUBLE, counterparty SYMBOL, order_id UUID) TIMESTAMP(timestamp) PARTITION BY HOUR WAL;
 CREATE TABLE core_price (timestamp TIMESTAMP, symbol SYMBOL, ecn SYMBOL, bid_price DOUBLE, bid_volume LONG, ask_price DOUBLE, ask_volume LONG, reason SYMBOL, indicator1 DOUBLE, indicator2 DOUBLE) TIMESTAMP(timestamp) PARTITION BY HOUR WAL;
 CREATE TABLE transactions (timestamp TIMESTAMP, id LONG, account_id LONG, user_id LONG, amount DOUBLE, currency SYMBOL, status SYMBOL, type SYMBOL, category SYMBOL, merchant SYMBOL, country SYMBOL, ts TIMESTAMP) TIMESTAMP(timestamp) PARTITION BY DAY WAL;
@@ -21,3 +21,6 @@ CREATE TABLE sensor_3 (timestamp TIMESTAMP, value DOUBLE, ID LONG) TIMESTAMP(tim
 CREATE TABLE sensor_4 (timestamp TIMESTAMP, value DOUBLE, ID LONG) TIMESTAMP(timestamp);
 CREATE TABLE t (symbol SYMBOL, price DOUBLE, volume DOUBLE, ts TIMESTAMP, x LONG, k TIMESTAMP) TIMESTAMP(ts) PARTITION BY DAY;
 CREATE TABLE x (k TIMESTAMP, a LONG, b DOUBLE) TIMESTAMP(k) PARTITION BY DAY;
+CREATE TABLE prices (sym SYMBOL, price DOUBLE, bid DOUBLE, ts TIMESTAMP) TIMESTAMP(ts) PARTITION BY DAY WAL;
+CREATE TABLE bids (sym SYMBOL, bid DOUBLE, ts TIMESTAMP) TIMESTAMP(ts) PARTITION BY DAY WAL;
+CREATE TABLE asks (sym SYMBOL, ask DOUBLE, ts TIMESTAMP) TIMESTAMP(ts) PARTITION BY DAY WAL;

@@ -62,6 +62,10 @@ export function sourceTable(plan: Plan): string | null {
         walk(p.left);
         walk(p.right);
         return;
+      case 'windowJoin':
+        walk(p.left);
+        for (const j of p.joins) walk(j.right);
+        return;
       default:
         walk(p.input);
     }
