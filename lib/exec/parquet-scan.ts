@@ -6,7 +6,6 @@ import { open, type FileHandle } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { parquetMetadataAsync, parquetScan, type AsyncBuffer, type Compressors } from 'hyparquet';
-import { compressors as pureCompressors } from 'hyparquet-compressors';
 import type { Batch } from '../core/batch.js';
 import { sliceBatches } from '../core/vector-ops.js';
 import { SvcError, errorMessage } from '../errors/svc-error.js';
@@ -42,7 +41,7 @@ async function* scan(plan: ParquetScanPlan, cx: ExecContext, held: Held): AsyncG
         file,
         metadata,
         columns: names,
-        compressors: COMPRESSORS,
+        compressors: await pageCompressors(),
         utf8: false,
         parsers: RAW_PARSERS,
         geoparquet: false,
@@ -145,14 +144,23 @@ function lzoHadoop(input: Uint8Array, outputLength: number): Uint8Array {
 /**
  * Page decompressors: node:zlib for GZIP and BROTLI and zstd-napi for ZSTD (native, as svcdb's
  * writer compresses), hyparquet-compressors (pure JavaScript) for SNAPPY, LZ4 and LZ4_RAW, lzo for LZO.
+ * Loaded at the first read_parquet: hyparquet-compressors instantiates WebAssembly when it loads,
+ * which a server under an address-space cap must not pay for at start.
  */
-const COMPRESSORS: Compressors = (() => {
-  const zstd = nativeZstd();
-  return {
-    ...pureCompressors,
-    GZIP: (input) => gunzipSync(input),
-    BROTLI: (input) => brotliDecompressSync(input),
-    ...(zstd !== null ? { ZSTD: (input: Uint8Array) => zstd(input) } : {}),
-    LZO: lzoHadoop,
-  };
-})();
+let compressors: Promise<Compressors> | null = null;
+
+function pageCompressors(): Promise<Compressors> {
+  compressors ??= import('hyparquet-compressors').then(({ compressors: pure }) => {
+    const zstd = nativeZstd();
+    return {
+      ...pure,
+      GZIP: (input: Uint8Array) => gunzipSync(input),
+      BROTLI: (input: Uint8Array) => brotliDecompressSync(input),
+      ...(zstd !== null ? { ZSTD: (input: Uint8Array) => zstd(input) } : {}),
+      LZO: lzoHadoop,
+    };
+  });
+  // A failed load (no memory for the WebAssembly) fails this statement; the next one tries again.
+  compressors.catch(() => (compressors = null));
+  return compressors;
+}
