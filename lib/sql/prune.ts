@@ -155,6 +155,15 @@ function narrow(p: Plan, need: ReadonlySet<number> | null): Narrowed {
         plan: rederive({ ...p, left: narrow(p.left, null).plan, right: narrow(p.right, null).plan }),
         map: null,
       };
+    case 'horizonJoin':
+      return {
+        plan: rederive({
+          ...p,
+          left: narrow(p.left, null).plan,
+          joins: p.joins.map((j) => ({ ...j, right: narrow(j.right, null).plan })),
+        }),
+        map: null,
+      };
     case 'windowJoin':
       return {
         plan: rederive({
