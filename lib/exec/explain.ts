@@ -26,6 +26,7 @@ export function explainPlan(plan: Plan, depth = 0): string[] {
       children.push(plan.left, plan.right);
       break;
     case 'windowJoin':
+    case 'horizonJoin':
       children.push(plan.left, ...plan.joins.map((j) => j.right));
       break;
     default:
@@ -70,6 +71,8 @@ function describe(p: Plan): string {
       return `SampleByFill fill: [${p.fills.map((f) => (f.kind === 'const' ? String(f.value) : f.kind)).join(',')}]`;
     case 'asofJoin':
       return `${p.splice ? 'Splice' : p.strict ? 'Lt' : 'AsOf'} Join keys: [${p.leftKeys.join(',')}] = [${p.rightKeys.join(',')}]${p.tolerance !== null ? ` tolerance: ${p.tolerance}us` : ''}`;
+    case 'horizonJoin':
+      return `Horizon Join ${horizonJoinText(p)}`;
     case 'windowJoin':
       return `Window Join ${windowJoinText(p)} aggregates: [${p.aggregates.map((a, i) => `${a.name}(${a.args.map(expr).join(',')})@${p.aggJoin[i]}`).join(',')}]`;
     case 'latestBy':
@@ -148,6 +151,14 @@ function windowJoinText(p: Extract<Plan, { kind: 'windowJoin' }>): string {
       return `${keys}window lo: ${side(j.lo)} (${j.prevailing ? 'include' : 'exclude'} prevailing) hi: ${side(j.hi)}${filter}`;
     })
     .join('; ');
+}
+
+/** HORIZON JOIN: its offsets in micros, then each join's keys (left = right column indexes). */
+function horizonJoinText(p: Extract<Plan, { kind: 'horizonJoin' }>): string {
+  const joins = p.joins.map((j) =>
+    j.leftKeys.length > 0 ? `keys: [${j.leftKeys.join(',')}] = [${j.rightKeys.join(',')}]` : 'keys: none',
+  );
+  return `offsets: [${p.offsets.join(',')}] ${p.joins.length > 1 ? `tables: ${p.joins.length} ` : ''}${joins.join('; ')}`;
 }
 
 /** An interval end as QuestDB prints it: ISO micros, MIN/MAX when open. */

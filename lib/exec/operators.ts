@@ -12,6 +12,7 @@ import { pageGroupAggregate } from './page-group.js';
 import { runLatestBy } from './latest-by.js';
 import { runAsofJoin } from './asof-join.js';
 import { runWindowJoin } from './window-join.js';
+import { runHorizonJoin } from './horizon-join.js';
 import { runSampleFill } from './sample-fill.js';
 import { concatBatches, gatherBatch, sliceBatches } from '../core/vector-ops.js';
 import { batchBytes, Held, keyEntryBytes, pace, tablesOf, type ExecContext } from './context.js';
@@ -76,6 +77,8 @@ export function run(plan: Plan, cx: ExecContext): AsyncGenerator<Batch> {
       return runAsofJoin(plan, run(plan.left, cx), run(plan.right, cx)[Symbol.asyncIterator](), cx);
     case 'windowJoin':
       return runWindowJoin(plan, cx);
+    case 'horizonJoin':
+      return runHorizonJoin(plan, cx);
     case 'sampleFill':
       return runSampleFill(plan, run(plan.input, cx), cx);
     case 'join':

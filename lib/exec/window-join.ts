@@ -8,9 +8,9 @@ import type { ColumnVector } from '../core/column-vector.js';
 import { gatherBatch, gatherVector } from '../core/vector-ops.js';
 import type { AggregateState } from '../functions/registry.js';
 import type { Plan, WindowJoinPart } from '../sql/bound.js';
-import { collect } from './batches.js';
-import { holding, keyEntryBytes, pace, vectorBytes, type ExecContext, type Held } from './context.js';
+import { holding, pace, vectorBytes, type ExecContext, type Held } from './context.js';
 import { Evaluator } from './expr.js';
+import { collectKeyed, lowerBound, upperBound } from './keyed-rows.js';
 import { run } from './operators.js';
 import { prepareSubqueries } from './subqueries.js';
 import { rowKey } from './vectors.js';
@@ -133,29 +133,14 @@ async function prepareSide(
   cx: ExecContext,
   held: Held,
 ): Promise<Side> {
-  const rows = await collect(run(part.right, cx), part.right.fields.length, cx, held);
-  const ts = rows.rowCount === 0 ? new Float64Array(0) : (rows.columns[part.rightTs] as { data: Float64Array }).data;
-  const lists = new Map<string, number[]>();
-  const keys = part.rightKeys.map((c) => rows.columns[c]!);
-  let bytes = 0;
-  for (let r = 0; r < rows.rowCount; r++) {
-    const key = keys.length === 0 ? '' : rowKey(keys, r);
-    const list = lists.get(key);
-    if (list === undefined) {
-      lists.set(key, [r]);
-      bytes += keyEntryBytes(key.length) + 8;
-    } else list.push(r);
-    if ((r & 8191) === 8191) await pace(cx);
-  }
-  const byKey = new Map<string, Int32Array>();
-  for (const [key, list] of lists) byKey.set(key, Int32Array.from(list));
+  const { rows, ts, byKey } = await collectKeyed(part, cx, held);
   const aggs = plan.aggJoin.flatMap((j, a) => (j === k ? [a] : []));
   const fns = aggs.map((a) => plan.aggregates[a]!.args.map((e) => ev.compile(e)));
   const args =
     rows.rowCount === 0
       ? fns.map((fs) => fs.map(() => null))
       : ev.once(rows, (b) => fns.map((fs) => fs.map((f) => f(b))));
-  bytes += 4 * rows.rowCount;
+  let bytes = 0;
   for (const list of args) for (const v of list) if (v !== null) bytes += vectorBytes(v);
   held.add(bytes);
   return {
@@ -225,28 +210,4 @@ async function findPrevailing(
   // A row exactly at the window's start is in the window: no prevailing row then.
   for (let i = 0; i < n; i++) if (out[i]! >= 0 && side.ts[out[i]!] === lts[i]! + side.part.lo) out[i] = -1;
   return out;
-}
-
-/** The first position among `rows` whose timestamp is >= t. */
-function lowerBound(ts: Float64Array, rows: Int32Array, t: number): number {
-  let lo = 0,
-    hi = rows.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (ts[rows[mid]!]! < t) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
-}
-
-/** The first position among `rows` whose timestamp is > t. */
-function upperBound(ts: Float64Array, rows: Int32Array, t: number): number {
-  let lo = 0,
-    hi = rows.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (ts[rows[mid]!]! <= t) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
 }

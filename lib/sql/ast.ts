@@ -279,11 +279,17 @@ export interface ShowRef extends Node {
 /** HORIZON is an extension (QuestDB's markout join). */
 export type JoinType = 'INNER' | 'LEFT' | 'RIGHT' | 'FULL' | 'CROSS' | 'ASOF' | 'LT' | 'SPLICE' | 'WINDOW' | 'HORIZON';
 
-/** HORIZON JOIN ... RANGE FROM a TO b STEP s AS h | LIST (a, b, ...) AS h; offsets as written (`1s`, `-5s`). */
+/** An offset of HORIZON JOIN's RANGE or LIST as written (`1s`, `-5s`, `0`), with where it is written. */
+export interface HorizonOffset {
+  readonly text: string;
+  readonly pos: number;
+}
+
+/** HORIZON JOIN ... RANGE FROM a TO b STEP s AS h | LIST (a, b, ...) AS h (after the last of a chain of them). */
 export interface Horizon {
   readonly pos: number;
-  readonly range: { readonly from: string; readonly to: string; readonly step: string } | null;
-  readonly list: readonly string[] | null;
+  readonly range: { readonly from: HorizonOffset; readonly to: HorizonOffset; readonly step: HorizonOffset } | null;
+  readonly list: readonly HorizonOffset[] | null;
   readonly alias: string | null;
 }
 

@@ -4,17 +4,20 @@
 import { SvcError } from '../errors/svc-error.js';
 import type * as A from './ast.js';
 import { bindExpr, exprKey, resolveColumn, type AggregateHook, type Scope, type ScopeField } from './bind-expr.js';
+import {
+  checkTimestamp,
+  columnRefs,
+  filterRight,
+  joinChain,
+  splitOn,
+  uniqueNames,
+  type Source,
+} from './bind-time-join.js';
 import type { BoundAggregate, BoundExpr, Plan, WindowJoinPart } from './bound.js';
 import { constValue } from './const-value.js';
-import { pushIntervals } from './intervals.js';
 import { balancedAnd } from './parse-expr.js';
 import { node } from './plan-timestamp.js';
 import type { StatementEnv } from './statement-env.js';
-
-interface Source {
-  readonly plan: Plan;
-  readonly scope: Scope;
-}
 
 /** RANGE offsets' time units, in microseconds (the designated timestamp's unit). */
 const UNIT_MICROS: Record<string, number> = {
@@ -61,21 +64,9 @@ export class WindowJoinBinder {
     from: A.Join,
     bindFrom: (f: A.FromItem) => Source,
   ) {
-    const chain: A.Join[] = [];
-    let f: A.FromItem = from;
-    while (f.kind === 'join' && f.type === 'WINDOW') {
-      chain.unshift(f);
-      f = f.left;
-    }
+    const { base: f, chain } = joinChain(from, 'WINDOW');
     if (f.kind === 'join') throw new SvcError('SQL', MIXED_JOINS, { position: f.pos });
-    const names = new Set<string>();
-    const named = (g: Exclude<A.FromItem, A.Join>): void => {
-      const name = g.kind === 'showRef' ? null : (g.alias ?? (g.kind === 'tableRef' ? g.name : null));
-      if (name === null) return;
-      if (names.has(name.toLowerCase()))
-        throw new SvcError('SQL', `Duplicate table or alias: ${name}`, { position: g.pos });
-      names.add(name.toLowerCase());
-    };
+    const named = uniqueNames();
     named(f);
     this.left = bindFrom(f);
     checkTimestamp(this.left.plan, 'left', from.pos);
@@ -97,40 +88,9 @@ export class WindowJoinBinder {
   #bindPart(p: Part): WindowJoinPart {
     const j = p.join;
     const l = this.left;
-    const nl = l.scope.fields.length;
     const pairScope: Scope = { fields: [...l.scope.fields, ...p.right.scope.fields] };
-    const leftKeys: number[] = [];
-    const rightKeys: number[] = [];
-    const rightOnly: A.Expr[] = [];
-    const rest: A.Expr[] = [];
-    if (j.using) {
-      for (const name of j.using) {
-        leftKeys.push(resolveColumn(l.scope, { kind: 'column', pos: j.pos, table: null, name }).index);
-        rightKeys.push(resolveColumn(p.right.scope, { kind: 'column', pos: j.pos, table: null, name }).index);
-      }
-    } else if (j.on) {
-      for (const c of conjuncts(j.on)) {
-        if (c.kind === 'binary' && c.op === '=' && c.left.kind === 'column' && c.right.kind === 'column') {
-          const a = resolveColumn(pairScope, c.left).index;
-          const b = resolveColumn(pairScope, c.right).index;
-          if (a < nl !== b < nl) {
-            leftKeys.push(Math.min(a, b));
-            rightKeys.push(Math.max(a, b) - nl);
-            continue;
-          }
-        }
-        const owners = columnRefs(c).map((r) => resolveColumn(pairScope, r).index >= nl);
-        if (owners.length > 0 && owners.every((o) => o)) rightOnly.push(c);
-        else rest.push(c);
-      }
-    }
-    let right = p.right.plan;
-    if (rightOnly.length > 0) {
-      const predicate = bindExpr(balancedAnd(rightOnly), { env: this.env, scope: p.right.scope, onAggregate: null });
-      if (predicate.type !== 'BOOLEAN')
-        throw new SvcError('SQL', 'boolean expression expected', { position: rightOnly[0]!.pos });
-      right = pushIntervals(right, predicate);
-    }
+    const { leftKeys, rightKeys, rightOnly, rest } = splitOn(j, l.scope, p.right.scope);
+    const right = filterRight(this.env, p.right, rightOnly);
     let residual: BoundExpr | null = null;
     if (rest.length > 0) {
       residual = bindExpr(balancedAnd(rest), { env: this.env, scope: pairScope, onAggregate: null });
@@ -267,38 +227,4 @@ export class WindowJoinBinder {
       fields: [...left.fields, ...this.#aggregates.map((a) => ({ name: a.name, type: a.type }))],
     });
   }
-}
-
-function checkTimestamp(p: Plan, side: 'left' | 'right', pos: number): void {
-  if (p.timestamp < 0)
-    throw new SvcError('SQL', `${side} side of time series join has no timestamp`, { position: pos });
-  // Windows are found walking both sides forward in time.
-  if (p.timestampDesc)
-    throw new SvcError('SQL', `${side} side of time series join doesn't have ASC timestamp order`, { position: pos });
-}
-
-function conjuncts(e: A.Expr): A.Expr[] {
-  return e.kind === 'binary' && e.op === 'AND' ? [...conjuncts(e.left), ...conjuncts(e.right)] : [e];
-}
-
-/** The column references of `e` in text order, subqueries and calls `skip` says left out. */
-function columnRefs(e: A.Expr, skip?: (c: A.Call) => boolean): A.ColumnRef[] {
-  const out: A.ColumnRef[] = [];
-  const visit = (n: unknown): void => {
-    if (n === null || typeof n !== 'object') return;
-    if (Array.isArray(n)) {
-      for (const x of n) visit(x);
-      return;
-    }
-    const o = n as { kind?: string };
-    if (o.kind === 'column') {
-      out.push(o as A.ColumnRef);
-      return;
-    }
-    if (o.kind === 'subquery' || o.kind === 'select' || o.kind === 'setOp') return;
-    if (o.kind === 'call' && skip?.(o as A.Call)) return;
-    for (const v of Object.values(o)) visit(v);
-  };
-  visit(e);
-  return out.sort((a, b) => a.pos - b.pos);
 }

@@ -38,6 +38,13 @@ import { useTimestampOrder } from './timestamp-order.js';
 import { bindSampleBy, sampleFill, type SampleSetup } from './bind-sample-by.js';
 import { bindAsofJoin } from './bind-asof-join.js';
 import { isWindowJoin, MIXED_JOINS, WindowJoinBinder } from './bind-window-join.js';
+import {
+  hasHorizonJoin,
+  HORIZON_FOLLOWED,
+  HORIZON_MIXED,
+  HorizonJoinBinder,
+  isHorizonJoin,
+} from './bind-horizon-join.js';
 import { checkWindowPlacement, hasAggregate, WindowBinder } from './bind-window.js';
 import { checkPlanDepth } from './depth-guard.js';
 import { designateTimestamp, node } from './plan-timestamp.js';
@@ -531,6 +538,9 @@ function bindJoin(j: A.Join, cx: BindContext, ctes: Ctes): Source {
     if (seen.has(s.name.toLowerCase()))
       throw new SvcError('SQL', `Duplicate table or alias: ${s.name}`, { position: s.pos });
   }
+  // A SELECT's FROM of HORIZON JOINs alone is bound by HorizonJoinBinder: no other join follows or precedes them.
+  if (hasHorizonJoin(j.left)) throw new SvcError('SQL', HORIZON_FOLLOWED, { position: j.pos });
+  if (j.type === 'HORIZON') throw new SvcError('SQL', HORIZON_MIXED, { position: j.pos });
   // A SELECT's FROM of WINDOW JOINs alone is bound by WindowJoinBinder; one reached here is mixed with other joins.
   if (j.type === 'WINDOW') throw new SvcError('SQL', MIXED_JOINS, { position: j.pos });
   if (isWindowJoin(j.left)) throw new SvcError('SQL', MIXED_JOINS, { position: j.pos });
@@ -632,11 +642,16 @@ function bindSelect(q: A.Select, cx: BindContext, ctes: Ctes): Plan {
   // WINDOW JOIN: the left source is the FROM (WHERE filters it); the SELECT list reads right tables in aggregates.
   const wj = q.from && isWindowJoin(q.from) ? new WindowJoinBinder(cx, q.from, (f) => bindFrom(f, cx, ctes)) : null;
   if (wj) checkWindowJoinClauses(q);
+  // HORIZON JOIN: WHERE filters the left source; the rest of the SELECT reads the node's rows.
+  const hj = q.from && isHorizonJoin(q.from) ? new HorizonJoinBinder(cx, q.from, (f) => bindFrom(f, cx, ctes)) : null;
+  hj?.checkClauses(q);
   const src: Source = wj
     ? wj.left
-    : q.from
-      ? bindFrom(q.from, cx, ctes)
-      : { plan: node({ kind: 'oneRow', fields: [] }), scope: { fields: [] } };
+    : hj
+      ? hj.left
+      : q.from
+        ? bindFrom(q.from, cx, ctes)
+        : { plan: node({ kind: 'oneRow', fields: [] }), scope: { fields: [] } };
   let plan = src.plan;
   // Uncorrelated subqueries in this query's expressions see the same tables and CTEs.
   const subquery = (sq: A.Query): Plan => useTimestampOrder(pruneColumns(bindQueryIn(sq, cx, ctes)));
@@ -645,12 +660,17 @@ function bindSelect(q: A.Select, cx: BindContext, ctes: Ctes): Plan {
   const windows = new WindowBinder(cx, inScope, q.windows);
 
   if (q.where) {
+    hj?.checkWhere(q.where);
     const predicate = bindExpr(q.where, { env: cx, scope: inScope, onAggregate: null });
     if (predicate.type !== 'BOOLEAN')
       throw new SvcError('SQL', 'boolean expression expected', { position: q.where.pos });
     plan = pushIntervals(plan, predicate);
   }
   if (q.latestOn) plan = bindLatestOn(q.latestOn, plan, inScope);
+  if (hj) {
+    plan = hj.build(plan);
+    inScope = { ...hj.scope, subquery };
+  }
   let sampling: SampleSetup | null = null;
   if (q.sampleBy) {
     sampling = bindSampleBy(cx, q.sampleBy, plan, inScope);
@@ -663,7 +683,9 @@ function bindSelect(q: A.Select, cx: BindContext, ctes: Ctes): Plan {
   for (const it of q.columns) {
     if (it.kind === 'star') {
       const t = it.table?.toLowerCase() ?? null;
-      const fs = (wj ? wj.combined : inScope.fields).filter((f) => t === null || f.table?.toLowerCase() === t);
+      const fs = (wj ? wj.combined : hj ? hj.starFields : inScope.fields).filter(
+        (f) => t === null || f.table?.toLowerCase() === t,
+      );
       if (t !== null && fs.length === 0)
         throw new SvcError('SQL', `Invalid table name or alias: ${it.table}`, { position: it.pos });
       for (const f of fs)
@@ -688,10 +710,16 @@ function bindSelect(q: A.Select, cx: BindContext, ctes: Ctes): Plan {
   let keyOf: ((e: A.Expr) => BoundExpr | null) | undefined;
   if (grouped) {
     // Keys: GROUP BY (by expression, select alias or position), else every select item without an aggregate.
-    const keyAsts: A.Expr[] =
+    let keyAsts: A.Expr[] =
       q.groupBy.length > 0
         ? q.groupBy.map((g) => resolveGroupItem(g, items, names))
         : items.filter((i) => !hasAgg(i.expr)).map((i) => i.expr);
+    if (hj && q.groupBy.length > 0)
+      keyAsts = hj.groupKeys(
+        q.groupBy,
+        keyAsts,
+        items.filter((i) => !hasAgg(i.expr)),
+      );
     const keys = keyAsts.map((k) => bindExpr(k, { env: cx, scope: inScope, onAggregate: null }));
     // SAMPLE BY groups by bucket even when the timestamp is not selected (a hidden key).
     if (sampling && !keys.some((k) => k.kind === 'col' && k.index === sampling.bucketField)) {

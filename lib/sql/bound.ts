@@ -249,6 +249,19 @@ export type Plan =
       /** The join (index into `joins`) whose right rows each aggregate reads. */
       readonly aggJoin: readonly number[];
     })
+  /**
+   * HORIZON JOIN: per left row and per offset (ascending), the left row's columns, the offset (LONG micros),
+   * the left timestamp + offset (TIMESTAMP), then for each join its right side's row ASOF that time: the
+   * latest row of the same key at or before it (NULLs when there is none). Left order is kept.
+   */
+  | (PlanBase & {
+      readonly kind: 'horizonJoin';
+      readonly left: Plan;
+      readonly leftTs: number;
+      /** Micros, ascending. */
+      readonly offsets: readonly number[];
+      readonly joins: readonly TimeJoinSide[];
+    })
   /** LATEST ON: per distinct `keys` tuple, the row with the greatest `ts`; output in `ts` order. */
   | (PlanBase & {
       readonly kind: 'latestBy';
@@ -277,13 +290,17 @@ export type Plan =
       readonly right: Plan;
     });
 
-/** One WINDOW JOIN of a chain: its right table and how a left row finds its window there. */
-export interface WindowJoinPart {
+/** One join of a WINDOW or HORIZON JOIN chain: its right side and the key columns a left row matches it by. */
+export interface TimeJoinSide {
   /** The right table's rows in timestamp order (ON conditions on the right table alone applied as a filter). */
   readonly right: Plan;
   readonly leftKeys: readonly number[];
   readonly rightKeys: readonly number[];
   readonly rightTs: number;
+}
+
+/** One WINDOW JOIN of a chain: its right table and how a left row finds its window there. */
+export interface WindowJoinPart extends TimeJoinSide {
   /** Window bounds in micros relative to the left row's timestamp, both inclusive (lo <= hi). */
   readonly lo: number;
   readonly hi: number;

@@ -223,6 +223,8 @@ function planParts(p: Plan): { plans: Plan[]; exprs: BoundExpr[] } {
       return { plans: [p.left, p.right], exprs: [] };
     case 'join':
       return { plans: [p.left, p.right], exprs: p.residual === null ? [] : [p.residual] };
+    case 'horizonJoin':
+      return { plans: [p.left, ...p.joins.map((j) => j.right)], exprs: [] };
     case 'windowJoin':
       return {
         plans: [p.left, ...p.joins.map((j) => j.right)],

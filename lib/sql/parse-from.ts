@@ -1,7 +1,7 @@
 // FROM parsing: tables, table functions, subqueries and (SHOW ...) with aliases and
 // TIMESTAMP(col) designations, and joins (comma, INNER/LEFT/.../ASOF/LT/SPLICE/WINDOW/HORIZON).
 
-import type { FromItem, Horizon, Join, JoinType, Show, WindowFrame } from './ast.js';
+import type { FromItem, Horizon, HorizonOffset, Join, JoinType, Show, WindowFrame } from './ast.js';
 import { type Cursor, type Mutable } from './parse-cursor.js';
 import { undeclaredVariable } from './declare.js';
 import { parseCall, parseExpr } from './parse-expr.js';
@@ -65,7 +65,10 @@ export function parseFromRest(c: Cursor, first: Exclude<FromItem, Join>, aliasDo
       j.range = parseFrame(c) satisfies WindowFrame;
     }
     // Several HORIZON JOINs share one RANGE/LIST, written after the last of them.
-    if (type === 'HORIZON' && (c.isKw('RANGE') || c.isKw('LIST'))) j.horizon = parseHorizon(c);
+    if (type === 'HORIZON') {
+      if (c.isKw('RANGE') || c.isKw('LIST')) j.horizon = parseHorizon(c);
+      else if (!(c.isKw('HORIZON') && c.isKwAt(1, 'JOIN'))) throw c.expected("'range' or 'list'");
+    }
     left = j;
   }
 }
@@ -115,22 +118,26 @@ function joinType(c: Cursor): JoinType | null {
 
 function parseHorizon(c: Cursor): Horizon {
   const t = c.tok;
+  const offset = (what: string): HorizonOffset => {
+    const pos = c.tok.pos;
+    return { text: c.duration(what), pos };
+  };
   let range: Horizon['range'] = null;
-  let list: string[] | null = null;
+  let list: HorizonOffset[] | null = null;
   if (c.acceptKw('RANGE')) {
     c.expectKw('FROM');
-    const from = c.duration('offset');
+    const from = offset('offset');
     c.expectKw('TO');
-    const to = c.duration('offset');
+    const to = offset('offset');
     c.expectKw('STEP');
-    range = { from, to, step: c.duration('step') };
-  } else if (c.acceptKw('LIST')) {
-    c.expectOp('(');
-    list = [c.duration('offset')];
-    while (c.acceptOp(',')) list.push(c.duration('offset'));
-    c.expectOp(')');
+    range = { from, to, step: offset('step') };
   } else {
-    throw c.expected("'range' or 'list'");
+    c.expectKw('LIST');
+    c.expectOp('(');
+    if (c.isOp(')')) throw c.expected('at least one offset expression');
+    list = [offset('offset')];
+    while (c.acceptOp(',')) list.push(offset('offset'));
+    c.expectOp(')');
   }
   const alias = c.acceptKw('AS') ? c.alias() : null;
   return { pos: t.pos, range, list, alias };

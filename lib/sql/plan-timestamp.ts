@@ -107,6 +107,9 @@ function designated(p: PlanSpec): Designated {
     // One row per left row, in its order.
     case 'windowJoin':
       return of(p.left);
+    // A row per left row and offset, in left order: the left's timestamp stays in order (h.timestamp does not).
+    case 'horizonJoin':
+      return of(p.left);
     // UNION mixes both sides' rows; EXCEPT and INTERSECT keep rows of the left side in its order.
     case 'setOp':
       return p.op === 'UNION' ? NONE : of(p.left);

@@ -155,6 +155,8 @@ function narrow(p: Plan, need: ReadonlySet<number> | null): Narrowed {
         plan: rederive({ ...p, left: narrow(p.left, null).plan, right: narrow(p.right, null).plan }),
         map: null,
       };
+    case 'horizonJoin':
+      return narrowHorizonJoin(p, need);
     case 'windowJoin':
       return {
         plan: rederive({
@@ -172,6 +174,48 @@ function narrow(p: Plan, need: ReadonlySet<number> | null): Narrowed {
     default:
       return { plan: p, map: null };
   }
+}
+
+/**
+ * HORIZON JOIN's columns are the left's, the offset and the horizon timestamp, then each right side's:
+ * each side reads only the columns asked for above plus its timestamp and keys (a right side is held
+ * whole while the join runs, so its wide columns cost memory when unused).
+ */
+function narrowHorizonJoin(p: Extract<Plan, { kind: 'horizonJoin' }>, need: ReadonlySet<number> | null): Narrowed {
+  const nl = p.left.fields.length;
+  const wanted = (lo: number, width: number, always: readonly number[]): Set<number> => {
+    const out = new Set(always);
+    for (let i = 0; i < width; i++) if (need === null || need.has(lo + i)) out.add(i);
+    return out;
+  };
+  const left = narrow(p.left, wanted(0, nl, [p.leftTs, ...p.joins.flatMap((j) => j.leftKeys)]));
+  const at = (m: Int32Array | null, i: number): number => (m === null ? i : m[i]!);
+  const map = new Int32Array(p.fields.length).fill(-1);
+  for (let i = 0; i < nl; i++) map[i] = at(left.map, i);
+  const newNl = left.plan.fields.length;
+  map[nl] = newNl;
+  map[nl + 1] = newNl + 1;
+  let start = nl + 2;
+  let next = newNl + 2;
+  const joins = p.joins.map((j) => {
+    const width = j.right.fields.length;
+    const right = narrow(j.right, wanted(start, width, [j.rightTs, ...j.rightKeys]));
+    for (let i = 0; i < width; i++) {
+      const k = at(right.map, i);
+      map[start + i] = k < 0 ? -1 : next + k;
+    }
+    start += width;
+    next += right.plan.fields.length;
+    return {
+      right: right.plan,
+      leftKeys: j.leftKeys.map((k) => at(left.map, k)),
+      rightKeys: j.rightKeys.map((k) => at(right.map, k)),
+      rightTs: at(right.map, j.rightTs),
+    };
+  });
+  const fields = [...left.plan.fields, p.fields[nl]!, p.fields[nl + 1]!, ...joins.flatMap((j) => j.right.fields)];
+  const plan = rederive({ ...p, left: left.plan, leftTs: at(left.map, p.leftTs), joins, fields });
+  return { plan, map: left.map === null && joins.every((j, k) => j.right === p.joins[k]!.right) ? null : map };
 }
 
 function range(n: number): number[] {

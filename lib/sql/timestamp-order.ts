@@ -42,6 +42,12 @@ export function useTimestampOrder(plan: Plan): Plan {
         left: useTimestampOrder(plan.left),
         joins: plan.joins.map((j) => ({ ...j, right: useTimestampOrder(j.right) })),
       });
+    case 'horizonJoin':
+      return rederive({
+        ...plan,
+        left: useTimestampOrder(plan.left),
+        joins: plan.joins.map((j) => ({ ...j, right: useTimestampOrder(j.right) })),
+      });
     default:
       return plan;
   }

@@ -288,10 +288,18 @@ test('parses HORIZON JOIN with RANGE or LIST offsets', () => {
   const j = selectOf('select * from t AS t HORIZON JOIN m AS m ON (symbol) RANGE FROM -5s TO 5s STEP 1s AS h').from;
   assert.ok(j?.kind === 'join');
   assert.equal(j.type, 'HORIZON');
-  assert.deepEqual(strip(j.horizon), { range: { from: '-5s', to: '5s', step: '1s' }, list: null, alias: 'h' });
+  assert.deepEqual(strip(j.horizon), {
+    range: { from: { text: '-5s' }, to: { text: '5s' }, step: { text: '1s' } },
+    list: null,
+    alias: 'h',
+  });
   const k = selectOf('select * from t HORIZON JOIN m ON (s) LIST (1s, 5s, 1m) AS h').from;
   assert.ok(k?.kind === 'join');
-  assert.deepEqual(strip(k.horizon), { range: null, list: ['1s', '5s', '1m'], alias: 'h' });
+  assert.deepEqual(strip(k.horizon), {
+    range: null,
+    list: [{ text: '1s' }, { text: '5s' }, { text: '1m' }],
+    alias: 'h',
+  });
 });
 
 test('accepts LATEST ON before and after WHERE, and the older LATEST BY', () => {

@@ -63,6 +63,7 @@ export function sourceTable(plan: Plan): string | null {
         walk(p.right);
         return;
       case 'windowJoin':
+      case 'horizonJoin':
         walk(p.left);
         for (const j of p.joins) walk(j.right);
         return;
