@@ -23,6 +23,7 @@ export const COLUMN_TYPES = [
   'LONG128',
   'BINARY',
   'TIMESTAMP_NS',
+  'INTERVAL',
 ] as const;
 export type PlainColumnType = (typeof COLUMN_TYPES)[number];
 
@@ -73,6 +74,8 @@ const PLAIN_INFO: Readonly<Record<PlainColumnType, TypeInfo>> = {
   LONG256: { layout: 'fixed', width: 32, nullable: true, stride: 32 },
   LONG128: { layout: 'fixed', width: 16, nullable: true, stride: 16 },
   BINARY: { layout: 'var', width: 0, nullable: true, stride: 1 },
+  // A runtime value only (interval(), today()): never a table column (isPersisted).
+  INTERVAL: { layout: 'fixed', width: 16, nullable: true, stride: 16 },
 };
 
 /** Most bits of a GEOHASH (12 chars), as in QuestDB. */
@@ -180,9 +183,24 @@ export function typeInfo(t: ColumnType): TypeInfo {
   }
 }
 
-/** Whether `t` is held in memory as raw bytes, `width` per row (UUID, LONG128, LONG256, GEOHASH, DECIMAL). */
+/** Whether `t` is held in memory as raw bytes, `width` per row (UUID, LONG128, LONG256, INTERVAL, GEOHASH, DECIMAL). */
 export function isByteRows(t: ColumnType): boolean {
-  return t === 'UUID' || t === 'LONG128' || t === 'LONG256' || t.startsWith('GEOHASH(') || t.startsWith('DECIMAL(');
+  return (
+    t === 'UUID' ||
+    t === 'LONG128' ||
+    t === 'LONG256' ||
+    t === 'INTERVAL' ||
+    t.startsWith('GEOHASH(') ||
+    t.startsWith('DECIMAL(')
+  );
+}
+
+/**
+ * Whether a table column can be of type `t`: every type but INTERVAL, a value
+ * QuestDB computes (interval(), today()) and never stores.
+ */
+export function isPersisted(t: string): boolean {
+  return t !== 'INTERVAL';
 }
 
 /** A type's parameters are wrong (the message is QuestDB's); `offset` is where in the parameters text it points. */

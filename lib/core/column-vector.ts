@@ -12,6 +12,7 @@ export type FixedArray = Uint8Array | Int8Array | Int16Array | Uint16Array | Int
  * DOUBLE Float64Array, LONG/DATE/TIMESTAMP Float64Array of the values (exact
  * below 2^53; NULL is -2^63) with `exact` holding the raw little-endian int64
  * pairs for LONG, UUID and LONG128 Uint8Array of 16 bytes per row, LONG256 of 32,
+ * INTERVAL of 16 (lo then hi: two little-endian int64 micros, both bounds included),
  * GEOHASH and DECIMAL Uint8Array of their width's bytes per row (the on-disk
  * little-endian bytes: typeInfo(t).stride).
  */
@@ -224,6 +225,7 @@ function expectedArray(type: ColumnType): string {
     case 'UUID':
     case 'LONG128':
     case 'LONG256':
+    case 'INTERVAL':
       return 'Uint8Array';
     case 'BYTE':
       return 'Int8Array';
@@ -335,8 +337,9 @@ export function nullVector(type: ColumnType, rows: number, dict: readonly string
     }
     case 'UUID':
     case 'LONG128':
-    case 'LONG256': {
-      // NULL is every 64-bit lane at -2^63, as in QuestDB.
+    case 'LONG256':
+    case 'INTERVAL': {
+      // NULL is every 64-bit lane at -2^63, as in QuestDB (INTERVAL: lo and hi both LONG NULL).
       const w = info.width;
       const data = new Uint8Array(rows * w);
       for (let i = 7; i < data.length; i += 8) data[i] = 0x80;

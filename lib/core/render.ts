@@ -10,6 +10,7 @@ import { formatDouble, formatFloat, formatLong } from './number-format.js';
 import { textAt } from './vec.js';
 import { formatTimestampNs, pairsOf } from './nanos.js';
 import { ArrayReader, formatArrayAt, isArrayType } from './array-values.js';
+import { formatInterval, intervalHi, intervalLo, isIntervalNull } from './interval-values.js';
 
 /** IPV4 as dotted quad (the int holds the address; 0 is NULL). */
 export function formatIpv4(x: number): string {
@@ -74,6 +75,10 @@ export function renderAt(v: ColumnVector, i: number): string | null {
       let isNull = true;
       for (let k = 0; k < 16 && isNull; k++) isNull = b[i * 16 + k] === ((k & 7) === 7 ? 0x80 : 0);
       return isNull ? null : formatUuid(b, i * 16);
+    }
+    case 'INTERVAL': {
+      const b = v.data as Uint8Array;
+      return isIntervalNull(b, i) ? null : formatInterval(intervalLo(b, i), intervalHi(b, i));
     }
     case 'LONG256': {
       const b = v.data as Uint8Array;

@@ -215,7 +215,8 @@ export function constantVector(type: SqlType, value: number | string | boolean |
     }
     case 'UUID':
     case 'LONG128':
-    case 'LONG256': {
+    case 'LONG256':
+    case 'INTERVAL': {
       const v = nullVector(t, n);
       if (value === null) return v;
       const data = (v as FixedVector).data as Uint8Array;
@@ -349,7 +350,8 @@ export function nullFlags(v: ColumnVector): Uint8Array {
           break;
         case 'UUID':
         case 'LONG128':
-        case 'LONG256': {
+        case 'LONG256':
+        case 'INTERVAL': {
           // NULL: every 64-bit lane is -2^63 (bytes 0..6 zero, byte 7 0x80).
           const w = v.type === 'LONG256' ? 32 : 16;
           for (let i = 0; i < n; i++) {

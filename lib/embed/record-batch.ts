@@ -27,7 +27,7 @@ export interface RecordBatch {
  * IPV4, LONG256 (0x hex), GEOHASH (base32, or bits) and DECIMAL (exact, with
  * its scale's digits); TIMESTAMP, TIMESTAMP_NS and DATE as ISO-8601 UTC text
  * (with microseconds, nanoseconds and milliseconds, as the JSON API prints
- * them); DOUBLE arrays as nested arrays of numbers (a NULL element null); null for NULL.
+ * them); INTERVAL as QuestDB's text (`('...Z', '...Z')`); DOUBLE arrays as nested arrays of numbers (a NULL element null); null for NULL.
  */
 export type Row = Record<string, RowValue>;
 export type RowValue = number | string | boolean | null | RowArray;

@@ -3,7 +3,7 @@
 // the statement is compiled, so errors carry their position.
 import { SvcError } from '../errors/svc-error.js';
 import type { Catalog, CreateTableDef } from '../storage/catalog.js';
-import { typeName, type ColumnType } from '../core/column-type.js';
+import { isPersisted, typeName, type ColumnType } from '../core/column-type.js';
 import { checkColumnName, checkTableName, nameKey } from '../storage/names.js';
 import {
   columnOptions,
@@ -39,6 +39,13 @@ async function at<T>(pos: number, f: () => T | Promise<T>): Promise<T> {
 }
 
 /** A name check (storage/names.ts) as a SQL error at the name's position. */
+/** A table column's type as written: INTERVAL is a value only, refused as QuestDB refuses it (at the type). */
+function columnTypeOf(t: A.TypeName): ReturnType<typeof typeOf> {
+  const type = typeOf(t);
+  if (!isPersisted(type)) throw new SvcError('SQL', `non-persisted type: ${t.name}`, { position: t.pos });
+  return type;
+}
+
 function checkName(check: (name: string) => void, name: string, pos: number): void {
   try {
     check(name);
@@ -172,9 +179,13 @@ function createTable(stmt: A.CreateTable, catalog: Catalog, env: DdlEnv): Prepar
     columns = query.fields.map((f, i) => {
       checkName(checkColumnName, f.name, itemPos?.[i] ?? stmt.asSelect!.pos);
       const cast = stmt.casts.find((c) => c.column.toLowerCase() === f.name.toLowerCase());
-      const type = cast ? typeOf(cast.type) : f.type;
+      const type = cast ? columnTypeOf(cast.type) : f.type;
       if (type === 'NULL')
         throw new SvcError('SQL', `cannot create a column of type NULL [column=${f.name}]`, { position: stmt.pos });
+      if (!isPersisted(type))
+        throw new SvcError('SQL', `non-persisted type: ${typeName(type)} [column=${f.name}]`, {
+          position: itemPos?.[i] ?? stmt.asSelect!.pos,
+        });
       return { name: f.name, type };
     });
     for (const c of stmt.casts) {
@@ -198,7 +209,7 @@ function createTable(stmt: A.CreateTable, catalog: Catalog, env: DdlEnv): Prepar
     const seen = new Set<string>();
     columns = stmt.columns.map((c) => {
       checkName(checkColumnName, c.name, c.pos);
-      const t = typeOf(c.type);
+      const t = columnTypeOf(c.type);
       if (t === 'NULL') throw new SvcError('SQL', 'invalid column type', { position: c.type.pos });
       if (seen.has(c.name.toLowerCase()))
         throw new SvcError('SQL', `Duplicate column [name=${c.name}]`, { position: c.pos });
@@ -410,7 +421,7 @@ function alterTable(stmt: A.AlterTable, catalog: Catalog, env: StatementEnv): Pr
           meta.columns.find((c) => c.id === meta.timestampId),
         )
       : null;
-  const types = a.kind === 'addColumn' ? a.columns.map((c) => typeOf(c.type)) : [];
+  const types = a.kind === 'addColumn' ? a.columns.map((c) => columnTypeOf(c.type)) : [];
   const ttl = a.kind === 'setTtl' ? parseTtl(a.text, a.textPos) : null;
   if (ttl !== null && a.kind === 'setTtl') checkTtl(ttl, meta.partitionBy, a.textPos);
   return async (cx) => {
@@ -533,7 +544,7 @@ function columnConversion(
     throw new SvcError('SQL', `cannot change type of designated timestamp column [column=${c.name}]`, {
       position: pos,
     });
-  const type = typeOf(typeAst);
+  const type = columnTypeOf(typeAst);
   if (type === 'NULL') throw new SvcError('SQL', 'invalid column type', { position: typeAst.pos });
   const cast: A.Expr = {
     kind: 'cast',

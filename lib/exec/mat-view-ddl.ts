@@ -11,6 +11,7 @@ import { bindQuery } from '../sql/binder.js';
 import { planBuckets } from '../sql/bind-sample-by.js';
 import { hasAggregate } from '../sql/bind-window.js';
 import type { Plan } from '../sql/bound.js';
+import { isPersisted } from '../core/column-type.js';
 import { parseSampleInterval, unitMicros } from '../sql/sample-by.js';
 import { walkTree } from '../sql/tree-walk.js';
 import type { Catalog, CreateTableDef } from '../storage/catalog.js';
@@ -186,6 +187,8 @@ function createMatView(
   const columns = plan.fields.map((f, i) => {
     if (f.type === 'NULL')
       throw new SvcError('SQL', `column type cannot be NULL [column=${f.name}]`, { position: stmt.queryPos });
+    if (!isPersisted(f.type))
+      throw new SvcError('SQL', `non-persisted type: ${f.type} [column=${f.name}]`, { position: stmt.queryPos });
     return { name: f.name, type: f.type, ...(keys.has(i) ? { upsertKey: true } : {}) };
   });
   const ts = plan.fields[plan.timestamp]!.name;

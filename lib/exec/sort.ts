@@ -13,6 +13,7 @@ import { collect } from './batches.js';
 import { concatBatches, gatherBatch } from '../core/vector-ops.js';
 import { valueAt } from './vectors.js';
 import { isByteRows, typeInfo, typeKind } from '../core/column-type.js';
+import { intervalHi, intervalLo } from '../core/interval-values.js';
 import { compareDecimalRows, isDecimalNull } from '../core/decimal.js';
 import { compareGeohashRows, isGeohashNull } from '../core/geohash.js';
 
@@ -98,6 +99,18 @@ export function comparable(v: ColumnVector, held?: Held): (a: number, b: number)
     // Nanoseconds differ below a double's precision: compared as int64 pairs (NULL, -2^63, is the smallest).
     const p = pairsOf(v);
     return (a, b) => comparePairs(p, a, p, b);
+  }
+  if (v.kind === 'fixed' && v.type === 'INTERVAL') {
+    // By lower bound, then upper bound (NULL, both -2^63, is the smallest).
+    const b = v.data as Uint8Array;
+    return (a, c) => {
+      const x = intervalLo(b, a),
+        y = intervalLo(b, c);
+      if (x !== y) return x < y ? -1 : 1;
+      const p = intervalHi(b, a),
+        q = intervalHi(b, c);
+      return p < q ? -1 : p > q ? 1 : 0;
+    };
   }
   if (v.kind === 'fixed' && v.type !== 'CHAR' && !isByteRows(v.type)) {
     const d = asDoubles(v);

@@ -48,7 +48,8 @@ export function valueAt(v: ColumnVector, i: number): Value {
       return x === 0 ? null : x >>> 0;
     case 'UUID':
     case 'LONG128':
-    case 'LONG256': {
+    case 'LONG256':
+    case 'INTERVAL': {
       const w = v.type === 'LONG256' ? 32 : 16;
       const b = (v.data as Uint8Array).subarray(i * w, i * w + w);
       return Buffer.from(b).toString('hex');
@@ -106,7 +107,8 @@ export function fromValues(type: SqlType, values: readonly Value[]): ColumnVecto
       );
     case 'UUID':
     case 'LONG128':
-    case 'LONG256': {
+    case 'LONG256':
+    case 'INTERVAL': {
       // Values are the hex text valueAt gives; NULL is every 64-bit lane at -2^63.
       const w = type === 'LONG256' ? 32 : 16;
       const data = new Uint8Array(n * w);

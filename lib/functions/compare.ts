@@ -270,8 +270,9 @@ export function comparable(
     const c = commonDecimal(a, b);
     return { family: 'decimal', types: [c, c] };
   }
-  // UUID, LONG128 and LONG256 compare for equality by their bytes (NULL equals NULL, as for numbers); text is read as the type.
-  for (const wide of ['UUID', 'LONG128', 'LONG256'] as const) {
+  // UUID, LONG128, LONG256 and INTERVAL compare for equality by their bytes (NULL equals NULL, as for numbers); text is
+  // read as a UUID.
+  for (const wide of ['UUID', 'LONG128', 'LONG256', 'INTERVAL'] as const) {
     if (a !== wide && b !== wide) continue;
     const other = a === wide ? b : a;
     if (ordered || !(other === wide || other === 'NULL' || (isText(other) && other !== 'CHAR' && wide === 'UUID')))

@@ -34,6 +34,7 @@ import { registerTime } from './time.js';
 import { registerTimeParts } from './time-parts.js';
 import { registerTimeNs } from './time-ns.js';
 import { registerJson } from './json.js';
+import { registerInterval } from './interval.js';
 
 export interface FunctionRegistryOptions {
   /** Seeds the rnd_* generators: call sites bound in the same order draw the same values (default: from the clock). */
@@ -64,6 +65,7 @@ export function createFunctionRegistry(options: FunctionRegistryOptions = {}): F
   registerRandomText(registry, seeds);
   registerRandomData(registry, seeds);
   registerRandomValues(registry, seeds);
+  registerInterval(registry, seeds);
   registerMakeValues(registry);
   registerBinary(registry);
   registerNumericAggregates(registry);

@@ -8,6 +8,7 @@ import { accept, defineScalar } from './signature.js';
 import { asDoubles, fromDoubles, textAt } from '../core/vec.js';
 import { TextOut } from './text-out.js';
 import { uniformText } from '../core/utf8.js';
+import { intervalVector } from '../core/interval-values.js';
 import { dateFormat } from '../core/date-format.js';
 import { offsetAt } from './time-zone.js';
 import {
@@ -186,17 +187,32 @@ function wallToUtc(wall: number, off: (utc: number) => number): number {
   return early; // also the gap: wall - (offset before the change) is the change itself
 }
 
-function dayStart(which: DayName): Kernel {
+/**
+ * today(), yesterday(), tomorrow() [in a zone]: the day as an INTERVAL, its last microsecond included, as in
+ * QuestDB 9. The zone may change by row (a column); NULL is UTC, as QuestDB reads it.
+ */
+function dayOf(which: DayName): Kernel {
   return (args, n, kx) => {
-    const zone = args.length > 0 ? uniformText(args[0]!, n) : null;
-    if (zone === undefined) throw argError(`${which}() takes a constant time zone`, 0);
-    let start: number;
-    try {
-      start = dayInterval(which, zone, kx.statementMicros)[0];
-    } catch {
-      throw argError(`invalid timezone [${zone}]`, 0);
+    const los = new Float64Array(n),
+      his = new Float64Array(n);
+    const days = new Map<string | null, [number, number]>();
+    const zones = args[0];
+    const uniform = zones === undefined ? null : uniformText(zones, n);
+    for (let i = 0; i < n; i++) {
+      const zone = uniform !== undefined ? uniform : textAt(zones!, i);
+      let day = days.get(zone);
+      if (day === undefined) {
+        try {
+          day = dayInterval(which, zone, kx.statementMicros);
+        } catch {
+          throw argError(`invalid timezone [${zone}]`, 0);
+        }
+        days.set(zone, day);
+      }
+      los[i] = day[0];
+      his[i] = day[1] - 1;
     }
-    return { kind: 'fixed', type: 'TIMESTAMP', data: new Float64Array(n).fill(start) };
+    return intervalVector(los, his, n);
   };
 }
 
@@ -234,14 +250,13 @@ export function registerTime(registry: FunctionRegistry): void {
       }),
     },
   ]);
-  // In a SELECT list: the day's first microsecond (QuestDB shows the day's interval); `ts IN today()` is
-  // bound as that interval (bind-expr.ts).
+  // INTERVAL values (QuestDB 9); `ts IN today()` is pushed into the scan as the day (bind-expr.ts).
   for (const which of ['today', 'yesterday', 'tomorrow'] as const) {
     defineScalar(registry, which, [
-      { args: [], build: () => ({ type: 'TIMESTAMP', kernel: dayStart(which), deterministic: false }) },
+      { args: [], build: () => ({ type: 'INTERVAL', kernel: dayOf(which), deterministic: false }) },
       {
         args: [accept.text],
-        build: () => ({ type: 'TIMESTAMP', kernel: dayStart(which), deterministic: false, bind: checkDayZone }),
+        build: () => ({ type: 'INTERVAL', kernel: dayOf(which), deterministic: false, bind: checkDayZone }),
       },
     ]);
   }

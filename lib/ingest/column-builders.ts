@@ -865,8 +865,13 @@ class SymbolBuilder implements ColumnBuilder {
  */
 const SYMBOL_ENTRY_BYTES = 96;
 
-/** Column types a file can be imported into: every plain type but LONG256 and LONG128 (GEOHASH and DECIMAL of any parameters too: importable()). */
-export const IMPORTABLE: readonly ColumnType[] = COLUMN_TYPES.filter((t) => t !== 'LONG256' && t !== 'LONG128');
+/**
+ * Column types a file can be imported into: every plain type but LONG256, LONG128 and INTERVAL (not a column type)
+ * (GEOHASH and DECIMAL of any parameters too: importable()).
+ */
+export const IMPORTABLE: readonly ColumnType[] = COLUMN_TYPES.filter(
+  (t) => t !== 'LONG256' && t !== 'LONG128' && t !== 'INTERVAL',
+);
 
 /** Whether a file can be imported into a column of `type`. */
 export function importable(type: ColumnType): boolean {

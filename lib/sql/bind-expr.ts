@@ -9,7 +9,9 @@ import { parseTimestamp } from '../core/datetime.js';
 import type { BindArg, Kernel, ScalarOverload } from '../functions/registry.js';
 import type { StatementEnv } from './statement-env.js';
 import { parseDoubleText, parseIntText, parseIpv4Text, parseLongText } from '../core/parse-text.js';
-import { dayInterval, type DayName } from '../functions/time.js';
+import { intervalHi, intervalLo, isIntervalNull } from '../core/interval-values.js';
+import type { FixedVector } from '../core/column-vector.js';
+import { noMatch } from '../functions/signature.js';
 import { JSON_TYPED, jsonTypeTag } from '../functions/json.js';
 import { merge, parseIntervalLiteral } from './interval-literal.js';
 import {
@@ -33,7 +35,7 @@ import {
   parseGeohashChars,
 } from '../core/geohash.js';
 import type { Interval } from '../core/batch.js';
-import { constArg, isConstant } from './const-value.js';
+import { constArg, isConstant, statementValue } from './const-value.js';
 import { isWindowOnly } from './window-functions.js';
 import { commonType, isNumeric, isTemporal, isText, type SqlType } from '../core/sql-type.js';
 
@@ -715,32 +717,13 @@ function inExpr(e: A.In, cx: ExprContext): BoundExpr {
     return e.not ? call(cx.env, 'not', [r], e.pos) : r;
   }
   const x = bindExpr(e.expr, cx);
-  // ts IN today() / yesterday() / tomorrow() [with a time zone]: QuestDB's day intervals.
-  const day = dayCall(e.list);
-  if (isTemporal(x.type) && day !== null) {
-    let interval: [number, number];
-    try {
-      interval = dayInterval(day.which, day.zone, cx.env.statementMicros);
-    } catch {
-      throw new SvcError('SQL', `invalid timezone [${day.zone}]`, { position: day.zonePos });
-    }
-    const r = inIntervals(x.type === 'DATE' ? call(cx.env, 'cast_TIMESTAMP', [x], e.pos) : x, [interval], e.pos);
+  const list = (e.list ?? []).map((i) => bindExpr(i, cx));
+  // ts IN <INTERVAL> (interval(a, b), today(), yesterday('Europe/London')): both bounds included.
+  const iv = list.findIndex((i) => i.type === 'INTERVAL');
+  if (iv >= 0) {
+    const r = inInterval(x, list, iv, e, cx);
     return e.not ? call(cx.env, 'not', [r], e.pos) : r;
   }
-  if (isTemporal(x.type)) {
-    // Any other use of a day interval in the list would compare with its first microsecond only: refused.
-    const other = (e.list ?? []).find(
-      (i) => i.kind === 'call' && (i.name === 'today' || i.name === 'yesterday' || i.name === 'tomorrow'),
-    );
-    if (other !== undefined) {
-      throw new SvcError(
-        'SQL',
-        `${(other as A.Call).name}() is an interval only alone in an IN list and with a constant time zone: ts IN ${(other as A.Call).name}(['zone']); combine others with OR`,
-        { position: other.pos },
-      );
-    }
-  }
-  const list = (e.list ?? []).map((i) => bindExpr(i, cx));
   // ts IN '2024-01' (strings against a timestamp: interval literals) is the time-series clause.
   if (
     isTemporal(x.type) &&
@@ -760,18 +743,33 @@ function inExpr(e: A.In, cx: ExprContext): BoundExpr {
   return e.not ? call(cx.env, 'not', [r], e.pos) : r;
 }
 
-/** An IN list that is one call of today(), yesterday() or tomorrow() (a constant zone or none), or null. */
-function dayCall(
-  list: readonly A.Expr[] | null | undefined,
-): { which: DayName; zone: string | null; zonePos: number } | null {
-  if (!list || list.length !== 1) return null;
-  const c = list[0]!;
-  if (c.kind !== 'call' || (c.name !== 'today' && c.name !== 'yesterday' && c.name !== 'tomorrow') || c.args.length > 1)
-    return null;
-  const z = c.args[0];
-  if (z === undefined) return { which: c.name, zone: null, zonePos: c.pos };
-  if (z.kind !== 'literal' || z.type !== 'STRING' || z.value === null) return null;
-  return { which: c.name, zone: String(z.value), zonePos: z.pos };
+/**
+ * `x IN <interval>`: an interval the same for every row of the statement (constant bounds, now(), today()...)
+ * is an interval list the scan takes (its end included: one microsecond more, half-open); any other is
+ * checked row by row (in_interval), as is the NULL interval, which holds nothing.
+ */
+function inInterval(x: BoundExpr, list: readonly BoundExpr[], at: number, e: A.In, cx: ExprContext): BoundExpr {
+  const item = list[at]!;
+  const itemPos = e.list![at]!.pos;
+  if (list.length !== 1)
+    throw new SvcError(
+      'SQL',
+      'an interval must be alone in an IN list: ts IN interval(lo, hi); combine others with OR',
+      {
+        position: itemPos,
+      },
+    );
+  if (!isTemporal(x.type) && x.type !== 'TIMESTAMP_NS' && x.type !== 'NULL')
+    throw new SvcError('SQL', noMatch('in', [x.type, 'INTERVAL']), { position: e.pos });
+  const v = statementValue(cx.env, item);
+  if (v !== undefined && x.type !== 'TIMESTAMP_NS') {
+    const b = (v as FixedVector).data as Uint8Array;
+    if (!isIntervalNull(b, 0)) {
+      const ts = x.type === 'DATE' ? call(cx.env, 'cast_TIMESTAMP', [x], e.pos) : x;
+      return inIntervals(ts, [[intervalLo(b, 0), intervalHi(b, 0) + 1]], e.pos);
+    }
+  }
+  return call(cx.env, 'in_interval', [x, item], e.pos, [e.expr.pos, itemPos]);
 }
 
 /** A stable text of an expression without positions, to match GROUP BY keys and ORDER BY items. */

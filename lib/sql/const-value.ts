@@ -37,14 +37,26 @@ export function constArg(
   return { value: e.kind === 'const' ? e.value : v === undefined ? undefined : read(v), vector: v };
 }
 
-/** One row of `e` when it is constant, else undefined. */
-function evaluate(env: StatementEnv, e: BoundExpr): ColumnVector | undefined {
+/** Functions of the statement's time alone: the same for every row of a statement (QuestDB's runtime constants). */
+const STATEMENT_TIME = new Set(['now', 'today', 'yesterday', 'tomorrow']);
+
+/**
+ * One row of `e` when it is the same for every row of the statement: a constant, or calls of
+ * constants and of the statement's time (now(), today('Europe/London')), else undefined.
+ */
+export function statementValue(env: StatementEnv, e: BoundExpr): ColumnVector | undefined {
+  return evaluate(env, e, true);
+}
+
+/** One row of `e` when it is constant (with `statementTime`, also of the statement's time), else undefined. */
+function evaluate(env: StatementEnv, e: BoundExpr, statementTime = false): ColumnVector | undefined {
   if (e.kind === 'const')
     return e.type === 'UUID' || e.type === 'LONG256' ? undefined : constantVector(e.type, e.value, 1);
-  if (e.kind !== 'call' || e.fn.deterministic !== true) return undefined;
+  if (e.kind !== 'call') return undefined;
+  if (e.fn.deterministic !== true && !(statementTime && STATEMENT_TIME.has(e.name.toLowerCase()))) return undefined;
   const args: ColumnVector[] = [];
   for (const a of e.args) {
-    const v = evaluate(env, a);
+    const v = evaluate(env, a, statementTime);
     if (v === undefined) return undefined;
     args.push(v);
   }

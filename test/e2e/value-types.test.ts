@@ -218,6 +218,35 @@ describe('value types over HTTP', () => {
     ]);
   });
 
+  test('INTERVAL is shown by /exec as QuestDB shows it (type INTERVAL, quoted text, NULL null), by /exp quoted', async () => {
+    const q =
+      "select x, case when x = 1 then interval('2024-10-08T11:09:47.573Z', '2024-10-09T11:09:47.573Z') end i from long_sequence(2) order by x desc";
+    const body = await ok(q);
+    assert.deepEqual(body.columns, [
+      { name: 'x', type: 'LONG' },
+      { name: 'i', type: 'INTERVAL' },
+    ]);
+    assert.deepEqual(body.dataset, [
+      [2, null],
+      [1, "('2024-10-08T11:09:47.573Z', '2024-10-09T11:09:47.573Z')"],
+    ]);
+    const r = await get('/exp', q);
+    assert.deepEqual(r.text.split(/\r?\n/), [
+      '"x","i"',
+      '2,',
+      `1,"('2024-10-08T11:09:47.573Z', '2024-10-09T11:09:47.573Z')"`,
+      '',
+    ]);
+    // No table column takes it; Parquet has no form for it: a 400 naming the column.
+    const bad = await exec('create table vtiv (i interval)');
+    assert.equal(bad.status, 400);
+    assert.deepEqual([bad.json().error, bad.json().position], ['non-persisted type: INTERVAL', 21]);
+    const pq = await request(`${s.mainUrl}/exp?${new URLSearchParams({ query: q, fmt: 'parquet' })}`);
+    const pqText = await pq.body.text();
+    assert.equal(pq.statusCode, 400, pqText);
+    assert.match(pqText, /INTERVAL cannot be exported to Parquet/);
+  });
+
   test('/imp detects IPv4 and UUID columns and names IPv4 as QuestDB does', async () => {
     const form = new FormData();
     form.append(

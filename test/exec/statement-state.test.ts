@@ -50,9 +50,13 @@ test('now() is one value in every call site of a statement, read from the clock 
 
   // A fixed clock shows through now(), today() and its neighbours, and `ts IN today()`.
   const clock = fixedClock(T);
-  assert.deepEqual(await exec('SELECT now(), today(), yesterday(), tomorrow()', { clock }), [
-    [T, T - (T % DAY), T - (T % DAY) - DAY, T - (T % DAY) + DAY],
-  ]);
+  assert.deepEqual(
+    await exec(
+      'SELECT now(), interval_start(today()), interval_start(yesterday()), interval_start(tomorrow()), interval_end(today())',
+      { clock },
+    ),
+    [[T, T - (T % DAY), T - (T % DAY) - DAY, T - (T % DAY) + DAY, T - (T % DAY) + DAY - 1]],
+  );
   assert.deepEqual(await exec("SELECT now() - 1000000 earlier, dateadd('d', 1, now()) next_day", { clock }), [
     [T - 1_000_000, T + DAY],
   ]);

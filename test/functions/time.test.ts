@@ -5,6 +5,8 @@ import assert from 'node:assert/strict';
 import { KX, call, chars, ints, longs, resolveError, resultType, run, strs, ts, values, REGISTRY } from './helpers.js';
 import { formatTimestamp, parseTimestamp } from '../../lib/core/datetime.js';
 import { standaloneKernelContext } from '../../lib/functions/registry.js';
+import type { FixedVector } from '../../lib/core/column-vector.js';
+import { intervalHi, intervalLo } from '../../lib/core/interval-values.js';
 
 const iso = (v: unknown[]): (string | null)[] => v.map((x) => (x === null ? null : formatTimestamp(x as number)));
 const rep = (s: string, k: number): ReturnType<typeof strs> => strs(new Array(k).fill(s));
@@ -20,31 +22,33 @@ test("now() is the statement's time its kernel context carries; systimestamp() a
   assert.ok(KX.statementMicros <= Date.now() * 1000 + 1000 && KX.statementMicros > Date.now() * 1000 - 600_000_000);
   const fixed = parseTimestamp('2024-02-29T12:34:56.789012Z')!;
   assert.deepEqual(values(now.kernel([], 2, standaloneKernelContext(fixed))), [fixed, fixed]);
-  // today() and its neighbours are days around the statement's time too.
-  assert.equal(
-    formatTimestamp(
-      values(REGISTRY.resolveScalar('today', [], 0).kernel([], 1, standaloneKernelContext(fixed)))[0] as number,
-    ),
+  // today() and its neighbours are days around the statement's time too: INTERVALs, the last microsecond included.
+  const day = (name: string, kx = KX): [number, number] => {
+    const v = REGISTRY.resolveScalar(name, [], 0).kernel([], 1, kx) as FixedVector;
+    assert.equal(v.type, 'INTERVAL');
+    const b = v.data as Uint8Array;
+    return [intervalLo(b, 0), intervalHi(b, 0)];
+  };
+  assert.deepEqual(day('today', standaloneKernelContext(fixed)).map(formatTimestamp), [
     '2024-02-29T00:00:00.000000Z',
-  );
-  assert.equal(
-    formatTimestamp(
-      values(REGISTRY.resolveScalar('tomorrow', [], 0).kernel([], 1, standaloneKernelContext(fixed)))[0] as number,
-    ),
+    '2024-02-29T23:59:59.999999Z',
+  ]);
+  assert.deepEqual(day('tomorrow', standaloneKernelContext(fixed)).map(formatTimestamp), [
     '2024-03-01T00:00:00.000000Z',
-  );
+    '2024-03-01T23:59:59.999999Z',
+  ]);
   const sys = REGISTRY.resolveScalar('systimestamp', [], 0);
   const s1 = values(sys.kernel([], 1, KX))[0] as number;
   await new Promise((r) => setTimeout(r, 5));
   const s2 = values(sys.kernel([], 1, KX))[0] as number;
   assert.ok(s2 > s1);
   assert.equal(resultType('sysdate', []), 'DATE');
-  const today = values(REGISTRY.resolveScalar('today', [], 0).kernel([], 1, KX))[0] as number;
+  const today = day('today')[0];
   assert.equal(formatTimestamp(today).slice(10), 'T00:00:00.000000Z');
   assert.ok(Date.now() * 1000 - today < 86_400_000_000);
-  // yesterday() and tomorrow() are the neighbouring days' first microseconds.
-  const yesterday = values(REGISTRY.resolveScalar('yesterday', [], 0).kernel([], 1, KX))[0] as number;
-  const tomorrow = values(REGISTRY.resolveScalar('tomorrow', [], 0).kernel([], 1, KX))[0] as number;
+  // yesterday() and tomorrow() start on the neighbouring days' first microseconds.
+  const yesterday = day('yesterday')[0];
+  const tomorrow = day('tomorrow')[0];
   assert.equal(today - yesterday, 86_400_000_000);
   assert.equal(tomorrow - today, 86_400_000_000);
   assert.deepEqual(values(now.kernel([], 0, KX)), []);

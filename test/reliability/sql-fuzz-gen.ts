@@ -128,9 +128,10 @@ const SIGNATURES: Readonly<Record<string, readonly Sig[]>> = {
   now: [sig('', 'ts')],
   sysdate: [sig('', 'ts')],
   systimestamp: [sig('', 'ts')],
-  today: [sig('', 'ts')],
-  tomorrow: [sig('', 'ts')],
-  yesterday: [sig('', 'ts')],
+  // INTERVAL values (QuestDB 9), with an optional time zone.
+  today: [sig('', 'other'), sig('Z', 'other')],
+  tomorrow: [sig('', 'other'), sig('Z', 'other')],
+  yesterday: [sig('', 'other'), sig('Z', 'other')],
   rnd_boolean: [sig('', 'bool')],
   rnd_byte: [sig('', 'int'), sig('II', 'int')],
   rnd_short: [sig('', 'int'), sig('II', 'int')],
