@@ -559,12 +559,32 @@ function isNullConst(b: BoundExpr): boolean {
   return b.kind === 'const' && b.value === null;
 }
 
+/**
+ * switch(key, k1, v1, k2, v2, ... [, else]): QuestDB's name for the simple CASE (CASE key WHEN k1
+ * THEN v1 ... ELSE e END), callable by name; the keys are constants as QuestDB requires.
+ */
+function switchAsCase(e: A.Call): A.Case {
+  const [operand, ...rest] = e.args;
+  if (operand === undefined || rest.length < 2)
+    throw new SvcError('SQL', 'switch() needs a key and at least one key and value pair', { position: e.pos });
+  const whens: Array<{ when: A.Expr; then: A.Expr }> = [];
+  for (let i = 0; i + 1 < rest.length; i += 2) {
+    const when = rest[i]!;
+    const constant = (x: A.Expr): boolean =>
+      x.kind === 'literal' || (x.kind === 'cast' && constant(x.expr)) || (x.kind === 'unary' && constant(x.arg));
+    if (!constant(when)) throw new SvcError('SQL', 'constant expected', { position: when.pos });
+    whens.push({ when, then: rest[i + 1]! });
+  }
+  return { kind: 'case', pos: e.pos, operand, whens, else: rest.length % 2 === 1 ? rest[rest.length - 1]! : null };
+}
+
 function callExpr(e: A.Call, cx: ExprContext): BoundExpr {
   if (e.over) {
     if (!cx.onWindow)
       throw new SvcError('SQL', cx.windowError ?? 'window function is not allowed here', { position: e.pos });
     return cx.onWindow(e);
   }
+  if (e.name === 'switch' && !e.over) return caseExpr(switchAsCase(e), cx);
   if (isWindowOnly(e.name))
     throw new SvcError('SQL', 'window function called in non-window context, make sure to add OVER clause', {
       position: e.pos,

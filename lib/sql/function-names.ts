@@ -26,7 +26,7 @@ export const TABLE_FUNCTIONS: readonly string[] = [
 ];
 
 /** Call forms the parser turns into other nodes. */
-const SYNTAX_FUNCTIONS: readonly string[] = ['cast', 'in'];
+const SYNTAX_FUNCTIONS: readonly string[] = ['cast', 'in', 'switch'];
 
 /** The names, lowercase and sorted; the registry's internal ones (operators such as `+`, cast_<type>) left out. */
 export function functionNames(registry: FunctionRegistry): string[] {
