@@ -121,7 +121,101 @@ function accessKernel(resultType: SqlType) {
   };
 }
 
+/**
+ * arr[a, lo:hi, ...] with at least one range (QuestDB's slicing): a range keeps its dimension,
+ * from lo (1-based, inclusive) to hi (exclusive; NULL or past the end: to the end); an index
+ * takes that sub-array and removes its dimension. An index out of range makes the result empty.
+ * The selectors come as arguments typed by kind: INT an index, LONG, LONG a range.
+ */
+function sliceKernel(resultType: ColumnType, kinds: readonly ('index' | 'range')[]) {
+  return (args: readonly ColumnVector[], n: number, _kx: KernelContext): ColumnVector => {
+    const r = new ArrayReader(args[0]!);
+    const vals = args.slice(1).map((a) => asDoubles(a));
+    const b = new ArrayVectorBuilder(resultType, n);
+    const k = kinds.length;
+    const outDims = arrayDims(resultType);
+    const outShape = new Int32Array(outDims);
+    const starts = new Int32Array(r.dims); // first source coordinate (0-based) per dimension
+    const lens = new Int32Array(r.dims); // coordinates taken per dimension
+    const strides = new Float64Array(r.dims);
+    for (let i = 0; i < n; i++) {
+      if (r.isNull(i)) {
+        b.nullRow();
+        continue;
+      }
+      r.open(i);
+      let empty = false;
+      let a = 0;
+      for (let d = 0; d < r.dims; d++) {
+        const len = r.shape[d]!;
+        if (d >= k) {
+          starts[d] = 0;
+          lens[d] = len;
+          continue;
+        }
+        if (kinds[d] === 'index') {
+          const x = vals[a++]![i]!;
+          if (x !== x || x < 1 || x > len) empty = true;
+          starts[d] = x !== x ? 0 : Math.trunc(x) - 1;
+          lens[d] = 1;
+        } else {
+          const lo = vals[a++]![i]!;
+          const hi = vals[a++]![i]!;
+          if (lo !== lo) empty = true;
+          const from = Math.max(1, Math.trunc(lo));
+          const to = hi !== hi ? len + 1 : Math.min(len + 1, Math.trunc(hi));
+          starts[d] = from - 1;
+          lens[d] = Math.max(0, to - from);
+        }
+      }
+      let stride = 1;
+      for (let d = r.dims - 1; d >= 0; d--) {
+        strides[d] = stride;
+        stride *= r.shape[d]!;
+      }
+      let o = 0;
+      for (let d = 0; d < r.dims; d++) if (d >= k || kinds[d] === 'range') outShape[o++] = empty ? 0 : lens[d]!;
+      b.begin(outShape);
+      let total = 1;
+      for (let d = 0; d < r.dims; d++) total *= empty ? 0 : lens[d]!;
+      // Every coordinate of the selection in row-major order, as an odometer over the taken ranges.
+      const at = new Int32Array(r.dims);
+      for (let e = 0; e < total; e++) {
+        let offset = 0;
+        for (let d = 0; d < r.dims; d++) offset += (starts[d]! + at[d]!) * strides[d]!;
+        b.element(r.element(offset));
+        for (let d = r.dims - 1; d >= 0; d--) {
+          if (++at[d]! < lens[d]!) break;
+          at[d] = 0;
+        }
+      }
+      b.end();
+    }
+    return b.finish();
+  };
+}
+
 export function registerArrays(registry: FunctionRegistry): void {
+  registry.registerScalar({
+    name: '[:]',
+    resolve(argTypes) {
+      const arr = argTypes[0]!;
+      if (!isArrayType(arr))
+        return `there is no matching operator \`[]\` with the argument types: ${argTypes.join(', ')}`;
+      const dims = arrayDims(arr as ColumnType);
+      const kinds: Array<'index' | 'range'> = [];
+      for (let j = 1; j < argTypes.length; j++) {
+        if (argTypes[j] === 'INT') kinds.push('index');
+        else if (argTypes[j] === 'LONG' && argTypes[j + 1] === 'LONG') {
+          kinds.push('range');
+          j++;
+        } else return { message: `array index must be an integer, found ${argTypes[j]}`, arg: j };
+      }
+      if (kinds.length > dims) return `too many array indexes [dims=${dims}, indexes=${kinds.length}]`;
+      const type = arrayType(dims - kinds.filter((x) => x === 'index').length);
+      return { type, argTypes: [...argTypes], deterministic: true, kernel: sliceKernel(type, kinds) };
+    },
+  });
   registry.registerScalar({
     name: 'array',
     resolve(argTypes) {

@@ -37,7 +37,7 @@ import {
 import type { Interval } from '../core/batch.js';
 import { constArg, isConstant, statementValue } from './const-value.js';
 import { isWindowOnly } from './window-functions.js';
-import { commonType, isNumeric, isTemporal, isText, type SqlType } from '../core/sql-type.js';
+import { commonType, isIntegral, isNumeric, isTemporal, isText, type SqlType } from '../core/sql-type.js';
 
 export interface ScopeField {
   /** Table name or alias the field can be qualified with. */
@@ -408,8 +408,7 @@ export function bindExpr(e: A.Expr, cx: ExprContext): BoundExpr {
         positions(e.items),
       );
     case 'subscript': {
-      const slice = e.index.find((x) => x.kind === 'slice');
-      if (slice) throw new SvcError('SQL', 'array slices are not supported yet', { position: slice.pos });
+      if (e.index.some((x) => x.kind === 'slice')) return sliceExpr(e, cx);
       return call(cx.env, '[]', [bindExpr(e.expr, cx), ...e.index.map((x) => bindExpr(x, cx))], e.pos, [
         e.expr.pos,
         ...positions(e.index),
@@ -557,6 +556,32 @@ function withinExpr(e: A.Binary, cx: ExprContext): BoundExpr {
 
 function isNullConst(b: BoundExpr): boolean {
   return b.kind === 'const' && b.value === null;
+}
+
+/**
+ * arr[i, lo:hi, ...] with a range: the '[:]' function (arrays.ts), each index cast to INT and each
+ * range's bounds to LONG (an omitted end NULL), so their types say which selector each is.
+ */
+function sliceExpr(e: A.Subscript, cx: ExprContext): BoundExpr {
+  const args: BoundExpr[] = [bindExpr(e.expr, cx)];
+  const at: number[] = [e.expr.pos];
+  const integer = (x: A.Expr, type: 'INT' | 'LONG'): BoundExpr => {
+    const b = bindExpr(x, cx);
+    if (b.type !== 'NULL' && !isIntegral(b.type))
+      throw new SvcError('SQL', `array index must be an integer, found ${b.type}`, { position: x.pos });
+    return castTo(cx.env, b, type, x.pos);
+  };
+  for (const x of e.index) {
+    if (x.kind !== 'slice') {
+      args.push(integer(x, 'INT'));
+      at.push(x.pos);
+      continue;
+    }
+    args.push(x.lo === null ? { kind: 'const', type: 'LONG', value: null } : integer(x.lo, 'LONG'));
+    args.push(x.hi === null ? { kind: 'const', type: 'LONG', value: null } : integer(x.hi, 'LONG'));
+    at.push(x.lo?.pos ?? x.pos, x.hi?.pos ?? x.pos);
+  }
+  return call(cx.env, '[:]', args, e.pos, at);
 }
 
 /**

@@ -65,3 +65,18 @@ test("'=' and '!=' on arrays: same shape and elements", () => {
   assert.deepEqual(values(run('!=', [x, y])), [false, true, false, false, true]);
   assert.match(resolveError('<', ['DOUBLE[]', 'DOUBLE[]']), /no matching operator/);
 });
+
+test("'[:]' slices: INT an index (the dimension goes), LONG, LONG a range (kept; NULL end: to the end)", () => {
+  const m = arraysFromTexts('DOUBLE[][]', ['[[1.0,2.0,3.0],[4.0,5.0,6.0]]', null]);
+  const range = (lo: number | null, hi: number | null): ColumnVector[] => [longs([lo, lo]), longs([hi, hi])];
+  const a = run('[:]', [m, ...range(2, null)]);
+  assert.equal(a.type, 'DOUBLE[][]');
+  assert.deepEqual(texts(a), ['[[4.0,5.0,6.0]]', null]);
+  const b = run('[:]', [m, ints([1, 1]), ...range(2, 3)]);
+  assert.equal(b.type, 'DOUBLE[]');
+  assert.deepEqual(texts(b), ['[2.0]', null]);
+  assert.deepEqual(texts(run('[:]', [m, ...range(1, 9), ints([3, 3])])), ['[3.0,6.0]', null]);
+  assert.deepEqual(texts(run('[:]', [m, ints([7, 7]), ...range(1, 2)])), ['[]', null]);
+  assert.match(resolveError('[:]', ['DOUBLE[]', 'INT', 'INT']), /too many array indexes/);
+  assert.match(resolveError('[:]', ['DOUBLE[]', 'DOUBLE']), /must be an integer/);
+});
