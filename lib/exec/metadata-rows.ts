@@ -63,6 +63,8 @@ export function metadataRows(plan: MetadataPlan, catalog: Catalog): Batch {
         t.txn.txn,
       ]);
     });
+  } else if (plan.what === 'functions') {
+    for (const r of plan.rows ?? []) rows.push([...r]);
   } else if (plan.what === 'pgCatalog') {
     rows.push(...pgCatalogRows(plan.table!, catalog, plan.views ?? []));
   } else if (plan.what === 'keywords') {

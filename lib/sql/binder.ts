@@ -19,6 +19,7 @@ import type { BoundAggregate, BoundExpr, Field, Plan, ViewInfo } from './bound.j
 import {
   COLUMNS_FIELDS,
   KEYWORDS_FIELDS,
+  FUNCTIONS_FIELDS,
   MAT_VIEWS_FIELDS,
   PARTITIONS_FIELDS,
   PARAMETERS_FIELDS,
@@ -54,6 +55,7 @@ import type { SchemaSource, TableSchema, ViewSource } from './schema-source.js';
 import { parseWithOverrides } from './parser.js';
 import { seriesQuery } from './bind-series.js';
 import { PG_TABLE_SPELLINGS, PG_TABLES, pgTable } from './pg-catalog.js';
+import { functionRows } from './function-names.js';
 import { bindSystemFunction, SYSTEM_NO_ARGUMENT_FUNCTIONS, type CopyRoots } from './bind-system.js';
 import type { StatementEnv } from './statement-env.js';
 
@@ -430,6 +432,15 @@ function bindTableFunction(f: A.FunctionRef, cx: BindContext): Source {
       break;
     case 'keywords':
       plan = node({ kind: 'metadata', what: 'keywords', table: null, fields: KEYWORDS_FIELDS });
+      break;
+    case 'functions':
+      plan = node({
+        kind: 'metadata',
+        what: 'functions',
+        table: null,
+        fields: FUNCTIONS_FIELDS,
+        rows: functionRows(cx.registry),
+      });
       break;
     case 'wal_tables':
       plan = node({ kind: 'metadata', what: 'walTables', table: null, fields: WAL_TABLES_FIELDS });

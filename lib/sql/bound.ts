@@ -173,8 +173,11 @@ export type Plan =
         | 'queryActivity'
         | 'serverVersion'
         | 'parameters'
-        | 'files';
+        | 'files'
+        | 'functions';
       readonly table: string | null;
+      /** functions(): the rows, known when the statement is bound (the registry's names). */
+      readonly rows?: ReadonlyArray<ReadonlyArray<string | boolean | null>>;
       /** The views the rows describe, bound when the statement was (tables(), views(), a view's columns). */
       readonly views?: readonly ViewInfo[];
       /** What a file function lists (bind-system.ts: checked inside its copy root when bound). */

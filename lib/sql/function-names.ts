@@ -19,6 +19,7 @@ export const TABLE_FUNCTIONS: readonly string[] = [
   'wal_tables',
   'table_partitions',
   'keywords',
+  'functions',
   ...SYSTEM_TABLE_FUNCTIONS,
   'read_parquet',
   'parquet_scan',
@@ -35,4 +36,22 @@ export function functionNames(registry: FunctionRegistry): string[] {
     if (/^[a-z_][a-z0-9_.]*$/i.test(n) && !n.startsWith('cast_')) names.add(n.toLowerCase());
   for (const n of [...windowFunctionNames(), ...TABLE_FUNCTIONS, ...SYNTAX_FUNCTIONS]) names.add(n.toLowerCase());
   return [...names].sort();
+}
+
+/**
+ * functions(): a row per name svcdb answers to, with QuestDB's kind (STANDARD, GROUP_BY, WINDOW,
+ * CURSOR) and whether it is a runtime constant. svcdb's registry keeps argument rules, not
+ * QuestDB's signature strings: signature and signature_translated are NULL.
+ */
+export function functionRows(registry: FunctionRegistry): Array<[string, null, null, boolean, string]> {
+  const kinds = new Map<string, string>();
+  const usable = (n: string): boolean => /^[a-z_][a-z0-9_.]*$/i.test(n) && !n.startsWith('cast_');
+  for (const n of registry.scalarNames()) if (usable(n)) kinds.set(n.toLowerCase(), 'STANDARD');
+  for (const n of registry.aggregateNames()) if (usable(n)) kinds.set(n.toLowerCase(), 'GROUP_BY');
+  for (const n of windowFunctionNames()) if (!kinds.has(n)) kinds.set(n, 'WINDOW');
+  for (const n of TABLE_FUNCTIONS) kinds.set(n.toLowerCase(), 'CURSOR');
+  for (const n of SYNTAX_FUNCTIONS) if (!kinds.has(n)) kinds.set(n, 'STANDARD');
+  return [...kinds]
+    .sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0))
+    .map(([n, kind]) => [n, null, null, false, kind]);
 }

@@ -137,6 +137,15 @@ export const WAL_TABLES_FIELDS: readonly Field[] = [
 /** keywords(): one row per word of QuestDB's keyword list (its catalogue's), in its order. */
 export const KEYWORDS_FIELDS: readonly Field[] = [{ name: 'keyword', type: 'STRING' }];
 
+/** functions(): QuestDB's columns. */
+export const FUNCTIONS_FIELDS: readonly Field[] = [
+  { name: 'name', type: 'STRING' },
+  { name: 'signature', type: 'STRING' },
+  { name: 'signature_translated', type: 'STRING' },
+  { name: 'runtime_constant', type: 'BOOLEAN' },
+  { name: 'type', type: 'STRING' },
+];
+
 export const QUESTDB_KEYWORDS: readonly string[] = (
   'add all alter and as asc asof backup between by cache capacity case cast column columns copy create cross ' +
   'database default delete desc distinct drop else end except exists fill foreign from grant group header if in ' +
