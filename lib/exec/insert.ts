@@ -46,7 +46,9 @@ export function runInsert(stmt: A.Insert, catalog: Catalog, env: StatementEnv, k
   const names = targets.map((c) => c.name);
 
   if (stmt.query) {
-    const plan = bindQuery(stmt.query, { catalog, ...env });
+    // `WITH c AS (...) INSERT INTO t SELECT ... FROM c`: the statement's CTEs are the query's too.
+    const query = stmt.with?.length ? { ...stmt.query, with: [...stmt.with, ...stmt.query.with] } : stmt.query;
+    const plan = bindQuery(query, { catalog, ...env });
     if (plan.fields.length !== targets.length) {
       throw new SvcError(
         'SQL',
