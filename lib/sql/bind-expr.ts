@@ -52,6 +52,8 @@ export interface Scope {
   readonly subquery?: (q: A.Query) => Plan;
   /** The message for a name not in `fields` (default `Invalid column: <name>`): a grouped query's select list says why. */
   readonly unknownColumn?: (name: string) => string;
+  /** A grouped query's rows before grouping: where an unknown function's arguments get their types. */
+  readonly inner?: Scope;
 }
 
 /** Called for aggregate calls; returns the bound reference that replaces them. */
@@ -620,6 +622,15 @@ function callExpr(e: A.Call, cx: ExprContext): BoundExpr {
     return cx.onAggregate(e);
   }
   const at = positions(e.args);
+  // After grouping, an unknown function is reported as such (with its arguments' types before
+  // grouping), not as a column missing from GROUP BY.
+  if (cx.scope.inner !== undefined && !cx.env.registry.hasScalar(e.name)) {
+    const inner: ExprContext = { env: cx.env, scope: cx.scope.inner, onAggregate: null };
+    const types = e.args.map((a) => bindExpr(a, inner).type);
+    throw new SvcError('SQL', `unknown function name: ${e.name}(${types.map(typeName).join(', ')})`, {
+      position: e.pos,
+    });
+  }
   let args = e.args.map((a) => bindExpr(a, cx));
   // coalesce takes its arguments' common type, text constants meeting a timestamp as timestamps (like CASE).
   if (e.name === 'coalesce' && args.length >= 2) args = unify(cx.env, args, e.pos, at);

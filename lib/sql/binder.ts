@@ -766,9 +766,23 @@ function bindSelect(q: A.Select, cx: BindContext, ctes: Ctes): Plan {
     // Bind select items and HAVING in the post-aggregation world: keys and aggregates only.
     const keyFields: ScopeField[] = keys.map((k, i) => ({ table: null, name: `$key${i}`, type: k.type }));
     // A name that is neither a key nor inside an aggregate: QuestDB's message says why.
-    const unknownColumn = (name: string): string =>
-      `column must appear in GROUP BY clause or aggregate function [column=${name}]`;
-    postScope = { fields: keyFields, subquery, unknownColumn };
+    // A name the rows do not have at all is an unknown column, as anywhere else.
+    const unknownColumn = (name: string): string => {
+      const dot = name.lastIndexOf('.');
+      const ref: A.ColumnRef = {
+        kind: 'column',
+        pos: 0,
+        table: dot > 0 ? name.slice(0, dot) : null,
+        name: dot > 0 ? name.slice(dot + 1) : name,
+      };
+      try {
+        resolveColumn(inScope, ref);
+      } catch {
+        return `Invalid column: ${name}`;
+      }
+      return `column must appear in GROUP BY clause or aggregate function [column=${name}]`;
+    };
+    postScope = { fields: keyFields, subquery, unknownColumn, inner: inScope };
     const post: ExprContext = { env: cx, scope: postScope, onAggregate, keyOf };
     const bindPost = (e: A.Expr): BoundExpr => bindExpr(e, post);
     selectExprs = items.map((i) => bindPost(i.expr));

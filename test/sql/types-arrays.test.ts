@@ -87,7 +87,7 @@ describe('DOUBLE arrays', () => {
     await fails('select ARRAY[[1, 2], [3]]', /sub-arrays don't match in size/, 7);
     await fails('select i[1] from t', /no matching operator `\[\]`/, 8);
     await fails('select a[1, 2] from t', /too many array indexes/, 8);
-    await fails('select a[1:2] from t', /array slices are not supported yet/, 9);
+    await fails('select a[1.5:2] from t', /array index must be an integer, found DOUBLE/, 9);
   });
 
   test('/exp CSV writes the arrays\' text quoted and a NULL array as "null"', async () => {
