@@ -695,6 +695,9 @@ export function unify(
   let t: SqlType = 'NULL';
   es.forEach((x, i) => {
     if (temporal && x.kind === 'const' && isText(x.type)) return;
+    // BETWEEN and IN over a timestamp take integers as epoch micros (QuestDB's `timestamp BETWEEN
+    // 1746552420000000 AND 1746811620000000`), as a comparison does.
+    if (temporal && !branches && isIntegral(x.type) && es.some((y) => isTemporal(y.type))) return;
     const c = commonType(t, x.type);
     if (c === null && !branches)
       throw new SvcError('SQL', `inconvertible types: ${typeName(t)} and ${typeName(x.type)}`, { position: where(i) });
