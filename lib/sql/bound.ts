@@ -173,7 +173,9 @@ export type Plan =
         | 'queryActivity'
         | 'serverVersion'
         | 'parameters'
-        | 'files';
+        | 'files'
+        | 'importLog'
+        | 'exportLog';
       readonly table: string | null;
       /** The views the rows describe, bound when the statement was (tables(), views(), a view's columns). */
       readonly views?: readonly ViewInfo[];
