@@ -217,7 +217,12 @@ export const CONFIG_KEYS = {
   'cairo.sql.copy.root': key(
     stringType,
     'import',
-    "The folder read_parquet() and parquet_scan() read files from (QuestDB's key and default): a relative path is under the database's root folder (the default: <root>/import); a query's path is relative to it, or absolute inside it, and may not leave it. Empty: read_parquet() is refused.",
+    "The folder read_parquet(), parquet_scan() and COPY ... FROM read files from (QuestDB's key and default): a relative path is under the database's root folder (the default: <root>/import); a query's path is relative to it, or absolute inside it, and may not leave it. Empty: read_parquet() and COPY FROM are refused.",
+  ),
+  'cairo.sql.copy.export.root': key(
+    stringType,
+    'export',
+    "The folder COPY ... TO writes Parquet exports under and export_files() lists (QuestDB's key and default): a relative path is under the database's root folder (the default: <root>/export); a statement's folder is relative to it and may not leave it. Empty: COPY TO and export_files() are refused.",
   ),
   'cairo.writer.wait.timeout': key(
     durationType,

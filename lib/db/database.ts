@@ -31,6 +31,7 @@ import { queryMemoryTotal, type MemoryBudget } from '../limits/memory-budget.js'
 import { Catalog, catalogOptions, type TableProblem } from '../storage/catalog.js';
 import { columnNamingFromConfig, type ColumnNaming } from '../sql/column-alias.js';
 import { MatViewRefresher } from './mat-view-refresher.js';
+import { CopyJobs } from './copy-jobs.js';
 import type { RefreshEnv } from '../exec/mat-view-refresh.js';
 
 export interface DatabaseOpenOptions {
@@ -256,11 +257,17 @@ interface Limits {
   readonly pageFrame: PageFrame;
   /** cairo.sql.copy.root as an absolute folder (relative to the root), or '' when not set: what read_parquet() reads. */
   readonly copyRoot: string;
+  /** cairo.sql.copy.export.root likewise: where COPY TO writes, what export_files() lists. */
+  readonly exportRoot: string;
 }
 
 /** cairo.sql.copy.root resolved against the database's root folder; empty stays empty (read_parquet refused). */
-export function copyRootOf(root: string, config: Config): string {
-  const v = config.get('cairo.sql.copy.root').trim();
+export function copyRootOf(
+  root: string,
+  config: Config,
+  key: 'cairo.sql.copy.root' | 'cairo.sql.copy.export.root' = 'cairo.sql.copy.root',
+): string {
+  const v = config.get(key).trim();
   return v === '' ? '' : resolve(root, v);
 }
 
@@ -307,6 +314,8 @@ export class Database {
   readonly #activity = new Activity();
   /** Refreshes materialized views after their base tables' commits, on timers and on REFRESH. */
   readonly #matViews: MatViewRefresher;
+  /** COPY's imports and exports (run in the background) and their logs. */
+  readonly copies: CopyJobs;
   #closed = false;
 
   private constructor(root: string, config: Config, catalog: Catalog, memoryLimit: number, workerCount: number) {
@@ -324,7 +333,22 @@ export class Database {
         maxRows: config.get('cairo.sql.page.frame.max.rows'),
       },
       copyRoot: copyRootOf(root, config),
+      exportRoot: copyRootOf(root, config, 'cairo.sql.copy.export.root'),
     };
+    this.copies = new CopyJobs(
+      {
+        importJob: (o) => this.importJob(o),
+        exportParquet: (sql, o) =>
+          this.export(
+            sql,
+            'parquet',
+            o,
+            () => new SvcError('INTERNAL', 'COPY TO compiled a statement that is no query'),
+          ),
+      },
+      this.#limits.copyRoot,
+      this.#limits.exportRoot,
+    );
     this.analysisLines = config.get('http.text.analysis.max.lines');
     this.importLimits = importLimitsFromConfig(config);
     this.#matViews = new MatViewRefresher(catalog, () => this.#refreshEnv());
@@ -394,9 +418,13 @@ export class Database {
       activity: this.#activity,
       matViews: this.#matViews,
       config: this.config,
-      // import_files(), files() and glob() list under cairo.sql.copy.root, read_parquet() reads there;
-      // svcdb has no export root: export_files() stays disabled.
-      copyRoots: { input: this.#limits.copyRoot === '' ? null : this.#limits.copyRoot, export: null },
+      // import_files(), files() and glob() list under cairo.sql.copy.root, read_parquet() and COPY FROM
+      // read there; COPY TO writes under cairo.sql.copy.export.root, which export_files() lists.
+      copyRoots: {
+        input: this.#limits.copyRoot === '' ? null : this.#limits.copyRoot,
+        export: this.#limits.exportRoot === '' ? null : this.#limits.exportRoot,
+      },
+      copies: this.copies,
     };
   }
 
@@ -561,6 +589,7 @@ export class Database {
     }
     // Let aborted queries and imports unwind (they check between batches) before the tables close.
     await new Promise((resolve) => setImmediate(resolve));
+    await this.copies.close();
     this.#catalog.setCommitListener(undefined);
     await this.#matViews.close();
     this.#catalog.close();

@@ -17,6 +17,7 @@ import type { Value } from './vectors.js';
 import type { WorkerPool } from '../workers/worker-pool.js';
 import type { Config } from '../config/config.js';
 import type { Activity } from '../limits/activity.js';
+import type { CopyControl } from './copy.js';
 
 /** The key of the per-statement memory limit, named in its error. */
 export const MEMORY_LIMIT_KEY = 'query.memory.limit';
@@ -65,6 +66,8 @@ export interface ExecContext extends StatementEnv {
   readonly config: Config | null;
   /** The database's running statements (query_activity()); null when none are tracked. */
   readonly activity: Activity | null;
+  /** COPY's jobs and logs (sys.text_import_log, sys.copy_export_log); null: none. */
+  readonly copies: CopyControl | null;
 }
 
 /** What every execution of one statement shares: its functions and time, and the database's pacer. */
@@ -87,6 +90,7 @@ export interface StatementLimits {
   /** What the system functions report: the configuration, the running statements. */
   readonly config?: Config;
   readonly activity?: Activity;
+  readonly copies?: CopyControl;
 }
 
 /** cairo.sql.page.frame.*: the fewest rows a pool thread takes as one task, and the most rows handed out at once. */
@@ -126,6 +130,7 @@ export function execContext(
     pageFrame: limits.pageFrame ?? DEFAULT_PAGE_FRAME,
     config: limits.config ?? null,
     activity: limits.activity ?? null,
+    copies: limits.copies ?? null,
   };
 }
 

@@ -35,6 +35,7 @@ import { run } from './operators.js';
 import { runUpdate } from './update.js';
 import { fromValues } from './vectors.js';
 import { parquetSource } from './parquet-file.js';
+import { compileCopy, type CopyControl } from './copy.js';
 
 export interface EngineOptions {
   /** The database's tables; null for none (the library's where() and select(), over their batches alone). */
@@ -71,6 +72,8 @@ export interface EngineOptions {
   readonly copyRoots?: CopyRoots;
   /** The folder read_parquet() reads under (cairo.sql.copy.root, absolute); absent or empty: read_parquet is refused. */
   readonly copyRoot?: string;
+  /** What runs COPY's imports and exports and keeps their logs (lib/db's); absent: COPY is disabled, the logs empty. */
+  readonly copies?: CopyControl;
 }
 
 export interface SelectStatement {
@@ -285,6 +288,19 @@ function compileStatement(
     case 'update': {
       const prepared = runUpdate(stmt, catalogOf(opts), env);
       return { kind: 'update', queryType: 'UPDATE', execute: change(prepared, opts, runtime, text) };
+    }
+    case 'copy': {
+      const copy = compileCopy(stmt, opts.copies, { catalog: opts.tables ?? catalogOf(opts), ...env });
+      return {
+        kind: 'select',
+        fields: copy.fields,
+        timestamp: -1,
+        plan: node({ kind: 'oneRow', fields: [] }),
+        statementMicros: runtime.statementMicros,
+        async *execute() {
+          yield copy.run();
+        },
+      };
     }
     case 'unsupported':
       throw new SvcError('SQL', `${stmt.what} is not supported`, { position: stmt.pos });

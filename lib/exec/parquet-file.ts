@@ -63,11 +63,22 @@ export function resolveParquetPath(root: string, path: string, pos: number): str
     );
   if (path.trim() === '') throw refuse('parquet file path pattern is empty');
   if (path.includes('../') || path.includes('..\\')) throw refuse('relative path is not allowed');
+  const file = copyRootFile(root, path);
+  if (file === null) throw refuse('relative path is not allowed');
+  return file;
+}
+
+/**
+ * The file `path` names under the copy root `root` (read_parquet's rule, COPY's too): an absolute
+ * path inside the root as it is, anything else joined to the root; null when it would leave it.
+ */
+export function copyRootFile(root: string, path: string): string | null {
+  if (path.includes('../') || path.includes('..\\')) return null;
   const base = root.endsWith(sep) ? root : root + sep;
   const file = isAbsolute(path) && path.length > base.length && path.startsWith(base) ? path : join(root, path);
   // `a/..` has no `../` but still names the root's parent when it ends the path.
   const rel = relative(resolve(root), resolve(file));
-  if (rel === '..' || rel.startsWith('..' + sep) || isAbsolute(rel)) throw refuse('relative path is not allowed');
+  if (rel === '..' || rel.startsWith('..' + sep) || isAbsolute(rel)) return null;
   return file;
 }
 

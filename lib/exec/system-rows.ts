@@ -29,6 +29,8 @@ const SYSTEM_WHATS: ReadonlySet<MetadataPlan['what']> = new Set([
   'serverVersion',
   'parameters',
   'files',
+  'importLog',
+  'exportLog',
 ]);
 
 /** Whether this module fills the node's rows (else metadata-rows.ts does). */
@@ -94,6 +96,10 @@ function rowsOf(plan: MetadataPlan, cx: ExecContext): Value[][] {
       return [[SERVER_VERSION]];
     case 'parameters':
       return parameters(cx.config ?? Config.defaults());
+    case 'importLog':
+      return (cx.copies?.importLog() ?? []).map((r) => [...r]);
+    case 'exportLog':
+      return (cx.copies?.exportLog() ?? []).map((r) => [...r]);
     case 'files':
       return listFiles(plan.files!).map((f) => [f.path, f.size, sizePretty(f.size), f.modifiedMs]);
     default:

@@ -686,7 +686,49 @@ export type Statement =
   | Update
   | Show
   | Explain
+  | Copy
   | Unsupported;
+
+/** A value of a COPY option as written, with where it starts (errors point at it). */
+export interface CopyOption {
+  /** The option's name, upper case (`HEADER`, `COMPRESSION_CODEC`, ...). */
+  readonly name: string;
+  readonly namePos: number;
+  /** The value's text (a string unquoted), or '' for none. */
+  readonly value: string;
+  readonly valuePos: number;
+  /** Whether the value was a 'string'. */
+  readonly quoted: boolean;
+}
+
+/**
+ * COPY: `COPY t FROM 'file' [WITH ...]` (import from the copy root), `COPY t|(query) TO 'dir'
+ * [WITH ...]` (Parquet export to the export root), `COPY 'id' CANCEL`.
+ */
+export type Copy =
+  | (Node & {
+      readonly kind: 'copy';
+      readonly mode: 'from';
+      readonly table: string;
+      readonly tablePos: number;
+      readonly file: string;
+      readonly filePos: number;
+      readonly options: readonly CopyOption[];
+    })
+  | (Node & {
+      readonly kind: 'copy';
+      readonly mode: 'to';
+      /** The table exported, or null for a query. */
+      readonly table: string | null;
+      readonly tablePos: number;
+      /** The query's text (offsets into the statement: `queryPos`), or null for a table. */
+      readonly query: QueryStatement | null;
+      readonly queryText: string | null;
+      readonly dir: string;
+      readonly dirPos: number;
+      readonly options: readonly CopyOption[];
+    })
+  | (Node & { readonly kind: 'copy'; readonly mode: 'cancel'; readonly id: string; readonly idPos: number });
 
 /** A parsed statement with the variables its outermost DECLARE gave (views read them: declare.ts). */
 export type Parsed = Statement & { readonly variables?: ReadonlyMap<string, Declared> };

@@ -18,6 +18,8 @@ import {
 import type { BoundAggregate, BoundExpr, Field, Plan, ViewInfo } from './bound.js';
 import {
   COLUMNS_FIELDS,
+  COPY_EXPORT_LOG_FIELDS,
+  COPY_IMPORT_LOG_FIELDS,
   KEYWORDS_FIELDS,
   FUNCTIONS_FIELDS,
   MAT_VIEWS_FIELDS,
@@ -218,6 +220,15 @@ function bindSource(f: A.FromItem, cx: BindContext, ctes: Ctes): Source {
           scope: { fields: plan.fields.map((x) => ({ table: f.alias ?? view.name, name: x.name, type: x.type })) },
         };
       }
+      // QuestDB's COPY logs are tables named `sys.…`; svcdb keeps them in memory (lib/db/copy-jobs.ts).
+      const log = COPY_LOGS.get(f.name.toLowerCase());
+      if (log !== undefined && !cx.catalog.exists(f.name)) {
+        const plan: Plan = node({ kind: 'metadata', what: log.what, table: null, fields: log.fields });
+        return {
+          plan,
+          scope: { fields: plan.fields.map((x) => ({ table: f.alias ?? f.name, name: x.name, type: x.type })) },
+        };
+      }
       // A table function that takes no arguments may be named without parentheses (FROM pg_class,
       // FROM tables) when no table has the name.
       if (NO_ARGUMENT_FUNCTIONS.has(f.name.toLowerCase()) && !cx.catalog.exists(f.name))
@@ -384,6 +395,12 @@ function constInt(e: A.Expr | undefined, what: string, pos: number, textEnv: Sta
   }
   return e.value as number;
 }
+
+/** QuestDB's COPY log tables, which FROM finds by name (as `sys.x` or `'sys.x'`). */
+const COPY_LOGS: ReadonlyMap<string, { what: 'importLog' | 'exportLog'; fields: readonly Field[] }> = new Map([
+  ['sys.text_import_log', { what: 'importLog', fields: COPY_IMPORT_LOG_FIELDS }],
+  ['sys.copy_export_log', { what: 'exportLog', fields: COPY_EXPORT_LOG_FIELDS }],
+]);
 
 /** The table functions FROM also finds by their bare name (QuestDB's cursor functions without arguments). */
 const NO_ARGUMENT_FUNCTIONS: ReadonlySet<string> = new Set([

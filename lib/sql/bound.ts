@@ -174,7 +174,9 @@ export type Plan =
         | 'serverVersion'
         | 'parameters'
         | 'files'
-        | 'functions';
+        | 'functions'
+        | 'importLog'
+        | 'exportLog';
       readonly table: string | null;
       /** functions(): the rows, known when the statement is bound (the registry's names). */
       readonly rows?: ReadonlyArray<ReadonlyArray<string | boolean | null>>;

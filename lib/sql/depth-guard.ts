@@ -43,6 +43,7 @@ const STATEMENT_KINDS: ReadonlySet<string> = new Set([
   'insert',
   'update',
   'show',
+  'copy',
   'unsupported',
 ]);
 const QUERY_KINDS: ReadonlySet<string> = new Set([

@@ -235,3 +235,30 @@ export const FILES_FIELDS: readonly Field[] = [
   { name: 'diskSizeHuman', type: 'STRING' },
   { name: 'modifiedTime', type: 'DATE' },
 ];
+
+/** The columns of sys.text_import_log (QuestDB's). */
+export const COPY_IMPORT_LOG_FIELDS: readonly Field[] = [
+  { name: 'ts', type: 'TIMESTAMP' },
+  { name: 'id', type: 'STRING' },
+  { name: 'table_name', type: 'SYMBOL' },
+  { name: 'file', type: 'SYMBOL' },
+  { name: 'phase', type: 'SYMBOL' },
+  { name: 'status', type: 'SYMBOL' },
+  { name: 'message', type: 'STRING' },
+  { name: 'rows_handled', type: 'LONG' },
+  { name: 'rows_imported', type: 'LONG' },
+  { name: 'errors', type: 'LONG' },
+];
+
+/** The columns of sys.copy_export_log (QuestDB's documentation). */
+export const COPY_EXPORT_LOG_FIELDS: readonly Field[] = [
+  { name: 'ts', type: 'TIMESTAMP' },
+  { name: 'id', type: 'VARCHAR' },
+  { name: 'table_name', type: 'SYMBOL' },
+  { name: 'export_path', type: 'SYMBOL' },
+  { name: 'num_exported_files', type: 'INT' },
+  { name: 'phase', type: 'SYMBOL' },
+  { name: 'status', type: 'SYMBOL' },
+  { name: 'message', type: 'VARCHAR' },
+  { name: 'errors', type: 'LONG' },
+];

@@ -20,6 +20,7 @@ import {
 import { parseCtes, parseQuery, parseQueryWith } from './parse-query.js';
 import { parseCreateMatView, parseMatViewCommand } from './parse-matview.js';
 import { parseInsert, parseShow, parseUpdate } from './parse-statement.js';
+import { parseCopy } from './parse-copy.js';
 
 /**
  * Statements QuestDB has that svcdb recognises but does not run: parsed as Unsupported.
@@ -29,7 +30,6 @@ import { parseInsert, parseShow, parseUpdate } from './parse-statement.js';
 const UNSUPPORTED = new Set([
   'GRANT',
   'REVOKE',
-  'COPY',
   'BACKUP',
   'CHECKPOINT',
   'SNAPSHOT',
@@ -217,6 +217,10 @@ function parseDispatch(c: Cursor): Statement {
         return parseShow(c);
       case 'EXPLAIN':
         return parseExplain(c);
+      case 'COPY':
+        // Enterprise's COPY PERMISSIONS FROM user TO user is not an import.
+        if (c.isKw('PERMISSIONS', second) && c.peek(3).kind !== 'string') return unsupported(c);
+        return parseCopy(c);
     }
     if (UNSUPPORTED.has(t.up)) return unsupported(c);
   }

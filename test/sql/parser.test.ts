@@ -953,7 +953,7 @@ test('recognises statements svcdb does not run by their leading keywords', () =>
     ['CREATE SERVICE ACCOUNT a', 'CREATE SERVICE ACCOUNT'],
     ['ALTER USER john ENABLE', 'ALTER USER'],
     ['DROP GROUP g', 'DROP GROUP'],
-    ["COPY t FROM 'x.csv' WITH HEADER true", 'COPY'],
+    ['COPY PERMISSIONS FROM alice TO bob', 'COPY'],
     ['BACKUP DATABASE', 'BACKUP'],
     ['CHECKPOINT CREATE', 'CHECKPOINT'],
     ['REINDEX TABLE t LOCK EXCLUSIVE', 'REINDEX'],
@@ -965,6 +965,40 @@ test('recognises statements svcdb does not run by their leading keywords', () =>
     ['ADD USER john TO g', 'ADD USER'],
   ];
   for (const [sql, what] of cases) assert.deepEqual(parseStatement(sql), { kind: 'unsupported', pos: 0, what }, sql);
+});
+
+test("parses COPY's three forms: FROM with its options, TO a table or a query, CANCEL", () => {
+  const from = parseStatement(
+    "COPY weather FROM 'w.csv' WITH HEADER true TIMESTAMP 'ts' PARTITION BY DAY ON ERROR abort",
+  );
+  assert.ok(from.kind === 'copy' && from.mode === 'from');
+  assert.deepEqual([from.table, from.file, from.filePos], ['weather', 'w.csv', 18]);
+  assert.deepEqual(
+    from.options.map((o) => [o.name, o.value]),
+    [
+      ['HEADER', 'true'],
+      ['TIMESTAMP', 'ts'],
+      ['PARTITION BY', 'DAY'],
+      ['ON ERROR', 'ABORT'],
+    ],
+  );
+  const to = parseStatement("COPY (SELECT * FROM t WHERE x > 1) TO 'dir' WITH FORMAT PARQUET ROW_GROUP_SIZE -1");
+  assert.ok(to.kind === 'copy' && to.mode === 'to');
+  assert.deepEqual([to.table, to.queryText, to.dir], [null, 'SELECT * FROM t WHERE x > 1', 'dir']);
+  assert.deepEqual(
+    to.options.map((o) => [o.name, o.value]),
+    [
+      ['FORMAT', 'PARQUET'],
+      ['ROW_GROUP_SIZE', '-1'],
+    ],
+  );
+  assert.deepEqual(parseStatement("COPY '55ca24e5ba328050' CANCEL;"), {
+    kind: 'copy',
+    mode: 'cancel',
+    pos: 0,
+    id: '55ca24e5ba328050',
+    idPos: 5,
+  });
 });
 
 test('replaces DECLARE variables before parsing; an undeclared one is an error at it', () => {
