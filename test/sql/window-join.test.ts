@@ -5,70 +5,20 @@
 // Reproduce a failure with SVCDB_WJOIN_SEED=<seed>; SVCDB_WJOIN_QUERIES sets the count.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { Catalog } from '../../lib/storage/catalog.js';
 import { compile } from '../../lib/exec/engine.js';
 import { valueAt } from '../../lib/exec/vectors.js';
-import { mulberry32 } from '../helpers/prng.js';
+import { timeJoinTables, type Row } from '../helpers/time-join-tables.js';
 import { ENGINE } from '../helpers/engine.js';
 
 const SEED = Number(process.env.SVCDB_WJOIN_SEED ?? 20250101);
 const QUERIES = Number(process.env.SVCDB_WJOIN_QUERIES ?? 60);
 
-interface Row {
-  ts: number;
-  k: string | null;
-  v: number | null;
-}
 type V = number | string | null;
 
-const root = mkdtempSync(join(tmpdir(), 'svcdb-wjoin-'));
-const catalog = Catalog.open(join(root, 'db'), {
-  commitMode: 'nosync',
-  writerWaitMs: 1000,
-  readerCacheSize: 64 << 20,
-  maxUncommittedRows: 1_000_000,
-  o3MaxLag: 0,
-});
-const signal = new AbortController().signal;
-const rand = mulberry32(SEED);
-const int = (n: number): number => Math.floor(rand() * n);
-const KEYS = ['a', 'b', 'c', 'd'];
+const fx = timeJoinTables('svcdb-wjoin-', SEED);
+const { catalog, signal, rand, int, exec, makeRows, fill } = fx;
 const left: Row[] = [];
 const right: Row[] = [];
-
-async function exec(sql: string): Promise<void> {
-  const s = compile(sql, { ...ENGINE, catalog });
-  assert.ok(s.kind === 'ddl');
-  await s.execute(signal);
-}
-
-/** `n` rows from 2024-01-01 on, steps of up to `step` seconds (a quarter of them 0: duplicate timestamps). */
-function makeRows(n: number, step: number): Row[] {
-  const out: Row[] = [];
-  let ts = Date.UTC(2024, 0, 1) * 1000;
-  for (let i = 0; i < n; i++) {
-    ts += int(4) === 0 ? 0 : int(step) * 1_000_000;
-    out.push({ ts, k: rand() < 0.1 ? null : KEYS[int(KEYS.length)]!, v: rand() < 0.15 ? null : int(41) - 20 });
-  }
-  return out;
-}
-
-async function fill(table: string, rows: Row[]): Promise<void> {
-  const w = await catalog.writer(table);
-  w.append({
-    rowCount: rows.length,
-    columns: {
-      ts: Float64Array.from(rows, (r) => r.ts),
-      k: rows.map((r) => r.k),
-      v: Float64Array.from(rows, (r) => (r.v === null ? NaN : r.v)),
-    },
-  });
-  w.commit();
-  w.close();
-}
 
 before(async () => {
   await exec('CREATE TABLE l (ts TIMESTAMP, k SYMBOL, v DOUBLE) TIMESTAMP(ts) PARTITION BY DAY');
@@ -81,8 +31,7 @@ before(async () => {
 });
 
 after(() => {
-  catalog.close();
-  rmSync(root, { recursive: true, force: true });
+  fx.remove();
 });
 
 const AGGS = ['sum', 'count', 'count_star', 'avg', 'min', 'max', 'first', 'last'] as const;
