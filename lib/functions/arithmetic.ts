@@ -7,6 +7,7 @@ import type { BindArg, BindResult, Kernel, FunctionRegistry } from './registry.j
 import { defineScalar, type Built, type Signature } from './signature.js';
 import { isIntegral, isNumeric, widerNumeric, type SqlType } from '../core/sql-type.js';
 import { asDoubles, fromDoubles } from '../core/vec.js';
+import { decimalNegSig, decimalSig } from './decimal-arithmetic.js';
 
 type Op = '+' | '-' | '*' | '/' | '%';
 
@@ -323,10 +324,11 @@ function negKernel(type: SqlType): Kernel {
 }
 
 export function registerArithmetic(registry: FunctionRegistry): void {
-  defineScalar(registry, '+', [numericSig('+'), ...temporalSigs('+')]);
-  defineScalar(registry, '-', [numericSig('-'), ...temporalSigs('-')]);
-  defineScalar(registry, '*', [numericSig('*')]);
-  defineScalar(registry, '/', [numericSig('/')]);
+  // DECIMAL overloads come after the numeric ones: integer op integer stays numeric.
+  defineScalar(registry, '+', [numericSig('+'), ...temporalSigs('+'), decimalSig('+')]);
+  defineScalar(registry, '-', [numericSig('-'), ...temporalSigs('-'), decimalSig('-')]);
+  defineScalar(registry, '*', [numericSig('*'), decimalSig('*')]);
+  defineScalar(registry, '/', [numericSig('/'), decimalSig('/')]);
   defineScalar(registry, '%', [numericSig('%')]);
   defineScalar(registry, 'neg', [
     {
@@ -336,5 +338,6 @@ export function registerArithmetic(registry: FunctionRegistry): void {
         return { type, kernel: negKernel(type) };
       },
     },
+    decimalNegSig,
   ]);
 }

@@ -109,10 +109,11 @@ async function runFile(file: string): Promise<void> {
       for await (const b of s.execute(signal)) {
         // A value's newlines are written \n so a row stays one line of the file.
         // LONG through renderAt, which reads the exact int64 of values past 2^53; UUID, LONG128,
-        // IPV4, LONG256 and INTERVAL through it too, as the HTTP API prints them.
+        // IPV4, LONG256, INTERVAL and DECIMAL through it too, as the HTTP API prints them.
         const cell = (c: ColumnVector, k: number, i: number): string =>
           c.kind === 'fixed' &&
           (c.type === 'LONG' ||
+            c.type.startsWith('DECIMAL(') ||
             c.type === 'UUID' ||
             c.type === 'LONG128' ||
             c.type === 'IPV4' ||
