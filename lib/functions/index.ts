@@ -15,6 +15,7 @@ import { registerGeoAggregates } from './agg-geo.js';
 import { registerTextAggregates } from './agg-text.js';
 import { registerTimeZone } from './time-zone.js';
 import { registerArithmetic } from './arithmetic.js';
+import { registerBitwise } from './bitwise.js';
 import { registerArrays } from './arrays.js';
 import { registerArrayFunctions } from './array-functions.js';
 
@@ -46,6 +47,7 @@ export function createFunctionRegistry(options: FunctionRegistryOptions = {}): F
   const registry = new FunctionRegistry();
   const seeds = new RandomSeeds(options.randomSeed);
   registerArithmetic(registry);
+  registerBitwise(registry);
   registerCompare(registry);
   registerLogic(registry);
   registerPattern(registry);

@@ -61,6 +61,10 @@ const OPERATORS = new Set([
   'or',
   'not',
   'neg',
+  '&',
+  '|',
+  '^',
+  'bitnot',
   'like',
   'ilike',
 ]);
@@ -69,7 +73,7 @@ const OPERATORS = new Set([
 export function noMatch(name: string, types: readonly SqlType[]): string {
   const argTypes = types.map(typeName);
   if (OPERATORS.has(name)) {
-    const op = name === 'neg' ? '-' : name;
+    const op = name === 'neg' ? '-' : name === 'bitnot' ? '~' : name;
     if (argTypes.length === 2)
       return `there is no matching operator \`${op}\` with the argument types: ${argTypes[0]} ${op} ${argTypes[1]}`;
     if (argTypes.length === 1) return `there is no matching operator \`${op}\` with the argument type: ${argTypes[0]}`;

@@ -90,6 +90,9 @@ const OPS: Record<string, string> = {
   '/': '/',
   '%': '%',
   '||': '||',
+  '&': '&',
+  '|': '|',
+  '^': '^',
   AND: 'and',
   OR: 'or',
   LIKE: 'like',
@@ -358,6 +361,7 @@ export function bindExpr(e: A.Expr, cx: ExprContext): BoundExpr {
           return literal(cx.env, { ...e.arg, value: -e.arg.value, text: `-${e.arg.text}` });
         return call(cx.env, 'neg', [bindExpr(e.arg, cx)], e.pos);
       }
+      if (e.op === '~') return call(cx.env, 'bitnot', [bindExpr(e.arg, cx)], e.pos);
       throw new SvcError('SQL', `unsupported operator ${e.op}`, { position: e.pos });
     }
     case 'binary':

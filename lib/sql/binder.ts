@@ -52,6 +52,7 @@ import { checkWindowPlacement, hasAggregate, WindowBinder } from './bind-window.
 import { checkPlanDepth } from './depth-guard.js';
 import { designateTimestamp, node } from './plan-timestamp.js';
 import { balancedAnd } from './parse-expr.js';
+import { expandLateralAliases } from './lateral-alias.js';
 import { DEFAULT_COLUMN_NAMING, selectColumnNames, type ColumnNaming } from './column-alias.js';
 import type { SchemaSource, TableSchema, ViewSource } from './schema-source.js';
 import { parseWithOverrides } from './parser.js';
@@ -729,6 +730,9 @@ function bindSelect(q: A.Select, cx: BindContext, ctes: Ctes): Plan {
   }
   // The one place result columns get their names (exec, exp, CTAS, Parquet all read plan.fields).
   const names = selectColumnNames(items, cx.naming ?? DEFAULT_COLUMN_NAMING, cx.sql ?? null);
+  // Names of earlier items' aliases stand for their expressions (the columns keep their names above).
+  const fromColumns = [...inScope.fields, ...(wj?.combined ?? []), ...(hj?.starFields ?? [])].map((f) => f.name);
+  items.splice(0, items.length, ...expandLateralAliases(items, fromColumns));
 
   const hasAgg = (e: A.Expr): boolean => hasAggregate(cx, e);
   const grouped = !wj && (q.groupBy.length > 0 || items.some((i) => hasAgg(i.expr)) || q.having !== null);
