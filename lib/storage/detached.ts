@@ -3,7 +3,11 @@
 // (column files, the dictionaries of its SYMBOL columns, `_detached`), and comes back from there
 // or from `<name>.attachable/` (a copy or symbolic link put in place by hand).
 import {
+  closeSync,
   copyFileSync,
+  openSync,
+  readSync,
+  statSync,
   existsSync,
   linkSync,
   lstatSync,
@@ -18,7 +22,7 @@ import { join } from 'node:path';
 import { SvcError } from '../errors/svc-error.js';
 import { typeInfo, type ColumnType } from '../core/column-type.js';
 import { ColumnAppender } from './column-appender.js';
-import { auxFile, dataFile, directSource, readColumn, symbolFile } from './column-files.js';
+import { auxEnd, auxFile, auxValue, dataFile, directSource, readColumn, symbolFile } from './column-files.js';
 import { atomicWrite, movePath, syncPath, type CommitMode } from './io.js';
 import { nameKey } from './names.js';
 import type { SymbolDict } from './symbol-dict.js';
@@ -44,13 +48,44 @@ export interface DetachedInfo {
 export const detachedDir = (name: string): string => `${name}.detached`;
 const tmpDir = (name: string): string => `${name}.detached.tmp`;
 
-/** A file shared with the partition (hard link; a copy where links are refused). */
-function linkOrCopy(from: string, to: string): void {
-  try {
-    linkSync(from, to);
-  } catch {
-    copyFileSync(from, to);
+/** A file shared with the partition (hard link; a copy where links are refused, or `copy`). */
+function linkOrCopy(from: string, to: string, copy = false): void {
+  if (!copy) {
+    try {
+      linkSync(from, to);
+      return;
+    } catch {
+      // another device, or links not allowed: copied below
+    }
   }
+  copyFileSync(from, to);
+}
+
+/**
+ * The detached column's files hold at least `rows` rows (a short file would make the attached
+ * partition unreadable at the next open); longer ones are cut to size by the next open.
+ */
+function checkSizes(folder: string, d: ColumnDef, rows: number): void {
+  const short = (file: string): SvcError =>
+    new SvcError(
+      'BAD_REQUEST',
+      `detached partition file is too short for its ${rows} rows [path=${join(folder, file)}]`,
+    );
+  const size = (file: string): number => (existsSync(join(folder, file)) ? statSync(join(folder, file)).size : -1);
+  const info = typeInfo(d.type);
+  if (info.layout !== 'var') {
+    if (size(dataFile(d)) < rows * (info.layout === 'symbol' ? 4 : info.width)) throw short(dataFile(d));
+    return;
+  }
+  if (size(auxFile(d)) < (rows + 1) * 8) throw short(auxFile(d));
+  const last = new Int32Array(2);
+  const fd = openSync(join(folder, auxFile(d)), 'r');
+  try {
+    readSync(fd, new Uint8Array(last.buffer), 0, 8, rows * 8);
+  } finally {
+    closeSync(fd);
+  }
+  if (size(dataFile(d)) < auxEnd(auxValue(last, 0))) throw short(dataFile(d));
 }
 
 /**
@@ -178,14 +213,18 @@ export function buildAttached(
   const src = join(tableDir, from);
   const out = join(tableDir, dir);
   const match = matchColumns(meta, info, from);
+  for (const c of meta.columns) checkSizes(src, { ...c, id: match.get(c.id)!.id }, info.rows);
+  // Files behind a symbolic link stay the user's (cold storage): copied, so that appends to the
+  // partition or a recovery's cut never change them.
+  const copy = lstatSync(src).isSymbolicLink();
   mkdirSync(out);
   const nulls: SymbolDict[] = [];
   for (const c of meta.columns) {
     const d = match.get(c.id)!;
     const dd: ColumnDef = { ...c, id: d.id };
     if (c.type !== 'SYMBOL') {
-      linkOrCopy(join(src, dataFile(dd)), join(out, dataFile(c)));
-      if (typeInfo(c.type).layout === 'var') linkOrCopy(join(src, auxFile(dd)), join(out, auxFile(c)));
+      linkOrCopy(join(src, dataFile(dd)), join(out, dataFile(c)), copy);
+      if (typeInfo(c.type).layout === 'var') linkOrCopy(join(src, auxFile(dd)), join(out, auxFile(c)), copy);
       continue;
     }
     const dict = dicts.get(c.id)!;
@@ -207,7 +246,7 @@ export function buildAttached(
       }
     }
     if (hasNull) nulls.push(dict);
-    if (same) linkOrCopy(join(src, dataFile(dd)), join(out, dataFile(c)));
+    if (same) linkOrCopy(join(src, dataFile(dd)), join(out, dataFile(c)), copy);
     else {
       writeFileSync(join(out, dataFile(c)), new Uint8Array(keys.buffer));
       syncPath(join(out, dataFile(c)), mode);

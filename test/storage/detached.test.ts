@@ -3,7 +3,7 @@
 // commit is finished or undone by the next open.
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, readdirSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, renameSync, statSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DAY, openCatalog, readAll, tempDb } from './fixture.js';
 import { setFsFault } from '../../lib/storage/io.js';
@@ -166,4 +166,47 @@ test('an open undoes what a DETACH or ATTACH left before its commit', async () =
     [],
   );
   c4.close();
+});
+
+test('a symbolic link <name>.attachable: the files are copied and the linked folder stays as it was', async () => {
+  const dir = fresh();
+  const { c, w } = await table(dir);
+  w.detachPartition('1970-01-01');
+  const tdir = join(dir, 'trades');
+  const cold = join(dir, 'cold-1970-01-01');
+  renameSync(join(tdir, '1970-01-01.detached'), cold);
+  symlinkSync(cold, join(tdir, '1970-01-01.attachable'));
+  // Drop the newer partitions: the attached one becomes the newest, written in place by appends.
+  w.dropPartition('1970-01-02');
+  w.dropPartition('1970-01-03');
+  const before = readdirSync(cold).map((f) => [f, statSync(join(cold, f)).size]);
+  w.attachPartition('1970-01-01');
+  w.append({ rowCount: 1, columns: { ts: new Float64Array([2]), sym: ['d'], note: ['w'], px: new Float64Array([6]) } });
+  w.commit();
+  assert.deepEqual(readAll(c, 'trades'), [...ALL.slice(0, 2), [2, 'd', 'w', 6]]);
+  assert.equal(existsSync(join(tdir, '1970-01-01.attachable')), false);
+  assert.deepEqual(
+    readdirSync(cold).map((f) => [f, statSync(join(cold, f)).size]),
+    before,
+  );
+  w.close();
+  c.close();
+});
+
+test('a detached folder with a file too short for its rows is refused, the table unchanged', async () => {
+  const dir = fresh();
+  const { c, w } = await table(dir);
+  w.detachPartition('1970-01-01');
+  const tdir = join(dir, 'trades');
+  const meta = c.get('trades').meta;
+  const px = meta.columns.find((x) => x.name === 'px')!;
+  truncateSync(join(tdir, '1970-01-01.detached', `${px.id}.d`), 8);
+  assert.throws(() => w.attachPartition('1970-01-01'), /too short for its 2 rows/);
+  assert.deepEqual(readAll(c, 'trades'), ALL.slice(2));
+  assert.deepEqual(
+    readdirSync(tdir).filter((e) => e.startsWith('1970-01-01')),
+    ['1970-01-01.detached'],
+  );
+  w.close();
+  c.close();
 });
