@@ -3,6 +3,7 @@
 // the statement is compiled, so errors carry their position.
 import { SvcError } from '../errors/svc-error.js';
 import type { Catalog, CreateTableDef } from '../storage/catalog.js';
+import type { TableWriter } from '../storage/table-writer.js';
 import { isPersisted, typeName, type ColumnType } from '../core/column-type.js';
 import { checkColumnName, checkTableName, nameKey } from '../storage/names.js';
 import {
@@ -351,8 +352,14 @@ function alterTable(stmt: A.AlterTable, catalog: Catalog, env: StatementEnv): Pr
     throw new SvcError('SQL', `ALTER TABLE ${a.text.split(/\s+/).slice(0, 2).join(' ')} is not supported`, {
       position: a.pos,
     });
+  if (a.kind === 'convertPartition' && a.parquet)
+    throw new SvcError(
+      'SQL',
+      'CONVERT PARTITION TO PARQUET is not supported: svcdb keeps every partition in its own (native) format',
+      { position: a.pos },
+    );
   const partitions =
-    a.kind === 'dropPartition'
+    a.kind === 'dropPartition' || a.kind === 'movePartition' || a.kind === 'convertPartition'
       ? a.list.map((e) => {
           if (e.kind !== 'literal' || e.type !== 'STRING')
             throw new SvcError('SQL', 'partition name expected', { position: e.pos });
@@ -361,7 +368,10 @@ function alterTable(stmt: A.AlterTable, catalog: Catalog, env: StatementEnv): Pr
       : [];
   const meta = catalog.get(stmt.name).meta;
   const find = (name: string): ColumnDef | undefined => meta.columns.find((c) => nameKey(c.name) === nameKey(name));
-  const dropWhere = a.kind === 'dropPartition' && a.where ? partitionPredicate(a.where, meta, env) : null;
+  const dropWhere =
+    (a.kind === 'dropPartition' || a.kind === 'movePartition' || a.kind === 'convertPartition') && a.where
+      ? partitionPredicate(a.where, meta, env)
+      : null;
   if (a.kind === 'dropColumn') {
     for (const c of a.columns) {
       if (find(c.name)?.id === meta.timestampId) {
@@ -448,19 +458,24 @@ function alterTable(stmt: A.AlterTable, catalog: Catalog, env: StatementEnv): Pr
         case 'dropPartition':
           for (const p of partitions) await at(p.pos, () => w.dropPartition(p.name));
           if (dropWhere !== null) {
-            // Committed first, so the partitions the predicate sees are every row's.
-            w.commit();
-            const ev = new Evaluator(cx, false);
-            const fn = ev.compile(dropWhere);
-            const parts = w.table.txn.partitions;
-            const floors = new Float64Array(parts.map((p) => partitionFloor(meta.partitionBy, p.minTs)));
-            const hits = boolsOf(
-              ev.once({ rowCount: parts.length, columns: [fromDoubles('TIMESTAMP', floors)] }, (b) => fn(b)),
-            );
-            const hit = parts.filter((_, i) => hits[i] === 1).map((p) => p.name);
-            for (const name of hit) await at(a.where!.pos, () => w.dropPartition(name));
+            for (const name of partitionsWhere(w, cx, dropWhere, meta))
+              await at(a.where!.pos, () => w.dropPartition(name));
           }
           catalog.invalidateMatViews(stmt.name, 'drop partition operation');
+          break;
+        case 'movePartition': {
+          // DETACH / ATTACH PARTITION (storage/detached.ts): each partition in its own commit, as QuestDB.
+          const move = (name: string): void => (a.detach ? w.detachPartition(name) : w.attachPartition(name));
+          for (const p of partitions) await at(p.pos, () => move(p.name));
+          if (dropWhere !== null) {
+            for (const name of partitionsWhere(w, cx, dropWhere, meta)) await at(a.where!.pos, () => move(name));
+          }
+          catalog.invalidateMatViews(stmt.name, `${a.detach ? 'detach' : 'attach'} partition operation`);
+          break;
+        }
+        case 'squashPartitions':
+        case 'convertPartition':
+          // svcdb never splits a partition, and every partition is in its native format: nothing to do.
           break;
         case 'setParam':
           w.setParams(params(a.params, a.pos));
@@ -558,4 +573,16 @@ function columnConversion(
     onAggregate: null,
   });
   return { type, expr };
+}
+
+/** Names of the committed partitions whose floor timestamp satisfies the partition predicate (commits pending rows first). */
+function partitionsWhere(w: TableWriter, cx: ExecContext, where: BoundExpr, meta: TableMeta): string[] {
+  // Committed first, so the partitions the predicate sees are every row's.
+  w.commit();
+  const ev = new Evaluator(cx, false);
+  const fn = ev.compile(where);
+  const parts = w.table.txn.partitions;
+  const floors = new Float64Array(parts.map((p) => partitionFloor(meta.partitionBy, p.minTs)));
+  const hits = boolsOf(ev.once({ rowCount: parts.length, columns: [fromDoubles('TIMESTAMP', floors)] }, (b) => fn(b)));
+  return parts.filter((_, i) => hits[i] === 1).map((p) => p.name);
 }

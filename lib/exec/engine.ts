@@ -27,6 +27,7 @@ import type { MemoryBudget } from '../limits/memory-budget.js';
 import { endStatement, execContext, type ExecContext, type StatementRuntime } from './context.js';
 import type { Pacer } from './pacer.js';
 import { runDdl } from './ddl.js';
+import { runMaintenance } from './maintenance.js';
 import { runViewDdl, viewQueryType } from './view-ddl.js';
 import { matViewQueryType, runMatViewDdl, type MatViewControl } from './mat-view-ddl.js';
 import { explainPlan } from './explain.js';
@@ -302,7 +303,21 @@ function compileStatement(
         },
       };
     }
+    case 'maintenance': {
+      const prepared = runMaintenance(stmt, catalogOf(opts));
+      return {
+        kind: 'ddl',
+        queryType: stmt.op === 'vacuum' ? 'VACUUM' : 'REPAIR',
+        execute: change(prepared, opts, runtime, text),
+      };
+    }
     case 'unsupported':
+      if (stmt.what === 'CHECKPOINT')
+        throw new SvcError(
+          'SQL',
+          'CHECKPOINT is not supported: svcdb has no checkpoint mode (no saved table states to restore from); back up a stopped database',
+          { position: stmt.pos },
+        );
       throw new SvcError('SQL', `${stmt.what} is not supported`, { position: stmt.pos });
     default:
       throw new SvcError('SQL', `unsupported statement [${(stmt as { kind: string }).kind}]`, {

@@ -63,7 +63,7 @@ export function metadataRows(plan: MetadataPlan, catalog: Catalog): Batch {
         t.txn.txn,
       ]);
     });
-  } else if (plan.what === 'functions') {
+  } else if (plan.what === 'functions' || plan.what === 'checkpointStatus') {
     for (const r of plan.rows ?? []) rows.push([...r]);
   } else if (plan.what === 'pgCatalog') {
     rows.push(...pgCatalogRows(plan.table!, catalog, plan.views ?? []));

@@ -479,6 +479,22 @@ export type AlterAction =
       readonly list: readonly Expr[];
       readonly where: Expr | null;
     }
+  /** DETACH PARTITION LIST ... | WHERE ..., ATTACH PARTITION LIST ... */
+  | {
+      readonly kind: 'movePartition';
+      readonly pos: number;
+      readonly detach: boolean;
+      readonly list: readonly Expr[];
+      readonly where: Expr | null;
+    }
+  | { readonly kind: 'squashPartitions'; readonly pos: number }
+  | {
+      readonly kind: 'convertPartition';
+      readonly pos: number;
+      readonly parquet: boolean;
+      readonly list: readonly Expr[];
+      readonly where: Expr | null;
+    }
   | {
       readonly kind: 'setParam';
       readonly pos: number;
@@ -687,7 +703,18 @@ export type Statement =
   | Show
   | Explain
   | Copy
+  | Maintenance
   | Unsupported;
+
+/** REINDEX TABLE t [COLUMN c] [PARTITION p] LOCK EXCLUSIVE (`reindex`), VACUUM TABLE t (`vacuum`). */
+export interface Maintenance extends Node {
+  readonly kind: 'maintenance';
+  readonly op: 'reindex' | 'vacuum';
+  readonly table: string;
+  readonly tablePos: number;
+  readonly column: { readonly name: string; readonly pos: number } | null;
+  readonly partition: { readonly name: string; readonly pos: number } | null;
+}
 
 /** A value of a COPY option as written, with where it starts (errors point at it). */
 export interface CopyOption {

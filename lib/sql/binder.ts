@@ -31,6 +31,7 @@ import {
   TABLES_FIELDS,
   VIEWS_FIELDS,
   WAL_TABLES_FIELDS,
+  CHECKPOINT_STATUS_FIELDS,
 } from './metadata.js';
 import { commonType } from '../core/sql-type.js';
 import { TWAP_ORDER_MESSAGE, TWAP_TIMESTAMP_MESSAGE } from '../functions/agg-order.js';
@@ -410,6 +411,7 @@ const NO_ARGUMENT_FUNCTIONS: ReadonlySet<string> = new Set([
   'views',
   'materialized_views',
   'wal_tables',
+  'checkpoint_status',
   'keywords',
   ...SYSTEM_NO_ARGUMENT_FUNCTIONS,
   ...PG_TABLE_SPELLINGS,
@@ -458,6 +460,16 @@ function bindTableFunction(f: A.FunctionRef, cx: BindContext): Source {
         table: null,
         fields: FUNCTIONS_FIELDS,
         rows: functionRows(cx.registry),
+      });
+      break;
+    case 'checkpoint_status':
+      // svcdb has no checkpoint mode (CHECKPOINT CREATE is refused): never one in progress.
+      plan = node({
+        kind: 'metadata',
+        what: 'checkpointStatus',
+        table: null,
+        fields: CHECKPOINT_STATUS_FIELDS,
+        rows: [[false, null]],
       });
       break;
     case 'wal_tables':

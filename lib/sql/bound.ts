@@ -175,10 +175,11 @@ export type Plan =
         | 'parameters'
         | 'files'
         | 'functions'
+        | 'checkpointStatus'
         | 'importLog'
         | 'exportLog';
       readonly table: string | null;
-      /** functions(): the rows, known when the statement is bound (the registry's names). */
+      /** functions(), checkpoint_status(): the rows, known when the statement is bound (the registry's names). */
       readonly rows?: ReadonlyArray<ReadonlyArray<string | boolean | null>>;
       /** The views the rows describe, bound when the statement was (tables(), views(), a view's columns). */
       readonly views?: readonly ViewInfo[];

@@ -44,6 +44,7 @@ const STATEMENT_KINDS: ReadonlySet<string> = new Set([
   'update',
   'show',
   'copy',
+  'maintenance',
   'unsupported',
 ]);
 const QUERY_KINDS: ReadonlySet<string> = new Set([

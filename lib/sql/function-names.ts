@@ -17,6 +17,7 @@ export const TABLE_FUNCTIONS: readonly string[] = [
   'materialized_views',
   'generate_series',
   'wal_tables',
+  'checkpoint_status',
   'table_partitions',
   'keywords',
   'functions',

@@ -125,6 +125,12 @@ export const PARTITIONS_FIELDS: readonly Field[] = [
   { name: 'parquetFileSize', type: 'LONG' },
 ];
 
+/** checkpoint_status(): whether a checkpoint is in progress and since when (QuestDB's columns). */
+export const CHECKPOINT_STATUS_FIELDS: readonly Field[] = [
+  { name: 'in_progress', type: 'BOOLEAN' },
+  { name: 'started_at', type: 'TIMESTAMP' },
+];
+
 /** wal_tables(): the WAL tables with their transactions (svcdb applies each commit at once: no lag). */
 export const WAL_TABLES_FIELDS: readonly Field[] = [
   { name: 'name', type: 'STRING' },

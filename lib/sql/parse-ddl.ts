@@ -10,6 +10,7 @@ import type {
   ColumnDefAst,
   CreateTable,
   DropTable,
+  Maintenance,
   RenameTable,
   TruncateTable,
   TypeName,
@@ -368,7 +369,10 @@ export function parseRenameTable(c: Cursor): RenameTable {
   return { kind: 'renameTable', pos: t.pos, from: from.name, fromPos: from.pos, to: to.name, toPos: to.pos };
 }
 
-/** ALTER TABLE t ADD COLUMN | DROP COLUMN | RENAME COLUMN | DROP PARTITION | SET PARAM | anything else (otherAlter). */
+/**
+ * ALTER TABLE t ADD COLUMN | DROP COLUMN | RENAME COLUMN | DROP / DETACH / ATTACH / CONVERT PARTITION |
+ * SQUASH PARTITIONS | SET PARAM | anything else (otherAlter).
+ */
 export function parseAlterTable(c: Cursor): AlterTable {
   const t = c.next();
   c.expectKw('TABLE');
@@ -477,6 +481,31 @@ function parseAlterAction(c: Cursor): AlterAction {
       return { kind: 'dedup', pos: a.pos, keys: namesWithPos(c) };
     }
   }
+  if ((a.up === 'DETACH' || a.up === 'ATTACH') && c.isKw('PARTITION', second)) {
+    c.i += 2;
+    const detach = a.up === 'DETACH';
+    if (c.acceptKw('LIST')) return { kind: 'movePartition', pos: a.pos, detach, list: parseExprList(c), where: null };
+    // QuestDB attaches by name only: ATTACH ... WHERE is refused.
+    if (detach && c.acceptKw('WHERE'))
+      return { kind: 'movePartition', pos: a.pos, detach, list: [], where: parseExpr(c) };
+    throw c.expected(detach ? "'list' or 'where'" : "'list'");
+  }
+  if (a.up === 'SQUASH' && c.isKw('PARTITIONS', second)) {
+    c.i += 2;
+    return { kind: 'squashPartitions', pos: a.pos };
+  }
+  if (a.up === 'CONVERT' && c.isKw('PARTITION', second)) {
+    c.i += 2;
+    c.expectKw('TO');
+    const f = c.tok;
+    if (!c.isKw('PARQUET') && !c.isKw('NATIVE')) throw c.expected("'parquet' or 'native'");
+    c.next();
+    const parquet = f.up === 'PARQUET';
+    if (c.acceptKw('LIST'))
+      return { kind: 'convertPartition', pos: a.pos, parquet, list: parseExprList(c), where: null };
+    if (c.acceptKw('WHERE')) return { kind: 'convertPartition', pos: a.pos, parquet, list: [], where: parseExpr(c) };
+    throw c.expected("'list' or 'where'");
+  }
   const end = c.skipUntil(NO_STOPS);
   return { kind: 'otherAlter', pos: a.pos, text: c.slice(a.pos, end) };
 }
@@ -569,4 +598,21 @@ export function parseViewCommand(c: Cursor): ViewCommand {
     namePos: name.pos,
     ifExists,
   };
+}
+
+/** REINDEX TABLE t [COLUMN c] [PARTITION 'p'] LOCK EXCLUSIVE, and VACUUM TABLE t. */
+export function parseMaintenance(c: Cursor): Maintenance {
+  const t = c.next();
+  if (!c.isKw('TABLE') && !(t.up === 'VACUUM' && c.isKw('PARTITIONS'))) throw c.expected("'table'");
+  c.next();
+  const table = c.name('table name');
+  const base = { kind: 'maintenance', pos: t.pos, table: table.name, tablePos: table.pos } as const;
+  if (t.up === 'VACUUM') return { ...base, op: 'vacuum', column: null, partition: null };
+  const column = c.acceptKw('COLUMN') ? c.name('column name') : null;
+  const partition = c.acceptKw('PARTITION') ? c.name('partition name') : null;
+  for (const kw of ['LOCK', 'EXCLUSIVE']) {
+    if (!c.isKw(kw)) throw c.error('LOCK EXCLUSIVE expected', c.tok.pos);
+    c.next();
+  }
+  return { ...base, op: 'reindex', column, partition };
 }

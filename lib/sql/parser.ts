@@ -13,6 +13,7 @@ import {
   parseCreateTable,
   parseCreateView,
   parseDropTable,
+  parseMaintenance,
   parseRenameTable,
   parseTruncate,
   parseViewCommand,
@@ -33,8 +34,6 @@ const UNSUPPORTED = new Set([
   'BACKUP',
   'CHECKPOINT',
   'SNAPSHOT',
-  'REINDEX',
-  'VACUUM',
   'CANCEL',
   'REFRESH',
   'COMPILE',
@@ -217,6 +216,9 @@ function parseDispatch(c: Cursor): Statement {
         return parseShow(c);
       case 'EXPLAIN':
         return parseExplain(c);
+      case 'REINDEX':
+      case 'VACUUM':
+        return parseMaintenance(c);
       case 'COPY':
         // Enterprise's COPY PERMISSIONS FROM user TO user is not an import.
         if (c.isKw('PERMISSIONS', second) && c.peek(3).kind !== 'string') return unsupported(c);

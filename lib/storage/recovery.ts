@@ -8,6 +8,7 @@ import { SvcError } from '../errors/svc-error.js';
 import { typeInfo } from '../core/column-type.js';
 import { auxEnd, auxFile, auxValue, dataFile, symbolFile } from './column-files.js';
 import { fileSize, readAt, truncateFd } from './io.js';
+import { recoverDetached } from './detached.js';
 import { SymbolDict } from './symbol-dict.js';
 import {
   TXN_FILE,
@@ -55,6 +56,8 @@ export function recoverTable(dir: string): Recovered | null {
   }
   const txn = readTxn(dir);
   const meta = readMeta(dir, txn.metaVersion);
+  // A DETACH or ATTACH interrupted around its commit is finished or undone (storage/detached.ts).
+  for (const e of recoverDetached(dir, txn)) removed.push(e);
   const keepDirs = new Set(txn.partitions.map((p) => p.dir));
   const keepSymbols = new Set(meta.columns.filter((c) => c.type === 'SYMBOL').map((c) => symbolFile(c)));
   for (const e of readdirSync(dir)) {

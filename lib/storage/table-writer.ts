@@ -3,7 +3,7 @@
 // replace) or rolls back (truncate). DDL goes through it too, so every change
 // of a table is serialized by its writer lock.
 import { expiredPartitions, type Ttl } from './ttl.js';
-import { closeSync, mkdirSync, rmSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, rmSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { SvcError } from '../errors/svc-error.js';
 import { LONG_NULL, typeInfo, typeName, type ColumnType } from '../core/column-type.js';
@@ -24,6 +24,17 @@ import { gatherVector } from '../core/vector-ops.js';
 import { checkColumnName, nameKey } from './names.js';
 import { partitionCeil, partitionFloor, partitionName, type PartitionBy } from './partition-by.js';
 import { SymbolDict } from './symbol-dict.js';
+import {
+  attachableDir,
+  buildAttached,
+  buildDetached,
+  detachedDir,
+  finishAttach,
+  finishDetach,
+  markAttach,
+  matchColumns,
+  readDetached,
+} from './detached.js';
 import { diskFullError, syncPath } from './io.js';
 import type { Table } from './table.js';
 import {
@@ -1029,6 +1040,101 @@ export class TableWriter {
       p.dir,
     ]);
     this.#maxTs = committedMaxTs(this.table.txn);
+  }
+
+  /**
+   * DETACH PARTITION: the partition leaves the table in one commit and lives on as
+   * `<name>.detached/` (storage/detached.ts). The newest partition cannot go (QuestDB's rule).
+   */
+  detachPartition(name: string): void {
+    this.#check();
+    this.#partitioned();
+    this.commit();
+    const txn = this.table.txn;
+    const p = txn.partitions.find((x) => x.name === name);
+    const refuse = (status: string): SvcError =>
+      new SvcError(
+        'BAD_REQUEST',
+        `could not detach partition [table=${this.meta.name}, detachStatus=${status}, partition=${name}]`,
+      );
+    if (!p) throw refuse('DETACH_ERR_MISSING_PARTITION');
+    if (p === txn.partitions[txn.partitions.length - 1]) throw refuse('DETACH_ERR_ACTIVE');
+    if (existsSync(join(this.table.dir, detachedDir(name)))) throw refuse('DETACH_ERR_ALREADY_DETACHED');
+    this.#closeAllAppenders();
+    const tmp = buildDetached(this.table.dir, p, this.meta, txn, this.table.options.commitMode);
+    try {
+      this.table.publish(this.meta, { ...txn, txn: txn.txn + 1, partitions: txn.partitions.filter((x) => x !== p) }, [
+        p.dir,
+      ]);
+    } catch (e) {
+      rmSync(join(this.table.dir, tmp), { recursive: true, force: true });
+      throw e;
+    }
+    finishDetach(this.table.dir, name);
+    this.#maxTs = committedMaxTs(this.table.txn);
+  }
+
+  /**
+   * ATTACH PARTITION: `<name>.attachable/` or `<name>.detached/` becomes the partition again in one
+   * commit, if its columns match the table's (by name and type) and the partition is not there.
+   */
+  attachPartition(name: string): void {
+    this.#check();
+    this.#partitioned();
+    const refuse = (status: string): SvcError =>
+      new SvcError(
+        'BAD_REQUEST',
+        `could not attach partition [table=${this.meta.name}, attachStatus=${status}, partition=${name}]`,
+      );
+    const from = attachableDir(this.table.dir, name);
+    if (from === null) throw refuse('ATTACH_ERR_MISSING_PARTITION');
+    const info = readDetached(join(this.table.dir, from));
+    const by = this.meta.partitionBy;
+    if (
+      info.rows <= 0 ||
+      partitionName(by, partitionFloor(by, info.minTs)) !== name ||
+      partitionName(by, partitionFloor(by, info.maxTs)) !== name
+    )
+      throw refuse('ATTACH_ERR_PARTITION_VALUES');
+    this.commit();
+    if (this.table.txn.partitions.some((x) => x.name === name)) throw refuse('ATTACH_ERR_PARTITION_EXISTS');
+    matchColumns(this.meta, info, from);
+    this.#closeAllAppenders();
+    const txn = this.table.txn;
+    const newTxn = txn.txn + 1;
+    const dir = `${name}.${newTxn}`;
+    const mode = this.table.options.commitMode;
+    let published = false;
+    let made = false;
+    try {
+      made = true;
+      const dicts = new Map([...this.table.dicts].filter(([id]) => this.meta.columns.some((c) => c.id === id)));
+      for (const d of buildAttached(this.table.dir, from, dir, this.meta, info, dicts, mode)) this.#symbolNulls.add(d);
+      for (const d of this.table.dicts.values()) d.flush(mode);
+      syncPath(join(this.table.dir, dir), mode);
+      markAttach(this.table.dir, from, dir, mode);
+      const p: PartitionState = { name, dir, rows: info.rows, minTs: info.minTs, maxTs: info.maxTs };
+      const partitions = [...txn.partitions, p].sort((a, b) => a.minTs - b.minTs);
+      const symbols = this.#symbolStates();
+      this.#symbolNulls.clear();
+      this.table.publish(this.meta, { ...txn, txn: newTxn, partitions, symbols }, []);
+      published = true;
+    } catch (e) {
+      this.#failed(e);
+    } finally {
+      if (!published && made) {
+        rmSync(join(this.table.dir, dir), { recursive: true, force: true });
+        finishAttach(this.table.dir, from, false);
+      }
+    }
+    finishAttach(this.table.dir, from, true);
+    this.#maxTs = committedMaxTs(this.table.txn);
+  }
+
+  #partitioned(): void {
+    if (this.meta.timestampId < 0 || this.meta.partitionBy === 'NONE') {
+      throw new SvcError('BAD_REQUEST', `table is not partitioned [table=${this.meta.name}]`);
+    }
   }
 
   /**

@@ -956,8 +956,6 @@ test('recognises statements svcdb does not run by their leading keywords', () =>
     ['COPY PERMISSIONS FROM alice TO bob', 'COPY'],
     ['BACKUP DATABASE', 'BACKUP'],
     ['CHECKPOINT CREATE', 'CHECKPOINT'],
-    ['REINDEX TABLE t LOCK EXCLUSIVE', 'REINDEX'],
-    ['VACUUM TABLE t', 'VACUUM'],
     ['CANCEL QUERY 29', 'CANCEL QUERY'],
     ['ASSUME SERVICE ACCOUNT a', 'ASSUME SERVICE ACCOUNT'],
     ['EXIT SERVICE ACCOUNT a', 'EXIT SERVICE ACCOUNT'],
@@ -965,6 +963,31 @@ test('recognises statements svcdb does not run by their leading keywords', () =>
     ['ADD USER john TO g', 'ADD USER'],
   ];
   for (const [sql, what] of cases) assert.deepEqual(parseStatement(sql), { kind: 'unsupported', pos: 0, what }, sql);
+});
+
+test('parses REINDEX and VACUUM TABLE, and the partition ALTERs', () => {
+  assert.deepEqual(parseStatement("REINDEX TABLE t COLUMN c PARTITION '2021-12-17' LOCK EXCLUSIVE"), {
+    kind: 'maintenance',
+    pos: 0,
+    table: 't',
+    tablePos: 14,
+    op: 'reindex',
+    column: { name: 'c', pos: 23 },
+    partition: { name: '2021-12-17', pos: 35 },
+  });
+  assert.deepEqual(parseStatement('VACUUM TABLE t'), {
+    kind: 'maintenance',
+    pos: 0,
+    table: 't',
+    tablePos: 13,
+    op: 'vacuum',
+    column: null,
+    partition: null,
+  });
+  const a = parseStatement("ALTER TABLE t ATTACH PARTITION LIST '2020'");
+  assert.ok(a.kind === 'alterTable' && a.action.kind === 'movePartition' && !a.action.detach);
+  const s = parseStatement('ALTER TABLE t SQUASH PARTITIONS');
+  assert.ok(s.kind === 'alterTable' && s.action.kind === 'squashPartitions');
 });
 
 test("parses COPY's three forms: FROM with its options, TO a table or a query, CANCEL", () => {
