@@ -29,6 +29,8 @@ export const ERROR_STATUS = {
   HEADERS_TOO_LARGE: 431,
   /** A statement that ran past its timeout: a failed query, as QuestDB answers it. */
   TIMEOUT: 400,
+  /** A statement stopped by CANCEL QUERY or cancel_query() (QuestDB: `cancelled by user`). */
+  CANCELLED: 400,
   TABLE_BUSY: 409,
   DISK_FULL: 507,
   CONFIG: 500,

@@ -140,15 +140,21 @@ function context(
   return execContext(opts.catalog, signal, runtime, opts, deadline);
 }
 
+/** The request's signal, also aborted when the statement is cancelled through `control` (CANCEL QUERY). */
+function cancellable(signal: AbortSignal, control: AbortController): AbortSignal {
+  return AbortSignal.any([signal, control.signal]);
+}
+
 /** The plan's batches; whatever the execution still holds is given back when it ends, however it ends. */
 async function* runStatement(
   plan: Plan,
   cx: ExecContext,
   activity: Activity | undefined,
   text: string,
+  control: AbortController,
 ): AsyncGenerator<Batch> {
   markTextKeys(plan);
-  const id = activity?.begin(text);
+  const id = activity?.begin(text, control);
   try {
     yield* run(plan, cx);
   } catch (e) {
@@ -167,8 +173,9 @@ function change(
   text: string,
 ) {
   return async (signal: AbortSignal, deadline?: Deadline): Promise<{ rows: number }> => {
-    const cx = context(opts, runtime, signal, deadline);
-    const id = opts.activity?.begin(text);
+    const control = new AbortController();
+    const cx = context(opts, runtime, cancellable(signal, control), deadline);
+    const id = opts.activity?.begin(text, control);
     try {
       return await prepared(cx);
     } catch (e) {
@@ -187,7 +194,11 @@ function selectOf(plan: Plan, opts: EngineOptions, runtime: StatementRuntime, te
     timestamp: plan.timestamp,
     plan,
     statementMicros: runtime.statementMicros,
-    execute: (signal, deadline) => runStatement(plan, context(opts, runtime, signal, deadline), opts.activity, text),
+    execute: (signal, deadline) => {
+      const control = new AbortController();
+      const cx = context(opts, runtime, cancellable(signal, control), deadline);
+      return runStatement(plan, cx, opts.activity, text, control);
+    },
   };
 }
 
@@ -310,6 +321,15 @@ function compileStatement(
         queryType: stmt.op === 'vacuum' ? 'VACUUM' : 'REPAIR',
         execute: change(prepared, opts, runtime, text),
       };
+    }
+    case 'cancelQuery': {
+      const { id, idPos } = stmt;
+      const prepared = (): Promise<{ rows: number }> => {
+        if (opts.activity?.cancel(id) !== true)
+          throw new SvcError('SQL', `query to cancel not found in registry [id=${id}]`, { position: idPos });
+        return Promise.resolve({ rows: 0 });
+      };
+      return { kind: 'ddl', queryType: 'CANCEL QUERY', execute: change(prepared, opts, runtime, text) };
     }
     case 'unsupported':
       if (stmt.what === 'CHECKPOINT')

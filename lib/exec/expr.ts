@@ -136,6 +136,7 @@ export class Evaluator {
       maxTextBytes: cx.maxTextBytes,
       chunkBytes: chunked ? chunkBytes(cx) : Infinity,
       statementMicros: cx.statementMicros,
+      activity: cx.activity,
     };
   }
 

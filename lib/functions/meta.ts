@@ -4,6 +4,7 @@
 // one-element text array, here in PostgreSQL's text form), current_user() / session_user()
 // ('admin', QuestDB's default user), pg_is_in_recovery() (false), pg_postmaster_start_time()
 // (when this process started), flush_query_cache() (true: svcdb keeps no plan cache) and
+// cancel_query(id) (stops a running statement: true when one with that id was running),
 // size_pretty(bytes) (QuestDB's human-readable size, as table_partitions() shows it),
 // reload_config() (false: svcdb reads server.conf once, at start; nothing reloads). The
 // pg_catalog.-prefixed names answer the same.
@@ -11,7 +12,7 @@ import { VERSION } from '../version.js';
 import { asDoubles, fromDoubles, textAt, textVector } from '../core/vec.js';
 import { sizePretty } from '../core/number-format.js';
 import type { ColumnVector } from '../core/column-vector.js';
-import type { FunctionRegistry } from './registry.js';
+import type { FunctionRegistry, KernelContext } from './registry.js';
 import { accept, defineScalar } from './signature.js';
 
 /** QuestDB's version() banner, which PostgreSQL drivers parse. */
@@ -57,6 +58,25 @@ export function registerMeta(registry: FunctionRegistry): void {
   // QuestDB's answer when no reloadable property changed; svcdb has none that reload.
   defineScalar(registry, 'reload_config', [bool(false)]);
   registerSizePretty(registry);
+  // cancel_query(id): true when the statement query_activity() lists under id was running and is now told to stop.
+  defineScalar(registry, 'cancel_query', [
+    {
+      args: [accept.long],
+      build: () => ({
+        type: 'BOOLEAN',
+        deterministic: false,
+        kernel: (args: readonly ColumnVector[], n: number, kx: KernelContext): ColumnVector => {
+          const ids = asDoubles(args[0]!);
+          const data = new Uint8Array(n);
+          for (let i = 0; i < n; i++) {
+            const id = ids[i]!;
+            data[i] = Number.isNaN(id) || id < 0 || kx.activity?.cancel(id) !== true ? 0 : 1;
+          }
+          return { kind: 'fixed', type: 'BOOLEAN', data };
+        },
+      }),
+    },
+  ]);
   registerPgCatalog(registry);
   defineScalar(registry, 'pg_postmaster_start_time', [
     {

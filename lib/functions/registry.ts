@@ -29,6 +29,8 @@ export interface KernelContext {
   readonly chunkBytes: number;
   /** The statement's time in epoch micros (now(), today()), read once from its clock when it is compiled. */
   readonly statementMicros: number;
+  /** The database's running statements (cancel_query()); absent or null outside a database. */
+  readonly activity?: { cancel(id: number): boolean } | null;
 }
 
 /**

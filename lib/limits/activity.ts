@@ -2,7 +2,9 @@
 // none has, so background work (building text columns' dictionary codes after
 // an import) waits for a quiet moment instead of taking a user's request's CPU:
 // a client sending queries back to back never waits behind it. The statements
-// running (their text and start) are what query_activity() lists.
+// running (their text and start) are what query_activity() lists; CANCEL QUERY
+// and cancel_query() stop one of them by its id.
+import { SvcError } from '../errors/svc-error.js';
 
 /** A statement running now, as query_activity() shows it. */
 export interface RunningStatement {
@@ -19,6 +21,8 @@ export class Activity {
   #lastEnd = performance.now();
   #waiters: (() => void)[] = [];
   readonly #statements = new Map<number, RunningStatement>();
+  /** How each listed statement is stopped (CANCEL QUERY, cancel_query()). */
+  readonly #controls = new Map<number, AbortController>();
   #nextId = 1;
 
   /** Statements and imports running now. */
@@ -29,8 +33,9 @@ export class Activity {
   /**
    * A statement (its text given) or an import began; end() with the id returned must follow,
    * however it ends. The id is 0 when no text was given (not listed by statements()).
+   * `control` is aborted when the statement is cancelled (cancel()).
    */
-  begin(query?: string): number {
+  begin(query?: string, control?: AbortController): number {
     this.#running++;
     if (query === undefined) return 0;
     const id = this.#nextId++;
@@ -39,6 +44,7 @@ export class Activity {
       query,
       startMicros: Math.round((performance.timeOrigin + performance.now()) * 1000),
     });
+    if (control !== undefined) this.#controls.set(id, control);
     return id;
   }
 
@@ -47,8 +53,21 @@ export class Activity {
     return [...this.#statements.values()];
   }
 
+  /**
+   * Stops the running statement `id` the way a timeout or a client gone does: its signal is
+   * aborted with QuestDB's `cancelled by user`, seen at its next check. False when no statement
+   * with that id is running (or it cannot be stopped).
+   */
+  cancel(id: number): boolean {
+    const control = this.#controls.get(id);
+    if (control === undefined) return false;
+    if (!control.signal.aborted) control.abort(new SvcError('CANCELLED', 'cancelled by user'));
+    return true;
+  }
+
   end(id = 0): void {
     this.#statements.delete(id);
+    this.#controls.delete(id);
     if (this.#running === 0) return;
     if (--this.#running === 0) {
       this.#lastEnd = performance.now();

@@ -704,7 +704,15 @@ export type Statement =
   | Explain
   | Copy
   | Maintenance
+  | CancelQuery
   | Unsupported;
+
+/** CANCEL QUERY id: stops the running statement query_activity() lists under `id`. */
+export interface CancelQuery extends Node {
+  readonly kind: 'cancelQuery';
+  readonly id: number;
+  readonly idPos: number;
+}
 
 /** REINDEX TABLE t [COLUMN c] [PARTITION p] LOCK EXCLUSIVE (`reindex`), VACUUM TABLE t (`vacuum`). */
 export interface Maintenance extends Node {

@@ -45,6 +45,7 @@ const STATEMENT_KINDS: ReadonlySet<string> = new Set([
   'show',
   'copy',
   'maintenance',
+  'cancelQuery',
   'unsupported',
 ]);
 const QUERY_KINDS: ReadonlySet<string> = new Set([

@@ -2,7 +2,7 @@
 // SQL into the syntax tree of ast.ts (recursive descent; see parse-*.ts), for the binder.
 // Every failure is an SvcError('SQL') carrying the offending token's position.
 
-import type { Explain, Parsed, Statement, Unsupported } from './ast.js';
+import type { CancelQuery, Explain, Parsed, Statement, Unsupported } from './ast.js';
 import { SvcError } from '../errors/svc-error.js';
 import { checkSyntaxDepth } from './depth-guard.js';
 import { Cursor, UnsupportedSignal } from './parse-cursor.js';
@@ -219,6 +219,9 @@ function parseDispatch(c: Cursor): Statement {
       case 'REINDEX':
       case 'VACUUM':
         return parseMaintenance(c);
+      case 'CANCEL':
+        if (c.isKw('QUERY', second)) return parseCancelQuery(c);
+        return unsupported(c);
       case 'COPY':
         // Enterprise's COPY PERMISSIONS FROM user TO user is not an import.
         if (c.isKw('PERMISSIONS', second) && c.peek(3).kind !== 'string') return unsupported(c);
@@ -250,6 +253,17 @@ function parseExplain(c: Cursor): Explain {
   return format === null
     ? { kind: 'explain', pos: t.pos, statement }
     : { kind: 'explain', pos: t.pos, statement, format };
+}
+
+/** CANCEL QUERY id: a non-negative integer literal. */
+function parseCancelQuery(c: Cursor): CancelQuery {
+  const t = c.next();
+  c.next();
+  const idTok = c.tok;
+  const id = idTok.kind === 'number' && /^[0-9]+$/.test(idTok.text) ? Number(idTok.text) : NaN;
+  if (!Number.isSafeInteger(id)) throw c.error('non-negative integer literal expected as query id', idTok.pos);
+  c.next();
+  return { kind: 'cancelQuery', pos: t.pos, id, idPos: idTok.pos };
 }
 
 /** The leading keywords become `what`; the rest of the statement is skipped unparsed. */
