@@ -5,6 +5,7 @@
 import { SvcError } from '../errors/svc-error.js';
 import { argError, type BindHook, type Kernel, type FunctionRegistry } from './registry.js';
 import { accept, defineScalar } from './signature.js';
+import { nanosRoundKernel, parseNanosUnit } from './time-ns.js';
 import { asDoubles, fromDoubles, textAt } from '../core/vec.js';
 import { uniformText } from '../core/utf8.js';
 import {
@@ -267,7 +268,17 @@ export function registerTimeParts(registry: FunctionRegistry): void {
     },
   ]);
   const floorUnit = checkUnit((s) => parseFloorUnit(s) !== null);
+  const nanosUnit = checkUnit((s) => parseNanosUnit(s) !== null);
+  const ns = accept.exactly('TIMESTAMP_NS');
   defineScalar(registry, 'timestamp_floor', [
+    {
+      args: [accept.text, ns],
+      build: () => ({ type: 'TIMESTAMP_NS', kernel: nanosRoundKernel(false), bind: nanosUnit }),
+    },
+    {
+      args: [accept.text, ns, accept.timestamp],
+      build: () => ({ type: 'TIMESTAMP_NS', kernel: nanosRoundKernel(false), bind: nanosUnit }),
+    },
     {
       args: [accept.text, accept.timestamp],
       build: () => ({ type: 'TIMESTAMP', kernel: floorKernel, bind: floorUnit }),
@@ -278,6 +289,10 @@ export function registerTimeParts(registry: FunctionRegistry): void {
     },
   ]);
   defineScalar(registry, 'timestamp_ceil', [
+    {
+      args: [accept.text, ns],
+      build: () => ({ type: 'TIMESTAMP_NS', kernel: nanosRoundKernel(true), bind: nanosUnit }),
+    },
     {
       args: [accept.text, accept.timestamp],
       build: () => ({ type: 'TIMESTAMP', kernel: ceilKernel, bind: floorUnit }),

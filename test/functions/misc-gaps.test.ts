@@ -1,5 +1,6 @@
-// Functions whose answer depends on what else runs (golden 96 has the rest): 'cancel_query'
-// stops a statement of the same database, which then fails with `cancelled by user`.
+// Functions whose answer depends on what else runs or on the clock (golden 96 has the rest):
+// 'cancel_query' stops a statement of the same database, which then fails with `cancelled by
+// user`; 'now_ns' is the statement's time.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -8,6 +9,10 @@ import { join } from 'node:path';
 import { Database } from '../../lib/db/database.js';
 import { valueAt } from '../../lib/exec/vectors.js';
 import { SvcError } from '../../lib/errors/svc-error.js';
+import { compile } from '../../lib/exec/engine.js';
+import { fixedClock } from '../../lib/functions/clock.js';
+import { renderAt } from '../../lib/core/render.js';
+import { ENGINE, tempCatalog } from '../helpers/engine.js';
 
 test("'cancel_query' stops a running statement of the database and answers true once", async () => {
   const root = mkdtempSync(join(tmpdir(), 'svcdb-cancel-'));
@@ -38,4 +43,18 @@ test("'cancel_query' stops a running statement of the database and answers true 
     db.close();
     rmSync(root, { recursive: true, force: true });
   }
+});
+
+test("'now_ns' is the statement's time (the clock's micros) at nanosecond resolution", async () => {
+  const micros = Date.UTC(2024, 0, 2, 3, 4, 5, 678) * 1000 + 901;
+  const s = compile('SELECT now_ns() n, now() m FROM long_sequence(2)', {
+    ...ENGINE,
+    catalog: tempCatalog('svcdb-now-ns-').catalog,
+    clock: fixedClock(micros),
+  });
+  assert.ok(s.kind === 'select');
+  const out: string[] = [];
+  for await (const b of s.execute(new AbortController().signal))
+    for (let i = 0; i < b.rowCount; i++) out.push(String(renderAt(b.columns[0]!, i)));
+  assert.deepEqual(out, ['2024-01-02T03:04:05.678901000Z', '2024-01-02T03:04:05.678901000Z']);
 });
