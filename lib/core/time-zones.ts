@@ -2,11 +2,12 @@
 // name, IANA zones (DST-correct) from the runtime's tz data, cached per zone.
 const formatters = new Map<string, Intl.DateTimeFormat>();
 
-/** Micros of a fixed zone ('UTC', '+02:00', '-0530', 'GMT+1'), or null for an IANA name. */
+/** Micros of a fixed zone ('UTC', '+02:00', '-0530', 'GMT+1', '08:00'), or null for an IANA name. */
 export function fixedZone(zone: string): number | null {
   const z = zone.trim().toUpperCase();
   if (z === 'UTC' || z === 'GMT' || z === 'Z') return 0;
-  const m = /^(?:UTC|GMT)?([+-])(\d{1,2}):?(\d{2})?$/.exec(z);
+  // An unsigned 'HH:MM' is east of UTC, as QuestDB reads it ('08:00').
+  const m = /^(?:UTC|GMT)?([+-])(\d{1,2}):?(\d{2})?$/.exec(z) ?? /^()(\d{1,2}):(\d{2})$/.exec(z);
   if (!m) return null;
   const us = (Number(m[2]) * 60 + Number(m[3] ?? 0)) * 60_000_000;
   return m[1] === '-' ? -us : us;

@@ -111,6 +111,71 @@ const dateaddKernel: Kernel = (args, n) => {
   return fromDoubles('TIMESTAMP', out);
 };
 
+/**
+ * dateadd(unit, n, ts, zone): n units added to the zone's wall-clock time of ts, the result taken
+ * back to UTC (QuestDB: to_utc(dateadd(unit, n, to_timezone(ts, zone)), zone)), so that a day or a
+ * week across a DST change keeps the local time of day. A NULL ts is NULL; a NULL stride, unit or
+ * zone and an unknown unit or zone are errors (at the argument: `pos`, the arguments' offsets).
+ */
+function dateaddZoneKernel(pos: readonly number[]): Kernel {
+  const zones = new Map<string, (utc: number) => number>();
+  const zoneOf = (z: string | null): ((utc: number) => number) => {
+    if (z === null) throw argError('NULL timezone', pos[3]!);
+    let off = zones.get(z);
+    if (off === undefined) {
+      try {
+        off = offsetAt(z);
+      } catch {
+        throw argError(`invalid timezone: ${z}`, pos[3]!);
+      }
+      zones.set(z, off);
+    }
+    return off;
+  };
+  return (args, n) => {
+    const u = unitLetters(args[0]!, n),
+      k = asDoubles(args[1]!),
+      ts = asDoubles(args[2]!);
+    const zone = uniformText(args[3]!, n);
+    const out = new Float64Array(n);
+    for (let i = 0; i < n; i++) {
+      if (k[i] !== k[i]) throw argError('`null` is not a valid stride', pos[1]!);
+      const off = zoneOf(zone === undefined ? textAt(args[3]!, i) : zone);
+      const unit = u[i]!;
+      if (!UNITS.includes(String.fromCharCode(unit)) || unit === 0)
+        throw argError(`invalid period [period=${String.fromCharCode(unit)}]`, pos[0]!);
+      const t = ts[i]!;
+      if (t !== t) {
+        out[i] = NaN;
+        continue;
+      }
+      const local = dateAdd(unit, k[i]!, t + off(t));
+      // Wall clock -> UTC: the offset at the instant near that wall time, corrected once (to_utc).
+      out[i] = local - off(local - off(local));
+    }
+    return fromDoubles('TIMESTAMP', out);
+  };
+}
+
+/** dateadd with a zone: constant arguments checked when bound (QuestDB's messages), the kernel told where each argument is. */
+const bindDateaddZone: BindHook = (args) => {
+  const [unit, stride, , zone] = args;
+  if (unit!.value !== undefined) {
+    const s = unit!.value === null ? '' : String(unit!.value);
+    if (s.length !== 1 || !UNITS.includes(s)) throw argError(`invalid time period [unit=${s}]`, unit!.pos);
+  }
+  if (stride!.value === null) throw argError('`null` is not a valid stride', stride!.pos);
+  if (zone!.value === null) throw argError('NULL timezone', zone!.pos);
+  if (zone!.value !== undefined) {
+    try {
+      offsetAt(String(zone!.value));
+    } catch {
+      throw argError(`invalid timezone: ${String(zone!.value)}`, zone!.pos);
+    }
+  }
+  return { kernel: dateaddZoneKernel(args.map((a) => a.pos)) };
+};
+
 const datediffKernel: Kernel = (args, n) => {
   const u = unitLetters(args[0]!, n),
     a = asDoubles(args[1]!),
@@ -273,6 +338,10 @@ export function registerTime(registry: FunctionRegistry): void {
     {
       args: [accept.text, accept.long, accept.timestamp],
       build: () => ({ type: 'TIMESTAMP', kernel: dateaddKernel, bind: checkDateUnit }),
+    },
+    {
+      args: [accept.text, accept.long, accept.timestamp, accept.text],
+      build: () => ({ type: 'TIMESTAMP', kernel: dateaddZoneKernel([0, 0, 0, 0]), bind: bindDateaddZone }),
     },
   ]);
   defineScalar(registry, 'datediff', [
