@@ -11,7 +11,7 @@ import { INT_NULL, typeName } from '../core/column-type.js';
 import type { ColumnVector } from '../core/column-vector.js';
 import { argError, type BindHook, type Kernel, type KernelContext, type FunctionRegistry } from './registry.js';
 import { accept, defineScalar, type Signature } from './signature.js';
-import { asDoubles, boolVector, constantVector, intVector, textAt } from '../core/vec.js';
+import { asDoubles, boolVector, constantVector, intVector, textAt, textVector } from '../core/vec.js';
 import { checkTextSize, TextOut, utf8Length } from './text-out.js';
 import { codePointLength } from '../core/utf8.js';
 import { checkPattern, concatKernel, textResult } from './pattern.js';
@@ -336,10 +336,15 @@ export function registerText(registry: FunctionRegistry): void {
     textSig(['t', 'n'], (s, x) => substring(s, x[1]!, undefined)),
   ]);
   defineScalar(registry, 'left', [textSig(['t', 'n'], (s, x) => left(s, x[1]!))]);
-  // Hashes of the text's UTF-8 bytes as lowercase hex (QuestDB's md5, sha1, sha256); NULL for NULL.
+  // Hashes of the text's UTF-8 bytes, or of a BINARY value's bytes, as lowercase hex (QuestDB's
+  // md5, sha1, sha256); NULL for NULL.
   for (const algorithm of ['md5', 'sha1', 'sha256'])
     defineScalar(registry, algorithm, [
       textSig(['t'], (s) => createHash(algorithm).update(s, 'utf8').digest('hex'), undefined, 'VARCHAR'),
+      {
+        args: [accept.exactly('BINARY')],
+        build: () => ({ type: 'VARCHAR', kernel: binaryHashKernel(algorithm) }),
+      },
     ]);
   defineScalar(registry, 'right', [textSig(['t', 'n'], (s, x) => right(s, x[1]!))]);
   defineScalar(
@@ -386,4 +391,22 @@ export function registerText(registry: FunctionRegistry): void {
     textSig(['t', 'n', 't'], (s, x, t, kx) => pad('rpad', s, x[1]!, t[2]!, false, kx)),
     textSig(['t', 'n'], (s, x, _t, kx) => pad('rpad', s, x[1]!, ' ', false, kx)),
   ]);
+}
+
+/** The hex digest of each BINARY value's bytes; NULL for NULL. */
+function binaryHashKernel(algorithm: string): Kernel {
+  return (args, n) => {
+    const v = args[0]!;
+    const out = new Array<string | null>(n);
+    if (v.kind !== 'var') return textVector('VARCHAR', out.fill(null));
+    const { bytes, offsets, nulls } = v;
+    for (let i = 0; i < n; i++)
+      out[i] =
+        nulls?.[i] === 1
+          ? null
+          : createHash(algorithm)
+              .update(bytes.subarray(offsets[i], offsets[i + 1]))
+              .digest('hex');
+    return textVector('VARCHAR', out);
+  };
 }
