@@ -197,3 +197,76 @@ export function arraysFromTexts(type: ColumnType, texts: readonly (string | null
   }
   return b.finish();
 }
+
+/**
+ * An array's text as a user writes it (CAST('[[1, 2], [3, 4]]' AS DOUBLE[][])): whitespace and
+ * line breaks anywhere between the tokens, numbers as JSON or SQL write them, `null` (or NaN) a
+ * NULL element; `dims` levels of brackets, every row of a level as long as the others. Null when
+ * the text is not such an array.
+ */
+export function parseArrayText(text: string, dims: number): { shape: number[]; values: number[] } | null {
+  const shape = new Array<number>(dims).fill(-1);
+  const values: number[] = [];
+  let at = 0;
+  const skip = (): void => {
+    while (at < text.length && /\s/.test(text[at]!)) at++;
+  };
+  const level = (d: number): boolean => {
+    skip();
+    if (text[at] !== '[') return false;
+    at++;
+    skip();
+    let len = 0;
+    while (text[at] !== ']') {
+      if (len > 0) {
+        if (text[at] !== ',') return false;
+        at++;
+        skip();
+      }
+      if (d === dims - 1) {
+        const m = /^[^\s,\]]+/.exec(text.slice(at, at + 64));
+        if (!m) return false;
+        const s = m[0];
+        const lower = s.toLowerCase();
+        const x =
+          lower === 'null' || lower === 'nan'
+            ? NaN
+            : /^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i.test(s)
+              ? Number(s)
+              : null;
+        if (x === null) return false;
+        values.push(x);
+        at += s.length;
+      } else if (!level(d + 1)) return false;
+      skip();
+      len++;
+    }
+    at++;
+    if (shape[d] === -1) shape[d] = len;
+    else if (shape[d] !== len) return false;
+    return true;
+  };
+  if (!level(0)) return null;
+  skip();
+  if (at !== text.length) return null;
+  // An empty outer dimension leaves the inner ones unseen: they are empty too.
+  for (let d = 0; d < dims; d++) if (shape[d]! < 0) shape[d] = 0;
+  return { shape, values };
+}
+
+/** Arrays of `type` from texts parseArrayText reads; NULL for NULL and for text that is no such array. */
+export function arraysFromUserTexts(type: ColumnType, texts: readonly (string | null)[]): VarVector {
+  const dims = arrayDims(type);
+  const b = new ArrayVectorBuilder(type, texts.length);
+  for (const t of texts) {
+    const parsed = t === null ? null : parseArrayText(t, dims);
+    if (parsed === null) {
+      b.nullRow();
+      continue;
+    }
+    b.begin(Int32Array.from(parsed.shape));
+    for (const x of parsed.values) b.element(x);
+    b.end();
+  }
+  return b.finish();
+}

@@ -20,12 +20,22 @@ import {
 } from '../core/decimal.js';
 import { geohashAt, geohashFromText, narrowGeohash, putGeohash } from '../core/geohash.js';
 import { formatLong } from '../core/number-format.js';
+import { arraysFromUserTexts } from '../core/array-values.js';
 
 /** The kernel of a cast between `from` and `to` when either is GEOHASH or DECIMAL, or null when QuestDB cannot cast it. */
 export function parametricCastKernel(from: SqlType, to: ColumnType): Kernel | null {
   const toKind = typeKind(to);
   if (toKind === 'DECIMAL') return toDecimal(from, to);
   if (toKind === 'GEOHASH') return toGeohash(from, to);
+  // Text to DOUBLE[]...: the array's text, whitespace allowed; text that is no such array is NULL.
+  if (toKind === 'ARRAY' && (from === 'STRING' || from === 'VARCHAR' || from === 'SYMBOL'))
+    return (args, n) => {
+      const v = args[0]!;
+      return arraysFromUserTexts(
+        to,
+        Array.from({ length: n }, (_, i) => textAt(v, i)),
+      );
+    };
   if (from !== 'NULL' && typeKind(from) === 'DECIMAL') return fromDecimal(from, to);
   return null;
 }
