@@ -1,13 +1,13 @@
 // Uncorrelated subqueries in expressions (`(SELECT ...)` as a value, `x IN
-// (SELECT ...)`): each runs once per execution, before the operator that uses
+// (SELECT ...)`, touch(SELECT ...)): each runs once per execution, before the operator that uses
 // it compiles its expressions, and its values are kept in the execution's
 // context (ExecContext.subqueryValues), never in the plan.
 // Membership tests compare numbers as doubles and text as strings; NULL
 // matches NULL, as QuestDB's = does.
 import { SvcError } from '../errors/svc-error.js';
 import type { ColumnVector } from '../core/column-vector.js';
-import type { BoundExpr } from '../sql/bound.js';
-import { asDoubles, boolVector } from '../core/vec.js';
+import type { BoundExpr, Plan } from '../sql/bound.js';
+import { asDoubles, boolVector, textVector } from '../core/vec.js';
 import { nullVector } from '../core/column-vector.js';
 import { isNumeric, isTemporal } from '../core/sql-type.js';
 import { collect } from './batches.js';
@@ -37,6 +37,10 @@ async function prepare(e: BoundExpr, cx: ExecContext): Promise<void> {
       break;
   }
   if (cx.subqueryValues.has(e)) return;
+  if (e.kind === 'subquery' && e.touch === true) {
+    cx.subqueryValues.set(e, { values: [], row: textVector('STRING', [await touch(e.plan, cx)]) });
+    return;
+  }
   // The values stay charged for the rest of the statement (its budget is let go as a whole at the end).
   const held = new Held(cx.budget, 'subquery');
   const b = await collect(run(e.plan, cx), 1, cx, held);
@@ -56,6 +60,34 @@ async function prepare(e: BoundExpr, cx: ExecContext): Promise<void> {
   // The batch is garbage now; the values (and the sets inSubquery builds of them, as much again) stay.
   held.set(2 * bytes);
   cx.subqueryValues.set(e, { values, row });
+}
+
+/** Bytes of a touched page: what touch() counts its data pages in. */
+export const TOUCH_PAGE_BYTES = 4096;
+
+/**
+ * Reads the plan's rows through, every value of every column loaded (text read lazily too), and
+ * says how much that was as QuestDB's touch() does: svcdb has no page cache of its own, so the
+ * data pages are the bytes read (the values as held in memory) in 4 KiB pages; no index pages.
+ */
+async function touch(plan: Plan, cx: ExecContext): Promise<string> {
+  let bytes = 0;
+  for await (const b of run(plan, cx)) for (const c of b.columns) bytes += vectorBytes(c);
+  const pages = Math.ceil(bytes / TOUCH_PAGE_BYTES);
+  return `{"data_pages": ${pages}, "index_key_pages": 0, "index_values_pages": 0}`;
+}
+
+function vectorBytes(v: ColumnVector): number {
+  switch (v.kind) {
+    case 'fixed':
+      return v.data.byteLength;
+    case 'var':
+      return v.bytes.byteLength + v.offsets.byteLength;
+    case 'symbol':
+      return v.keys.byteLength;
+    default:
+      return 0;
+  }
 }
 
 /** The results an execution computed for its subquery nodes (null: no execution, e.g. INSERT VALUES, where none can be). */

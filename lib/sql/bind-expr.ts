@@ -616,6 +616,7 @@ function callExpr(e: A.Call, cx: ExprContext): BoundExpr {
     return cx.onWindow(e);
   }
   if (e.name === 'switch' && !e.over) return caseExpr(switchAsCase(e), cx);
+  if (e.name === 'touch') return touchExpr(e, cx);
   if (isWindowOnly(e.name))
     throw new SvcError('SQL', 'window function called in non-window context, make sure to add OVER clause', {
       position: e.pos,
@@ -751,6 +752,18 @@ function caseExpr(e: A.Case, cx: ExprContext): BoundExpr {
   conds.forEach((c, i) => args.push(c, values[i]!));
   args.push(values[values.length - 1]!);
   return call(cx.env, 'case', args, e.pos);
+}
+
+/**
+ * touch(SELECT ...): the query, of any columns, read through once per execution; its value is
+ * QuestDB's STRING `{"data_pages": n, "index_key_pages": 0, "index_values_pages": 0}`.
+ */
+function touchExpr(e: A.Call, cx: ExprContext): BoundExpr {
+  const q = e.args.length === 1 ? e.args[0]! : null;
+  if (q === null || q.kind !== 'subquery')
+    throw new SvcError('SQL', 'touch() takes a query: touch(SELECT ...)', { position: e.pos });
+  if (!cx.scope.subquery) throw new SvcError('SQL', 'subqueries are not supported here', { position: q.pos });
+  return { kind: 'subquery', plan: cx.scope.subquery(q.query), type: 'STRING', pos: q.pos, touch: true };
 }
 
 /** A subquery of one column, bound by the scope's binder. */

@@ -42,7 +42,14 @@ export type BoundExpr =
       readonly runArgs?: readonly number[];
     }
   /** `(SELECT ...)` as a value: its one column's only row (NULL without rows), computed before the batches (each execution's own: ExecContext.subqueryValues). */
-  | { readonly kind: 'subquery'; readonly plan: Plan; readonly type: SqlType; readonly pos: number }
+  | {
+      readonly kind: 'subquery';
+      readonly plan: Plan;
+      readonly type: SqlType;
+      readonly pos: number;
+      /** touch(SELECT ...): the query is read through and its value is what was read (exec/subqueries.ts). */
+      readonly touch?: true;
+    }
   /** `expr IN (SELECT ...)`: membership in the subquery's one column (NULL matches NULL, as QuestDB's = does). */
   | {
       readonly kind: 'inSubquery';

@@ -27,8 +27,8 @@ export const TABLE_FUNCTIONS: readonly string[] = [
   ...PG_TABLE_SPELLINGS,
 ];
 
-/** Call forms the parser turns into other nodes. */
-const SYNTAX_FUNCTIONS: readonly string[] = ['cast', 'in', 'switch'];
+/** Call forms the parser or binder turns into other nodes (touch: bind-expr.ts touchExpr). */
+const SYNTAX_FUNCTIONS: readonly string[] = ['cast', 'in', 'switch', 'touch'];
 
 /** The names, lowercase and sorted; the registry's internal ones (operators such as `+`, cast_<type>) left out. */
 export function functionNames(registry: FunctionRegistry): string[] {

@@ -93,3 +93,24 @@ test("'sha1', 'md5' and 'sha256' of BINARY hash its bytes (the text form's diges
     );
   }
 });
+
+test("'touch' reads its query through and counts 4 KiB pages of what it read", async () => {
+  const { catalog } = tempCatalog('svcdb-touch-');
+  const run = async (sql: string): Promise<(string | null)[]> => {
+    const s = compile(sql, { ...ENGINE, catalog });
+    if (s.kind !== 'select') {
+      await s.execute(new AbortController().signal);
+      return [];
+    }
+    const out: (string | null)[] = [];
+    for await (const b of s.execute(new AbortController().signal))
+      for (let i = 0; i < b.rowCount; i++) out.push(renderAt(b.columns[0]!, i));
+    return out;
+  };
+  await run('CREATE TABLE t AS (SELECT x k FROM long_sequence(1025))');
+  // 1,025 LONGs: 8,200 bytes, three pages.
+  assert.deepEqual(await run('SELECT touch(SELECT k FROM t)'), [
+    '{"data_pages": 3, "index_key_pages": 0, "index_values_pages": 0}',
+  ]);
+  assert.deepEqual(await run('SELECT touch(SELECT k FROM t) FROM long_sequence(2)').then((r) => r.length), 2);
+});
