@@ -956,13 +956,19 @@ test('recognises statements svcdb does not run by their leading keywords', () =>
     ['COPY PERMISSIONS FROM alice TO bob', 'COPY'],
     ['BACKUP DATABASE', 'BACKUP'],
     ['CHECKPOINT CREATE', 'CHECKPOINT'],
-    ['CANCEL QUERY 29', 'CANCEL QUERY'],
+    ['CANCEL SOMETHING 29', 'CANCEL'],
     ['ASSUME SERVICE ACCOUNT a', 'ASSUME SERVICE ACCOUNT'],
     ['EXIT SERVICE ACCOUNT a', 'EXIT SERVICE ACCOUNT'],
     ['SWITCH ROLE TO PRIMARY', 'SWITCH ROLE'],
     ['ADD USER john TO g', 'ADD USER'],
   ];
   for (const [sql, what] of cases) assert.deepEqual(parseStatement(sql), { kind: 'unsupported', pos: 0, what }, sql);
+});
+
+test('parses CANCEL QUERY id (a non-negative integer literal)', () => {
+  assert.deepEqual(parseStatement('CANCEL QUERY 29;'), { kind: 'cancelQuery', pos: 0, id: 29, idPos: 13 });
+  for (const sql of ['CANCEL QUERY -1', 'CANCEL QUERY x', 'CANCEL QUERY', "CANCEL QUERY '29'"])
+    assert.throws(() => parseStatement(sql), /non-negative integer literal expected as query id/, sql);
 });
 
 test('parses REINDEX and VACUUM TABLE, and the partition ALTERs', () => {
