@@ -187,6 +187,7 @@ function compute(f: BoundWindow, o: Ordering, n: number, value: Values): ColumnV
     case 'count':
       return counts(f, o, args[0] ?? null, n);
     case 'sum':
+    case 'ksum':
     case 'avg':
       return f.ema !== undefined ? emas(f.ema, o, args, n) : sums(f, o, args[0]!, n);
     case 'min':
@@ -449,7 +450,7 @@ function counts(f: BoundWindow, o: Ordering, value: ColumnVector | null, n: numb
   return longVector('LONG', out);
 }
 
-/** sum / avg: a running Neumaier-compensated sum of the frame's values (infinities counted apart, so they can leave the frame). */
+/** sum / ksum / avg: a running Neumaier-compensated sum (ksum is QuestDB's Kahan sum: the same compensated sum) of the frame's values (infinities counted apart, so they can leave the frame). */
 /**
  * QuestDB's EMA over each partition in order: the first value starts it, then
  * ema = a * value + (1 - a) * ema, a the constant alpha or 1 - exp(-dt / tau) (1 when dt is 0);

@@ -254,7 +254,7 @@ export class WindowBinder {
       } else {
         args = [castTo(this.env, args[0]!, type, c.args[0]!.pos)];
       }
-    } else if (def.name !== 'count' && def.name !== 'sum' && def.name !== 'avg') {
+    } else if (def.name !== 'count' && def.name !== 'sum' && def.name !== 'ksum' && def.name !== 'avg') {
       // The value in the result's type (min(int) is a LONG); sum / avg / count read any number as is.
       args = args.map((a, i) => castTo(this.env, a, type, c.args[i]!.pos));
     } else {

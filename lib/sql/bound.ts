@@ -84,6 +84,7 @@ export type WindowFunctionName =
   | 'first_value'
   | 'last_value'
   | 'sum'
+  | 'ksum'
   | 'avg'
   | 'min'
   | 'max'

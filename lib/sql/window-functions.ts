@@ -110,6 +110,7 @@ const DEFS: ReadonlyMap<string, WindowFunctionDef> = new Map(
     value('first_value'),
     value('last_value'),
     aggregate('sum', isNumeric, () => 'DOUBLE'),
+    aggregate('ksum', isNumeric, () => 'DOUBLE'),
     aggregate('avg', isNumeric, () => 'DOUBLE'),
     aggregate('min', (t) => isNumeric(t) || isTemporal(t), concrete),
     aggregate('max', (t) => isNumeric(t) || isTemporal(t), concrete),
