@@ -184,6 +184,16 @@ function compute(f: BoundWindow, o: Ordering, n: number, value: Values): ColumnV
     case 'first_value':
     case 'last_value':
       return pick(f.type, args[0]!, null, valueSources(f, o, args[0]!, n));
+    case 'nth_value': {
+      // The frame's offset-th row (1-based), or NULL when the frame is shorter.
+      const { lo, hi } = frameBounds(f, o, n);
+      const src = new Int32Array(n);
+      for (let p = 0; p < n; p++) {
+        const q = lo[p]! + f.offset - 1;
+        src[o.perm[p]!] = q <= hi[p]! ? o.perm[q]! : -1;
+      }
+      return pick(f.type, args[0]!, null, src);
+    }
     case 'count':
       return counts(f, o, args[0] ?? null, n);
     case 'sum':

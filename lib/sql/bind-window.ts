@@ -244,6 +244,14 @@ export class WindowBinder {
     if (def.name === 'ntile') {
       offset = bucketCount(this.env, args[0]!, c.args[0]!.pos);
       args = [];
+    } else if (def.name === 'nth_value') {
+      const v = constValue(this.env, args[1]!);
+      if (typeof v !== 'number' || !Number.isInteger(v) || v < 1)
+        throw new SvcError('SQL', 'nth_value() position must be a constant positive integer', {
+          position: c.args[1]!.pos,
+        });
+      offset = v;
+      args = [castTo(this.env, args[0]!, type, c.args[0]!.pos)];
     } else if (isOffset) {
       if (args.length >= 2) offset = offsetArg(this.env, args[1]!, c.args[1]!.pos);
       if (args.length === 3) {

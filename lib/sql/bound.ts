@@ -85,6 +85,7 @@ export type WindowFunctionName =
   | 'last_value'
   | 'sum'
   | 'ksum'
+  | 'nth_value'
   | 'avg'
   | 'min'
   | 'max'

@@ -89,6 +89,18 @@ function aggregate(
   };
 }
 
+/** nth_value(x, n): the frame's n-th row's value (n a constant positive integer, checked by the binder). */
+const NTH_VALUE: WindowFunctionDef = {
+  name: 'nth_value',
+  windowOnly: true,
+  usesFrame: true,
+  nulls: false,
+  resolve: (ts) =>
+    ts.length === 2 && ts[0] !== 'BINARY' && (isIntegral(ts[1]!) || ts[1] === 'NULL')
+      ? concrete(ts[0]!)
+      : mismatch('nth_value', ts),
+};
+
 const COUNT: WindowFunctionDef = {
   name: 'count',
   windowOnly: false,
@@ -109,6 +121,7 @@ const DEFS: ReadonlyMap<string, WindowFunctionDef> = new Map(
     offset('lead'),
     value('first_value'),
     value('last_value'),
+    NTH_VALUE,
     aggregate('sum', isNumeric, () => 'DOUBLE'),
     aggregate('ksum', isNumeric, () => 'DOUBLE'),
     aggregate('avg', isNumeric, () => 'DOUBLE'),
