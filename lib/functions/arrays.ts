@@ -138,6 +138,7 @@ function sliceKernel(resultType: ColumnType, kinds: readonly ('index' | 'range')
     const starts = new Int32Array(r.dims); // first source coordinate (0-based) per dimension
     const lens = new Int32Array(r.dims); // coordinates taken per dimension
     const strides = new Float64Array(r.dims);
+    const at = new Int32Array(r.dims); // the odometer over the selection's coordinates
     for (let i = 0; i < n; i++) {
       if (r.isNull(i)) {
         b.nullRow();
@@ -179,7 +180,7 @@ function sliceKernel(resultType: ColumnType, kinds: readonly ('index' | 'range')
       let total = 1;
       for (let d = 0; d < r.dims; d++) total *= empty ? 0 : lens[d]!;
       // Every coordinate of the selection in row-major order, as an odometer over the taken ranges.
-      const at = new Int32Array(r.dims);
+      at.fill(0);
       for (let e = 0; e < total; e++) {
         let offset = 0;
         for (let d = 0; d < r.dims; d++) offset += (starts[d]! + at[d]!) * strides[d]!;

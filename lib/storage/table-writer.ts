@@ -645,6 +645,7 @@ export class TableWriter {
 
   /** The partitions the table's TTL keeps (storage/ttl.ts); the folders of the others go to `garbage`. */
   #withinTtl(partitions: PartitionState[], garbage: string[]): PartitionState[] {
+    if (this.meta.ttl === undefined) return partitions; // most tables: nothing to look at per commit
     const maxTs = partitions.reduce((m, p) => Math.max(m, p.maxTs), -Infinity);
     const expired = expiredPartitions(partitions, this.meta.partitionBy, this.meta.ttl, maxTs, Date.now() * 1000);
     if (expired.length === 0) return partitions;

@@ -4,7 +4,7 @@
 // statement runs twice, or twice at once, each time with its own answer.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { compile, type CompiledStatement, type EngineOptions } from '../../lib/exec/engine.js';
+import { compile } from '../../lib/exec/engine.js';
 import { execContext } from '../../lib/exec/context.js';
 import { run } from '../../lib/exec/operators.js';
 import { Pacer } from '../../lib/exec/pacer.js';
@@ -13,28 +13,12 @@ import { fixedClock } from '../../lib/functions/clock.js';
 import { createFunctionRegistry } from '../../lib/functions/index.js';
 import { parseTimestamp } from '../../lib/core/datetime.js';
 import type { Batch } from '../../lib/core/batch.js';
-import { ENGINE, tempCatalog } from '../helpers/engine.js';
+import { ENGINE, statementRunner, tempCatalog } from '../helpers/engine.js';
 
 const { catalog } = tempCatalog('svcdb-statement-state-');
 const signal = new AbortController().signal;
 
-async function rows(s: CompiledStatement): Promise<unknown[][]> {
-  assert.equal(s.kind, 'select');
-  const out: unknown[][] = [];
-  if (s.kind === 'select')
-    for await (const b of s.execute(signal))
-      for (let i = 0; i < b.rowCount; i++) out.push(b.columns.map((c) => valueAt(c, i)));
-  return out;
-}
-
-async function exec(sql: string, opts: Partial<EngineOptions> = {}): Promise<unknown[][]> {
-  const s = compile(sql, { ...ENGINE, catalog, ...opts });
-  if (s.kind !== 'select') {
-    await s.execute(signal);
-    return [];
-  }
-  return rows(s);
-}
+const { rows, exec } = statementRunner(catalog, signal);
 
 const T = parseTimestamp('2024-02-29T12:34:56.789012Z')!;
 const DAY = 86_400_000_000;

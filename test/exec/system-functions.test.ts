@@ -7,34 +7,17 @@ import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { compile, type CompiledStatement, type EngineOptions } from '../../lib/exec/engine.js';
+import { compile, type EngineOptions } from '../../lib/exec/engine.js';
 import { globMatch } from '../../lib/exec/file-list.js';
-import { valueAt } from '../../lib/exec/vectors.js';
 import { Database } from '../../lib/db/database.js';
 import { loadConfig } from '../../lib/config/config.js';
 import { SvcError } from '../../lib/errors/svc-error.js';
-import { ENGINE, tempCatalog } from '../helpers/engine.js';
+import { ENGINE, statementRunner, tempCatalog } from '../helpers/engine.js';
 
 const { catalog, root } = tempCatalog('svcdb-system-fns-');
 const signal = new AbortController().signal;
 
-async function rows(s: CompiledStatement): Promise<unknown[][]> {
-  assert.equal(s.kind, 'select');
-  const out: unknown[][] = [];
-  if (s.kind === 'select')
-    for await (const b of s.execute(signal))
-      for (let i = 0; i < b.rowCount; i++) out.push(b.columns.map((c) => valueAt(c, i)));
-  return out;
-}
-
-async function exec(sql: string, opts: Partial<EngineOptions> = {}): Promise<unknown[][]> {
-  const s = compile(sql, { ...ENGINE, catalog, ...opts });
-  if (s.kind !== 'select') {
-    await s.execute(signal);
-    return [];
-  }
-  return rows(s);
-}
+const { rows, exec } = statementRunner(catalog, signal);
 
 function sqlError(sql: string, opts: Partial<EngineOptions>): SvcError {
   try {

@@ -6,7 +6,9 @@ import { after } from 'node:test';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { EngineOptions } from '../../lib/exec/engine.js';
+import assert from 'node:assert/strict';
+import { compile, type CompiledStatement, type EngineOptions } from '../../lib/exec/engine.js';
+import { valueAt } from '../../lib/exec/vectors.js';
 import { Catalog } from '../../lib/storage/catalog.js';
 import { Pacer } from '../../lib/exec/pacer.js';
 import { createFunctionRegistry } from '../../lib/functions/index.js';
@@ -34,4 +36,28 @@ export function tempCatalog(prefix: string): { readonly root: string; readonly c
     rmSync(root, { recursive: true, force: true });
   });
   return { root, catalog };
+}
+
+/**
+ * Runs statements on `catalog` through compile(): `rows` of a SELECT (each row its values),
+ * `exec` any statement (a SELECT's rows, else [] once it ran).
+ */
+export function statementRunner(catalog: Catalog, signal: AbortSignal = new AbortController().signal) {
+  async function rows(s: CompiledStatement): Promise<unknown[][]> {
+    assert.equal(s.kind, 'select');
+    const out: unknown[][] = [];
+    if (s.kind === 'select')
+      for await (const b of s.execute(signal))
+        for (let i = 0; i < b.rowCount; i++) out.push(b.columns.map((c) => valueAt(c, i)));
+    return out;
+  }
+  async function exec(sql: string, opts: Partial<EngineOptions> = {}): Promise<unknown[][]> {
+    const s = compile(sql, { ...ENGINE, catalog, ...opts });
+    if (s.kind !== 'select') {
+      await s.execute(signal);
+      return [];
+    }
+    return rows(s);
+  }
+  return { rows, exec };
 }
