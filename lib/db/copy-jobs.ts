@@ -11,6 +11,7 @@ import { pipeline } from 'node:stream/promises';
 import { SvcError, isSvcError } from '../errors/svc-error.js';
 import type { CopyControl, CopyExportRequest, CopyImportRequest, CopyLogRow } from '../exec/copy.js';
 import { parseParquetOptions, PARQUET_DEFAULTS, ROW_GROUP_SIZE_RANGE } from '../export/parquet/options.js';
+import { partitionCeil, partitionFloor, partitionName, type PartitionBy } from '../storage/partition-by.js';
 import type { ExportOptions, ImportJob, ImportStreamOptions } from './database.js';
 
 /** Rows each log keeps (the oldest go first): QuestDB keeps three days in a table, svcdb this many in memory. */
@@ -20,6 +21,12 @@ const LOG_ROWS = 10_000;
 export interface CopyHost {
   importJob(o: ImportStreamOptions): ImportJob;
   exportParquet(sql: string, o: ExportOptions): AsyncGenerator<Buffer>;
+  /** The table's partitioning (NONE when it has none or does not exist). */
+  partitionBy(table: string): PartitionBy;
+  /** The column of the query's rows that splits them: the designated timestamp, else the only timestamp column; or null. */
+  partitionTimestamp(sql: string): string | null;
+  /** The first column's values of the query's rows, as numbers (a TIMESTAMP column: epoch micros). */
+  numbers(sql: string, signal: AbortSignal): Promise<number[]>;
 }
 
 interface Running {
@@ -110,28 +117,18 @@ export class CopyJobs implements CopyControl {
       push(this.#exportLog, [nowMicros(), id, r.source, r.dirName, files, phase, status, message, errors]);
     log('started', 'queued', 0, 0);
     const ac = new AbortController();
-    const file = join(r.dir, 'default.parquet');
-    const temp = join(r.dir, `.default.parquet.${id}.tmp`);
+    const temps: string[] = [];
     const done = (async () => {
       try {
         await new Promise((resolve) => setImmediate(resolve));
         phase = 'converting_partitions';
         log('started', null, 0, 0);
-        await mkdir(r.dir, { recursive: true });
-        let rows = 0;
-        const bytes = this.#host.exportParquet(r.sql, {
-          parquet,
-          signal: ac.signal,
-          onProgress: (p) => (rows = p.rows),
-        });
-        await pipeline(Readable.from(bytes), createWriteStream(temp), { signal: ac.signal });
-        if (rows === 0) throw new SvcError('BAD_REQUEST', 'the query returned no rows: nothing was exported');
-        await rename(temp, file);
-        log('finished', null, 1, 0);
+        const files = await this.#exportFiles(r, parquet, ac.signal, temps);
+        log('finished', null, files, 0);
         phase = 'success';
-        log('finished', null, 1, 0);
+        log('finished', null, files, 0);
       } catch (e) {
-        await rm(temp, { force: true });
+        await Promise.all(temps.map((t) => rm(t, { force: true })));
         if (ac.signal.aborted) log('cancelled', 'export cancelled', 0, 0);
         else log('failed', messageOf(e), 0, 1);
       } finally {
@@ -140,6 +137,64 @@ export class CopyJobs implements CopyControl {
     })();
     this.#running.set(id, { ac, done });
     return id;
+  }
+
+  /**
+   * Writes the export's files and says how many: one `default.parquet` (PARTITION_BY NONE), or one
+   * `<partition>.parquet` per partition of the rows' designated timestamp (2025-01-01.parquet for
+   * DAY: the names of table partitions); a query's rows without one split by their only timestamp
+   * column, as the COPY page's generate_series example does. Each file is written to a temporary name first; they are
+   * renamed once all are written, so a failed export leaves none.
+   */
+  async #exportFiles(
+    r: CopyExportRequest,
+    parquet: ReturnType<typeof parseParquetOptions>,
+    signal: AbortSignal,
+    temps: string[],
+  ): Promise<number> {
+    const by: PartitionBy =
+      (r.partitionBy as PartitionBy | null) ?? (r.source === 'query' ? 'NONE' : this.#host.partitionBy(r.source));
+    const parts: { name: string; sql: string }[] = [];
+    if (by === 'NONE') parts.push({ name: 'default', sql: r.sql });
+    else {
+      const ts = this.#host.partitionTimestamp(r.sql);
+      if (ts === null)
+        throw new SvcError(
+          'BAD_REQUEST',
+          `PARTITION_BY ${by} needs a designated timestamp (or a single timestamp column) in the exported rows`,
+        );
+      const col = `"${ts.replace(/"/g, '""')}"`;
+      // Distinct hours or days first (few rows), then their partitions.
+      const unit = by === 'HOUR' ? 'h' : 'd';
+      const floors = new Set<number>();
+      const starts = await this.#host.numbers(
+        `SELECT DISTINCT CAST(timestamp_floor('${unit}', ${col}) AS TIMESTAMP) FROM (${r.sql}) WHERE ${col} IS NOT NULL`,
+        signal,
+      );
+      for (const t of starts) floors.add(partitionFloor(by, t));
+      for (const lo of [...floors].sort((a, b) => a - b)) {
+        const hi = partitionCeil(by, lo);
+        parts.push({
+          name: partitionName(by, lo),
+          sql: `SELECT * FROM (${r.sql}) WHERE ${col} >= '${isoMicros(lo)}' AND ${col} < '${isoMicros(hi)}'`,
+        });
+      }
+    }
+    await mkdir(r.dir, { recursive: true });
+    let rows = 0;
+    const written: [string, string][] = [];
+    for (const part of parts) {
+      const temp = join(r.dir, `.${part.name}.parquet.${randomBytes(4).toString('hex')}.tmp`);
+      temps.push(temp);
+      let partRows = 0;
+      const bytes = this.#host.exportParquet(part.sql, { parquet, signal, onProgress: (p) => (partRows = p.rows) });
+      await pipeline(Readable.from(bytes), createWriteStream(temp), { signal });
+      rows += partRows;
+      written.push([temp, join(r.dir, `${part.name}.parquet`)]);
+    }
+    if (rows === 0) throw new SvcError('BAD_REQUEST', 'the query returned no rows: nothing was exported');
+    for (const [temp, file] of written) await rename(temp, file);
+    return written.length;
   }
 
   cancel(id: string): string {
@@ -180,6 +235,12 @@ export class CopyJobs implements CopyControl {
       if (!this.#running.has(id)) return id;
     }
   }
+}
+
+/** Epoch micros as an ISO-8601 UTC literal with micros (what a timestamp compares with). */
+function isoMicros(us: number): string {
+  const ms = Math.floor(us / 1000);
+  return `${new Date(ms).toISOString().slice(0, 23)}${String(us - ms * 1000).padStart(3, '0')}Z`;
 }
 
 function push(log: CopyLogRow[], row: CopyLogRow): void {

@@ -345,6 +345,25 @@ export class Database {
             o,
             () => new SvcError('INTERNAL', 'COPY TO compiled a statement that is no query'),
           ),
+        partitionBy: (table) => (this.#catalog.exists(table) ? this.#catalog.schema(table).partitionBy : 'NONE'),
+        partitionTimestamp: (sql) => {
+          const st = this.compile(sql);
+          if (st.kind !== 'select') return null;
+          if (st.timestamp >= 0) return st.fields[st.timestamp]!.name;
+          const ts = st.fields.filter((f) => f.type === 'TIMESTAMP' || f.type === 'TIMESTAMP_NS');
+          return ts.length === 1 ? ts[0]!.name : null;
+        },
+        numbers: async (sql, signal) => {
+          const run = this.query(sql, () => new SvcError('INTERNAL', 'COPY TO compiled a statement that is no query'), {
+            signal,
+          });
+          const out: number[] = [];
+          for await (const b of run.batches) {
+            const c = b.columns[0]!;
+            if (c.kind === 'fixed') for (let i = 0; i < b.rowCount; i++) out.push(Number(c.data[i]));
+          }
+          return out;
+        },
       },
       this.#limits.copyRoot,
       this.#limits.exportRoot,

@@ -41,8 +41,13 @@ export interface CopyExportRequest {
   readonly dir: string;
   /** The folder as the statement names it (the log's export_path). */
   readonly dirName: string;
-  /** The WITH options but FORMAT, lower-case names to their values (the Parquet options of /exp). */
+  /** The WITH options but FORMAT and PARTITION_BY, lower-case names to their values (the Parquet options of /exp). */
   readonly parquet: ReadonlyMap<string, string>;
+  /**
+   * PARTITION_BY as written (NONE, HOUR, DAY, WEEK, MONTH, YEAR), or null: QuestDB's default, the
+   * table's partitioning for a table, NONE for a query.
+   */
+  readonly partitionBy: string | null;
 }
 
 /** A log's rows in its columns' order (sql/metadata.ts COPY_IMPORT_LOG_FIELDS, COPY_EXPORT_LOG_FIELDS). */
@@ -102,14 +107,6 @@ export function compileCopy(stmt: A.Copy, control: CopyControl | undefined, cx: 
       if (stmt.options.length > 0 && !stmt.options.some((o) => o.name === 'FORMAT'))
         throw new SvcError('SQL', "export format must be specified, supported formats:, 'parquet'", { position: 0 });
       const pb = [...stmt.options].reverse().find((o) => o.name === 'PARTITION_BY');
-      if (pb !== undefined && pb.value.toUpperCase() !== 'NONE')
-        throw new SvcError(
-          'SQL',
-          `PARTITION_BY ${pb.value} is not supported: svcdb exports one file (PARTITION_BY NONE)`,
-          {
-            position: pb.valuePos,
-          },
-        );
       let sql: string;
       if (stmt.query !== null) {
         bindQuery(stmt.query.query, cx);
@@ -121,8 +118,16 @@ export function compileCopy(stmt: A.Copy, control: CopyControl | undefined, cx: 
         sql = `SELECT * FROM "${table.replace(/"/g, '""')}"`;
       }
       const parquet = new Map<string, string>();
-      for (const o of stmt.options) if (o.name !== 'FORMAT') parquet.set(o.name.toLowerCase(), o.value);
-      const r: CopyExportRequest = { source: stmt.table ?? 'query', sql, dir, dirName: stmt.dir, parquet };
+      for (const o of stmt.options)
+        if (o.name !== 'FORMAT' && o.name !== 'PARTITION_BY') parquet.set(o.name.toLowerCase(), o.value);
+      const r: CopyExportRequest = {
+        source: stmt.table ?? 'query',
+        sql,
+        dir,
+        dirName: stmt.dir,
+        parquet,
+        partitionBy: pb === undefined ? null : pb.value.toUpperCase(),
+      };
       return { fields: [ID], run: () => rowOf(['STRING'], [control!.startExport(r)]) };
     }
   }

@@ -119,7 +119,9 @@ describe('COPY over /exec', () => {
   });
 
   test('COPY TO writes <dir>/default.parquet under the export root; read_parquet reads it back', async () => {
-    const id = await copy("COPY weather TO 'weather_pq' WITH FORMAT PARQUET COMPRESSION_CODEC ZSTD ROW_GROUP_SIZE 100");
+    const id = await copy(
+      "COPY weather TO 'weather_pq' WITH FORMAT PARQUET COMPRESSION_CODEC ZSTD ROW_GROUP_SIZE 100 PARTITION_BY NONE",
+    );
     const last = await settled('sys.copy_export_log', id);
     assert.equal(last.status, 'finished');
     assert.equal(last.phase, 'success');
@@ -135,8 +137,46 @@ describe('COPY over /exec', () => {
       ['c0', 248.5],
       ['c1', 248.75],
     ]);
-    const files = await exec('SELECT path FROM export_files() ORDER BY path');
+    const files = await exec("SELECT path FROM export_files() WHERE path LIKE '%default.parquet' ORDER BY path");
     assert.deepEqual(files.dataset, [['by_city/default.parquet'], ['weather_pq/default.parquet']]);
+  });
+
+  test("COPY TO writes one file per partition: a table's own partitioning by default, PARTITION_BY for a query", async () => {
+    const id = await copy("COPY weather TO 'weather_days'");
+    const last = await settled('sys.copy_export_log', id);
+    assert.equal(last.status, 'finished');
+    assert.equal(last.num_exported_files, 3);
+    const days = await exec("SELECT path FROM export_files() WHERE path LIKE 'weather_days/%' ORDER BY path");
+    assert.deepEqual(days.dataset, [
+      ['weather_days/2024-01-01.parquet'],
+      ['weather_days/2024-01-02.parquet'],
+      ['weather_days/2024-01-03.parquet'],
+    ]);
+    const day2 = await exec(
+      "SELECT count() n, min(ts) lo, max(ts) hi FROM read_parquet('export/weather_days/2024-01-02.parquet')",
+    );
+    const want = await exec("SELECT count() n, min(ts) lo, max(ts) hi FROM weather WHERE ts IN '2024-01-02'");
+    assert.deepEqual(day2.dataset, want.dataset);
+
+    // The COPY page's example: a query's rows split by month of their designated timestamp.
+    const q = await copy(
+      "COPY (SELECT generate_series AS date FROM generate_series('2025-01-30', '2025-03-02', '1d')) TO 'dates' WITH FORMAT PARQUET PARTITION_BY MONTH",
+    );
+    assert.equal((await settled('sys.copy_export_log', q)).num_exported_files, 3);
+    const months = await exec(
+      "SELECT count() FROM read_parquet('export/dates/2025-01.parquet') UNION ALL SELECT count() FROM read_parquet('export/dates/2025-02.parquet') UNION ALL SELECT count() FROM read_parquet('export/dates/2025-03.parquet')",
+    );
+    assert.deepEqual(months.dataset, [[2], [28], [2]]);
+
+    // Rows without a designated timestamp and with two timestamp columns cannot be split: the log
+    // says why, and nothing is written.
+    const bad = await copy(
+      "COPY (SELECT city, dateadd('d', 1, ts) a, dateadd('d', 2, ts) b FROM weather) TO 'no_ts' WITH FORMAT PARQUET PARTITION_BY DAY",
+    );
+    const failed = await settled('sys.copy_export_log', bad);
+    assert.equal(failed.status, 'failed');
+    assert.match(String(failed.message), /PARTITION_BY DAY needs a designated timestamp/);
+    assert.equal(existsSync(join(importDir, 'export', 'no_ts')), false);
   });
 
   test("COPY TO's errors: a missing table at its name, an empty result fails in the log", async () => {
