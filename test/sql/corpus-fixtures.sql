@@ -16,10 +16,17 @@
 --     records (bit_xor), quarterly_data and investments (geomean), rides (haversine_dist_deg),
 --     locations (make_geohash), dataset (mode), sales_data and stock_returns (regr_*),
 --     price_histogram and trade_histogram (weighted_stddev_freq).
+--     md (ASOF JOIN hints: orders against market data), market_subset and
+--     trades_ordered_by_ingestion (ASOF JOIN page), ManyTrades, Lookup, mayTrades, JuneTrades and
+--     miniTrades (JOIN page), recent_trades (PIVOT), opcua_metrics (OPC-UA guide), cpu and mem
+--     (Telegraf guide), redpanda_connect_demo (Redpanda Connect guide), telemetry (QuestDB's own
+--     telemetry table), taxi_ride (ALTER COLUMN CACHE), mytable (CREATE TABLE AS; the date
+--     functions' myTable), source_table (geohash casts), sales (approx_count_distinct),
+--     example_table (split-a-string recipe).
 --   The others (transactions, users, items, orders, measurements, ratings, names, ...) hold
 --   the columns the reference pages' examples use with them.
 CREATE TABLE trades (symbol SYMBOL, sym SYMBOL, counterparty SYMBOL, side SYMBOL, price DOUBLE, amount DOUBLE, timestamp TIMESTAMP, ts TIMESTAMP, quantity DOUBLE, volume DOUBLE, value DOUBLE, trader_id LONG, exchange SYMBOL, id LONG, instrument SYMBOL, order_id LONG, client_id SYMBOL, trade_details VARCHAR) TIMESTAMP(timestamp) PARTITION BY DAY WAL;
-CREATE TABLE market_data (timestamp TIMESTAMP, symbol SYMBOL, bids DOUBLE[][], asks DOUBLE[][], price DOUBLE, mid_price DOUBLE, best_bid DOUBLE, best_ask DOUBLE, ts TIMESTAMP) TIMESTAMP(timestamp) PARTITION BY HOUR WAL;
+CREATE TABLE market_data (timestamp TIMESTAMP, symbol SYMBOL, bids DOUBLE[][], asks DOUBLE[][], price DOUBLE, mid_price DOUBLE, best_bid DOUBLE, best_ask DOUBLE, ts TIMESTAMP, bid DOUBLE, ask DOUBLE, state SYMBOL) TIMESTAMP(timestamp) PARTITION BY HOUR WAL;
 CREATE TABLE fx_trades (timestamp TIMESTAMP, symbol SYMBOL, ecn SYMBOL, trade_id UUID, side SYMBOL, passive BOOLEAN, price DOUBLE, quantity DOUBLE, counterparty SYMBOL, order_id UUID) TIMESTAMP(timestamp) PARTITION BY HOUR WAL;
 CREATE TABLE core_price (timestamp TIMESTAMP, symbol SYMBOL, ecn SYMBOL, bid_price DOUBLE, bid_volume LONG, ask_price DOUBLE, ask_volume LONG, reason SYMBOL, indicator1 DOUBLE, indicator2 DOUBLE) TIMESTAMP(timestamp) PARTITION BY HOUR WAL;
 CREATE TABLE transactions (timestamp TIMESTAMP, id LONG, account_id LONG, user_id LONG, amount DOUBLE, currency SYMBOL, status SYMBOL, type SYMBOL, category SYMBOL, merchant SYMBOL, country SYMBOL, ts TIMESTAMP, payment_type SYMBOL, side SYMBOL, counterparty SYMBOL, item SYMBOL, store_id SYMBOL, transaction_id LONG, price DOUBLE, quantity DOUBLE) TIMESTAMP(timestamp) PARTITION BY DAY WAL;
@@ -29,7 +36,7 @@ CREATE TABLE scores (name VARCHAR, score DOUBLE, subject SYMBOL, student SYMBOL,
 CREATE TABLE ratings (movie SYMBOL, user_id LONG, rating DOUBLE, genre SYMBOL, ts TIMESTAMP, movieId LONG, userId LONG, score DOUBLE);
 CREATE TABLE sensors (timestamp TIMESTAMP, sensor_id SYMBOL, temperature DOUBLE, humidity DOUBLE, location SYMBOL) TIMESTAMP(timestamp) PARTITION BY DAY WAL;
 CREATE TABLE readings (timestamp TIMESTAMP, sensor_id SYMBOL, value DOUBLE, temperature DOUBLE) TIMESTAMP(timestamp) PARTITION BY DAY WAL;
-CREATE TABLE orders (timestamp TIMESTAMP, symbol SYMBOL, side SYMBOL, order_type SYMBOL, price DOUBLE, quantity DOUBLE, order_id LONG, status SYMBOL, exchange_ts TIMESTAMP, gateway_ts TIMESTAMP, ack_ts TIMESTAMP, id VARCHAR, is_fulfilled BOOLEAN, has_error BOOLEAN) TIMESTAMP(timestamp) PARTITION BY DAY WAL;
+CREATE TABLE orders (timestamp TIMESTAMP, symbol SYMBOL, side SYMBOL, order_type SYMBOL, price DOUBLE, quantity DOUBLE, order_id LONG, status SYMBOL, exchange_ts TIMESTAMP, gateway_ts TIMESTAMP, ack_ts TIMESTAMP, id VARCHAR, is_fulfilled BOOLEAN, has_error BOOLEAN, ts TIMESTAMP) TIMESTAMP(timestamp) PARTITION BY DAY WAL;
 CREATE TABLE data (timestamp TIMESTAMP, ts TIMESTAMP, a DOUBLE, b DOUBLE, value DOUBLE, status SYMBOL, x DOUBLE, y DOUBLE, name SYMBOL, checksum LONG) TIMESTAMP(timestamp) PARTITION BY DAY WAL;
 CREATE TABLE names (name VARCHAR, id LONG, firstName VARCHAR, lastName VARCHAR);
 CREATE TABLE spreads (timestamp TIMESTAMP, symbol SYMBOL, spread DOUBLE, bid DOUBLE, ask DOUBLE, ts TIMESTAMP) TIMESTAMP(timestamp) PARTITION BY DAY WAL;
@@ -41,7 +48,7 @@ CREATE TABLE sensor_3 (timestamp TIMESTAMP, value DOUBLE, ID LONG) TIMESTAMP(tim
 CREATE TABLE sensor_4 (timestamp TIMESTAMP, value DOUBLE, ID LONG) TIMESTAMP(timestamp);
 CREATE TABLE t (symbol SYMBOL, price DOUBLE, volume DOUBLE, ts TIMESTAMP, x LONG, k TIMESTAMP) TIMESTAMP(ts) PARTITION BY DAY;
 CREATE TABLE x (k TIMESTAMP, a LONG, b DOUBLE) TIMESTAMP(k) PARTITION BY DAY;
-CREATE TABLE prices (sym SYMBOL, price DOUBLE, bid DOUBLE, ts TIMESTAMP, symbol SYMBOL, ask DOUBLE, timestamp TIMESTAMP) TIMESTAMP(ts) PARTITION BY DAY WAL;
+CREATE TABLE prices (sym SYMBOL, price DOUBLE, bid DOUBLE, ts TIMESTAMP, symbol SYMBOL, ask DOUBLE, timestamp TIMESTAMP, ticker SYMBOL, exchange SYMBOL, amount DECIMAL(18, 2)) TIMESTAMP(ts) PARTITION BY DAY WAL;
 CREATE TABLE bids (sym SYMBOL, bid DOUBLE, ts TIMESTAMP) TIMESTAMP(ts) PARTITION BY DAY WAL;
 CREATE TABLE asks (sym SYMBOL, ask DOUBLE, ts TIMESTAMP) TIMESTAMP(ts) PARTITION BY DAY WAL;
 CREATE TABLE trips (pickup_datetime TIMESTAMP, dropoff_datetime TIMESTAMP, pickup_latitude DOUBLE, pickup_longitude DOUBLE, dropoff_latitude DOUBLE, dropoff_longitude DOUBLE, passenger_count INT, trip_distance DOUBLE, fare_amount DOUBLE, total_amount DOUBLE) TIMESTAMP(pickup_datetime) PARTITION BY MONTH WAL;
@@ -97,3 +104,22 @@ CREATE TABLE sales_data (category SYMBOL, sales DOUBLE, advertising_spend DOUBLE
 CREATE TABLE stock_returns (stock_return DOUBLE, market_return DOUBLE);
 CREATE TABLE price_histogram (price_bucket DOUBLE, trade_count LONG);
 CREATE TABLE trade_histogram (symbol SYMBOL, price_bucket DOUBLE, trade_count LONG);
+CREATE TABLE md (timestamp TIMESTAMP, symbol SYMBOL, bid DOUBLE, ask DOUBLE) TIMESTAMP(timestamp) PARTITION BY HOUR WAL;
+CREATE TABLE market_subset (timestamp TIMESTAMP, symbol SYMBOL, price DOUBLE) TIMESTAMP(timestamp) PARTITION BY DAY WAL;
+CREATE TABLE trades_ordered_by_ingestion (timestamp TIMESTAMP, symbol SYMBOL, side SYMBOL, price DOUBLE, amount DOUBLE) TIMESTAMP(timestamp) PARTITION BY DAY WAL;
+CREATE TABLE ManyTrades (timestamp TIMESTAMP, symbol SYMBOL, side SYMBOL, price DOUBLE, amount DOUBLE) TIMESTAMP(timestamp) PARTITION BY DAY WAL;
+CREATE TABLE Lookup (symbol SYMBOL, description VARCHAR);
+CREATE TABLE mayTrades (timestamp TIMESTAMP, symbol SYMBOL, side SYMBOL, price DOUBLE, amount DOUBLE) TIMESTAMP(timestamp) PARTITION BY DAY WAL;
+CREATE TABLE JuneTrades (timestamp TIMESTAMP, symbol SYMBOL, side SYMBOL, price DOUBLE, amount DOUBLE) TIMESTAMP(timestamp) PARTITION BY DAY WAL;
+CREATE TABLE miniTrades (timestamp TIMESTAMP, symbol SYMBOL, side SYMBOL, price DOUBLE, amount DOUBLE) TIMESTAMP(timestamp) PARTITION BY DAY WAL;
+CREATE TABLE recent_trades (timestamp TIMESTAMP, symbol SYMBOL, side SYMBOL, price DOUBLE, amount DOUBLE) TIMESTAMP(timestamp) PARTITION BY DAY WAL;
+CREATE TABLE opcua_metrics (timestamp TIMESTAMP, node_id SYMBOL, value DOUBLE) TIMESTAMP(timestamp) PARTITION BY DAY WAL;
+CREATE TABLE cpu (timestamp TIMESTAMP, host SYMBOL, usage_user DOUBLE, usage_system DOUBLE, usage_idle DOUBLE) TIMESTAMP(timestamp) PARTITION BY DAY WAL;
+CREATE TABLE mem (timestamp TIMESTAMP, host SYMBOL, used_percent DOUBLE, available LONG) TIMESTAMP(timestamp) PARTITION BY DAY WAL;
+CREATE TABLE redpanda_connect_demo (timestamp TIMESTAMP, symbol SYMBOL, price DOUBLE) TIMESTAMP(timestamp) PARTITION BY DAY WAL;
+CREATE TABLE telemetry (created TIMESTAMP, event SHORT, origin SHORT) TIMESTAMP(created);
+CREATE TABLE taxi_ride (pickup_time TIMESTAMP, passenger_count SYMBOL, fare DOUBLE) TIMESTAMP(pickup_time) PARTITION BY DAY;
+CREATE TABLE mytable (ts TIMESTAMP, column_value LONG) TIMESTAMP(ts) PARTITION BY DAY WAL;
+CREATE TABLE source_table (x LONG);
+CREATE TABLE sales (region SYMBOL, product_id LONG, amount DOUBLE);
+CREATE TABLE example_table (col VARCHAR);
