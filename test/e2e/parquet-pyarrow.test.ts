@@ -96,4 +96,36 @@ describe('Parquet from /exp read back by pyarrow', () => {
       assert.deepEqual(rows, expected);
     });
   }
+
+  test("COPY t TO 'dir' (a file per day, under the export root): pyarrow reads the folder as /exec's rows", async () => {
+    const q = async (sql: string): Promise<unknown[][]> => {
+      const r = await request(`${s.mainUrl}/exec?query=${encodeURIComponent(sql)}`);
+      const body = (await r.body.json()) as { dataset: unknown[][]; error?: string };
+      assert.equal(r.statusCode, 200, body.error);
+      return body.dataset;
+    };
+    const id = (await q("COPY t TO 'by_day' WITH FORMAT PARQUET"))[0]![0] as string;
+    let status = 'started';
+    for (let i = 0; i < 500 && status === 'started'; i++) {
+      status = String((await q(`SELECT status FROM sys.copy_export_log WHERE id = '${id}' LIMIT -1`))[0]?.[0]);
+      if (status === 'started') await new Promise((res) => setTimeout(res, 20));
+    }
+    assert.equal(status, 'finished');
+    const days = await q("SELECT path FROM export_files() WHERE path LIKE 'by_day/%' ORDER BY path");
+    assert.deepEqual(days, [
+      ['by_day/2024-01-01.parquet'],
+      ['by_day/2024-01-02.parquet'],
+      ['by_day/2024-01-03.parquet'],
+    ]);
+    const out = (
+      await run('python3', ['-c', READER, join(s.root, 'export', 'by_day')], { encoding: 'utf8', maxBuffer: 64 << 20 })
+    ).stdout;
+    const got = JSON.parse(out) as { types: string[]; rows: unknown[][] };
+    assert.deepEqual(got.types, ['timestamp[us, tz=UTC]', 'string', 'double', 'double', 'string']);
+    const rows = got.rows.map((row) => [
+      String(row[0]).replace(/(\.\d{6})?\+00:00$/, (_, f?: string) => `${f ?? '.000000'}Z`),
+      ...row.slice(1),
+    ]);
+    assert.deepEqual(rows, expected);
+  });
 });
