@@ -4,6 +4,8 @@
 import { SvcError } from '../errors/svc-error.js';
 import type { Catalog, CreateTableDef } from '../storage/catalog.js';
 import type { TableWriter } from '../storage/table-writer.js';
+import type { Table } from '../storage/table.js';
+import type { MatViewControl } from './mat-view-ddl.js';
 import { isPersisted, typeName, type ColumnType } from '../core/column-type.js';
 import { checkColumnName, checkTableName, nameKey } from '../storage/names.js';
 import {
@@ -95,7 +97,7 @@ export function tableTtl(
 /** The statement's functions and time, and how CREATE TABLE AS SELECT names the columns the query does not alias. */
 export type DdlEnv = StatementEnv & Pick<BindContext, 'naming' | 'sql'>;
 
-export function runDdl(stmt: Ddl, catalog: Catalog, env: DdlEnv): Prepared {
+export function runDdl(stmt: Ddl, catalog: Catalog, env: DdlEnv, matViews?: MatViewControl): Prepared {
   switch (stmt.kind) {
     case 'createTable':
       return createTable(stmt, catalog, env);
@@ -140,7 +142,7 @@ export function runDdl(stmt: Ddl, catalog: Catalog, env: DdlEnv): Prepared {
       };
     }
     case 'alterTable':
-      return alterTable(stmt, catalog, env);
+      return alterTable(stmt, catalog, env, matViews);
   }
 }
 
@@ -338,15 +340,20 @@ function ceilPow2(n: number): number {
   return p;
 }
 
-function alterTable(stmt: A.AlterTable, catalog: Catalog, env: StatementEnv): Prepared {
+function alterTable(
+  stmt: A.AlterTable,
+  catalog: Catalog,
+  env: StatementEnv,
+  matViews: MatViewControl | undefined,
+): Prepared {
   if (!catalog.exists(stmt.name))
     throw new SvcError('SQL', `table does not exist [table=${stmt.name}]`, { position: stmt.namePos });
   const a = stmt.action;
-  if (a.kind === 'otherAlter' && /^RESUME\s+WAL(\s+FROM\s+(TRANSACTION|TXN)\s+\d+)?\s*$/i.test(a.text)) {
-    // svcdb applies each commit as it is made: a WAL table is never suspended, there is nothing to resume.
-    if (catalog.get(stmt.name).meta.wal !== true)
-      throw new SvcError('SQL', `table is not a WAL table [table=${stmt.name}]`, { position: stmt.namePos });
-    return () => Promise.resolve({ rows: 0 });
+  if (a.kind === 'otherAlter') {
+    const wal = walCommand(a.text, a.pos, catalog.get(stmt.name), stmt.namePos, catalog, matViews);
+    if (wal !== null) return wal;
+    const format = /^SET\s+FORMAT\s*/i.exec(a.text);
+    if (format !== null) return setFormat(a.text.slice(format[0].length), a.pos + format[0].length);
   }
   if (a.kind === 'otherAlter')
     throw new SvcError('SQL', `ALTER TABLE ${a.text.split(/\s+/).slice(0, 2).join(' ')} is not supported`, {
@@ -585,4 +592,77 @@ function partitionsWhere(w: TableWriter, cx: ExecContext, where: BoundExpr, meta
   const floors = new Float64Array(parts.map((p) => partitionFloor(meta.partitionBy, p.minTs)));
   const hits = boolsOf(ev.once({ rowCount: parts.length, columns: [fromDoubles('TIMESTAMP', floors)] }, (b) => fn(b)));
   return parts.filter((_, i) => hits[i] === 1).map((p) => p.name);
+}
+
+/**
+ * ALTER TABLE / MATERIALIZED VIEW x SUSPEND WAL | RESUME WAL [FROM TRANSACTION n] | REBASE WAL
+ * [INTO 'dir'] (QuestDB's docs: alter-table-suspend-wal, -resume-wal, -rebase-wal), or null for
+ * another ALTER. svcdb applies each commit as it is made: a suspended table refuses writes
+ * (catalog.suspendWal) and has no un-applied transactions, so REBASE WAL discards none; it keeps
+ * the data, gives the table a new id, restarts its WAL numbering and fully refreshes the
+ * materialized views built on it.
+ */
+export function walCommand(
+  text: string,
+  pos: number,
+  t: Table,
+  namePos: number,
+  catalog: Catalog,
+  matViews: MatViewControl | undefined,
+): Prepared | null {
+  const m = /^(SUSPEND|RESUME|REBASE)\s+WAL\b\s*(.*)$/is.exec(text);
+  if (m === null) return null;
+  const verb = m[1]!.toUpperCase();
+  const rest = m[2]!.trim();
+  const restPos = pos + text.length - m[2]!.length;
+  if (verb === 'RESUME' && rest !== '' && !/^FROM\s+(TRANSACTION|TXN)\s+\d+$/i.test(rest))
+    throw new SvcError('SQL', "'from transaction' expected", { position: restPos });
+  if (verb === 'SUSPEND' && rest !== '') throw new SvcError('SQL', 'unexpected token', { position: restPos });
+  if (verb === 'REBASE' && rest !== '' && !/^INTO\s+'[^']*'$/i.test(rest))
+    throw new SvcError('SQL', "'into' expected", { position: restPos });
+  if (t.meta.wal !== true) {
+    if (verb === 'REBASE') throw new SvcError('SQL', `${t.name} is not a WAL table`, { position: namePos });
+    throw new SvcError('SQL', `table is not a WAL table [table=${t.name}]`, { position: namePos });
+  }
+  if (verb === 'SUSPEND') {
+    return () => {
+      catalog.suspendWal(t.name);
+      return Promise.resolve({ rows: 0 });
+    };
+  }
+  if (verb === 'RESUME') {
+    return () => {
+      catalog.resumeWal(t.name);
+      return Promise.resolve({ rows: 0 });
+    };
+  }
+  // REBASE: QuestDB's INTO form is issued by its replication, on a read-only replica only.
+  if (rest !== '')
+    throw new SvcError('SQL', 'REBASE WAL INTO is only supported on a read-only replica', { position: restPos });
+  return async () => {
+    if (!catalog.isSuspended(t.name))
+      throw new SvcError('SQL', 'REBASE WAL requires the table to be suspended first', { position: pos });
+    await catalog.rebaseWal(t.name);
+    // The views' record of the base's transactions no longer maps onto it: each is rebuilt.
+    for (const v of catalog.matViews())
+      if (nameKey(v.mv!.def.baseTable) === nameKey(t.name)) await matViews?.refresh(v.name, { mode: 'full' });
+    return { rows: 0 };
+  };
+}
+
+/**
+ * ALTER TABLE SET FORMAT NATIVE | PARQUET (QuestDB: the format of partitions written from now
+ * on). svcdb writes every partition in its native format: NATIVE is what it already does,
+ * PARQUET is refused as CONVERT PARTITION TO PARQUET is.
+ */
+function setFormat(word: string, pos: number): Prepared {
+  const f = word.trim().toUpperCase();
+  if (f === 'NATIVE') return () => Promise.resolve({ rows: 0 });
+  if (f === 'PARQUET')
+    throw new SvcError(
+      'SQL',
+      'SET FORMAT PARQUET is not supported: svcdb keeps every partition in its own (native) format',
+      { position: pos },
+    );
+  throw new SvcError('SQL', "'native' or 'parquet' expected", { position: pos });
 }

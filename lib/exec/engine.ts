@@ -294,7 +294,7 @@ function compileStatement(
     case 'truncateTable':
     case 'renameTable':
     case 'alterTable': {
-      const prepared = runDdl(stmt, catalogOf(opts), env);
+      const prepared = runDdl(stmt, catalogOf(opts), env, opts.matViews);
       return { kind: 'ddl', queryType: ddlQueryType(stmt), execute: change(prepared, opts, runtime, text) };
     }
     case 'update': {

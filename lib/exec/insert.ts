@@ -30,6 +30,10 @@ export function runInsert(stmt: A.Insert, catalog: Catalog, env: StatementEnv, k
   const table = catalog.get(stmt.table);
   if (table.mv !== null)
     throw new SvcError('SQL', `cannot modify materialized view [view=${table.name}]`, { position: stmt.tablePos });
+  if (catalog.isSuspended(table.name))
+    throw new SvcError('SQL', `table is suspended, writes are denied [table=${table.name}]`, {
+      position: stmt.tablePos,
+    });
   const meta = table.meta;
   const targets = stmt.columns
     ? stmt.columns.map((c) => {

@@ -19,7 +19,7 @@ import type { MatViewRefreshDef } from '../storage/mat-views.js';
 import type { PartitionBy } from '../storage/partition-by.js';
 import { checkTtl, parseTtl } from '../storage/ttl.js';
 import type { ExecContext } from './context.js';
-import { tableTtl, type DdlEnv } from './ddl.js';
+import { tableTtl, walCommand, type DdlEnv } from './ddl.js';
 import type { RefreshRequest, RefreshResult } from './mat-view-refresh.js';
 
 type Prepared = (cx: ExecContext) => Promise<{ rows: number }>;
@@ -104,9 +104,12 @@ export function runMatViewDdl(
           return { rows: 0 };
         };
       }
-      // RESUME WAL, SET REFRESH LIMIT, indexes: svcdb's views have no WAL to resume and keep
-      // every row; the change is accepted and has nothing to do (README "Materialized views").
-      if (/^(RESUME\s+WAL|SET\s+REFRESH\s+LIMIT|ALTER\s+COLUMN\s+\S+\s+(ADD|DROP)\s+INDEX)\b/i.test(stmt.alter ?? ''))
+      // SUSPEND / RESUME / REBASE WAL as for a table (a view is a WAL table).
+      const wal = stmt.alter !== null ? walCommand(stmt.alter, stmt.alterPos, t, stmt.namePos, catalog, control) : null;
+      if (wal !== null) return wal;
+      // SET REFRESH LIMIT, indexes: svcdb's views keep every row; the change is accepted and has
+      // nothing to do (README "Materialized views").
+      if (/^(SET\s+REFRESH\s+LIMIT|ALTER\s+COLUMN\s+\S+\s+(ADD|DROP)\s+INDEX)\b/i.test(stmt.alter ?? ''))
         return () => Promise.resolve({ rows: 0 });
       throw new SvcError('SQL', `ALTER MATERIALIZED VIEW ${stmt.alter ?? ''} is not supported`, { position: stmt.pos });
     }

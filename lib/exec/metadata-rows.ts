@@ -8,7 +8,10 @@ import type { Catalog } from '../storage/catalog.js';
 import { SYMBOL_DEFAULTS, TXN_FILE, upsertKeys, type ColumnDef } from '../storage/table-state.js';
 import type { Batch } from '../core/batch.js';
 import { typeName } from '../core/column-type.js';
-import type { Plan, ViewInfo } from '../sql/bound.js';
+import type { DumpCategory, Plan, ViewInfo } from '../sql/bound.js';
+import { parseStatement } from '../sql/parser.js';
+import { walkTree } from '../sql/tree-walk.js';
+import { formatTimestamp } from '../core/datetime.js';
 import { QUESTDB_KEYWORDS } from '../sql/metadata.js';
 import type { Table } from '../storage/table.js';
 import { SvcError } from '../errors/svc-error.js';
@@ -54,7 +57,7 @@ export function metadataRows(plan: MetadataPlan, catalog: Catalog): Batch {
         m.name,
         m.maxUncommittedRows,
         m.o3MaxLag,
-        t.error !== null,
+        t.error !== null || catalog.isSuspended(t.name),
         t.mv !== null ? 'M' : 'T',
         rowCount,
         ts && parts.length ? parts[0]!.minTs : null,
@@ -72,7 +75,9 @@ export function metadataRows(plan: MetadataPlan, catalog: Catalog): Batch {
   } else if (plan.what === 'walTables') {
     for (const t of catalog.tables()) {
       if (t.meta.wal !== true) continue;
-      rows.push([t.name, t.error !== null, t.txn.txn, 0, t.txn.txn]);
+      // The WAL numbering restarts at a REBASE WAL (walTxnBase); svcdb applies each commit at once.
+      const txn = t.txn.txn - (t.meta.walTxnBase ?? 0);
+      rows.push([t.name, t.error !== null || catalog.isSuspended(t.name), txn, 0, txn]);
     }
   } else if (plan.what === 'partitions') {
     const t = catalog.get(plan.table!);
@@ -112,7 +117,9 @@ export function metadataRows(plan: MetadataPlan, catalog: Catalog): Batch {
   } else if (plan.what === 'createView') {
     const v = catalog.view(plan.table!);
     if (!v) throw new SvcError('SQL', `view does not exist [view=${plan.table}]`, { position: 0 });
-    rows.push([`CREATE VIEW '${v.name}' AS ( \n${v.sql.trim()}\n);`]);
+    rows.push([createViewDdl(v.name, v.sql)]);
+  } else if (plan.what === 'createDatabase') {
+    for (const ddl of createDatabaseDdl(catalog, plan.dump ?? new Set())) rows.push([ddl]);
   } else if (plan.what === 'columns') {
     const table = catalog.get(plan.table!);
     const m = table.meta;
@@ -174,6 +181,89 @@ export function createTableDdl(catalog: Catalog, table: string): string {
   const keys = upsertKeys(m);
   if (keys.length > 0) ddl += `\nDEDUP UPSERT KEYS(${keys.map((k) => quote(k.name)).join(',')})`;
   return `${ddl};`;
+}
+
+function createViewDdl(name: string, sql: string): string {
+  return `CREATE VIEW '${name}' AS ( \n${sql.trim()}\n);`;
+}
+
+/**
+ * The CREATE MATERIALIZED VIEW statement of a view (SHOW CREATE DATABASE): base table, refresh
+ * (IMMEDIATE, MANUAL, EVERY with START and TIME ZONE, PERIOD), the query as written, PARTITION BY, TTL.
+ */
+export function createMatViewDdl(t: Table): string {
+  const { def } = t.mv!;
+  const r = def.refresh;
+  let refresh = r.type === 'immediate' ? 'IMMEDIATE' : r.type === 'manual' ? 'MANUAL' : `EVERY ${r.every ?? ''}`;
+  if (r.type === 'timer' && r.start !== null) refresh += ` START '${formatTimestamp(r.start)}'`;
+  if (r.type === 'timer' && r.timeZone !== null) refresh += ` TIME ZONE '${r.timeZone}'`;
+  if (r.period === 'sample') refresh += ' PERIOD (SAMPLE BY INTERVAL)';
+  else if (r.period !== null) {
+    refresh += ` PERIOD (LENGTH ${r.period.length}`;
+    if (r.period.timeZone !== null) refresh += ` TIME ZONE '${r.period.timeZone}'`;
+    if (r.period.delay !== null) refresh += ` DELAY ${r.period.delay}`;
+    refresh += ')';
+  }
+  let ddl = `CREATE MATERIALIZED VIEW '${t.name}' WITH BASE '${def.baseTable}' REFRESH ${refresh} AS ( \n${def.sql.trim()}\n) PARTITION BY ${t.meta.partitionBy}`;
+  if (t.meta.ttl !== undefined) ddl += ` TTL ${ttlText(t.meta.ttl)}`;
+  return `${ddl};`;
+}
+
+/**
+ * SHOW CREATE DATABASE: a statement per table, materialized view and view of the chosen
+ * categories, each after the objects it reads (a view's FROM names, a materialized view's base),
+ * alphabetical otherwise, so replaying them in order recreates the schema.
+ */
+function createDatabaseDdl(catalog: Catalog, dump: ReadonlySet<DumpCategory>): string[] {
+  interface Obj {
+    readonly key: string;
+    readonly ddl: () => string;
+    readonly reads: readonly string[];
+  }
+  const objs: Obj[] = [];
+  for (const t of catalog.tables()) {
+    if (t.error !== null) continue; // a table that did not open has no structure to show
+    if (t.mv === null && dump.has('TABLES'))
+      objs.push({ key: t.name, ddl: () => createTableDdl(catalog, t.name), reads: [] });
+    if (t.mv !== null && dump.has('MATERIALIZED_VIEWS'))
+      objs.push({ key: t.name, ddl: () => createMatViewDdl(t), reads: [t.mv.def.baseTable] });
+  }
+  if (dump.has('VIEWS'))
+    for (const v of catalog.views())
+      objs.push({ key: v.name, ddl: () => createViewDdl(v.name, v.sql), reads: viewReads(v.sql) });
+  objs.sort((a, b) =>
+    a.key.toLowerCase() < b.key.toLowerCase() ? -1 : a.key.toLowerCase() > b.key.toLowerCase() ? 1 : 0,
+  );
+  const pending = new Map(objs.map((o) => [o.key.toLowerCase(), o]));
+  const out: string[] = [];
+  // Each round emits the first object (in name order) whose dumped dependencies are all out; a
+  // cycle (not possible in a valid catalog) falls back to name order.
+  while (pending.size > 0) {
+    let next: Obj | undefined;
+    for (const o of pending.values()) {
+      if (o.reads.every((r) => r.toLowerCase() === o.key.toLowerCase() || !pending.has(r.toLowerCase()))) {
+        next = o;
+        break;
+      }
+    }
+    next ??= pending.values().next().value!;
+    pending.delete(next.key.toLowerCase());
+    out.push(next.ddl());
+  }
+  return out;
+}
+
+/** The names a view's query reads in FROM and JOIN (none when it no longer parses). */
+function viewReads(sql: string): string[] {
+  const names: string[] = [];
+  try {
+    walkTree(parseStatement(sql), (o) => {
+      if (o['kind'] === 'tableRef' && typeof o['name'] === 'string') names.push(o['name']);
+    });
+  } catch (e) {
+    if (!(e instanceof SvcError)) throw e;
+  }
+  return names;
 }
 
 function symbolClause(c: ColumnDef): string {

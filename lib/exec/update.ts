@@ -38,6 +38,10 @@ export function runUpdate(stmt: A.Update, catalog: Catalog, env: StatementEnv): 
   const table = catalog.get(stmt.table);
   if (table.mv !== null)
     throw new SvcError('SQL', `cannot modify materialized view [view=${table.name}]`, { position: stmt.tablePos });
+  if (catalog.isSuspended(table.name))
+    throw new SvcError('SQL', `table is suspended, writes are denied [table=${table.name}]`, {
+      position: stmt.tablePos,
+    });
   const meta = table.meta;
   const target: ScopeField[] = meta.columns.map((c) => ({
     table: stmt.alias ?? meta.name,

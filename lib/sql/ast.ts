@@ -587,6 +587,14 @@ export interface Show extends Node {
   readonly table: string | null;
   /** The table's offset; without a table, the offset of the word after SHOW. */
   readonly tablePos: number;
+  /** SHOW CREATE DATABASE's INCLUDE / EXCLUDE clause (absent: everything). */
+  readonly dump?: ShowDump;
+}
+
+/** SHOW CREATE DATABASE {INCLUDE | EXCLUDE} {ALL | (category, ...)}: the categories upper-cased, as written. */
+export interface ShowDump {
+  readonly mode: 'INCLUDE' | 'EXCLUDE';
+  readonly categories: ReadonlyArray<{ readonly name: string; readonly pos: number }>;
 }
 
 export interface Explain extends Node {
@@ -683,6 +691,8 @@ export interface MatViewCommand extends Node {
   readonly range: { readonly from: Expr; readonly to: Expr } | null;
   readonly refresh: MatViewRefresh | null;
   readonly alter: string | null;
+  /** Where `alter` starts (-1 without one). */
+  readonly alterPos: number;
   /** ALTER ... SET TTL: the words after TTL as written, and where they start. */
   readonly ttl: { readonly text: string; readonly pos: number } | null;
 }

@@ -15,7 +15,7 @@ import {
   type Scope,
   type ScopeField,
 } from './bind-expr.js';
-import type { BoundAggregate, BoundExpr, Field, Plan, ViewInfo } from './bound.js';
+import type { BoundAggregate, BoundExpr, DumpCategory, Field, Plan, ViewInfo } from './bound.js';
 import {
   COLUMNS_FIELDS,
   COPY_EXPORT_LOG_FIELDS,
@@ -335,6 +335,27 @@ export function describeViews(cx: BindContext, only: string | null = null): View
   });
 }
 
+const SCHEMA_CATEGORIES: readonly DumpCategory[] = ['TABLES', 'VIEWS', 'MATERIALIZED_VIEWS'];
+/** QuestDB Enterprise's access-control categories: accepted, with nothing to dump (svcdb has no users or grants). */
+const ACL_CATEGORIES = new Set(['USERS', 'GROUPS', 'SERVICE_ACCOUNTS', 'PERMISSIONS', 'ACL']);
+
+/** SHOW CREATE DATABASE's categories: INCLUDE / EXCLUDE of TABLES, VIEWS, MATERIALIZED_VIEWS and the umbrellas. */
+function dumpSet(show: A.Show): ReadonlySet<DumpCategory> {
+  const named = new Set<DumpCategory>();
+  for (const c of show.dump?.categories ?? [{ name: 'ALL', pos: show.pos }]) {
+    if (c.name === 'ALL' || c.name === 'SCHEMA') SCHEMA_CATEGORIES.forEach((k) => named.add(k));
+    else if ((SCHEMA_CATEGORIES as readonly string[]).includes(c.name)) named.add(c.name as DumpCategory);
+    else if (!ACL_CATEGORIES.has(c.name))
+      throw new SvcError(
+        'SQL',
+        'unknown category, expected TABLES, VIEWS, MATERIALIZED_VIEWS, USERS, GROUPS, SERVICE_ACCOUNTS, PERMISSIONS, SCHEMA, ACL or ALL',
+        { position: c.pos },
+      );
+  }
+  if (show.dump?.mode !== 'EXCLUDE') return named;
+  return new Set(SCHEMA_CATEGORIES.filter((k) => !named.has(k)));
+}
+
 /**
  * A SHOW statement's rows, at the top of a statement or as a FROM source `(SHOW ...)`: SHOW
  * TABLES, COLUMNS FROM t (a view's too), PARTITIONS FROM t, CREATE TABLE t, CREATE VIEW v.
@@ -343,6 +364,14 @@ export function showPlan(show: A.Show, cx: BindContext): Plan {
   const what = show.what.toUpperCase();
   const table = show.table;
   const isView = table !== null && cx.catalog.view?.(table) != null;
+  if (what === 'CREATE DATABASE')
+    return node({
+      kind: 'metadata',
+      what: 'createDatabase',
+      table: null,
+      fields: SHOW_CREATE_FIELDS,
+      dump: dumpSet(show),
+    });
   if (what === 'CREATE VIEW') {
     if (table === null) throw new SvcError('SQL', 'view name expected', { position: show.tablePos });
     if (!isView) {

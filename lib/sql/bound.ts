@@ -9,6 +9,9 @@ import type { Buckets } from './sample-by.js';
 import type { ParquetColumn } from './parquet-source.js';
 
 /** A view as metadata shows it: its query, and its columns or why it does not bind now. */
+/** The schema object categories SHOW CREATE DATABASE dumps (QuestDB's ACL ones have nothing to dump here). */
+export type DumpCategory = 'TABLES' | 'VIEWS' | 'MATERIALIZED_VIEWS';
+
 export interface ViewInfo {
   readonly name: string;
   readonly sql: string;
@@ -168,6 +171,7 @@ export type Plan =
         | 'createTable'
         | 'views'
         | 'createView'
+        | 'createDatabase'
         | 'matViews'
         | 'partitions'
         | 'walTables'
@@ -194,6 +198,8 @@ export type Plan =
       readonly views?: readonly ViewInfo[];
       /** What a file function lists (bind-system.ts: checked inside its copy root when bound). */
       readonly files?: FileListing;
+      /** SHOW CREATE DATABASE: the object categories dumped. */
+      readonly dump?: ReadonlySet<DumpCategory>;
     })
   | (PlanBase & { readonly kind: 'filter'; readonly input: Plan; readonly predicate: BoundExpr })
   | (PlanBase & { readonly kind: 'project'; readonly input: Plan; readonly exprs: readonly BoundExpr[] })

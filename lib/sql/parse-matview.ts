@@ -164,6 +164,7 @@ export function parseMatViewCommand(c: Cursor): MatViewCommand {
     range: null,
     refresh: null,
     alter: null,
+    alterPos: -1,
     ttl: null,
   };
   if (t.up === 'REFRESH') {
@@ -176,6 +177,7 @@ export function parseMatViewCommand(c: Cursor): MatViewCommand {
       cmd.mode = 'range';
       cmd.range = { from, to: parseExpr(c) };
     } else if (c.isKw('STATS')) {
+      cmd.alterPos = c.tok.pos;
       cmd.alter = c.next().up;
     }
   } else if (t.up === 'ALTER') {
@@ -190,6 +192,7 @@ export function parseMatViewCommand(c: Cursor): MatViewCommand {
     } else {
       const start = c.tok.pos;
       const end = c.skipUntil(NO_STOPS);
+      cmd.alterPos = start;
       cmd.alter = c.slice(start, end).trim();
     }
   }

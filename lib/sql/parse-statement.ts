@@ -1,7 +1,7 @@
 // DML and SHOW statements: INSERT, UPDATE and SHOW (also used inside
 // `(SHOW PARAMETERS) WHERE ...`). Called from parser.ts's statement dispatch.
 
-import type { Expr, Insert, Show, Update } from './ast.js';
+import type { Expr, Insert, Show, ShowDump, Update } from './ast.js';
 import { NO_STOPS, type Cursor, type Mutable } from './parse-cursor.js';
 import { parseExpr } from './parse-expr.js';
 import { parseFrom } from './parse-from.js';
@@ -125,6 +125,10 @@ export function parseShow(c: Cursor): Show {
       return { kind: 'show', pos: t.pos, what: w.up, table: table.name, tablePos: table.pos };
     }
     case 'CREATE':
+      if (c.isKwAt(1, 'DATABASE')) {
+        c.i += 2;
+        return { kind: 'show', pos: t.pos, what: 'CREATE DATABASE', table: null, tablePos: w.pos, dump: dumpClause(c) };
+      }
       if (c.isKwAt(1, 'TABLE')) {
         c.i += 2;
         const table = c.name('table name');
@@ -148,4 +152,29 @@ export function parseShow(c: Cursor): Show {
   }
   c.skipUntil(NO_STOPS);
   return { kind: 'show', pos: t.pos, what: words.join(' '), table, tablePos };
+}
+
+/** SHOW CREATE DATABASE's optional `{INCLUDE | EXCLUDE} {ALL | (category, ...)}`; categories checked when bound. */
+function dumpClause(c: Cursor): ShowDump | undefined {
+  if (!c.isKw('INCLUDE') && !c.isKw('EXCLUDE')) return undefined;
+  const mode = c.next().up as 'INCLUDE' | 'EXCLUDE';
+  const categories: Array<{ name: string; pos: number }> = [];
+  if (c.isOp('(')) {
+    c.next();
+    for (;;) {
+      const w = c.tok;
+      if (w.kind !== 'ident') throw c.expected('category');
+      c.next();
+      categories.push({ name: w.up, pos: w.pos });
+      if (!c.isOp(',')) break;
+      c.next();
+    }
+    c.expectOp(')');
+  } else {
+    const w = c.tok;
+    if (w.kind !== 'ident') throw c.expected("'ALL' or '('");
+    c.next();
+    categories.push({ name: w.up, pos: w.pos });
+  }
+  return { mode, categories };
 }

@@ -128,6 +128,8 @@ export class Catalog {
   /** Views by name key: they share the tables' namespace (storage/views.ts). */
   readonly #views = new Map<string, ViewDef>();
   #closed = false;
+  /** Tables under SUSPEND WAL (name keys), until RESUME WAL or REBASE WAL; a drop or rename ends it. */
+  readonly #suspended = new Set<string>();
   #onCommit: ((t: Table) => void) | undefined;
 
   private constructor(dir: string, options: CatalogOptions) {
@@ -679,6 +681,7 @@ export class Catalog {
   async drop(name: string, opts: { ifExists?: boolean } = {}): Promise<void> {
     this.#check();
     const key = nameKey(name);
+    this.#suspended.delete(key);
     const t = this.#tables.get(key);
     if (!t) {
       if (opts.ifExists) return;
@@ -710,6 +713,7 @@ export class Catalog {
     this.#check();
     checkTableName(to);
     const fromKey = nameKey(from);
+    this.#suspended.delete(fromKey);
     const toKey = nameKey(to);
     const t = this.get(from);
     if (fromKey !== toKey && this.exists(to)) throw new SvcError('BAD_REQUEST', `table already exists [table=${to}]`);
@@ -758,14 +762,45 @@ export class Catalog {
     this.#syncDir();
   }
 
+  /**
+   * ALTER ... SUSPEND WAL: the table takes no writes until RESUME WAL or REBASE WAL (svcdb applies
+   * each commit as it is made, so it has no queue to hold them: a suspended table refuses them, as
+   * QuestDB's does with cairo.wal.apply.suspended.write.denied=true). Kept in memory: a restart resumes.
+   */
+  suspendWal(name: string): void {
+    this.#suspended.add(nameKey(this.get(name).name));
+  }
+
+  /** Whether the table (or materialized view) is suspended. */
+  isSuspended(name: string): boolean {
+    return this.#suspended.has(nameKey(name));
+  }
+
+  resumeWal(name: string): void {
+    this.#suspended.delete(nameKey(name));
+  }
+
+  /** REBASE WAL of a suspended table: its data kept under a new id, WAL numbering restarted, resumed. */
+  async rebaseWal(name: string): Promise<void> {
+    const w = await this.writer(name, { matView: true, suspended: true });
+    try {
+      w.rebaseWal();
+    } finally {
+      w.close();
+    }
+    this.resumeWal(name);
+  }
+
   /** The table's single writer; waits up to cairo.writer.wait.timeout, then `table busy`. Close it when done. */
-  async writer(name: string, opts: { matView?: boolean } = {}): Promise<TableWriter> {
+  async writer(name: string, opts: { matView?: boolean; suspended?: boolean } = {}): Promise<TableWriter> {
     this.#check();
     const key = nameKey(name);
     const t = this.get(name);
     if (t.mv !== null && opts.matView !== true) {
       throw new SvcError('BAD_REQUEST', `cannot modify materialized view [view=${t.name}]`);
     }
+    if (opts.suspended !== true && this.#suspended.has(key))
+      throw new SvcError('BAD_REQUEST', `table is suspended, writes are denied [table=${t.name}]`);
     const locked = await this.#lockCurrent(t, key);
     if (locked === 'gone') return this.writer(name);
     if (!locked) t.check();

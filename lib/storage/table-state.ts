@@ -79,6 +79,11 @@ export interface TableMeta {
   readonly wal?: boolean;
   /** Time to live: partitions older than it go at each commit (storage/ttl.ts); absent: none. */
   readonly ttl?: Ttl;
+  /**
+   * The txn of the table's last REBASE WAL (absent: never rebased): its WAL transaction numbering
+   * (wal_tables()) counts from there, while `_txn`'s own numbering, which names partition folders, goes on.
+   */
+  readonly walTxnBase?: number;
 }
 
 export interface PartitionState {

@@ -4,6 +4,7 @@
 // of a table is serialized by its writer lock.
 import { expiredPartitions, type Ttl } from './ttl.js';
 import { closeSync, existsSync, mkdirSync, rmSync } from 'node:fs';
+import { randomUUID } from 'node:crypto';
 import { join, relative } from 'node:path';
 import { SvcError } from '../errors/svc-error.js';
 import { LONG_NULL, typeInfo, typeName, type ColumnType } from '../core/column-type.js';
@@ -1230,6 +1231,18 @@ export class TableWriter {
     this.#closeAllAppenders();
     this.table.publish(this.meta, { ...txn, txn: txn.txn + 1, partitions }, garbage);
     this.#maxTs = committedMaxTs(this.table.txn);
+  }
+
+  /**
+   * REBASE WAL: the table keeps its committed data under a new id (caches key on it; the old
+   * id's cached chunks are dropped) and its WAL transaction numbering restarts at this commit.
+   */
+  rebaseWal(): void {
+    this.#check();
+    this.commit();
+    const oldId = this.meta.id;
+    this.#publishMeta({ ...this.meta, id: randomUUID(), walTxnBase: this.table.txn.txn + 1 }, []);
+    this.table.cache.evict(`${oldId}/`);
   }
 
   /** maxUncommittedRows and o3MaxLag (micros). */
