@@ -1,19 +1,16 @@
 // to_timezone(ts, zone) and to_utc(ts, zone) as QuestDB has them: a UTC
 // timestamp shown as the zone's wall-clock time, and a wall-clock time of the
-// zone back to UTC. Zones are IANA names (DST-correct, from the runtime's
-// time zone data) or fixed offsets ('+02:00', 'UTC').
+// zone back to UTC. Zones are what core/time-zones.ts resolveZone takes: IANA
+// names (DST-correct), fixed offsets ('+02:00', 'UTC') and QuestDB's abbreviations.
 import { LONG_NULL } from '../core/column-type.js';
-import { fixedZone, ianaOffset } from '../core/time-zones.js';
+import { zoneOffsetAt } from '../core/time-zones.js';
 import { argError, type BindHook, type Kernel, type FunctionRegistry } from './registry.js';
 import { accept, defineScalar } from './signature.js';
 import { uniformText } from '../core/utf8.js';
 
 /** The zone's offset from UTC (micros) as a function of the UTC instant; throws for an unknown zone. */
 export function offsetAt(zone: string): (utc: number) => number {
-  const f = fixedZone(zone);
-  if (f !== null) return () => f;
-  ianaOffset(zone, 0); // throws for an unknown zone
-  return (utc) => ianaOffset(zone, utc);
+  return zoneOffsetAt(zone);
 }
 
 const checkZone: BindHook = (args) => {

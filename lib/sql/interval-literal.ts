@@ -3,14 +3,17 @@
 // period ('2024', '2024-01', '2024-01-15T10'), a duration (';1h30m'), the
 // older repeating form ('2024-01-15T09:00;1h;1d;5': duration, period, count),
 // bracket expansion ('2024-01-[10,15..17]', 'T[09:00,14:30]'), date lists
-// ('[2024-01-15,2024-03-20]T09:30'), date variables with arithmetic and
-// ranges ('$today', '$now - 2h..$now'), time zones ('@Europe/London',
-// '@+02:00') and day filters ('#workday', '#weekend', '#Mon,Fri').
-// The result is sorted, merged, half-open [lo, hi) micros intervals.
+// ('[2024-01-15,2024-03-20]T09:30', each date with its own zone or day filter
+// if it has one), date variables with arithmetic and ranges ('$today',
+// '$now - 2h..$now'), time zones ('@Europe/London', '@+02:00', '@CEST') and
+// day filters ('#workday', '#weekend', '#Mon,Fri'). A duration moves the end
+// (';-3d' back: the interval's ends swap when it passes the start), a negative
+// period repeats backwards. The result is sorted, merged, half-open [lo, hi)
+// micros intervals.
 import { SvcError } from '../errors/svc-error.js';
 import type { Interval } from '../core/batch.js';
 import { addMonths, daysFromCivil } from '../core/datetime.js';
-import { ianaOffset } from '../core/time-zones.js';
+import { resolveZone } from '../core/time-zones.js';
 
 const US = {
   u: 1,
@@ -89,24 +92,33 @@ function parse(text: string, now: number): Interval[] {
   } else if (range.length > 2) {
     throw new LiteralError('more than one ".." range', main.lastIndexOf('..'));
   } else {
-    out = expand(main).map((el) => element(el.text, now, el.at));
-    out = out.filter((x) => x[1] > x[0] || x[0] === x[1]);
+    // An element a day filter dropped is null: no duration may revive it.
+    out = expand(main).flatMap((el) => {
+      const x = element(el.text, now, el.at);
+      return x === null ? [] : [x];
+    });
   }
-  if (duration !== null) {
-    out = out.map(([lo]) => [lo, addDuration(lo, duration)] as Interval);
-  }
+  if (duration !== null) out = out.map((x) => withDuration(x, duration));
   if (parts.length === 4) {
-    // The older repeating form: start;duration;period;count.
-    const period = parseDuration(parts[2]!.trim());
-    const count = Number(parts[3]!.trim());
-    if (!/^\d+$/.test(parts[3]!.trim())) throw new QuestError('Count not a number');
+    // The older repeating form: start;duration;period;count. The period is one signed amount of
+    // y, M, d, h, m or s; a negative one repeats backwards, the given interval being the last.
+    const { period, unit } = parsePeriod(parts[2]!.trim());
+    const countText = parts[3]!.trim();
+    if (!/^[+-]?\d+$/.test(countText)) throw new QuestError('Count not a number');
+    const count = Number(countText);
     if (!Number.isInteger(count) || count < 1 || count > 100_000)
       throw new LiteralError('repeat count must be an integer from 1', text.lastIndexOf(';') + 1);
+    if (!'yMdhms'.includes(unit)) throw new QuestError(`Unknown period: ${unit} at 1`);
+    const step: Duration =
+      unit === 'y' || unit === 'M'
+        ? { months: period * (unit === 'y' ? 12 : 1), micros: 0 }
+        : { months: 0, micros: period * US[unit as 'd' | 'h' | 'm' | 's'] };
     const reps: Interval[] = [];
     for (const [lo, hi] of out) {
+      // Each repetition from the first interval's own ends (a month step keeps its day of month).
       for (let k = 0; k < count; k++) {
-        const start = addDuration(lo, scale(period, k));
-        reps.push([start, start + (hi - lo)]);
+        const shift = scale(step, k);
+        reps.push([addDuration(lo, shift), addDuration(hi - 1, shift) + 1]);
       }
     }
     out = reps;
@@ -124,12 +136,16 @@ interface Duration {
 }
 
 /**
- * A duration as QuestDB reads it: numbers (digits, `_` allowed) each followed
- * by a unit letter, with its errors: a unit without a number before it
- * ("Expected number before unit '-'" for ';-1h'), a number past INT, an
- * unknown unit, digits left without a unit.
+ * A duration as QuestDB reads it: an optional minus for the whole ('-1h30m' is
+ * minus 90 minutes), then numbers (digits, `_` allowed) each followed by a
+ * unit letter, with its errors: a unit without a number before it ("Expected
+ * number before unit '-'" for ';1h-30m'), a number past INT, an unknown unit,
+ * digits left without a unit.
  */
-function parseDuration(s: string): Duration {
+function parseDuration(text: string): Duration {
+  const sign = text.startsWith('-') ? -1 : 1;
+  const s = sign < 0 ? text.slice(1) : text;
+  if (sign < 0 && s === '') throw new QuestError(`Duration not a number: ${text}`);
   let months = 0,
     micros = 0,
     numStart = 0;
@@ -166,7 +182,29 @@ function parseDuration(s: string): Duration {
     numStart = i + 1;
   }
   if (numStart < s.length) throw new QuestError('Missing unit at end of duration');
-  return { months, micros };
+  return { months: sign * months, micros: sign * micros };
+}
+
+/**
+ * The repeating form's period: a signed whole number and one unit letter ('2d', '-1y'), its
+ * errors QuestDB's ("Period not a number"; the unit is checked once the count is read).
+ */
+function parsePeriod(s: string): { period: number; unit: string } {
+  const digits = s.slice(0, -1);
+  const period = Number(digits);
+  if (!/^[+-]?\d+$/.test(digits) || !Number.isSafeInteger(period) || Math.abs(period) > 2147483647)
+    throw new QuestError('Period not a number');
+  return { period, unit: s.slice(-1) };
+}
+
+/**
+ * A duration moves the interval's end (QuestDB: the inclusive upper bound plus the duration):
+ * '2024;1M' ends with January 2025, '2018-01;-3d' with 28 January. When the end passes the start
+ * the two swap, so ';-4h' after an instant is the 4 hours before it.
+ */
+function withDuration([lo, hi]: Interval, d: Duration): Interval {
+  const end = addDuration(hi - 1, d);
+  return end >= lo ? [lo, end + 1] : [end, lo + 1];
 }
 
 function scale(d: Duration, k: number): Duration {
@@ -205,12 +243,18 @@ function expand(s: string): Array<{ text: string; at: number }> {
     const close = matching(s, 0);
     const inner = s.slice(1, close);
     if (/[$-]/.test(inner) || /^\s*\d{4}/.test(inner)) {
-      const suffix = s.slice(close + 1);
-      return splitTop(inner, ',').flatMap((e) =>
-        rangeDays(e.trim(), nowForLists).flatMap((d) =>
-          expand(d + suffix).map((x) => ({ text: x.text, at: x.at + 1 })),
-        ),
-      );
+      // The suffix's time goes after each date; a date's own @zone or #filter wins over the
+      // suffix's ('[2024-01-15@UTC,2024-01-16]T08:00@+03:00': 08:00 UTC, then 08:00 at +03:00).
+      const global = markers(s.slice(close + 1));
+      return splitTop(inner, ',').flatMap((e) => {
+        const own = markers(e.trim());
+        const zone = own.zone ?? global.zone;
+        const filter = own.filter ?? global.filter;
+        const tail = (zone !== null ? `@${zone}` : '') + (filter !== null ? `#${filter}` : '');
+        return rangeDays(own.date.trim(), nowForLists).flatMap((d) =>
+          expand(d + global.date + tail).map((x) => ({ text: x.text, at: x.at + 1 })),
+        );
+      });
     }
   }
   const open = s.indexOf('[');
@@ -255,21 +299,47 @@ function matching(s: string, open: number): number {
 
 const DAYS: Record<string, number> = { mon: 1, tue: 2, wed: 3, thu: 4, fri: 5, sat: 6, sun: 7 };
 
-function element(text: string, now: number, at: number): Interval {
-  let s = text;
-  let filter: Set<number> | null = null;
-  const hash = s.indexOf('#');
-  if (hash >= 0) {
-    filter = dayFilter(s.slice(hash + 1), at + hash + 1);
-    s = s.slice(0, hash);
+interface Markers {
+  /** The text before the first top-level `@` or `#`. */
+  readonly date: string;
+  readonly zone: string | null;
+  readonly filter: string | null;
+  readonly filterAt: number;
+}
+
+/**
+ * An element's `@zone` and `#filter` (outside brackets). When a time list entry brings its own
+ * zone ('T[09:00@UTC,14:30]@+02:00' gives '09:00@UTC@+02:00'), the first of each kind wins.
+ */
+function markers(s: string): Markers {
+  const at: number[] = [];
+  let depth = 0;
+  for (let i = 0; i < s.length; i++) {
+    const c = s[i];
+    if (c === '[') depth++;
+    else if (c === ']') depth--;
+    else if (depth === 0 && (c === '@' || c === '#')) at.push(i);
   }
-  let zone: string | null = null;
-  const atSign = s.indexOf('@');
-  if (atSign >= 0) {
-    zone = s.slice(atSign + 1).trim();
-    s = s.slice(0, atSign);
-  }
-  const p = point(s.trim(), now, at);
+  let zone: string | null = null,
+    filter: string | null = null,
+    filterAt = 0;
+  at.forEach((i, k) => {
+    const value = s.slice(i + 1, at[k + 1] ?? s.length).trim();
+    if (s[i] === '@') zone ??= value;
+    else if (filter === null) {
+      filter = value;
+      filterAt = i + 1;
+    }
+  });
+  return { date: s.slice(0, at[0] ?? s.length), zone, filter, filterAt };
+}
+
+/** One element's interval, or null when its day filter drops it. */
+function element(text: string, now: number, at: number): Interval | null {
+  const m = markers(text);
+  const filter = m.filter !== null ? dayFilter(m.filter, at + m.filterAt) : null;
+  const zone = m.zone;
+  const p = point(m.date.trim(), now, at);
   let { start, end } = p;
   if (zone !== null) {
     const shiftStart = zoneOffset(zone, start);
@@ -277,9 +347,8 @@ function element(text: string, now: number, at: number): Interval {
     start -= shiftStart;
     end -= shiftEnd;
   }
-  if (filter !== null) {
-    if (!filter.has(dayOfWeek(p.start))) return [0, 0];
-  }
+  // The day is the local one, before the zone moves it to UTC.
+  if (filter !== null && !filter.has(dayOfWeek(p.start))) return null;
   return [start, end];
 }
 
@@ -296,19 +365,14 @@ function dayFilter(s: string, at: number): Set<number> {
   return days;
 }
 
-/** The zone's offset from UTC in micros at about `localMicros`. */
+/** The zone's offset from UTC in micros at about `localMicros` (core/time-zones.ts resolves the name). */
 function zoneOffset(zone: string, localMicros: number): number {
-  const z = zone.toUpperCase();
-  if (z === 'UTC' || z === 'GMT' || z === 'Z') return 0;
   const m = /^([+-])(\d{2}):?(\d{2})?$/.exec(zone);
   if (m) return (m[1] === '-' ? -1 : 1) * (Number(m[2]) * US.h + Number(m[3] ?? 0) * US.m);
-  try {
-    // Local wall time -> offset: the offset at the UTC instant of the same wall time, corrected once.
-    const guess = ianaOffset(zone, localMicros);
-    return ianaOffset(zone, localMicros - guess);
-  } catch {
-    throw new QuestError(`invalid timezone: ${zone}`);
-  }
+  const off = resolveZone(zone);
+  if (off === null) throw new QuestError(`invalid timezone: ${zone}`);
+  // Local wall time -> offset: the offset at the UTC instant of the same wall time, corrected once.
+  return off(localMicros - off(localMicros));
 }
 
 // ---- points: a literal partial date (its period) or a date variable

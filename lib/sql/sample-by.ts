@@ -6,7 +6,7 @@
 // OBSERVATION counts strides from the first row (or FROM).
 import { SvcError } from '../errors/svc-error.js';
 import { monthIndex, monthStart } from '../core/datetime.js';
-import { fixedZone, ianaOffset } from '../core/time-zones.js';
+import { resolveZone, zoneFixedOffset, zoneOffsetAt, type ZoneOffsetAt } from '../core/time-zones.js';
 import { LONG_NULL } from '../core/column-type.js';
 
 export type SampleUnit = 'U' | 'T' | 's' | 'm' | 'h' | 'd' | 'w' | 'M' | 'y';
@@ -65,14 +65,9 @@ export function parseOffset(text: string, pos: number): number {
   return m[1] === '-' ? -us : us;
 }
 
-/** Checks a zone name (IANA or a fixed offset) now, so a bad one is an error at its position. */
+/** Checks a zone name (IANA, a fixed offset or an abbreviation: core/time-zones.ts resolveZone) now, so a bad one is an error at its position. */
 export function checkZone(zone: string, pos: number): void {
-  if (fixedZone(zone) !== null) return;
-  try {
-    ianaOffset(zone, 0);
-  } catch {
-    throw new SvcError('SQL', `Invalid TIME ZONE [${zone}]`, { position: pos });
-  }
+  if (resolveZone(zone) === null) throw new SvcError('SQL', `Invalid TIME ZONE [${zone}]`, { position: pos });
 }
 
 /** Bucket arithmetic for one SAMPLE BY; `origin` is set by the first observation when aligned to it. */
@@ -80,21 +75,24 @@ export class Buckets {
   readonly s: Sampling;
   origin: number | null;
   readonly #fixed: number | null;
+  readonly #zone: ZoneOffsetAt | null;
   readonly #hourOffsets = new Map<number, number>();
 
   constructor(s: Sampling, origin: number | null) {
     this.s = s;
     this.origin = origin;
-    this.#fixed = s.zone === null ? 0 : fixedZone(s.zone);
+    this.#fixed = s.zone === null ? 0 : zoneFixedOffset(s.zone);
+    this.#zone = s.zone === null ? null : zoneOffsetAt(s.zone);
   }
 
   /** The zone's offset at a UTC instant (cached per hour). */
   #offset(utc: number): number {
     if (this.#fixed !== null) return this.#fixed;
+    if (this.#zone === null) return 0;
     const h = Math.floor(utc / 3_600_000_000);
     let o = this.#hourOffsets.get(h);
     if (o === undefined) {
-      o = ianaOffset(this.s.zone!, h * 3_600_000_000);
+      o = this.#zone(h * 3_600_000_000);
       if (this.#hourOffsets.size > 100_000) this.#hourOffsets.clear();
       this.#hourOffsets.set(h, o);
     }
