@@ -390,6 +390,15 @@ export function bindExpr(e: A.Expr, cx: ExprContext): BoundExpr {
       const at = positions([e.expr, e.lo, e.hi]);
       const bound = [bindExpr(e.expr, cx), bindExpr(e.lo, cx), bindExpr(e.hi, cx)];
       checkBetween(bound, at);
+      // QuestDB's between(TIMESTAMP, TIMESTAMP, TIMESTAMP) parses text bounds that are not constants
+      // (`ts BETWEEN to_str(now(), 'yyyy-MM-dd') AND ...`) as it runs, as a comparison does.
+      const t0 = bound[0]!.type;
+      if (t0 === 'TIMESTAMP' || t0 === 'TIMESTAMP_NS' || t0 === 'DATE')
+        for (let i = 1; i < 3; i++) {
+          const b = bound[i]!;
+          if (b.kind !== 'const' && (b.type === 'STRING' || b.type === 'VARCHAR' || b.type === 'SYMBOL'))
+            bound[i] = castTo(cx.env, b, t0, at[i]!, at[i]);
+        }
       const [x, lo, hi] = unify(cx.env, bound, e.pos, at);
       const b = call(cx.env, 'between', [x!, lo!, hi!], e.pos, at);
       return e.not ? call(cx.env, 'not', [b], e.pos) : b;
