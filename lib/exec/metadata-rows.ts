@@ -14,6 +14,8 @@ import type { Table } from '../storage/table.js';
 import { SvcError } from '../errors/svc-error.js';
 import { fromValues, type Value } from './vectors.js';
 import { pgCatalogRows } from './pg-catalog-rows.js';
+import { parseExpireClause } from '../sql/parse-expire-rows.js';
+import { predicateText, reclaimable } from '../sql/expire-rows.js';
 
 type MetadataPlan = Extract<Plan, { kind: 'metadata' }>;
 
@@ -109,6 +111,8 @@ export function metadataRows(plan: MetadataPlan, catalog: Catalog): Batch {
     const v = plan.views[0];
     if (v && v.error !== null) throw new SvcError('SQL', v.error, { position: 0 });
     v?.fields.forEach((f, k) => rows.push([f.name, f.type, false, 0, false, 0, 0, k === v.timestamp, false]));
+  } else if (plan.what === 'createMatView') {
+    rows.push([createMatViewDdl(catalog, plan.table!)]);
   } else if (plan.what === 'createView') {
     const v = catalog.view(plan.table!);
     if (!v) throw new SvcError('SQL', `view does not exist [view=${plan.table}]`, { position: 0 });
@@ -176,6 +180,27 @@ export function createTableDdl(catalog: Catalog, table: string): string {
   return `${ddl};`;
 }
 
+/**
+ * SHOW CREATE MATERIALIZED VIEW: the statement that makes the view again, its query as written,
+ * then PARTITION BY, TTL and EXPIRE ROWS (the policy as written).
+ */
+export function createMatViewDdl(catalog: Catalog, name: string): string {
+  const t = catalog.get(name);
+  if (t.mv === null) throw new SvcError('SQL', `materialized view does not exist [view=${name}]`, { position: 0 });
+  const { def } = t.mv;
+  const r = def.refresh;
+  let refresh = r.type === 'timer' ? `EVERY ${r.every ?? ''}` : r.type.toUpperCase();
+  if (r.type === 'timer' && r.timeZone !== null) refresh += ` TIME ZONE '${r.timeZone}'`;
+  let ddl = `CREATE MATERIALIZED VIEW '${t.name}' WITH BASE '${def.baseTable}' REFRESH ${refresh} AS ( \n${def.sql.trim()}\n)`;
+  ddl += ` PARTITION BY ${t.meta.partitionBy}`;
+  if (t.meta.ttl !== undefined) ddl += ` TTL ${ttlText(t.meta.ttl)}`;
+  if (def.expire !== undefined) {
+    ddl += ` EXPIRE ROWS ${def.expire.clause}`;
+    if (def.expire.cleanupEvery !== null) ddl += ` CLEANUP EVERY ${def.expire.cleanupEvery}`;
+  }
+  return `${ddl};`;
+}
+
 function symbolClause(c: ColumnDef): string {
   if (c.type !== 'SYMBOL') return '';
   let s = '';
@@ -237,6 +262,21 @@ function matViewRow(catalog: Catalog, t: Table): Value[] {
     length !== null ? length[2]! : null,
     delay !== null ? Number(delay[1]) : null,
     delay !== null ? delay[2]! : null,
+    ...expireColumns(t),
+  ];
+}
+
+/** materialized_views()' expire_clause (a WHEN's predicate, a KEEP as written), cleanup interval and enforcement. */
+function expireColumns(t: Table): Value[] {
+  const e = t.mv!.def.expire;
+  if (e === undefined) return [null, null, null];
+  const p = parseExpireClause(e.clause);
+  const fields = t.meta.columns.map((c) => ({ name: c.name, type: c.type }));
+  const target = { name: t.name, fields, timestamp: t.meta.columns.findIndex((c) => c.id === t.meta.timestampId) };
+  return [
+    p.mode === 'when' ? predicateText(p) : p.clause,
+    e.cleanupEvery ?? '1h',
+    reclaimable(p, target) ? 'FILTER_AND_RECLAIM' : 'FILTER_ONLY',
   ];
 }
 

@@ -168,6 +168,7 @@ export type Plan =
         | 'createTable'
         | 'views'
         | 'createView'
+        | 'createMatView'
         | 'matViews'
         | 'partitions'
         | 'walTables'
