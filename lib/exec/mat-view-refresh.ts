@@ -160,11 +160,16 @@ async function writeBuckets(
   if (interval !== null) {
     if (buckets !== null) interval = [buckets.floor(interval[0]), buckets.next(buckets.floor(interval[1] - 1))];
     else if (mode !== 'full') {
-      const by = view.meta.partitionBy;
-      const lo = partitionFloor(by, interval[0]);
-      interval = [lo, partitionCeil(by, partitionFloor(by, interval[1] - 1))];
-      const [from, to] = interval;
-      replace = view.txn.partitions.filter((p) => p.maxTs >= from && p.minTs < to).map((p) => p.name);
+      // Rows after everything the view holds (base rows appended in order) are appended as they are,
+      // in one commit; a change reaching rows the view has replaces the view partitions it touches.
+      const from0 = interval[0];
+      if (view.txn.partitions.some((p) => p.maxTs >= from0)) {
+        const by = view.meta.partitionBy;
+        const lo = partitionFloor(by, interval[0]);
+        interval = [lo, partitionCeil(by, partitionFloor(by, interval[1] - 1))];
+        const [from, to] = interval;
+        replace = view.txn.partitions.filter((p) => p.maxTs >= from && p.minTs < to).map((p) => p.name);
+      }
     }
   }
   plan =
