@@ -15,7 +15,9 @@ import { isPersisted } from '../core/column-type.js';
 import { parseSampleInterval, unitMicros } from '../sql/sample-by.js';
 import { walkTree } from '../sql/tree-walk.js';
 import type { Catalog, CreateTableDef } from '../storage/catalog.js';
-import type { MatViewRefreshDef } from '../storage/mat-views.js';
+import type { MatViewExpireDef, MatViewRefreshDef } from '../storage/mat-views.js';
+import { checkExpireColumns, expireFilterSql, predicateText, type ExpireTarget } from '../sql/expire-rows.js';
+import { parseStatement } from '../sql/parser.js';
 import type { PartitionBy } from '../storage/partition-by.js';
 import { checkTtl, parseTtl } from '../storage/ttl.js';
 import type { ExecContext } from './context.js';
@@ -91,6 +93,30 @@ export function runMatViewDdl(
           return Promise.resolve({ rows: 0 });
         };
       }
+      if (stmt.expire !== undefined && stmt.expire !== null) {
+        const expire = stmt.expire;
+        if (expire === 'drop') {
+          const { expire: _old, ...rest } = t.mv.def;
+          return () => {
+            catalog.setMatViewDef(t, rest);
+            return Promise.resolve({ rows: 0 });
+          };
+        }
+        const dependents = catalog.matViews().filter((m) => m.mv!.def.baseTable.toLowerCase() === t.name.toLowerCase());
+        if (dependents.length > 0)
+          throw new SvcError(
+            'SQL',
+            `cannot set an EXPIRE ROWS policy on '${t.name}': it is the base of ${dependents.length} view(s), including '${dependents[0]!.name}', which would copy expired rows on refresh`,
+            { position: stmt.namePos },
+          );
+        const fields = t.meta.columns.map((c) => ({ name: c.name, type: c.type }));
+        const ts = t.meta.columns.findIndex((c) => c.id === t.meta.timestampId);
+        const def = expireDef(expire, { name: t.name, fields, timestamp: ts }, catalog, env);
+        return () => {
+          catalog.setMatViewDef(t, { ...t.mv!.def, expire: def });
+          return Promise.resolve({ rows: 0 });
+        };
+      }
       if (stmt.ttl !== null) {
         const ttl = parseTtl(stmt.ttl.text, stmt.ttl.pos);
         checkTtl(ttl, t.meta.partitionBy, stmt.ttl.pos);
@@ -130,8 +156,6 @@ function createMatView(
   }
   if (catalog.view(stmt.name) !== null)
     throw new SvcError('SQL', `table already exists [table=${stmt.name}]`, { position: stmt.namePos });
-  const expire = stmt.params.find((p) => p.key === 'EXPIRE ROWS');
-  if (expire !== undefined) throw new SvcError('SQL', 'EXPIRE ROWS is not supported', { position: stmt.pos });
   const q = stmt.query;
   const nd = findCall(q, (n) => NON_DETERMINISTIC.test(n));
   if (nd !== null) {
@@ -154,7 +178,9 @@ function createMatView(
   }
   if (q.limit !== null) throw new SvcError('SQL', 'LIMIT is not supported for materialized views', { position: q.pos });
   const plan = bindQuery(q, { catalog, ...env });
-  if (planBuckets(plan) === null || sb === null) {
+  const passthrough = isPassthrough(q, env);
+  if (passthrough) checkPassthrough(q, stmt);
+  else if (planBuckets(plan) === null || sb === null) {
     throw new SvcError('SQL', 'materialized view query requires a sampling interval, use SAMPLE BY', {
       position: stmt.queryPos,
     });
@@ -180,13 +206,25 @@ function createMatView(
   } else base = tables[0]!;
   if (catalog.get(base).mv !== null && catalog.get(base).mv!.def.baseTable.toLowerCase() === stmt.name.toLowerCase())
     throw new SvcError('SQL', 'a materialized view cannot be its own base', { position: stmt.queryPos });
+  // A view with an EXPIRE ROWS policy stands alone: a view over it would copy its expired rows.
+  const policied = tables.find((n) => catalog.expireRows(n) !== null);
+  if (policied !== undefined)
+    throw new SvcError(
+      'SQL',
+      `materialized view query cannot read a view with an EXPIRE ROWS policy [view=${policied}]`,
+      {
+        position: stmt.queryPos,
+      },
+    );
   // The keys: the timestamp and every column that is not an aggregate (a bucket's rows replace its old ones).
-  if (q.columns.some((c) => c.kind === 'star'))
+  // A passthrough view has none: its rows are the base table's, one for one (its refresh replaces partitions).
+  if (!passthrough && q.columns.some((c) => c.kind === 'star'))
     throw new SvcError('SQL', 'materialized view query must name its columns', { position: q.pos });
-  const keys = new Set<number>([plan.timestamp]);
-  q.columns.forEach((c, i) => {
-    if (c.kind === 'item' && !hasAggregate(env, c.expr)) keys.add(i);
-  });
+  const keys = new Set<number>(passthrough ? [] : [plan.timestamp]);
+  if (!passthrough)
+    q.columns.forEach((c, i) => {
+      if (c.kind === 'item' && !hasAggregate(env, c.expr)) keys.add(i);
+    });
   const columns = plan.fields.map((f, i) => {
     if (f.type === 'NULL')
       throw new SvcError('SQL', `column type cannot be NULL [column=${f.name}]`, { position: stmt.queryPos });
@@ -199,8 +237,24 @@ function createMatView(
     throw new SvcError('SQL', `TIMESTAMP column does not match the query's designated timestamp [column=${ts}]`, {
       position: stmt.timestamp.pos,
     });
-  const partitionBy = stmt.partitionBy !== null ? partitionUnit(stmt.partitionBy) : defaultPartitionBy(sb);
+  const basePartitionBy = catalog.get(base).meta.partitionBy;
+  const partitionBy =
+    stmt.partitionBy !== null
+      ? partitionUnit(stmt.partitionBy)
+      : sb !== null
+        ? defaultPartitionBy(sb)
+        : basePartitionBy === 'NONE'
+          ? 'DAY'
+          : basePartitionBy;
+  if (passthrough && stmt.refresh.period !== null)
+    throw new SvcError('SQL', 'REFRESH PERIOD is not supported for passthrough materialized views', {
+      position: stmt.pos,
+    });
   const refresh = refreshDef(stmt.refresh, stmt.pos);
+  const expire =
+    stmt.expire !== null
+      ? expireDef(stmt.expire, { name: stmt.name, fields: plan.fields, timestamp: plan.timestamp }, catalog, env)
+      : undefined;
   const ttl = tableTtl(stmt.params, partitionBy);
   const def: CreateTableDef = {
     name: stmt.name,
@@ -212,7 +266,7 @@ function createMatView(
   };
   return () => {
     try {
-      catalog.createMatView(def, { sql: stmt.sql, baseTable: base, refresh });
+      catalog.createMatView(def, { sql: stmt.sql, baseTable: base, refresh, ...(expire ? { expire } : {}) });
     } catch (e) {
       if (e instanceof SvcError && e.position === undefined && e.status < 500)
         throw new SvcError('SQL', e.message, { position: stmt.namePos });
@@ -221,6 +275,70 @@ function createMatView(
     control?.created(stmt.name, stmt.deferred);
     return Promise.resolve({ rows: 0 });
   };
+}
+
+/**
+ * A passthrough query (QuestDB 10.2): no SAMPLE BY, GROUP BY or aggregate, so the view's rows are
+ * the base table's one for one (a projection, with or without a filter).
+ */
+export function isPassthrough(q: A.Query, env: DdlEnv): boolean {
+  if (q.kind !== 'select' || q.sampleBy !== null || q.groupBy.length > 0) return false;
+  return !q.columns.some((c) => c.kind === 'item' && hasAggregate(env, c.expr));
+}
+
+/** What a refresh of new rows cannot keep one for one: DISTINCT, LATEST ON, joins, window functions. */
+function checkPassthrough(q: A.Query, stmt: A.CreateMatView): void {
+  if (q.kind !== 'select') return;
+  if (q.distinct || q.latestOn !== null || q.from === null || q.from.kind !== 'tableRef' || q.having !== null)
+    throw new SvcError(
+      'SQL',
+      'materialized view query requires a sampling interval, use SAMPLE BY or GROUP BY timestamp_floor()',
+      {
+        position: stmt.queryPos,
+      },
+    );
+  const w = findWindow(q.columns);
+  if (w !== null)
+    throw new SvcError('SQL', 'window functions are not supported in passthrough materialized views', { position: w });
+}
+
+function findWindow(root: unknown): number | null {
+  let pos: number | null = null;
+  walkTree(root, (o) => {
+    if (o.kind === 'call' && o.over !== null && o.over !== undefined) pos = o.pos as number;
+    return pos !== null;
+  });
+  return pos;
+}
+
+/**
+ * An EXPIRE ROWS policy checked against the view's columns (its KEEP columns; its predicate bound
+ * in the filter over them, errors at their place in the statement) and made ready to store.
+ */
+function expireDef(p: A.ExpireRows, target: ExpireTarget, catalog: Catalog, env: DdlEnv): MatViewExpireDef {
+  checkExpireColumns(p, target);
+  const sql = expireFilterSql(p, target);
+  const inputs = new Map([[target.name.toLowerCase(), { fields: target.fields, timestamp: target.timestamp }]]);
+  let parsed;
+  try {
+    parsed = parseStatement(sql);
+    if (parsed.kind !== 'query') throw new SvcError('SQL', 'not a query', { position: 0 });
+    bindQuery(parsed.query, { catalog, ...env, sql, inputs });
+  } catch (e) {
+    if (!(e instanceof SvcError) || (e.code !== 'SQL' && e.code !== 'NOT_FOUND')) throw e;
+    // The predicate's text is in the filter's text: an error inside it points into the statement.
+    let position = p.pos;
+    if (p.mode === 'when') {
+      const pred = predicateText(p);
+      const at = sql.indexOf(pred);
+      const predPos = p.clausePos + p.clause.length - pred.length;
+      if (at >= 0 && e.position !== undefined && e.position >= at && e.position <= at + pred.length)
+        position = predPos + e.position - at;
+      else position = predPos;
+    }
+    throw new SvcError('SQL', `invalid EXPIRE ROWS predicate: ${e.message}`, { position, cause: e });
+  }
+  return { clause: p.clause, cleanupEvery: p.cleanupEvery?.text ?? null };
 }
 
 /** The refresh definition as stored: the timer's interval in micros, its start as a timestamp. */

@@ -12,6 +12,8 @@ import { bindQuery, type BindContext } from '../sql/binder.js';
 import { planBuckets } from '../sql/bind-sample-by.js';
 import { Buckets, parseSampleInterval, unitMicros } from '../sql/sample-by.js';
 import type { Plan } from '../sql/bound.js';
+import type { Query } from '../sql/ast.js';
+import { partitionCeil, partitionFloor } from '../storage/partition-by.js';
 import { parseStatement } from '../sql/parser.js';
 import type { Catalog } from '../storage/catalog.js';
 import type { MatViewState, SeenPartition } from '../storage/mat-views.js';
@@ -150,15 +152,36 @@ async function writeBuckets(
   const stmt = parseStatement(sql);
   if (stmt.kind !== 'query') throw new SvcError('INTERNAL', `materialized view ${view.name} has no query`);
   let plan: Plan = bindQuery(stmt.query, bindCx);
+  const buckets = planBuckets(plan);
+  // A passthrough view (no buckets): its own columns of the query's rows (a `SELECT *` keeps the
+  // columns the view was created with), and a change replaces the view's partitions it touches.
+  const query = buckets === null ? passthroughQuery(view, sql) : stmt.query;
+  let replace: readonly string[] = [];
   if (interval !== null) {
-    const buckets = planBuckets(plan);
     if (buckets !== null) interval = [buckets.floor(interval[0]), buckets.next(buckets.floor(interval[1] - 1))];
-    plan = bindQuery(stmt.query, { ...bindCx, scanLimit: { table: base.meta.name, intervals: [interval] } });
+    else if (mode !== 'full') {
+      // Rows after everything the view holds (base rows appended in order) are appended as they are,
+      // in one commit; a change reaching rows the view has replaces the view partitions it touches.
+      const from0 = interval[0];
+      if (view.txn.partitions.some((p) => p.maxTs >= from0)) {
+        const by = view.meta.partitionBy;
+        const lo = partitionFloor(by, interval[0]);
+        interval = [lo, partitionCeil(by, partitionFloor(by, interval[1] - 1))];
+        const [from, to] = interval;
+        replace = view.txn.partitions.filter((p) => p.maxTs >= from && p.minTs < to).map((p) => p.name);
+      }
+    }
   }
+  plan =
+    interval !== null
+      ? bindQuery(query, { ...bindCx, scanLimit: { table: base.meta.name, intervals: [interval] } })
+      : bindQuery(query, bindCx);
   const cx = execContext(catalog, signal, env.runtime, env);
   const w = await catalog.writer(view.name, { matView: true });
   try {
     if (mode === 'full') w.truncate();
+    else if (replace.length > 0 && view.meta.partitionBy === 'NONE') w.truncate();
+    else for (const name of replace) w.dropPartition(name);
     const rows =
       interval !== null
         ? await appendRows(
@@ -174,6 +197,14 @@ async function writeBuckets(
     w.close();
     endStatement(cx);
   }
+}
+
+/** `SELECT <the view's columns> FROM (<its query>)`: a passthrough view's rows as its table has them. */
+function passthroughQuery(view: Table, sql: string): Query {
+  const cols = view.meta.columns.map((c) => `"${c.name.replace(/"/g, '""')}"`).join(', ');
+  const stmt = parseStatement(`SELECT ${cols} FROM (${sql})`);
+  if (stmt.kind !== 'query') throw new SvcError('INTERNAL', `materialized view ${view.name} has no query`);
+  return stmt.query;
 }
 
 /** A PERIOD view's periods: `hi(now)` is where the last period complete at `now` (after its DELAY) ends. */

@@ -17,6 +17,8 @@ import type { Table } from '../storage/table.js';
 import { SvcError } from '../errors/svc-error.js';
 import { fromValues, type Value } from './vectors.js';
 import { pgCatalogRows } from './pg-catalog-rows.js';
+import { parseExpireClause } from '../sql/parse-expire-rows.js';
+import { predicateText, reclaimable } from '../sql/expire-rows.js';
 
 type MetadataPlan = Extract<Plan, { kind: 'metadata' }>;
 
@@ -114,6 +116,8 @@ export function metadataRows(plan: MetadataPlan, catalog: Catalog): Batch {
     const v = plan.views[0];
     if (v && v.error !== null) throw new SvcError('SQL', v.error, { position: 0 });
     v?.fields.forEach((f, k) => rows.push([f.name, f.type, false, 0, false, 0, 0, k === v.timestamp, false]));
+  } else if (plan.what === 'createMatView') {
+    rows.push([showCreateMatView(catalog, plan.table!)]);
   } else if (plan.what === 'createView') {
     const v = catalog.view(plan.table!);
     if (!v) throw new SvcError('SQL', `view does not exist [view=${plan.table}]`, { position: 0 });
@@ -188,8 +192,9 @@ function createViewDdl(name: string, sql: string): string {
 }
 
 /**
- * The CREATE MATERIALIZED VIEW statement of a view (SHOW CREATE DATABASE): base table, refresh
- * (IMMEDIATE, MANUAL, EVERY with START and TIME ZONE, PERIOD), the query as written, PARTITION BY, TTL.
+ * The CREATE MATERIALIZED VIEW statement of a view (SHOW CREATE DATABASE, SHOW CREATE MATERIALIZED
+ * VIEW): base table, refresh (IMMEDIATE, MANUAL, EVERY with START and TIME ZONE, PERIOD), the query
+ * as written, PARTITION BY, TTL and EXPIRE ROWS (the policy as written).
  */
 export function createMatViewDdl(t: Table): string {
   const { def } = t.mv!;
@@ -206,7 +211,18 @@ export function createMatViewDdl(t: Table): string {
   }
   let ddl = `CREATE MATERIALIZED VIEW '${t.name}' WITH BASE '${def.baseTable}' REFRESH ${refresh} AS ( \n${def.sql.trim()}\n) PARTITION BY ${t.meta.partitionBy}`;
   if (t.meta.ttl !== undefined) ddl += ` TTL ${ttlText(t.meta.ttl)}`;
+  if (def.expire !== undefined) {
+    ddl += ` EXPIRE ROWS ${def.expire.clause}`;
+    if (def.expire.cleanupEvery !== null) ddl += ` CLEANUP EVERY ${def.expire.cleanupEvery}`;
+  }
   return `${ddl};`;
+}
+
+/** SHOW CREATE MATERIALIZED VIEW: the statement that makes the view again (createMatViewDdl). */
+export function showCreateMatView(catalog: Catalog, name: string): string {
+  const t = catalog.get(name);
+  if (t.mv === null) throw new SvcError('SQL', `materialized view does not exist [view=${name}]`, { position: 0 });
+  return createMatViewDdl(t);
 }
 
 /**
@@ -327,6 +343,21 @@ function matViewRow(catalog: Catalog, t: Table): Value[] {
     length !== null ? length[2]! : null,
     delay !== null ? Number(delay[1]) : null,
     delay !== null ? delay[2]! : null,
+    ...expireColumns(t),
+  ];
+}
+
+/** materialized_views()' expire_clause (a WHEN's predicate, a KEEP as written), cleanup interval and enforcement. */
+function expireColumns(t: Table): Value[] {
+  const e = t.mv!.def.expire;
+  if (e === undefined) return [null, null, null];
+  const p = parseExpireClause(e.clause);
+  const fields = t.meta.columns.map((c) => ({ name: c.name, type: c.type }));
+  const target = { name: t.name, fields, timestamp: t.meta.columns.findIndex((c) => c.id === t.meta.timestampId) };
+  return [
+    p.mode === 'when' ? predicateText(p) : p.clause,
+    e.cleanupEvery ?? '1h',
+    reclaimable(p, target) ? 'FILTER_AND_RECLAIM' : 'FILTER_ONLY',
   ];
 }
 

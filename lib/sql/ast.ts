@@ -675,6 +675,30 @@ export interface CreateMatView extends Node {
   readonly timestamp: { readonly column: string; readonly pos: number } | null;
   readonly partitionBy: { readonly unit: string; readonly pos: number } | null;
   readonly params: ReadonlyArray<{ readonly key: string; readonly value: string }>;
+  /** EXPIRE ROWS ..., or null. */
+  readonly expire: ExpireRows | null;
+}
+
+/**
+ * A materialized view's EXPIRE ROWS policy (sql/parse-expire-rows.ts): `when` (a row goes when
+ * `predicate` is TRUE), `latest` (the newest row per `partitionBy` key stays), `keep` (the rows at
+ * the highest / lowest `column` per key stay, or the `n` highest / lowest).
+ */
+export interface ExpireRows extends Node {
+  readonly kind: 'expireRows';
+  readonly mode: 'when' | 'latest' | 'keep';
+  readonly predicate: Expr | null;
+  /** KEEP LATEST ON ts: the column named, or null. */
+  readonly on: { readonly name: string; readonly pos: number } | null;
+  readonly n: number | null;
+  readonly highest: boolean;
+  readonly column: { readonly name: string; readonly pos: number } | null;
+  readonly partitionBy: ReadonlyArray<{ readonly name: string; readonly pos: number }>;
+  /** The policy as written, from WHEN / KEEP to before CLEANUP EVERY (what the view keeps). */
+  readonly clause: string;
+  /** Where the clause starts in the text parsed. */
+  readonly clausePos: number;
+  readonly cleanupEvery: { readonly text: string; readonly pos: number } | null;
 }
 
 /**
@@ -695,6 +719,8 @@ export interface MatViewCommand extends Node {
   readonly alterPos: number;
   /** ALTER ... SET TTL: the words after TTL as written, and where they start. */
   readonly ttl: { readonly text: string; readonly pos: number } | null;
+  /** ALTER ... SET EXPIRE ROWS (the policy) or DROP EXPIRE [ROWS] ('drop'), else null. */
+  readonly expire?: ExpireRows | 'drop' | null;
 }
 
 export type Statement =

@@ -56,7 +56,9 @@ import { balancedAnd } from './parse-expr.js';
 import { expandLateralAliases } from './lateral-alias.js';
 import { DEFAULT_COLUMN_NAMING, selectColumnNames, type ColumnNaming } from './column-alias.js';
 import type { SchemaSource, TableSchema, ViewSource } from './schema-source.js';
-import { parseWithOverrides } from './parser.js';
+import { parseStatement, parseWithOverrides } from './parser.js';
+import { parseExpireClause } from './parse-expire-rows.js';
+import { expireFilterSql } from './expire-rows.js';
 import { seriesQuery } from './bind-series.js';
 import { PG_TABLE_SPELLINGS, PG_TABLES, pgTable } from './pg-catalog.js';
 import { functionRows } from './function-names.js';
@@ -81,6 +83,8 @@ export interface BindContext extends StatementEnv {
   readonly scanLimit?: { readonly table: string; readonly intervals: readonly Interval[] };
   /** The folders the file functions may list (bind-system.ts); absent: none, they are disabled. */
   readonly copyRoots?: CopyRoots;
+  /** A policied materialized view read as stored (inside its own EXPIRE ROWS filter), lower case. */
+  readonly rawTable?: string;
 }
 
 /**
@@ -222,6 +226,12 @@ function bindSource(f: A.FromItem, cx: BindContext, ctes: Ctes): Source {
           scope: { fields: plan.fields.map((x) => ({ table: f.alias ?? view.name, name: x.name, type: x.type })) },
         };
       }
+      const expire = cx.rawTable === f.name.toLowerCase() ? null : (cx.catalog.expireRows?.(f.name) ?? null);
+      if (expire !== null) {
+        const plan = bindExpiring(f.name, expire.clause, cx, f.pos);
+        const table = f.alias ?? cx.catalog.schema(f.name).name;
+        return { plan, scope: { fields: plan.fields.map((x) => ({ table, name: x.name, type: x.type })) } };
+      }
       // QuestDB's COPY logs are tables named `sys.…`; svcdb keeps them in memory (lib/db/copy-jobs.ts).
       const log = COPY_LOGS.get(f.name.toLowerCase());
       if (log !== undefined && !cx.catalog.exists(f.name)) {
@@ -314,6 +324,29 @@ export function bindView(view: ViewSource, cx: BindContext, pos: number): Plan {
   }
 }
 
+/**
+ * A materialized view with an EXPIRE ROWS policy, read: its table through the policy's filter
+ * (sql/expire-rows.ts), so expired rows are hidden whether or not they are still on disk.
+ */
+function bindExpiring(name: string, clause: string, cx: BindContext, pos: number): Plan {
+  const meta = cx.catalog.schema(name);
+  const fields = meta.columns.map((c) => ({ name: c.name, type: c.type }));
+  const target = { name: meta.name, fields, timestamp: meta.columns.findIndex((c) => c.id === meta.timestampId) };
+  const sql = expireFilterSql(parseExpireClause(clause), target);
+  try {
+    const stmt = parseStatement(sql);
+    if (stmt.kind !== 'query') throw new SvcError('INTERNAL', 'an EXPIRE ROWS filter is a query');
+    return bindQueryIn(stmt.query, { ...cx, sql, rawTable: meta.name.toLowerCase() }, new Map());
+  } catch (e) {
+    if (e instanceof SvcError && (e.code === 'SQL' || e.code === 'NOT_FOUND'))
+      throw new SvcError('SQL', `invalid EXPIRE ROWS policy of ${meta.name}: ${e.message}`, {
+        position: pos,
+        cause: e,
+      });
+    throw e;
+  }
+}
+
 /** Every view (or the one named) as metadata shows it, each bound against the tables as they are now. */
 export function describeViews(cx: BindContext, only: string | null = null): ViewInfo[] {
   const all = only === null ? (cx.catalog.views?.() ?? []) : [cx.catalog.view?.(only)].filter((v) => v != null);
@@ -379,6 +412,13 @@ export function showPlan(show: A.Show, cx: BindContext): Plan {
       throw new SvcError('SQL', `view does not exist [view=${table}]`, { position: show.tablePos });
     }
     return node({ kind: 'metadata', what: 'createView', table, fields: SHOW_CREATE_FIELDS });
+  }
+  if (what === 'CREATE MATERIALIZED VIEW') {
+    if (table === null) throw new SvcError('SQL', 'materialized view name expected', { position: show.tablePos });
+    if (isView) throw new SvcError('SQL', 'materialized view expected, got view', { position: show.tablePos });
+    if (!cx.catalog.exists(table))
+      throw new SvcError('SQL', `materialized view does not exist [view=${table}]`, { position: show.tablePos });
+    return node({ kind: 'metadata', what: 'createMatView', table, fields: SHOW_CREATE_FIELDS });
   }
   if (table !== null && !isView && !cx.catalog.exists(table))
     throw new SvcError('SQL', `table does not exist [table=${table}]`, { position: show.tablePos });

@@ -172,6 +172,7 @@ export type Plan =
         | 'views'
         | 'createView'
         | 'createDatabase'
+        | 'createMatView'
         | 'matViews'
         | 'partitions'
         | 'walTables'

@@ -104,6 +104,10 @@ export const MAT_VIEWS_FIELDS: readonly Field[] = [
   { name: 'period_length_unit', type: 'STRING' },
   { name: 'period_delay', type: 'INT' },
   { name: 'period_delay_unit', type: 'STRING' },
+  // QuestDB 10.2's EXPIRE ROWS policy: its clause, CLEANUP EVERY, FILTER_ONLY / FILTER_AND_RECLAIM.
+  { name: 'expire_clause', type: 'STRING' },
+  { name: 'expire_cleanup_every', type: 'STRING' },
+  { name: 'expire_enforcement', type: 'STRING' },
 ];
 
 /** table_partitions('t') and SHOW PARTITIONS FROM t: QuestDB 9.3's columns. */

@@ -5,6 +5,7 @@ import type { CreateMatView, Expr, MatViewCommand, MatViewRefresh } from './ast.
 import { NO_STOPS, type Cursor, type Mutable } from './parse-cursor.js';
 import { parseTrailingOptions, parseViewQuery, ttlValue } from './parse-ddl.js';
 import { parseExpr } from './parse-expr.js';
+import { parseExpireRows } from './parse-expire-rows.js';
 
 const IMMEDIATE: MatViewRefresh = { type: 'immediate', every: null, start: null, timeZone: null, period: null };
 
@@ -39,12 +40,10 @@ export function parseCreateMatView(c: Cursor): CreateMatView {
   }
   const opts = parseTrailingOptions(c);
   const params = [...opts.params];
-  // EXPIRE ROWS (QuestDB's row expiry of passthrough views): kept as written, refused when run.
-  if (c.isKw('EXPIRE')) {
-    const start = c.tok.pos;
-    const end = c.skipUntil(NO_STOPS);
-    params.push({ key: 'EXPIRE ROWS', value: c.slice(start, end) });
-  }
+  // EXPIRE ROWS (QuestDB 10.2's row retention), after PARTITION BY / TTL.
+  const expire = c.isKw('EXPIRE') ? parseExpireRows(c) : null;
+  // OWNED BY after EXPIRE ROWS (QuestDB's order): an Enterprise owner, taken as written.
+  if (expire !== null && c.isKw('OWNED')) c.skipUntil(NO_STOPS);
   return {
     kind: 'createMatView',
     pos: t.pos,
@@ -60,6 +59,7 @@ export function parseCreateMatView(c: Cursor): CreateMatView {
     timestamp: opts.timestamp,
     partitionBy: opts.partitionBy,
     params,
+    expire,
   };
 }
 
@@ -189,6 +189,13 @@ export function parseMatViewCommand(c: Cursor): MatViewCommand {
       const kw = c.next();
       const ttl = ttlValue(c, kw.end);
       cmd.ttl = { text: ttl.value, pos: ttl.pos };
+    } else if (c.isKw('SET') && c.isKwAt(1, 'EXPIRE')) {
+      c.i += 1;
+      cmd.expire = parseExpireRows(c);
+    } else if (c.isKw('DROP') && c.isKwAt(1, 'EXPIRE')) {
+      c.i += 2;
+      c.acceptKw('ROWS');
+      cmd.expire = 'drop';
     } else {
       const start = c.tok.pos;
       const end = c.skipUntil(NO_STOPS);

@@ -33,6 +33,11 @@ export interface SchemaSource {
   view?(name: string): ViewSource | null;
   /** Every view, in name order. */
   views?(): readonly ViewSource[];
+  /**
+   * A materialized view's EXPIRE ROWS policy as its definition keeps it (the clause after EXPIRE
+   * ROWS, without CLEANUP EVERY), or null; absent: a source without policies.
+   */
+  expireRows?(name: string): { readonly clause: string } | null;
   /** Whether a table of that name exists (names compare case-insensitively). */
   exists(name: string): boolean;
   /**

@@ -44,6 +44,7 @@ import {
   writeMatViewDef,
   writeMatViewState,
   type MatViewDef,
+  type MatViewExpireDef,
   type MatViewState,
 } from './mat-views.js';
 
@@ -404,6 +405,11 @@ export class Catalog {
     this.#tables.set(nameKey(def.name), t);
     this.#syncDir();
     return t;
+  }
+
+  /** A materialized view's EXPIRE ROWS policy, or null (the binder's SchemaSource filters reads by it). */
+  expireRows(name: string): MatViewExpireDef | null {
+    return this.#tables.get(nameKey(name))?.mv?.def.expire ?? null;
   }
 
   /** Every materialized view, in name order. */

@@ -31,6 +31,16 @@ export interface MatViewDef {
   /** The table whose commits the view follows (its name as created). */
   readonly baseTable: string;
   readonly refresh: MatViewRefreshDef;
+  /**
+   * EXPIRE ROWS: the policy as written (`WHEN ts < now()`, `KEEP LATEST PARTITION BY sym`) and
+   * CLEANUP EVERY as written (null: not written, 1h); absent: no policy. Reads filter by it.
+   */
+  readonly expire?: MatViewExpireDef;
+}
+
+export interface MatViewExpireDef {
+  readonly clause: string;
+  readonly cleanupEvery: string | null;
 }
 
 /** A base partition as the view last saw it: enough to tell what changed since (mat-view-refresh.ts). */
