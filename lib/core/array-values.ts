@@ -129,7 +129,7 @@ export class ArrayReader {
 
 /**
  * Row i as QuestDB prints an array in text (CSV, casts): `[1.0,2.5]`, nested
- * per dimension, NaN as `null`; null for a NULL array.
+ * per dimension, NaN and infinities as `null` (QuestDB 9's text); null for a NULL array.
  */
 export function formatArrayAt(r: ArrayReader, i: number): string | null {
   if (r.isNull(i)) return null;
@@ -142,7 +142,7 @@ export function formatArrayAt(r: ArrayReader, i: number): string | null {
       if (j > 0) s += ',';
       if (d === r.dims - 1) {
         const x = r.element(k++);
-        s += x !== x ? 'null' : formatDouble(x);
+        s += x !== x || x === Infinity || x === -Infinity ? 'null' : formatDouble(x);
       } else s += nest(d + 1);
     }
     return s + ']';

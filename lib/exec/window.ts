@@ -16,6 +16,12 @@ import { holding, type Held, pace, vectorBytes, type ExecContext } from './conte
 import { exprText } from './explain.js';
 import { Evaluator } from './expr.js';
 import { comparable } from './sort.js';
+import { isDecimal } from '../core/sql-type.js';
+import { decimalAt, fitsPrecision, putDecimal } from '../core/decimal.js';
+import { decimalSpec, typeInfo } from '../core/column-type.js';
+import type { FixedVector } from '../core/column-vector.js';
+import { divHalfEven } from '../functions/decimal-arithmetic.js';
+import { SvcError } from '../errors/svc-error.js';
 import { prepareSubqueries } from './subqueries.js';
 import { rowKey } from './vectors.js';
 
@@ -199,10 +205,11 @@ function compute(f: BoundWindow, o: Ordering, n: number, value: Values): ColumnV
     case 'sum':
     case 'ksum':
     case 'avg':
+      if (f.ema === undefined && isDecimal(f.type)) return decimalSums(f, o, args[0]!, n);
       return f.ema !== undefined ? emas(f.ema, o, args, n) : sums(f, o, args[0]!, n);
     case 'min':
     case 'max':
-      return extremes(f, o, args[0]!, n);
+      return isDecimal(f.type) ? decimalExtremes(f, o, args[0]!, n) : extremes(f, o, args[0]!, n);
   }
 }
 
@@ -591,4 +598,95 @@ function extremes(f: BoundWindow, o: Ordering, value: ColumnVector, n: number): 
     },
   );
   return fromDoubles(f.type, out);
+}
+
+/** A DECIMAL vector's unscaled values (null: NULL), read once. */
+function decimals(v: ColumnVector): (bigint | null)[] {
+  const w = typeInfo(v.type).width;
+  const d = (v as FixedVector).data as Uint8Array;
+  const out = new Array<bigint | null>(d.length / w);
+  for (let i = 0; i < out.length; i++) out[i] = decimalAt(d, i, w);
+  return out;
+}
+
+/**
+ * sum / avg over a DECIMAL, exact on the unscaled values (QuestDB's): the sum in its widened
+ * type (decimalSumType), the average in the argument's type rounded half to even; NULL when
+ * the frame has no value; a sum past the type's precision is an error at the call.
+ */
+function decimalSums(f: BoundWindow, o: Ordering, value: ColumnVector, n: number): ColumnVector {
+  const { perm } = o;
+  const { lo, hi } = frameBounds(f, o, n);
+  const x = decimals(value);
+  const out = nullVector(f.type as ColumnType, n) as FixedVector;
+  const bytes = out.data as Uint8Array;
+  const { precision } = decimalSpec(f.type as ColumnType);
+  const w = typeInfo(f.type as ColumnType).width;
+  const average = f.fn === 'avg';
+  let sum = 0n,
+    cnt = 0;
+  slide(
+    lo,
+    hi,
+    (q) => {
+      const v = x[perm[q]!];
+      if (v === null || v === undefined) return;
+      sum += v;
+      cnt++;
+    },
+    (q) => {
+      const v = x[perm[q]!];
+      if (v === null || v === undefined) return;
+      sum -= v;
+      cnt--;
+    },
+    () => {
+      sum = 0n;
+      cnt = 0;
+    },
+    (p) => {
+      if (cnt === 0) return;
+      const r = average ? divHalfEven(sum, BigInt(cnt)) : sum;
+      if (!fitsPrecision(r, precision))
+        throw new SvcError('SQL', `${f.fn} aggregation failed: an overflow occurred`, { position: f.pos });
+      putDecimal(bytes, perm[p]!, w, r);
+    },
+  );
+  return out;
+}
+
+/** min / max over a DECIMAL: a monotonic deque of frame positions, compared as bigints. */
+function decimalExtremes(f: BoundWindow, o: Ordering, value: ColumnVector, n: number): ColumnVector {
+  const { perm } = o;
+  const { lo, hi } = frameBounds(f, o, n);
+  const x = decimals(value);
+  const out = nullVector(f.type as ColumnType, n) as FixedVector;
+  const bytes = out.data as Uint8Array;
+  const w = typeInfo(f.type as ColumnType).width;
+  const dq = new Int32Array(n);
+  let head = 0,
+    tail = 0;
+  const max = f.fn === 'max';
+  // Whether a is at least as good as b (the deque drops b then).
+  const beats = (a: bigint, b: bigint): boolean => (max ? a >= b : a <= b);
+  slide(
+    lo,
+    hi,
+    (q) => {
+      const v = x[perm[q]!];
+      if (v === null || v === undefined) return;
+      while (tail > head && beats(v, x[perm[dq[tail - 1]!]!]!)) tail--;
+      dq[tail++] = q;
+    },
+    (q) => {
+      if (head < tail && dq[head] === q) head++;
+    },
+    () => {
+      head = tail = 0;
+    },
+    (p) => {
+      if (head < tail) putDecimal(bytes, perm[p]!, w, x[perm[dq[head]!]!]!);
+    },
+  );
+  return out;
 }

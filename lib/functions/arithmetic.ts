@@ -8,6 +8,7 @@ import { defineScalar, type Built, type Signature } from './signature.js';
 import { isIntegral, isNumeric, widerNumeric, type SqlType } from '../core/sql-type.js';
 import { asDoubles, fromDoubles } from '../core/vec.js';
 import { decimalNegSig, decimalSig } from './decimal-arithmetic.js';
+import { arrayNegSig, arraySigs } from './array-arithmetic.js';
 
 type Op = '+' | '-' | '*' | '/' | '%';
 
@@ -325,10 +326,10 @@ function negKernel(type: SqlType): Kernel {
 
 export function registerArithmetic(registry: FunctionRegistry): void {
   // DECIMAL overloads come after the numeric ones: integer op integer stays numeric.
-  defineScalar(registry, '+', [numericSig('+'), ...temporalSigs('+'), decimalSig('+')]);
-  defineScalar(registry, '-', [numericSig('-'), ...temporalSigs('-'), decimalSig('-')]);
-  defineScalar(registry, '*', [numericSig('*'), decimalSig('*')]);
-  defineScalar(registry, '/', [numericSig('/'), decimalSig('/')]);
+  defineScalar(registry, '+', [numericSig('+'), ...temporalSigs('+'), decimalSig('+'), ...arraySigs('+')]);
+  defineScalar(registry, '-', [numericSig('-'), ...temporalSigs('-'), decimalSig('-'), ...arraySigs('-')]);
+  defineScalar(registry, '*', [numericSig('*'), decimalSig('*'), ...arraySigs('*')]);
+  defineScalar(registry, '/', [numericSig('/'), decimalSig('/'), ...arraySigs('/')]);
   defineScalar(registry, '%', [numericSig('%')]);
   defineScalar(registry, 'neg', [
     {
@@ -339,5 +340,6 @@ export function registerArithmetic(registry: FunctionRegistry): void {
       },
     },
     decimalNegSig,
+    arrayNegSig,
   ]);
 }

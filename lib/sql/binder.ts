@@ -1,7 +1,7 @@
 // Binding a query: FROM sources, WHERE, grouping (explicit or QuestDB's
 // implicit GROUP BY), HAVING, the SELECT list, DISTINCT, ORDER BY, LIMIT and
 // set operations, into a logical plan with typed fields.
-import { SvcError } from '../errors/svc-error.js';
+import { isSvcError, SvcError } from '../errors/svc-error.js';
 import type * as A from './ast.js';
 import {
   bindExpr,
@@ -33,7 +33,8 @@ import {
   WAL_TABLES_FIELDS,
   CHECKPOINT_STATUS_FIELDS,
 } from './metadata.js';
-import { commonType } from '../core/sql-type.js';
+import { setOpType } from '../core/sql-type.js';
+import { typeName } from '../core/column-type.js';
 import { TWAP_ORDER_MESSAGE, TWAP_TIMESTAMP_MESSAGE } from '../functions/agg-order.js';
 import type { Interval } from '../core/batch.js';
 import { pushIntervals } from './intervals.js';
@@ -152,19 +153,28 @@ function bindSetOp(q: A.SetOp, cx: BindContext, ctes: Ctes): Plan {
   if (left.fields.length !== right.fields.length) {
     throw new SvcError('SQL', 'queries have different number of columns', { position: firstSelect(q.right).pos });
   }
-  const types = left.fields.map((f, i) => {
-    const t = commonType(f.type, right.fields[i]!.type);
-    if (t === null)
-      throw new SvcError(
-        'SQL',
-        `column types do not match [column=${f.name}, left=${f.type}, right=${right.fields[i]!.type}]`,
-        { position: q.pos },
-      );
-    return t;
-  });
+  // QuestDB's union cast rules: every pair of types has a column type (STRING at worst).
+  const types = left.fields.map((f, i) => setOpType(f.type, right.fields[i]!.type));
   const conform = (p: Plan): Plan => {
     if (p.fields.every((f, i) => f.type === types[i])) return p;
-    const exprs = p.fields.map((f, i) => castTo(cx, { kind: 'col', index: i, type: f.type }, types[i]!, q.pos));
+    const exprs = p.fields.map((f, i) => {
+      const col: BoundExpr = { kind: 'col', index: i, type: f.type };
+      if (f.type === types[i]) return col;
+      try {
+        // QuestDB converts no CHAR to a floating column (its ordinal would be a number, not the text).
+        if (f.type === 'CHAR' && (types[i] === 'DOUBLE' || types[i] === 'FLOAT'))
+          throw new SvcError('SQL', 'no CHAR to floating conversion');
+        return castTo(cx, col, types[i]!, q.pos);
+      } catch (e) {
+        if (!isSvcError(e)) throw e;
+        // QuestDB's message for a pair its union rules admit but no cast converts.
+        throw new SvcError(
+          'SQL',
+          `unsupported cast [column=${left.fields[i]!.name}, from=${typeName(f.type)}, to=${typeName(types[i]!)}]`,
+          { position: firstSelect(q).pos, cause: e },
+        );
+      }
+    });
     return node({
       kind: 'project',
       input: p,

@@ -1,11 +1,12 @@
 // The window functions: which names run with OVER (...), which only do, which
 // ignore the frame, which take IGNORE NULLS, and the result type for argument
 // types (QuestDB's: ranking LONG, percent_rank and cume_dist DOUBLE, sum/avg
-// DOUBLE, count LONG, the rest the
+// DOUBLE (over a DECIMAL: sum widened as decimalSumType, avg the same type), count LONG, the rest the
 // argument's type with integers as LONG and FLOAT as DOUBLE). The binder (bind-window.ts) checks calls against this.
 import type { WindowFunctionName } from './bound.js';
 import { noMatch } from '../functions/signature.js';
-import { isIntegral, isNumeric, isTemporal, type SqlType } from '../core/sql-type.js';
+import { isDecimal, isIntegral, isNumeric, isTemporal, type SqlType } from '../core/sql-type.js';
+import { decimalSpec, decimalType, DECIMAL_MAX_PRECISION, type ColumnType } from '../core/column-type.js';
 
 export interface WindowFunctionDef {
   readonly name: WindowFunctionName;
@@ -122,11 +123,19 @@ const DEFS: ReadonlyMap<string, WindowFunctionDef> = new Map(
     value('first_value'),
     value('last_value'),
     NTH_VALUE,
-    aggregate('sum', isNumeric, () => 'DOUBLE'),
+    aggregate(
+      'sum',
+      (t) => isNumeric(t) || isDecimal(t),
+      (t) => (isDecimal(t) ? decimalSumType(t) : 'DOUBLE'),
+    ),
     aggregate('ksum', isNumeric, () => 'DOUBLE'),
-    aggregate('avg', isNumeric, () => 'DOUBLE'),
-    aggregate('min', (t) => isNumeric(t) || isTemporal(t), concrete),
-    aggregate('max', (t) => isNumeric(t) || isTemporal(t), concrete),
+    aggregate(
+      'avg',
+      (t) => isNumeric(t) || isDecimal(t),
+      (t) => (isDecimal(t) ? t : 'DOUBLE'),
+    ),
+    aggregate('min', (t) => isNumeric(t) || isTemporal(t) || isDecimal(t), concrete),
+    aggregate('max', (t) => isNumeric(t) || isTemporal(t) || isDecimal(t), concrete),
     COUNT,
   ].map((d): [string, WindowFunctionDef] => [d.name, d]),
 );
@@ -144,4 +153,13 @@ export function isWindowOnly(name: string): boolean {
 /** Names of every window function, sorted. */
 export function windowFunctionNames(): string[] {
   return [...DEFS.keys()].sort();
+}
+
+/**
+ * A DECIMAL sum's type (QuestDB's): the argument's scale, the precision widened by storage
+ * width: up to 4 digits -> 18, up to 18 -> 38, more -> 76.
+ */
+export function decimalSumType(t: SqlType): SqlType {
+  const { precision, scale } = decimalSpec(t as ColumnType);
+  return decimalType(precision <= 4 ? 18 : precision <= 18 ? 38 : DECIMAL_MAX_PRECISION, scale);
 }
