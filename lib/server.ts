@@ -77,6 +77,8 @@ export class SvcdbServer {
       database,
       queryTimeoutMs: config.get('query.timeout'),
       exportTimeoutMs: config.get('http.export.timeout'),
+      // Basic authentication admits http.user alone: the user every request runs as (QuestDB's 'admin' without it).
+      principal: config.get('http.user') === '' ? 'admin' : config.get('http.user'),
     }))
       router.add(r);
     for (const r of importRoutes({ database })) router.add(r);

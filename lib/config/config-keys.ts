@@ -22,6 +22,8 @@ export interface KeySpec<T> {
   readonly secret?: boolean;
   /** What the shipped server.conf shows for a default that depends on the machine (it parses back to that default). */
   readonly shownDefault?: string;
+  /** Taken again from server.conf by `SELECT reload_config()`, without a restart (QuestDB's reloadable properties). */
+  readonly reloadable?: boolean;
 }
 
 function key<T>(type: ValueType<T>, def: T, doc: string, secret = false): KeySpec<T> {
@@ -131,6 +133,14 @@ export const CONFIG_KEYS = {
     300_000,
     'Default timeout of a Parquet export (/exp?fmt=parquet); its timeout parameter overrides it. CSV exports use query.timeout.',
   ),
+  'query.tracing.enabled': {
+    ...key(
+      booleanType,
+      false,
+      'Record every statement run (its text, start, execution time in micros and user) in the table _query_trace, which keeps a day of them (TTL 1 DAY). Reloadable: SELECT reload_config() applies a change without a restart.',
+    ),
+    reloadable: true,
+  },
   'query.memory.limit': key(
     sizeType,
     1024 * 1024 * 1024,

@@ -12,10 +12,35 @@ export class Config {
   readonly #values: Map<string, unknown>;
   /** Where each value came from: `default`, `server.conf:12` or `env SVC_...`. */
   readonly #sources: Map<string, string>;
+  /** Reads the configuration again from where this one came from (reload()); null: nothing to reload from. */
+  readonly #reloader: (() => Config) | null;
 
-  constructor(values: Map<string, unknown>, sources: Map<string, string>) {
+  constructor(values: Map<string, unknown>, sources: Map<string, string>, reloader: (() => Config) | null = null) {
     this.#values = values;
     this.#sources = sources;
+    this.#reloader = reloader;
+  }
+
+  /**
+   * `SELECT reload_config()`: reads server.conf and the SVC_* variables again and takes the
+   * reloadable keys' new values (KeySpec.reloadable); the others wait for a restart. True when a
+   * value changed, as QuestDB answers. A bad server.conf throws its one-line CONFIG error and
+   * changes nothing.
+   */
+  reload(): boolean {
+    if (this.#reloader === null) return false;
+    const fresh = this.#reloader();
+    let changed = false;
+    for (const [k, spec] of Object.entries(CONFIG_KEYS)) {
+      if ((spec as KeySpec<unknown>).reloadable !== true) continue;
+      const v = fresh.#values.get(k);
+      if (v !== this.#values.get(k)) changed = true;
+      this.#values.set(k, v);
+      const source = fresh.#sources.get(k);
+      if (source === undefined) this.#sources.delete(k);
+      else this.#sources.set(k, source);
+    }
+    return changed;
   }
 
   get<K extends ConfigKey>(k: K): ConfigValue<K> {
@@ -110,7 +135,7 @@ export function loadConfig(root: string, env: NodeJS.ProcessEnv = process.env): 
     where.set(k, `environment variable ${name}`);
   }
   checkSecurity(values, where);
-  return { config: new Config(values, sources), unknownKeys, created, path };
+  return { config: new Config(values, sources, () => loadConfig(root, env).config), unknownKeys, created, path };
 }
 
 /**

@@ -32,6 +32,7 @@ import { Catalog, catalogOptions, type TableProblem } from '../storage/catalog.j
 import { columnNamingFromConfig, type ColumnNaming } from '../sql/column-alias.js';
 import { MatViewRefresher } from './mat-view-refresher.js';
 import { CopyJobs } from './copy-jobs.js';
+import { QueryTrace } from './query-trace.js';
 import type { RefreshEnv } from '../exec/mat-view-refresh.js';
 
 export interface DatabaseOpenOptions {
@@ -316,6 +317,8 @@ export class Database {
   readonly #matViews: MatViewRefresher;
   /** COPY's imports and exports (run in the background) and their logs. */
   readonly copies: CopyJobs;
+  /** query.tracing.enabled: every statement's text and time written to _query_trace. */
+  readonly #trace: QueryTrace;
   #closed = false;
 
   private constructor(root: string, config: Config, catalog: Catalog, memoryLimit: number, workerCount: number) {
@@ -370,6 +373,7 @@ export class Database {
     );
     this.analysisLines = config.get('http.text.analysis.max.lines');
     this.importLimits = importLimitsFromConfig(config);
+    this.#trace = new QueryTrace(catalog, config);
     this.#matViews = new MatViewRefresher(catalog, () => this.#refreshEnv());
     catalog.setCommitListener((t) => this.#matViews.baseCommitted(t));
     this.#matViews.start();
@@ -388,6 +392,16 @@ export class Database {
   /** Resolves once no materialized view refresh is queued or running. */
   matViewsIdle(): Promise<void> {
     return this.#matViews.idle();
+  }
+
+  /** Resolves once every statement traced so far (query.tracing.enabled) is in _query_trace. */
+  traceIdle(): Promise<void> {
+    return this.#trace.idle();
+  }
+
+  /** Trace rows lost so far and the last write error (null: none), for diagnosis. */
+  traceHealth(): { readonly dropped: number; readonly lastError: unknown } {
+    return { dropped: this.#trace.dropped, lastError: this.#trace.lastError };
   }
 
   /**
@@ -429,10 +443,15 @@ export class Database {
     }
   }
 
-  /** What the engine gets for every statement: the catalog and the limits (the one place these are put together). */
-  engineOptions(): EngineOptions {
+  /**
+   * What the engine gets for every statement: the catalog and the limits (the one place these are
+   * put together); `principal`: who runs it, as the query trace records it (default 'admin').
+   */
+  engineOptions(principal = 'admin'): EngineOptions {
     return {
       ...engineOptions(this.#catalog, this.#limits, this.#engine),
+      tracer: this.#trace,
+      principal,
       workers: this.#workerPoolFn,
       activity: this.#activity,
       matViews: this.#matViews,
@@ -447,10 +466,10 @@ export class Database {
     };
   }
 
-  /** Parses and binds `sql`; SQL errors throw with their position. */
-  compile(sql: string): CompiledStatement {
+  /** Parses and binds `sql`; SQL errors throw with their position. `principal`: who runs it (the trace's user). */
+  compile(sql: string, principal?: string): CompiledStatement {
     this.#checkOpen();
-    return compile(sql, this.engineOptions());
+    return compile(sql, this.engineOptions(principal));
   }
 
   /** Runs a query; `notSelect` is the error for any other statement. */
@@ -611,6 +630,7 @@ export class Database {
     await this.copies.close();
     this.#catalog.setCommitListener(undefined);
     await this.#matViews.close();
+    await this.#trace.close();
     this.#catalog.close();
     await this.#workers?.close();
   }

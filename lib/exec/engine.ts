@@ -75,6 +75,32 @@ export interface EngineOptions {
   readonly copyRoot?: string;
   /** What runs COPY's imports and exports and keeps their logs (lib/db's); absent: COPY is disabled, the logs empty. */
   readonly copies?: CopyControl;
+  /** Told each execution's text, start and length when tracing is on (query.tracing.enabled; lib/db's _query_trace). */
+  readonly tracer?: StatementTracer;
+  /** Who runs the statement, as the trace records it (the HTTP basic-auth user; default QuestDB's 'admin'). */
+  readonly principal?: string;
+}
+
+/** Where executions are traced: read once at each start, so a statement costs nothing more while it is off. */
+export interface StatementTracer {
+  readonly enabled: boolean;
+  /** One finished execution (however it ended); must not throw. */
+  record(text: string, principal: string, startMicros: number, micros: number): void;
+}
+
+/** Epoch micros now, with the sub-millisecond part (the trace's start and length). */
+function nowMicros(): number {
+  return (performance.timeOrigin + performance.now()) * 1000;
+}
+
+/** The start of a traced execution, or -1 when tracing is off. */
+function traceStart(opts: EngineOptions): number {
+  return opts.tracer?.enabled === true ? nowMicros() : -1;
+}
+
+function traceEnd(opts: EngineOptions, text: string, start: number): void {
+  if (start < 0) return;
+  opts.tracer!.record(text, opts.principal ?? 'admin', Math.round(start), Math.round(nowMicros() - start));
 }
 
 export interface SelectStatement {
@@ -149,19 +175,21 @@ function cancellable(signal: AbortSignal, control: AbortController): AbortSignal
 async function* runStatement(
   plan: Plan,
   cx: ExecContext,
-  activity: Activity | undefined,
+  opts: EngineOptions,
   text: string,
   control: AbortController,
 ): AsyncGenerator<Batch> {
   markTextKeys(plan);
-  const id = activity?.begin(text, control);
+  const traced = traceStart(opts);
+  const id = opts.activity?.begin(text, control);
   try {
     yield* run(plan, cx);
   } catch (e) {
     throw tooComplex(e);
   } finally {
-    activity?.end(id);
+    opts.activity?.end(id);
     endStatement(cx);
+    traceEnd(opts, text, traced);
   }
 }
 
@@ -175,6 +203,7 @@ function change(
   return async (signal: AbortSignal, deadline?: Deadline): Promise<{ rows: number }> => {
     const control = new AbortController();
     const cx = context(opts, runtime, cancellable(signal, control), deadline);
+    const traced = traceStart(opts);
     const id = opts.activity?.begin(text, control);
     try {
       return await prepared(cx);
@@ -183,6 +212,7 @@ function change(
     } finally {
       opts.activity?.end(id);
       endStatement(cx);
+      traceEnd(opts, text, traced);
     }
   };
 }
@@ -197,7 +227,7 @@ function selectOf(plan: Plan, opts: EngineOptions, runtime: StatementRuntime, te
     execute: (signal, deadline) => {
       const control = new AbortController();
       const cx = context(opts, runtime, cancellable(signal, control), deadline);
-      return runStatement(plan, cx, opts.activity, text, control);
+      return runStatement(plan, cx, opts, text, control);
     },
   };
 }

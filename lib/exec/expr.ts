@@ -137,6 +137,7 @@ export class Evaluator {
       chunkBytes: chunked ? chunkBytes(cx) : Infinity,
       statementMicros: cx.statementMicros,
       activity: cx.activity,
+      config: cx.config,
     };
   }
 

@@ -151,7 +151,7 @@ function walTransactions(catalog: Catalog, name: string): Value[][] {
   ];
 }
 
-/** Every server.conf key in its order: value (secrets as ****), where it was set; none reloads without a restart. */
+/** Every server.conf key in its order: value (secrets as ****), where it was set, whether reload_config() takes it again. */
 function parameters(config: Config): Value[][] {
   return Object.entries(CONFIG_KEYS).map(([k, spec]) => {
     const s = spec as KeySpec<unknown>;
@@ -161,7 +161,7 @@ function parameters(config: Config): Value[][] {
       s.secret === true ? '****' : s.type.format(config.get(k as keyof typeof CONFIG_KEYS)),
       config.sourceOf(k),
       s.secret === true,
-      false,
+      s.reloadable === true,
     ];
   });
 }

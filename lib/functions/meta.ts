@@ -6,7 +6,8 @@
 // (when this process started), flush_query_cache() (true: svcdb keeps no plan cache) and
 // cancel_query(id) (stops a running statement: true when one with that id was running),
 // size_pretty(bytes) (QuestDB's human-readable size, as table_partitions() shows it),
-// reload_config() (false: svcdb reads server.conf once, at start; nothing reloads). The
+// reload_config() (reads server.conf again: true when a reloadable key such as
+// query.tracing.enabled changed, false otherwise and outside a database). The
 // pg_catalog.-prefixed names answer the same.
 import { VERSION } from '../version.js';
 import { asDoubles, fromDoubles, textAt, textVector } from '../core/vec.js';
@@ -55,8 +56,20 @@ export function registerMeta(registry: FunctionRegistry): void {
   defineScalar(registry, ['current_schemas', 'pg_catalog.current_schemas'], [{ ...schemas, args: [accept.boolean] }]);
   defineScalar(registry, ['pg_is_in_recovery', 'pg_catalog.pg_is_in_recovery'], [bool(false)]);
   defineScalar(registry, 'flush_query_cache', [bool(true)]);
-  // QuestDB's answer when no reloadable property changed; svcdb has none that reload.
-  defineScalar(registry, 'reload_config', [bool(false)]);
+  // reload_config(): reads server.conf once per call of its kernel (a batch of rows), not per row; QuestDB's false when nothing changed.
+  defineScalar(registry, 'reload_config', [
+    {
+      args: [],
+      build: () => ({
+        type: 'BOOLEAN',
+        deterministic: false,
+        kernel: (_args: readonly ColumnVector[], n: number, kx: KernelContext): ColumnVector => {
+          const changed = kx.config?.reload() === true;
+          return { kind: 'fixed', type: 'BOOLEAN', data: new Uint8Array(n).fill(changed ? 1 : 0) };
+        },
+      }),
+    },
+  ]);
   registerSizePretty(registry);
   // cancel_query(id): true when the statement query_activity() lists under id was running and is now told to stop.
   defineScalar(registry, 'cancel_query', [

@@ -31,6 +31,8 @@ export interface KernelContext {
   readonly statementMicros: number;
   /** The database's running statements (cancel_query()); absent or null outside a database. */
   readonly activity?: { cancel(id: number): boolean } | null;
+  /** The server's configuration (reload_config()); absent or null outside a database: nothing reloads. */
+  readonly config?: { reload(): boolean } | null;
 }
 
 /**

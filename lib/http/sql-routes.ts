@@ -25,6 +25,8 @@ export interface SqlRouteOptions {
   readonly queryTimeoutMs: number;
   /** Default timeout of a Parquet export (http.export.timeout), ms; query.timeout when absent. */
   readonly exportTimeoutMs?: number;
+  /** Who the requests run as, as the query trace records it: http.user when basic authentication is on; default 'admin'. */
+  readonly principal?: string;
 }
 
 const JSON_TYPE = 'application/json; charset=utf-8';
@@ -66,7 +68,7 @@ function sqlText(url: URL, emptyMessage?: string): string {
 function compileFor(query: string, opts: SqlRouteOptions): { stmt: CompiledStatement; nanos: number } {
   const t0 = process.hrtime.bigint();
   try {
-    const stmt = opts.database().compile(query);
+    const stmt = opts.database().compile(query, opts.principal);
     return { stmt, nanos: Number(process.hrtime.bigint() - t0) };
   } catch (e) {
     throw new QueryError(query, e);

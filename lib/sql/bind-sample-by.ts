@@ -13,6 +13,7 @@ import { node } from './plan-timestamp.js';
 import { Buckets, checkZone, parseOffset, parseSampleInterval, type Sampling } from './sample-by.js';
 import { LONG_NULL } from '../core/column-type.js';
 import { walkTree } from './tree-walk.js';
+import { constValue, isConstant } from './const-value.js';
 
 /** The buckets behind each SAMPLE BY bucket kernel made here (exec/page-group.ts floors pages with them on any thread). */
 export const kernelBuckets = new WeakMap<Kernel, Buckets>();
@@ -29,13 +30,17 @@ export interface SampleSetup {
   readonly pos: number;
 }
 
-/** A constant text or timestamp expression (FROM, TO, TIME ZONE, WITH OFFSET). */
+/**
+ * A constant text or timestamp expression (FROM, TO, TIME ZONE, WITH OFFSET): a literal or any
+ * deterministic call of constants, folded here (`cast(1571176800000000 as timestamp)`,
+ * `dateadd('d', 1, '2024-01-01')`, `to_timestamp('2024', 'yyyy')`).
+ */
 function constOf(env: StatementEnv, e: A.Expr, what: string, type: 'TIMESTAMP' | 'STRING'): number | string {
   const b = bindExpr(e, { env, scope: { fields: [] }, onAggregate: null });
-  const v = type === 'TIMESTAMP' ? castTo(env, b, 'TIMESTAMP', e.pos) : b;
-  if (v.kind !== 'const' || v.value === null)
+  const v = constValue(env, type === 'TIMESTAMP' ? castTo(env, b, 'TIMESTAMP', e.pos) : b);
+  if (v === undefined || v === null || typeof v === 'boolean')
     throw new SvcError('SQL', `${what} must be a constant`, { position: e.pos });
-  return v.value as number | string;
+  return v;
 }
 
 export function bindSampleBy(env: StatementEnv, sb: A.SampleBy, plan: Plan, scope: Scope): SampleSetup {
@@ -212,9 +217,11 @@ function fillSpec(env: StatementEnv, e: A.Expr): FillSpec {
     }
   }
   const b = bindExpr(e, { env, scope: { fields: [] }, onAggregate: null });
-  if (b.kind !== 'const')
+  // A constant expression folds to its value (FILL(cast(0 AS double)), FILL(-1 * 2)).
+  const v = b.kind === 'const' ? b.value : isConstant(b) ? constValue(env, b) : undefined;
+  if (v === undefined)
     throw new SvcError('SQL', 'FILL takes NONE, NULL, PREV, LINEAR or constants', { position: e.pos });
-  return { kind: 'const', value: b.value };
+  return { kind: 'const', value: v };
 }
 
 /** The SAMPLE BY buckets of a bound plan (the kernel of its `sample_bucket` call), or null without one. */

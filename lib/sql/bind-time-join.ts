@@ -88,7 +88,7 @@ export function filterRight(env: StatementEnv, right: Source, conditions: readon
   const predicate = bindExpr(balancedAnd([...conditions]), { env, scope: right.scope, onAggregate: null });
   if (predicate.type !== 'BOOLEAN')
     throw new SvcError('SQL', 'boolean expression expected', { position: conditions[0]!.pos });
-  return pushIntervals(right.plan, predicate);
+  return pushIntervals(right.plan, predicate, env);
 }
 
 export function conjuncts(e: A.Expr): A.Expr[] {

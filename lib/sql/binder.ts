@@ -784,7 +784,7 @@ function bindSelect(q: A.Select, cx: BindContext, ctes: Ctes): Plan {
     const predicate = bindExpr(q.where, { env: cx, scope: inScope, onAggregate: null });
     if (predicate.type !== 'BOOLEAN')
       throw new SvcError('SQL', 'boolean expression expected', { position: q.where.pos });
-    plan = pushIntervals(plan, predicate);
+    plan = pushIntervals(plan, predicate, cx);
   }
   if (q.latestOn) plan = bindLatestOn(q.latestOn, plan, inScope);
   if (hj) {

@@ -18,7 +18,7 @@ test('version(), current_database(), current_schema(), current_user() and kin an
   for (const name of ['pg_is_in_recovery', 'pg_catalog.pg_is_in_recovery'])
     assert.deepEqual(call(name, [], [], 1), [false]);
   assert.deepEqual(call('flush_query_cache', [], [], 1), [true]);
-  // svcdb reads server.conf once, at start: reloading changes nothing.
+  // Without a database there is no server.conf to read again: nothing changed.
   assert.deepEqual(call('reload_config', [], [], 2), [false, false]);
   assert.deepEqual(call('build', [], [], 1), [`Build Information: svcdb ${VERSION}, Node.js ${process.versions.node}`]);
   // This process's start, in micros: before now, and not before the machine's clock a day ago.
