@@ -169,6 +169,8 @@ export type Plan =
         | 'views'
         | 'createView'
         | 'matViews'
+        | 'liveViews'
+        | 'createLiveView'
         | 'partitions'
         | 'walTables'
         | 'keywords'

@@ -33,6 +33,8 @@ export interface SchemaSource {
   view?(name: string): ViewSource | null;
   /** Every view, in name order. */
   views?(): readonly ViewSource[];
+  /** Whether the table of that name is a live view (SHOW CREATE LIVE VIEW); absent: none are. */
+  isLiveView?(name: string): boolean;
   /** Whether a table of that name exists (names compare case-insensitively). */
   exists(name: string): boolean;
   /**

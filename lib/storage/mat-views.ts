@@ -31,6 +31,22 @@ export interface MatViewDef {
   /** The table whose commits the view follows (its name as created). */
   readonly baseTable: string;
   readonly refresh: MatViewRefreshDef;
+  /** A live view's clauses (CREATE LIVE VIEW); absent for a materialized view. */
+  readonly live?: LiveViewDef;
+}
+
+/** CREATE LIVE VIEW's clauses: durations as written and in micros, START FROM resolved. */
+export interface LiveViewDef {
+  readonly flushEvery: string;
+  readonly flushEveryMicros: number;
+  readonly inMemory: string;
+  readonly inMemoryMicros: number;
+  /** PARTITION BY as written, or null (the base table's). */
+  readonly partitionBy: string | null;
+  /** START FROM as written: 'NOW', 'BEGINNING' or the timestamp literal's text. */
+  readonly startFrom: string;
+  /** The inclusive lower bound of the base rows the view holds (epoch micros), or null for BEGINNING. */
+  readonly startMicros: number | null;
 }
 
 /** A base partition as the view last saw it: enough to tell what changed since (mat-view-refresh.ts). */
@@ -56,6 +72,13 @@ export interface MatViewState {
    */
   readonly pendingFrom?: number | null;
   readonly periodHi?: number | null;
+  /** A live view: the rows it holds and the last one's timestamp (what an in-order append follows). */
+  readonly liveRows?: number;
+  readonly liveLastTs?: number | null;
+  /** A live view: whether its last refresh appended its new rows only (false: replaced them all). */
+  readonly liveAppended?: boolean;
+  /** A live view: ALTER LIVE VIEW ... SUSPEND WAL stopped its refreshes (RESUME WAL starts them again). */
+  readonly liveSuspended?: boolean;
 }
 
 export const NEW_STATE: MatViewState = {
