@@ -3,9 +3,12 @@
 // the database was closed (or crashed), and on REFRESH MATERIALIZED VIEW. One refresh of a view
 // runs at a time: requests queue behind the running one, and commits that arrive while one is
 // queued add nothing (the queued refresh reads everything committed by the time it starts).
-// What a refresh does is exec/mat-view-refresh.ts.
+// What a refresh does is exec/mat-view-refresh.ts. Live views (exec/live-view-refresh.ts) refresh
+// after their base table commits, at most once per FLUSH EVERY: the first commit after a quiet
+// interval refreshes at once, later ones wait for the interval's end and share one refresh.
 import { errorMessage } from '../errors/svc-error.js';
 import type { MatViewControl } from '../exec/mat-view-ddl.js';
+import { refreshLiveView } from '../exec/live-view-refresh.js';
 import {
   periodOf,
   refreshMatView,
@@ -27,6 +30,9 @@ export class MatViewRefresher implements MatViewControl {
   /** Views with an incremental refresh queued and not started. */
   readonly #queued = new Set<string>();
   readonly #timers = new Map<string, NodeJS.Timeout>();
+  /** Live views' refreshes waiting for their FLUSH EVERY interval to end, and when each last started. */
+  readonly #liveDue = new Map<string, NodeJS.Timeout>();
+  readonly #liveLast = new Map<string, number>();
   readonly #abort = new AbortController();
   /** Views by their base table (lower-case names), rebuilt after views come and go. */
   #byBase: Map<string, string[]> | null = null;
@@ -50,6 +56,8 @@ export class MatViewRefresher implements MatViewControl {
         this.schedule(t.name); // the base table is gone: the refresh records the view invalid
       }
     }
+    // Live views whose base table committed while the database was closed catch up now.
+    for (const t of this.#catalog.liveViews()) this.#liveKick(t);
   }
 
   /** A table committed: its IMMEDIATE views refresh. */
@@ -59,7 +67,8 @@ export class MatViewRefresher implements MatViewControl {
     if (views === undefined) return;
     for (const v of views) {
       const view = this.#find(v);
-      if (view?.mv && view.mv.def.refresh.type === 'immediate' && view.mv.state.invalid === null) this.schedule(v);
+      if (view?.mv?.def.live !== undefined) this.#liveKick(view);
+      else if (view?.mv && view.mv.def.refresh.type === 'immediate' && view.mv.state.invalid === null) this.schedule(v);
     }
   }
 
@@ -73,11 +82,15 @@ export class MatViewRefresher implements MatViewControl {
 
   changed(name: string): void {
     const t = this.#find(name);
-    if (t !== null) this.#arm(t);
+    if (t !== null && t.mv?.def.live !== undefined) this.#liveKick(t);
+    else if (t !== null) this.#arm(t);
   }
 
   dropped(name: string): void {
     this.#byBase = null;
+    clearTimeout(this.#liveDue.get(key(name)));
+    this.#liveDue.delete(key(name));
+    this.#liveLast.delete(key(name));
     clearTimeout(this.#timers.get(key(name)));
     this.#timers.delete(key(name));
   }
@@ -99,8 +112,17 @@ export class MatViewRefresher implements MatViewControl {
     return this.#enqueue(key(name), () => this.#run(name, req));
   }
 
-  /** Resolves once every queued refresh has run (tests and the benchmark wait on it). */
+  /**
+   * Resolves once every queued refresh has run (tests and the benchmark wait on it); live views'
+   * refreshes waiting for their FLUSH EVERY interval run now.
+   */
   async idle(): Promise<void> {
+    for (const [k, timer] of [...this.#liveDue]) {
+      clearTimeout(timer);
+      this.#liveDue.delete(k);
+      const t = this.#find(k);
+      if (t !== null) this.#liveRun(t);
+    }
     while (this.#chains.size > 0) await Promise.allSettled([...this.#chains.values()]);
   }
 
@@ -109,13 +131,51 @@ export class MatViewRefresher implements MatViewControl {
     this.#closed = true;
     for (const t of this.#timers.values()) clearTimeout(t);
     this.#timers.clear();
+    for (const t of this.#liveDue.values()) clearTimeout(t);
+    this.#liveDue.clear();
     this.#abort.abort();
     await Promise.allSettled([...this.#chains.values()]);
   }
 
   #run(name: string, req: RefreshRequest): Promise<RefreshResult> {
-    if (this.#closed || this.#find(name) === null) return Promise.resolve({ rows: 0, interval: null });
+    const t = this.#find(name);
+    if (this.#closed || t === null) return Promise.resolve({ rows: 0, interval: null });
+    if (t.mv?.def.live !== undefined) return refreshLiveView(name, this.#env(), this.#abort.signal);
     return refreshMatView(name, req, this.#env(), this.#abort.signal);
+  }
+
+  /**
+   * A live view's base table committed (or the view is new, resumed, or the database opened): a
+   * refresh now when the last one started a FLUSH EVERY ago or more, else one at that interval's
+   * end (one for all the commits meanwhile). Nothing when the view is up to date.
+   */
+  #liveKick(t: Table): void {
+    const k = key(t.name);
+    const mv = t.mv;
+    if (this.#closed || mv?.def.live === undefined || this.#liveDue.has(k)) return;
+    if (mv.state.invalid !== null || mv.state.liveSuspended === true) return;
+    try {
+      if (this.#catalog.get(mv.def.baseTable).txn.txn === mv.state.baseTxn) return;
+    } catch {
+      // The base table is gone: the refresh records the view invalid.
+    }
+    const wait = (this.#liveLast.get(k) ?? -Infinity) + mv.def.live.flushEveryMicros / 1000 - Date.now();
+    if (wait <= 0) {
+      this.#liveRun(t);
+      return;
+    }
+    const timer = setTimeout(() => {
+      this.#liveDue.delete(k);
+      const view = this.#find(t.name);
+      if (view !== null) this.#liveRun(view);
+    }, wait);
+    timer.unref();
+    this.#liveDue.set(k, timer);
+  }
+
+  #liveRun(t: Table): void {
+    this.#liveLast.set(key(t.name), Date.now());
+    this.schedule(t.name);
   }
 
   #enqueue<T>(k: string, f: () => Promise<T>): Promise<T> {
@@ -185,7 +245,7 @@ export class MatViewRefresher implements MatViewControl {
   #views(): Map<string, string[]> {
     if (this.#byBase === null) {
       const m = new Map<string, string[]>();
-      for (const t of this.#catalog.matViews()) {
+      for (const t of [...this.#catalog.matViews(), ...this.#catalog.liveViews()]) {
         const b = key(t.mv!.def.baseTable);
         m.set(b, [...(m.get(b) ?? []), t.name]);
       }

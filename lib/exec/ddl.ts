@@ -106,8 +106,10 @@ export function runDdl(stmt: Ddl, catalog: Catalog, env: DdlEnv, matViews?: MatV
         const names = stmt.all ? catalog.tables().map((t) => ({ name: t.name, pos: stmt.pos })) : stmt.names;
         for (const n of names) {
           if (catalog.view(n.name)) throw new SvcError('SQL', 'table expected, got view', { position: n.pos });
-          if (!stmt.all && catalog.exists(n.name) && catalog.get(n.name).mv !== null)
-            throw new SvcError('SQL', 'table expected, got materialized view', { position: n.pos });
+          if (!stmt.all && catalog.exists(n.name) && catalog.get(n.name).mv !== null) {
+            const kind = catalog.get(n.name).mv!.def.live !== undefined ? 'live' : 'materialized';
+            throw new SvcError('SQL', `table expected, got ${kind} view`, { position: n.pos });
+          }
           await at(n.pos, () => catalog.drop(n.name, { ifExists: stmt.ifExists }));
           catalog.invalidateMatViews(n.name, 'base table is dropped');
         }
@@ -122,7 +124,7 @@ export function runDdl(stmt: Ddl, catalog: Catalog, env: DdlEnv, matViews?: MatV
           } finally {
             w.close();
           }
-          catalog.invalidateMatViews(n.name, 'truncate operation');
+          catalog.invalidateMatViews(n.name, 'truncate operation', { live: false });
         }
         return { rows: 0 };
       };
@@ -134,8 +136,10 @@ export function runDdl(stmt: Ddl, catalog: Catalog, env: DdlEnv, matViews?: MatV
           throw new SvcError('SQL', `table does not exist [table=${stmt.from}]`, { position: stmt.pos });
         if (nameKey(stmt.from) !== nameKey(stmt.to) && catalog.exists(stmt.to))
           throw new SvcError('SQL', 'Rename target exists', { position: stmt.pos });
-        if (catalog.get(stmt.from).mv !== null)
-          throw new SvcError('SQL', 'cannot rename materialized view', { position: stmt.pos });
+        if (catalog.get(stmt.from).mv !== null) {
+          const kind = catalog.get(stmt.from).mv!.def.live !== undefined ? 'live' : 'materialized';
+          throw new SvcError('SQL', `cannot rename ${kind} view`, { position: stmt.pos });
+        }
         await at(stmt.toPos, () => catalog.rename(stmt.from, stmt.to));
         catalog.invalidateMatViews(stmt.from, 'base table is renamed');
         return { rows: 0 };
@@ -468,7 +472,7 @@ function alterTable(
             for (const name of partitionsWhere(w, cx, dropWhere, meta))
               await at(a.where!.pos, () => w.dropPartition(name));
           }
-          catalog.invalidateMatViews(stmt.name, 'drop partition operation');
+          catalog.invalidateMatViews(stmt.name, 'drop partition operation', { live: false });
           break;
         case 'movePartition': {
           // DETACH / ATTACH PARTITION (storage/detached.ts): each partition in its own commit, as QuestDB.

@@ -30,6 +30,7 @@ import { runDdl } from './ddl.js';
 import { runMaintenance } from './maintenance.js';
 import { runViewDdl, viewQueryType } from './view-ddl.js';
 import { matViewQueryType, runMatViewDdl, type MatViewControl } from './mat-view-ddl.js';
+import { liveViewQueryType, runLiveViewDdl } from './live-view-ddl.js';
 import { explainPlan } from './explain.js';
 import { runInsert } from './insert.js';
 import { run } from './operators.js';
@@ -281,6 +282,12 @@ function compileStatement(
     case 'alterMatView': {
       const prepared = runMatViewDdl(stmt, catalogOf(opts), env, opts.matViews);
       return { kind: 'ddl', queryType: matViewQueryType(stmt), execute: change(prepared, opts, runtime, text) };
+    }
+    case 'createLiveView':
+    case 'dropLiveView':
+    case 'alterLiveView': {
+      const prepared = runLiveViewDdl(stmt, catalogOf(opts), env, opts.matViews);
+      return { kind: 'ddl', queryType: liveViewQueryType(stmt), execute: change(prepared, opts, runtime, text) };
     }
     case 'createView':
     case 'dropView':

@@ -29,7 +29,13 @@ export function runInsert(stmt: A.Insert, catalog: Catalog, env: StatementEnv, k
     throw new SvcError('SQL', `table does not exist [table=${stmt.table}]`, { position: stmt.tablePos });
   const table = catalog.get(stmt.table);
   if (table.mv !== null)
-    throw new SvcError('SQL', `cannot modify materialized view [view=${table.name}]`, { position: stmt.tablePos });
+    throw new SvcError(
+      'SQL',
+      `cannot modify ${table.mv.def.live ? 'live' : 'materialized'} view [view=${table.name}]`,
+      {
+        position: stmt.tablePos,
+      },
+    );
   if (catalog.isSuspended(table.name))
     throw new SvcError('SQL', `table is suspended, writes are denied [table=${table.name}]`, {
       position: stmt.tablePos,
@@ -156,6 +162,8 @@ export async function appendRows(
   plan: Plan,
   cx: ExecContext,
   pos: number,
+  /** The rows of each batch of `plan` to write (a live view's refresh keeps its new rows), or all of them. */
+  keep?: (b: Batch) => Batch,
 ): Promise<number> {
   const meta = w.meta;
   const types: SqlType[] = names.map((n) => meta.columns.find((c) => c.name.toLowerCase() === n.toLowerCase())!.type);
@@ -173,7 +181,9 @@ export async function appendRows(
     });
     return { rowCount: b.rowCount, columns };
   };
-  for await (const batch of run(plan, cx)) {
+  for await (const whole of run(plan, cx)) {
+    const batch = keep !== undefined ? keep(whole) : whole;
+    if (batch.rowCount === 0) continue;
     for await (const b of ev.chunks(batch, convert)) {
       const columns: Record<string, ColumnVector> = {};
       names.forEach((n, i) => {

@@ -19,6 +19,7 @@ import { fromValues, type Value } from './vectors.js';
 import { pgCatalogRows } from './pg-catalog-rows.js';
 import { parseExpireClause } from '../sql/parse-expire-rows.js';
 import { predicateText, reclaimable } from '../sql/expire-rows.js';
+import { createLiveViewDdl, liveViewRows } from './live-view-rows.js';
 
 type MetadataPlan = Extract<Plan, { kind: 'metadata' }>;
 
@@ -55,12 +56,12 @@ export function metadataRows(plan: MetadataPlan, catalog: Catalog): Batch {
         upsertKeys(m).length > 0,
         m.ttl?.value ?? 0,
         m.ttl?.unit ?? 'HOUR',
-        t.mv !== null,
+        t.mv !== null && t.mv.def.live === undefined,
         m.name,
         m.maxUncommittedRows,
         m.o3MaxLag,
         t.error !== null || catalog.isSuspended(t.name),
-        t.mv !== null ? 'M' : 'T',
+        t.mv === null ? 'T' : t.mv.def.live !== undefined ? 'L' : 'M',
         rowCount,
         ts && parts.length ? parts[0]!.minTs : null,
         ts && parts.length ? parts[parts.length - 1]!.maxTs : null,
@@ -108,6 +109,10 @@ export function metadataRows(plan: MetadataPlan, catalog: Catalog): Batch {
     });
   } else if (plan.what === 'matViews') {
     for (const t of catalog.matViews()) rows.push(matViewRow(catalog, t));
+  } else if (plan.what === 'liveViews') {
+    rows.push(...liveViewRows(catalog));
+  } else if (plan.what === 'createLiveView') {
+    rows.push([createLiveViewDdl(catalog, plan.table!)]);
   } else if (plan.what === 'views') {
     for (const v of plan.views ?? []) {
       rows.push([v.name, v.sql, v.name, v.error, v.error === null ? 'valid' : 'invalid', v.updated]);

@@ -37,7 +37,13 @@ export function runUpdate(stmt: A.Update, catalog: Catalog, env: StatementEnv): 
     throw new SvcError('SQL', `table does not exist [table=${stmt.table}]`, { position: stmt.tablePos });
   const table = catalog.get(stmt.table);
   if (table.mv !== null)
-    throw new SvcError('SQL', `cannot modify materialized view [view=${table.name}]`, { position: stmt.tablePos });
+    throw new SvcError(
+      'SQL',
+      `cannot modify ${table.mv.def.live ? 'live' : 'materialized'} view [view=${table.name}]`,
+      {
+        position: stmt.tablePos,
+      },
+    );
   if (catalog.isSuspended(table.name))
     throw new SvcError('SQL', `table is suspended, writes are denied [table=${table.name}]`, {
       position: stmt.tablePos,

@@ -723,10 +723,60 @@ export interface MatViewCommand extends Node {
   readonly expire?: ExpireRows | 'drop' | null;
 }
 
+/** A live view's duration as written (`5s`, `100ms`) and where it starts. */
+export interface LiveViewDuration {
+  readonly text: string;
+  readonly pos: number;
+}
+
+/**
+ * CREATE LIVE VIEW [IF NOT EXISTS] v FLUSH EVERY d [IN MEMORY d] [PARTITION BY unit]
+ * START FROM (NOW | BEGINNING | 'ts') AS [(] query [)] [OWNED BY owner]; the clauses after
+ * FLUSH EVERY in any order.
+ */
+export interface CreateLiveView extends Node {
+  readonly kind: 'createLiveView';
+  readonly name: string;
+  readonly namePos: number;
+  readonly ifNotExists: boolean;
+  readonly flushEvery: LiveViewDuration;
+  readonly inMemory: LiveViewDuration | null;
+  readonly partitionBy: { readonly unit: string; readonly pos: number } | null;
+  /** START FROM: NOW, BEGINNING, or a timestamp literal's text (`value`). */
+  readonly startFrom: {
+    readonly kind: 'now' | 'beginning' | 'timestamp';
+    readonly value: string;
+    readonly pos: number;
+  };
+  /** TTL n unit (SHOW CREATE LIVE VIEW writes it back): the words as written. */
+  readonly ttl: { readonly text: string; readonly pos: number } | null;
+  readonly query: Query;
+  /** The query's text as written (inside the parentheses when it has them). */
+  readonly sql: string;
+  readonly queryPos: number;
+}
+
+/**
+ * DROP LIVE VIEW [IF EXISTS] v; ALTER LIVE VIEW v RESUME WAL [FROM TXN n] | SUSPEND WAL |
+ * SET TTL n unit | DROP PARTITION ... | CONVERT PARTITION ... (`alter`: the words after the name,
+ * the clause's first word in `clause`).
+ */
+export interface LiveViewCommand extends Node {
+  readonly kind: 'dropLiveView' | 'alterLiveView';
+  readonly name: string;
+  readonly namePos: number;
+  readonly ifExists: boolean;
+  readonly clause: { readonly word: string; readonly pos: number } | null;
+  readonly alter: string | null;
+  readonly ttl: { readonly text: string; readonly pos: number } | null;
+}
+
 export type Statement =
   | QueryStatement
   | CreateMatView
   | MatViewCommand
+  | CreateLiveView
+  | LiveViewCommand
   | CreateView
   | ViewCommand
   | CreateTable

@@ -23,6 +23,7 @@ import {
   KEYWORDS_FIELDS,
   FUNCTIONS_FIELDS,
   MAT_VIEWS_FIELDS,
+  LIVE_VIEWS_FIELDS,
   PARTITIONS_FIELDS,
   PARAMETERS_FIELDS,
   SERVER_VERSION_FIELDS,
@@ -430,6 +431,15 @@ export function showPlan(show: A.Show, cx: BindContext): Plan {
       throw new SvcError('SQL', `materialized view does not exist [view=${table}]`, { position: show.tablePos });
     return node({ kind: 'metadata', what: 'createMatView', table, fields: SHOW_CREATE_FIELDS });
   }
+  if (what === 'CREATE LIVE VIEW') {
+    if (table === null) throw new SvcError('SQL', 'live view name expected', { position: show.tablePos });
+    if (cx.catalog.isLiveView?.(table) !== true) {
+      if (cx.catalog.exists(table) || isView)
+        throw new SvcError('SQL', 'live view name expected', { position: show.tablePos });
+      throw new SvcError('SQL', 'live view does not exist', { position: show.tablePos });
+    }
+    return node({ kind: 'metadata', what: 'createLiveView', table, fields: SHOW_CREATE_FIELDS });
+  }
   if (table !== null && !isView && !cx.catalog.exists(table))
     throw new SvcError('SQL', `table does not exist [table=${table}]`, { position: show.tablePos });
   switch (what) {
@@ -489,6 +499,7 @@ const NO_ARGUMENT_FUNCTIONS: ReadonlySet<string> = new Set([
   'all_tables',
   'views',
   'materialized_views',
+  'live_views',
   'wal_tables',
   'checkpoint_status',
   'keywords',
@@ -528,6 +539,9 @@ function bindTableFunction(f: A.FunctionRef, cx: BindContext): Source {
     }
     case 'materialized_views':
       plan = node({ kind: 'metadata', what: 'matViews', table: null, fields: MAT_VIEWS_FIELDS });
+      break;
+    case 'live_views':
+      plan = node({ kind: 'metadata', what: 'liveViews', table: null, fields: LIVE_VIEWS_FIELDS });
       break;
     case 'keywords':
       plan = node({ kind: 'metadata', what: 'keywords', table: null, fields: KEYWORDS_FIELDS });

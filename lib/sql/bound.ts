@@ -174,6 +174,8 @@ export type Plan =
         | 'createDatabase'
         | 'createMatView'
         | 'matViews'
+        | 'liveViews'
+        | 'createLiveView'
         | 'partitions'
         | 'walTables'
         | 'keywords'

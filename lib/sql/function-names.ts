@@ -15,6 +15,7 @@ export const TABLE_FUNCTIONS: readonly string[] = [
   'table_columns',
   'views',
   'materialized_views',
+  'live_views',
   'generate_series',
   'wal_tables',
   'checkpoint_status',

@@ -110,6 +110,66 @@ export const MAT_VIEWS_FIELDS: readonly Field[] = [
   { name: 'expire_enforcement', type: 'STRING' },
 ];
 
+/**
+ * live_views(): QuestDB's columns in its order. The first twenty-odd describe the view; the
+ * in-memory tier, out-of-order repair and checkpoint-timeline figures have no counterpart in
+ * svcdb (no in-memory tier, a refresh recomputes) and are 0 or NULL (live-view-rows.ts).
+ */
+export const LIVE_VIEWS_FIELDS: readonly Field[] = [
+  { name: 'view_name', type: 'STRING' },
+  { name: 'view_table_dir_name', type: 'STRING' },
+  { name: 'base_table_name', type: 'STRING' },
+  { name: 'view_sql', type: 'STRING' },
+  { name: 'view_status', type: 'STRING' },
+  { name: 'invalidation_reason', type: 'STRING' },
+  { name: 'flush_every_interval', type: 'LONG' },
+  { name: 'flush_every_interval_unit', type: 'STRING' },
+  { name: 'in_memory_interval', type: 'LONG' },
+  { name: 'in_memory_interval_unit', type: 'STRING' },
+  { name: 'in_mem_bytes', type: 'LONG' },
+  { name: 'in_mem_rows', type: 'LONG' },
+  { name: 'o3_rejected_count', type: 'LONG' },
+  { name: 'below_lower_bound_count', type: 'LONG' },
+  { name: 'lag_seqtxn', type: 'LONG' },
+  { name: 'lag_micros', type: 'LONG' },
+  { name: 'last_processed_seqtxn', type: 'LONG' },
+  { name: 'applied_watermark', type: 'LONG' },
+  { name: 'lv_consumed_seqtxn', type: 'LONG' },
+  { name: 'view_lower_bound_timestamp', type: 'TIMESTAMP' },
+  { name: 'writer_stall_micros', type: 'LONG' },
+  { name: 'seed_target_seqtxn', type: 'LONG' },
+  { name: 'o3_resume_replay_rows', type: 'LONG' },
+  { name: 'o3_boundary_replay_rows', type: 'LONG' },
+  { name: 'o3_replay_scan_rows', type: 'LONG' },
+  { name: 'checkpoint_timeline_generation', type: 'LONG' },
+  { name: 'checkpoint_timeline_entries', type: 'LONG' },
+  { name: 'checkpoint_timeline_normalized_base_seqtxn', type: 'LONG' },
+  { name: 'checkpoint_timeline_logical_bytes', type: 'LONG' },
+  { name: 'checkpoint_timeline_physical_bytes', type: 'LONG' },
+  { name: 'checkpoint_timeline_shared_bytes', type: 'LONG' },
+  { name: 'checkpoint_timeline_sharing_ratio', type: 'DOUBLE' },
+  { name: 'checkpoint_timeline_row_position_delta_bytes', type: 'LONG' },
+  { name: 'checkpoint_data_segment_count', type: 'LONG' },
+  { name: 'checkpoint_obsolete_segment_bytes', type: 'LONG' },
+  { name: 'checkpoint_oldest_pinned_generation', type: 'LONG' },
+  { name: 'checkpoint_gc_lag_generations', type: 'LONG' },
+  { name: 'checkpoint_last_write_micros', type: 'LONG' },
+  { name: 'checkpoint_last_restore_micros', type: 'LONG' },
+  { name: 'checkpoint_last_write_new_bytes', type: 'LONG' },
+  { name: 'checkpoint_last_lookup_depth', type: 'LONG' },
+  { name: 'checkpoint_repair_in_progress', type: 'BOOLEAN' },
+  { name: 'checkpoint_repair_correction_timestamp', type: 'TIMESTAMP' },
+  { name: 'checkpoint_repair_low_timestamp', type: 'TIMESTAMP' },
+  { name: 'checkpoint_repair_high_timestamp', type: 'TIMESTAMP' },
+  { name: 'checkpoint_repair_roots_versioned', type: 'LONG' },
+  { name: 'checkpoint_repair_new_bytes', type: 'LONG' },
+  { name: 'checkpoint_repair_resumes', type: 'LONG' },
+  { name: 'checkpoint_repair_failures', type: 'LONG' },
+  { name: 'checkpoint_repair_plan', type: 'STRING' },
+  { name: 'checkpoint_repair_last_disposition', type: 'STRING' },
+  { name: 'checkpoint_repair_last_denial', type: 'STRING' },
+];
+
 /** table_partitions('t') and SHOW PARTITIONS FROM t: QuestDB 9.3's columns. */
 export const PARTITIONS_FIELDS: readonly Field[] = [
   { name: 'index', type: 'INT' },

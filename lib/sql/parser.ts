@@ -19,6 +19,7 @@ import {
   parseViewCommand,
 } from './parse-ddl.js';
 import { parseCtes, parseQuery, parseQueryWith } from './parse-query.js';
+import { parseCreateLiveView, parseLiveViewCommand } from './parse-live-view.js';
 import { parseCreateMatView, parseMatViewCommand } from './parse-matview.js';
 import { parseInsert, parseShow, parseUpdate } from './parse-statement.js';
 import { parseCopy } from './parse-copy.js';
@@ -186,16 +187,19 @@ function parseDispatch(c: Cursor): Statement {
         if (c.isKw('VIEW', second) || (c.isKw('OR', second) && c.isKwAt(2, 'REPLACE') && c.isKwAt(3, 'VIEW')))
           return parseCreateView(c);
         if (c.isKw('MATERIALIZED', second)) return parseCreateMatView(c);
+        if (c.isKw('LIVE', second) && c.isKwAt(2, 'VIEW')) return parseCreateLiveView(c);
         return unsupported(c);
       case 'DROP':
         if (c.isKw('TABLE', second) || (c.isKw('ALL', second) && c.isKwAt(2, 'TABLES'))) return parseDropTable(c);
         if (c.isKw('VIEW', second)) return parseViewCommand(c);
         if (c.isKw('MATERIALIZED', second)) return parseMatViewCommand(c);
+        if (c.isKw('LIVE', second) && c.isKwAt(2, 'VIEW')) return parseLiveViewCommand(c);
         return unsupported(c);
       case 'ALTER':
         if (c.isKw('TABLE', second)) return parseAlterTable(c);
         if (c.isKw('VIEW', second)) return parseCreateView(c);
         if (c.isKw('MATERIALIZED', second)) return parseMatViewCommand(c);
+        if (c.isKw('LIVE', second) && c.isKwAt(2, 'VIEW')) return parseLiveViewCommand(c);
         return unsupported(c);
       case 'REFRESH':
         if (c.isKw('MATERIALIZED', second)) return parseMatViewCommand(c);

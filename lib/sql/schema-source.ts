@@ -38,6 +38,8 @@ export interface SchemaSource {
    * ROWS, without CLEANUP EVERY), or null; absent: a source without policies.
    */
   expireRows?(name: string): { readonly clause: string } | null;
+  /** Whether the table of that name is a live view (SHOW CREATE LIVE VIEW); absent: none are. */
+  isLiveView?(name: string): boolean;
   /** Whether a table of that name exists (names compare case-insensitively). */
   exists(name: string): boolean;
   /**

@@ -412,9 +412,19 @@ export class Catalog {
     return this.#tables.get(nameKey(name))?.mv?.def.expire ?? null;
   }
 
-  /** Every materialized view, in name order. */
+  /** Every materialized view, in name order (live views are apart: liveViews()). */
   matViews(): Table[] {
-    return this.tables().filter((t) => t.mv !== null);
+    return this.tables().filter((t) => t.mv !== null && t.mv.def.live === undefined);
+  }
+
+  /** Whether `name` is a live view. */
+  isLiveView(name: string): boolean {
+    return this.exists(name) && this.get(name).mv?.def.live !== undefined;
+  }
+
+  /** Every live view, in name order: a materialized view's files with CREATE LIVE VIEW's clauses. */
+  liveViews(): Table[] {
+    return this.tables().filter((t) => t.mv?.def.live !== undefined);
   }
 
   /** Records a materialized view's refresh state (atomically; the state in memory follows the disk). */
@@ -436,9 +446,11 @@ export class Catalog {
    * rows cannot follow: TRUNCATE, UPDATE, a dropped partition or column, a drop or rename).
    * The first reason stays; REFRESH ... FULL makes a view valid again.
    */
-  invalidateMatViews(base: string, reason: string): void {
+  invalidateMatViews(base: string, reason: string, opts: { live?: boolean } = {}): void {
     for (const t of this.#tables.values()) {
       if (t.mv === null || nameKey(t.mv.def.baseTable) !== nameKey(base) || t.mv.state.invalid !== null) continue;
+      // Live views keep their rows through TRUNCATE and DROP PARTITION and carry on (QuestDB's rule).
+      if (t.mv.def.live !== undefined && opts.live === false) continue;
       try {
         this.setMatViewState(t, { ...t.mv.state, invalid: reason });
       } catch {
@@ -803,7 +815,8 @@ export class Catalog {
     const key = nameKey(name);
     const t = this.get(name);
     if (t.mv !== null && opts.matView !== true) {
-      throw new SvcError('BAD_REQUEST', `cannot modify materialized view [view=${t.name}]`);
+      const kind = t.mv.def.live !== undefined ? 'live' : 'materialized';
+      throw new SvcError('BAD_REQUEST', `cannot modify ${kind} view [view=${t.name}]`);
     }
     if (opts.suspended !== true && this.#suspended.has(key))
       throw new SvcError('BAD_REQUEST', `table is suspended, writes are denied [table=${t.name}]`);

@@ -36,11 +36,27 @@ export interface MatViewDef {
    * CLEANUP EVERY as written (null: not written, 1h); absent: no policy. Reads filter by it.
    */
   readonly expire?: MatViewExpireDef;
+  /** A live view's clauses (CREATE LIVE VIEW); absent for a materialized view. */
+  readonly live?: LiveViewDef;
 }
 
 export interface MatViewExpireDef {
   readonly clause: string;
   readonly cleanupEvery: string | null;
+}
+
+/** CREATE LIVE VIEW's clauses: durations as written and in micros, START FROM resolved. */
+export interface LiveViewDef {
+  readonly flushEvery: string;
+  readonly flushEveryMicros: number;
+  readonly inMemory: string;
+  readonly inMemoryMicros: number;
+  /** PARTITION BY as written, or null (the base table's). */
+  readonly partitionBy: string | null;
+  /** START FROM as written: 'NOW', 'BEGINNING' or the timestamp literal's text. */
+  readonly startFrom: string;
+  /** The inclusive lower bound of the base rows the view holds (epoch micros), or null for BEGINNING. */
+  readonly startMicros: number | null;
 }
 
 /** A base partition as the view last saw it: enough to tell what changed since (mat-view-refresh.ts). */
@@ -66,6 +82,13 @@ export interface MatViewState {
    */
   readonly pendingFrom?: number | null;
   readonly periodHi?: number | null;
+  /** A live view: the rows it holds and the last one's timestamp (what an in-order append follows). */
+  readonly liveRows?: number;
+  readonly liveLastTs?: number | null;
+  /** A live view: whether its last refresh appended its new rows only (false: replaced them all). */
+  readonly liveAppended?: boolean;
+  /** A live view: ALTER LIVE VIEW ... SUSPEND WAL stopped its refreshes (RESUME WAL starts them again). */
+  readonly liveSuspended?: boolean;
 }
 
 export const NEW_STATE: MatViewState = {

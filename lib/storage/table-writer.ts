@@ -122,6 +122,8 @@ export class TableWriter {
    */
   autoCommit = true;
   #next: NextPartition | null = null;
+  /** replaceAll() is in progress: the next commit publishes only what was appended since. */
+  #replacing = false;
   /** Partitions entered since the current append's last step (PARTITIONS_PER_STEP). */
   #opened = 0;
 
@@ -211,7 +213,7 @@ export class TableWriter {
     } catch (e) {
       this.#failed(e);
     }
-    if (this.autoCommit && this.uncommittedRows >= this.meta.maxUncommittedRows) {
+    if (this.autoCommit && !this.#replacing && this.uncommittedRows >= this.meta.maxUncommittedRows) {
       yield* this.#commitSteps({ keepLag: this.#o3.rows < this.meta.maxUncommittedRows });
     }
   }
@@ -479,7 +481,7 @@ export class TableWriter {
     let part = this.#parts.get(name);
     this.#opened++;
     if (!part) {
-      const committed = this.table.txn.partitions.find((p) => p.name === name);
+      const committed = this.#replacing ? undefined : this.table.txn.partitions.find((p) => p.name === name);
       if (committed) {
         part = {
           name,
@@ -560,7 +562,7 @@ export class TableWriter {
     const name = partitionName(by, partitionCeil(by, floor));
     if (this.#next?.name === name) return;
     this.#cancelNext();
-    if (this.#parts.has(name) || this.table.txn.partitions.some((p) => p.name === name)) return;
+    if (this.#parts.has(name) || (!this.#replacing && this.table.txn.partitions.some((p) => p.name === name))) return;
     const dir = `${name}.${this.table.txn.txn + 1}`;
     const path = join(this.table.dir, dir);
     const files: string[] = [];
@@ -604,7 +606,15 @@ export class TableWriter {
 
   *#commitSteps(opts: { keepLag?: boolean }): Generator<void, void, void> {
     this.#check();
+    if (this.#replacing && this.uncommittedRows === 0) {
+      this.truncate(); // replaced by nothing
+      return;
+    }
     if (this.uncommittedRows === 0) return;
+    if (this.#replacing && this.#o3.rows > 0) {
+      this.rollback();
+      throw new SvcError('INTERNAL', `rows replacing a table must come in timestamp order [table=${this.meta.name}]`);
+    }
     const mode = this.table.options.commitMode;
     const newTxn = this.table.txn.txn + 1;
     const garbage: string[] = [];
@@ -623,6 +633,7 @@ export class TableWriter {
     } catch (e) {
       this.#failed(e);
     }
+    this.#replacing = false;
     for (const p of this.#parts.values()) {
       p.isNew = false;
       p.committedRows = p.rows;
@@ -656,7 +667,9 @@ export class TableWriter {
   }
 
   #nextTxn(txn: number, garbage: string[]): TxnState {
-    const byName = new Map<string, PartitionState>(this.table.txn.partitions.map((p) => [p.name, p]));
+    const byName = new Map<string, PartitionState>();
+    if (this.#replacing) for (const p of this.table.txn.partitions) garbage.push(p.dir);
+    else for (const p of this.table.txn.partitions) byName.set(p.name, p);
     for (const p of this.#parts.values()) {
       if (p.rows > 0) byName.set(p.name, { name: p.name, dir: p.dir, rows: p.rows, minTs: p.minTs, maxTs: p.maxTs });
     }
@@ -723,6 +736,7 @@ export class TableWriter {
     this.#o3 = { batches: [], rows: 0 };
     this.#inOrderRows = 0;
     this.#symbolNulls.clear();
+    this.#replacing = false;
     this.#maxTs = committedMaxTs(this.table.txn);
     for (const [id, d] of this.table.dicts) {
       try {
@@ -1004,6 +1018,20 @@ export class TableWriter {
       { ...this.meta, columns: this.meta.columns.map((x) => (x.id === c.id ? { ...x, name: to } : x)) },
       [],
     );
+  }
+
+  /**
+   * Starts replacing every row: the rows appended from here on (in timestamp order) become the
+   * table's only rows at the next commit, in that one commit, so readers see the old rows or the
+   * new ones and never an empty table between (a live view's refresh). Symbol dictionaries keep
+   * their entries. A rollback keeps the old rows.
+   */
+  replaceAll(): void {
+    this.#check();
+    this.rollback();
+    this.#closeAllAppenders();
+    this.#replacing = true;
+    this.#maxTs = -Infinity;
   }
 
   /** Removes every row; symbol dictionaries start again empty. */
