@@ -6,10 +6,10 @@
 // ('[2024-01-15,2024-03-20]T09:30', each date with its own zone or day filter
 // if it has one), date variables with arithmetic and ranges ('$today',
 // '$now - 2h..$now'), time zones ('@Europe/London', '@+02:00', '@CEST') and
-// day filters ('#workday', '#weekend', '#Mon,Fri'). A duration moves the end
-// (';-3d' back: the interval's ends swap when it passes the start), a negative
-// period repeats backwards. The result is sorted, merged, half-open [lo, hi)
-// micros intervals.
+// day filters ('#workday', '#weekend', '#Mon,Fri'). A duration runs from each
+// element's start (QuestDB 9.3.3's rule, its recorded answers; newer QuestDB
+// moves the end instead and takes negative durations). The result is sorted,
+// merged, half-open [lo, hi) micros intervals.
 import { SvcError } from '../errors/svc-error.js';
 import type { Interval } from '../core/batch.js';
 import { addMonths, daysFromCivil } from '../core/datetime.js';
@@ -98,27 +98,20 @@ function parse(text: string, now: number): Interval[] {
       return x === null ? [] : [x];
     });
   }
-  if (duration !== null) out = out.map((x) => withDuration(x, duration));
+  // A duration runs from the element's start (QuestDB 9.3: '2024-01-01T05;2h' is 05:00 to 07:00).
+  if (duration !== null) out = out.map(([lo]) => [lo, addDuration(lo, duration)] as Interval);
   if (parts.length === 4) {
-    // The older repeating form: start;duration;period;count. The period is one signed amount of
-    // y, M, d, h, m or s; a negative one repeats backwards, the given interval being the last.
-    const { period, unit } = parsePeriod(parts[2]!.trim());
-    const countText = parts[3]!.trim();
-    if (!/^[+-]?\d+$/.test(countText)) throw new QuestError('Count not a number');
-    const count = Number(countText);
+    // The older repeating form: start;duration;period;count.
+    const period = parseDuration(parts[2]!.trim());
+    const count = Number(parts[3]!.trim());
+    if (!/^\d+$/.test(parts[3]!.trim())) throw new QuestError('Count not a number');
     if (!Number.isInteger(count) || count < 1 || count > 100_000)
       throw new LiteralError('repeat count must be an integer from 1', text.lastIndexOf(';') + 1);
-    if (!'yMdhms'.includes(unit)) throw new QuestError(`Unknown period: ${unit} at 1`);
-    const step: Duration =
-      unit === 'y' || unit === 'M'
-        ? { months: period * (unit === 'y' ? 12 : 1), micros: 0 }
-        : { months: 0, micros: period * US[unit as 'd' | 'h' | 'm' | 's'] };
     const reps: Interval[] = [];
     for (const [lo, hi] of out) {
-      // Each repetition from the first interval's own ends (a month step keeps its day of month).
       for (let k = 0; k < count; k++) {
-        const shift = scale(step, k);
-        reps.push([addDuration(lo, shift), addDuration(hi - 1, shift) + 1]);
+        const start = addDuration(lo, scale(period, k));
+        reps.push([start, start + (hi - lo)]);
       }
     }
     out = reps;
@@ -136,16 +129,12 @@ interface Duration {
 }
 
 /**
- * A duration as QuestDB reads it: an optional minus for the whole ('-1h30m' is
- * minus 90 minutes), then numbers (digits, `_` allowed) each followed by a
- * unit letter, with its errors: a unit without a number before it ("Expected
- * number before unit '-'" for ';1h-30m'), a number past INT, an unknown unit,
- * digits left without a unit.
+ * A duration as QuestDB 9.3 reads it: numbers (digits, `_` allowed) each followed
+ * by a unit letter, with its errors: a unit without a number before it
+ * ("Expected number before unit '-'" for ';-1h': 9.3 has no negative durations),
+ * a number past INT, an unknown unit, digits left without a unit.
  */
-function parseDuration(text: string): Duration {
-  const sign = text.startsWith('-') ? -1 : 1;
-  const s = sign < 0 ? text.slice(1) : text;
-  if (sign < 0 && s === '') throw new QuestError(`Duration not a number: ${text}`);
+function parseDuration(s: string): Duration {
   let months = 0,
     micros = 0,
     numStart = 0;
@@ -182,29 +171,7 @@ function parseDuration(text: string): Duration {
     numStart = i + 1;
   }
   if (numStart < s.length) throw new QuestError('Missing unit at end of duration');
-  return { months: sign * months, micros: sign * micros };
-}
-
-/**
- * The repeating form's period: a signed whole number and one unit letter ('2d', '-1y'), its
- * errors QuestDB's ("Period not a number"; the unit is checked once the count is read).
- */
-function parsePeriod(s: string): { period: number; unit: string } {
-  const digits = s.slice(0, -1);
-  const period = Number(digits);
-  if (!/^[+-]?\d+$/.test(digits) || !Number.isSafeInteger(period) || Math.abs(period) > 2147483647)
-    throw new QuestError('Period not a number');
-  return { period, unit: s.slice(-1) };
-}
-
-/**
- * A duration moves the interval's end (QuestDB: the inclusive upper bound plus the duration):
- * '2024;1M' ends with January 2025, '2018-01;-3d' with 28 January. When the end passes the start
- * the two swap, so ';-4h' after an instant is the 4 hours before it.
- */
-function withDuration([lo, hi]: Interval, d: Duration): Interval {
-  const end = addDuration(hi - 1, d);
-  return end >= lo ? [lo, end + 1] : [end, lo + 1];
+  return { months, micros };
 }
 
 function scale(d: Duration, k: number): Duration {

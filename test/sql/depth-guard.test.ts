@@ -271,7 +271,9 @@ test('checkSyntaxDepth walks any tree without recursion and reports the first no
 
 test('a stack overflow escaping compile() is a 400 "statement too complex", not an internal error', () => {
   const overflowing = Object.create(catalog) as Catalog;
-  overflowing.view = () => null; // the catalog's own reads private state the prototype copy has not
+  // The catalog's own reads private state the prototype copy has not.
+  overflowing.view = () => null;
+  overflowing.expireRows = () => null;
   overflowing.get = () => {
     throw new RangeError('Maximum call stack size exceeded');
   };
