@@ -3,6 +3,7 @@
 // nothing).
 import { SvcError } from '../errors/svc-error.js';
 import type { Catalog } from '../storage/catalog.js';
+import type { Table } from '../storage/table.js';
 import type { ColumnVector } from '../core/column-vector.js';
 import { OutOfOrderError, type TableWriter } from '../storage/table-writer.js';
 import { concatVectors } from '../core/vector-ops.js';
@@ -25,21 +26,7 @@ type Prepared = (cx: ExecContext) => Promise<{ rows: number }>;
 
 /** `env`: the statement's functions and time; `kx`: the context VALUES are computed in (once, at compile time). */
 export function runInsert(stmt: A.Insert, catalog: Catalog, env: StatementEnv, kx: KernelContext): Prepared {
-  if (!catalog.exists(stmt.table))
-    throw new SvcError('SQL', `table does not exist [table=${stmt.table}]`, { position: stmt.tablePos });
-  const table = catalog.get(stmt.table);
-  if (table.mv !== null)
-    throw new SvcError(
-      'SQL',
-      `cannot modify ${table.mv.def.live ? 'live' : 'materialized'} view [view=${table.name}]`,
-      {
-        position: stmt.tablePos,
-      },
-    );
-  if (catalog.isSuspended(table.name))
-    throw new SvcError('SQL', `table is suspended, writes are denied [table=${table.name}]`, {
-      position: stmt.tablePos,
-    });
+  const table = writableTable(catalog, stmt.table, stmt.tablePos);
   const meta = table.meta;
   const targets = stmt.columns
     ? stmt.columns.map((c) => {
@@ -221,4 +208,24 @@ function checkConverted(
       );
     }
   }
+}
+
+/**
+ * The table an INSERT or UPDATE writes, or its error at the name: no such table, a materialized or
+ * live view (written by its refresh only), a suspended table (QuestDB refusing writes to it).
+ */
+export function writableTable(catalog: Catalog, name: string, pos: number): Table {
+  if (!catalog.exists(name)) throw new SvcError('SQL', `table does not exist [table=${name}]`, { position: pos });
+  const table = catalog.get(name);
+  if (table.mv !== null)
+    throw new SvcError(
+      'SQL',
+      `cannot modify ${table.mv.def.live ? 'live' : 'materialized'} view [view=${table.name}]`,
+      {
+        position: pos,
+      },
+    );
+  if (catalog.isSuspended(table.name))
+    throw new SvcError('SQL', `table is suspended, writes are denied [table=${table.name}]`, { position: pos });
+  return table;
 }

@@ -16,7 +16,7 @@ import type { LiveViewDef, MatViewRefreshDef } from '../storage/mat-views.js';
 import type { PartitionBy } from '../storage/partition-by.js';
 import { checkTtl, parseTtl, type Ttl } from '../storage/ttl.js';
 import type { DdlEnv } from './ddl.js';
-import type { MatViewControl } from './mat-view-ddl.js';
+import { findCall, type MatViewControl } from './mat-view-ddl.js';
 
 type Prepared = () => Promise<{ rows: number }>;
 
@@ -234,7 +234,7 @@ function durationMicros(d: A.LiveViewDuration): number {
 /** QuestDB's checks of a live view's query, in its order; the base table's name. */
 function checkQuery(stmt: A.CreateLiveView, catalog: Catalog): string {
   const q = stmt.query;
-  const nd = firstCall(q, (n) => NON_DETERMINISTIC.test(n));
+  const nd = findCall(q, (n) => NON_DETERMINISTIC.test(n));
   if (nd !== null)
     throw new SvcError('SQL', 'non-deterministic function cannot be used in live view', { position: nd.pos });
   if (q.kind !== 'select' || q.with.length > 0) throw new SvcError('SQL', SIMPLE_SCAN, { position: q.pos });
@@ -331,19 +331,4 @@ function checkWindow(call: A.Call, spec: A.WindowSpec): void {
     throw new SvcError('SQL', 'live view unbounded window must have an ANCHOR clause', {
       position: frame?.pos ?? spec.pos,
     });
-}
-
-/** The first call (by position) whose name matches, anywhere in the syntax tree. */
-function firstCall(root: unknown, match: (name: string) => boolean): { name: string; pos: number } | null {
-  let best: { name: string; pos: number } | null = null;
-  walkTree(root, (o) => {
-    if (
-      o.kind === 'call' &&
-      typeof o.name === 'string' &&
-      match(o.name) &&
-      (best === null || (o.pos as number) < best.pos)
-    )
-      best = { name: o.name, pos: o.pos as number };
-  });
-  return best;
 }

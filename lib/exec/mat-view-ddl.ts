@@ -390,7 +390,7 @@ function scannedTables(plan: Plan): string[] {
 }
 
 /** The first call (by position) whose name matches, anywhere in the syntax tree. */
-function findCall(root: unknown, match: (name: string) => boolean): { name: string; pos: number } | null {
+export function findCall(root: unknown, match: (name: string) => boolean): { name: string; pos: number } | null {
   let best: { name: string; pos: number } | null = null;
   walkTree(root, (o) => {
     if (

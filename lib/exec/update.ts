@@ -18,6 +18,7 @@ import { collect } from './batches.js';
 import { Held, keyEntryBytes, pace, type ExecContext } from './context.js';
 import { Evaluator, type CompiledExpr } from './expr.js';
 import { joinPairs } from './hash-join.js';
+import { writableTable } from './insert.js';
 import { run } from './operators.js';
 import { prepareSubqueries } from './subqueries.js';
 import { rowKey, valueAt } from './vectors.js';
@@ -33,21 +34,7 @@ interface FromSource {
 }
 
 export function runUpdate(stmt: A.Update, catalog: Catalog, env: StatementEnv): Prepared {
-  if (!catalog.exists(stmt.table))
-    throw new SvcError('SQL', `table does not exist [table=${stmt.table}]`, { position: stmt.tablePos });
-  const table = catalog.get(stmt.table);
-  if (table.mv !== null)
-    throw new SvcError(
-      'SQL',
-      `cannot modify ${table.mv.def.live ? 'live' : 'materialized'} view [view=${table.name}]`,
-      {
-        position: stmt.tablePos,
-      },
-    );
-  if (catalog.isSuspended(table.name))
-    throw new SvcError('SQL', `table is suspended, writes are denied [table=${table.name}]`, {
-      position: stmt.tablePos,
-    });
+  const table = writableTable(catalog, stmt.table, stmt.tablePos);
   const meta = table.meta;
   const target: ScopeField[] = meta.columns.map((c) => ({
     table: stmt.alias ?? meta.name,
