@@ -130,6 +130,16 @@ describe('on a database folder (-d)', () => {
     // What the script made is in the folder afterwards.
     const again = await svcdb(['shell', '-d', root, '-c', 'select count() n from readings']);
     assert.equal(again.stdout, 'n\n-\n2\n(1 row)\n');
+    // \dt lists tables only; \d views too.
+    const views = await svcdb(
+      ['shell', '-d', root],
+      'create view hot as (select * from readings where temp > 50);\n\\dt\n\\d\n',
+    );
+    assert.equal(views.code, 0, views.stderr);
+    const [, dt, d] = views.stdout.split(/^name +\|/m);
+    assert.doesNotMatch(dt!, /^hot /m);
+    assert.match(d!, /^hot +\| view +\| +NULL \|/m);
+    assert.match(d!, /^readings +\| table +\| +2 \|/m);
   });
 
   test('cuts a million-row table to its first and last rows, with the count', async () => {
@@ -138,6 +148,15 @@ describe('on a database folder (-d)', () => {
 
   test('shows a bad statement with a caret, goes on, and ends with code 1; --bail stops', async () => {
     checkErrors(await svcdb(['shell', '-d', root], ERRORS), 'stdin');
+    const commands = await svcdb(['shell', '-d', root], '\\d nosuch\n\\frob\n\\mode xml\nselect 1 one;\n');
+    assert.equal(commands.code, 1);
+    assert.equal(commands.stdout, 'one\n---\n  1\n(1 row)\n');
+    assert.equal(
+      commands.stderr,
+      'svcdb: \\d nosuch: table does not exist [table=nosuch\n' +
+        'svcdb: unknown command \\frob (\\? lists the commands)\n' +
+        'svcdb: \\mode takes table, csv, json, line [got xml]\n',
+    );
     const bail = await svcdb(['shell', '-d', root, '--bail'], ERRORS);
     assert.equal(bail.code, 1);
     assert.equal(bail.stdout, 'a\n-\n1\n(1 row)\n');

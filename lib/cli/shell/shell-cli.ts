@@ -263,7 +263,7 @@ async function interactiveLoop(session: ShellSession, source: Source, io: ShellI
   let warned = false;
   rl.on('history', (h: string[]) => {
     try {
-      writeFileSync(path, [...h].reverse().join('\n') + '\n');
+      writeFileSync(path, [...h].reverse().join('\n') + '\n', { mode: 0o600 });
     } catch (e) {
       if (!warned) io.stderr.write(`svcdb: history not saved to ${path}: ${(e as Error).message}\n`);
       warned = true;

@@ -60,7 +60,7 @@ export class ShellSession {
   }
 
   /** Runs one statement (its text without the `;`); true when it succeeded. SourceErrors propagate. */
-  async statement(sql: string, signal: AbortSignal, origin?: Origin): Promise<boolean> {
+  async statement(sql: string, signal: AbortSignal, origin?: Origin, command?: string): Promise<boolean> {
     const started = process.hrtime.bigint();
     const s = this.settings;
     try {
@@ -90,7 +90,9 @@ export class ShellSession {
       }
       if (e instanceof StatementError) {
         this.errors++;
-        await this.#reportSql(sql, e, origin);
+        // A backslash command's own SQL is not the user's: its error alone.
+        if (command !== undefined) await put(this.#io.stderr, `svcdb: ${command}: ${e.message}\n`);
+        else await this.#reportSql(sql, e, origin);
         return false;
       }
       if (e instanceof ExecFormatError)
@@ -184,6 +186,8 @@ export class ShellSession {
           await this.statement(
             `select "column", type, indexed, designated from table_columns('${arg.replace(/'/g, "''")}')`,
             signal,
+            undefined,
+            `${name} ${arg}`,
           );
           return;
         }
@@ -194,6 +198,8 @@ export class ShellSession {
             (name === '\\dt' ? " where table_type = 'T'" : '') +
             ' order by name',
           signal,
+          undefined,
+          name,
         );
         return;
       default:
