@@ -110,7 +110,19 @@ export class ServerSource implements Source {
   async exec(sql: string, o: RunOptions): Promise<AsyncIterable<Uint8Array>> {
     const res = await this.#get(`/exec?query=${encodeURIComponent(sql)}${o.timings ? '&timings=true' : ''}`, o);
     if (res.statusCode !== 200) throw await this.#failure(res);
-    return res;
+    return this.#body(res, o);
+  }
+
+  /** The answer's bytes; a connection cut in the middle is said in words. */
+  async *#body(res: IncomingMessage, o: RunOptions): AsyncGenerator<Uint8Array> {
+    try {
+      for await (const chunk of res) yield chunk as Buffer;
+    } catch (e) {
+      if (o.signal.aborted) throw o.signal.reason;
+      throw new SourceError(
+        `the connection to ${this.#base} was cut in the middle of the answer (${(e as Error).message})`,
+      );
+    }
   }
 
   async csv(sql: string, o: RunOptions): Promise<AsyncIterable<Uint8Array> | null> {
@@ -121,7 +133,7 @@ export class ServerSource implements Source {
       if (res.statusCode === 400 && /only accepts SELECT/i.test(e.message)) return null;
       throw e;
     }
-    return res;
+    return this.#body(res, o);
   }
 
   /** The error of a refused request: the server's message and position, or its status. */
