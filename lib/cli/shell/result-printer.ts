@@ -6,10 +6,10 @@
 // no row limit, a spool of the answer on disk, as svcdb query has always done).
 import { once } from 'node:events';
 import type { Writable } from 'node:stream';
-import { ByteSpool } from '../../export/byte-spool.js';
+import { ByteSpool, type ByteSpoolOptions } from '../../export/byte-spool.js';
 import { ExecScanner, type ExecColumnInfo, type ExecSummary } from './exec-scanner.js';
 import { rowCells, type Cell } from './row-cells.js';
-import { TableLayout, type TableStyle } from './table-layout.js';
+import { TableLayout, escaped, type TableStyle } from './table-layout.js';
 
 export type OutputMode = 'table' | 'csv' | 'json' | 'line';
 export const OUTPUT_MODES: readonly OutputMode[] = ['table', 'csv', 'json', 'line'];
@@ -17,6 +17,8 @@ export const OUTPUT_MODES: readonly OutputMode[] = ['table', 'csv', 'json', 'lin
 export interface PrintOptions extends TableStyle {
   /** Table mode: rows shown at most (half from the start, half from the end); 0: all. */
   readonly maxRows: number;
+  /** With every row shown: where the answer waits between its two reads (default 16 MiB in memory, then a file). */
+  readonly spool?: ByteSpoolOptions;
 }
 
 /** Rows decoded at a time when every row is printed. */
@@ -89,7 +91,7 @@ async function printCut(body: AsyncIterable<Uint8Array>, out: Writable, o: Print
 
 /** Every row: the answer is read twice (widths, then lines), kept in a spool meanwhile. */
 async function printAll(body: AsyncIterable<Uint8Array>, out: Writable, o: PrintOptions): Promise<ExecSummary> {
-  const spool = new ByteSpool();
+  const spool = new ByteSpool(o.spool);
   try {
     let layout: TableLayout | null = null;
     const pending: Uint8Array[] = [];
@@ -155,7 +157,7 @@ async function printLines(body: AsyncIterable<Uint8Array>, out: Writable, o: Pri
     first = false;
     for (let i = 0; i < columns.length; i++) {
       const c = cells[i] ?? null;
-      s += `${labels[i]} = ${c === null ? o.nullText : c.replace(/\n/g, '\\n')}\n`;
+      s += `${labels[i]} = ${c === null ? o.nullText : escaped(c)}\n`;
     }
     return s;
   };

@@ -31,7 +31,7 @@ function textWidth(s: string): number {
 }
 
 /** The text with control characters escaped, so that a value cannot break the layout. */
-function escaped(s: string): string {
+export function escaped(s: string): string {
   /* eslint-disable no-control-regex -- control characters are what is escaped */
   return /[\u0000-\u001f\u007f]/.test(s)
     ? s.replace(/[\u0000-\u001f\u007f]/g, (x) => JSON.stringify(x).slice(1, -1))
