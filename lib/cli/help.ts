@@ -6,6 +6,7 @@ export const HELP = `svcdb ${VERSION}: a time-series SQL database server (QuestD
 Usage:
   svcdb serve [-d <root>] [--service] [-Dout=<log.conf>] [-Debug]
   svcdb query "<sql>" [--host <url>] [--format table|csv|json] [--user <user:password>]
+  svcdb shell [--host <host[:port]> | -d <root> [--create]] [-f <file.sql>] [--mode table|csv|json|line]
   svcdb import <file|-> [--table t] [--timestamp ts] [--partition-by DAY] [--delimiter ,]
                [--schema schema.json] [--atomicity skipCol|skipRow|abort] [--force-header]
                [--overwrite] [--skip-lev] [--format text|json] [-d <root>]
@@ -26,6 +27,11 @@ query        Runs one SQL statement on a running server and prints the result.
   --host <url>   Server address (default http://127.0.0.1:9000; host:port works too).
   --format f     table (aligned, the default), csv (as /exp writes it) or json (/exec's body).
   --user u:p     Basic authentication credentials (also SVCDB_AUTH=u:p).
+
+shell        An interactive SQL shell (history, multi-line statements, \\d, \\timing, \\mode) on a
+             server or directly on a database folder (-d); runs a script from -f or standard
+             input. \`svcdb query\` without the SQL text is the shell; it takes -d and -f too.
+             svcdb shell --help has the details.
 
 import       Imports a CSV (or TAB/pipe/semicolon separated) file into a table of the
              database at -d <root> (default ./svcdb-data), with no server running on it:

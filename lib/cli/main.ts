@@ -4,7 +4,7 @@
 import { VERSION } from '../version.js';
 import { fail } from './fail.js';
 import { HELP } from './help.js';
-import { parseQuery, query } from './query-cli.js';
+import { parseQuery, query, shell } from './query-cli.js';
 import { parseServe, serve, type StartServer } from './serve-cli.js';
 
 export interface CliDeps {
@@ -54,6 +54,8 @@ export async function runCli(argv: readonly string[], deps: CliDeps): Promise<vo
       return serve(parseServe(rest), deps.startServer);
     case 'query':
       return query(parseQuery(rest));
+    case 'shell':
+      return shell(rest);
     case 'import':
       return importCommand(rest);
     case 'export':

@@ -1,93 +1,37 @@
-// `svcdb query`: one SQL statement on a running server over its HTTP API
-// (/exec, or /exp for CSV), printed as an aligned table, CSV or /exec's JSON.
-import { once } from 'node:events';
-import { printTable } from '../export/text-table.js';
-import { fail } from './fail.js';
+// `svcdb query` and `svcdb shell`: SQL on a running server (--host) or a
+// database folder (-d), run by the shell (lib/cli/shell/). `svcdb query "<sql>"`
+// prints every row of its result; without the SQL it reads a file (-f),
+// standard input, or, on a terminal, opens the interactive shell.
+import { runShell } from './shell/shell-cli.js';
 
+/** The command's arguments as given (the shell parses them). */
 export interface QueryArgs {
-  sql: string;
-  host: string;
-  format: 'table' | 'csv' | 'json';
-  auth: string | undefined;
+  readonly argv: readonly string[];
+  readonly command: 'query' | 'shell';
 }
 
-export function parseQuery(args: string[]): QueryArgs {
-  const out: Partial<QueryArgs> = { host: 'http://127.0.0.1:9000', format: 'table', auth: process.env.SVCDB_AUTH };
-  for (let i = 0; i < args.length; i++) {
-    const a = args[i] ?? '';
-    const value = (): string => {
-      const v = args[++i];
-      if (v === undefined) fail(`${a} needs a value`);
-      return v;
-    };
-    if (a === '--host') out.host = value();
-    else if (a === '--format') {
-      const f = value();
-      if (f !== 'table' && f !== 'csv' && f !== 'json') fail(`--format must be table, csv or json [got ${f}]`);
-      out.format = f;
-    } else if (a === '--user') out.auth = value();
-    else if (a.startsWith('--')) fail(`unknown argument for query: ${a} (see svcdb --help)`);
-    else if (out.sql === undefined) out.sql = a;
-    else fail('query takes one SQL text (quote it)');
-  }
-  if (out.sql === undefined || out.sql.trim() === '') fail('query needs the SQL text: svcdb query "select 1"');
-  if (!/^https?:\/\//.test(out.host!)) out.host = `http://${out.host!}`;
-  return out as QueryArgs;
+export function parseQuery(args: string[], command: 'query' | 'shell' = 'query'): QueryArgs {
+  return { argv: args, command };
 }
 
+/** Runs `svcdb query` (or `svcdb shell`); sets the exit code. */
 export async function query(q: QueryArgs): Promise<void> {
-  const path = q.format === 'csv' ? '/exp' : '/exec';
-  const url = `${q.host.replace(/\/+$/, '')}${path}?query=${encodeURIComponent(q.sql)}`;
-  const headers: Record<string, string> = {};
-  if (q.auth) headers.authorization = `Basic ${Buffer.from(q.auth).toString('base64')}`;
-  let res: Response;
-  try {
-    res = await fetch(url, { headers });
-  } catch (e) {
-    fail(`cannot reach ${q.host}: ${e instanceof Error && e.cause instanceof Error ? e.cause.message : String(e)}`);
-  }
-  if (!res.ok) {
-    const text = await res.text();
-    let body: { error?: string; position?: number } = {};
-    try {
-      body = JSON.parse(text) as typeof body;
-    } catch {
-      body = { error: text || res.statusText };
-    }
-    if (body.position !== undefined) {
-      process.stderr.write(`${q.sql}\n${' '.repeat(Math.max(0, body.position))}^\n`);
-      fail(`${body.error} [position=${body.position}]`);
-    }
-    fail(`${res.status} ${body.error ?? res.statusText}`);
-  }
   // A reader that stops early (`| head`) ends the command quietly.
   process.stdout.on('error', (e: NodeJS.ErrnoException) => {
     if (e.code === 'EPIPE') process.exit(0);
-    fail(`cannot write the result: ${e.message}`);
+    process.stderr.write(`svcdb: cannot write the result: ${e.message}\n`);
+    process.exit(1);
   });
-  const body = res.body as unknown as AsyncIterable<Uint8Array>;
-  if (q.format !== 'table') {
-    // Streamed through as the server sends it.
-    for await (const chunk of body) {
-      if (!process.stdout.write(chunk)) await once(process.stdout, 'drain');
-    }
-    if (q.format === 'json') process.stdout.write('\n');
-    return;
-  }
-  // Ctrl-C runs the exit handlers, which remove the table's spool file.
+  // Ctrl-C outside the interactive prompt runs the exit handlers, which remove a table's spool file.
   process.once('SIGINT', () => process.exit(130));
-  let printed: Awaited<ReturnType<typeof printTable>>;
-  try {
-    printed = await printTable(body, process.stdout);
-  } catch (e) {
-    fail(`cannot read the answer of ${q.host}: ${e instanceof Error ? e.message : String(e)}`);
-  }
-  const { members, rows } = printed;
-  // An error after rows went out (a timeout, say) ends the document; no partial table is printed.
-  const error = members.get('error');
-  if (error !== undefined) fail(String(error));
-  if (rows === null) {
-    const updated = members.get('updated');
-    process.stdout.write(updated !== undefined ? `OK (${updated} rows updated)\n` : 'OK\n');
-  }
+  process.exitCode = await runShell(
+    q.argv,
+    { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr, env: process.env },
+    q.command,
+  );
+}
+
+/** `svcdb shell`. */
+export function shell(args: string[]): Promise<void> {
+  return query(parseQuery(args, 'shell'));
 }

@@ -206,7 +206,7 @@ test('svcdb query prints a table, CSV or JSON from a running server, and errors 
     await q(["insert into cq values ('2024-01-01', 'a', 1.5), ('2024-01-02', null, -20.25)"]);
     const table = await q(['select s, d from cq']);
     assert.equal(table.code, 0, table.stderr);
-    assert.equal(table.stdout, 's    |      d\n-----+-------\na    |    1.5\nnull | -20.25\n(2 rows)\n');
+    assert.equal(table.stdout, 's    |      d\n-----+-------\na    |    1.5\nNULL | -20.25\n(2 rows)\n');
     const csv = await q(['select s, d from cq', '--format', 'csv']);
     assert.equal(csv.stdout, '"s","d"\n"a",1.5\n,-20.25\n');
     const json = await q(['select d from cq limit 1', '--format', 'json']);
@@ -218,9 +218,9 @@ test('svcdb query prints a table, CSV or JSON from a running server, and errors 
     const unauthorized = await runCli(['query', 'select 1', '--host', host]);
     assert.equal(unauthorized.code, 1);
     assert.match(unauthorized.stderr, /^svcdb: 401 unauthorized\n$/);
-    const usage = await runCli(['query']);
+    const usage = await runCli(['query', 'select 1', '--format', 'xml']);
     assert.equal(usage.code, 1);
-    assert.match(usage.stderr, /query needs the SQL text/);
+    assert.match(usage.stderr, /--format must be one of table, csv, json, line/);
   } finally {
     await s.stop();
   }

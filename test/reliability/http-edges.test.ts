@@ -170,7 +170,7 @@ describe('the HTTP edges of a capped server', () => {
     await assertAlive(s, 'a large table');
   });
 
-  test('svcdb query prints the digits the server sent: LONGs past 2^53, DOUBLEs as written, NULL as null', async () => {
+  test('svcdb query prints the digits the server sent: LONGs past 2^53, DOUBLEs as written, NULL as NULL', async () => {
     const sql =
       'select 9007199254740993L a, -9007199254740993L b, 9223372036854775807L c, cast(null as long) d, ' +
       '0.1 + 0.2 e, 1e-7 f, 123456789012345678.0 g';
@@ -185,7 +185,11 @@ describe('the HTTP edges of a capped server', () => {
       .split('\n')[2]!
       .split('|')
       .map((c) => c.trim());
-    assert.deepEqual(cells, written, 'every number as the server wrote it, NULL as null');
+    assert.deepEqual(
+      cells,
+      written.map((w) => (w === 'null' ? 'NULL' : w)),
+      'every number as the server wrote it, NULL as NULL (apart from the text null)',
+    );
   });
 });
 
