@@ -12,6 +12,7 @@ import { SvcError, errorMessage } from '../errors/svc-error.js';
 import type { Plan } from '../sql/bound.js';
 import { holding, pace, vectorBytes, type ExecContext, type Held } from './context.js';
 import { RAW_PARSERS, ioError, parquetColumns, readError } from './parquet-file.js';
+import { lzoPackage } from './lzo-package.js';
 import { toVector, type Decoded } from './parquet-vectors.js';
 
 type ParquetScanPlan = Extract<Plan, { kind: 'parquetScan' }>;
@@ -126,7 +127,7 @@ function nativeZstd(): ((data: Uint8Array) => Uint8Array) | null {
 
 /** LZO pages in Hadoop's framing (big-endian uncompressed and compressed lengths per block), as svcdb writes them. */
 function lzoHadoop(input: Uint8Array, outputLength: number): Uint8Array {
-  const lzo = require('lzo') as { decompress(b: Buffer, n: number): Buffer };
+  const lzo = lzoPackage(); // absent: read_parquet fails naming the file and why
   const b = Buffer.from(input.buffer, input.byteOffset, input.byteLength);
   const out = Buffer.alloc(outputLength);
   let p = 0,
@@ -143,7 +144,7 @@ function lzoHadoop(input: Uint8Array, outputLength: number): Uint8Array {
 
 /**
  * Page decompressors: node:zlib for GZIP and BROTLI and zstd-napi for ZSTD (native, as svcdb's
- * writer compresses), hyparquet-compressors (pure JavaScript) for SNAPPY, LZ4 and LZ4_RAW, lzo for LZO.
+ * writer compresses), hyparquet-compressors (pure JavaScript) for SNAPPY, LZ4 and LZ4_RAW, the optional lzo for LZO.
  * Loaded at the first read_parquet: hyparquet-compressors instantiates WebAssembly when it loads,
  * which a server under an address-space cap must not pay for at start.
  */

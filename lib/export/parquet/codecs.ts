@@ -1,11 +1,12 @@
 // Page compression codecs (parquet-format Compression.md) over well-kept
 // packages: node:zlib (GZIP, BROTLI), snappy, lz4-napi (LZ4_RAW blocks; LZ4
-// with the Hadoop framing), zstd-napi, lzo (Hadoop framing, like parquet-mr).
+// with the Hadoop framing), zstd-napi, the optional lzo (Hadoop framing, like parquet-mr).
 // Native packages load on first use: one that cannot load makes its codec
 // unavailable (a 400 naming compression_codec), not the server.
 import { createRequire } from 'node:module';
 import { brotliCompressSync, constants as zc, gzipSync } from 'node:zlib';
 import { SvcError } from '../../errors/svc-error.js';
+import { lzoPackage } from '../../exec/lzo-package.js';
 import type { CodecName } from './format.js';
 
 export const CODEC_NAMES: readonly CodecName[] = [
@@ -67,10 +68,6 @@ interface ZstdContext {
   /** [bytes left to flush, bytes written, bytes read] */
   compressStream2(dst: Uint8Array, src: Uint8Array, endOp: number): [number, number, number];
 }
-interface Lzo {
-  compress(data: Buffer): Buffer;
-}
-
 const loaded = new Map<string, unknown>();
 function load<T>(pkg: string): T {
   let m = loaded.get(pkg);
@@ -87,6 +84,17 @@ function load<T>(pkg: string): T {
     loaded.set(pkg, m);
   }
   return m as T;
+}
+
+/** The lzo package, or the 400 (naming compression_codec) that says why LZO cannot be had. */
+export function lzoCodecPackage(): ReturnType<typeof lzoPackage> {
+  try {
+    return lzoPackage();
+  } catch (e) {
+    throw new SvcError('BAD_REQUEST', `invalid value for parameter compression_codec: ${(e as Error).message}`, {
+      cause: e,
+    });
+  }
 }
 
 const asBuffer = (d: Uint8Array): Buffer =>
@@ -133,7 +141,7 @@ export function pageCodec(name: CodecName, level: number | null): PageCodec {
       return { name, compress: (d) => hadoopFrame(d.length, l.compressSync(asBuffer(d)), 4) };
     }
     case 'LZO': {
-      const l = load<Lzo>('lzo');
+      const l = lzoCodecPackage();
       return { name, compress: (d) => hadoopFrame(d.length, l.compress(asBuffer(d)), 0) };
     }
   }

@@ -5,7 +5,7 @@
 // value up front.
 import { SvcError } from '../../errors/svc-error.js';
 import { PARTITION_BY, type PartitionBy } from '../../storage/partition-by.js';
-import { CODEC_LEVELS, CODEC_NAMES } from './codecs.js';
+import { CODEC_LEVELS, CODEC_NAMES, lzoCodecPackage } from './codecs.js';
 import type { CodecName } from './format.js';
 
 export interface ParquetOptions {
@@ -96,6 +96,8 @@ export function parseParquetOptions(params: URLSearchParams): ParquetOptions {
   const cc = get(params, 'compression_codec');
   const codec = cc === null ? d.codec : CODEC_NAMES.find((c) => c === cc.toUpperCase());
   if (codec === undefined) throw bad(`invalid compression codec[${cc!}], expected one of: ${LISTED_CODECS.join(', ')}`);
+  // Refused up front (COPY TO at its statement, not in its background job) when the optional package is absent.
+  if (codec === 'LZO') lzoCodecPackage();
 
   const range = CODEC_LEVELS[codec];
   // Codecs without levels accept any integer level and ignore it.
