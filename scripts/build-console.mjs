@@ -1,0 +1,77 @@
+// Builds the web console (console/*.ts, CodeMirror 6, uPlot) into dist/console/ with esbuild:
+// app-<hash>.js, app-<hash>.css and index.html naming them. The SQL words the editor highlights
+// and completes (QuestDB's keywords, svcdb's function names, the column types) come from the
+// compiled server (dist/lib, so `tsc -p .` runs first) and are inlined into the bundle.
+// Run by `npm run build`; `node scripts/build-console.mjs [outdir]`.
+import { build } from 'esbuild';
+import { mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { constants, gzipSync } from 'node:zlib';
+import { basename, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const repo = resolve(fileURLToPath(new URL('..', import.meta.url)));
+const outdir = resolve(process.argv[2] ?? join(repo, 'dist', 'console'));
+
+async function sqlWords() {
+  const lib = (p) => import(new URL(`../dist/lib/${p}`, import.meta.url).href);
+  const { QUESTDB_KEYWORDS } = await lib('sql/metadata.js');
+  const { functionNames } = await lib('sql/function-names.js');
+  const { createFunctionRegistry } = await lib('functions/index.js');
+  const { COLUMN_TYPES } = await lib('core/column-type.js');
+  return {
+    keywords: [...QUESTDB_KEYWORDS],
+    functions: functionNames(createFunctionRegistry()),
+    types: COLUMN_TYPES.map((t) => t.toLowerCase()),
+  };
+}
+
+const started = Date.now();
+const words = await sqlWords();
+mkdirSync(outdir, { recursive: true });
+// Old hashed files go; index.html is written last, so a running server never names a missing file for long.
+for (const f of readdirSync(outdir)) if (/^app-/.test(f)) rmSync(join(outdir, f));
+const result = await build({
+  entryPoints: { app: join(repo, 'console', 'main.ts') },
+  bundle: true,
+  format: 'esm',
+  target: ['es2022'],
+  platform: 'browser',
+  minify: true,
+  sourcemap: 'linked',
+  entryNames: '[name]-[hash]',
+  outdir,
+  metafile: true,
+  legalComments: 'linked',
+  define: { __SQL_WORDS__: JSON.stringify(words) },
+  logLevel: 'warning',
+});
+const outputs = Object.keys(result.metafile.outputs).map((p) => basename(p));
+const js = outputs.find((f) => /^app-.*\.js$/.test(f));
+const css = outputs.find((f) => /^app-.*\.css$/.test(f));
+if (!js || !css) throw new Error(`esbuild wrote no app bundle: ${outputs.join(', ')}`);
+// Gzip copies the server sends to browsers that take them (a third of the size).
+for (const f of [js, css])
+  writeFileSync(
+    join(outdir, `${f}.gz`),
+    gzipSync(readFileSync(join(outdir, f)), { level: constants.Z_BEST_COMPRESSION }),
+  );
+writeFileSync(
+  join(outdir, 'index.html'),
+  `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>svcdb console</title>
+<link rel="icon" href="data:,">
+<link rel="stylesheet" href="/console/${css}">
+<script type="module" src="/console/${js}"></script>
+</head>
+<body></body>
+</html>
+`,
+);
+const size = (f) => result.metafile.outputs[Object.keys(result.metafile.outputs).find((p) => p.endsWith(f))].bytes;
+console.log(
+  `console: ${outdir} (${js} ${(size(js) / 1024).toFixed(0)} KiB, ${css} ${(size(css) / 1024).toFixed(0)} KiB) in ${Date.now() - started} ms`,
+);
