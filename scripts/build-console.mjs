@@ -1,10 +1,10 @@
 // Builds the web console (console/*.ts, CodeMirror 6, uPlot) into dist/console/ with esbuild:
-// app-<hash>.js, app-<hash>.css and index.html naming them. The SQL words the editor highlights
+// app-<hash>.js, app-<hash>.css (and gzip copies), index.html naming them, licenses.txt. The SQL words the editor highlights
 // and completes (QuestDB's keywords, svcdb's function names, the column types) come from the
 // compiled server (dist/lib, so `tsc -p .` runs first) and are inlined into the bundle.
 // Run by `npm run build`; `node scripts/build-console.mjs [outdir]`.
 import { build } from 'esbuild';
-import { mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { constants, gzipSync } from 'node:zlib';
 import { basename, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -37,11 +37,11 @@ const result = await build({
   target: ['es2022'],
   platform: 'browser',
   minify: true,
-  sourcemap: 'linked',
+  sourcemap: false,
   entryNames: '[name]-[hash]',
   outdir,
   metafile: true,
-  legalComments: 'linked',
+  legalComments: 'none',
   define: { __SQL_WORDS__: JSON.stringify(words) },
   logLevel: 'warning',
 });
@@ -49,6 +49,20 @@ const outputs = Object.keys(result.metafile.outputs).map((p) => basename(p));
 const js = outputs.find((f) => /^app-.*\.js$/.test(f));
 const css = outputs.find((f) => /^app-.*\.css$/.test(f));
 if (!js || !css) throw new Error(`esbuild wrote no app bundle: ${outputs.join(', ')}`);
+// The licences of the bundled packages (MIT all), kept beside the bundle that copies them.
+const packages = new Set();
+for (const input of Object.keys(result.metafile.inputs)) {
+  const m = /node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(input);
+  if (m) packages.add(m[1]);
+}
+const licences = [...packages].sort().map((name) => {
+  const dir = join(repo, 'node_modules', name);
+  const file = readdirSync(dir).find((f) => /^licen[cs]e/i.test(f));
+  const { version, license } = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'));
+  const text = file && existsSync(join(dir, file)) ? readFileSync(join(dir, file), 'utf8').trim() : `(${license})`;
+  return `${name} ${version} (${license})\n\n${text}\n`;
+});
+writeFileSync(join(outdir, 'licenses.txt'), `Packages bundled into app-*.js\n\n${licences.join('\n---\n\n')}`);
 // Gzip copies the server sends to browsers that take them (a third of the size).
 for (const f of [js, css])
   writeFileSync(

@@ -88,6 +88,10 @@ describe('web console in a headless Chromium', () => {
   const files = mkdtempSync(join(tmpdir(), 'svcdb-console-files-'));
 
   before(async () => {
+    assert.ok(
+      existsSync(join(REPO, 'dist/console/index.html')),
+      'dist/console/ is missing: `npm run build` builds the console (tsc -p . alone does not)',
+    );
     [server, browser] = await Promise.all([startServer(), launch()]);
     page = await browser.newPage({ viewport: { width: 1280, height: 760 } });
     const failures: string[] = [];
