@@ -29,6 +29,20 @@ export function chartPlan(columns: readonly Column[], designated: number): Chart
   return series.length > 0 ? { x, series } : null;
 }
 
+/** Tick labels in UTC, 24-hour: dates for steps of a day or more, else times, the date again where it changes. */
+export function utcTicks(splits: readonly number[], step: number): string[] {
+  let lastDate = '';
+  return splits.map((s) => {
+    const iso = new Date(s * 1000).toISOString();
+    const date = iso.slice(0, 10);
+    if (step >= 86400) return date;
+    const time = step >= 60 ? iso.slice(11, 16) : step >= 1 ? iso.slice(11, 19) : iso.slice(11, 23);
+    const label = date !== lastDate ? `${time}\n${date}` : time;
+    lastDate = date;
+    return label;
+  });
+}
+
 export class ResultChart {
   readonly element: HTMLElement;
   readonly #plotBox: HTMLElement;
@@ -110,6 +124,10 @@ export class ResultChart {
       // svcdb's timestamps are UTC; so is the axis.
       tzDate: (ts: number) => uPlot.tzDate(new Date(ts * 1000), 'Etc/UTC'),
       scales: { x: { time: true } },
+      axes: [
+        { values: (_u: uPlot, splits: number[], _i: number, _s: number, step: number) => utcTicks(splits, step) },
+        {},
+      ],
       // The x range in view (epoch seconds) on the element, as data-x-range="min,max": zoom shows there.
       hooks: {
         setScale: [
@@ -119,7 +137,11 @@ export class ResultChart {
         ],
       },
       series: [
-        { label: r.columns[plan.x]?.name ?? 'time' },
+        {
+          label: r.columns[plan.x]?.name ?? 'time',
+          value: (_u: uPlot, v: number | null) =>
+            v === null ? '--' : new Date(v * 1000).toISOString().replace('T', ' ').replace('Z', ''),
+        },
         ...plan.series.map((c, k) => ({
           label: r.columns[c]?.name ?? `s${k}`,
           stroke: COLORS[k % COLORS.length],

@@ -315,6 +315,7 @@ describe('web console in a headless Chromium', () => {
       "select timestamp_sequence('2024-01-01', 60000000) ts, 20 + 5 * sin(x / 60.0) temperature,\n  12 + 3 * cos(x / 45.0) + rnd_double() humidity from long_sequence(720)",
     );
     assert.match(await run(page), /^720 rows/);
+    await page.click('details[data-table=sensors] summary');
     await page.click('button.tab[data-view=chart]');
     await page.waitForSelector('.chart-plot canvas');
     assert.ok((await pixelsOf(page, RED)) > 50);
