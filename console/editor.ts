@@ -29,7 +29,13 @@ const EXTRA_KEYWORDS =
   'unbounded exclude ties others nulls first last limit';
 
 export const DIALECT = SQLDialect.define({
-  keywords: [...new Set([...__SQL_WORDS__.keywords, ...EXTRA_KEYWORDS.split(' ')])].join(' '),
+  // An extra word that is also a function (first, last) stays a function.
+  keywords: [
+    ...new Set([
+      ...__SQL_WORDS__.keywords,
+      ...EXTRA_KEYWORDS.split(' ').filter((w) => !__SQL_WORDS__.functions.includes(w)),
+    ]),
+  ].join(' '),
   builtin: __SQL_WORDS__.functions.join(' '),
   types: __SQL_WORDS__.types.join(' '),
   identifierQuotes: '"',
