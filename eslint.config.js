@@ -29,6 +29,11 @@ export default tseslint.config(
     },
   },
   {
+    // The web console runs in the browser (bundled by scripts/build-console.mjs).
+    files: ['console/**/*.ts'],
+    languageOptions: { globals: globals.browser },
+  },
+  {
     // The JSON of Prometheus's and Alertmanager's APIs, which the tests read field by field.
     files: ['test/helpers/prometheus.ts', 'test/helpers/alertmanager.ts'],
     rules: { '@typescript-eslint/no-explicit-any': 'off' },

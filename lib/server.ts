@@ -14,6 +14,7 @@ import { MainServer } from './http/main-server.js';
 import { Router } from './http/router.js';
 import { sqlRoutes } from './http/sql-routes.js';
 import { chkRoutes } from './http/chk-route.js';
+import { consoleRoutes } from './http/console-route.js';
 import { importRoutes } from './http/imp-route.js';
 import { ComponentRegistry } from './lifecycle/component-registry.js';
 import { loadLogConf } from './log/log-conf.js';
@@ -83,6 +84,7 @@ export class SvcdbServer {
       router.add(r);
     for (const r of importRoutes({ database })) router.add(r);
     for (const r of chkRoutes({ database })) router.add(r);
+    for (const r of consoleRoutes()) router.add(r);
     if (config.get('http.debug.endpoints.enabled')) for (const r of debugRoutes) router.add(r);
     const auth = BasicAuth.fromConfig(config.get('http.user'), config.get('http.password'));
     this.#mainAuth = auth !== null;

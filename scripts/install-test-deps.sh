@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Makes sure the real programs the e2e tests drive are installed (Debian packages
-# prometheus and prometheus-alertmanager), the DuckDB package the Parquet tests read
+# prometheus, prometheus-alertmanager and chromium, the headless browser the web console's
+# test drives through playwright-core), the DuckDB package the Parquet tests read
 # with, and pyarrow. Run by `npm test` (pretest) and CI; silent no-op when present.
 set -euo pipefail
 
@@ -38,12 +39,14 @@ fi
 # Overrides exist only to test this script without uninstalling anything.
 prom_bin=${SVCDB_PROMETHEUS_BIN:-/usr/bin/prometheus}
 am_bin=${SVCDB_ALERTMANAGER_BIN:-/usr/bin/prometheus-alertmanager}
+chromium_bin=${SVCDB_CHROMIUM_BIN:-/usr/bin/chromium}
 apt_get=${SVCDB_APT_GET:-apt-get}
 policy=${SVCDB_POLICY_RC_D:-/usr/sbin/policy-rc.d}
 
 missing=()
 [[ -x $prom_bin ]] || missing+=(prometheus)
 [[ -x $am_bin ]] || missing+=(prometheus-alertmanager)
+[[ -x $chromium_bin ]] || missing+=(chromium)
 ((${#missing[@]} == 0)) && exit 0
 
 me=install-test-deps
@@ -51,7 +54,7 @@ if ((EUID != 0)); then
   # SVCDB_VIA_SUDO stops a loop should sudo not make us root.
   if [[ -z ${SVCDB_VIA_SUDO:-} ]] && command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null; then
     exec sudo -n env SVCDB_VIA_SUDO=1 SVCDB_PROMETHEUS_BIN="$prom_bin" SVCDB_ALERTMANAGER_BIN="$am_bin" \
-      SVCDB_APT_GET="$apt_get" SVCDB_POLICY_RC_D="$policy" bash "${BASH_SOURCE[0]}"
+      SVCDB_CHROMIUM_BIN="$chromium_bin" SVCDB_APT_GET="$apt_get" SVCDB_POLICY_RC_D="$policy" bash "${BASH_SOURCE[0]}"
   fi
   echo "$me: missing Debian packages: ${missing[*]} (the e2e tests that need them will fail)." >&2
   echo "$me: to install them run as root: bash ${BASH_SOURCE[0]}" >&2
@@ -128,7 +131,7 @@ busy=$(awk 'BEGIN { m["2382"] = 9090; m["2385"] = 9093; m["238C"] = 9100 }
   sort -u | tr '\n' ' ') || true # a missing /proc/net/tcp6 (IPv6 off) is no error
 [[ -n $busy ]] && echo "$me: warning: port(s) ${busy% } in use, though not by a daemon this install started" >&2
 
-for bin in "$prom_bin" "$am_bin"; do
+for bin in "$prom_bin" "$am_bin" "$chromium_bin"; do
   [[ -x $bin ]] || { echo "$me: $bin still missing after installing ${missing[*]}; log: $log" >&2; exit 1; }
 done
 rm -f "$log"

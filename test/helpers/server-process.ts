@@ -40,6 +40,8 @@ export interface StartOptions {
    * server (which the test sees) instead of exhausting the machine. An idle server maps ~1.7 GB.
    */
   readonly addressSpaceLimit?: number;
+  /** The CLI script to run instead of dist/bin/svcdb.js (a copy of the build elsewhere). */
+  readonly cli?: string;
 }
 
 const roots = new Set<string>();
@@ -67,7 +69,7 @@ export async function startServer(opts: StartOptions = {}): Promise<ServerProces
     SVC_HTTP_MIN_NET_BIND_TO: '127.0.0.1:0',
     ...opts.env,
   };
-  const argv = [...(opts.execArgv ?? []), CLI, 'serve', '-d', root, ...(opts.args ?? [])];
+  const argv = [...(opts.execArgv ?? []), opts.cli ?? CLI, 'serve', '-d', root, ...(opts.args ?? [])];
   const child =
     opts.addressSpaceLimit === undefined
       ? spawn(process.execPath, argv, { env, stdio: ['ignore', 'pipe', 'pipe'] })
