@@ -26,12 +26,12 @@ export function parseQuery(args: string[]): QueryArgs {
       if (f !== 'table' && f !== 'csv' && f !== 'json') fail(`--format must be table, csv or json [got ${f}]`);
       out.format = f;
     } else if (a === '--user') out.auth = value();
-    else if (a.startsWith('--')) fail(`unknown argument for query: ${a} (see svcdb --help)`);
+    else if (a.startsWith('--')) fail(`unknown option for query: ${a} (see svcdb query --help)`);
     else if (out.sql === undefined) out.sql = a;
     else fail('query takes one SQL text (quote it)');
   }
   if (out.sql === undefined || out.sql.trim() === '') fail('query needs the SQL text: svcdb query "select 1"');
-  if (!/^https?:\/\//.test(out.host!)) out.host = `http://${out.host!}`;
+  out.host = hostUrl(out.host!);
   return out as QueryArgs;
 }
 
@@ -44,8 +44,14 @@ export async function query(q: QueryArgs): Promise<void> {
   try {
     res = await fetch(url, { headers });
   } catch (e) {
-    fail(`cannot reach ${q.host}: ${e instanceof Error && e.cause instanceof Error ? e.cause.message : String(e)}`);
+    fail(`cannot reach ${q.host}: ${reachProblem(e)}`);
   }
+  // Another program on that port (the health server on 9003, a web server): said so, not parsed.
+  const type = res.headers.get('content-type') ?? '';
+  if (!/^(application\/json|text\/csv)/.test(type))
+    fail(
+      `${q.host} did not answer as svcdb's ${path} (${res.status}, ${type || 'no content type'}): is this svcdb's main port (9000 by default; the health server's 9003 answers no SQL)?`,
+    );
   if (!res.ok) {
     const text = await res.text();
     let body: { error?: string; position?: number } = {};
@@ -89,5 +95,38 @@ export async function query(q: QueryArgs): Promise<void> {
   if (rows === null) {
     const updated = members.get('updated');
     process.stdout.write(updated !== undefined ? `OK (${updated} rows updated)\n` : 'OK\n');
+  }
+}
+
+/** `--host` as a base URL: `h`, `h:port` or a URL; without a port, 9000 (the REST API's default, not HTTP's 80). */
+function hostUrl(host: string): string {
+  const text = /^[a-z][a-z0-9+.-]*:\/\//i.test(host) ? host : `http://${host}`;
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    fail(`--host ${host} is not a host name, host:port or URL`);
+  }
+  if (!/^[a-z][a-z0-9+.-]*:\/\/(\[[^\]]*\]|[^/:]*):\d+/i.test(text)) url.port = '9000';
+  return url.origin + url.pathname.replace(/\/+$/, '');
+}
+
+/** Why the server could not be reached, in words. */
+function reachProblem(e: unknown): string {
+  const cause = (e instanceof Error && e.cause instanceof Error ? e.cause : e) as NodeJS.ErrnoException;
+  switch (cause.code) {
+    case 'ECONNREFUSED':
+      return 'nothing is listening there (is svcdb serve running, on that port?)';
+    case 'ENOTFOUND':
+    case 'EAI_AGAIN':
+      return 'no such host';
+    case 'ECONNRESET':
+    case 'UND_ERR_SOCKET':
+      return "the connection was closed (is it svcdb's main port, 9000 by default?)";
+    case 'UND_ERR_HEADERS_TIMEOUT':
+    case 'ETIMEDOUT':
+      return 'no answer in time';
+    default:
+      return cause.message ?? String(e);
   }
 }

@@ -155,7 +155,7 @@ test('refusals: bad SQL with a caret, unknown options, Parquet without a file, a
   assert.equal(bad.stderr, 'select nosuch from trades\n       ^\nsvcdb: Invalid column: nosuch [position=7]\n');
   const opt = await exportCli('select 1', '-d', root, '--compresion', 'zstd');
   assert.equal(opt.code, 1);
-  assert.match(opt.stderr, /unknown argument for export: --compresion/);
+  assert.match(opt.stderr, /unknown option for export: --compresion/);
   const value = await exportCli('select 1', '-d', root, '-o', join(root, 'x.parquet'), '--compression_codec', 'zip');
   assert.equal(value.code, 1);
   assert.match(value.stderr, /invalid compression codec\[zip\], expected one of: uncompressed, snappy/);
