@@ -10,6 +10,7 @@ import { SvcError, isSqlError, isSvcError } from '../errors/svc-error.js';
 import { BATCH_FORMATS, type BatchFormat } from '../export/batch-formats.js';
 import { ArgList } from './arg-list.js';
 import { DEFAULT_ROOT, folderProblem } from './database-folder.js';
+import { humanBytes } from './progress-line.js';
 import { isSystemError, plain, writeProblem } from './system-errors.js';
 import { parseArgsOrReport, UsageError } from './usage-error.js';
 import { PARQUET_PARAMETERS, parseParquetOptions } from '../export/parquet/options.js';
@@ -109,7 +110,9 @@ export async function runExportCli(argv: readonly string[], io: ExportStreams): 
         if (args.format === 'json') io.stdout.write('\n');
       } else {
         await pipeline(bytes, createWriteStream(args.out));
-        io.stderr.write(`exported ${progress.rows} rows, ${progress.bytes} bytes of ${args.format} to ${args.out}\n`);
+        io.stderr.write(
+          `exported ${progress.rows.toLocaleString('en-US')} rows, ${humanBytes(progress.bytes)} of ${args.format} to ${args.out}\n`,
+        );
       }
     } finally {
       await db.close();

@@ -104,7 +104,7 @@ test('into a file: the extension picks the format; Parquet options as the /exp p
     '--row-group-size=100',
   );
   assert.equal(r.code, 0, r.stderr);
-  assert.match(r.stderr, /^exported 515 rows, \d+ bytes of parquet to .*msft\.parquet\n$/);
+  assert.match(r.stderr, /^exported 515 rows, \d+(\.\d)? (B|KB|MB) of parquet to .*msft\.parquet\n$/);
   const bytes = new Uint8Array(readFileSync(file)).buffer;
   const meta = parquetMetadata(bytes);
   assert.equal(meta.row_groups.length, 6);

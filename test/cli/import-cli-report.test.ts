@@ -234,8 +234,8 @@ async function inTerminal(command: string, columns: number): Promise<string> {
   return r.stdout;
 }
 
-/** A terminal's escape sequence (ESC [ ... letter). */
-const ESCAPE = new RegExp(`${String.fromCharCode(27)}\\[[0-9;?]*[A-Za-z]`, 'g');
+/** A terminal's escape sequence (ESC [ ... letter, or ESC and one character). */
+const ESCAPE = new RegExp(`${String.fromCharCode(27)}(\\[[0-9;?]*[A-Za-z]|.)`, 'g');
 
 /** The progress lines drawn (each redraw, escape sequences removed). */
 function progressLines(screen: string): string[] {
