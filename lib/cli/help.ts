@@ -5,8 +5,8 @@ import { VERSION } from '../version.js';
 
 const SERVE = `Usage: svcdb serve [-d <root>] [--service] [-Dout=<log.conf>] [-Debug]
 
-Starts the server: the REST API and web console on port 9000, the health server
-(status, metrics) on 9003. Ctrl-C or SIGTERM stops it; in-flight requests finish.
+Starts the server: the REST API on port 9000, the health server (status,
+metrics) on 9003. Ctrl-C or SIGTERM stops it; in-flight requests finish.
 
 Options:
   -d <root>      Database root holding conf/, db/ and log/ (default ./svcdb-data),
@@ -42,7 +42,8 @@ Examples:
   svcdb query "select ts, avg(price) from trades sample by 1h" --host db1 --format csv
 `;
 
-const IMPORT = `Usage: svcdb import <file|-> [--table t] [--timestamp ts] [--partition-by DAY] [options] [-d <root>]
+const IMPORT = `Usage: svcdb import <file|-> [--table t] [--timestamp ts] [--partition-by DAY] [options]
+                    [-d <root>]
 
 Imports a CSV (or TAB, pipe or semicolon separated) file into a table of the
 database folder at -d <root> (default ./svcdb-data), with no server running on
@@ -57,8 +58,9 @@ Options:
   --timestamp c      The designated timestamp column.
   --partition-by p   NONE, HOUR, DAY, WEEK, MONTH or YEAR (needs --timestamp).
   --delimiter d      One character, or tab (default: detected).
-  --schema f         A JSON file of column types and timestamp patterns:
-                     [{"name": "ts", "type": "TIMESTAMP", "pattern": "yyyy-MM-dd HH:mm:ss"}, ...]
+  --schema f         A JSON file of column types and timestamp patterns, e.g.
+                     [{"name": "ts", "type": "TIMESTAMP",
+                       "pattern": "yyyy-MM-dd HH:mm:ss"}, {"name": "v", "type": "DOUBLE"}]
   --atomicity a      skipCol (a bad value becomes NULL, the default), skipRow (its row is
                      rejected) or abort (the import stops, nothing imported).
   --rejects f        Write every rejected row and every value stored as NULL to this CSV file:
@@ -114,17 +116,12 @@ export const COMMAND_HELP: Readonly<Record<string, string>> = {
 export const HELP = `svcdb ${VERSION}: a time-series SQL database server (QuestDB dialect and HTTP API)
 
 Usage:
-  svcdb serve [-d <root>]                     Start the server (REST API on 9000, health on 9003).
-  svcdb query "<sql>" [--host <host[:port]>]  Run SQL on a running server.
-  svcdb import <file|-> [--table t] [-d <root>]
-                                              Import a CSV file into a database folder.
-  svcdb export "<sql>" [-o <file>] [-d <root>]
-                                              Export a query of a database folder as CSV,
-                                              JSON or Parquet.
+  svcdb serve [-d <root>]                 Start the server: REST API on 9000, health on 9003.
+  svcdb query "<sql>" [--host <h[:p]>]    Run SQL on a running server.
+  svcdb import <file|-> [-d <root>]       Import a CSV file into a database folder.
+  svcdb export "<sql>" [-o <file>]        Export a query of a database folder (CSV, JSON, Parquet).
+  svcdb <command> --help                  The command's options and examples (also -h).
   svcdb --version
-  svcdb --help
-
-svcdb <command> --help (or -h) shows the command's options and examples.
 
 Every server.conf key can be set by an environment variable: SVC_ + the key
 upper-cased with dots as underscores (SVC_HTTP_NET_BIND_TO=127.0.0.1:9000).

@@ -161,7 +161,11 @@ export async function runImportCli(argv: readonly string[], io: CliStreams): Pro
       return 1;
     }
     if (isSystemError(e)) {
-      io.stderr.write(`svcdb: ${readProblem(e.path ?? args.file, e, 'a CSV file')}\n`);
+      // The CSV file, or else the database folder (made, locked, written).
+      const csv = e.path === undefined || e.path === args.file;
+      io.stderr.write(
+        `svcdb: ${csv ? readProblem(args.file, e, 'a CSV file') : `cannot use the database folder ${args.root}: ${writeProblem(e.path!, e)}`}\n`,
+      );
       return 1;
     }
     throw e;
