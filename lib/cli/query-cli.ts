@@ -64,6 +64,10 @@ export async function query(q: QueryArgs): Promise<void> {
       process.stderr.write(`${q.sql}\n${' '.repeat(Math.max(0, body.position))}^\n`);
       fail(`${body.error} [position=${body.position}]`);
     }
+    if (res.status === 401)
+      fail(
+        `${q.host} needs credentials${q.auth ? ' (these were refused)' : ''}: --user <user:password> or SVCDB_AUTH=<user:password>`,
+      );
     fail(`${res.status} ${body.error ?? res.statusText}`);
   }
   // A reader that stops early (`| head`) ends the command quietly.

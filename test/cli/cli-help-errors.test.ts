@@ -218,3 +218,19 @@ test('query --host: no port means 9000, host:port works, a port that is not the 
     await s.stop();
   }
 });
+
+test('query on a server with authentication: missing or refused credentials say how to give them', async () => {
+  const s = await startServer({ env: { SVC_HTTP_USER: 'u', SVC_HTTP_PASSWORD: 'p' } });
+  try {
+    const host = s.mainUrl.replace(/^http:\/\//, '');
+    assertWords(
+      await svcdb(['query', 'select 1', '--host', host]),
+      /needs credentials: --user <user:password> or SVCDB_AUTH=<user:password>/,
+    );
+    assertWords(await svcdb(['query', 'select 1', '--host', host, '--user', 'u:wrong']), /these were refused/);
+    const ok = await svcdb(['query', 'select 1 x', '--host', host, '--format', 'csv'], { SVCDB_AUTH: 'u:p' });
+    assert.equal(ok.stdout, '"x"\n1\n');
+  } finally {
+    await s.stop();
+  }
+});
