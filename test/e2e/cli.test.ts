@@ -223,7 +223,10 @@ test('svcdb query prints a table, CSV or JSON from a running server, and errors 
     assert.equal(bad.stderr, 'select nope from cq\n       ^\nsvcdb: Invalid column: nope [position=7]\n');
     const unauthorized = await runCli(['query', 'select 1', '--host', host]);
     assert.equal(unauthorized.code, 1);
-    assert.match(unauthorized.stderr, /^svcdb: 401 unauthorized\n$/);
+    assert.match(
+      unauthorized.stderr,
+      /^svcdb: http:\/\/\S+ needs credentials: --user <user:password> or SVCDB_AUTH=<user:password>\n$/,
+    );
     const usage = await runCli(['query']);
     assert.equal(usage.code, 1);
     assert.match(usage.stderr, /query needs the SQL text/);
