@@ -9,7 +9,7 @@ import { healthAuthOf, type HealthSettings } from './health/health-responder.js'
 import { HealthServer } from './health/health-server.js';
 import { BasicAuth } from './net/basic-auth.js';
 import { debugRoutes } from './http/debug-routes.js';
-import { urlOf } from './net/listen.js';
+import { ListenError, urlOf } from './net/listen.js';
 import { MainServer } from './http/main-server.js';
 import { Router } from './http/router.js';
 import { sqlRoutes } from './http/sql-routes.js';
@@ -125,7 +125,7 @@ export class SvcdbServer {
     try {
       for (const d of ['conf', 'db', 'log']) mkdirSync(join(root, d), { recursive: true });
     } catch (e) {
-      throw new SvcError('CONFIG', `cannot create the root folder ${root}: ${errorMessage(e)}`);
+      throw new SvcError('CONFIG', `cannot create the root folder ${root}: ${mkdirProblem(e)}`);
     }
     const loaded = loadConfig(root, env);
     const debug = opts.debug === true || env.SVC_DEBUG === 'true';
@@ -255,7 +255,9 @@ export class SvcdbServer {
     });
     const { failed, notStarted } = await registry.startAll();
     if (failed.length > 0 || notStarted.length > 0) {
-      const why = failed.map((n) => `${n}: ${errorMessage(registry.failureOf(n))}`).join('; ');
+      const why = failed
+        .map((n) => `${n}: ${errorMessage(registry.failureOf(n))}${listenAdvice(n, registry.failureOf(n))}`)
+        .join('; ');
       await this.stop();
       throw new Error(`cannot start ${[...failed, ...notStarted].join(', ')}${why ? ` (${why})` : ''}`);
     }
@@ -277,5 +279,45 @@ export class SvcdbServer {
       await this.logs.close();
     })();
     return this.#stopping;
+  }
+}
+
+/** The setting that moves a server whose address could not be bound (the error says why). */
+const BIND_SETTINGS: Readonly<Record<string, string>> = {
+  [COMPONENTS.main]: 'http.net.bind.to',
+  [COMPONENTS.health]: 'http.min.net.bind.to',
+};
+
+/** What to do about an address that cannot be bound: stop what holds it, or move the server. */
+function listenAdvice(component: string, e: unknown): string {
+  const key = BIND_SETTINGS[component];
+  // The health server may listen on a thread of its own: its error comes back as a message.
+  const message = errorMessage(e);
+  if (
+    key === undefined ||
+    !(
+      e instanceof ListenError || /^(port \d+ is already in use|no permission to listen|cannot listen on)/.test(message)
+    )
+  )
+    return '';
+  const env = `SVC_${key.toUpperCase().replace(/\./g, '_')}`;
+  return `: ${/already in use/.test(message) ? 'stop the other server, or ' : ''}set ${key} in conf/server.conf or ${env}=<host:port>`;
+}
+
+/** Why a folder could not be made, in words (no errno code). */
+function mkdirProblem(e: unknown): string {
+  switch ((e as NodeJS.ErrnoException).code) {
+    case 'EACCES':
+    case 'EPERM':
+      return 'permission denied (give -d a folder you can write)';
+    case 'ENOTDIR':
+    case 'EEXIST':
+      return 'a part of the path is a file, not a folder (give -d a folder)';
+    case 'EROFS':
+      return 'the file system is read-only';
+    case 'ENOSPC':
+      return 'the disk is full';
+    default:
+      return errorMessage(e);
   }
 }

@@ -9,6 +9,9 @@ import { Database, openError, type ExportProgress } from '../db/database.js';
 import { SvcError, isSqlError, isSvcError } from '../errors/svc-error.js';
 import { BATCH_FORMATS, type BatchFormat } from '../export/batch-formats.js';
 import { ArgList } from './arg-list.js';
+import { DEFAULT_ROOT, folderProblem } from './database-folder.js';
+import { humanBytes } from './progress-line.js';
+import { isSystemError, plain, writeProblem } from './system-errors.js';
 import { parseArgsOrReport, UsageError } from './usage-error.js';
 import { PARQUET_PARAMETERS, parseParquetOptions } from '../export/parquet/options.js';
 
@@ -30,7 +33,7 @@ interface ExportArgs {
 }
 
 function parseArgs(args: readonly string[]): ExportArgs {
-  const a: ExportArgs = { sql: '', root: './svcdb-data', format: 'csv', out: null, header: true, parquet: {} };
+  const a: ExportArgs = { sql: '', root: DEFAULT_ROOT, format: 'csv', out: null, header: true, parquet: {} };
   let sql: string | null = null;
   let formatGiven = false;
   const list = new ArgList(args);
@@ -51,7 +54,7 @@ function parseArgs(args: readonly string[]): ExportArgs {
       const eq = arg.indexOf('=');
       const name = (eq < 0 ? arg.slice(2) : arg.slice(2, eq)).replace(/-/g, '_');
       if (!PARQUET_PARAMETERS.includes(name))
-        throw new UsageError(`unknown argument for export: ${arg} (see svcdb --help)`);
+        throw new UsageError(`unknown option for export: ${arg} (see svcdb export --help)`);
       a.parquet[name] = eq < 0 ? value() : arg.slice(eq + 1);
     } else if (sql === null) sql = arg;
     else throw new UsageError('export takes one SQL text (quote it)');
@@ -84,6 +87,9 @@ export async function runExportCli(argv: readonly string[], io: ExportStreams): 
   try {
     // The Parquet options are checked before the folder is opened (400 naming the parameter).
     const parquet = args.format === 'parquet' ? parseParquetOptions(new URLSearchParams(args.parquet)) : undefined;
+    // A folder without a database is refused: opening it would make an empty one.
+    const problem = folderProblem(args.root, 'export');
+    if (problem !== null) throw new UsageError(problem);
     let db: Database;
     try {
       db = Database.open(args.root);
@@ -104,7 +110,9 @@ export async function runExportCli(argv: readonly string[], io: ExportStreams): 
         if (args.format === 'json') io.stdout.write('\n');
       } else {
         await pipeline(bytes, createWriteStream(args.out));
-        io.stderr.write(`exported ${progress.rows} rows, ${progress.bytes} bytes of ${args.format} to ${args.out}\n`);
+        io.stderr.write(
+          `exported ${progress.rows.toLocaleString('en-US')} rows, ${humanBytes(progress.bytes)} of ${args.format} to ${args.out}\n`,
+        );
       }
     } finally {
       await db.close();
@@ -117,6 +125,10 @@ export async function runExportCli(argv: readonly string[], io: ExportStreams): 
       (e as NodeJS.ErrnoException).code === 'ERR_STREAM_PREMATURE_CLOSE'
     )
       return 0;
+    if (e instanceof UsageError) {
+      io.stderr.write(`svcdb: ${e.message}\n`);
+      return 1;
+    }
     if (isSvcError(e) && e.status < 500) {
       if (e.position !== undefined && isSqlError(e))
         io.stderr.write(`${args.sql}\n${' '.repeat(Math.max(0, e.position))}^\n`);
@@ -125,8 +137,10 @@ export async function runExportCli(argv: readonly string[], io: ExportStreams): 
       );
       return 1;
     }
-    if ((e as NodeJS.ErrnoException).code !== undefined && (e as NodeJS.ErrnoException).syscall !== undefined) {
-      io.stderr.write(`svcdb: ${(e as Error).message}\n`);
+    if (isSystemError(e)) {
+      io.stderr.write(
+        `svcdb: ${args.out !== null && (e.path === undefined || e.path === args.out) ? writeProblem(args.out, e) : plain(e)}\n`,
+      );
       return 1;
     }
     throw e;

@@ -1,9 +1,9 @@
 // The svcdb command line: argv -> the command. `serve` runs the server,
-// `query` runs SQL against a running one, `import` and `export` work on a
+// `query` and `shell` run SQL on a running one or a folder, `import` and `export` work on a
 // database folder no server is running on (through lib/db's Database).
 import { VERSION } from '../version.js';
 import { fail } from './fail.js';
-import { HELP } from './help.js';
+import { COMMAND_HELP, HELP, wantsHelp } from './help.js';
 import { parseQuery, query, shell } from './query-cli.js';
 import { parseServe, serve, type StartServer } from './serve-cli.js';
 
@@ -38,6 +38,16 @@ async function exportCommand(args: string[]): Promise<void> {
 /** Runs the command `argv` names (process.argv without node and the script). */
 export async function runCli(argv: readonly string[], deps: CliDeps): Promise<void> {
   const [cmd, ...rest] = argv;
+  // `svcdb <command> --help` (or -h) anywhere in its arguments, and `svcdb help <command>`.
+  const help = cmd === undefined ? undefined : COMMAND_HELP[cmd];
+  if (help !== undefined && wantsHelp(rest)) {
+    process.stdout.write(help);
+    return;
+  }
+  if (cmd === 'help' && rest[0] !== undefined && COMMAND_HELP[rest[0]] !== undefined) {
+    process.stdout.write(COMMAND_HELP[rest[0]]!);
+    return;
+  }
   switch (cmd) {
     case '--version':
     case '-v':

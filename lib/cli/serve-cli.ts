@@ -35,7 +35,7 @@ export function parseServe(args: string[]): ServeArgs {
       out.logConf = a.slice(6);
       if (out.logConf === '') fail('-Dout= needs a path');
     } else if (a === '-Debug' || a === '--debug') out.debug = true;
-    else fail(`unknown argument for serve: ${a} (see svcdb --help)`);
+    else fail(`unknown option for serve: ${a} (see svcdb serve --help)`);
   }
   return out;
 }

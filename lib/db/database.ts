@@ -147,6 +147,11 @@ export class ImportJob {
     return { bytes: this.#importer.bytes, rowsImported: this.#importer.rowsImported };
   }
 
+  /** Values of imported rows stored as NULL because they did not convert (atomicity skipCol). */
+  get valuesNulled(): number {
+    return this.#importer.valuesNulled;
+  }
+
   /** Reads `source` (gunzipped when it is gzip) into the table, out of sight; on any failure the import is undone. */
   async stage(source: ImportSource, hooks: ImportLoopHooks = {}): Promise<ImportResult> {
     const imp = this.#importer;

@@ -30,6 +30,7 @@ import {
   type ImportLimits,
 } from './import-limits.js';
 import { columnNames } from './import-names.js';
+import type { ImportIssue, IssueReport } from './import-issues.js';
 
 export type Atomicity = 'skipCol' | 'skipRow' | 'abort';
 
@@ -61,6 +62,8 @@ export interface CsvBatcherOptions {
   readonly budget?: MemoryBudget;
   /** The worker pool that parses segments of the file (ingest/segments.ts); absent or null: this thread parses. */
   readonly pool?: () => WorkerPool | null;
+  /** Report rejected rows and values stored as NULL line by line (ingest/import-issues.ts); off when absent. */
+  readonly issues?: IssueReport;
 }
 
 /** What detection found, schema entries applied. */
@@ -173,6 +176,10 @@ export class CsvBatcher {
   }
   get rowsRejected(): number {
     return (this.#rows?.rejected ?? 0) + (this.#segments?.rejected ?? 0);
+  }
+  /** Values of accepted rows stored as NULL because they did not convert (atomicity skipCol). */
+  get nulled(): number {
+    return (this.#rows?.nulled ?? 0) + (this.#segments?.nulled ?? 0);
   }
   /** Values that did not convert, per file column. */
   get errors(): number[] {
@@ -306,7 +313,14 @@ export class CsvBatcher {
     this.#sizeBatches(target.types, sample, d.header);
     this.#builders = target.types.map((t, i) => columnBuilder(t, target.patterns[i], this.#memory!));
     this.#tokenizer = this.#newTokenizer(delimiter);
-    this.#rows = new RowRules(this.#builders, target, o, () => this.#tokenizer?.line ?? 0, d.header);
+    const issues = o.issues && { keep: o.issues.keep, raw: o.issues.raw, delimiter };
+    const rules = {
+      atomicity: o.atomicity,
+      skipLev: o.skipLev,
+      ...(o.abortNote === undefined ? {} : { abortNote: o.abortNote }),
+      ...(issues === undefined ? {} : { issues }),
+    };
+    this.#rows = new RowRules(this.#builders, target, rules, () => this.#tokenizer?.line ?? 0, d.header);
     this.#rows.rowLimit = this.#rowLimit;
     if (target.inOrderFrom === undefined) this.#fast = new FastRows(this.#builders, delimiter, this.#rows);
     // The start of the file (what detection held) is parsed here, up to its last row end; the rest on the
@@ -324,11 +338,7 @@ export class CsvBatcher {
       lineBytes: this.#limits.lineBytes,
       segmentBytes: this.#limits.segmentBytes,
       target,
-      rules: {
-        atomicity: o.atomicity,
-        skipLev: o.skipLev,
-        ...(o.abortNote === undefined ? {} : { abortNote: o.abortNote }),
-      },
+      rules,
       line: this.#tokenizer.line,
       startRows: this.#rows.accepted + this.#rows.rejected,
       startBytes: cut,
@@ -336,6 +346,7 @@ export class CsvBatcher {
       batch: (rows, columns) => this.#sink.batch(rows, columns),
       serially: (line, chunks) => this.#serially(delimiter, line, chunks),
       more: (chunk) => this.#feed(chunk),
+      issues: (list) => this.#report(list),
     });
     await this.#feed(head.subarray(cut));
   }
@@ -396,8 +407,18 @@ export class CsvBatcher {
     for (const c of chunks) await this.#feed(c);
   }
 
+  /** Issues to the owner, in file order. */
+  #report(list: readonly ImportIssue[]): void {
+    const add = this.#opts.issues?.add;
+    if (add !== undefined) for (const i of list) add(i);
+  }
+
   async #flush(): Promise<void> {
     const r = this.#rows!;
+    if (r.issues.length > 0) {
+      this.#report(r.issues);
+      r.issues.length = 0;
+    }
     this.#rowLimit = r.rowLimit = this.#batchRows;
     if (r.pending === 0) return;
     const rows = r.pending;

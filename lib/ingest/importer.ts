@@ -28,6 +28,7 @@ import {
   type SchemaEntry,
 } from './csv-batcher.js';
 import { DEFAULT_IMPORT_LIMITS, importBudget, type ImportLimits } from './import-limits.js';
+import type { IssueReport } from './import-issues.js';
 
 export { importError, type Atomicity, type SchemaEntry };
 
@@ -53,6 +54,8 @@ export interface ImportOptions {
   readonly limits?: ImportLimits;
   /** The worker pool that parses segments of the file (absent or null: the import's own thread parses it). */
   readonly pool?: () => WorkerPool | null;
+  /** Report rejected rows and values stored as NULL line by line (`svcdb import`); off when absent. */
+  readonly issues?: IssueReport;
 }
 
 export interface ImportColumnReport {
@@ -130,6 +133,7 @@ export class Importer {
         limits,
         budget: this.#budget,
         ...(opts.pool === undefined ? {} : { pool: opts.pool }),
+        ...(opts.issues === undefined ? {} : { issues: opts.issues }),
       },
       {
         prepare: (layout) => this.#prepare(layout),
@@ -143,6 +147,10 @@ export class Importer {
   }
   get rowsRejected(): number {
     return this.#batcher.rowsRejected;
+  }
+  /** Values of imported rows stored as NULL because they did not convert (atomicity skipCol). */
+  get valuesNulled(): number {
+    return this.#batcher.nulled;
   }
   /** Bytes consumed so far, for progress. */
   get bytes(): number {

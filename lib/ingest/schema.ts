@@ -4,17 +4,16 @@
 import { columnName } from './import-names.js';
 import { importError, parseColumnType, type SchemaEntry } from './importer.js';
 
-/** The `schema` part: [{name, type, pattern?}, ...]. */
-export function parseSchema(text: string): SchemaEntry[] {
+/** The `schema` part: [{name, type, pattern?}, ...]; `what` names it in errors (`svcdb import` names its --schema file). */
+export function parseSchema(text: string, what = 'the schema part'): SchemaEntry[] {
   let raw: unknown;
   try {
     raw = JSON.parse(text);
   } catch {
-    throw importError('the schema part is not valid JSON: expected [{"name": ..., "type": ..., "pattern": ...}, ...]');
+    throw importError(`${what} is not valid JSON: expected [{"name": ..., "type": ..., "pattern": ...}, ...]`);
   }
   const list = Array.isArray(raw) ? raw : (raw as { columns?: unknown })?.columns;
-  if (!Array.isArray(list))
-    throw importError('the schema part must be a JSON array of {"name", "type", "pattern"} objects');
+  if (!Array.isArray(list)) throw importError(`${what} must be a JSON array of {"name", "type", "pattern"} objects`);
   return list.map((e: unknown, i) => {
     const o = e as { name?: unknown; type?: unknown; pattern?: unknown };
     if (typeof o?.name !== 'string' || typeof o.type !== 'string')

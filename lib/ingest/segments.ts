@@ -23,6 +23,7 @@ import type { CsvTarget } from './csv-batcher.js';
 import { CsvTokenizer } from './csv-tokenizer.js';
 import { FastRows } from './fast-rows.js';
 import { RowRules, type RowRulesOptions } from './row-rules.js';
+import type { ImportIssue } from './import-issues.js';
 
 const LF = 0x0a;
 const QUOTE = 0x22;
@@ -69,6 +70,9 @@ export interface SegmentResult {
   readonly rows: number;
   readonly rejected: number;
   readonly errors: readonly number[];
+  readonly nulled: number;
+  /** Issues kept (rules.issues), their lines counted from the segment's first. */
+  readonly issues: readonly ImportIssue[];
   /** The accepted rows, one input per file column (none unless clean). */
   readonly columns: readonly ColumnInput[];
 }
@@ -89,6 +93,8 @@ export function parseSegment(m: SegmentRequest): SegmentResult {
     rows: rules.accepted,
     rejected: rules.rejected,
     errors: rules.errors,
+    nulled: rules.nulled,
+    issues: rules.issues,
     columns: clean ? builders.map((b) => b.take()) : [],
   };
 }
@@ -144,6 +150,8 @@ export interface SegmentsOptions {
   readonly serially: (line: number, chunks: readonly Uint8Array[]) => Promise<void>;
   /** ...and then the rest of a chunk pushed meanwhile (through the caller's tokenizer). */
   readonly more: (chunk: Uint8Array) => Promise<void>;
+  /** A segment's issues (rules.issues), their lines the file's, before its rows go to the sink. */
+  readonly issues?: (list: readonly ImportIssue[]) => void;
 }
 
 interface InFlight {
@@ -163,6 +171,7 @@ export class Segments {
   serial = false;
   accepted = 0;
   rejected = 0;
+  nulled = 0;
   readonly errors: number[];
   #carry: Uint8Array[] = [];
   #carryBytes = 0;
@@ -343,6 +352,11 @@ export class Segments {
     this.accepted += r.rows;
     this.rejected += r.rejected;
     r.errors.forEach((e, i) => (this.errors[i]! += e));
+    this.nulled += r.nulled;
+    if (r.issues.length > 0) {
+      const from = this.#line - 1;
+      this.#o.issues?.(r.issues.map((i) => ({ ...i, line: i.line + from })));
+    }
     this.#line += r.lines;
     this.#rowsSeen += r.rows + r.rejected;
     this.#bytesSeen += s.request.bytes.length;

@@ -104,7 +104,7 @@ test('into a file: the extension picks the format; Parquet options as the /exp p
     '--row-group-size=100',
   );
   assert.equal(r.code, 0, r.stderr);
-  assert.match(r.stderr, /^exported 515 rows, \d+ bytes of parquet to .*msft\.parquet\n$/);
+  assert.match(r.stderr, /^exported 515 rows, \d+(\.\d)? (B|KB|MB) of parquet to .*msft\.parquet\n$/);
   const bytes = new Uint8Array(readFileSync(file)).buffer;
   const meta = parquetMetadata(bytes);
   assert.equal(meta.row_groups.length, 6);
@@ -155,7 +155,7 @@ test('refusals: bad SQL with a caret, unknown options, Parquet without a file, a
   assert.equal(bad.stderr, 'select nosuch from trades\n       ^\nsvcdb: Invalid column: nosuch [position=7]\n');
   const opt = await exportCli('select 1', '-d', root, '--compresion', 'zstd');
   assert.equal(opt.code, 1);
-  assert.match(opt.stderr, /unknown argument for export: --compresion/);
+  assert.match(opt.stderr, /unknown option for export: --compresion/);
   const value = await exportCli('select 1', '-d', root, '-o', join(root, 'x.parquet'), '--compression_codec', 'zip');
   assert.equal(value.code, 1);
   assert.match(value.stderr, /invalid compression codec\[zip\], expected one of: uncompressed, snappy/);

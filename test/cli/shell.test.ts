@@ -251,7 +251,7 @@ describe('on a running server (--host)', () => {
   test('says the health port is not the REST API, without a stack', async () => {
     const r = await svcdb(['shell', '--host', s.healthUrl, '-c', 'select 1']);
     assert.equal(r.code, 1);
-    assert.match(r.stderr, /^svcdb: .*REST API port, 9000 by default/);
+    assert.match(r.stderr, /^svcdb: .*did not answer as svcdb's \/exec .*main port \(9000 by default/);
     assert.doesNotMatch(r.stderr, /SyntaxError|\n {4}at /);
   });
 });

@@ -906,7 +906,7 @@ describe('svcdb import', () => {
     const root = makeRoot();
     assert.match((await cli([])).stderr, /import needs a file/);
     assert.match((await cli(['x.csv', '--atomicity', 'never', '-d', root])).stderr, /--atomicity must be/);
-    assert.match((await cli(['/no/such/file.csv', '-d', root])).stderr, /cannot read \/no\/such\/file\.csv: ENOENT/);
+    assert.match((await cli(['/no/such/file.csv', '-d', root])).stderr, /file not found: \/no\/such\/file\.csv/);
     const e = await cli([fixture('empty.csv'), '-d', root]);
     assert.equal(e.code, 1);
     assert.match(e.stderr, /empty file/);

@@ -139,6 +139,8 @@ function tokenized(bytes: Uint8Array, atomicity: Atomicity): SegmentResult {
     rows: rules.accepted,
     rejected: rules.rejected,
     errors: rules.errors,
+    nulled: rules.nulled,
+    issues: rules.issues,
     columns: builders.map((b) => b.take()),
   };
 }

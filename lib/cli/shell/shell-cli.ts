@@ -32,6 +32,7 @@ and may span lines. On a terminal: line editing and history (~/.svcdb_history,
 or SVCDB_HISTORY=<file>). A script (-f, -c, or standard input that is not a
 terminal) runs to its end; the exit code is 1 when any statement failed.
 
+Options:
   --host h[:port]   The server's REST API (default 127.0.0.1:9000; port 9000 when none is given).
   --user u:p        Basic authentication credentials (also SVCDB_AUTH=u:p).
   -d <root>         A database folder, opened in this process; refused while a server holds it.
@@ -42,7 +43,15 @@ terminal) runs to its end; the exit code is 1 when any statement failed.
   --max-rows n      Table mode: rows shown at most, the first and the last half (default 40; 0: all).
   --bail            Stop a script at its first failed statement.
 
+  -h, --help        This text.
+
 Commands in the shell (\\? lists them): \\d, \\d <table>, \\dt, \\mode, \\timing, \\maxrows, \\nullvalue, \\q.
+
+Examples:
+  svcdb shell
+  svcdb shell -d ./svcdb-data
+  svcdb shell --host db1:9000 -f report.sql --mode csv > report.csv
+  echo "select count() from trades;" | svcdb shell -d ./svcdb-data
 `;
 
 interface ShellArgs {
@@ -97,7 +106,7 @@ function parseArgs(argv: readonly string[], env: NodeJS.ProcessEnv, command: str
     } else if (arg === '--bail') a.bail = true;
     else if (arg === '--help' || arg === '-h') a.help = true;
     else if (arg.startsWith('-') && arg !== '-')
-      throw new UsageError(`unknown argument for ${command}: ${arg} (see svcdb ${command} --help)`);
+      throw new UsageError(`unknown option for ${command}: ${arg} (see svcdb ${command} --help)`);
     else if (a.sql === null) a.sql = arg;
     else throw new UsageError(`${command} takes one SQL text (quote it, or use -f <file>)`);
   }

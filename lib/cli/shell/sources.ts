@@ -97,14 +97,23 @@ export class ServerSource implements Source {
   }
 
   /** A GET of `path` (node:http: its body streams several times faster than fetch's). */
-  #get(path: string, o: RunOptions): Promise<IncomingMessage> {
+  async #get(path: string, o: RunOptions): Promise<IncomingMessage> {
     const url = new URL(`${this.#base}${path}`);
     const request = url.protocol === 'https:' ? httpsRequest : httpRequest;
-    return new Promise((resolve, reject) => {
+    const res = await new Promise<IncomingMessage>((resolve, reject) => {
       const req = request(url, { headers: this.#headers, signal: o.signal }, resolve);
       req.once('error', (e) => reject(o.signal.aborted ? o.signal.reason : reachError(this.#base, e)));
       req.end();
     });
+    // Another program on that port (the health server on 9003, a web server): said so, not parsed.
+    const type = res.headers['content-type'] ?? '';
+    if (res.statusCode !== 401 && !/^(application\/json|text\/csv)/.test(type)) {
+      res.resume();
+      throw new SourceError(
+        `${this.#base} did not answer as svcdb's ${url.pathname} (${res.statusCode ?? 0}, ${type || 'no content type'}): is this svcdb's main port (9000 by default; the health server's 9003 answers no SQL)?`,
+      );
+    }
+    return res;
   }
 
   async exec(sql: string, o: RunOptions): Promise<AsyncIterable<Uint8Array>> {
@@ -148,6 +157,10 @@ export class ServerSource implements Source {
     } catch {
       body = null; // not JSON: said below with the status
     }
+    if (status === 401)
+      return new SourceError(
+        `${this.#base} needs credentials${this.#headers.authorization !== undefined ? ' (these were refused)' : ''}: --user <user:password> or SVCDB_AUTH=<user:password>`,
+      );
     if (body !== null && typeof body === 'object' && typeof body.error === 'string') {
       const message = status === 400 ? body.error : `${status} ${body.error}`;
       if (status >= 500 || status === 401 || status === 403) return new SourceError(message);
