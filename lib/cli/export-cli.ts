@@ -1,8 +1,11 @@
 // `svcdb export`: a query of a database folder (no server running on it) to
 // CSV, JSON, JSON lines or Parquet, on standard output or into a file, through
 // the Database's export (the library's writers: the same bytes as /exp and
-// /exec write). With -o, one line on standard error says what was written.
+// /exec write); or, with --host, a running server's /exp (CSV or Parquet)
+// streamed into the file. With -o, one line on standard error says what was written.
 import { createWriteStream } from 'node:fs';
+import { request as httpRequest, type IncomingMessage } from 'node:http';
+import { request as httpsRequest } from 'node:https';
 import { Readable, type Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { Database, openError, type ExportProgress } from '../db/database.js';
@@ -12,6 +15,7 @@ import { ArgList } from './arg-list.js';
 import { DEFAULT_ROOT, folderProblem } from './database-folder.js';
 import { humanBytes } from './progress-line.js';
 import { isSystemError, plain, writeProblem } from './system-errors.js';
+import { hostUrl } from './shell/sources.js';
 import { parseArgsOrReport, UsageError } from './usage-error.js';
 import { PARQUET_PARAMETERS, parseParquetOptions } from '../export/parquet/options.js';
 
@@ -30,17 +34,35 @@ interface ExportArgs {
   out: string | null;
   header: boolean;
   parquet: Record<string, string>;
+  /** A running server's REST API (--host), or null: the folder at `root`. */
+  host: string | null;
+  auth: string | undefined;
+  rootGiven: boolean;
 }
 
 function parseArgs(args: readonly string[]): ExportArgs {
-  const a: ExportArgs = { sql: '', root: DEFAULT_ROOT, format: 'csv', out: null, header: true, parquet: {} };
+  const a: ExportArgs = {
+    sql: '',
+    root: DEFAULT_ROOT,
+    format: 'csv',
+    out: null,
+    header: true,
+    parquet: {},
+    host: null,
+    auth: process.env.SVCDB_AUTH,
+    rootGiven: false,
+  };
   let sql: string | null = null;
   let formatGiven = false;
   const list = new ArgList(args);
   for (let arg = list.next(); arg !== undefined; arg = list.next()) {
     const flag = arg;
     const value = (): string => list.value(flag);
-    if (arg === '-d' || arg === '--root') a.root = value();
+    if (arg === '-d' || arg === '--root') {
+      a.root = value();
+      a.rootGiven = true;
+    } else if (arg === '--host') a.host = value();
+    else if (arg === '--user') a.auth = value();
     else if (arg === '-o' || arg === '--output') a.out = value();
     else if (arg === '--format') {
       const f = value();
@@ -73,6 +95,13 @@ function parseArgs(args: readonly string[]): ExportArgs {
       `Parquet options need --format parquet (or an -o file ending in .parquet) [format=${a.format}]`,
     );
   if (a.format === 'parquet' && a.out === null) throw new UsageError('Parquet goes to a file: add -o <file>.parquet');
+  if (a.host !== null) {
+    if (a.rootGiven) throw new UsageError('--host and -d exclude each other: a running server, or a folder');
+    if (a.format !== 'csv' && a.format !== 'parquet')
+      throw new UsageError(`a server's /exp writes csv or parquet [format=${a.format}]; use svcdb query for json`);
+    if (!a.header)
+      throw new UsageError("--no-header is for a folder's export; a server's /exp always writes the header");
+  }
   return a;
 }
 
@@ -87,6 +116,10 @@ export async function runExportCli(argv: readonly string[], io: ExportStreams): 
   try {
     // The Parquet options are checked before the folder is opened (400 naming the parameter).
     const parquet = args.format === 'parquet' ? parseParquetOptions(new URLSearchParams(args.parquet)) : undefined;
+    if (args.host !== null) {
+      await exportFromServer(args, args.host, io);
+      return 0;
+    }
     // A folder without a database is refused: opening it would make an empty one.
     const problem = folderProblem(args.root, 'export');
     if (problem !== null) throw new UsageError(problem);
@@ -94,7 +127,11 @@ export async function runExportCli(argv: readonly string[], io: ExportStreams): 
     try {
       db = Database.open(args.root);
     } catch (e) {
-      throw openError(args.root, e);
+      const err = openError(args.root, e);
+      // A folder a server holds: the server can export it (--host).
+      if (isSvcError(err) && err.code === 'UNAVAILABLE')
+        throw new UsageError(`${err.message}: svcdb export --host <host[:port]> exports from the running server`);
+      throw err;
     }
     try {
       const notSelect = (stmt: { kind: string }): SvcError =>
@@ -144,5 +181,68 @@ export async function runExportCli(argv: readonly string[], io: ExportStreams): 
       return 1;
     }
     throw e;
+  }
+}
+
+/**
+ * `--host`: the server's /exp (fmt=csv or parquet, the Parquet options as its parameters) streamed
+ * to the file or standard output, as `curl -G .../exp` would, so a running server's data can be
+ * exported without stopping it. Refusals are the server's message (with a caret at its position);
+ * an answer that is not /exp's says which port to use.
+ */
+async function exportFromServer(args: ExportArgs, host: string, io: ExportStreams): Promise<void> {
+  const base = hostUrl(host);
+  const params = new URLSearchParams({ query: args.sql, fmt: args.format, ...args.parquet });
+  const url = new URL(`${base}/exp?${params.toString()}`);
+  const headers: Record<string, string> = {};
+  if (args.auth) headers.authorization = `Basic ${Buffer.from(args.auth).toString('base64')}`;
+  const res = await new Promise<IncomingMessage>((resolve, reject) => {
+    const req = (url.protocol === 'https:' ? httpsRequest : httpRequest)(url, { headers }, resolve);
+    req.once('error', (e: NodeJS.ErrnoException) =>
+      reject(
+        new UsageError(
+          `cannot reach ${base}: ${e.code === 'ECONNREFUSED' ? 'nothing is listening there (is `svcdb serve` running, and on that port?)' : plain(e)}`,
+        ),
+      ),
+    );
+    req.end();
+  });
+  const type = res.headers['content-type'] ?? '';
+  if (res.statusCode === 401) {
+    res.resume();
+    throw new UsageError(
+      `${base} needs credentials${args.auth ? ' (these were refused)' : ''}: --user <user:password> or SVCDB_AUTH=<user:password>`,
+    );
+  }
+  if (res.statusCode !== 200) {
+    const parts: Buffer[] = [];
+    for await (const c of res) parts.push(c as Buffer);
+    type Refusal = { error?: unknown; position?: unknown } | null;
+    let body: Refusal;
+    try {
+      body = JSON.parse(Buffer.concat(parts).toString('utf8')) as Refusal;
+    } catch {
+      body = null;
+    }
+    if (body !== null && typeof body.error === 'string') {
+      const position = typeof body.position === 'number' ? body.position : undefined;
+      throw new SvcError('SQL', body.error, position === undefined ? {} : { position });
+    }
+    throw new UsageError(
+      `${base} did not answer as svcdb's /exp (${res.statusCode ?? 0}, ${type || 'no content type'}): is this svcdb's main port (9000 by default; the health server's 9003 answers no SQL)?`,
+    );
+  }
+  if (!/^(text\/csv|application\/vnd\.apache\.parquet)/.test(type)) {
+    res.resume();
+    throw new UsageError(
+      `${base} did not answer as svcdb's /exp (${res.statusCode}, ${type || 'no content type'}): is this svcdb's main port (9000 by default; the health server's 9003 answers no SQL)?`,
+    );
+  }
+  let bytes = 0;
+  res.on('data', (c: Buffer) => (bytes += c.length));
+  if (args.out === null) await pipeline(res, io.stdout, { end: false });
+  else {
+    await pipeline(res, createWriteStream(args.out));
+    io.stderr.write(`exported ${humanBytes(bytes)} of ${args.format} from ${base} to ${args.out}\n`);
   }
 }

@@ -93,11 +93,14 @@ Examples:
 `;
 
 const EXPORT = `Usage: svcdb export "<sql>" [-o <file>] [--format csv|json|jsonl|parquet] [--no-header] [-d <root>]
+       svcdb export "<sql>" --host <host[:port]> [-o <file>] [--format csv|parquet] [--user <user:password>]
 
 Runs a query on the database folder at -d <root> (default ./svcdb-data), with no
 server running on it, and writes the result as /exp and /exec write it: to
 standard output, or with -o into a file (a line on standard error then says how
-much). The folder must hold a database; nothing is created.
+much). The folder must hold a database; nothing is created. With --host, a
+running server exports it instead (its /exp: CSV or Parquet), so nothing has to
+be stopped.
 
 Options:
   -o <file>      Write into this file (its extension .parquet, .json or .jsonl picks the
@@ -108,10 +111,13 @@ Options:
   --<param> v    Parquet: the /exp parameters, e.g. --compression_codec zstd
                  --row_group_size 50000.
   -d <root>      The database folder (default ./svcdb-data).
+  --host h[:p]   A running server's REST API instead (port 9000 when none is given).
+  --user u:p     With --host: basic authentication credentials (also SVCDB_AUTH=u:p).
   -h, --help     This text.
 
 Examples:
   svcdb export "select * from trades" -o trades.csv
+  svcdb export "select * from trades" --host localhost -o trades.parquet
   svcdb export "select * from trades where ts in '2024-01'" -o jan.parquet --compression_codec zstd
   svcdb export "select sym, count() from trades" --format jsonl | head
 `;

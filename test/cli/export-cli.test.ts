@@ -2,8 +2,8 @@
 // with the library, every format to standard output or a file (the format
 // picked by the file's extension), Parquet options, and the refusals: bad SQL
 // (with a caret at the position), unknown options, Parquet without a file, a
-// folder a running server holds. A reader that goes away early (| head) is
-// not an error.
+// folder a running server holds. With --host, a running server's /exp instead.
+// A reader that goes away early (| head) is not an error.
 import { before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
@@ -173,7 +173,42 @@ test('refusals: bad SQL with a caret, unknown options, Parquet without a file, a
   try {
     const held = await exportCli('select 1', '-d', root);
     assert.equal(held.code, 1);
-    assert.match(held.stderr, /cannot open the database .*in use by process \d+/);
+    assert.match(
+      held.stderr,
+      /cannot open the database .*in use by process \d+.*export --host <host\[:port\]> exports from the running server/,
+    );
+  } finally {
+    await server.stop();
+  }
+});
+
+test('--host: a running server exports (its /exp, CSV or Parquet) without being stopped; its refusals said as the folder says them', async () => {
+  const server = await startServer({ root });
+  try {
+    const host = new URL(server.mainUrl).host;
+    const file = join(root, 'live.parquet');
+    const r = await exportCli("select * from trades where sym = 'MSFT'", '--host', host, '-o', file);
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stderr, /^exported \d+(\.\d)? (B|KB|MB) of parquet from http:\/\/\S+ to .*live\.parquet\n$/);
+    const rows = await parquetReadObjects({ file: new Uint8Array(readFileSync(file)).buffer, compressors });
+    assert.equal(rows.length, 515);
+    assert.ok(rows.every((row) => row.sym === 'MSFT'));
+
+    const csv = await exportCli('select sym, count() n from trades order by sym', '--host', host);
+    assert.equal(csv.code, 0, csv.stderr);
+    const exp = await fetch(
+      `${server.mainUrl}/exp?${new URLSearchParams({ query: 'select sym, count() n from trades order by sym' })}`,
+    );
+    assert.equal(csv.stdout, await exp.text());
+
+    const bad = await exportCli('select nosuch from trades', '--host', host);
+    assert.equal(bad.code, 1);
+    assert.equal(bad.stderr, 'select nosuch from trades\n       ^\nsvcdb: Invalid column: nosuch [position=7]\n');
+    const health = await exportCli('select 1', '--host', new URL(server.healthUrl).host);
+    assert.equal(health.code, 1);
+    assert.match(health.stderr, /did not answer as svcdb's \/exp .*main port \(9000 by default/);
+    assert.match((await exportCli('select 1', '--host', host, '-d', root)).stderr, /--host and -d exclude each other/);
+    assert.match((await exportCli('select 1', '--host', host, '--format', 'jsonl')).stderr, /writes csv or parquet/);
   } finally {
     await server.stop();
   }

@@ -8,6 +8,7 @@ import { execFile } from 'node:child_process';
 import { appendFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { Database } from '../../lib/db/database.js';
 import { ERROR_STATUS, SvcError, isLimitError, isSqlError } from '../../lib/errors/svc-error.js';
 import { MemoryBudget } from '../../lib/limits/memory-budget.js';
 import { standaloneKernelContext } from '../../lib/functions/registry.js';
@@ -110,6 +111,8 @@ async function exportCli(...args: string[]): Promise<{ code: number; stderr: str
 
 test('svcdb export shows a caret under a SQL error and a value limit, not under a memory limit', async () => {
   const db = makeRoot();
+  // A database folder (export refuses one without a database): its conf/ and db/ made by opening it.
+  await Database.open(db).close();
   try {
     const text = await exportCli("select lpad('x', 2000000, 'y') v", '-d', db);
     assert.equal(text.code, 1);
