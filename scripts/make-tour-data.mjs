@@ -1,18 +1,9 @@
 // Writes examples/trades.csv, the README tour's data: 6,000 trades of three
 // symbols over three days (ts,sym,side,price,amount), from a seeded generator
-// so the file is the same on every run. Usage: node scripts/make-tour-data.mjs
+// so the file is the same on every run. Usage: npm run build && node scripts/make-tour-data.mjs
 import { writeFileSync } from 'node:fs';
-
-/** mulberry32, as test/helpers/prng.ts: the same sequence for the same seed everywhere. */
-function mulberry32(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+// The tests' seeded generator, compiled (run `npm run build` first).
+import { mulberry32 } from '../dist/test/helpers/prng.js';
 
 const ROWS = 6000;
 const START_MS = Date.UTC(2024, 0, 1);
