@@ -84,7 +84,7 @@ export class RowRules implements FieldSink {
   #notA(c: number): string {
     const type = this.#target.types[c]!;
     const pattern = this.#target.patterns[c];
-    return `not a ${type}${pattern !== undefined ? ` in the pattern ${pattern}` : ''}`;
+    return `not ${/^[AEIOU]/.test(type) ? 'an' : 'a'} ${type}${pattern !== undefined ? ` in the pattern ${pattern}` : ''}`;
   }
 
   /** The next row is the header, which is skipped. */

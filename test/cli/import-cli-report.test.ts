@@ -216,7 +216,7 @@ test('no row imported: exit 1, the first rejected lines, what to do, and no tabl
   );
   assert.equal(failed?.code, 1);
   assert.match(failed.stderr, /nothing was imported: all 2 rows were rejected; no table p was made/);
-  assert.match(failed.stderr, /line 3, column b, value "y": not a INT; row rejected/);
+  assert.match(failed.stderr, /line 3, column b, value "y": not an INT; row rejected/);
   assert.match(failed.stderr, /--atomicity skipCol/);
   assert.deepEqual(await tables(root), ['trades']);
 });
