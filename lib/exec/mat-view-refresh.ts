@@ -179,9 +179,13 @@ async function writeBuckets(
   const cx = execContext(catalog, signal, env.runtime, env);
   const w = await catalog.writer(view.name, { matView: true });
   try {
-    if (mode === 'full') w.truncate();
-    else if (replace.length > 0 && view.meta.partitionBy === 'NONE') w.truncate();
-    else for (const name of replace) w.dropPartition(name);
+    // A passthrough view's rows are replaced in the one commit that writes the new ones (readers
+    // see the old rows or the new, never neither); an aggregating view's full refresh empties it
+    // first (its rows replace buckets through its DEDUP keys otherwise).
+    if (mode === 'full') {
+      if (buckets === null) w.replaceAll();
+      else w.truncate();
+    } else if (replace.length > 0) w.replacePartitions(replace);
     const rows =
       interval !== null
         ? await appendRows(
@@ -199,10 +203,16 @@ async function writeBuckets(
   }
 }
 
-/** `SELECT <the view's columns> FROM (<its query>)`: a passthrough view's rows as its table has them. */
+/**
+ * `SELECT <the view's columns> FROM (<its query>) ORDER BY <its timestamp>`: a passthrough view's
+ * rows as its table has them, in the timestamp order replacing its partitions needs (the base's
+ * own order: nothing is sorted unless the query reorders its rows).
+ */
 function passthroughQuery(view: Table, sql: string): Query {
-  const cols = view.meta.columns.map((c) => `"${c.name.replace(/"/g, '""')}"`).join(', ');
-  const stmt = parseStatement(`SELECT ${cols} FROM (${sql})`);
+  const quote = (name: string): string => `"${name.replace(/"/g, '""')}"`;
+  const cols = view.meta.columns.map((c) => quote(c.name)).join(', ');
+  const ts = view.meta.columns.find((c) => c.id === view.meta.timestampId);
+  const stmt = parseStatement(`SELECT ${cols} FROM (${sql})${ts !== undefined ? ` ORDER BY ${quote(ts.name)}` : ''}`);
   if (stmt.kind !== 'query') throw new SvcError('INTERNAL', `materialized view ${view.name} has no query`);
   return stmt.query;
 }

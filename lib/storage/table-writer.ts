@@ -122,8 +122,11 @@ export class TableWriter {
    */
   autoCommit = true;
   #next: NextPartition | null = null;
-  /** replaceAll() is in progress: the next commit publishes only what was appended since. */
-  #replacing = false;
+  /**
+   * replaceAll() ('all') or replacePartitions() (those names) is in progress: the next commit
+   * publishes what was appended since in place of those partitions, in one transaction; null: none.
+   */
+  #replacing: ReadonlySet<string> | 'all' | null = null;
   /** Partitions entered since the current append's last step (PARTITIONS_PER_STEP). */
   #opened = 0;
 
@@ -213,7 +216,7 @@ export class TableWriter {
     } catch (e) {
       this.#failed(e);
     }
-    if (this.autoCommit && !this.#replacing && this.uncommittedRows >= this.meta.maxUncommittedRows) {
+    if (this.autoCommit && this.#replacing === null && this.uncommittedRows >= this.meta.maxUncommittedRows) {
       yield* this.#commitSteps({ keepLag: this.#o3.rows < this.meta.maxUncommittedRows });
     }
   }
@@ -481,7 +484,7 @@ export class TableWriter {
     let part = this.#parts.get(name);
     this.#opened++;
     if (!part) {
-      const committed = this.#replacing ? undefined : this.table.txn.partitions.find((p) => p.name === name);
+      const committed = this.#replaced(name) ? undefined : this.table.txn.partitions.find((p) => p.name === name);
       if (committed) {
         part = {
           name,
@@ -562,7 +565,8 @@ export class TableWriter {
     const name = partitionName(by, partitionCeil(by, floor));
     if (this.#next?.name === name) return;
     this.#cancelNext();
-    if (this.#parts.has(name) || (!this.#replacing && this.table.txn.partitions.some((p) => p.name === name))) return;
+    if (this.#parts.has(name) || (!this.#replaced(name) && this.table.txn.partitions.some((p) => p.name === name)))
+      return;
     const dir = `${name}.${this.table.txn.txn + 1}`;
     const path = join(this.table.dir, dir);
     const files: string[] = [];
@@ -606,12 +610,26 @@ export class TableWriter {
 
   *#commitSteps(opts: { keepLag?: boolean }): Generator<void, void, void> {
     this.#check();
-    if (this.#replacing && this.uncommittedRows === 0) {
+    if (this.#replacing === 'all' && this.uncommittedRows === 0) {
       this.truncate(); // replaced by nothing
       return;
     }
+    if (this.#replacing !== null && this.uncommittedRows === 0) {
+      // Those partitions replaced by nothing: they leave in one transaction.
+      const txn = this.table.txn;
+      const gone = txn.partitions.filter((p) => this.#replaced(p.name));
+      this.#replacing = null;
+      if (gone.length > 0)
+        this.table.publish(
+          this.meta,
+          { ...txn, txn: txn.txn + 1, partitions: txn.partitions.filter((p) => !gone.includes(p)) },
+          gone.map((p) => p.dir),
+        );
+      this.#maxTs = committedMaxTs(this.table.txn);
+      return;
+    }
     if (this.uncommittedRows === 0) return;
-    if (this.#replacing && this.#o3.rows > 0) {
+    if (this.#replacing !== null && this.#o3.rows > 0) {
       this.rollback();
       throw new SvcError('INTERNAL', `rows replacing a table must come in timestamp order [table=${this.meta.name}]`);
     }
@@ -633,7 +651,10 @@ export class TableWriter {
     } catch (e) {
       this.#failed(e);
     }
-    this.#replacing = false;
+    if (this.#replacing !== null) {
+      this.#replacing = null;
+      this.#maxTs = committedMaxTs(this.table.txn);
+    }
     for (const p of this.#parts.values()) {
       p.isNew = false;
       p.committedRows = p.rows;
@@ -668,8 +689,10 @@ export class TableWriter {
 
   #nextTxn(txn: number, garbage: string[]): TxnState {
     const byName = new Map<string, PartitionState>();
-    if (this.#replacing) for (const p of this.table.txn.partitions) garbage.push(p.dir);
-    else for (const p of this.table.txn.partitions) byName.set(p.name, p);
+    for (const p of this.table.txn.partitions) {
+      if (this.#replaced(p.name)) garbage.push(p.dir);
+      else byName.set(p.name, p);
+    }
     for (const p of this.#parts.values()) {
       if (p.rows > 0) byName.set(p.name, { name: p.name, dir: p.dir, rows: p.rows, minTs: p.minTs, maxTs: p.maxTs });
     }
@@ -736,7 +759,7 @@ export class TableWriter {
     this.#o3 = { batches: [], rows: 0 };
     this.#inOrderRows = 0;
     this.#symbolNulls.clear();
-    this.#replacing = false;
+    this.#replacing = null;
     this.#maxTs = committedMaxTs(this.table.txn);
     for (const [id, d] of this.table.dicts) {
       try {
@@ -1030,8 +1053,35 @@ export class TableWriter {
     this.#check();
     this.rollback();
     this.#closeAllAppenders();
-    this.#replacing = true;
+    this.#replacing = 'all';
     this.#maxTs = -Infinity;
+  }
+
+  /**
+   * Like replaceAll() for the partitions named: rows appended next (in timestamp order, from the
+   * first of those partitions on) take their place at the next commit, in one transaction, so a
+   * reader sees the old rows or the new ones, never neither; the other partitions stay as they
+   * are. Named partitions that do not exist are ignored.
+   */
+  replacePartitions(names: readonly string[]): void {
+    this.#check();
+    this.rollback();
+    this.#closeAllAppenders();
+    const replaced = new Set(names);
+    this.#replacing = replaced;
+    // In order from the kept partitions before the first replaced one.
+    const first = Math.min(
+      ...this.table.txn.partitions.filter((p) => replaced.has(p.name)).map((p) => p.minTs),
+      Infinity,
+    );
+    this.#maxTs = this.table.txn.partitions
+      .filter((p) => !replaced.has(p.name) && p.maxTs < first)
+      .reduce((m, p) => Math.max(m, p.maxTs), -Infinity);
+  }
+
+  /** Whether a partition of that name is being replaced (its committed rows are not appended to). */
+  #replaced(name: string): boolean {
+    return this.#replacing === 'all' || (this.#replacing !== null && this.#replacing.has(name));
   }
 
   /** Removes every row; symbol dictionaries start again empty. */

@@ -5,6 +5,7 @@ import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { DAY, openCatalog, readAll, tempDb } from './fixture.js';
+import type { Catalog } from '../../lib/storage/catalog.js';
 import type { SymbolVector, VarVector } from '../../lib/core/column-vector.js';
 
 const db = tempDb();
@@ -142,4 +143,47 @@ test('VARCHAR offsets: slices of a shared buffer, NULLs, empty values and a buff
   assert.deepEqual(got.slice(0, 6), ['hello', '', 'world', 'hello', null, 'world']);
   assert.deepEqual(got.slice(6), many);
   c.close();
+});
+
+test('replacePartitions: the named partitions give way to the rows appended next in one commit; the others stay', async () => {
+  const dir = fresh();
+  const c = openCatalog(dir);
+  c.create({
+    name: 't',
+    columns: [
+      { name: 'ts', type: 'TIMESTAMP' },
+      { name: 'x', type: 'INT' },
+    ],
+    timestamp: 'ts',
+    partitionBy: 'DAY',
+  });
+  const ts = (t: Catalog): unknown[] => readAll(t, 't').map((r) => r[0]);
+  const w = await c.writer('t');
+  const rows = (xs: number[]): void =>
+    w.append({ rowCount: xs.length, columns: { ts: new Float64Array(xs), x: new Int32Array(xs.map((_, i) => i)) } });
+  rows([10, 20, DAY + 10, DAY + 20, 2 * DAY + 10]);
+  w.commit();
+
+  // Day 2 replaced: until the commit a reader sees the old rows, after it the new ones, days 1 and 3 kept.
+  w.replacePartitions(['1970-01-02']);
+  rows([DAY + 5, DAY + 6, DAY + 7]);
+  assert.deepEqual(ts(c), [10, 20, DAY + 10, DAY + 20, 2 * DAY + 10]);
+  w.commit();
+  assert.deepEqual(ts(c), [10, 20, DAY + 5, DAY + 6, DAY + 7, 2 * DAY + 10]);
+
+  // A rollback leaves them; replaced by nothing, a partition leaves in one commit; appends go on after.
+  w.replacePartitions(['1970-01-02']);
+  rows([DAY + 1]);
+  w.rollback();
+  assert.deepEqual(ts(c), [10, 20, DAY + 5, DAY + 6, DAY + 7, 2 * DAY + 10]);
+  w.replacePartitions(['1970-01-02', '1999-01-01']);
+  w.commit();
+  assert.deepEqual(ts(c), [10, 20, 2 * DAY + 10]);
+  rows([2 * DAY + 20, 3 * DAY]);
+  w.commit();
+  w.close();
+  c.close();
+  const again = openCatalog(dir);
+  assert.deepEqual(ts(again), [10, 20, 2 * DAY + 10, 2 * DAY + 20, 3 * DAY]);
+  again.close();
 });
