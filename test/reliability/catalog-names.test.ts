@@ -113,6 +113,16 @@ async function diskSettles(expected: string[], message: string): Promise<void> {
   assert.deepEqual(disk(), expected, message);
 }
 
+/**
+ * The folder once what earlier steps moved into .trash is gone (removed in the background, bounded:
+ * 10 s): a listing to compare later ones with that no earlier cleanup can still change.
+ */
+async function settledDisk(): Promise<string[]> {
+  const until = Date.now() + 10_000;
+  while (Date.now() < until && disk().some((e) => /^\.trash\/./.test(e))) await new Promise((r) => setTimeout(r, 20));
+  return disk();
+}
+
 /** A 400 SQL error at `position` whose message matches `re`. */
 function refused(a: Answer, position: number, re: RegExp): void {
   assert.equal(a.status, 400, a.text);
@@ -204,7 +214,7 @@ test('item 6: a long-named table created, filled, dropped and created again lose
 
 test('names at 127 bytes work and longer ones are refused at their position: CREATE, CREATE AS SELECT, RENAME, ALTER ADD and RENAME COLUMN', async () => {
   const unhandled = await unhandledErrors(s);
-  const before = disk();
+  const before = await settledDisk();
   const tablesBefore = await tableNames();
   for (const long of ['x'.repeat(128), 'é'.repeat(64), '😀'.repeat(32), '日'.repeat(43)]) {
     const bytes = Buffer.byteLength(long);
@@ -249,7 +259,7 @@ test('names at 127 bytes work and longer ones are refused at their position: CRE
 
 test("bidi, control and invisible characters in names are refused with the name's position, and never echoed raw", async () => {
   const unhandled = await unhandledErrors(s);
-  const before = disk();
+  const before = await settledDisk();
   const chars = [
     '\u202E',
     '\u202A',
@@ -296,7 +306,7 @@ test("bidi, control and invisible characters in names are refused with the name'
 
 test('/imp refuses table and column names over 127 bytes with a {"status"} and imports none of it; at the limit it works', async () => {
   const unhandled = await unhandledErrors(s);
-  const before = disk();
+  const before = await settledDisk();
   const csv = 'a,b\n1,2\n3,4\n';
   const cases: Array<[Answer, RegExp]> = [
     [await imp(csv, 'f.csv', 'n'.repeat(128)), /^table name is too long: 128 bytes/],
@@ -322,7 +332,7 @@ test('/imp refuses table and column names over 127 bytes with a {"status"} and i
 
 test('a full disk during CREATE, CREATE AS SELECT, ALTER, RENAME, INSERT and an import answers 507 and leaves nothing behind; DROP still works', async () => {
   ok(await exec(s, 'create table scratch (x int)'));
-  const before = disk();
+  const before = await settledDisk();
   const tables = await tableNames();
   ok(await send(`${s.mainUrl}/debug/fault?kind=disk-full`));
   try {
