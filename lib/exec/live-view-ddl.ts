@@ -234,6 +234,7 @@ function durationMicros(d: A.LiveViewDuration): number {
 /** QuestDB's checks of a live view's query, in its order; the base table's name. */
 function checkQuery(stmt: A.CreateLiveView, catalog: Catalog): string {
   const q = stmt.query;
+  if (q.kind === 'select') checkAnchors(q);
   const nd = findCall(q, (n) => NON_DETERMINISTIC.test(n));
   if (nd !== null)
     throw new SvcError('SQL', 'non-deterministic function cannot be used in live view', { position: nd.pos });
@@ -278,6 +279,31 @@ function checkQuery(stmt: A.CreateLiveView, catalog: Catalog): string {
   return base.name;
 }
 
+/**
+ * A live view's anchored windows, before the query's other checks: named ones only (ANCHOR in an
+ * inline OVER (...) is refused), at most one, and an ANCHOR EXPRESSION deterministic (the binder
+ * checks the rest: ORDER BY, frame, type, constant).
+ */
+function checkAnchors(q: A.Select): void {
+  walkTree(q.columns, (o) => {
+    if (o.kind !== 'call' || o.over == null) return;
+    const anchor = (o.over as A.WindowSpec).anchor;
+    if (anchor != null)
+      throw new SvcError('SQL', 'live view ANCHOR must be declared in a named WINDOW, not in an inline OVER (...)', {
+        position: anchor.pos,
+      });
+  });
+  const anchored = (q.windows ?? []).filter((w) => w.spec.anchor != null);
+  if (anchored.length > 1)
+    throw new SvcError('SQL', 'live view supports at most one anchored WINDOW', {
+      position: anchored[1]!.spec.anchor!.pos,
+    });
+  const anchor = anchored[0]?.spec.anchor;
+  if (anchor?.kind !== 'expression') return;
+  const nd = findCall(anchor.expr, (n) => NON_DETERMINISTIC.test(n));
+  if (nd !== null) throw new SvcError('SQL', 'ANCHOR EXPRESSION must be deterministic', { position: anchor.expr.pos });
+}
+
 /** The window function calls of the projection, each with its window (a named window merged in). */
 function windowCalls(q: A.Select): Array<{ call: A.Call; spec: A.WindowSpec }> {
   const out: Array<{ call: A.Call; spec: A.WindowSpec }> = [];
@@ -308,7 +334,7 @@ function checkWindow(call: A.Call, spec: A.WindowSpec): void {
     throw new SvcError('SQL', `window function cannot be maintained by a live view [function=${name}]`, {
       position: call.pos,
     });
-  const anchored = spec.anchor != null && spec.anchor !== '';
+  const anchored = spec.anchor != null;
   const frame = spec.frame;
   const lastValueCurrent =
     name === 'last_value' && call.nulls !== 'IGNORE' && (frame === null || frame.end.type === 'CURRENT ROW');

@@ -85,12 +85,26 @@ export interface WindowSpec extends Node {
   readonly name?: string | null;
   /** Offset of `name`. */
   readonly namePos?: number;
-  /** Extension: `ANCHOR DAILY '09:30'` as written after ANCHOR. */
-  readonly anchor?: string | null;
+  /** `ANCHOR DAILY 'HH:MM' ['zone']` or `ANCHOR EXPRESSION expr`: the window's functions restart at each boundary. */
+  readonly anchor?: WindowAnchor | null;
   readonly partitionBy: readonly Expr[];
   readonly orderBy: readonly OrderItem[];
   readonly frame: WindowFrame | null;
 }
+
+/** A window's anchor (QuestDB's live views): `pos` is the word ANCHOR's offset. */
+export type WindowAnchor =
+  | {
+      readonly kind: 'daily';
+      readonly pos: number;
+      /** The quoted 'HH:MM' as written, and its offset. */
+      readonly time: string;
+      readonly timePos: number;
+      /** The IANA zone, or null for UTC. */
+      readonly zone: string | null;
+      readonly zonePos: number;
+    }
+  | { readonly kind: 'expression'; readonly pos: number; readonly expr: Expr };
 
 export interface WindowFrame extends Node {
   readonly kind: 'frame';

@@ -12,6 +12,7 @@ import { constValue } from './const-value.js';
 import type { StatementEnv } from './statement-env.js';
 import { isNumeric, isTemporal, type SqlType } from '../core/sql-type.js';
 import { windowFunction, windowValueType } from './window-functions.js';
+import { bindAnchor } from './window-anchor.js';
 
 const AGGREGATION = 'Window function is not allowed in context of aggregation. Use sub-query.';
 
@@ -109,6 +110,8 @@ export class WindowBinder {
     private readonly env: StatementEnv,
     private readonly scope: Scope,
     windows: A.Select['windows'],
+    /** The designated timestamp's index in `scope` (-1: none), which an anchored window must be ordered by. */
+    private readonly timestamp = -1,
   ) {
     // A named window may build on one defined before it (QuestDB's rule; no cycles possible).
     for (const w of windows ?? []) {
@@ -139,7 +142,6 @@ export class WindowBinder {
 
   /** The spec with a named base window's parts filled in. */
   private resolve(spec: A.WindowSpec): A.WindowSpec {
-    if (spec.anchor) throw new SvcError('SQL', 'ANCHOR is not supported', { position: spec.pos });
     if (!spec.name) return spec;
     const named = this.named.get(spec.name.toLowerCase());
     if (!named)
@@ -151,6 +153,7 @@ export class WindowBinder {
       partitionBy: spec.partitionBy.length > 0 ? spec.partitionBy : base.partitionBy,
       orderBy: spec.orderBy.length > 0 ? spec.orderBy : base.orderBy,
       frame: spec.frame ?? base.frame,
+      anchor: spec.anchor ?? base.anchor ?? null,
     };
   }
 
@@ -188,6 +191,7 @@ export class WindowBinder {
       }),
       desc: o.desc,
     }));
+    if (spec.anchor) partitionBy.push(bindAnchor(spec.anchor, spec, orderBy, this.timestamp, argCx));
     const args: BoundExpr[] = [value];
     if (volume !== undefined) args.push(volume);
     if (tau > 0) {
@@ -275,6 +279,8 @@ export class WindowBinder {
       expr: bindExpr(o.expr, inScope('window function is not allowed in ORDER BY clause of a window')),
       desc: o.desc,
     }));
+    // An anchored window restarts at each boundary: the anchor's value is one more partition key.
+    if (spec.anchor) partitionBy.push(bindAnchor(spec.anchor, spec, orderBy, this.timestamp, argCx));
     const frame: BoundFrame = def.usesFrame
       ? bindFrame(
           this.env,

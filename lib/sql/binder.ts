@@ -791,7 +791,7 @@ function bindSelect(q: A.Select, cx: BindContext, ctes: Ctes): Plan {
   const subquery = (sq: A.Query): Plan => useTimestampOrder(pruneColumns(bindQueryIn(sq, cx, ctes)));
   let inScope: Scope = { ...src.scope, subquery };
   checkWindowPlacement(cx, q);
-  const windows = new WindowBinder(cx, inScope, q.windows);
+  const windows = new WindowBinder(cx, inScope, q.windows, plan.timestamp);
 
   if (q.where) {
     hj?.checkWhere(q.where);

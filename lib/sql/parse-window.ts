@@ -1,11 +1,10 @@
 // Window parsing: the OVER (...) specification of window functions, named windows,
 // and frames (ROWS/RANGE/GROUPS ... EXCLUDE), which WINDOW JOIN's RANGE reuses.
 
-import type { Expr, FrameBound, OrderItem, WindowFrame, WindowSpec } from './ast.js';
+import type { Expr, FrameBound, OrderItem, WindowAnchor, WindowFrame, WindowSpec } from './ast.js';
 import type { Cursor, Mutable } from './parse-cursor.js';
 import { parseExpr, parseExprList, parseOrderList, P_BOR } from './parse-expr.js';
 
-const FRAME_UNITS: ReadonlySet<string> = new Set(['ROWS', 'RANGE', 'GROUPS']);
 /** Words that open a window specification's parts, so they cannot be the name of a base window. */
 const SPEC_WORDS: ReadonlySet<string> = new Set(['PARTITION', 'ROWS', 'RANGE', 'GROUPS', 'CUMULATIVE', 'ANCHOR']);
 
@@ -33,23 +32,22 @@ export function parseWindowSpec(c: Cursor): WindowSpec {
     orderBy = parseOrderList(c);
   }
   let frame: WindowFrame | null = null;
-  let anchor: string | null = null;
-  if (c.isKw('ANCHOR')) {
-    const a = c.next();
-    anchor = c.slice(a.end, c.skipUntil(FRAME_UNITS)).trim();
-    if (anchor === '') throw c.expected('anchor');
-  }
-  if (c.isKw('ROWS') || c.isKw('RANGE') || c.isKw('GROUPS')) frame = parseFrame(c);
-  else if (c.isKw('CUMULATIVE')) {
-    const t = c.next();
-    frame = {
-      kind: 'frame',
-      pos: t.pos,
-      unit: 'ROWS',
-      exclude: null,
-      start: { type: 'UNBOUNDED PRECEDING', offset: null, unit: null, pos: t.pos },
-      end: { type: 'CURRENT ROW', offset: null, unit: null, pos: t.pos },
-    };
+  let anchor: WindowAnchor | null = null;
+  // ANCHOR may come before or after the frame (QuestDB accepts both orders).
+  for (;;) {
+    if (anchor === null && c.isKw('ANCHOR')) anchor = parseAnchor(c);
+    else if (frame === null && (c.isKw('ROWS') || c.isKw('RANGE') || c.isKw('GROUPS'))) frame = parseFrame(c);
+    else if (frame === null && c.isKw('CUMULATIVE')) {
+      const t = c.next();
+      frame = {
+        kind: 'frame',
+        pos: t.pos,
+        unit: 'ROWS',
+        exclude: null,
+        start: { type: 'UNBOUNDED PRECEDING', offset: null, unit: null, pos: t.pos },
+        end: { type: 'CURRENT ROW', offset: null, unit: null, pos: t.pos },
+      };
+    } else break;
   }
   c.expectOp(')');
   const spec: Mutable<WindowSpec> = { kind: 'window', pos: open.pos, partitionBy, orderBy, frame };
@@ -59,6 +57,28 @@ export function parseWindowSpec(c: Cursor): WindowSpec {
   }
   if (anchor !== null) spec.anchor = anchor;
   return spec;
+}
+
+/** `ANCHOR DAILY 'HH:MM' ['zone']` or `ANCHOR EXPRESSION expr` (the binder checks the time, zone and expression). */
+function parseAnchor(c: Cursor): WindowAnchor {
+  const pos = c.next().pos;
+  if (c.acceptKw('DAILY')) {
+    const t = c.tok;
+    if (t.kind !== 'string') throw c.error("ANCHOR DAILY expects a quoted 'HH:MM' time", t.pos);
+    c.next();
+    let zone: string | null = null;
+    let zonePos = -1;
+    if (c.tok.kind === 'string') {
+      zonePos = c.tok.pos;
+      zone = c.next().text;
+    }
+    return { kind: 'daily', pos, time: t.text, timePos: t.pos, zone, zonePos };
+  }
+  if (c.acceptKw('EXPRESSION')) {
+    if (c.isOp(')') || c.atEnd()) throw c.error('Expression expected', c.tok.pos);
+    return { kind: 'expression', pos, expr: parseExpr(c) };
+  }
+  throw c.error("'daily' or 'expression' expected after 'anchor'", c.tok.pos);
 }
 
 /** ROWS|RANGE|GROUPS [BETWEEN] bound [AND bound] [EXCLUDE ...] (also WINDOW JOIN's RANGE ... [EXCLUDE|INCLUDE PREVAILING]). */

@@ -173,3 +173,31 @@ test('TRUNCATE of the base table keeps the rows the view holds; SUSPEND WAL paus
     }
   });
 });
+
+test('an anchored live view restarts its cumulative sum and row numbers at each anchor boundary', async () => {
+  await withDb(async (root) => {
+    const db = open(root);
+    try {
+      await exec(db, BASE);
+      await exec(
+        db,
+        `INSERT INTO trades VALUES ('A', 'buy', 1, 1, '2024-01-01T09:00:00Z'), ('A', 'buy', 2, 1, '2024-01-01T09:30:00Z'), ('B', 'buy', 5, 1, '2024-01-01T10:00:00Z'), ('A', 'buy', 3, 1, '2024-01-02T09:29:00Z'), ('A', 'buy', 4, 1, '2024-01-02T09:30:00Z')`,
+      );
+      await exec(
+        db,
+        `CREATE LIVE VIEW lv FLUSH EVERY 100ms START FROM BEGINNING AS SELECT timestamp, symbol, sum(price) OVER w AS s, row_number() OVER w AS rn FROM trades WINDOW w AS (PARTITION BY symbol ORDER BY timestamp ANCHOR DAILY '09:30')`,
+      );
+      await db.matViewsIdle();
+      const rows = await exec(db, 'SELECT symbol, s, rn FROM lv ORDER BY symbol, timestamp');
+      assert.deepEqual(rows, [
+        ['A', 1, 1],
+        ['A', 2, 1],
+        ['A', 5, 2],
+        ['A', 4, 1],
+        ['B', 5, 1],
+      ]);
+    } finally {
+      await db.close();
+    }
+  });
+});
