@@ -1,11 +1,12 @@
-// Builds the web console (console/*.ts, CodeMirror 6, uPlot) into dist/console/ with esbuild:
+// Builds the web console (console/*.ts, CodeMirror 6, uPlot) into dist/console/ with esbuild (and
+// marks dist/bin/svcdb.js executable):
 // app-<hash>.js, app-<hash>.css (and gzip copies), index.html naming them, licenses.txt. The SQL words the editor highlights
 // and completes (QuestDB's keywords, svcdb's function names, the column types) come from the
 // compiled server (dist/lib, so `tsc -p .` runs first) and are inlined into the bundle.
 // Run by `npm run build`; `node scripts/build-console.mjs [outdir]`; `--if-stale` (npm start) skips a
 // bundle newer than its sources.
 import { build } from 'esbuild';
-import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { constants, gzipSync } from 'node:zlib';
 import { basename, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -23,6 +24,12 @@ function newest(dir, re) {
     if (e.isFile() && re.test(e.name)) t = Math.max(t, statSync(join(e.parentPath, e.name)).mtimeMs);
   return t;
 }
+
+// The CLI as `npx svcdb` runs it from the clone: tsc writes dist/bin/svcdb.js without the executable
+// bit, which a fresh build then lacks (`sh: svcdb: Permission denied`). Every build path (npm run
+// build, npm start) comes through here.
+const cli = join(repo, 'dist', 'bin', 'svcdb.js');
+if (existsSync(cli)) chmodSync(cli, 0o755);
 
 // `npm start`: nothing to do when the bundle is newer than its sources and the compiled server
 // whose SQL words it inlines.

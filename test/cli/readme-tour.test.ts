@@ -6,7 +6,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
@@ -30,6 +30,10 @@ before(async () => {
 });
 after(async () => {
   await server.stop();
+});
+
+test('the build leaves the CLI executable, as `npx svcdb` from the clone needs (tsc writes it without the bit)', () => {
+  assert.notEqual(statSync(repo('dist/bin/svcdb.js')).mode & 0o111, 0, 'dist/bin/svcdb.js is executable');
 });
 
 test("the README's tour runs as written from the clone: its data file ships, each command succeeds", async () => {
