@@ -4,8 +4,6 @@
 // /exec write); or, with --host, a running server's /exp (CSV or Parquet)
 // streamed into the file. With -o, one line on standard error says what was written.
 import { createWriteStream } from 'node:fs';
-import { request as httpRequest, type IncomingMessage } from 'node:http';
-import { request as httpsRequest } from 'node:https';
 import { Readable, type Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { Database, openError, type ExportProgress } from '../db/database.js';
@@ -15,7 +13,7 @@ import { ArgList } from './arg-list.js';
 import { DEFAULT_ROOT, folderProblem } from './database-folder.js';
 import { humanBytes } from './progress-line.js';
 import { isSystemError, plain, writeProblem } from './system-errors.js';
-import { hostUrl } from './shell/sources.js';
+import { hostUrl, ServerSource, SourceError, StatementError } from './shell/sources.js';
 import { parseArgsOrReport, UsageError } from './usage-error.js';
 import { PARQUET_PARAMETERS, parseParquetOptions } from '../export/parquet/options.js';
 
@@ -187,62 +185,32 @@ export async function runExportCli(argv: readonly string[], io: ExportStreams): 
 /**
  * `--host`: the server's /exp (fmt=csv or parquet, the Parquet options as its parameters) streamed
  * to the file or standard output, as `curl -G .../exp` would, so a running server's data can be
- * exported without stopping it. Refusals are the server's message (with a caret at its position);
- * an answer that is not /exp's says which port to use.
+ * exported without stopping it; through the shell's ServerSource (its port, credential and
+ * not-svcdb messages). Refusals are the server's message, with the caret at its position.
  */
 async function exportFromServer(args: ExportArgs, host: string, io: ExportStreams): Promise<void> {
-  const base = hostUrl(host);
-  const params = new URLSearchParams({ query: args.sql, fmt: args.format, ...args.parquet });
-  const url = new URL(`${base}/exp?${params.toString()}`);
-  const headers: Record<string, string> = {};
-  if (args.auth) headers.authorization = `Basic ${Buffer.from(args.auth).toString('base64')}`;
-  const res = await new Promise<IncomingMessage>((resolve, reject) => {
-    const req = (url.protocol === 'https:' ? httpsRequest : httpRequest)(url, { headers }, resolve);
-    req.once('error', (e: NodeJS.ErrnoException) =>
-      reject(
-        new UsageError(
-          `cannot reach ${base}: ${e.code === 'ECONNREFUSED' ? 'nothing is listening there (is `svcdb serve` running, and on that port?)' : plain(e)}`,
-        ),
-      ),
-    );
-    req.end();
-  });
-  const type = res.headers['content-type'] ?? '';
-  if (res.statusCode === 401) {
-    res.resume();
-    throw new UsageError(
-      `${base} needs credentials${args.auth ? ' (these were refused)' : ''}: --user <user:password> or SVCDB_AUTH=<user:password>`,
-    );
-  }
-  if (res.statusCode !== 200) {
-    const parts: Buffer[] = [];
-    for await (const c of res) parts.push(c as Buffer);
-    type Refusal = { error?: unknown; position?: unknown } | null;
-    let body: Refusal;
-    try {
-      body = JSON.parse(Buffer.concat(parts).toString('utf8')) as Refusal;
-    } catch {
-      body = null;
-    }
-    if (body !== null && typeof body.error === 'string') {
-      const position = typeof body.position === 'number' ? body.position : undefined;
-      throw new SvcError('SQL', body.error, position === undefined ? {} : { position });
-    }
-    throw new UsageError(
-      `${base} did not answer as svcdb's /exp (${res.statusCode ?? 0}, ${type || 'no content type'}): is this svcdb's main port (9000 by default; the health server's 9003 answers no SQL)?`,
-    );
-  }
-  if (!/^(text\/csv|application\/vnd\.apache\.parquet)/.test(type)) {
-    res.resume();
-    throw new UsageError(
-      `${base} did not answer as svcdb's /exp (${res.statusCode}, ${type || 'no content type'}): is this svcdb's main port (9000 by default; the health server's 9003 answers no SQL)?`,
-    );
+  const source = new ServerSource(host, args.auth);
+  let body: AsyncIterable<Uint8Array>;
+  try {
+    body = await source.exp(new URLSearchParams({ query: args.sql, fmt: args.format, ...args.parquet }), {
+      signal: new AbortController().signal,
+    });
+  } catch (e) {
+    if (e instanceof StatementError)
+      throw new SvcError('SQL', e.message, e.position === undefined ? {} : { position: e.position });
+    if (e instanceof SourceError) throw new UsageError(e.message);
+    throw e;
   }
   let bytes = 0;
-  res.on('data', (c: Buffer) => (bytes += c.length));
-  if (args.out === null) await pipeline(res, io.stdout, { end: false });
+  const counted = async function* (): AsyncGenerator<Uint8Array> {
+    for await (const c of body) {
+      bytes += c.length;
+      yield c;
+    }
+  };
+  if (args.out === null) await pipeline(Readable.from(counted()), io.stdout, { end: false });
   else {
-    await pipeline(res, createWriteStream(args.out));
-    io.stderr.write(`exported ${humanBytes(bytes)} of ${args.format} from ${base} to ${args.out}\n`);
+    await pipeline(Readable.from(counted()), createWriteStream(args.out));
+    io.stderr.write(`exported ${humanBytes(bytes)} of ${args.format} from ${hostUrl(host)} to ${args.out}\n`);
   }
 }

@@ -2,7 +2,6 @@
 // per command in COMMAND_HELP (usage, options, examples); the top-level text
 // lists the commands and points to them.
 import { VERSION } from '../version.js';
-import { SHELL_HELP } from './shell/shell-cli.js';
 
 const SERVE = `Usage: svcdb serve [-d <root>] [--service] [-Dout=<log.conf>] [-Debug]
 
@@ -120,6 +119,38 @@ Examples:
   svcdb export "select * from trades" --host localhost -o trades.parquet
   svcdb export "select * from trades where ts in '2024-01'" -o jan.parquet --compression_codec zstd
   svcdb export "select sym, count() from trades" --format jsonl | head
+`;
+
+/** `svcdb shell --help` (the shell prints it too). */
+export const SHELL_HELP = `Usage: svcdb shell [--host <host[:port]> | -d <root> [--create]] [-f <file.sql> | -c "<sql>"]
+                   [--mode table|csv|json|line] [--max-rows <n>] [--user <user:password>] [--bail]
+
+An interactive SQL shell on a running server (--host, default 127.0.0.1:9000) or
+directly on a database folder no server is running on (-d). Statements end with ;
+and may span lines. On a terminal: line editing and history (~/.svcdb_history,
+or SVCDB_HISTORY=<file>). A script (-f, -c, or standard input that is not a
+terminal) runs to its end; the exit code is 1 when any statement failed.
+
+Options:
+  --host h[:port]   The server's REST API (default 127.0.0.1:9000; port 9000 when none is given).
+  --user u:p        Basic authentication credentials (also SVCDB_AUTH=u:p).
+  -d <root>         A database folder, opened in this process; refused while a server holds it.
+  --create          With -d: make the database when the folder holds none.
+  -f <file>         Run the statements of a file.
+  -c "<sql>"        Run these statements (also: the SQL as the last argument).
+  --mode m          table (default), csv (as /exp writes it), json (/exec's document), line.
+  --max-rows n      Table mode: rows shown at most, the first and the last half (default 40; 0: all).
+  --bail            Stop a script at its first failed statement.
+
+  -h, --help        This text.
+
+Commands in the shell (\\? lists them): \\d, \\d <table>, \\dt, \\mode, \\timing, \\maxrows, \\nullvalue, \\q.
+
+Examples:
+  svcdb shell
+  svcdb shell -d ./svcdb-data
+  svcdb shell --host db1:9000 -f report.sql --mode csv > report.csv
+  echo "select count() from trades;" | svcdb shell -d ./svcdb-data
 `;
 
 /** `svcdb <command> --help`, by command. */

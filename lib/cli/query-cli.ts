@@ -2,7 +2,6 @@
 // database folder (-d), run by the shell (lib/cli/shell/). `svcdb query "<sql>"`
 // prints every row of its result; without the SQL it reads a file (-f),
 // standard input, or, on a terminal, opens the interactive shell.
-import { runShell } from './shell/shell-cli.js';
 
 /** The command's arguments as given (the shell parses them). */
 export interface QueryArgs {
@@ -24,6 +23,8 @@ export async function query(q: QueryArgs): Promise<void> {
   });
   // Ctrl-C outside the interactive prompt runs the exit handlers, which remove a table's spool file.
   process.once('SIGINT', () => process.exit(130));
+  // Loaded on use: `serve` starts without the shell.
+  const { runShell } = await import('./shell/shell-cli.js');
   process.exitCode = await runShell(
     q.argv,
     { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr, env: process.env },

@@ -16,7 +16,7 @@ import type { LiveViewDef, MatViewRefreshDef } from '../storage/mat-views.js';
 import type { PartitionBy } from '../storage/partition-by.js';
 import { checkTtl, parseTtl, type Ttl } from '../storage/ttl.js';
 import type { DdlEnv } from './ddl.js';
-import { findCall, type MatViewControl } from './mat-view-ddl.js';
+import { findCall, setViewTtl, type MatViewControl } from './mat-view-ddl.js';
 
 type Prepared = () => Promise<{ rows: number }>;
 
@@ -80,17 +80,7 @@ export function runLiveViewDdl(
         throw new SvcError('SQL', "missing unit, 'HOUR(S)', 'DAY(S)', 'WEEK(S)', 'MONTH(S)' or 'YEAR(S)' expected", {
           position: stmt.ttl!.pos,
         });
-      const ttl = parseTtl(stmt.ttl!.text, stmt.ttl!.pos);
-      checkTtl(ttl, t.meta.partitionBy, stmt.ttl!.pos);
-      return async () => {
-        const w = await catalog.writer(t.name, { matView: true });
-        try {
-          w.setTtl(ttl.value === 0 ? undefined : ttl);
-        } finally {
-          w.close();
-        }
-        return { rows: 0 };
-      };
+      return setViewTtl(catalog, t, stmt.ttl!);
     }
     case 'SUSPEND':
     case 'RESUME': {

@@ -19,6 +19,7 @@ import type { MatViewExpireDef, MatViewRefreshDef } from '../storage/mat-views.j
 import { checkExpireColumns, expireFilterSql, predicateText, type ExpireTarget } from '../sql/expire-rows.js';
 import { parseStatement } from '../sql/parser.js';
 import type { PartitionBy } from '../storage/partition-by.js';
+import type { Table } from '../storage/table.js';
 import { checkTtl, parseTtl } from '../storage/ttl.js';
 import type { ExecContext } from './context.js';
 import { tableTtl, walCommand, type DdlEnv } from './ddl.js';
@@ -117,19 +118,7 @@ export function runMatViewDdl(
           return Promise.resolve({ rows: 0 });
         };
       }
-      if (stmt.ttl !== null) {
-        const ttl = parseTtl(stmt.ttl.text, stmt.ttl.pos);
-        checkTtl(ttl, t.meta.partitionBy, stmt.ttl.pos);
-        return async () => {
-          const w = await catalog.writer(t.name, { matView: true });
-          try {
-            w.setTtl(ttl.value === 0 ? undefined : ttl);
-          } finally {
-            w.close();
-          }
-          return { rows: 0 };
-        };
-      }
+      if (stmt.ttl !== null) return setViewTtl(catalog, t, stmt.ttl);
       // SUSPEND / RESUME / REBASE WAL as for a table (a view is a WAL table).
       const wal = stmt.alter !== null ? walCommand(stmt.alter, stmt.alterPos, t, stmt.namePos, catalog, control) : null;
       if (wal !== null) return wal;
@@ -411,4 +400,23 @@ function timestampLiteral(e: A.Expr): number {
     if (v !== null) return v;
   }
   throw new SvcError('SQL', 'timestamp literal expected', { position: e.pos });
+}
+
+/** ALTER MATERIALIZED / LIVE VIEW v SET TTL: checked against the view's partitioning, set through its writer (0: none). */
+export function setViewTtl(
+  catalog: Catalog,
+  t: Table,
+  written: { text: string; pos: number },
+): () => Promise<{ rows: number }> {
+  const ttl = parseTtl(written.text, written.pos);
+  checkTtl(ttl, t.meta.partitionBy, written.pos);
+  return async () => {
+    const w = await catalog.writer(t.name, { matView: true });
+    try {
+      w.setTtl(ttl.value === 0 ? undefined : ttl);
+    } finally {
+      w.close();
+    }
+    return { rows: 0 };
+  };
 }

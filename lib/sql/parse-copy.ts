@@ -117,13 +117,19 @@ function value(c: Cursor, what: string): Token {
   return c.next();
 }
 
-/** COPY FROM's WITH options: HEADER, PARTITION BY, TIMESTAMP, FORMAT, ON ERROR, DELIMITER. */
-function importOptions(c: Cursor): CopyOption[] {
-  const out: CopyOption[] = [];
-  if (atStatementEnd(c)) return out;
+/** `WITH` and at least one option after it; false when the statement ends instead (no options). */
+function openWith(c: Cursor): boolean {
+  if (atStatementEnd(c)) return false;
   if (!c.isKw('WITH')) throw c.error("'with' expected", c.tok.pos);
   c.next();
   if (atStatementEnd(c)) throw c.expected('copy option');
+  return true;
+}
+
+/** COPY FROM's WITH options: HEADER, PARTITION BY, TIMESTAMP, FORMAT, ON ERROR, DELIMITER. */
+function importOptions(c: Cursor): CopyOption[] {
+  const out: CopyOption[] = [];
+  if (!openWith(c)) return out;
   while (!atStatementEnd(c)) {
     const name = c.next();
     switch (name.kind === 'ident' ? name.up : '') {
@@ -175,10 +181,7 @@ function importOptions(c: Cursor): CopyOption[] {
 /** COPY TO's WITH options, each value checked as QuestDB's parser checks it. */
 function exportOptions(c: Cursor): CopyOption[] {
   const out: CopyOption[] = [];
-  if (atStatementEnd(c)) return out;
-  if (!c.isKw('WITH')) throw c.error("'with' expected", c.tok.pos);
-  c.next();
-  if (atStatementEnd(c)) throw c.expected('copy option');
+  if (!openWith(c)) return out;
   while (!atStatementEnd(c)) {
     const name = c.next();
     const kind = EXPORT_OPTIONS.get(name.kind === 'ident' ? name.up : '');

@@ -87,7 +87,8 @@ export function parseCreateTable(c: Cursor): CreateTable {
   return ct;
 }
 
-function acceptIfNotExists(c: Cursor): boolean {
+/** `IF NOT EXISTS`, when it comes next. */
+export function acceptIfNotExists(c: Cursor): boolean {
   if (!c.isKw('IF')) return false;
   c.next();
   c.expectKw('NOT');
@@ -95,7 +96,8 @@ function acceptIfNotExists(c: Cursor): boolean {
   return true;
 }
 
-function acceptIfExists(c: Cursor): boolean {
+/** `IF EXISTS`, when it comes next. */
+export function acceptIfExists(c: Cursor): boolean {
   if (!c.isKw('IF')) return false;
   c.next();
   c.expectKw('EXISTS');

@@ -4,19 +4,14 @@
 // are exec/live-view-ddl.ts's (SHOW CREATE LIVE VIEW is parse-statement.ts parseShow's).
 import type { CreateLiveView, LiveViewCommand, LiveViewDuration } from './ast.js';
 import { NO_STOPS, type Cursor } from './parse-cursor.js';
-import { parseViewQuery, ttlValue } from './parse-ddl.js';
+import { acceptIfExists, acceptIfNotExists, parseViewQuery, ttlValue } from './parse-ddl.js';
 
 /** CREATE LIVE VIEW [IF NOT EXISTS] v FLUSH EVERY d [IN MEMORY d] [PARTITION BY u] START FROM s AS (query) [OWNED BY o]. */
 export function parseCreateLiveView(c: Cursor): CreateLiveView {
   const t = c.next();
   c.expectKw('LIVE');
   c.expectKw('VIEW');
-  let ifNotExists = false;
-  if (c.acceptKw('IF')) {
-    c.expectKw('NOT');
-    c.expectKw('EXISTS');
-    ifNotExists = true;
-  }
+  const ifNotExists = acceptIfNotExists(c);
   const name = c.name('live view name');
   c.expectKw('FLUSH');
   c.expectKw('EVERY');
@@ -96,11 +91,7 @@ export function parseLiveViewCommand(c: Cursor): LiveViewCommand {
   const t = c.next();
   c.expectKw('LIVE');
   c.expectKw('VIEW');
-  let ifExists = false;
-  if (t.up === 'DROP' && c.acceptKw('IF')) {
-    c.expectKw('EXISTS');
-    ifExists = true;
-  }
+  const ifExists = t.up === 'DROP' && acceptIfExists(c);
   const name = c.name('live view name');
   const base = { pos: t.pos, name: name.name, namePos: name.pos, ifExists };
   if (t.up === 'DROP') return { kind: 'dropLiveView', ...base, clause: null, alter: null, ttl: null };

@@ -3,7 +3,7 @@
 // (binding, the view's table, refreshes) happens when the statement runs (exec/mat-view-ddl.ts).
 import type { CreateMatView, Expr, MatViewCommand, MatViewRefresh } from './ast.js';
 import { NO_STOPS, type Cursor, type Mutable } from './parse-cursor.js';
-import { parseTrailingOptions, parseViewQuery, ttlValue } from './parse-ddl.js';
+import { acceptIfExists, acceptIfNotExists, parseTrailingOptions, parseViewQuery, ttlValue } from './parse-ddl.js';
 import { parseExpr } from './parse-expr.js';
 import { parseExpireRows } from './parse-expire-rows.js';
 
@@ -14,12 +14,7 @@ export function parseCreateMatView(c: Cursor): CreateMatView {
   const t = c.next();
   c.expectKw('MATERIALIZED');
   c.expectKw('VIEW');
-  let ifNotExists = false;
-  if (c.acceptKw('IF')) {
-    c.expectKw('NOT');
-    c.expectKw('EXISTS');
-    ifNotExists = true;
-  }
+  const ifNotExists = acceptIfNotExists(c);
   const name = c.name('materialized view name');
   let base: { name: string; pos: number } | null = null;
   if (c.isKw('WITH') && c.isKwAt(1, 'BASE')) {
@@ -148,11 +143,7 @@ export function parseMatViewCommand(c: Cursor): MatViewCommand {
   const t = c.next();
   c.expectKw('MATERIALIZED');
   c.expectKw('VIEW');
-  let ifExists = false;
-  if (t.up === 'DROP' && c.acceptKw('IF')) {
-    c.expectKw('EXISTS');
-    ifExists = true;
-  }
+  const ifExists = t.up === 'DROP' && acceptIfExists(c);
   const name = c.name('materialized view name');
   const cmd: Mutable<MatViewCommand> = {
     kind: t.up === 'DROP' ? 'dropMatView' : t.up === 'REFRESH' ? 'refreshMatView' : 'alterMatView',

@@ -10,6 +10,7 @@ import type * as A from './ast.js';
 import { bindExpr, type ExprContext } from './bind-expr.js';
 import type { BoundExpr } from './bound.js';
 import { isConstant } from './const-value.js';
+import { walkTree } from './tree-walk.js';
 
 const DAY = 86_400_000_000;
 const ORDER = 'ANCHOR requires ORDER BY the designated timestamp ascending';
@@ -58,35 +59,18 @@ function expressionKey(anchor: Extract<A.WindowAnchor, { kind: 'expression' }>, 
   return e;
 }
 
-/** Whether no call in `e` is non-deterministic (now(), rnd_*()). */
+/** Whether no call in `e` is non-deterministic (now(), rnd_*()); `e` holds no subquery (hasQuery refused them). */
 function deterministic(e: BoundExpr): boolean {
-  const stack: unknown[] = [e];
-  while (stack.length > 0) {
-    const x = stack.pop();
-    if (x === null || typeof x !== 'object') continue;
-    if (Array.isArray(x)) {
-      stack.push(...(x as unknown[]));
-      continue;
-    }
-    const kind = (x as { kind?: unknown }).kind;
-    if (kind === 'call' && (x as { fn: { deterministic?: boolean } }).fn.deterministic !== true) return false;
-    // A plan (a subquery's) is not walked: hasQuery refused them already.
-    if (kind === 'call') stack.push((x as { args: unknown }).args);
-    else if (typeof kind === 'string') for (const [k, v] of Object.entries(x)) if (k !== 'plan') stack.push(v);
-  }
-  return true;
+  let found = false;
+  walkTree(e, (o) => (found = o.kind === 'call' && (o.fn as { deterministic?: boolean }).deterministic !== true));
+  return !found;
 }
 
 /** Whether an expression holds a subquery (any node with a query). */
 function hasQuery(root: unknown): boolean {
-  const stack: unknown[] = [root];
-  while (stack.length > 0) {
-    const e = stack.pop();
-    if (e === null || typeof e !== 'object') continue;
-    if (!Array.isArray(e) && ((e as { kind?: unknown }).kind === 'subquery' || 'query' in e)) return true;
-    stack.push(...(Array.isArray(e) ? e : Object.values(e)));
-  }
-  return false;
+  let found = false;
+  walkTree(root, (o) => (found = o.kind === 'subquery' || 'query' in o));
+  return found;
 }
 
 /**

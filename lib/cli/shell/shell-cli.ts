@@ -15,6 +15,7 @@ import { OUTPUT_MODES, type OutputMode } from './result-printer.js';
 import { ShellSession, type SessionSettings } from './shell-session.js';
 import { FolderSource, ServerSource, SourceError, type Source } from './sources.js';
 import { StatementSplitter, type Statement } from './statement-splitter.js';
+import { SHELL_HELP } from '../help.js';
 
 export interface ShellIO {
   readonly stdin: Readable & { isTTY?: boolean };
@@ -22,37 +23,6 @@ export interface ShellIO {
   readonly stderr: Writable;
   readonly env: NodeJS.ProcessEnv;
 }
-
-export const SHELL_HELP = `Usage: svcdb shell [--host <host[:port]> | -d <root> [--create]] [-f <file.sql> | -c "<sql>"]
-                   [--mode table|csv|json|line] [--max-rows <n>] [--user <user:password>] [--bail]
-
-An interactive SQL shell on a running server (--host, default 127.0.0.1:9000) or
-directly on a database folder no server is running on (-d). Statements end with ;
-and may span lines. On a terminal: line editing and history (~/.svcdb_history,
-or SVCDB_HISTORY=<file>). A script (-f, -c, or standard input that is not a
-terminal) runs to its end; the exit code is 1 when any statement failed.
-
-Options:
-  --host h[:port]   The server's REST API (default 127.0.0.1:9000; port 9000 when none is given).
-  --user u:p        Basic authentication credentials (also SVCDB_AUTH=u:p).
-  -d <root>         A database folder, opened in this process; refused while a server holds it.
-  --create          With -d: make the database when the folder holds none.
-  -f <file>         Run the statements of a file.
-  -c "<sql>"        Run these statements (also: the SQL as the last argument).
-  --mode m          table (default), csv (as /exp writes it), json (/exec's document), line.
-  --max-rows n      Table mode: rows shown at most, the first and the last half (default 40; 0: all).
-  --bail            Stop a script at its first failed statement.
-
-  -h, --help        This text.
-
-Commands in the shell (\\? lists them): \\d, \\d <table>, \\dt, \\mode, \\timing, \\maxrows, \\nullvalue, \\q.
-
-Examples:
-  svcdb shell
-  svcdb shell -d ./svcdb-data
-  svcdb shell --host db1:9000 -f report.sql --mode csv > report.csv
-  echo "select count() from trades;" | svcdb shell -d ./svcdb-data
-`;
 
 interface ShellArgs {
   host: string | null;

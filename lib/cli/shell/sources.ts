@@ -107,7 +107,7 @@ export class ServerSource implements Source {
     });
     // Another program on that port (the health server on 9003, a web server): said so, not parsed.
     const type = res.headers['content-type'] ?? '';
-    if (res.statusCode !== 401 && !/^(application\/json|text\/csv)/.test(type)) {
+    if (res.statusCode !== 401 && !/^(application\/json|text\/csv|application\/vnd\.apache\.parquet)/.test(type)) {
       res.resume();
       throw new SourceError(
         `${this.#base} did not answer as svcdb's ${url.pathname} (${res.statusCode ?? 0}, ${type || 'no content type'}): is this svcdb's main port (9000 by default; the health server's 9003 answers no SQL)?`,
@@ -132,6 +132,16 @@ export class ServerSource implements Source {
         `the connection to ${this.#base} was cut in the middle of the answer (${(e as Error).message})`,
       );
     }
+  }
+
+  /**
+   * /exp with these parameters (query, fmt, the Parquet options): its bytes as they come
+   * (`svcdb export --host`); a refusal is the server's message (a StatementError at its position).
+   */
+  async exp(params: URLSearchParams, o: Pick<RunOptions, 'signal'>): Promise<AsyncIterable<Uint8Array>> {
+    const res = await this.#get(`/exp?${params.toString()}`, { ...o, timings: false });
+    if (res.statusCode !== 200) throw await this.#failure(res);
+    return this.#body(res, { ...o, timings: false });
   }
 
   async csv(sql: string, o: RunOptions): Promise<AsyncIterable<Uint8Array> | null> {
